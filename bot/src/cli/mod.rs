@@ -1,0 +1,1 @@
+//! The `tafl-bot` command line.

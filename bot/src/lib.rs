@@ -1,0 +1,3 @@
+//! The tafl bot: game hosting, storage, the Discord front end and the command-line tools.
+
+pub mod cli;

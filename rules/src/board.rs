@@ -1,0 +1,585 @@
+//! The hot path: a padded mailbox board and the rules compiled into per-square flags.
+//!
+//! The board is a `(size + 2)²` array whose outer ring is [`OFF`], so sliding and neighbour
+//! lookups never need bounds checks of their own: every walk stops at the ring. Squares are
+//! `usize` indices into that array; [`Square`] exists only at the API boundary.
+
+use crate::error::SetupError;
+use crate::fort;
+use crate::position::Setup;
+use crate::rules::{Escape, KingCapture, Rules, Shieldwall, ThronePass};
+use crate::{MAX_SIZE, Outcome, Piece, Reason, Side, Square, Status};
+
+pub(crate) const STRIDE_MAX: usize = MAX_SIZE as usize + 2;
+pub(crate) const CELLS: usize = STRIDE_MAX * STRIDE_MAX;
+
+// Cell contents. Bit 1 marks the defenders' side (defender or king).
+pub(crate) const EMPTY: u8 = 0;
+pub(crate) const ATTACKER: u8 = 1;
+pub(crate) const DEFENDER: u8 = 2;
+pub(crate) const KING: u8 = 3;
+pub(crate) const OFF: u8 = 4;
+
+// Square flags, fixed by the rules.
+pub(crate) const THRONE: u16 = 1;
+pub(crate) const CORNER: u16 = 1 << 1;
+pub(crate) const EDGE: u16 = 1 << 2;
+/// Only the king may stop here.
+pub(crate) const NO_STOP: u16 = 1 << 3;
+/// Only the king may pass here (when empty; an occupied square blocks everyone).
+pub(crate) const NO_PASS: u16 = 1 << 4;
+pub(crate) const HOSTILE_EMPTY_TO_ATTACKERS: u16 = 1 << 5;
+pub(crate) const HOSTILE_EMPTY_TO_DEFENDERS: u16 = 1 << 6;
+/// Hostile to attackers while the king stands here (the historical throne).
+pub(crate) const HOSTILE_OCCUPIED_TO_ATTACKERS: u16 = 1 << 7;
+pub(crate) const HOSTILE_OCCUPIED_TO_DEFENDERS: u16 = 1 << 8;
+/// Orthogonally next to the throne.
+pub(crate) const NEAR_THRONE: u16 = 1 << 9;
+
+/// The mutable part of a position: cheap to copy (copy-make is simpler and, at this size, as
+/// fast as make/unmake).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) struct State {
+    pub cells: [u8; CELLS],
+    pub king: usize,
+    pub to_move: Side,
+}
+
+impl std::fmt::Debug for State {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("State").field("king", &self.king).field("to_move", &self.to_move).finish_non_exhaustive()
+    }
+}
+
+/// An exact, collision-free key of a position (2 bits per square plus the side to move), used
+/// for repetition: a hash collision must never end a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Key([u64; 12]);
+
+/// Rules compiled for the hot path. Built once per rule set and shared by every position.
+#[derive(Clone, Debug)]
+#[allow(clippy::struct_excessive_bools)]
+pub(crate) struct Engine {
+    pub rules: Rules,
+    pub size: usize,
+    pub stride: usize,
+    pub flags: Vec<u16>,
+    pub dirs: [usize; 4],
+    /// Interior indices in rank-major order from a1.
+    pub interior: Vec<usize>,
+    pub king_armed: bool,
+    pub corner_escape: bool,
+    pub shieldwall: Option<bool>,
+    pub exit_fort: bool,
+    pub encirclement: bool,
+    pub king_capture: KingCapture,
+}
+
+/// Adds a signed step to an index. Steps are stored as wrapping `usize` so that the ring of
+/// [`OFF`] cells, not arithmetic, keeps walks on the array.
+#[inline]
+pub(crate) const fn step(i: usize, d: usize) -> usize {
+    i.wrapping_add(d)
+}
+
+#[inline]
+const fn back(i: usize, d: usize) -> usize {
+    i.wrapping_sub(d)
+}
+
+impl Engine {
+    /// Compiles valid rules. Callers validate first (`Rules::validate`).
+    pub fn new(rules: Rules) -> Engine {
+        let size = rules.size() as usize;
+        let stride = size + 2;
+        let mut flags = vec![0u16; CELLS];
+        let mut interior = Vec::with_capacity(size * size);
+        let centre = size / 2;
+        for rank in 0..size {
+            for file in 0..size {
+                let i = (rank + 1) * stride + file + 1;
+                interior.push(i);
+                let mut f = 0;
+                let last = size - 1;
+                if rank == 0 || rank == last || file == 0 || file == last {
+                    f |= EDGE;
+                }
+                if rules.escape == Escape::Corner && (rank == 0 || rank == last) && (file == 0 || file == last) {
+                    f |= CORNER | NO_STOP | NO_PASS | HOSTILE_EMPTY_TO_ATTACKERS | HOSTILE_EMPTY_TO_DEFENDERS;
+                }
+                if let Some(throne) = rules.throne {
+                    if rank == centre && file == centre {
+                        f |= THRONE | NO_STOP;
+                        if throne.pass == ThronePass::KingOnly {
+                            f |= NO_PASS;
+                        }
+                        let h = throne.hostility;
+                        if h.empty_to_attackers {
+                            f |= HOSTILE_EMPTY_TO_ATTACKERS;
+                        }
+                        if h.empty_to_defenders {
+                            f |= HOSTILE_EMPTY_TO_DEFENDERS;
+                        }
+                        if h.occupied_to_attackers {
+                            f |= HOSTILE_OCCUPIED_TO_ATTACKERS;
+                        }
+                        if h.occupied_to_defenders {
+                            f |= HOSTILE_OCCUPIED_TO_DEFENDERS;
+                        }
+                    }
+                    if rank.abs_diff(centre) + file.abs_diff(centre) == 1 {
+                        f |= NEAR_THRONE;
+                    }
+                }
+                flags[i] = f;
+            }
+        }
+        Engine {
+            size,
+            stride,
+            flags,
+            dirs: [1, stride, 1usize.wrapping_neg(), stride.wrapping_neg()],
+            interior,
+            king_armed: rules.king_armed,
+            corner_escape: rules.escape == Escape::Corner,
+            shieldwall: match rules.shieldwall {
+                Shieldwall::Off => None,
+                Shieldwall::On { corners_may_close } => Some(corners_may_close),
+            },
+            exit_fort: rules.exit_fort,
+            encirclement: rules.encirclement,
+            king_capture: rules.king_capture,
+            rules,
+        }
+    }
+
+    #[inline]
+    pub fn index(&self, sq: Square) -> usize {
+        (sq.rank() as usize + 1) * self.stride + sq.file() as usize + 1
+    }
+
+    #[inline]
+    pub fn square(&self, i: usize) -> Square {
+        let file = (i % self.stride - 1) as u8;
+        let rank = (i / self.stride - 1) as u8;
+        Square::new(file, rank).expect("interior index names a square")
+    }
+
+    /// Whether `setup` may start or be a position under `rules` (without compiling them).
+    pub fn check_setup(rules: &Rules, setup: &Setup) -> Result<(), SetupError> {
+        let size = rules.size();
+        if setup.size() != size {
+            return Err(SetupError::WrongSize { expected: size, found: setup.size() });
+        }
+        let last = size - 1;
+        let centre = size / 2;
+        let mut kings = 0;
+        let mut attackers = 0;
+        for (sq, piece) in setup.pieces() {
+            let corner =
+                rules.has_corners() && (sq.file() == 0 || sq.file() == last) && (sq.rank() == 0 || sq.rank() == last);
+            let throne = rules.throne.is_some() && sq.file() == centre && sq.rank() == centre;
+            match piece {
+                Piece::King => {
+                    kings += 1;
+                    let on_edge = sq.file() == 0 || sq.file() == last || sq.rank() == 0 || sq.rank() == last;
+                    if corner || (rules.escape == Escape::Edge && on_edge) {
+                        return Err(SetupError::KingEscaped { square: sq });
+                    }
+                }
+                Piece::Attacker | Piece::Defender => {
+                    if piece == Piece::Attacker {
+                        attackers += 1;
+                    }
+                    if corner || throne {
+                        return Err(SetupError::RestrictedSquare { piece: piece.name(), square: sq });
+                    }
+                }
+            }
+        }
+        if kings != 1 {
+            return Err(SetupError::KingCount { count: kings });
+        }
+        if attackers == 0 {
+            return Err(SetupError::NoAttackers);
+        }
+        Ok(())
+    }
+
+    /// Builds the state of a setup that passed [`Engine::check_setup`].
+    pub fn state(&self, setup: &Setup, to_move: Side) -> State {
+        let mut cells = [OFF; CELLS];
+        let mut king = 0;
+        for &i in &self.interior {
+            cells[i] = EMPTY;
+        }
+        for (sq, piece) in setup.pieces() {
+            let i = self.index(sq);
+            cells[i] = match piece {
+                Piece::Attacker => ATTACKER,
+                Piece::Defender => DEFENDER,
+                Piece::King => {
+                    king = i;
+                    KING
+                }
+            };
+        }
+        State { cells, king, to_move }
+    }
+
+    pub fn setup(&self, s: &State) -> Setup {
+        let mut setup = Setup::empty(self.size as u8);
+        for &i in &self.interior {
+            if let Some(piece) = piece_of(s.cells[i]) {
+                setup.set(self.square(i), Some(piece));
+            }
+        }
+        setup
+    }
+
+    /// Calls `emit(from, to)` for every legal move of the side to move.
+    #[inline]
+    pub fn for_each_move(&self, s: &State, mut emit: impl FnMut(usize, usize)) {
+        let own = side_cell(s.to_move);
+        for &from in &self.interior {
+            let c = s.cells[from];
+            if c & own == 0 || c == OFF || (own == ATTACKER && c != ATTACKER) {
+                continue;
+            }
+            let king = c == KING;
+            for d in self.dirs {
+                let mut to = from;
+                loop {
+                    to = step(to, d);
+                    if s.cells[to] != EMPTY {
+                        break;
+                    }
+                    if king {
+                        emit(from, to);
+                        continue;
+                    }
+                    let f = self.flags[to];
+                    if f & NO_STOP == 0 {
+                        emit(from, to);
+                    } else if f & NO_PASS != 0 {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether the side to move has any legal move (stops at the first one).
+    pub fn has_move(&self, s: &State) -> bool {
+        let own = side_cell(s.to_move);
+        for &from in &self.interior {
+            let c = s.cells[from];
+            if c & own == 0 || c == OFF || (own == ATTACKER && c != ATTACKER) {
+                continue;
+            }
+            if c == KING {
+                if self.dirs.iter().any(|&d| s.cells[step(from, d)] == EMPTY) {
+                    return true;
+                }
+                continue;
+            }
+            for d in self.dirs {
+                let mut to = from;
+                loop {
+                    to = step(to, d);
+                    if s.cells[to] != EMPTY {
+                        break;
+                    }
+                    let f = self.flags[to];
+                    if f & NO_STOP == 0 {
+                        return true;
+                    }
+                    if f & NO_PASS != 0 {
+                        break;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// Plays a legal move: moves the piece, removes captured pieces (reporting each to
+    /// `captured`), passes the turn, and returns the outcome on the board (repetition aside, which
+    /// needs the history: see [`Game`](crate::Game)).
+    #[inline]
+    pub fn apply(&self, s: &mut State, from: usize, to: usize, mut captured: impl FnMut(usize)) -> Status {
+        let mover = s.to_move;
+        let piece = s.cells[from];
+        s.cells[from] = EMPTY;
+        s.cells[to] = piece;
+        if piece == KING {
+            s.king = to;
+        }
+
+        // Captures are found on the board as it stands after the move and removed together, so
+        // that no capture depends on the order in which the others are found.
+        let mut found = [0usize; 4];
+        let mut n_found = 0;
+        let armed = piece != KING || self.king_armed;
+        if armed {
+            for d in self.dirs {
+                let n = step(to, d);
+                if Self::is_capturable_man(s.cells[n], mover) && self.brackets(s, step(n, d), mover) {
+                    found[n_found] = n;
+                    n_found += 1;
+                }
+            }
+        }
+        let mut wall = WallCaptures::default();
+        if let Some(corners_close) = self.shieldwall
+            && armed
+            && self.flags[to] & EDGE != 0
+        {
+            self.shieldwall_captures(s, to, mover, corners_close, &mut wall);
+        }
+        for &n in &found[..n_found] {
+            s.cells[n] = EMPTY;
+            captured(n);
+        }
+        for &n in &wall.squares[..wall.len] {
+            // A square may be both a custodial and a shieldwall capture.
+            if s.cells[n] != EMPTY {
+                s.cells[n] = EMPTY;
+                captured(n);
+            }
+        }
+
+        s.to_move = mover.opponent();
+        let win = |reason| Status::Finished(Outcome { winner: Some(mover), reason });
+        match mover {
+            Side::Defenders => {
+                if piece == KING {
+                    let goal = if self.corner_escape { CORNER } else { EDGE };
+                    if self.flags[to] & goal != 0 {
+                        return win(Reason::KingEscaped);
+                    }
+                }
+                if self.exit_fort && self.flags[s.king] & EDGE != 0 && fort::is_exit_fort(self, s) {
+                    return win(Reason::ExitFort);
+                }
+            }
+            Side::Attackers => {
+                if self.is_adjacent(to, s.king) && self.king_captured(s, to) {
+                    return win(Reason::KingCaptured);
+                }
+                if self.encirclement && self.is_encircled(s) {
+                    return win(Reason::Encirclement);
+                }
+            }
+        }
+        if self.has_move(s) { Status::Ongoing } else { win(Reason::NoMoves) }
+    }
+
+    #[inline]
+    fn is_adjacent(&self, a: usize, b: usize) -> bool {
+        let diff = a.abs_diff(b);
+        diff == 1 || diff == self.stride
+    }
+
+    /// Whether `cell` holds a non-king piece of the side opposing `mover`.
+    #[inline]
+    fn is_capturable_man(cell: u8, mover: Side) -> bool {
+        match mover {
+            Side::Attackers => cell == DEFENDER,
+            Side::Defenders => cell == ATTACKER,
+        }
+    }
+
+    /// Whether `cell` holds a piece of `side` that may take part in a capture.
+    #[inline]
+    pub fn is_armed(&self, cell: u8, side: Side) -> bool {
+        match side {
+            Side::Attackers => cell == ATTACKER,
+            Side::Defenders => cell == DEFENDER || (cell == KING && self.king_armed),
+        }
+    }
+
+    /// Whether square `b` closes a custodial capture by `mover`: an armed piece of the mover's
+    /// side, or a square hostile to the victim's side.
+    #[inline]
+    fn brackets(&self, s: &State, b: usize, mover: Side) -> bool {
+        let c = s.cells[b];
+        if self.is_armed(c, mover) {
+            return true;
+        }
+        let f = self.flags[b];
+        match (mover, c) {
+            (Side::Defenders, EMPTY) => f & HOSTILE_EMPTY_TO_ATTACKERS != 0,
+            (Side::Attackers, EMPTY) => f & HOSTILE_EMPTY_TO_DEFENDERS != 0,
+            (Side::Defenders, KING) => f & HOSTILE_OCCUPIED_TO_ATTACKERS != 0,
+            (Side::Attackers, KING) => f & HOSTILE_OCCUPIED_TO_DEFENDERS != 0,
+            _ => false,
+        }
+    }
+
+    /// The inward step from an edge square (towards the centre), along with the two steps along
+    /// the edge.
+    fn edge_axes(&self, i: usize) -> (usize, [usize; 2]) {
+        let rank = i / self.stride - 1;
+        let file = i % self.stride - 1;
+        let last = self.size - 1;
+        let (horizontal, vertical) = (self.dirs[0], self.dirs[1]);
+        if rank == 0 {
+            (vertical, [horizontal, horizontal.wrapping_neg()])
+        } else if rank == last {
+            (vertical.wrapping_neg(), [horizontal, horizontal.wrapping_neg()])
+        } else if file == 0 {
+            (horizontal, [vertical, vertical.wrapping_neg()])
+        } else {
+            debug_assert_eq!(file, last);
+            (horizontal.wrapping_neg(), [vertical, vertical.wrapping_neg()])
+        }
+    }
+
+    /// Shieldwall lines closed by a piece of `mover` that just landed on edge square `to`.
+    fn shieldwall_captures(&self, s: &State, to: usize, mover: Side, corners_close: bool, out: &mut WallCaptures) {
+        let (inward, along) = self.edge_axes(to);
+        let enemy = side_cell(mover.opponent());
+        for a in along {
+            let start = out.len;
+            let mut members = 0;
+            let mut m = step(to, a);
+            let mut fronted = true;
+            loop {
+                let c = s.cells[m];
+                let is_enemy = c != OFF && c & enemy != 0 && (enemy == DEFENDER || c == ATTACKER);
+                if !is_enemy {
+                    break;
+                }
+                if !self.is_armed(s.cells[step(m, inward)], mover) {
+                    fronted = false;
+                    break;
+                }
+                members += 1;
+                if c != KING {
+                    out.push(m);
+                }
+                m = step(m, a);
+            }
+            let end = s.cells[m];
+            let closed = self.is_armed(end, mover) || (corners_close && end == EMPTY && self.flags[m] & CORNER != 0);
+            if !(fronted && closed && members >= 2) {
+                out.len = start;
+            }
+        }
+    }
+
+    /// The king-capture rule, after an attacker landed on `to` next to the king.
+    fn king_captured(&self, s: &State, to: usize) -> bool {
+        let k = s.king;
+        let attacker_or = |n: usize, extra: u16| {
+            let c = s.cells[n];
+            c == ATTACKER || (c == EMPTY && self.flags[n] & extra != 0)
+        };
+        match self.king_capture {
+            KingCapture::Strong => self.dirs.iter().all(|&d| attacker_or(step(k, d), THRONE)),
+            KingCapture::Middleweight => {
+                self.dirs.iter().all(|&d| s.cells[step(k, d)] == OFF || attacker_or(step(k, d), THRONE | CORNER))
+            }
+            KingCapture::StrongNearThrone => {
+                let f = self.flags[k];
+                if f & THRONE != 0 {
+                    self.dirs.iter().all(|&d| s.cells[step(k, d)] == ATTACKER)
+                } else if f & NEAR_THRONE != 0 {
+                    self.dirs.iter().all(|&d| attacker_or(step(k, d), THRONE))
+                } else {
+                    // Custodial: the attacker that moved and the square opposite it.
+                    let opposite = back(k, to.wrapping_sub(k));
+                    attacker_or(opposite, CORNER)
+                }
+            }
+        }
+    }
+
+    /// Encirclement: no defender (king included) can reach the edge through squares free of
+    /// attackers.
+    pub fn is_encircled(&self, s: &State) -> bool {
+        let mut seen = [0u64; CELLS.div_ceil(64)];
+        let mut stack = [0u16; CELLS];
+        let mut top = 0;
+        for &i in &self.interior {
+            if s.cells[i] & DEFENDER != 0 && s.cells[i] != OFF {
+                if self.flags[i] & EDGE != 0 {
+                    return false;
+                }
+                seen[i / 64] |= 1 << (i % 64);
+                stack[top] = i as u16;
+                top += 1;
+            }
+        }
+        while top > 0 {
+            top -= 1;
+            let i = stack[top] as usize;
+            for d in self.dirs {
+                let n = step(i, d);
+                if seen[n / 64] & (1 << (n % 64)) != 0 {
+                    continue;
+                }
+                let c = s.cells[n];
+                if c == OFF || c == ATTACKER {
+                    continue;
+                }
+                if self.flags[n] & EDGE != 0 {
+                    return false;
+                }
+                seen[n / 64] |= 1 << (n % 64);
+                stack[top] = n as u16;
+                top += 1;
+            }
+        }
+        true
+    }
+
+    /// The exact repetition key of a state.
+    pub fn key(&self, s: &State) -> Key {
+        let mut words = [0u64; 12];
+        for (n, &i) in self.interior.iter().enumerate() {
+            let bits = u64::from(s.cells[i] & 3);
+            words[n / 32] |= bits << ((n % 32) * 2);
+        }
+        words[11] |= u64::from(s.to_move == Side::Defenders) << 63;
+        Key(words)
+    }
+}
+
+/// Pieces captured by shieldwalls in one move: at most two lines of at most `size - 2` pieces.
+struct WallCaptures {
+    squares: [usize; 2 * MAX_SIZE as usize],
+    len: usize,
+}
+
+impl Default for WallCaptures {
+    fn default() -> Self {
+        WallCaptures { squares: [0; 2 * MAX_SIZE as usize], len: 0 }
+    }
+}
+
+impl WallCaptures {
+    fn push(&mut self, i: usize) {
+        self.squares[self.len] = i;
+        self.len += 1;
+    }
+}
+
+/// The cell bit that marks pieces of `side` (the king shares the defenders' bit).
+#[inline]
+pub(crate) const fn side_cell(side: Side) -> u8 {
+    match side {
+        Side::Attackers => ATTACKER,
+        Side::Defenders => DEFENDER,
+    }
+}
+
+pub(crate) const fn piece_of(cell: u8) -> Option<Piece> {
+    match cell {
+        ATTACKER => Some(Piece::Attacker),
+        DEFENDER => Some(Piece::Defender),
+        KING => Some(Piece::King),
+        _ => None,
+    }
+}

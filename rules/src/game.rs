@@ -1,0 +1,136 @@
+use crate::board::Key;
+use crate::error::IllegalMove;
+use crate::rules::Repetition;
+use crate::{Move, MoveText, Outcome, Position, Reason, Side, Square, Status};
+
+/// A move as it was played: what it captured and the game's status after it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayedMove {
+    pub mv: Move,
+    /// Sorted; never the king.
+    pub captures: Vec<Square>,
+    pub status: Status,
+}
+
+impl PlayedMove {
+    /// The canonical notation with captures, `e1-e3xe2/e4`.
+    #[must_use]
+    pub fn text(&self) -> MoveText {
+        MoveText { mv: self.mv, captures: self.captures.clone() }
+    }
+}
+
+/// A game: a start position, the moves played from it, and where that leaves the game. The move
+/// list is the source of truth; everything else here is derived from it.
+#[derive(Clone, Debug)]
+pub struct Game {
+    start: Position,
+    position: Position,
+    moves: Vec<PlayedMove>,
+    /// Repetition keys of every position so far, the start included.
+    keys: Vec<Key>,
+    status: Status,
+}
+
+impl Game {
+    /// A game from a position. A start position whose side to move has no move is already lost.
+    #[must_use]
+    pub fn new(start: Position) -> Game {
+        let status = if start.has_legal_move() {
+            Status::Ongoing
+        } else {
+            Status::Finished(Outcome { winner: Some(start.to_move().opponent()), reason: Reason::NoMoves })
+        };
+        Game { keys: vec![start.key()], position: start.clone(), start, moves: Vec::new(), status }
+    }
+
+    #[must_use]
+    pub fn start(&self) -> &Position {
+        &self.start
+    }
+
+    #[must_use]
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    #[must_use]
+    pub fn moves(&self) -> &[PlayedMove] {
+        &self.moves
+    }
+
+    #[must_use]
+    pub fn status(&self) -> Status {
+        self.status
+    }
+
+    /// Number of plies played.
+    #[must_use]
+    pub fn ply(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// Plays a move; on error nothing changes.
+    pub fn play(&mut self, mv: Move) -> Result<&PlayedMove, IllegalMove> {
+        if !self.status.is_ongoing() {
+            return Err(IllegalMove::GameOver);
+        }
+        self.position.check(mv)?;
+        let mover = self.position.to_move();
+        let effects = self.position.play_unchecked(mv);
+        let key = self.position.key();
+        self.keys.push(key);
+        let status = match effects.status {
+            Status::Finished(outcome) if outcome.reason != Reason::NoMoves => effects.status,
+            board_status => self.repetition(key, mover).unwrap_or(board_status),
+        };
+        self.status = status;
+        self.moves.push(PlayedMove { mv, captures: effects.captures, status });
+        Ok(self.moves.last().expect("just pushed"))
+    }
+
+    /// Plays a written move; captures written with it must be exactly the ones the move makes.
+    pub fn play_text(&mut self, text: &MoveText) -> Result<&PlayedMove, IllegalMove> {
+        if !text.captures.is_empty() {
+            let mut claimed = text.captures.clone();
+            claimed.sort_unstable();
+            claimed.dedup(); // records sometimes list a square twice
+            let mut trial = self.position.clone();
+            if !self.status.is_ongoing() {
+                return Err(IllegalMove::GameOver);
+            }
+            let actual = trial.play(text.mv)?.captures;
+            if actual != claimed {
+                return Err(IllegalMove::CaptureMismatch { mv: text.mv, claimed, actual });
+            }
+        }
+        self.play(text.mv)
+    }
+
+    /// Takes back the last move, returning it. The game is replayed from the start, so every
+    /// derived fact (repetition counts, status) stays exact.
+    pub fn take_back(&mut self) -> Option<PlayedMove> {
+        let last = self.moves.pop()?;
+        let moves = std::mem::take(&mut self.moves);
+        *self = Game::new(self.start.clone());
+        for played in moves {
+            self.play(played.mv).expect("a move that was legal is legal again");
+        }
+        Some(last)
+    }
+
+    /// The outcome of the third occurrence of `key`, if this is it.
+    fn repetition(&self, key: Key, mover: Side) -> Option<Status> {
+        let policy = self.position.rules().repetition;
+        if policy == Repetition::Ignore || self.keys.iter().filter(|&&k| k == key).count() < 3 {
+            return None;
+        }
+        let winner = match policy {
+            Repetition::Draw => None,
+            Repetition::MoverLoses => Some(mover.opponent()),
+            Repetition::DefendersLose => Some(Side::Attackers),
+            Repetition::Ignore => unreachable!("handled above"),
+        };
+        Some(Status::Finished(Outcome { winner, reason: Reason::Repetition }))
+    }
+}

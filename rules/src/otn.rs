@@ -1,0 +1,1 @@
+//! OTN rules strings and game records (`OpenTafl` notation).
