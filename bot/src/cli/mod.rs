@@ -1,1 +1,164 @@
-//! The `tafl-bot` command line.
+//! The `tafl-bot` command line: argument parsing here, one module per subcommand.
+//!
+//! Scripts and tests depend on the exact subcommand names, arguments and JSON lines (see
+//! ARCHITECTURE.md, "The CLI"), so each subcommand keeps its output format in its own module and
+//! exposes a plain function that takes its arguments and the streams to use, which tests can call
+//! without spawning a process.
+//!
+//! Every failure ends as one sentence on stderr and exit status 1; nothing here panics on input.
+
+pub mod perft;
+pub mod replay;
+pub mod variants;
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use tafl_rules::{Rules, Variant};
+
+/// Hosts tafl (hnefatafl family) games on Discord, and checks, replays and counts tafl games
+/// from the command line.
+#[derive(Debug, Parser)]
+#[command(name = "tafl-bot", version, about, long_about = None)]
+#[command(after_help = "Errors are reported as one sentence on stderr, with exit status 1.")]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// List the preset variants: id, name, size, options and OTN rules string.
+    Variants(variants::VariantsArgs),
+    /// Replay moves and report each ply, the final status and position.
+    Replay(replay::ReplayArgs),
+    /// Count the move sequences from the start position, one line per depth.
+    Perft(perft::PerftArgs),
+}
+
+/// Why a subcommand failed. Each variant is reported as one sentence on stderr.
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    /// Bad arguments or input, in words the user can act on.
+    #[error("{0}")]
+    Input(String),
+    /// A move of `replay` that cannot be played; the output stream has already reported it.
+    #[error("ply {ply}: {message}")]
+    BadPly { ply: usize, mv: String, message: String },
+    /// Writing the output or reading stdin failed.
+    #[error("{context}: {source}")]
+    Io { context: &'static str, source: io::Error },
+}
+
+impl CliError {
+    pub(crate) fn write(source: io::Error) -> CliError {
+        CliError::Io { context: "cannot write the output", source }
+    }
+}
+
+/// Runs the command line: parses `std::env::args`, runs the subcommand and maps failures to one
+/// sentence on stderr and exit status 1.
+#[must_use]
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => return clap_failure(&error),
+    };
+    let result = {
+        let stdout = io::stdout();
+        let mut out = stdout.lock();
+        run(&cli.command, &mut out).and_then(|()| out.flush().map_err(CliError::write))
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        // The reader went away (`tafl-bot perft … | head -1`): nobody is left to tell.
+        Err(CliError::Io { source, .. }) if source.kind() == io::ErrorKind::BrokenPipe => ExitCode::FAILURE,
+        Err(error) => {
+            eprintln!("error: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Runs one subcommand, writing its output to `out` (stdin is read only by `replay` without
+/// move arguments).
+pub fn run(command: &Command, out: &mut dyn Write) -> Result<(), CliError> {
+    match command {
+        Command::Variants(args) => variants::run(args, out),
+        Command::Replay(args) => {
+            if args.moves.is_empty() {
+                let stdin = io::stdin();
+                replay::run(args, &mut stdin.lock(), out)
+            } else {
+                replay::run(args, &mut io::empty(), out)
+            }
+        }
+        Command::Perft(args) => perft::run(args, out),
+    }
+}
+
+/// Help and version go to stdout with status 0; a malformed command line becomes one sentence
+/// (clap's own message without the usage block) and status 1, like every other error.
+fn clap_failure(error: &clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    if matches!(
+        error.kind(),
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        // Printing help can only fail on a closed stdout, and then there is nobody to tell.
+        let _ = error.print();
+        return if error.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+            ExitCode::FAILURE
+        } else {
+            ExitCode::SUCCESS
+        };
+    }
+    eprintln!("error: {}; see `tafl-bot --help`", one_sentence(&error.render().to_string()));
+    ExitCode::FAILURE
+}
+
+/// Clap's first paragraph on one line: `error: the following required arguments were not
+/// provided:\n  --variant <ID>` becomes `the following required arguments were not provided: --variant <ID>`.
+fn one_sentence(rendered: &str) -> String {
+    let first = rendered.split("\n\n").next().unwrap_or(rendered);
+    let first = first.trim().strip_prefix("error:").unwrap_or(first);
+    first.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The preset named `id` with `--opt KEY=VALUE` options applied; errors name the known variants
+/// or the options the preset has.
+pub fn rules_for(id: &str, options: &[String]) -> Result<(Variant, Rules), CliError> {
+    let variant: Variant = id.parse().map_err(|e: tafl_rules::RulesError| CliError::Input(e.to_string()))?;
+    let rules = variant.rules_with_texts(options).map_err(|e| CliError::Input(e.to_string()))?;
+    Ok((variant, rules))
+}
+
+/// At most `limit` characters of untrusted text, so that an error about a 10 KB token stays one
+/// readable line.
+pub(crate) fn shorten(text: &str, limit: usize) -> String {
+    if text.chars().count() <= limit {
+        text.to_owned()
+    } else {
+        let mut cut: String = text.chars().take(limit).collect();
+        cut.push('…');
+        cut
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clap_messages_become_one_line_without_the_usage_block() {
+        let rendered = "error: the following required arguments were not provided:\n  --variant <ID>\n\nUsage: x\n";
+        assert_eq!(one_sentence(rendered), "the following required arguments were not provided: --variant <ID>");
+    }
+
+    #[test]
+    fn the_command_line_definition_is_consistent() {
+        use clap::CommandFactory;
+        Cli::command().debug_assert();
+    }
+}

@@ -1,0 +1,216 @@
+//! `tafl-bot replay`: plays moves from the arguments (or stdin) through the engine and reports
+//! every ply, so that records from other tools can be checked and positions reached from a
+//! script. The JSON lines are an interface other tools parse; their keys and order are fixed by
+//! ARCHITECTURE.md.
+
+use std::io::{BufRead, Write};
+
+use serde::Serialize;
+use tafl_rules::{Game, MoveText, PlayedMove, Position, Reason, Repetition, Setup, Side, Status};
+
+use super::{CliError, rules_for, shorten};
+
+#[derive(Debug, clap::Args)]
+pub struct ReplayArgs {
+    /// The preset to play, e.g. copenhagen (`tafl-bot variants` lists them).
+    #[arg(long, value_name = "ID")]
+    pub variant: String,
+    /// A preset option, e.g. escape=edge; may be repeated.
+    #[arg(long = "opt", value_name = "KEY=VALUE")]
+    pub options: Vec<String>,
+    /// Start from this OTN position instead of the preset's, e.g. /3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/.
+    #[arg(long, value_name = "OTN")]
+    pub position: Option<String>,
+    /// The side to move first.
+    #[arg(long, value_name = "attackers|defenders", default_value = "attackers")]
+    pub to_move: String,
+    /// Ignore the repetition rule (historic records often contain unadjudicated repetitions).
+    #[arg(long)]
+    pub no_repetition: bool,
+    /// One JSON object per line: each ply, then a final summary.
+    #[arg(long)]
+    pub json: bool,
+    /// Moves such as h1-h3 or g3-e3xe2, one per argument; read whitespace-separated from stdin
+    /// when none are given. A `timeout` token ends the input.
+    #[arg(value_name = "MOVES")]
+    pub moves: Vec<String>,
+}
+
+/// A ply that was played.
+#[derive(Debug, Serialize)]
+pub struct PlyLine {
+    pub ply: usize,
+    /// Canonical `from-to`, without captures.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// Sorted canonical squares.
+    pub captures: Vec<String>,
+    pub status: &'static str,
+    pub reason: Option<&'static str>,
+}
+
+/// A ply that could not be played; it is the last line of the output.
+#[derive(Debug, Serialize)]
+pub struct ErrorLine {
+    pub ply: usize,
+    /// Canonical `from-to` when the text is a move, else (a prefix of) the text as given.
+    #[serde(rename = "move")]
+    pub mv: String,
+    pub error: String,
+}
+
+/// Where the moves left the game.
+#[derive(Debug, Serialize)]
+pub struct FinalLine {
+    #[serde(rename = "final")]
+    pub is_final: bool,
+    pub status: &'static str,
+    pub reason: Option<&'static str>,
+    pub to_move: &'static str,
+    /// Moves the side to move may play: zero once the game is over, since no move is accepted.
+    pub legal_moves: usize,
+    /// OTN position record.
+    pub position: String,
+}
+
+/// The token that ends a recorded game on time (`copenhagen.csv` uses it).
+const TIMEOUT: &str = "timeout";
+
+/// Replays `args.moves`, or the whitespace-separated tokens of `input` when there are none.
+pub fn run(args: &ReplayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<(), CliError> {
+    let mut game = Game::new(start_position(args)?);
+    let mut report = Report { json: args.json, out };
+    if args.moves.is_empty() {
+        let mut line = Vec::new();
+        loop {
+            line.clear();
+            let read = input
+                .read_until(b'\n', &mut line)
+                .map_err(|source| CliError::Io { context: "cannot read the moves from stdin", source })?;
+            if read == 0 {
+                break;
+            }
+            // Bytes that are not UTF-8 become U+FFFD and then fail as a malformed move.
+            let text = String::from_utf8_lossy(&line);
+            if play_tokens(&mut game, text.split_whitespace(), &mut report)? {
+                break;
+            }
+        }
+    } else {
+        play_tokens(&mut game, args.moves.iter().map(String::as_str), &mut report)?;
+    }
+    report.finish(&game)
+}
+
+/// The preset's start, or `--position` with `--to-move`, under the chosen rules.
+pub fn start_position(args: &ReplayArgs) -> Result<Position, CliError> {
+    let (_, mut rules) = rules_for(&args.variant, &args.options)?;
+    if args.no_repetition {
+        rules.repetition = Repetition::Ignore;
+    }
+    let to_move = Side::from_name(&args.to_move).ok_or_else(|| {
+        CliError::Input(format!(
+            "\"{}\" is not a side; --to-move takes attackers or defenders",
+            shorten(args.to_move.trim(), 24)
+        ))
+    })?;
+    let setup = match &args.position {
+        Some(text) => text.parse::<Setup>().map_err(|e| CliError::Input(e.to_string()))?,
+        None => rules.start.clone(),
+    };
+    Position::from_setup(rules, &setup, to_move).map_err(|e| CliError::Input(format!("--position: {e}")))
+}
+
+/// Plays tokens until they run out or one is `timeout`; returns whether `timeout` was seen.
+fn play_tokens<'a>(
+    game: &mut Game,
+    tokens: impl Iterator<Item = &'a str>,
+    report: &mut Report<'_>,
+) -> Result<bool, CliError> {
+    for token in tokens {
+        if token.trim().eq_ignore_ascii_case(TIMEOUT) {
+            return Ok(true);
+        }
+        let ply = game.ply() + 1;
+        let played = match token.parse::<MoveText>() {
+            Err(e) => Err((shorten(token.trim(), 24), e.to_string())),
+            Ok(text) => game.play_text(&text).cloned().map_err(|e| (text.mv.to_string(), e.to_string())),
+        };
+        match played {
+            Ok(played) => report.ply(ply, &played)?,
+            Err((mv, message)) => {
+                report.error(ply, &mv, &message)?;
+                return Err(CliError::BadPly { ply, mv, message });
+            }
+        }
+    }
+    Ok(false)
+}
+
+/// Writes the replay as text for people or as JSON lines for tools.
+struct Report<'a> {
+    json: bool,
+    out: &'a mut dyn Write,
+}
+
+impl Report<'_> {
+    fn ply(&mut self, ply: usize, played: &PlayedMove) -> Result<(), CliError> {
+        if self.json {
+            return self.json_line(&PlyLine {
+                ply,
+                mv: played.mv.to_string(),
+                captures: played.captures.iter().map(ToString::to_string).collect(),
+                status: played.status.name(),
+                reason: played.status.reason().map(Reason::name),
+            });
+        }
+        writeln!(self.out, "{ply:>4}. {:<16} {}", played.text().to_string(), describe(played.status))
+            .map_err(CliError::write)
+    }
+
+    fn error(&mut self, ply: usize, mv: &str, message: &str) -> Result<(), CliError> {
+        if self.json {
+            return self.json_line(&ErrorLine { ply, mv: mv.to_owned(), error: message.to_owned() });
+        }
+        // Text mode: the reason goes to stderr with the exit status (see `CliError::BadPly`).
+        Ok(())
+    }
+
+    fn finish(&mut self, game: &Game) -> Result<(), CliError> {
+        let position = game.position();
+        let status = game.status();
+        let legal_moves = if status.is_ongoing() { position.count_legal_moves() } else { 0 };
+        if self.json {
+            return self.json_line(&FinalLine {
+                is_final: true,
+                status: status.name(),
+                reason: status.reason().map(Reason::name),
+                to_move: position.to_move().name(),
+                legal_moves,
+                position: position.setup().to_string(),
+            });
+        }
+        writeln!(
+            self.out,
+            "{} after {} plies; {} to move, {legal_moves} legal moves\n{}\n{position}",
+            describe(status),
+            game.ply(),
+            position.to_move(),
+            position.setup(),
+        )
+        .map_err(CliError::write)
+    }
+
+    fn json_line(&mut self, line: &impl Serialize) -> Result<(), CliError> {
+        serde_json::to_writer(&mut *self.out, line).map_err(|e| CliError::write(e.into()))?;
+        writeln!(self.out).map_err(CliError::write)
+    }
+}
+
+/// `ongoing`, or `defenders_win (king_escaped)`.
+fn describe(status: Status) -> String {
+    match status.reason() {
+        None => status.name().to_owned(),
+        Some(reason) => format!("{} ({})", status.name(), reason.name()),
+    }
+}

@@ -1,0 +1,472 @@
+//! The `tafl-bot` binary run as a script would run it: exact output lines, exit statuses, and
+//! no panic on hostile input.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+const BIN: &str = env!("CARGO_BIN_EXE_tafl-bot");
+
+/// Runs `tafl-bot args…` with `stdin` (an empty stdin when `None`).
+fn run(args: &[&str], stdin: Option<&[u8]>) -> Output {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the tafl-bot binary starts");
+    let mut pipe = child.stdin.take().expect("stdin is piped");
+    let input = stdin.unwrap_or_default().to_vec();
+    // Write from a thread: a large input must not dead-lock against a full stdout pipe.
+    let writer = std::thread::spawn(move || {
+        // The binary may stop reading early (after `timeout` or a bad ply); that is not an error here.
+        let _ = pipe.write_all(&input);
+    });
+    let output = child.wait_with_output().expect("tafl-bot runs to the end");
+    writer.join().expect("the stdin writer finishes");
+    output
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).expect("stdout is UTF-8")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8(output.stderr.clone()).expect("stderr is UTF-8")
+}
+
+fn lines(output: &Output) -> Vec<String> {
+    stdout(output).lines().map(str::to_owned).collect()
+}
+
+/// The command failed the way every error must: status 1, nothing panicked, and stderr is one
+/// line that starts with `error: `. Returns that line.
+fn assert_one_sentence_error(output: &Output) -> String {
+    let err = stderr(output);
+    assert_eq!(output.status.code(), Some(1), "exit status; stderr: {err}");
+    assert!(!err.contains("panicked"), "a panic: {err}");
+    assert_eq!(err.lines().count(), 1, "one line on stderr: {err:?}");
+    assert!(err.starts_with("error: "), "stderr starts with `error: `: {err:?}");
+    assert!(err.len() < 600, "the message stays short: {} bytes", err.len());
+    err
+}
+
+const START_11: &str = "/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/";
+
+/// The second game of `copenhagen.csv`: ply 5 captures e2.
+const SHORT_GAME: [&str; 5] = ["d1-d3", "e5-e2", "g1-g3", "f4-c4", "g3-e3xe2"];
+
+const SHORT_GAME_JSON: [&str; 6] = [
+    r#"{"ply":1,"move":"d1-d3","captures":[],"status":"ongoing","reason":null}"#,
+    r#"{"ply":2,"move":"e5-e2","captures":[],"status":"ongoing","reason":null}"#,
+    r#"{"ply":3,"move":"g1-g3","captures":[],"status":"ongoing","reason":null}"#,
+    r#"{"ply":4,"move":"f4-c4","captures":[],"status":"ongoing","reason":null}"#,
+    r#"{"ply":5,"move":"g3-e3","captures":["e2"],"status":"ongoing","reason":null}"#,
+    r#"{"final":true,"status":"ongoing","reason":null,"to_move":"defenders","legal_moves":70,"position":"/4tt1t3/5t5/3tt6/t1T7t/t4TT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/"}"#,
+];
+
+#[test]
+fn variants_lists_the_twelve_presets_one_json_object_per_line() {
+    let output = run(&["variants", "--json"], None);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let lines = lines(&output);
+    assert_eq!(lines.len(), 12);
+    let ids: Vec<String> = lines
+        .iter()
+        .map(|line| {
+            let value: serde_json::Value = serde_json::from_str(line).expect("each line is JSON");
+            assert_eq!(value.as_object().expect("an object").len(), 5, "{line}");
+            let at = |key: &str| line.find(&format!("\"{key}\":")).expect("the key is present");
+            assert!(at("id") < at("name") && at("name") < at("size"), "key order of {line}");
+            assert!(at("size") < at("options") && at("options") < at("rules"), "key order of {line}");
+            value["id"].as_str().expect("id is a string").to_owned()
+        })
+        .collect();
+    assert_eq!(
+        ids,
+        [
+            "sea-battle-9",
+            "sea-battle-11",
+            "sea-battle-13",
+            "sea-battle-15",
+            "tablut",
+            "brandubh",
+            "hnefatafl",
+            "historical-7",
+            "historical-9",
+            "historical-11",
+            "copenhagen",
+            "fetlar"
+        ]
+    );
+}
+
+#[test]
+fn variants_json_describes_copenhagen_with_its_otn_rules_string() {
+    let output = run(&["variants", "--json"], None);
+    let line = lines(&output).into_iter().find(|l| l.contains(r#""id":"copenhagen""#)).expect("a copenhagen line");
+    let value: serde_json::Value = serde_json::from_str(&line).expect("JSON");
+    assert_eq!(value["name"], "Copenhagen Hnefatafl");
+    assert_eq!(value["size"], 11);
+    assert_eq!(value["options"], serde_json::json!([]));
+    let rules = value["rules"].as_str().expect("rules is a string");
+    assert!(rules.contains("dim:11"), "{rules}");
+    assert!(rules.ends_with(&format!("start:{START_11}")), "{rules}");
+}
+
+#[test]
+fn variants_json_lists_the_options_each_preset_accepts() {
+    let output = run(&["variants", "--json"], None);
+    let options = |id: &str| {
+        let line = lines(&output).into_iter().find(|l| l.contains(&format!(r#""id":"{id}""#))).expect("a line");
+        serde_json::from_str::<serde_json::Value>(&line).expect("JSON")["options"].clone()
+    };
+    assert_eq!(options("tablut"), serde_json::json!(["king_armed=true", "king_armed=false"]));
+    assert_eq!(options("historical-9"), serde_json::json!(["escape=edge", "escape=corner"]));
+    assert_eq!(options("sea-battle-13"), serde_json::json!([]));
+}
+
+#[test]
+fn variants_without_json_prints_a_table_with_a_header_and_twelve_rows() {
+    let output = run(&["variants"], None);
+    assert!(output.status.success());
+    let lines = lines(&output);
+    assert_eq!(lines.len(), 13);
+    assert!(lines[0].starts_with("ID"), "{}", lines[0]);
+    assert!(lines.iter().any(|l| l.starts_with("copenhagen ") && l.contains("Copenhagen Hnefatafl")));
+}
+
+#[test]
+fn replay_of_a_short_copenhagen_game_prints_the_exact_json_lines() {
+    let mut args = vec!["replay", "--variant", "copenhagen", "--json"];
+    args.extend(SHORT_GAME);
+    let output = run(&args, None);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(lines(&output), SHORT_GAME_JSON);
+    assert_eq!(stderr(&output), "");
+}
+
+#[test]
+fn replay_reads_whitespace_separated_moves_from_stdin_when_no_moves_are_given() {
+    let input = "d1-d3 e5-e2\n  g1-g3\tf4-c4\r\n\ng3-e3xe2\n";
+    let output = run(&["replay", "--variant", "copenhagen", "--json"], Some(input.as_bytes()));
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(lines(&output), SHORT_GAME_JSON);
+}
+
+#[test]
+fn replay_accepts_the_written_forms_people_use_and_prints_them_canonically() {
+    let output = run(&["replay", "--variant", "copenhagen", "--json", "D1-D3", "e5e2", "g1 g3"], None);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let moves: Vec<String> = lines(&output)
+        .iter()
+        .take(3)
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).expect("JSON")["move"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(moves, ["d1-d3", "e5-e2", "g1-g3"]);
+}
+
+#[test]
+fn a_timeout_token_ends_the_input() {
+    let input = "d1-d3 e5-e2 timeout this-is-never-read";
+    let output = run(&["replay", "--variant", "copenhagen", "--json"], Some(input.as_bytes()));
+    assert!(output.status.success(), "{}", stderr(&output));
+    let lines = lines(&output);
+    assert_eq!(lines.len(), 3);
+    assert!(lines[2].starts_with(r#"{"final":true,"status":"ongoing","reason":null,"to_move":"attackers","#));
+
+    let output = run(&["replay", "--variant", "copenhagen", "--json", "d1-d3", "timeout", "a1-a9"], None);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(lines_count(&output), 2);
+}
+
+fn lines_count(output: &Output) -> usize {
+    lines(output).len()
+}
+
+#[test]
+fn replay_without_moves_reports_the_start_position() {
+    let output = run(&["replay", "--variant", "copenhagen", "--json"], Some(b""));
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(
+        lines(&output),
+        [format!(
+            r#"{{"final":true,"status":"ongoing","reason":null,"to_move":"attackers","legal_moves":116,"position":"{START_11}"}}"#
+        )]
+    );
+}
+
+#[test]
+fn a_wrong_capture_suffix_is_reported_as_an_error_line_with_exit_status_1() {
+    let output =
+        run(&["replay", "--variant", "copenhagen", "--json", "d1-d3", "e5-e2", "g1-g3", "f4-c4", "g3-e3xe4"], None);
+    let err = assert_one_sentence_error(&output);
+    let lines = lines(&output);
+    assert_eq!(lines.len(), 5, "four plies and the error, no final line");
+    assert_eq!(lines[4], r#"{"ply":5,"move":"g3-e3","error":"g3-e3: the move captures e2, not e4"}"#);
+    assert!(err.contains("ply 5"), "{err}");
+}
+
+#[test]
+fn a_claimed_capture_that_does_not_happen_is_an_error() {
+    let output = run(&["replay", "--variant", "copenhagen", "--json", "h1-h3xh2"], None);
+    assert_one_sentence_error(&output);
+    assert_eq!(lines(&output), [r#"{"ply":1,"move":"h1-h3","error":"h1-h3: the move captures nothing, not h2"}"#]);
+}
+
+#[test]
+fn an_illegal_move_is_reported_as_an_error_line_with_exit_status_1() {
+    let output = run(&["replay", "--variant", "copenhagen", "--json", "h1-h3", "a1-a9"], None);
+    assert_one_sentence_error(&output);
+    let lines = lines(&output);
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[1], r#"{"ply":2,"move":"a1-a9","error":"a1-a9: there is no piece on a1"}"#);
+}
+
+#[test]
+fn a_move_off_the_board_names_the_board_size() {
+    let output = run(&["replay", "--variant", "brandubh", "--json", "d7-d9"], None);
+    assert_one_sentence_error(&output);
+    let line: serde_json::Value = serde_json::from_str(&lines(&output)[0]).expect("JSON");
+    assert_eq!(line["error"], "d9 is off a 7x7 board");
+}
+
+#[test]
+fn a_malformed_move_is_reported_with_the_text_as_given() {
+    let output = run(&["replay", "--variant", "copenhagen", "--json", "h1-h3", "hello"], None);
+    assert_one_sentence_error(&output);
+    let line: serde_json::Value = serde_json::from_str(&lines(&output)[1]).expect("JSON");
+    assert_eq!(line["ply"], 2);
+    assert_eq!(line["move"], "hello");
+    assert!(line["error"].as_str().unwrap().contains("is not a move"), "{line}");
+}
+
+#[test]
+fn a_move_after_the_end_of_the_game_is_an_error() {
+    // Historical rules: away from the throne the king is captured by two attackers on opposite
+    // sides, here d6 and f6 around the king on e6.
+    let position = "/7/7/7/7/7/1t2Kt1/7/";
+    let output =
+        run(&["replay", "--variant", "historical-7", "--position", position, "--json", "b6-d6", "f6-f1"], None);
+    assert_one_sentence_error(&output);
+    assert_eq!(
+        lines(&output),
+        [
+            r#"{"ply":1,"move":"b6-d6","captures":[],"status":"attackers_win","reason":"king_captured"}"#,
+            r#"{"ply":2,"move":"f6-f1","error":"the game is over"}"#,
+        ]
+    );
+}
+
+#[test]
+fn replay_starts_from_a_given_position_and_side_to_move() {
+    let position = "/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
+    let output = run(
+        &["replay", "--variant", "brandubh", "--position", position, "--to-move", "defenders", "--json", "d5-f5"],
+        None,
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(
+        lines(&output),
+        [
+            r#"{"ply":1,"move":"d5-f5","captures":[],"status":"ongoing","reason":null}"#,
+            r#"{"final":true,"status":"ongoing","reason":null,"to_move":"attackers","legal_moves":38,"position":"/3t3/3t3/3T3/ttTKTtt/5T1/3t3/3t3/"}"#,
+        ]
+    );
+}
+
+#[test]
+fn an_escaping_king_ends_the_game_and_the_final_line_says_so() {
+    let position = "/7/7/2K4/7/5t1/7/7/";
+    let output = run(
+        &["replay", "--variant", "historical-7", "--position", position, "--to-move", "defenders", "--json", "c3-a3"],
+        None,
+    );
+    let lines = lines(&output);
+    // Edge escape is an option of the historical presets; with corner escape the king is still on the board.
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(lines.len(), 2);
+    let output = run(
+        &[
+            "replay",
+            "--variant",
+            "historical-7",
+            "--opt",
+            "escape=edge",
+            "--position",
+            position,
+            "--to-move",
+            "defenders",
+            "--json",
+            "c3-a3",
+        ],
+        None,
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(
+        crate::lines(&output),
+        [
+            r#"{"ply":1,"move":"c3-a3","captures":[],"status":"defenders_win","reason":"king_escaped"}"#,
+            r#"{"final":true,"status":"defenders_win","reason":"king_escaped","to_move":"attackers","legal_moves":0,"position":"/7/7/K6/7/5t1/7/7/"}"#,
+        ]
+    );
+}
+
+#[test]
+fn no_repetition_lets_a_position_recur_a_third_time() {
+    // Shuffle two pieces back and forth: the start recurs after ply 4 and ply 8.
+    let shuffle = ["h1-h2", "f4-f3", "h2-h1", "f3-f4", "h1-h2", "f4-f3", "h2-h1", "f3-f4"];
+    let mut args = vec!["replay", "--variant", "copenhagen", "--json"];
+    args.extend(shuffle);
+    let output = run(&args, None);
+    let last = lines(&output).pop().expect("a final line");
+    assert!(last.contains(r#""status":"attackers_win","reason":"repetition""#), "{last}");
+
+    args.push("--no-repetition");
+    let output = run(&args, None);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let last = lines(&output).pop().expect("a final line");
+    assert!(last.starts_with(r#"{"final":true,"status":"ongoing","reason":null"#), "{last}");
+}
+
+#[test]
+fn replay_without_json_prints_one_line_per_ply_and_a_summary_with_the_board() {
+    let mut args = vec!["replay", "--variant", "copenhagen"];
+    args.extend(SHORT_GAME);
+    let output = run(&args, None);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(text.contains("   5. g3-e3xe2"), "{text}");
+    assert!(text.contains("ongoing after 5 plies; defenders to move, 70 legal moves"), "{text}");
+    assert!(text.contains("    a b c d e f g h i j k"), "{text}");
+}
+
+#[test]
+fn perft_of_copenhagen_to_depth_two_counts_116_and_6788() {
+    let output = run(&["perft", "--variant", "copenhagen", "--depth", "2"], None);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(lines(&output), ["perft(1) = 116", "perft(2) = 6788"]);
+
+    let output = run(&["perft", "--variant", "copenhagen", "--depth", "2", "--json"], None);
+    assert_eq!(lines(&output), [r#"{"depth":1,"nodes":116}"#, r#"{"depth":2,"nodes":6788}"#]);
+}
+
+#[test]
+fn perft_takes_preset_options() {
+    let output = run(&["perft", "--variant", "historical-9", "--opt", "escape=edge", "--depth", "2", "--json"], None);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(lines(&output), [r#"{"depth":1,"nodes":80}"#, r#"{"depth":2,"nodes":4400}"#]);
+}
+
+#[test]
+fn an_unknown_variant_is_refused_with_the_list_of_known_ones() {
+    for args in [&["replay", "--variant", "chess", "e2-e4"][..], &["perft", "--variant", "chess", "--depth", "1"][..]] {
+        let output = run(args, None);
+        let err = assert_one_sentence_error(&output);
+        assert!(err.contains("\"chess\" is not a variant"), "{err}");
+        assert!(err.contains("copenhagen") && err.contains("sea-battle-15"), "{err}");
+        assert_eq!(stdout(&output), "");
+    }
+}
+
+#[test]
+fn an_option_the_preset_does_not_have_is_refused_naming_its_options() {
+    let output = run(&["replay", "--variant", "tablut", "--opt", "escape=edge"], Some(b""));
+    let err = assert_one_sentence_error(&output);
+    assert!(err.contains("king_armed"), "{err}");
+
+    let output = run(&["replay", "--variant", "tablut", "--opt", "king_armed=maybe"], Some(b""));
+    let err = assert_one_sentence_error(&output);
+    assert!(err.contains("true or false"), "{err}");
+
+    let output = run(&["perft", "--variant", "copenhagen", "--opt", "nonsense", "--depth", "1"], None);
+    assert_one_sentence_error(&output);
+}
+
+#[test]
+fn bad_positions_and_sides_are_refused_in_one_sentence() {
+    let cases: [&[&str]; 5] = [
+        &["replay", "--variant", "brandubh", "--position", "not a position"],
+        &["replay", "--variant", "brandubh", "--position", START_11],
+        &["replay", "--variant", "brandubh", "--position", "/3t3/3t3/3T3/ttT1Ttt/3T3/3t3/3t3/"],
+        &["replay", "--variant", "brandubh", "--to-move", "purple"],
+        &["replay", "--variant", "brandubh", "--position", "/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/ü/"],
+    ];
+    for args in cases {
+        let output = run(args, Some(b""));
+        let err = assert_one_sentence_error(&output);
+        assert_eq!(stdout(&output), "", "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn bad_perft_depths_are_refused_in_one_sentence() {
+    for depth in ["0", "13", "4000000000", "-1", "two", ""] {
+        let output = run(&["perft", "--variant", "brandubh", "--depth", depth], None);
+        assert_one_sentence_error(&output);
+    }
+}
+
+#[test]
+fn malformed_command_lines_give_one_sentence_and_exit_status_1() {
+    let cases: [&[&str]; 5] = [
+        &["replay"],
+        &["replay", "--variant"],
+        &["perft", "--variant", "copenhagen"],
+        &["variants", "--colour"],
+        &["fly"],
+    ];
+    for args in cases {
+        let output = run(args, None);
+        let err = assert_one_sentence_error(&output);
+        assert!(err.contains("tafl-bot --help"), "{err}");
+    }
+}
+
+#[test]
+fn help_is_printed_on_stdout_with_exit_status_0() {
+    let output = run(&["--help"], None);
+    assert!(output.status.success());
+    let text = stdout(&output);
+    for command in ["variants", "replay", "perft"] {
+        assert!(text.contains(command), "{text}");
+    }
+    let output = run(&["replay", "--help"], None);
+    assert!(output.status.success());
+    assert!(stdout(&output).contains("--no-repetition"));
+}
+
+#[test]
+fn a_ten_kilobyte_garbage_move_gives_a_short_error_and_no_panic() {
+    let garbage = "x".repeat(10 * 1024);
+    let output = run(&["replay", "--variant", "copenhagen", "--json", &garbage], None);
+    assert_one_sentence_error(&output);
+    let lines = lines(&output);
+    assert_eq!(lines.len(), 1);
+    assert!(lines[0].len() < 300, "the error line quotes a prefix only: {}", lines[0]);
+
+    let output = run(&["replay", "--variant", "copenhagen", "--json"], Some(garbage.as_bytes()));
+    assert_one_sentence_error(&output);
+}
+
+#[test]
+fn unicode_and_invalid_utf8_input_give_an_error_and_no_panic() {
+    for input in ["h1-h3 ё1-ё3", "h1-h3 e\u{0301}1-e3", "🦀", "h1\u{2013}h3", "a١-a٣"] {
+        let output = run(&["replay", "--variant", "copenhagen", "--json"], Some(input.as_bytes()));
+        assert_one_sentence_error(&output);
+        let last = lines(&output).pop().expect("an error line");
+        assert!(last.contains(r#""error":"#), "{input}: {last}");
+    }
+    let output = run(&["replay", "--variant", "copenhagen", "--json"], Some(b"h1-h3 \xff\xfe-e3"));
+    assert_one_sentence_error(&output);
+
+    let output = run(&["replay", "--variant", "copenhagen", "--json", "ж"], None);
+    assert_one_sentence_error(&output);
+}
+
+#[test]
+fn a_ply_with_many_moves_in_one_argument_is_one_malformed_move() {
+    let output = run(&["replay", "--variant", "copenhagen", "--json", "h1-h3 f8-i8"], None);
+    assert_one_sentence_error(&output);
+    assert!(lines(&output)[0].contains(r#""ply":1"#));
+}
