@@ -1,0 +1,130 @@
+//! OTN rules strings and game records: every preset round-trips, other tools' strings import,
+//! and bad input is refused with a reason.
+
+use tafl_rules::otn::{GameRecord, RecordEnd, parse_rules, result_tag, rules_string};
+use tafl_rules::{Escape, Game, KingCapture, Position, Repetition, Shieldwall, Variant};
+
+#[test]
+fn every_preset_and_option_exports_a_rules_string_that_imports_to_the_same_rules() {
+    let mut checked = 0;
+    for variant in Variant::ALL {
+        let mut option_sets: Vec<Vec<&str>> = vec![vec![]];
+        for key in variant.option_keys() {
+            match *key {
+                "king_armed" => option_sets.push(vec!["king_armed=false"]),
+                "escape" => {
+                    option_sets.push(vec!["escape=edge"]);
+                    option_sets.push(vec!["escape=corner"]);
+                }
+                other => panic!("no round-trip case for option {other}"),
+            }
+        }
+        for options in option_sets {
+            let rules = variant.rules_with_texts(&options).unwrap();
+            let text = rules_string(&rules);
+            assert_eq!(parse_rules(&text).as_ref(), Ok(&rules), "{variant} {options:?}: {text}");
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 12 + 3 + 6, "every preset and every option value");
+}
+
+#[test]
+fn copenhagen_exports_the_expected_rules_string() {
+    assert_eq!(
+        rules_string(&Variant::Copenhagen.rules()),
+        "dim:11 esc:c surf:y ka:y ks:s cens:K cenp:tTK cenhe:tT cenh:t sw:s efe:y tfr:a \
+         start:/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/"
+    );
+}
+
+#[test]
+fn opentafl_sea_battle_string_imports_with_its_defaults() {
+    let rules =
+        parse_rules("dim:9 esc:e ka:n cen: cor: start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/").unwrap();
+    assert_eq!(rules.escape, Escape::Edge);
+    assert!(!rules.king_armed);
+    assert_eq!(rules.throne, None);
+    assert_eq!(rules.king_capture, KingCapture::Strong);
+    assert_eq!(rules.shieldwall, Shieldwall::Off);
+    assert!(rules.encirclement, "surf defaults to y");
+    assert_eq!(rules.repetition, Repetition::Draw, "tfr defaults to d");
+}
+
+#[test]
+fn rules_strings_this_bot_cannot_play_are_refused_by_name() {
+    let start = "start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
+    let cases = [
+        (format!("dim:7 atkf:n {start}"), "defenders moving first"),
+        (format!("dim:7 ks:n {start}"), "weak king"),
+        (format!("dim:7 ber:c {start}"), "berserk"),
+        (format!("dim:7 esc:e {start}"), "corner squares"),
+        (format!("dim:7 tfr:w {start}"), "who repeats"),
+        (format!("dim:7 zz:y {start}"), "not a rules key"),
+        (format!("dim:9 {start}"), "does not match"),
+        ("dim:7".to_owned(), "start: (the starting position) is missing"),
+        (start.to_owned(), "dim: (the board size) is missing"),
+        (format!("dim:7 ka:maybe {start}"), "is not y or n"),
+        ("dim:7 start:/3t3/3t3/3T3/ttT1Ttt/3T3/3t3/3t3/".to_owned(), "exactly one"),
+    ];
+    for (text, expected) in cases {
+        let err = parse_rules(&text).expect_err(&text).to_string();
+        assert!(err.contains(expected), "{text}: {err}");
+    }
+}
+
+#[test]
+fn a_game_record_round_trips_and_replays_to_the_same_game() {
+    let mut game = Game::new(Position::new(Variant::Brandubh.rules()).unwrap());
+    for mv in ["d2-e2", "c4-c5", "f4-f5", "d4-c4", "e2-d2"] {
+        game.play(mv.parse().unwrap()).unwrap();
+    }
+    let tags = vec![
+        ("variant".to_owned(), "brandubh".to_owned()),
+        ("result".to_owned(), result_tag(game.status()).to_owned()),
+    ];
+    let record = GameRecord::from_game(&game, tags);
+    let text = record.to_string();
+    assert!(text.starts_with("[variant:brandubh]\n[result:?]\n[rules:dim:7 "), "{text}");
+    assert!(text.contains("\n1. d2-e2 c4-c5\n2. f4-f5 d4-c4\n3. e2-d2xd3\n"), "{text}");
+    let parsed = GameRecord::parse(&text).unwrap();
+    assert_eq!(parsed, record);
+    let replayed = parsed.replay().unwrap();
+    assert_eq!(replayed.moves(), game.moves());
+    assert_eq!(replayed.position(), game.position());
+}
+
+#[test]
+fn a_record_in_the_specification_layout_with_annotations_is_read() {
+    let text = "[event:Test]\ndim:7 ks:c cenh:t start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/\n\
+                1. d2-e2 c4-c5+\n2. f4-f5 Kd4-c4-\n---\n";
+    let record = GameRecord::parse(text).unwrap();
+    assert_eq!(record.tag("event"), Some("Test"));
+    assert_eq!(record.moves.len(), 4);
+    assert_eq!(record.moves[3].to_string(), "d4-c4");
+    assert_eq!(record.end, Some(RecordEnd::Resigned));
+}
+
+#[test]
+fn a_record_with_a_wrong_capture_is_refused_at_that_ply() {
+    let rules = rules_string(&Variant::Brandubh.rules());
+    let text = format!("[rules:{rules}]\n1. d2-e2 c4-c5\n2. f4-f5 d4-c4\n3. e2-d2xd5\n");
+    let (ply, err) = GameRecord::parse(&text).unwrap().replay().unwrap_err();
+    assert_eq!(ply, 5);
+    assert_eq!(err.to_string(), "e2-d2: the move captures d3, not d5");
+}
+
+#[test]
+fn malformed_records_say_which_line_is_wrong() {
+    let rules = rules_string(&Variant::Brandubh.rules());
+    let cases = [
+        ("1. d2-e2\n".to_owned(), "rules are missing"),
+        (format!("[rules:{rules}]\n[broken\n"), "line 2"),
+        (format!("[rules:{rules}]\n1. d2-e2 zz\n"), "line 2"),
+        (format!("[rules:{rules}]\n1. d2-e2 ---\n2. c4-c5\n"), "after the end"),
+    ];
+    for (text, expected) in cases {
+        let err = GameRecord::parse(&text).expect_err(&text).to_string();
+        assert!(err.contains(expected), "{text}: {err}");
+    }
+}
