@@ -115,6 +115,17 @@ fn variants_json_describes_copenhagen_with_its_otn_rules_string() {
 }
 
 #[test]
+fn every_rules_string_in_variants_json_reads_back_as_the_preset_rules() {
+    let output = run(&["variants", "--json"], None);
+    for line in lines(&output) {
+        let value: serde_json::Value = serde_json::from_str(&line).expect("JSON");
+        let variant: tafl_rules::Variant = value["id"].as_str().expect("an id").parse().expect("a preset id");
+        let rules = tafl_rules::otn::parse_rules(value["rules"].as_str().expect("a rules string"));
+        assert_eq!(rules.as_ref(), Ok(&variant.rules()), "{line}");
+    }
+}
+
+#[test]
 fn variants_json_lists_the_options_each_preset_accepts() {
     let output = run(&["variants", "--json"], None);
     let options = |id: &str| {

@@ -4,7 +4,7 @@
 use std::io::Write;
 
 use serde::Serialize;
-use tafl_rules::{Rules, Variant};
+use tafl_rules::Variant;
 
 use super::CliError;
 
@@ -35,44 +35,31 @@ impl VariantLine {
             name: variant.name(),
             size: variant.size(),
             options: option_texts(variant),
-            rules: rules_string(&variant.rules()),
+            rules: tafl_rules::otn::rules_string(&variant.rules()),
         }
     }
 }
 
-/// The `KEY=VALUE` texts a preset accepts, default value first.
+/// The `KEY=VALUE` texts a preset accepts, default value first. A key added to the engine before
+/// this list learns its values is shown bare rather than hidden.
 #[must_use]
 pub fn option_texts(variant: Variant) -> Vec<String> {
     let rules = variant.rules();
-    variant
-        .option_keys()
-        .iter()
-        .flat_map(|&key| {
-            let values: [&str; 2] = match key {
-                "king_armed" if rules.king_armed => ["true", "false"],
-                "king_armed" => ["false", "true"],
-                "escape" if rules.has_corners() => ["corner", "edge"],
-                "escape" => ["edge", "corner"],
-                _ => unreachable!("every option key of a preset is listed here: {key}"),
-            };
-            values.map(|value| format!("{key}={value}"))
-        })
-        .collect()
-}
-
-/// The OTN rules string of a rule set.
-///
-/// INTERIM: `tafl_rules::otn::rules_string` is being written; until it lands this prints only the
-/// keys whose OTN meaning is certain (board size, escape, armed king, start position). Replace the
-/// body with `tafl_rules::otn::rules_string(rules)` then.
-fn rules_string(rules: &Rules) -> String {
-    format!(
-        "dim:{} esc:{} ka:{} start:{}",
-        rules.size(),
-        if rules.has_corners() { "c" } else { "e" },
-        if rules.king_armed { "y" } else { "n" },
-        rules.start
-    )
+    let mut texts = Vec::new();
+    for &key in variant.option_keys() {
+        let values: &[&str] = match key {
+            "king_armed" if rules.king_armed => &["true", "false"],
+            "king_armed" => &["false", "true"],
+            "escape" if rules.has_corners() => &["corner", "edge"],
+            "escape" => &["edge", "corner"],
+            _ => {
+                texts.push(key.to_owned());
+                continue;
+            }
+        };
+        texts.extend(values.iter().map(|value| format!("{key}={value}")));
+    }
+    texts
 }
 
 pub fn run(args: &VariantsArgs, out: &mut dyn Write) -> Result<(), CliError> {
