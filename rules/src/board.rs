@@ -417,28 +417,51 @@ impl Engine {
         }
     }
 
-    /// The inward step from an edge square (towards the centre), along with the two steps along
-    /// the edge.
-    fn edge_axes(&self, i: usize) -> (usize, [usize; 2]) {
+    /// The edges square `i` lies on, each as the inward step (towards the centre) and the two
+    /// steps along it. A square lies on two edges only in a board corner, which non-king pieces
+    /// reach where the rules have no corner squares (Sea Battle), and the king reaches as he
+    /// escapes: a piece landing there may close a line along either edge.
+    fn edge_axes(&self, i: usize) -> [Option<(usize, [usize; 2])>; 2] {
         let rank = i / self.stride - 1;
         let file = i % self.stride - 1;
         let last = self.size - 1;
         let (horizontal, vertical) = (self.dirs[0], self.dirs[1]);
-        if rank == 0 {
-            (vertical, [horizontal, horizontal.wrapping_neg()])
-        } else if rank == last {
-            (vertical.wrapping_neg(), [horizontal, horizontal.wrapping_neg()])
-        } else if file == 0 {
-            (horizontal, [vertical, vertical.wrapping_neg()])
-        } else {
-            debug_assert_eq!(file, last);
-            (horizontal.wrapping_neg(), [vertical, vertical.wrapping_neg()])
-        }
+        let along_rank = [horizontal, horizontal.wrapping_neg()];
+        let along_file = [vertical, vertical.wrapping_neg()];
+        let rank_edge = match rank {
+            0 => Some((vertical, along_rank)),
+            r if r == last => Some((vertical.wrapping_neg(), along_rank)),
+            _ => None,
+        };
+        let file_edge = match file {
+            0 => Some((horizontal, along_file)),
+            f if f == last => Some((horizontal.wrapping_neg(), along_file)),
+            _ => None,
+        };
+        debug_assert!(rank_edge.is_some() || file_edge.is_some(), "only called for edge squares");
+        [rank_edge, file_edge]
     }
 
     /// Shieldwall lines closed by a piece of `mover` that just landed on edge square `to`.
     fn shieldwall_captures(&self, s: &State, to: usize, mover: Side, corners_close: bool, out: &mut WallCaptures) {
-        let (inward, along) = self.edge_axes(to);
+        // A board corner square lies on two edges: both are checked (see `edge_axes`).
+        for (inward, along) in self.edge_axes(to).into_iter().flatten() {
+            self.shieldwall_lines(s, to, inward, along, mover, corners_close, out);
+        }
+    }
+
+    /// The lines along one edge closed by the piece on `to`, one on each side of it.
+    #[allow(clippy::too_many_arguments)]
+    fn shieldwall_lines(
+        &self,
+        s: &State,
+        to: usize,
+        inward: usize,
+        along: [usize; 2],
+        mover: Side,
+        corners_close: bool,
+        out: &mut WallCaptures,
+    ) {
         let enemy = side_cell(mover.opponent());
         for a in along {
             let start = out.len;
