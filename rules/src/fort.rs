@@ -9,9 +9,11 @@
 //! 2. Attackers are assumed to be able to reach every square outside the region that is not a
 //!    safe defender. A defender is safe when on neither axis both neighbours can hold an attacker
 //!    (or be a hostile square), and, under the shieldwall rule, when an edge defender's inner
-//!    neighbour cannot hold an attacker. "Safe" is the greatest fixed point: start with every
-//!    defender safe and strike out the ones that fail until nothing changes. Any capture of a safe
-//!    defender would need an earlier capture of another safe defender, so none can be first.
+//!    neighbour cannot hold an attacker or no other defender stands beside it on the edge (a
+//!    line needs two; the king, never fronted by an attacker here, cannot be the second).
+//!    "Safe" is the greatest fixed point: start with every defender safe and strike out the ones
+//!    that fail until nothing changes. Any capture of a safe defender would need an earlier
+//!    capture of another safe defender, so none can be first.
 //! 3. It is a fort when every wall defender is safe: the wall then never opens, so no attacker
 //!    enters the region, and the king on the edge cannot be captured there.
 
@@ -78,11 +80,17 @@ pub(crate) fn is_exit_fort(engine: &Engine, s: &State) -> bool {
             let mut capturable = axis_open(horizontal) || axis_open(vertical);
             if !capturable && engine.shieldwall.is_some() && engine.flags[i] & EDGE != 0 {
                 // Conservative: an edge defender whose inner neighbour may hold an attacker could
-                // be part of a shieldwall.
-                capturable = [horizontal, vertical]
-                    .into_iter()
-                    .flat_map(|d| [d, d.wrapping_neg()])
-                    .any(|d| s.cells[i.wrapping_sub(d)] == OFF && threatens(&safe, step(i, d)));
+                // be part of a shieldwall, if a line of two can form, i.e. another defender stands
+                // beside it on the edge. The king never completes a line here: his front is
+                // always the region or the wall, never an attacker.
+                let along = |d: usize| {
+                    if d == horizontal || d == horizontal.wrapping_neg() { vertical } else { horizontal }
+                };
+                capturable = [horizontal, vertical].into_iter().flat_map(|d| [d, d.wrapping_neg()]).any(|d| {
+                    s.cells[i.wrapping_sub(d)] == OFF
+                        && threatens(&safe, step(i, d))
+                        && [along(d), along(d).wrapping_neg()].into_iter().any(|a| s.cells[step(i, a)] == DEFENDER)
+                });
             }
             if capturable {
                 safe[i] = false;
