@@ -815,3 +815,30 @@ fn a_king_alone_on_the_edge_among_three_attackers_is_not_captured_but_has_no_mov
         attackers_win(Reason::NoMoves),
     );
 }
+
+#[test]
+fn a_fort_whose_lone_edge_defenders_have_no_edge_neighbour_wins() {
+    // d1 and h1 could only fall to a shieldwall, which needs a second defender beside them on the
+    // edge: there is none, and the king, whose front is always his own side, never completes one.
+    assert_move(
+        &copenhagen(),
+        "
+        11 # . . . . . . . . . #
+        10 . . . . . . . . . . .
+         9 . . t . . . . . t . .
+         8 . . . . . . . . . . .
+         7 . . . . . . . . . . .
+         6 . . . . . + . . . . .
+         5 . . . . . . T . . . .
+         4 . . . . . . . . . . .
+         3 . . . . . . . . . . .
+         2 . . . . T T . . . . .
+         1 # . . T . K . T . . #
+           a b c d e f g h i j k
+        ",
+        DEFENDERS,
+        "g5-g2",
+        &[],
+        FORT,
+    );
+}
