@@ -588,3 +588,22 @@ fn the_third_occurrence_of_a_position_makes_the_defenders_lose_whoever_moved() {
         assert_eq!(statuses[7], attackers_win(Reason::Repetition), "{first} moved first");
     }
 }
+
+#[test]
+fn with_repetition_ignored_as_in_historic_records_the_game_goes_on() {
+    let ignoring = Rules { repetition: tafl_rules::Repetition::Ignore, ..h7() };
+    let board = "
+        7 # . . . . . #
+        6 . . . . . t .
+        5 . . . . . . .
+        4 . . . + . . .
+        3 . . . . . . .
+        2 . K . . . . .
+        1 # . . . . . #
+          a b c d e f g
+        ";
+    let cycle = ["f6-f5", "b2-b3", "f5-f6", "b3-b2"];
+    let mut g = game(&ignoring, board, ATTACKERS);
+    let statuses = play_all(&mut g, &[cycle, cycle, cycle].concat());
+    assert_eq!(statuses, [ONGOING; 12], "the third and fourth occurrences change nothing");
+}
