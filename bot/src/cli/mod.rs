@@ -11,7 +11,7 @@ pub mod perft;
 pub mod replay;
 pub mod variants;
 
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -89,6 +89,10 @@ pub fn run(command: &Command, out: &mut dyn Write) -> Result<(), CliError> {
         Command::Replay(args) => {
             if args.moves.is_empty() {
                 let stdin = io::stdin();
+                if stdin.is_terminal() {
+                    // Someone typed the command without moves: say why nothing happens yet.
+                    eprintln!("reading moves from stdin; end with Ctrl-D");
+                }
                 replay::run(args, &mut stdin.lock(), out)
             } else {
                 replay::run(args, &mut io::empty(), out)

@@ -118,7 +118,7 @@ pub fn start_position(args: &ReplayArgs) -> Result<Position, CliError> {
         Some(text) => text.parse::<Setup>().map_err(|e| CliError::Input(e.to_string()))?,
         None => rules.start.clone(),
     };
-    Position::from_setup(rules, &setup, to_move).map_err(|e| CliError::Input(format!("--position: {e}")))
+    Position::from_setup(rules, &setup, to_move).map_err(|e| CliError::Input(e.to_string()))
 }
 
 /// Plays tokens until they run out or one is `timeout`; returns whether `timeout` was seen.
