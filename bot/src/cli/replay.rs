@@ -214,3 +214,74 @@ fn describe(status: Status) -> String {
         Some(reason) => format!("{} ({})", status.name(), reason.name()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    fn args(json: bool, position: Option<String>, moves: Vec<String>) -> ReplayArgs {
+        ReplayArgs {
+            variant: "copenhagen".to_owned(),
+            options: Vec::new(),
+            position,
+            to_move: "attackers".to_owned(),
+            no_repetition: false,
+            json,
+            moves,
+        }
+    }
+
+    /// Runs a replay in memory; returns the output lines and whether it succeeded.
+    fn replay(args: &ReplayArgs, stdin: &[u8]) -> (Vec<String>, bool) {
+        let mut out = Vec::new();
+        let ok = run(args, &mut &stdin[..], &mut out).is_ok();
+        (String::from_utf8(out).expect("output is UTF-8").lines().map(str::to_owned).collect(), ok)
+    }
+
+    /// Every line is a JSON object; all but the last are plies; the last is the final line on
+    /// success and an error line on failure.
+    fn assert_well_formed(lines: &[String], ok: bool) {
+        let (last, plies) = lines.split_last().expect("at least one line");
+        for (n, line) in plies.iter().enumerate() {
+            let value: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
+            assert_eq!(value["ply"], n + 1, "{line}");
+            assert!(value["status"].is_string(), "{line}");
+        }
+        let last: serde_json::Value = serde_json::from_str(last).expect("a JSON line");
+        assert!(last.get(if ok { "final" } else { "error" }).is_some(), "{last}");
+    }
+
+    #[test]
+    fn timeout_stops_reading_the_rest_of_stdin() {
+        let (lines, ok) = replay(&args(true, None, Vec::new()), b"h1-h3\ntimeout\nnot-even-a-move");
+        assert!(ok);
+        assert_eq!(lines.len(), 2);
+    }
+
+    proptest! {
+        #[test]
+        fn arbitrary_stdin_never_panics_and_always_ends_with_a_final_or_error_line(
+            stdin in proptest::collection::vec(any::<u8>(), 0..200),
+        ) {
+            let (lines, ok) = replay(&args(true, None, Vec::new()), &stdin);
+            assert_well_formed(&lines, ok);
+        }
+
+        #[test]
+        fn move_like_tokens_never_panic(moves in proptest::collection::vec("[a-mA-M][0-9]{1,2}[- ]?[a-m][0-9]{1,2}(x[a-m][0-9]{1,2})?", 1..12)) {
+            let (lines, ok) = replay(&args(true, None, moves), b"");
+            assert_well_formed(&lines, ok);
+        }
+
+        #[test]
+        fn arbitrary_positions_are_refused_or_replayed_never_panic(position in "/([tTK1-9]{1,12}/){1,14}") {
+            let args = args(true, Some(position), vec!["f6-f7".to_owned()]);
+            if start_position(&args).is_ok() {
+                let (lines, ok) = replay(&args, b"");
+                assert_well_formed(&lines, ok);
+            }
+        }
+    }
+}
