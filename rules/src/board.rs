@@ -316,8 +316,8 @@ impl Engine {
             s.king = to;
         }
 
-        // Captures are found on the board as it stands after the move and removed together, so
-        // that no capture depends on the order in which the others are found.
+        // Custodial captures are all found before any is removed, so that none depends on the
+        // order in which the others are found.
         let mut found = [0usize; 4];
         let mut n_found = 0;
         let armed = piece != KING || self.king_armed;
@@ -330,22 +330,27 @@ impl Engine {
                 }
             }
         }
-        let mut wall = WallCaptures::default();
-        if let Some(corners_close) = self.shieldwall
-            && armed
-            && self.flags[to] & EDGE != 0
-        {
-            self.shieldwall_captures(s, to, mover, corners_close, &mut wall);
-        }
+        let mut any_captured = n_found > 0;
         for &n in &found[..n_found] {
             s.cells[n] = EMPTY;
             captured(n);
         }
-        for &n in &wall.squares[..wall.len] {
-            // A square may be both a custodial and a shieldwall capture.
-            if s.cells[n] != EMPTY {
-                s.cells[n] = EMPTY;
-                captured(n);
+        if let Some(corners_close) = self.shieldwall
+            && armed
+            && self.flags[to] & EDGE != 0
+        {
+            // Removing the custodial captures first changes no shieldwall: a line member is
+            // captured custodially only when it is the sole piece between the mover and a
+            // bracket, which is no line.
+            let mut wall = WallCaptures::default();
+            self.shieldwall_captures(s, to, mover, corners_close, &mut wall);
+            for &n in &wall.squares[..wall.len] {
+                let n = usize::from(n);
+                if s.cells[n] != EMPTY {
+                    s.cells[n] = EMPTY;
+                    captured(n);
+                    any_captured = true;
+                }
             }
         }
 
@@ -367,8 +372,15 @@ impl Engine {
                 if self.is_adjacent(to, s.king) && self.king_captured(s, to) {
                     return win(Reason::KingCaptured);
                 }
-                if self.encirclement && self.is_encircled(s) {
-                    return win(Reason::Encirclement);
+                // The position before this move was not encircled (that would have ended the
+                // game, and defender moves never encircle), so only a capture or a new blocker
+                // that splits the free squares around it can encircle now.
+                if self.encirclement {
+                    let may_encircle = any_captured || self.flags[to] & EDGE != 0 || !self.is_simple_blocker(s, to);
+                    debug_assert!(may_encircle || !self.is_encircled(s), "the encirclement shortcut missed a ring");
+                    if may_encircle && self.is_encircled(s) {
+                        return win(Reason::Encirclement);
+                    }
                 }
             }
         }
@@ -524,16 +536,71 @@ impl Engine {
     pub fn is_encircled(&self, s: &State) -> bool {
         let mut seen = [0u64; CELLS.div_ceil(64)];
         let mut stack = [0u16; CELLS];
-        let mut top = 0;
+        // Flood from the king first: in almost every position he reaches the edge within a few
+        // squares, which spares the scan for the other defenders.
+        if self.flood_reaches_edge(s, &[s.king], &mut seen, &mut stack) {
+            return false;
+        }
+        let mut seeds = [0usize; CELLS];
+        let mut n = 0;
         for &i in &self.interior {
-            if s.cells[i] & DEFENDER != 0 && s.cells[i] != OFF {
-                if self.flags[i] & EDGE != 0 {
-                    return false;
-                }
-                seen[i / 64] |= 1 << (i % 64);
-                stack[top] = i as u16;
-                top += 1;
+            if s.cells[i] == DEFENDER && seen[i / 64] & (1 << (i % 64)) == 0 {
+                seeds[n] = i;
+                n += 1;
             }
+        }
+        !self.flood_reaches_edge(s, &seeds[..n], &mut seen, &mut stack)
+    }
+
+    /// Whether the attacker on `i` leaves the squares free of attackers around it connected:
+    /// every free orthogonal neighbour lies on one arc of free squares in the ring of eight
+    /// around `i`. Then any path through `i` can go around it, so blocking `i` cuts no path
+    /// (the "simple point" test of digital topology). Edge squares are not judged this way:
+    /// a path may end on them.
+    fn is_simple_blocker(&self, s: &State, i: usize) -> bool {
+        let [east, north, west, south] = self.dirs;
+        let ring = [
+            north,
+            north.wrapping_add(east),
+            east,
+            south.wrapping_add(east),
+            south,
+            south.wrapping_add(west),
+            west,
+            north.wrapping_add(west),
+        ];
+        let free = ring.map(|d| {
+            let c = s.cells[step(i, d)];
+            c != ATTACKER && c != OFF
+        });
+        let mut arcs_with_orthogonal = 0;
+        for start in 0..8 {
+            if !free[start] || free[(start + 7) % 8] {
+                continue; // not the first square of an arc
+            }
+            let mut k = start;
+            let mut orthogonal = false;
+            while free[k % 8] && k < start + 8 {
+                orthogonal |= k % 2 == 0;
+                k += 1;
+            }
+            arcs_with_orthogonal += usize::from(orthogonal);
+        }
+        // A ring with every square free has no first square, and is one arc.
+        arcs_with_orthogonal <= 1
+    }
+
+    /// Depth-first flood from `seeds` through squares free of attackers; true at the first edge
+    /// square reached. `seen` carries over between calls so no square is visited twice.
+    fn flood_reaches_edge(&self, s: &State, seeds: &[usize], seen: &mut [u64], stack: &mut [u16]) -> bool {
+        let mut top = 0;
+        for &i in seeds {
+            if self.flags[i] & EDGE != 0 {
+                return true;
+            }
+            seen[i / 64] |= 1 << (i % 64);
+            stack[top] = i as u16;
+            top += 1;
         }
         while top > 0 {
             top -= 1;
@@ -548,14 +615,14 @@ impl Engine {
                     continue;
                 }
                 if self.flags[n] & EDGE != 0 {
-                    return false;
+                    return true;
                 }
                 seen[n / 64] |= 1 << (n % 64);
                 stack[top] = n as u16;
                 top += 1;
             }
         }
-        true
+        false
     }
 
     /// The exact repetition key of a state.
@@ -572,7 +639,7 @@ impl Engine {
 
 /// Pieces captured by shieldwalls in one move: at most two lines of at most `size - 2` pieces.
 struct WallCaptures {
-    squares: [usize; 2 * MAX_SIZE as usize],
+    squares: [u16; 2 * MAX_SIZE as usize],
     len: usize,
 }
 
@@ -584,7 +651,7 @@ impl Default for WallCaptures {
 
 impl WallCaptures {
     fn push(&mut self, i: usize) {
-        self.squares[self.len] = i;
+        self.squares[self.len] = i as u16;
         self.len += 1;
     }
 }

@@ -72,6 +72,8 @@ pub enum SetupError {
     KingEscaped { square: Square },
     #[error("the position has no attackers")]
     NoAttackers,
+    #[error("the defenders are already encircled: no defender can reach the edge")]
+    Encircled,
 }
 
 /// Rule parameters or variant options that do not make a playable rule set.

@@ -91,7 +91,13 @@ impl Position {
     /// A position of the same rules as `self` from a setup, e.g. a custom position.
     pub fn with_setup(&self, setup: &Setup, to_move: Side) -> Result<Position, SetupError> {
         Engine::check_setup(&self.engine.rules, setup)?;
-        Ok(Position { engine: Arc::clone(&self.engine), state: self.engine.state(setup, to_move) })
+        let state = self.engine.state(setup, to_move);
+        // Play relies on it: an attacker move is only checked for encirclement where it could
+        // have changed the answer.
+        if self.engine.encirclement && self.engine.is_encircled(&state) {
+            return Err(SetupError::Encircled);
+        }
+        Ok(Position { engine: Arc::clone(&self.engine), state })
     }
 
     /// A position from rules and a setup.

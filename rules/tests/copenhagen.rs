@@ -757,12 +757,12 @@ fn closing_a_ring_around_every_defender_wins_by_encirclement() {
          5 . . t . . . . . t . .
          4 . . . t . . . t . . .
          3 . . . . t . t . . . .
-         2 . . . . . t . . . . .
-         1 # . . . . . . . . . #
+         2 . . . . . . . . . . .
+         1 # . . . . t . . . . #
            a b c d e f g h i j k
         ";
-    assert_move(&copenhagen(), board, ATTACKERS, "f2-f3", &[], attackers_win(Reason::Encirclement));
-    assert_move(&copenhagen(), board, ATTACKERS, "f2-g2", &[], ONGOING);
+    assert_move(&copenhagen(), board, ATTACKERS, "f1-f3", &[], attackers_win(Reason::Encirclement));
+    assert_move(&copenhagen(), board, ATTACKERS, "f1-g1", &[], ONGOING);
 }
 
 #[test]

@@ -347,12 +347,12 @@ fn closing_a_ring_around_every_defender_wins_by_encirclement() {
          5 . . t . . . . . t . .
          4 . . . t . . . t . . .
          3 . . . . t . t . . . .
-         2 . . . . . t . . . . .
-         1 # . . . . . . . . . #
+         2 . . . . . . . . . . .
+         1 # . . . . t . . . . #
            a b c d e f g h i j k
         ",
         ATTACKERS,
-        "f2-f3",
+        "f1-f3",
         &[],
         attackers_win(Reason::Encirclement),
     );
