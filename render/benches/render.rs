@@ -1,0 +1,78 @@
+//! Renderer speed and size, printed as figures (`cargo bench -p tafl-render`).
+//!
+//! Targets (QUALITY.md): one 11x11 board drawn and encoded in under 2 ms and 30 KB; a 100-ply
+//! Copenhagen game as a GIF in under 150 ms and 2 MB. The renderer is prepared first, as in the
+//! bot, so the figures are the cost per image.
+
+#[path = "../tests/common/mod.rs"]
+mod common;
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use tafl_render::{BoardOptions, Caption, GifOptions, LastMove, Renderer, Theme};
+use tafl_rules::Variant;
+
+/// Runs `f` repeatedly for about `budget` and returns the median time of one run and its output.
+fn measure<T>(budget: Duration, mut f: impl FnMut() -> T) -> (Duration, T) {
+    let mut times = Vec::new();
+    let started = Instant::now();
+    let mut out = f();
+    while started.elapsed() < budget || times.len() < 5 {
+        let t = Instant::now();
+        out = black_box(f());
+        times.push(t.elapsed());
+    }
+    times.sort_unstable();
+    (times[times.len() / 2], out)
+}
+
+fn main() {
+    let renderer = Renderer::new();
+    renderer.prepare_all();
+    let budget = Duration::from_secs(2);
+
+    let game = common::scripted_game(Variant::Copenhagen, 60);
+    let position = game.position();
+    for (label, theme, caption) in [
+        ("11x11 board, classic", Theme::Classic, false),
+        ("11x11 board, high contrast", Theme::HighContrast, false),
+        ("11x11 board with caption", Theme::Classic, true),
+    ] {
+        let options = BoardOptions {
+            theme,
+            last_move: game.moves().last().map(LastMove::from),
+            caption: caption.then(|| Caption {
+                attackers: "Ragnhild".into(),
+                defenders: "Thorvald".into(),
+                move_number: Some(31),
+                status: game.status(),
+            }),
+            ..BoardOptions::default()
+        };
+        let (t, png) = measure(budget, || renderer.render_png(position, &options).expect("renders"));
+        println!("{label:<34} {:>8.3} ms {:>8.1} KB   (target < 2 ms, < 30 KB)", ms(t), kb(png.len()));
+    }
+
+    let game = common::scripted_game(Variant::Copenhagen, 100);
+    let options = GifOptions { attackers: "Ragnhild".into(), defenders: "Thorvald".into(), ..GifOptions::default() };
+    let (t, gif) = measure(budget, || renderer.render_gif(&game, &options).expect("renders"));
+    println!(
+        "{:<34} {:>8.3} ms {:>8.1} KB   (target < 150 ms, < 2 MB)",
+        "100-ply Copenhagen GIF",
+        ms(t),
+        kb(gif.len())
+    );
+
+    let t = Instant::now();
+    black_box(Renderer::new()).prepare_all();
+    println!("{:<34} {:>8.3} ms   (once per process)", "prepare every size and theme", ms(t.elapsed()));
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+fn kb(bytes: usize) -> f64 {
+    bytes as f64 / 1024.0
+}

@@ -1,0 +1,134 @@
+//! Golden images: a handful of boards compared pixel for pixel with committed PNGs in
+//! `tests/golden/`.
+//!
+//! After an intended change of the drawing, look at the new images and regenerate them with
+//!
+//! ```text
+//! UPDATE_GOLDEN=1 cargo test -p tafl-render --test golden
+//! ```
+//!
+//! then look at them again (`git diff --stat render/tests/golden` shows which changed). On a
+//! mismatch the test writes the image it drew to `target/tmp/golden-actual/` to compare.
+
+mod common;
+
+use std::path::PathBuf;
+
+use common::{from_otn, scripted_game, start};
+use tafl_render::{BoardOptions, Caption, LastMove, Mark, MarkKind, Orientation, Renderer, Theme};
+use tafl_rules::{Game, Move, Rules, Side, Square, Status, Variant};
+
+fn sq(name: &str) -> Square {
+    name.parse().expect("test squares are valid")
+}
+
+fn mv(text: &str) -> Move {
+    text.parse().expect("test moves are valid")
+}
+
+/// Each golden case: a file name and the PNG drawn for it.
+fn cases() -> Vec<(&'static str, Vec<u8>)> {
+    let r = Renderer::new();
+    let mut out = Vec::new();
+    let mut png = |name, position: &tafl_rules::Position, options: BoardOptions| {
+        out.push((name, r.render_png(position, &options).expect("golden positions render")));
+    };
+
+    png("brandubh-7-start", &start(Variant::Brandubh), BoardOptions::default());
+
+    let tablut = game_after(Variant::Tablut, &["e2-d2", "e3-f3", "e8-h8"]);
+    png("tablut-9-high-contrast-last-move", tablut.position(), with_last(&tablut, Theme::HighContrast));
+
+    let copenhagen = scripted_game(Variant::Copenhagen, 40);
+    let mut options = with_last(&copenhagen, Theme::Classic);
+    options.marks = vec![
+        Mark { square: copenhagen.position().king(), kind: MarkKind::Danger },
+        Mark { square: sq("a11"), kind: MarkKind::Dot },
+        Mark { square: sq("k1"), kind: MarkKind::Dot },
+    ];
+    png("copenhagen-11-marks", copenhagen.position(), options);
+
+    let mut flipped = with_last(&copenhagen, Theme::HighContrast);
+    flipped.orientation = Orientation::Flipped;
+    png("copenhagen-11-flipped-high-contrast", copenhagen.position(), flipped);
+
+    png("sea-battle-13-start", &start(Variant::SeaBattle13), BoardOptions::default());
+
+    let sea15 = scripted_game(Variant::SeaBattle15, 12);
+    png("sea-battle-15-high-contrast", sea15.position(), with_last(&sea15, Theme::HighContrast));
+
+    // A finished game: the king runs to a corner.
+    let rules = Variant::Copenhagen.rules();
+    let position = from_otn(rules, "/11/11/K10/t10/11/4t6/11/11/11/11/6t4/", Side::Defenders);
+    let mut game = Game::new(position);
+    game.play(mv("a3-a1")).expect("the king may run to the corner");
+    let mut finished = with_last(&game, Theme::Classic);
+    finished.caption = Some(Caption {
+        attackers: "Ragnhild".into(),
+        defenders: "Þorvaldr the Far-Travelled Merchant of Birka".into(),
+        move_number: Some(31),
+        status: game.status(),
+    });
+    png("copenhagen-11-finished-caption", game.position(), finished);
+
+    // A custom 19x19 board with a caption while the game goes on.
+    let big = Rules { start: nineteen(), ..Variant::Copenhagen.rules() };
+    let position = tafl_rules::Position::new(big).expect("the 19x19 layout is valid");
+    let options = BoardOptions {
+        caption: Some(Caption {
+            attackers: String::new(),
+            defenders: "Bob 🛡️".into(),
+            move_number: Some(1),
+            status: Status::Ongoing,
+        }),
+        ..BoardOptions::default()
+    };
+    png("custom-19-caption", &position, options);
+    out
+}
+
+fn nineteen() -> tafl_rules::Setup {
+    "/5ttttttttt5/9t9/19/19/t8T8t/t8T8t/t8T8t/t8T8t/t8T8t/tt4TTTKTTT4tt/t8T8t/t8T8t/t8T8t/t8T8t/t8T8t/19/19/9t9/5ttttttttt5/"
+        .parse()
+        .expect("valid OTN")
+}
+
+fn game_after(variant: Variant, moves: &[&str]) -> Game {
+    tafl_render::replay(start(variant), moves).expect("scripted moves are legal")
+}
+
+fn with_last(game: &Game, theme: Theme) -> BoardOptions {
+    BoardOptions { theme, last_move: game.moves().last().map(LastMove::from), ..BoardOptions::default() }
+}
+
+fn decode(bytes: &[u8]) -> image::RgbaImage {
+    image::load_from_memory_with_format(bytes, image::ImageFormat::Png).expect("PNG decodes").to_rgba8()
+}
+
+#[test]
+fn boards_match_the_committed_golden_images() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
+    let actual_dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("golden-actual");
+    std::fs::create_dir_all(&actual_dir).expect("target dir is writable");
+    let update = std::env::var_os("UPDATE_GOLDEN").is_some_and(|v| v == "1");
+    let mut mismatches = Vec::new();
+    for (name, png) in cases() {
+        let path = dir.join(format!("{name}.png"));
+        std::fs::write(actual_dir.join(format!("{name}.png")), &png).expect("target dir is writable");
+        if update {
+            std::fs::write(&path, &png).expect("golden dir is writable");
+            continue;
+        }
+        match std::fs::read(&path) {
+            Ok(expected) if decode(&expected) == decode(&png) => {}
+            Ok(_) => mismatches.push(format!("{name}: pixels differ")),
+            Err(e) => mismatches.push(format!("{name}: {e}")),
+        }
+    }
+    assert!(
+        mismatches.is_empty(),
+        "golden images differ: {mismatches:?}; the new images are in {}; if the change is intended, \
+         run UPDATE_GOLDEN=1 cargo test -p tafl-render --test golden",
+        actual_dir.display()
+    );
+}
