@@ -1,0 +1,313 @@
+//! Checks that do not depend on exact pixels: images decode, have the layout's size, show
+//! pieces where they stand, animate one frame per ply; bad input is a typed error.
+
+mod common;
+
+use std::io::Cursor;
+
+use common::{from_otn, scripted_game, start};
+use image::AnimationDecoder as _;
+use tafl_render::{
+    BoardOptions, Caption, GifOptions, KingStyle, LastMove, MIN_ASPECT, Mark, MarkKind, Orientation, RenderError,
+    Renderer, Theme,
+};
+use tafl_rules::{Game, IllegalMove, Move, Piece, Position, Setup, Side, Square, Status, Variant};
+
+fn sq(name: &str) -> Square {
+    name.parse().expect("test squares are valid")
+}
+
+fn decode(bytes: &[u8]) -> image::RgbImage {
+    image::load_from_memory_with_format(bytes, image::ImageFormat::Png).expect("PNG decodes").to_rgb8()
+}
+
+fn gif_frames(bytes: &[u8]) -> Vec<image::RgbaImage> {
+    let decoder = image::codecs::gif::GifDecoder::new(Cursor::new(bytes)).expect("GIF header decodes");
+    decoder
+        .into_frames()
+        .collect_frames()
+        .expect("GIF frames decode")
+        .into_iter()
+        .map(image::Frame::into_buffer)
+        .collect()
+}
+
+fn pixel(img: &image::RgbImage, (x, y): (u32, u32)) -> [u8; 3] {
+    img.get_pixel(x, y).0
+}
+
+/// A point inside a piece's body but clear of its inner marks (crown, ring, ship).
+fn body_point(renderer: &Renderer, position: &Position, options: &BoardOptions, square: Square) -> (u32, u32) {
+    let layout = renderer.layout(position.size(), options.orientation, options.caption.is_some()).unwrap();
+    let r = layout.square_rect(square).unwrap();
+    (r.x + r.w / 2, r.y + r.h / 2 + r.h * 3 / 10)
+}
+
+#[test]
+fn every_preset_decodes_at_the_size_its_layout_promises() {
+    let renderer = Renderer::new();
+    for variant in Variant::ALL {
+        let position = start(variant);
+        for caption in [
+            None,
+            Some(Caption { attackers: "A".into(), defenders: "B".into(), move_number: None, status: Status::Ongoing }),
+        ] {
+            let options = BoardOptions { caption, ..BoardOptions::default() };
+            let img = decode(&renderer.render_png(&position, &options).unwrap());
+            let layout = renderer.layout(position.size(), Orientation::Standard, options.caption.is_some()).unwrap();
+            assert_eq!((img.width(), img.height()), (layout.width, layout.height), "{variant}");
+            assert!(img.width() * MIN_ASPECT.1 >= img.height() * MIN_ASPECT.0, "{variant} is slightly wider than tall");
+        }
+    }
+}
+
+#[test]
+fn the_kings_square_has_the_kings_colour_and_attackers_theirs_in_both_themes_and_orientations() {
+    let renderer = Renderer::new();
+    let position = start(Variant::Brandubh);
+    for theme in Theme::ALL {
+        for orientation in [Orientation::Standard, Orientation::Flipped] {
+            let options = BoardOptions { theme, orientation, ..BoardOptions::default() };
+            let img = decode(&renderer.render_png(&position, &options).unwrap());
+            let king = body_point(&renderer, &position, &options, position.king());
+            assert_eq!(pixel(&img, king), theme.piece_colour(Piece::King), "{theme:?} {orientation:?}");
+            let layout = renderer.layout(7, orientation, false).unwrap();
+            let attacker = layout.square_rect(sq("d1")).unwrap().centre();
+            assert_eq!(pixel(&img, attacker), theme.piece_colour(Piece::Attacker), "{theme:?} {orientation:?}");
+            let defender = layout.square_rect(sq("d3")).unwrap().centre();
+            assert_eq!(pixel(&img, defender), theme.piece_colour(Piece::Defender), "{theme:?} {orientation:?}");
+        }
+    }
+}
+
+#[test]
+fn flipping_the_board_moves_a_corner_piece_to_the_opposite_corner() {
+    let renderer = Renderer::new();
+    let position = start(Variant::Brandubh);
+    let standard = renderer.layout(7, Orientation::Standard, false).unwrap();
+    let flipped = renderer.layout(7, Orientation::Flipped, false).unwrap();
+    let (a, b) = (standard.square_rect(sq("d1")).unwrap(), flipped.square_rect(sq("d1")).unwrap());
+    assert!(a.y > b.y, "d1 is at the bottom, then at the top");
+    let img = decode(
+        &renderer
+            .render_png(&position, &BoardOptions { orientation: Orientation::Flipped, ..BoardOptions::default() })
+            .unwrap(),
+    );
+    assert_eq!(pixel(&img, b.centre()), Theme::Classic.piece_colour(Piece::Attacker));
+}
+
+#[test]
+fn the_last_moves_destination_is_tinted_around_the_piece() {
+    let renderer = Renderer::new();
+    let game = tafl_render::replay(start(Variant::Copenhagen), &["d1-d4"]).unwrap();
+    for theme in Theme::ALL {
+        let options =
+            BoardOptions { theme, last_move: game.moves().last().map(LastMove::from), ..BoardOptions::default() };
+        let img = decode(&renderer.render_png(game.position(), &options).unwrap());
+        let r = renderer.layout(11, Orientation::Standard, false).unwrap().square_rect(sq("d4")).unwrap();
+        assert_eq!(pixel(&img, (r.x + 1, r.y + 1)), theme.last_move_colour(), "{theme:?}");
+    }
+}
+
+#[test]
+fn a_board_is_never_blank_and_stays_small() {
+    let renderer = Renderer::new();
+    let png = renderer.render_png(&start(Variant::Copenhagen), &BoardOptions::default()).unwrap();
+    assert!(png.len() < 40 * 1024, "{} bytes", png.len());
+    let img = decode(&png);
+    let mut colours: Vec<[u8; 3]> = img.pixels().map(|p| p.0).collect();
+    colours.sort_unstable();
+    colours.dedup();
+    assert!(colours.len() > 10, "only {} colours", colours.len());
+}
+
+#[test]
+fn the_sea_battle_king_is_drawn_as_a_ship_and_other_kings_with_a_crown() {
+    let renderer = Renderer::new();
+    let position = start(Variant::SeaBattle9);
+    let auto = renderer.render_png(&position, &BoardOptions::default()).unwrap();
+    let ship =
+        renderer.render_png(&position, &BoardOptions { king: KingStyle::Ship, ..BoardOptions::default() }).unwrap();
+    let crown =
+        renderer.render_png(&position, &BoardOptions { king: KingStyle::Crown, ..BoardOptions::default() }).unwrap();
+    assert_eq!(decode(&auto), decode(&ship));
+    assert_ne!(decode(&auto), decode(&crown));
+    let tablut = start(Variant::Tablut);
+    let auto = renderer.render_png(&tablut, &BoardOptions::default()).unwrap();
+    let crown =
+        renderer.render_png(&tablut, &BoardOptions { king: KingStyle::Crown, ..BoardOptions::default() }).unwrap();
+    assert_eq!(decode(&auto), decode(&crown));
+}
+
+#[test]
+fn a_gif_has_the_start_and_one_frame_per_ply_and_all_frames_decode_at_full_size() {
+    let renderer = Renderer::new();
+    let game = scripted_game(Variant::Copenhagen, 30);
+    let gif = renderer.render_gif(&game, &GifOptions::default()).unwrap();
+    let frames = gif_frames(&gif);
+    assert_eq!(frames.len(), game.ply() + 1);
+    let layout = renderer.layout(11, Orientation::Standard, true).unwrap();
+    for frame in &frames {
+        assert_eq!(frame.dimensions(), (layout.width, layout.height));
+    }
+    assert!(frames.windows(2).all(|w| w[0] != w[1]), "every ply changes the picture");
+}
+
+#[test]
+fn the_last_gif_frame_equals_the_png_of_the_final_position_with_the_result() {
+    let renderer = Renderer::new();
+    let position = from_otn(Variant::Copenhagen.rules(), "/11/11/K10/t10/11/4t6/11/11/11/11/6t4/", Side::Defenders);
+    let mut game = Game::new(position);
+    game.play(Move::new(sq("a3"), sq("a1"))).unwrap();
+    assert!(!game.status().is_ongoing());
+    for theme in Theme::ALL {
+        let options = GifOptions { theme, attackers: "Ann".into(), defenders: "Bo".into(), ..GifOptions::default() };
+        let frames = gif_frames(&renderer.render_gif(&game, &options).unwrap());
+        assert_eq!(frames.len(), 2);
+        let board = BoardOptions {
+            theme,
+            last_move: game.moves().last().map(LastMove::from),
+            caption: Some(Caption {
+                attackers: "Ann".into(),
+                defenders: "Bo".into(),
+                move_number: None,
+                status: game.status(),
+            }),
+            ..BoardOptions::default()
+        };
+        let png = decode(&renderer.render_png(game.position(), &board).unwrap());
+        let last = image::DynamicImage::ImageRgba8(frames[1].clone()).to_rgb8();
+        assert!(last == png, "{theme:?}: the GIF's last frame differs from the PNG");
+    }
+}
+
+#[test]
+fn a_game_without_moves_is_a_one_frame_gif() {
+    let renderer = Renderer::new();
+    let game = Game::new(start(Variant::Brandubh));
+    assert_eq!(gif_frames(&renderer.render_gif(&game, &GifOptions::default()).unwrap()).len(), 1);
+}
+
+#[test]
+fn a_hundred_ply_game_gif_stays_under_two_megabytes() {
+    let renderer = Renderer::new();
+    let game = scripted_game(Variant::Copenhagen, 100);
+    let gif = renderer.render_gif(&game, &GifOptions::default()).unwrap();
+    assert!(gif.len() < 2 * 1024 * 1024, "{} bytes", gif.len());
+}
+
+#[test]
+fn a_board_larger_than_supported_is_refused() {
+    let renderer = Renderer::new();
+    let setup: Setup = format!("/{}", "21/".repeat(21)).parse().unwrap();
+    let err =
+        renderer.render_setup_png(&Variant::Copenhagen.rules(), &setup, Side::Attackers, &BoardOptions::default());
+    assert_eq!(err, Err(RenderError::BadSize { size: 21 }));
+    assert_eq!(renderer.layout(20, Orientation::Standard, false), Err(RenderError::BadSize { size: 20 }));
+    assert_eq!(renderer.layout(3, Orientation::Standard, false), Err(RenderError::BadSize { size: 3 }));
+}
+
+#[test]
+fn an_empty_board_and_a_kingless_position_are_refused() {
+    let renderer = Renderer::new();
+    let rules = Variant::Copenhagen.rules();
+    let empty = Setup::empty(11);
+    assert_eq!(
+        renderer.render_setup_png(&rules, &empty, Side::Attackers, &BoardOptions::default()),
+        Err(RenderError::EmptyBoard)
+    );
+    let kingless: Setup = "/11/11/11/11/11/5t5/11/11/11/11/11/".parse().unwrap();
+    assert_eq!(
+        renderer.render_setup_png(&rules, &kingless, Side::Attackers, &BoardOptions::default()),
+        Err(RenderError::NoKing)
+    );
+    let two_kings: Setup = "/11/11/11/11/3K3K3/5t5/11/11/11/11/11/".parse().unwrap();
+    let err = renderer.render_setup_png(&rules, &two_kings, Side::Attackers, &BoardOptions::default()).unwrap_err();
+    assert!(matches!(err, RenderError::Position(_)), "{err:?}");
+    let wrong_size = start(Variant::Brandubh).setup();
+    let err = renderer.render_setup_png(&rules, &wrong_size, Side::Attackers, &BoardOptions::default()).unwrap_err();
+    assert!(matches!(err, RenderError::Position(_)), "{err:?}");
+    assert!(!err.to_string().is_empty());
+}
+
+#[test]
+fn a_valid_setup_renders_like_its_position() {
+    let renderer = Renderer::new();
+    let position = start(Variant::Brandubh);
+    let via_setup = renderer
+        .render_setup_png(position.rules(), &position.setup(), Side::Attackers, &BoardOptions::default())
+        .unwrap();
+    assert_eq!(via_setup, renderer.render_png(&position, &BoardOptions::default()).unwrap());
+}
+
+#[test]
+fn an_illegal_or_malformed_move_list_names_the_ply() {
+    let err = tafl_render::replay(start(Variant::Brandubh), &["d1-b1", "a1-a9"]).unwrap_err();
+    assert!(matches!(err, RenderError::IllegalMove { ply: 2, .. }), "{err:?}");
+    let err = tafl_render::replay(start(Variant::Brandubh), &["banana"]).unwrap_err();
+    assert!(matches!(err, RenderError::Notation { ply: 1, .. }), "{err:?}");
+    let err = tafl_render::replay(start(Variant::Brandubh), &["d3-c3"]).unwrap_err();
+    assert!(matches!(err, RenderError::IllegalMove { ply: 1, source: IllegalMove::NotYourPiece { .. } }), "{err:?}");
+    assert!(err.to_string().starts_with("ply 1: "), "{err}");
+}
+
+#[test]
+fn marks_and_last_moves_off_the_board_or_not_straight_are_refused() {
+    let renderer = Renderer::new();
+    let position = start(Variant::Brandubh);
+    let off = BoardOptions { marks: vec![Mark { square: sq("h8"), kind: MarkKind::Dot }], ..BoardOptions::default() };
+    assert_eq!(renderer.render_png(&position, &off), Err(RenderError::OffBoard { square: sq("h8"), size: 7 }));
+    let last = |from, to, captures: Vec<Square>| BoardOptions {
+        last_move: Some(LastMove { mv: Move::new(sq(from), sq(to)), captures }),
+        ..BoardOptions::default()
+    };
+    assert_eq!(
+        renderer.render_png(&position, &last("a1", "b2", vec![])),
+        Err(RenderError::NotAMove { mv: Move::new(sq("a1"), sq("b2")) })
+    );
+    assert_eq!(
+        renderer.render_png(&position, &last("a1", "a1", vec![])),
+        Err(RenderError::NotAMove { mv: Move::new(sq("a1"), sq("a1")) })
+    );
+    assert!(matches!(renderer.render_png(&position, &last("a1", "a9", vec![])), Err(RenderError::OffBoard { .. })));
+    assert!(matches!(
+        renderer.render_png(&position, &last("a1", "a2", vec![sq("z26")])),
+        Err(RenderError::OffBoard { .. })
+    ));
+}
+
+#[test]
+fn hostile_names_render_without_panicking() {
+    let renderer = Renderer::new();
+    let position = start(Variant::Brandubh);
+    for name in ["", " ", "\u{0}\u{7}\n", &"W".repeat(5000), "👑🛡️⚔️", "مرحبا", "\u{202E}evil", "名前"]
+    {
+        let options = BoardOptions {
+            caption: Some(Caption {
+                attackers: name.into(),
+                defenders: name.into(),
+                move_number: Some(u32::MAX),
+                status: Status::Ongoing,
+            }),
+            ..BoardOptions::default()
+        };
+        decode(&renderer.render_png(&position, &options).unwrap());
+    }
+}
+
+#[test]
+fn one_renderer_can_be_shared_between_threads() {
+    let renderer = std::sync::Arc::new(Renderer::new());
+    let handles: Vec<_> = Variant::ALL
+        .into_iter()
+        .map(|variant| {
+            let renderer = std::sync::Arc::clone(&renderer);
+            std::thread::spawn(move || {
+                renderer.render_png(&start(variant), &BoardOptions::default()).map(|png| png.len())
+            })
+        })
+        .collect();
+    for handle in handles {
+        assert!(handle.join().expect("no panic").expect("renders") > 0);
+    }
+}
