@@ -1,0 +1,166 @@
+//! `tafl-bot render`: draws the final position of a move list as a PNG, or the whole game as an
+//! animated GIF, with the same renderer the bot uses.
+//!
+//! Self-contained on purpose (it needs only `tafl-rules` and `tafl-render`), so the command
+//! line can register it without this module knowing the rest of the CLI; every failure is one
+//! sentence returned as the error.
+
+use std::path::PathBuf;
+
+use tafl_render::{BoardOptions, Caption, GifOptions, LastMove, Orientation, Renderer, Theme};
+use tafl_rules::{Position, Setup, Side, Variant};
+
+/// Arguments of `tafl-bot render`.
+#[derive(Debug, clap::Args)]
+pub struct RenderArgs {
+    /// The preset, e.g. copenhagen (see `tafl-bot variants`).
+    #[arg(long, value_name = "ID")]
+    pub variant: String,
+    /// A preset option as KEY=VALUE, e.g. escape=edge; repeatable.
+    #[arg(long = "opt", value_name = "KEY=VALUE")]
+    pub options: Vec<String>,
+    /// Start from this OTN position instead of the preset's, e.g. /3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/.
+    #[arg(long, value_name = "OTN")]
+    pub position: Option<String>,
+    /// Who moves first in --position.
+    #[arg(long = "to-move", value_name = "attackers|defenders", default_value = "attackers")]
+    pub to_move: String,
+    /// Moves to play first, e.g. d1-d4 or d1-d4xe4 (several may share one argument).
+    #[arg(value_name = "MOVES")]
+    pub moves: Vec<String>,
+    /// Write the final position here as a PNG.
+    #[arg(short = 'o', long = "output", value_name = "board.png")]
+    pub output: Option<PathBuf>,
+    /// Write the whole game here as an animated GIF.
+    #[arg(long, value_name = "game.gif")]
+    pub gif: Option<PathBuf>,
+    /// classic or high-contrast.
+    #[arg(long, default_value = "classic")]
+    pub theme: String,
+    /// Draw the board turned round (a1 top-right).
+    #[arg(long)]
+    pub flip: bool,
+    /// Attacker's name for a header; with --defenders-name or either alone, adds the caption.
+    #[arg(long = "attackers-name", value_name = "NAME")]
+    pub attackers_name: Option<String>,
+    /// Defender's name for the header.
+    #[arg(long = "defenders-name", value_name = "NAME")]
+    pub defenders_name: Option<String>,
+}
+
+/// Draws what `args` ask for and writes the files. Returns one sentence on failure.
+pub fn run(args: &RenderArgs) -> Result<(), String> {
+    if args.output.is_none() && args.gif.is_none() {
+        return Err("nothing to write: give -o board.png, --gif game.gif, or both".to_owned());
+    }
+    let variant: Variant = args.variant.parse().map_err(|e: tafl_rules::RulesError| e.to_string())?;
+    let rules = variant.rules_with_texts(&args.options).map_err(|e| e.to_string())?;
+    let to_move = Side::from_name(&args.to_move)
+        .ok_or_else(|| format!("--to-move takes attackers or defenders, not \"{}\"", shorten(&args.to_move)))?;
+    let theme = Theme::from_name(&args.theme)
+        .ok_or_else(|| format!("--theme takes classic or high-contrast, not \"{}\"", shorten(&args.theme)))?;
+    let renderer = Renderer::new();
+    let start = match &args.position {
+        None => Position::new(rules).map_err(|e| e.to_string())?,
+        Some(otn) => {
+            let setup: Setup = otn.parse().map_err(|e: tafl_rules::ParseError| e.to_string())?;
+            // Validate through the renderer so that an empty or king-less board says so plainly.
+            renderer.render_setup_png(&rules, &setup, to_move, &BoardOptions::default()).map_err(|e| e.to_string())?;
+            Position::from_setup(rules, &setup, to_move).map_err(|e| e.to_string())?
+        }
+    };
+    let moves: Vec<&str> = args.moves.iter().flat_map(|m| m.split_whitespace()).collect();
+    let game = tafl_render::replay(start, &moves).map_err(|e| e.to_string())?;
+    let orientation = if args.flip { Orientation::Flipped } else { Orientation::Standard };
+    let named = args.attackers_name.is_some() || args.defenders_name.is_some();
+    let attackers = args.attackers_name.clone().unwrap_or_default();
+    let defenders = args.defenders_name.clone().unwrap_or_default();
+
+    if let Some(path) = &args.output {
+        let options = BoardOptions {
+            theme,
+            orientation,
+            last_move: game.moves().last().map(LastMove::from),
+            // A finished game always gets its result; a running one only when names are given.
+            caption: (named || !game.status().is_ongoing()).then(|| Caption {
+                attackers: attackers.clone(),
+                defenders: defenders.clone(),
+                move_number: u32::try_from(game.ply() + 1).ok(),
+                status: game.status(),
+            }),
+            ..BoardOptions::default()
+        };
+        let png = renderer.render_png(game.position(), &options).map_err(|e| e.to_string())?;
+        std::fs::write(path, png).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    if let Some(path) = &args.gif {
+        let options = GifOptions { theme, orientation, attackers, defenders, ..GifOptions::default() };
+        let gif = renderer.render_gif(&game, &options).map_err(|e| e.to_string())?;
+        std::fs::write(path, gif).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    Ok(())
+}
+
+fn shorten(text: &str) -> String {
+    const LIMIT: usize = 24;
+    if text.chars().count() <= LIMIT { text.to_owned() } else { text.chars().take(LIMIT).collect::<String>() + "…" }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Debug, Parser)]
+    struct Cli {
+        #[command(flatten)]
+        args: RenderArgs,
+    }
+
+    fn parse(argv: &[&str]) -> RenderArgs {
+        Cli::try_parse_from(std::iter::once("render").chain(argv.iter().copied())).expect("arguments parse").args
+    }
+
+    fn temp(name: &str) -> PathBuf {
+        std::env::temp_dir().join(format!("tafl-render-cli-{}-{name}", std::process::id()))
+    }
+
+    #[test]
+    fn render_writes_a_png_and_a_gif_of_the_moves() {
+        let (png, gif) = (temp("board.png"), temp("game.gif"));
+        let args = parse(&[
+            "--variant",
+            "brandubh",
+            "d1-b1 d3-c3",
+            "b1-b2",
+            "-o",
+            png.to_str().unwrap(),
+            "--gif",
+            gif.to_str().unwrap(),
+        ]);
+        run(&args).expect("renders");
+        assert!(std::fs::read(&png).unwrap().starts_with(b"\x89PNG"));
+        assert!(std::fs::read(&gif).unwrap().starts_with(b"GIF89a"));
+        let _ = (std::fs::remove_file(png), std::fs::remove_file(gif));
+    }
+
+    #[test]
+    fn render_refuses_bad_input_with_one_sentence() {
+        let out = temp("never.png");
+        let out = out.to_str().unwrap();
+        let cases: [(&[&str], &str); 6] = [
+            (&["--variant", "chess", "-o", out], "not a variant"),
+            (&["--variant", "brandubh", "a1-a9", "-o", out], "ply 1"),
+            (&["--variant", "brandubh"], "nothing to write"),
+            (&["--variant", "copenhagen", "--position", "/11/11/11/11/11/11/11/11/11/11/11/", "-o", out], "empty"),
+            (&["--variant", "brandubh", "--to-move", "nobody", "-o", out], "--to-move"),
+            (&["--variant", "brandubh", "--theme", "neon", "-o", out], "--theme"),
+        ];
+        for (argv, expected) in cases {
+            let err = run(&parse(argv)).expect_err("refused");
+            assert!(err.contains(expected), "{argv:?}: {err}");
+            assert!(!err.contains('\n'), "{err}");
+        }
+        assert!(!std::path::Path::new(out).exists());
+    }
+}
