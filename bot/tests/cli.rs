@@ -481,3 +481,21 @@ fn a_ply_with_many_moves_in_one_argument_is_one_malformed_move() {
     assert_one_sentence_error(&output);
     assert!(lines(&output)[0].contains(r#""ply":1"#));
 }
+
+#[test]
+fn render_writes_a_png_of_the_final_position() {
+    let path = std::env::temp_dir().join(format!("tafl-bot-cli-test-{}.png", std::process::id()));
+    let path_text = path.to_str().expect("a UTF-8 temp path");
+    let output = run(&["render", "--variant", "copenhagen", "-o", path_text, "h1-h3", "f8-i8"], None);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let bytes = std::fs::read(&path).expect("the PNG was written");
+    std::fs::remove_file(&path).expect("the PNG can be removed");
+    assert!(bytes.starts_with(b"\x89PNG\r\n\x1a\n"), "a PNG signature");
+}
+
+#[test]
+fn render_without_an_output_file_is_refused_in_one_sentence() {
+    let output = run(&["render", "--variant", "copenhagen", "h1-h3"], None);
+    let err = assert_one_sentence_error(&output);
+    assert!(err.contains("-o board.png"), "{err}");
+}

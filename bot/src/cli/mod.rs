@@ -8,6 +8,7 @@
 //! Every failure ends as one sentence on stderr and exit status 1; nothing here panics on input.
 
 pub mod perft;
+pub mod render;
 pub mod replay;
 pub mod variants;
 
@@ -35,6 +36,8 @@ pub enum Command {
     Replay(replay::ReplayArgs),
     /// Count the move sequences from the start position, one line per depth.
     Perft(perft::PerftArgs),
+    /// Draw the final position as a PNG, or the whole game as an animated GIF.
+    Render(render::RenderArgs),
 }
 
 /// Why a subcommand failed. Each variant is reported as one sentence on stderr.
@@ -82,7 +85,7 @@ pub fn main() -> ExitCode {
 }
 
 /// Runs one subcommand, writing its output to `out` (stdin is read only by `replay` without
-/// move arguments).
+/// move arguments; `render` writes the files it is given).
 pub fn run(command: &Command, out: &mut dyn Write) -> Result<(), CliError> {
     match command {
         Command::Variants(args) => variants::run(args, out),
@@ -99,6 +102,7 @@ pub fn run(command: &Command, out: &mut dyn Write) -> Result<(), CliError> {
             }
         }
         Command::Perft(args) => perft::run(args, out),
+        Command::Render(args) => render::run(args).map_err(CliError::Input),
     }
 }
 
