@@ -1,14 +1,20 @@
-//! Perft benchmark: `cargo bench -p tafl-rules --bench perft [-- VARIANT DEPTH]`.
+//! Rules benchmark: `cargo bench -p tafl-rules --bench perft [-- VARIANT DEPTH]`.
+//!
+//! Without arguments: the cost of one move request (legal moves plus a checked move), then perft
+//! of four presets. With arguments: perft of one preset to one depth.
 //!
 //! Prints nodes, seconds and nodes per second. Every node is played (no bulk counting at the
 //! last ply), so the figure is the cost of generating, playing and judging moves.
 
 use std::time::Instant;
 
-use tafl_rules::{Position, Variant, perft};
+use tafl_rules::{Game, Position, Variant, perft};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
+    if args.is_empty() {
+        per_position();
+    }
     let runs: Vec<(Variant, u32)> = if args.len() >= 2 {
         vec![(args[0].parse().expect("a variant id"), args[1].parse().expect("a depth"))]
     } else {
@@ -28,4 +34,37 @@ fn main() {
             nodes as f64 / secs / 1e6
         );
     }
+}
+
+/// What validating one move request costs: the legal-move list of a position (as autocomplete
+/// needs it) plus checking and playing one move with every ending judged. Positions come from a
+/// deterministic pseudo-random Copenhagen game, so they are varied mid-game positions.
+fn per_position() {
+    let mut game = Game::new(Position::new(Variant::Copenhagen.rules()).expect("presets are valid"));
+    let mut positions = Vec::new();
+    let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+    while positions.len() < 200 && game.status().is_ongoing() {
+        positions.push(game.position().clone());
+        let moves = game.position().legal_moves();
+        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        let mv = moves[(seed >> 33) as usize % moves.len()];
+        game.play(mv).expect("a legal move");
+    }
+    let rounds = 2_000;
+    let start = Instant::now();
+    let mut sink = 0usize;
+    for _ in 0..rounds {
+        for position in &positions {
+            let moves = position.legal_moves();
+            let mut next = position.clone();
+            let effects = next.play(moves[moves.len() / 2]).expect("a legal move");
+            sink += moves.len() + effects.captures.len();
+        }
+    }
+    let per = start.elapsed().as_secs_f64() / (rounds * positions.len()) as f64;
+    println!(
+        "legal moves + one checked move with outcome, {} Copenhagen positions: {:.2} µs per position ({sink} moves seen)",
+        positions.len(),
+        per * 1e6
+    );
 }

@@ -67,6 +67,8 @@ pub(crate) struct Engine {
     pub dirs: [usize; 4],
     /// Interior indices in rank-major order from a1.
     pub interior: Vec<usize>,
+    /// The square of each interior index (a1 elsewhere; never read there).
+    squares: Vec<Square>,
     pub king_armed: bool,
     pub corner_escape: bool,
     pub shieldwall: Option<bool>,
@@ -94,11 +96,13 @@ impl Engine {
         let stride = size + 2;
         let mut flags = vec![0u16; CELLS];
         let mut interior = Vec::with_capacity(size * size);
+        let mut squares = vec![Square::new(0, 0).expect("a1 exists"); CELLS];
         let centre = size / 2;
         for rank in 0..size {
             for file in 0..size {
                 let i = (rank + 1) * stride + file + 1;
                 interior.push(i);
+                squares[i] = Square::new(file as u8, rank as u8).expect("sizes stay within notation");
                 let mut f = 0;
                 let last = size - 1;
                 if rank == 0 || rank == last || file == 0 || file == last {
@@ -140,6 +144,7 @@ impl Engine {
             flags,
             dirs: [1, stride, 1usize.wrapping_neg(), stride.wrapping_neg()],
             interior,
+            squares,
             king_armed: rules.king_armed,
             corner_escape: rules.escape == Escape::Corner,
             shieldwall: match rules.shieldwall {
@@ -158,11 +163,11 @@ impl Engine {
         (sq.rank() as usize + 1) * self.stride + sq.file() as usize + 1
     }
 
+    /// The square of an interior index, from a table: two divisions per square made listing
+    /// the legal moves several times slower.
     #[inline]
     pub fn square(&self, i: usize) -> Square {
-        let file = (i % self.stride - 1) as u8;
-        let rank = (i / self.stride - 1) as u8;
-        Square::new(file, rank).expect("interior index names a square")
+        self.squares[i]
     }
 
     /// Whether `setup` may start or be a position under `rules` (without compiling them).
@@ -246,25 +251,61 @@ impl Engine {
             if c & own == 0 || c == OFF || (own == ATTACKER && c != ATTACKER) {
                 continue;
             }
-            let king = c == KING;
             for d in self.dirs {
-                let mut to = from;
-                loop {
-                    to = step(to, d);
-                    if s.cells[to] != EMPTY {
-                        break;
-                    }
-                    if king {
-                        emit(from, to);
-                        continue;
-                    }
-                    let f = self.flags[to];
-                    if f & NO_STOP == 0 {
-                        emit(from, to);
-                    } else if f & NO_PASS != 0 {
-                        break;
+                self.walk(s, from, d, c == KING, |to| emit(from, to));
+            }
+        }
+    }
+
+    /// Calls `emit(from, to)` for every legal move in [`Move`](crate::Move) order (origin, then
+    /// destination, each by file then rank), so that listing moves needs no sort.
+    pub fn for_each_move_sorted(&self, s: &State, mut emit: impl FnMut(usize, usize)) {
+        let own = side_cell(s.to_move);
+        let [east, north, west, south] = self.dirs;
+        let mut ray = [0usize; MAX_SIZE as usize];
+        for file in 0..self.size {
+            for rank in 0..self.size {
+                let from = (rank + 1) * self.stride + file + 1;
+                let c = s.cells[from];
+                if c & own == 0 || c == OFF || (own == ATTACKER && c != ATTACKER) {
+                    continue;
+                }
+                // West and south rays come nearest-first from the walk, so they are emitted
+                // backwards; north and east come out in order.
+                for (d, reverse) in [(west, true), (south, true), (north, false), (east, false)] {
+                    let mut n = 0;
+                    self.walk(s, from, d, c == KING, |to| {
+                        ray[n] = to;
+                        n += 1;
+                    });
+                    if reverse {
+                        ray[..n].iter().rev().for_each(|&to| emit(from, to));
+                    } else {
+                        ray[..n].iter().for_each(|&to| emit(from, to));
                     }
                 }
+            }
+        }
+    }
+
+    /// The destinations along one ray from `from`, nearest first.
+    #[inline]
+    fn walk(&self, s: &State, from: usize, d: usize, king: bool, mut emit: impl FnMut(usize)) {
+        let mut to = from;
+        loop {
+            to = step(to, d);
+            if s.cells[to] != EMPTY {
+                break;
+            }
+            if king {
+                emit(to);
+                continue;
+            }
+            let f = self.flags[to];
+            if f & NO_STOP == 0 {
+                emit(to);
+            } else if f & NO_PASS != 0 {
+                break;
             }
         }
     }

@@ -166,11 +166,10 @@ impl Position {
     /// Every legal move of the side to move, sorted by origin then destination square.
     #[must_use]
     pub fn legal_moves(&self) -> Vec<Move> {
+        let e = &*self.engine;
         let mut moves = Vec::with_capacity(128);
-        self.engine.for_each_move(&self.state, |from, to| {
-            moves.push(Move::new(self.engine.square(from), self.engine.square(to)));
-        });
-        moves.sort_unstable();
+        e.for_each_move_sorted(&self.state, |from, to| moves.push(Move::new(e.square(from), e.square(to))));
+        debug_assert!(moves.is_sorted());
         moves
     }
 
