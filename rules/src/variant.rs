@@ -64,7 +64,22 @@ impl VariantOption {
             _ => Err(RulesError::UnknownOption {
                 variant: variant.id(),
                 key: crate::square::shorten(&key),
-                has: variant.describe_options(),
+                has: match key.as_str() {
+                    // Say what the preset fixes, so the player learns the rule, not just "no".
+                    "king_armed" => format!(
+                        "the king is {} in {}, and {}",
+                        if variant.rules().king_armed { "armed" } else { "not armed" },
+                        variant.id(),
+                        variant.describe_options()
+                    ),
+                    "escape" => format!(
+                        "the king escapes to {} in {}, and {}",
+                        if variant.rules().escape == Escape::Edge { "the edge" } else { "a corner" },
+                        variant.id(),
+                        variant.describe_options()
+                    ),
+                    _ => variant.describe_options(),
+                },
             }),
         }
     }
@@ -181,7 +196,7 @@ impl Variant {
 
     fn describe_options(self) -> String {
         match self.option_keys() {
-            [] => format!("{} has no options", self.id()),
+            [] => "it has no options".to_owned(),
             keys => format!("its options are: {}", keys.join(", ")),
         }
     }

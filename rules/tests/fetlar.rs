@@ -27,7 +27,10 @@ fn the_preset_is_copenhagen_without_shieldwall_and_fort_and_with_drawn_repetitio
     assert_eq!(r.repetition, tafl_rules::Repetition::Draw);
     assert!(Variant::Fetlar.option_keys().is_empty());
     let refused = tafl_rules::VariantOption::parse(Variant::Fetlar, "escape=edge").expect_err("no options");
-    assert_eq!(refused.to_string(), "fetlar has no option \"escape\"; fetlar has no options");
+    assert_eq!(
+        refused.to_string(),
+        "fetlar has no option \"escape\"; the king escapes to a corner in fetlar, and it has no options"
+    );
 }
 
 #[test]

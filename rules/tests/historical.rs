@@ -54,7 +54,12 @@ fn corners_exist_exactly_under_corner_escape_and_the_throne_always() {
 fn the_escape_option_is_the_only_historical_option() {
     for variant in HISTORICAL {
         let refused = VariantOption::parse(variant, "king_armed=false").expect_err("no such option");
-        assert_eq!(refused.to_string(), format!("{variant} has no option \"king_armed\"; its options are: escape"));
+        assert_eq!(
+            refused.to_string(),
+            format!(
+                "{variant} has no option \"king_armed\"; the king is armed in {variant}, and its options are: escape"
+            )
+        );
         let bad = VariantOption::parse(variant, "escape=middle").expect_err("bad value");
         assert_eq!(bad.to_string(), format!("option escape of {variant} takes edge or corner, not \"middle\""));
         let r = variant.rules();

@@ -44,7 +44,12 @@ fn the_unarmed_king_is_an_option_of_every_seed_001_preset_and_nothing_else() {
         assert!(!rules(variant, &["king_armed=false"]).king_armed, "{variant}");
         assert!(rules(variant, &["king_armed=true"]).king_armed, "{variant}");
         let refused = VariantOption::parse(variant, "escape=edge").expect_err("no escape option");
-        assert_eq!(refused.to_string(), format!("{variant} has no option \"escape\"; its options are: king_armed"));
+        assert_eq!(
+            refused.to_string(),
+            format!(
+                "{variant} has no option \"escape\"; the king escapes to a corner in {variant}, and its options are: king_armed"
+            )
+        );
     }
     let bad = VariantOption::parse(Variant::Tablut, "king_armed=maybe").expect_err("not a boolean");
     assert_eq!(bad.to_string(), "option king_armed of tablut takes true or false, not \"maybe\"");
