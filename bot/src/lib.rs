@@ -1,3 +1,5 @@
 //! The tafl bot: game hosting, storage, the Discord front end and the command-line tools.
 
 pub mod cli;
+pub mod host;
+pub mod store;

@@ -1,0 +1,819 @@
+//! Game hosting without Discord: challenges, games, moves, draws, takebacks, endings, records.
+//!
+//! Every operation takes plain values (ids, texts, the current time) and returns plain values
+//! saying what changed and who must be told; the Discord front end and the local console are thin
+//! layers over it. Each operation runs in one database transaction, and every write transaction
+//! starts with `BEGIN IMMEDIATE`, so two processes answering two clicks at once are serialised:
+//! the second sees the first's move and is refused ("the board has changed"), never applied twice.
+//! On every refusal the transaction is rolled back, so nothing changes.
+//!
+//! The current time is a parameter (`now`, unix seconds) so that tests and the clock scheduler of
+//! a later issue can inject it.
+
+mod error;
+mod legal;
+mod types;
+
+use std::hash::BuildHasher;
+
+use tafl_rules::otn::{self, GameRecord, RecordEnd};
+use tafl_rules::{Game, MoveText, Position, Setup, Side, Status, Variant, VariantOption};
+
+pub use error::HostError;
+pub use types::{
+    Accepted, Challenge, ChallengeId, ChallengeRequest, ChallengeState, EndReason, Ending, Finished, GameId,
+    GameSummary, GameView, MoveChoice, OfferAction, OfferOutcome, Place, Played, SideChoice, User, UserId,
+};
+
+use crate::store::games::NewGame;
+use crate::store::{self, ChallengeRow, Db, GameRow};
+
+/// How long a challenge waits for an answer by default: a day, as BOT.md says.
+pub const CHALLENGE_TTL: i64 = 24 * 60 * 60;
+/// How many open challenges one person may have at once, so nobody floods a channel.
+pub const MAX_OPEN_CHALLENGES: i64 = 10;
+/// The shortest and longest time per move a correspondence clock may have.
+pub const CLOCK_RANGE: std::ops::RangeInclusive<i64> = 60..=30 * 24 * 60 * 60;
+
+/// The game host: owns the database and applies the product's rules to it.
+#[derive(Clone, Debug)]
+pub struct Host {
+    db: Db,
+    challenge_ttl: i64,
+}
+
+/// A game rebuilt from its row and its move list.
+struct Loaded {
+    row: GameRow,
+    game: Game,
+}
+
+impl Host {
+    #[must_use]
+    pub fn new(db: Db) -> Host {
+        Host { db, challenge_ttl: CHALLENGE_TTL }
+    }
+
+    /// A host whose challenges expire after `seconds`.
+    #[must_use]
+    pub fn with_challenge_ttl(mut self, seconds: i64) -> Host {
+        self.challenge_ttl = seconds;
+        self
+    }
+
+    #[must_use]
+    pub fn db(&self) -> &Db {
+        &self.db
+    }
+
+    /// Records a person's current display name (creating them on first sight).
+    pub async fn remember_user(&self, user: &User, now: i64) -> Result<(), HostError> {
+        let mut tx = self.db.begin_write().await?;
+        store::users::remember(&mut tx, user.id, &clean_name(&user.name), now).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    // ----- challenges -----
+
+    /// Challenges one person, or anyone when `opponent` is `None`. The variant and options are
+    /// checked by the rules crate now, so that accepting can never fail on them.
+    pub async fn challenge(&self, request: &ChallengeRequest, now: i64) -> Result<Challenge, HostError> {
+        let (variant, options) = validate_setup(&request.variant, &request.options)?;
+        if request.opponent.as_ref().is_some_and(|o| o.id == request.challenger.id) {
+            return Err(HostError::ChallengeYourself);
+        }
+        if let Some(clock) = request.clock_seconds
+            && !CLOCK_RANGE.contains(&clock)
+        {
+            return Err(HostError::BadSetup(
+                "a clock gives between one minute and 30 days per move; choose a time in that range".to_owned(),
+            ));
+        }
+        let mut tx = self.db.begin_write().await?;
+        let open = store::challenges::open_count_by(&mut tx, request.challenger.id, now).await?;
+        if open >= MAX_OPEN_CHALLENGES {
+            return Err(HostError::TooManyChallenges(open));
+        }
+        store::users::remember(&mut tx, request.challenger.id, &clean_name(&request.challenger.name), now).await?;
+        if let Some(opponent) = &request.opponent {
+            store::users::remember(&mut tx, opponent.id, &clean_name(&opponent.name), now).await?;
+        }
+        let id = store::challenges::insert(
+            &mut tx,
+            &store::challenges::NewChallenge {
+                guild_id: request.place.guild,
+                channel_id: request.place.channel,
+                challenger_id: request.challenger.id,
+                opponent_id: request.opponent.as_ref().map(|o| o.id),
+                variant: variant.id(),
+                options: &options,
+                side: request.side.name(),
+                clock_seconds: request.clock_seconds,
+                expires_at: now.saturating_add(self.challenge_ttl),
+            },
+            now,
+        )
+        .await?;
+        let challenge = reload_challenge(&mut tx, id).await?;
+        tx.commit().await?;
+        tracing::info!(challenge = id, variant = variant.id(), "challenge made");
+        Ok(challenge)
+    }
+
+    /// Accepts a challenge: only its named opponent, or anyone but the challenger for an open one.
+    /// Starts the game, with sides drawn at random when the challenger asked for that.
+    pub async fn accept(&self, id: ChallengeId, user: &User, now: i64) -> Result<Accepted, HostError> {
+        let mut tx = self.db.begin_write().await?;
+        let row = open_challenge(&mut tx, id, now).await?;
+        if row.challenger_id == user.id {
+            return Err(HostError::OwnChallenge { id });
+        }
+        if let Some(opponent) = row.opponent_id
+            && opponent != user.id
+        {
+            return Err(HostError::NotYourChallenge { id, opponent: store::users::name(&mut tx, opponent).await? });
+        }
+        store::users::remember(&mut tx, user.id, &clean_name(&user.name), now).await?;
+        let (variant, options) = validate_setup(&row.variant, &split_options(&row.options))?;
+        let rules = variant
+            .rules_with_texts(&split_options(&options))
+            .map_err(|e| HostError::corrupt(0, &format!("challenge {id}: {e}")))?;
+        let challenger_side = match row.side.as_str() {
+            "attackers" => Side::Attackers,
+            "defenders" => Side::Defenders,
+            _ => coin_flip(id, now),
+        };
+        let (attacker_id, defender_id) = match challenger_side {
+            Side::Attackers => (row.challenger_id, user.id),
+            Side::Defenders => (user.id, row.challenger_id),
+        };
+        let rules_text = otn::rules_string(&rules);
+        let game_id = store::games::insert(
+            &mut tx,
+            &NewGame {
+                guild_id: row.guild_id,
+                channel_id: row.channel_id,
+                thread_id: None,
+                variant: variant.id(),
+                options: &options,
+                rules: &rules_text,
+                start_position: None,
+                start_to_move: None,
+                attacker_id,
+                defender_id,
+                clock_seconds: row.clock_seconds,
+                imported: false,
+            },
+            now,
+        )
+        .await?;
+        store::challenges::close(&mut tx, id, "accepted", Some(game_id), now).await?;
+        let challenge = reload_challenge(&mut tx, id).await?;
+        let loaded = load(&mut tx, game_id).await?;
+        let game = view(&mut tx, &loaded).await?;
+        tx.commit().await?;
+        tracing::info!(challenge = id, game = game_id, "challenge accepted");
+        Ok(Accepted { notify: vec![challenge.challenger.id], challenge, game })
+    }
+
+    /// Declines a challenge meant for `user`.
+    pub async fn decline(&self, id: ChallengeId, user: UserId, now: i64) -> Result<Challenge, HostError> {
+        let mut tx = self.db.begin_write().await?;
+        let row = open_challenge(&mut tx, id, now).await?;
+        match row.opponent_id {
+            None if row.challenger_id == user => {
+                return Err(HostError::OwnChallenge { id });
+            }
+            None => return Err(HostError::DeclineOpen { id }),
+            Some(opponent) if opponent != user => {
+                if row.challenger_id == user {
+                    return Err(HostError::OwnChallenge { id });
+                }
+                return Err(HostError::NotYourChallenge { id, opponent: store::users::name(&mut tx, opponent).await? });
+            }
+            Some(_) => {}
+        }
+        store::challenges::close(&mut tx, id, "declined", None, now).await?;
+        let challenge = reload_challenge(&mut tx, id).await?;
+        tx.commit().await?;
+        Ok(challenge)
+    }
+
+    /// Withdraws a challenge; only its challenger may.
+    pub async fn cancel(&self, id: ChallengeId, user: UserId, now: i64) -> Result<Challenge, HostError> {
+        let mut tx = self.db.begin_write().await?;
+        let row = store::challenges::find(&mut tx, id).await?.ok_or(HostError::NoSuchChallenge(id))?;
+        if row.challenger_id != user {
+            return Err(HostError::NotChallenger {
+                id,
+                challenger: store::users::name(&mut tx, row.challenger_id).await?,
+            });
+        }
+        let row = open_challenge(&mut tx, id, now).await?;
+        store::challenges::close(&mut tx, row.id, "cancelled", None, now).await?;
+        let challenge = reload_challenge(&mut tx, id).await?;
+        tx.commit().await?;
+        Ok(challenge)
+    }
+
+    /// Expires every open challenge whose time is up, returning them so that their cards can be
+    /// updated and their challengers told. Meant to be called by a scheduler loop.
+    pub async fn expire_challenges(&self, now: i64) -> Result<Vec<Challenge>, HostError> {
+        let mut tx = self.db.begin_write().await?;
+        let rows = store::challenges::expire(&mut tx, now).await?;
+        let mut expired = Vec::with_capacity(rows.len());
+        for row in &rows {
+            expired.push(challenge_view(&mut tx, row).await?);
+        }
+        tx.commit().await?;
+        Ok(expired)
+    }
+
+    /// The open challenges `user` made or may answer.
+    pub async fn challenges(&self, user: UserId, now: i64) -> Result<Vec<Challenge>, HostError> {
+        let mut tx = self.db.begin_read().await?;
+        let rows = store::challenges::open_for(&mut tx, user, now).await?;
+        let mut list = Vec::with_capacity(rows.len());
+        for row in &rows {
+            list.push(challenge_view(&mut tx, row).await?);
+        }
+        Ok(list)
+    }
+
+    /// One challenge.
+    pub async fn challenge_by_id(&self, id: ChallengeId) -> Result<Challenge, HostError> {
+        let mut tx = self.db.begin_read().await?;
+        let row = store::challenges::find(&mut tx, id).await?.ok_or(HostError::NoSuchChallenge(id))?;
+        challenge_view(&mut tx, &row).await
+    }
+
+    // ----- playing -----
+
+    /// Plays a move for `user`. `expected_ply` is the ply of the board the player saw (from a
+    /// button or a form); when the game has moved on since, the move is refused rather than
+    /// applied to a board the player did not see. `None` skips that check (a typed command).
+    pub async fn play(
+        &self,
+        game_id: GameId,
+        user: UserId,
+        text: &str,
+        expected_ply: Option<usize>,
+        now: i64,
+    ) -> Result<Played, HostError> {
+        let mut tx = self.db.begin_write().await?;
+        let mut loaded = load(&mut tx, game_id).await?;
+        let side = player_side(&loaded, user)?;
+        ensure_ongoing(&mut tx, &loaded).await?;
+        let ply = loaded.game.ply();
+        if let Some(expected) = expected_ply
+            && expected != ply
+        {
+            return Err(HostError::StaleBoard { id: game_id, ply, expected });
+        }
+        let to_move = loaded.game.position().to_move();
+        if !side.contains(&to_move) {
+            let player = store::users::name(&mut tx, side_player(&loaded.row, to_move)).await?;
+            return Err(HostError::NotYourTurn { id: game_id, to_move: to_move.name(), player });
+        }
+        let text: MoveText = text.parse().map_err(|e: tafl_rules::ParseError| HostError::BadMove(e.to_string()))?;
+        let played = loaded.game.play_text(&text).map_err(|e| HostError::IllegalMove(e.to_string()))?.clone();
+        let notation = played.text().to_string();
+        let new_ply = loaded.game.ply() as i64;
+        if let Err(error) = store::moves::insert(&mut tx, game_id, new_ply, &notation, Some(user), now).await {
+            // The primary key caught a second move for this ply: another writer got there first.
+            if is_unique_violation(&error) {
+                return Err(HostError::StaleBoard { id: game_id, ply: ply + 1, expected: ply });
+            }
+            return Err(error.into());
+        }
+        store::games::set_ply(&mut tx, game_id, new_ply, now).await?;
+        store::offers::lapse_on_move(&mut tx, game_id, user, now).await?;
+        let mut notify = vec![side_player(&loaded.row, to_move.opponent())];
+        if let Status::Finished(outcome) = played.status {
+            let ending = Ending { winner: outcome.winner, reason: EndReason::Board(outcome.reason) };
+            store::games::finish(&mut tx, game_id, ending.status_name(), ending.reason.name(), None, now).await?;
+            store::offers::lapse_all(&mut tx, game_id, now).await?;
+            ending.status_name().clone_into(&mut loaded.row.status);
+            loaded.row.reason = Some(ending.reason.name().to_owned());
+            notify = players(&loaded.row);
+        }
+        loaded.row.ply = new_ply;
+        let game = view(&mut tx, &loaded).await?;
+        tx.commit().await?;
+        tracing::debug!(game = game_id, ply = new_ply, %notation, "move played");
+        Ok(Played { game, notation, notify })
+    }
+
+    /// Resigns `user`'s game: the opponent wins.
+    pub async fn resign(&self, game_id: GameId, user: UserId, now: i64) -> Result<Finished, HostError> {
+        let mut tx = self.db.begin_write().await?;
+        let loaded = load(&mut tx, game_id).await?;
+        let sides = player_side(&loaded, user)?;
+        ensure_ongoing(&mut tx, &loaded).await?;
+        // Someone playing both sides (an imported or test game) resigns for the side to move.
+        let side = if sides.len() == 1 { sides[0] } else { loaded.game.position().to_move() };
+        let ending = Ending { winner: Some(side.opponent()), reason: EndReason::Resignation };
+        let finished = finish_in(&mut tx, loaded, ending, Some(user), now).await?;
+        tx.commit().await?;
+        Ok(finished)
+    }
+
+    /// Ends a game for a reason decided outside the board: time (the side to move loses) or an
+    /// ending a moderator or the scheduler records. Refuses games already over.
+    pub async fn finish(&self, game_id: GameId, ending: Ending, now: i64) -> Result<Finished, HostError> {
+        let mut tx = self.db.begin_write().await?;
+        let loaded = load(&mut tx, game_id).await?;
+        ensure_ongoing(&mut tx, &loaded).await?;
+        let loser = ending.winner.map(|w| side_player(&loaded.row, w.opponent()));
+        let finished = finish_in(&mut tx, loaded, ending, loser, now).await?;
+        tx.commit().await?;
+        Ok(finished)
+    }
+
+    /// The side to move runs out of time and loses.
+    pub async fn time_out(&self, game_id: GameId, now: i64) -> Result<Finished, HostError> {
+        let mut tx = self.db.begin_write().await?;
+        let loaded = load(&mut tx, game_id).await?;
+        ensure_ongoing(&mut tx, &loaded).await?;
+        let loser = loaded.game.position().to_move();
+        let ending = Ending { winner: Some(loser.opponent()), reason: EndReason::Time };
+        let loser_id = side_player(&loaded.row, loser);
+        let finished = finish_in(&mut tx, loaded, ending, Some(loser_id), now).await?;
+        tx.commit().await?;
+        Ok(finished)
+    }
+
+    /// Offers, accepts or declines a draw. Offering when the opponent has already offered
+    /// accepts their offer. A decline by the one who offered withdraws the offer.
+    pub async fn draw(
+        &self,
+        game_id: GameId,
+        user: UserId,
+        action: OfferAction,
+        now: i64,
+    ) -> Result<OfferOutcome, HostError> {
+        let mut tx = self.db.begin_write().await?;
+        let loaded = load(&mut tx, game_id).await?;
+        player_side(&loaded, user)?;
+        ensure_ongoing(&mut tx, &loaded).await?;
+        let open = store::offers::open(&mut tx, game_id, "draw").await?;
+        let opponent = opponent_of(&loaded.row, user);
+        let outcome = match (action, open) {
+            (OfferAction::Offer, Some(offer)) if offer.by_user == user => {
+                return Err(HostError::AlreadyOffered { id: game_id, what: "offered a draw" });
+            }
+            (OfferAction::Offer | OfferAction::Accept, Some(offer)) if offer.by_user != user => {
+                store::offers::resolve(&mut tx, offer.id, "accepted", now).await?;
+                let ending = Ending { winner: None, reason: EndReason::Agreement };
+                let finished = finish_in(&mut tx, loaded, ending, None, now).await?;
+                OfferOutcome::Accepted { game: finished.game, notify: finished.notify, plies_taken_back: 0 }
+            }
+            (OfferAction::Offer, _) => {
+                store::offers::insert(&mut tx, game_id, "draw", user, loaded.game.ply() as i64, now).await?;
+                OfferOutcome::Offered { game: view(&mut tx, &loaded).await?, notify: opponent }
+            }
+            (OfferAction::Accept, Some(_)) => return Err(HostError::OwnOffer { id: game_id, kind: "draw offer" }),
+            (OfferAction::Accept | OfferAction::Decline, None) => {
+                let action = if action == OfferAction::Accept { "accept" } else { "decline" };
+                return Err(HostError::NoOffer { id: game_id, kind: "draw offer", action });
+            }
+            (OfferAction::Decline, Some(offer)) => {
+                let withdrawn = offer.by_user == user;
+                store::offers::resolve(&mut tx, offer.id, if withdrawn { "withdrawn" } else { "declined" }, now)
+                    .await?;
+                OfferOutcome::Declined { game: view(&mut tx, &loaded).await?, notify: opponent, withdrawn }
+            }
+        };
+        tx.commit().await?;
+        Ok(outcome)
+    }
+
+    /// Requests, accepts or declines a takeback. Accepting takes back moves until it is the
+    /// requester's turn again: their last move, and the opponent's reply if there was one.
+    pub async fn takeback(
+        &self,
+        game_id: GameId,
+        user: UserId,
+        action: OfferAction,
+        now: i64,
+    ) -> Result<OfferOutcome, HostError> {
+        let mut tx = self.db.begin_write().await?;
+        let mut loaded = load(&mut tx, game_id).await?;
+        player_side(&loaded, user)?;
+        ensure_ongoing(&mut tx, &loaded).await?;
+        let open = store::offers::open(&mut tx, game_id, "takeback").await?;
+        let opponent = opponent_of(&loaded.row, user);
+        let outcome = match (action, open) {
+            (OfferAction::Offer, Some(offer)) if offer.by_user == user => {
+                return Err(HostError::AlreadyOffered { id: game_id, what: "asked for a takeback" });
+            }
+            (OfferAction::Offer, Some(_)) => return Err(HostError::TakebackPending { id: game_id }),
+            (OfferAction::Offer, None) => {
+                if takeback_plies(&loaded, user).is_none() {
+                    return Err(HostError::NothingToTakeBack(game_id));
+                }
+                store::offers::insert(&mut tx, game_id, "takeback", user, loaded.game.ply() as i64, now).await?;
+                OfferOutcome::Offered { game: view(&mut tx, &loaded).await?, notify: opponent }
+            }
+            (OfferAction::Accept, Some(offer)) if offer.by_user != user => {
+                let plies = takeback_plies(&loaded, offer.by_user).ok_or(HostError::NothingToTakeBack(game_id))?;
+                for _ in 0..plies {
+                    loaded.game.take_back();
+                }
+                let ply = loaded.game.ply() as i64;
+                store::moves::truncate(&mut tx, game_id, ply).await?;
+                store::games::set_ply(&mut tx, game_id, ply, now).await?;
+                store::offers::resolve(&mut tx, offer.id, "accepted", now).await?;
+                loaded.row.ply = ply;
+                OfferOutcome::Accepted {
+                    game: view(&mut tx, &loaded).await?,
+                    notify: vec![offer.by_user],
+                    plies_taken_back: plies,
+                }
+            }
+            (OfferAction::Accept, Some(_)) => {
+                return Err(HostError::OwnOffer { id: game_id, kind: "takeback request" });
+            }
+            (OfferAction::Accept | OfferAction::Decline, None) => {
+                let action = if action == OfferAction::Accept { "accept" } else { "decline" };
+                return Err(HostError::NoOffer { id: game_id, kind: "takeback request", action });
+            }
+            (OfferAction::Decline, Some(offer)) => {
+                let withdrawn = offer.by_user == user;
+                store::offers::resolve(&mut tx, offer.id, if withdrawn { "withdrawn" } else { "declined" }, now)
+                    .await?;
+                OfferOutcome::Declined { game: view(&mut tx, &loaded).await?, notify: opponent, withdrawn }
+            }
+        };
+        tx.commit().await?;
+        Ok(outcome)
+    }
+
+    // ----- reading -----
+
+    /// A game as it stands.
+    pub async fn show(&self, game_id: GameId) -> Result<GameView, HostError> {
+        let mut tx = self.db.begin_read().await?;
+        let loaded = load(&mut tx, game_id).await?;
+        view(&mut tx, &loaded).await
+    }
+
+    /// A user's games, most recently active first: the ongoing ones, or all when `all`.
+    pub async fn games(&self, user: UserId, all: bool) -> Result<Vec<GameSummary>, HostError> {
+        let mut tx = self.db.begin_read().await?;
+        let rows = store::games::of_user(&mut tx, user, !all, 100).await?;
+        let mut list = Vec::with_capacity(rows.len());
+        for row in rows {
+            let side = if row.attacker_id == user { Side::Attackers } else { Side::Defenders };
+            let opponent_id = side_player(&row, side.opponent());
+            let opponent = User { id: opponent_id, name: store::users::name(&mut tx, opponent_id).await? };
+            let first = row.start_to_move.as_deref().and_then(Side::from_name).unwrap_or(Side::Attackers);
+            let to_move = if row.ply % 2 == 0 { first } else { first.opponent() };
+            list.push(GameSummary {
+                id: row.id,
+                place: Place { guild: row.guild_id, channel: row.channel_id, thread: row.thread_id },
+                variant: row.variant.clone(),
+                side,
+                opponent,
+                ply: usize::try_from(row.ply).unwrap_or(0),
+                to_move,
+                ending: Ending::from_row(&row.status, row.reason.as_deref()),
+            });
+        }
+        Ok(list)
+    }
+
+    /// The legal moves `user` may play now in a game, filtered by a typed prefix (`e1`, `e1-e`,
+    /// `E1E`), at most `limit`, winning moves and captures first.
+    pub async fn legal_moves(
+        &self,
+        game_id: GameId,
+        user: UserId,
+        prefix: &str,
+        limit: usize,
+    ) -> Result<Vec<MoveChoice>, HostError> {
+        let mut tx = self.db.begin_read().await?;
+        let loaded = load(&mut tx, game_id).await?;
+        let side = player_side(&loaded, user)?;
+        ensure_ongoing(&mut tx, &loaded).await?;
+        let to_move = loaded.game.position().to_move();
+        if !side.contains(&to_move) {
+            let player = store::users::name(&mut tx, side_player(&loaded.row, to_move)).await?;
+            return Err(HostError::NotYourTurn { id: game_id, to_move: to_move.name(), player });
+        }
+        Ok(legal::choices(&loaded.game, prefix, limit))
+    }
+
+    /// The OTN record of a game, with players, variant and result as tags.
+    pub async fn export(&self, game_id: GameId) -> Result<String, HostError> {
+        let mut tx = self.db.begin_read().await?;
+        let loaded = load(&mut tx, game_id).await?;
+        let view = view(&mut tx, &loaded).await?;
+        let mut tags = vec![
+            ("game".to_owned(), game_id.to_string()),
+            ("variant".to_owned(), view.variant.clone()),
+            ("attackers".to_owned(), view.attacker.name.clone()),
+            ("defenders".to_owned(), view.defender.name.clone()),
+        ];
+        if !view.options.is_empty() {
+            tags.push(("options".to_owned(), view.options.clone()));
+        }
+        let mut end = None;
+        match view.ending {
+            Some(ending) => {
+                tags.push(("result".to_owned(), otn::result_tag(ending.status()).to_owned()));
+                tags.push(("termination".to_owned(), ending.reason.name().to_owned()));
+                let loser_to_move = ending.winner == Some(view.to_move.opponent());
+                end = match ending.reason {
+                    EndReason::Resignation if loser_to_move => Some(RecordEnd::Resigned),
+                    EndReason::Time if loser_to_move => Some(RecordEnd::Timeout),
+                    _ => None,
+                };
+            }
+            None => tags.push(("result".to_owned(), "?".to_owned())),
+        }
+        let mut record = GameRecord::from_game(&loaded.game, tags);
+        record.end = end;
+        Ok(record.to_string())
+    }
+
+    /// Imports a finished game from an OTN record, for its summary and export. The record must
+    /// say how the game ended: on the board, with `---` or `timeout`, or with a `result` tag.
+    pub async fn import(
+        &self,
+        record: &str,
+        attacker: &User,
+        defender: &User,
+        place: Place,
+        now: i64,
+    ) -> Result<GameView, HostError> {
+        let parsed = GameRecord::parse(record).map_err(|e| HostError::BadRecord(e.to_string()))?;
+        let game = parsed.replay().map_err(|(ply, e)| {
+            HostError::BadRecord(if ply == 0 {
+                e.to_string()
+            } else {
+                format!("the record's ply {ply} cannot be played: {e}")
+            })
+        })?;
+        let to_move = game.position().to_move();
+        let ending = match (game.status(), parsed.end) {
+            (Status::Finished(outcome), _) => {
+                Ending { winner: outcome.winner, reason: EndReason::Board(outcome.reason) }
+            }
+            (Status::Ongoing, Some(RecordEnd::Resigned)) => {
+                Ending { winner: Some(to_move.opponent()), reason: EndReason::Resignation }
+            }
+            (Status::Ongoing, Some(RecordEnd::Timeout)) => {
+                Ending { winner: Some(to_move.opponent()), reason: EndReason::Time }
+            }
+            (Status::Ongoing, None) => {
+                let winner = match parsed.tag("result").map(str::trim) {
+                    Some("1") => Some(Side::Attackers),
+                    Some("-1") => Some(Side::Defenders),
+                    Some("0") => None,
+                    _ => {
+                        return Err(HostError::BadRecord(
+                            "the record does not say how the game ended; add a [result:1], [result:-1] or [result:0] tag"
+                                .to_owned(),
+                        ));
+                    }
+                };
+                let default = if winner.is_some() { EndReason::Resignation } else { EndReason::Agreement };
+                let reason = parsed
+                    .tag("termination")
+                    .and_then(EndReason::parse)
+                    .filter(|r| !matches!(r, EndReason::Board(_)))
+                    .unwrap_or(default);
+                Ending { winner, reason }
+            }
+        };
+        let rules_text = otn::rules_string(&parsed.rules);
+        let variant = Variant::ALL
+            .into_iter()
+            .find(|v| otn::rules_string(&v.rules()) == rules_text)
+            .map_or("custom", Variant::id);
+        let start_position = parsed.start.as_ref().map(|(setup, _)| setup.to_string());
+        let start_to_move = parsed.start.as_ref().map(|(_, side)| side.name());
+        let mut tx = self.db.begin_write().await?;
+        store::users::remember(&mut tx, attacker.id, &clean_name(&attacker.name), now).await?;
+        store::users::remember(&mut tx, defender.id, &clean_name(&defender.name), now).await?;
+        let game_id = store::games::insert(
+            &mut tx,
+            &NewGame {
+                guild_id: place.guild,
+                channel_id: place.channel,
+                thread_id: place.thread,
+                variant,
+                options: "",
+                rules: &rules_text,
+                start_position: start_position.as_deref(),
+                start_to_move,
+                attacker_id: attacker.id,
+                defender_id: defender.id,
+                clock_seconds: None,
+                imported: true,
+            },
+            now,
+        )
+        .await?;
+        for (n, played) in game.moves().iter().enumerate() {
+            store::moves::insert(&mut tx, game_id, n as i64 + 1, &played.text().to_string(), None, now).await?;
+        }
+        store::games::set_ply(&mut tx, game_id, game.ply() as i64, now).await?;
+        let loser = ending.winner.map(|w| if w == Side::Attackers { defender.id } else { attacker.id });
+        let loser = if matches!(ending.reason, EndReason::Board(_)) { None } else { loser };
+        store::games::finish(&mut tx, game_id, ending.status_name(), ending.reason.name(), loser, now).await?;
+        let loaded = load(&mut tx, game_id).await?;
+        let view = view(&mut tx, &loaded).await?;
+        tx.commit().await?;
+        Ok(view)
+    }
+}
+
+// ----- helpers shared by the operations -----
+
+type Conn = sqlx::SqliteConnection;
+
+/// Rebuilds a game from its row and move list. A row that cannot be rebuilt is a bug or a
+/// damaged database: logged, and reported to the player as an internal error.
+async fn load(conn: &mut Conn, game_id: GameId) -> Result<Loaded, HostError> {
+    let row = store::games::find(conn, game_id).await?.ok_or(HostError::NoSuchGame(game_id))?;
+    let moves = store::moves::list(conn, game_id).await?;
+    let rules = otn::parse_rules(&row.rules).map_err(|e| HostError::corrupt(game_id, &e.to_string()))?;
+    let mut position = Position::new(rules).map_err(|e| HostError::corrupt(game_id, &e.to_string()))?;
+    if let Some(start) = &row.start_position {
+        let setup: Setup =
+            start.parse().map_err(|e: tafl_rules::ParseError| HostError::corrupt(game_id, &e.to_string()))?;
+        let side = row.start_to_move.as_deref().and_then(Side::from_name).unwrap_or(Side::Attackers);
+        position = position.with_setup(&setup, side).map_err(|e| HostError::corrupt(game_id, &e.to_string()))?;
+    }
+    let mut game = Game::new(position);
+    for (n, notation) in moves.iter().enumerate() {
+        let text: MoveText =
+            notation.parse().map_err(|e: tafl_rules::ParseError| HostError::corrupt(game_id, &e.to_string()))?;
+        game.play_text(&text).map_err(|e| HostError::corrupt(game_id, &format!("ply {}: {e}", n + 1)))?;
+    }
+    Ok(Loaded { row, game })
+}
+
+async fn view(conn: &mut Conn, loaded: &Loaded) -> Result<GameView, HostError> {
+    let row = &loaded.row;
+    let attacker = User { id: row.attacker_id, name: store::users::name(conn, row.attacker_id).await? };
+    let defender = User { id: row.defender_id, name: store::users::name(conn, row.defender_id).await? };
+    Ok(GameView {
+        id: row.id,
+        place: Place { guild: row.guild_id, channel: row.channel_id, thread: row.thread_id },
+        variant: row.variant.clone(),
+        options: row.options.clone(),
+        attacker,
+        defender,
+        ply: loaded.game.ply(),
+        to_move: loaded.game.position().to_move(),
+        ending: Ending::from_row(&row.status, row.reason.as_deref()),
+        last_move: loaded.game.moves().last().map(tafl_rules::PlayedMove::text),
+        position: loaded.game.position().clone(),
+        clock_seconds: row.clock_seconds,
+        imported: row.imported,
+    })
+}
+
+async fn finish_in(
+    conn: &mut Conn,
+    mut loaded: Loaded,
+    ending: Ending,
+    loser: Option<UserId>,
+    now: i64,
+) -> Result<Finished, HostError> {
+    let id = loaded.row.id;
+    store::games::finish(conn, id, ending.status_name(), ending.reason.name(), loser, now).await?;
+    store::offers::lapse_all(conn, id, now).await?;
+    ending.status_name().clone_into(&mut loaded.row.status);
+    loaded.row.reason = Some(ending.reason.name().to_owned());
+    loaded.row.loser_id = loser;
+    tracing::info!(game = id, result = ending.status_name(), reason = ending.reason.name(), "game finished");
+    Ok(Finished { notify: players(&loaded.row), game: view(conn, &loaded).await? })
+}
+
+/// The sides `user` plays in a game (both, in a game against oneself), or a refusal.
+fn player_side(loaded: &Loaded, user: UserId) -> Result<Vec<Side>, HostError> {
+    let mut sides = Vec::with_capacity(2);
+    if loaded.row.attacker_id == user {
+        sides.push(Side::Attackers);
+    }
+    if loaded.row.defender_id == user {
+        sides.push(Side::Defenders);
+    }
+    if sides.is_empty() { Err(HostError::NotAPlayer(loaded.row.id)) } else { Ok(sides) }
+}
+
+async fn ensure_ongoing(conn: &mut Conn, loaded: &Loaded) -> Result<(), HostError> {
+    match Ending::from_row(&loaded.row.status, loaded.row.reason.as_deref()) {
+        None => Ok(()),
+        Some(ending) => {
+            let winner = match ending.winner {
+                Some(side) => format!("{} won", store::users::name(conn, side_player(&loaded.row, side)).await?),
+                None => "drawn".to_owned(),
+            };
+            Err(HostError::GameOver { id: loaded.row.id, result: format!("{winner} by {}", ending.reason.name()) })
+        }
+    }
+}
+
+fn side_player(row: &GameRow, side: Side) -> UserId {
+    match side {
+        Side::Attackers => row.attacker_id,
+        Side::Defenders => row.defender_id,
+    }
+}
+
+fn opponent_of(row: &GameRow, user: UserId) -> UserId {
+    if row.attacker_id == user { row.defender_id } else { row.attacker_id }
+}
+
+fn players(row: &GameRow) -> Vec<UserId> {
+    if row.attacker_id == row.defender_id { vec![row.attacker_id] } else { vec![row.attacker_id, row.defender_id] }
+}
+
+/// How many plies a takeback for `requester` removes: their last move, plus the opponent's
+/// reply when it is the requester's turn again. `None` when they have not moved yet.
+fn takeback_plies(loaded: &Loaded, requester: UserId) -> Option<usize> {
+    let ply = loaded.game.ply();
+    let to_move = loaded.game.position().to_move();
+    let their_turn = side_player(&loaded.row, to_move) == requester;
+    let plies = if their_turn && loaded.row.attacker_id != loaded.row.defender_id { 2 } else { 1 };
+    (ply >= plies).then_some(plies)
+}
+
+async fn open_challenge(conn: &mut Conn, id: ChallengeId, now: i64) -> Result<ChallengeRow, HostError> {
+    let row = store::challenges::find(conn, id).await?.ok_or(HostError::NoSuchChallenge(id))?;
+    match ChallengeState::parse(&row.state) {
+        ChallengeState::Open if row.expires_at <= now => Err(HostError::ChallengeExpired { id }),
+        ChallengeState::Open => Ok(row),
+        state => Err(HostError::ChallengeClosed { id, state: state.name() }),
+    }
+}
+
+async fn reload_challenge(conn: &mut Conn, id: ChallengeId) -> Result<Challenge, HostError> {
+    let row = store::challenges::find(conn, id).await?.ok_or(HostError::Internal)?;
+    challenge_view(conn, &row).await
+}
+
+async fn challenge_view(conn: &mut Conn, row: &ChallengeRow) -> Result<Challenge, HostError> {
+    let challenger = User { id: row.challenger_id, name: store::users::name(conn, row.challenger_id).await? };
+    let opponent = match row.opponent_id {
+        Some(id) => Some(User { id, name: store::users::name(conn, id).await? }),
+        None => None,
+    };
+    Ok(Challenge {
+        id: row.id,
+        challenger,
+        opponent,
+        variant: row.variant.clone(),
+        options: row.options.clone(),
+        side: row.side.parse().unwrap_or(SideChoice::Random),
+        clock_seconds: row.clock_seconds,
+        place: Place { guild: row.guild_id, channel: row.channel_id, thread: None },
+        state: ChallengeState::parse(&row.state),
+        game_id: row.game_id,
+        expires_at: row.expires_at,
+    })
+}
+
+/// Checks a variant and its options with the rules crate, returning the preset and the
+/// options in canonical form (`escape=edge king_armed=false`).
+fn validate_setup(variant: &str, options: &[String]) -> Result<(Variant, String), HostError> {
+    let variant: Variant = variant.parse().map_err(|e: tafl_rules::RulesError| HostError::BadSetup(e.to_string()))?;
+    let mut parsed = Vec::with_capacity(options.len());
+    for text in options {
+        parsed.push(VariantOption::parse(variant, text).map_err(|e| HostError::BadSetup(e.to_string()))?);
+    }
+    let rules = variant.rules_with(&parsed).map_err(|e| HostError::BadSetup(e.to_string()))?;
+    Position::new(rules).map_err(|e| HostError::BadSetup(e.to_string()))?;
+    let mut texts: Vec<String> = parsed.iter().map(|o| o.text()).collect();
+    texts.sort();
+    texts.dedup();
+    Ok((variant, texts.join(" ")))
+}
+
+fn split_options(options: &str) -> Vec<String> {
+    options.split_whitespace().map(str::to_owned).collect()
+}
+
+/// Heads or tails for a random side: hashed with a per-process random key, so it needs no
+/// random-number crate and cannot be predicted from the challenge.
+fn coin_flip(id: ChallengeId, now: i64) -> Side {
+    let hash = std::collections::hash_map::RandomState::new().hash_one((id, now));
+    if hash & 1 == 0 { Side::Attackers } else { Side::Defenders }
+}
+
+/// A display name fit to store: control characters removed, at most 64 characters, never empty.
+fn clean_name(name: &str) -> String {
+    let cleaned: String = name.chars().filter(|c| !c.is_control()).take(64).collect();
+    let cleaned = cleaned.trim();
+    if cleaned.is_empty() { "someone".to_owned() } else { cleaned.to_owned() }
+}
+
+fn is_unique_violation(error: &sqlx::Error) -> bool {
+    matches!(error, sqlx::Error::Database(db) if db.is_unique_violation())
+}

@@ -1,0 +1,388 @@
+//! The plain values the host takes and returns.
+
+use std::fmt;
+use std::str::FromStr;
+
+use tafl_rules::{MoveText, Position, Reason, Side, Status};
+
+/// A person: a Discord snowflake (or a fake id in the local console).
+pub type UserId = i64;
+/// A game number, as shown to players (`game #12`).
+pub type GameId = i64;
+/// A challenge number (`challenge #3`).
+pub type ChallengeId = i64;
+
+/// A person with the display name to remember for summaries.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct User {
+    pub id: UserId,
+    pub name: String,
+}
+
+impl User {
+    #[must_use]
+    pub fn new(id: UserId, name: &str) -> User {
+        User { id, name: name.to_owned() }
+    }
+}
+
+/// Where a game or challenge lives: a server, a channel, and optionally a thread.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Place {
+    pub guild: i64,
+    pub channel: i64,
+    pub thread: Option<i64>,
+}
+
+/// The side a challenger asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SideChoice {
+    Attackers,
+    Defenders,
+    Random,
+}
+
+impl SideChoice {
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            SideChoice::Attackers => "attackers",
+            SideChoice::Defenders => "defenders",
+            SideChoice::Random => "random",
+        }
+    }
+}
+
+impl FromStr for SideChoice {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<SideChoice, String> {
+        if s.trim().eq_ignore_ascii_case("random") {
+            return Ok(SideChoice::Random);
+        }
+        match Side::from_name(s) {
+            Some(Side::Attackers) => Ok(SideChoice::Attackers),
+            Some(Side::Defenders) => Ok(SideChoice::Defenders),
+            None => Err(format!(
+                "\"{}\" is not a side; choose attackers, defenders or random",
+                s.chars().take(32).collect::<String>()
+            )),
+        }
+    }
+}
+
+/// A request to challenge someone (or anyone) to a game.
+#[derive(Clone, Debug)]
+pub struct ChallengeRequest {
+    pub challenger: User,
+    /// `None` for an open challenge that anyone may accept.
+    pub opponent: Option<User>,
+    /// A preset id, e.g. `copenhagen`.
+    pub variant: String,
+    /// `key=value` options of the preset.
+    pub options: Vec<String>,
+    pub side: SideChoice,
+    /// Seconds per move, for correspondence clocks.
+    pub clock_seconds: Option<i64>,
+    pub place: Place,
+}
+
+/// What became of a challenge.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChallengeState {
+    Open,
+    Accepted,
+    Declined,
+    Cancelled,
+    Expired,
+}
+
+impl ChallengeState {
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            ChallengeState::Open => "open",
+            ChallengeState::Accepted => "accepted",
+            ChallengeState::Declined => "declined",
+            ChallengeState::Cancelled => "cancelled",
+            ChallengeState::Expired => "expired",
+        }
+    }
+
+    pub(crate) fn parse(s: &str) -> ChallengeState {
+        match s {
+            "accepted" => ChallengeState::Accepted,
+            "declined" => ChallengeState::Declined,
+            "cancelled" => ChallengeState::Cancelled,
+            "expired" => ChallengeState::Expired,
+            _ => ChallengeState::Open,
+        }
+    }
+}
+
+/// A challenge as players see it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Challenge {
+    pub id: ChallengeId,
+    pub challenger: User,
+    pub opponent: Option<User>,
+    pub variant: String,
+    pub options: String,
+    pub side: SideChoice,
+    pub clock_seconds: Option<i64>,
+    pub place: Place,
+    pub state: ChallengeState,
+    pub game_id: Option<GameId>,
+    pub expires_at: i64,
+}
+
+/// Why a game ended: a reason of the rules, or one that happens off the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EndReason {
+    Board(Reason),
+    Resignation,
+    Agreement,
+    Time,
+}
+
+impl EndReason {
+    /// The snake-case name stored in the database.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            EndReason::Board(reason) => reason.name(),
+            EndReason::Resignation => "resignation",
+            EndReason::Agreement => "agreement",
+            EndReason::Time => "time",
+        }
+    }
+
+    /// Every reason, for tests and documentation.
+    pub const ALL: [EndReason; 9] = [
+        EndReason::Board(Reason::KingCaptured),
+        EndReason::Board(Reason::KingEscaped),
+        EndReason::Board(Reason::ExitFort),
+        EndReason::Board(Reason::Encirclement),
+        EndReason::Board(Reason::Repetition),
+        EndReason::Board(Reason::NoMoves),
+        EndReason::Resignation,
+        EndReason::Agreement,
+        EndReason::Time,
+    ];
+
+    #[must_use]
+    pub fn parse(name: &str) -> Option<EndReason> {
+        EndReason::ALL.into_iter().find(|r| r.name() == name)
+    }
+
+    /// In words, for people: "the king was captured".
+    #[must_use]
+    pub const fn describe(self) -> &'static str {
+        match self {
+            EndReason::Board(Reason::KingCaptured) => "the king was captured",
+            EndReason::Board(Reason::KingEscaped) => "the king escaped",
+            EndReason::Board(Reason::ExitFort) => "the king built an exit fort",
+            EndReason::Board(Reason::Encirclement) => "the defenders were encircled",
+            EndReason::Board(Reason::Repetition) => "a position occurred for the third time",
+            EndReason::Board(Reason::NoMoves) => "a side had no legal move",
+            EndReason::Resignation => "resignation",
+            EndReason::Agreement => "agreement",
+            EndReason::Time => "time ran out",
+        }
+    }
+}
+
+impl fmt::Display for EndReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// How a finished game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ending {
+    /// `None` for a draw.
+    pub winner: Option<Side>,
+    pub reason: EndReason,
+}
+
+impl Ending {
+    /// `ongoing`-style status name: `attackers_win`, `defenders_win` or `draw`.
+    #[must_use]
+    pub const fn status_name(self) -> &'static str {
+        match self.winner {
+            Some(Side::Attackers) => "attackers_win",
+            Some(Side::Defenders) => "defenders_win",
+            None => "draw",
+        }
+    }
+
+    pub(crate) fn from_row(status: &str, reason: Option<&str>) -> Option<Ending> {
+        let winner = match status {
+            "attackers_win" => Some(Side::Attackers),
+            "defenders_win" => Some(Side::Defenders),
+            "draw" => None,
+            _ => return None,
+        };
+        let reason = reason.and_then(EndReason::parse).unwrap_or(EndReason::Agreement);
+        Some(Ending { winner, reason })
+    }
+
+    /// The rules crate's status of this ending, for OTN result tags.
+    #[must_use]
+    pub fn status(self) -> Status {
+        let reason = match self.reason {
+            EndReason::Board(reason) => reason,
+            // OTN has no word for these; the result tag only needs the winner.
+            _ => Reason::NoMoves,
+        };
+        Status::Finished(tafl_rules::Outcome { winner: self.winner, reason })
+    }
+}
+
+impl fmt::Display for Ending {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.winner {
+            Some(side) => write!(f, "the {side} won: {}", self.reason.describe()),
+            None => write!(f, "a draw: {}", self.reason.describe()),
+        }
+    }
+}
+
+/// A game as players see it: who plays, where it stands, and the position itself.
+#[derive(Clone, Debug)]
+pub struct GameView {
+    pub id: GameId,
+    pub place: Place,
+    pub variant: String,
+    pub options: String,
+    pub attacker: User,
+    pub defender: User,
+    /// Plies played.
+    pub ply: usize,
+    /// The side to move (the side that would move, once finished).
+    pub to_move: Side,
+    /// `None` while the game goes on.
+    pub ending: Option<Ending>,
+    pub last_move: Option<MoveText>,
+    pub position: Position,
+    pub clock_seconds: Option<i64>,
+    pub imported: bool,
+}
+
+impl GameView {
+    /// The player of `side`.
+    #[must_use]
+    pub fn player(&self, side: Side) -> &User {
+        match side {
+            Side::Attackers => &self.attacker,
+            Side::Defenders => &self.defender,
+        }
+    }
+
+    /// Whose turn it is, while the game goes on.
+    #[must_use]
+    pub fn player_to_move(&self) -> Option<&User> {
+        self.ending.is_none().then(|| self.player(self.to_move))
+    }
+
+    #[must_use]
+    pub fn is_over(&self) -> bool {
+        self.ending.is_some()
+    }
+
+    /// Both players' ids, attacker first.
+    #[must_use]
+    pub fn players(&self) -> Vec<UserId> {
+        if self.attacker.id == self.defender.id {
+            vec![self.attacker.id]
+        } else {
+            vec![self.attacker.id, self.defender.id]
+        }
+    }
+}
+
+/// One line of a player's game list.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameSummary {
+    pub id: GameId,
+    pub place: Place,
+    pub variant: String,
+    pub side: Side,
+    pub opponent: User,
+    pub ply: usize,
+    pub to_move: Side,
+    pub ending: Option<Ending>,
+}
+
+impl GameSummary {
+    #[must_use]
+    pub fn my_turn(&self) -> bool {
+        self.ending.is_none() && self.to_move == self.side
+    }
+}
+
+/// A move was played.
+#[derive(Clone, Debug)]
+pub struct Played {
+    pub game: GameView,
+    /// Canonical notation with captures, `e1-e3xe2`.
+    pub notation: String,
+    /// Who must be told: the player to move now, or both players when the game ended.
+    pub notify: Vec<UserId>,
+}
+
+/// An accepted challenge and the game it started.
+#[derive(Clone, Debug)]
+pub struct Accepted {
+    pub challenge: Challenge,
+    pub game: GameView,
+    /// The challenger, who is waiting for the answer.
+    pub notify: Vec<UserId>,
+}
+
+/// A game that ended off the board (resignation, agreement, time).
+#[derive(Clone, Debug)]
+pub struct Finished {
+    pub game: GameView,
+    pub notify: Vec<UserId>,
+}
+
+/// What a draw or takeback answer did.
+#[derive(Clone, Debug)]
+pub enum OfferOutcome {
+    /// The offer is waiting for the opponent, who must be told.
+    Offered { game: GameView, notify: UserId },
+    /// The opponent accepted: for a draw, the game is over; for a takeback, moves were taken back.
+    Accepted { game: GameView, notify: Vec<UserId>, plies_taken_back: usize },
+    /// The opponent declined, or the offerer withdrew it.
+    Declined { game: GameView, notify: UserId, withdrawn: bool },
+}
+
+impl OfferOutcome {
+    #[must_use]
+    pub fn game(&self) -> &GameView {
+        match self {
+            OfferOutcome::Offered { game, .. }
+            | OfferOutcome::Accepted { game, .. }
+            | OfferOutcome::Declined { game, .. } => game,
+        }
+    }
+}
+
+/// Answer to a draw offer or takeback request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OfferAction {
+    Offer,
+    Accept,
+    Decline,
+}
+
+/// A legal move for autocomplete: what to send, and what to show.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveChoice {
+    /// `e1-e3`, what the player submits.
+    pub notation: String,
+    /// `e1-e3 x e2`, `f6-f1 escape!`, `d4-d9 threat`.
+    pub label: String,
+}

@@ -1,0 +1,139 @@
+//! `games`: one row per game; `ply`, `status`, `reason` are caches of the move list, written in the
+//! same transaction as the moves.
+
+use sqlx::SqliteConnection;
+
+/// A game as stored.
+#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
+pub struct GameRow {
+    pub id: i64,
+    pub guild_id: i64,
+    pub channel_id: i64,
+    pub thread_id: Option<i64>,
+    pub variant: String,
+    pub options: String,
+    pub rules: String,
+    pub start_position: Option<String>,
+    pub start_to_move: Option<String>,
+    pub attacker_id: i64,
+    pub defender_id: i64,
+    pub status: String,
+    pub reason: Option<String>,
+    pub loser_id: Option<i64>,
+    pub ply: i64,
+    pub clock_seconds: Option<i64>,
+    pub imported: bool,
+    pub created_at: i64,
+    pub updated_at: i64,
+    pub finished_at: Option<i64>,
+}
+
+/// What a new game row needs.
+#[derive(Clone, Debug)]
+pub struct NewGame<'a> {
+    pub guild_id: i64,
+    pub channel_id: i64,
+    pub thread_id: Option<i64>,
+    pub variant: &'a str,
+    pub options: &'a str,
+    pub rules: &'a str,
+    pub start_position: Option<&'a str>,
+    pub start_to_move: Option<&'a str>,
+    pub attacker_id: i64,
+    pub defender_id: i64,
+    pub clock_seconds: Option<i64>,
+    pub imported: bool,
+}
+
+pub async fn insert(conn: &mut SqliteConnection, game: &NewGame<'_>, now: i64) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar(
+        "INSERT INTO games (guild_id, channel_id, thread_id, variant, options, rules, start_position, start_to_move, \
+         attacker_id, defender_id, clock_seconds, imported, created_at, updated_at) \
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+    )
+    .bind(game.guild_id)
+    .bind(game.channel_id)
+    .bind(game.thread_id)
+    .bind(game.variant)
+    .bind(game.options)
+    .bind(game.rules)
+    .bind(game.start_position)
+    .bind(game.start_to_move)
+    .bind(game.attacker_id)
+    .bind(game.defender_id)
+    .bind(game.clock_seconds)
+    .bind(game.imported)
+    .bind(now)
+    .bind(now)
+    .fetch_one(conn)
+    .await
+}
+
+pub async fn find(conn: &mut SqliteConnection, id: i64) -> Result<Option<GameRow>, sqlx::Error> {
+    const SQL: &str = "SELECT id, guild_id, channel_id, thread_id, variant, options, rules, start_position, \
+         start_to_move, attacker_id, defender_id, status, reason, loser_id, ply, clock_seconds, imported, \
+         created_at, updated_at, finished_at FROM games WHERE id = ?";
+    sqlx::query_as(SQL).bind(id).fetch_optional(conn).await
+}
+
+/// The games of a user, newest first: ongoing ones only, or all.
+pub async fn of_user(
+    conn: &mut SqliteConnection,
+    user_id: i64,
+    ongoing_only: bool,
+    limit: i64,
+) -> Result<Vec<GameRow>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT id, guild_id, channel_id, thread_id, variant, options, rules, start_position, \
+         start_to_move, attacker_id, defender_id, status, reason, loser_id, ply, clock_seconds, imported, \
+         created_at, updated_at, finished_at FROM games \
+         WHERE (attacker_id = ? OR defender_id = ?) AND (status = 'ongoing' OR ? = 0) \
+         ORDER BY updated_at DESC, id DESC LIMIT ?",
+    )
+    .bind(user_id)
+    .bind(user_id)
+    .bind(ongoing_only)
+    .bind(limit)
+    .fetch_all(conn)
+    .await
+}
+
+/// Records the ply count after a move or a takeback.
+pub async fn set_ply(conn: &mut SqliteConnection, id: i64, ply: i64, now: i64) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE games SET ply = ?, updated_at = ? WHERE id = ?")
+        .bind(ply)
+        .bind(now)
+        .bind(id)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+/// Marks a game finished.
+pub async fn finish(
+    conn: &mut SqliteConnection,
+    id: i64,
+    status: &str,
+    reason: &str,
+    loser_id: Option<i64>,
+    now: i64,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "UPDATE games SET status = ?, reason = ?, loser_id = ?, updated_at = ?, finished_at = ? \
+         WHERE id = ? AND status = 'ongoing'",
+    )
+    .bind(status)
+    .bind(reason)
+    .bind(loser_id)
+    .bind(now)
+    .bind(now)
+    .bind(id)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// How many games there are (benchmarks and tests).
+pub async fn count(conn: &mut SqliteConnection) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar("SELECT COUNT(*) FROM games").fetch_one(conn).await
+}

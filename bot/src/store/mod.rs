@@ -1,0 +1,100 @@
+//! Storage: the one place that knows SQL. One file per table; each function takes a connection
+//! (a pool connection or an open transaction) and returns domain rows, `Option` for "not found".
+//!
+//! `SQLite` runs in WAL mode with `synchronous=NORMAL` (a commit survives a process crash; only a
+//! power cut may lose the last few), a busy timeout, and foreign keys on. Every write happens in a
+//! `BEGIN IMMEDIATE` transaction ([`Db::begin_write`]): a transaction that reads and then writes
+//! under a plain `BEGIN` fails with "database is locked" when another process wrote in between,
+//! whereas `IMMEDIATE` takes the write lock first and the other writer simply waits its turn.
+
+pub mod challenges;
+pub mod games;
+pub mod moves;
+pub mod offers;
+pub mod users;
+
+use std::str::FromStr;
+use std::time::Duration;
+
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::{Sqlite, SqlitePool, Transaction};
+
+pub use challenges::ChallengeRow;
+pub use games::GameRow;
+pub use offers::OfferRow;
+pub use users::UserRow;
+
+/// The database URL used when `DATABASE_URL` is not set.
+pub const DEFAULT_URL: &str = "sqlite://tafl.db";
+
+/// How long a writer waits for another one before giving up. Writes take milliseconds, so this
+/// is only reached when something is badly wrong.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// A write transaction.
+pub type Tx = Transaction<'static, Sqlite>;
+
+/// The database: a connection pool plus the rules for using it.
+#[derive(Clone, Debug)]
+pub struct Db {
+    pool: SqlitePool,
+}
+
+impl Db {
+    /// Opens (creating it if missing) and migrates the database at `url`, e.g. `sqlite://tafl.db`
+    /// or `sqlite:///abs/path.db`.
+    pub async fn open(url: &str) -> Result<Db, sqlx::Error> {
+        Db::open_with(SqliteConnectOptions::from_str(url)?).await
+    }
+
+    /// Opens the database file at `path`.
+    pub async fn open_file(path: &std::path::Path) -> Result<Db, sqlx::Error> {
+        let options = SqliteConnectOptions::new().filename(path);
+        Db::open_with(options).await
+    }
+
+    async fn open_with(options: SqliteConnectOptions) -> Result<Db, sqlx::Error> {
+        let options = options
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            .synchronous(SqliteSynchronous::Normal)
+            .busy_timeout(BUSY_TIMEOUT)
+            .foreign_keys(true);
+        let pool = SqlitePoolOptions::new().max_connections(4).connect_with(options).await?;
+        let db = Db { pool };
+        db.migrate().await?;
+        Ok(db)
+    }
+
+    /// Wraps an already configured pool (e.g. one from `#[sqlx::test]`), migrating it.
+    pub async fn from_pool(pool: SqlitePool) -> Result<Db, sqlx::Error> {
+        let db = Db { pool };
+        db.migrate().await?;
+        Ok(db)
+    }
+
+    async fn migrate(&self) -> Result<(), sqlx::Error> {
+        sqlx::migrate!("../migrations").run(&self.pool).await.map_err(sqlx::Error::from)
+    }
+
+    /// Starts a write transaction, taking the write lock at once (see the module docs).
+    pub async fn begin_write(&self) -> Result<Tx, sqlx::Error> {
+        self.pool.begin_with("BEGIN IMMEDIATE").await
+    }
+
+    /// Starts a read-only transaction: one consistent snapshot for several reads.
+    pub async fn begin_read(&self) -> Result<Tx, sqlx::Error> {
+        self.pool.begin().await
+    }
+
+    /// The pool, for tests and tools that read the tables directly.
+    #[must_use]
+    pub fn pool(&self) -> &SqlitePool {
+        &self.pool
+    }
+
+    /// Closes every connection, flushing the WAL.
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+}

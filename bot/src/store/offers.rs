@@ -1,0 +1,87 @@
+//! `offers`: draw offers and takeback requests.
+
+use sqlx::SqliteConnection;
+
+/// An offer as stored.
+#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
+pub struct OfferRow {
+    pub id: i64,
+    pub game_id: i64,
+    pub kind: String,
+    pub by_user: i64,
+    pub at_ply: i64,
+    pub state: String,
+}
+
+/// The open offer of `kind` in a game, if any.
+pub async fn open(conn: &mut SqliteConnection, game_id: i64, kind: &str) -> Result<Option<OfferRow>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT id, game_id, kind, by_user, at_ply, state FROM offers \
+         WHERE game_id = ? AND kind = ? AND state = 'open' ORDER BY id DESC LIMIT 1",
+    )
+    .bind(game_id)
+    .bind(kind)
+    .fetch_optional(conn)
+    .await
+}
+
+pub async fn insert(
+    conn: &mut SqliteConnection,
+    game_id: i64,
+    kind: &str,
+    by_user: i64,
+    at_ply: i64,
+    now: i64,
+) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar(
+        "INSERT INTO offers (game_id, kind, by_user, at_ply, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id",
+    )
+    .bind(game_id)
+    .bind(kind)
+    .bind(by_user)
+    .bind(at_ply)
+    .bind(now)
+    .fetch_one(conn)
+    .await
+}
+
+/// Closes one open offer with `state`.
+pub async fn resolve(conn: &mut SqliteConnection, id: i64, state: &str, now: i64) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE offers SET state = ?, resolved_at = ? WHERE id = ? AND state = 'open'")
+        .bind(state)
+        .bind(now)
+        .bind(id)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+/// Lapses the open offers of a game made by anyone but `keep_by` (a move answers the other
+/// player's draw offer with "no"), and every open takeback request.
+pub async fn lapse_on_move(
+    conn: &mut SqliteConnection,
+    game_id: i64,
+    keep_by: i64,
+    now: i64,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "UPDATE offers SET state = 'lapsed', resolved_at = ? \
+         WHERE game_id = ? AND state = 'open' AND (kind = 'takeback' OR by_user <> ?)",
+    )
+    .bind(now)
+    .bind(game_id)
+    .bind(keep_by)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// Lapses every open offer of a game (it has ended).
+pub async fn lapse_all(conn: &mut SqliteConnection, game_id: i64, now: i64) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE offers SET state = 'lapsed', resolved_at = ? WHERE game_id = ? AND state = 'open'")
+        .bind(now)
+        .bind(game_id)
+        .execute(conn)
+        .await?;
+    Ok(())
+}

@@ -1,0 +1,49 @@
+//! `users`: people and the display names last seen for them.
+
+use sqlx::SqliteConnection;
+
+/// A person as stored.
+#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
+pub struct UserRow {
+    pub id: i64,
+    pub name: String,
+    pub settings: String,
+}
+
+/// Records `id` with its current display name, creating the row on first sight.
+pub async fn remember(conn: &mut SqliteConnection, id: i64, name: &str, now: i64) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO users (id, name, created_at, updated_at) VALUES (?, ?, ?, ?) \
+         ON CONFLICT (id) DO UPDATE SET name = excluded.name, updated_at = excluded.updated_at \
+         WHERE users.name <> excluded.name",
+    )
+    .bind(id)
+    .bind(name)
+    .bind(now)
+    .bind(now)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+pub async fn find(conn: &mut SqliteConnection, id: i64) -> Result<Option<UserRow>, sqlx::Error> {
+    sqlx::query_as("SELECT id, name, settings FROM users WHERE id = ?").bind(id).fetch_optional(conn).await
+}
+
+pub async fn find_by_name(conn: &mut SqliteConnection, name: &str) -> Result<Option<UserRow>, sqlx::Error> {
+    sqlx::query_as("SELECT id, name, settings FROM users WHERE name = ? ORDER BY id LIMIT 1")
+        .bind(name)
+        .fetch_optional(conn)
+        .await
+}
+
+/// The largest id in use, for handing out fresh fake ids in the local console.
+pub async fn max_id(conn: &mut SqliteConnection) -> Result<i64, sqlx::Error> {
+    let max: Option<i64> = sqlx::query_scalar("SELECT MAX(id) FROM users").fetch_one(conn).await?;
+    Ok(max.unwrap_or(0))
+}
+
+/// The display name of `id`, or a placeholder for someone never seen.
+pub async fn name(conn: &mut SqliteConnection, id: i64) -> Result<String, sqlx::Error> {
+    Ok(find(conn, id).await?.map_or_else(|| format!("user {id}"), |u| u.name))
+}

@@ -1,0 +1,677 @@
+//! Every host operation and every refusal, on a real database file. Each refusal is checked to
+//! say what to do and to leave every table exactly as it was.
+
+mod support;
+
+use support::{NOW, PLACE, alice, bob, carol, find_game, game, host, request, snapshot};
+use tafl_bot::host::{ChallengeState, EndReason, Ending, HostError, OfferAction, OfferOutcome, SideChoice, User};
+use tafl_rules::{Reason, Side, Variant};
+
+/// Runs a refused operation and checks that nothing changed.
+macro_rules! refused {
+    ($host:expr, $op:expr) => {{
+        let before = snapshot(&$host).await;
+        let error = $op.await.expect_err("the operation is refused");
+        assert_eq!(snapshot(&$host).await, before, "a refusal changed the database: {error}");
+        error
+    }};
+}
+
+// ----- challenges -----
+
+#[tokio::test]
+async fn a_challenge_to_a_named_opponent_is_open_until_answered() {
+    let host = host().await;
+    let c = host.challenge(&request(&alice(), Some(&bob()), "copenhagen", SideChoice::Defenders), NOW).await.unwrap();
+    assert_eq!(c.state, ChallengeState::Open);
+    assert_eq!(c.challenger, alice());
+    assert_eq!(c.opponent, Some(bob()));
+    assert_eq!(c.variant, "copenhagen");
+    assert_eq!(c.expires_at, NOW + 24 * 3600);
+    assert_eq!(host.challenges(102, NOW).await.unwrap().len(), 1, "bob sees the challenge");
+    assert!(host.challenges(103, NOW).await.unwrap().is_empty(), "carol does not");
+}
+
+#[tokio::test]
+async fn accepting_starts_a_game_with_the_sides_asked_for() {
+    let host = host().await;
+    let c = host.challenge(&request(&alice(), Some(&bob()), "copenhagen", SideChoice::Defenders), NOW).await.unwrap();
+    let accepted = host.accept(c.id, &bob(), NOW + 5).await.unwrap();
+    assert_eq!(accepted.game.defender, alice());
+    assert_eq!(accepted.game.attacker, bob());
+    assert_eq!(accepted.game.ply, 0);
+    assert_eq!(accepted.game.to_move, Side::Attackers);
+    assert_eq!(accepted.notify, vec![alice().id]);
+    assert_eq!(accepted.challenge.state, ChallengeState::Accepted);
+    assert_eq!(accepted.challenge.game_id, Some(accepted.game.id));
+}
+
+#[tokio::test]
+async fn an_open_challenge_may_be_accepted_by_anyone_but_the_challenger() {
+    let host = host().await;
+    let c = host.challenge(&request(&alice(), None, "brandubh", SideChoice::Attackers), NOW).await.unwrap();
+    let error = refused!(host, host.accept(c.id, &alice(), NOW));
+    assert_eq!(error, HostError::OwnChallenge { id: c.id });
+    assert!(error.to_string().contains("cannot accept your own challenge"));
+    let accepted = host.accept(c.id, &carol(), NOW).await.unwrap();
+    assert_eq!(accepted.game.defender, carol());
+}
+
+#[tokio::test]
+async fn a_random_side_puts_one_player_on_each_side_and_both_ways_happen() {
+    let host = host().await;
+    let mut challenger_attacks = [false, false];
+    for n in 0..40 {
+        let c = host.challenge(&request(&alice(), Some(&bob()), "tablut", SideChoice::Random), NOW + n).await.unwrap();
+        let g = host.accept(c.id, &bob(), NOW + n).await.unwrap().game;
+        assert_ne!(g.attacker, g.defender);
+        challenger_attacks[usize::from(g.attacker == alice())] = true;
+    }
+    assert_eq!(challenger_attacks, [true, true], "40 coin flips came up both ways");
+}
+
+#[tokio::test]
+async fn challenging_yourself_is_refused_and_changes_nothing() {
+    let host = host().await;
+    let error =
+        refused!(host, host.challenge(&request(&alice(), Some(&alice()), "copenhagen", SideChoice::Random), NOW));
+    assert_eq!(error, HostError::ChallengeYourself);
+    assert!(error.to_string().starts_with("you cannot challenge yourself"));
+}
+
+#[tokio::test]
+async fn an_unknown_variant_is_refused_with_the_list_of_variants() {
+    let host = host().await;
+    let error = refused!(host, host.challenge(&request(&alice(), Some(&bob()), "chess", SideChoice::Random), NOW));
+    let message = error.to_string();
+    assert!(message.contains("\"chess\" is not a variant"), "{message}");
+    assert!(message.contains("copenhagen"), "{message}");
+}
+
+#[tokio::test]
+async fn an_unknown_option_is_refused_naming_the_options_the_preset_has() {
+    let host = host().await;
+    let mut req = request(&alice(), Some(&bob()), "historical-9", SideChoice::Random);
+    req.options = vec!["throne=none".to_owned()];
+    let message = refused!(host, host.challenge(&req, NOW)).to_string();
+    assert!(message.contains("no option \"throne\""), "{message}");
+    req.options = vec!["escape=sideways".to_owned()];
+    let message = refused!(host, host.challenge(&req, NOW)).to_string();
+    assert!(message.contains("edge or corner"), "{message}");
+}
+
+#[tokio::test]
+async fn options_are_checked_and_stored_in_canonical_form() {
+    let host = host().await;
+    let mut req = request(&alice(), Some(&bob()), "historical-9", SideChoice::Attackers);
+    req.options = vec![" Escape = CORNER ".to_owned()];
+    let c = host.challenge(&req, NOW).await.unwrap();
+    assert_eq!(c.options, "escape=corner");
+    let g = host.accept(c.id, &bob(), NOW).await.unwrap().game;
+    assert_eq!(g.options, "escape=corner");
+    assert_eq!(g.position.rules().escape, tafl_rules::Escape::Corner);
+}
+
+#[tokio::test]
+async fn a_clock_outside_the_allowed_range_is_refused() {
+    let host = host().await;
+    let mut req = request(&alice(), Some(&bob()), "copenhagen", SideChoice::Random);
+    req.clock_seconds = Some(1);
+    let message = refused!(host, host.challenge(&req, NOW)).to_string();
+    assert!(message.contains("between one minute and 30 days"), "{message}");
+    req.clock_seconds = Some(3 * 86_400);
+    assert_eq!(host.challenge(&req, NOW).await.unwrap().clock_seconds, Some(3 * 86_400));
+}
+
+#[tokio::test]
+async fn one_person_cannot_flood_others_with_challenges() {
+    let host = host().await;
+    for _ in 0..10 {
+        host.challenge(&request(&alice(), None, "brandubh", SideChoice::Random), NOW).await.unwrap();
+    }
+    let error = refused!(host, host.challenge(&request(&alice(), None, "brandubh", SideChoice::Random), NOW));
+    assert_eq!(error, HostError::TooManyChallenges(10));
+}
+
+#[tokio::test]
+async fn accepting_a_challenge_meant_for_someone_else_is_refused() {
+    let host = host().await;
+    let c = host.challenge(&request(&alice(), Some(&bob()), "copenhagen", SideChoice::Random), NOW).await.unwrap();
+    let error = refused!(host, host.accept(c.id, &carol(), NOW));
+    assert_eq!(
+        error.to_string(),
+        format!("challenge #{} is meant for bob, not for you; start your own with /challenge", c.id)
+    );
+}
+
+#[tokio::test]
+async fn a_challenge_is_accepted_only_once() {
+    let host = host().await;
+    let c = host.challenge(&request(&alice(), None, "copenhagen", SideChoice::Random), NOW).await.unwrap();
+    host.accept(c.id, &bob(), NOW).await.unwrap();
+    let error = refused!(host, host.accept(c.id, &carol(), NOW));
+    assert_eq!(error, HostError::ChallengeClosed { id: c.id, state: "accepted" });
+}
+
+#[tokio::test]
+async fn a_missing_challenge_is_refused() {
+    let host = host().await;
+    let error = refused!(host, host.accept(999, &bob(), NOW));
+    assert_eq!(error.to_string(), "there is no challenge #999; check the number, or start one with /challenge");
+}
+
+#[tokio::test]
+async fn challenges_expire_and_then_cannot_be_accepted() {
+    let host = host().await;
+    let c = host.challenge(&request(&alice(), Some(&bob()), "copenhagen", SideChoice::Random), NOW).await.unwrap();
+    let later = c.expires_at;
+    let error = refused!(host, host.accept(c.id, &bob(), later));
+    assert_eq!(error, HostError::ChallengeExpired { id: c.id });
+    assert!(host.expire_challenges(later - 1).await.unwrap().is_empty());
+    let expired = host.expire_challenges(later).await.unwrap();
+    assert_eq!(expired.len(), 1);
+    assert_eq!(expired[0].state, ChallengeState::Expired);
+    assert_eq!(host.challenge_by_id(c.id).await.unwrap().state, ChallengeState::Expired);
+    assert!(host.expire_challenges(later + 10).await.unwrap().is_empty(), "expiry happens once");
+}
+
+#[tokio::test]
+async fn the_named_opponent_may_decline_and_nobody_else() {
+    let host = host().await;
+    let c = host.challenge(&request(&alice(), Some(&bob()), "copenhagen", SideChoice::Random), NOW).await.unwrap();
+    assert!(matches!(refused!(host, host.decline(c.id, carol().id, NOW)), HostError::NotYourChallenge { .. }));
+    assert_eq!(refused!(host, host.decline(c.id, alice().id, NOW)), HostError::OwnChallenge { id: c.id });
+    assert_eq!(host.decline(c.id, bob().id, NOW).await.unwrap().state, ChallengeState::Declined);
+    assert_eq!(
+        refused!(host, host.accept(c.id, &bob(), NOW)),
+        HostError::ChallengeClosed { id: c.id, state: "declined" }
+    );
+}
+
+#[tokio::test]
+async fn an_open_challenge_cannot_be_declined() {
+    let host = host().await;
+    let c = host.challenge(&request(&alice(), None, "copenhagen", SideChoice::Random), NOW).await.unwrap();
+    assert_eq!(refused!(host, host.decline(c.id, bob().id, NOW)), HostError::DeclineOpen { id: c.id });
+}
+
+#[tokio::test]
+async fn only_the_challenger_may_cancel() {
+    let host = host().await;
+    let c = host.challenge(&request(&alice(), Some(&bob()), "copenhagen", SideChoice::Random), NOW).await.unwrap();
+    let error = refused!(host, host.cancel(c.id, bob().id, NOW));
+    assert_eq!(error.to_string(), format!("only alice, who made challenge #{}, can cancel it", c.id));
+    assert_eq!(host.cancel(c.id, alice().id, NOW).await.unwrap().state, ChallengeState::Cancelled);
+    assert_eq!(
+        refused!(host, host.cancel(c.id, alice().id, NOW)),
+        HostError::ChallengeClosed { id: c.id, state: "cancelled" }
+    );
+}
+
+#[tokio::test]
+async fn display_names_are_cleaned_and_kept_up_to_date() {
+    let host = host().await;
+    let odd = User::new(101, &format!("a\u{0}l\u{202e}ice{}", "ж".repeat(500)));
+    host.challenge(&request(&odd, Some(&bob()), "copenhagen", SideChoice::Random), NOW).await.unwrap();
+    let c = host.challenges(101, NOW).await.unwrap().remove(0);
+    assert!(c.challenger.name.starts_with("al\u{202e}iceж"));
+    assert_eq!(c.challenger.name.chars().count(), 64);
+    host.remember_user(&User::new(101, "   "), NOW).await.unwrap();
+    assert_eq!(host.challenge_by_id(c.id).await.unwrap().challenger.name, "someone");
+}
+
+// ----- moves -----
+
+#[tokio::test]
+async fn a_move_is_stored_with_its_captures_and_the_turn_passes() {
+    let host = host().await;
+    let g = game(&host, "copenhagen").await;
+    let played = host.play(g.id, alice().id, "D1-D3", Some(0), NOW).await.unwrap();
+    assert_eq!(played.notation, "d1-d3");
+    assert_eq!(played.game.ply, 1);
+    assert_eq!(played.game.to_move, Side::Defenders);
+    assert_eq!(played.notify, vec![bob().id]);
+    assert_eq!(played.game.last_move.unwrap().to_string(), "d1-d3");
+    let shown = host.show(g.id).await.unwrap();
+    assert_eq!(shown.ply, 1);
+    assert_eq!(shown.position, played.game.position);
+}
+
+#[tokio::test]
+async fn captures_are_recorded_in_the_notation() {
+    let host = host().await;
+    let g = game(&host, "brandubh").await;
+    let moves = find_game(Variant::Brandubh, Reason::KingCaptured, 200);
+    let mut with_capture = None;
+    for (n, mv) in moves.iter().enumerate() {
+        let user = if n % 2 == 0 { alice().id } else { bob().id };
+        let played = host.play(g.id, user, mv.split('x').next().unwrap(), Some(n), NOW).await.unwrap();
+        assert_eq!(&played.notation, mv);
+        if mv.contains('x') {
+            with_capture = Some(mv.clone());
+        }
+    }
+    assert!(with_capture.is_some(), "the game had a capture: {moves:?}");
+}
+
+#[tokio::test]
+async fn a_stale_ply_is_refused_as_the_board_has_changed() {
+    let host = host().await;
+    let g = game(&host, "copenhagen").await;
+    host.play(g.id, alice().id, "d1-d3", Some(0), NOW).await.unwrap();
+    let error = refused!(host, host.play(g.id, bob().id, "f4-f3", Some(0), NOW));
+    assert!(error.to_string().starts_with("the board has changed: game #"), "{error}");
+    // The same click delivered twice: the second is stale, never a second move.
+    let error = refused!(host, host.play(g.id, alice().id, "d1-d3", Some(0), NOW));
+    assert_eq!(error, HostError::StaleBoard { id: g.id, ply: 1, expected: 0 });
+}
+
+#[tokio::test]
+async fn a_move_in_someone_elses_game_is_refused() {
+    let host = host().await;
+    let g = game(&host, "copenhagen").await;
+    let error = refused!(host, host.play(g.id, carol().id, "d1-d3", None, NOW));
+    assert_eq!(error.to_string(), format!("you are not playing in game #{}; only its two players can do that", g.id));
+}
+
+#[tokio::test]
+async fn a_move_out_of_turn_is_refused() {
+    let host = host().await;
+    let g = game(&host, "copenhagen").await;
+    let error = refused!(host, host.play(g.id, bob().id, "f4-f3", None, NOW));
+    assert_eq!(
+        error.to_string(),
+        format!("it is not your turn in game #{}: the attackers (alice) move next; wait for their move", g.id)
+    );
+}
+
+#[tokio::test]
+async fn a_move_in_a_missing_game_is_refused() {
+    let host = host().await;
+    let error = refused!(host, host.play(42, alice().id, "d1-d3", None, NOW));
+    assert_eq!(error.to_string(), "there is no game #42; see your games with /games");
+}
+
+#[tokio::test]
+async fn a_malformed_move_is_refused_with_the_parsers_sentence() {
+    let host = host().await;
+    let g = game(&host, "copenhagen").await;
+    let error = refused!(host, host.play(g.id, alice().id, "hello", None, NOW));
+    assert!(matches!(error, HostError::BadMove(_)));
+    assert!(error.to_string().contains("write moves like e1-e3"), "{error}");
+}
+
+#[tokio::test]
+async fn an_illegal_move_is_refused_with_the_engines_sentence() {
+    let host = host().await;
+    let g = game(&host, "copenhagen").await;
+    let error = refused!(host, host.play(g.id, alice().id, "d1-e2", None, NOW));
+    assert!(error.to_string().contains("pieces move along a rank or a file"), "{error}");
+    let error = refused!(host, host.play(g.id, alice().id, "f6-f8", None, NOW));
+    assert!(error.to_string().contains("belongs to the defenders"), "{error}");
+    let error = refused!(host, host.play(g.id, alice().id, "d1-d3xd2", None, NOW));
+    assert!(error.to_string().contains("captures nothing, not d2"), "{error}");
+    let error = refused!(host, host.play(g.id, alice().id, "z1-z3", None, NOW));
+    assert!(error.to_string().contains("off a 11x11 board"), "{error}");
+}
+
+#[tokio::test]
+async fn huge_and_odd_unicode_input_is_refused_without_a_panic() {
+    let host = host().await;
+    let g = game(&host, "copenhagen").await;
+    for text in ["", " ", "\u{0}", "e1-e3\u{202e}", &"ж".repeat(100_000), "🦀-🦀", "e99999999999-e3", "d1-d3 x"] {
+        let error = refused!(host, host.play(g.id, alice().id, text, None, NOW));
+        assert!(matches!(error, HostError::BadMove(_) | HostError::IllegalMove(_)), "{text:?}: {error:?}");
+        assert!(error.to_string().len() < 300, "the message stays short");
+    }
+    let choices = host.legal_moves(g.id, alice().id, &"ж".repeat(100_000), 25).await.unwrap();
+    assert!(choices.is_empty());
+}
+
+#[tokio::test]
+async fn a_game_that_ends_on_the_board_is_finished_and_refuses_further_moves() {
+    let host = host().await;
+    let g = game(&host, "brandubh").await;
+    let moves = find_game(Variant::Brandubh, Reason::KingEscaped, 200);
+    let mut last = None;
+    for (n, mv) in moves.iter().enumerate() {
+        let user = if n % 2 == 0 { alice().id } else { bob().id };
+        last = Some(host.play(g.id, user, mv, Some(n), NOW).await.unwrap());
+    }
+    let last = last.unwrap();
+    assert_eq!(
+        last.game.ending,
+        Some(Ending { winner: Some(Side::Defenders), reason: EndReason::Board(Reason::KingEscaped) })
+    );
+    assert_eq!(last.notify, vec![alice().id, bob().id]);
+    let user = if moves.len().is_multiple_of(2) { alice().id } else { bob().id };
+    let error = refused!(host, host.play(g.id, user, "a4-a5", None, NOW));
+    assert_eq!(
+        error.to_string(),
+        format!("game #{} is over (bob won by king_escaped); start a new one with /challenge", g.id)
+    );
+    assert!(refused!(host, host.resign(g.id, user, NOW)).to_string().contains("is over"));
+    assert!(refused!(host, host.draw(g.id, user, OfferAction::Offer, NOW)).to_string().contains("is over"));
+}
+
+#[tokio::test]
+async fn the_king_captured_ends_the_game_for_the_attackers() {
+    let host = host().await;
+    let g = game(&host, "tablut").await;
+    let moves = find_game(Variant::Tablut, Reason::KingCaptured, 300);
+    for (n, mv) in moves.iter().enumerate() {
+        let user = if n % 2 == 0 { alice().id } else { bob().id };
+        host.play(g.id, user, mv, Some(n), NOW).await.unwrap();
+    }
+    let shown = host.show(g.id).await.unwrap();
+    assert_eq!(
+        shown.ending,
+        Some(Ending { winner: Some(Side::Attackers), reason: EndReason::Board(Reason::KingCaptured) })
+    );
+    assert_eq!(host.games(alice().id, false).await.unwrap().len(), 0, "no ongoing games");
+    let all = host.games(alice().id, true).await.unwrap();
+    assert_eq!(all.len(), 1);
+    assert_eq!(all[0].ending.unwrap().winner, Some(Side::Attackers));
+}
+
+// ----- resign, draw, takeback, time -----
+
+#[tokio::test]
+async fn resigning_gives_the_opponent_the_win() {
+    let host = host().await;
+    let g = game(&host, "copenhagen").await;
+    assert!(matches!(refused!(host, host.resign(g.id, carol().id, NOW)), HostError::NotAPlayer(_)));
+    let finished = host.resign(g.id, bob().id, NOW).await.unwrap();
+    assert_eq!(finished.game.ending, Some(Ending { winner: Some(Side::Attackers), reason: EndReason::Resignation }));
+    assert_eq!(finished.notify, vec![alice().id, bob().id]);
+    assert!(matches!(refused!(host, host.resign(g.id, alice().id, NOW)), HostError::GameOver { .. }));
+}
+
+#[tokio::test]
+async fn a_draw_offer_accepted_ends_the_game_by_agreement() {
+    let host = host().await;
+    let g = game(&host, "fetlar").await;
+    let offered = host.draw(g.id, alice().id, OfferAction::Offer, NOW).await.unwrap();
+    assert!(matches!(offered, OfferOutcome::Offered { notify: 102, .. }));
+    assert!(matches!(
+        refused!(host, host.draw(g.id, alice().id, OfferAction::Offer, NOW)),
+        HostError::AlreadyOffered { .. }
+    ));
+    assert!(matches!(
+        refused!(host, host.draw(g.id, alice().id, OfferAction::Accept, NOW)),
+        HostError::OwnOffer { .. }
+    ));
+    assert!(matches!(refused!(host, host.draw(g.id, carol().id, OfferAction::Accept, NOW)), HostError::NotAPlayer(_)));
+    let accepted = host.draw(g.id, bob().id, OfferAction::Accept, NOW).await.unwrap();
+    assert_eq!(accepted.game().ending, Some(Ending { winner: None, reason: EndReason::Agreement }));
+}
+
+#[tokio::test]
+async fn offering_a_draw_when_the_opponent_offered_one_accepts_it() {
+    let host = host().await;
+    let g = game(&host, "fetlar").await;
+    host.draw(g.id, alice().id, OfferAction::Offer, NOW).await.unwrap();
+    let outcome = host.draw(g.id, bob().id, OfferAction::Offer, NOW).await.unwrap();
+    assert!(matches!(outcome, OfferOutcome::Accepted { .. }));
+}
+
+#[tokio::test]
+async fn a_declined_or_withdrawn_draw_offer_leaves_the_game_going() {
+    let host = host().await;
+    let g = game(&host, "fetlar").await;
+    assert!(matches!(refused!(host, host.draw(g.id, bob().id, OfferAction::Decline, NOW)), HostError::NoOffer { .. }));
+    assert!(matches!(refused!(host, host.draw(g.id, bob().id, OfferAction::Accept, NOW)), HostError::NoOffer { .. }));
+    host.draw(g.id, alice().id, OfferAction::Offer, NOW).await.unwrap();
+    let declined = host.draw(g.id, bob().id, OfferAction::Decline, NOW).await.unwrap();
+    assert!(matches!(declined, OfferOutcome::Declined { withdrawn: false, notify: 101, .. }));
+    host.draw(g.id, alice().id, OfferAction::Offer, NOW).await.unwrap();
+    let withdrawn = host.draw(g.id, alice().id, OfferAction::Decline, NOW).await.unwrap();
+    assert!(matches!(withdrawn, OfferOutcome::Declined { withdrawn: true, .. }));
+    assert!(host.show(g.id).await.unwrap().ending.is_none());
+}
+
+#[tokio::test]
+async fn moving_instead_of_answering_a_draw_offer_lets_it_lapse() {
+    let host = host().await;
+    let g = game(&host, "fetlar").await;
+    host.draw(g.id, bob().id, OfferAction::Offer, NOW).await.unwrap();
+    host.play(g.id, alice().id, "d1-d3", None, NOW).await.unwrap();
+    assert!(matches!(refused!(host, host.draw(g.id, alice().id, OfferAction::Accept, NOW)), HostError::NoOffer { .. }));
+    // An offer made before one's own move stays for the opponent to answer.
+    host.draw(g.id, bob().id, OfferAction::Offer, NOW).await.unwrap();
+    host.play(g.id, bob().id, "f4-f3", None, NOW).await.unwrap();
+    assert!(matches!(
+        host.draw(g.id, alice().id, OfferAction::Accept, NOW).await.unwrap(),
+        OfferOutcome::Accepted { .. }
+    ));
+}
+
+#[tokio::test]
+async fn an_accepted_takeback_removes_the_requesters_last_move() {
+    let host = host().await;
+    let g = game(&host, "copenhagen").await;
+    assert_eq!(
+        refused!(host, host.takeback(g.id, alice().id, OfferAction::Offer, NOW)),
+        HostError::NothingToTakeBack(g.id)
+    );
+    host.play(g.id, alice().id, "d1-d3", None, NOW).await.unwrap();
+    assert_eq!(
+        refused!(host, host.takeback(g.id, bob().id, OfferAction::Offer, NOW)),
+        HostError::NothingToTakeBack(g.id)
+    );
+    host.takeback(g.id, alice().id, OfferAction::Offer, NOW).await.unwrap();
+    assert!(matches!(
+        refused!(host, host.takeback(g.id, alice().id, OfferAction::Accept, NOW)),
+        HostError::OwnOffer { .. }
+    ));
+    let outcome = host.takeback(g.id, bob().id, OfferAction::Accept, NOW).await.unwrap();
+    assert!(matches!(outcome, OfferOutcome::Accepted { plies_taken_back: 1, .. }));
+    assert_eq!(outcome.game().ply, 0);
+    assert_eq!(outcome.game().to_move, Side::Attackers);
+    let moves: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM moves").fetch_one(host.db().pool()).await.unwrap();
+    assert_eq!(moves, 0);
+    host.play(g.id, alice().id, "h1-h3", Some(0), NOW).await.unwrap();
+}
+
+#[tokio::test]
+async fn a_takeback_after_the_reply_removes_both_moves() {
+    let host = host().await;
+    let g = game(&host, "copenhagen").await;
+    host.play(g.id, alice().id, "d1-d3", None, NOW).await.unwrap();
+    host.play(g.id, bob().id, "f4-f3", None, NOW).await.unwrap();
+    host.takeback(g.id, alice().id, OfferAction::Offer, NOW).await.unwrap();
+    assert_eq!(
+        refused!(host, host.takeback(g.id, bob().id, OfferAction::Offer, NOW)),
+        HostError::TakebackPending { id: g.id }
+    );
+    let outcome = host.takeback(g.id, bob().id, OfferAction::Accept, NOW).await.unwrap();
+    assert!(matches!(outcome, OfferOutcome::Accepted { plies_taken_back: 2, .. }));
+    assert_eq!(host.show(g.id).await.unwrap().ply, 0);
+}
+
+#[tokio::test]
+async fn a_declined_takeback_changes_no_move_and_a_move_lapses_a_request() {
+    let host = host().await;
+    let g = game(&host, "copenhagen").await;
+    host.play(g.id, alice().id, "d1-d3", None, NOW).await.unwrap();
+    host.takeback(g.id, alice().id, OfferAction::Offer, NOW).await.unwrap();
+    assert!(matches!(
+        host.takeback(g.id, bob().id, OfferAction::Decline, NOW).await.unwrap(),
+        OfferOutcome::Declined { .. }
+    ));
+    assert_eq!(host.show(g.id).await.unwrap().ply, 1);
+    host.takeback(g.id, alice().id, OfferAction::Offer, NOW).await.unwrap();
+    host.play(g.id, bob().id, "f4-f3", None, NOW).await.unwrap();
+    assert!(matches!(
+        refused!(host, host.takeback(g.id, bob().id, OfferAction::Accept, NOW)),
+        HostError::NoOffer { .. }
+    ));
+}
+
+#[tokio::test]
+async fn running_out_of_time_loses_for_the_side_to_move() {
+    let host = host().await;
+    let g = game(&host, "copenhagen").await;
+    host.play(g.id, alice().id, "d1-d3", None, NOW).await.unwrap();
+    let finished = host.time_out(g.id, NOW + 86_400).await.unwrap();
+    assert_eq!(finished.game.ending, Some(Ending { winner: Some(Side::Attackers), reason: EndReason::Time }));
+    assert!(matches!(refused!(host, host.time_out(g.id, NOW)), HostError::GameOver { .. }));
+}
+
+#[tokio::test]
+async fn a_game_can_be_finished_for_every_reason() {
+    let host = host().await;
+    for reason in EndReason::ALL {
+        let g = game(&host, "copenhagen").await;
+        let ending = Ending { winner: Some(Side::Defenders), reason };
+        let finished = host.finish(g.id, ending, NOW).await.unwrap();
+        assert_eq!(finished.game.ending, Some(ending));
+        assert_eq!(host.show(g.id).await.unwrap().ending, Some(ending), "{reason} is stored and read back");
+    }
+}
+
+// ----- listing, autocomplete, records -----
+
+#[tokio::test]
+async fn a_players_games_list_says_whose_turn_it_is() {
+    let host = host().await;
+    let g1 = game(&host, "copenhagen").await;
+    let g2 = game(&host, "brandubh").await;
+    host.play(g2.id, alice().id, "d2-c2", None, NOW + 10).await.unwrap();
+    let list = host.games(alice().id, false).await.unwrap();
+    assert_eq!(list.iter().map(|s| s.id).collect::<Vec<_>>(), vec![g2.id, g1.id]);
+    assert!(!list[0].my_turn());
+    assert!(list[1].my_turn());
+    assert_eq!(list[0].opponent, bob());
+    assert!(host.games(carol().id, true).await.unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn legal_moves_are_filtered_by_prefix_and_labelled() {
+    let host = host().await;
+    let g = game(&host, "copenhagen").await;
+    let all = host.legal_moves(g.id, alice().id, "", 1000).await.unwrap();
+    assert_eq!(all.len(), g.position.legal_moves().len());
+    let d1 = host.legal_moves(g.id, alice().id, "D1 -", 1000).await.unwrap();
+    assert!(!d1.is_empty());
+    assert!(d1.iter().all(|c| c.notation.starts_with("d1")), "{d1:?}");
+    assert!(d1.iter().any(|c| c.notation.starts_with("d1-")));
+    assert_eq!(host.legal_moves(g.id, alice().id, "d1d3", 1000).await.unwrap()[0].notation, "d1-d3");
+    assert_eq!(host.legal_moves(g.id, alice().id, "", 25).await.unwrap().len(), 25);
+    assert!(matches!(host.legal_moves(g.id, bob().id, "", 25).await, Err(HostError::NotYourTurn { .. })));
+    assert!(matches!(host.legal_moves(g.id, carol().id, "", 25).await, Err(HostError::NotAPlayer(_))));
+}
+
+#[tokio::test]
+async fn legal_moves_mark_captures_escapes_and_threats() {
+    let host = host().await;
+    let g = game(&host, "sea-battle-9").await;
+    let moves = find_game(Variant::SeaBattle9, Reason::KingEscaped, 200);
+    for (n, mv) in moves[..moves.len() - 1].iter().enumerate() {
+        let user = if n % 2 == 0 { alice().id } else { bob().id };
+        host.play(g.id, user, mv, None, NOW).await.unwrap();
+    }
+    let choices = host.legal_moves(g.id, bob().id, "", 25).await.unwrap();
+    assert!(choices[0].label.ends_with("escape!"), "winning moves come first: {choices:?}");
+    let last = moves.last().unwrap();
+    assert!(choices.iter().any(|c| c.notation == last.split('x').next().unwrap() && c.label.contains("escape!")));
+    // Captures and threats appear somewhere in a random game: check the label format on the way.
+    let g = game(&host, "brandubh").await;
+    let moves = find_game(Variant::Brandubh, Reason::KingCaptured, 200);
+    let mut seen_capture = false;
+    for (n, mv) in moves.iter().enumerate() {
+        let user = if n % 2 == 0 { alice().id } else { bob().id };
+        if let Some((from_to, caps)) = mv.split_once('x') {
+            let choices = host.legal_moves(g.id, user, from_to, 5).await.unwrap();
+            assert_eq!(choices[0].notation, from_to);
+            assert!(choices[0].label.starts_with(&format!("{from_to} x {caps}")), "{choices:?}");
+            seen_capture = true;
+        }
+        host.play(g.id, user, mv, None, NOW).await.unwrap();
+    }
+    assert!(seen_capture);
+}
+
+#[tokio::test]
+async fn an_exported_record_imports_back_as_the_same_finished_game() {
+    let host = host().await;
+    let g = game(&host, "brandubh").await;
+    let moves = find_game(Variant::Brandubh, Reason::KingCaptured, 200);
+    for (n, mv) in moves.iter().enumerate() {
+        let user = if n % 2 == 0 { alice().id } else { bob().id };
+        host.play(g.id, user, mv, None, NOW).await.unwrap();
+    }
+    let record = host.export(g.id).await.unwrap();
+    assert!(record.contains("[attackers:alice]"), "{record}");
+    assert!(record.contains("[result:1]"), "{record}");
+    assert!(record.contains("[termination:king_captured]"), "{record}");
+    let imported = host.import(&record, &carol(), &bob(), PLACE, NOW).await.unwrap();
+    assert!(imported.imported);
+    assert_eq!(imported.variant, "brandubh");
+    assert_eq!(imported.ply, moves.len());
+    assert_eq!(imported.ending, host.show(g.id).await.unwrap().ending);
+    assert_eq!(imported.position, host.show(g.id).await.unwrap().position);
+}
+
+#[tokio::test]
+async fn a_resigned_game_exports_and_imports_with_its_resignation() {
+    let host = host().await;
+    let g = game(&host, "copenhagen").await;
+    host.play(g.id, alice().id, "d1-d3", None, NOW).await.unwrap();
+    host.resign(g.id, bob().id, NOW).await.unwrap();
+    let record = host.export(g.id).await.unwrap();
+    assert!(record.trim_end().ends_with("---"), "{record}");
+    let imported = host.import(&record, &alice(), &bob(), PLACE, NOW).await.unwrap();
+    assert_eq!(imported.ending, Some(Ending { winner: Some(Side::Attackers), reason: EndReason::Resignation }));
+}
+
+#[tokio::test]
+async fn an_ongoing_game_exports_with_an_unknown_result() {
+    let host = host().await;
+    let g = game(&host, "copenhagen").await;
+    host.play(g.id, alice().id, "d1-d3", None, NOW).await.unwrap();
+    let record = host.export(g.id).await.unwrap();
+    assert!(record.contains("[result:?]"));
+    assert!(record.contains("1. d1-d3"));
+}
+
+#[tokio::test]
+async fn records_that_are_broken_or_unfinished_are_refused() {
+    let host = host().await;
+    let error = refused!(host, host.import("nonsense", &alice(), &bob(), PLACE, NOW));
+    assert!(error.to_string().starts_with("the OTN game record is invalid"), "{error}");
+    let rules = tafl_rules::otn::rules_string(&Variant::Copenhagen.rules());
+    let unfinished = format!("[rules:{rules}]\n1. d1-d3\n");
+    let error = refused!(host, host.import(&unfinished, &alice(), &bob(), PLACE, NOW));
+    assert!(error.to_string().contains("does not say how the game ended"), "{error}");
+    let illegal = format!("[rules:{rules}]\n1. d1-e3\n---\n");
+    let error = refused!(host, host.import(&illegal, &alice(), &bob(), PLACE, NOW));
+    assert!(error.to_string().contains("ply 1 cannot be played"), "{error}");
+    let huge = "ж".repeat(2_000_000);
+    refused!(host, host.import(&huge, &alice(), &bob(), PLACE, NOW));
+}
+
+#[tokio::test]
+async fn a_record_with_a_result_tag_imports_as_a_draw_by_agreement() {
+    let host = host().await;
+    let rules = tafl_rules::otn::rules_string(&Variant::Fetlar.rules());
+    let record = format!("[result:0]\n[rules:{rules}]\n1. d1-d3 f4-f3\n");
+    let imported = host.import(&record, &alice(), &bob(), PLACE, NOW).await.unwrap();
+    assert_eq!(imported.ending, Some(Ending { winner: None, reason: EndReason::Agreement }));
+    assert_eq!(imported.variant, "fetlar");
+}
+
+#[tokio::test]
+async fn the_database_survives_reopening() {
+    let path = support::temp_path("reopen");
+    let id = {
+        let host = tafl_bot::host::Host::new(tafl_bot::store::Db::open_file(&path).await.unwrap());
+        let g = game(&host, "copenhagen").await;
+        host.play(g.id, alice().id, "d1-d3", None, NOW).await.unwrap();
+        host.db().close().await;
+        g.id
+    };
+    let host = tafl_bot::host::Host::new(tafl_bot::store::Db::open_file(&path).await.unwrap());
+    assert_eq!(host.show(id).await.unwrap().ply, 1);
+    host.play(id, bob().id, "f4-f3", Some(1), NOW).await.unwrap();
+}
