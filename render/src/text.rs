@@ -1,6 +1,9 @@
 //! Text: the embedded font (Noto Sans Bold, from a crate, never the system's), laid out and
 //! drawn anti-aliased with the palette's ramps.
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+
 use ab_glyph::{Font as _, FontRef, Glyph, GlyphId, PxScale, ScaleFont as _, point};
 
 use crate::draw::Canvas;
@@ -13,11 +16,30 @@ const MAX_CHARS: usize = 64;
 #[derive(Debug)]
 pub(crate) struct Font {
     face: FontRef<'static>,
+    /// Rasterised glyphs by (glyph, pixel size): names and footers repeat the same few dozen
+    /// letters, and outlining them again cost more than the rest of a board.
+    cache: Mutex<HashMap<(u16, u32), Arc<Bitmap>>>,
 }
+
+/// A glyph's coverage with its top-left relative to its origin on the baseline.
+#[derive(Debug)]
+struct Bitmap {
+    left: i64,
+    top: i64,
+    w: usize,
+    h: usize,
+    cover: Vec<f32>,
+}
+
+/// Caching stops growing here, so hostile names in every script cannot fill memory.
+const CACHE_LIMIT: usize = 4096;
 
 impl Font {
     pub(crate) fn new() -> Font {
-        Font { face: FontRef::try_from_slice(ttf_noto_sans::BOLD).expect("the embedded Noto Sans Bold parses") }
+        Font {
+            face: FontRef::try_from_slice(ttf_noto_sans::BOLD).expect("the embedded Noto Sans Bold parses"),
+            cache: Mutex::new(HashMap::new()),
+        }
     }
 
     /// `text` with control characters dropped and characters the font lacks (emoji, CJK)
@@ -72,7 +94,8 @@ impl Font {
     }
 
     /// Draws `text` with its left end at `x` and its capital letters centred on `centre_y`,
-    /// over pixels of `bg`.
+    /// over pixels of `bg`. Glyphs are placed on whole pixels so that their bitmaps can be
+    /// cached; half a pixel of kerning is invisible at these sizes.
     pub(crate) fn draw(
         &self,
         canvas: &mut Canvas,
@@ -83,46 +106,53 @@ impl Font {
         (fg, bg): (Role, Role),
     ) {
         // Noto's capital height is 0.714 em: half of it below the centre line is the baseline.
-        let baseline = centre_y + 0.357 * px;
+        let baseline = (centre_y + 0.357 * px).round() as i64;
         let (glyphs, _) = self.glyphs(text, px);
-        let outlined: Vec<_> = glyphs
-            .into_iter()
-            .filter_map(|mut g| {
-                g.position = point(g.position.x + x, g.position.y + baseline);
-                self.face.outline_glyph(g)
-            })
-            .collect();
-        let Some(first) = outlined.first() else { return };
-        let mut bounds = first.px_bounds();
-        for g in &outlined {
-            let b = g.px_bounds();
-            bounds.min.x = bounds.min.x.min(b.min.x);
-            bounds.min.y = bounds.min.y.min(b.min.y);
-            bounds.max.x = bounds.max.x.max(b.max.x);
-            bounds.max.y = bounds.max.y.max(b.max.y);
-        }
-        let (x0, y0) = (bounds.min.x.floor() as i64, bounds.min.y.floor() as i64);
-        let w = (bounds.max.x.ceil() as i64 - x0 + 1).max(0) as usize;
-        let h = (bounds.max.y.ceil() as i64 - y0 + 1).max(0) as usize;
+        let placed: Vec<(i64, Arc<Bitmap>)> =
+            glyphs.iter().filter_map(|g| Some(((x + g.position.x).round() as i64, self.bitmap(g.id, px)?))).collect();
+        let Some(x0) = placed.iter().map(|(ox, b)| ox + b.left).min() else { return };
+        let x1 = placed.iter().map(|(ox, b)| ox + b.left + b.w as i64).max().unwrap_or(x0);
+        let y0 = placed.iter().map(|(_, b)| b.top).min().unwrap_or(0);
+        let y1 = placed.iter().map(|(_, b)| b.top + b.h as i64).max().unwrap_or(y0);
+        let (w, h) = ((x1 - x0) as usize, (y1 - y0) as usize);
         // Glyphs may overlap (kerning); keep the larger coverage instead of drawing twice.
         let mut cover = vec![0f32; w * h];
-        for g in &outlined {
-            let b = g.px_bounds();
-            let (gx, gy) = (b.min.x as i64 - x0, b.min.y as i64 - y0);
-            g.draw(|px_x, px_y, c| {
-                let (cx, cy) = (gx + i64::from(px_x), gy + i64::from(px_y));
-                if cx >= 0 && cy >= 0 && (cx as usize) < w && (cy as usize) < h {
-                    let cell = &mut cover[cy as usize * w + cx as usize];
-                    *cell = cell.max(c);
+        for (ox, b) in &placed {
+            let (gx, gy) = ((ox + b.left - x0) as usize, (b.top - y0) as usize);
+            for row in 0..b.h {
+                for col in 0..b.w {
+                    let cell = &mut cover[(gy + row) * w + gx + col];
+                    *cell = cell.max(b.cover[row * b.w + col]);
                 }
-            });
-        }
-        for (i, &c) in cover.iter().enumerate() {
-            let (cx, cy) = (x0 + (i % w) as i64, y0 + (i / w) as i64);
-            if c > 0.5 / 6.0 {
-                canvas.set(cx, cy, palette.blend(fg, bg, c));
             }
         }
+        for (i, &c) in cover.iter().enumerate() {
+            if c > 0.5 / 6.0 {
+                canvas.set(x0 + (i % w) as i64, baseline + y0 + (i / w) as i64, palette.blend(fg, bg, c));
+            }
+        }
+    }
+
+    fn bitmap(&self, id: GlyphId, px: f32) -> Option<Arc<Bitmap>> {
+        let key = (id.0, px.to_bits());
+        if let Some(b) = self.cache.lock().unwrap_or_else(PoisonError::into_inner).get(&key) {
+            return Some(Arc::clone(b));
+        }
+        let outlined = self.face.outline_glyph(id.with_scale_and_position(px, point(0.0, 0.0)))?;
+        let bounds = outlined.px_bounds();
+        let (w, h) = (bounds.width() as usize, bounds.height() as usize);
+        let mut cover = vec![0f32; w * h];
+        outlined.draw(|x, y, c| {
+            if let Some(cell) = cover.get_mut(y as usize * w + x as usize) {
+                *cell = c;
+            }
+        });
+        let bitmap = Arc::new(Bitmap { left: bounds.min.x as i64, top: bounds.min.y as i64, w, h, cover });
+        let mut cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
+        if cache.len() < CACHE_LIMIT {
+            cache.insert(key, Arc::clone(&bitmap));
+        }
+        Some(bitmap)
     }
 }
 

@@ -15,7 +15,8 @@ mod common;
 use std::path::PathBuf;
 
 use common::{from_otn, scripted_game, start};
-use tafl_render::{BoardOptions, Caption, LastMove, Mark, MarkKind, Orientation, Renderer, Theme};
+use image::AnimationDecoder as _;
+use tafl_render::{BoardOptions, Caption, GifOptions, LastMove, Mark, MarkKind, Orientation, Renderer, Theme};
 use tafl_rules::{Game, Move, Rules, Side, Square, Status, Variant};
 
 fn sq(name: &str) -> Square {
@@ -27,6 +28,7 @@ fn mv(text: &str) -> Move {
 }
 
 /// Each golden case: a file name and the PNG drawn for it.
+/// Names without an extension are PNGs.
 fn cases() -> Vec<(&'static str, Vec<u8>)> {
     let r = Renderer::new();
     let mut out = Vec::new();
@@ -84,6 +86,14 @@ fn cases() -> Vec<(&'static str, Vec<u8>)> {
         ..BoardOptions::default()
     };
     png("custom-19-caption", &position, options);
+
+    // A short game as a GIF: the start, one frame per ply, the result on the last frame.
+    let start = from_otn(Variant::Brandubh.rules(), "/7/5T1/2K4/6t/4t2/7/3t3/", Side::Defenders);
+    let game =
+        tafl_render::replay(start, &["c3-b3", "g4-g2", "b3-b1", "e5-e2xf2", "b1-a1"]).expect("the escape is legal");
+    assert!(!game.status().is_ongoing());
+    let options = GifOptions { attackers: "Ragnhild".into(), defenders: "Thorvald".into(), ..GifOptions::default() };
+    out.push(("brandubh-7-game.gif", r.render_gif(&game, &options).expect("golden games render")));
     out
 }
 
@@ -101,8 +111,20 @@ fn with_last(game: &Game, theme: Theme) -> BoardOptions {
     BoardOptions { theme, last_move: game.moves().last().map(LastMove::from), ..BoardOptions::default() }
 }
 
-fn decode(bytes: &[u8]) -> image::RgbaImage {
-    image::load_from_memory_with_format(bytes, image::ImageFormat::Png).expect("PNG decodes").to_rgba8()
+/// Every frame's pixels: one for a PNG, all frames (composed) for a GIF.
+fn decode(bytes: &[u8]) -> Vec<image::RgbaImage> {
+    if bytes.starts_with(b"GIF") {
+        let decoder = image::codecs::gif::GifDecoder::new(std::io::Cursor::new(bytes)).expect("GIF decodes");
+        decoder
+            .into_frames()
+            .collect_frames()
+            .expect("GIF frames decode")
+            .into_iter()
+            .map(image::Frame::into_buffer)
+            .collect()
+    } else {
+        vec![image::load_from_memory_with_format(bytes, image::ImageFormat::Png).expect("PNG decodes").to_rgba8()]
+    }
 }
 
 #[test]
@@ -113,8 +135,9 @@ fn boards_match_the_committed_golden_images() {
     let update = std::env::var_os("UPDATE_GOLDEN").is_some_and(|v| v == "1");
     let mut mismatches = Vec::new();
     for (name, png) in cases() {
-        let path = dir.join(format!("{name}.png"));
-        std::fs::write(actual_dir.join(format!("{name}.png")), &png).expect("target dir is writable");
+        let file = if name.contains('.') { name.to_owned() } else { format!("{name}.png") };
+        let path = dir.join(&file);
+        std::fs::write(actual_dir.join(&file), &png).expect("target dir is writable");
         if update {
             std::fs::write(&path, &png).expect("golden dir is writable");
             continue;
