@@ -18,7 +18,7 @@
 //!    enters the region, and the king on the edge cannot be captured there.
 
 use crate::board::{
-    ATTACKER, CELLS, DEFENDER, EDGE, EMPTY, Engine, HOSTILE_EMPTY_TO_DEFENDERS, KING, OFF, State, step,
+    ATTACKER, CELLS, CORNER, DEFENDER, EDGE, EMPTY, Engine, HOSTILE_EMPTY_TO_DEFENDERS, KING, OFF, State, step,
 };
 
 pub(crate) fn is_exit_fort(engine: &Engine, s: &State) -> bool {
@@ -78,19 +78,8 @@ pub(crate) fn is_exit_fort(engine: &Engine, s: &State) -> bool {
             }
             let axis_open = |d: usize| threatens(&safe, step(i, d)) && threatens(&safe, i.wrapping_sub(d));
             let mut capturable = axis_open(horizontal) || axis_open(vertical);
-            if !capturable && engine.shieldwall.is_some() && engine.flags[i] & EDGE != 0 {
-                // Conservative: an edge defender whose inner neighbour may hold an attacker could
-                // be part of a shieldwall, if a line of two can form, i.e. another defender stands
-                // beside it on the edge. The king never completes a line here: his front is
-                // always the region or the wall, never an attacker.
-                let along = |d: usize| {
-                    if d == horizontal || d == horizontal.wrapping_neg() { vertical } else { horizontal }
-                };
-                capturable = [horizontal, vertical].into_iter().flat_map(|d| [d, d.wrapping_neg()]).any(|d| {
-                    s.cells[i.wrapping_sub(d)] == OFF
-                        && threatens(&safe, step(i, d))
-                        && [along(d), along(d).wrapping_neg()].into_iter().any(|a| s.cells[step(i, a)] == DEFENDER)
-                });
+            if !capturable && let Some(corners_close) = engine.shieldwall {
+                capturable = in_closable_wall(engine, s, i, corners_close, &|n| threatens(&safe, n));
             }
             if capturable {
                 safe[i] = false;
@@ -102,4 +91,51 @@ pub(crate) fn is_exit_fort(engine: &Engine, s: &State) -> bool {
         }
     }
     engine.interior.iter().all(|&i| !wall[i] || safe[i])
+}
+
+/// Whether the edge defender on `i` could be taken in a shieldwall: some contiguous line of two
+/// or more defenders (or the king) along the edge that contains it has, for every member, a
+/// square in front that an attacker could take, and at both ends a square an attacker could
+/// take or a corner that may close the line. Members and ends are judged by `threatens`, the
+/// same conservative test as custodial captures (an unsafe defender may be captured first, so
+/// its square counts as one an attacker could take).
+fn in_closable_wall(
+    engine: &Engine,
+    s: &State,
+    i: usize,
+    corners_close: bool,
+    threatens: &dyn Fn(usize) -> bool,
+) -> bool {
+    if engine.flags[i] & EDGE == 0 {
+        return false;
+    }
+    let [east, north, west, south] = engine.dirs;
+    let Some(inward) = [east, north, west, south].into_iter().find(|&d| s.cells[i.wrapping_sub(d)] == OFF) else {
+        return false;
+    };
+    let along = if inward == north || inward == south { east } else { north };
+    let defends = |n: usize| s.cells[n] == DEFENDER || s.cells[n] == KING;
+    // How far the run of defenders and king reaches from `i` each way along the edge.
+    let reach = |d: usize| {
+        let mut n = 0;
+        while defends(i.wrapping_add(d.wrapping_mul(n + 1))) {
+            n += 1;
+        }
+        n
+    };
+    let (back_reach, ahead_reach) = (reach(along.wrapping_neg()), reach(along));
+    let at = |k: isize| i.wrapping_add(along.wrapping_mul(k as usize));
+    let fronted = |n: usize| threatens(step(n, inward));
+    let closes = |n: usize| {
+        let c = s.cells[n];
+        (c == EMPTY && engine.flags[n] & CORNER != 0 && corners_close) || (c != KING && threatens(n))
+    };
+    (0..=back_reach as isize).any(|back| {
+        (0..=ahead_reach as isize).any(|ahead| {
+            back + ahead >= 1
+                && (-back..=ahead).all(|k| fronted(at(k)))
+                && closes(at(-back - 1))
+                && closes(at(ahead + 1))
+        })
+    })
 }

@@ -842,3 +842,32 @@ fn a_fort_whose_lone_edge_defenders_have_no_edge_neighbour_wins() {
         FORT,
     );
 }
+
+#[test]
+fn a_fort_whose_edge_defenders_form_a_line_with_the_king_wins() {
+    // Game 73 of the Copenhagen records, won by the defenders: after b5-b6 the king on a6 can
+    // move to a7 and nothing can take a5, a8, b6 or b7. a4 and a5 stand in a line on the edge,
+    // but that line runs into the king, whom no attacker can ever stand in front of, so no
+    // shieldwall can close it.
+    assert_move(
+        &copenhagen(),
+        "
+        11 # . t . . . . . t . #
+        10 . t . . . . . . t . .
+         9 t . . . . . T . . . t
+         8 T . . . . . . . . . .
+         7 . T . . . T . . . . .
+         6 K . t . . + . T . . t
+         5 T T . . . . T . . . t
+         4 T . . . . . . . . . .
+         3 t . . . T . t . . . .
+         2 . t . . . . . . . t .
+         1 # . t . . . . t . . #
+           a b c d e f g h i j k
+        ",
+        DEFENDERS,
+        "b5-b6",
+        &[],
+        FORT,
+    );
+}
