@@ -2,4 +2,5 @@
 
 pub mod cli;
 pub mod host;
+pub mod local;
 pub mod store;

@@ -38,6 +38,8 @@ pub enum Command {
     Perft(perft::PerftArgs),
     /// Draw the final position as a PNG, or the whole game as an animated GIF.
     Render(render::RenderArgs),
+    /// Play in the terminal without Discord: the same commands, the same game host.
+    Local(crate::local::LocalArgs),
 }
 
 /// Why a subcommand failed. Each variant is reported as one sentence on stderr.
@@ -103,6 +105,7 @@ pub fn run(command: &Command, out: &mut dyn Write) -> Result<(), CliError> {
         }
         Command::Perft(args) => perft::run(args, out),
         Command::Render(args) => render::run(args).map_err(CliError::Input),
+        Command::Local(args) => crate::local::run(args, out),
     }
 }
 

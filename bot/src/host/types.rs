@@ -183,7 +183,7 @@ impl EndReason {
             EndReason::Board(Reason::KingEscaped) => "the king escaped",
             EndReason::Board(Reason::ExitFort) => "the king built an exit fort",
             EndReason::Board(Reason::Encirclement) => "the defenders were encircled",
-            EndReason::Board(Reason::Repetition) => "a position occurred for the third time",
+            EndReason::Board(Reason::Repetition) => "repetition: a position occurred for the third time",
             EndReason::Board(Reason::NoMoves) => "a side had no legal move",
             EndReason::Resignation => "resignation",
             EndReason::Agreement => "agreement",
@@ -244,7 +244,7 @@ impl fmt::Display for Ending {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.winner {
             Some(side) => write!(f, "the {side} won: {}", self.reason.describe()),
-            None => write!(f, "a draw: {}", self.reason.describe()),
+            None => write!(f, "drawn by {}", self.reason.describe()),
         }
     }
 }

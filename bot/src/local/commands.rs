@@ -1,0 +1,520 @@
+//! The commands of the local console, parsed from one line each and answered through the host.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use tafl_render::{BoardOptions, Caption, LastMove, Renderer};
+
+use crate::host::{
+    ChallengeRequest, EndReason, Ending, GameId, GameView, Host, HostError, OfferAction, OfferOutcome, Place,
+    SideChoice, User,
+};
+use crate::store;
+
+/// The one channel of the local console.
+const PLACE: Place = Place { guild: 0, channel: 0, thread: None };
+
+const HELP: &str = "\
+Commands (the same as in Discord; people are @names, each with a stable id in the database):
+  /challenge [@user] [variant] [side:attackers|defenders|random] [clock:3d] [key=value…]
+                          challenge someone, or anyone without a name (default variant copenhagen)
+  /accept [id]  /decline [id]  /cancel [id]
+                          answer a challenge (the latest one when no id is given)
+  /challenges             the open challenges you made or may answer
+  /move e1-e3 [game:N]    play a move (in your latest game unless game:N is given)
+  /moves [prefix]         your legal moves, labelled as the autocomplete shows them
+  /board [N]              show a game
+  /games [@user] [all]    your (or someone's) games; `all` includes finished ones
+  /resign                 resign
+  /draw offer|accept|decline
+  /takeback request|accept|decline
+  /export [N]             print the OTN record of a game
+  /as @bob                switch to playing as @bob (you start as @you)
+  as @bob /accept         run one command as @bob
+  /help  /quit";
+
+/// What a command printed, and whether the session ends.
+#[derive(Debug, Default)]
+pub struct Reply {
+    pub text: String,
+    pub quit: bool,
+}
+
+impl Reply {
+    fn text(text: impl Into<String>) -> Reply {
+        Reply { text: text.into(), quit: false }
+    }
+}
+
+/// A console session: the host, who is typing, and the game last played.
+#[derive(Debug)]
+pub struct Session {
+    host: Host,
+    current: String,
+    last_game: Option<GameId>,
+    boards: Option<PathBuf>,
+    renderer: Option<Renderer>,
+}
+
+impl Session {
+    /// A session writing board PNGs into `boards` (none when `None`).
+    #[must_use]
+    pub fn new(host: Host, boards: Option<PathBuf>) -> Session {
+        let renderer = boards.is_some().then(Renderer::new);
+        Session { host, current: "you".to_owned(), last_game: None, boards, renderer }
+    }
+
+    /// The name of whoever types now.
+    #[must_use]
+    pub fn current_name(&self) -> &str {
+        &self.current
+    }
+
+    pub async fn close(&self) {
+        self.host.db().close().await;
+    }
+
+    /// Runs one command line and returns what to print.
+    pub async fn execute(&mut self, line: &str) -> Reply {
+        let line = line.trim();
+        // `as @bob /accept`: one command as someone else.
+        if let Some(rest) = line.strip_prefix("as ") {
+            let rest = rest.trim_start();
+            let (name, command) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+            let name = match parse_name(name) {
+                Ok(name) => name,
+                Err(message) => return Reply::text(format!("error: {message}")),
+            };
+            if command.trim().is_empty() {
+                return Reply::text("error: write a command after the name, like: as @bob /accept");
+            }
+            let saved = std::mem::replace(&mut self.current, name);
+            let reply = Box::pin(self.execute(command)).await;
+            self.current = saved;
+            return reply;
+        }
+        let Some(body) = line.strip_prefix('/') else {
+            return Reply::text("error: commands start with /, like /move e1-e3; type /help for the list");
+        };
+        let mut words = body.split_whitespace();
+        let name = words.next().unwrap_or("").to_ascii_lowercase();
+        let args: Vec<&str> = words.collect();
+        let result = match name.as_str() {
+            "help" => Ok(HELP.to_owned()),
+            "quit" | "exit" => return Reply { text: "bye".to_owned(), quit: true },
+            "as" => self.switch(&args),
+            "challenge" => self.challenge(&args).await,
+            "accept" => self.accept(&args).await,
+            "decline" => self.decline(&args).await,
+            "cancel" => self.cancel(&args).await,
+            "challenges" => self.list_challenges().await,
+            "move" | "play" => self.play(&args).await,
+            "moves" => self.moves(&args).await,
+            "board" => self.board(&args).await,
+            "games" => self.games(&args).await,
+            "resign" => self.resign(&args).await,
+            "draw" => self.offer(&args, false).await,
+            "takeback" => self.offer(&args, true).await,
+            "export" => self.export(&args).await,
+            _ => Err(format!("there is no command /{}; type /help for the list", shorten(&name))),
+        };
+        match result {
+            Ok(text) => Reply::text(text),
+            Err(message) => Reply::text(format!("error: {message}")),
+        }
+    }
+
+    fn switch(&mut self, args: &[&str]) -> Result<String, String> {
+        let [name] = args else {
+            return Err("write whom to play as, like /as @bob".to_owned());
+        };
+        self.current = parse_name(name)?;
+        Ok(format!("you are now @{}", self.current))
+    }
+
+    /// The stable id of a name, created on first use.
+    async fn user(&self, name: &str) -> Result<User, String> {
+        let now = now();
+        let found = {
+            let mut conn = self.host.db().pool().acquire().await.map_err(internal)?;
+            store::users::find_by_name(&mut conn, name).await.map_err(internal)?
+        };
+        if let Some(row) = found {
+            return Ok(User { id: row.id, name: row.name });
+        }
+        let mut tx = self.host.db().begin_write().await.map_err(internal)?;
+        // Looked up again inside the write transaction: two consoles on one file agree on ids.
+        if let Some(row) = store::users::find_by_name(&mut tx, name).await.map_err(internal)? {
+            return Ok(User { id: row.id, name: row.name });
+        }
+        let id = store::users::max_id(&mut tx).await.map_err(internal)? + 1;
+        store::users::remember(&mut tx, id, name, now).await.map_err(internal)?;
+        tx.commit().await.map_err(internal)?;
+        Ok(User { id, name: name.to_owned() })
+    }
+
+    async fn me(&self) -> Result<User, String> {
+        self.user(&self.current.clone()).await
+    }
+
+    async fn challenge(&mut self, args: &[&str]) -> Result<String, String> {
+        let me = self.me().await?;
+        let mut opponent = None;
+        let mut variant = None;
+        let mut side = SideChoice::Random;
+        let mut clock = None;
+        let mut options = Vec::new();
+        for arg in args {
+            if arg.starts_with('@') || arg.starts_with("opponent:") {
+                let name = parse_name(arg.trim_start_matches("opponent:"))?;
+                opponent = Some(self.user(&name).await?);
+            } else if let Some(value) = arg.strip_prefix("side:") {
+                side = value.parse()?;
+            } else if let Some(value) = arg.strip_prefix("clock:") {
+                clock = parse_clock(value)?;
+            } else if let Some(value) = arg.strip_prefix("variant:") {
+                variant = Some(value.to_owned());
+            } else if let Some(value) = arg.strip_prefix("opt:") {
+                options.push(value.to_owned());
+            } else if arg.contains('=') {
+                options.push((*arg).to_owned());
+            } else if variant.is_none() {
+                variant = Some((*arg).to_owned());
+            } else {
+                return Err(format!("\"{}\" is not a challenge option; type /help", shorten(arg)));
+            }
+        }
+        let request = ChallengeRequest {
+            challenger: me,
+            opponent,
+            variant: variant.unwrap_or_else(|| "copenhagen".to_owned()),
+            options,
+            side,
+            clock_seconds: clock,
+            place: PLACE,
+        };
+        let c = self.host.challenge(&request, now()).await.map_err(|e| e.to_string())?;
+        let to = c.opponent.as_ref().map_or_else(|| "anyone".to_owned(), |o| format!("@{}", o.name));
+        let options = if c.options.is_empty() { String::new() } else { format!(" ({})", c.options) };
+        let answer = match &c.opponent {
+            Some(o) => format!("@{} may answer with: as @{} /accept {}", o.name, o.name, c.id),
+            None => format!("anyone may answer with: as @name /accept {}", c.id),
+        };
+        Ok(format!(
+            "challenge #{}: @{} challenges {to} to {}{options}, challenger plays {}.\n{answer}",
+            c.id,
+            c.challenger.name,
+            c.variant,
+            c.side.name()
+        ))
+    }
+
+    /// The challenge an id-less answer means: the newest open one the current user may answer
+    /// (`mine` = made by them, for /cancel).
+    async fn pick_challenge(&self, args: &[&str], user: &User, mine: bool) -> Result<i64, String> {
+        if let Some(arg) = args.first() {
+            return parse_id(arg.trim_start_matches("challenge:").trim_start_matches('#'));
+        }
+        let list = self.host.challenges(user.id, now()).await.map_err(|e| e.to_string())?;
+        list.iter()
+            .rev()
+            .find(|c| if mine { c.challenger.id == user.id } else { c.challenger.id != user.id })
+            .map(|c| c.id)
+            .ok_or_else(|| {
+                if mine {
+                    "you have no open challenge to cancel"
+                } else {
+                    "there is no open challenge for you to answer"
+                }
+                .to_owned()
+            })
+    }
+
+    async fn accept(&mut self, args: &[&str]) -> Result<String, String> {
+        let me = self.me().await?;
+        let id = self.pick_challenge(args, &me, false).await?;
+        let accepted = self.host.accept(id, &me, now()).await.map_err(|e| e.to_string())?;
+        let game = &accepted.game;
+        self.last_game = Some(game.id);
+        Ok(format!(
+            "@{} accepted challenge #{id}: game #{} of {} starts, @{} (attackers) against @{} (defenders).\n{}",
+            me.name,
+            game.id,
+            game.variant,
+            game.attacker.name,
+            game.defender.name,
+            self.show(game)
+        ))
+    }
+
+    async fn decline(&mut self, args: &[&str]) -> Result<String, String> {
+        let me = self.me().await?;
+        let id = self.pick_challenge(args, &me, false).await?;
+        let c = self.host.decline(id, me.id, now()).await.map_err(|e| e.to_string())?;
+        Ok(format!("@{} declined challenge #{} from @{}", me.name, c.id, c.challenger.name))
+    }
+
+    async fn cancel(&mut self, args: &[&str]) -> Result<String, String> {
+        let me = self.me().await?;
+        let id = self.pick_challenge(args, &me, true).await?;
+        let c = self.host.cancel(id, me.id, now()).await.map_err(|e| e.to_string())?;
+        Ok(format!("challenge #{} cancelled", c.id))
+    }
+
+    async fn list_challenges(&mut self) -> Result<String, String> {
+        let me = self.me().await?;
+        let list = self.host.challenges(me.id, now()).await.map_err(|e| e.to_string())?;
+        if list.is_empty() {
+            return Ok("no open challenges".to_owned());
+        }
+        let mut text = String::new();
+        for c in list {
+            let to = c.opponent.map_or_else(|| "anyone".to_owned(), |o| format!("@{}", o.name));
+            let _ = writeln!(text, "#{} @{} → {to}: {} {}", c.id, c.challenger.name, c.variant, c.options);
+        }
+        Ok(text)
+    }
+
+    /// The game a command means: `game:N` (or a bare number for /board and /export), else the
+    /// game last played in this session if the user plays in it, else their newest ongoing game.
+    async fn pick_game(&self, explicit: Option<&str>, user: &User) -> Result<GameId, String> {
+        self.pick_game_of(explicit, user, false).await
+    }
+
+    /// As [`Session::pick_game`], for commands that also read finished games (`/board`,
+    /// `/export`): the game last played here counts even when it is over.
+    async fn pick_game_of(&self, explicit: Option<&str>, user: &User, finished_ok: bool) -> Result<GameId, String> {
+        if let Some(text) = explicit {
+            return parse_id(text.trim_start_matches("game:").trim_start_matches('#'));
+        }
+        if let Some(id) = self.last_game
+            && let Ok(game) = self.host.show(id).await
+            && game.players().contains(&user.id)
+            && (finished_ok || !game.is_over())
+        {
+            return Ok(id);
+        }
+        let games = self.host.games(user.id, finished_ok).await.map_err(|e| e.to_string())?;
+        games.first().map(|g| g.id).ok_or_else(|| "you have no game going; start one with /challenge".to_owned())
+    }
+
+    async fn play(&mut self, args: &[&str]) -> Result<String, String> {
+        let me = self.me().await?;
+        let game_arg = args.iter().find(|a| a.starts_with("game:")).copied();
+        let notation: Vec<&str> = args.iter().filter(|a| !a.starts_with("game:")).copied().collect();
+        if notation.is_empty() {
+            return Err("write the move, like /move e1-e3".to_owned());
+        }
+        let id = self.pick_game(game_arg, &me).await?;
+        let played = self.host.play(id, me.id, &notation.join(" "), None, now()).await.map_err(|e| e.to_string())?;
+        self.last_game = Some(id);
+        Ok(format!(
+            "@{} played {} (game #{id}, ply {})\n{}",
+            me.name,
+            played.notation,
+            played.game.ply,
+            self.show(&played.game)
+        ))
+    }
+
+    async fn moves(&mut self, args: &[&str]) -> Result<String, String> {
+        let me = self.me().await?;
+        let game_arg = args.iter().find(|a| a.starts_with("game:")).copied();
+        let prefix: String = args.iter().filter(|a| !a.starts_with("game:")).copied().collect();
+        let id = self.pick_game(game_arg, &me).await?;
+        let choices = self.host.legal_moves(id, me.id, &prefix, 25).await.map_err(|e| e.to_string())?;
+        if choices.is_empty() {
+            return Ok(format!("no legal move starts with \"{}\"", shorten(&prefix)));
+        }
+        Ok(choices.into_iter().map(|c| c.label).collect::<Vec<_>>().join("\n"))
+    }
+
+    async fn board(&mut self, args: &[&str]) -> Result<String, String> {
+        let me = self.me().await?;
+        let id = self.pick_game_of(args.first().copied(), &me, true).await?;
+        let game = self.host.show(id).await.map_err(|e| e.to_string())?;
+        Ok(self.show(&game))
+    }
+
+    async fn games(&mut self, args: &[&str]) -> Result<String, String> {
+        let all = args.contains(&"all");
+        let user = match args.iter().find(|a| a.starts_with('@')) {
+            Some(name) => self.user(&parse_name(name)?).await?,
+            None => self.me().await?,
+        };
+        let games = self.host.games(user.id, all).await.map_err(|e| e.to_string())?;
+        if games.is_empty() {
+            return Ok(format!("@{} has no {}games", user.name, if all { "" } else { "ongoing " }));
+        }
+        let mut text = String::new();
+        for g in games {
+            let state = match g.ending {
+                Some(ending) => ending.to_string(),
+                None if g.my_turn() => format!("@{}'s turn", user.name),
+                None => format!("@{}'s turn", g.opponent.name),
+            };
+            let _ = writeln!(
+                text,
+                "game #{}: {} against @{}, playing the {}, ply {}: {state}",
+                g.id, g.variant, g.opponent.name, g.side, g.ply
+            );
+        }
+        Ok(text)
+    }
+
+    async fn resign(&mut self, args: &[&str]) -> Result<String, String> {
+        let me = self.me().await?;
+        let id = self.pick_game(args.first().copied(), &me).await?;
+        let finished = self.host.resign(id, me.id, now()).await.map_err(|e| e.to_string())?;
+        Ok(format!("@{} resigned game #{id}.\n{}", me.name, self.show(&finished.game)))
+    }
+
+    async fn offer(&mut self, args: &[&str], takeback: bool) -> Result<String, String> {
+        let me = self.me().await?;
+        let (kind, usage) = if takeback {
+            ("takeback", "/takeback request, /takeback accept or /takeback decline")
+        } else {
+            ("draw", "/draw offer, /draw accept or /draw decline")
+        };
+        let action = match args.first().map(|a| a.to_ascii_lowercase()).as_deref() {
+            Some("offer" | "request") => OfferAction::Offer,
+            Some("accept" | "yes") => OfferAction::Accept,
+            Some("decline" | "no" | "withdraw") => OfferAction::Decline,
+            _ => return Err(format!("write {usage}")),
+        };
+        let id = self.pick_game(args.get(1).copied(), &me).await?;
+        let outcome = if takeback {
+            self.host.takeback(id, me.id, action, now()).await
+        } else {
+            self.host.draw(id, me.id, action, now()).await
+        }
+        .map_err(|e: HostError| e.to_string())?;
+        self.last_game = Some(id);
+        Ok(match &outcome {
+            OfferOutcome::Offered { game, .. } => {
+                let other = if game.attacker.id == me.id { &game.defender } else { &game.attacker };
+                let verb = if takeback { "asks to take back a move" } else { "offers a draw" };
+                format!("@{} {verb} in game #{id}; @{} may answer with /{kind} accept or decline", me.name, other.name)
+            }
+            OfferOutcome::Accepted { game, plies_taken_back, .. } if takeback => {
+                format!("@{} accepted: {plies_taken_back} ply taken back in game #{id}.\n{}", me.name, self.show(game))
+            }
+            OfferOutcome::Accepted { game, .. } => format!("@{} accepted the draw.\n{}", me.name, self.show(game)),
+            OfferOutcome::Declined { withdrawn: true, .. } => format!("@{} withdrew the {kind} offer", me.name),
+            OfferOutcome::Declined { .. } => format!("@{} declined the {kind} offer", me.name),
+        })
+    }
+
+    async fn export(&mut self, args: &[&str]) -> Result<String, String> {
+        let me = self.me().await?;
+        let id = self.pick_game_of(args.first().copied(), &me, true).await?;
+        self.host.export(id).await.map_err(|e| e.to_string())
+    }
+
+    /// The board as text, whose turn or the result, and the PNG written for it.
+    fn show(&self, game: &GameView) -> String {
+        let mut text = format!("{}\n", game.position);
+        match (game.ending, game.player_to_move()) {
+            (Some(ending), _) => {
+                let _ = write!(text, "game #{} is over: {ending}", game.id);
+                if let Some(winner) = ending.winner {
+                    let _ = write!(text, " (@{} wins)", game.player(winner).name);
+                }
+                text.push('\n');
+                let _ = writeln!(text, "result: {} {}", ending.status_name(), ending.reason.name());
+            }
+            (None, Some(player)) => {
+                let _ =
+                    writeln!(text, "game #{}, ply {}: @{} ({}) to move", game.id, game.ply, player.name, game.to_move);
+            }
+            (None, None) => {}
+        }
+        if let Some(path) = self.write_png(game) {
+            let _ = writeln!(text, "board image: {}", path.display());
+        }
+        text
+    }
+
+    /// Writes the board PNG for a position: the one place where the console draws images.
+    fn write_png(&self, game: &GameView) -> Option<PathBuf> {
+        let (dir, renderer) = (self.boards.as_ref()?, self.renderer.as_ref()?);
+        let on_board = matches!(game.ending.map(|e| e.reason), None | Some(EndReason::Board(_)));
+        let options = BoardOptions {
+            last_move: game.last_move.as_ref().map(|m| LastMove { mv: m.mv, captures: m.captures.clone() }),
+            // The renderer's caption knows only results on the board; for resignation,
+            // agreement and time the text output says the result.
+            caption: on_board.then(|| Caption {
+                attackers: game.attacker.name.clone(),
+                defenders: game.defender.name.clone(),
+                move_number: u32::try_from(game.ply / 2 + 1).ok(),
+                status: game.ending.map_or(tafl_rules::Status::Ongoing, Ending::status),
+            }),
+            ..BoardOptions::default()
+        };
+        let png = match renderer.render_png(&game.position, &options) {
+            Ok(png) => png,
+            Err(error) => {
+                tracing::warn!(%error, game = game.id, "cannot draw the board");
+                return None;
+            }
+        };
+        let path = dir.join(format!("game-{}-ply-{}.png", game.id, game.ply));
+        let written = std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&path, png));
+        match written {
+            Ok(()) => Some(path),
+            Err(error) => {
+                tracing::warn!(%error, path = %path.display(), "cannot write the board image");
+                None
+            }
+        }
+    }
+}
+
+/// `@bob` or `bob`: letters, digits, `_`, `-` and `.`, at most 32 characters.
+fn parse_name(text: &str) -> Result<String, String> {
+    let name = text.trim().trim_start_matches('@');
+    let valid = !name.is_empty()
+        && name.chars().count() <= 32
+        && name.chars().all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.'));
+    if valid {
+        Ok(name.to_owned())
+    } else {
+        Err(format!("\"{}\" is not a name; write @ and letters or digits, like @bob", shorten(text)))
+    }
+}
+
+fn parse_id(text: &str) -> Result<i64, String> {
+    text.parse::<i64>().ok().filter(|n| *n > 0).ok_or_else(|| format!("\"{}\" is not a number like 12", shorten(text)))
+}
+
+/// `3d`, `12h`, `30m`, `90s`, or `none`.
+fn parse_clock(text: &str) -> Result<Option<i64>, String> {
+    if text.eq_ignore_ascii_case("none") {
+        return Ok(None);
+    }
+    let bad = || format!("\"{}\" is not a clock; write a time per move like 1d, 3d, 12h or none", shorten(text));
+    let split = text.find(|c: char| !c.is_ascii_digit()).ok_or_else(bad)?;
+    let (number, unit) = text.split_at(split);
+    let number: i64 = number.parse().map_err(|_| bad())?;
+    let unit = match unit {
+        "d" => 86_400,
+        "h" => 3_600,
+        "m" => 60,
+        "s" => 1,
+        _ => return Err(bad()),
+    };
+    number.checked_mul(unit).map(Some).ok_or_else(bad)
+}
+
+fn internal(error: sqlx::Error) -> String {
+    HostError::from(error).to_string()
+}
+
+fn shorten(text: &str) -> String {
+    crate::cli::shorten(text, 32)
+}
+
+/// The current time in unix seconds.
+fn now() -> i64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64)
+}

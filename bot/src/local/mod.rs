@@ -1,0 +1,135 @@
+//! `tafl-bot local`: play in the terminal, without Discord, through the very same [`Host`].
+//!
+//! Lines typed (or piped) on stdin are the commands players will type in Discord, with people
+//! as `@names`: `/challenge @bob copenhagen side:defenders`, `as @bob /accept`, `/move e1-e3`.
+//! Each name gets a stable fake id stored in the database, so a session can be resumed. Refusals
+//! print the host's own sentence and the session goes on; the exit status is 0 at the end of the
+//! input (or `/quit`). Boards are printed as text and written as PNG files.
+
+mod commands;
+
+use std::io::{self, BufRead, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+
+pub use commands::Session;
+
+use crate::cli::CliError;
+use crate::host::Host;
+use crate::store::Db;
+
+/// Arguments of `tafl-bot local`.
+#[derive(Debug, Args)]
+pub struct LocalArgs {
+    /// The database file; created (and migrated) when missing, kept between sessions.
+    #[arg(long, default_value = "tafl-local.db")]
+    pub db: PathBuf,
+    /// Where board images are written, one PNG per position shown.
+    #[arg(long, default_value = "local-boards")]
+    pub boards: PathBuf,
+    /// Print text boards only; write no PNG files.
+    #[arg(long)]
+    pub no_png: bool,
+    /// Do not echo piped commands (they are echoed so that a transcript reads like a session).
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// Runs a session on stdin and stdout.
+pub fn run(args: &LocalArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let stdin = io::stdin();
+    let interactive = stdin.is_terminal();
+    run_with(args, &mut stdin.lock(), out, interactive)
+}
+
+/// Runs a session reading commands from `input`; `interactive` prints prompts instead of
+/// echoing the commands.
+pub fn run_with(
+    args: &LocalArgs,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+    interactive: bool,
+) -> Result<(), CliError> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| CliError::Input(format!("cannot start the async runtime: {e}")))?;
+    runtime.block_on(async {
+        let db = open(&args.db).await?;
+        let boards = (!args.no_png).then(|| args.boards.clone());
+        let mut session = Session::new(Host::new(db), boards);
+        let write = CliError::write;
+        if interactive {
+            writeln!(out, "tafl-bot local: database {}. Type /help for the commands.", args.db.display())
+                .map_err(write)?;
+        }
+        let mut line = String::new();
+        loop {
+            if interactive {
+                write!(out, "{}> ", session.current_name()).map_err(write)?;
+                out.flush().map_err(write)?;
+            }
+            line.clear();
+            let read =
+                read_line(input, &mut line).map_err(|source| CliError::Io { context: "cannot read stdin", source })?;
+            if read == 0 {
+                break;
+            }
+            let command = line.trim();
+            if command.is_empty() || command.starts_with('#') {
+                continue;
+            }
+            if !interactive && !args.quiet {
+                writeln!(out, "{}> {}", session.current_name(), command).map_err(write)?;
+            }
+            let reply = session.execute(command).await;
+            out.write_all(reply.text.as_bytes()).map_err(write)?;
+            if !reply.text.ends_with('\n') {
+                writeln!(out).map_err(write)?;
+            }
+            out.flush().map_err(write)?;
+            if reply.quit {
+                break;
+            }
+        }
+        session.close().await;
+        Ok(())
+    })
+}
+
+async fn open(path: &Path) -> Result<Db, CliError> {
+    Db::open_file(path).await.map_err(|e| {
+        tracing::error!(error = %e, path = %path.display(), "cannot open the database");
+        CliError::Input(format!("cannot open the database {}: {e}", path.display()))
+    })
+}
+
+/// Reads one line of at most 64 KiB (the rest of a longer line is skipped), accepting invalid
+/// UTF-8 as replacement characters: hostile input is answered, never fatal.
+fn read_line(input: &mut dyn BufRead, line: &mut String) -> io::Result<usize> {
+    const LIMIT: usize = 64 * 1024;
+    let mut bytes = Vec::new();
+    let mut total = 0;
+    loop {
+        let buf = input.fill_buf()?;
+        if buf.is_empty() {
+            break;
+        }
+        let (chunk, done) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (&buf[..=i], true),
+            None => (buf, false),
+        };
+        let n = chunk.len();
+        if bytes.len() < LIMIT {
+            bytes.extend_from_slice(&chunk[..n.min(LIMIT - bytes.len())]);
+        }
+        total += n;
+        input.consume(n);
+        if done {
+            break;
+        }
+    }
+    line.push_str(&String::from_utf8_lossy(&bytes));
+    Ok(total)
+}

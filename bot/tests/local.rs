@@ -1,0 +1,207 @@
+//! Whole games played through `tafl-bot local` with a piped script, as a person at a terminal
+//! would type them: one preset of each family, ending in every kind of result across the tests.
+
+mod support;
+
+use std::fmt::Write as _;
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use support::{find_game, temp_path};
+use tafl_rules::{Reason, Variant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_tafl-bot");
+
+/// Runs `tafl-bot local` on a database file with `script` on stdin; returns stdout.
+fn local(db: &std::path::Path, extra: &[&str], script: &str) -> String {
+    let mut child = Command::new(BIN)
+        .arg("local")
+        .arg("--db")
+        .arg(db)
+        .args(extra)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("tafl-bot starts");
+    let mut stdin = child.stdin.take().unwrap();
+    let input = script.to_owned();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let output = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(output.status.success(), "tafl-bot local failed: {stderr}\n{stdout}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    stdout
+}
+
+/// A script: ann challenges ben to `variant` as attackers, ben accepts, then `moves` are
+/// played by whoever is to move.
+fn script(variant: &str, moves: &[String]) -> String {
+    let mut s = format!("as @ann /challenge @ben {variant} side:attackers\nas @ben /accept\n");
+    for (n, mv) in moves.iter().enumerate() {
+        let who = if n % 2 == 0 { "ann" } else { "ben" };
+        let _ = writeln!(s, "as @{who} /move {mv}");
+    }
+    s
+}
+
+fn errors(out: &str) -> Vec<&str> {
+    out.lines().filter(|l| l.starts_with("error:")).collect()
+}
+
+fn full_game(variant: Variant, reason: Reason, result: &str) {
+    let moves = find_game(variant, reason, 300);
+    let out = local(&temp_path("local"), &["--no-png"], &script(variant.id(), &moves));
+    assert!(errors(&out).is_empty(), "{:?}", errors(&out));
+    assert!(
+        out.contains(&format!("game #1 of {} starts, @ann (attackers) against @ben (defenders)", variant.id())),
+        "{out}"
+    );
+    assert!(out.contains(&format!("result: {result} {}", reason.name())), "{out}");
+    assert_eq!(out.matches(" played ").count(), moves.len());
+}
+
+#[test]
+fn a_sea_battle_game_ends_with_the_king_escaping() {
+    full_game(Variant::SeaBattle9, Reason::KingEscaped, "defenders_win");
+}
+
+#[test]
+fn a_historical_game_ends_with_the_king_captured() {
+    full_game(Variant::Historical7, Reason::KingCaptured, "attackers_win");
+}
+
+#[test]
+fn a_brandubh_game_ends_when_a_side_has_no_legal_move() {
+    let moves = find_game(Variant::Brandubh, Reason::NoMoves, 300);
+    let out = local(&temp_path("local"), &["--no-png"], &script("brandubh", &moves));
+    assert!(errors(&out).is_empty(), "{:?}", errors(&out));
+    assert!(out.contains("result: attackers_win no_moves") || out.contains("result: defenders_win no_moves"), "{out}");
+}
+
+#[test]
+fn a_copenhagen_game_ends_with_an_exit_fort() {
+    full_game(Variant::Copenhagen, Reason::ExitFort, "defenders_win");
+}
+
+#[test]
+fn a_brandubh_game_repeating_a_position_three_times_is_drawn() {
+    let shuffle = ["a4-a5", "d5-e5", "a5-a4", "e5-d5"].map(str::to_owned);
+    let moves: Vec<String> = shuffle.iter().chain(shuffle.iter()).cloned().collect();
+    let out = local(&temp_path("local"), &["--no-png"], &script("brandubh", &moves));
+    assert!(errors(&out).is_empty(), "{:?}", errors(&out));
+    assert!(out.contains("result: draw repetition"), "{out}");
+}
+
+#[test]
+fn a_tablut_game_ends_by_resignation_and_exports_its_record() {
+    let moves = find_game(Variant::Tablut, Reason::KingEscaped, 300);
+    let mut s = script("tablut", &moves[..6]);
+    s.push_str("as @ben /resign\nas @ann /export\nas @ann /games all\n");
+    let out = local(&temp_path("local"), &["--no-png"], &s);
+    assert!(errors(&out).is_empty(), "{:?}", errors(&out));
+    assert!(out.contains("@ben resigned game #1."), "{out}");
+    assert!(out.contains("result: attackers_win resignation"), "{out}");
+    assert!(out.contains("[attackers:ann]") && out.contains("[defenders:ben]") && out.contains("[result:1]"), "{out}");
+    assert!(
+        out.contains("game #1: tablut against @ben, playing the attackers, ply 6: the attackers won: resignation"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_fetlar_game_ends_in_a_draw_by_agreement() {
+    let moves = find_game(Variant::Fetlar, Reason::KingEscaped, 300);
+    let mut s = script("fetlar", &moves[..4]);
+    s.push_str("as @ann /draw offer\nas @ann /draw accept\nas @ben /draw accept\n");
+    let out = local(&temp_path("local"), &["--no-png"], &s);
+    assert_eq!(
+        errors(&out),
+        vec![
+            "error: you cannot answer your own draw offer in game #1; wait for your opponent, or withdraw it with decline"
+        ]
+    );
+    assert!(out.contains("@ben accepted the draw."), "{out}");
+    assert!(out.contains("result: draw agreement"), "{out}");
+}
+
+#[test]
+fn a_hnefatafl_game_with_a_takeback_still_ends_with_the_king_captured() {
+    let moves = find_game(Variant::Hnefatafl, Reason::KingCaptured, 300);
+    let mut s = script("hnefatafl", &moves[..3]);
+    // ann takes back her second move, with ben's consent, and plays it again.
+    s.push_str("as @ann /takeback request\nas @ben /takeback accept\n");
+    let _ = writeln!(s, "as @ann /move {}", moves[2]);
+    for (n, mv) in moves.iter().enumerate().skip(3) {
+        let who = if n % 2 == 0 { "ann" } else { "ben" };
+        let _ = writeln!(s, "as @{who} /move {mv}");
+    }
+    let out = local(&temp_path("local"), &["--no-png"], &s);
+    assert!(errors(&out).is_empty(), "{:?}", errors(&out));
+    assert!(out.contains("@ben accepted: 1 ply taken back in game #1."), "{out}");
+    assert!(out.contains("result: attackers_win king_captured"), "{out}");
+}
+
+#[test]
+fn the_console_writes_a_png_for_every_board_it_shows() {
+    let dir = temp_path("boards");
+    let out = local(
+        &temp_path("local"),
+        &["--boards", dir.to_str().unwrap()],
+        "/challenge @bob brandubh side:defenders\nas @bob /accept\nas @bob /move d1-c1\n",
+    );
+    let line = out.lines().rfind(|l| l.starts_with("board image: ")).expect("a board image line");
+    let path = line.trim_start_matches("board image: ");
+    let png = std::fs::read(path).expect("the board image exists");
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    assert!(path.ends_with("game-1-ply-1.png"), "{path}");
+}
+
+#[test]
+fn refusals_are_explained_and_the_session_goes_on() {
+    let out = local(
+        &temp_path("local"),
+        &["--no-png"],
+        "/challenge @you copenhagen\n/challenge @bob chess\n/challenge @bob side:attackers\nas @carol /accept 1\n/accept 1\n\
+         as @bob /accept 1\nas @bob /move d1-d3\n/move a1-a3\n/move hello\n/move \u{436}\nas @carol /resign\n/draw maybe\n\
+         nonsense\n/frobnicate\nas bob\nas @bob\n/as @\u{202e}x\n/help\n/quit\n/move d1-d3\n",
+    );
+    let errors = errors(&out);
+    let expected = [
+        "you cannot challenge yourself",
+        "\"chess\" is not a variant",
+        "challenge #1 is meant for bob, not for you",
+        "you cannot accept your own challenge #1",
+        "it is not your turn in game #1: the attackers (you) move next",
+        "a1-a3: there is no piece on a1",
+        "write moves like e1-e3",
+        "write moves like e1-e3",
+        "you have no game going; start one with /challenge",
+        "write /draw offer, /draw accept or /draw decline",
+        "commands start with /",
+        "there is no command /frobnicate",
+        "write a command after the name",
+        "write a command after the name",
+        "is not a name",
+    ];
+    assert_eq!(errors.len(), expected.len(), "{errors:#?}");
+    for (error, want) in errors.iter().zip(expected) {
+        assert!(error.contains(want), "{error:?} should say {want:?}");
+    }
+    assert!(out.contains("bye"));
+    assert!(!out.contains("@you played d1-d3"), "nothing runs after /quit");
+}
+
+#[test]
+fn a_session_resumes_from_the_database_with_the_same_names() {
+    let db = temp_path("resume");
+    local(&db, &["--no-png"], "/challenge @bob copenhagen side:attackers\nas @bob /accept\n/move d1-d3\n");
+    let out = local(&db, &["--no-png", "--quiet"], "as @bob /board\nas @bob /move f4-f3\n/games\n");
+    assert!(errors(&out).is_empty(), "{out}");
+    assert!(out.contains("@bob played f4-f3 (game #1, ply 2)"), "{out}");
+    assert!(out.contains("game #1: copenhagen against @bob, playing the attackers, ply 2: @you's turn"), "{out}");
+}
