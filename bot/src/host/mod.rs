@@ -14,7 +14,9 @@ mod error;
 mod legal;
 mod types;
 
+use std::collections::HashMap;
 use std::hash::BuildHasher;
+use std::sync::{Arc, Mutex};
 
 use tafl_rules::otn::{self, GameRecord, RecordEnd};
 use tafl_rules::{Game, MoveText, Position, Setup, Side, Status, Variant, VariantOption};
@@ -40,6 +42,8 @@ pub const CLOCK_RANGE: std::ops::RangeInclusive<i64> = 60..=30 * 24 * 60 * 60;
 pub struct Host {
     db: Db,
     challenge_ttl: i64,
+    /// Compiled start positions by OTN rules string (see [`Host::start_of`]).
+    starts: Arc<Mutex<HashMap<String, Position>>>,
 }
 
 /// A game rebuilt from its row and its move list.
@@ -51,7 +55,7 @@ struct Loaded {
 impl Host {
     #[must_use]
     pub fn new(db: Db) -> Host {
-        Host { db, challenge_ttl: CHALLENGE_TTL }
+        Host { db, challenge_ttl: CHALLENGE_TTL, starts: Arc::default() }
     }
 
     /// A host whose challenges expire after `seconds`.
@@ -170,8 +174,8 @@ impl Host {
         .await?;
         store::challenges::close(&mut tx, id, "accepted", Some(game_id), now).await?;
         let challenge = reload_challenge(&mut tx, id).await?;
-        let loaded = load(&mut tx, game_id).await?;
-        let game = view(&mut tx, &loaded).await?;
+        let loaded = self.load(&mut tx, game_id).await?;
+        let game = view(&loaded);
         tx.commit().await?;
         tracing::info!(challenge = id, game = game_id, "challenge accepted");
         Ok(Accepted { notify: vec![challenge.challenger.id], challenge, game })
@@ -262,7 +266,7 @@ impl Host {
         now: i64,
     ) -> Result<Played, HostError> {
         let mut tx = self.db.begin_write().await?;
-        let mut loaded = load(&mut tx, game_id).await?;
+        let mut loaded = self.load(&mut tx, game_id).await?;
         let side = player_side(&loaded, user)?;
         ensure_ongoing(&mut tx, &loaded).await?;
         let ply = loaded.game.ply();
@@ -288,7 +292,9 @@ impl Host {
             return Err(error.into());
         }
         store::games::set_ply(&mut tx, game_id, new_ply, now).await?;
-        store::offers::lapse_on_move(&mut tx, game_id, user, now).await?;
+        if loaded.row.open_offers > 0 {
+            store::offers::lapse_on_move(&mut tx, game_id, user, now).await?;
+        }
         let mut notify = vec![side_player(&loaded.row, to_move.opponent())];
         if let Status::Finished(outcome) = played.status {
             let ending = Ending { winner: outcome.winner, reason: EndReason::Board(outcome.reason) };
@@ -299,7 +305,7 @@ impl Host {
             notify = players(&loaded.row);
         }
         loaded.row.ply = new_ply;
-        let game = view(&mut tx, &loaded).await?;
+        let game = view(&loaded);
         tx.commit().await?;
         tracing::debug!(game = game_id, ply = new_ply, %notation, "move played");
         Ok(Played { game, notation, notify })
@@ -308,7 +314,7 @@ impl Host {
     /// Resigns `user`'s game: the opponent wins.
     pub async fn resign(&self, game_id: GameId, user: UserId, now: i64) -> Result<Finished, HostError> {
         let mut tx = self.db.begin_write().await?;
-        let loaded = load(&mut tx, game_id).await?;
+        let loaded = self.load(&mut tx, game_id).await?;
         let sides = player_side(&loaded, user)?;
         ensure_ongoing(&mut tx, &loaded).await?;
         // Someone playing both sides (an imported or test game) resigns for the side to move.
@@ -323,7 +329,7 @@ impl Host {
     /// ending a moderator or the scheduler records. Refuses games already over.
     pub async fn finish(&self, game_id: GameId, ending: Ending, now: i64) -> Result<Finished, HostError> {
         let mut tx = self.db.begin_write().await?;
-        let loaded = load(&mut tx, game_id).await?;
+        let loaded = self.load(&mut tx, game_id).await?;
         ensure_ongoing(&mut tx, &loaded).await?;
         let loser = ending.winner.map(|w| side_player(&loaded.row, w.opponent()));
         let finished = finish_in(&mut tx, loaded, ending, loser, now).await?;
@@ -334,7 +340,7 @@ impl Host {
     /// The side to move runs out of time and loses.
     pub async fn time_out(&self, game_id: GameId, now: i64) -> Result<Finished, HostError> {
         let mut tx = self.db.begin_write().await?;
-        let loaded = load(&mut tx, game_id).await?;
+        let loaded = self.load(&mut tx, game_id).await?;
         ensure_ongoing(&mut tx, &loaded).await?;
         let loser = loaded.game.position().to_move();
         let ending = Ending { winner: Some(loser.opponent()), reason: EndReason::Time };
@@ -354,7 +360,7 @@ impl Host {
         now: i64,
     ) -> Result<OfferOutcome, HostError> {
         let mut tx = self.db.begin_write().await?;
-        let loaded = load(&mut tx, game_id).await?;
+        let loaded = self.load(&mut tx, game_id).await?;
         player_side(&loaded, user)?;
         ensure_ongoing(&mut tx, &loaded).await?;
         let open = store::offers::open(&mut tx, game_id, "draw").await?;
@@ -371,7 +377,7 @@ impl Host {
             }
             (OfferAction::Offer, _) => {
                 store::offers::insert(&mut tx, game_id, "draw", user, loaded.game.ply() as i64, now).await?;
-                OfferOutcome::Offered { game: view(&mut tx, &loaded).await?, notify: opponent }
+                OfferOutcome::Offered { game: view(&loaded), notify: opponent }
             }
             (OfferAction::Accept, Some(_)) => return Err(HostError::OwnOffer { id: game_id, kind: "draw offer" }),
             (OfferAction::Accept | OfferAction::Decline, None) => {
@@ -382,7 +388,7 @@ impl Host {
                 let withdrawn = offer.by_user == user;
                 store::offers::resolve(&mut tx, offer.id, if withdrawn { "withdrawn" } else { "declined" }, now)
                     .await?;
-                OfferOutcome::Declined { game: view(&mut tx, &loaded).await?, notify: opponent, withdrawn }
+                OfferOutcome::Declined { game: view(&loaded), notify: opponent, withdrawn }
             }
         };
         tx.commit().await?;
@@ -399,7 +405,7 @@ impl Host {
         now: i64,
     ) -> Result<OfferOutcome, HostError> {
         let mut tx = self.db.begin_write().await?;
-        let mut loaded = load(&mut tx, game_id).await?;
+        let mut loaded = self.load(&mut tx, game_id).await?;
         player_side(&loaded, user)?;
         ensure_ongoing(&mut tx, &loaded).await?;
         let open = store::offers::open(&mut tx, game_id, "takeback").await?;
@@ -414,7 +420,7 @@ impl Host {
                     return Err(HostError::NothingToTakeBack(game_id));
                 }
                 store::offers::insert(&mut tx, game_id, "takeback", user, loaded.game.ply() as i64, now).await?;
-                OfferOutcome::Offered { game: view(&mut tx, &loaded).await?, notify: opponent }
+                OfferOutcome::Offered { game: view(&loaded), notify: opponent }
             }
             (OfferAction::Accept, Some(offer)) if offer.by_user != user => {
                 let plies = takeback_plies(&loaded, offer.by_user).ok_or(HostError::NothingToTakeBack(game_id))?;
@@ -426,11 +432,7 @@ impl Host {
                 store::games::set_ply(&mut tx, game_id, ply, now).await?;
                 store::offers::resolve(&mut tx, offer.id, "accepted", now).await?;
                 loaded.row.ply = ply;
-                OfferOutcome::Accepted {
-                    game: view(&mut tx, &loaded).await?,
-                    notify: vec![offer.by_user],
-                    plies_taken_back: plies,
-                }
+                OfferOutcome::Accepted { game: view(&loaded), notify: vec![offer.by_user], plies_taken_back: plies }
             }
             (OfferAction::Accept, Some(_)) => {
                 return Err(HostError::OwnOffer { id: game_id, kind: "takeback request" });
@@ -443,7 +445,7 @@ impl Host {
                 let withdrawn = offer.by_user == user;
                 store::offers::resolve(&mut tx, offer.id, if withdrawn { "withdrawn" } else { "declined" }, now)
                     .await?;
-                OfferOutcome::Declined { game: view(&mut tx, &loaded).await?, notify: opponent, withdrawn }
+                OfferOutcome::Declined { game: view(&loaded), notify: opponent, withdrawn }
             }
         };
         tx.commit().await?;
@@ -455,8 +457,8 @@ impl Host {
     /// A game as it stands.
     pub async fn show(&self, game_id: GameId) -> Result<GameView, HostError> {
         let mut tx = self.db.begin_read().await?;
-        let loaded = load(&mut tx, game_id).await?;
-        view(&mut tx, &loaded).await
+        let loaded = self.load(&mut tx, game_id).await?;
+        Ok(view(&loaded))
     }
 
     /// A user's games, most recently active first: the ongoing ones, or all when `all`.
@@ -467,7 +469,8 @@ impl Host {
         for row in rows {
             let side = if row.attacker_id == user { Side::Attackers } else { Side::Defenders };
             let opponent_id = side_player(&row, side.opponent());
-            let opponent = User { id: opponent_id, name: store::users::name(&mut tx, opponent_id).await? };
+            let name = if side == Side::Attackers { &row.defender_name } else { &row.attacker_name };
+            let opponent = User { id: opponent_id, name: name.clone() };
             let first = row.start_to_move.as_deref().and_then(Side::from_name).unwrap_or(Side::Attackers);
             let to_move = if row.ply % 2 == 0 { first } else { first.opponent() };
             list.push(GameSummary {
@@ -494,7 +497,7 @@ impl Host {
         limit: usize,
     ) -> Result<Vec<MoveChoice>, HostError> {
         let mut tx = self.db.begin_read().await?;
-        let loaded = load(&mut tx, game_id).await?;
+        let loaded = self.load(&mut tx, game_id).await?;
         let side = player_side(&loaded, user)?;
         ensure_ongoing(&mut tx, &loaded).await?;
         let to_move = loaded.game.position().to_move();
@@ -508,8 +511,8 @@ impl Host {
     /// The OTN record of a game, with players, variant and result as tags.
     pub async fn export(&self, game_id: GameId) -> Result<String, HostError> {
         let mut tx = self.db.begin_read().await?;
-        let loaded = load(&mut tx, game_id).await?;
-        let view = view(&mut tx, &loaded).await?;
+        let loaded = self.load(&mut tx, game_id).await?;
+        let view = view(&loaded);
         let mut tags = vec![
             ("game".to_owned(), game_id.to_string()),
             ("variant".to_owned(), view.variant.clone()),
@@ -624,8 +627,8 @@ impl Host {
         let loser = ending.winner.map(|w| if w == Side::Attackers { defender.id } else { attacker.id });
         let loser = if matches!(ending.reason, EndReason::Board(_)) { None } else { loser };
         store::games::finish(&mut tx, game_id, ending.status_name(), ending.reason.name(), loser, now).await?;
-        let loaded = load(&mut tx, game_id).await?;
-        let view = view(&mut tx, &loaded).await?;
+        let loaded = self.load(&mut tx, game_id).await?;
+        let view = view(&loaded);
         tx.commit().await?;
         Ok(view)
     }
@@ -635,33 +638,50 @@ impl Host {
 
 type Conn = sqlx::SqliteConnection;
 
-/// Rebuilds a game from its row and move list. A row that cannot be rebuilt is a bug or a
-/// damaged database: logged, and reported to the player as an internal error.
-async fn load(conn: &mut Conn, game_id: GameId) -> Result<Loaded, HostError> {
-    let row = store::games::find(conn, game_id).await?.ok_or(HostError::NoSuchGame(game_id))?;
-    let moves = store::moves::list(conn, game_id).await?;
-    let rules = otn::parse_rules(&row.rules).map_err(|e| HostError::corrupt(game_id, &e.to_string()))?;
-    let mut position = Position::new(rules).map_err(|e| HostError::corrupt(game_id, &e.to_string()))?;
-    if let Some(start) = &row.start_position {
-        let setup: Setup =
-            start.parse().map_err(|e: tafl_rules::ParseError| HostError::corrupt(game_id, &e.to_string()))?;
-        let side = row.start_to_move.as_deref().and_then(Side::from_name).unwrap_or(Side::Attackers);
-        position = position.with_setup(&setup, side).map_err(|e| HostError::corrupt(game_id, &e.to_string()))?;
+impl Host {
+    /// Rebuilds a game from its row and move list. A row that cannot be rebuilt is a bug or a
+    /// damaged database: logged, and reported to the player as an internal error.
+    async fn load(&self, conn: &mut Conn, game_id: GameId) -> Result<Loaded, HostError> {
+        let row = store::games::find(conn, game_id).await?.ok_or(HostError::NoSuchGame(game_id))?;
+        let moves = store::moves::list(conn, game_id).await?;
+        let mut position = self.start_of(&row.rules).map_err(|e| HostError::corrupt(game_id, &e))?;
+        if let Some(start) = &row.start_position {
+            let setup: Setup =
+                start.parse().map_err(|e: tafl_rules::ParseError| HostError::corrupt(game_id, &e.to_string()))?;
+            let side = row.start_to_move.as_deref().and_then(Side::from_name).unwrap_or(Side::Attackers);
+            position = position.with_setup(&setup, side).map_err(|e| HostError::corrupt(game_id, &e.to_string()))?;
+        }
+        let mut game = Game::new(position);
+        for (n, notation) in moves.iter().enumerate() {
+            let text: MoveText =
+                notation.parse().map_err(|e: tafl_rules::ParseError| HostError::corrupt(game_id, &e.to_string()))?;
+            game.play_text(&text).map_err(|e| HostError::corrupt(game_id, &format!("ply {}: {e}", n + 1)))?;
+        }
+        Ok(Loaded { row, game })
     }
-    let mut game = Game::new(position);
-    for (n, notation) in moves.iter().enumerate() {
-        let text: MoveText =
-            notation.parse().map_err(|e: tafl_rules::ParseError| HostError::corrupt(game_id, &e.to_string()))?;
-        game.play_text(&text).map_err(|e| HostError::corrupt(game_id, &format!("ply {}: {e}", n + 1)))?;
+
+    /// The start position of an OTN rules string. Compiling rules costs more than replaying a
+    /// game, and a bot hosts a handful of rule sets, so each is compiled once and shared.
+    fn start_of(&self, rules: &str) -> Result<Position, String> {
+        let mut cache = self.starts.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(position) = cache.get(rules) {
+            return Ok(position.clone());
+        }
+        let parsed = otn::parse_rules(rules).map_err(|e| e.to_string())?;
+        let position = Position::new(parsed).map_err(|e| e.to_string())?;
+        if cache.len() >= 256 {
+            cache.clear(); // imported custom rules could otherwise grow it without bound
+        }
+        cache.insert(rules.to_owned(), position.clone());
+        Ok(position)
     }
-    Ok(Loaded { row, game })
 }
 
-async fn view(conn: &mut Conn, loaded: &Loaded) -> Result<GameView, HostError> {
+fn view(loaded: &Loaded) -> GameView {
     let row = &loaded.row;
-    let attacker = User { id: row.attacker_id, name: store::users::name(conn, row.attacker_id).await? };
-    let defender = User { id: row.defender_id, name: store::users::name(conn, row.defender_id).await? };
-    Ok(GameView {
+    let attacker = User { id: row.attacker_id, name: row.attacker_name.clone() };
+    let defender = User { id: row.defender_id, name: row.defender_name.clone() };
+    GameView {
         id: row.id,
         place: Place { guild: row.guild_id, channel: row.channel_id, thread: row.thread_id },
         variant: row.variant.clone(),
@@ -675,7 +695,7 @@ async fn view(conn: &mut Conn, loaded: &Loaded) -> Result<GameView, HostError> {
         position: loaded.game.position().clone(),
         clock_seconds: row.clock_seconds,
         imported: row.imported,
-    })
+    }
 }
 
 async fn finish_in(
@@ -692,7 +712,7 @@ async fn finish_in(
     loaded.row.reason = Some(ending.reason.name().to_owned());
     loaded.row.loser_id = loser;
     tracing::info!(game = id, result = ending.status_name(), reason = ending.reason.name(), "game finished");
-    Ok(Finished { notify: players(&loaded.row), game: view(conn, &loaded).await? })
+    Ok(Finished { notify: players(&loaded.row), game: view(&loaded) })
 }
 
 /// The sides `user` plays in a game (both, in a game against oneself), or a refusal.

@@ -26,6 +26,27 @@ pub struct GameRow {
     pub created_at: i64,
     pub updated_at: i64,
     pub finished_at: Option<i64>,
+    /// The players' display names, joined in so that showing a game is one query.
+    pub attacker_name: String,
+    pub defender_name: String,
+    /// How many draw offers and takeback requests are open, so a move only touches `offers`
+    /// when there is something to lapse.
+    pub open_offers: i64,
+}
+
+/// The `SELECT` of a full [`GameRow`], followed by the rest of the statement. A macro rather
+/// than a `format!` because sqlx takes only `&'static str` SQL.
+macro_rules! select_games {
+    ($tail:literal) => {
+        concat!(
+            "SELECT g.id, g.guild_id, g.channel_id, g.thread_id, g.variant, g.options, g.rules, g.start_position, \
+             g.start_to_move, g.attacker_id, g.defender_id, g.status, g.reason, g.loser_id, g.ply, g.clock_seconds, \
+             g.imported, g.created_at, g.updated_at, g.finished_at, a.name AS attacker_name, d.name AS defender_name, \
+             (SELECT COUNT(*) FROM offers o WHERE o.game_id = g.id AND o.state = 'open') AS open_offers \
+             FROM games g JOIN users a ON a.id = g.attacker_id JOIN users d ON d.id = g.defender_id ",
+            $tail
+        )
+    };
 }
 
 /// What a new game row needs.
@@ -70,26 +91,20 @@ pub async fn insert(conn: &mut SqliteConnection, game: &NewGame<'_>, now: i64) -
 }
 
 pub async fn find(conn: &mut SqliteConnection, id: i64) -> Result<Option<GameRow>, sqlx::Error> {
-    const SQL: &str = "SELECT id, guild_id, channel_id, thread_id, variant, options, rules, start_position, \
-         start_to_move, attacker_id, defender_id, status, reason, loser_id, ply, clock_seconds, imported, \
-         created_at, updated_at, finished_at FROM games WHERE id = ?";
-    sqlx::query_as(SQL).bind(id).fetch_optional(conn).await
+    sqlx::query_as(select_games!("WHERE g.id = ?")).bind(id).fetch_optional(conn).await
 }
 
-/// The games of a user, newest first: ongoing ones only, or all.
+/// The games of a user, most recently active first: ongoing ones only, or all.
 pub async fn of_user(
     conn: &mut SqliteConnection,
     user_id: i64,
     ongoing_only: bool,
     limit: i64,
 ) -> Result<Vec<GameRow>, sqlx::Error> {
-    sqlx::query_as(
-        "SELECT id, guild_id, channel_id, thread_id, variant, options, rules, start_position, \
-         start_to_move, attacker_id, defender_id, status, reason, loser_id, ply, clock_seconds, imported, \
-         created_at, updated_at, finished_at FROM games \
-         WHERE (attacker_id = ? OR defender_id = ?) AND (status = 'ongoing' OR ? = 0) \
-         ORDER BY updated_at DESC, id DESC LIMIT ?",
-    )
+    sqlx::query_as(select_games!(
+        "WHERE (g.attacker_id = ? OR g.defender_id = ?) AND (g.status = 'ongoing' OR ? = 0) \
+         ORDER BY g.updated_at DESC, g.id DESC LIMIT ?"
+    ))
     .bind(user_id)
     .bind(user_id)
     .bind(ongoing_only)
