@@ -38,6 +38,11 @@ pub struct LocalArgs {
 
 /// Runs a session on stdin and stdout.
 pub fn run(args: &LocalArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    // Logs (database trouble, unwritable board files) go to stderr, so stdout stays the session;
+    // RUST_LOG=debug shows every move. Ignored when a subscriber is already set (tests).
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    let _ = tracing_subscriber::fmt().with_writer(io::stderr).with_env_filter(filter).try_init();
     let stdin = io::stdin();
     let interactive = stdin.is_terminal();
     run_with(args, &mut stdin.lock(), out, interactive)
