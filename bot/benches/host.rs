@@ -79,6 +79,19 @@ async fn moves_per_second() {
         pct(0.99),
         latencies[latencies.len() - 1],
     );
+    // Reading a game (as /board and autocomplete do): load and replay 60 plies.
+    let start = Instant::now();
+    for id in &ids {
+        host.show(*id).await.unwrap();
+    }
+    let per_show = start.elapsed() / GAMES as u32;
+    let start = Instant::now();
+    for id in &ids {
+        let mut conn = host.db().pool().acquire().await.unwrap();
+        tafl_bot::store::moves::list(&mut conn, *id).await.unwrap();
+    }
+    let per_list = start.elapsed() / GAMES as u32;
+    println!("host.show of a {PLIES}-ply game: {per_show:?} each, of which reading its move list {per_list:?}");
     host.db().close().await;
 }
 

@@ -675,3 +675,38 @@ async fn the_database_survives_reopening() {
     assert_eq!(host.show(id).await.unwrap().ply, 1);
     host.play(id, bob().id, "f4-f3", Some(1), NOW).await.unwrap();
 }
+
+#[tokio::test]
+async fn a_game_whose_move_text_cache_is_stale_loads_from_the_move_list() {
+    let host = host().await;
+    let g = game(&host, "copenhagen").await;
+    host.play(g.id, alice().id, "d1-d3", None, NOW).await.unwrap();
+    host.play(g.id, bob().id, "f4-f3", None, NOW).await.unwrap();
+    let cached: String = sqlx::query_scalar("SELECT movetext FROM games WHERE id = ?")
+        .bind(g.id)
+        .fetch_one(host.db().pool())
+        .await
+        .unwrap();
+    assert_eq!(cached, "d1-d3 f4-f3");
+    // As a game written before the cache existed.
+    sqlx::query("UPDATE games SET movetext = '' WHERE id = ?").bind(g.id).execute(host.db().pool()).await.unwrap();
+    assert_eq!(host.show(g.id).await.unwrap().ply, 2);
+    let played = host.play(g.id, alice().id, "h1-h3", Some(2), NOW).await.unwrap();
+    assert_eq!(played.game.ply, 3);
+}
+
+#[tokio::test]
+async fn a_takeback_rewrites_the_move_text_cache() {
+    let host = host().await;
+    let g = game(&host, "copenhagen").await;
+    host.play(g.id, alice().id, "d1-d3", None, NOW).await.unwrap();
+    host.play(g.id, bob().id, "f4-f3", None, NOW).await.unwrap();
+    host.takeback(g.id, bob().id, OfferAction::Offer, NOW).await.unwrap();
+    host.takeback(g.id, alice().id, OfferAction::Accept, NOW).await.unwrap();
+    let cached: String = sqlx::query_scalar("SELECT movetext FROM games WHERE id = ?")
+        .bind(g.id)
+        .fetch_one(host.db().pool())
+        .await
+        .unwrap();
+    assert_eq!(cached, "d1-d3");
+}

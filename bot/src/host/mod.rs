@@ -291,7 +291,7 @@ impl Host {
             }
             return Err(error.into());
         }
-        store::games::set_ply(&mut tx, game_id, new_ply, now).await?;
+        store::games::append_move(&mut tx, game_id, new_ply, &notation, now).await?;
         if loaded.row.open_offers > 0 {
             store::offers::lapse_on_move(&mut tx, game_id, user, now).await?;
         }
@@ -429,7 +429,7 @@ impl Host {
                 }
                 let ply = loaded.game.ply() as i64;
                 store::moves::truncate(&mut tx, game_id, ply).await?;
-                store::games::set_ply(&mut tx, game_id, ply, now).await?;
+                store::games::set_moves(&mut tx, game_id, ply, &movetext(&loaded.game), now).await?;
                 store::offers::resolve(&mut tx, offer.id, "accepted", now).await?;
                 loaded.row.ply = ply;
                 OfferOutcome::Accepted { game: view(&loaded), notify: vec![offer.by_user], plies_taken_back: plies }
@@ -623,7 +623,7 @@ impl Host {
         for (n, played) in game.moves().iter().enumerate() {
             store::moves::insert(&mut tx, game_id, n as i64 + 1, &played.text().to_string(), None, now).await?;
         }
-        store::games::set_ply(&mut tx, game_id, game.ply() as i64, now).await?;
+        store::games::set_moves(&mut tx, game_id, game.ply() as i64, &movetext(&game), now).await?;
         let loser = ending.winner.map(|w| if w == Side::Attackers { defender.id } else { attacker.id });
         let loser = if matches!(ending.reason, EndReason::Board(_)) { None } else { loser };
         store::games::finish(&mut tx, game_id, ending.status_name(), ending.reason.name(), loser, now).await?;
@@ -643,7 +643,16 @@ impl Host {
     /// damaged database: logged, and reported to the player as an internal error.
     async fn load(&self, conn: &mut Conn, game_id: GameId) -> Result<Loaded, HostError> {
         let row = store::games::find(conn, game_id).await?.ok_or(HostError::NoSuchGame(game_id))?;
-        let moves = store::moves::list(conn, game_id).await?;
+        // The cached move text when it agrees with the ply count, else the move list itself.
+        let cached: Vec<&str> = row.movetext.split_whitespace().collect();
+        let listed;
+        let moves: Vec<&str> = if cached.len() as i64 == row.ply {
+            cached
+        } else {
+            tracing::debug!(game_id, "the move-text cache is stale; reading the move list");
+            listed = store::moves::list(conn, game_id).await?;
+            listed.iter().map(String::as_str).collect()
+        };
         let mut position = self.start_of(&row.rules).map_err(|e| HostError::corrupt(game_id, &e))?;
         if let Some(start) = &row.start_position {
             let setup: Setup =
@@ -814,6 +823,11 @@ fn validate_setup(variant: &str, options: &[String]) -> Result<(Variant, String)
     texts.sort();
     texts.dedup();
     Ok((variant, texts.join(" ")))
+}
+
+/// The canonical move text of a game, as cached in `games.movetext`.
+fn movetext(game: &Game) -> String {
+    game.moves().iter().map(|m| m.text().to_string()).collect::<Vec<_>>().join(" ")
 }
 
 fn split_options(options: &str) -> Vec<String> {

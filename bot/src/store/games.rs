@@ -26,6 +26,8 @@ pub struct GameRow {
     pub created_at: i64,
     pub updated_at: i64,
     pub finished_at: Option<i64>,
+    /// The moves as one space-separated string, a cache of `moves` (see migration 0002).
+    pub movetext: String,
     /// The players' display names, joined in so that showing a game is one query.
     pub attacker_name: String,
     pub defender_name: String,
@@ -41,7 +43,7 @@ macro_rules! select_games {
         concat!(
             "SELECT g.id, g.guild_id, g.channel_id, g.thread_id, g.variant, g.options, g.rules, g.start_position, \
              g.start_to_move, g.attacker_id, g.defender_id, g.status, g.reason, g.loser_id, g.ply, g.clock_seconds, \
-             g.imported, g.created_at, g.updated_at, g.finished_at, a.name AS attacker_name, d.name AS defender_name, \
+             g.imported, g.created_at, g.updated_at, g.finished_at, g.movetext, a.name AS attacker_name, d.name AS defender_name, \
              (SELECT COUNT(*) FROM offers o WHERE o.game_id = g.id AND o.state = 'open') AS open_offers \
              FROM games g JOIN users a ON a.id = g.attacker_id JOIN users d ON d.id = g.defender_id ",
             $tail
@@ -113,10 +115,39 @@ pub async fn of_user(
     .await
 }
 
-/// Records the ply count after a move or a takeback.
-pub async fn set_ply(conn: &mut SqliteConnection, id: i64, ply: i64, now: i64) -> Result<(), sqlx::Error> {
-    sqlx::query("UPDATE games SET ply = ?, updated_at = ? WHERE id = ?")
+/// Records a move appended to the move list: the ply count and the move-text cache.
+pub async fn append_move(
+    conn: &mut SqliteConnection,
+    id: i64,
+    ply: i64,
+    notation: &str,
+    now: i64,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "UPDATE games SET ply = ?, movetext = CASE WHEN movetext = '' THEN ? ELSE movetext || ' ' || ? END, \
+         updated_at = ? WHERE id = ?",
+    )
+    .bind(ply)
+    .bind(notation)
+    .bind(notation)
+    .bind(now)
+    .bind(id)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// Records a whole move list (a takeback or an import): the ply count and the move-text cache.
+pub async fn set_moves(
+    conn: &mut SqliteConnection,
+    id: i64,
+    ply: i64,
+    movetext: &str,
+    now: i64,
+) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE games SET ply = ?, movetext = ?, updated_at = ? WHERE id = ?")
         .bind(ply)
+        .bind(movetext)
         .bind(now)
         .bind(id)
         .execute(conn)
