@@ -710,3 +710,76 @@ async fn a_takeback_rewrites_the_move_text_cache() {
         .unwrap();
     assert_eq!(cached, "d1-d3");
 }
+
+#[tokio::test]
+async fn reading_or_exporting_a_missing_game_is_refused() {
+    let host = host().await;
+    assert_eq!(host.show(7).await.unwrap_err(), HostError::NoSuchGame(7));
+    assert_eq!(host.export(7).await.unwrap_err(), HostError::NoSuchGame(7));
+    assert_eq!(host.legal_moves(7, alice().id, "", 25).await.unwrap_err(), HostError::NoSuchGame(7));
+    assert_eq!(refused!(host, host.resign(7, alice().id, NOW)), HostError::NoSuchGame(7));
+    assert_eq!(refused!(host, host.time_out(7, NOW)), HostError::NoSuchGame(7));
+}
+
+#[tokio::test]
+async fn offers_in_someone_elses_or_a_finished_game_are_refused() {
+    let host = host().await;
+    let g = game(&host, "copenhagen").await;
+    host.play(g.id, alice().id, "d1-d3", None, NOW).await.unwrap();
+    assert_eq!(refused!(host, host.takeback(g.id, carol().id, OfferAction::Offer, NOW)), HostError::NotAPlayer(g.id));
+    assert_eq!(refused!(host, host.draw(g.id, carol().id, OfferAction::Decline, NOW)), HostError::NotAPlayer(g.id));
+    host.resign(g.id, alice().id, NOW).await.unwrap();
+    assert!(matches!(
+        refused!(host, host.takeback(g.id, alice().id, OfferAction::Offer, NOW)),
+        HostError::GameOver { .. }
+    ));
+    assert!(matches!(host.legal_moves(g.id, bob().id, "", 25).await, Err(HostError::GameOver { .. })));
+    assert!(matches!(
+        refused!(host, host.finish(g.id, Ending { winner: None, reason: EndReason::Agreement }, NOW)),
+        HostError::GameOver { .. }
+    ));
+}
+
+#[tokio::test]
+async fn an_expired_challenge_cannot_be_declined_or_cancelled() {
+    let host = host().await;
+    let c = host.challenge(&request(&alice(), Some(&bob()), "copenhagen", SideChoice::Random), NOW).await.unwrap();
+    assert_eq!(refused!(host, host.decline(c.id, bob().id, c.expires_at)), HostError::ChallengeExpired { id: c.id });
+    assert_eq!(refused!(host, host.cancel(c.id, alice().id, c.expires_at)), HostError::ChallengeExpired { id: c.id });
+}
+
+#[tokio::test]
+async fn a_record_with_rules_of_no_preset_imports_as_a_custom_game_that_replays() {
+    let host = host().await;
+    let rules = Variant::Tablut.rules_with_texts(&["king_armed=false"]).unwrap();
+    let text = tafl_rules::otn::rules_string(&rules);
+    let record = format!("[rules:{text}]\n1. d1-d3 e3-f3\n---\n");
+    let imported = host.import(&record, &alice(), &bob(), PLACE, NOW).await.unwrap();
+    assert_eq!(imported.variant, "custom");
+    assert!(!imported.position.rules().king_armed);
+    assert_eq!(imported.ending, Some(Ending { winner: Some(Side::Defenders), reason: EndReason::Resignation }));
+    let exported = host.export(imported.id).await.unwrap();
+    assert!(exported.contains(&format!("[rules:{text}]")), "{exported}");
+}
+
+#[tokio::test]
+async fn an_imported_record_may_start_from_a_custom_position() {
+    let host = host().await;
+    let rules = tafl_rules::otn::rules_string(&Variant::Brandubh.rules());
+    let record = format!(
+        "[position:/7/3t3/3T3/ttTK1tt/3T3/3t3/7/]\n[to-move:defenders]\n[rules:{rules}]\n1. d4-e4\n[result:-1]\n"
+    );
+    let error = host.import(&record, &alice(), &bob(), PLACE, NOW).await;
+    // Tags after the moves are not OTN; whatever the parser says, nothing panics and the
+    // message is one sentence.
+    if let Err(error) = error {
+        assert!(!error.to_string().contains('\n'));
+    }
+    let record = format!(
+        "[result:-1]\n[position:/7/3t3/3T3/ttTK1tt/3T3/3t3/7/]\n[to-move:defenders]\n[rules:{rules}]\n1. d4-e4\n"
+    );
+    let imported = host.import(&record, &alice(), &bob(), PLACE, NOW).await.unwrap();
+    assert_eq!(imported.ply, 1);
+    assert_eq!(imported.to_move, Side::Attackers);
+    assert_eq!(host.show(imported.id).await.unwrap().position, imported.position);
+}

@@ -205,3 +205,93 @@ fn a_session_resumes_from_the_database_with_the_same_names() {
     assert!(out.contains("@bob played f4-f3 (game #1, ply 2)"), "{out}");
     assert!(out.contains("game #1: copenhagen against @bob, playing the attackers, ply 2: @you's turn"), "{out}");
 }
+
+/// Random command lines, valid and not, never panic the console and always get an answer.
+#[test]
+fn random_command_lines_never_panic_and_are_always_answered() {
+    use tafl_bot::host::Host;
+    use tafl_bot::local::Session;
+    use tafl_bot::store::Db;
+
+    const WORDS: &[&str] = &[
+        "/challenge",
+        "/accept",
+        "/decline",
+        "/cancel",
+        "/challenges",
+        "/move",
+        "/moves",
+        "/board",
+        "/games",
+        "/resign",
+        "/draw",
+        "/takeback",
+        "/export",
+        "/as",
+        "/help",
+        "as",
+        "@bob",
+        "@you",
+        "@carol",
+        "@",
+        "offer",
+        "accept",
+        "decline",
+        "request",
+        "brandubh",
+        "copenhagen",
+        "tablut",
+        "side:random",
+        "side:x",
+        "clock:3d",
+        "clock:99999999999999d",
+        "escape=edge",
+        "king_armed=no",
+        "game:1",
+        "game:-5",
+        "game:99999999999999999999",
+        "1",
+        "0",
+        "#2",
+        "d1-d3",
+        "d2-c2",
+        "a4-a5",
+        "e1",
+        "x",
+        "\u{202e}",
+        "ж",
+        "🦀",
+        "\u{0}",
+        "all",
+        "--",
+        "/",
+        "//move",
+    ];
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    runtime.block_on(async {
+        let host = Host::new(Db::open_file(&temp_path("fuzz")).await.unwrap());
+        let mut session = Session::new(host, None);
+        let mut rng = support::Rng(0xDEAD_BEEF_CAFE_F00D);
+        for round in 0..600 {
+            let count = rng.below(5) + 1;
+            let mut line = String::new();
+            for _ in 0..count {
+                line.push_str(WORDS[rng.below(WORDS.len())]);
+                line.push(' ');
+            }
+            if round % 50 == 0 {
+                line.push_str(&"ж".repeat(10_000));
+            }
+            let reply = session.execute(&line).await;
+            assert!(!reply.text.is_empty(), "no answer to {line:?}");
+            assert!(reply.text.len() < 20_000, "a short answer to {line:?}");
+        }
+    });
+}
+
+#[test]
+fn a_long_chain_of_as_prefixes_is_refused_without_recursing() {
+    let chain = "as @bob ".repeat(5_000) + "/games\n";
+    let out = local(&temp_path("local"), &["--no-png"], &chain);
+    assert!(out.contains("error: write a slash command after the name"), "{out}");
+}

@@ -88,6 +88,9 @@ impl Session {
             if command.trim().is_empty() {
                 return Reply::text("error: write a command after the name, like: as @bob /accept");
             }
+            if !command.trim_start().starts_with('/') {
+                return Reply::text("error: write a slash command after the name, like: as @bob /accept");
+            }
             let saved = std::mem::replace(&mut self.current, name);
             let reply = Box::pin(self.execute(command)).await;
             self.current = saved;
