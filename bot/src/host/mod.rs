@@ -78,6 +78,16 @@ impl Host {
         Ok(())
     }
 
+    /// Records the thread the front end created for a game, so its messages go there.
+    pub async fn set_thread(&self, game_id: GameId, thread_id: i64, now: i64) -> Result<(), HostError> {
+        let mut tx = self.db.begin_write().await?;
+        if !store::games::set_thread(&mut tx, game_id, thread_id, now).await? {
+            return Err(HostError::NoSuchGame(game_id));
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
     // ----- challenges -----
 
     /// Challenges one person, or anyone when `opponent` is `None`. The variant and options are

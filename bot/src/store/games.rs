@@ -155,6 +155,17 @@ pub async fn set_moves(
     Ok(())
 }
 
+/// Records the thread a game was given (servers with a thread per game).
+pub async fn set_thread(conn: &mut SqliteConnection, id: i64, thread_id: i64, now: i64) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query("UPDATE games SET thread_id = ?, updated_at = ? WHERE id = ?")
+        .bind(thread_id)
+        .bind(now)
+        .bind(id)
+        .execute(conn)
+        .await?;
+    Ok(done.rows_affected() == 1)
+}
+
 /// Marks a game finished.
 pub async fn finish(
     conn: &mut SqliteConnection,

@@ -11,6 +11,7 @@ pub mod challenges;
 pub mod games;
 pub mod moves;
 pub mod offers;
+pub mod servers;
 pub mod users;
 
 use std::str::FromStr;
@@ -45,6 +46,12 @@ impl Db {
     /// or `sqlite:///abs/path.db`.
     pub async fn open(url: &str) -> Result<Db, sqlx::Error> {
         Db::open_with(SqliteConnectOptions::from_str(url)?).await
+    }
+
+    /// Opens the database named by `DATABASE_URL`, or [`DEFAULT_URL`] when it is not set.
+    pub async fn open_from_env() -> Result<Db, sqlx::Error> {
+        let url = std::env::var("DATABASE_URL").unwrap_or_else(|_| DEFAULT_URL.to_owned());
+        Db::open(&url).await
     }
 
     /// Opens the database file at `path`.

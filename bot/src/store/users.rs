@@ -47,3 +47,14 @@ pub async fn max_id(conn: &mut SqliteConnection) -> Result<i64, sqlx::Error> {
 pub async fn name(conn: &mut SqliteConnection, id: i64) -> Result<String, sqlx::Error> {
     Ok(find(conn, id).await?.map_or_else(|| format!("user {id}"), |u| u.name))
 }
+
+/// Replaces a person's settings (a JSON object the settings commands own).
+pub async fn set_settings(conn: &mut SqliteConnection, id: i64, settings: &str, now: i64) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query("UPDATE users SET settings = ?, updated_at = ? WHERE id = ?")
+        .bind(settings)
+        .bind(now)
+        .bind(id)
+        .execute(conn)
+        .await?;
+    Ok(done.rows_affected() == 1)
+}
