@@ -123,3 +123,57 @@ async fn many_racing_requests_on_one_game_never_apply_two_moves_for_one_ply() {
     assert_eq!(&stored, moves.as_ref());
     assert!(one.show(g.id).await.unwrap().ending.is_some());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_people_accepting_one_open_challenge_at_once_start_one_game() {
+    let (one, two) = two_hosts().await;
+    for round in 0..ROUNDS {
+        let c = one
+            .challenge(&support::request(&alice(), None, "brandubh", tafl_bot::host::SideChoice::Random), NOW)
+            .await
+            .unwrap();
+        let barrier = Arc::new(Barrier::new(2));
+        let spawn = |host: Host, user: tafl_bot::host::User| {
+            let barrier = Arc::clone(&barrier);
+            tokio::spawn(async move {
+                barrier.wait().await;
+                host.accept(c.id, &user, NOW).await.map(|a| a.game.id)
+            })
+        };
+        let first = spawn(one.clone(), bob());
+        let second = spawn(two.clone(), support::carol());
+        let results = [first.await.unwrap(), second.await.unwrap()];
+        assert_eq!(results.iter().filter(|r| r.is_ok()).count(), 1, "{results:?}");
+        let refused = results.iter().find_map(|r| r.as_ref().err()).unwrap();
+        assert_eq!(refused, &HostError::ChallengeClosed { id: c.id, state: "accepted" });
+        let games: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM games").fetch_one(one.db().pool()).await.unwrap();
+        assert_eq!(games, round as i64 + 1, "one game per challenge");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_resignation_racing_a_move_leaves_a_consistent_finished_game() {
+    let (one, two) = two_hosts().await;
+    for _ in 0..ROUNDS {
+        let g = game(&one, "copenhagen").await;
+        let barrier = Arc::new(Barrier::new(2));
+        let (b1, b2) = (Arc::clone(&barrier), Arc::clone(&barrier));
+        let (h1, h2) = (one.clone(), two.clone());
+        let mover = tokio::spawn(async move {
+            b1.wait().await;
+            h1.play(g.id, alice().id, "d1-d3", Some(0), NOW).await.map(|_| ())
+        });
+        let resigner = tokio::spawn(async move {
+            b2.wait().await;
+            h2.resign(g.id, bob().id, NOW).await.map(|_| ())
+        });
+        let (move_result, resign_result) = (mover.await.unwrap(), resigner.await.unwrap());
+        assert!(resign_result.is_ok(), "a resignation always lands: {resign_result:?}");
+        match move_result {
+            Ok(()) => assert_eq!(one.show(g.id).await.unwrap().ply, 1),
+            Err(HostError::GameOver { .. }) => assert_eq!(one.show(g.id).await.unwrap().ply, 0),
+            Err(other) => panic!("unexpected refusal: {other}"),
+        }
+        assert!(two.show(g.id).await.unwrap().is_over());
+    }
+}
