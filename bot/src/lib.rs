@@ -1,6 +1,7 @@
 //! The tafl bot: game hosting, storage, the Discord front end and the command-line tools.
 
 pub mod cli;
+pub mod discord;
 pub mod host;
 pub mod local;
 pub mod store;

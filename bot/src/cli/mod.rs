@@ -40,6 +40,8 @@ pub enum Command {
     Render(render::RenderArgs),
     /// Play in the terminal without Discord: the same commands, the same game host.
     Local(crate::local::LocalArgs),
+    /// Connect to Discord (`DISCORD_TOKEN`) and serve the slash commands until Ctrl-C or SIGTERM.
+    Run,
 }
 
 /// Why a subcommand failed. Each variant is reported as one sentence on stderr.
@@ -106,6 +108,7 @@ pub fn run(command: &Command, out: &mut dyn Write) -> Result<(), CliError> {
         Command::Perft(args) => perft::run(args, out),
         Command::Render(args) => render::run(args).map_err(CliError::Input),
         Command::Local(args) => crate::local::run(args, out),
+        Command::Run => crate::discord::run_from_env().map_err(|e| CliError::Input(e.to_string())),
     }
 }
 

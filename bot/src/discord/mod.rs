@@ -1,0 +1,174 @@
+//! The Discord front end: poise commands on serenity. Thin by design (ARCHITECTURE.md): commands
+//! parse, call the host or [`text`], and send; all product logic lives in `host`.
+//!
+//! [`serve`] is the one way to run the bot, used by `tafl-bot run` and by the end-to-end tests
+//! (crate `tafl-e2e`) against a fake Discord, so the tests exercise the production set-up.
+
+pub mod commands;
+pub mod config;
+pub mod text;
+
+/// serenity as poise re-exports it, so callers (and tests) name the same types the bot uses.
+pub use poise::serenity_prelude as serenity;
+
+use std::future::Future;
+
+use poise::CreateReply;
+
+pub use config::{Api, Config, ConfigError, Token};
+use text::Lang;
+
+use crate::store::Db;
+
+/// What every command can reach.
+#[derive(Debug)]
+pub struct Data {
+    pub db: Db,
+}
+
+/// Why a command failed. Only [`on_error`] turns it into words, and those never include the
+/// cause, which goes to the log.
+#[derive(Debug, thiserror::Error)]
+pub enum BotError {
+    #[error("Discord request failed: {0}")]
+    Discord(#[from] serenity::Error),
+}
+
+pub type Context<'a> = poise::Context<'a, Data, BotError>;
+
+/// Why the bot stopped or could not start, as one sentence for stderr.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    #[error("{0}")]
+    Config(#[from] ConfigError),
+    #[error("cannot open the database {url}: {source}")]
+    Database { url: String, source: sqlx::Error },
+    /// Boxed: serenity's error is large and this one travels up to `main`.
+    #[error("the connection to Discord failed: {0}")]
+    Discord(Box<serenity::Error>),
+}
+
+impl From<serenity::Error> for RunError {
+    fn from(error: serenity::Error) -> RunError {
+        RunError::Discord(Box::new(error))
+    }
+}
+
+/// The poise framework with every command, the one error handler, and a setup step that
+/// registers the commands in `guild` (instant, for development) or globally.
+#[must_use]
+pub fn framework(db: Db, guild: Option<serenity::GuildId>) -> poise::Framework<Data, BotError> {
+    poise::Framework::builder()
+        .options(poise::FrameworkOptions { commands: commands::all(), on_error, ..Default::default() })
+        .setup(move |ctx, ready, framework| {
+            Box::pin(async move {
+                let commands = &framework.options().commands;
+                match guild {
+                    Some(guild) => poise::builtins::register_in_guild(ctx, commands, guild).await?,
+                    None => poise::builtins::register_globally(ctx, commands).await?,
+                }
+                tracing::info!(user = %ready.user.name, guild = ?guild.map(serenity::GuildId::get), "commands registered");
+                Ok(Data { db })
+            })
+        })
+        .build()
+}
+
+/// Opens the store, connects to Discord as `config` says and serves until `shutdown` completes
+/// (then closes the gateway and the database cleanly).
+pub async fn serve(config: Config, shutdown: impl Future<Output = ()> + Send + 'static) -> Result<(), RunError> {
+    let http = config.http()?;
+    let db = Db::open(&config.database_url)
+        .await
+        .map_err(|source| RunError::Database { url: config.database_url.clone(), source })?;
+    // Slash commands and components arrive without privileged intents; GUILDS keeps the cache
+    // aware of channels and threads for later features.
+    let mut client = serenity::ClientBuilder::new_with_http(http, serenity::GatewayIntents::GUILDS)
+        .framework(framework(db.clone(), config.guild_id))
+        .await?;
+    let shard_manager = client.shard_manager.clone();
+    let stopper = tokio::spawn(async move {
+        shutdown.await;
+        tracing::info!("shutting down");
+        shard_manager.shutdown_all().await;
+    });
+    tracing::info!(api = ?config.api, "connecting to Discord");
+    let result = client.start().await;
+    stopper.abort();
+    db.close().await;
+    result.map_err(RunError::from)
+}
+
+/// `tafl-bot run`: configuration from the environment, logs to stderr, and a clean stop on
+/// Ctrl-C or SIGTERM.
+pub fn run_from_env() -> Result<(), RunError> {
+    let config = Config::from_env()?;
+    init_logging();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| ConfigError(format!("cannot start the async runtime: {e}")))?;
+    runtime.block_on(serve(config, stop_signal()))
+}
+
+/// `RUST_LOG` decides; by default our own info lines and only warnings from the libraries.
+fn init_logging() {
+    use tracing_subscriber::EnvFilter;
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("warn,tafl_bot=info"));
+    // A second initialisation (e.g. in a test process) keeps the first subscriber.
+    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
+}
+
+/// Completes on Ctrl-C, or on SIGTERM (what `docker stop` and systemd send).
+async fn stop_signal() {
+    let ctrl_c = async {
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = terminate => {},
+    }
+}
+
+/// The one error handler: a private, one-sentence answer in the caller's language, and the cause
+/// in the log.
+fn on_error(error: poise::FrameworkError<'_, Data, BotError>) -> poise::BoxFuture<'_, ()> {
+    Box::pin(async move {
+        let Some(ctx) = error.ctx() else {
+            tracing::error!(%error, "framework error outside a command");
+            return;
+        };
+        let lang = Lang::from_locale(ctx.locale());
+        let command = ctx.command().qualified_name.clone();
+        let message = match &error {
+            poise::FrameworkError::ArgumentParse { .. } => {
+                tracing::warn!(%command, %error, "unreadable arguments");
+                text::bad_arguments(lang)
+            }
+            poise::FrameworkError::CommandStructureMismatch { .. } => {
+                tracing::warn!(%command, %error, "command does not match the registered one");
+                text::unknown_command(lang)
+            }
+            _ => {
+                tracing::error!(%command, %error, "command failed");
+                text::internal_error(lang)
+            }
+        };
+        if let Err(error) = ctx.send(CreateReply::default().content(message).ephemeral(true)).await {
+            tracing::warn!(%command, %error, "could not send the error message");
+        }
+    })
+}

@@ -1,0 +1,33 @@
+//! `tafl-bot run` as a process: what a person sees when the setup is incomplete.
+
+use std::process::Command;
+
+#[test]
+fn run_without_a_token_says_so_in_one_sentence_and_exits_1() {
+    let output = Command::new(env!("CARGO_BIN_EXE_tafl-bot"))
+        .arg("run")
+        .env_remove("DISCORD_TOKEN")
+        .env("DATABASE_URL", "sqlite://never-created.db")
+        .output()
+        .expect("run tafl-bot");
+    assert_eq!(output.status.code(), Some(1));
+    assert!(output.stdout.is_empty());
+    let stderr = String::from_utf8(output.stderr).expect("UTF-8");
+    assert_eq!(stderr.lines().count(), 1, "one line: {stderr}");
+    assert!(stderr.starts_with("error: DISCORD_TOKEN is not set"), "{stderr}");
+    assert!(!std::path::Path::new("never-created.db").exists(), "nothing is created before the check");
+}
+
+#[test]
+fn run_with_a_bad_guild_id_names_the_variable_and_hides_the_token() {
+    let output = Command::new(env!("CARGO_BIN_EXE_tafl-bot"))
+        .arg("run")
+        .env("DISCORD_TOKEN", "secret-token-value")
+        .env("DISCORD_GUILD_ID", "my-server")
+        .output()
+        .expect("run tafl-bot");
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8(output.stderr).expect("UTF-8");
+    assert!(stderr.contains("DISCORD_GUILD_ID"), "{stderr}");
+    assert!(!stderr.contains("secret-token-value"), "{stderr}");
+}

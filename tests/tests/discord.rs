@@ -1,0 +1,123 @@
+//! The real bot (the same `discord::serve` that `tafl-bot run` uses) against the fake Discord.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use tafl_bot::discord::{self, Api, Config, RunError, Token};
+use tafl_e2e::fake_discord::{APPLICATION_ID, FakeDiscord, Recorded};
+use tafl_rules::Variant;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+/// A bot served in this process, with its own database file.
+struct Bot {
+    stop: oneshot::Sender<()>,
+    task: JoinHandle<Result<(), RunError>>,
+    dir: PathBuf,
+}
+
+impl Bot {
+    fn start(fake: &FakeDiscord, guild: Option<u64>) -> Bot {
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let dir = std::env::temp_dir().join(format!(
+            "tafl-e2e-discord-{}-{}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        ));
+        std::fs::create_dir_all(&dir).expect("create the test directory");
+        let config = Config {
+            token: Token::new("fake-token"),
+            database_url: format!("sqlite://{}", dir.join("tafl.db").display()),
+            guild_id: guild.map(discord::serenity::GuildId::new),
+            api: Api::Proxy { base: fake.api_base() },
+        };
+        let (stop, stopped) = oneshot::channel::<()>();
+        let task = tokio::spawn(discord::serve(config, async {
+            let _ = stopped.await;
+        }));
+        Bot { stop, task, dir }
+    }
+
+    /// Asks the bot to stop and checks that it stopped cleanly and promptly.
+    async fn stop(self) {
+        let _ = self.stop.send(());
+        let result = tokio::time::timeout(Duration::from_secs(10), self.task)
+            .await
+            .expect("the bot stops within 10 s")
+            .expect("the bot task does not panic");
+        let _ = std::fs::remove_dir_all(&self.dir);
+        result.expect("the bot stops without an error");
+    }
+}
+
+fn embed_of(callback: &Recorded) -> &Value {
+    let json = callback.json.as_ref().expect("the callback has a JSON body");
+    assert_eq!(json["type"], 4, "an immediate message answer: {json}");
+    &json["data"]["embeds"][0]
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tafl_variants_answers_with_all_twelve_presets() {
+    let fake = FakeDiscord::start().await;
+    let bot = Bot::start(&fake, None);
+    fake.wait_until_ready().await;
+
+    let interaction = fake.push_interaction(fake.slash_command("tafl", "variants", &json!([]), 42, "en-US"));
+    let callback = fake.wait_for("the answer to /tafl variants", |r| r.path == interaction.callback_path()).await;
+
+    let embed = embed_of(&callback);
+    assert_eq!(embed["title"], "Tafl variants");
+    let paths: Vec<String> = fake.requests().iter().map(|r| format!("{} {}", r.method, r.path)).collect();
+    assert!(fake.unknown_requests().is_empty(), "the fake served every request: {paths:#?}");
+    let description = embed["description"].as_str().expect("a description");
+    for variant in Variant::ALL {
+        assert!(description.contains(&format!("`{}`", variant.id())), "{} missing from {description}", variant.id());
+    }
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_russian_client_gets_the_variants_in_russian() {
+    let fake = FakeDiscord::start().await;
+    let bot = Bot::start(&fake, None);
+    fake.wait_until_ready().await;
+
+    let interaction = fake.push_interaction(fake.slash_command("tafl", "variants", &json!([]), 42, "ru"));
+    let callback = fake.wait_for("the answer to /tafl variants", |r| r.path == interaction.callback_path()).await;
+
+    let embed = embed_of(&callback);
+    assert_eq!(embed["title"], "Варианты тафла");
+    assert!(embed["description"].as_str().unwrap().contains("король уходит в угол"));
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn commands_are_registered_globally_with_russian_names() {
+    let fake = FakeDiscord::start().await;
+    let bot = Bot::start(&fake, None);
+    let registration = fake.wait_until_ready().await;
+
+    assert_eq!(registration.path, format!("/api/v10/applications/{APPLICATION_ID}/commands"));
+    let commands = registration.json.expect("a JSON list of commands");
+    let tafl = &commands[0];
+    assert_eq!(tafl["name"], "tafl");
+    assert_eq!(tafl["name_localizations"]["ru"], "тафл");
+    let variants = &tafl["options"][0];
+    assert_eq!(variants["name"], "variants");
+    assert_eq!(variants["name_localizations"]["ru"], "варианты");
+    assert!(variants["description_localizations"]["ru"].is_string());
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_a_guild_id_the_commands_are_registered_in_that_guild_only() {
+    let fake = FakeDiscord::start().await;
+    let bot = Bot::start(&fake, Some(77));
+    let registration = fake.wait_until_ready().await;
+
+    assert_eq!(registration.path, format!("/api/v10/applications/{APPLICATION_ID}/guilds/77/commands"));
+    assert!(fake.requests().iter().all(|r| r.path != format!("/api/v10/applications/{APPLICATION_ID}/commands")));
+    bot.stop().await;
+}
