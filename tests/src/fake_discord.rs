@@ -21,9 +21,12 @@ use hyper::body::{Bytes, Incoming};
 use hyper::{Request, Response, StatusCode};
 use hyper_util::rt::TokioIo;
 use serde_json::{Value, json};
+use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{Notify, mpsc};
 use tokio::task::JoinHandle;
+use tokio_rustls::TlsAcceptor;
+use tokio_rustls::rustls::pki_types::{PrivateKeyDer, PrivatePkcs8KeyDer};
 use tokio_tungstenite::tungstenite::Message;
 
 /// The fake application's id, also the id of its bot user.
@@ -35,6 +38,8 @@ pub const PATIENCE: Duration = Duration::from_secs(15);
 #[derive(Clone, Debug)]
 pub struct Recorded {
     pub method: String,
+    /// The `Host` header: `discord.com` on the TLS route, `127.0.0.1:PORT` through the proxy.
+    pub host: Option<String>,
     /// Without the query, e.g. `/api/v10/interactions/7/tok/callback`.
     pub path: String,
     /// The JSON body, or the `payload_json` part of a multipart body.
@@ -99,6 +104,8 @@ impl Shared {
 pub struct FakeDiscord {
     rest: SocketAddr,
     gateway: SocketAddr,
+    /// The certificate the REST server presents, when it speaks TLS.
+    ca_pem: Option<String>,
     shared: Arc<Shared>,
     tasks: Vec<JoinHandle<()>>,
 }
@@ -112,23 +119,47 @@ impl Drop for FakeDiscord {
 }
 
 impl FakeDiscord {
-    /// Binds both servers on free loopback ports and starts serving.
+    /// Binds both servers on free loopback ports and starts serving REST over plain HTTP (for
+    /// `DISCORD_API_BASE`).
     pub async fn start() -> FakeDiscord {
+        FakeDiscord::start_with(None).await
+    }
+
+    /// Like [`FakeDiscord::start`], but REST speaks TLS as `discord.com` with a certificate made
+    /// now (for `DISCORD_API_RESOLVE` and `DISCORD_API_CA`, see [`FakeDiscord::ca_pem`]).
+    pub async fn start_tls() -> FakeDiscord {
+        FakeDiscord::start_with(Some(discord_com_certificate())).await
+    }
+
+    async fn start_with(tls: Option<(String, TlsAcceptor)>) -> FakeDiscord {
+        let (ca_pem, acceptor) = tls.unzip();
         let shared = Arc::new(Shared::default());
         let rest_listener = TcpListener::bind("127.0.0.1:0").await.expect("bind the fake REST server");
         let gateway_listener = TcpListener::bind("127.0.0.1:0").await.expect("bind the fake gateway");
         let rest = rest_listener.local_addr().expect("REST address");
         let gateway = gateway_listener.local_addr().expect("gateway address");
         *lock(&shared.gateway_url) = format!("ws://{gateway}");
-        let rest_task = tokio::spawn(serve_rest(rest_listener, shared.clone()));
+        let rest_task = tokio::spawn(serve_rest(rest_listener, acceptor, shared.clone()));
         let gateway_task = tokio::spawn(serve_gateway(gateway_listener, shared.clone()));
-        FakeDiscord { rest, gateway, shared, tasks: vec![rest_task, gateway_task] }
+        FakeDiscord { rest, gateway, ca_pem, shared, tasks: vec![rest_task, gateway_task] }
     }
 
     /// The value for `DISCORD_API_BASE`.
     #[must_use]
     pub fn api_base(&self) -> String {
         format!("http://{}", self.rest)
+    }
+
+    /// The value for `DISCORD_API_RESOLVE`.
+    #[must_use]
+    pub fn rest_addr(&self) -> SocketAddr {
+        self.rest
+    }
+
+    /// The PEM certificate to trust (`DISCORD_API_CA`), when started with [`FakeDiscord::start_tls`].
+    #[must_use]
+    pub fn ca_pem(&self) -> Option<&str> {
+        self.ca_pem.as_deref()
     }
 
     #[must_use]
@@ -242,22 +273,55 @@ fn bot_user() -> Value {
     user_json(APPLICATION_ID, "tafl", true)
 }
 
-async fn serve_rest(listener: TcpListener, shared: Arc<Shared>) {
+/// A self-signed leaf certificate for `discord.com` (`CA:FALSE`: rustls refuses a CA certificate
+/// as a server's own), as PEM for the bot to trust, and the TLS acceptor that presents it.
+fn discord_com_certificate() -> (String, TlsAcceptor) {
+    let key = rcgen::KeyPair::generate().expect("generate a key");
+    let mut params = rcgen::CertificateParams::new(vec!["discord.com".to_owned()]).expect("certificate parameters");
+    params.is_ca = rcgen::IsCa::ExplicitNoCa;
+    let certificate = params.self_signed(&key).expect("self-sign the certificate");
+    let private_key = PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(key.serialize_der()));
+    let provider = Arc::new(tokio_rustls::rustls::crypto::ring::default_provider());
+    let mut config = tokio_rustls::rustls::ServerConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .expect("default TLS versions")
+        .with_no_client_auth()
+        .with_single_cert(vec![certificate.der().clone()], private_key)
+        .expect("a usable certificate");
+    // reqwest is built without HTTP/2, and hyper here serves HTTP/1.1 only.
+    config.alpn_protocols = vec![b"http/1.1".to_vec()];
+    (certificate.pem(), TlsAcceptor::from(Arc::new(config)))
+}
+
+async fn serve_rest(listener: TcpListener, tls: Option<TlsAcceptor>, shared: Arc<Shared>) {
     while let Ok((stream, _)) = listener.accept().await {
         let shared = shared.clone();
+        let tls = tls.clone();
         tokio::spawn(async move {
-            let service = hyper::service::service_fn(move |request| {
-                let shared = shared.clone();
-                async move { Ok::<_, Infallible>(handle_rest(&shared, request).await) }
-            });
-            // A connection the bot drops mid-request is its business, not the test's.
-            let _ = hyper::server::conn::http1::Builder::new().serve_connection(TokioIo::new(stream), service).await;
+            match tls {
+                None => serve_http(stream, shared).await,
+                Some(tls) => {
+                    if let Ok(stream) = tls.accept(stream).await {
+                        serve_http(stream, shared).await;
+                    }
+                }
+            }
         });
     }
 }
 
+async fn serve_http(stream: impl AsyncRead + AsyncWrite + Unpin + Send + 'static, shared: Arc<Shared>) {
+    let service = hyper::service::service_fn(move |request| {
+        let shared = shared.clone();
+        async move { Ok::<_, Infallible>(handle_rest(&shared, request).await) }
+    });
+    // A connection the bot drops mid-request is its business, not the test's.
+    let _ = hyper::server::conn::http1::Builder::new().serve_connection(TokioIo::new(stream), service).await;
+}
+
 async fn handle_rest(shared: &Shared, request: Request<Incoming>) -> Response<Full<Bytes>> {
     let method = request.method().to_string();
+    let host = request.headers().get(hyper::header::HOST).and_then(|v| v.to_str().ok()).map(str::to_owned);
     let path = request.uri().path().to_owned();
     let content_type =
         request.headers().get(hyper::header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).map(str::to_owned);
@@ -274,7 +338,7 @@ async fn handle_rest(shared: &Shared, request: Request<Incoming>) -> Response<Fu
         }
         _ => (serde_json::from_slice(&body).ok(), Vec::new()),
     };
-    let mut recorded = Recorded { method, path, json, parts, status: 0 };
+    let mut recorded = Recorded { method, host, path, json, parts, status: 0 };
     let response = respond(shared, &recorded);
     recorded.status = response.status().as_u16();
     lock(&shared.requests).push(recorded);

@@ -19,6 +19,8 @@ struct Bot {
 }
 
 impl Bot {
+    /// Through `DISCORD_API_BASE` (plain HTTP, serenity's rate limiter off), or through
+    /// `DISCORD_API_RESOLVE` + `DISCORD_API_CA` when the fake speaks TLS.
     fn start(fake: &FakeDiscord, guild: Option<u64>) -> Bot {
         static NEXT: AtomicUsize = AtomicUsize::new(0);
         let dir = std::env::temp_dir().join(format!(
@@ -31,7 +33,14 @@ impl Bot {
             token: Token::new("fake-token"),
             database_url: format!("sqlite://{}", dir.join("tafl.db").display()),
             guild_id: guild.map(discord::serenity::GuildId::new),
-            api: Api::Proxy { base: fake.api_base() },
+            api: match fake.ca_pem() {
+                None => Api::Proxy { base: fake.api_base() },
+                Some(pem) => {
+                    let ca = dir.join("ca.pem");
+                    std::fs::write(&ca, pem).expect("write the CA file");
+                    Api::Resolve { addr: fake.rest_addr(), ca: Some(ca) }
+                }
+            },
         };
         let (stop, stopped) = oneshot::channel::<()>();
         let task = tokio::spawn(discord::serve(config, async {
@@ -119,5 +128,21 @@ async fn with_a_guild_id_the_commands_are_registered_in_that_guild_only() {
 
     assert_eq!(registration.path, format!("/api/v10/applications/{APPLICATION_ID}/guilds/77/commands"));
     assert!(fake.requests().iter().all(|r| r.path != format!("/api/v10/applications/{APPLICATION_ID}/commands")));
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn over_tls_the_bot_keeps_the_real_discord_urls_and_answers() {
+    let fake = FakeDiscord::start_tls().await;
+    let bot = Bot::start(&fake, None);
+    fake.wait_until_ready().await;
+
+    let interaction = fake.push_interaction(fake.slash_command("tafl", "variants", &json!([]), 42, "en-US"));
+    let callback = fake.wait_for("the answer to /tafl variants", |r| r.path == interaction.callback_path()).await;
+
+    assert_eq!(embed_of(&callback)["title"], "Tafl variants");
+    let requests = fake.requests();
+    assert!(requests.iter().all(|r| r.host.as_deref() == Some("discord.com")), "{requests:#?}");
+    assert!(fake.unknown_requests().is_empty(), "{requests:#?}");
     bot.stop().await;
 }
