@@ -115,8 +115,10 @@ pub fn run_from_env() -> Result<(), RunError> {
 fn init_logging() {
     use tracing_subscriber::EnvFilter;
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("warn,tafl_bot=info"));
+    // Colours only on a terminal: logs piped to a file or journald stay plain text.
+    let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
     // A second initialisation (e.g. in a test process) keeps the first subscriber.
-    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
+    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_ansi(ansi).with_writer(std::io::stderr).try_init();
 }
 
 /// Completes on Ctrl-C, or on SIGTERM (what `docker stop` and systemd send).

@@ -1,0 +1,57 @@
+//! `tafl-bot run` as a process, configured only by its environment, against the fake Discord.
+
+#![cfg(unix)]
+
+use std::io::Read;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use serde_json::json;
+use tafl_e2e::fake_discord::{APPLICATION_ID, FakeDiscord};
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tafl_bot_run_serves_from_its_environment_and_stops_cleanly_on_sigterm() {
+    let fake = FakeDiscord::start_tls().await;
+    let dir = std::env::temp_dir().join(format!("tafl-e2e-run-process-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("create the test directory");
+    let ca = dir.join("ca.pem");
+    std::fs::write(&ca, fake.ca_pem().expect("a TLS fake")).expect("write the CA file");
+    let db = dir.join("tafl.db");
+
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tafl-bot-e2e"))
+        .arg("run")
+        .env("DISCORD_TOKEN", "process-secret-token")
+        .env("DATABASE_URL", format!("sqlite://{}", db.display()))
+        .env("DISCORD_GUILD_ID", "77")
+        .env("DISCORD_API_RESOLVE", fake.rest_addr().to_string())
+        .env("DISCORD_API_CA", &ca)
+        .env_remove("DISCORD_API_BASE")
+        .env("RUST_LOG", "info")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start tafl-bot run");
+
+    let registration = fake.wait_until_ready().await;
+    assert_eq!(registration.path, format!("/api/v10/applications/{APPLICATION_ID}/guilds/77/commands"));
+    let interaction = fake.push_interaction(fake.slash_command("tafl", "variants", &json!([]), 42, "en-US"));
+    let callback = fake.wait_for("the answer to /tafl variants", |r| r.path == interaction.callback_path()).await;
+    assert!(callback.json.as_ref().is_some_and(|j| j["data"]["embeds"][0]["description"].is_string()));
+
+    let terminated = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().expect("run kill");
+    assert!(terminated.success());
+    let status = tokio::task::spawn_blocking(move || {
+        let status = child.wait().expect("wait for tafl-bot");
+        let mut stderr = String::new();
+        child.stderr.take().expect("piped stderr").read_to_string(&mut stderr).expect("read stderr");
+        (status, stderr)
+    });
+    let (status, stderr) =
+        tokio::time::timeout(Duration::from_secs(10), status).await.expect("tafl-bot stops within 10 s").unwrap();
+
+    assert!(status.success(), "exit status {status:?}; stderr: {stderr}");
+    assert!(stderr.contains("shutting down"), "{stderr}");
+    assert!(!stderr.contains("process-secret-token"), "the token leaked into the log: {stderr}");
+    assert!(db.exists(), "the database was created");
+    let _ = std::fs::remove_dir_all(&dir);
+}
