@@ -146,3 +146,19 @@ async fn over_tls_the_bot_keeps_the_real_discord_urls_and_answers() {
     assert!(fake.unknown_requests().is_empty(), "{requests:#?}");
     bot.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_command_the_bot_does_not_know_gets_a_private_one_sentence_answer() {
+    let fake = FakeDiscord::start().await;
+    let bot = Bot::start(&fake, None);
+    fake.wait_until_ready().await;
+
+    let interaction = fake.push_interaction(fake.slash_command("tafl", "no-such-command", &json!([]), 42, "ru"));
+    let callback = fake.wait_for("the answer to an unknown command", |r| r.path == interaction.callback_path()).await;
+
+    let json = callback.json.expect("a JSON answer");
+    assert_eq!(json["type"], 4);
+    assert_eq!(json["data"]["flags"], 64, "ephemeral: only the caller sees it");
+    assert_eq!(json["data"]["content"], discord::text::unknown_command(discord::text::Lang::Ru));
+    bot.stop().await;
+}

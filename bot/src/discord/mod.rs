@@ -149,6 +149,19 @@ async fn stop_signal() {
 /// in the log.
 fn on_error(error: poise::FrameworkError<'_, Data, BotError>) -> poise::BoxFuture<'_, ()> {
     Box::pin(async move {
+        if let poise::FrameworkError::UnknownInteraction { framework, interaction, .. } = &error {
+            // A command this version does not have (Discord keeps showing an old registration
+            // for a while after an update): still answer, or the user sees "interaction failed".
+            tracing::warn!(command = %interaction.data.name, "unknown command");
+            let lang = Lang::from_locale(Some(&interaction.locale));
+            let answer =
+                serenity::CreateInteractionResponseMessage::new().content(text::unknown_command(lang)).ephemeral(true);
+            let response = serenity::CreateInteractionResponse::Message(answer);
+            if let Err(error) = interaction.create_response(framework.serenity_context, response).await {
+                tracing::warn!(%error, "could not answer an unknown command");
+            }
+            return;
+        }
         let Some(ctx) = error.ctx() else {
             tracing::error!(%error, "framework error outside a command");
             return;
