@@ -76,14 +76,51 @@ impl Interaction {
     }
 }
 
+/// A scripted failure for REST requests (see [`FakeDiscord::fail_next`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Fault {
+    /// 429 with `Retry-After` and `X-RateLimit-Reset-After` of `seconds`, as Discord answers a
+    /// request over its bucket's limit.
+    RateLimited { seconds: f64 },
+    /// A server error (500, 502, 503…) with Discord's JSON error body.
+    ServerError(u16),
+}
+
+type Matcher = Box<dyn Fn(&Recorded) -> bool + Send + Sync>;
+
+struct FaultRule {
+    matches: Matcher,
+    remaining: usize,
+    fault: Fault,
+}
+
+impl std::fmt::Debug for FaultRule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FaultRule")
+            .field("remaining", &self.remaining)
+            .field("fault", &self.fault)
+            .finish_non_exhaustive()
+    }
+}
+
+/// What a gateway session is told to do next.
+#[derive(Debug)]
+enum Outgoing {
+    Event(String),
+    /// Drop the connection without a close frame, as a network failure would.
+    Drop,
+}
+
 #[derive(Debug, Default)]
 struct Shared {
     requests: Mutex<Vec<Recorded>>,
     /// Woken on every recorded request and every gateway identify.
     changed: Notify,
     /// The outboxes of the open gateway sessions that have identified.
-    sessions: Mutex<Vec<mpsc::UnboundedSender<String>>>,
+    sessions: Mutex<Vec<mpsc::UnboundedSender<Outgoing>>>,
     identifies: AtomicU64,
+    resumes: AtomicU64,
+    faults: Mutex<Vec<FaultRule>>,
     next_id: AtomicU64,
     gateway_url: Mutex<String>,
 }
@@ -214,13 +251,46 @@ impl FakeDiscord {
         let id = payload["id"].as_str().and_then(|id| id.parse().ok()).expect("interaction id");
         let token = payload["token"].as_str().expect("interaction token").to_owned();
         let event = json!({ "op": 0, "t": "INTERACTION_CREATE", "s": null, "d": payload });
-        let sessions = lock(&self.shared.sessions);
+        let mut sessions = lock(&self.shared.sessions);
+        sessions.retain(|session| !session.is_closed());
         assert!(!sessions.is_empty(), "no bot is connected to the fake gateway");
         for session in sessions.iter() {
-            // A closed session has a dropped receiver; the others still get the event.
-            let _ = session.send(event.to_string());
+            // A session that closed since has a dropped receiver; the others still get the event.
+            let _ = session.send(Outgoing::Event(event.to_string()));
         }
         Interaction { id, token, payload }
+    }
+
+    /// Drops every gateway connection at once, without a close frame.
+    pub fn drop_gateway(&self) {
+        for session in lock(&self.shared.sessions).drain(..) {
+            let _ = session.send(Outgoing::Drop);
+        }
+    }
+
+    /// How many times a bot has identified on the gateway (once per fresh session).
+    #[must_use]
+    pub fn identifies(&self) -> u64 {
+        self.shared.identifies.load(Ordering::Relaxed)
+    }
+
+    /// How many gateway sessions a bot has opened or resumed in all.
+    #[must_use]
+    pub fn connections(&self) -> u64 {
+        self.identifies() + self.shared.resumes.load(Ordering::Relaxed)
+    }
+
+    /// Waits until the bot has identified or resumed `count` times in all, e.g. once more after
+    /// [`FakeDiscord::drop_gateway`].
+    pub async fn wait_for_connections(&self, count: u64) {
+        let reached = self.wait_until(|| (self.connections() >= count).then_some(())).await;
+        assert!(reached.is_some(), "the bot connected {} times, not {count}", self.connections());
+    }
+
+    /// Answers the next `times` requests that `matches` with `fault` instead of the normal
+    /// answer. They are recorded as usual, with the fault's status.
+    pub fn fail_next(&self, matches: impl Fn(&Recorded) -> bool + Send + Sync + 'static, times: usize, fault: Fault) {
+        lock(&self.shared.faults).push(FaultRule { matches: Box::new(matches), remaining: times, fault });
     }
 
     /// A fresh interaction or message id.
@@ -339,11 +409,44 @@ async fn handle_rest(shared: &Shared, request: Request<Incoming>) -> Response<Fu
         _ => (serde_json::from_slice(&body).ok(), Vec::new()),
     };
     let mut recorded = Recorded { method, host, path, json, parts, status: 0 };
-    let response = respond(shared, &recorded);
+    let response = match scripted_fault(shared, &recorded) {
+        Some(fault) => fault_response(fault),
+        None => respond(shared, &recorded),
+    };
     recorded.status = response.status().as_u16();
     lock(&shared.requests).push(recorded);
     shared.changed.notify_waiters();
     response
+}
+
+/// The first scripted fault that applies to `request`, used up by one.
+fn scripted_fault(shared: &Shared, request: &Recorded) -> Option<Fault> {
+    let mut faults = lock(&shared.faults);
+    let rule = faults.iter_mut().find(|rule| rule.remaining > 0 && (rule.matches)(request))?;
+    rule.remaining -= 1;
+    Some(rule.fault)
+}
+
+fn fault_response(fault: Fault) -> Response<Full<Bytes>> {
+    match fault {
+        Fault::RateLimited { seconds } => {
+            let body = json!({ "message": "You are being rate limited.", "retry_after": seconds, "global": false });
+            let mut response = reply(StatusCode::TOO_MANY_REQUESTS, &body);
+            let headers = response.headers_mut();
+            let seconds =
+                hyper::header::HeaderValue::from_str(&seconds.to_string()).expect("a number is a header value");
+            headers.insert("retry-after", seconds.clone());
+            headers.insert("x-ratelimit-reset-after", seconds);
+            headers.insert("x-ratelimit-limit", hyper::header::HeaderValue::from_static("5"));
+            headers.insert("x-ratelimit-remaining", hyper::header::HeaderValue::from_static("0"));
+            headers.insert("x-ratelimit-scope", hyper::header::HeaderValue::from_static("user"));
+            response
+        }
+        Fault::ServerError(status) => {
+            let status = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+            reply(status, &json!({ "message": "500: Internal Server Error", "code": 0 }))
+        }
+    }
 }
 
 /// The fake's answer to one request.
@@ -491,11 +594,11 @@ async fn serve_gateway(listener: TcpListener, shared: Arc<Shared>) {
 }
 
 /// One websocket session: Hello, then READY after Identify, heartbeat acks, and whatever the
-/// test pushes. A Resume is refused (invalid session), so serenity identifies again.
+/// test pushes, until the test drops it. A Resume is accepted (`RESUMED`).
 async fn gateway_session(stream: TcpStream, shared: Arc<Shared>) {
     let Ok(socket) = tokio_tungstenite::accept_async(stream).await else { return };
     let (mut sink, mut source) = socket.split();
-    let (outbox, mut inbox) = mpsc::unbounded_channel::<String>();
+    let (outbox, mut inbox) = mpsc::unbounded_channel::<Outgoing>();
     let hello = json!({ "op": 10, "d": { "heartbeat_interval": 41_250 } });
     if sink.send(Message::Text(hello.to_string())).await.is_err() {
         return;
@@ -514,7 +617,12 @@ async fn gateway_session(stream: TcpStream, shared: Arc<Shared>) {
                         shared.identifies.fetch_add(1, Ordering::Relaxed);
                         Some(ready(&lock(&shared.gateway_url)))
                     }
-                    Some(6) => Some(json!({ "op": 9, "d": false })),
+                    // Nothing is missed while a test is not pushing, so a resume replays nothing.
+                    Some(6) => {
+                        lock(&shared.sessions).push(outbox.clone());
+                        shared.resumes.fetch_add(1, Ordering::Relaxed);
+                        Some(json!({ "op": 0, "t": "RESUMED", "d": {} }))
+                    }
                     _ => None,
                 };
                 if let Some(mut answer) = answer {
@@ -529,7 +637,7 @@ async fn gateway_session(stream: TcpStream, shared: Arc<Shared>) {
                 }
             }
             outgoing = inbox.recv() => {
-                let Some(text) = outgoing else { break };
+                let Some(Outgoing::Event(text)) = outgoing else { break };
                 let mut event: Value = serde_json::from_str(&text).expect("pushed events are JSON");
                 sequence += 1;
                 event["s"] = json!(sequence);

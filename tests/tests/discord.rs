@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 use tafl_bot::discord::{self, Api, Config, RunError, Token};
-use tafl_e2e::fake_discord::{APPLICATION_ID, FakeDiscord, Recorded};
+use tafl_e2e::fake_discord::{APPLICATION_ID, FakeDiscord, Fault, Recorded};
 use tafl_rules::Variant;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
@@ -160,5 +160,40 @@ async fn a_command_the_bot_does_not_know_gets_a_private_one_sentence_answer() {
     assert_eq!(json["type"], 4);
     assert_eq!(json["data"]["flags"], 64, "ephemeral: only the caller sees it");
     assert_eq!(json["data"]["content"], discord::text::unknown_command(discord::text::Lang::Ru));
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rate_limited_answer_is_retried_by_serenity_and_sent_once() {
+    let fake = FakeDiscord::start_tls().await;
+    let bot = Bot::start(&fake, None);
+    fake.wait_until_ready().await;
+    fake.fail_next(|r| r.path.ends_with("/callback"), 1, Fault::RateLimited { seconds: 0.05 });
+
+    let interaction = fake.push_interaction(fake.slash_command("tafl", "variants", &json!([]), 42, "en-US"));
+    let answered =
+        fake.wait_for("the retried answer", |r| r.path == interaction.callback_path() && r.status == 204).await;
+
+    assert_eq!(embed_of(&answered)["title"], "Tafl variants");
+    let statuses: Vec<u16> =
+        fake.requests().iter().filter(|r| r.path == interaction.callback_path()).map(|r| r.status).collect();
+    assert_eq!(statuses, [429, 204], "one refusal, then exactly one answer");
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn after_the_gateway_drops_the_bot_reconnects_and_answers() {
+    let fake = FakeDiscord::start().await;
+    let bot = Bot::start(&fake, None);
+    fake.wait_until_ready().await;
+    fake.wait_for_connections(1).await;
+
+    fake.drop_gateway();
+    fake.wait_for_connections(2).await;
+    let interaction = fake.push_interaction(fake.slash_command("tafl", "variants", &json!([]), 42, "en-US"));
+    let callback = fake.wait_for("the answer after reconnecting", |r| r.path == interaction.callback_path()).await;
+
+    assert_eq!(embed_of(&callback)["title"], "Tafl variants");
+    assert_eq!(fake.identifies(), 1, "the session was resumed, not started again");
     bot.stop().await;
 }
