@@ -197,3 +197,21 @@ async fn after_the_gateway_drops_the_bot_reconnects_and_answers() {
     assert_eq!(fake.identifies(), 1, "the session was resumed, not started again");
     bot.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_error_on_the_answer_is_retried_and_the_answer_sent_once() {
+    let fake = FakeDiscord::start_tls().await;
+    let bot = Bot::start(&fake, None);
+    fake.wait_until_ready().await;
+    fake.fail_next(|r| r.path.ends_with("/callback"), 2, Fault::ServerError(500));
+
+    let interaction = fake.push_interaction(fake.slash_command("tafl", "variants", &json!([]), 42, "en-US"));
+    let answered =
+        fake.wait_for("the retried answer", |r| r.path == interaction.callback_path() && r.status == 204).await;
+
+    assert_eq!(embed_of(&answered)["title"], "Tafl variants");
+    let statuses: Vec<u16> =
+        fake.requests().iter().filter(|r| r.path == interaction.callback_path()).map(|r| r.status).collect();
+    assert_eq!(statuses, [500, 500, 204], "two failures, then exactly one answer");
+    bot.stop().await;
+}

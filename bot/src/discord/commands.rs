@@ -3,6 +3,7 @@
 
 use poise::CreateReply;
 
+use super::retry::with_retries;
 use super::text::{self, Lang};
 use super::{BotError, Context};
 
@@ -34,6 +35,7 @@ pub async fn tafl(_ctx: Context<'_>) -> Result<(), BotError> {
 )]
 pub async fn variants(ctx: Context<'_>) -> Result<(), BotError> {
     let lang = Lang::from_locale(ctx.locale());
-    ctx.send(CreateReply::default().embed(text::variants_embed(lang))).await?;
+    let reply = CreateReply::default().embed(text::variants_embed(lang));
+    with_retries(|| ctx.send(reply.clone())).await?;
     Ok(())
 }

@@ -1,0 +1,48 @@
+//! Retrying Discord's server errors. serenity's ratelimiter already retries 429s (honouring
+//! `Retry-After`), but a 5xx or a refused connection comes straight back as an error, and one
+//! bad second at Discord would otherwise cost a player their answer.
+//!
+//! Retrying is safe for interaction answers: if a first attempt did reach Discord, the second is
+//! refused as "already acknowledged" and nothing is shown twice.
+
+use std::future::Future;
+use std::time::Duration;
+
+use poise::serenity_prelude as serenity;
+
+/// Attempts in all, including the first.
+const ATTEMPTS: u32 = 3;
+/// The first pause; each further one is four times longer (100 ms, 400 ms), so all attempts fit
+/// well inside Discord's three seconds for a first answer.
+const FIRST_PAUSE: Duration = Duration::from_millis(100);
+
+/// Runs `attempt` until it succeeds, fails for a reason a retry cannot fix, or has been tried
+/// [`ATTEMPTS`] times.
+pub async fn with_retries<T, Fut>(mut attempt: impl FnMut() -> Fut) -> Result<T, serenity::Error>
+where
+    Fut: Future<Output = Result<T, serenity::Error>>,
+{
+    let mut pause = FIRST_PAUSE;
+    for _ in 1..ATTEMPTS {
+        match attempt().await {
+            Err(error) if is_transient(&error) => {
+                tracing::warn!(%error, retry_in_ms = pause.as_millis(), "Discord failed; retrying");
+                tokio::time::sleep(pause).await;
+                pause *= 4;
+            }
+            done => return done,
+        }
+    }
+    attempt().await
+}
+
+/// A server error or a connection that could not be made: worth another try.
+fn is_transient(error: &serenity::Error) -> bool {
+    match error {
+        serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(response)) => {
+            response.status_code.is_server_error()
+        }
+        serenity::Error::Http(serenity::HttpError::Request(request)) => request.is_connect() || request.is_timeout(),
+        _ => false,
+    }
+}
