@@ -295,3 +295,23 @@ fn a_long_chain_of_as_prefixes_is_refused_without_recursing() {
     let out = local(&temp_path("local"), &["--no-png"], &chain);
     assert!(out.contains("error: write a slash command after the name"), "{out}");
 }
+
+#[test]
+fn an_exported_game_imports_back_from_a_file() {
+    let db = temp_path("import");
+    let moves = find_game(Variant::Brandubh, Reason::KingCaptured, 300);
+    let mut s = script("brandubh", &moves);
+    s.push_str("as @ann /export\n");
+    let out = local(&db, &["--no-png", "--quiet"], &s);
+    let record = out.lines().skip_while(|l| !l.starts_with("[game:")).collect::<Vec<_>>().join("\n") + "\n";
+    let file = temp_path("record").with_extension("otn");
+    std::fs::write(&file, &record).unwrap();
+    let out = local(
+        &db,
+        &["--no-png", "--quiet"],
+        &format!("/import {} @cy @di\n/import /nonexistent/x.otn\n", file.display()),
+    );
+    assert!(out.contains(&format!("imported as game #2 (brandubh, {} plies).", moves.len())), "{out}");
+    assert!(out.contains("result: attackers_win king_captured"), "{out}");
+    assert!(out.contains("error: cannot read /nonexistent/x.otn"), "{out}");
+}

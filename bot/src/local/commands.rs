@@ -29,6 +29,8 @@ Commands (the same as in Discord; people are @names, each with a stable id in th
   /draw offer|accept|decline
   /takeback request|accept|decline
   /export [N]             print the OTN record of a game
+  /import FILE [@attackers] [@defenders]
+                          import a finished game from an OTN record file
   /as @bob                switch to playing as @bob (you start as @you)
   as @bob /accept         run one command as @bob
   /help  /quit";
@@ -119,6 +121,7 @@ impl Session {
             "draw" => self.offer(&args, false).await,
             "takeback" => self.offer(&args, true).await,
             "export" => self.export(&args).await,
+            "import" => self.import(&args).await,
             _ => Err(format!("there is no command /{}; type /help for the list", shorten(&name))),
         };
         match result {
@@ -412,6 +415,27 @@ impl Session {
         let me = self.me().await?;
         let id = self.pick_game_of(args.first().copied(), &me, true).await?;
         self.host.export(id).await.map_err(|e| e.to_string())
+    }
+
+    async fn import(&mut self, args: &[&str]) -> Result<String, String> {
+        let Some((path, names)) = args.split_first() else {
+            return Err("write the record's file, like /import game.otn @ann @ben".to_owned());
+        };
+        let me = self.me().await?;
+        let mut players = Vec::with_capacity(2);
+        for name in names.iter().take(2) {
+            players.push(self.user(&parse_name(name)?).await?);
+        }
+        let attacker = players.first().cloned().unwrap_or_else(|| me.clone());
+        let defender = players.get(1).cloned().unwrap_or(me);
+        let metadata = std::fs::metadata(path).map_err(|e| format!("cannot read {}: {e}", shorten(path)))?;
+        if metadata.len() > 1 << 20 {
+            return Err(format!("{} is larger than any game record", shorten(path)));
+        }
+        let record = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", shorten(path)))?;
+        let game = self.host.import(&record, &attacker, &defender, PLACE, now()).await.map_err(|e| e.to_string())?;
+        self.last_game = Some(game.id);
+        Ok(format!("imported as game #{} ({}, {} plies).\n{}", game.id, game.variant, game.ply, self.show(&game)))
     }
 
     /// The board as text, whose turn or the result, and the PNG written for it.
