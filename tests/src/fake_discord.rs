@@ -328,6 +328,32 @@ impl FakeDiscord {
     }
 }
 
+/// `payload` (from [`FakeDiscord::slash_command`]) as sent from a channel of `guild`: the user
+/// becomes a guild member, as Discord sends it.
+#[must_use]
+pub fn in_guild(mut payload: Value, guild: u64, channel: u64) -> Value {
+    let user = payload["user"].take();
+    let object = payload.as_object_mut().expect("an interaction object");
+    object.remove("user");
+    object.insert("guild_id".to_owned(), json!(guild.to_string()));
+    object.insert("channel_id".to_owned(), json!(channel.to_string()));
+    object.insert("guild_locale".to_owned(), json!("en-US"));
+    object.insert("context".to_owned(), json!(0));
+    object.insert(
+        "member".to_owned(),
+        json!({
+            "user": user,
+            "roles": [],
+            "joined_at": "2026-01-01T00:00:00.000000+00:00",
+            "deaf": false,
+            "mute": false,
+            "flags": 0,
+            "permissions": "2248473465835073",
+        }),
+    );
+    payload
+}
+
 fn user_json(id: u64, name: &str, bot: bool) -> Value {
     json!({
         "id": id.to_string(),

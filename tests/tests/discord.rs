@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 use tafl_bot::discord::{self, Api, Config, RunError, Token};
-use tafl_e2e::fake_discord::{APPLICATION_ID, FakeDiscord, Fault, Recorded};
+use tafl_e2e::fake_discord::{APPLICATION_ID, FakeDiscord, Fault, Recorded, in_guild};
 use tafl_rules::Variant;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
@@ -213,5 +213,20 @@ async fn a_server_error_on_the_answer_is_retried_and_the_answer_sent_once() {
     let statuses: Vec<u16> =
         fake.requests().iter().filter(|r| r.path == interaction.callback_path()).map(|r| r.status).collect();
     assert_eq!(statuses, [500, 500, 204], "two failures, then exactly one answer");
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tafl_variants_answers_in_a_server_channel_too() {
+    let fake = FakeDiscord::start().await;
+    let bot = Bot::start(&fake, Some(77));
+    fake.wait_until_ready().await;
+
+    let command =
+        in_guild(fake.slash_command("tafl", "variants", &json!([]), 42, "en-US"), 77, 1_500_000_000_000_000_001);
+    let interaction = fake.push_interaction(command);
+    let callback = fake.wait_for("the answer in a server", |r| r.path == interaction.callback_path()).await;
+
+    assert_eq!(embed_of(&callback)["title"], "Tafl variants");
     bot.stop().await;
 }

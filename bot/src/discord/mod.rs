@@ -19,12 +19,13 @@ use poise::CreateReply;
 pub use config::{Api, Config, ConfigError, Token};
 use text::Lang;
 
+use crate::host::Host;
 use crate::store::Db;
 
-/// What every command can reach.
+/// What every command can reach: the game host, which owns the database.
 #[derive(Debug)]
 pub struct Data {
-    pub db: Db,
+    pub host: Host,
 }
 
 /// Why a command failed. Only [`on_error`] turns it into words, and those never include the
@@ -58,7 +59,7 @@ impl From<serenity::Error> for RunError {
 /// The poise framework with every command, the one error handler, and a setup step that
 /// registers the commands in `guild` (instant, for development) or globally.
 #[must_use]
-pub fn framework(db: Db, guild: Option<serenity::GuildId>) -> poise::Framework<Data, BotError> {
+pub fn framework(host: Host, guild: Option<serenity::GuildId>) -> poise::Framework<Data, BotError> {
     poise::Framework::builder()
         .options(poise::FrameworkOptions { commands: commands::all(), on_error, ..Default::default() })
         .setup(move |ctx, ready, framework| {
@@ -69,7 +70,7 @@ pub fn framework(db: Db, guild: Option<serenity::GuildId>) -> poise::Framework<D
                     None => poise::builtins::register_globally(ctx, commands).await?,
                 }
                 tracing::info!(user = %ready.user.name, guild = ?guild.map(serenity::GuildId::get), "commands registered");
-                Ok(Data { db })
+                Ok(Data { host })
             })
         })
         .build()
@@ -85,7 +86,7 @@ pub async fn serve(config: Config, shutdown: impl Future<Output = ()> + Send + '
     // Slash commands and components arrive without privileged intents; GUILDS keeps the cache
     // aware of channels and threads for later features.
     let mut client = serenity::ClientBuilder::new_with_http(http, serenity::GatewayIntents::GUILDS)
-        .framework(framework(db.clone(), config.guild_id))
+        .framework(framework(Host::new(db.clone()), config.guild_id))
         .await?;
     let shard_manager = client.shard_manager.clone();
     let stopper = tokio::spawn(async move {
