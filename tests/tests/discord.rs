@@ -230,3 +230,59 @@ async fn tafl_variants_answers_in_a_server_channel_too() {
     assert_eq!(embed_of(&callback)["title"], "Tafl variants");
     bot.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tafl_rules_answers_with_the_rules_and_the_start_position_as_a_png() {
+    let fake = FakeDiscord::start().await;
+    let bot = Bot::start(&fake, None);
+    fake.wait_until_ready().await;
+
+    let options = json!([{ "name": "variant", "type": 3, "value": "brandubh" }]);
+    let interaction = fake.push_interaction(fake.slash_command("tafl", "rules", &options, 42, "en-US"));
+    let callback = fake.wait_for("the answer to /tafl rules", |r| r.path == interaction.callback_path()).await;
+
+    let embed = embed_of(&callback);
+    assert_eq!(embed["title"], "Brandubh");
+    assert_eq!(embed["image"]["url"], "attachment://brandubh.png");
+    assert!(embed["description"].as_str().unwrap().contains("OTN rules: `dim:7"), "{embed}");
+    let file =
+        callback.parts.iter().find(|p| p.filename.as_deref() == Some("brandubh.png")).expect("the board as a file");
+    assert!(file.data.starts_with(b"\x89PNG\r\n"), "a PNG image");
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unknown_variant_gets_a_private_answer_in_the_callers_language() {
+    let fake = FakeDiscord::start().await;
+    let bot = Bot::start(&fake, None);
+    fake.wait_until_ready().await;
+
+    let options = json!([{ "name": "variant", "type": 3, "value": "chess" }]);
+    let interaction = fake.push_interaction(fake.slash_command("tafl", "rules", &options, 42, "ru"));
+    let callback = fake.wait_for("the refusal", |r| r.path == interaction.callback_path()).await;
+
+    let json = callback.json.expect("a JSON answer");
+    assert_eq!(json["data"]["flags"], 64, "ephemeral");
+    assert_eq!(json["data"]["content"], discord::text::unknown_variant(discord::text::Lang::Ru));
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_variant_option_autocompletes_from_what_is_typed() {
+    let fake = FakeDiscord::start().await;
+    let bot = Bot::start(&fake, None);
+    fake.wait_until_ready().await;
+
+    let options = json!([{ "name": "variant", "type": 3, "value": "histor", "focused": true }]);
+    let mut autocomplete = fake.slash_command("tafl", "rules", &options, 42, "en-US");
+    autocomplete["type"] = json!(4);
+    let interaction = fake.push_interaction(autocomplete);
+    let callback = fake.wait_for("the autocomplete answer", |r| r.path == interaction.callback_path()).await;
+
+    let json = callback.json.expect("a JSON answer");
+    assert_eq!(json["type"], 8, "an autocomplete result");
+    let values: Vec<&str> =
+        json["data"]["choices"].as_array().unwrap().iter().map(|c| c["value"].as_str().unwrap()).collect();
+    assert_eq!(values, ["historical-7", "historical-9", "historical-11"]);
+    bot.stop().await;
+}

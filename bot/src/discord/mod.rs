@@ -13,6 +13,7 @@ pub mod text;
 pub use poise::serenity_prelude as serenity;
 
 use std::future::Future;
+use std::sync::Arc;
 
 use poise::CreateReply;
 
@@ -22,18 +23,26 @@ use text::Lang;
 use crate::host::Host;
 use crate::store::Db;
 
-/// What every command can reach: the game host, which owns the database.
+/// What every command can reach: the game host, which owns the database, and the renderer,
+/// whose sprites are prepared once and shared by every board the bot draws.
 #[derive(Debug)]
 pub struct Data {
     pub host: Host,
+    pub renderer: Arc<tafl_render::Renderer>,
 }
 
 /// Why a command failed. Only [`on_error`] turns it into words, and those never include the
 /// cause, which goes to the log.
 #[derive(Debug, thiserror::Error)]
 pub enum BotError {
+    /// Something the user can fix, already in their language; shown to them as it is.
+    #[error("{0}")]
+    User(String),
     #[error("Discord request failed: {0}")]
     Discord(#[from] serenity::Error),
+    /// Drawing a board failed: a bug, since every position the bot holds is valid.
+    #[error("drawing the board failed: {0}")]
+    Render(String),
 }
 
 pub type Context<'a> = poise::Context<'a, Data, BotError>;
@@ -70,7 +79,7 @@ pub fn framework(host: Host, guild: Option<serenity::GuildId>) -> poise::Framewo
                     None => poise::builtins::register_globally(ctx, commands).await?,
                 }
                 tracing::info!(user = %ready.user.name, guild = ?guild.map(serenity::GuildId::get), "commands registered");
-                Ok(Data { host })
+                Ok(Data { host, renderer: Arc::new(tafl_render::Renderer::new()) })
             })
         })
         .build()
@@ -179,6 +188,7 @@ fn on_error(error: poise::FrameworkError<'_, Data, BotError>) -> poise::BoxFutur
                 tracing::warn!(%command, %error, "command does not match the registered one");
                 text::unknown_command(lang)
             }
+            poise::FrameworkError::Command { error: BotError::User(message), .. } => message.as_str(),
             _ => {
                 tracing::error!(%command, %error, "command failed");
                 text::internal_error(lang)

@@ -92,6 +92,43 @@ fn rule_summary(rules: &Rules, lang: Lang) -> Vec<&'static str> {
     parts
 }
 
+/// The presets whose id or name contains what the user typed (case-insensitive), as
+/// (label, id) pairs for autocomplete: `Copenhagen Hnefatafl (11×11)` → `copenhagen`.
+#[must_use]
+pub fn variant_choices(typed: &str) -> Vec<(String, &'static str)> {
+    let typed = typed.trim().to_lowercase();
+    Variant::ALL
+        .into_iter()
+        .filter(|v| v.id().contains(&typed) || v.name().to_lowercase().contains(&typed))
+        .map(|v| (format!("{} ({}×{})", v.name(), v.size(), v.size()), v.id()))
+        .collect()
+}
+
+/// The answer to a variant id that is not a preset (typed instead of picked).
+#[must_use]
+pub fn unknown_variant(lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => "There is no such variant; please pick one from the list (/tafl variants shows them all).",
+        Lang::Ru => "Такого варианта нет; выберите его из списка (все варианты: /тафл варианты).",
+    }
+}
+
+/// The `/tafl rules` text: the one-line summary and the OTN rules string, for players who know
+/// other tafl sites.
+#[must_use]
+pub fn rules_description(variant: Variant, lang: Lang) -> String {
+    let size = variant.size();
+    let otn = match lang {
+        Lang::En => "OTN rules",
+        Lang::Ru => "Правила в OTN",
+    };
+    format!(
+        "{size}×{size}, {}.\n\n{otn}: `{}`",
+        rule_summary(&variant.rules(), lang).join(", "),
+        tafl_rules::otn::rules_string(&variant.rules())
+    )
+}
+
 /// The private answer when something failed on our side; the cause goes to the log only.
 #[must_use]
 pub fn internal_error(lang: Lang) -> &'static str {
@@ -144,6 +181,16 @@ mod tests {
              armed king, shieldwall, exit fort, encirclement"
         );
         assert!(variant_line(Variant::SeaBattle9, Lang::Ru).contains("король уходит на край"));
+    }
+
+    #[test]
+    fn variant_choices_match_ids_and_names_in_any_case() {
+        let all = variant_choices("");
+        assert_eq!(all.len(), Variant::ALL.len());
+        let copenhagen = variant_choices("COPEN");
+        assert_eq!(copenhagen, [("Copenhagen Hnefatafl (11×11)".to_owned(), "copenhagen")]);
+        assert_eq!(variant_choices("sea").len(), 4);
+        assert!(variant_choices("chess").is_empty());
     }
 
     #[test]
