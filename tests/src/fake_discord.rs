@@ -187,6 +187,12 @@ impl FakeDiscord {
         format!("http://{}", self.rest)
     }
 
+    /// Makes `GET /gateway` send the bot to `url` instead of the fake gateway, e.g. a closed port
+    /// to play an unreachable gateway.
+    pub fn set_gateway_url(&self, url: &str) {
+        url.clone_into(&mut lock(&self.shared.gateway_url));
+    }
+
     /// The value for `DISCORD_API_RESOLVE`.
     #[must_use]
     pub fn rest_addr(&self) -> SocketAddr {

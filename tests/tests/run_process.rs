@@ -55,3 +55,42 @@ async fn tafl_bot_run_serves_from_its_environment_and_stops_cleanly_on_sigterm()
     assert!(db.exists(), "the database was created");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigterm_stops_tafl_bot_run_even_while_the_gateway_is_unreachable() {
+    let fake = FakeDiscord::start().await;
+    // A port that was free a moment ago: connections to it are refused.
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap();
+    fake.set_gateway_url(&format!("ws://{closed}"));
+    let dir = std::env::temp_dir().join(format!("tafl-e2e-unreachable-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("create the test directory");
+
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tafl-bot-e2e"))
+        .arg("run")
+        .env("DISCORD_TOKEN", "process-secret-token")
+        .env("DATABASE_URL", format!("sqlite://{}", dir.join("tafl.db").display()))
+        .env("DISCORD_API_BASE", fake.api_base())
+        .env_remove("DISCORD_API_RESOLVE")
+        .env_remove("DISCORD_GUILD_ID")
+        .env("RUST_LOG", "info")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start tafl-bot run");
+    // The signal handlers are installed before the first request.
+    fake.wait_for("the gateway lookup", |r| r.path == "/api/v10/gateway").await;
+
+    let terminated = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().expect("run kill");
+    assert!(terminated.success());
+    let status = tokio::task::spawn_blocking(move || {
+        let status = child.wait().expect("wait for tafl-bot");
+        let mut stderr = String::new();
+        child.stderr.take().expect("piped stderr").read_to_string(&mut stderr).expect("read stderr");
+        (status, stderr)
+    });
+    let (status, stderr) =
+        tokio::time::timeout(Duration::from_secs(10), status).await.expect("tafl-bot stops within 10 s").unwrap();
+
+    assert!(status.success(), "exit status {status:?}; stderr: {stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -98,17 +98,37 @@ pub async fn serve(config: Config, shutdown: impl Future<Output = ()> + Send + '
         .framework(framework(Host::new(db.clone()), config.guild_id))
         .await?;
     let shard_manager = client.shard_manager.clone();
+    let (stop_requested, on_stop_request) = tokio::sync::oneshot::channel::<()>();
     let stopper = tokio::spawn(async move {
         shutdown.await;
         tracing::info!("shutting down");
+        let _ = stop_requested.send(());
         shard_manager.shutdown_all().await;
     });
+    // serenity's shutdown waits for a shard that is still trying to connect (Discord
+    // unreachable) forever; after a grace period the process stops anyway.
+    let overdue = async {
+        if on_stop_request.await.is_ok() {
+            tokio::time::sleep(SHUTDOWN_GRACE).await;
+        } else {
+            std::future::pending::<()>().await;
+        }
+    };
     tracing::info!(api = ?config.api, "connecting to Discord");
-    let result = client.start().await;
+    let result = tokio::select! {
+        result = client.start() => result,
+        () = overdue => {
+            tracing::warn!("the gateway did not close in time; stopping anyway");
+            Ok(())
+        }
+    };
     stopper.abort();
     db.close().await;
     result.map_err(RunError::from)
 }
+
+/// How long a stop request waits for serenity to close the gateway.
+const SHUTDOWN_GRACE: std::time::Duration = std::time::Duration::from_secs(3);
 
 /// `tafl-bot run`: configuration from the environment, logs to stderr, and a clean stop on
 /// Ctrl-C or SIGTERM.
@@ -119,7 +139,13 @@ pub fn run_from_env() -> Result<(), RunError> {
         .enable_all()
         .build()
         .map_err(|e| ConfigError(format!("cannot start the async runtime: {e}")))?;
-    runtime.block_on(serve(config, stop_signal()))
+    let result = runtime.block_on(async {
+        let stop = stop_signal().map_err(|e| ConfigError(format!("cannot listen for Ctrl-C and SIGTERM: {e}")))?;
+        serve(config, stop).await
+    });
+    // serenity's shard tasks may still be retrying a connection; do not wait for them.
+    runtime.shutdown_timeout(std::time::Duration::from_millis(500));
+    result
 }
 
 /// `RUST_LOG` decides; by default our own info lines and only warnings from the libraries.
@@ -132,27 +158,27 @@ fn init_logging() {
     let _ = tracing_subscriber::fmt().with_env_filter(filter).with_ansi(ansi).with_writer(std::io::stderr).try_init();
 }
 
-/// Completes on Ctrl-C, or on SIGTERM (what `docker stop` and systemd send).
-async fn stop_signal() {
-    let ctrl_c = async {
-        if tokio::signal::ctrl_c().await.is_err() {
-            std::future::pending::<()>().await;
-        }
-    };
+/// A future that completes on Ctrl-C, or on SIGTERM (what `docker stop` and systemd send).
+/// The handlers are installed now, not on first poll, so a signal that arrives while the bot is
+/// still connecting is not lost (or fatal, as the default action would be).
+fn stop_signal() -> std::io::Result<impl Future<Output = ()> + Send + 'static> {
     #[cfg(unix)]
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut signal) => {
-                signal.recv().await;
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let mut interrupt = signal(SignalKind::interrupt())?;
+        let mut terminate = signal(SignalKind::terminate())?;
+        Ok(async move {
+            tokio::select! {
+                _ = interrupt.recv() => {},
+                _ = terminate.recv() => {},
             }
-            Err(_) => std::future::pending::<()>().await,
-        }
-    };
+        })
+    }
     #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
-    tokio::select! {
-        () = ctrl_c => {},
-        () = terminate => {},
+    {
+        Ok(async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
     }
 }
 
