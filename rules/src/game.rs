@@ -92,13 +92,13 @@ impl Game {
     /// Plays a written move; captures written with it must be exactly the ones the move makes.
     pub fn play_text(&mut self, text: &MoveText) -> Result<&PlayedMove, IllegalMove> {
         if !text.captures.is_empty() {
+            if !self.status.is_ongoing() {
+                return Err(IllegalMove::GameOver);
+            }
             let mut claimed = text.captures.clone();
             claimed.sort_unstable();
             claimed.dedup(); // records sometimes list a square twice
             let mut trial = self.position.clone();
-            if !self.status.is_ongoing() {
-                return Err(IllegalMove::GameOver);
-            }
             let actual = trial.play(text.mv)?.captures;
             if actual != claimed {
                 return Err(IllegalMove::CaptureMismatch { mv: text.mv, claimed, actual });

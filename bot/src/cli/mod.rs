@@ -16,7 +16,7 @@ use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use tafl_rules::{Rules, Variant};
+use tafl_rules::{Position, Rules, Setup, Side, Variant};
 
 /// Hosts tafl (hnefatafl family) games on Discord, and checks, replays and counts tafl games
 /// from the command line.
@@ -138,6 +138,53 @@ fn one_sentence(rendered: &str) -> String {
     let first = rendered.split("\n\n").next().unwrap_or(rendered);
     let first = first.trim().strip_prefix("error:").unwrap_or(first);
     first.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Where a game starts: a preset with its options, and optionally a custom position. Shared by
+/// `replay` and `render` so both read these arguments and word their errors the same way.
+#[derive(Debug, Clone, clap::Args)]
+pub struct StartArgs {
+    /// The preset, e.g. copenhagen (`tafl-bot variants` lists them).
+    #[arg(long, value_name = "ID")]
+    pub variant: String,
+    /// A preset option, e.g. escape=edge; may be repeated.
+    #[arg(long = "opt", value_name = "KEY=VALUE")]
+    pub options: Vec<String>,
+    /// Start from this OTN position instead of the preset's, e.g. /3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/.
+    #[arg(long, value_name = "OTN")]
+    pub position: Option<String>,
+    /// The side to move first.
+    #[arg(long, value_name = "attackers|defenders", default_value = "attackers")]
+    pub to_move: String,
+}
+
+impl StartArgs {
+    /// The preset's rules with the options applied.
+    pub fn rules(&self) -> Result<Rules, CliError> {
+        Ok(rules_for(&self.variant, &self.options)?.1)
+    }
+
+    /// The `--position` setup (the rules' own start when absent) and the side to move, parsed but
+    /// not yet validated against the rules.
+    pub fn setup(&self, rules: &Rules) -> Result<(Setup, Side), CliError> {
+        let to_move = Side::from_name(&self.to_move).ok_or_else(|| {
+            CliError::Input(format!(
+                "\"{}\" is not a side; --to-move takes attackers or defenders",
+                shorten(self.to_move.trim(), 24)
+            ))
+        })?;
+        let setup = match &self.position {
+            Some(text) => text.parse::<Setup>().map_err(|e| CliError::Input(e.to_string()))?,
+            None => rules.start.clone(),
+        };
+        Ok((setup, to_move))
+    }
+
+    /// The validated start position under `rules`.
+    pub fn position(&self, rules: Rules) -> Result<Position, CliError> {
+        let (setup, to_move) = self.setup(&rules)?;
+        Position::from_setup(rules, &setup, to_move).map_err(|e| CliError::Input(e.to_string()))
+    }
 }
 
 /// The preset named `id` with `--opt KEY=VALUE` options applied; errors name the known variants

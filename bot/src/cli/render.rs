@@ -8,23 +8,15 @@
 use std::path::PathBuf;
 
 use tafl_render::{BoardOptions, Caption, GifOptions, LastMove, Orientation, Renderer, Theme};
-use tafl_rules::{Position, Setup, Side, Variant};
+use tafl_rules::Position;
+
+use super::{StartArgs, shorten};
 
 /// Arguments of `tafl-bot render`.
 #[derive(Debug, clap::Args)]
 pub struct RenderArgs {
-    /// The preset, e.g. copenhagen (see `tafl-bot variants`).
-    #[arg(long, value_name = "ID")]
-    pub variant: String,
-    /// A preset option as KEY=VALUE, e.g. escape=edge; repeatable.
-    #[arg(long = "opt", value_name = "KEY=VALUE")]
-    pub options: Vec<String>,
-    /// Start from this OTN position instead of the preset's, e.g. /3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/.
-    #[arg(long, value_name = "OTN")]
-    pub position: Option<String>,
-    /// Who moves first in --position.
-    #[arg(long = "to-move", value_name = "attackers|defenders", default_value = "attackers")]
-    pub to_move: String,
+    #[command(flatten)]
+    pub start: StartArgs,
     /// Moves to play first, e.g. d1-d4 or d1-d4xe4 (several may share one argument).
     #[arg(value_name = "MOVES")]
     pub moves: Vec<String>,
@@ -53,22 +45,16 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
     if args.output.is_none() && args.gif.is_none() {
         return Err("nothing to write: give -o board.png, --gif game.gif, or both".to_owned());
     }
-    let variant: Variant = args.variant.parse().map_err(|e: tafl_rules::RulesError| e.to_string())?;
-    let rules = variant.rules_with_texts(&args.options).map_err(|e| e.to_string())?;
-    let to_move = Side::from_name(&args.to_move)
-        .ok_or_else(|| format!("--to-move takes attackers or defenders, not \"{}\"", shorten(&args.to_move)))?;
+    let rules = args.start.rules().map_err(|e| e.to_string())?;
     let theme = Theme::from_name(&args.theme)
-        .ok_or_else(|| format!("--theme takes classic or high-contrast, not \"{}\"", shorten(&args.theme)))?;
+        .ok_or_else(|| format!("--theme takes classic or high-contrast, not \"{}\"", shorten(&args.theme, 24)))?;
     let renderer = Renderer::new();
-    let start = match &args.position {
-        None => Position::new(rules).map_err(|e| e.to_string())?,
-        Some(otn) => {
-            let setup: Setup = otn.parse().map_err(|e: tafl_rules::ParseError| e.to_string())?;
-            // Validate through the renderer so that an empty or king-less board says so plainly.
-            renderer.render_setup_png(&rules, &setup, to_move, &BoardOptions::default()).map_err(|e| e.to_string())?;
-            Position::from_setup(rules, &setup, to_move).map_err(|e| e.to_string())?
-        }
-    };
+    let (setup, to_move) = args.start.setup(&rules).map_err(|e| e.to_string())?;
+    if args.start.position.is_some() {
+        // Validate through the renderer so that an empty or king-less board says so plainly.
+        renderer.render_setup_png(&rules, &setup, to_move, &BoardOptions::default()).map_err(|e| e.to_string())?;
+    }
+    let start = Position::from_setup(rules, &setup, to_move).map_err(|e| e.to_string())?;
     let moves: Vec<&str> = args.moves.iter().flat_map(|m| m.split_whitespace()).collect();
     let game = tafl_render::replay(start, &moves).map_err(|e| e.to_string())?;
     let orientation = if args.flip { Orientation::Flipped } else { Orientation::Standard };
@@ -99,11 +85,6 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
         std::fs::write(path, gif).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     Ok(())
-}
-
-fn shorten(text: &str) -> String {
-    const LIMIT: usize = 24;
-    if text.chars().count() <= LIMIT { text.to_owned() } else { text.chars().take(LIMIT).collect::<String>() + "…" }
 }
 
 #[cfg(test)]

@@ -6,24 +6,14 @@
 use std::io::{BufRead, Write};
 
 use serde::Serialize;
-use tafl_rules::{Game, MoveText, PlayedMove, Position, Reason, Repetition, Setup, Side, Status};
+use tafl_rules::{Game, MoveText, PlayedMove, Position, Reason, Repetition, Status};
 
-use super::{CliError, rules_for, shorten};
+use super::{CliError, StartArgs, shorten};
 
 #[derive(Debug, clap::Args)]
 pub struct ReplayArgs {
-    /// The preset to play, e.g. copenhagen (`tafl-bot variants` lists them).
-    #[arg(long, value_name = "ID")]
-    pub variant: String,
-    /// A preset option, e.g. escape=edge; may be repeated.
-    #[arg(long = "opt", value_name = "KEY=VALUE")]
-    pub options: Vec<String>,
-    /// Start from this OTN position instead of the preset's, e.g. /3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/.
-    #[arg(long, value_name = "OTN")]
-    pub position: Option<String>,
-    /// The side to move first.
-    #[arg(long, value_name = "attackers|defenders", default_value = "attackers")]
-    pub to_move: String,
+    #[command(flatten)]
+    pub start: StartArgs,
     /// Ignore the repetition rule (historic records often contain unadjudicated repetitions).
     #[arg(long)]
     pub no_repetition: bool,
@@ -104,21 +94,11 @@ pub fn run(args: &ReplayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> R
 
 /// The preset's start, or `--position` with `--to-move`, under the chosen rules.
 pub fn start_position(args: &ReplayArgs) -> Result<Position, CliError> {
-    let (_, mut rules) = rules_for(&args.variant, &args.options)?;
+    let mut rules = args.start.rules()?;
     if args.no_repetition {
         rules.repetition = Repetition::Ignore;
     }
-    let to_move = Side::from_name(&args.to_move).ok_or_else(|| {
-        CliError::Input(format!(
-            "\"{}\" is not a side; --to-move takes attackers or defenders",
-            shorten(args.to_move.trim(), 24)
-        ))
-    })?;
-    let setup = match &args.position {
-        Some(text) => text.parse::<Setup>().map_err(|e| CliError::Input(e.to_string()))?,
-        None => rules.start.clone(),
-    };
-    Position::from_setup(rules, &setup, to_move).map_err(|e| CliError::Input(e.to_string()))
+    args.start.position(rules)
 }
 
 /// Plays tokens until they run out or one is `timeout`; returns whether `timeout` was seen.
@@ -223,10 +203,12 @@ mod tests {
 
     fn args(json: bool, position: Option<String>, moves: Vec<String>) -> ReplayArgs {
         ReplayArgs {
-            variant: "copenhagen".to_owned(),
-            options: Vec::new(),
-            position,
-            to_move: "attackers".to_owned(),
+            start: StartArgs {
+                variant: "copenhagen".to_owned(),
+                options: Vec::new(),
+                position,
+                to_move: "attackers".to_owned(),
+            },
             no_repetition: false,
             json,
             moves,
