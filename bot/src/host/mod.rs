@@ -10,6 +10,7 @@
 //! The current time is a parameter (`now`, unix seconds) so that tests and the clock scheduler of
 //! a later issue can inject it.
 
+mod board;
 mod error;
 mod legal;
 mod types;
@@ -21,6 +22,7 @@ use std::sync::{Arc, Mutex};
 use tafl_rules::otn::{self, GameRecord, RecordEnd};
 use tafl_rules::{Game, MoveText, Position, Setup, Side, Status, Variant, VariantOption};
 
+pub use board::{OfferKind, OpenOffer, PieceChoice, movable_pieces};
 pub use error::HostError;
 pub use types::{
     Accepted, Challenge, ChallengeId, ChallengeRequest, ChallengeState, EndReason, Ending, Finished, GameId,
