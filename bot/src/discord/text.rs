@@ -762,13 +762,13 @@ mod tests {
                 break;
             }
             let mover = game.position().to_move();
-            let moves = game.position().legal_moves();
-            let capturing = moves.iter().copied().find(|mv| {
+            let legal = game.position().legal_moves();
+            let capturing = legal.iter().copied().find(|mv| {
                 let mut trial = game.position().clone();
                 !trial.play_unchecked(*mv).captures.is_empty()
             });
             let before = captures_by_side(&game);
-            let played = game.play(capturing.unwrap_or(moves[moves.len() / 2])).unwrap().captures.len();
+            let played = game.play(capturing.unwrap_or(legal[legal.len() / 2])).unwrap().captures.len();
             seen += played;
             let after = captures_by_side(&game);
             let expected = match mover {
