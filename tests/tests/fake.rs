@@ -307,6 +307,12 @@ async fn a_component_answer_updates_its_message_and_follow_ups_are_new_messages(
     let followup = press.create_followup(&http, note).await.expect("a follow-up");
     let stored = fake.message(followup.id.get()).unwrap();
     assert!(stored.is_ephemeral());
+    match followup.interaction_metadata.as_deref() {
+        Some(serenity::MessageInteractionMetadata::Component(metadata)) => {
+            assert_eq!((metadata.user.id.get(), metadata.interacted_message_id.get()), (42, board.id));
+        }
+        other => panic!("a component's follow-up names its interaction: {other:?}"),
+    }
     assert_eq!((stored.channel_id, stored.interaction), (CHANNEL, Some(interaction.id)));
     let public =
         press.create_followup(&http, CreateInteractionResponseFollowup::new().content("Game over")).await.unwrap();
@@ -353,6 +359,12 @@ async fn a_slash_command_answer_with_a_file_is_its_original_response() {
     let read = command.get_response(&http).await.expect("GET @original");
     assert_eq!(read.id.get(), original.id);
     assert_eq!(read.embeds[0].title.as_deref(), Some("Brandubh"));
+    match read.interaction_metadata.as_deref() {
+        Some(serenity::MessageInteractionMetadata::Command(metadata)) => {
+            assert_eq!((metadata.id.get(), metadata.user.id.get()), (interaction.id, 42));
+        }
+        other => panic!("a command's answer names its interaction: {other:?}"),
+    }
 
     command.delete_response(&http).await.expect("DELETE @original");
     assert!(fake.message(original.id).unwrap().deleted);
