@@ -668,8 +668,15 @@ impl FakeDiscord {
     /// channel, or else a channel of the guild pushed interactions or threads named for it
     /// ([`GUILD`] by default), where `user` is a member. Panics when the message has no such
     /// enabled component or a value is not an option, as a Discord client would not let it happen.
+    /// A message the fake stores is taken in its latest state (edits included), however old the
+    /// copy passed, as the user sees the message as it is now; it must not be deleted.
     #[must_use]
     pub fn component(&self, message: &StoredMessage, custom_id: &str, values: &[&str], user: u64) -> Value {
+        let latest = self.message(message.id);
+        if let Some(latest) = &latest {
+            assert!(!latest.deleted, "message {} is deleted: nobody can press {custom_id:?} on it", latest.id);
+        }
+        let message = latest.as_ref().unwrap_or(message);
         let component = message.component(custom_id).unwrap_or_else(|| {
             panic!("message {} has no component {custom_id:?}: {:#?}", message.id, message.components)
         });

@@ -248,9 +248,8 @@ async fn component_payloads_parse_as_serenity_component_interactions() {
         other => panic!("not a string select: {other:?}"),
     }
 
-    // In a DM channel (the one slash commands come from) there is no guild.
-    let mut dm_board = board.clone();
-    dm_board.channel_id = DM_CHANNEL;
+    // In the DM channel slash commands come from there is no guild.
+    let dm_board = post_board(&fake, &http, DM_CHANNEL).await;
     let dm = component_of(&fake.component(&dm_board, "game:1:resign", &[], 42));
     assert_eq!((dm.guild_id, dm.member.is_none(), dm.user.id.get()), (None, true, 42));
     // …unless moved to a guild.
@@ -264,6 +263,22 @@ async fn a_disabled_button_cannot_be_pressed() {
     let fake = FakeDiscord::start().await;
     let board = post_board(&fake, &http(&fake), CHANNEL).await;
     let _ = fake.component(&board, "game:1:draw", &[], 42);
+}
+
+#[tokio::test]
+async fn a_component_is_pressed_on_the_latest_state_of_its_message() {
+    let fake = FakeDiscord::start().await;
+    let http = http(&fake);
+    let stale = post_board(&fake, &http, CHANNEL).await;
+    let rematch = CreateActionRow::Buttons(vec![CreateButton::new("game:1:rematch").label("Rematch")]);
+    let edit = EditMessage::new().content("Game over").components(vec![rematch]);
+    ChannelId::new(CHANNEL).edit_message(&http, MessageId::new(stale.id), edit).await.expect("edit");
+
+    let press = component_of(&fake.component(&stale, "game:1:rematch", &[], 42));
+
+    assert_eq!(press.message.content, "Game over");
+    let gone = std::panic::catch_unwind(|| fake.component(&stale, "game:1:resign", &[], 42));
+    assert!(gone.is_err(), "a button removed by an edit cannot be pressed");
 }
 
 #[tokio::test]
