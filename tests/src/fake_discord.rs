@@ -724,6 +724,47 @@ impl FakeDiscord {
     }
 }
 
+impl FakeDiscord {
+    /// A `MODAL_SUBMIT` interaction: the user of `opened_by` submits the modal the bot opened in
+    /// answer to it, with `values` as `(custom_id, text)` of its text inputs (others are empty).
+    /// It comes from where `opened_by` came from. Panics when the bot opened no modal or has no
+    /// such input.
+    #[must_use]
+    pub fn modal_submit(&self, opened_by: &Interaction, values: &[(&str, &str)]) -> Value {
+        let modal = self.modal(opened_by).unwrap_or_else(|| panic!("the bot opened no modal for {}", opened_by.id));
+        let rows = modal["components"].as_array().cloned().unwrap_or_default();
+        let inputs: Vec<&str> = rows
+            .iter()
+            .filter_map(|r| r["components"].as_array())
+            .flatten()
+            .filter_map(|c| c["custom_id"].as_str())
+            .collect();
+        for (custom_id, _) in values {
+            assert!(inputs.contains(custom_id), "the modal has no input {custom_id:?}: {inputs:?}");
+        }
+        let submitted: Vec<Value> = rows
+            .iter()
+            .map(|row| {
+                let inputs = row["components"].as_array().into_iter().flatten().map(|input| {
+                    let value = values.iter().find(|(id, _)| input["custom_id"] == *id).map_or("", |(_, v)| v);
+                    json!({ "type": 4, "custom_id": input["custom_id"], "value": value })
+                });
+                json!({ "type": 1, "components": inputs.collect::<Vec<_>>() })
+            })
+            .collect();
+        let id = self.id();
+        let mut payload = opened_by.payload.clone();
+        payload["id"] = json!(id.to_string());
+        payload["token"] = json!(format!("interaction-token-{id}"));
+        payload["type"] = json!(5);
+        payload["data"] = json!({ "custom_id": modal["custom_id"], "components": submitted });
+        if let Some(message) = snowflake(&payload["message"]["id"]).and_then(|m| self.message(m)) {
+            payload["message"] = lock(&self.shared.store).render(&message);
+        }
+        payload
+    }
+}
+
 /// `payload` (from [`FakeDiscord::slash_command`], [`FakeDiscord::autocomplete`] or
 /// [`FakeDiscord::component`]) as sent from a channel of `guild`: the user becomes a guild member,
 /// as Discord sends it.

@@ -448,6 +448,14 @@ async fn a_modal_and_a_deferred_update_change_no_message() {
     let modal = CreateModal::new("resign:1", "Resign?").components(vec![CreateActionRow::InputText(input)]);
     component_of(&modal_payload).create_response(&http, CreateInteractionResponse::Modal(modal)).await.expect("type 9");
     assert_eq!(fake.modal(&modal_interaction).expect("a modal")["custom_id"], "resign:1");
+    let submitted = fake.modal_submit(&modal_interaction, &[("reason", "lost")]);
+    let serenity::Interaction::Modal(submit) = parse(&submitted) else { panic!("not a modal submit: {submitted:#}") };
+    assert_eq!((submit.data.custom_id.as_str(), submit.user.id.get()), ("resign:1", 42));
+    assert_eq!(submit.message.as_ref().map(|m| m.id.get()), Some(board.id));
+    let serenity::ActionRowComponent::InputText(input) = &submit.data.components[0].components[0] else {
+        panic!("not a text input: {:?}", submit.data.components)
+    };
+    assert_eq!((input.custom_id.as_str(), input.value.as_deref()), ("reason", Some("lost")));
 
     let payload = fake.component(&board, "game:1:move", &["a1-a4"], 42);
     let interaction = fake.register_interaction(payload.clone());
