@@ -6,6 +6,21 @@
 //! Start-up as serenity 0.12.5 and poise 0.7.1 do it: `GET /gateway` (the gateway URL), the
 //! websocket (Hello, Identify, READY), `GET /oauth2/applications/@me` (poise looks up the owners),
 //! then `PUT /applications/{app}/commands` or `PUT /applications/{app}/guilds/{guild}/commands`.
+//!
+//! Beyond the log, the fake keeps what the channels show ([`StoredMessage`]): messages created and
+//! edited through channel routes, interaction callbacks and the interaction webhook, threads and
+//! DM channels. It follows Discord where serenity's requests depend on it:
+//! - an `attachments` array in an edit lists what the message keeps (old files by id, uploads by
+//!   `files[n]` index); without the key, uploads are added. serenity always sends the array in a
+//!   type 7 (update message) callback, empty without files, so such an update drops the files;
+//! - a type 5 (deferred) callback creates a "thinking" original ([`LOADING`]), and the first
+//!   follow-up after it fills that message instead of creating one (poise answers a deferred
+//!   command with a follow-up); after a type 6 or 7 callback `@original` is the component's message;
+//! - a thread started from a message has the message's id; without a message it is private (12)
+//!   unless the body says `type`;
+//! - ephemeral messages are reachable only through their interaction's webhook;
+//! - errors carry Discord's codes (10008 Unknown Message, 10015 Unknown Webhook, 10062 Unknown
+//!   interaction, 40060 already acknowledged); only routes the fake does not know answer code 0.
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::convert::Infallible;
@@ -295,11 +310,33 @@ struct Store {
     guilds: HashMap<u64, u64>,
     choices: HashMap<u64, Vec<(String, String)>>,
     modals: HashMap<u64, Value>,
+    /// The `interaction_metadata` of the messages each interaction creates.
+    metadata: HashMap<u64, Value>,
 }
 
 impl Store {
     fn message_mut(&mut self, id: u64) -> Option<&mut StoredMessage> {
         self.messages.iter_mut().find(|m| m.id == id && !m.deleted)
+    }
+
+    /// `message` as Discord returns it.
+    fn render(&self, message: &StoredMessage) -> Value {
+        message_json(message, message.interaction.and_then(|i| self.metadata.get(&i)))
+    }
+
+    /// GET, PATCH or DELETE of message `id`, which the route may see.
+    fn message_verb(&mut self, shared: &Shared, id: u64, method: &str, body: &Value, parts: &[Part]) -> Answer {
+        let Some(stored) = self.message_mut(id) else { return unknown_message() };
+        match method {
+            "GET" => {}
+            "PATCH" => edit_message(shared, stored, body, parts),
+            _ => {
+                stored.deleted = true;
+                return (StatusCode::NO_CONTENT, Value::Null);
+            }
+        }
+        let message = stored.clone();
+        (StatusCode::OK, self.render(&message))
     }
 
     /// The guild of `channel`, or `None` for a DM channel.
@@ -460,6 +497,17 @@ impl FakeDiscord {
                 store.dm_channels.insert(channel);
             }
         }
+        let user = payload.get("user").unwrap_or(&payload["member"]["user"]).clone();
+        let mut metadata = json!({
+            "id": id.to_string(),
+            "type": payload["type"],
+            "user": user,
+            "authorizing_integration_owners": payload["authorizing_integration_owners"],
+        });
+        if let Some(message) = message {
+            metadata["interacted_message_id"] = json!(message.to_string());
+        }
+        store.metadata.insert(id, metadata);
         let pending = Pending { id, channel, message, original: None, acknowledged: false };
         store.interactions.insert(token.clone(), pending);
         Interaction { id, token, payload }
@@ -620,8 +668,15 @@ impl FakeDiscord {
     /// channel, or else a channel of the guild pushed interactions or threads named for it
     /// ([`GUILD`] by default), where `user` is a member. Panics when the message has no such
     /// enabled component or a value is not an option, as a Discord client would not let it happen.
+    /// A message the fake stores is taken in its latest state (edits included), however old the
+    /// copy passed, as the user sees the message as it is now; it must not be deleted.
     #[must_use]
     pub fn component(&self, message: &StoredMessage, custom_id: &str, values: &[&str], user: u64) -> Value {
+        let latest = self.message(message.id);
+        if let Some(latest) = &latest {
+            assert!(!latest.deleted, "message {} is deleted: nobody can press {custom_id:?} on it", latest.id);
+        }
+        let message = latest.as_ref().unwrap_or(message);
         let component = message.component(custom_id).unwrap_or_else(|| {
             panic!("message {} has no component {custom_id:?}: {:#?}", message.id, message.components)
         });
@@ -641,6 +696,10 @@ impl FakeDiscord {
             data["values"] = json!(values);
         }
         let id = self.id();
+        let (rendered, guild) = {
+            let store = lock(&self.shared.store);
+            (store.render(message), store.guild_of(message.channel_id))
+        };
         let payload = json!({
             "id": id.to_string(),
             "application_id": APPLICATION_ID.to_string(),
@@ -649,7 +708,7 @@ impl FakeDiscord {
             "version": 1,
             "data": data,
             "channel_id": message.channel_id.to_string(),
-            "message": message_json(message),
+            "message": rendered,
             "user": user_json(user, &format!("player{user}"), false),
             "locale": "en-US",
             "app_permissions": "0",
@@ -658,11 +717,51 @@ impl FakeDiscord {
             "context": 1,
             "attachment_size_limit": 26_214_400,
         });
-        let guild = lock(&self.shared.store).guild_of(message.channel_id);
         match guild {
             Some(guild) => in_guild(payload, guild, message.channel_id),
             None => payload,
         }
+    }
+}
+
+impl FakeDiscord {
+    /// A `MODAL_SUBMIT` interaction: the user of `opened_by` submits the modal the bot opened in
+    /// answer to it, with `values` as `(custom_id, text)` of its text inputs (others are empty).
+    /// It comes from where `opened_by` came from. Panics when the bot opened no modal or has no
+    /// such input.
+    #[must_use]
+    pub fn modal_submit(&self, opened_by: &Interaction, values: &[(&str, &str)]) -> Value {
+        let modal = self.modal(opened_by).unwrap_or_else(|| panic!("the bot opened no modal for {}", opened_by.id));
+        let rows = modal["components"].as_array().cloned().unwrap_or_default();
+        let inputs: Vec<&str> = rows
+            .iter()
+            .filter_map(|r| r["components"].as_array())
+            .flatten()
+            .filter_map(|c| c["custom_id"].as_str())
+            .collect();
+        for (custom_id, _) in values {
+            assert!(inputs.contains(custom_id), "the modal has no input {custom_id:?}: {inputs:?}");
+        }
+        let submitted: Vec<Value> = rows
+            .iter()
+            .map(|row| {
+                let inputs = row["components"].as_array().into_iter().flatten().map(|input| {
+                    let value = values.iter().find(|(id, _)| input["custom_id"] == *id).map_or("", |(_, v)| v);
+                    json!({ "type": 4, "custom_id": input["custom_id"], "value": value })
+                });
+                json!({ "type": 1, "components": inputs.collect::<Vec<_>>() })
+            })
+            .collect();
+        let id = self.id();
+        let mut payload = opened_by.payload.clone();
+        payload["id"] = json!(id.to_string());
+        payload["token"] = json!(format!("interaction-token-{id}"));
+        payload["type"] = json!(5);
+        payload["data"] = json!({ "custom_id": modal["custom_id"], "components": submitted });
+        if let Some(message) = snowflake(&payload["message"]["id"]).and_then(|m| self.message(m)) {
+            payload["message"] = lock(&self.shared.store).render(&message);
+        }
+        payload
     }
 }
 
@@ -898,7 +997,7 @@ fn respond(shared: &Shared, request: &Recorded) -> Answer {
                 // A channel message cannot be ephemeral; Discord keeps only these flags.
                 let flags = body["flags"].as_u64().unwrap_or(0) & (4 | 4096);
                 let created = create_message(shared, &mut store, channel, &body, &request.parts, flags, None);
-                (StatusCode::OK, message_json(&created))
+                (StatusCode::OK, store.render(&created))
             }
             None => unknown_route(),
         },
@@ -907,9 +1006,10 @@ fn respond(shared: &Shared, request: &Recorded) -> Answer {
                 (Some(channel), Some(message)) => {
                     let mut store = lock(&shared.store);
                     // Ephemeral messages exist only for their interaction's webhook.
-                    match store.message_mut(message).filter(|m| m.channel_id == channel && !m.is_ephemeral()) {
-                        Some(stored) => message_verb(shared, stored, method, &body, &request.parts),
-                        None => unknown_message(),
+                    if store.message_mut(message).is_some_and(|m| m.channel_id == channel && !m.is_ephemeral()) {
+                        store.message_verb(shared, message, method, &body, &request.parts)
+                    } else {
+                        unknown_message()
                     }
                 }
                 _ => unknown_route(),
@@ -934,27 +1034,12 @@ fn respond(shared: &Shared, request: &Recorded) -> Answer {
             let owned = |m: &StoredMessage| {
                 Some(m.id) == pending.original || (m.interaction == Some(pending.id) && m.channel_id == pending.channel)
             };
-            match target.and_then(|t| store.message_mut(t)).filter(|m| owned(m)) {
-                Some(stored) => message_verb(shared, stored, method, &body, &request.parts),
+            match target.filter(|t| store.message_mut(*t).is_some_and(|m| owned(m))) {
+                Some(target) => store.message_verb(shared, target, method, &body, &request.parts),
                 None => unknown_message(),
             }
         }
         _ => unknown_route(),
-    }
-}
-
-/// GET, PATCH or DELETE of a message the route may see.
-fn message_verb(shared: &Shared, stored: &mut StoredMessage, method: &str, body: &Value, parts: &[Part]) -> Answer {
-    match method {
-        "GET" => (StatusCode::OK, message_json(stored)),
-        "PATCH" => {
-            edit_message(shared, stored, body, parts);
-            (StatusCode::OK, message_json(stored))
-        }
-        _ => {
-            stored.deleted = true;
-            (StatusCode::NO_CONTENT, Value::Null)
-        }
     }
 }
 
@@ -1102,11 +1187,12 @@ fn follow_up(shared: &Shared, token: &str, body: &Value, parts: &[Part]) -> Answ
     };
     if let Some(thinking) = pending.original.and_then(|o| store.message_mut(o)).filter(|m| m.flags & LOADING != 0) {
         edit_message(shared, thinking, body, parts);
-        return (StatusCode::OK, message_json(thinking));
+        let filled = thinking.clone();
+        return (StatusCode::OK, store.render(&filled));
     }
     let flags = body["flags"].as_u64().unwrap_or(0) & (EPHEMERAL | 4 | 4096);
     let created = create_message(shared, &mut store, pending.channel, body, parts, flags, Some(pending.id));
-    (StatusCode::OK, message_json(&created))
+    (StatusCode::OK, store.render(&created))
 }
 
 fn create_thread(shared: &Shared, parent: u64, message: Option<u64>, body: &Value) -> Answer {
@@ -1180,7 +1266,7 @@ fn open_dm(shared: &Shared, user: u64) -> Answer {
 const TIMESTAMP: &str = "2026-01-01T00:00:00.000000+00:00";
 
 /// A message as Discord returns it.
-fn message_json(message: &StoredMessage) -> Value {
+fn message_json(message: &StoredMessage, metadata: Option<&Value>) -> Value {
     let attachments: Vec<Value> = message
         .attachments
         .iter()
@@ -1223,6 +1309,9 @@ fn message_json(message: &StoredMessage) -> Value {
     if message.interaction.is_some() {
         json["application_id"] = json!(APPLICATION_ID.to_string());
         json["webhook_id"] = json!(APPLICATION_ID.to_string());
+    }
+    if let Some(metadata) = metadata {
+        json["interaction_metadata"] = metadata.clone();
     }
     json
 }

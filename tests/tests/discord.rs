@@ -286,3 +286,23 @@ async fn the_variant_option_autocompletes_from_what_is_typed() {
     assert_eq!(values, ["historical-7", "historical-9", "historical-11"]);
     bot.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_rules_answer_is_shown_in_the_channel_with_its_board() {
+    let fake = FakeDiscord::start().await;
+    let bot = Bot::start(&fake, None);
+    fake.wait_until_ready().await;
+
+    let options = json!([{ "name": "variant", "type": 3, "value": "brandubh" }]);
+    let interaction = fake.push_interaction(fake.slash_command("tafl", "rules", &options, 42, "en-US"));
+    let answer = fake.wait_for_original(&interaction).await;
+
+    assert!(answer.text().starts_with("Brandubh\n"), "{}", answer.text());
+    assert_eq!(answer.attachments.len(), 1);
+    assert_eq!(answer.attachments[0].filename, "brandubh.png");
+    assert!(answer.attachments[0].data.starts_with(b"\x89PNG\r\n"));
+    assert!(!answer.is_ephemeral());
+    let channel = interaction.payload["channel_id"].as_str().unwrap().parse().unwrap();
+    assert_eq!(fake.messages_in(channel).iter().map(|m| m.id).collect::<Vec<_>>(), [answer.id]);
+    bot.stop().await;
+}

@@ -248,9 +248,8 @@ async fn component_payloads_parse_as_serenity_component_interactions() {
         other => panic!("not a string select: {other:?}"),
     }
 
-    // In a DM channel (the one slash commands come from) there is no guild.
-    let mut dm_board = board.clone();
-    dm_board.channel_id = DM_CHANNEL;
+    // In the DM channel slash commands come from there is no guild.
+    let dm_board = post_board(&fake, &http, DM_CHANNEL).await;
     let dm = component_of(&fake.component(&dm_board, "game:1:resign", &[], 42));
     assert_eq!((dm.guild_id, dm.member.is_none(), dm.user.id.get()), (None, true, 42));
     // …unless moved to a guild.
@@ -264,6 +263,22 @@ async fn a_disabled_button_cannot_be_pressed() {
     let fake = FakeDiscord::start().await;
     let board = post_board(&fake, &http(&fake), CHANNEL).await;
     let _ = fake.component(&board, "game:1:draw", &[], 42);
+}
+
+#[tokio::test]
+async fn a_component_is_pressed_on_the_latest_state_of_its_message() {
+    let fake = FakeDiscord::start().await;
+    let http = http(&fake);
+    let stale = post_board(&fake, &http, CHANNEL).await;
+    let rematch = CreateActionRow::Buttons(vec![CreateButton::new("game:1:rematch").label("Rematch")]);
+    let edit = EditMessage::new().content("Game over").components(vec![rematch]);
+    ChannelId::new(CHANNEL).edit_message(&http, MessageId::new(stale.id), edit).await.expect("edit");
+
+    let press = component_of(&fake.component(&stale, "game:1:rematch", &[], 42));
+
+    assert_eq!(press.message.content, "Game over");
+    let gone = std::panic::catch_unwind(|| fake.component(&stale, "game:1:resign", &[], 42));
+    assert!(gone.is_err(), "a button removed by an edit cannot be pressed");
 }
 
 #[tokio::test]
@@ -307,6 +322,12 @@ async fn a_component_answer_updates_its_message_and_follow_ups_are_new_messages(
     let followup = press.create_followup(&http, note).await.expect("a follow-up");
     let stored = fake.message(followup.id.get()).unwrap();
     assert!(stored.is_ephemeral());
+    match followup.interaction_metadata.as_deref() {
+        Some(serenity::MessageInteractionMetadata::Component(metadata)) => {
+            assert_eq!((metadata.user.id.get(), metadata.interacted_message_id.get()), (42, board.id));
+        }
+        other => panic!("a component's follow-up names its interaction: {other:?}"),
+    }
     assert_eq!((stored.channel_id, stored.interaction), (CHANNEL, Some(interaction.id)));
     let public =
         press.create_followup(&http, CreateInteractionResponseFollowup::new().content("Game over")).await.unwrap();
@@ -353,6 +374,12 @@ async fn a_slash_command_answer_with_a_file_is_its_original_response() {
     let read = command.get_response(&http).await.expect("GET @original");
     assert_eq!(read.id.get(), original.id);
     assert_eq!(read.embeds[0].title.as_deref(), Some("Brandubh"));
+    match read.interaction_metadata.as_deref() {
+        Some(serenity::MessageInteractionMetadata::Command(metadata)) => {
+            assert_eq!((metadata.id.get(), metadata.user.id.get()), (interaction.id, 42));
+        }
+        other => panic!("a command's answer names its interaction: {other:?}"),
+    }
 
     command.delete_response(&http).await.expect("DELETE @original");
     assert!(fake.message(original.id).unwrap().deleted);
@@ -421,6 +448,14 @@ async fn a_modal_and_a_deferred_update_change_no_message() {
     let modal = CreateModal::new("resign:1", "Resign?").components(vec![CreateActionRow::InputText(input)]);
     component_of(&modal_payload).create_response(&http, CreateInteractionResponse::Modal(modal)).await.expect("type 9");
     assert_eq!(fake.modal(&modal_interaction).expect("a modal")["custom_id"], "resign:1");
+    let submitted = fake.modal_submit(&modal_interaction, &[("reason", "lost")]);
+    let serenity::Interaction::Modal(submit) = parse(&submitted) else { panic!("not a modal submit: {submitted:#}") };
+    assert_eq!((submit.data.custom_id.as_str(), submit.user.id.get()), ("resign:1", 42));
+    assert_eq!(submit.message.as_ref().map(|m| m.id.get()), Some(board.id));
+    let serenity::ActionRowComponent::InputText(input) = &submit.data.components[0].components[0] else {
+        panic!("not a text input: {:?}", submit.data.components)
+    };
+    assert_eq!((input.custom_id.as_str(), input.value.as_deref()), ("reason", Some("lost")));
 
     let payload = fake.component(&board, "game:1:move", &["a1-a4"], 42);
     let interaction = fake.register_interaction(payload.clone());
