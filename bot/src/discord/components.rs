@@ -17,7 +17,7 @@ use super::play::{self, now};
 use super::retry::with_retries;
 use super::text::{self, Label, Lang};
 use super::{BotError, Data};
-use crate::host::{GameId, HostError, OfferAction, OfferKind, OfferOutcome, User};
+use crate::host::{ChallengeState, GameId, HostError, OfferAction, OfferKind, OfferOutcome, User};
 
 /// poise's event handler: component interactions go to [`handle`]; poise itself serves the
 /// commands and autocomplete.
@@ -102,7 +102,15 @@ impl Click<'_> {
     }
 
     async fn accept(&self, id: i64) -> Result<(), BotError> {
-        let accepted = self.data.host.accept(id, &self.user, now()).await?;
+        let accepted = match self.data.host.accept(id, &self.user, now()).await {
+            Ok(accepted) => accepted,
+            Err(error @ (HostError::ChallengeExpired { .. } | HostError::ChallengeClosed { .. })) => {
+                // The card still offers buttons that can no longer work: close it for everyone.
+                self.close_card(id).await;
+                return Err(error.into());
+            }
+            Err(error) => return Err(error.into()),
+        };
         let game = accepted.game.id;
         // The card becomes the game's board: one message per game.
         let board = board::build(self.data, game, Menu::Pieces(0), self.public).await?;
@@ -135,6 +143,26 @@ impl Click<'_> {
             .components(Vec::new())
             .allowed_mentions(serenity::CreateAllowedMentions::new());
         self.update(answer).await
+    }
+
+    /// Edits a challenge card whose challenge is over (expired, or answered elsewhere) to say so,
+    /// without buttons. Best effort: the clicker's answer matters more.
+    async fn close_card(&self, id: i64) {
+        let Ok(mut challenge) = self.data.host.challenge_by_id(id).await else { return };
+        if challenge.state == ChallengeState::Open && challenge.expires_at <= now() {
+            // Past its time but not yet marked by the scheduler.
+            challenge.state = ChallengeState::Expired;
+        }
+        let (title, _) = text::challenge_card(&challenge, self.public);
+        let by = challenge.opponent.as_ref().map_or(challenge.challenger.id, |o| o.id);
+        let embed =
+            serenity::CreateEmbed::new().title(title).description(text::challenge_closed(&challenge, by, self.public));
+        let edit = serenity::EditMessage::new().content("").embed(embed).components(Vec::new());
+        let message = &self.component.message;
+        if let Err(error) = with_retries(|| message.channel_id.edit_message(self.http, message.id, edit.clone())).await
+        {
+            tracing::warn!(challenge = id, %error, "could not close the challenge card");
+        }
     }
 
     /// Opens the destination menu of the piece on `from`.
