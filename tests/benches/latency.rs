@@ -1,0 +1,155 @@
+//! How fast the bot answers a move, measured against the fake Discord on loopback and printed:
+//! `cargo bench -p tafl-e2e --bench latency`.
+//!
+//! A move is the last click of moving by menus (the destination); its latency is the time from
+//! the fake pushing `INTERACTION_CREATE` on the gateway to the bot's answer (the board message
+//! updated with the new picture) arriving at the fake's callback route. That is the bot's time
+//! plus the loopback hops, and the fake's own work, which runs on the same two cores.
+//!
+//! Three runs: 200 moves one at a time (the bot's time for a move when nothing else is going on);
+//! 1,000 moves over 100 games played at once, each player thinking about a second; and the same
+//! with no thinking at all (each game moving as soon as its last move is answered), which
+//! saturates the two cores and measures queueing more than the bot.
+
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+use tafl_e2e::fake_discord::{FakeDiscord, StoredMessage};
+use tafl_e2e::harness::{Player, Table, TestBot, temp_dir};
+use tafl_rules::{Game, Position, Status, Variant};
+
+const GAMES: usize = 100;
+const MOVES_PER_GAME: usize = 10;
+
+fn player(n: usize) -> Player {
+    Player { id: 3_000_000_000_000_000_000 + n as u64, name: Box::leak(format!("P{n}").into_boxed_str()) }
+}
+
+/// `plies` random legal moves of Copenhagen that do not end the game, as `e1-e3` texts.
+fn random_moves(seed: u64, plies: usize) -> Vec<String> {
+    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    loop {
+        let mut game = Game::new(Position::new(Variant::Copenhagen.rules()).unwrap());
+        while game.ply() < plies && game.status() == Status::Ongoing {
+            let moves = game.position().legal_moves();
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            game.play(moves[(state % moves.len() as u64) as usize]).unwrap();
+        }
+        if game.status() == Status::Ongoing {
+            return game.moves().iter().map(|m| m.mv.to_string()).collect();
+        }
+    }
+}
+
+/// A game between `a` (attackers) and `b` in its own channel; returns its board message.
+async fn start(fake: &FakeDiscord, channel: u64, a: Player, b: Player) -> StoredMessage {
+    let table = Table { fake, channel, locale: "en-US" };
+    let challenge =
+        table.command(a, "challenge", &json!({ "opponent": b.id, "variant": "copenhagen", "side": 0 }), &[b]);
+    let card = fake.wait_for_original(&challenge).await;
+    let accept = format!("tafl:accept:{}", card.custom_ids()[0].rsplit(':').next().unwrap());
+    let _ = table.click(b, &card, &accept, None);
+    fake.wait_for_message("the board", |m| m.id == card.id && m.edits > 0).await
+}
+
+/// Plays `moves` on a board by menus and returns the latency of each move's last click.
+/// Each player thinks for about `pause` (0.5 to 1.5 times it) before picking a piece.
+async fn play(
+    fake: &FakeDiscord,
+    channel: u64,
+    players: [Player; 2],
+    mut board: StoredMessage,
+    moves: &[String],
+    pause: Duration,
+) -> Vec<Duration> {
+    let table = Table { fake, channel, locale: "en-US" };
+    let game = board.custom_ids()[0].split(':').nth(2).unwrap().to_owned();
+    let mut latencies = Vec::with_capacity(moves.len());
+    for (ply, mv) in moves.iter().enumerate() {
+        let player = players[ply % 2];
+        let from = mv.split('-').next().unwrap();
+        if !pause.is_zero() {
+            tokio::time::sleep(pause.mul_f64(0.5 + (ply % 7) as f64 / 6.0)).await;
+        }
+        // The answer to a menu click is the board itself, updated (type 7); waiting on it by its
+        // interaction keeps the fake's work per wait small with many games waiting at once.
+        let pick = table.click(player, &board, &format!("tafl:piece:{game}:{ply}"), Some(from));
+        let menu = fake.wait_for_original(&pick).await;
+        let to = format!("tafl:to:{game}:{ply}:{from}");
+        assert!(menu.custom_ids().contains(&to), "{menu:#?}");
+        let started = Instant::now();
+        let click = table.click(player, &menu, &to, Some(mv));
+        let answer = fake.wait_for_original(&click).await;
+        latencies.push(started.elapsed());
+        assert!(answer.attachments.iter().any(|a| a.filename == format!("game-{game}-{}.png", ply + 1)), "{answer:#?}");
+        board = answer;
+    }
+    latencies
+}
+
+fn report(label: &str, mut latencies: Vec<Duration>) {
+    latencies.sort();
+    let at = |q: f64| latencies[((latencies.len() - 1) as f64 * q).round() as usize].as_secs_f64() * 1000.0;
+    println!(
+        "{label}: {} moves, median {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
+        latencies.len(),
+        at(0.5),
+        at(0.9),
+        at(0.99),
+        at(1.0)
+    );
+}
+
+fn main() {
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
+    runtime.block_on(async {
+        let fake: &'static FakeDiscord = Box::leak(Box::new(FakeDiscord::start().await));
+        let dir = temp_dir("latency");
+        let bot = TestBot::start(fake, &dir);
+        fake.wait_until_ready().await;
+
+        // One move at a time.
+        let (a, b) = (player(0), player(1));
+        let board = start(fake, 1_700_000_000_000_000_000, a, b).await;
+        let latencies = play(fake, 1_700_000_000_000_000_000, [a, b], board, &random_moves(7, 200), Duration::ZERO).await;
+        report("one game, one move at a time", latencies);
+
+        // 100 games at once, twice: players thinking about a second per move (about 100 moves a
+        // second in all, far more than correspondence play), then not at all (the bot saturated).
+        for (round, pause) in [(0, Duration::from_secs(1)), (1, Duration::ZERO)] {
+            let mut boards = Vec::with_capacity(GAMES);
+            for g in 0..GAMES {
+                let n = 2 + 2 * (g + round * GAMES);
+                let channel = 1_700_000_000_000_000_001 + (g + round * GAMES) as u64;
+                let (a, b) = (player(n), player(n + 1));
+                boards.push((channel, [a, b], start(fake, channel, a, b).await));
+            }
+            let started = Instant::now();
+            let tasks: Vec<_> = boards
+                .into_iter()
+                .enumerate()
+                .map(|(g, (channel, players, board))| {
+                    let moves = random_moves(100 + g as u64, MOVES_PER_GAME);
+                    tokio::spawn(async move { play(fake, channel, players, board, &moves, pause).await })
+                })
+                .collect();
+            let mut latencies = Vec::with_capacity(GAMES * MOVES_PER_GAME);
+            for task in tasks {
+                latencies.extend(task.await.unwrap());
+            }
+            let elapsed = started.elapsed();
+            let label = if pause.is_zero() { "moves back to back" } else { "about a second to think" };
+            report(&format!("{GAMES} games at once, {label}"), latencies);
+            println!(
+                "  {} moves (and as many menu clicks) in {:.1} s: {:.0} moves/s",
+                GAMES * MOVES_PER_GAME,
+                elapsed.as_secs_f64(),
+                (GAMES * MOVES_PER_GAME) as f64 / elapsed.as_secs_f64()
+            );
+        }
+        bot.stop().await;
+        let _ = std::fs::remove_dir_all(&dir);
+    });
+}
