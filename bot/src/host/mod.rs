@@ -10,8 +10,10 @@
 //! The current time is a parameter (`now`, unix seconds) so that tests and the clock scheduler of
 //! a later issue can inject it.
 
+pub mod clock;
 mod error;
 mod legal;
+pub mod settings;
 mod types;
 
 use std::collections::HashMap;
@@ -21,7 +23,9 @@ use std::sync::{Arc, Mutex};
 use tafl_rules::otn::{self, GameRecord, RecordEnd};
 use tafl_rules::{Game, MoveText, Position, Setup, Side, Status, Variant, VariantOption};
 
+pub use clock::Clock;
 pub use error::HostError;
+pub use settings::{ServerSettings, UserSettings};
 pub use types::{
     Accepted, Challenge, ChallengeId, ChallengeRequest, ChallengeState, EndReason, Ending, Finished, GameId,
     GameSummary, GameView, MoveChoice, OfferAction, OfferOutcome, Place, Played, SideChoice, User, UserId,
