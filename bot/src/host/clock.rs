@@ -74,6 +74,11 @@ impl Clock {
         Ok(Clock { per_move: Some(per_move), reserve_cap: Some(cap) })
     }
 
+    /// A clock as stored: trusted, since only valid clocks are ever written.
+    pub(crate) fn from_row(per_move: Option<i64>, reserve_cap: Option<i64>) -> Clock {
+        Clock { per_move, reserve_cap: per_move.and(reserve_cap) }
+    }
+
     /// Seconds per move, `None` for an untimed game.
     #[must_use]
     pub const fn seconds_per_move(self) -> Option<i64> {
@@ -100,6 +105,25 @@ impl Clock {
             (Some(per_move), Some(cap)) => {
                 format!("{} per move, unused time saved up to {}", words(per_move), words(cap))
             }
+        }
+    }
+
+    /// The deadline of a turn starting at `start` for a player whose reserve holds `reserve`.
+    pub(crate) fn deadline(self, start: i64, reserve: i64) -> Option<i64> {
+        let per_move = self.per_move?;
+        let reserve = if self.reserve_cap.is_some() { reserve.max(0) } else { 0 };
+        Some(start.saturating_add(per_move).saturating_add(reserve))
+    }
+
+    /// The mover's reserve after a turn from `start` to `now`: the time per move left unused is
+    /// saved (up to the cap), time used beyond it is paid from the reserve (never below zero).
+    pub(crate) fn bank(self, reserve: i64, start: i64, now: i64) -> i64 {
+        match (self.per_move, self.reserve_cap) {
+            (Some(per_move), Some(cap)) => {
+                let used = now.saturating_sub(start).max(0);
+                reserve.saturating_add(per_move).saturating_sub(used).clamp(0, cap)
+            }
+            _ => 0,
         }
     }
 }
@@ -271,6 +295,27 @@ pub fn words(seconds: i64) -> String {
     if parts.is_empty() { "no time".to_owned() } else { parts.join(" ") }
 }
 
+/// When the halfway reminder of a turn from `start` to `deadline` is due.
+pub(crate) fn half_at(start: i64, deadline: i64) -> i64 {
+    start + (deadline - start).max(0) / 2
+}
+
+/// When the last warning of a turn is due: a tenth of the turn's time before the deadline, but
+/// no earlier than [`LAST_WARNING_MAX`] before it.
+pub(crate) fn warning_at(start: i64, deadline: i64) -> i64 {
+    deadline - ((deadline - start).max(0) / 10).min(LAST_WARNING_MAX)
+}
+
+/// The next moment something happens in a turn, given how many reminders were sent (0: none,
+/// 1: the halfway one, 2: the last warning too): the next reminder, else the deadline.
+pub(crate) fn next_due(start: i64, deadline: i64, reminders_sent: i64) -> i64 {
+    match reminders_sent {
+        0 => half_at(start, deadline),
+        1 => warning_at(start, deadline),
+        _ => deadline,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -377,6 +422,42 @@ mod tests {
         let long = "1d ".repeat(100);
         let error = long.parse::<Clock>().unwrap_err();
         assert!(error.len() < 400, "{error}");
+    }
+
+    #[test]
+    fn deadlines_add_the_reserve_only_for_reserve_clocks() {
+        let fixed = parse("1d");
+        assert_eq!(fixed.deadline(100, 5000), Some(100 + DAY));
+        let reserve = parse("1d+3d");
+        assert_eq!(reserve.deadline(100, 5000), Some(100 + DAY + 5000));
+        assert_eq!(Clock::UNTIMED.deadline(100, 0), None);
+    }
+
+    #[test]
+    fn unused_time_is_banked_up_to_the_cap_and_overtime_is_paid_from_the_reserve() {
+        let clock = parse("1d+2d");
+        // Moved after 6 hours: 18 hours saved.
+        assert_eq!(clock.bank(0, 0, 6 * HOUR), 18 * HOUR);
+        // Saved up to the cap, never more.
+        assert_eq!(clock.bank(47 * HOUR, 0, HOUR), 2 * DAY);
+        // A turn of 30 hours uses 6 hours of the reserve.
+        assert_eq!(clock.bank(10 * HOUR, 0, 30 * HOUR), 4 * HOUR);
+        // Never below zero.
+        assert_eq!(clock.bank(HOUR, 0, 3 * DAY), 0);
+        assert_eq!(parse("1d").bank(0, 0, HOUR), 0, "fixed clocks bank nothing");
+    }
+
+    #[test]
+    fn reminders_come_at_half_time_and_near_the_end() {
+        // A one-day turn: halfway after 12 hours, last warning with 2.4 hours left.
+        assert_eq!(half_at(0, DAY), 12 * HOUR);
+        assert_eq!(warning_at(0, DAY), DAY - DAY / 10);
+        // A week: the last warning waits until 6 hours are left.
+        assert_eq!(warning_at(0, 7 * DAY), 7 * DAY - 6 * HOUR);
+        assert_eq!(next_due(0, DAY, 0), 12 * HOUR);
+        assert_eq!(next_due(0, DAY, 1), DAY - DAY / 10);
+        assert_eq!(next_due(0, DAY, 2), DAY);
+        assert!(half_at(0, MINUTE) < warning_at(0, MINUTE) && warning_at(0, MINUTE) < MINUTE);
     }
 
     #[test]

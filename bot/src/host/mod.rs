@@ -7,12 +7,13 @@
 //! the second sees the first's move and is refused ("the board has changed"), never applied twice.
 //! On every refusal the transaction is rolled back, so nothing changes.
 //!
-//! The current time is a parameter (`now`, unix seconds) so that tests and the clock scheduler of
-//! a later issue can inject it.
+//! The current time is a parameter (`now`, unix seconds) so that tests and the scheduler
+//! ([`Host::tick`]) can inject it.
 
 pub mod clock;
 mod error;
 mod legal;
+pub mod scheduler;
 pub mod settings;
 mod types;
 
@@ -25,6 +26,7 @@ use tafl_rules::{Game, MoveText, Position, Setup, Side, Status, Variant, Variant
 
 pub use clock::Clock;
 pub use error::HostError;
+pub use scheduler::{Digest, Due, Reminder, ReminderKind};
 pub use settings::{ServerSettings, UserSettings};
 pub use types::{
     Accepted, Challenge, ChallengeId, ChallengeRequest, ChallengeState, EndReason, Ending, Finished, GameId,
@@ -38,8 +40,6 @@ use crate::store::{self, ChallengeRow, Db, GameRow};
 pub const CHALLENGE_TTL: i64 = 24 * 60 * 60;
 /// How many open challenges one person may have at once, so nobody floods a channel.
 pub const MAX_OPEN_CHALLENGES: i64 = 10;
-/// The shortest and longest time per move a correspondence clock may have.
-pub const CLOCK_RANGE: std::ops::RangeInclusive<i64> = 60..=30 * 24 * 60 * 60;
 
 /// The game host: owns the database and applies the product's rules to it.
 #[derive(Clone, Debug)]
@@ -48,6 +48,9 @@ pub struct Host {
     challenge_ttl: i64,
     /// Compiled start positions by OTN rules string (see [`Host::start_of`]).
     starts: Arc<Mutex<HashMap<String, Position>>>,
+    /// The scheduler's idea of downtime and the grace it then gives (see [`scheduler`]).
+    downtime: i64,
+    grace: i64,
 }
 
 /// A game rebuilt from its row and its move list.
@@ -59,7 +62,13 @@ struct Loaded {
 impl Host {
     #[must_use]
     pub fn new(db: Db) -> Host {
-        Host { db, challenge_ttl: CHALLENGE_TTL, starts: Arc::default() }
+        Host {
+            db,
+            challenge_ttl: CHALLENGE_TTL,
+            starts: Arc::default(),
+            downtime: scheduler::DOWNTIME,
+            grace: scheduler::GRACE,
+        }
     }
 
     /// A host whose challenges expire after `seconds`.
@@ -101,13 +110,6 @@ impl Host {
         if request.opponent.as_ref().is_some_and(|o| o.id == request.challenger.id) {
             return Err(HostError::ChallengeYourself);
         }
-        if let Some(clock) = request.clock_seconds
-            && !CLOCK_RANGE.contains(&clock)
-        {
-            return Err(HostError::BadSetup(
-                "a clock gives between one minute and 30 days per move; choose a time in that range".to_owned(),
-            ));
-        }
         let mut tx = self.db.begin_write().await?;
         let open = store::challenges::open_count_by(&mut tx, request.challenger.id, now).await?;
         if open >= MAX_OPEN_CHALLENGES {
@@ -127,7 +129,8 @@ impl Host {
                 variant: variant.id(),
                 options: &options,
                 side: request.side.name(),
-                clock_seconds: request.clock_seconds,
+                clock_seconds: request.clock.seconds_per_move(),
+                reserve_cap: request.clock.reserve_cap(),
                 expires_at: now.saturating_add(self.challenge_ttl),
             },
             now,
@@ -181,6 +184,8 @@ impl Host {
                 attacker_id,
                 defender_id,
                 clock_seconds: row.clock_seconds,
+                reserve_cap: row.reserve_cap,
+                turn: scheduler::first_turn(Clock::from_row(row.clock_seconds, row.reserve_cap), now),
                 imported: false,
             },
             now,
@@ -317,6 +322,10 @@ impl Host {
             ending.status_name().clone_into(&mut loaded.row.status);
             loaded.row.reason = Some(ending.reason.name().to_owned());
             notify = players(&loaded.row);
+        } else if loaded.row.clock_seconds.is_some() {
+            let turn = scheduler::turn_after_move(&loaded.row, to_move, now);
+            store::games::set_turn(&mut tx, game_id, &turn).await?;
+            set_turn_in_row(&mut loaded.row, &turn);
         }
         loaded.row.ply = new_ply;
         let game = view(&loaded);
@@ -351,15 +360,13 @@ impl Host {
         Ok(finished)
     }
 
-    /// The side to move runs out of time and loses.
+    /// The side to move runs out of time and loses; a game where fewer than two plies were
+    /// played is aborted instead (no result, unrated). The scheduler does this at the deadline.
     pub async fn time_out(&self, game_id: GameId, now: i64) -> Result<Finished, HostError> {
         let mut tx = self.db.begin_write().await?;
         let loaded = self.load(&mut tx, game_id).await?;
         ensure_ongoing(&mut tx, &loaded).await?;
-        let loser = loaded.game.position().to_move();
-        let ending = Ending { winner: Some(loser.opponent()), reason: EndReason::Time };
-        let loser_id = side_player(&loaded.row, loser);
-        let finished = finish_in(&mut tx, loaded, ending, Some(loser_id), now).await?;
+        let finished = scheduler::time_out_in(&mut tx, loaded, now).await?;
         tx.commit().await?;
         Ok(finished)
     }
@@ -446,6 +453,12 @@ impl Host {
                 store::games::set_moves(&mut tx, game_id, ply, &movetext(&loaded.game), now).await?;
                 store::offers::resolve(&mut tx, offer.id, "accepted", now).await?;
                 loaded.row.ply = ply;
+                if loaded.row.clock_seconds.is_some() {
+                    let to_move = loaded.game.position().to_move();
+                    let turn = scheduler::turn_after_takeback(&loaded.row, to_move, now);
+                    store::games::set_turn(&mut tx, game_id, &turn).await?;
+                    set_turn_in_row(&mut loaded.row, &turn);
+                }
                 OfferOutcome::Accepted { game: view(&loaded), notify: vec![offer.by_user], plies_taken_back: plies }
             }
             (OfferAction::Accept, Some(_)) => {
@@ -480,23 +493,8 @@ impl Host {
         let mut tx = self.db.begin_read().await?;
         let rows = store::games::of_user(&mut tx, user, !all, 100).await?;
         let mut list = Vec::with_capacity(rows.len());
-        for row in rows {
-            let side = if row.attacker_id == user { Side::Attackers } else { Side::Defenders };
-            let opponent_id = side_player(&row, side.opponent());
-            let name = if side == Side::Attackers { &row.defender_name } else { &row.attacker_name };
-            let opponent = User { id: opponent_id, name: name.clone() };
-            let first = row.start_to_move.as_deref().and_then(Side::from_name).unwrap_or(Side::Attackers);
-            let to_move = if row.ply % 2 == 0 { first } else { first.opponent() };
-            list.push(GameSummary {
-                id: row.id,
-                place: Place { guild: row.guild_id, channel: row.channel_id, thread: row.thread_id },
-                variant: row.variant.clone(),
-                side,
-                opponent,
-                ply: usize::try_from(row.ply).unwrap_or(0),
-                to_move,
-                ending: Ending::from_row(&row.status, row.reason.as_deref()),
-            });
+        for row in &rows {
+            list.push(summary(row, user));
         }
         Ok(list)
     }
@@ -629,6 +627,8 @@ impl Host {
                 attacker_id: attacker.id,
                 defender_id: defender.id,
                 clock_seconds: None,
+                reserve_cap: None,
+                turn: store::games::Turn::default(),
                 imported: true,
             },
             now,
@@ -716,9 +716,41 @@ fn view(loaded: &Loaded) -> GameView {
         ending: Ending::from_row(&row.status, row.reason.as_deref()),
         last_move: loaded.game.moves().last().map(tafl_rules::PlayedMove::text),
         position: loaded.game.position().clone(),
-        clock_seconds: row.clock_seconds,
+        clock: Clock::from_row(row.clock_seconds, row.reserve_cap),
+        deadline_at: row.deadline_at.filter(|_| row.status == "ongoing"),
+        attacker_reserve: row.attacker_reserve,
+        defender_reserve: row.defender_reserve,
         imported: row.imported,
     }
+}
+
+/// One line of `user`'s game list.
+fn summary(row: &GameRow, user: UserId) -> GameSummary {
+    let side = if row.attacker_id == user { Side::Attackers } else { Side::Defenders };
+    let opponent_id = side_player(row, side.opponent());
+    let name = if side == Side::Attackers { &row.defender_name } else { &row.attacker_name };
+    GameSummary {
+        id: row.id,
+        place: Place { guild: row.guild_id, channel: row.channel_id, thread: row.thread_id },
+        variant: row.variant.clone(),
+        side,
+        opponent: User { id: opponent_id, name: name.clone() },
+        ply: usize::try_from(row.ply).unwrap_or(0),
+        to_move: scheduler::to_move(row),
+        ending: Ending::from_row(&row.status, row.reason.as_deref()),
+        clock: Clock::from_row(row.clock_seconds, row.reserve_cap),
+        deadline_at: row.deadline_at.filter(|_| row.status == "ongoing"),
+    }
+}
+
+/// Copies a new turn into a loaded row, so the view returned shows it.
+fn set_turn_in_row(row: &mut GameRow, turn: &store::games::Turn) {
+    row.attacker_reserve = turn.attacker_reserve;
+    row.defender_reserve = turn.defender_reserve;
+    row.turn_started_at = turn.turn_started_at;
+    row.deadline_at = turn.deadline_at;
+    row.reminders_sent = turn.reminders_sent;
+    row.next_due_at = turn.next_due_at;
 }
 
 async fn finish_in(
@@ -815,7 +847,7 @@ async fn challenge_view(conn: &mut Conn, row: &ChallengeRow) -> Result<Challenge
         variant: row.variant.clone(),
         options: row.options.clone(),
         side: row.side.parse().unwrap_or(SideChoice::Random),
-        clock_seconds: row.clock_seconds,
+        clock: Clock::from_row(row.clock_seconds, row.reserve_cap),
         place: Place { guild: row.guild_id, channel: row.channel_id, thread: None },
         state: ChallengeState::parse(&row.state),
         game_id: row.game_id,

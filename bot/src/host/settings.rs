@@ -118,7 +118,7 @@ mod theme_name {
 }
 
 /// Settings read from stored JSON: a damaged object gives the defaults (logged).
-fn read<T: serde::de::DeserializeOwned + Default>(json: &str, what: &str, id: i64) -> T {
+pub(super) fn read<T: serde::de::DeserializeOwned + Default>(json: &str, what: &str, id: i64) -> T {
     serde_json::from_str(json).unwrap_or_else(|error| {
         tracing::warn!(%error, id, what, "stored settings cannot be read; using the defaults");
         T::default()
@@ -140,12 +140,22 @@ impl Host {
         Ok(row.map_or_else(UserSettings::default, |row| read(&row.settings, "user", user)))
     }
 
-    /// Replaces a person's settings (remembering them on first use).
+    /// Replaces a person's settings (remembering them on first use). Turning the digest on
+    /// schedules the first one a day later.
     pub async fn set_user_settings(&self, user: &User, settings: &UserSettings, now: i64) -> Result<(), HostError> {
         let json = write(settings)?;
         let mut tx = self.db.begin_write().await?;
         store::users::remember(&mut tx, user.id, &clean_name(&user.name), now).await?;
         store::users::set_settings(&mut tx, user.id, &json, now).await?;
+        // The digest's schedule lives in its own column (found by index): the first one comes a
+        // day after turning it on, and turning it on again keeps the schedule it has.
+        let due = store::users::digest_due(&mut tx, user.id).await?;
+        let due = match (settings.digest, due) {
+            (true, Some(due)) => Some(due),
+            (true, None) => Some(now.saturating_add(super::scheduler::DIGEST_INTERVAL)),
+            (false, _) => None,
+        };
+        store::users::set_digest_due(&mut tx, user.id, due).await?;
         tx.commit().await?;
         Ok(())
     }

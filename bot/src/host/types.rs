@@ -5,6 +5,8 @@ use std::str::FromStr;
 
 use tafl_rules::{MoveText, Position, Reason, Side, Status};
 
+use super::Clock;
+
 /// A person: a Discord snowflake (or a fake id in the local console).
 pub type UserId = i64;
 /// A game number, as shown to players (`game #12`).
@@ -82,8 +84,8 @@ pub struct ChallengeRequest {
     /// `key=value` options of the preset.
     pub options: Vec<String>,
     pub side: SideChoice,
-    /// Seconds per move, for correspondence clocks.
-    pub clock_seconds: Option<i64>,
+    /// The correspondence clock ([`Clock::UNTIMED`] for none).
+    pub clock: Clock,
     pub place: Place,
 }
 
@@ -129,7 +131,7 @@ pub struct Challenge {
     pub variant: String,
     pub options: String,
     pub side: SideChoice,
-    pub clock_seconds: Option<i64>,
+    pub clock: Clock,
     pub place: Place,
     pub state: ChallengeState,
     pub game_id: Option<GameId>,
@@ -143,6 +145,9 @@ pub enum EndReason {
     Resignation,
     Agreement,
     Time,
+    /// Ended before both sides had moved (the first player to move ran out of time): no result,
+    /// never rated.
+    Aborted,
 }
 
 impl EndReason {
@@ -154,11 +159,12 @@ impl EndReason {
             EndReason::Resignation => "resignation",
             EndReason::Agreement => "agreement",
             EndReason::Time => "time",
+            EndReason::Aborted => "aborted",
         }
     }
 
     /// Every reason, for tests and documentation.
-    pub const ALL: [EndReason; 9] = [
+    pub const ALL: [EndReason; 10] = [
         EndReason::Board(Reason::KingCaptured),
         EndReason::Board(Reason::KingEscaped),
         EndReason::Board(Reason::ExitFort),
@@ -168,6 +174,7 @@ impl EndReason {
         EndReason::Resignation,
         EndReason::Agreement,
         EndReason::Time,
+        EndReason::Aborted,
     ];
 
     #[must_use]
@@ -188,6 +195,7 @@ impl EndReason {
             EndReason::Resignation => "resignation",
             EndReason::Agreement => "agreement",
             EndReason::Time => "time ran out",
+            EndReason::Aborted => "aborted before both sides had moved, so unrated",
         }
     }
 }
@@ -207,9 +215,12 @@ pub struct Ending {
 }
 
 impl Ending {
-    /// `ongoing`-style status name: `attackers_win`, `defenders_win` or `draw`.
+    /// `ongoing`-style status name: `attackers_win`, `defenders_win`, `draw` or `aborted`.
     #[must_use]
     pub const fn status_name(self) -> &'static str {
+        if matches!(self.reason, EndReason::Aborted) {
+            return "aborted";
+        }
         match self.winner {
             Some(Side::Attackers) => "attackers_win",
             Some(Side::Defenders) => "defenders_win",
@@ -222,6 +233,7 @@ impl Ending {
             "attackers_win" => Some(Side::Attackers),
             "defenders_win" => Some(Side::Defenders),
             "draw" => None,
+            "aborted" => return Some(Ending { winner: None, reason: EndReason::Aborted }),
             _ => return None,
         };
         let reason = reason.and_then(EndReason::parse).unwrap_or(EndReason::Agreement);
@@ -230,7 +242,11 @@ impl Ending {
 
     /// The rules crate's status of this ending, for OTN result tags.
     #[must_use]
+    /// An aborted game has no result: `Ongoing`, whose OTN result tag is `?`.
     pub fn status(self) -> Status {
+        if self.reason == EndReason::Aborted {
+            return Status::Ongoing;
+        }
         let reason = match self.reason {
             EndReason::Board(reason) => reason,
             // OTN has no word for these; the result tag only needs the winner.
@@ -242,6 +258,9 @@ impl Ending {
 
 impl fmt::Display for Ending {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.reason == EndReason::Aborted {
+            return f.write_str("the game was aborted before both sides had moved; it is not rated");
+        }
         match self.winner {
             Some(side) => write!(f, "the {side} won: {}", self.reason.describe()),
             None => write!(f, "drawn by {}", self.reason.describe()),
@@ -266,7 +285,12 @@ pub struct GameView {
     pub ending: Option<Ending>,
     pub last_move: Option<MoveText>,
     pub position: Position,
-    pub clock_seconds: Option<i64>,
+    pub clock: Clock,
+    /// When the player to move runs out of time (unix seconds); `None` when untimed or over.
+    pub deadline_at: Option<i64>,
+    /// Each side's saved time in seconds (reserve clocks; 0 otherwise).
+    pub attacker_reserve: i64,
+    pub defender_reserve: i64,
     pub imported: bool,
 }
 
@@ -291,6 +315,21 @@ impl GameView {
         self.ending.is_some()
     }
 
+    /// The saved time of `side` (reserve clocks).
+    #[must_use]
+    pub const fn reserve(&self, side: Side) -> i64 {
+        match side {
+            Side::Attackers => self.attacker_reserve,
+            Side::Defenders => self.defender_reserve,
+        }
+    }
+
+    /// Seconds left for the player to move at `now` (0 once past), `None` when untimed or over.
+    #[must_use]
+    pub fn time_left(&self, now: i64) -> Option<i64> {
+        self.deadline_at.map(|deadline| (deadline - now).max(0))
+    }
+
     /// Both players' ids, attacker first.
     #[must_use]
     pub fn players(&self) -> Vec<UserId> {
@@ -313,12 +352,21 @@ pub struct GameSummary {
     pub ply: usize,
     pub to_move: Side,
     pub ending: Option<Ending>,
+    pub clock: Clock,
+    /// When the player to move runs out of time (unix seconds); `None` when untimed or over.
+    pub deadline_at: Option<i64>,
 }
 
 impl GameSummary {
     #[must_use]
     pub fn my_turn(&self) -> bool {
         self.ending.is_none() && self.to_move == self.side
+    }
+
+    /// Seconds left for the player to move at `now` (0 once past), `None` when untimed or over.
+    #[must_use]
+    pub fn time_left(&self, now: i64) -> Option<i64> {
+        self.deadline_at.map(|deadline| (deadline - now).max(0))
     }
 }
 

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use tafl_render::{BoardOptions, Caption, LastMove, Renderer};
 
 use crate::host::{
-    ChallengeRequest, EndReason, Ending, GameId, GameView, Host, HostError, OfferAction, OfferOutcome, Place,
+    ChallengeRequest, Clock, EndReason, Ending, GameId, GameView, Host, HostError, OfferAction, OfferOutcome, Place,
     SideChoice, User,
 };
 use crate::store;
@@ -168,7 +168,7 @@ impl Session {
         let mut opponent = None;
         let mut variant = None;
         let mut side = SideChoice::Random;
-        let mut clock = None;
+        let mut clock = Clock::UNTIMED;
         let mut options = Vec::new();
         for arg in args {
             if arg.starts_with('@') || arg.starts_with("opponent:") {
@@ -177,7 +177,7 @@ impl Session {
             } else if let Some(value) = arg.strip_prefix("side:") {
                 side = value.parse()?;
             } else if let Some(value) = arg.strip_prefix("clock:") {
-                clock = parse_clock(value)?;
+                clock = value.parse()?;
             } else if let Some(value) = arg.strip_prefix("variant:") {
                 variant = Some(value.to_owned());
             } else if let Some(value) = arg.strip_prefix("opt:") {
@@ -196,7 +196,7 @@ impl Session {
             variant: variant.unwrap_or_else(|| "copenhagen".to_owned()),
             options,
             side,
-            clock_seconds: clock,
+            clock,
             place: PLACE,
         };
         let c = self.host.challenge(&request, now()).await.map_err(|e| e.to_string())?;
@@ -512,25 +512,6 @@ fn parse_name(text: &str) -> Result<String, String> {
 
 fn parse_id(text: &str) -> Result<i64, String> {
     text.parse::<i64>().ok().filter(|n| *n > 0).ok_or_else(|| format!("\"{}\" is not a number like 12", shorten(text)))
-}
-
-/// `3d`, `12h`, `30m`, `90s`, or `none`.
-fn parse_clock(text: &str) -> Result<Option<i64>, String> {
-    if text.eq_ignore_ascii_case("none") {
-        return Ok(None);
-    }
-    let bad = || format!("\"{}\" is not a clock; write a time per move like 1d, 3d, 12h or none", shorten(text));
-    let split = text.find(|c: char| !c.is_ascii_digit()).ok_or_else(bad)?;
-    let (number, unit) = text.split_at(split);
-    let number: i64 = number.parse().map_err(|_| bad())?;
-    let unit = match unit {
-        "d" => 86_400,
-        "h" => 3_600,
-        "m" => 60,
-        "s" => 1,
-        _ => return Err(bad()),
-    };
-    number.checked_mul(unit).map(Some).ok_or_else(bad)
 }
 
 fn internal(error: sqlx::Error) -> String {

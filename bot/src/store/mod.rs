@@ -11,6 +11,7 @@ pub mod challenges;
 pub mod games;
 pub mod moves;
 pub mod offers;
+pub mod scheduler;
 pub mod servers;
 pub mod users;
 
