@@ -437,7 +437,7 @@ fn key(due: &Due) -> String {
         Due::Reminder(r) => format!("reminder {} {:?} {}", r.game, r.kind, r.deadline_at),
         Due::TimedOut(f) => format!("timeout {}", f.game.id),
         Due::ChallengeExpired(c) => format!("challenge {}", c.id),
-        Due::Digest(d) => format!("digest {}", d.user),
+        Due::Digest(d) => format!("digest {}", d.user.id),
         Due::Grace { until, .. } => format!("grace {until}"),
     }
 }
@@ -505,7 +505,7 @@ async fn the_digest_comes_once_a_day_with_the_games_where_it_is_your_turn() {
         found
             .into_iter()
             .filter_map(|d| match d {
-                Due::Digest(d) => Some((d.user, d.games.iter().map(|g| g.id).collect())),
+                Due::Digest(d) => Some((d.user.id, d.games.iter().map(|g| g.id).collect())),
                 _ => None,
             })
             .collect()

@@ -222,9 +222,11 @@ fn unit_seconds(unit: &str) -> Option<i64> {
     })
 }
 
-/// A sum of `number unit` pairs (`1d12h`, `1 day 12 hours`, `2 дня`), `None` when anything else
-/// is written, a number has no unit, or the sum overflows.
-fn parse_duration(text: &str) -> Option<i64> {
+/// A sum of `number unit` pairs in seconds (`1d12h`, `1 day 12 hours`, `2 дня`), `None` when
+/// anything else is written, a number has no unit, or the sum overflows.
+#[must_use]
+pub fn parse_duration(text: &str) -> Option<i64> {
+    let text = text.to_lowercase();
     let mut chars = text.chars().peekable();
     let mut total: i64 = 0;
     let mut pairs = 0;

@@ -24,7 +24,7 @@ use tafl_rules::Side;
 
 use super::clock::{self, Clock};
 use super::{
-    Challenge, EndReason, Ending, Finished, GameId, GameSummary, Host, HostError, Place, User, UserId, challenge_view,
+    Challenge, EndReason, Ending, Finished, GameId, GameSummary, Host, HostError, Place, User, challenge_view,
     finish_in, settings, side_player, summary,
 };
 use crate::store::games::Turn;
@@ -91,7 +91,7 @@ pub struct Reminder {
 /// A daily digest for one user.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Digest {
-    pub user: UserId,
+    pub user: User,
     /// Their ongoing games where it is their turn, most recently active first.
     pub games: Vec<GameSummary>,
 }
@@ -140,6 +140,7 @@ impl Host {
             let games: Vec<GameSummary> =
                 rows.iter().map(|row| summary(row, user)).filter(GameSummary::my_turn).collect();
             if !games.is_empty() {
+                let user = User { id: user, name: store::users::name(&mut tx, user).await? };
                 due.push(Due::Digest(Digest { user, games }));
             }
         }

@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use tafl_render::{BoardOptions, Caption, LastMove, Renderer};
 
 use crate::host::{
-    ChallengeRequest, Clock, EndReason, Ending, GameId, GameView, Host, HostError, OfferAction, OfferOutcome, Place,
-    SideChoice, User,
+    ChallengeRequest, Clock, Due, EndReason, Ending, GameId, GameView, Host, HostError, OfferAction, OfferOutcome,
+    Place, ReminderKind, SideChoice, User, clock,
 };
 use crate::store;
 
@@ -16,7 +16,7 @@ const PLACE: Place = Place { guild: 0, channel: 0, thread: None };
 
 const HELP: &str = "\
 Commands (the same as in Discord; people are @names, each with a stable id in the database):
-  /challenge [@user] [variant] [side:attackers|defenders|random] [clock:3d] [key=value…]
+  /challenge [@user] [variant] [side:attackers|defenders|random] [clock:3d|3d+7d|none] [key=value…]
                           challenge someone, or anyone without a name (default variant copenhagen)
   /accept [id]  /decline [id]  /cancel [id]
                           answer a challenge (the latest one when no id is given)
@@ -31,6 +31,8 @@ Commands (the same as in Discord; people are @names, each with a stable id in th
   /export [N]             print the OTN record of a game
   /import FILE [@attackers] [@defenders]
                           import a finished game from an OTN record file
+  /tick                   run the scheduler now: reminders, time-outs, expired challenges
+  /wait 2h                let time pass (1d, 90m, 1d12h…), running the scheduler as a bot would
   /as @bob                switch to playing as @bob (you start as @you)
   as @bob /accept         run one command as @bob
   /help  /quit";
@@ -56,6 +58,8 @@ pub struct Session {
     last_game: Option<GameId>,
     boards: Option<PathBuf>,
     renderer: Option<Renderer>,
+    /// Seconds added to the real clock by `/wait`, so that clocks can be tried in a session.
+    offset: i64,
 }
 
 impl Session {
@@ -63,7 +67,12 @@ impl Session {
     #[must_use]
     pub fn new(host: Host, boards: Option<PathBuf>) -> Session {
         let renderer = boards.is_some().then(Renderer::new);
-        Session { host, current: "you".to_owned(), last_game: None, boards, renderer }
+        Session { host, current: "you".to_owned(), last_game: None, boards, renderer, offset: 0 }
+    }
+
+    /// The session's time: the real clock plus what `/wait` added.
+    fn now(&self) -> i64 {
+        now().saturating_add(self.offset)
     }
 
     /// The name of whoever types now.
@@ -122,6 +131,8 @@ impl Session {
             "takeback" => self.offer(&args, true).await,
             "export" => self.export(&args).await,
             "import" => self.import(&args).await,
+            "tick" => self.tick().await,
+            "wait" => self.wait(&args).await,
             _ => Err(format!("there is no command /{}; type /help for the list", shorten(&name))),
         };
         match result {
@@ -140,7 +151,7 @@ impl Session {
 
     /// The stable id of a name, created on first use.
     async fn user(&self, name: &str) -> Result<User, String> {
-        let now = now();
+        let now = self.now();
         let found = {
             let mut conn = self.host.db().pool().acquire().await.map_err(internal)?;
             store::users::find_by_name(&mut conn, name).await.map_err(internal)?
@@ -199,9 +210,12 @@ impl Session {
             clock,
             place: PLACE,
         };
-        let c = self.host.challenge(&request, now()).await.map_err(|e| e.to_string())?;
+        let c = self.host.challenge(&request, self.now()).await.map_err(|e| e.to_string())?;
         let to = c.opponent.as_ref().map_or_else(|| "anyone".to_owned(), |o| format!("@{}", o.name));
-        let options = if c.options.is_empty() { String::new() } else { format!(" ({})", c.options) };
+        let mut options = if c.options.is_empty() { String::new() } else { format!(" ({})", c.options) };
+        if !c.clock.is_untimed() {
+            let _ = write!(options, " with {}", c.clock.describe());
+        }
         let answer = match &c.opponent {
             Some(o) => format!("@{} may answer with: as @{} /accept {}", o.name, o.name, c.id),
             None => format!("anyone may answer with: as @name /accept {}", c.id),
@@ -221,7 +235,7 @@ impl Session {
         if let Some(arg) = args.first() {
             return parse_id(arg.trim_start_matches("challenge:").trim_start_matches('#'));
         }
-        let list = self.host.challenges(user.id, now()).await.map_err(|e| e.to_string())?;
+        let list = self.host.challenges(user.id, self.now()).await.map_err(|e| e.to_string())?;
         list.iter()
             .rev()
             .find(|c| if mine { c.challenger.id == user.id } else { c.challenger.id != user.id })
@@ -239,7 +253,7 @@ impl Session {
     async fn accept(&mut self, args: &[&str]) -> Result<String, String> {
         let me = self.me().await?;
         let id = self.pick_challenge(args, &me, false).await?;
-        let accepted = self.host.accept(id, &me, now()).await.map_err(|e| e.to_string())?;
+        let accepted = self.host.accept(id, &me, self.now()).await.map_err(|e| e.to_string())?;
         let game = &accepted.game;
         self.last_game = Some(game.id);
         Ok(format!(
@@ -256,20 +270,20 @@ impl Session {
     async fn decline(&mut self, args: &[&str]) -> Result<String, String> {
         let me = self.me().await?;
         let id = self.pick_challenge(args, &me, false).await?;
-        let c = self.host.decline(id, me.id, now()).await.map_err(|e| e.to_string())?;
+        let c = self.host.decline(id, me.id, self.now()).await.map_err(|e| e.to_string())?;
         Ok(format!("@{} declined challenge #{} from @{}", me.name, c.id, c.challenger.name))
     }
 
     async fn cancel(&mut self, args: &[&str]) -> Result<String, String> {
         let me = self.me().await?;
         let id = self.pick_challenge(args, &me, true).await?;
-        let c = self.host.cancel(id, me.id, now()).await.map_err(|e| e.to_string())?;
+        let c = self.host.cancel(id, me.id, self.now()).await.map_err(|e| e.to_string())?;
         Ok(format!("challenge #{} cancelled", c.id))
     }
 
     async fn list_challenges(&mut self) -> Result<String, String> {
         let me = self.me().await?;
-        let list = self.host.challenges(me.id, now()).await.map_err(|e| e.to_string())?;
+        let list = self.host.challenges(me.id, self.now()).await.map_err(|e| e.to_string())?;
         if list.is_empty() {
             return Ok("no open challenges".to_owned());
         }
@@ -312,7 +326,8 @@ impl Session {
             return Err("write the move, like /move e1-e3".to_owned());
         }
         let id = self.pick_game(game_arg, &me).await?;
-        let played = self.host.play(id, me.id, &notation.join(" "), None, now()).await.map_err(|e| e.to_string())?;
+        let played =
+            self.host.play(id, me.id, &notation.join(" "), None, self.now()).await.map_err(|e| e.to_string())?;
         self.last_game = Some(id);
         Ok(format!(
             "@{} played {} (game #{id}, ply {})\n{}",
@@ -359,6 +374,10 @@ impl Session {
                 None if g.my_turn() => format!("@{}'s turn", user.name),
                 None => format!("@{}'s turn", g.opponent.name),
             };
+            let state = match g.time_left(self.now()) {
+                Some(left) => format!("{state}, {} left", clock::format_duration(left)),
+                None => state,
+            };
             let _ = writeln!(
                 text,
                 "game #{}: {} against @{}, playing the {}, ply {}: {state}",
@@ -371,7 +390,7 @@ impl Session {
     async fn resign(&mut self, args: &[&str]) -> Result<String, String> {
         let me = self.me().await?;
         let id = self.pick_game(args.first().copied(), &me).await?;
-        let finished = self.host.resign(id, me.id, now()).await.map_err(|e| e.to_string())?;
+        let finished = self.host.resign(id, me.id, self.now()).await.map_err(|e| e.to_string())?;
         Ok(format!("@{} resigned game #{id}.\n{}", me.name, self.show(&finished.game)))
     }
 
@@ -390,9 +409,9 @@ impl Session {
         };
         let id = self.pick_game(args.get(1).copied(), &me).await?;
         let outcome = if takeback {
-            self.host.takeback(id, me.id, action, now()).await
+            self.host.takeback(id, me.id, action, self.now()).await
         } else {
-            self.host.draw(id, me.id, action, now()).await
+            self.host.draw(id, me.id, action, self.now()).await
         }
         .map_err(|e: HostError| e.to_string())?;
         self.last_game = Some(id);
@@ -433,9 +452,91 @@ impl Session {
             return Err(format!("{} is larger than any game record", shorten(path)));
         }
         let record = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", shorten(path)))?;
-        let game = self.host.import(&record, &attacker, &defender, PLACE, now()).await.map_err(|e| e.to_string())?;
+        let game =
+            self.host.import(&record, &attacker, &defender, PLACE, self.now()).await.map_err(|e| e.to_string())?;
         self.last_game = Some(game.id);
         Ok(format!("imported as game #{} ({}, {} plies).\n{}", game.id, game.variant, game.ply, self.show(&game)))
+    }
+
+    async fn tick(&mut self) -> Result<String, String> {
+        let now = self.now();
+        let found = self.host.tick(now).await.map_err(|e| e.to_string())?;
+        if found.is_empty() {
+            return Ok("nothing is due".to_owned());
+        }
+        Ok(found.iter().map(|due| self.describe_due(due, now)).collect::<Vec<_>>().join("\n"))
+    }
+
+    /// Lets `args` (a duration) pass, ticking every few minutes as a running bot would, so that
+    /// no tick sees "downtime"; prints what came due and when.
+    async fn wait(&mut self, args: &[&str]) -> Result<String, String> {
+        const STEP: i64 = 5 * 60;
+        const MAX: i64 = 366 * 24 * 3600;
+        let text = args.join(" ");
+        let seconds = clock::parse_duration(&text).filter(|s| (1..=MAX).contains(s)).ok_or_else(|| {
+            format!(
+                "\"{}\" is not a time to wait; write one like 2h, 90m, 1d or 1d12h (at most a year)",
+                shorten(&text)
+            )
+        })?;
+        let start = self.now();
+        let mut lines = Vec::new();
+        let mut at = start;
+        while at < start + seconds {
+            at = (at + STEP).min(start + seconds);
+            for due in self.host.tick(at).await.map_err(|e| e.to_string())? {
+                lines.push(format!("[+{}] {}", clock::format_duration(at - start), self.describe_due(&due, at)));
+            }
+        }
+        self.offset = self.offset.saturating_add(seconds);
+        if lines.is_empty() {
+            lines.push("nothing came due".to_owned());
+        }
+        Ok(format!("waited {}:\n{}", clock::format_duration(seconds), lines.join("\n")))
+    }
+
+    /// What the scheduler found, as the console shows it.
+    fn describe_due(&self, due: &Due, now: i64) -> String {
+        match due {
+            Due::Reminder(r) => {
+                let left = clock::format_duration(r.deadline_at - now);
+                match r.kind {
+                    ReminderKind::Halfway => {
+                        format!("reminder: @{}, half your time in game #{} is gone; {left} left", r.player.name, r.game)
+                    }
+                    ReminderKind::LastWarning => {
+                        format!("last warning: @{}, only {left} left in game #{}", r.player.name, r.game)
+                    }
+                }
+            }
+            Due::TimedOut(finished) => {
+                let game = &finished.game;
+                let loser = game.player(game.to_move);
+                format!("@{} ran out of time in game #{}.\n{}", loser.name, game.id, self.show(game).trim_end())
+            }
+            Due::ChallengeExpired(c) => format!("challenge #{} from @{} expired unanswered", c.id, c.challenger.name),
+            Due::Digest(digest) => {
+                let games: Vec<String> = digest
+                    .games
+                    .iter()
+                    .map(|g| {
+                        let left = g
+                            .time_left(now)
+                            .map_or_else(String::new, |s| format!(", {} left", clock::format_duration(s)));
+                        format!("#{} ({} against @{}{left})", g.id, g.variant, g.opponent.name)
+                    })
+                    .collect();
+                format!("digest for @{}: your turn in {} game(s): {}", digest.user.name, games.len(), games.join(", "))
+            }
+            Due::Grace { until, games } => {
+                let ids: Vec<String> = games.iter().map(|g| format!("#{g}")).collect();
+                format!(
+                    "the scheduler was not running: the deadlines of games {} moved to {} from now",
+                    ids.join(", "),
+                    clock::format_duration(until - now)
+                )
+            }
+        }
     }
 
     /// The board as text, whose turn or the result, and the PNG written for it.
@@ -452,7 +553,15 @@ impl Session {
             }
             (None, Some(player)) => {
                 let _ =
-                    writeln!(text, "game #{}, ply {}: @{} ({}) to move", game.id, game.ply, player.name, game.to_move);
+                    write!(text, "game #{}, ply {}: @{} ({}) to move", game.id, game.ply, player.name, game.to_move);
+                if let Some(left) = game.time_left(self.now()) {
+                    let _ = write!(text, ", {} left", clock::format_duration(left));
+                    if game.clock.reserve_cap().is_some() {
+                        let reserve = game.reserve(game.to_move);
+                        let _ = write!(text, " (reserve {})", clock::format_duration(reserve));
+                    }
+                }
+                text.push('\n');
             }
             (None, None) => {}
         }
