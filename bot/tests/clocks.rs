@@ -478,6 +478,59 @@ async fn two_schedulers_on_one_database_never_return_the_same_item() {
     }
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_move_racing_the_time_out_either_lands_in_time_or_is_refused_as_too_late() {
+    let path = temp_path("move-vs-timeout");
+    let one = Host::new(Db::open_file(&path).await.unwrap()).with_grace(1000 * DAY, HOUR);
+    let two = Host::new(Db::open_file(&path).await.unwrap()).with_grace(1000 * DAY, HOUR);
+    one.tick(NOW).await.unwrap();
+    let (mut in_time, mut timed_out) = (0, 0);
+    for round in 0..40 {
+        let base = NOW + round * DAY;
+        let g = timed_game(&one, "1h", base).await;
+        move_at(&one, g.id, base + MINUTE).await;
+        move_at(&one, g.id, base + 2 * MINUTE).await;
+        let deadline = base + 2 * MINUTE + HOUR;
+        // Alice's move and the scheduler's tick arrive at the deadline together.
+        let choices = two.legal_moves(g.id, alice().id, "", 500).await.unwrap();
+        let notation = choices.last().unwrap().notation.clone();
+        let barrier = Arc::new(Barrier::new(2));
+        let (b1, b2) = (Arc::clone(&barrier), Arc::clone(&barrier));
+        let (h1, h2) = (one.clone(), two.clone());
+        let ticker = tokio::spawn(async move {
+            b1.wait().await;
+            h1.tick(deadline).await.unwrap()
+        });
+        let mover = tokio::spawn(async move {
+            b2.wait().await;
+            h2.play(g.id, alice().id, &notation, Some(2), deadline).await
+        });
+        let (found, played) = (ticker.await.unwrap(), mover.await.unwrap());
+        let shown = one.show(g.id).await.unwrap();
+        match played {
+            Ok(_) => {
+                in_time += 1;
+                assert!(found.iter().all(|d| !matches!(d, Due::TimedOut(_))), "{found:?}");
+                assert_eq!((shown.ply, shown.ending, shown.deadline_at), (3, None, Some(deadline + HOUR)));
+            }
+            Err(HostError::GameOver { .. }) => {
+                timed_out += 1;
+                assert_eq!(timeouts(&found.into_iter().map(|d| (deadline, d)).collect::<Vec<_>>()).len(), 1);
+                assert_eq!(shown.ply, 2);
+                assert_eq!(shown.ending, Some(Ending { winner: Some(Side::Defenders), reason: EndReason::Time }));
+            }
+            Err(other) => panic!("unexpected refusal: {other}"),
+        }
+        // Whatever happened, nothing more is due for this game in this round.
+        let rest = one.tick(deadline + 1).await.unwrap();
+        assert!(rest.iter().all(|d| !matches!(d, Due::TimedOut(f) if f.game.id == g.id)), "{rest:?}");
+        if shown.ending.is_none() {
+            one.resign(g.id, bob().id, deadline + 2).await.unwrap();
+        }
+    }
+    assert_eq!(in_time + timed_out, 40);
+}
+
 #[tokio::test]
 async fn an_item_handled_before_a_restart_is_not_returned_again() {
     let path = temp_path("restart");

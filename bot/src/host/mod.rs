@@ -354,6 +354,8 @@ impl Host {
         let mut tx = self.db.begin_write().await?;
         let loaded = self.load(&mut tx, game_id).await?;
         ensure_ongoing(&mut tx, &loaded).await?;
+        // An aborted game has neither winner nor loser, whatever the caller said.
+        let ending = if ending.reason == EndReason::Aborted { Ending { winner: None, ..ending } } else { ending };
         let loser = ending.winner.map(|w| side_player(&loaded.row, w.opponent()));
         let finished = finish_in(&mut tx, loaded, ending, loser, now).await?;
         tx.commit().await?;
