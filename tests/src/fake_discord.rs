@@ -6,8 +6,23 @@
 //! Start-up as serenity 0.12.5 and poise 0.7.1 do it: `GET /gateway` (the gateway URL), the
 //! websocket (Hello, Identify, READY), `GET /oauth2/applications/@me` (poise looks up the owners),
 //! then `PUT /applications/{app}/commands` or `PUT /applications/{app}/guilds/{guild}/commands`.
+//!
+//! Beyond the log, the fake keeps what the channels show ([`StoredMessage`]): messages created and
+//! edited through channel routes, interaction callbacks and the interaction webhook, threads and
+//! DM channels. It follows Discord where serenity's requests depend on it:
+//! - an `attachments` array in an edit lists what the message keeps (old files by id, uploads by
+//!   `files[n]` index); without the key, uploads are added. serenity always sends the array in a
+//!   type 7 (update message) callback, empty without files, so such an update drops the files;
+//! - a type 5 (deferred) callback creates a "thinking" original ([`LOADING`]), and the first
+//!   follow-up after it fills that message instead of creating one (poise answers a deferred
+//!   command with a follow-up); after a type 6 or 7 callback `@original` is the component's message;
+//! - a thread started from a message has the message's id; without a message it is private (12)
+//!   unless the body says `type`;
+//! - ephemeral messages are reachable only through their interaction's webhook;
+//! - errors carry Discord's codes (10008 Unknown Message, 10015 Unknown Webhook, 10062 Unknown
+//!   interaction, 40060 already acknowledged); only routes the fake does not know answer code 0.
 
-use std::collections::VecDeque;
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::pin::pin;
@@ -31,6 +46,14 @@ use tokio_tungstenite::tungstenite::Message;
 
 /// The fake application's id, also the id of its bot user.
 pub const APPLICATION_ID: u64 = 1_100_000_000_000_000_001;
+/// The guild a channel belongs to when no pushed interaction or thread said otherwise.
+pub const GUILD: u64 = 1_600_000_000_000_000_001;
+/// The DM channel of [`FakeDiscord::slash_command`] payloads.
+pub const DM_CHANNEL: u64 = 1_400_000_000_000_000_001;
+/// Message flag: only the user of the interaction sees the message.
+pub const EPHEMERAL: u64 = 64;
+/// Message flag: a deferred answer still "thinking" (type 5 callback not yet followed up).
+pub const LOADING: u64 = 128;
 /// How long [`FakeDiscord`] waits for the bot before a test fails with the request log.
 pub const PATIENCE: Duration = Duration::from_secs(15);
 
@@ -46,8 +69,10 @@ pub struct Recorded {
     pub json: Option<Value>,
     /// The parts of a `multipart/form-data` body (attachments), in order.
     pub parts: Vec<Part>,
-    /// What the fake answered; 404 marks a route the fake does not know yet.
+    /// What the fake answered; 404 with `code` 0 marks a route the fake does not know yet.
     pub status: u16,
+    /// The JSON body of the answer: `Null` for 204 and for scripted faults.
+    pub response: Value,
 }
 
 /// One part of a multipart body.
@@ -123,6 +148,7 @@ struct Shared {
     faults: Mutex<Vec<FaultRule>>,
     next_id: AtomicU64,
     gateway_url: Mutex<String>,
+    store: Mutex<Store>,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -133,6 +159,193 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 impl Shared {
     fn id(&self) -> u64 {
         1_200_000_000_000_000_000 + self.next_id.fetch_add(1, Ordering::Relaxed)
+    }
+}
+
+/// A message as a channel shows it: the latest state after every edit.
+#[derive(Clone, Debug)]
+pub struct StoredMessage {
+    pub id: u64,
+    pub channel_id: u64,
+    pub content: String,
+    pub embeds: Vec<Value>,
+    /// Action rows as the bot sent them.
+    pub components: Vec<Value>,
+    pub attachments: Vec<StoredAttachment>,
+    /// [`EPHEMERAL`] (64), [`LOADING`] (128) while a deferred answer is thinking, …
+    pub flags: u64,
+    /// How many times it was edited.
+    pub edits: u32,
+    pub deleted: bool,
+    /// The interaction whose response or follow-up created it.
+    pub interaction: Option<u64>,
+}
+
+/// A file attached to a [`StoredMessage`].
+#[derive(Clone, Debug)]
+pub struct StoredAttachment {
+    pub id: u64,
+    pub filename: String,
+    pub data: Vec<u8>,
+}
+
+/// A thread the bot created.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Thread {
+    /// As on Discord, a thread started from a message has the message's id.
+    pub id: u64,
+    pub parent_id: u64,
+    pub name: String,
+    pub message_id: Option<u64>,
+    /// The channel type: 11 public, 12 private (Discord's default without a message).
+    pub kind: u64,
+}
+
+impl StoredMessage {
+    #[must_use]
+    pub fn is_ephemeral(&self) -> bool {
+        self.flags & EPHEMERAL != 0
+    }
+
+    /// Every component of every action row, in order.
+    fn all_components(&self) -> impl Iterator<Item = &Value> {
+        self.components.iter().filter_map(|row| row["components"].as_array()).flatten()
+    }
+
+    /// Every button and select menu `custom_id`, in order.
+    #[must_use]
+    pub fn custom_ids(&self) -> Vec<String> {
+        self.all_components().filter_map(|c| c["custom_id"].as_str()).map(str::to_owned).collect()
+    }
+
+    /// `(label, custom_id)` of the buttons that have a custom id (not link buttons), in order.
+    #[must_use]
+    pub fn button_labels(&self) -> Vec<(String, String)> {
+        self.all_components()
+            .filter(|c| c["type"] == 2)
+            .filter_map(|c| {
+                let id = c["custom_id"].as_str()?;
+                Some((c["label"].as_str().unwrap_or_default().to_owned(), id.to_owned()))
+            })
+            .collect()
+    }
+
+    /// `(label, value)` of the options of the select menu `custom_id`; empty when there is none.
+    #[must_use]
+    pub fn select_options(&self, custom_id: &str) -> Vec<(String, String)> {
+        self.all_components()
+            .filter(|c| c["custom_id"] == custom_id)
+            .filter_map(|c| c["options"].as_array())
+            .flatten()
+            .map(|o| (str_of(&o["label"]), str_of(&o["value"])))
+            .collect()
+    }
+
+    /// The content and every embed's author, title, description, fields (name, then value) and
+    /// footer, one per line, for `contains` asserts.
+    #[must_use]
+    pub fn text(&self) -> String {
+        let mut lines = vec![self.content.clone()];
+        for embed in &self.embeds {
+            let mut push = |value: &Value| {
+                if let Some(text) = value.as_str() {
+                    lines.push(text.to_owned());
+                }
+            };
+            push(&embed["author"]["name"]);
+            push(&embed["title"]);
+            push(&embed["description"]);
+            for field in embed["fields"].as_array().into_iter().flatten() {
+                push(&field["name"]);
+                push(&field["value"]);
+            }
+            push(&embed["footer"]["text"]);
+        }
+        lines.retain(|line| !line.is_empty());
+        lines.join("\n")
+    }
+
+    /// The component `custom_id` of this message.
+    fn component(&self, custom_id: &str) -> Option<&Value> {
+        self.all_components().find(|c| c["custom_id"] == custom_id)
+    }
+}
+
+fn str_of(value: &Value) -> String {
+    match value {
+        Value::String(text) => text.clone(),
+        Value::Null => String::new(),
+        other => other.to_string(),
+    }
+}
+
+/// A snowflake as Discord writes it (a string) or as serenity writes placeholders (a number).
+fn snowflake(value: &Value) -> Option<u64> {
+    value.as_u64().or_else(|| value.as_str()?.parse().ok())
+}
+
+/// What the fake remembers of a pushed interaction, by its token.
+#[derive(Clone, Debug)]
+struct Pending {
+    id: u64,
+    channel: u64,
+    /// The message a component sits on.
+    message: Option<u64>,
+    /// The message `@original` names, once there is one.
+    original: Option<u64>,
+    acknowledged: bool,
+}
+
+/// What the channels show, and what the fake knows about channels and interactions.
+#[derive(Debug, Default)]
+struct Store {
+    /// In creation order.
+    messages: Vec<StoredMessage>,
+    interactions: HashMap<String, Pending>,
+    threads: Vec<Thread>,
+    /// The DM channel of each user.
+    dms: HashMap<u64, u64>,
+    dm_channels: HashSet<u64>,
+    /// The guild of each channel seen in a guild interaction or created as a thread.
+    guilds: HashMap<u64, u64>,
+    choices: HashMap<u64, Vec<(String, String)>>,
+    modals: HashMap<u64, Value>,
+    /// The `interaction_metadata` of the messages each interaction creates.
+    metadata: HashMap<u64, Value>,
+}
+
+impl Store {
+    fn message_mut(&mut self, id: u64) -> Option<&mut StoredMessage> {
+        self.messages.iter_mut().find(|m| m.id == id && !m.deleted)
+    }
+
+    /// `message` as Discord returns it.
+    fn render(&self, message: &StoredMessage) -> Value {
+        message_json(message, message.interaction.and_then(|i| self.metadata.get(&i)))
+    }
+
+    /// GET, PATCH or DELETE of message `id`, which the route may see.
+    fn message_verb(&mut self, shared: &Shared, id: u64, method: &str, body: &Value, parts: &[Part]) -> Answer {
+        let Some(stored) = self.message_mut(id) else { return unknown_message() };
+        match method {
+            "GET" => {}
+            "PATCH" => edit_message(shared, stored, body, parts),
+            _ => {
+                stored.deleted = true;
+                return (StatusCode::NO_CONTENT, Value::Null);
+            }
+        }
+        let message = stored.clone();
+        (StatusCode::OK, self.render(&message))
+    }
+
+    /// The guild of `channel`, or `None` for a DM channel.
+    fn guild_of(&self, channel: u64) -> Option<u64> {
+        if channel == DM_CHANNEL || self.dm_channels.contains(&channel) {
+            None
+        } else {
+            Some(self.guilds.get(&channel).copied().unwrap_or(GUILD))
+        }
     }
 }
 
@@ -220,7 +433,7 @@ impl FakeDiscord {
     /// must learn.
     #[must_use]
     pub fn unknown_requests(&self) -> Vec<Recorded> {
-        self.requests().into_iter().filter(|r| r.status == 404).collect()
+        self.requests().into_iter().filter(|r| r.status == 404 && r.response["code"] == 0).collect()
     }
 
     /// Waits for the first request (old or new) that `matches`, failing the test with the request
@@ -254,8 +467,7 @@ impl FakeDiscord {
     /// gateway session.
     #[must_use = "the interaction names the callback route to wait for"]
     pub fn push_interaction(&self, payload: Value) -> Interaction {
-        let id = payload["id"].as_str().and_then(|id| id.parse().ok()).expect("interaction id");
-        let token = payload["token"].as_str().expect("interaction token").to_owned();
+        let Interaction { id, token, payload } = self.register_interaction(payload);
         let event = json!({ "op": 0, "t": "INTERACTION_CREATE", "s": null, "d": payload });
         let mut sessions = lock(&self.shared.sessions);
         sessions.retain(|session| !session.is_closed());
@@ -265,6 +477,113 @@ impl FakeDiscord {
             let _ = session.send(Outgoing::Event(event.to_string()));
         }
         Interaction { id, token, payload }
+    }
+
+    /// Makes the fake know the interaction `payload` (its channel, its component's message) without
+    /// pushing it, so that its callback and webhook routes answer; [`FakeDiscord::push_interaction`]
+    /// does this first. For tests that drive the REST routes with their own client.
+    #[must_use = "the interaction names the callback route"]
+    pub fn register_interaction(&self, payload: Value) -> Interaction {
+        let id = snowflake(&payload["id"]).expect("interaction id");
+        let token = payload["token"].as_str().expect("interaction token").to_owned();
+        let channel = snowflake(&payload["channel_id"]).expect("interaction channel_id");
+        let message = snowflake(&payload["message"]["id"]);
+        let mut store = lock(&self.shared.store);
+        match snowflake(&payload["guild_id"]) {
+            Some(guild) => {
+                store.guilds.insert(channel, guild);
+            }
+            None => {
+                store.dm_channels.insert(channel);
+            }
+        }
+        let user = payload.get("user").unwrap_or(&payload["member"]["user"]).clone();
+        let mut metadata = json!({
+            "id": id.to_string(),
+            "type": payload["type"],
+            "user": user,
+            "authorizing_integration_owners": payload["authorizing_integration_owners"],
+        });
+        if let Some(message) = message {
+            metadata["interacted_message_id"] = json!(message.to_string());
+        }
+        store.metadata.insert(id, metadata);
+        let pending = Pending { id, channel, message, original: None, acknowledged: false };
+        store.interactions.insert(token.clone(), pending);
+        Interaction { id, token, payload }
+    }
+
+    /// The latest state of message `id` (deleted or not).
+    #[must_use]
+    pub fn message(&self, id: u64) -> Option<StoredMessage> {
+        lock(&self.shared.store).messages.iter().find(|m| m.id == id).cloned()
+    }
+
+    /// The messages of `channel` that are not deleted, in creation order (ephemeral ones too).
+    #[must_use]
+    pub fn messages_in(&self, channel: u64) -> Vec<StoredMessage> {
+        let store = lock(&self.shared.store);
+        store.messages.iter().filter(|m| m.channel_id == channel && !m.deleted).cloned().collect()
+    }
+
+    /// Every message so far, deleted ones too, in creation order.
+    #[must_use]
+    pub fn all_messages(&self) -> Vec<StoredMessage> {
+        lock(&self.shared.store).messages.clone()
+    }
+
+    /// The message `@original` names for `interaction`: the answer a type 4 or 5 callback created,
+    /// or, after a type 6 or 7 callback, the message the component is on.
+    #[must_use]
+    pub fn original_response(&self, interaction: &Interaction) -> Option<StoredMessage> {
+        let store = lock(&self.shared.store);
+        let original = store.interactions.get(&interaction.token)?.original?;
+        store.messages.iter().find(|m| m.id == original).cloned()
+    }
+
+    /// The `(name, value)` choices of the bot's autocomplete answer to `interaction`.
+    #[must_use]
+    pub fn autocomplete_choices(&self, interaction: &Interaction) -> Option<Vec<(String, String)>> {
+        lock(&self.shared.store).choices.get(&interaction.id).cloned()
+    }
+
+    /// The modal (`data` of a type 9 callback) the bot opened in answer to `interaction`.
+    #[must_use]
+    pub fn modal(&self, interaction: &Interaction) -> Option<Value> {
+        lock(&self.shared.store).modals.get(&interaction.id).cloned()
+    }
+
+    /// The threads the bot created, oldest first.
+    #[must_use]
+    pub fn threads(&self) -> Vec<Thread> {
+        lock(&self.shared.store).threads.clone()
+    }
+
+    /// The DM channel the bot opened with `user`.
+    #[must_use]
+    pub fn dm_channel(&self, user: u64) -> Option<u64> {
+        lock(&self.shared.store).dms.get(&user).copied()
+    }
+
+    /// Waits for the first message (in its latest state, edits included) that `matches`,
+    /// failing the test with every message after [`PATIENCE`].
+    pub async fn wait_for_message(&self, what: &str, matches: impl Fn(&StoredMessage) -> bool) -> StoredMessage {
+        let found = self.wait_until(|| lock(&self.shared.store).messages.iter().find(|m| matches(m)).cloned()).await;
+        found.unwrap_or_else(|| panic!("the bot never showed {what}; messages: {:#?}", self.all_messages()))
+    }
+
+    /// Waits until `interaction` has an original response that is not a "thinking" placeholder
+    /// (see [`FakeDiscord::original_response`] for the placeholder itself).
+    pub async fn wait_for_original(&self, interaction: &Interaction) -> StoredMessage {
+        let found = self.wait_until(|| self.original_response(interaction).filter(|m| m.flags & LOADING == 0)).await;
+        found.unwrap_or_else(|| {
+            panic!(
+                "the bot never answered interaction {}; original: {:#?}; requests: {:#?}",
+                interaction.id,
+                self.original_response(interaction),
+                self.requests()
+            )
+        })
     }
 
     /// Drops every gateway connection at once, without a close frame.
@@ -321,7 +640,7 @@ impl FakeDiscord {
                 "type": 1,
                 "options": [{ "name": subcommand, "type": 1, "options": options }],
             },
-            "channel_id": "1400000000000000001",
+            "channel_id": DM_CHANNEL.to_string(),
             "user": user_json(user, &format!("player{user}"), false),
             "locale": locale,
             "app_permissions": "0",
@@ -334,11 +653,127 @@ impl FakeDiscord {
     }
 }
 
-/// `payload` (from [`FakeDiscord::slash_command`]) as sent from a channel of `guild`: the user
-/// becomes a guild member, as Discord sends it.
+impl FakeDiscord {
+    /// An `APPLICATION_COMMAND_AUTOCOMPLETE` interaction: like [`FakeDiscord::slash_command`],
+    /// with the option being typed marked `"focused": true` in `options`.
+    #[must_use]
+    pub fn autocomplete(&self, name: &str, subcommand: &str, options: &Value, user: u64, locale: &str) -> Value {
+        let mut payload = self.slash_command(name, subcommand, options, user, locale);
+        payload["type"] = json!(4);
+        payload
+    }
+
+    /// A `MESSAGE_COMPONENT` interaction: `user` presses the button `custom_id` on `message`, or
+    /// picks `values` in its select menu `custom_id`. It comes from the message's channel: a DM
+    /// channel, or else a channel of the guild pushed interactions or threads named for it
+    /// ([`GUILD`] by default), where `user` is a member. Panics when the message has no such
+    /// enabled component or a value is not an option, as a Discord client would not let it happen.
+    /// A message the fake stores is taken in its latest state (edits included), however old the
+    /// copy passed, as the user sees the message as it is now; it must not be deleted.
+    #[must_use]
+    pub fn component(&self, message: &StoredMessage, custom_id: &str, values: &[&str], user: u64) -> Value {
+        let latest = self.message(message.id);
+        if let Some(latest) = &latest {
+            assert!(!latest.deleted, "message {} is deleted: nobody can press {custom_id:?} on it", latest.id);
+        }
+        let message = latest.as_ref().unwrap_or(message);
+        let component = message.component(custom_id).unwrap_or_else(|| {
+            panic!("message {} has no component {custom_id:?}: {:#?}", message.id, message.components)
+        });
+        assert!(component["disabled"] != true, "the component {custom_id:?} is disabled: {component}");
+        let component_type = component["type"].as_u64().unwrap_or(2);
+        let mut data = json!({ "custom_id": custom_id, "component_type": component_type });
+        if component_type == 3 {
+            let options = message.select_options(custom_id);
+            for value in values {
+                assert!(
+                    options.iter().any(|(_, v)| v == value),
+                    "{value:?} is not an option of {custom_id:?}: {options:?}"
+                );
+            }
+        }
+        if component_type != 2 {
+            data["values"] = json!(values);
+        }
+        let id = self.id();
+        let (rendered, guild) = {
+            let store = lock(&self.shared.store);
+            (store.render(message), store.guild_of(message.channel_id))
+        };
+        let payload = json!({
+            "id": id.to_string(),
+            "application_id": APPLICATION_ID.to_string(),
+            "type": 3,
+            "token": format!("interaction-token-{id}"),
+            "version": 1,
+            "data": data,
+            "channel_id": message.channel_id.to_string(),
+            "message": rendered,
+            "user": user_json(user, &format!("player{user}"), false),
+            "locale": "en-US",
+            "app_permissions": "0",
+            "entitlements": [],
+            "authorizing_integration_owners": {},
+            "context": 1,
+            "attachment_size_limit": 26_214_400,
+        });
+        match guild {
+            Some(guild) => in_guild(payload, guild, message.channel_id),
+            None => payload,
+        }
+    }
+}
+
+impl FakeDiscord {
+    /// A `MODAL_SUBMIT` interaction: the user of `opened_by` submits the modal the bot opened in
+    /// answer to it, with `values` as `(custom_id, text)` of its text inputs (others are empty).
+    /// It comes from where `opened_by` came from. Panics when the bot opened no modal or has no
+    /// such input.
+    #[must_use]
+    pub fn modal_submit(&self, opened_by: &Interaction, values: &[(&str, &str)]) -> Value {
+        let modal = self.modal(opened_by).unwrap_or_else(|| panic!("the bot opened no modal for {}", opened_by.id));
+        let rows = modal["components"].as_array().cloned().unwrap_or_default();
+        let inputs: Vec<&str> = rows
+            .iter()
+            .filter_map(|r| r["components"].as_array())
+            .flatten()
+            .filter_map(|c| c["custom_id"].as_str())
+            .collect();
+        for (custom_id, _) in values {
+            assert!(inputs.contains(custom_id), "the modal has no input {custom_id:?}: {inputs:?}");
+        }
+        let submitted: Vec<Value> = rows
+            .iter()
+            .map(|row| {
+                let inputs = row["components"].as_array().into_iter().flatten().map(|input| {
+                    let value = values.iter().find(|(id, _)| input["custom_id"] == *id).map_or("", |(_, v)| v);
+                    json!({ "type": 4, "custom_id": input["custom_id"], "value": value })
+                });
+                json!({ "type": 1, "components": inputs.collect::<Vec<_>>() })
+            })
+            .collect();
+        let id = self.id();
+        let mut payload = opened_by.payload.clone();
+        payload["id"] = json!(id.to_string());
+        payload["token"] = json!(format!("interaction-token-{id}"));
+        payload["type"] = json!(5);
+        payload["data"] = json!({ "custom_id": modal["custom_id"], "components": submitted });
+        if let Some(message) = snowflake(&payload["message"]["id"]).and_then(|m| self.message(m)) {
+            payload["message"] = lock(&self.shared.store).render(&message);
+        }
+        payload
+    }
+}
+
+/// `payload` (from [`FakeDiscord::slash_command`], [`FakeDiscord::autocomplete`] or
+/// [`FakeDiscord::component`]) as sent from a channel of `guild`: the user becomes a guild member,
+/// as Discord sends it.
 #[must_use]
 pub fn in_guild(mut payload: Value, guild: u64, channel: u64) -> Value {
-    let user = payload["user"].take();
+    let user = match payload.get_mut("user") {
+        Some(user) => user.take(),
+        None => payload["member"]["user"].take(),
+    };
     let object = payload.as_object_mut().expect("an interaction object");
     object.remove("user");
     object.insert("guild_id".to_owned(), json!(guild.to_string()));
@@ -357,6 +792,18 @@ pub fn in_guild(mut payload: Value, guild: u64, channel: u64) -> Value {
             "permissions": "2248473465835073",
         }),
     );
+    payload
+}
+
+/// `payload` with the user's display name (`global_name`) set to `name`.
+#[must_use]
+pub fn with_name(mut payload: Value, name: &str) -> Value {
+    if let Some(user) = payload.get_mut("user").filter(|u| u.is_object()) {
+        user["global_name"] = json!(name);
+    }
+    if let Some(user) = payload.get_mut("member").and_then(|m| m.get_mut("user")).filter(|u| u.is_object()) {
+        user["global_name"] = json!(name);
+    }
     payload
 }
 
@@ -440,10 +887,14 @@ async fn handle_rest(shared: &Shared, request: Request<Incoming>) -> Response<Fu
         }
         _ => (serde_json::from_slice(&body).ok(), Vec::new()),
     };
-    let mut recorded = Recorded { method, host, path, json, parts, status: 0 };
-    let response = match scripted_fault(shared, &recorded) {
-        Some(fault) => fault_response(fault),
-        None => respond(shared, &recorded),
+    let mut recorded = Recorded { method, host, path, json, parts, status: 0, response: Value::Null };
+    let response = if let Some(fault) = scripted_fault(shared, &recorded) {
+        fault_response(fault)
+    } else {
+        let (status, body) = respond(shared, &recorded);
+        let response = if body.is_null() { no_content() } else { reply(status, &body) };
+        recorded.response = body;
+        response
     };
     recorded.status = response.status().as_u16();
     lock(&shared.requests).push(recorded);
@@ -481,27 +932,44 @@ fn fault_response(fault: Fault) -> Response<Full<Bytes>> {
     }
 }
 
+/// A JSON answer; `Null` answers 204 without a body.
+type Answer = (StatusCode, Value);
+
+fn discord_error(status: StatusCode, message: &str, code: u64) -> Answer {
+    (status, json!({ "message": message, "code": code }))
+}
+
+fn unknown_message() -> Answer {
+    discord_error(StatusCode::NOT_FOUND, "Unknown Message", 10_008)
+}
+
+fn unknown_route() -> Answer {
+    discord_error(StatusCode::NOT_FOUND, "404: Not Found (fake Discord)", 0)
+}
+
 /// The fake's answer to one request.
-fn respond(shared: &Shared, request: &Recorded) -> Response<Full<Bytes>> {
+fn respond(shared: &Shared, request: &Recorded) -> Answer {
     let Some(route) = request.path.strip_prefix("/api/v10") else {
-        return reply(StatusCode::NOT_FOUND, &json!({ "message": "404: Not Found", "code": 0 }));
+        return discord_error(StatusCode::NOT_FOUND, "404: Not Found", 0);
     };
     let segments: Vec<&str> = route.trim_start_matches('/').split('/').collect();
     let gateway_url = lock(&shared.gateway_url).clone();
+    let body = request.json.clone().unwrap_or(Value::Null);
+    let id = |text: &str| text.parse::<u64>().ok();
     match (request.method.as_str(), segments.as_slice()) {
-        ("GET", ["gateway"]) => reply(StatusCode::OK, &json!({ "url": gateway_url })),
-        ("GET", ["gateway", "bot"]) => reply(
+        ("GET", ["gateway"]) => (StatusCode::OK, json!({ "url": gateway_url })),
+        ("GET", ["gateway", "bot"]) => (
             StatusCode::OK,
-            &json!({
+            json!({
                 "url": gateway_url,
                 "shards": 1,
                 "session_start_limit": { "total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1 },
             }),
         ),
-        ("GET", ["users", "@me"]) => reply(StatusCode::OK, &bot_user()),
-        ("GET", ["oauth2", "applications", "@me"]) => reply(
+        ("GET", ["users", "@me"]) => (StatusCode::OK, bot_user()),
+        ("GET", ["oauth2", "applications", "@me"]) => (
             StatusCode::OK,
-            &json!({
+            json!({
                 "id": APPLICATION_ID.to_string(),
                 "name": "tafl",
                 "icon": null,
@@ -517,38 +985,335 @@ fn respond(shared: &Shared, request: &Recorded) -> Response<Full<Bytes>> {
         // Registration: serenity parses the answer as the list of commands; an empty list is
         // enough for poise.
         ("PUT", ["applications", _, "commands"] | ["applications", _, "guilds", _, "commands"]) => {
-            reply(StatusCode::OK, &json!([]))
+            (StatusCode::OK, json!([]))
         }
-        ("POST", ["interactions", _, _, "callback"]) | ("DELETE", ["webhooks", _, _, "messages", _]) => no_content(),
-        // Follow-ups, and reading or editing the original answer or a follow-up.
-        ("POST", ["webhooks", _, _]) | ("GET" | "PATCH", ["webhooks", _, _, "messages", _]) => {
-            reply(StatusCode::OK, &message(shared, request.json.as_ref()))
+        ("POST", ["users", "@me", "channels"]) => match snowflake(&body["recipient_id"]) {
+            Some(user) => open_dm(shared, user),
+            None => discord_error(StatusCode::BAD_REQUEST, "Invalid Form Body", 50_035),
+        },
+        ("POST", ["channels", channel, "messages"]) => match id(channel) {
+            Some(channel) => {
+                let mut store = lock(&shared.store);
+                // A channel message cannot be ephemeral; Discord keeps only these flags.
+                let flags = body["flags"].as_u64().unwrap_or(0) & (4 | 4096);
+                let created = create_message(shared, &mut store, channel, &body, &request.parts, flags, None);
+                (StatusCode::OK, store.render(&created))
+            }
+            None => unknown_route(),
+        },
+        (method @ ("GET" | "PATCH" | "DELETE"), ["channels", channel, "messages", message]) => {
+            match (id(channel), id(message)) {
+                (Some(channel), Some(message)) => {
+                    let mut store = lock(&shared.store);
+                    // Ephemeral messages exist only for their interaction's webhook.
+                    if store.message_mut(message).is_some_and(|m| m.channel_id == channel && !m.is_ephemeral()) {
+                        store.message_verb(shared, message, method, &body, &request.parts)
+                    } else {
+                        unknown_message()
+                    }
+                }
+                _ => unknown_route(),
+            }
         }
-        _ => reply(StatusCode::NOT_FOUND, &json!({ "message": "404: Not Found (fake Discord)", "code": 0 })),
+        ("POST", ["channels", channel, "messages", message, "threads"]) => match (id(channel), id(message)) {
+            (Some(channel), Some(message)) => create_thread(shared, channel, Some(message), &body),
+            _ => unknown_route(),
+        },
+        ("POST", ["channels", channel, "threads"]) => match id(channel) {
+            Some(channel) => create_thread(shared, channel, None, &body),
+            None => unknown_route(),
+        },
+        ("POST", ["interactions", _, token, "callback"]) => callback(shared, token, &body, &request.parts),
+        ("POST", ["webhooks", _, token]) => follow_up(shared, token, &body, &request.parts),
+        (method @ ("GET" | "PATCH" | "DELETE"), ["webhooks", _, token, "messages", which]) => {
+            let mut store = lock(&shared.store);
+            let Some(pending) = store.interactions.get(*token).filter(|p| p.acknowledged).cloned() else {
+                return discord_error(StatusCode::NOT_FOUND, "Unknown Webhook", 10_015);
+            };
+            let target = if *which == "@original" { pending.original } else { id(which) };
+            let owned = |m: &StoredMessage| {
+                Some(m.id) == pending.original || (m.interaction == Some(pending.id) && m.channel_id == pending.channel)
+            };
+            match target.filter(|t| store.message_mut(*t).is_some_and(|m| owned(m))) {
+                Some(target) => store.message_verb(shared, target, method, &body, &request.parts),
+                None => unknown_message(),
+            }
+        }
+        _ => unknown_route(),
     }
 }
 
-/// A message as Discord returns it, echoing the content and embeds the bot sent.
-fn message(shared: &Shared, body: Option<&Value>) -> Value {
-    let field = |name: &str, default: Value| body.and_then(|b| b.get(name)).cloned().unwrap_or(default);
-    json!({
-        "id": shared.id().to_string(),
-        "channel_id": "1400000000000000001",
+/// The files of a multipart body (`files[n]` parts), each with its index `n` and as Discord
+/// stores it: a new attachment id, and the filename the JSON `attachments` entry gives it.
+fn uploads(shared: &Shared, body: &Value, parts: &[Part]) -> Vec<(u64, StoredAttachment)> {
+    parts
+        .iter()
+        .filter_map(|part| {
+            let index: u64 = part.name.strip_prefix("files[")?.strip_suffix(']')?.parse().ok()?;
+            let described = body["attachments"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .find(|entry| snowflake(&entry["id"]) == Some(index))
+                .and_then(|entry| entry["filename"].as_str());
+            let filename = described.or(part.filename.as_deref()).unwrap_or("file").to_owned();
+            Some((index, StoredAttachment { id: shared.id(), filename, data: part.data.clone() }))
+        })
+        .collect()
+}
+
+/// Discord's attachment rule: a JSON `attachments` array lists what the message keeps, old
+/// attachments by id and new uploads by their part index; without the key, uploads are added to
+/// what the message had.
+fn attachments_after(
+    old: &[StoredAttachment],
+    body: &Value,
+    mut uploads: Vec<(u64, StoredAttachment)>,
+) -> Vec<StoredAttachment> {
+    let Some(listed) = body.get("attachments").and_then(Value::as_array) else {
+        return old.iter().cloned().chain(uploads.into_iter().map(|(_, a)| a)).collect();
+    };
+    let mut kept = Vec::new();
+    for entry in listed {
+        let Some(id) = snowflake(&entry["id"]) else { continue };
+        if let Some(existing) = old.iter().find(|a| a.id == id) {
+            kept.push(existing.clone());
+        } else if let Some(at) = uploads.iter().position(|(index, _)| *index == id) {
+            kept.push(uploads.remove(at).1);
+        }
+    }
+    // An upload the array forgot is still attached.
+    kept.extend(uploads.into_iter().map(|(_, a)| a));
+    kept
+}
+
+fn create_message(
+    shared: &Shared,
+    store: &mut Store,
+    channel: u64,
+    body: &Value,
+    parts: &[Part],
+    flags: u64,
+    interaction: Option<u64>,
+) -> StoredMessage {
+    let list = |name: &str| body[name].as_array().cloned().unwrap_or_default();
+    let message = StoredMessage {
+        id: shared.id(),
+        channel_id: channel,
+        content: body["content"].as_str().unwrap_or_default().to_owned(),
+        embeds: list("embeds"),
+        components: list("components"),
+        attachments: attachments_after(&[], body, uploads(shared, body, parts)),
+        flags,
+        edits: 0,
+        deleted: false,
+        interaction,
+    };
+    store.messages.push(message.clone());
+    message
+}
+
+/// An edit: the fields present replace the old ones.
+fn edit_message(shared: &Shared, stored: &mut StoredMessage, body: &Value, parts: &[Part]) {
+    if let Some(content) = body.get("content") {
+        content.as_str().unwrap_or_default().clone_into(&mut stored.content);
+    }
+    if let Some(embeds) = body.get("embeds") {
+        stored.embeds = embeds.as_array().cloned().unwrap_or_default();
+    }
+    if let Some(components) = body.get("components") {
+        stored.components = components.as_array().cloned().unwrap_or_default();
+    }
+    stored.attachments = attachments_after(&stored.attachments, body, uploads(shared, body, parts));
+    stored.flags &= !LOADING;
+    stored.edits += 1;
+}
+
+/// `POST /interactions/{id}/{token}/callback`.
+fn callback(shared: &Shared, token: &str, body: &Value, parts: &[Part]) -> Answer {
+    let mut store = lock(&shared.store);
+    let Some(mut pending) = store.interactions.get(token).cloned() else {
+        return discord_error(StatusCode::NOT_FOUND, "Unknown interaction", 10_062);
+    };
+    if pending.acknowledged {
+        return discord_error(StatusCode::BAD_REQUEST, "Interaction has already been acknowledged.", 40_060);
+    }
+    let data = &body["data"];
+    match body["type"].as_u64() {
+        Some(kind @ (4 | 5)) => {
+            let mut flags = data["flags"].as_u64().unwrap_or(0) & (EPHEMERAL | 4 | 4096);
+            if kind == 5 {
+                flags |= LOADING;
+            }
+            let created = create_message(shared, &mut store, pending.channel, data, parts, flags, Some(pending.id));
+            pending.original = Some(created.id);
+        }
+        // After a deferred update or an update, `@original` is the component's message.
+        Some(kind @ (6 | 7)) => {
+            let Some(message) = pending.message else {
+                return discord_error(
+                    StatusCode::BAD_REQUEST,
+                    "Invalid Form Body (not a component interaction)",
+                    50_035,
+                );
+            };
+            if kind == 7 {
+                let Some(stored) = store.message_mut(message) else { return unknown_message() };
+                edit_message(shared, stored, data, parts);
+            }
+            pending.original = Some(message);
+        }
+        Some(8) => {
+            let choices = data["choices"].as_array().into_iter().flatten();
+            let choices = choices.map(|c| (str_of(&c["name"]), str_of(&c["value"]))).collect();
+            store.choices.insert(pending.id, choices);
+        }
+        Some(9) => {
+            store.modals.insert(pending.id, data.clone());
+        }
+        _ => return discord_error(StatusCode::BAD_REQUEST, "Invalid Form Body", 50_035),
+    }
+    pending.acknowledged = true;
+    store.interactions.insert(token.to_owned(), pending);
+    (StatusCode::NO_CONTENT, Value::Null)
+}
+
+/// `POST /webhooks/{app}/{token}`: a follow-up message. Right after a deferred answer it fills
+/// the "thinking" original instead, as Discord does for backwards compatibility.
+fn follow_up(shared: &Shared, token: &str, body: &Value, parts: &[Part]) -> Answer {
+    let mut store = lock(&shared.store);
+    let Some(pending) = store.interactions.get(token).filter(|p| p.acknowledged).cloned() else {
+        return discord_error(StatusCode::NOT_FOUND, "Unknown Webhook", 10_015);
+    };
+    if let Some(thinking) = pending.original.and_then(|o| store.message_mut(o)).filter(|m| m.flags & LOADING != 0) {
+        edit_message(shared, thinking, body, parts);
+        let filled = thinking.clone();
+        return (StatusCode::OK, store.render(&filled));
+    }
+    let flags = body["flags"].as_u64().unwrap_or(0) & (EPHEMERAL | 4 | 4096);
+    let created = create_message(shared, &mut store, pending.channel, body, parts, flags, Some(pending.id));
+    (StatusCode::OK, store.render(&created))
+}
+
+fn create_thread(shared: &Shared, parent: u64, message: Option<u64>, body: &Value) -> Answer {
+    let mut store = lock(&shared.store);
+    if let Some(message) = message {
+        if store.message_mut(message).is_none_or(|m| m.channel_id != parent) {
+            return unknown_message();
+        }
+        if store.threads.iter().any(|t| t.message_id == Some(message)) {
+            return discord_error(
+                StatusCode::BAD_REQUEST,
+                "A thread has already been created for this message",
+                160_004,
+            );
+        }
+    }
+    let Some(name) = body["name"].as_str().filter(|n| !n.is_empty()) else {
+        return discord_error(StatusCode::BAD_REQUEST, "Invalid Form Body", 50_035);
+    };
+    // Discord gives a thread started from a message the message's id, and makes a thread without
+    // one private unless told otherwise.
+    let id = message.unwrap_or_else(|| shared.id());
+    let kind = body["type"].as_u64().unwrap_or(if message.is_some() { 11 } else { 12 });
+    let guild = store.guild_of(parent).unwrap_or(GUILD);
+    store.guilds.insert(id, guild);
+    let thread = Thread { id, parent_id: parent, name: name.to_owned(), message_id: message, kind };
+    store.threads.push(thread);
+    let archive = body["auto_archive_duration"].as_u64().unwrap_or(4320);
+    (
+        StatusCode::CREATED,
+        json!({
+            "id": id.to_string(),
+            "type": kind,
+            "guild_id": guild.to_string(),
+            "parent_id": parent.to_string(),
+            "name": name,
+            "owner_id": APPLICATION_ID.to_string(),
+            "last_message_id": null,
+            "rate_limit_per_user": body["rate_limit_per_user"].as_u64().unwrap_or(0),
+            "message_count": 0,
+            "member_count": 1,
+            "total_message_sent": 0,
+            "flags": 0,
+            "thread_metadata": {
+                "archived": false,
+                "auto_archive_duration": archive,
+                "archive_timestamp": TIMESTAMP,
+                "locked": false,
+                "create_timestamp": TIMESTAMP,
+            },
+        }),
+    )
+}
+
+fn open_dm(shared: &Shared, user: u64) -> Answer {
+    let mut store = lock(&shared.store);
+    let channel = *store.dms.entry(user).or_insert_with(|| shared.id());
+    store.dm_channels.insert(channel);
+    (
+        StatusCode::OK,
+        json!({
+            "id": channel.to_string(),
+            "type": 1,
+            "last_message_id": null,
+            "flags": 0,
+            "recipients": [user_json(user, &format!("player{user}"), false)],
+        }),
+    )
+}
+
+const TIMESTAMP: &str = "2026-01-01T00:00:00.000000+00:00";
+
+/// A message as Discord returns it.
+fn message_json(message: &StoredMessage, metadata: Option<&Value>) -> Value {
+    let attachments: Vec<Value> = message
+        .attachments
+        .iter()
+        .map(|a| {
+            let url = format!("https://cdn.discordapp.com/attachments/{}/{}/{}", message.channel_id, a.id, a.filename);
+            let content_type = match a.filename.rsplit('.').next() {
+                Some("png") => "image/png",
+                Some("gif") => "image/gif",
+                Some("txt") => "text/plain; charset=utf-8",
+                _ => "application/octet-stream",
+            };
+            json!({
+                "id": a.id.to_string(),
+                "filename": a.filename,
+                "size": a.data.len(),
+                "url": url,
+                "proxy_url": url.replace("cdn.discordapp.com", "media.discordapp.net"),
+                "content_type": content_type,
+            })
+        })
+        .collect();
+    let mut json = json!({
+        "id": message.id.to_string(),
+        "channel_id": message.channel_id.to_string(),
         "author": bot_user(),
-        "content": field("content", json!("")),
-        "timestamp": "2026-01-01T00:00:00.000000+00:00",
-        "edited_timestamp": null,
+        "content": message.content,
+        "timestamp": TIMESTAMP,
+        "edited_timestamp": if message.edits > 0 { json!("2026-01-01T00:00:01.000000+00:00") } else { Value::Null },
         "tts": false,
         "mention_everyone": false,
         "mentions": [],
         "mention_roles": [],
-        "attachments": [],
-        "embeds": field("embeds", json!([])),
-        "components": field("components", json!([])),
+        "attachments": attachments,
+        "embeds": message.embeds,
+        "components": message.components,
         "pinned": false,
         "type": 0,
-        "flags": field("flags", json!(0)),
-    })
+        "flags": message.flags,
+    });
+    if message.interaction.is_some() {
+        json["application_id"] = json!(APPLICATION_ID.to_string());
+        json["webhook_id"] = json!(APPLICATION_ID.to_string());
+    }
+    if let Some(metadata) = metadata {
+        json["interaction_metadata"] = metadata.clone();
+    }
+    json
 }
 
 fn reply(status: StatusCode, body: &Value) -> Response<Full<Bytes>> {

@@ -113,8 +113,8 @@ async fn commands_are_registered_globally_with_russian_names() {
     let tafl = &commands[0];
     assert_eq!(tafl["name"], "tafl");
     assert_eq!(tafl["name_localizations"]["ru"], "тафл");
-    let variants = &tafl["options"][0];
-    assert_eq!(variants["name"], "variants");
+    let options = tafl["options"].as_array().expect("subcommands");
+    let variants = options.iter().find(|o| o["name"] == "variants").expect("a variants subcommand");
     assert_eq!(variants["name_localizations"]["ru"], "варианты");
     assert!(variants["description_localizations"]["ru"].is_string());
     bot.stop().await;
@@ -284,5 +284,25 @@ async fn the_variant_option_autocompletes_from_what_is_typed() {
     let values: Vec<&str> =
         json["data"]["choices"].as_array().unwrap().iter().map(|c| c["value"].as_str().unwrap()).collect();
     assert_eq!(values, ["historical-7", "historical-9", "historical-11"]);
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_rules_answer_is_shown_in_the_channel_with_its_board() {
+    let fake = FakeDiscord::start().await;
+    let bot = Bot::start(&fake, None);
+    fake.wait_until_ready().await;
+
+    let options = json!([{ "name": "variant", "type": 3, "value": "brandubh" }]);
+    let interaction = fake.push_interaction(fake.slash_command("tafl", "rules", &options, 42, "en-US"));
+    let answer = fake.wait_for_original(&interaction).await;
+
+    assert!(answer.text().starts_with("Brandubh\n"), "{}", answer.text());
+    assert_eq!(answer.attachments.len(), 1);
+    assert_eq!(answer.attachments[0].filename, "brandubh.png");
+    assert!(answer.attachments[0].data.starts_with(b"\x89PNG\r\n"));
+    assert!(!answer.is_ephemeral());
+    let channel = interaction.payload["channel_id"].as_str().unwrap().parse().unwrap();
+    assert_eq!(fake.messages_in(channel).iter().map(|m| m.id).collect::<Vec<_>>(), [answer.id]);
     bot.stop().await;
 }

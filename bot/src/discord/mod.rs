@@ -4,8 +4,12 @@
 //! [`serve`] is the one way to run the bot, used by `tafl-bot run` and by the end-to-end tests
 //! (crate `tafl-e2e`) against a fake Discord, so the tests exercise the production set-up.
 
+pub mod board;
 pub mod commands;
+pub mod components;
 pub mod config;
+pub mod ids;
+pub mod play;
 pub mod retry;
 pub mod text;
 
@@ -38,11 +42,21 @@ pub enum BotError {
     /// Something the user can fix, already in their language; shown to them as it is.
     #[error("{0}")]
     User(String),
+    /// Boxed: serenity's error is large, and every command returns this type.
     #[error("Discord request failed: {0}")]
-    Discord(#[from] serenity::Error),
+    Discord(Box<serenity::Error>),
+    /// The host refused (shown in the caller's language) or failed (logged, shown as "try again").
+    #[error("{0}")]
+    Host(crate::host::HostError),
     /// Drawing a board failed: a bug, since every position the bot holds is valid.
     #[error("drawing the board failed: {0}")]
     Render(String),
+}
+
+impl From<serenity::Error> for BotError {
+    fn from(error: serenity::Error) -> BotError {
+        BotError::Discord(Box::new(error))
+    }
 }
 
 pub type Context<'a> = poise::Context<'a, Data, BotError>;
@@ -70,7 +84,14 @@ impl From<serenity::Error> for RunError {
 #[must_use]
 pub fn framework(host: Host, guild: Option<serenity::GuildId>) -> poise::Framework<Data, BotError> {
     poise::Framework::builder()
-        .options(poise::FrameworkOptions { commands: commands::all(), on_error, ..Default::default() })
+        .options(poise::FrameworkOptions {
+            commands: commands::all(),
+            on_error,
+            event_handler: |framework, event| {
+                Box::pin(components::on_event(framework.serenity_context, event, framework.user_data))
+            },
+            ..Default::default()
+        })
         .setup(move |ctx, ready, framework| {
             Box::pin(async move {
                 let commands = &framework.options().commands;
@@ -208,16 +229,23 @@ fn on_error(error: poise::FrameworkError<'_, Data, BotError>) -> poise::BoxFutur
         let message = match &error {
             poise::FrameworkError::ArgumentParse { .. } => {
                 tracing::warn!(%command, %error, "unreadable arguments");
-                text::bad_arguments(lang)
+                text::bad_arguments(lang).to_owned()
             }
             poise::FrameworkError::CommandStructureMismatch { .. } => {
                 tracing::warn!(%command, %error, "command does not match the registered one");
-                text::unknown_command(lang)
+                text::unknown_command(lang).to_owned()
             }
-            poise::FrameworkError::Command { error: BotError::User(message), .. } => message.as_str(),
+            poise::FrameworkError::Command { error: BotError::User(message), .. } => message.clone(),
+            poise::FrameworkError::Command { error: BotError::Host(error), .. } => {
+                if *error == crate::host::HostError::Internal {
+                    tracing::error!(%command, "command failed inside the host");
+                }
+                text::host_error(error, lang)
+            }
+            poise::FrameworkError::GuildOnly { .. } => text::guild_only(lang).to_owned(),
             _ => {
                 tracing::error!(%command, %error, "command failed");
-                text::internal_error(lang)
+                text::internal_error(lang).to_owned()
             }
         };
         if let Err(error) = ctx.send(CreateReply::default().content(message).ephemeral(true)).await {

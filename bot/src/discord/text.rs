@@ -2,7 +2,12 @@
 //! language and send, so tests can check the words without a Discord context.
 
 use poise::serenity_prelude as serenity;
-use tafl_rules::{Escape, KingCapture, Rules, Shieldwall, Variant};
+use tafl_rules::{Escape, Game, KingCapture, Reason, Rules, Shieldwall, Side, Square, Variant};
+
+use crate::host::{
+    Challenge, ChallengeState, Clock, EndReason, GameId, GameSummary, GameView, HostError, OfferKind, OfferOutcome, OpenOffer,
+    SideChoice,
+};
 
 /// The language of a reply, from the Discord locale of whoever asked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -147,6 +152,33 @@ pub fn bad_arguments(lang: Lang) -> &'static str {
     }
 }
 
+/// An untimed game, in the clock menu.
+#[must_use]
+pub fn untimed(lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => "No clock: take all the time you need",
+        Lang::Ru => "Без часов: думайте сколько угодно",
+    }
+}
+
+/// The private answer to a challenge in a channel the server's managers closed to games.
+#[must_use]
+pub fn channel_not_allowed(lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => "Games are not played in this channel on this server; ask a manager, or use an allowed channel.",
+        Lang::Ru => "На этом сервере в этом канале не играют; спросите модератора или перейдите в разрешённый канал.",
+    }
+}
+
+/// The private answer to a server-only command used in a direct message.
+#[must_use]
+pub fn guild_only(lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => "Games are played in a server channel; use this command there.",
+        Lang::Ru => "Партии играют в канале сервера; используйте команду там.",
+    }
+}
+
 /// The private answer to a command this version of the bot does not know (Discord still shows
 /// commands of an older version for up to an hour after an update).
 #[must_use]
@@ -155,6 +187,537 @@ pub fn unknown_command(lang: Lang) -> &'static str {
         Lang::En => "This command is not available any more; please reopen the command list.",
         Lang::Ru => "Этой команды больше нет; откройте список команд заново.",
     }
+}
+
+// ----- games -----
+
+/// A host sentence (lower case, no full stop) as a message: capitalised, with a full stop.
+#[must_use]
+pub fn sentence(text: &str) -> String {
+    let mut chars = text.chars();
+    let mut out: String = match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => return String::new(),
+    };
+    if !out.ends_with(['.', '!', '?']) {
+        out.push('.');
+    }
+    out
+}
+
+/// What to tell a person the host refused, in their language. The refusals people meet on
+/// Discord every day have their own words (and point at the Discord commands); the rest are the
+/// host's sentences, which are English.
+#[must_use]
+pub fn host_error(error: &HostError, lang: Lang) -> String {
+    let ru = lang == Lang::Ru;
+    match error {
+        HostError::StaleBoard { .. } if ru => {
+            "Доска уже изменилась: ходите на текущей доске (её покажет /тафл доска).".to_owned()
+        }
+        HostError::StaleBoard { .. } => {
+            "The board has changed since; play on the current board (/tafl board shows it).".to_owned()
+        }
+        HostError::NotAPlayer(_) if ru => "Это не ваша партия: её кнопки только для двух игроков.".to_owned(),
+        HostError::NotAPlayer(_) => "This is not your game: only its two players can use its buttons.".to_owned(),
+        HostError::NotYourTurn { player, .. } if ru => format!("Сейчас не ваш ход: ходит {player}."),
+        HostError::NotYourTurn { player, .. } => format!("It is not your turn: {player} moves next."),
+        HostError::Internal => internal_error(lang).to_owned(),
+        other => sentence(&other.to_string().replace(" /", " /tafl ")),
+    }
+}
+
+/// The answer to a button or menu this bot did not make, or one from an older version.
+#[must_use]
+pub fn unknown_control(lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => "This button no longer works; show the current board with /tafl board.",
+        Lang::Ru => "Эта кнопка больше не работает; покажите текущую доску командой /тафл доска.",
+    }
+}
+
+/// The side's name as a heading, with its emoji.
+#[must_use]
+pub fn side_heading(side: Side, lang: Lang) -> &'static str {
+    match (side, lang) {
+        (Side::Attackers, Lang::En) => "⚔️ Attackers",
+        (Side::Defenders, Lang::En) => "🛡️ Defenders",
+        (Side::Attackers, Lang::Ru) => "⚔️ Нападающие",
+        (Side::Defenders, Lang::Ru) => "🛡️ Защитники",
+    }
+}
+
+/// The variant's display name, or the stored id of a custom or unknown one.
+#[must_use]
+pub fn variant_name(id: &str) -> String {
+    id.parse::<Variant>().map_or_else(|_| id.to_owned(), |v| v.name().to_owned())
+}
+
+/// A Discord mention; rendered as the member's name, and pings only where allowed.
+#[must_use]
+pub fn mention(user: i64) -> String {
+    format!("<@{user}>")
+}
+
+/// The full-move number of a ply (both sides' moves make one move).
+#[must_use]
+pub fn move_number(ply: usize) -> usize {
+    ply / 2 + 1
+}
+
+/// The result in words: who won and how, or a draw.
+#[must_use]
+pub fn result_line(game: &GameView, lang: Lang) -> String {
+    let Some(ending) = game.ending else { return String::new() };
+    let how = reason_words(ending.reason, game, lang);
+    match (ending.winner, lang) {
+        (Some(Side::Attackers), Lang::En) => format!("**Attackers win** ({}): {how}", game.attacker.name),
+        (Some(Side::Defenders), Lang::En) => format!("**Defenders win** ({}): {how}", game.defender.name),
+        (Some(Side::Attackers), Lang::Ru) => format!("**Победа нападающих** ({}): {how}", game.attacker.name),
+        (Some(Side::Defenders), Lang::Ru) => format!("**Победа защитников** ({}): {how}", game.defender.name),
+        (None, Lang::En) => format!("**Draw**: {how}"),
+        (None, Lang::Ru) => format!("**Ничья**: {how}"),
+    }
+}
+
+/// How a game ended, in words, with the square where the board tells it.
+#[must_use]
+pub fn reason_words(reason: EndReason, game: &GameView, lang: Lang) -> String {
+    let ru = lang == Lang::Ru;
+    let to = game.last_move.as_ref().map(|m| m.mv.to.to_string()).unwrap_or_default();
+    let king = game.position.king().to_string();
+    let loser = game.ending.and_then(|e| e.winner).map(|w| game.player(w.opponent()).name.clone()).unwrap_or_default();
+    match reason {
+        EndReason::Board(Reason::KingEscaped) if ru => format!("король ушёл на {to}"),
+        EndReason::Board(Reason::KingEscaped) => format!("the king escaped at {to}"),
+        EndReason::Board(Reason::KingCaptured) if ru => format!("король взят на {king}"),
+        EndReason::Board(Reason::KingCaptured) => format!("the king was captured at {king}"),
+        EndReason::Board(Reason::Encirclement) if ru => "защитники окружены".to_owned(),
+        EndReason::Board(Reason::Encirclement) => "the defenders are encircled".to_owned(),
+        EndReason::Board(Reason::ExitFort) if ru => "неприступная крепость у края".to_owned(),
+        EndReason::Board(Reason::ExitFort) => "an exit fort".to_owned(),
+        EndReason::Board(Reason::Repetition) if ru => "повторение позиции".to_owned(),
+        EndReason::Board(Reason::Repetition) => "repetition".to_owned(),
+        EndReason::Board(Reason::NoMoves) if ru => "у проигравших не осталось ходов".to_owned(),
+        EndReason::Board(Reason::NoMoves) => "no legal moves left".to_owned(),
+        EndReason::Resignation if ru => format!("{loser} сдался"),
+        EndReason::Resignation => format!("{loser} resigned"),
+        EndReason::Time if ru => format!("у {loser} кончилось время"),
+        EndReason::Time => format!("{loser} ran out of time"),
+        EndReason::Aborted if ru => "партия прервана до второго хода".to_owned(),
+        EndReason::Aborted => "aborted before the second move".to_owned(),
+        EndReason::Agreement if ru => "по соглашению".to_owned(),
+        EndReason::Agreement => "by agreement".to_owned(),
+    }
+}
+
+/// Pieces taken by each side so far: (by the attackers, by the defenders).
+#[must_use]
+pub fn captures_by_side(game: &Game) -> (usize, usize) {
+    let first = game.start().to_move();
+    let mut taken = (0, 0);
+    for (ply, played) in game.moves().iter().enumerate() {
+        let mover = if ply % 2 == 0 { first } else { first.opponent() };
+        match mover {
+            Side::Attackers => taken.0 += played.captures.len(),
+            Side::Defenders => taken.1 += played.captures.len(),
+        }
+    }
+    taken
+}
+
+/// The board message's title.
+#[must_use]
+pub fn board_title(game: &GameView, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!("{} · game #{}", variant_name(&game.variant), game.id),
+        Lang::Ru => format!("{} · партия №{}", variant_name(&game.variant), game.id),
+    }
+}
+
+/// The board message's text: players, whose turn or the result, the last move, captures and
+/// open offers.
+#[must_use]
+pub fn board_description(game: &GameView, history: &Game, offers: &[OpenOffer], lang: Lang) -> String {
+    let ru = lang == Lang::Ru;
+    let mut lines = vec![
+        format!("{}: {}", side_heading(Side::Attackers, lang), mention(game.attacker.id)),
+        format!("{}: {}", side_heading(Side::Defenders, lang), mention(game.defender.id)),
+        String::new(),
+    ];
+    let number = move_number(game.ply);
+    match game.player_to_move() {
+        Some(player) if ru => lines.push(format!("Ход {number}: ходит {}", mention(player.id))),
+        Some(player) => lines.push(format!("Move {number}: {} to move", mention(player.id))),
+        None => lines.push(result_line(game, lang)),
+    }
+    if let Some(last) = &game.last_move {
+        let last = notation_with_spaces(&last.to_string());
+        lines.push(if ru { format!("Последний ход: `{last}`") } else { format!("Last move: `{last}`") });
+    }
+    let (by_attackers, by_defenders) = captures_by_side(history);
+    if by_attackers + by_defenders > 0 {
+        lines.push(if ru {
+            format!("Взято: нападающими {by_attackers}, защитниками {by_defenders}")
+        } else {
+            format!("Captured: {by_attackers} by the attackers, {by_defenders} by the defenders")
+        });
+    }
+    for offer in offers {
+        let by = mention(offer.by);
+        lines.push(match (offer.kind, ru) {
+            (OfferKind::Draw, false) => format!("🤝 {by} offers a draw"),
+            (OfferKind::Draw, true) => format!("🤝 {by} предлагает ничью"),
+            (OfferKind::Takeback, false) => format!("↩️ {by} asks to take back their last move"),
+            (OfferKind::Takeback, true) => format!("↩️ {by} просит вернуть свой последний ход"),
+        });
+    }
+    lines.join("\n")
+}
+
+/// `e1-e3xe2` as `e1-e3 x e2`, easier to read.
+#[must_use]
+pub fn notation_with_spaces(notation: &str) -> String {
+    match notation.split_once('x') {
+        Some((mv, captures)) => format!("{mv} x {}", captures.replace('x', " x ")),
+        None => notation.to_owned(),
+    }
+}
+
+/// The "your move" notice, the one message per move that mentions (and so notifies) a player.
+#[must_use]
+pub fn your_move(game: &GameView, lang: Lang) -> String {
+    let Some(player) = game.player_to_move() else { return String::new() };
+    let variant = variant_name(&game.variant);
+    let last = game.last_move.as_ref().map(|m| notation_with_spaces(&m.to_string()));
+    match (lang, last) {
+        (Lang::En, Some(last)) => {
+            format!("{}, your move in game #{} ({variant}): `{last}` was played.", mention(player.id), game.id)
+        }
+        (Lang::En, None) => format!("{}, your move: game #{} ({variant}) has begun.", mention(player.id), game.id),
+        (Lang::Ru, Some(last)) => {
+            format!("{}, ваш ход в партии №{} ({variant}): сыгран `{last}`.", mention(player.id), game.id)
+        }
+        (Lang::Ru, None) => format!("{}, ваш ход: партия №{} ({variant}) началась.", mention(player.id), game.id),
+    }
+}
+
+/// The private confirmation of a move played.
+#[must_use]
+pub fn played(notation: &str, game: GameId, lang: Lang) -> String {
+    let notation = notation_with_spaces(notation);
+    match lang {
+        Lang::En => format!("You played `{notation}` in game #{game}."),
+        Lang::Ru => format!("Вы сыграли `{notation}` в партии №{game}."),
+    }
+}
+
+/// The notice to the other player about an offer, a decline or a takeback.
+#[must_use]
+pub fn offer_notice(outcome: &OfferOutcome, kind: OfferKind, by: i64, lang: Lang) -> String {
+    let ru = lang == Lang::Ru;
+    let by = mention(by);
+    let id = outcome.game().id;
+    match (outcome, kind, ru) {
+        (OfferOutcome::Offered { notify, .. }, OfferKind::Draw, false) => {
+            format!("{}, {by} offers a draw in game #{id}: accept or decline on the board.", mention(*notify))
+        }
+        (OfferOutcome::Offered { notify, .. }, OfferKind::Draw, true) => {
+            format!("{}, {by} предлагает ничью в партии №{id}: примите или отклоните на доске.", mention(*notify))
+        }
+        (OfferOutcome::Offered { notify, .. }, OfferKind::Takeback, false) => {
+            format!("{}, {by} asks to take back their last move in game #{id}: answer on the board.", mention(*notify))
+        }
+        (OfferOutcome::Offered { notify, .. }, OfferKind::Takeback, true) => {
+            format!("{}, {by} просит вернуть ход в партии №{id}: ответьте на доске.", mention(*notify))
+        }
+        (OfferOutcome::Declined { withdrawn: true, .. }, _, false) => format!("{by} withdrew the offer in game #{id}."),
+        (OfferOutcome::Declined { withdrawn: true, .. }, _, true) => {
+            format!("{by} отозвал предложение в партии №{id}.")
+        }
+        (OfferOutcome::Declined { .. }, OfferKind::Draw, false) => format!("{by} declined the draw in game #{id}."),
+        (OfferOutcome::Declined { .. }, OfferKind::Draw, true) => format!("{by} отклонил ничью в партии №{id}."),
+        (OfferOutcome::Declined { .. }, OfferKind::Takeback, false) => {
+            format!("{by} declined the takeback in game #{id}.")
+        }
+        (OfferOutcome::Declined { .. }, OfferKind::Takeback, true) => {
+            format!("{by} отказал в возврате хода в партии №{id}.")
+        }
+        (OfferOutcome::Accepted { plies_taken_back, .. }, OfferKind::Takeback, false) => {
+            format!("{by} accepted: {plies_taken_back} ply taken back in game #{id}.")
+        }
+        (OfferOutcome::Accepted { plies_taken_back, .. }, OfferKind::Takeback, true) => {
+            format!("{by} согласился: в партии №{id} возвращено полуходов: {plies_taken_back}.")
+        }
+        (OfferOutcome::Accepted { .. }, OfferKind::Draw, false) => format!("{by} accepted the draw in game #{id}."),
+        (OfferOutcome::Accepted { .. }, OfferKind::Draw, true) => format!("{by} согласился на ничью в партии №{id}."),
+    }
+}
+
+/// The private question before a resignation.
+#[must_use]
+pub fn confirm_resign(game: GameId, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!("Resign game #{game}? Your opponent wins; this cannot be undone."),
+        Lang::Ru => format!("Сдать партию №{game}? Победа перейдёт к сопернику; отменить будет нельзя."),
+    }
+}
+
+/// The private answer after resigning.
+#[must_use]
+pub fn resigned(game: GameId, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!("You resigned game #{game}."),
+        Lang::Ru => format!("Вы сдали партию №{game}."),
+    }
+}
+
+/// Labels of buttons and menus.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Label {
+    Accept,
+    Decline,
+    PickPiece,
+    PickDestination,
+    Back,
+    Resign,
+    ConfirmResign,
+    OfferDraw,
+    AcceptDraw,
+    DeclineDraw,
+    Takeback,
+    AcceptTakeback,
+    DeclineTakeback,
+    MorePieces,
+    MoreMoves,
+}
+
+#[must_use]
+pub fn label(label: Label, lang: Lang) -> &'static str {
+    let ru = lang == Lang::Ru;
+    match label {
+        Label::Accept if ru => "Принять",
+        Label::Accept => "Accept",
+        Label::Decline if ru => "Отклонить",
+        Label::Decline => "Decline",
+        Label::PickPiece if ru => "Ход: выберите фигуру",
+        Label::PickPiece => "Move: pick a piece",
+        Label::PickDestination if ru => "Куда пойти?",
+        Label::PickDestination => "Where to?",
+        Label::Back if ru => "Другая фигура",
+        Label::Back => "Other piece",
+        Label::Resign if ru => "Сдаться",
+        Label::Resign => "Resign",
+        Label::ConfirmResign if ru => "Да, сдаюсь",
+        Label::ConfirmResign => "Yes, resign",
+        Label::OfferDraw if ru => "Предложить ничью",
+        Label::OfferDraw => "Offer draw",
+        Label::AcceptDraw if ru => "Принять ничью",
+        Label::AcceptDraw => "Accept draw",
+        Label::DeclineDraw if ru => "Отклонить ничью",
+        Label::DeclineDraw => "Decline draw",
+        Label::Takeback if ru => "Вернуть ход",
+        Label::Takeback => "Take back",
+        Label::AcceptTakeback if ru => "Вернуть",
+        Label::AcceptTakeback => "Allow takeback",
+        Label::DeclineTakeback if ru => "Не возвращать",
+        Label::DeclineTakeback => "Refuse takeback",
+        Label::MorePieces if ru => "Ещё фигуры…",
+        Label::MorePieces => "More pieces…",
+        Label::MoreMoves if ru => "Ещё ходы…",
+        Label::MoreMoves => "More moves…",
+    }
+}
+
+/// A piece in the piece menu: `d1 (4 moves)`.
+#[must_use]
+pub fn piece_option(square: Square, moves: usize, lang: Lang) -> String {
+    match lang {
+        Lang::En if moves == 1 => format!("{square} (1 move)"),
+        Lang::En => format!("{square} ({moves} moves)"),
+        Lang::Ru => format!("{square} (ходов: {moves})"),
+    }
+}
+
+/// The challenge card: who challenges whom to what.
+#[must_use]
+pub fn challenge_card(challenge: &Challenge, lang: Lang) -> (String, String) {
+    let ru = lang == Lang::Ru;
+    let variant = variant_name(&challenge.variant);
+    let by = mention(challenge.challenger.id);
+    let title = if ru {
+        format!("Вызов №{}: {variant}", challenge.id)
+    } else {
+        format!("Challenge #{}: {variant}", challenge.id)
+    };
+    let mut lines = vec![match (&challenge.opponent, ru) {
+        (Some(o), false) => format!("{by} challenges {} to a game of {variant}.", mention(o.id)),
+        (Some(o), true) => format!("{by} вызывает {} на партию в {variant}.", mention(o.id)),
+        (None, false) => format!("{by} is looking for an opponent in {variant}: anyone may accept."),
+        (None, true) => format!("{by} ищет соперника в {variant}: принять может любой."),
+    }];
+    let side = match (challenge.side, ru) {
+        (SideChoice::Attackers, false) => "attackers",
+        (SideChoice::Defenders, false) => "defenders",
+        (SideChoice::Random, false) => "decided at random",
+        (SideChoice::Attackers, true) => "нападающие",
+        (SideChoice::Defenders, true) => "защитники",
+        (SideChoice::Random, true) => "по жребию",
+    };
+    lines.push(if ru {
+        format!("Сторона вызывающего: {side}")
+    } else {
+        format!("Challenger's side: {side}")
+    });
+    if !challenge.options.is_empty() {
+        lines.push(if ru {
+            format!("Опции: `{}`", challenge.options)
+        } else {
+            format!("Options: `{}`", challenge.options)
+        });
+    }
+    if let Some(line) = clock_line(challenge.clock, lang) {
+        lines.push(line);
+    }
+    let expires = challenge.expires_at;
+    lines.push(if ru {
+        format!("Вызов истекает <t:{expires}:R>.")
+    } else {
+        format!("The challenge expires <t:{expires}:R>.")
+    });
+    (title, lines.join("\n"))
+}
+
+/// A clock in words (`Time per move: 3 days, unused time saved up to 7 days`), or `None` for
+/// an untimed game.
+#[must_use]
+pub fn clock_line(clock: Clock, lang: Lang) -> Option<String> {
+    let per_move = duration_words(clock.seconds_per_move()?, lang);
+    Some(match (clock.reserve_cap(), lang) {
+        (None, Lang::En) => format!("Time per move: {per_move}"),
+        (None, Lang::Ru) => format!("Время на ход: {per_move}"),
+        (Some(cap), Lang::En) => {
+            format!("Time per move: {per_move}, unused time saved up to {}", duration_words(cap, lang))
+        }
+        (Some(cap), Lang::Ru) => {
+            format!("Время на ход: {per_move}, неиспользованное копится до {}", duration_words(cap, lang))
+        }
+    })
+}
+
+/// What the card says once the challenge is closed.
+#[must_use]
+pub fn challenge_closed(challenge: &Challenge, by: i64, lang: Lang) -> String {
+    let ru = lang == Lang::Ru;
+    let by = mention(by);
+    let id = challenge.id;
+    match (challenge.state, ru) {
+        (ChallengeState::Declined, false) => format!("Challenge #{id} was declined by {by}."),
+        (ChallengeState::Declined, true) => format!("{by} отклонил вызов №{id}."),
+        (ChallengeState::Cancelled, false) => format!("Challenge #{id} was withdrawn by {by}."),
+        (ChallengeState::Cancelled, true) => format!("{by} отозвал вызов №{id}."),
+        (ChallengeState::Expired, false) => format!("Challenge #{id} expired unanswered."),
+        (ChallengeState::Expired, true) => format!("Вызов №{id} истёк без ответа."),
+        (ChallengeState::Accepted | ChallengeState::Open, false) => format!("Challenge #{id} was accepted."),
+        (ChallengeState::Accepted | ChallengeState::Open, true) => format!("Вызов №{id} принят."),
+    }
+}
+
+/// `3 days`, `36 hours`, `90 minutes`: a clock in words.
+#[must_use]
+pub fn duration_words(seconds: i64, lang: Lang) -> String {
+    let ru = lang == Lang::Ru;
+    let (n, en, ru_unit) = if seconds % 86_400 == 0 {
+        (seconds / 86_400, "day", "дн.")
+    } else if seconds % 3600 == 0 {
+        (seconds / 3600, "hour", "ч")
+    } else {
+        ((seconds + 59) / 60, "minute", "мин")
+    };
+    if ru {
+        format!("{n} {ru_unit}")
+    } else if n == 1 {
+        format!("1 {en}")
+    } else {
+        format!("{n} {en}s")
+    }
+}
+
+/// One line of `/tafl games`.
+#[must_use]
+pub fn game_line(game: &GameSummary, lang: Lang) -> String {
+    let ru = lang == Lang::Ru;
+    let variant = variant_name(&game.variant);
+    let opponent = &game.opponent.name;
+    let channel = game.place.thread.unwrap_or(game.place.channel);
+    let link = format!("https://discord.com/channels/{}/{channel}", game.place.guild);
+    let state = match (game.ending, game.my_turn(), ru) {
+        (Some(_), _, false) => "finished",
+        (Some(_), _, true) => "окончена",
+        (None, true, false) => "**your move**",
+        (None, true, true) => "**ваш ход**",
+        (None, false, false) => "their move",
+        (None, false, true) => "ход соперника",
+    };
+    let side = side_heading(game.side, lang);
+    if ru {
+        format!("[№{}]({link}) {variant} против {opponent} · {side} · ход {} · {state}", game.id, move_number(game.ply))
+    } else {
+        format!("[#{}]({link}) {variant} vs {opponent} · {side} · move {} · {state}", game.id, move_number(game.ply))
+    }
+}
+
+/// The answer to `/tafl games` for someone with no games.
+#[must_use]
+pub fn no_games(lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => "No games in progress. Start one with /tafl challenge.",
+        Lang::Ru => "Сейчас партий нет. Начните с /тафл вызов.",
+    }
+}
+
+/// Which game a command means, when the channel has none or several of the caller's.
+#[must_use]
+pub fn which_game(found: &[GameId], lang: Lang) -> String {
+    let ru = lang == Lang::Ru;
+    if found.is_empty() {
+        return if ru {
+            "У вас нет партии в этом канале; укажите номер партии (game) или посмотрите /тафл партии.".to_owned()
+        } else {
+            "You have no game in this channel; name one with the game option, or see /tafl games.".to_owned()
+        };
+    }
+    let list = found.iter().map(|id| format!("#{id}")).collect::<Vec<_>>().join(", ");
+    if ru {
+        format!("У вас здесь несколько партий ({list}); укажите номер в опции game.")
+    } else {
+        format!("You have several games here ({list}); choose one with the game option.")
+    }
+}
+
+/// The summary of a game in words: result and reason, players, moves, captures, duration.
+#[must_use]
+pub fn summary_description(game: &GameView, history: &Game, lang: Lang) -> String {
+    let ru = lang == Lang::Ru;
+    let mut lines = Vec::new();
+    lines.push(if game.is_over() {
+        result_line(game, lang)
+    } else if ru {
+        "Партия продолжается.".to_owned()
+    } else {
+        "The game goes on.".to_owned()
+    });
+    lines.push(format!("{}: {}", side_heading(Side::Attackers, lang), game.attacker.name));
+    lines.push(format!("{}: {}", side_heading(Side::Defenders, lang), game.defender.name));
+    let moves = history.moves().len();
+    lines.push(if ru { format!("Полуходов: {moves}") } else { format!("Moves: {moves} plies") });
+    let (by_attackers, by_defenders) = captures_by_side(history);
+    lines.push(if ru {
+        format!("Взято: нападающими {by_attackers}, защитниками {by_defenders}")
+    } else {
+        format!("Captured: {by_attackers} by the attackers, {by_defenders} by the defenders")
+    });
+    lines.join("\n")
 }
 
 #[cfg(test)]
@@ -199,5 +762,66 @@ mod tests {
         assert_eq!(Lang::from_locale(Some("en-US")), Lang::En);
         assert_eq!(Lang::from_locale(Some("de")), Lang::En);
         assert_eq!(Lang::from_locale(None), Lang::En);
+    }
+
+    #[test]
+    fn host_sentences_become_messages_that_name_discord_commands() {
+        assert_eq!(sentence("the king moves"), "The king moves.");
+        assert_eq!(sentence("done!"), "Done!");
+        assert_eq!(sentence(""), "");
+        let stale = HostError::StaleBoard { id: 3, ply: 5, expected: 4 };
+        assert!(host_error(&stale, Lang::En).starts_with("The board has changed"));
+        assert!(host_error(&stale, Lang::Ru).starts_with("Доска уже изменилась"));
+        assert_eq!(
+            host_error(&HostError::NotAPlayer(3), Lang::En),
+            "This is not your game: only its two players can use its buttons."
+        );
+        let over = host_error(&HostError::NoSuchGame(9), Lang::En);
+        assert_eq!(over, "There is no game #9; see your games with /tafl games.");
+    }
+
+    #[test]
+    fn notation_reads_with_spaces_around_captures() {
+        assert_eq!(notation_with_spaces("e1-e3"), "e1-e3");
+        assert_eq!(notation_with_spaces("e1-e3xe2"), "e1-e3 x e2");
+        assert_eq!(notation_with_spaces("e1-e3xe2xd3"), "e1-e3 x e2 x d3");
+    }
+
+    #[test]
+    fn captures_are_counted_for_the_side_that_made_them() {
+        // Play greedily (a capturing move whenever there is one) and check each ply's captures
+        // land on the mover's count only.
+        let mut game = Game::new(tafl_rules::Position::new(Variant::Brandubh.rules()).unwrap());
+        let mut seen = 0;
+        for _ in 0..80 {
+            if game.status() != tafl_rules::Status::Ongoing {
+                break;
+            }
+            let mover = game.position().to_move();
+            let legal = game.position().legal_moves();
+            let capturing = legal.iter().copied().find(|mv| {
+                let mut trial = game.position().clone();
+                !trial.play_unchecked(*mv).captures.is_empty()
+            });
+            let before = captures_by_side(&game);
+            let played = game.play(capturing.unwrap_or(legal[legal.len() / 2])).unwrap().captures.len();
+            seen += played;
+            let after = captures_by_side(&game);
+            let expected = match mover {
+                Side::Attackers => (before.0 + played, before.1),
+                Side::Defenders => (before.0, before.1 + played),
+            };
+            assert_eq!(after, expected);
+        }
+        assert!(seen > 0, "the greedy game captured something");
+    }
+
+    #[test]
+    fn clocks_in_words() {
+        assert_eq!(duration_words(3 * 86_400, Lang::En), "3 days");
+        assert_eq!(duration_words(86_400, Lang::En), "1 day");
+        assert_eq!(duration_words(36 * 3600, Lang::En), "36 hours");
+        assert_eq!(duration_words(90 * 60, Lang::En), "90 minutes");
+        assert_eq!(duration_words(3 * 86_400, Lang::Ru), "3 дн.");
     }
 }

@@ -1,7 +1,7 @@
 //! The legal-move list behind autocomplete and the move menus: every move the player to move may
 //! make, filtered by what was typed, and labelled so a player sees at a glance what a move does.
 
-use tafl_rules::{Game, Move, Position, Reason, Side, Status};
+use tafl_rules::{Game, Move, Position, Reason, Side, Square, Status};
 
 use super::MoveChoice;
 
@@ -69,4 +69,25 @@ fn king_can_escape(after: &Position) -> bool {
         let mut trial = again.clone();
         matches!(trial.play_unchecked(mv).status, Status::Finished(o) if o.reason == Reason::KingEscaped)
     })
+}
+
+/// The pieces that can move now, in board order, with how many moves each has: the first menu
+/// of moving by menus.
+pub(crate) fn movable_pieces(position: &Position) -> Vec<(Square, usize)> {
+    let mut pieces: Vec<(Square, usize)> = Vec::new();
+    // `legal_moves` lists the moves of one piece together, pieces in board order.
+    for mv in position.legal_moves() {
+        match pieces.last_mut() {
+            Some((square, count)) if *square == mv.from => *count += 1,
+            _ => pieces.push((mv.from, 1)),
+        }
+    }
+    pieces
+}
+
+/// The moves of the piece on `from`, labelled as for autocomplete, in board order of their
+/// destinations: the second menu.
+pub(crate) fn moves_from(game: &Game, from: Square) -> Vec<MoveChoice> {
+    let position = game.position();
+    position.legal_moves().into_iter().filter(|mv| mv.from == from).map(|mv| describe(position, mv).1).collect()
 }

@@ -10,6 +10,7 @@
 //! The current time is a parameter (`now`, unix seconds) so that tests and the scheduler
 //! ([`Host::tick`]) can inject it.
 
+mod board;
 pub mod clock;
 mod error;
 mod legal;
@@ -24,6 +25,7 @@ use std::sync::{Arc, Mutex};
 use tafl_rules::otn::{self, GameRecord, RecordEnd};
 use tafl_rules::{Game, MoveText, Position, Setup, Side, Status, Variant, VariantOption};
 
+pub use board::{OfferKind, OpenOffer, PieceChoice, movable_pieces};
 pub use clock::Clock;
 pub use error::HostError;
 pub use scheduler::{Digest, Due, Reminder, ReminderKind};

@@ -9,6 +9,7 @@
 
 pub mod challenges;
 pub mod games;
+pub mod messages;
 pub mod moves;
 pub mod offers;
 pub mod scheduler;
@@ -23,6 +24,7 @@ use sqlx::{Sqlite, SqlitePool, Transaction};
 
 pub use challenges::ChallengeRow;
 pub use games::GameRow;
+pub use messages::BoardMessageRow;
 pub use offers::OfferRow;
 pub use users::UserRow;
 

@@ -1,0 +1,257 @@
+//! The board message: the picture of a game with its players, whose turn, the last move,
+//! captures and offers, and the controls to play it (a piece menu, then a destination menu, and
+//! the resign / draw / takeback buttons). One function builds it for every way it is sent:
+//! as an interaction answer, as an edit of the stored board message, or as a new message.
+
+use poise::serenity_prelude as serenity;
+use tafl_render::{BoardOptions, Caption, LastMove, Mark, MarkKind};
+use tafl_rules::{Game, Square, Status};
+
+use super::ids::{Control, PageValue};
+use super::text::{self, Label, Lang};
+use super::{BotError, Data};
+use crate::host::{GameId, GameView, MoveChoice, OfferAction, OfferKind, OpenOffer, movable_pieces};
+
+/// Discord's limit of options in one select menu.
+const MENU_LIMIT: usize = 25;
+
+/// Which move menu the board shows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Menu {
+    /// The pieces that can move, at page `0`, `1`, ….
+    Pieces(usize),
+    /// The moves of the piece on `from`, at a page; the piece and its destinations are marked
+    /// on the picture.
+    Destinations { from: Square, moves: Vec<MoveChoice>, page: usize },
+}
+
+/// A board message ready to send.
+#[derive(Clone, Debug)]
+pub struct Board {
+    pub game: GameView,
+    pub embed: serenity::CreateEmbed,
+    pub components: Vec<serenity::CreateActionRow>,
+    pub png: Vec<u8>,
+    pub file_name: String,
+}
+
+impl Board {
+    fn attachment(&self) -> serenity::CreateAttachment {
+        serenity::CreateAttachment::bytes(self.png.clone(), self.file_name.clone())
+    }
+
+    /// As the answer to an interaction (a new message, or an update of the clicked one).
+    pub fn response(&self) -> serenity::CreateInteractionResponseMessage {
+        serenity::CreateInteractionResponseMessage::new()
+            .content("")
+            .embed(self.embed.clone())
+            .components(self.components.clone())
+            .files([self.attachment()])
+            .allowed_mentions(serenity::CreateAllowedMentions::new())
+    }
+
+    /// As an edit of the stored board message: the new picture replaces the old one.
+    pub fn edit(&self) -> serenity::EditMessage {
+        serenity::EditMessage::new()
+            .content("")
+            .embed(self.embed.clone())
+            .components(self.components.clone())
+            .new_attachment(self.attachment())
+            .allowed_mentions(serenity::CreateAllowedMentions::new())
+    }
+
+    /// As a new message in a channel.
+    pub fn message(&self) -> serenity::CreateMessage {
+        serenity::CreateMessage::new()
+            .embed(self.embed.clone())
+            .components(self.components.clone())
+            .add_file(self.attachment())
+            .allowed_mentions(serenity::CreateAllowedMentions::new())
+    }
+}
+
+/// Builds the board of a game as it stands, with `menu` open.
+pub async fn build(data: &Data, game_id: GameId, menu: Menu, lang: Lang) -> Result<Board, BotError> {
+    let (game, history) = data.host.history(game_id).await.map_err(BotError::Host)?;
+    let offers =
+        if game.is_over() { Vec::new() } else { data.host.open_offers(game_id).await.map_err(BotError::Host)? };
+    let png = draw(data, &game, &history, &menu).await?;
+    // The ply in the name makes every picture a new URL, so Discord never shows a cached one.
+    let file_name = format!("game-{}-{}.png", game.id, game.ply);
+    let embed = serenity::CreateEmbed::new()
+        .title(text::board_title(&game, lang))
+        .description(text::board_description(&game, &history, &offers, lang))
+        .image(format!("attachment://{file_name}"));
+    let components = if game.is_over() { Vec::new() } else { controls(&game, &offers, &menu, lang) };
+    Ok(Board { game, embed, components, png, file_name })
+}
+
+/// The picture, drawn off the async workers (it is CPU work).
+async fn draw(data: &Data, game: &GameView, history: &Game, menu: &Menu) -> Result<Vec<u8>, BotError> {
+    let mut marks = Vec::new();
+    if let Menu::Destinations { from, moves, .. } = menu {
+        marks.push(Mark { square: *from, kind: MarkKind::Info });
+        marks.extend(moves.iter().filter_map(destination).map(|square| Mark { square, kind: MarkKind::Dot }));
+    }
+    // The caption shows results of the board; an ending decided off the board (resignation,
+    // agreement, time) is told by the embed instead.
+    let status = match game.ending {
+        None => Some(Status::Ongoing),
+        Some(ending) => match ending.reason {
+            crate::host::EndReason::Board(_) => Some(ending.status()),
+            _ => None,
+        },
+    };
+    let options = BoardOptions {
+        last_move: history.moves().last().map(LastMove::from),
+        marks,
+        caption: status.map(|status| Caption {
+            attackers: game.attacker.name.clone(),
+            defenders: game.defender.name.clone(),
+            move_number: Some(text::move_number(game.ply) as u32),
+            status,
+        }),
+        ..BoardOptions::default()
+    };
+    let renderer = data.renderer.clone();
+    let position = game.position.clone();
+    tokio::task::spawn_blocking(move || renderer.render_png(&position, &options))
+        .await
+        .map_err(|e| BotError::Render(e.to_string()))?
+        .map_err(|e| BotError::Render(e.to_string()))
+}
+
+/// The destination square of a move choice (`e1-e3` → e3).
+fn destination(choice: &MoveChoice) -> Option<Square> {
+    choice.notation.split_once('-').and_then(|(_, to)| to.parse().ok())
+}
+
+/// The menus and buttons of a game that goes on.
+fn controls(game: &GameView, offers: &[OpenOffer], menu: &Menu, lang: Lang) -> Vec<serenity::CreateActionRow> {
+    let (id, ply) = (game.id, game.ply);
+    let mut rows = Vec::with_capacity(3);
+    let mut buttons = Vec::with_capacity(4);
+    match menu {
+        Menu::Pieces(page) => {
+            let pieces: Vec<(String, String)> = movable_pieces(&game.position)
+                .into_iter()
+                .map(|p| (text::piece_option(p.square, p.moves, lang), p.square.to_string()))
+                .collect();
+            let options = paged(&pieces, *page, text::label(Label::MorePieces, lang));
+            let select = serenity::CreateSelectMenu::new(
+                Control::Piece { game: id, ply }.to_string(),
+                serenity::CreateSelectMenuKind::String { options },
+            )
+            .placeholder(text::label(Label::PickPiece, lang));
+            rows.push(serenity::CreateActionRow::SelectMenu(select));
+        }
+        Menu::Destinations { from, moves, page } => {
+            let choices: Vec<(String, String)> =
+                moves.iter().map(|m| (m.label.chars().take(100).collect(), m.notation.clone())).collect();
+            let options = paged(&choices, *page, text::label(Label::MoreMoves, lang));
+            let select = serenity::CreateSelectMenu::new(
+                Control::Destination { game: id, ply, from: *from }.to_string(),
+                serenity::CreateSelectMenuKind::String { options },
+            )
+            .placeholder(format!("{from}: {}", text::label(Label::PickDestination, lang)));
+            rows.push(serenity::CreateActionRow::SelectMenu(select));
+            buttons.push(
+                serenity::CreateButton::new(Control::Back { game: id, ply }.to_string())
+                    .label(text::label(Label::Back, lang))
+                    .style(serenity::ButtonStyle::Secondary),
+            );
+        }
+    }
+    let offer = |kind, action| Control::Offer { kind, action, game: id, ply }.to_string();
+    buttons.push(
+        serenity::CreateButton::new(Control::Resign { game: id, ply }.to_string())
+            .label(text::label(Label::Resign, lang))
+            .style(serenity::ButtonStyle::Danger),
+    );
+    if !offers.iter().any(|o| o.kind == OfferKind::Draw) {
+        buttons.push(
+            serenity::CreateButton::new(offer(OfferKind::Draw, OfferAction::Offer))
+                .label(text::label(Label::OfferDraw, lang))
+                .style(serenity::ButtonStyle::Secondary),
+        );
+    }
+    if ply > 0 && !offers.iter().any(|o| o.kind == OfferKind::Takeback) {
+        buttons.push(
+            serenity::CreateButton::new(offer(OfferKind::Takeback, OfferAction::Offer))
+                .label(text::label(Label::Takeback, lang))
+                .style(serenity::ButtonStyle::Secondary),
+        );
+    }
+    rows.push(serenity::CreateActionRow::Buttons(buttons));
+    let mut answers = Vec::new();
+    for open in offers {
+        let (yes, no) = match open.kind {
+            OfferKind::Draw => (Label::AcceptDraw, Label::DeclineDraw),
+            OfferKind::Takeback => (Label::AcceptTakeback, Label::DeclineTakeback),
+        };
+        answers.push(
+            serenity::CreateButton::new(offer(open.kind, OfferAction::Accept))
+                .label(text::label(yes, lang))
+                .style(serenity::ButtonStyle::Success),
+        );
+        answers.push(
+            serenity::CreateButton::new(offer(open.kind, OfferAction::Decline))
+                .label(text::label(no, lang))
+                .style(serenity::ButtonStyle::Secondary),
+        );
+    }
+    if !answers.is_empty() {
+        rows.push(serenity::CreateActionRow::Buttons(answers));
+    }
+    rows
+}
+
+/// One page of a menu: up to 25 options, the last of them "more…" when there are more pages
+/// (it leads to the next page, and from the last page back to the first).
+fn paged(items: &[(String, String)], page: usize, more: &str) -> Vec<serenity::CreateSelectMenuOption> {
+    let (start, end, next) = page_bounds(items.len(), page);
+    let mut options: Vec<serenity::CreateSelectMenuOption> = items[start..end]
+        .iter()
+        .map(|(label, value)| serenity::CreateSelectMenuOption::new(label.clone(), value.clone()))
+        .collect();
+    if let Some(next) = next {
+        options.push(serenity::CreateSelectMenuOption::new(more, PageValue(next).to_string()));
+    }
+    options
+}
+
+/// The items `start..end` shown on `page` of a menu of `len` items, and the page its "more…"
+/// option leads to (none when everything fits). Pages past the end show the last page.
+fn page_bounds(len: usize, page: usize) -> (usize, usize, Option<usize>) {
+    if len <= MENU_LIMIT {
+        return (0, len, None);
+    }
+    let per_page = MENU_LIMIT - 1;
+    let pages = len.div_ceil(per_page);
+    let page = page.min(pages - 1);
+    let start = page * per_page;
+    let end = (start + per_page).min(len);
+    (start, end, Some((page + 1) % pages))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::page_bounds;
+
+    #[test]
+    fn menus_of_up_to_25_options_have_one_page() {
+        assert_eq!(page_bounds(0, 0), (0, 0, None));
+        assert_eq!(page_bounds(25, 0), (0, 25, None));
+        assert_eq!(page_bounds(25, 3), (0, 25, None));
+    }
+
+    #[test]
+    fn longer_menus_show_24_options_and_a_way_on() {
+        assert_eq!(page_bounds(26, 0), (0, 24, Some(1)));
+        assert_eq!(page_bounds(26, 1), (24, 26, Some(0)));
+        assert_eq!(page_bounds(60, 1), (24, 48, Some(2)));
+        assert_eq!(page_bounds(60, 2), (48, 60, Some(0)));
+        // A page from an older, longer menu shows the last page.
+        assert_eq!(page_bounds(60, 9), (48, 60, Some(0)));
+    }
+}

@@ -1,0 +1,310 @@
+//! The buttons and select menus: challenge cards (accept, decline) and boards (the move menus,
+//! resign, draw, takeback). Discord sends them as component interactions, which poise leaves
+//! to the event handler; everything a control needs is in its `custom_id` (see [`super::ids`]),
+//! so a control works the same after a restart, and the host refuses one drawn for an older
+//! board.
+//!
+//! Who sees what: answers about the clicker's own action (errors, the resignation question) are
+//! private and in the clicker's language; the board and the notices are public and in the
+//! server's language.
+
+use poise::serenity_prelude as serenity;
+use tafl_rules::Square;
+
+use super::board::{self, Menu};
+use super::ids::{Control, PageValue};
+use super::play::{self, now};
+use super::retry::with_retries;
+use super::text::{self, Label, Lang};
+use super::{BotError, Data};
+use crate::host::{ChallengeState, GameId, HostError, OfferAction, OfferKind, OfferOutcome, User};
+
+/// poise's event handler: component interactions go to [`handle`]; poise itself serves the
+/// commands and autocomplete.
+pub async fn on_event(ctx: &serenity::Context, event: &serenity::FullEvent, data: &Data) -> Result<(), BotError> {
+    if let serenity::FullEvent::InteractionCreate { interaction: serenity::Interaction::Component(component) } = event {
+        handle(ctx, data, component).await;
+    }
+    Ok(())
+}
+
+/// One click, from start to end: every failure is answered privately in one sentence.
+pub async fn handle(ctx: &serenity::Context, data: &Data, component: &serenity::ComponentInteraction) {
+    let lang = Lang::from_locale(Some(&component.locale));
+    let click = Click {
+        http: &ctx.http,
+        data,
+        component,
+        user: User::new(component.user.id.get() as i64, component.user.display_name()),
+        lang,
+        public: component.guild_locale.as_deref().map_or(lang, |locale| Lang::from_locale(Some(locale))),
+    };
+    let Ok(control) = component.data.custom_id.parse::<Control>() else {
+        tracing::warn!(custom_id = %component.data.custom_id, "unknown control");
+        click.refuse(text::unknown_control(lang).to_owned()).await;
+        return;
+    };
+    tracing::debug!(?control, user = click.user.id, "control");
+    if let Err(error) = click.run(control).await {
+        let message = match &error {
+            BotError::Host(error) => text::host_error(error, lang),
+            BotError::User(message) => message.clone(),
+            other => {
+                tracing::error!(?control, error = %other, "a control failed");
+                text::internal_error(lang).to_owned()
+            }
+        };
+        click.refuse(message).await;
+    }
+}
+
+/// A click being answered.
+struct Click<'a> {
+    http: &'a serenity::Http,
+    data: &'a Data,
+    component: &'a serenity::ComponentInteraction,
+    user: User,
+    /// The clicker's language.
+    lang: Lang,
+    /// The server's language, for what everyone sees.
+    public: Lang,
+}
+
+impl Click<'_> {
+    /// Carries out a control. An `Err` means nothing was answered yet (the caller answers it);
+    /// failures after the answer are logged by [`play::after_change`].
+    async fn run(&self, control: Control) -> Result<(), BotError> {
+        match control {
+            Control::Accept(id) => self.accept(id).await,
+            Control::Decline(id) => self.decline(id).await,
+            Control::Piece { game, ply } => match self.choice()? {
+                Choice::Page(page) => {
+                    self.data.host.movable_pieces(game, self.user.id, ply).await?;
+                    self.show(game, Menu::Pieces(page)).await
+                }
+                Choice::Value(square) => {
+                    let from: Square = square.parse().map_err(|_| self.bad_choice())?;
+                    self.destinations(game, ply, from, 0).await
+                }
+            },
+            Control::Destination { game, ply, from } => match self.choice()? {
+                Choice::Page(page) => self.destinations(game, ply, from, page).await,
+                Choice::Value(notation) => self.play(game, ply, &notation).await,
+            },
+            Control::Back { game, ply } => {
+                self.data.host.movable_pieces(game, self.user.id, ply).await?;
+                self.show(game, Menu::Pieces(0)).await
+            }
+            Control::Resign { game, ply } => self.ask_to_resign(game, ply).await,
+            Control::ConfirmResign { game, .. } => self.resign(game).await,
+            Control::Offer { kind, action, game, ply } => self.offer(kind, action, game, ply).await,
+        }
+    }
+
+    async fn accept(&self, id: i64) -> Result<(), BotError> {
+        let accepted = match self.data.host.accept(id, &self.user, now()).await {
+            Ok(accepted) => accepted,
+            Err(error @ (HostError::ChallengeExpired { .. } | HostError::ChallengeClosed { .. })) => {
+                // The card still offers buttons that can no longer work: close it for everyone.
+                self.close_card(id).await;
+                return Err(error.into());
+            }
+            Err(error) => return Err(error.into()),
+        };
+        let game = accepted.game.id;
+        // The card becomes the game's board: one message per game.
+        let board = board::build(self.data, game, Menu::Pieces(0), self.public).await?;
+        self.update(board.response()).await?;
+        let channel = self.component.channel_id.get() as i64;
+        let message = self.component.message.id.get() as i64;
+        if let Err(error) = self.data.host.set_board_message(game, channel, message, now()).await {
+            tracing::warn!(game, %error, "could not remember the board message");
+        }
+        play::after_change(self.http, self.data, &board.game, true, self.public).await;
+        Ok(())
+    }
+
+    async fn decline(&self, id: i64) -> Result<(), BotError> {
+        let challenge = self.data.host.challenge_by_id(id).await?;
+        let closed = if challenge.challenger.id == self.user.id {
+            self.data.host.cancel(id, self.user.id, now()).await?
+        } else {
+            self.data.host.decline(id, self.user.id, now()).await?
+        };
+        let (title, _) = text::challenge_card(&closed, self.public);
+        let embed = serenity::CreateEmbed::new().title(title).description(text::challenge_closed(
+            &closed,
+            self.user.id,
+            self.public,
+        ));
+        let answer = serenity::CreateInteractionResponseMessage::new()
+            .content("")
+            .embed(embed)
+            .components(Vec::new())
+            .allowed_mentions(serenity::CreateAllowedMentions::new());
+        self.update(answer).await
+    }
+
+    /// Edits a challenge card whose challenge is over (expired, or answered elsewhere) to say so,
+    /// without buttons. Best effort: the clicker's answer matters more.
+    async fn close_card(&self, id: i64) {
+        let Ok(mut challenge) = self.data.host.challenge_by_id(id).await else { return };
+        if challenge.state == ChallengeState::Open && challenge.expires_at <= now() {
+            // Past its time but not yet marked by the scheduler.
+            challenge.state = ChallengeState::Expired;
+        }
+        let (title, _) = text::challenge_card(&challenge, self.public);
+        let by = challenge.opponent.as_ref().map_or(challenge.challenger.id, |o| o.id);
+        let embed =
+            serenity::CreateEmbed::new().title(title).description(text::challenge_closed(&challenge, by, self.public));
+        let edit = serenity::EditMessage::new().content("").embed(embed).components(Vec::new());
+        let message = &self.component.message;
+        if let Err(error) = with_retries(|| message.channel_id.edit_message(self.http, message.id, edit.clone())).await
+        {
+            tracing::warn!(challenge = id, %error, "could not close the challenge card");
+        }
+    }
+
+    /// Opens the destination menu of the piece on `from`.
+    async fn destinations(&self, game: GameId, ply: usize, from: Square, page: usize) -> Result<(), BotError> {
+        let moves = self.data.host.destinations(game, self.user.id, from, ply).await?;
+        if moves.is_empty() {
+            return Err(BotError::User(match self.lang {
+                Lang::En => format!("No piece of yours can move from {from}; pick another."),
+                Lang::Ru => format!("С поля {from} вам ходить нечем; выберите другую фигуру."),
+            }));
+        }
+        self.show(game, Menu::Destinations { from, moves, page }).await
+    }
+
+    async fn play(&self, game: GameId, ply: usize, notation: &str) -> Result<(), BotError> {
+        let played = self.data.host.play(game, self.user.id, notation, Some(ply), now()).await?;
+        let board = board::build(self.data, game, Menu::Pieces(0), self.public).await?;
+        self.update(board.response()).await?;
+        play::after_change(self.http, self.data, &played.game, true, self.public).await;
+        Ok(())
+    }
+
+    /// Redraws the clicked board with `menu` open.
+    async fn show(&self, game: GameId, menu: Menu) -> Result<(), BotError> {
+        let board = board::build(self.data, game, menu, self.public).await?;
+        self.update(board.response()).await
+    }
+
+    async fn ask_to_resign(&self, game: GameId, ply: usize) -> Result<(), BotError> {
+        self.check_board(game, ply).await?;
+        let button = serenity::CreateButton::new(Control::ConfirmResign { game, ply }.to_string())
+            .label(text::label(Label::ConfirmResign, self.lang))
+            .style(serenity::ButtonStyle::Danger);
+        let answer = serenity::CreateInteractionResponseMessage::new()
+            .content(text::confirm_resign(game, self.lang))
+            .components(vec![serenity::CreateActionRow::Buttons(vec![button])])
+            .ephemeral(true);
+        self.respond(serenity::CreateInteractionResponse::Message(answer)).await
+    }
+
+    async fn resign(&self, game: GameId) -> Result<(), BotError> {
+        // A resignation stands whatever happened on the board since the question.
+        let finished = self.data.host.resign(game, self.user.id, now()).await?;
+        let answer = serenity::CreateInteractionResponseMessage::new()
+            .content(text::resigned(game, self.lang))
+            .components(Vec::new());
+        self.update(answer).await?;
+        play::after_change(self.http, self.data, &finished.game, false, self.public).await;
+        Ok(())
+    }
+
+    async fn offer(&self, kind: OfferKind, action: OfferAction, game: GameId, ply: usize) -> Result<(), BotError> {
+        self.check_board(game, ply).await?;
+        let outcome = match kind {
+            OfferKind::Draw => self.data.host.draw(game, self.user.id, action, now()).await?,
+            OfferKind::Takeback => self.data.host.takeback(game, self.user.id, action, now()).await?,
+        };
+        let board = board::build(self.data, game, Menu::Pieces(0), self.public).await?;
+        self.update(board.response()).await?;
+        announce_offer(self.http, self.data, &outcome, kind, self.user.id, self.public).await;
+        Ok(())
+    }
+
+    /// Refuses a control of a game the clicker does not play, or of a board that is out of date.
+    async fn check_board(&self, game: GameId, ply: usize) -> Result<(), BotError> {
+        let view = self.data.host.show(game).await?;
+        if !view.players().contains(&self.user.id) {
+            return Err(HostError::NotAPlayer(game).into());
+        }
+        if view.ply != ply && !view.is_over() {
+            return Err(HostError::StaleBoard { id: game, ply: view.ply, expected: ply }.into());
+        }
+        Ok(())
+    }
+
+    fn choice(&self) -> Result<Choice, BotError> {
+        let serenity::ComponentInteractionDataKind::StringSelect { values } = &self.component.data.kind else {
+            return Err(self.bad_choice());
+        };
+        let value = values.first().ok_or_else(|| self.bad_choice())?;
+        Ok(match PageValue::parse(value) {
+            Some(PageValue(page)) => Choice::Page(page),
+            None => Choice::Value(value.clone()),
+        })
+    }
+
+    fn bad_choice(&self) -> BotError {
+        BotError::User(text::unknown_control(self.lang).to_owned())
+    }
+
+    /// Replaces the clicked message (the board, the card, or the private question).
+    async fn update(&self, message: serenity::CreateInteractionResponseMessage) -> Result<(), BotError> {
+        self.respond(serenity::CreateInteractionResponse::UpdateMessage(message)).await
+    }
+
+    async fn respond(&self, response: serenity::CreateInteractionResponse) -> Result<(), BotError> {
+        with_retries(|| self.component.create_response(self.http, response.clone())).await?;
+        Ok(())
+    }
+
+    /// A private one-sentence answer.
+    async fn refuse(&self, message: String) {
+        let answer = serenity::CreateInteractionResponseMessage::new().content(message).ephemeral(true);
+        let response = serenity::CreateInteractionResponse::Message(answer);
+        if let Err(error) = with_retries(|| self.component.create_response(self.http, response.clone())).await {
+            tracing::warn!(%error, "could not answer a control");
+        }
+    }
+}
+
+/// What was picked in a menu.
+enum Choice {
+    Page(usize),
+    Value(String),
+}
+
+/// Tells the other player about an offer or its answer; a finished game gets its summary and a
+/// takeback a new "your move".
+pub async fn announce_offer(
+    http: &serenity::Http,
+    data: &Data,
+    outcome: &OfferOutcome,
+    kind: OfferKind,
+    by: i64,
+    lang: Lang,
+) {
+    let game = outcome.game();
+    let notify: Vec<i64> = match outcome {
+        OfferOutcome::Offered { notify, .. } | OfferOutcome::Declined { notify, .. } => vec![*notify],
+        OfferOutcome::Accepted { .. } => Vec::new(),
+    };
+    let line = text::offer_notice(outcome, kind, by, lang);
+    if let Err(error) = play::announce(http, game, line, &notify).await {
+        tracing::warn!(game = game.id, %error, "could not announce an offer");
+    }
+    if let OfferOutcome::Accepted { .. } = outcome {
+        play::after_change(http, data, game, true, lang).await;
+    }
+}
+
+impl From<HostError> for BotError {
+    fn from(error: HostError) -> BotError {
+        BotError::Host(error)
+    }
+}

@@ -1,0 +1,192 @@
+//! The `custom_id`s of buttons and select menus. Each one names everything its handler needs (the
+//! game or challenge, and the ply of the board it was drawn for), so that every control works
+//! after a restart with no state kept in memory, and a control on an outdated board is recognised
+//! and refused ("the board has changed") instead of acting on a position its user did not see.
+//!
+//! Format: `tafl:<action>:<game or challenge>[:<ply>[:<square>]]`, at most 100 characters as
+//! Discord requires (the longest is about 45).
+
+use std::fmt;
+use std::str::FromStr;
+
+use tafl_rules::Square;
+
+use crate::host::{ChallengeId, GameId, OfferAction, OfferKind};
+
+/// What a button or select menu does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Control {
+    /// Accept a challenge (the card's button).
+    Accept(ChallengeId),
+    /// Decline a challenge, or cancel it when pressed by the challenger.
+    Decline(ChallengeId),
+    /// The piece menu of a board; its value is a square, or a page of the menu.
+    Piece { game: GameId, ply: usize },
+    /// The destination menu for the piece on `from`; its value is a move, or a page.
+    Destination { game: GameId, ply: usize, from: Square },
+    /// Back from the destination menu to the piece menu.
+    Back { game: GameId, ply: usize },
+    /// Resign: asks the player to confirm, privately.
+    Resign { game: GameId, ply: usize },
+    /// The confirmation of a resignation.
+    ConfirmResign { game: GameId, ply: usize },
+    /// Offer, accept or decline a draw or a takeback.
+    Offer { kind: OfferKind, action: OfferAction, game: GameId, ply: usize },
+}
+
+/// The prefix of every `custom_id` of this bot, so that other bots' components are ignored.
+const PREFIX: &str = "tafl";
+
+impl fmt::Display for Control {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Control::Accept(id) => write!(f, "{PREFIX}:accept:{id}"),
+            Control::Decline(id) => write!(f, "{PREFIX}:decline:{id}"),
+            Control::Piece { game, ply } => write!(f, "{PREFIX}:piece:{game}:{ply}"),
+            Control::Destination { game, ply, from } => write!(f, "{PREFIX}:to:{game}:{ply}:{from}"),
+            Control::Back { game, ply } => write!(f, "{PREFIX}:back:{game}:{ply}"),
+            Control::Resign { game, ply } => write!(f, "{PREFIX}:resign:{game}:{ply}"),
+            Control::ConfirmResign { game, ply } => write!(f, "{PREFIX}:resign-yes:{game}:{ply}"),
+            Control::Offer { kind, action, game, ply } => {
+                let kind = match kind {
+                    OfferKind::Draw => "draw",
+                    OfferKind::Takeback => "takeback",
+                };
+                let action = match action {
+                    OfferAction::Offer => "",
+                    OfferAction::Accept => "-yes",
+                    OfferAction::Decline => "-no",
+                };
+                write!(f, "{PREFIX}:{kind}{action}:{game}:{ply}")
+            }
+        }
+    }
+}
+
+/// A `custom_id` this bot did not make (another bot's, or a forged one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UnknownControl;
+
+impl FromStr for Control {
+    type Err = UnknownControl;
+
+    fn from_str(s: &str) -> Result<Control, UnknownControl> {
+        if s.len() > 100 {
+            return Err(UnknownControl);
+        }
+        let mut parts = s.split(':');
+        if parts.next() != Some(PREFIX) {
+            return Err(UnknownControl);
+        }
+        let action = parts.next().ok_or(UnknownControl)?;
+        let id: i64 = parts.next().and_then(|p| p.parse().ok()).filter(|id| *id > 0).ok_or(UnknownControl)?;
+        let ply = parts.next().map(|p| p.parse::<usize>().map_err(|_| UnknownControl)).transpose()?;
+        let square = parts.next().map(|p| p.parse::<Square>().map_err(|_| UnknownControl)).transpose()?;
+        if parts.next().is_some() {
+            return Err(UnknownControl);
+        }
+        let offer = |kind, action| ply.map(|ply| Control::Offer { kind, action, game: id, ply });
+        let control = match (action, ply, square) {
+            ("accept", None, None) => Some(Control::Accept(id)),
+            ("decline", None, None) => Some(Control::Decline(id)),
+            ("piece", Some(ply), None) => Some(Control::Piece { game: id, ply }),
+            ("to", Some(ply), Some(from)) => Some(Control::Destination { game: id, ply, from }),
+            ("back", Some(ply), None) => Some(Control::Back { game: id, ply }),
+            ("resign", Some(ply), None) => Some(Control::Resign { game: id, ply }),
+            ("resign-yes", Some(ply), None) => Some(Control::ConfirmResign { game: id, ply }),
+            ("draw", _, None) => offer(OfferKind::Draw, OfferAction::Offer),
+            ("draw-yes", _, None) => offer(OfferKind::Draw, OfferAction::Accept),
+            ("draw-no", _, None) => offer(OfferKind::Draw, OfferAction::Decline),
+            ("takeback", _, None) => offer(OfferKind::Takeback, OfferAction::Offer),
+            ("takeback-yes", _, None) => offer(OfferKind::Takeback, OfferAction::Accept),
+            ("takeback-no", _, None) => offer(OfferKind::Takeback, OfferAction::Decline),
+            _ => None,
+        };
+        control.ok_or(UnknownControl)
+    }
+}
+
+/// The value of a select-menu option that shows another page of the menu instead of choosing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PageValue(pub usize);
+
+impl fmt::Display for PageValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "page:{}", self.0)
+    }
+}
+
+impl PageValue {
+    /// `page:N`, or `None` for a choice.
+    #[must_use]
+    pub fn parse(value: &str) -> Option<PageValue> {
+        value.strip_prefix("page:")?.parse().ok().map(PageValue)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sq(s: &str) -> Square {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn every_control_reads_back_as_itself() {
+        let controls = [
+            Control::Accept(7),
+            Control::Decline(7),
+            Control::Piece { game: 12, ply: 0 },
+            Control::Destination { game: 12, ply: 33, from: sq("k11") },
+            Control::Back { game: 12, ply: 33 },
+            Control::Resign { game: 12, ply: 33 },
+            Control::ConfirmResign { game: 12, ply: 33 },
+            Control::Offer { kind: OfferKind::Draw, action: OfferAction::Offer, game: 3, ply: 4 },
+            Control::Offer { kind: OfferKind::Draw, action: OfferAction::Accept, game: 3, ply: 4 },
+            Control::Offer { kind: OfferKind::Draw, action: OfferAction::Decline, game: 3, ply: 4 },
+            Control::Offer { kind: OfferKind::Takeback, action: OfferAction::Offer, game: 3, ply: 4 },
+            Control::Offer { kind: OfferKind::Takeback, action: OfferAction::Accept, game: 3, ply: 4 },
+            Control::Offer { kind: OfferKind::Takeback, action: OfferAction::Decline, game: 3, ply: 4 },
+        ];
+        for control in controls {
+            let id = control.to_string();
+            assert!(id.len() <= 100, "{id}");
+            assert_eq!(id.parse::<Control>(), Ok(control), "{id}");
+        }
+        assert_eq!("tafl:to:12:33:k11".parse::<Control>(), Ok(controls[3]));
+    }
+
+    #[test]
+    fn foreign_and_forged_ids_are_refused() {
+        for id in [
+            "",
+            "tafl",
+            "other:accept:1",
+            "tafl:accept",
+            "tafl:accept:0",
+            "tafl:accept:-3",
+            "tafl:accept:x",
+            "tafl:accept:1:2",
+            "tafl:piece:1",
+            "tafl:piece:1:-1",
+            "tafl:to:1:2",
+            "tafl:to:1:2:z99",
+            "tafl:move:1:2",
+            "tafl:draw:1",
+            "tafl:resign:1:2:3:4",
+            "tafl:accept:99999999999999999999999",
+        ] {
+            assert_eq!(id.parse::<Control>(), Err(UnknownControl), "{id}");
+        }
+        assert_eq!(format!("tafl:accept:{}", "9".repeat(120)).parse::<Control>(), Err(UnknownControl));
+    }
+
+    #[test]
+    fn page_values() {
+        assert_eq!(PageValue(2).to_string(), "page:2");
+        assert_eq!(PageValue::parse("page:2"), Some(PageValue(2)));
+        assert_eq!(PageValue::parse("e5"), None);
+        assert_eq!(PageValue::parse("page:x"), None);
+    }
+}

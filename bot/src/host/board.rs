@@ -1,0 +1,149 @@
+//! What a front end needs to show a game and take moves by menu: where its board message is,
+//! which offers are open, the pieces that can move and where each can go, and the whole game for
+//! an animation. Separate from the operations in `mod.rs` because none of it changes a game.
+
+use tafl_rules::{Game, Position, Square};
+
+use super::{
+    GameId, GameView, Host, HostError, MoveChoice, UserId, ensure_ongoing, legal, player_side, side_player, view,
+};
+use crate::store::{self, BoardMessageRow};
+
+/// The two kinds of offer a player makes to the other.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OfferKind {
+    Draw,
+    Takeback,
+}
+
+/// An offer waiting for the other player's answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OpenOffer {
+    pub kind: OfferKind,
+    pub by: UserId,
+}
+
+/// A piece that can move, for the first move menu.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PieceChoice {
+    pub square: Square,
+    /// How many moves it has.
+    pub moves: usize,
+}
+
+/// The pieces the side to move can move in `position`, in board order.
+#[must_use]
+pub fn movable_pieces(position: &Position) -> Vec<PieceChoice> {
+    legal::movable_pieces(position).into_iter().map(|(square, moves)| PieceChoice { square, moves }).collect()
+}
+
+impl Host {
+    /// The board message of a game, if a front end has posted one.
+    pub async fn board_message(&self, game_id: GameId) -> Result<Option<BoardMessageRow>, HostError> {
+        let mut tx = self.db.begin_read().await?;
+        Ok(store::messages::board(&mut tx, game_id).await?)
+    }
+
+    /// Makes a newly posted message the board of a game.
+    pub async fn set_board_message(
+        &self,
+        game_id: GameId,
+        channel_id: i64,
+        message_id: i64,
+        now: i64,
+    ) -> Result<(), HostError> {
+        let mut tx = self.db.begin_write().await?;
+        store::messages::set_board(&mut tx, game_id, channel_id, message_id, now).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Records the newest "your move" notice of a game; returns the one it replaces, which the
+    /// front end deletes so that a channel holds one notice per game.
+    pub async fn replace_notice(&self, game_id: GameId, notice_id: i64, now: i64) -> Result<Option<i64>, HostError> {
+        let mut tx = self.db.begin_write().await?;
+        let previous = store::messages::replace_notice(&mut tx, game_id, notice_id, now).await?;
+        tx.commit().await?;
+        Ok(previous)
+    }
+
+    /// The channel and message of a challenge card, if one was posted.
+    pub async fn challenge_message(&self, challenge_id: i64) -> Result<Option<(i64, i64)>, HostError> {
+        let mut tx = self.db.begin_read().await?;
+        Ok(store::messages::challenge(&mut tx, challenge_id).await?)
+    }
+
+    pub async fn set_challenge_message(
+        &self,
+        challenge_id: i64,
+        channel_id: i64,
+        message_id: i64,
+    ) -> Result<(), HostError> {
+        let mut tx = self.db.begin_write().await?;
+        store::messages::set_challenge(&mut tx, challenge_id, channel_id, message_id).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// The open draw offer and takeback request of a game (at most one of each).
+    pub async fn open_offers(&self, game_id: GameId) -> Result<Vec<OpenOffer>, HostError> {
+        let mut tx = self.db.begin_read().await?;
+        let mut offers = Vec::with_capacity(2);
+        for (kind, name) in [(OfferKind::Draw, "draw"), (OfferKind::Takeback, "takeback")] {
+            if let Some(offer) = store::offers::open(&mut tx, game_id, name).await? {
+                offers.push(OpenOffer { kind, by: offer.by_user });
+            }
+        }
+        Ok(offers)
+    }
+
+    /// The pieces `user` can move now, for a board at `expected_ply` (refused as stale when the
+    /// game has moved on, like [`Host::play`]).
+    pub async fn movable_pieces(
+        &self,
+        game_id: GameId,
+        user: UserId,
+        expected_ply: usize,
+    ) -> Result<Vec<PieceChoice>, HostError> {
+        let game = self.game_to_move(game_id, user, expected_ply).await?;
+        Ok(movable_pieces(game.position()))
+    }
+
+    /// Where the piece on `from` can go, labelled with captures and escapes. Empty when there
+    /// is no movable piece of `user`'s there.
+    pub async fn destinations(
+        &self,
+        game_id: GameId,
+        user: UserId,
+        from: Square,
+        expected_ply: usize,
+    ) -> Result<Vec<MoveChoice>, HostError> {
+        let game = self.game_to_move(game_id, user, expected_ply).await?;
+        Ok(legal::moves_from(&game, from))
+    }
+
+    /// A game with its whole history, for animations and records.
+    pub async fn history(&self, game_id: GameId) -> Result<(GameView, Game), HostError> {
+        let mut tx = self.db.begin_read().await?;
+        let loaded = self.load(&mut tx, game_id).await?;
+        Ok((view(&loaded), loaded.game))
+    }
+
+    /// The game, when `user` plays in it, it goes on, it is at `expected_ply` and `user` is to move.
+    async fn game_to_move(&self, game_id: GameId, user: UserId, expected_ply: usize) -> Result<Game, HostError> {
+        let mut tx = self.db.begin_read().await?;
+        let loaded = self.load(&mut tx, game_id).await?;
+        let sides = player_side(&loaded, user)?;
+        ensure_ongoing(&mut tx, &loaded).await?;
+        let ply = loaded.game.ply();
+        if ply != expected_ply {
+            return Err(HostError::StaleBoard { id: game_id, ply, expected: expected_ply });
+        }
+        let to_move = loaded.game.position().to_move();
+        if !sides.contains(&to_move) {
+            let player = store::users::name(&mut tx, side_player(&loaded.row, to_move)).await?;
+            return Err(HostError::NotYourTurn { id: game_id, to_move: to_move.name(), player });
+        }
+        Ok(loaded.game)
+    }
+}

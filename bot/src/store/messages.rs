@@ -1,0 +1,89 @@
+//! `board_messages` and `challenge_messages`: where the Discord front end shows each game and
+//! challenge, so that it can edit them in place after a restart.
+
+use sqlx::SqliteConnection;
+
+/// The board message of a game, and its latest "your move" notice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, sqlx::FromRow)]
+pub struct BoardMessageRow {
+    pub channel_id: i64,
+    pub message_id: i64,
+    pub notice_id: Option<i64>,
+}
+
+pub async fn board(conn: &mut SqliteConnection, game_id: i64) -> Result<Option<BoardMessageRow>, sqlx::Error> {
+    sqlx::query_as("SELECT channel_id, message_id, notice_id FROM board_messages WHERE game_id = ?")
+        .bind(game_id)
+        .fetch_optional(conn)
+        .await
+}
+
+/// Makes `message_id` the board message of a game (a new board replaces the old one; the
+/// notice stays until the next one replaces it).
+pub async fn set_board(
+    conn: &mut SqliteConnection,
+    game_id: i64,
+    channel_id: i64,
+    message_id: i64,
+    now: i64,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO board_messages (game_id, channel_id, message_id, updated_at) VALUES (?, ?, ?, ?) \
+         ON CONFLICT (game_id) DO UPDATE SET channel_id = excluded.channel_id, \
+         message_id = excluded.message_id, updated_at = excluded.updated_at",
+    )
+    .bind(game_id)
+    .bind(channel_id)
+    .bind(message_id)
+    .bind(now)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// Records the latest notice of a game and returns the one it replaces. Does nothing (and
+/// returns `None`) for a game without a board message.
+pub async fn replace_notice(
+    conn: &mut SqliteConnection,
+    game_id: i64,
+    notice_id: i64,
+    now: i64,
+) -> Result<Option<i64>, sqlx::Error> {
+    let previous: Option<Option<i64>> = sqlx::query_scalar("SELECT notice_id FROM board_messages WHERE game_id = ?")
+        .bind(game_id)
+        .fetch_optional(&mut *conn)
+        .await?;
+    sqlx::query("UPDATE board_messages SET notice_id = ?, updated_at = ? WHERE game_id = ?")
+        .bind(notice_id)
+        .bind(now)
+        .bind(game_id)
+        .execute(conn)
+        .await?;
+    Ok(previous.flatten())
+}
+
+/// The channel and message of a challenge card.
+pub async fn challenge(conn: &mut SqliteConnection, challenge_id: i64) -> Result<Option<(i64, i64)>, sqlx::Error> {
+    sqlx::query_as("SELECT channel_id, message_id FROM challenge_messages WHERE challenge_id = ?")
+        .bind(challenge_id)
+        .fetch_optional(conn)
+        .await
+}
+
+pub async fn set_challenge(
+    conn: &mut SqliteConnection,
+    challenge_id: i64,
+    channel_id: i64,
+    message_id: i64,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO challenge_messages (challenge_id, channel_id, message_id) VALUES (?, ?, ?) \
+         ON CONFLICT (challenge_id) DO UPDATE SET channel_id = excluded.channel_id, message_id = excluded.message_id",
+    )
+    .bind(challenge_id)
+    .bind(channel_id)
+    .bind(message_id)
+    .execute(conn)
+    .await?;
+    Ok(())
+}

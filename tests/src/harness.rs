@@ -1,0 +1,209 @@
+//! The real bot (the same `discord::serve` that `tafl-bot run` uses) served in the test process
+//! against a [`FakeDiscord`], with its own database file; and the players and table of a game.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use tafl_bot::discord::{self, Api, Config, RunError, Token};
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+use crate::fake_discord::{FakeDiscord, GUILD, Interaction, StoredMessage, in_guild, with_name};
+
+/// A bot served in this process.
+#[derive(Debug)]
+pub struct TestBot {
+    stop: oneshot::Sender<()>,
+    task: JoinHandle<Result<(), RunError>>,
+}
+
+/// A fresh directory for one test's database and files.
+#[must_use]
+pub fn temp_dir(name: &str) -> PathBuf {
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "tafl-e2e-{name}-{}-{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("create the test directory");
+    dir
+}
+
+impl TestBot {
+    /// Serves the bot on the database in `dir` (created if missing), through `DISCORD_API_BASE`
+    /// when the fake speaks plain HTTP, or `DISCORD_API_RESOLVE` + `DISCORD_API_CA` over TLS.
+    #[must_use]
+    pub fn start(fake: &FakeDiscord, dir: &Path) -> TestBot {
+        let config = Config {
+            token: Token::new("fake-token"),
+            database_url: format!("sqlite://{}", dir.join("tafl.db").display()),
+            guild_id: None,
+            api: match fake.ca_pem() {
+                None => Api::Proxy { base: fake.api_base() },
+                Some(pem) => {
+                    let ca = dir.join("ca.pem");
+                    std::fs::write(&ca, pem).expect("write the CA file");
+                    Api::Resolve { addr: fake.rest_addr(), ca: Some(ca) }
+                }
+            },
+        };
+        let (stop, stopped) = oneshot::channel::<()>();
+        let task = tokio::spawn(discord::serve(config, async {
+            let _ = stopped.await;
+        }));
+        TestBot { stop, task }
+    }
+
+    /// Asks the bot to stop and checks that it stopped cleanly within 10 seconds.
+    pub async fn stop(self) {
+        let _ = self.stop.send(());
+        let result = tokio::time::timeout(Duration::from_secs(10), self.task)
+            .await
+            .expect("the bot stops within 10 s")
+            .expect("the bot task does not panic");
+        result.expect("the bot stops without an error");
+    }
+}
+
+/// A person on the fake server.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Player {
+    pub id: u64,
+    pub name: &'static str,
+}
+
+pub const ALICE: Player = Player { id: 2_000_000_000_000_000_001, name: "Alice" };
+pub const BOB: Player = Player { id: 2_000_000_000_000_000_002, name: "Bob" };
+pub const EVE: Player = Player { id: 2_000_000_000_000_000_003, name: "Eve" };
+
+/// The server channel where the tests play.
+pub const CHANNEL: u64 = 1_500_000_000_000_000_001;
+
+/// A channel of the fake server with the fake Discord behind it: sends commands and clicks as
+/// players would.
+#[derive(Debug)]
+pub struct Table<'a> {
+    pub fake: &'a FakeDiscord,
+    pub channel: u64,
+    pub locale: &'static str,
+}
+
+impl Table<'_> {
+    /// `/tafl <subcommand> options…` typed by `player` in this channel. `options` is a JSON
+    /// object of option names and values; a user option's value is a [`Player`]'s id, and the
+    /// player is put in the interaction's `resolved` data, as Discord does.
+    #[must_use = "the interaction names the answer to wait for"]
+    pub fn command(&self, player: Player, subcommand: &str, options: &Value, users: &[Player]) -> Interaction {
+        let payload = self.command_payload(player, subcommand, options, users);
+        self.fake.push_interaction(payload)
+    }
+
+    /// The payload of [`Table::command`], without pushing it.
+    #[must_use]
+    pub fn command_payload(&self, player: Player, subcommand: &str, options: &Value, users: &[Player]) -> Value {
+        let list = option_list(options);
+        let payload = self.fake.slash_command("tafl", subcommand, &list, player.id, self.locale);
+        let mut payload = with_name(in_guild(payload, GUILD, self.channel), player.name);
+        payload["locale"] = json!(self.locale);
+        if !users.is_empty() {
+            let resolved: serde_json::Map<String, Value> = users
+                .iter()
+                .map(|u| {
+                    let user = json!({
+                        "id": u.id.to_string(), "username": u.name.to_lowercase(), "discriminator": "0",
+                        "global_name": u.name, "avatar": null, "bot": false,
+                    });
+                    (u.id.to_string(), user)
+                })
+                .collect();
+            payload["data"]["resolved"] = json!({ "users": resolved });
+        }
+        payload
+    }
+
+    /// Autocomplete of `/tafl <subcommand>` with `focused` being typed as `partial`.
+    #[must_use = "the interaction names the answer to wait for"]
+    pub fn autocomplete(
+        &self,
+        player: Player,
+        subcommand: &str,
+        options: &Value,
+        focused: &str,
+        partial: &str,
+    ) -> Interaction {
+        let mut list = option_list(options);
+        list.as_array_mut()
+            .expect("a list")
+            .push(json!({ "name": focused, "type": 3, "value": partial, "focused": true }));
+        let payload = self.fake.autocomplete("tafl", subcommand, &list, player.id, self.locale);
+        let payload = with_name(in_guild(payload, GUILD, self.channel), player.name);
+        self.fake.push_interaction(payload)
+    }
+
+    /// `player` presses the button `custom_id`, or picks `value` in the select menu `custom_id`,
+    /// on `message`.
+    #[must_use = "the interaction names the answer to wait for"]
+    pub fn click(&self, player: Player, message: &StoredMessage, custom_id: &str, value: Option<&str>) -> Interaction {
+        let values: Vec<&str> = value.into_iter().collect();
+        let mut payload = with_name(self.fake.component(message, custom_id, &values, player.id), player.name);
+        payload["locale"] = json!(self.locale);
+        self.fake.push_interaction(payload)
+    }
+}
+
+/// `{"notation": "e1-e3", "game": 3}` as Discord's option list (strings type 3, integers 4,
+/// user ids as type 6).
+fn option_list(options: &Value) -> Value {
+    let list: Vec<Value> = options
+        .as_object()
+        .map(|map| {
+            map.iter()
+                .map(|(name, value)| match value {
+                    Value::Number(n) if n.as_u64().is_some_and(|n| n > 1_000_000_000_000) => {
+                        json!({ "name": name, "type": 6, "value": n.to_string() })
+                    }
+                    Value::Number(_) => json!({ "name": name, "type": 4, "value": value }),
+                    _ => json!({ "name": name, "type": 3, "value": value }),
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    Value::Array(list)
+}
+
+/// A game of `variant` that ends on the board within `max_plies`, as move texts (`e1-e3xe2`):
+/// random play where a side takes a winning move when it has one, tried with seeds in turn.
+#[must_use]
+pub fn decisive_game(variant: tafl_rules::Variant, max_plies: usize) -> (Vec<String>, tafl_rules::Status) {
+    use tafl_rules::{Game, Position, Status};
+    for seed in 1..5_000u64 {
+        let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        let mut next = move |below: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % below as u64) as usize
+        };
+        let mut game = Game::new(Position::new(variant.rules()).expect("a preset is valid"));
+        while game.status() == Status::Ongoing && game.ply() < max_plies {
+            let moves = game.position().legal_moves();
+            let to_move = game.position().to_move();
+            let winning = moves.iter().copied().find(|&mv| {
+                let mut trial = game.position().clone();
+                matches!(trial.play_unchecked(mv).status, Status::Finished(o) if o.winner == Some(to_move))
+            });
+            let mv = winning.unwrap_or_else(|| moves[next(moves.len())]);
+            game.play(mv).expect("a legal move");
+        }
+        if let Status::Finished(outcome) = game.status()
+            && outcome.winner.is_some()
+        {
+            return (game.moves().iter().map(|m| m.text().to_string()).collect(), game.status());
+        }
+    }
+    panic!("no decisive {variant} game within {max_plies} plies");
+}

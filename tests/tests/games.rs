@@ -1,0 +1,382 @@
+//! Whole games through the real bot and the fake Discord: challenges, slash commands, buttons
+//! and menus, refusals, restarts and faults. Every scenario starts its own fake and bot.
+
+use serde_json::json;
+use tafl_e2e::fake_discord::{FakeDiscord, StoredMessage};
+use tafl_e2e::harness::{ALICE, BOB, CHANNEL, EVE, Player, Table, TestBot, decisive_game, temp_dir};
+use tafl_rules::{Side, Status, Variant};
+
+/// Alice challenges Bob to `variant` as the attackers and Bob accepts with the card's button:
+/// returns the board message (the card, turned into the board).
+async fn start_game(table: &Table<'_>, variant: Variant) -> StoredMessage {
+    let fake = table.fake;
+    let challenge =
+        table.command(ALICE, "challenge", &json!({ "opponent": BOB.id, "variant": variant.id(), "side": 0 }), &[BOB]);
+    let card = fake.wait_for_original(&challenge).await;
+    assert!(!card.is_ephemeral(), "the challenge card is public: {card:#?}");
+    assert!(card.content.contains(&format!("<@{}>", BOB.id)), "the card mentions Bob: {card:#?}");
+    assert!(card.text().contains(variant.name()), "{}", card.text());
+    let accept = card.button_labels().into_iter().find(|(label, _)| label == "Accept").expect("an Accept button").1;
+    let click = table.click(BOB, &card, &accept, None);
+    let board = fake.wait_for_message("the card turned into the board", |m| m.id == card.id && m.edits > 0).await;
+    let _ = click;
+    board
+}
+
+/// Waits until message `id` shows `ply` plies (its picture is named after the ply).
+async fn board_at(fake: &FakeDiscord, id: u64, game: i64, ply: usize) -> StoredMessage {
+    let name = format!("game-{game}-{ply}.png");
+    fake.wait_for_message(&format!("the board at ply {ply}"), |m| {
+        m.id == id && m.attachments.iter().any(|a| a.filename == name)
+    })
+    .await
+}
+
+fn player_of(n: usize) -> Player {
+    // Alice plays the attackers, who move first.
+    if n.is_multiple_of(2) { ALICE } else { BOB }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_players_finish_a_game_with_slash_commands_only() {
+    let fake = FakeDiscord::start().await;
+    let dir = temp_dir("slash-game");
+    let bot = TestBot::start(&fake, &dir);
+    fake.wait_until_ready().await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
+
+    let (moves, status) = decisive_game(Variant::Brandubh, 40);
+    let board = start_game(&table, Variant::Brandubh).await;
+    assert!(board.text().contains("Brandubh · game #1"), "{}", board.text());
+    assert_eq!(board.attachments.len(), 1, "one picture: {:#?}", board.attachments);
+    assert!(board.attachments[0].data.starts_with(b"\x89PNG"), "a PNG");
+
+    for (n, mv) in moves.iter().enumerate() {
+        let played = table.command(player_of(n), "move", &json!({ "notation": mv.split('x').next().unwrap() }), &[]);
+        let answer = fake.wait_for_original(&played).await;
+        assert!(answer.is_ephemeral(), "{answer:#?}");
+        assert!(answer.content.starts_with("You played"), "{}", answer.content);
+        board_at(&fake, board.id, 1, n + 1).await;
+    }
+
+    let Status::Finished(outcome) = status else { unreachable!() };
+    let winner = if outcome.winner == Some(Side::Attackers) { "Attackers win" } else { "Defenders win" };
+    let summary =
+        fake.wait_for_message("the summary", |m| m.attachments.iter().any(|a| a.filename == "game-1.gif")).await;
+    assert!(summary.text().contains(winner), "{}", summary.text());
+    assert!(summary.attachments.iter().any(|a| a.filename == "game-1.otn"), "{:#?}", summary.attachments);
+    let board = fake.message(board.id).unwrap();
+    assert!(board.custom_ids().is_empty(), "a finished board has no controls: {board:#?}");
+    assert!(board.text().contains(winner), "{}", board.text());
+    // One board, one summary, at most one notice: the channel is not spammed.
+    let public: Vec<StoredMessage> = fake.messages_in(CHANNEL).into_iter().filter(|m| !m.is_ephemeral()).collect();
+    assert!(public.len() <= 3, "{public:#?}");
+    assert!(fake.unknown_requests().is_empty(), "{:#?}", fake.unknown_requests());
+    bot.stop().await;
+    let _ = EVE;
+}
+
+/// Plays `mv` (`e1-e3`) on the board message with the two menus, as `player`, and returns the
+/// board after it.
+async fn play_by_menus(
+    table: &Table<'_>,
+    board: &StoredMessage,
+    game: i64,
+    ply: usize,
+    player: Player,
+    mv: &str,
+) -> StoredMessage {
+    let fake = table.fake;
+    let (from, _) = mv.split_once('-').expect("a move");
+    let pieces = format!("tafl:piece:{game}:{ply}");
+    let click = table.click(player, board, &pieces, Some(from));
+    let to = format!("tafl:to:{game}:{ply}:{from}");
+    let menu =
+        fake.wait_for_message("the destination menu", |m| m.id == board.id && m.custom_ids().contains(&to)).await;
+    let _ = click;
+    let options = menu.select_options(&to);
+    assert!(options.iter().any(|(_, value)| value == mv), "{mv} is offered: {options:?}");
+    assert!(menu.attachments[0].filename.starts_with(&format!("game-{game}-{ply}")), "{:#?}", menu.attachments);
+    let _ = table.click(player, &menu, &to, Some(mv));
+    board_at(fake, board.id, game, ply + 1).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_players_finish_a_game_with_buttons_and_menus_only() {
+    let fake = FakeDiscord::start().await;
+    let dir = temp_dir("menu-game");
+    let bot = TestBot::start(&fake, &dir);
+    fake.wait_until_ready().await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
+
+    let (moves, status) = decisive_game(Variant::Brandubh, 40);
+    let mut board = start_game(&table, Variant::Brandubh).await;
+    for (n, mv) in moves.iter().enumerate() {
+        let mv = mv.split('x').next().unwrap();
+        board = play_by_menus(&table, &board, 1, n, player_of(n), mv).await;
+    }
+    let Status::Finished(outcome) = status else { unreachable!() };
+    let winner = if outcome.winner == Some(Side::Attackers) { "Attackers win" } else { "Defenders win" };
+    assert!(board.text().contains(winner), "{}", board.text());
+    assert!(board.custom_ids().is_empty(), "{board:#?}");
+    let summary =
+        fake.wait_for_message("the summary", |m| m.attachments.iter().any(|a| a.filename == "game-1.gif")).await;
+    assert!(summary.text().contains(winner), "{}", summary.text());
+    if let Ok(dir) = std::env::var("TAFL_E2E_DUMP") {
+        for message in fake.all_messages() {
+            for file in &message.attachments {
+                std::fs::write(std::path::Path::new(&dir).join(&file.filename), &file.data).unwrap();
+            }
+        }
+    }
+    assert!(fake.unknown_requests().is_empty(), "{:#?}", fake.unknown_requests());
+    bot.stop().await;
+}
+
+/// A private answer to `interaction`, once it arrives.
+async fn private_answer(fake: &FakeDiscord, interaction: &tafl_e2e::fake_discord::Interaction) -> String {
+    let answer = fake.wait_for_original(interaction).await;
+    assert!(answer.is_ephemeral(), "the answer is private: {answer:#?}");
+    answer.content
+}
+
+/// A fake and a bot on a fresh database, ready for interactions.
+async fn served(name: &str) -> (FakeDiscord, TestBot, std::path::PathBuf) {
+    let fake = FakeDiscord::start().await;
+    let dir = temp_dir(name);
+    let bot = TestBot::start(&fake, &dir);
+    fake.wait_until_ready().await;
+    (fake, bot, dir)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn move_autocomplete_offers_legal_moves_filtered_and_labelled() {
+    let (fake, bot, _dir) = served("autocomplete").await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
+    start_game(&table, Variant::Brandubh).await;
+
+    let typed = table.autocomplete(ALICE, "move", &json!({}), "notation", "d2");
+    let choices = fake.wait_for("the move choices", |r| r.path == typed.callback_path()).await;
+    let _ = choices;
+    let choices = fake.autocomplete_choices(&typed).expect("choices");
+    let start = tafl_rules::Position::new(Variant::Brandubh.rules()).unwrap();
+    let legal: Vec<String> =
+        start.legal_moves().iter().map(ToString::to_string).filter(|m| m.starts_with("d2")).collect();
+    let mut values: Vec<String> = choices.iter().map(|(_, value)| value.clone()).collect();
+    values.sort();
+    assert_eq!(values, legal, "exactly the legal moves from d2");
+    assert!(choices.iter().all(|(label, value)| label.starts_with(value.as_str())), "{choices:?}");
+
+    // Bob is not to move: one entry that says so.
+    let typed = table.autocomplete(BOB, "move", &json!({}), "notation", "");
+    fake.wait_for("Bob's choices", |r| r.path == typed.callback_path()).await;
+    let choices = fake.autocomplete_choices(&typed).expect("choices");
+    assert_eq!(choices.len(), 1, "{choices:?}");
+    assert!(choices[0].0.contains("not your turn"), "{choices:?}");
+
+    // Eve plays no game here.
+    let typed = table.autocomplete(EVE, "move", &json!({}), "notation", "d");
+    fake.wait_for("Eve's choices", |r| r.path == typed.callback_path()).await;
+    let choices = fake.autocomplete_choices(&typed).expect("choices");
+    assert!(choices[0].0.contains("no game in this channel"), "{choices:?}");
+
+    // The game option lists the caller's games.
+    let typed = table.autocomplete(ALICE, "board", &json!({}), "game", "");
+    fake.wait_for("the game choices", |r| r.path == typed.callback_path()).await;
+    let choices = fake.autocomplete_choices(&typed).expect("choices");
+    assert_eq!(choices, [("#1 Brandubh vs Bob (your move)".to_owned(), "1".to_owned())]);
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stranger_cannot_use_the_players_controls_and_changes_nothing() {
+    let (fake, bot, _dir) = served("stranger").await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
+    let board = start_game(&table, Variant::Brandubh).await;
+    let edits = board.edits;
+
+    let click = table.click(EVE, &board, "tafl:piece:1:0", Some("d2"));
+    assert_eq!(private_answer(&fake, &click).await, "This is not your game: only its two players can use its buttons.");
+    let click = table.click(EVE, &board, "tafl:resign:1:0", None);
+    assert_eq!(private_answer(&fake, &click).await, "This is not your game: only its two players can use its buttons.");
+    let click = table.click(EVE, &board, "tafl:draw:1:0", None);
+    assert_eq!(private_answer(&fake, &click).await, "This is not your game: only its two players can use its buttons.");
+    // Bob plays in the game but is not to move.
+    let click = table.click(BOB, &board, "tafl:piece:1:0", Some("d2"));
+    assert_eq!(private_answer(&fake, &click).await, "It is not your turn: Alice moves next.");
+
+    assert_eq!(fake.message(board.id).unwrap().edits, edits, "the board did not change");
+    // Alice still moves normally.
+    let after = play_by_menus(&table, &board, 1, 0, ALICE, "d2-c2").await;
+    assert!(after.text().contains("Last move: `d2-c2`"), "{}", after.text());
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_double_click_plays_the_move_once() {
+    let (fake, bot, _dir) = served("double-click").await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
+    let board = start_game(&table, Variant::Brandubh).await;
+    let click = table.click(ALICE, &board, "tafl:piece:1:0", Some("d2"));
+    let menu = fake
+        .wait_for_message("the menu", |m| m.id == board.id && m.custom_ids().contains(&"tafl:to:1:0:d2".to_owned()))
+        .await;
+    let _ = click;
+
+    // Two presses of the same option, sent together as a nervous thumb would.
+    let first = table.click(ALICE, &menu, "tafl:to:1:0:d2", Some("d2-c2"));
+    let second = table.click(ALICE, &menu, "tafl:to:1:0:d2", Some("d2-c2"));
+    board_at(&fake, board.id, 1, 1).await;
+    // One press updated the board (its answer is the board itself); the other was told, privately,
+    // that the board had changed.
+    let answers = [fake.wait_for_original(&first).await, fake.wait_for_original(&second).await];
+    let refused: Vec<&str> = answers.iter().filter(|m| m.is_ephemeral()).map(|m| m.content.as_str()).collect();
+    assert_eq!(refused.len(), 1, "{refused:?}");
+    assert!(refused[0].starts_with("The board has changed"), "{refused:?}");
+    // Bob is to move: the game is at ply 1, not 2.
+    let board = fake.message(board.id).unwrap();
+    assert!(board.attachments.iter().any(|a| a.filename == "game-1-1.png"), "{board:#?}");
+    assert!(board.text().contains(&format!("Move 1: <@{}> to move", BOB.id)), "{}", board.text());
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_expired_challenge_cannot_be_accepted_and_its_card_says_so() {
+    let (fake, bot, dir) = served("expired").await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
+    let challenge = table.command(ALICE, "challenge", &json!({ "opponent": BOB.id, "variant": "tablut" }), &[BOB]);
+    let card = fake.wait_for_original(&challenge).await;
+
+    // A day passes: the challenge's time is up.
+    let db = tafl_bot::store::Db::open(&format!("sqlite://{}", dir.join("tafl.db").display())).await.unwrap();
+    sqlx::query("UPDATE challenges SET expires_at = expires_at - 86400 - 1").execute(db.pool()).await.unwrap();
+    db.close().await;
+
+    let click = table.click(BOB, &card, "tafl:accept:1", None);
+    assert_eq!(private_answer(&fake, &click).await, "Challenge #1 has expired; start a new one with /tafl challenge.");
+    let card = fake.wait_for_message("the closed card", |m| m.id == card.id && m.custom_ids().is_empty()).await;
+    assert!(card.text().contains("expired unanswered"), "{}", card.text());
+    let games = table.command(BOB, "games", &json!({}), &[]);
+    assert_eq!(private_answer(&fake, &games).await, "No games in progress. Start one with /tafl challenge.");
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_ends_by_resignation_and_another_by_agreed_draw() {
+    let (fake, bot, _dir) = served("resign-draw").await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
+
+    let board = start_game(&table, Variant::Brandubh).await;
+    let board = play_by_menus(&table, &board, 1, 0, ALICE, "d2-c2").await;
+    let ask = table.click(BOB, &board, "tafl:resign:1:1", None);
+    let question = fake.wait_for_original(&ask).await;
+    assert!(question.is_ephemeral() && question.content.starts_with("Resign game #1?"), "{question:#?}");
+    let _ = table.click(BOB, &question, "tafl:resign-yes:1:1", None);
+    let summary =
+        fake.wait_for_message("the summary", |m| m.attachments.iter().any(|a| a.filename == "game-1.gif")).await;
+    assert!(summary.text().contains("Attackers win"), "{}", summary.text());
+    assert!(summary.text().contains("Bob resigned"), "{}", summary.text());
+    let board = fake.wait_for_message("the final board", |m| m.id == board.id && m.custom_ids().is_empty()).await;
+    assert!(board.text().contains("Bob resigned"), "{}", board.text());
+
+    let board = start_game(&table, Variant::Brandubh).await;
+    let offer = table.click(ALICE, &board, "tafl:draw:2:0", None);
+    let board = fake
+        .wait_for_message("the offer on the board", |m| {
+            m.id == board.id && m.custom_ids().contains(&"tafl:draw-yes:2:0".to_owned())
+        })
+        .await;
+    let _ = offer;
+    assert!(board.text().contains("offers a draw"), "{}", board.text());
+    let notice = fake.wait_for_message("the offer notice", |m| m.content.contains("offers a draw in game #2")).await;
+    assert!(notice.content.starts_with(&format!("<@{}>", BOB.id)), "{}", notice.content);
+    // Alice cannot accept her own offer.
+    let own = table.click(ALICE, &board, "tafl:draw-yes:2:0", None);
+    assert!(private_answer(&fake, &own).await.contains("cannot answer your own draw offer"));
+    let _ = table.click(BOB, &board, "tafl:draw-yes:2:0", None);
+    let summary =
+        fake.wait_for_message("the draw summary", |m| m.attachments.iter().any(|a| a.filename == "game-2.gif")).await;
+    assert!(summary.text().contains("Draw"), "{}", summary.text());
+    assert!(summary.text().contains("by agreement"), "{}", summary.text());
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn after_a_restart_the_old_board_still_works() {
+    let fake = FakeDiscord::start().await;
+    let dir = temp_dir("restart");
+    let bot = TestBot::start(&fake, &dir);
+    fake.wait_until_ready().await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
+    let board = start_game(&table, Variant::Brandubh).await;
+    let board = play_by_menus(&table, &board, 1, 0, ALICE, "d2-c2").await;
+    bot.stop().await;
+
+    // A new bot process on the same database: nothing in memory survives, the buttons do.
+    let connections = fake.connections();
+    let bot = TestBot::start(&fake, &dir);
+    fake.wait_for_connections(connections + 1).await;
+    let board = play_by_menus(&table, &board, 1, 1, BOB, "d3-c3").await;
+    assert!(board.text().contains("Last move: `d3-c3`"), "{}", board.text());
+    let typed = table.command(ALICE, "move", &json!({ "notation": "c2-c1" }), &[]);
+    assert!(private_answer(&fake, &typed).await.starts_with("You played"));
+    board_at(&fake, board.id, 1, 3).await;
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn through_rate_limits_server_errors_and_a_dropped_gateway_no_move_is_lost_or_doubled() {
+    use tafl_e2e::fake_discord::Fault;
+    // The TLS route: serenity's own rate limiter and HTTP client, as in production.
+    let fake = FakeDiscord::start_tls().await;
+    let dir = temp_dir("faults");
+    let bot = TestBot::start(&fake, &dir);
+    fake.wait_until_ready().await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
+    let (moves, status) = decisive_game(Variant::Brandubh, 40);
+    assert!(moves.len() >= 8, "a game long enough for every fault");
+
+    let mut board = start_game(&table, Variant::Brandubh).await;
+    for (n, mv) in moves.iter().enumerate() {
+        let mv = mv.split('x').next().unwrap();
+        match n {
+            1 => fake.fail_next(|r| r.path.ends_with("/callback"), 1, Fault::RateLimited { seconds: 0.2 }),
+            2 => fake.fail_next(|r| r.method == "POST" && r.path.ends_with("/messages"), 2, Fault::ServerError(500)),
+            3 => fake.fail_next(|r| r.path.ends_with("/callback"), 1, Fault::ServerError(502)),
+            5 => {
+                let before = fake.connections();
+                fake.drop_gateway();
+                fake.wait_for_connections(before + 1).await;
+            }
+            _ => {}
+        }
+        if n % 3 == 2 {
+            // Some moves by slash command, which edit the board through the channel route.
+            let played = table.command(player_of(n), "move", &json!({ "notation": mv }), &[]);
+            assert!(private_answer(&fake, &played).await.starts_with("You played"));
+            board = board_at(&fake, board.id, 1, n + 1).await;
+        } else {
+            board = play_by_menus(&table, &board, 1, n, player_of(n), mv).await;
+        }
+    }
+    let Status::Finished(outcome) = status else { unreachable!() };
+    let winner = if outcome.winner == Some(Side::Attackers) { "Attackers win" } else { "Defenders win" };
+    let summary =
+        fake.wait_for_message("the summary", |m| m.attachments.iter().any(|a| a.filename == "game-1.gif")).await;
+    assert!(summary.text().contains(winner), "{}", summary.text());
+    let record = summary.attachments.iter().find(|a| a.filename == "game-1.otn").expect("the record");
+    let record = tafl_rules::otn::GameRecord::parse(std::str::from_utf8(&record.data).unwrap()).unwrap();
+    let replayed = record.replay().unwrap();
+    let played: Vec<String> = replayed.moves().iter().map(|m| m.text().to_string()).collect();
+    assert_eq!(played, moves, "every move once, in order");
+    let summaries =
+        fake.all_messages().iter().filter(|m| m.attachments.iter().any(|a| a.filename == "game-1.gif")).count();
+    assert_eq!(summaries, 1, "one summary");
+    let statuses: Vec<u16> = fake.requests().iter().map(|r| r.status).collect();
+    assert!(
+        statuses.contains(&429) && statuses.contains(&500) && statuses.contains(&502),
+        "every fault happened: {statuses:?}"
+    );
+    assert!(fake.requests().iter().all(|r| r.host.as_deref() == Some("discord.com")), "the real URLs were used");
+    bot.stop().await;
+}
