@@ -3,7 +3,8 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use tafl_render::{BoardOptions, Caption, LastMove, Renderer};
+use tafl_render::{BoardOptions, Caption, CaptionStatus, LastMove, Renderer};
+use tafl_rules::Side;
 
 use crate::host::{
     ChallengeRequest, EndReason, Ending, GameId, GameView, Host, HostError, OfferAction, OfferOutcome, Place,
@@ -465,16 +466,13 @@ impl Session {
     /// Writes the board PNG for a position: the one place where the console draws images.
     fn write_png(&self, game: &GameView) -> Option<PathBuf> {
         let (dir, renderer) = (self.boards.as_ref()?, self.renderer.as_ref()?);
-        let on_board = matches!(game.ending.map(|e| e.reason), None | Some(EndReason::Board(_)));
         let options = BoardOptions {
             last_move: game.last_move.as_ref().map(|m| LastMove { mv: m.mv, captures: m.captures.clone() }),
-            // The renderer's caption knows only results on the board; for resignation,
-            // agreement and time the text output says the result.
-            caption: on_board.then(|| Caption {
+            caption: Some(Caption {
                 attackers: game.attacker.name.clone(),
                 defenders: game.defender.name.clone(),
                 move_number: u32::try_from(game.ply / 2 + 1).ok(),
-                status: game.ending.map_or(tafl_rules::Status::Ongoing, Ending::status),
+                status: caption_status(game.ending),
             }),
             ..BoardOptions::default()
         };
@@ -493,6 +491,23 @@ impl Session {
                 tracing::warn!(%error, path = %path.display(), "cannot write the board image");
                 None
             }
+        }
+    }
+}
+
+/// The footer of a board: the rules' status, or in words the results the renderer cannot know
+/// (resignation, agreement, time), worded like its own ("Defenders win · king escaped").
+fn caption_status(ending: Option<Ending>) -> CaptionStatus {
+    match ending {
+        None => tafl_rules::Status::Ongoing.into(),
+        Some(ending @ Ending { reason: EndReason::Board(_), .. }) => ending.status().into(),
+        Some(Ending { winner, reason }) => {
+            let result = match winner {
+                Some(Side::Attackers) => "Attackers win",
+                Some(Side::Defenders) => "Defenders win",
+                None => "Draw",
+            };
+            CaptionStatus::Result(format!("{result} · {}", reason.name()))
         }
     }
 }
@@ -544,4 +559,31 @@ fn shorten(text: &str) -> String {
 /// The current time in unix seconds.
 fn now() -> i64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tafl_rules::{Outcome, Reason, Status};
+
+    #[test]
+    fn results_off_the_board_are_captioned_in_words_and_board_results_by_the_renderer() {
+        assert_eq!(caption_status(None), CaptionStatus::Board(Status::Ongoing));
+        let escaped = Ending { winner: Some(Side::Defenders), reason: EndReason::Board(Reason::KingEscaped) };
+        assert_eq!(
+            caption_status(Some(escaped)),
+            CaptionStatus::Board(Status::Finished(Outcome {
+                winner: Some(Side::Defenders),
+                reason: Reason::KingEscaped
+            }))
+        );
+        let cases = [
+            (Some(Side::Attackers), EndReason::Resignation, "Attackers win · resignation"),
+            (Some(Side::Defenders), EndReason::Time, "Defenders win · time"),
+            (None, EndReason::Agreement, "Draw · agreement"),
+        ];
+        for (winner, reason, words) in cases {
+            assert_eq!(caption_status(Some(Ending { winner, reason })), CaptionStatus::Result(words.to_owned()));
+        }
+    }
 }
