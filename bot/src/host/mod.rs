@@ -11,6 +11,7 @@
 //! a later issue can inject it.
 
 mod error;
+pub mod glicko2;
 mod legal;
 mod types;
 
