@@ -13,6 +13,8 @@
 mod error;
 pub mod glicko2;
 mod legal;
+mod ratings;
+mod summary;
 mod types;
 
 use std::collections::HashMap;
@@ -23,9 +25,11 @@ use tafl_rules::otn::{self, GameRecord, RecordEnd};
 use tafl_rules::{Game, MoveText, Position, Setup, Side, Status, Variant, VariantOption};
 
 pub use error::HostError;
+pub use ratings::{MAX_LEADERBOARD, rating_families, rating_family};
 pub use types::{
-    Accepted, Challenge, ChallengeId, ChallengeRequest, ChallengeState, EndReason, Ending, Finished, GameId,
-    GameSummary, GameView, MoveChoice, OfferAction, OfferOutcome, Place, Played, SideChoice, User, UserId,
+    Accepted, Challenge, ChallengeId, ChallengeRequest, ChallengeState, Conclusion, EndReason, Ending, FamilyRating,
+    Finished, GameId, GameSummary, GameView, Leaderboard, LeaderboardEntry, MoveChoice, OfferAction, OfferOutcome,
+    Place, Played, PlayerResult, Profile, RatingChange, Scope, SideChoice, SideRecord, Streak, Summary, User, UserId,
 };
 
 use crate::store::games::NewGame;
@@ -309,10 +313,7 @@ impl Host {
         let mut notify = vec![side_player(&loaded.row, to_move.opponent())];
         if let Status::Finished(outcome) = played.status {
             let ending = Ending { winner: outcome.winner, reason: EndReason::Board(outcome.reason) };
-            store::games::finish(&mut tx, game_id, ending.status_name(), ending.reason.name(), None, now).await?;
-            store::offers::lapse_all(&mut tx, game_id, now).await?;
-            ending.status_name().clone_into(&mut loaded.row.status);
-            loaded.row.reason = Some(ending.reason.name().to_owned());
+            end_game(&mut tx, &mut loaded, ending, None, now).await?;
             notify = players(&loaded.row);
         }
         loaded.row.ply = new_ply;
@@ -725,14 +726,30 @@ async fn finish_in(
     loser: Option<UserId>,
     now: i64,
 ) -> Result<Finished, HostError> {
+    end_game(conn, &mut loaded, ending, loser, now).await?;
+    tracing::info!(game = loaded.row.id, result = ending.status_name(), reason = ending.reason.name(), "game finished");
+    Ok(Finished { notify: players(&loaded.row), game: view(&loaded) })
+}
+
+/// Records the end of a hosted game in the transaction that ends it: the row, lapsed offers,
+/// and the ratings. Every ending of a hosted game (a move that ends it, resignation, time,
+/// agreement, an ending the scheduler records) comes through here, so none is left unrated.
+/// Imports write finished games directly and are never rated.
+async fn end_game(
+    conn: &mut Conn,
+    loaded: &mut Loaded,
+    ending: Ending,
+    loser: Option<UserId>,
+    now: i64,
+) -> Result<(), HostError> {
     let id = loaded.row.id;
     store::games::finish(conn, id, ending.status_name(), ending.reason.name(), loser, now).await?;
     store::offers::lapse_all(conn, id, now).await?;
     ending.status_name().clone_into(&mut loaded.row.status);
     loaded.row.reason = Some(ending.reason.name().to_owned());
     loaded.row.loser_id = loser;
-    tracing::info!(game = id, result = ending.status_name(), reason = ending.reason.name(), "game finished");
-    Ok(Finished { notify: players(&loaded.row), game: view(&loaded) })
+    loaded.row.finished_at = Some(now);
+    ratings::rate_game(conn, &loaded.row, loaded.game.ply(), ending, now).await
 }
 
 /// The sides `user` plays in a game (both, in a game against oneself), or a refusal.

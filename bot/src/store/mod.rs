@@ -11,6 +11,8 @@ pub mod challenges;
 pub mod games;
 pub mod moves;
 pub mod offers;
+pub mod rating_changes;
+pub mod ratings;
 pub mod servers;
 pub mod users;
 
