@@ -7,6 +7,7 @@
 pub mod commands;
 pub mod config;
 pub mod retry;
+pub mod summary;
 pub mod text;
 
 /// serenity as poise re-exports it, so callers (and tests) name the same types the bot uses.
