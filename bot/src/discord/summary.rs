@@ -671,6 +671,8 @@ mod tests {
         let resigned = Some(ended(Some(Side::Attackers), EndReason::Resignation));
         assert_eq!(caption_status(resigned, Lang::En), CaptionStatus::Result("Attackers win · resignation".into()));
         assert_eq!(gif_result(resigned, Lang::Ru).as_deref(), Some("Победа нападающих · сдача"));
+        let timed_out = Some(ended(Some(Side::Defenders), EndReason::Time));
+        assert_eq!(caption_status(timed_out, Lang::En), CaptionStatus::Result("Defenders win · time".into()));
         let agreed = Some(ended(None, EndReason::Agreement));
         assert_eq!(gif_result(agreed, Lang::En).as_deref(), Some("Draw · agreement"));
         assert_eq!(caption_status(None, Lang::Ru), tafl_rules::Status::Ongoing.into());

@@ -3,12 +3,13 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use tafl_render::{BoardOptions, Caption, CaptionStatus, LastMove, Renderer};
-use tafl_rules::Side;
+use tafl_render::{BoardOptions, Caption, GifOptions, LastMove, Renderer};
 
+// The console speaks English with the words the bot uses in Discord.
+use crate::discord::summary;
+use crate::discord::text::Lang;
 use crate::host::{
-    ChallengeRequest, EndReason, Ending, GameId, GameView, Host, HostError, OfferAction, OfferOutcome, Place,
-    SideChoice, User,
+    ChallengeRequest, GameId, GameView, Host, HostError, OfferAction, OfferOutcome, Place, SideChoice, Summary, User,
 };
 use crate::store;
 
@@ -30,6 +31,9 @@ Commands (the same as in Discord; people are @names, each with a stable id in th
   /draw offer|accept|decline
   /takeback request|accept|decline
   /export [N]             print the OTN record of a game
+  /summary [N]            the summary of a game (and its GIF beside the boards)
+  /leaderboard [variant]  the best players of a variant's family (default copenhagen)
+  /profile [@user]        ratings, results by side and current streak
   /import FILE [@attackers] [@defenders]
                           import a finished game from an OTN record file
   /as @bob                switch to playing as @bob (you start as @you)
@@ -122,6 +126,9 @@ impl Session {
             "draw" => self.offer(&args, false).await,
             "takeback" => self.offer(&args, true).await,
             "export" => self.export(&args).await,
+            "summary" => self.summary(&args).await,
+            "leaderboard" => self.leaderboard(&args).await,
+            "profile" => self.profile(&args).await,
             "import" => self.import(&args).await,
             _ => Err(format!("there is no command /{}; type /help for the list", shorten(&name))),
         };
@@ -418,6 +425,35 @@ impl Session {
         self.host.export(id).await.map_err(|e| e.to_string())
     }
 
+    async fn summary(&mut self, args: &[&str]) -> Result<String, String> {
+        let me = self.me().await?;
+        let id = self.pick_game_of(args.first().copied(), &me, true).await?;
+        let summary = self.host.summary(id).await.map_err(|e| e.to_string())?;
+        let text = summary::summary_text(&summary, Lang::En);
+        let mut out = format!("{}\n{}\n", text.title, text.description);
+        if let Some(path) = self.write_gif(&summary) {
+            let _ = writeln!(out, "game animation: {}", path.display());
+        }
+        Ok(out)
+    }
+
+    async fn leaderboard(&mut self, args: &[&str]) -> Result<String, String> {
+        let family = args.first().copied().unwrap_or("copenhagen");
+        let board = self.host.leaderboard(family, None, 20).await.map_err(|e| e.to_string())?;
+        let text = summary::leaderboard_text(&board, Lang::En);
+        Ok(format!("{}\n{}", text.title, text.description))
+    }
+
+    async fn profile(&mut self, args: &[&str]) -> Result<String, String> {
+        let user = match args.first() {
+            Some(name) => self.user(&parse_name(name)?).await?,
+            None => self.me().await?,
+        };
+        let profile = self.host.profile(user.id, None).await.map_err(|e| e.to_string())?;
+        let text = summary::profile_text(&profile, Lang::En);
+        Ok(format!("{}\n{}", text.title, text.description))
+    }
+
     async fn import(&mut self, args: &[&str]) -> Result<String, String> {
         let Some((path, names)) = args.split_first() else {
             return Err("write the record's file, like /import game.otn @ann @ben".to_owned());
@@ -472,7 +508,7 @@ impl Session {
                 attackers: game.attacker.name.clone(),
                 defenders: game.defender.name.clone(),
                 move_number: u32::try_from(game.ply / 2 + 1).ok(),
-                status: caption_status(game.ending),
+                status: summary::caption_status(game.ending, Lang::En),
             }),
             ..BoardOptions::default()
         };
@@ -495,19 +531,31 @@ impl Session {
     }
 }
 
-/// The footer of a board: the rules' status, or in words the results the renderer cannot know
-/// (resignation, agreement, time), worded like its own ("Defenders win · king escaped").
-fn caption_status(ending: Option<Ending>) -> CaptionStatus {
-    match ending {
-        None => tafl_rules::Status::Ongoing.into(),
-        Some(ending @ Ending { reason: EndReason::Board(_), .. }) => ending.status().into(),
-        Some(Ending { winner, reason }) => {
-            let result = match winner {
-                Some(Side::Attackers) => "Attackers win",
-                Some(Side::Defenders) => "Defenders win",
-                None => "Draw",
-            };
-            CaptionStatus::Result(format!("{result} · {}", reason.name()))
+impl Session {
+    /// Writes the GIF of a whole game beside the board images, with the result on its last frame.
+    fn write_gif(&self, summary: &Summary) -> Option<PathBuf> {
+        let (dir, renderer) = (self.boards.as_ref()?, self.renderer.as_ref()?);
+        let game = &summary.game;
+        let options = GifOptions {
+            attackers: game.attacker.name.clone(),
+            defenders: game.defender.name.clone(),
+            result: summary::gif_result(game.ending, Lang::En),
+            ..GifOptions::default()
+        };
+        let gif = match renderer.render_gif(&summary.record, &options) {
+            Ok(gif) => gif,
+            Err(error) => {
+                tracing::warn!(%error, game = game.id, "cannot draw the game");
+                return None;
+            }
+        };
+        let path = dir.join(format!("game-{}.gif", game.id));
+        match std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&path, gif)) {
+            Ok(()) => Some(path),
+            Err(error) => {
+                tracing::warn!(%error, path = %path.display(), "cannot write the game animation");
+                None
+            }
         }
     }
 }
@@ -559,31 +607,4 @@ fn shorten(text: &str) -> String {
 /// The current time in unix seconds.
 fn now() -> i64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use tafl_rules::{Outcome, Reason, Status};
-
-    #[test]
-    fn results_off_the_board_are_captioned_in_words_and_board_results_by_the_renderer() {
-        assert_eq!(caption_status(None), CaptionStatus::Board(Status::Ongoing));
-        let escaped = Ending { winner: Some(Side::Defenders), reason: EndReason::Board(Reason::KingEscaped) };
-        assert_eq!(
-            caption_status(Some(escaped)),
-            CaptionStatus::Board(Status::Finished(Outcome {
-                winner: Some(Side::Defenders),
-                reason: Reason::KingEscaped
-            }))
-        );
-        let cases = [
-            (Some(Side::Attackers), EndReason::Resignation, "Attackers win · resignation"),
-            (Some(Side::Defenders), EndReason::Time, "Defenders win · time"),
-            (None, EndReason::Agreement, "Draw · agreement"),
-        ];
-        for (winner, reason, words) in cases {
-            assert_eq!(caption_status(Some(Ending { winner, reason })), CaptionStatus::Result(words.to_owned()));
-        }
-    }
 }
