@@ -341,3 +341,34 @@ fn an_exported_game_imports_back_from_a_file() {
     assert!(out.contains("result: attackers_win king_captured"), "{out}");
     assert!(out.contains("error: cannot read /nonexistent/x.otn"), "{out}");
 }
+
+#[test]
+fn a_finished_game_has_a_summary_an_animation_a_leaderboard_and_profiles() {
+    let moves = find_game(Variant::Brandubh, Reason::KingEscaped, 200);
+    let mut s = script("brandubh", &moves);
+    s.push_str("as @ann /summary\nas @ann /leaderboard brandubh\nas @ann /profile @ben\n/leaderboard chess\n");
+    let dir = temp_path("local-boards");
+    let out = local(&temp_path("local"), &["--boards", dir.to_str().unwrap()], &s);
+    assert_eq!(
+        errors(&out),
+        vec![
+            "error: \"chess\" is neither a variant nor a rating family; choose one of: sea-battle, seed-001, historical, copenhagen, fetlar"
+        ]
+    );
+    assert!(out.contains("Game #1 — ben wins with the defenders\nThe king escaped at "), "{out}");
+    assert!(out.contains(&format!("Moves: {} ({} plies)", moves.len().div_ceil(2), moves.len())), "{out}");
+    assert!(out.contains("Rating (global): ann 1500 → "), "{out}");
+    assert!(!out.contains("Rating (this server)"), "the console is no server: {out}");
+    assert!(out.contains("Leaderboard: Tablut · Brandubh · Hnefatafl (global)\n1. ben — "), "{out}");
+    assert!(out.contains("2. ann — "), "{out}");
+    assert!(out.contains("ben (global)\nTablut · Brandubh · Hnefatafl: "), "{out}");
+    assert!(out.contains("As the defenders: 1 won, 0 lost, 0 drawn\nCurrent streak: 1 win in a row"), "{out}");
+    let gif_path = dir.join("game-1.gif");
+    assert!(out.contains(&format!("game animation: {}", gif_path.display())), "{out}");
+    let mut decoder = gif::DecodeOptions::new().read_info(std::fs::File::open(&gif_path).unwrap()).unwrap();
+    let mut frames = 0;
+    while decoder.read_next_frame().unwrap().is_some() {
+        frames += 1;
+    }
+    assert_eq!(frames, moves.len() + 1, "the start and one frame per ply");
+}

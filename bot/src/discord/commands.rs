@@ -329,11 +329,7 @@ pub async fn challenge(
             SideParam::Random => SideChoice::Random,
         },
         clock,
-        place: Place {
-            guild,
-            channel: ctx.channel_id().get() as i64,
-            thread: None,
-        },
+        place: Place { guild, channel: ctx.channel_id().get() as i64, thread: None },
     };
     let challenge = ctx.data().host.challenge(&request, now()).await?;
     let public = public_lang(ctx);

@@ -5,8 +5,8 @@ use poise::serenity_prelude as serenity;
 use tafl_rules::{Escape, Game, KingCapture, Reason, Rules, Shieldwall, Side, Square, Variant};
 
 use crate::host::{
-    Challenge, ChallengeState, Clock, EndReason, GameId, GameSummary, GameView, HostError, OfferKind, OfferOutcome, OpenOffer,
-    SideChoice,
+    Challenge, ChallengeState, Clock, EndReason, GameId, GameSummary, GameView, HostError, OfferKind, OfferOutcome,
+    OpenOffer, SideChoice,
 };
 
 /// The language of a reply, from the Discord locale of whoever asked.

@@ -13,9 +13,12 @@
 mod board;
 pub mod clock;
 mod error;
+pub mod glicko2;
 mod legal;
+mod ratings;
 pub mod scheduler;
 pub mod settings;
+mod summary;
 mod types;
 
 use std::collections::HashMap;
@@ -28,11 +31,13 @@ use tafl_rules::{Game, MoveText, Position, Setup, Side, Status, Variant, Variant
 pub use board::{OfferKind, OpenOffer, PieceChoice, movable_pieces};
 pub use clock::Clock;
 pub use error::HostError;
+pub use ratings::{MAX_LEADERBOARD, rating_families, rating_family};
 pub use scheduler::{Digest, Due, Reminder, ReminderKind};
 pub use settings::{ServerSettings, UserSettings};
 pub use types::{
-    Accepted, Challenge, ChallengeId, ChallengeRequest, ChallengeState, EndReason, Ending, Finished, GameId,
-    GameSummary, GameView, MoveChoice, OfferAction, OfferOutcome, Place, Played, SideChoice, User, UserId,
+    Accepted, Challenge, ChallengeId, ChallengeRequest, ChallengeState, Conclusion, EndReason, Ending, FamilyRating,
+    Finished, GameId, GameSummary, GameView, Leaderboard, LeaderboardEntry, MoveChoice, OfferAction, OfferOutcome,
+    Place, Played, PlayerResult, Profile, RatingChange, Scope, SideChoice, SideRecord, Streak, Summary, User, UserId,
 };
 
 use crate::store::games::NewGame;
@@ -319,10 +324,7 @@ impl Host {
         let mut notify = vec![side_player(&loaded.row, to_move.opponent())];
         if let Status::Finished(outcome) = played.status {
             let ending = Ending { winner: outcome.winner, reason: EndReason::Board(outcome.reason) };
-            store::games::finish(&mut tx, game_id, ending.status_name(), ending.reason.name(), None, now).await?;
-            store::offers::lapse_all(&mut tx, game_id, now).await?;
-            ending.status_name().clone_into(&mut loaded.row.status);
-            loaded.row.reason = Some(ending.reason.name().to_owned());
+            end_game(&mut tx, &mut loaded, ending, None, now).await?;
             notify = players(&loaded.row);
         } else if loaded.row.clock_seconds.is_some() {
             let turn = scheduler::turn_after_move(&loaded.row, to_move, now);
@@ -764,14 +766,30 @@ async fn finish_in(
     loser: Option<UserId>,
     now: i64,
 ) -> Result<Finished, HostError> {
+    end_game(conn, &mut loaded, ending, loser, now).await?;
+    tracing::info!(game = loaded.row.id, result = ending.status_name(), reason = ending.reason.name(), "game finished");
+    Ok(Finished { notify: players(&loaded.row), game: view(&loaded) })
+}
+
+/// Records the end of a hosted game in the transaction that ends it: the row, lapsed offers,
+/// and the ratings. Every ending of a hosted game (a move that ends it, resignation, time,
+/// agreement, an ending the scheduler records) comes through here, so none is left unrated.
+/// Imports write finished games directly and are never rated.
+async fn end_game(
+    conn: &mut Conn,
+    loaded: &mut Loaded,
+    ending: Ending,
+    loser: Option<UserId>,
+    now: i64,
+) -> Result<(), HostError> {
     let id = loaded.row.id;
     store::games::finish(conn, id, ending.status_name(), ending.reason.name(), loser, now).await?;
     store::offers::lapse_all(conn, id, now).await?;
     ending.status_name().clone_into(&mut loaded.row.status);
     loaded.row.reason = Some(ending.reason.name().to_owned());
     loaded.row.loser_id = loser;
-    tracing::info!(game = id, result = ending.status_name(), reason = ending.reason.name(), "game finished");
-    Ok(Finished { notify: players(&loaded.row), game: view(&loaded) })
+    loaded.row.finished_at = Some(now);
+    ratings::rate_game(conn, &loaded.row, loaded.game.ply(), ending, now).await
 }
 
 /// The sides `user` plays in a game (both, in a game against oneself), or a refusal.

@@ -3,7 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use tafl_rules::{MoveText, Position, Reason, Side, Status};
+use tafl_rules::{MoveText, Position, Reason, Side, Square, Status};
 
 use super::Clock;
 
@@ -433,4 +433,205 @@ pub struct MoveChoice {
     pub notation: String,
     /// `e1-e3 x e2`, `f6-f1 escape!`, `d4-d9 threat`.
     pub label: String,
+}
+
+/// Where a rating counts: everywhere, or on one Discord server.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Scope {
+    Global,
+    /// A server (guild) id.
+    Server(i64),
+}
+
+impl Scope {
+    /// The scope of a server, or the global one for `None`.
+    #[must_use]
+    pub fn of(guild: Option<i64>) -> Scope {
+        match guild {
+            Some(id) if id != 0 => Scope::Server(id),
+            _ => Scope::Global,
+        }
+    }
+
+    /// As stored: 0 for global (Discord snowflakes are never 0), else the server id.
+    pub(crate) const fn id(self) -> i64 {
+        match self {
+            Scope::Global => 0,
+            Scope::Server(id) => id,
+        }
+    }
+
+    pub(crate) const fn from_id(id: i64) -> Scope {
+        if id == 0 { Scope::Global } else { Scope::Server(id) }
+    }
+}
+
+/// What one rated game did to one player's rating in one scope.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RatingChange {
+    pub user: User,
+    /// The variant family rated (see [`crate::host::rating_family`]).
+    pub family: String,
+    pub scope: Scope,
+    pub before: f64,
+    pub after: f64,
+    pub deviation_before: f64,
+    pub deviation_after: f64,
+}
+
+impl RatingChange {
+    /// Rating points won (positive) or lost (negative).
+    #[must_use]
+    pub fn delta(&self) -> f64 {
+        self.after - self.before
+    }
+}
+
+/// A rating as players see it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FamilyRating {
+    pub family: String,
+    pub rating: f64,
+    pub deviation: f64,
+    /// Rated games in this family and scope.
+    pub games: i64,
+    /// Still uncertain (a high deviation): shown as `1520?`, as lichess does.
+    pub provisional: bool,
+}
+
+/// One line of a leaderboard.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LeaderboardEntry {
+    /// 1 for the best.
+    pub rank: usize,
+    pub user: User,
+    pub rating: FamilyRating,
+}
+
+/// The best players of a variant family in a scope.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Leaderboard {
+    pub family: String,
+    pub scope: Scope,
+    pub entries: Vec<LeaderboardEntry>,
+}
+
+/// Wins, losses and draws on one side.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SideRecord {
+    pub wins: u32,
+    pub losses: u32,
+    pub draws: u32,
+}
+
+impl SideRecord {
+    #[must_use]
+    pub const fn games(self) -> u32 {
+        self.wins + self.losses + self.draws
+    }
+}
+
+/// A game's result for one player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlayerResult {
+    Win,
+    Loss,
+    Draw,
+}
+
+/// The same result in a player's most recent rated games, e.g. three wins in a row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Streak {
+    pub result: PlayerResult,
+    pub length: u32,
+}
+
+/// A player's ratings and record in a scope. Only rated games count, so games against oneself,
+/// games abandoned before ply 2 and imported games are left out.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Profile {
+    pub user: User,
+    pub scope: Scope,
+    /// One per family played, most games first.
+    pub ratings: Vec<FamilyRating>,
+    pub as_attacker: SideRecord,
+    pub as_defender: SideRecord,
+    /// `None` before the first rated game.
+    pub streak: Option<Streak>,
+}
+
+impl Profile {
+    /// Rated games on both sides.
+    #[must_use]
+    pub const fn games(&self) -> u32 {
+        self.as_attacker.games() + self.as_defender.games()
+    }
+}
+
+/// How a game stands or ended, with the facts a summary puts into words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Conclusion {
+    InProgress {
+        to_move: Side,
+    },
+    /// The king reached `at` (an edge or corner square).
+    KingEscaped {
+        at: Square,
+    },
+    /// The king was captured where he stood, at `at`.
+    KingCaptured {
+        at: Square,
+    },
+    /// The king, at `at`, is in an exit fort.
+    ExitFort {
+        at: Square,
+    },
+    Encirclement,
+    /// A position occurred for the third time; the ending's winner says who, if anyone, won.
+    Repetition,
+    /// `side` had no legal move.
+    NoMoves {
+        side: Side,
+    },
+    /// `side` resigned (`None` only for an imported record that does not say who).
+    Resignation {
+        side: Option<Side>,
+    },
+    /// `side` ran out of time (`None` as for resignation).
+    Time {
+        side: Option<Side>,
+    },
+    Agreement,
+    /// The clock ran out before the second move: no result, and no rating.
+    Aborted,
+}
+
+/// Everything the end-of-game summary shows, for finished and running games alike.
+#[derive(Clone, Debug)]
+pub struct Summary {
+    /// Players, sides, variant, place, result (`ending`), final position.
+    pub game: GameView,
+    /// The whole game from its start, to animate as a GIF.
+    pub record: tafl_rules::Game,
+    pub conclusion: Conclusion,
+    /// Plies played, and full moves (an attacker move and the reply; a lone last ply counts).
+    pub plies: usize,
+    pub full_moves: usize,
+    /// Pieces each side captured (the king is never captured as a piece).
+    pub captured_by_attackers: usize,
+    pub captured_by_defenders: usize,
+    pub created_at: i64,
+    pub finished_at: Option<i64>,
+    /// Seconds from the game's creation to its end; `None` while it goes on.
+    pub duration: Option<i64>,
+    /// Global scope first, attacker first; empty for a game not rated (or not yet finished).
+    pub rating_changes: Vec<RatingChange>,
+}
+
+impl Summary {
+    /// The winning side; `None` for a draw or a game in progress.
+    #[must_use]
+    pub fn winner(&self) -> Option<Side> {
+        self.game.ending.and_then(|e| e.winner)
+    }
 }

@@ -3,11 +3,14 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use tafl_render::{BoardOptions, Caption, LastMove, Renderer};
+use tafl_render::{BoardOptions, Caption, GifOptions, LastMove, Renderer};
 
+// The console speaks English with the words the bot uses in Discord.
+use crate::discord::summary;
+use crate::discord::text::Lang;
 use crate::host::{
-    ChallengeRequest, Clock, Due, EndReason, Ending, GameId, GameView, Host, HostError, OfferAction, OfferOutcome,
-    Place, ReminderKind, SideChoice, User, clock,
+    ChallengeRequest, Clock, Due, GameId, GameView, Host, HostError, OfferAction, OfferOutcome, Place, ReminderKind,
+    SideChoice, Summary, User, clock,
 };
 use crate::store;
 
@@ -29,6 +32,9 @@ Commands (the same as in Discord; people are @names, each with a stable id in th
   /draw offer|accept|decline
   /takeback request|accept|decline
   /export [N]             print the OTN record of a game
+  /summary [N]            the summary of a game (and its GIF beside the boards)
+  /leaderboard [variant]  the best players of a variant's family (default copenhagen)
+  /profile [@user]        ratings, results by side and current streak
   /import FILE [@attackers] [@defenders]
                           import a finished game from an OTN record file
   /tick                   run the scheduler now: reminders, time-outs, expired challenges
@@ -130,6 +136,9 @@ impl Session {
             "draw" => self.offer(&args, false).await,
             "takeback" => self.offer(&args, true).await,
             "export" => self.export(&args).await,
+            "summary" => self.summary(&args).await,
+            "leaderboard" => self.leaderboard(&args).await,
+            "profile" => self.profile(&args).await,
             "import" => self.import(&args).await,
             "tick" => self.tick().await,
             "wait" => self.wait(&args).await,
@@ -436,6 +445,35 @@ impl Session {
         self.host.export(id).await.map_err(|e| e.to_string())
     }
 
+    async fn summary(&mut self, args: &[&str]) -> Result<String, String> {
+        let me = self.me().await?;
+        let id = self.pick_game_of(args.first().copied(), &me, true).await?;
+        let summary = self.host.summary(id).await.map_err(|e| e.to_string())?;
+        let text = summary::summary_text(&summary, Lang::En);
+        let mut out = format!("{}\n{}\n", text.title, text.description);
+        if let Some(path) = self.write_gif(&summary) {
+            let _ = writeln!(out, "game animation: {}", path.display());
+        }
+        Ok(out)
+    }
+
+    async fn leaderboard(&mut self, args: &[&str]) -> Result<String, String> {
+        let family = args.first().copied().unwrap_or("copenhagen");
+        let board = self.host.leaderboard(family, None, 20).await.map_err(|e| e.to_string())?;
+        let text = summary::leaderboard_text(&board, Lang::En);
+        Ok(format!("{}\n{}", text.title, text.description))
+    }
+
+    async fn profile(&mut self, args: &[&str]) -> Result<String, String> {
+        let user = match args.first() {
+            Some(name) => self.user(&parse_name(name)?).await?,
+            None => self.me().await?,
+        };
+        let profile = self.host.profile(user.id, None).await.map_err(|e| e.to_string())?;
+        let text = summary::profile_text(&profile, Lang::En);
+        Ok(format!("{}\n{}", text.title, text.description))
+    }
+
     async fn import(&mut self, args: &[&str]) -> Result<String, String> {
         let Some((path, names)) = args.split_first() else {
             return Err("write the record's file, like /import game.otn @ann @ben".to_owned());
@@ -574,16 +612,13 @@ impl Session {
     /// Writes the board PNG for a position: the one place where the console draws images.
     fn write_png(&self, game: &GameView) -> Option<PathBuf> {
         let (dir, renderer) = (self.boards.as_ref()?, self.renderer.as_ref()?);
-        let on_board = matches!(game.ending.map(|e| e.reason), None | Some(EndReason::Board(_)));
         let options = BoardOptions {
             last_move: game.last_move.as_ref().map(|m| LastMove { mv: m.mv, captures: m.captures.clone() }),
-            // The renderer's caption knows only results on the board; for resignation,
-            // agreement and time the text output says the result.
-            caption: on_board.then(|| Caption {
+            caption: Some(Caption {
                 attackers: game.attacker.name.clone(),
                 defenders: game.defender.name.clone(),
                 move_number: u32::try_from(game.ply / 2 + 1).ok(),
-                status: game.ending.map_or(tafl_rules::Status::Ongoing, Ending::status),
+                status: summary::caption_status(game.ending, Lang::En),
             }),
             ..BoardOptions::default()
         };
@@ -600,6 +635,35 @@ impl Session {
             Ok(()) => Some(path),
             Err(error) => {
                 tracing::warn!(%error, path = %path.display(), "cannot write the board image");
+                None
+            }
+        }
+    }
+}
+
+impl Session {
+    /// Writes the GIF of a whole game beside the board images, with the result on its last frame.
+    fn write_gif(&self, summary: &Summary) -> Option<PathBuf> {
+        let (dir, renderer) = (self.boards.as_ref()?, self.renderer.as_ref()?);
+        let game = &summary.game;
+        let options = GifOptions {
+            attackers: game.attacker.name.clone(),
+            defenders: game.defender.name.clone(),
+            result: summary::gif_result(game.ending, Lang::En),
+            ..GifOptions::default()
+        };
+        let gif = match renderer.render_gif(&summary.record, &options) {
+            Ok(gif) => gif,
+            Err(error) => {
+                tracing::warn!(%error, game = game.id, "cannot draw the game");
+                return None;
+            }
+        };
+        let path = dir.join(format!("game-{}.gif", game.id));
+        match std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&path, gif)) {
+            Ok(()) => Some(path),
+            Err(error) => {
+                tracing::warn!(%error, path = %path.display(), "cannot write the game animation");
                 None
             }
         }
