@@ -114,6 +114,32 @@ fn a_tablut_game_ends_by_resignation_and_exports_its_record() {
 }
 
 #[test]
+fn a_game_with_a_clock_shows_time_left_reminds_and_times_out_as_time_passes() {
+    // The first tick of a database finds no earlier one, so it is the one that would give the
+    // grace hour after downtime; it runs before the game starts.
+    let s = "/tick\nas @ann /challenge @ben brandubh side:attackers clock:1h\nas @ben /accept\nas @ann /move a4-a5\n\
+             as @ben /move d5-e5\n/tick\nas @ann /games\n/wait 40m\n/wait 30m\nas @ann /games all\n/wait 0m\n";
+    let out = local(&temp_path("local"), &["--no-png"], s);
+    assert!(out.contains("challenges @ben to brandubh with 1 hour per move"), "{out}");
+    // Time passes in the console's clock only, but a second of real time may pass between two
+    // commands, so the times left are checked by their shape.
+    let to_move = out.lines().find(|l| l.starts_with("game #1, ply 0: @ann (attackers) to move, ")).unwrap();
+    assert!(to_move.ends_with(" left") && (to_move.contains("1h") || to_move.contains("59m")), "{to_move}");
+    assert_eq!(out.matches("you> /tick\nnothing is due").count(), 2, "{out}");
+    let listed = out.lines().find(|l| l.starts_with("game #1: brandubh against @ben")).unwrap();
+    assert!(listed.contains("playing the attackers, ply 2: @ann's turn, ") && listed.ends_with(" left"), "{listed}");
+    assert!(out.contains("waited 40m:\n[+30m] reminder: @ann, half your time in game #1 is gone; "), "{out}");
+    assert!(out.contains("waited 30m:\n[+15m] last warning: @ann, only "), "{out}");
+    assert!(out.contains("] @ann ran out of time in game #1."), "{out}");
+    assert!(out.contains("result: defenders_win time"), "{out}");
+    assert!(out.contains("ply 2: the defenders won: time ran out"), "{out}");
+    assert_eq!(
+        errors(&out),
+        vec!["error: \"0m\" is not a time to wait; write one like 2h, 90m, 1d or 1d12h (at most a year)"]
+    );
+}
+
+#[test]
 fn a_fetlar_game_ends_in_a_draw_by_agreement() {
     let moves = find_game(Variant::Fetlar, Reason::KingEscaped, 300);
     let mut s = script("fetlar", &moves[..4]);
@@ -314,4 +340,35 @@ fn an_exported_game_imports_back_from_a_file() {
     assert!(out.contains(&format!("imported as game #2 (brandubh, {} plies).", moves.len())), "{out}");
     assert!(out.contains("result: attackers_win king_captured"), "{out}");
     assert!(out.contains("error: cannot read /nonexistent/x.otn"), "{out}");
+}
+
+#[test]
+fn a_finished_game_has_a_summary_an_animation_a_leaderboard_and_profiles() {
+    let moves = find_game(Variant::Brandubh, Reason::KingEscaped, 200);
+    let mut s = script("brandubh", &moves);
+    s.push_str("as @ann /summary\nas @ann /leaderboard brandubh\nas @ann /profile @ben\n/leaderboard chess\n");
+    let dir = temp_path("local-boards");
+    let out = local(&temp_path("local"), &["--boards", dir.to_str().unwrap()], &s);
+    assert_eq!(
+        errors(&out),
+        vec![
+            "error: \"chess\" is neither a variant nor a rating family; choose one of: sea-battle, seed-001, historical, copenhagen, fetlar"
+        ]
+    );
+    assert!(out.contains("Game #1 — ben wins with the defenders\nThe king escaped at "), "{out}");
+    assert!(out.contains(&format!("Moves: {} ({} plies)", moves.len().div_ceil(2), moves.len())), "{out}");
+    assert!(out.contains("Rating (global): ann 1500 → "), "{out}");
+    assert!(!out.contains("Rating (this server)"), "the console is no server: {out}");
+    assert!(out.contains("Leaderboard: Tablut · Brandubh · Hnefatafl (global)\n1. ben — "), "{out}");
+    assert!(out.contains("2. ann — "), "{out}");
+    assert!(out.contains("ben (global)\nTablut · Brandubh · Hnefatafl: "), "{out}");
+    assert!(out.contains("As the defenders: 1 won, 0 lost, 0 drawn\nCurrent streak: 1 win in a row"), "{out}");
+    let gif_path = dir.join("game-1.gif");
+    assert!(out.contains(&format!("game animation: {}", gif_path.display())), "{out}");
+    let mut decoder = gif::DecodeOptions::new().read_info(std::fs::File::open(&gif_path).unwrap()).unwrap();
+    let mut frames = 0;
+    while decoder.read_next_frame().unwrap().is_some() {
+        frames += 1;
+    }
+    assert_eq!(frames, moves.len() + 1, "the start and one frame per ply");
 }

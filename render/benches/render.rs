@@ -48,7 +48,7 @@ fn main() {
                 attackers: "Ragnhild".into(),
                 defenders: "Thorvald".into(),
                 move_number: Some(31),
-                status: game.status(),
+                status: game.status().into(),
             }),
             ..BoardOptions::default()
         };

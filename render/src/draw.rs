@@ -7,7 +7,7 @@ use crate::layout::{Layout, Rect};
 use crate::sprites::{Cell, Content, Ground, Sprites, Tint};
 use crate::text::Font;
 use crate::theme::{Palette, Role};
-use crate::{Caption, KingStyle, LastMove, Mark, MarkKind, RenderError};
+use crate::{Caption, CaptionStatus, KingStyle, LastMove, Mark, MarkKind, RenderError};
 
 /// An image as palette indices.
 #[derive(Clone, Debug)]
@@ -173,9 +173,10 @@ impl CaptionText {
             let clean = font.clean(given);
             if clean.is_empty() { capitalised(side.name()) } else { clean }
         };
-        let status_text = match caption.status {
-            Status::Ongoing => format!("{} to move", capitalised(to_move.name())),
-            Status::Finished(outcome) => {
+        let status_text = match &caption.status {
+            CaptionStatus::Result(text) => font.clean(text),
+            CaptionStatus::Board(Status::Ongoing) => format!("{} to move", capitalised(to_move.name())),
+            CaptionStatus::Board(Status::Finished(outcome)) => {
                 let why = match outcome.reason {
                     tafl_rules::Reason::KingCaptured => "king captured",
                     tafl_rules::Reason::KingEscaped => "king escaped",
@@ -197,7 +198,7 @@ impl CaptionText {
         CaptionText {
             attackers: name(&caption.attackers, Side::Attackers),
             defenders: name(&caption.defenders, Side::Defenders),
-            to_move: caption.status.is_ongoing().then_some(to_move),
+            to_move: (caption.status == CaptionStatus::Board(Status::Ongoing)).then_some(to_move),
             footer,
         }
     }

@@ -120,7 +120,25 @@ pub struct Caption {
     pub move_number: Option<u32>,
     /// The game's status (a position alone cannot know about repetition or resignation
     /// outcomes the host decided).
-    pub status: Status,
+    pub status: CaptionStatus,
+}
+
+/// What the footer says about the game. The rules' [`Status`] covers every result reached on
+/// the board; resignation, agreement and time are decided off the board, in the caller's words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CaptionStatus {
+    /// Whose turn it is, or the result on the board, worded by the renderer.
+    Board(Status),
+    /// The result of a finished game in the caller's words and language, e.g. "Defenders win ·
+    /// resignation". Drawn like a board result (no turn underline); untrusted text is fine, it is
+    /// cleaned and shortened like names.
+    Result(String),
+}
+
+impl From<Status> for CaptionStatus {
+    fn from(status: Status) -> CaptionStatus {
+        CaptionStatus::Board(status)
+    }
 }
 
 /// What a board image shows besides the pieces.
@@ -149,6 +167,9 @@ pub struct GifOptions {
     pub first_ms: u32,
     /// How long the final position (with the result) is shown before the loop restarts.
     pub last_ms: u32,
+    /// A result decided off the board (resignation, agreement, time) for the last frame's
+    /// footer, in the caller's words; `None` shows the game's own status.
+    pub result: Option<String>,
 }
 
 impl Default for GifOptions {
@@ -162,6 +183,7 @@ impl Default for GifOptions {
             frame_ms: 800,
             first_ms: 2000,
             last_ms: 5000,
+            result: None,
         }
     }
 }
@@ -259,7 +281,7 @@ impl Renderer {
             attackers: options.attackers.clone(),
             defenders: options.defenders.clone(),
             move_number: None,
-            status: game.status(),
+            status: options.result.clone().map_or(CaptionStatus::Board(game.status()), CaptionStatus::Result),
         };
         let mut caption = CaptionText::new(&self.font, &final_caption, game.position().to_move());
         let final_footer = std::mem::take(&mut caption.footer);

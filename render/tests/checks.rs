@@ -8,10 +8,10 @@ use std::io::Cursor;
 use common::{from_otn, scripted_game, start};
 use image::AnimationDecoder as _;
 use tafl_render::{
-    BoardOptions, Caption, GifOptions, KingStyle, LastMove, MIN_ASPECT, Mark, MarkKind, Orientation, RenderError,
-    Renderer, Theme,
+    BoardOptions, Caption, CaptionStatus, GifOptions, KingStyle, LastMove, MIN_ASPECT, Mark, MarkKind, Orientation,
+    RenderError, Renderer, Theme,
 };
-use tafl_rules::{Game, IllegalMove, Move, Piece, Position, Setup, Side, Square, Status, Variant};
+use tafl_rules::{Game, IllegalMove, Move, Outcome, Piece, Position, Reason, Setup, Side, Square, Status, Variant};
 
 fn sq(name: &str) -> Square {
     name.parse().expect("test squares are valid")
@@ -50,7 +50,12 @@ fn every_preset_decodes_at_the_size_its_layout_promises() {
         let position = start(variant);
         for caption in [
             None,
-            Some(Caption { attackers: "A".into(), defenders: "B".into(), move_number: None, status: Status::Ongoing }),
+            Some(Caption {
+                attackers: "A".into(),
+                defenders: "B".into(),
+                move_number: None,
+                status: Status::Ongoing.into(),
+            }),
         ] {
             let options = BoardOptions { caption, ..BoardOptions::default() };
             let img = decode(&renderer.render_png(&position, &options).unwrap());
@@ -171,7 +176,7 @@ fn the_last_gif_frame_equals_the_png_of_the_final_position_with_the_result() {
                 attackers: "Ann".into(),
                 defenders: "Bo".into(),
                 move_number: None,
-                status: game.status(),
+                status: game.status().into(),
             }),
             ..BoardOptions::default()
         };
@@ -179,6 +184,70 @@ fn the_last_gif_frame_equals_the_png_of_the_final_position_with_the_result() {
         let last = image::DynamicImage::ImageRgba8(frames[1].clone()).to_rgb8();
         assert!(last == png, "{theme:?}: the GIF's last frame differs from the PNG");
     }
+}
+
+/// The rows `[from, to)` of an image, to compare the header, board and footer separately.
+fn rows(img: &image::RgbImage, from: u32, to: u32) -> Vec<[u8; 3]> {
+    (from..to).flat_map(|y| (0..img.width()).map(move |x| img.get_pixel(x, y).0)).collect()
+}
+
+#[test]
+fn a_result_in_words_is_drawn_in_the_footer_like_a_result_on_the_board() {
+    let renderer = Renderer::new();
+    let position = start(Variant::Brandubh);
+    let draw = |status: CaptionStatus| {
+        let caption = Caption { attackers: "Ann".into(), defenders: "Bo".into(), move_number: Some(3), status };
+        decode(
+            &renderer
+                .render_png(&position, &BoardOptions { caption: Some(caption), ..BoardOptions::default() })
+                .unwrap(),
+        )
+    };
+    let layout = renderer.layout(position.size(), Orientation::Standard, true).unwrap();
+    let (header, footer) = (layout.header, layout.height - layout.footer);
+    let resigned = draw(CaptionStatus::Result("Defenders win · resignation".into()));
+    let russian = draw(CaptionStatus::Result("Победа защитников · сдача".into()));
+    let ongoing = draw(Status::Ongoing.into());
+    let escaped = draw(Status::Finished(Outcome { winner: Some(Side::Defenders), reason: Reason::KingEscaped }).into());
+    // The board itself never changes with the caption.
+    for other in [&russian, &ongoing, &escaped] {
+        assert!(rows(&resigned, header, footer) == rows(other, header, footer));
+    }
+    // A finished game underlines nobody: the header is that of a result on the board, not of a
+    // game going on.
+    assert!(rows(&resigned, 0, header) == rows(&escaped, 0, header));
+    assert!(rows(&resigned, 0, header) != rows(&ongoing, 0, header));
+    // The words are the caller's: different words, different footers.
+    let footers = [&resigned, &russian, &ongoing, &escaped].map(|img| rows(img, footer, img.height()));
+    for (i, a) in footers.iter().enumerate() {
+        for b in &footers[i + 1..] {
+            assert!(a != b, "two different footers look the same");
+        }
+    }
+}
+
+#[test]
+fn a_gif_shows_a_result_in_words_on_its_last_frame() {
+    let renderer = Renderer::new();
+    let game = scripted_game(Variant::Brandubh, 4);
+    assert!(game.status().is_ongoing());
+    let result = "Attackers win · time".to_owned();
+    let options = GifOptions { result: Some(result.clone()), ..GifOptions::default() };
+    let frames = gif_frames(&renderer.render_gif(&game, &options).unwrap());
+    assert_eq!(frames.len(), 5);
+    let board = BoardOptions {
+        last_move: game.moves().last().map(LastMove::from),
+        caption: Some(Caption {
+            attackers: String::new(),
+            defenders: String::new(),
+            move_number: None,
+            status: CaptionStatus::Result(result),
+        }),
+        ..BoardOptions::default()
+    };
+    let png = decode(&renderer.render_png(game.position(), &board).unwrap());
+    let last = image::DynamicImage::ImageRgba8(frames[4].clone()).to_rgb8();
+    assert!(last == png, "the GIF's last frame differs from the PNG with the result");
 }
 
 #[test]
@@ -287,7 +356,7 @@ fn hostile_names_render_without_panicking() {
                 attackers: name.into(),
                 defenders: name.into(),
                 move_number: Some(u32::MAX),
-                status: Status::Ongoing,
+                status: Status::Ongoing.into(),
             }),
             ..BoardOptions::default()
         };

@@ -69,7 +69,7 @@ fn cases() -> Vec<(&'static str, Vec<u8>)> {
         attackers: "Ragnhild".into(),
         defenders: "Þorvaldr the Far-Travelled Merchant of Birka".into(),
         move_number: Some(31),
-        status: game.status(),
+        status: game.status().into(),
     });
     png("copenhagen-11-finished-caption", game.position(), finished);
 
@@ -81,7 +81,7 @@ fn cases() -> Vec<(&'static str, Vec<u8>)> {
             attackers: String::new(),
             defenders: "Bob 🛡️".into(),
             move_number: Some(1),
-            status: Status::Ongoing,
+            status: Status::Ongoing.into(),
         }),
         ..BoardOptions::default()
     };

@@ -72,7 +72,7 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
                 attackers: attackers.clone(),
                 defenders: defenders.clone(),
                 move_number: u32::try_from(game.ply() + 1).ok(),
-                status: game.status(),
+                status: game.status().into(),
             }),
             ..BoardOptions::default()
         };

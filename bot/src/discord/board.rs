@@ -109,7 +109,7 @@ async fn draw(data: &Data, game: &GameView, history: &Game, menu: &Menu) -> Resu
             attackers: game.attacker.name.clone(),
             defenders: game.defender.name.clone(),
             move_number: Some(text::move_number(game.ply) as u32),
-            status,
+            status: status.into(),
         }),
         ..BoardOptions::default()
     };

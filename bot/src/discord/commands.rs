@@ -15,7 +15,7 @@ use super::play::{self, now};
 use super::retry::with_retries;
 use super::text::{self, Label, Lang};
 use super::{BotError, Context};
-use crate::host::{ChallengeRequest, GameId, OfferAction, OfferKind, Place, SideChoice, User};
+use crate::host::{ChallengeRequest, Clock, GameId, OfferAction, OfferKind, Place, SideChoice, User};
 
 /// Every command the bot registers, in one place, so registration and dispatch cannot disagree.
 #[must_use]
@@ -209,6 +209,27 @@ async fn autocomplete_move(ctx: Context<'_>, partial: &str) -> serenity::CreateA
     serenity::CreateAutocompleteResponse::new().set_choices(choices)
 }
 
+/// The usual clocks, and what is typed if it reads as one.
+#[allow(clippy::unused_async)] // poise calls autocomplete callbacks as async functions
+async fn autocomplete_clock(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteResponse {
+    let lang = lang(ctx);
+    let mut choices = Vec::new();
+    if let Ok(clock) = partial.parse::<Clock>()
+        && !partial.trim().is_empty()
+    {
+        let name = text::clock_line(clock, lang).unwrap_or_else(|| text::untimed(lang).to_owned());
+        choices.push(serenity::AutocompleteChoice::new(name, clock.to_string()));
+    }
+    for usual in ["1d", "3d", "7d", "1d+3d", "3d+7d", "none"] {
+        let clock: Clock = usual.parse().expect("a usual clock reads");
+        if choices.len() < 25 && (partial.trim().is_empty() || usual.starts_with(partial.trim())) {
+            let name = text::clock_line(clock, lang).unwrap_or_else(|| text::untimed(lang).to_owned());
+            choices.push(serenity::AutocompleteChoice::new(name, usual));
+        }
+    }
+    serenity::CreateAutocompleteResponse::new().set_choices(choices)
+}
+
 /// The side a challenger asks for.
 #[derive(Clone, Copy, Debug, poise::ChoiceParameter)]
 pub enum SideParam {
@@ -269,6 +290,11 @@ pub async fn challenge(
     #[name_localized("ru", "сторона")]
     #[description_localized("ru", "Ваша сторона (по умолчанию жребий)")]
     side: Option<SideParam>,
+    #[description = "Time per move: 1d, 3d, 7d, 1d12h, 3d+7d (with a reserve), none"]
+    #[name_localized("ru", "часы")]
+    #[description_localized("ru", "Время на ход: 1d, 3d, 7d, 1d12h, 3d+7d (с запасом), none")]
+    #[autocomplete = "autocomplete_clock"]
+    clock: Option<String>,
     #[description = "Options of the preset, e.g. king=unarmed"]
     #[name_localized("ru", "опции")]
     #[description_localized("ru", "Опции варианта, например king=unarmed")]
@@ -283,6 +309,15 @@ pub async fn challenge(
             Lang::Ru => "Боты не играют; вызовите человека или оставьте вызов открытым.".to_owned(),
         }));
     }
+    let guild = ctx.guild_id().map_or(0, |g| g.get() as i64);
+    let settings = ctx.data().host.server_settings(guild).await?;
+    if !settings.allows(ctx.channel_id().get() as i64) {
+        return Err(BotError::User(text::channel_not_allowed(lang).to_owned()));
+    }
+    let clock = match clock {
+        Some(text) => text.parse::<Clock>().map_err(|e| BotError::User(text::sentence(&e)))?,
+        None => settings.default_clock.unwrap_or_default(),
+    };
     let request = ChallengeRequest {
         challenger: caller(ctx),
         opponent: opponent.as_ref().map(|o| User::new(o.id.get() as i64, o.display_name())),
@@ -293,12 +328,8 @@ pub async fn challenge(
             SideParam::Defenders => SideChoice::Defenders,
             SideParam::Random => SideChoice::Random,
         },
-        clock_seconds: None,
-        place: Place {
-            guild: ctx.guild_id().map_or(0, |g| g.get() as i64),
-            channel: ctx.channel_id().get() as i64,
-            thread: None,
-        },
+        clock,
+        place: Place { guild, channel: ctx.channel_id().get() as i64, thread: None },
     };
     let challenge = ctx.data().host.challenge(&request, now()).await?;
     let public = public_lang(ctx);

@@ -11,6 +11,7 @@ pub mod config;
 pub mod ids;
 pub mod play;
 pub mod retry;
+pub mod summary;
 pub mod text;
 
 /// serenity as poise re-exports it, so callers (and tests) name the same types the bot uses.

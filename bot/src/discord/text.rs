@@ -5,8 +5,8 @@ use poise::serenity_prelude as serenity;
 use tafl_rules::{Escape, Game, KingCapture, Reason, Rules, Shieldwall, Side, Square, Variant};
 
 use crate::host::{
-    Challenge, ChallengeState, EndReason, GameId, GameSummary, GameView, HostError, OfferKind, OfferOutcome, OpenOffer,
-    SideChoice,
+    Challenge, ChallengeState, Clock, EndReason, GameId, GameSummary, GameView, HostError, OfferKind, OfferOutcome,
+    OpenOffer, SideChoice,
 };
 
 /// The language of a reply, from the Discord locale of whoever asked.
@@ -152,6 +152,24 @@ pub fn bad_arguments(lang: Lang) -> &'static str {
     }
 }
 
+/// An untimed game, in the clock menu.
+#[must_use]
+pub fn untimed(lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => "No clock: take all the time you need",
+        Lang::Ru => "Без часов: думайте сколько угодно",
+    }
+}
+
+/// The private answer to a challenge in a channel the server's managers closed to games.
+#[must_use]
+pub fn channel_not_allowed(lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => "Games are not played in this channel on this server; ask a manager, or use an allowed channel.",
+        Lang::Ru => "На этом сервере в этом канале не играют; спросите модератора или перейдите в разрешённый канал.",
+    }
+}
+
 /// The private answer to a server-only command used in a direct message.
 #[must_use]
 pub fn guild_only(lang: Lang) -> &'static str {
@@ -286,6 +304,8 @@ pub fn reason_words(reason: EndReason, game: &GameView, lang: Lang) -> String {
         EndReason::Resignation => format!("{loser} resigned"),
         EndReason::Time if ru => format!("у {loser} кончилось время"),
         EndReason::Time => format!("{loser} ran out of time"),
+        EndReason::Aborted if ru => "партия прервана до второго хода".to_owned(),
+        EndReason::Aborted => "aborted before the second move".to_owned(),
         EndReason::Agreement if ru => "по соглашению".to_owned(),
         EndReason::Agreement => "by agreement".to_owned(),
     }
@@ -556,9 +576,8 @@ pub fn challenge_card(challenge: &Challenge, lang: Lang) -> (String, String) {
             format!("Options: `{}`", challenge.options)
         });
     }
-    if let Some(seconds) = challenge.clock_seconds {
-        let clock = duration_words(seconds, lang);
-        lines.push(if ru { format!("Время на ход: {clock}") } else { format!("Time per move: {clock}") });
+    if let Some(line) = clock_line(challenge.clock, lang) {
+        lines.push(line);
     }
     let expires = challenge.expires_at;
     lines.push(if ru {
@@ -567,6 +586,23 @@ pub fn challenge_card(challenge: &Challenge, lang: Lang) -> (String, String) {
         format!("The challenge expires <t:{expires}:R>.")
     });
     (title, lines.join("\n"))
+}
+
+/// A clock in words (`Time per move: 3 days, unused time saved up to 7 days`), or `None` for
+/// an untimed game.
+#[must_use]
+pub fn clock_line(clock: Clock, lang: Lang) -> Option<String> {
+    let per_move = duration_words(clock.seconds_per_move()?, lang);
+    Some(match (clock.reserve_cap(), lang) {
+        (None, Lang::En) => format!("Time per move: {per_move}"),
+        (None, Lang::Ru) => format!("Время на ход: {per_move}"),
+        (Some(cap), Lang::En) => {
+            format!("Time per move: {per_move}, unused time saved up to {}", duration_words(cap, lang))
+        }
+        (Some(cap), Lang::Ru) => {
+            format!("Время на ход: {per_move}, неиспользованное копится до {}", duration_words(cap, lang))
+        }
+    })
 }
 
 /// What the card says once the challenge is closed.

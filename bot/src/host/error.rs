@@ -56,6 +56,9 @@ pub enum HostError {
     NothingToTakeBack(i64),
     #[error("you cannot answer your own {kind} in game #{id}; wait for your opponent, or withdraw it with decline")]
     OwnOffer { id: i64, kind: &'static str },
+    /// A setting that cannot be stored: the sentence says why and what to do.
+    #[error("{0}")]
+    BadSetting(String),
     /// An OTN record that cannot be read or replayed.
     #[error("{0}")]
     BadRecord(String),

@@ -7,12 +7,18 @@
 //! the second sees the first's move and is refused ("the board has changed"), never applied twice.
 //! On every refusal the transaction is rolled back, so nothing changes.
 //!
-//! The current time is a parameter (`now`, unix seconds) so that tests and the clock scheduler of
-//! a later issue can inject it.
+//! The current time is a parameter (`now`, unix seconds) so that tests and the scheduler
+//! ([`Host::tick`]) can inject it.
 
 mod board;
+pub mod clock;
 mod error;
+pub mod glicko2;
 mod legal;
+mod ratings;
+pub mod scheduler;
+pub mod settings;
+mod summary;
 mod types;
 
 use std::collections::HashMap;
@@ -23,10 +29,15 @@ use tafl_rules::otn::{self, GameRecord, RecordEnd};
 use tafl_rules::{Game, MoveText, Position, Setup, Side, Status, Variant, VariantOption};
 
 pub use board::{OfferKind, OpenOffer, PieceChoice, movable_pieces};
+pub use clock::Clock;
 pub use error::HostError;
+pub use ratings::{MAX_LEADERBOARD, rating_families, rating_family};
+pub use scheduler::{Digest, Due, Reminder, ReminderKind};
+pub use settings::{ServerSettings, UserSettings};
 pub use types::{
-    Accepted, Challenge, ChallengeId, ChallengeRequest, ChallengeState, EndReason, Ending, Finished, GameId,
-    GameSummary, GameView, MoveChoice, OfferAction, OfferOutcome, Place, Played, SideChoice, User, UserId,
+    Accepted, Challenge, ChallengeId, ChallengeRequest, ChallengeState, Conclusion, EndReason, Ending, FamilyRating,
+    Finished, GameId, GameSummary, GameView, Leaderboard, LeaderboardEntry, MoveChoice, OfferAction, OfferOutcome,
+    Place, Played, PlayerResult, Profile, RatingChange, Scope, SideChoice, SideRecord, Streak, Summary, User, UserId,
 };
 
 use crate::store::games::NewGame;
@@ -36,8 +47,6 @@ use crate::store::{self, ChallengeRow, Db, GameRow};
 pub const CHALLENGE_TTL: i64 = 24 * 60 * 60;
 /// How many open challenges one person may have at once, so nobody floods a channel.
 pub const MAX_OPEN_CHALLENGES: i64 = 10;
-/// The shortest and longest time per move a correspondence clock may have.
-pub const CLOCK_RANGE: std::ops::RangeInclusive<i64> = 60..=30 * 24 * 60 * 60;
 
 /// The game host: owns the database and applies the product's rules to it.
 #[derive(Clone, Debug)]
@@ -46,6 +55,9 @@ pub struct Host {
     challenge_ttl: i64,
     /// Compiled start positions by OTN rules string (see [`Host::start_of`]).
     starts: Arc<Mutex<HashMap<String, Position>>>,
+    /// The scheduler's idea of downtime and the grace it then gives (see [`scheduler`]).
+    downtime: i64,
+    grace: i64,
 }
 
 /// A game rebuilt from its row and its move list.
@@ -57,7 +69,13 @@ struct Loaded {
 impl Host {
     #[must_use]
     pub fn new(db: Db) -> Host {
-        Host { db, challenge_ttl: CHALLENGE_TTL, starts: Arc::default() }
+        Host {
+            db,
+            challenge_ttl: CHALLENGE_TTL,
+            starts: Arc::default(),
+            downtime: scheduler::DOWNTIME,
+            grace: scheduler::GRACE,
+        }
     }
 
     /// A host whose challenges expire after `seconds`.
@@ -99,13 +117,6 @@ impl Host {
         if request.opponent.as_ref().is_some_and(|o| o.id == request.challenger.id) {
             return Err(HostError::ChallengeYourself);
         }
-        if let Some(clock) = request.clock_seconds
-            && !CLOCK_RANGE.contains(&clock)
-        {
-            return Err(HostError::BadSetup(
-                "a clock gives between one minute and 30 days per move; choose a time in that range".to_owned(),
-            ));
-        }
         let mut tx = self.db.begin_write().await?;
         let open = store::challenges::open_count_by(&mut tx, request.challenger.id, now).await?;
         if open >= MAX_OPEN_CHALLENGES {
@@ -125,7 +136,8 @@ impl Host {
                 variant: variant.id(),
                 options: &options,
                 side: request.side.name(),
-                clock_seconds: request.clock_seconds,
+                clock_seconds: request.clock.seconds_per_move(),
+                reserve_cap: request.clock.reserve_cap(),
                 expires_at: now.saturating_add(self.challenge_ttl),
             },
             now,
@@ -179,6 +191,8 @@ impl Host {
                 attacker_id,
                 defender_id,
                 clock_seconds: row.clock_seconds,
+                reserve_cap: row.reserve_cap,
+                turn: scheduler::first_turn(Clock::from_row(row.clock_seconds, row.reserve_cap), now),
                 imported: false,
             },
             now,
@@ -310,11 +324,12 @@ impl Host {
         let mut notify = vec![side_player(&loaded.row, to_move.opponent())];
         if let Status::Finished(outcome) = played.status {
             let ending = Ending { winner: outcome.winner, reason: EndReason::Board(outcome.reason) };
-            store::games::finish(&mut tx, game_id, ending.status_name(), ending.reason.name(), None, now).await?;
-            store::offers::lapse_all(&mut tx, game_id, now).await?;
-            ending.status_name().clone_into(&mut loaded.row.status);
-            loaded.row.reason = Some(ending.reason.name().to_owned());
+            end_game(&mut tx, &mut loaded, ending, None, now).await?;
             notify = players(&loaded.row);
+        } else if loaded.row.clock_seconds.is_some() {
+            let turn = scheduler::turn_after_move(&loaded.row, to_move, now);
+            store::games::set_turn(&mut tx, game_id, &turn).await?;
+            set_turn_in_row(&mut loaded.row, &turn);
         }
         loaded.row.ply = new_ply;
         let game = view(&loaded);
@@ -343,21 +358,21 @@ impl Host {
         let mut tx = self.db.begin_write().await?;
         let loaded = self.load(&mut tx, game_id).await?;
         ensure_ongoing(&mut tx, &loaded).await?;
+        // An aborted game has neither winner nor loser, whatever the caller said.
+        let ending = if ending.reason == EndReason::Aborted { Ending { winner: None, ..ending } } else { ending };
         let loser = ending.winner.map(|w| side_player(&loaded.row, w.opponent()));
         let finished = finish_in(&mut tx, loaded, ending, loser, now).await?;
         tx.commit().await?;
         Ok(finished)
     }
 
-    /// The side to move runs out of time and loses.
+    /// The side to move runs out of time and loses; a game where fewer than two plies were
+    /// played is aborted instead (no result, unrated). The scheduler does this at the deadline.
     pub async fn time_out(&self, game_id: GameId, now: i64) -> Result<Finished, HostError> {
         let mut tx = self.db.begin_write().await?;
         let loaded = self.load(&mut tx, game_id).await?;
         ensure_ongoing(&mut tx, &loaded).await?;
-        let loser = loaded.game.position().to_move();
-        let ending = Ending { winner: Some(loser.opponent()), reason: EndReason::Time };
-        let loser_id = side_player(&loaded.row, loser);
-        let finished = finish_in(&mut tx, loaded, ending, Some(loser_id), now).await?;
+        let finished = scheduler::time_out_in(&mut tx, loaded, now).await?;
         tx.commit().await?;
         Ok(finished)
     }
@@ -444,6 +459,12 @@ impl Host {
                 store::games::set_moves(&mut tx, game_id, ply, &movetext(&loaded.game), now).await?;
                 store::offers::resolve(&mut tx, offer.id, "accepted", now).await?;
                 loaded.row.ply = ply;
+                if loaded.row.clock_seconds.is_some() {
+                    let to_move = loaded.game.position().to_move();
+                    let turn = scheduler::turn_after_takeback(&loaded.row, to_move, now);
+                    store::games::set_turn(&mut tx, game_id, &turn).await?;
+                    set_turn_in_row(&mut loaded.row, &turn);
+                }
                 OfferOutcome::Accepted { game: view(&loaded), notify: vec![offer.by_user], plies_taken_back: plies }
             }
             (OfferAction::Accept, Some(_)) => {
@@ -478,23 +499,8 @@ impl Host {
         let mut tx = self.db.begin_read().await?;
         let rows = store::games::of_user(&mut tx, user, !all, 100).await?;
         let mut list = Vec::with_capacity(rows.len());
-        for row in rows {
-            let side = if row.attacker_id == user { Side::Attackers } else { Side::Defenders };
-            let opponent_id = side_player(&row, side.opponent());
-            let name = if side == Side::Attackers { &row.defender_name } else { &row.attacker_name };
-            let opponent = User { id: opponent_id, name: name.clone() };
-            let first = row.start_to_move.as_deref().and_then(Side::from_name).unwrap_or(Side::Attackers);
-            let to_move = if row.ply % 2 == 0 { first } else { first.opponent() };
-            list.push(GameSummary {
-                id: row.id,
-                place: Place { guild: row.guild_id, channel: row.channel_id, thread: row.thread_id },
-                variant: row.variant.clone(),
-                side,
-                opponent,
-                ply: usize::try_from(row.ply).unwrap_or(0),
-                to_move,
-                ending: Ending::from_row(&row.status, row.reason.as_deref()),
-            });
+        for row in &rows {
+            list.push(summary(row, user));
         }
         Ok(list)
     }
@@ -627,6 +633,8 @@ impl Host {
                 attacker_id: attacker.id,
                 defender_id: defender.id,
                 clock_seconds: None,
+                reserve_cap: None,
+                turn: store::games::Turn::default(),
                 imported: true,
             },
             now,
@@ -714,9 +722,41 @@ fn view(loaded: &Loaded) -> GameView {
         ending: Ending::from_row(&row.status, row.reason.as_deref()),
         last_move: loaded.game.moves().last().map(tafl_rules::PlayedMove::text),
         position: loaded.game.position().clone(),
-        clock_seconds: row.clock_seconds,
+        clock: Clock::from_row(row.clock_seconds, row.reserve_cap),
+        deadline_at: row.deadline_at.filter(|_| row.status == "ongoing"),
+        attacker_reserve: row.attacker_reserve,
+        defender_reserve: row.defender_reserve,
         imported: row.imported,
     }
+}
+
+/// One line of `user`'s game list.
+fn summary(row: &GameRow, user: UserId) -> GameSummary {
+    let side = if row.attacker_id == user { Side::Attackers } else { Side::Defenders };
+    let opponent_id = side_player(row, side.opponent());
+    let name = if side == Side::Attackers { &row.defender_name } else { &row.attacker_name };
+    GameSummary {
+        id: row.id,
+        place: Place { guild: row.guild_id, channel: row.channel_id, thread: row.thread_id },
+        variant: row.variant.clone(),
+        side,
+        opponent: User { id: opponent_id, name: name.clone() },
+        ply: usize::try_from(row.ply).unwrap_or(0),
+        to_move: scheduler::to_move(row),
+        ending: Ending::from_row(&row.status, row.reason.as_deref()),
+        clock: Clock::from_row(row.clock_seconds, row.reserve_cap),
+        deadline_at: row.deadline_at.filter(|_| row.status == "ongoing"),
+    }
+}
+
+/// Copies a new turn into a loaded row, so the view returned shows it.
+fn set_turn_in_row(row: &mut GameRow, turn: &store::games::Turn) {
+    row.attacker_reserve = turn.attacker_reserve;
+    row.defender_reserve = turn.defender_reserve;
+    row.turn_started_at = turn.turn_started_at;
+    row.deadline_at = turn.deadline_at;
+    row.reminders_sent = turn.reminders_sent;
+    row.next_due_at = turn.next_due_at;
 }
 
 async fn finish_in(
@@ -726,14 +766,30 @@ async fn finish_in(
     loser: Option<UserId>,
     now: i64,
 ) -> Result<Finished, HostError> {
+    end_game(conn, &mut loaded, ending, loser, now).await?;
+    tracing::info!(game = loaded.row.id, result = ending.status_name(), reason = ending.reason.name(), "game finished");
+    Ok(Finished { notify: players(&loaded.row), game: view(&loaded) })
+}
+
+/// Records the end of a hosted game in the transaction that ends it: the row, lapsed offers,
+/// and the ratings. Every ending of a hosted game (a move that ends it, resignation, time,
+/// agreement, an ending the scheduler records) comes through here, so none is left unrated.
+/// Imports write finished games directly and are never rated.
+async fn end_game(
+    conn: &mut Conn,
+    loaded: &mut Loaded,
+    ending: Ending,
+    loser: Option<UserId>,
+    now: i64,
+) -> Result<(), HostError> {
     let id = loaded.row.id;
     store::games::finish(conn, id, ending.status_name(), ending.reason.name(), loser, now).await?;
     store::offers::lapse_all(conn, id, now).await?;
     ending.status_name().clone_into(&mut loaded.row.status);
     loaded.row.reason = Some(ending.reason.name().to_owned());
     loaded.row.loser_id = loser;
-    tracing::info!(game = id, result = ending.status_name(), reason = ending.reason.name(), "game finished");
-    Ok(Finished { notify: players(&loaded.row), game: view(&loaded) })
+    loaded.row.finished_at = Some(now);
+    ratings::rate_game(conn, &loaded.row, loaded.game.ply(), ending, now).await
 }
 
 /// The sides `user` plays in a game (both, in a game against oneself), or a refusal.
@@ -813,7 +869,7 @@ async fn challenge_view(conn: &mut Conn, row: &ChallengeRow) -> Result<Challenge
         variant: row.variant.clone(),
         options: row.options.clone(),
         side: row.side.parse().unwrap_or(SideChoice::Random),
-        clock_seconds: row.clock_seconds,
+        clock: Clock::from_row(row.clock_seconds, row.reserve_cap),
         place: Place { guild: row.guild_id, channel: row.channel_id, thread: None },
         state: ChallengeState::parse(&row.state),
         game_id: row.game_id,

@@ -3,7 +3,9 @@
 use std::fmt;
 use std::str::FromStr;
 
-use tafl_rules::{MoveText, Position, Reason, Side, Status};
+use tafl_rules::{MoveText, Position, Reason, Side, Square, Status};
+
+use super::Clock;
 
 /// A person: a Discord snowflake (or a fake id in the local console).
 pub type UserId = i64;
@@ -82,8 +84,8 @@ pub struct ChallengeRequest {
     /// `key=value` options of the preset.
     pub options: Vec<String>,
     pub side: SideChoice,
-    /// Seconds per move, for correspondence clocks.
-    pub clock_seconds: Option<i64>,
+    /// The correspondence clock ([`Clock::UNTIMED`] for none).
+    pub clock: Clock,
     pub place: Place,
 }
 
@@ -129,7 +131,7 @@ pub struct Challenge {
     pub variant: String,
     pub options: String,
     pub side: SideChoice,
-    pub clock_seconds: Option<i64>,
+    pub clock: Clock,
     pub place: Place,
     pub state: ChallengeState,
     pub game_id: Option<GameId>,
@@ -143,6 +145,9 @@ pub enum EndReason {
     Resignation,
     Agreement,
     Time,
+    /// Ended before both sides had moved (the first player to move ran out of time): no result,
+    /// never rated.
+    Aborted,
 }
 
 impl EndReason {
@@ -154,11 +159,12 @@ impl EndReason {
             EndReason::Resignation => "resignation",
             EndReason::Agreement => "agreement",
             EndReason::Time => "time",
+            EndReason::Aborted => "aborted",
         }
     }
 
     /// Every reason, for tests and documentation.
-    pub const ALL: [EndReason; 9] = [
+    pub const ALL: [EndReason; 10] = [
         EndReason::Board(Reason::KingCaptured),
         EndReason::Board(Reason::KingEscaped),
         EndReason::Board(Reason::ExitFort),
@@ -168,6 +174,7 @@ impl EndReason {
         EndReason::Resignation,
         EndReason::Agreement,
         EndReason::Time,
+        EndReason::Aborted,
     ];
 
     #[must_use]
@@ -188,6 +195,7 @@ impl EndReason {
             EndReason::Resignation => "resignation",
             EndReason::Agreement => "agreement",
             EndReason::Time => "time ran out",
+            EndReason::Aborted => "aborted before both sides had moved, so unrated",
         }
     }
 }
@@ -207,9 +215,12 @@ pub struct Ending {
 }
 
 impl Ending {
-    /// `ongoing`-style status name: `attackers_win`, `defenders_win` or `draw`.
+    /// `ongoing`-style status name: `attackers_win`, `defenders_win`, `draw` or `aborted`.
     #[must_use]
     pub const fn status_name(self) -> &'static str {
+        if matches!(self.reason, EndReason::Aborted) {
+            return "aborted";
+        }
         match self.winner {
             Some(Side::Attackers) => "attackers_win",
             Some(Side::Defenders) => "defenders_win",
@@ -222,6 +233,7 @@ impl Ending {
             "attackers_win" => Some(Side::Attackers),
             "defenders_win" => Some(Side::Defenders),
             "draw" => None,
+            "aborted" => return Some(Ending { winner: None, reason: EndReason::Aborted }),
             _ => return None,
         };
         let reason = reason.and_then(EndReason::parse).unwrap_or(EndReason::Agreement);
@@ -230,7 +242,11 @@ impl Ending {
 
     /// The rules crate's status of this ending, for OTN result tags.
     #[must_use]
+    /// An aborted game has no result: `Ongoing`, whose OTN result tag is `?`.
     pub fn status(self) -> Status {
+        if self.reason == EndReason::Aborted {
+            return Status::Ongoing;
+        }
         let reason = match self.reason {
             EndReason::Board(reason) => reason,
             // OTN has no word for these; the result tag only needs the winner.
@@ -242,6 +258,9 @@ impl Ending {
 
 impl fmt::Display for Ending {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.reason == EndReason::Aborted {
+            return f.write_str("the game was aborted before both sides had moved; it is not rated");
+        }
         match self.winner {
             Some(side) => write!(f, "the {side} won: {}", self.reason.describe()),
             None => write!(f, "drawn by {}", self.reason.describe()),
@@ -266,7 +285,12 @@ pub struct GameView {
     pub ending: Option<Ending>,
     pub last_move: Option<MoveText>,
     pub position: Position,
-    pub clock_seconds: Option<i64>,
+    pub clock: Clock,
+    /// When the player to move runs out of time (unix seconds); `None` when untimed or over.
+    pub deadline_at: Option<i64>,
+    /// Each side's saved time in seconds (reserve clocks; 0 otherwise).
+    pub attacker_reserve: i64,
+    pub defender_reserve: i64,
     pub imported: bool,
 }
 
@@ -291,6 +315,21 @@ impl GameView {
         self.ending.is_some()
     }
 
+    /// The saved time of `side` (reserve clocks).
+    #[must_use]
+    pub const fn reserve(&self, side: Side) -> i64 {
+        match side {
+            Side::Attackers => self.attacker_reserve,
+            Side::Defenders => self.defender_reserve,
+        }
+    }
+
+    /// Seconds left for the player to move at `now` (0 once past), `None` when untimed or over.
+    #[must_use]
+    pub fn time_left(&self, now: i64) -> Option<i64> {
+        self.deadline_at.map(|deadline| (deadline - now).max(0))
+    }
+
     /// Both players' ids, attacker first.
     #[must_use]
     pub fn players(&self) -> Vec<UserId> {
@@ -313,12 +352,21 @@ pub struct GameSummary {
     pub ply: usize,
     pub to_move: Side,
     pub ending: Option<Ending>,
+    pub clock: Clock,
+    /// When the player to move runs out of time (unix seconds); `None` when untimed or over.
+    pub deadline_at: Option<i64>,
 }
 
 impl GameSummary {
     #[must_use]
     pub fn my_turn(&self) -> bool {
         self.ending.is_none() && self.to_move == self.side
+    }
+
+    /// Seconds left for the player to move at `now` (0 once past), `None` when untimed or over.
+    #[must_use]
+    pub fn time_left(&self, now: i64) -> Option<i64> {
+        self.deadline_at.map(|deadline| (deadline - now).max(0))
     }
 }
 
@@ -385,4 +433,205 @@ pub struct MoveChoice {
     pub notation: String,
     /// `e1-e3 x e2`, `f6-f1 escape!`, `d4-d9 threat`.
     pub label: String,
+}
+
+/// Where a rating counts: everywhere, or on one Discord server.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Scope {
+    Global,
+    /// A server (guild) id.
+    Server(i64),
+}
+
+impl Scope {
+    /// The scope of a server, or the global one for `None`.
+    #[must_use]
+    pub fn of(guild: Option<i64>) -> Scope {
+        match guild {
+            Some(id) if id != 0 => Scope::Server(id),
+            _ => Scope::Global,
+        }
+    }
+
+    /// As stored: 0 for global (Discord snowflakes are never 0), else the server id.
+    pub(crate) const fn id(self) -> i64 {
+        match self {
+            Scope::Global => 0,
+            Scope::Server(id) => id,
+        }
+    }
+
+    pub(crate) const fn from_id(id: i64) -> Scope {
+        if id == 0 { Scope::Global } else { Scope::Server(id) }
+    }
+}
+
+/// What one rated game did to one player's rating in one scope.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RatingChange {
+    pub user: User,
+    /// The variant family rated (see [`crate::host::rating_family`]).
+    pub family: String,
+    pub scope: Scope,
+    pub before: f64,
+    pub after: f64,
+    pub deviation_before: f64,
+    pub deviation_after: f64,
+}
+
+impl RatingChange {
+    /// Rating points won (positive) or lost (negative).
+    #[must_use]
+    pub fn delta(&self) -> f64 {
+        self.after - self.before
+    }
+}
+
+/// A rating as players see it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FamilyRating {
+    pub family: String,
+    pub rating: f64,
+    pub deviation: f64,
+    /// Rated games in this family and scope.
+    pub games: i64,
+    /// Still uncertain (a high deviation): shown as `1520?`, as lichess does.
+    pub provisional: bool,
+}
+
+/// One line of a leaderboard.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LeaderboardEntry {
+    /// 1 for the best.
+    pub rank: usize,
+    pub user: User,
+    pub rating: FamilyRating,
+}
+
+/// The best players of a variant family in a scope.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Leaderboard {
+    pub family: String,
+    pub scope: Scope,
+    pub entries: Vec<LeaderboardEntry>,
+}
+
+/// Wins, losses and draws on one side.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SideRecord {
+    pub wins: u32,
+    pub losses: u32,
+    pub draws: u32,
+}
+
+impl SideRecord {
+    #[must_use]
+    pub const fn games(self) -> u32 {
+        self.wins + self.losses + self.draws
+    }
+}
+
+/// A game's result for one player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlayerResult {
+    Win,
+    Loss,
+    Draw,
+}
+
+/// The same result in a player's most recent rated games, e.g. three wins in a row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Streak {
+    pub result: PlayerResult,
+    pub length: u32,
+}
+
+/// A player's ratings and record in a scope. Only rated games count, so games against oneself,
+/// games abandoned before ply 2 and imported games are left out.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Profile {
+    pub user: User,
+    pub scope: Scope,
+    /// One per family played, most games first.
+    pub ratings: Vec<FamilyRating>,
+    pub as_attacker: SideRecord,
+    pub as_defender: SideRecord,
+    /// `None` before the first rated game.
+    pub streak: Option<Streak>,
+}
+
+impl Profile {
+    /// Rated games on both sides.
+    #[must_use]
+    pub const fn games(&self) -> u32 {
+        self.as_attacker.games() + self.as_defender.games()
+    }
+}
+
+/// How a game stands or ended, with the facts a summary puts into words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Conclusion {
+    InProgress {
+        to_move: Side,
+    },
+    /// The king reached `at` (an edge or corner square).
+    KingEscaped {
+        at: Square,
+    },
+    /// The king was captured where he stood, at `at`.
+    KingCaptured {
+        at: Square,
+    },
+    /// The king, at `at`, is in an exit fort.
+    ExitFort {
+        at: Square,
+    },
+    Encirclement,
+    /// A position occurred for the third time; the ending's winner says who, if anyone, won.
+    Repetition,
+    /// `side` had no legal move.
+    NoMoves {
+        side: Side,
+    },
+    /// `side` resigned (`None` only for an imported record that does not say who).
+    Resignation {
+        side: Option<Side>,
+    },
+    /// `side` ran out of time (`None` as for resignation).
+    Time {
+        side: Option<Side>,
+    },
+    Agreement,
+    /// The clock ran out before the second move: no result, and no rating.
+    Aborted,
+}
+
+/// Everything the end-of-game summary shows, for finished and running games alike.
+#[derive(Clone, Debug)]
+pub struct Summary {
+    /// Players, sides, variant, place, result (`ending`), final position.
+    pub game: GameView,
+    /// The whole game from its start, to animate as a GIF.
+    pub record: tafl_rules::Game,
+    pub conclusion: Conclusion,
+    /// Plies played, and full moves (an attacker move and the reply; a lone last ply counts).
+    pub plies: usize,
+    pub full_moves: usize,
+    /// Pieces each side captured (the king is never captured as a piece).
+    pub captured_by_attackers: usize,
+    pub captured_by_defenders: usize,
+    pub created_at: i64,
+    pub finished_at: Option<i64>,
+    /// Seconds from the game's creation to its end; `None` while it goes on.
+    pub duration: Option<i64>,
+    /// Global scope first, attacker first; empty for a game not rated (or not yet finished).
+    pub rating_changes: Vec<RatingChange>,
+}
+
+impl Summary {
+    /// The winning side; `None` for a draw or a game in progress.
+    #[must_use]
+    pub fn winner(&self) -> Option<Side> {
+        self.game.ending.and_then(|e| e.winner)
+    }
 }

@@ -3,11 +3,14 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use tafl_render::{BoardOptions, Caption, LastMove, Renderer};
+use tafl_render::{BoardOptions, Caption, GifOptions, LastMove, Renderer};
 
+// The console speaks English with the words the bot uses in Discord.
+use crate::discord::summary;
+use crate::discord::text::Lang;
 use crate::host::{
-    ChallengeRequest, EndReason, Ending, GameId, GameView, Host, HostError, OfferAction, OfferOutcome, Place,
-    SideChoice, User,
+    ChallengeRequest, Clock, Due, GameId, GameView, Host, HostError, OfferAction, OfferOutcome, Place, ReminderKind,
+    SideChoice, Summary, User, clock,
 };
 use crate::store;
 
@@ -16,7 +19,7 @@ const PLACE: Place = Place { guild: 0, channel: 0, thread: None };
 
 const HELP: &str = "\
 Commands (the same as in Discord; people are @names, each with a stable id in the database):
-  /challenge [@user] [variant] [side:attackers|defenders|random] [clock:3d] [key=value…]
+  /challenge [@user] [variant] [side:attackers|defenders|random] [clock:3d|3d+7d|none] [key=value…]
                           challenge someone, or anyone without a name (default variant copenhagen)
   /accept [id]  /decline [id]  /cancel [id]
                           answer a challenge (the latest one when no id is given)
@@ -29,8 +32,13 @@ Commands (the same as in Discord; people are @names, each with a stable id in th
   /draw offer|accept|decline
   /takeback request|accept|decline
   /export [N]             print the OTN record of a game
+  /summary [N]            the summary of a game (and its GIF beside the boards)
+  /leaderboard [variant]  the best players of a variant's family (default copenhagen)
+  /profile [@user]        ratings, results by side and current streak
   /import FILE [@attackers] [@defenders]
                           import a finished game from an OTN record file
+  /tick                   run the scheduler now: reminders, time-outs, expired challenges
+  /wait 2h                let time pass (1d, 90m, 1d12h…), running the scheduler as a bot would
   /as @bob                switch to playing as @bob (you start as @you)
   as @bob /accept         run one command as @bob
   /help  /quit";
@@ -56,6 +64,8 @@ pub struct Session {
     last_game: Option<GameId>,
     boards: Option<PathBuf>,
     renderer: Option<Renderer>,
+    /// Seconds added to the real clock by `/wait`, so that clocks can be tried in a session.
+    offset: i64,
 }
 
 impl Session {
@@ -63,7 +73,12 @@ impl Session {
     #[must_use]
     pub fn new(host: Host, boards: Option<PathBuf>) -> Session {
         let renderer = boards.is_some().then(Renderer::new);
-        Session { host, current: "you".to_owned(), last_game: None, boards, renderer }
+        Session { host, current: "you".to_owned(), last_game: None, boards, renderer, offset: 0 }
+    }
+
+    /// The session's time: the real clock plus what `/wait` added.
+    fn now(&self) -> i64 {
+        now().saturating_add(self.offset)
     }
 
     /// The name of whoever types now.
@@ -121,7 +136,12 @@ impl Session {
             "draw" => self.offer(&args, false).await,
             "takeback" => self.offer(&args, true).await,
             "export" => self.export(&args).await,
+            "summary" => self.summary(&args).await,
+            "leaderboard" => self.leaderboard(&args).await,
+            "profile" => self.profile(&args).await,
             "import" => self.import(&args).await,
+            "tick" => self.tick().await,
+            "wait" => self.wait(&args).await,
             _ => Err(format!("there is no command /{}; type /help for the list", shorten(&name))),
         };
         match result {
@@ -140,7 +160,7 @@ impl Session {
 
     /// The stable id of a name, created on first use.
     async fn user(&self, name: &str) -> Result<User, String> {
-        let now = now();
+        let now = self.now();
         let found = {
             let mut conn = self.host.db().pool().acquire().await.map_err(internal)?;
             store::users::find_by_name(&mut conn, name).await.map_err(internal)?
@@ -168,7 +188,7 @@ impl Session {
         let mut opponent = None;
         let mut variant = None;
         let mut side = SideChoice::Random;
-        let mut clock = None;
+        let mut clock = Clock::UNTIMED;
         let mut options = Vec::new();
         for arg in args {
             if arg.starts_with('@') || arg.starts_with("opponent:") {
@@ -177,7 +197,7 @@ impl Session {
             } else if let Some(value) = arg.strip_prefix("side:") {
                 side = value.parse()?;
             } else if let Some(value) = arg.strip_prefix("clock:") {
-                clock = parse_clock(value)?;
+                clock = value.parse()?;
             } else if let Some(value) = arg.strip_prefix("variant:") {
                 variant = Some(value.to_owned());
             } else if let Some(value) = arg.strip_prefix("opt:") {
@@ -196,12 +216,15 @@ impl Session {
             variant: variant.unwrap_or_else(|| "copenhagen".to_owned()),
             options,
             side,
-            clock_seconds: clock,
+            clock,
             place: PLACE,
         };
-        let c = self.host.challenge(&request, now()).await.map_err(|e| e.to_string())?;
+        let c = self.host.challenge(&request, self.now()).await.map_err(|e| e.to_string())?;
         let to = c.opponent.as_ref().map_or_else(|| "anyone".to_owned(), |o| format!("@{}", o.name));
-        let options = if c.options.is_empty() { String::new() } else { format!(" ({})", c.options) };
+        let mut options = if c.options.is_empty() { String::new() } else { format!(" ({})", c.options) };
+        if !c.clock.is_untimed() {
+            let _ = write!(options, " with {}", c.clock.describe());
+        }
         let answer = match &c.opponent {
             Some(o) => format!("@{} may answer with: as @{} /accept {}", o.name, o.name, c.id),
             None => format!("anyone may answer with: as @name /accept {}", c.id),
@@ -221,7 +244,7 @@ impl Session {
         if let Some(arg) = args.first() {
             return parse_id(arg.trim_start_matches("challenge:").trim_start_matches('#'));
         }
-        let list = self.host.challenges(user.id, now()).await.map_err(|e| e.to_string())?;
+        let list = self.host.challenges(user.id, self.now()).await.map_err(|e| e.to_string())?;
         list.iter()
             .rev()
             .find(|c| if mine { c.challenger.id == user.id } else { c.challenger.id != user.id })
@@ -239,7 +262,7 @@ impl Session {
     async fn accept(&mut self, args: &[&str]) -> Result<String, String> {
         let me = self.me().await?;
         let id = self.pick_challenge(args, &me, false).await?;
-        let accepted = self.host.accept(id, &me, now()).await.map_err(|e| e.to_string())?;
+        let accepted = self.host.accept(id, &me, self.now()).await.map_err(|e| e.to_string())?;
         let game = &accepted.game;
         self.last_game = Some(game.id);
         Ok(format!(
@@ -256,20 +279,20 @@ impl Session {
     async fn decline(&mut self, args: &[&str]) -> Result<String, String> {
         let me = self.me().await?;
         let id = self.pick_challenge(args, &me, false).await?;
-        let c = self.host.decline(id, me.id, now()).await.map_err(|e| e.to_string())?;
+        let c = self.host.decline(id, me.id, self.now()).await.map_err(|e| e.to_string())?;
         Ok(format!("@{} declined challenge #{} from @{}", me.name, c.id, c.challenger.name))
     }
 
     async fn cancel(&mut self, args: &[&str]) -> Result<String, String> {
         let me = self.me().await?;
         let id = self.pick_challenge(args, &me, true).await?;
-        let c = self.host.cancel(id, me.id, now()).await.map_err(|e| e.to_string())?;
+        let c = self.host.cancel(id, me.id, self.now()).await.map_err(|e| e.to_string())?;
         Ok(format!("challenge #{} cancelled", c.id))
     }
 
     async fn list_challenges(&mut self) -> Result<String, String> {
         let me = self.me().await?;
-        let list = self.host.challenges(me.id, now()).await.map_err(|e| e.to_string())?;
+        let list = self.host.challenges(me.id, self.now()).await.map_err(|e| e.to_string())?;
         if list.is_empty() {
             return Ok("no open challenges".to_owned());
         }
@@ -312,7 +335,8 @@ impl Session {
             return Err("write the move, like /move e1-e3".to_owned());
         }
         let id = self.pick_game(game_arg, &me).await?;
-        let played = self.host.play(id, me.id, &notation.join(" "), None, now()).await.map_err(|e| e.to_string())?;
+        let played =
+            self.host.play(id, me.id, &notation.join(" "), None, self.now()).await.map_err(|e| e.to_string())?;
         self.last_game = Some(id);
         Ok(format!(
             "@{} played {} (game #{id}, ply {})\n{}",
@@ -359,6 +383,10 @@ impl Session {
                 None if g.my_turn() => format!("@{}'s turn", user.name),
                 None => format!("@{}'s turn", g.opponent.name),
             };
+            let state = match g.time_left(self.now()) {
+                Some(left) => format!("{state}, {} left", clock::format_duration(left)),
+                None => state,
+            };
             let _ = writeln!(
                 text,
                 "game #{}: {} against @{}, playing the {}, ply {}: {state}",
@@ -371,7 +399,7 @@ impl Session {
     async fn resign(&mut self, args: &[&str]) -> Result<String, String> {
         let me = self.me().await?;
         let id = self.pick_game(args.first().copied(), &me).await?;
-        let finished = self.host.resign(id, me.id, now()).await.map_err(|e| e.to_string())?;
+        let finished = self.host.resign(id, me.id, self.now()).await.map_err(|e| e.to_string())?;
         Ok(format!("@{} resigned game #{id}.\n{}", me.name, self.show(&finished.game)))
     }
 
@@ -390,9 +418,9 @@ impl Session {
         };
         let id = self.pick_game(args.get(1).copied(), &me).await?;
         let outcome = if takeback {
-            self.host.takeback(id, me.id, action, now()).await
+            self.host.takeback(id, me.id, action, self.now()).await
         } else {
-            self.host.draw(id, me.id, action, now()).await
+            self.host.draw(id, me.id, action, self.now()).await
         }
         .map_err(|e: HostError| e.to_string())?;
         self.last_game = Some(id);
@@ -417,6 +445,35 @@ impl Session {
         self.host.export(id).await.map_err(|e| e.to_string())
     }
 
+    async fn summary(&mut self, args: &[&str]) -> Result<String, String> {
+        let me = self.me().await?;
+        let id = self.pick_game_of(args.first().copied(), &me, true).await?;
+        let summary = self.host.summary(id).await.map_err(|e| e.to_string())?;
+        let text = summary::summary_text(&summary, Lang::En);
+        let mut out = format!("{}\n{}\n", text.title, text.description);
+        if let Some(path) = self.write_gif(&summary) {
+            let _ = writeln!(out, "game animation: {}", path.display());
+        }
+        Ok(out)
+    }
+
+    async fn leaderboard(&mut self, args: &[&str]) -> Result<String, String> {
+        let family = args.first().copied().unwrap_or("copenhagen");
+        let board = self.host.leaderboard(family, None, 20).await.map_err(|e| e.to_string())?;
+        let text = summary::leaderboard_text(&board, Lang::En);
+        Ok(format!("{}\n{}", text.title, text.description))
+    }
+
+    async fn profile(&mut self, args: &[&str]) -> Result<String, String> {
+        let user = match args.first() {
+            Some(name) => self.user(&parse_name(name)?).await?,
+            None => self.me().await?,
+        };
+        let profile = self.host.profile(user.id, None).await.map_err(|e| e.to_string())?;
+        let text = summary::profile_text(&profile, Lang::En);
+        Ok(format!("{}\n{}", text.title, text.description))
+    }
+
     async fn import(&mut self, args: &[&str]) -> Result<String, String> {
         let Some((path, names)) = args.split_first() else {
             return Err("write the record's file, like /import game.otn @ann @ben".to_owned());
@@ -433,9 +490,91 @@ impl Session {
             return Err(format!("{} is larger than any game record", shorten(path)));
         }
         let record = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", shorten(path)))?;
-        let game = self.host.import(&record, &attacker, &defender, PLACE, now()).await.map_err(|e| e.to_string())?;
+        let game =
+            self.host.import(&record, &attacker, &defender, PLACE, self.now()).await.map_err(|e| e.to_string())?;
         self.last_game = Some(game.id);
         Ok(format!("imported as game #{} ({}, {} plies).\n{}", game.id, game.variant, game.ply, self.show(&game)))
+    }
+
+    async fn tick(&mut self) -> Result<String, String> {
+        let now = self.now();
+        let found = self.host.tick(now).await.map_err(|e| e.to_string())?;
+        if found.is_empty() {
+            return Ok("nothing is due".to_owned());
+        }
+        Ok(found.iter().map(|due| self.describe_due(due, now)).collect::<Vec<_>>().join("\n"))
+    }
+
+    /// Lets `args` (a duration) pass, ticking every few minutes as a running bot would, so that
+    /// no tick sees "downtime"; prints what came due and when.
+    async fn wait(&mut self, args: &[&str]) -> Result<String, String> {
+        const STEP: i64 = 5 * 60;
+        const MAX: i64 = 366 * 24 * 3600;
+        let text = args.join(" ");
+        let seconds = clock::parse_duration(&text).filter(|s| (1..=MAX).contains(s)).ok_or_else(|| {
+            format!(
+                "\"{}\" is not a time to wait; write one like 2h, 90m, 1d or 1d12h (at most a year)",
+                shorten(&text)
+            )
+        })?;
+        let start = self.now();
+        let mut lines = Vec::new();
+        let mut at = start;
+        while at < start + seconds {
+            at = (at + STEP).min(start + seconds);
+            for due in self.host.tick(at).await.map_err(|e| e.to_string())? {
+                lines.push(format!("[+{}] {}", clock::format_duration(at - start), self.describe_due(&due, at)));
+            }
+        }
+        self.offset = self.offset.saturating_add(seconds);
+        if lines.is_empty() {
+            lines.push("nothing came due".to_owned());
+        }
+        Ok(format!("waited {}:\n{}", clock::format_duration(seconds), lines.join("\n")))
+    }
+
+    /// What the scheduler found, as the console shows it.
+    fn describe_due(&self, due: &Due, now: i64) -> String {
+        match due {
+            Due::Reminder(r) => {
+                let left = clock::format_duration(r.deadline_at - now);
+                match r.kind {
+                    ReminderKind::Halfway => {
+                        format!("reminder: @{}, half your time in game #{} is gone; {left} left", r.player.name, r.game)
+                    }
+                    ReminderKind::LastWarning => {
+                        format!("last warning: @{}, only {left} left in game #{}", r.player.name, r.game)
+                    }
+                }
+            }
+            Due::TimedOut(finished) => {
+                let game = &finished.game;
+                let loser = game.player(game.to_move);
+                format!("@{} ran out of time in game #{}.\n{}", loser.name, game.id, self.show(game).trim_end())
+            }
+            Due::ChallengeExpired(c) => format!("challenge #{} from @{} expired unanswered", c.id, c.challenger.name),
+            Due::Digest(digest) => {
+                let games: Vec<String> = digest
+                    .games
+                    .iter()
+                    .map(|g| {
+                        let left = g
+                            .time_left(now)
+                            .map_or_else(String::new, |s| format!(", {} left", clock::format_duration(s)));
+                        format!("#{} ({} against @{}{left})", g.id, g.variant, g.opponent.name)
+                    })
+                    .collect();
+                format!("digest for @{}: your turn in {} game(s): {}", digest.user.name, games.len(), games.join(", "))
+            }
+            Due::Grace { until, games } => {
+                let ids: Vec<String> = games.iter().map(|g| format!("#{g}")).collect();
+                format!(
+                    "the scheduler was not running: the deadlines of games {} moved to {} from now",
+                    ids.join(", "),
+                    clock::format_duration(until - now)
+                )
+            }
+        }
     }
 
     /// The board as text, whose turn or the result, and the PNG written for it.
@@ -452,7 +591,15 @@ impl Session {
             }
             (None, Some(player)) => {
                 let _ =
-                    writeln!(text, "game #{}, ply {}: @{} ({}) to move", game.id, game.ply, player.name, game.to_move);
+                    write!(text, "game #{}, ply {}: @{} ({}) to move", game.id, game.ply, player.name, game.to_move);
+                if let Some(left) = game.time_left(self.now()) {
+                    let _ = write!(text, ", {} left", clock::format_duration(left));
+                    if game.clock.reserve_cap().is_some() {
+                        let reserve = game.reserve(game.to_move);
+                        let _ = write!(text, " (reserve {})", clock::format_duration(reserve));
+                    }
+                }
+                text.push('\n');
             }
             (None, None) => {}
         }
@@ -465,16 +612,13 @@ impl Session {
     /// Writes the board PNG for a position: the one place where the console draws images.
     fn write_png(&self, game: &GameView) -> Option<PathBuf> {
         let (dir, renderer) = (self.boards.as_ref()?, self.renderer.as_ref()?);
-        let on_board = matches!(game.ending.map(|e| e.reason), None | Some(EndReason::Board(_)));
         let options = BoardOptions {
             last_move: game.last_move.as_ref().map(|m| LastMove { mv: m.mv, captures: m.captures.clone() }),
-            // The renderer's caption knows only results on the board; for resignation,
-            // agreement and time the text output says the result.
-            caption: on_board.then(|| Caption {
+            caption: Some(Caption {
                 attackers: game.attacker.name.clone(),
                 defenders: game.defender.name.clone(),
                 move_number: u32::try_from(game.ply / 2 + 1).ok(),
-                status: game.ending.map_or(tafl_rules::Status::Ongoing, Ending::status),
+                status: summary::caption_status(game.ending, Lang::En),
             }),
             ..BoardOptions::default()
         };
@@ -497,6 +641,35 @@ impl Session {
     }
 }
 
+impl Session {
+    /// Writes the GIF of a whole game beside the board images, with the result on its last frame.
+    fn write_gif(&self, summary: &Summary) -> Option<PathBuf> {
+        let (dir, renderer) = (self.boards.as_ref()?, self.renderer.as_ref()?);
+        let game = &summary.game;
+        let options = GifOptions {
+            attackers: game.attacker.name.clone(),
+            defenders: game.defender.name.clone(),
+            result: summary::gif_result(game.ending, Lang::En),
+            ..GifOptions::default()
+        };
+        let gif = match renderer.render_gif(&summary.record, &options) {
+            Ok(gif) => gif,
+            Err(error) => {
+                tracing::warn!(%error, game = game.id, "cannot draw the game");
+                return None;
+            }
+        };
+        let path = dir.join(format!("game-{}.gif", game.id));
+        match std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&path, gif)) {
+            Ok(()) => Some(path),
+            Err(error) => {
+                tracing::warn!(%error, path = %path.display(), "cannot write the game animation");
+                None
+            }
+        }
+    }
+}
+
 /// `@bob` or `bob`: letters, digits, `_`, `-` and `.`, at most 32 characters.
 fn parse_name(text: &str) -> Result<String, String> {
     let name = text.trim().trim_start_matches('@');
@@ -512,25 +685,6 @@ fn parse_name(text: &str) -> Result<String, String> {
 
 fn parse_id(text: &str) -> Result<i64, String> {
     text.parse::<i64>().ok().filter(|n| *n > 0).ok_or_else(|| format!("\"{}\" is not a number like 12", shorten(text)))
-}
-
-/// `3d`, `12h`, `30m`, `90s`, or `none`.
-fn parse_clock(text: &str) -> Result<Option<i64>, String> {
-    if text.eq_ignore_ascii_case("none") {
-        return Ok(None);
-    }
-    let bad = || format!("\"{}\" is not a clock; write a time per move like 1d, 3d, 12h or none", shorten(text));
-    let split = text.find(|c: char| !c.is_ascii_digit()).ok_or_else(bad)?;
-    let (number, unit) = text.split_at(split);
-    let number: i64 = number.parse().map_err(|_| bad())?;
-    let unit = match unit {
-        "d" => 86_400,
-        "h" => 3_600,
-        "m" => 60,
-        "s" => 1,
-        _ => return Err(bad()),
-    };
-    number.checked_mul(unit).map(Some).ok_or_else(bad)
 }
 
 fn internal(error: sqlx::Error) -> String {

@@ -14,6 +14,8 @@ pub struct ChallengeRow {
     pub options: String,
     pub side: String,
     pub clock_seconds: Option<i64>,
+    /// The reserve part of the clock (`3d+7d`), `None` without a reserve.
+    pub reserve_cap: Option<i64>,
     pub state: String,
     pub game_id: Option<i64>,
     pub created_at: i64,
@@ -31,13 +33,14 @@ pub struct NewChallenge<'a> {
     pub options: &'a str,
     pub side: &'a str,
     pub clock_seconds: Option<i64>,
+    pub reserve_cap: Option<i64>,
     pub expires_at: i64,
 }
 
 pub async fn insert(conn: &mut SqliteConnection, c: &NewChallenge<'_>, now: i64) -> Result<i64, sqlx::Error> {
     sqlx::query_scalar(
         "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, variant, options, side, \
-         clock_seconds, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+         clock_seconds, reserve_cap, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
     )
     .bind(c.guild_id)
     .bind(c.channel_id)
@@ -47,6 +50,7 @@ pub async fn insert(conn: &mut SqliteConnection, c: &NewChallenge<'_>, now: i64)
     .bind(c.options)
     .bind(c.side)
     .bind(c.clock_seconds)
+    .bind(c.reserve_cap)
     .bind(now)
     .bind(c.expires_at)
     .fetch_one(conn)
@@ -56,7 +60,7 @@ pub async fn insert(conn: &mut SqliteConnection, c: &NewChallenge<'_>, now: i64)
 pub async fn find(conn: &mut SqliteConnection, id: i64) -> Result<Option<ChallengeRow>, sqlx::Error> {
     sqlx::query_as(
         "SELECT id, guild_id, channel_id, challenger_id, opponent_id, variant, options, side, clock_seconds, \
-         state, game_id, created_at, expires_at FROM challenges WHERE id = ?",
+         reserve_cap, state, game_id, created_at, expires_at FROM challenges WHERE id = ?",
     )
     .bind(id)
     .fetch_optional(conn)
@@ -67,7 +71,7 @@ pub async fn find(conn: &mut SqliteConnection, id: i64) -> Result<Option<Challen
 pub async fn open_for(conn: &mut SqliteConnection, user_id: i64, now: i64) -> Result<Vec<ChallengeRow>, sqlx::Error> {
     sqlx::query_as(
         "SELECT id, guild_id, channel_id, challenger_id, opponent_id, variant, options, side, clock_seconds, \
-         state, game_id, created_at, expires_at FROM challenges \
+         reserve_cap, state, game_id, created_at, expires_at FROM challenges \
          WHERE state = 'open' AND expires_at > ? AND (opponent_id IS NULL OR opponent_id = ? OR challenger_id = ?) \
          ORDER BY id",
     )
@@ -109,7 +113,7 @@ pub async fn close(
 pub async fn expire(conn: &mut SqliteConnection, now: i64) -> Result<Vec<ChallengeRow>, sqlx::Error> {
     let rows: Vec<ChallengeRow> = sqlx::query_as(
         "SELECT id, guild_id, channel_id, challenger_id, opponent_id, variant, options, side, clock_seconds, \
-         state, game_id, created_at, expires_at FROM challenges WHERE state = 'open' AND expires_at <= ? ORDER BY id",
+         reserve_cap, state, game_id, created_at, expires_at FROM challenges WHERE state = 'open' AND expires_at <= ? ORDER BY id",
     )
     .bind(now)
     .fetch_all(&mut *conn)

@@ -34,6 +34,27 @@ pub struct GameRow {
     /// How many draw offers and takeback requests are open, so a move only touches `offers`
     /// when there is something to lapse.
     pub open_offers: i64,
+    /// The clock's reserve cap (clocks like `3d+7d`), `None` without a reserve.
+    pub reserve_cap: Option<i64>,
+    pub attacker_reserve: i64,
+    pub defender_reserve: i64,
+    /// The current turn of a timed game: when it began, when it runs out, which reminders were
+    /// sent, and when the scheduler next has something to do (see migration 0003).
+    pub turn_started_at: Option<i64>,
+    pub deadline_at: Option<i64>,
+    pub reminders_sent: i64,
+    pub next_due_at: Option<i64>,
+}
+
+/// The clock state of a game's current turn, written after every move, takeback and reminder.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Turn {
+    pub attacker_reserve: i64,
+    pub defender_reserve: i64,
+    pub turn_started_at: Option<i64>,
+    pub deadline_at: Option<i64>,
+    pub reminders_sent: i64,
+    pub next_due_at: Option<i64>,
 }
 
 /// The `SELECT` of a full [`GameRow`], followed by the rest of the statement. A macro rather
@@ -44,7 +65,9 @@ macro_rules! select_games {
             "SELECT g.id, g.guild_id, g.channel_id, g.thread_id, g.variant, g.options, g.rules, g.start_position, \
              g.start_to_move, g.attacker_id, g.defender_id, g.status, g.reason, g.loser_id, g.ply, g.clock_seconds, \
              g.imported, g.created_at, g.updated_at, g.finished_at, g.movetext, a.name AS attacker_name, d.name AS defender_name, \
-             (SELECT COUNT(*) FROM offers o WHERE o.game_id = g.id AND o.state = 'open') AS open_offers \
+             (SELECT COUNT(*) FROM offers o WHERE o.game_id = g.id AND o.state = 'open') AS open_offers, \
+             g.reserve_cap, g.attacker_reserve, g.defender_reserve, g.turn_started_at, g.deadline_at, \
+             g.reminders_sent, g.next_due_at \
              FROM games g JOIN users a ON a.id = g.attacker_id JOIN users d ON d.id = g.defender_id ",
             $tail
         )
@@ -65,14 +88,18 @@ pub struct NewGame<'a> {
     pub attacker_id: i64,
     pub defender_id: i64,
     pub clock_seconds: Option<i64>,
+    pub reserve_cap: Option<i64>,
+    /// The first turn of a timed game: its start, deadline and first reminder.
+    pub turn: Turn,
     pub imported: bool,
 }
 
 pub async fn insert(conn: &mut SqliteConnection, game: &NewGame<'_>, now: i64) -> Result<i64, sqlx::Error> {
     sqlx::query_scalar(
         "INSERT INTO games (guild_id, channel_id, thread_id, variant, options, rules, start_position, start_to_move, \
-         attacker_id, defender_id, clock_seconds, imported, created_at, updated_at) \
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+         attacker_id, defender_id, clock_seconds, reserve_cap, turn_started_at, deadline_at, next_due_at, imported, \
+         created_at, updated_at) \
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
     )
     .bind(game.guild_id)
     .bind(game.channel_id)
@@ -85,6 +112,10 @@ pub async fn insert(conn: &mut SqliteConnection, game: &NewGame<'_>, now: i64) -
     .bind(game.attacker_id)
     .bind(game.defender_id)
     .bind(game.clock_seconds)
+    .bind(game.reserve_cap)
+    .bind(game.turn.turn_started_at)
+    .bind(game.turn.deadline_at)
+    .bind(game.turn.next_due_at)
     .bind(game.imported)
     .bind(now)
     .bind(now)
@@ -166,7 +197,7 @@ pub async fn set_thread(conn: &mut SqliteConnection, id: i64, thread_id: i64, no
     Ok(done.rows_affected() == 1)
 }
 
-/// Marks a game finished.
+/// Marks a game finished; its clock stops (no deadline, nothing due).
 pub async fn finish(
     conn: &mut SqliteConnection,
     id: i64,
@@ -176,8 +207,8 @@ pub async fn finish(
     now: i64,
 ) -> Result<(), sqlx::Error> {
     sqlx::query(
-        "UPDATE games SET status = ?, reason = ?, loser_id = ?, updated_at = ?, finished_at = ? \
-         WHERE id = ? AND status = 'ongoing'",
+        "UPDATE games SET status = ?, reason = ?, loser_id = ?, updated_at = ?, finished_at = ?, \
+         deadline_at = NULL, next_due_at = NULL WHERE id = ? AND status = 'ongoing'",
     )
     .bind(status)
     .bind(reason)
@@ -188,6 +219,66 @@ pub async fn finish(
     .execute(conn)
     .await?;
     Ok(())
+}
+
+/// Records the clock state of a game's current turn.
+pub async fn set_turn(conn: &mut SqliteConnection, id: i64, turn: &Turn) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "UPDATE games SET attacker_reserve = ?, defender_reserve = ?, turn_started_at = ?, deadline_at = ?, \
+         reminders_sent = ?, next_due_at = ? WHERE id = ?",
+    )
+    .bind(turn.attacker_reserve)
+    .bind(turn.defender_reserve)
+    .bind(turn.turn_started_at)
+    .bind(turn.deadline_at)
+    .bind(turn.reminders_sent)
+    .bind(turn.next_due_at)
+    .bind(id)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// Records the reminders sent in a game's current turn and when the scheduler next looks at it.
+pub async fn set_reminders(
+    conn: &mut SqliteConnection,
+    id: i64,
+    reminders_sent: i64,
+    next_due_at: Option<i64>,
+) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE games SET reminders_sent = ?, next_due_at = ? WHERE id = ?")
+        .bind(reminders_sent)
+        .bind(next_due_at)
+        .bind(id)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+/// The ongoing games the scheduler has something to do for at `now`, oldest due first.
+pub async fn due(conn: &mut SqliteConnection, now: i64, limit: i64) -> Result<Vec<GameRow>, sqlx::Error> {
+    sqlx::query_as(select_games!(
+        "WHERE g.next_due_at <= ? AND g.status = 'ongoing' ORDER BY g.next_due_at, g.id LIMIT ?"
+    ))
+    .bind(now)
+    .bind(limit)
+    .fetch_all(conn)
+    .await
+}
+
+/// Moves every ongoing deadline earlier than `until` to `until` (the grace after downtime) and
+/// makes those games due at `now`, so that their reminders are worked out again; returns their
+/// ids.
+pub async fn extend_deadlines(conn: &mut SqliteConnection, until: i64, now: i64) -> Result<Vec<i64>, sqlx::Error> {
+    sqlx::query_scalar(
+        "UPDATE games SET deadline_at = ?, next_due_at = ? \
+         WHERE status = 'ongoing' AND deadline_at IS NOT NULL AND deadline_at < ? RETURNING id",
+    )
+    .bind(until)
+    .bind(now)
+    .bind(until)
+    .fetch_all(conn)
+    .await
 }
 
 /// How many games there are (benchmarks and tests).

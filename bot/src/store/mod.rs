@@ -12,6 +12,9 @@ pub mod games;
 pub mod messages;
 pub mod moves;
 pub mod offers;
+pub mod rating_changes;
+pub mod ratings;
+pub mod scheduler;
 pub mod servers;
 pub mod users;
 

@@ -58,3 +58,25 @@ pub async fn set_settings(conn: &mut SqliteConnection, id: i64, settings: &str, 
         .await?;
     Ok(done.rows_affected() == 1)
 }
+
+/// Sets when a person's next daily digest is due (`None`: they want none).
+pub async fn set_digest_due(conn: &mut SqliteConnection, id: i64, due_at: Option<i64>) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE users SET digest_due_at = ? WHERE id = ?").bind(due_at).bind(id).execute(conn).await?;
+    Ok(())
+}
+
+/// When a person's next daily digest is due, if they want one.
+pub async fn digest_due(conn: &mut SqliteConnection, id: i64) -> Result<Option<i64>, sqlx::Error> {
+    let due: Option<Option<i64>> =
+        sqlx::query_scalar("SELECT digest_due_at FROM users WHERE id = ?").bind(id).fetch_optional(conn).await?;
+    Ok(due.flatten())
+}
+
+/// The people whose digest is due at `now`, with when it was due, oldest first.
+pub async fn digests_due(conn: &mut SqliteConnection, now: i64, limit: i64) -> Result<Vec<(i64, i64)>, sqlx::Error> {
+    sqlx::query_as("SELECT id, digest_due_at FROM users WHERE digest_due_at <= ? ORDER BY digest_due_at, id LIMIT ?")
+        .bind(now)
+        .bind(limit)
+        .fetch_all(conn)
+        .await
+}

@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use tafl_bot::host::{ChallengeRequest, GameView, Host, Place, SideChoice, User};
+use tafl_bot::host::{ChallengeRequest, Clock, GameView, Host, Place, SideChoice, User};
 use tafl_bot::store::Db;
 use tafl_rules::{Game, Position, Reason, Side, Status, Variant};
 
@@ -45,11 +45,15 @@ pub async fn snapshot(host: &Host) -> String {
     let pool = host.db().pool();
     let mut out = String::new();
     for sql in [
-        "SELECT group_concat(id || '|' || name || '|' || settings || '|' || updated_at, ';') FROM users",
+        "SELECT group_concat(id || '|' || name || '|' || settings || '|' || updated_at || '|' || coalesce(digest_due_at, '-'), ';') FROM users",
         "SELECT group_concat(id || '|' || state || '|' || coalesce(game_id, '-') || '|' || coalesce(closed_at, '-'), ';') FROM challenges",
-        "SELECT group_concat(id || '|' || status || '|' || coalesce(reason, '-') || '|' || ply || '|' || updated_at || '|' || coalesce(loser_id, '-'), ';') FROM games",
+        "SELECT group_concat(id || '|' || status || '|' || coalesce(reason, '-') || '|' || ply || '|' || updated_at || '|' || coalesce(loser_id, '-') \
+         || '|' || coalesce(deadline_at, '-') || '|' || coalesce(turn_started_at, '-') || '|' || reminders_sent || '|' || coalesce(next_due_at, '-') \
+         || '|' || attacker_reserve || '|' || defender_reserve, ';') FROM games",
         "SELECT group_concat(game_id || '|' || ply || '|' || notation, ';') FROM moves",
         "SELECT group_concat(id || '|' || kind || '|' || state || '|' || by_user || '|' || at_ply, ';') FROM offers",
+        "SELECT group_concat(id || '|' || settings || '|' || updated_at, ';') FROM servers",
+        "SELECT group_concat(last_tick_at, ';') FROM scheduler",
     ] {
         let row: Option<String> = sqlx::query_scalar(sql).fetch_one(pool).await.expect("the snapshot query runs");
         out.push_str(&row.unwrap_or_default());
@@ -65,7 +69,7 @@ pub fn request(challenger: &User, opponent: Option<&User>, variant: &str, side: 
         variant: variant.to_owned(),
         options: Vec::new(),
         side,
-        clock_seconds: None,
+        clock: Clock::UNTIMED,
         place: PLACE,
     }
 }

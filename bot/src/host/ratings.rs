@@ -1,0 +1,253 @@
+//! Ratings: which games count, the one hook that rates a finished game, leaderboards and
+//! profiles. The arithmetic is in [`super::glicko2`].
+//!
+//! Families are the rules crate's [`Variant::family`]: `sea-battle`, `seed-001` (Tablut,
+//! Brandubh, Hnefatafl), `historical`, `copenhagen`, `fetlar`. Presets of one family share their
+//! capture, throne and escape rules and differ mainly in board size, so a player's skill carries
+//! over between them; different families play like different games. A rating exists per family
+//! in two scopes: global, and the server the game was played on.
+
+use tafl_rules::{Side, Variant};
+
+use super::glicko2::{self, Rating};
+use super::types::{
+    FamilyRating, Leaderboard, LeaderboardEntry, PlayerResult, Profile, Scope, SideRecord, Streak, User, UserId,
+};
+use super::{Conn, Ending, Host, HostError};
+use crate::store::{self, GameRow};
+
+/// The largest leaderboard one call returns.
+pub const MAX_LEADERBOARD: usize = 100;
+
+/// The rating family of a preset id (`copenhagen`) or of a family name itself (`seed-001`);
+/// `None` for custom rules and unknown names.
+#[must_use]
+pub fn rating_family(name: &str) -> Option<&'static str> {
+    let wanted = name.trim().to_ascii_lowercase().replace('_', "-");
+    Variant::ALL.into_iter().find(|v| v.id() == wanted || v.family() == wanted).map(Variant::family)
+}
+
+/// Every rating family, in the order of the presets.
+#[must_use]
+pub fn rating_families() -> Vec<&'static str> {
+    let mut families: Vec<&'static str> = Vec::new();
+    for variant in Variant::ALL {
+        if !families.contains(&variant.family()) {
+            families.push(variant.family());
+        }
+    }
+    families
+}
+
+/// Whether a game that has just ended is rated: between two different people, at least two
+/// plies played (so a game abandoned or aborted before each side has moved is not), not
+/// imported, and played under a preset's rules (custom rules have no family).
+fn is_rated(row: &GameRow, plies: usize) -> Option<&'static str> {
+    let counts = row.attacker_id != row.defender_id && plies >= 2 && !row.imported;
+    counts.then(|| rating_family(&row.variant)).flatten()
+}
+
+/// Rates a game in the transaction that ends it: both players, globally and on the game's
+/// server, each against the other's rating from before the game (one game is one Glicko-2
+/// rating period). Every ending path reaches it through `end_game`, so a game is rated exactly
+/// when its end is committed, and never when the ending is refused.
+pub(super) async fn rate_game(
+    conn: &mut Conn,
+    row: &GameRow,
+    plies: usize,
+    ending: Ending,
+    now: i64,
+) -> Result<(), HostError> {
+    let Some(family) = is_rated(row, plies) else { return Ok(()) };
+    let score = match ending.winner {
+        Some(Side::Attackers) => 1.0,
+        Some(Side::Defenders) => 0.0,
+        None => 0.5,
+    };
+    let mut scopes = vec![Scope::Global];
+    if row.guild_id != 0 {
+        scopes.push(Scope::Server(row.guild_id));
+    }
+    for scope in scopes {
+        let (attacker, attacker_games) = current(conn, row.attacker_id, family, scope).await?;
+        let (defender, defender_games) = current(conn, row.defender_id, family, scope).await?;
+        let (attacker_after, defender_after) = glicko2::rate_game(attacker, defender, score);
+        for (user_id, before, after, games) in [
+            (row.attacker_id, attacker, attacker_after, attacker_games),
+            (row.defender_id, defender, defender_after, defender_games),
+        ] {
+            let new = store::ratings::NewRating {
+                user_id,
+                family,
+                scope: scope.id(),
+                rating: after.rating,
+                deviation: after.deviation,
+                volatility: after.volatility,
+                games: games + 1,
+            };
+            store::ratings::save(conn, &new, now).await?;
+            let change = store::rating_changes::NewChange {
+                game_id: row.id,
+                user_id,
+                family,
+                scope: scope.id(),
+                rating_before: before.rating,
+                deviation_before: before.deviation,
+                rating_after: after.rating,
+                deviation_after: after.deviation,
+            };
+            store::rating_changes::insert(conn, &change, now).await?;
+        }
+    }
+    tracing::info!(game = row.id, family, "game rated");
+    Ok(())
+}
+
+/// A person's rating and rated games so far, a newcomer's rating before their first game.
+async fn current(conn: &mut Conn, user: UserId, family: &str, scope: Scope) -> Result<(Rating, i64), HostError> {
+    Ok(match store::ratings::find(conn, user, family, scope.id()).await? {
+        Some(row) => (Rating { rating: row.rating, deviation: row.deviation, volatility: row.volatility }, row.games),
+        None => (glicko2::START, 0),
+    })
+}
+
+fn family_rating(row: &store::ratings::RatingRow) -> FamilyRating {
+    FamilyRating {
+        family: row.family.clone(),
+        rating: row.rating,
+        deviation: row.deviation,
+        games: row.games,
+        provisional: Rating { rating: row.rating, deviation: row.deviation, volatility: row.volatility }
+            .is_provisional(),
+    }
+}
+
+impl Host {
+    /// The best players of a variant family (a family name or any preset id of it), globally or
+    /// on one server: highest rating first, at most `limit` (1 to 100) of them. Provisional
+    /// ratings are listed too, marked, so a new server's board is not empty.
+    pub async fn leaderboard(&self, family: &str, guild: Option<i64>, limit: usize) -> Result<Leaderboard, HostError> {
+        let family = rating_family(family).ok_or_else(|| {
+            HostError::BadSetup(format!(
+                "\"{}\" is neither a variant nor a rating family; choose one of: {}",
+                family.chars().take(32).collect::<String>(),
+                rating_families().join(", ")
+            ))
+        })?;
+        let scope = Scope::of(guild);
+        let limit = limit.clamp(1, MAX_LEADERBOARD);
+        let mut tx = self.db.begin_read().await?;
+        let rows = store::ratings::leaderboard(&mut tx, family, scope.id(), limit as i64).await?;
+        let entries = rows
+            .iter()
+            .enumerate()
+            .map(|(n, row)| LeaderboardEntry {
+                rank: n + 1,
+                user: User { id: row.user_id, name: row.name.clone() },
+                rating: family_rating(row),
+            })
+            .collect();
+        Ok(Leaderboard { family: family.to_owned(), scope, entries })
+    }
+
+    /// A player's ratings, wins, losses and draws by side and current streak, from their rated
+    /// games globally or on one server. Someone who never played gets an empty profile.
+    pub async fn profile(&self, user: UserId, guild: Option<i64>) -> Result<Profile, HostError> {
+        let scope = Scope::of(guild);
+        let mut tx = self.db.begin_read().await?;
+        let name = store::users::name(&mut tx, user).await?;
+        let ratings = store::ratings::of_user(&mut tx, user, scope.id()).await?.iter().map(family_rating).collect();
+        let games = store::rating_changes::rated_games(&mut tx, user, scope.id()).await?;
+        let mut as_attacker = SideRecord::default();
+        let mut as_defender = SideRecord::default();
+        let mut streak: Option<Streak> = None;
+        let mut streak_over = false;
+        for game in &games {
+            let side = if game.attacker_id == user { Side::Attackers } else { Side::Defenders };
+            let result = match game.status.as_str() {
+                "attackers_win" if side == Side::Attackers => PlayerResult::Win,
+                "defenders_win" if side == Side::Defenders => PlayerResult::Win,
+                "attackers_win" | "defenders_win" => PlayerResult::Loss,
+                _ => PlayerResult::Draw,
+            };
+            let record = if side == Side::Attackers { &mut as_attacker } else { &mut as_defender };
+            match result {
+                PlayerResult::Win => record.wins += 1,
+                PlayerResult::Loss => record.losses += 1,
+                PlayerResult::Draw => record.draws += 1,
+            }
+            // Newest first: the streak runs until the first different result.
+            match &mut streak {
+                None => streak = Some(Streak { result, length: 1 }),
+                Some(s) if !streak_over && s.result == result => s.length += 1,
+                Some(_) => streak_over = true,
+            }
+        }
+        Ok(Profile { user: User { id: user, name }, scope, ratings, as_attacker, as_defender, streak })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(attacker_id: i64, defender_id: i64, variant: &str, imported: bool) -> GameRow {
+        GameRow {
+            id: 1,
+            guild_id: 1,
+            channel_id: 2,
+            thread_id: None,
+            variant: variant.to_owned(),
+            options: String::new(),
+            rules: String::new(),
+            start_position: None,
+            start_to_move: None,
+            attacker_id,
+            defender_id,
+            status: "attackers_win".to_owned(),
+            reason: Some("resignation".to_owned()),
+            loser_id: None,
+            ply: 0,
+            clock_seconds: None,
+            imported,
+            created_at: 0,
+            updated_at: 0,
+            finished_at: None,
+            movetext: String::new(),
+            attacker_name: "a".to_owned(),
+            defender_name: "b".to_owned(),
+            open_offers: 0,
+            reserve_cap: None,
+            attacker_reserve: 0,
+            defender_reserve: 0,
+            turn_started_at: None,
+            deadline_at: None,
+            reminders_sent: 0,
+            next_due_at: None,
+        }
+    }
+
+    #[test]
+    fn only_games_between_two_people_from_ply_two_under_a_presets_rules_are_rated() {
+        assert_eq!(is_rated(&row(1, 2, "copenhagen", false), 2), Some("copenhagen"));
+        assert_eq!(is_rated(&row(1, 2, "brandubh", false), 40), Some("seed-001"));
+        assert_eq!(is_rated(&row(1, 2, "copenhagen", false), 1), None, "aborted before each side moved");
+        assert_eq!(is_rated(&row(1, 2, "copenhagen", false), 0), None);
+        assert_eq!(is_rated(&row(1, 1, "copenhagen", false), 20), None, "a game against oneself");
+        assert_eq!(is_rated(&row(1, 2, "copenhagen", true), 20), None, "an imported game");
+        assert_eq!(is_rated(&row(1, 2, "custom", false), 20), None, "rules of no family");
+    }
+
+    #[test]
+    fn families_are_named_by_any_preset_or_by_themselves() {
+        for variant in Variant::ALL {
+            assert_eq!(rating_family(variant.id()), Some(variant.family()));
+            assert_eq!(rating_family(variant.family()), Some(variant.family()));
+        }
+        assert_eq!(rating_family(" Sea_Battle-13 "), Some("sea-battle"));
+        assert_eq!(rating_family("Hnefatafl"), Some("seed-001"));
+        assert_eq!(rating_family("custom"), None);
+        assert_eq!(rating_family(""), None);
+        assert_eq!(rating_families(), vec!["sea-battle", "seed-001", "historical", "copenhagen", "fetlar"]);
+    }
+}

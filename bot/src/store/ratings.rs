@@ -1,0 +1,102 @@
+//! `ratings`: each person's Glicko-2 rating per variant family and scope (see migration 0004).
+
+use sqlx::SqliteConnection;
+
+/// A rating as stored, with the person's display name joined in for leaderboards.
+#[derive(Clone, Debug, PartialEq, sqlx::FromRow)]
+pub struct RatingRow {
+    pub user_id: i64,
+    pub name: String,
+    pub family: String,
+    pub scope: i64,
+    pub rating: f64,
+    pub deviation: f64,
+    pub volatility: f64,
+    pub games: i64,
+    pub updated_at: i64,
+}
+
+macro_rules! select_ratings {
+    ($tail:literal) => {
+        concat!(
+            "SELECT r.user_id, u.name, r.family, r.scope, r.rating, r.deviation, r.volatility, r.games, r.updated_at \
+             FROM ratings r JOIN users u ON u.id = r.user_id ",
+            $tail
+        )
+    };
+}
+
+pub async fn find(
+    conn: &mut SqliteConnection,
+    user_id: i64,
+    family: &str,
+    scope: i64,
+) -> Result<Option<RatingRow>, sqlx::Error> {
+    sqlx::query_as(select_ratings!("WHERE r.user_id = ? AND r.family = ? AND r.scope = ?"))
+        .bind(user_id)
+        .bind(family)
+        .bind(scope)
+        .fetch_optional(conn)
+        .await
+}
+
+/// What a rating becomes after a game.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct NewRating<'a> {
+    pub user_id: i64,
+    pub family: &'a str,
+    pub scope: i64,
+    pub rating: f64,
+    pub deviation: f64,
+    pub volatility: f64,
+    pub games: i64,
+}
+
+/// Writes a rating, creating the row on a person's first rated game in the family and scope.
+pub async fn save(conn: &mut SqliteConnection, new: &NewRating<'_>, now: i64) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO ratings (user_id, family, scope, rating, deviation, volatility, games, updated_at) \
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?) \
+         ON CONFLICT (user_id, family, scope) DO UPDATE SET rating = excluded.rating, \
+         deviation = excluded.deviation, volatility = excluded.volatility, games = excluded.games, \
+         updated_at = excluded.updated_at",
+    )
+    .bind(new.user_id)
+    .bind(new.family)
+    .bind(new.scope)
+    .bind(new.rating)
+    .bind(new.deviation)
+    .bind(new.volatility)
+    .bind(new.games)
+    .bind(now)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// The best ratings of a family in a scope: highest first, then most games, then the earliest
+/// id, so that the order is total and stable.
+pub async fn leaderboard(
+    conn: &mut SqliteConnection,
+    family: &str,
+    scope: i64,
+    limit: i64,
+) -> Result<Vec<RatingRow>, sqlx::Error> {
+    sqlx::query_as(select_ratings!(
+        "WHERE r.family = ? AND r.scope = ? ORDER BY r.rating DESC, r.games DESC, r.user_id LIMIT ?"
+    ))
+    .bind(family)
+    .bind(scope)
+    .bind(limit)
+    .fetch_all(conn)
+    .await
+}
+
+/// A person's ratings in a scope, one per family played, most games first.
+pub async fn of_user(conn: &mut SqliteConnection, user_id: i64, scope: i64) -> Result<Vec<RatingRow>, sqlx::Error> {
+    sqlx::query_as(select_ratings!("WHERE r.user_id = ? AND r.scope = ? ORDER BY r.games DESC, r.family"))
+        .bind(user_id)
+        .bind(scope)
+        .fetch_all(conn)
+        .await
+}
