@@ -533,7 +533,7 @@ pub async fn games(
         CreateReply::default().content(text::no_games(lang))
     } else {
         // An embed description holds 4096 characters: about 25 lines with links.
-        let lines: Vec<String> = games.iter().take(25).map(|g| text::game_line(g, lang)).collect();
+        let lines: Vec<String> = games.iter().take(25).map(|g| text::game_line(g, now(), lang)).collect();
         let title = match lang {
             Lang::En => format!("Games in progress: {}", games.len()),
             Lang::Ru => format!("Текущие партии: {}", games.len()),
