@@ -441,3 +441,44 @@ async fn a_player_is_reminded_and_then_loses_on_time_with_the_summary_posted() {
     assert_eq!(reminders, 1, "one reminder");
     bot.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn after_a_game_the_summary_has_the_gif_and_record_and_the_leaderboard_shows_both_players() {
+    let (fake, bot, _dir) = served("leaderboard").await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
+    let (moves, status) = decisive_game(Variant::Brandubh, 40);
+    let mut board = start_game(&table, Variant::Brandubh).await;
+    for (n, mv) in moves.iter().enumerate() {
+        board = play_by_menus(&table, &board, 1, n, player_of(n), mv.split('x').next().unwrap()).await;
+    }
+    let Status::Finished(outcome) = status else { unreachable!() };
+    let summary =
+        fake.wait_for_message("the summary", |m| m.attachments.iter().any(|a| a.filename == "game-1.gif")).await;
+    // The GIF decodes, with a frame for the start and one per ply.
+    let gif = &summary.attachments.iter().find(|a| a.filename == "game-1.gif").unwrap().data;
+    let frames = gif.windows(2).filter(|w| w == &[0x21, 0xF9]).count();
+    assert!(gif.starts_with(b"GIF89a"), "a GIF");
+    assert_eq!(frames, moves.len() + 1, "one frame per ply and the start");
+    assert!(summary.text().contains(&format!("({} plies)", moves.len())), "{}", summary.text());
+    assert!(summary.text().contains("Rating (this server)"), "{}", summary.text());
+
+    // `/tafl summary` shows the same summary later.
+    let later = table.command(EVE, "summary", &json!({ "game": 1 }), &[]);
+    let later = fake.wait_for_original(&later).await;
+    assert!(later.text().contains(summary_words(outcome.winner)), "{}", later.text());
+    assert!(later.attachments.iter().any(|a| a.filename == "game-1.otn"), "{later:#?}");
+
+    let asked = table.command(EVE, "leaderboard", &json!({ "variant": "brandubh" }), &[]);
+    let leaderboard = fake.wait_for_original(&asked).await;
+    let text = leaderboard.text();
+    let (winner, loser) = if outcome.winner == Some(Side::Attackers) { ("Alice", "Bob") } else { ("Bob", "Alice") };
+    let (first, second) =
+        (text.find(winner).expect("the winner is listed"), text.find(loser).expect("the loser is listed"));
+    assert!(first < second, "the winner ranks first: {text}");
+    assert!(!text.contains("1500"), "both ratings changed from the start: {text}");
+
+    let asked = table.command(EVE, "profile", &json!({ "user": BOB.id }), &[BOB]);
+    let profile = fake.wait_for_original(&asked).await;
+    assert!(profile.text().contains("Bob"), "{}", profile.text());
+    bot.stop().await;
+}
