@@ -499,3 +499,46 @@ fn render_without_an_output_file_is_refused_in_one_sentence() {
     let err = assert_one_sentence_error(&output);
     assert!(err.contains("-o board.png"), "{err}");
 }
+
+#[test]
+fn replay_reads_an_otn_game_record_with_its_own_rules() {
+    use tafl_rules::otn::GameRecord;
+    use tafl_rules::{Game, Position, Variant};
+    // A Tablut game (king armed, 9x9) from the seed-001 family, written as the bot exports it.
+    let mut game = Game::new(Position::new(Variant::Tablut.rules()).unwrap());
+    for mv in ["e2-h2", "e4-h4", "b5-b4", "f5-f8"] {
+        game.play_text(&mv.parse().unwrap()).unwrap();
+    }
+    let tags = vec![("attackers".to_owned(), "Alice".to_owned()), ("defenders".to_owned(), "Bob".to_owned())];
+    let record = GameRecord::from_game(&game, tags).to_string();
+    let path = std::env::temp_dir().join(format!("tafl-cli-record-{}.otn", std::process::id()));
+    std::fs::write(&path, &record).unwrap();
+
+    let output = run(&["replay", "--json", "--record", path.to_str().unwrap()], None);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let out = lines(&output);
+    assert_eq!(out.len(), 5, "{out:?}");
+    let last: serde_json::Value = serde_json::from_str(&out[4]).unwrap();
+    assert_eq!(last["position"], game.position().setup().to_string(), "the same position as the game");
+    assert_eq!(last["to_move"], "attackers");
+
+    // From stdin, too.
+    let output = run(&["replay", "--json", "--record", "-"], Some(record.as_bytes()));
+    assert_eq!(lines(&output), out);
+
+    // A record with rules of its own and no --variant is fine; with --variant it is refused.
+    let output = run(&["replay", "--record", path.to_str().unwrap(), "--variant", "copenhagen"], None);
+    assert!(!output.status.success());
+    assert!(stderr(&output).contains("cannot be used with"), "{}", stderr(&output));
+    // A file that is not a record: one sentence, exit 1.
+    std::fs::write(&path, "this is not a record").unwrap();
+    let output = run(&["replay", "--record", path.to_str().unwrap()], None);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stderr(&output).contains("is not a game record"), "{}", stderr(&output));
+    assert_eq!(stderr(&output).lines().count(), 1);
+    // Without --variant and without a record, replay says what is missing.
+    let output = run(&["replay", "d1-d3"], None);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stderr(&output).contains("--variant"), "{}", stderr(&output));
+    let _ = std::fs::remove_file(&path);
+}

@@ -144,9 +144,10 @@ fn one_sentence(rendered: &str) -> String {
 /// `replay` and `render` so both read these arguments and word their errors the same way.
 #[derive(Debug, Clone, clap::Args)]
 pub struct StartArgs {
-    /// The preset, e.g. copenhagen (`tafl-bot variants` lists them).
+    /// The preset, e.g. copenhagen (`tafl-bot variants` lists them). Required, except where a
+    /// command takes the rules from elsewhere (`replay --record`); the command checks.
     #[arg(long, value_name = "ID")]
-    pub variant: String,
+    pub variant: Option<String>,
     /// A preset option, e.g. escape=edge; may be repeated.
     #[arg(long = "opt", value_name = "KEY=VALUE")]
     pub options: Vec<String>,
@@ -161,7 +162,17 @@ pub struct StartArgs {
 impl StartArgs {
     /// The preset's rules with the options applied.
     pub fn rules(&self) -> Result<Rules, CliError> {
-        Ok(rules_for(&self.variant, &self.options)?.1)
+        Ok(rules_for(self.variant()?, &self.options)?.1)
+    }
+
+    /// The `--variant` given.
+    pub fn variant(&self) -> Result<&str, CliError> {
+        self.variant.as_deref().ok_or_else(|| {
+            CliError::Input(
+                "say which rules to play with --variant ID (tafl-bot variants lists them; tafl-bot --help shows the rest)"
+                    .to_owned(),
+            )
+        })
     }
 
     /// The `--position` setup (the rules' own start when absent) and the side to move, parsed but

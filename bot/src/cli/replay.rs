@@ -6,6 +6,7 @@
 use std::io::{BufRead, Write};
 
 use serde::Serialize;
+use tafl_rules::otn::GameRecord;
 use tafl_rules::{Game, MoveText, PlayedMove, Position, Reason, Repetition, Status};
 
 use super::{CliError, StartArgs, shorten};
@@ -24,6 +25,11 @@ pub struct ReplayArgs {
     /// when none are given. A `timeout` token ends the input.
     #[arg(value_name = "MOVES")]
     pub moves: Vec<String>,
+    /// An OTN game record (as `tafl-bot local /export` and the bot's `/tafl export` write it):
+    /// its rules, start and moves replace `--variant`, `--position` and the moves; `-` reads it
+    /// from stdin.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["variant", "options", "position", "to_move", "moves"])]
+    pub record: Option<std::path::PathBuf>,
 }
 
 /// A ply that was played.
@@ -68,6 +74,9 @@ const TIMEOUT: &str = "timeout";
 
 /// Replays `args.moves`, or the whitespace-separated tokens of `input` when there are none.
 pub fn run(args: &ReplayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<(), CliError> {
+    if let Some(path) = &args.record {
+        return replay_record(args, path, input, out);
+    }
     let mut game = Game::new(start_position(args)?);
     let mut report = Report { json: args.json, out };
     if args.moves.is_empty() {
@@ -89,6 +98,39 @@ pub fn run(args: &ReplayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> R
     } else {
         play_tokens(&mut game, args.moves.iter().map(String::as_str), &mut report)?;
     }
+    report.finish(&game)
+}
+
+/// Replays an OTN game record ply by ply, under its own rules and start.
+fn replay_record(
+    args: &ReplayArgs,
+    path: &std::path::Path,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let mut text = String::new();
+    let read = if path.as_os_str() == "-" {
+        std::io::Read::read_to_string(&mut std::io::Read::take(input, 4 << 20), &mut text).map(|_| ())
+    } else {
+        std::fs::read_to_string(path).map(|t| text = t)
+    };
+    read.map_err(|e| CliError::Input(format!("cannot read the record {}: {e}", path.display())))?;
+    let record = GameRecord::parse(&text)
+        .map_err(|e| CliError::Input(format!("{} is not a game record this bot can read: {e}", path.display())))?;
+    let mut rules = record.rules.clone();
+    if args.no_repetition {
+        rules.repetition = Repetition::Ignore;
+    }
+    let start =
+        Position::new(rules).map_err(|e| CliError::Input(format!("the record's rules cannot be played: {e}")))?;
+    let start = match &record.start {
+        Some((setup, side)) => start.with_setup(setup, *side).map_err(|e| CliError::Input(e.to_string()))?,
+        None => start,
+    };
+    let mut game = Game::new(start);
+    let moves: Vec<String> = record.moves.iter().map(ToString::to_string).collect();
+    let mut report = Report { json: args.json, out };
+    play_tokens(&mut game, moves.iter().map(String::as_str), &mut report)?;
     report.finish(&game)
 }
 
