@@ -246,7 +246,7 @@ mod tests {
     fn args(json: bool, position: Option<String>, moves: Vec<String>) -> ReplayArgs {
         ReplayArgs {
             start: StartArgs {
-                variant: "copenhagen".to_owned(),
+                variant: Some("copenhagen".to_owned()),
                 options: Vec::new(),
                 position,
                 to_move: "attackers".to_owned(),
@@ -254,6 +254,7 @@ mod tests {
             no_repetition: false,
             json,
             moves,
+            record: None,
         }
     }
 
