@@ -113,7 +113,8 @@ fn main() {
         // One move at a time.
         let (a, b) = (player(0), player(1));
         let board = start(fake, 1_700_000_000_000_000_000, a, b).await;
-        let latencies = play(fake, 1_700_000_000_000_000_000, [a, b], board, &random_moves(7, 200), Duration::ZERO).await;
+        let latencies =
+            play(fake, 1_700_000_000_000_000_000, [a, b], board, &random_moves(7, 200), Duration::ZERO).await;
         report("one game, one move at a time", latencies);
 
         // 100 games at once, twice: players thinking about a second per move (about 100 moves a

@@ -12,6 +12,9 @@ use tokio::task::JoinHandle;
 
 use crate::fake_discord::{FakeDiscord, GUILD, Interaction, StoredMessage, in_guild, with_name};
 
+/// How often a test bot's scheduler ticks: short, so that a test sees a time-out at once.
+pub const TICK: Duration = Duration::from_millis(100);
+
 /// A bot served in this process.
 #[derive(Debug)]
 pub struct TestBot {
@@ -50,6 +53,7 @@ impl TestBot {
                     Api::Resolve { addr: fake.rest_addr(), ca: Some(ca) }
                 }
             },
+            tick_interval: TICK,
         };
         let (stop, stopped) = oneshot::channel::<()>();
         let task = tokio::spawn(discord::serve(config, async {

@@ -7,6 +7,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use tafl_bot::discord::{self, Api, Config, RunError, Token};
 use tafl_e2e::fake_discord::{APPLICATION_ID, FakeDiscord, Fault, Recorded, in_guild};
+use tafl_e2e::harness::TICK;
 use tafl_rules::Variant;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
@@ -41,6 +42,7 @@ impl Bot {
                     Api::Resolve { addr: fake.rest_addr(), ca: Some(ca) }
                 }
             },
+            tick_interval: TICK,
         };
         let (stop, stopped) = oneshot::channel::<()>();
         let task = tokio::spawn(discord::serve(config, async {

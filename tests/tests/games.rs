@@ -32,6 +32,15 @@ async fn board_at(fake: &FakeDiscord, id: u64, game: i64, ply: usize) -> StoredM
     .await
 }
 
+/// How the summary names the winner: Alice plays the attackers, Bob the defenders.
+fn summary_words(winner: Option<Side>) -> &'static str {
+    match winner {
+        Some(Side::Attackers) => "Alice wins with the attackers",
+        Some(Side::Defenders) => "Bob wins with the defenders",
+        None => "Draw",
+    }
+}
+
 fn player_of(n: usize) -> Player {
     // Alice plays the attackers, who move first.
     if n.is_multiple_of(2) { ALICE } else { BOB }
@@ -63,7 +72,7 @@ async fn two_players_finish_a_game_with_slash_commands_only() {
     let winner = if outcome.winner == Some(Side::Attackers) { "Attackers win" } else { "Defenders win" };
     let summary =
         fake.wait_for_message("the summary", |m| m.attachments.iter().any(|a| a.filename == "game-1.gif")).await;
-    assert!(summary.text().contains(winner), "{}", summary.text());
+    assert!(summary.text().contains(summary_words(outcome.winner)), "{}", summary.text());
     assert!(summary.attachments.iter().any(|a| a.filename == "game-1.otn"), "{:#?}", summary.attachments);
     let board = fake.message(board.id).unwrap();
     assert!(board.custom_ids().is_empty(), "a finished board has no controls: {board:#?}");
@@ -121,7 +130,7 @@ async fn two_players_finish_a_game_with_buttons_and_menus_only() {
     assert!(board.custom_ids().is_empty(), "{board:#?}");
     let summary =
         fake.wait_for_message("the summary", |m| m.attachments.iter().any(|a| a.filename == "game-1.gif")).await;
-    assert!(summary.text().contains(winner), "{}", summary.text());
+    assert!(summary.text().contains(summary_words(outcome.winner)), "{}", summary.text());
     if let Ok(dir) = std::env::var("TAFL_E2E_DUMP") {
         for message in fake.all_messages() {
             for file in &message.attachments {
@@ -274,8 +283,8 @@ async fn a_game_ends_by_resignation_and_another_by_agreed_draw() {
     let _ = table.click(BOB, &question, "tafl:resign-yes:1:1", None);
     let summary =
         fake.wait_for_message("the summary", |m| m.attachments.iter().any(|a| a.filename == "game-1.gif")).await;
-    assert!(summary.text().contains("Attackers win"), "{}", summary.text());
-    assert!(summary.text().contains("Bob resigned"), "{}", summary.text());
+    assert!(summary.text().contains("Alice wins with the attackers"), "{}", summary.text());
+    assert!(summary.text().contains("Bob (defenders) resigned"), "{}", summary.text());
     let board = fake.wait_for_message("the final board", |m| m.id == board.id && m.custom_ids().is_empty()).await;
     assert!(board.text().contains("Bob resigned"), "{}", board.text());
 
@@ -296,8 +305,7 @@ async fn a_game_ends_by_resignation_and_another_by_agreed_draw() {
     let _ = table.click(BOB, &board, "tafl:draw-yes:2:0", None);
     let summary =
         fake.wait_for_message("the draw summary", |m| m.attachments.iter().any(|a| a.filename == "game-2.gif")).await;
-    assert!(summary.text().contains("Draw"), "{}", summary.text());
-    assert!(summary.text().contains("by agreement"), "{}", summary.text());
+    assert!(summary.text().contains("Drawn by agreement"), "{}", summary.text());
     bot.stop().await;
 }
 
@@ -360,10 +368,9 @@ async fn through_rate_limits_server_errors_and_a_dropped_gateway_no_move_is_lost
         }
     }
     let Status::Finished(outcome) = status else { unreachable!() };
-    let winner = if outcome.winner == Some(Side::Attackers) { "Attackers win" } else { "Defenders win" };
     let summary =
         fake.wait_for_message("the summary", |m| m.attachments.iter().any(|a| a.filename == "game-1.gif")).await;
-    assert!(summary.text().contains(winner), "{}", summary.text());
+    assert!(summary.text().contains(summary_words(outcome.winner)), "{}", summary.text());
     let record = summary.attachments.iter().find(|a| a.filename == "game-1.otn").expect("the record");
     let record = tafl_rules::otn::GameRecord::parse(std::str::from_utf8(&record.data).unwrap()).unwrap();
     let replayed = record.replay().unwrap();
@@ -378,5 +385,100 @@ async fn through_rate_limits_server_errors_and_a_dropped_gateway_no_move_is_lost
         "every fault happened: {statuses:?}"
     );
     assert!(fake.requests().iter().all(|r| r.host.as_deref() == Some("discord.com")), "the real URLs were used");
+    bot.stop().await;
+}
+
+/// Moves game `id`'s clock in the bot's database: its turn began `gone` seconds ago and runs out
+/// in `left` seconds, as if that much time had passed (the scheduler reads the same columns).
+async fn let_time_pass(dir: &std::path::Path, id: i64, gone: i64, left: i64) {
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() as i64;
+    let db = tafl_bot::store::Db::open(&format!("sqlite://{}", dir.join("tafl.db").display())).await.unwrap();
+    sqlx::query("UPDATE games SET turn_started_at = ?, deadline_at = ?, next_due_at = ? WHERE id = ?")
+        .bind(now - gone)
+        .bind(now + left)
+        .bind(now - 1)
+        .bind(id)
+        .execute(db.pool())
+        .await
+        .unwrap();
+    db.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_is_reminded_and_then_loses_on_time_with_the_summary_posted() {
+    let (fake, bot, dir) = served("timeout").await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
+    let challenge = table.command(
+        ALICE,
+        "challenge",
+        &json!({ "opponent": BOB.id, "variant": "brandubh", "side": 0, "clock": "1d" }),
+        &[BOB],
+    );
+    let card = fake.wait_for_original(&challenge).await;
+    assert!(card.text().contains("Time per move: 1 day"), "{}", card.text());
+    let _ = table.click(BOB, &card, "tafl:accept:1", None);
+    let board = fake.wait_for_message("the board", |m| m.id == card.id && m.edits > 0).await;
+    assert!(board.text().contains("Time runs out <t:"), "{}", board.text());
+    let board = play_by_menus(&table, &board, 1, 0, ALICE, "d2-c2").await;
+    let board = play_by_menus(&table, &board, 1, 1, BOB, "d3-c3").await;
+
+    // Alice has used 13 of her 24 hours: the halfway reminder mentions her, with the deadline.
+    let _ = board;
+    let_time_pass(&dir, 1, 13 * 3600, 11 * 3600).await;
+    let reminder = fake.wait_for_message("the reminder", |m| m.content.contains("half of your time is gone")).await;
+    assert!(reminder.content.starts_with(&format!("<@{}>", ALICE.id)), "{}", reminder.content);
+    assert!(reminder.content.contains("runs out <t:"), "{}", reminder.content);
+
+    // Her time runs out: she loses on time, and the summary says so.
+    let_time_pass(&dir, 1, 24 * 3600 + 1, -1).await;
+    let summary =
+        fake.wait_for_message("the summary", |m| m.attachments.iter().any(|a| a.filename == "game-1.gif")).await;
+    assert!(summary.text().contains("Bob wins with the defenders"), "{}", summary.text());
+    assert!(summary.text().contains("Alice (attackers) ran out of time"), "{}", summary.text());
+    let board = fake.wait_for_message("the final board", |m| m.id == card.id && m.custom_ids().is_empty()).await;
+    assert!(board.text().contains("Alice ran out of time"), "{}", board.text());
+    let reminders = fake.all_messages().iter().filter(|m| m.content.contains("half of your time is gone")).count();
+    assert_eq!(reminders, 1, "one reminder");
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn after_a_game_the_summary_has_the_gif_and_record_and_the_leaderboard_shows_both_players() {
+    let (fake, bot, _dir) = served("leaderboard").await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
+    let (moves, status) = decisive_game(Variant::Brandubh, 40);
+    let mut board = start_game(&table, Variant::Brandubh).await;
+    for (n, mv) in moves.iter().enumerate() {
+        board = play_by_menus(&table, &board, 1, n, player_of(n), mv.split('x').next().unwrap()).await;
+    }
+    let Status::Finished(outcome) = status else { unreachable!() };
+    let summary =
+        fake.wait_for_message("the summary", |m| m.attachments.iter().any(|a| a.filename == "game-1.gif")).await;
+    // The GIF decodes, with a frame for the start and one per ply.
+    let gif = &summary.attachments.iter().find(|a| a.filename == "game-1.gif").unwrap().data;
+    let frames = gif.windows(2).filter(|w| w == &[0x21, 0xF9]).count();
+    assert!(gif.starts_with(b"GIF89a"), "a GIF");
+    assert_eq!(frames, moves.len() + 1, "one frame per ply and the start");
+    assert!(summary.text().contains(&format!("({} plies)", moves.len())), "{}", summary.text());
+    assert!(summary.text().contains("Rating (this server)"), "{}", summary.text());
+
+    // `/tafl summary` shows the same summary later.
+    let later = table.command(EVE, "summary", &json!({ "game": 1 }), &[]);
+    let later = fake.wait_for_original(&later).await;
+    assert!(later.text().contains(summary_words(outcome.winner)), "{}", later.text());
+    assert!(later.attachments.iter().any(|a| a.filename == "game-1.otn"), "{later:#?}");
+
+    let asked = table.command(EVE, "leaderboard", &json!({ "variant": "brandubh" }), &[]);
+    let leaderboard = fake.wait_for_original(&asked).await;
+    let text = leaderboard.text();
+    let (winner, loser) = if outcome.winner == Some(Side::Attackers) { ("Alice", "Bob") } else { ("Bob", "Alice") };
+    let (first, second) =
+        (text.find(winner).expect("the winner is listed"), text.find(loser).expect("the loser is listed"));
+    assert!(first < second, "the winner ranks first: {text}");
+    assert!(!text.contains("1500"), "both ratings changed from the start: {text}");
+
+    let asked = table.command(EVE, "profile", &json!({ "user": BOB.id }), &[BOB]);
+    let profile = fake.wait_for_original(&asked).await;
+    assert!(profile.text().contains("Bob"), "{}", profile.text());
     bot.stop().await;
 }

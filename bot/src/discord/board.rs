@@ -5,7 +5,7 @@
 
 use poise::serenity_prelude as serenity;
 use tafl_render::{BoardOptions, Caption, LastMove, Mark, MarkKind, Orientation, Theme};
-use tafl_rules::{Game, Square, Status};
+use tafl_rules::{Game, Square};
 
 use super::ids::{Control, PageValue};
 use super::text::{self, Label, Lang};
@@ -87,7 +87,7 @@ pub async fn build_styled(
     let (game, history) = data.host.history(game_id).await.map_err(BotError::Host)?;
     let offers =
         if game.is_over() { Vec::new() } else { data.host.open_offers(game_id).await.map_err(BotError::Host)? };
-    let png = draw(data, &game, &history, &menu, Style { orientation, theme }).await?;
+    let png = draw(data, &game, &history, &menu, lang, Style { orientation, theme }).await?;
     // The ply in the name makes every picture a new URL, so Discord never shows a cached one.
     let file_name = format!("game-{}-{}.png", game.id, game.ply);
     let embed = serenity::CreateEmbed::new()
@@ -106,29 +106,27 @@ struct Style {
 }
 
 /// The picture, drawn off the async workers (it is CPU work).
-async fn draw(data: &Data, game: &GameView, history: &Game, menu: &Menu, style: Style) -> Result<Vec<u8>, BotError> {
+async fn draw(
+    data: &Data,
+    game: &GameView,
+    history: &Game,
+    menu: &Menu,
+    lang: Lang,
+    style: Style,
+) -> Result<Vec<u8>, BotError> {
     let mut marks = Vec::new();
     if let Menu::Destinations { from, moves, .. } = menu {
         marks.push(Mark { square: *from, kind: MarkKind::Info });
         marks.extend(moves.iter().filter_map(destination).map(|square| Mark { square, kind: MarkKind::Dot }));
     }
-    // The caption shows results of the board; an ending decided off the board (resignation,
-    // agreement, time) is told by the embed instead.
-    let status = match game.ending {
-        None => Some(Status::Ongoing),
-        Some(ending) => match ending.reason {
-            crate::host::EndReason::Board(_) => Some(ending.status()),
-            _ => None,
-        },
-    };
     let options = BoardOptions {
         last_move: history.moves().last().map(LastMove::from),
         marks,
-        caption: status.map(|status| Caption {
+        caption: Some(Caption {
             attackers: game.attacker.name.clone(),
             defenders: game.defender.name.clone(),
             move_number: Some(text::move_number(game.ply) as u32),
-            status: status.into(),
+            status: super::summary::caption_status(game.ending, lang),
         }),
         orientation: style.orientation,
         theme: style.theme,

@@ -37,6 +37,8 @@ pub fn all() -> Vec<poise::Command<super::Data, BotError>> {
         "games",
         "summary",
         "export",
+        "leaderboard",
+        "profile",
         "variants",
         "rules",
         "settings"
@@ -538,7 +540,7 @@ pub async fn games(
         CreateReply::default().content(text::no_games(lang))
     } else {
         // An embed description holds 4096 characters: about 25 lines with links.
-        let lines: Vec<String> = games.iter().take(25).map(|g| text::game_line(g, lang)).collect();
+        let lines: Vec<String> = games.iter().take(25).map(|g| text::game_line(g, now(), lang)).collect();
         let title = match lang {
             Lang::En => format!("Games in progress: {}", games.len()),
             Lang::Ru => format!("Текущие партии: {}", games.len()),
@@ -595,4 +597,65 @@ pub async fn export(
     let reply = CreateReply::default().attachment(file).ephemeral(true);
     with_retries(|| ctx.send(reply.clone())).await?;
     Ok(())
+}
+
+/// The best players of a variant family, on this server or everywhere.
+#[poise::command(
+    slash_command,
+    name_localized("ru", "рейтинг"),
+    description_localized("ru", "Лучшие игроки семейства вариантов на сервере или везде.")
+)]
+pub async fn leaderboard(
+    ctx: Context<'_>,
+    #[description = "The preset or family, e.g. copenhagen (the default)"]
+    #[name_localized("ru", "вариант")]
+    #[description_localized("ru", "Вариант или семейство, например copenhagen (по умолчанию)")]
+    #[autocomplete = "autocomplete_variant"]
+    variant: Option<String>,
+    #[description = "Ratings from every server instead of this one"]
+    #[name_localized("ru", "везде")]
+    #[description_localized("ru", "Рейтинги со всех серверов, а не только с этого")]
+    global: Option<bool>,
+) -> Result<(), BotError> {
+    let guild = scope(ctx, global);
+    let variant = variant.unwrap_or_else(|| Variant::Copenhagen.id().to_owned());
+    let board = ctx.data().host.leaderboard(&variant, guild, 20).await?;
+    let words = super::summary::leaderboard_text(&board, lang(ctx));
+    let reply = CreateReply::default()
+        .embed(serenity::CreateEmbed::new().title(words.title).description(words.description))
+        .allowed_mentions(serenity::CreateAllowedMentions::new());
+    with_retries(|| ctx.send(reply.clone())).await?;
+    Ok(())
+}
+
+/// A player's ratings and results by side, on this server or everywhere.
+#[poise::command(
+    slash_command,
+    name_localized("ru", "профиль"),
+    description_localized("ru", "Рейтинги и результаты игрока за каждую сторону.")
+)]
+pub async fn profile(
+    ctx: Context<'_>,
+    #[description = "Whose profile (yours by default)"]
+    #[name_localized("ru", "игрок")]
+    #[description_localized("ru", "Чей профиль (по умолчанию ваш)")]
+    user: Option<serenity::User>,
+    #[description = "Ratings from every server instead of this one"]
+    #[name_localized("ru", "везде")]
+    #[description_localized("ru", "Рейтинги со всех серверов, а не только с этого")]
+    global: Option<bool>,
+) -> Result<(), BotError> {
+    let whose = user.as_ref().map_or(caller(ctx).id, |u| u.id.get() as i64);
+    let profile = ctx.data().host.profile(whose, scope(ctx, global)).await?;
+    let words = super::summary::profile_text(&profile, lang(ctx));
+    let reply = CreateReply::default()
+        .embed(serenity::CreateEmbed::new().title(words.title).description(words.description))
+        .allowed_mentions(serenity::CreateAllowedMentions::new());
+    with_retries(|| ctx.send(reply.clone())).await?;
+    Ok(())
+}
+
+/// The server whose ratings to show: this one, or none (global) when asked or in a DM.
+fn scope(ctx: Context<'_>, global: Option<bool>) -> Option<i64> {
+    if global == Some(true) { None } else { ctx.guild_id().map(|g| g.get() as i64) }
 }

@@ -55,6 +55,9 @@ pub struct Config {
     /// Register the commands in this guild only (instant), instead of globally (up to an hour).
     pub guild_id: Option<serenity::GuildId>,
     pub api: Api,
+    /// How often the scheduler looks for reminders and time-outs
+    /// ([`crate::host::scheduler::TICK_INTERVAL`]; tests make it short).
+    pub tick_interval: std::time::Duration,
 }
 
 /// A setting that cannot be used, in one sentence that says which variable to fix.
@@ -116,7 +119,8 @@ impl Config {
             }
             (None, None) => Api::Discord,
         };
-        Ok(Config { token: Token(token), database_url, guild_id, api })
+        let tick_interval = crate::host::scheduler::TICK_INTERVAL;
+        Ok(Config { token: Token(token), database_url, guild_id, api, tick_interval })
     }
 
     /// serenity's HTTP client for [`Config::api`].

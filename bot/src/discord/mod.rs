@@ -11,6 +11,7 @@ pub mod config;
 pub mod ids;
 pub mod play;
 pub mod retry;
+pub mod scheduler;
 pub mod settings;
 pub mod summary;
 pub mod text;
@@ -31,8 +32,9 @@ use crate::host::Host;
 use crate::store::Db;
 
 /// What every command can reach: the game host, which owns the database, and the renderer,
-/// whose sprites are prepared once and shared by every board the bot draws.
-#[derive(Debug)]
+/// whose sprites are prepared once and shared by every board the bot draws. Cheap to clone (both
+/// are shared), so the scheduler loop holds the same ones.
+#[derive(Clone, Debug)]
 pub struct Data {
     pub host: Host,
     pub renderer: Arc<tafl_render::Renderer>,
@@ -85,7 +87,7 @@ impl From<serenity::Error> for RunError {
 /// The poise framework with every command, the one error handler, and a setup step that
 /// registers the commands in `guild` (instant, for development) or globally.
 #[must_use]
-pub fn framework(host: Host, guild: Option<serenity::GuildId>) -> poise::Framework<Data, BotError> {
+pub fn framework(data: Data, guild: Option<serenity::GuildId>) -> poise::Framework<Data, BotError> {
     poise::Framework::builder()
         .options(poise::FrameworkOptions {
             commands: commands::all(),
@@ -103,7 +105,7 @@ pub fn framework(host: Host, guild: Option<serenity::GuildId>) -> poise::Framewo
                     None => poise::builtins::register_globally(ctx, commands).await?,
                 }
                 tracing::info!(user = %ready.user.name, guild = ?guild.map(serenity::GuildId::get), "commands registered");
-                Ok(Data { host, renderer: Arc::new(tafl_render::Renderer::new()) })
+                Ok(data)
             })
         })
         .build()
@@ -118,9 +120,13 @@ pub async fn serve(config: Config, shutdown: impl Future<Output = ()> + Send + '
         .map_err(|source| RunError::Database { url: config.database_url.clone(), source })?;
     // Slash commands and components arrive without privileged intents; GUILDS keeps the cache
     // aware of channels and threads for later features.
+    let data = Data { host: Host::new(db.clone()), renderer: Arc::new(tafl_render::Renderer::new()) };
     let mut client = serenity::ClientBuilder::new_with_http(http, serenity::GatewayIntents::GUILDS)
-        .framework(framework(Host::new(db.clone()), config.guild_id))
+        .framework(framework(data.clone(), config.guild_id))
         .await?;
+    // Deadlines live in the database; the loop only looks for what has come due, so stopping it
+    // anywhere loses nothing.
+    let scheduler = tokio::spawn(scheduler::run(client.http.clone(), data, config.tick_interval));
     let shard_manager = client.shard_manager.clone();
     let (stop_requested, on_stop_request) = tokio::sync::oneshot::channel::<()>();
     let stopper = tokio::spawn(async move {
@@ -147,6 +153,7 @@ pub async fn serve(config: Config, shutdown: impl Future<Output = ()> + Send + '
         }
     };
     stopper.abort();
+    scheduler.abort();
     db.close().await;
     result.map_err(RunError::from)
 }

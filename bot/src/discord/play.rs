@@ -101,30 +101,32 @@ pub fn mentioning(users: &[i64]) -> serenity::CreateAllowedMentions {
     serenity::CreateAllowedMentions::new().users(users.iter().map(|id| serenity::UserId::new((*id).max(1) as u64)))
 }
 
-/// The summary of a game: result and reason, players, moves and captures, duration, the
-/// animated game and its OTN record.
+/// The summary of a game: result and reason, players, moves and captures, duration, rating
+/// changes, the animated game and its OTN record.
 pub async fn summary_message(
     data: &Data,
     game_id: GameId,
     lang: Lang,
 ) -> Result<(serenity::CreateEmbed, Vec<serenity::CreateAttachment>), BotError> {
-    let (game, history) = data.host.history(game_id).await.map_err(BotError::Host)?;
-    let record = data.host.export(game_id).await.map_err(BotError::Host)?;
+    let summary = data.host.summary(game_id).await?;
+    let record = data.host.export(game_id).await?;
     let options = GifOptions {
-        attackers: game.attacker.name.clone(),
-        defenders: game.defender.name.clone(),
+        attackers: summary.game.attacker.name.clone(),
+        defenders: summary.game.defender.name.clone(),
+        result: super::summary::gif_result(summary.game.ending, lang),
         ..GifOptions::default()
     };
     let renderer = data.renderer.clone();
-    let frames = history.clone();
+    let frames = summary.record.clone();
     let gif = tokio::task::spawn_blocking(move || renderer.render_gif(&frames, &options))
         .await
         .map_err(|e| BotError::Render(e.to_string()))?
         .map_err(|e| BotError::Render(e.to_string()))?;
     let gif_name = format!("game-{game_id}.gif");
+    let words = super::summary::summary_text(&summary, lang);
     let embed = serenity::CreateEmbed::new()
-        .title(text::board_title(&game, lang))
-        .description(text::summary_description(&game, &history, lang))
+        .title(words.title)
+        .description(words.description)
         .image(format!("attachment://{gif_name}"));
     let files = vec![
         serenity::CreateAttachment::bytes(gif, gif_name),

@@ -6,7 +6,7 @@ use tafl_rules::{Escape, Game, KingCapture, Reason, Rules, Shieldwall, Side, Squ
 
 use crate::host::{
     Challenge, ChallengeState, Clock, EndReason, GameId, GameSummary, GameView, HostError, OfferKind, OfferOutcome,
-    OpenOffer, SideChoice,
+    OpenOffer, Reminder, ReminderKind, SideChoice,
 };
 
 /// The language of a reply, from the Discord locale of whoever asked.
@@ -363,6 +363,13 @@ pub fn board_description(game: &GameView, history: &Game, offers: &[OpenOffer], 
             format!("Captured: {by_attackers} by the attackers, {by_defenders} by the defenders")
         });
     }
+    if let (Some(deadline), true) = (game.deadline_at, game.ending.is_none()) {
+        lines.push(if ru {
+            format!("⏰ Время хода истекает <t:{deadline}:R>")
+        } else {
+            format!("⏰ Time runs out <t:{deadline}:R>")
+        });
+    }
     for offer in offers {
         let by = mention(offer.by);
         lines.push(match (offer.kind, ru) {
@@ -643,9 +650,9 @@ pub fn duration_words(seconds: i64, lang: Lang) -> String {
     }
 }
 
-/// One line of `/tafl games`.
+/// One line of `/tafl games` and of the digest, with the deadline when the game has a clock.
 #[must_use]
-pub fn game_line(game: &GameSummary, lang: Lang) -> String {
+pub fn game_line(game: &GameSummary, now: i64, lang: Lang) -> String {
     let ru = lang == Lang::Ru;
     let variant = variant_name(&game.variant);
     let opponent = &game.opponent.name;
@@ -660,10 +667,55 @@ pub fn game_line(game: &GameSummary, lang: Lang) -> String {
         (None, false, true) => "ход соперника",
     };
     let side = side_heading(game.side, lang);
+    let clock = match (game.deadline_at, game.time_left(now)) {
+        (Some(deadline), Some(_)) => format!(" · ⏰ <t:{deadline}:R>"),
+        _ => String::new(),
+    };
+    let number = move_number(game.ply);
     if ru {
-        format!("[№{}]({link}) {variant} против {opponent} · {side} · ход {} · {state}", game.id, move_number(game.ply))
+        format!("[№{}]({link}) {variant} против {opponent} · {side} · ход {number} · {state}{clock}", game.id)
     } else {
-        format!("[#{}]({link}) {variant} vs {opponent} · {side} · move {} · {state}", game.id, move_number(game.ply))
+        format!("[#{}]({link}) {variant} vs {opponent} · {side} · move {number} · {state}{clock}", game.id)
+    }
+}
+
+/// A reminder to move: at half time, or the last warning.
+#[must_use]
+pub fn reminder(reminder: &Reminder, lang: Lang) -> String {
+    let who = mention(reminder.player.id);
+    let (id, deadline) = (reminder.game, reminder.deadline_at);
+    let variant = variant_name(&reminder.variant);
+    match (reminder.kind, lang) {
+        (ReminderKind::Halfway, Lang::En) => {
+            format!(
+                "{who}, it is your move in game #{id} ({variant}); half of your time is gone, it runs out <t:{deadline}:R>."
+            )
+        }
+        (ReminderKind::LastWarning, Lang::En) => {
+            format!(
+                "{who}, last warning: your time in game #{id} ({variant}) runs out <t:{deadline}:R>, and then the game is lost."
+            )
+        }
+        (ReminderKind::Halfway, Lang::Ru) => {
+            format!(
+                "{who}, ваш ход в партии №{id} ({variant}); половина времени прошла, оно истекает <t:{deadline}:R>."
+            )
+        }
+        (ReminderKind::LastWarning, Lang::Ru) => {
+            format!(
+                "{who}, последнее предупреждение: время в партии №{id} ({variant}) истекает <t:{deadline}:R>, потом партия проиграна."
+            )
+        }
+    }
+}
+
+/// The title of the daily digest.
+#[must_use]
+pub fn digest_title(games: usize, lang: Lang) -> String {
+    match lang {
+        Lang::En if games == 1 => "Your move in 1 game".to_owned(),
+        Lang::En => format!("Your move in {games} games"),
+        Lang::Ru => format!("Ваш ход в партиях: {games}"),
     }
 }
 
@@ -693,31 +745,6 @@ pub fn which_game(found: &[GameId], lang: Lang) -> String {
     } else {
         format!("You have several games here ({list}); choose one with the game option.")
     }
-}
-
-/// The summary of a game in words: result and reason, players, moves, captures, duration.
-#[must_use]
-pub fn summary_description(game: &GameView, history: &Game, lang: Lang) -> String {
-    let ru = lang == Lang::Ru;
-    let mut lines = Vec::new();
-    lines.push(if game.is_over() {
-        result_line(game, lang)
-    } else if ru {
-        "Партия продолжается.".to_owned()
-    } else {
-        "The game goes on.".to_owned()
-    });
-    lines.push(format!("{}: {}", side_heading(Side::Attackers, lang), game.attacker.name));
-    lines.push(format!("{}: {}", side_heading(Side::Defenders, lang), game.defender.name));
-    let moves = history.moves().len();
-    lines.push(if ru { format!("Полуходов: {moves}") } else { format!("Moves: {moves} plies") });
-    let (by_attackers, by_defenders) = captures_by_side(history);
-    lines.push(if ru {
-        format!("Взято: нападающими {by_attackers}, защитниками {by_defenders}")
-    } else {
-        format!("Captured: {by_attackers} by the attackers, {by_defenders} by the defenders")
-    });
-    lines.join("\n")
 }
 
 #[cfg(test)]
