@@ -4,7 +4,7 @@
 //! as an interaction answer, as an edit of the stored board message, or as a new message.
 
 use poise::serenity_prelude as serenity;
-use tafl_render::{BoardOptions, Caption, LastMove, Mark, MarkKind};
+use tafl_render::{BoardOptions, Caption, LastMove, Mark, MarkKind, Orientation, Theme};
 use tafl_rules::{Game, Square};
 
 use super::ids::{Control, PageValue};
@@ -70,12 +70,24 @@ impl Board {
     }
 }
 
-/// Builds the board of a game as it stands, with `menu` open.
+/// Builds the board of a game as it stands, with `menu` open, drawn in the default style.
 pub async fn build(data: &Data, game_id: GameId, menu: Menu, lang: Lang) -> Result<Board, BotError> {
+    build_styled(data, game_id, menu, lang, Orientation::default(), Theme::default()).await
+}
+
+/// [`build`] with the picture drawn in `orientation` and `theme` (a player's own settings).
+pub async fn build_styled(
+    data: &Data,
+    game_id: GameId,
+    menu: Menu,
+    lang: Lang,
+    orientation: Orientation,
+    theme: Theme,
+) -> Result<Board, BotError> {
     let (game, history) = data.host.history(game_id).await.map_err(BotError::Host)?;
     let offers =
         if game.is_over() { Vec::new() } else { data.host.open_offers(game_id).await.map_err(BotError::Host)? };
-    let png = draw(data, &game, &history, &menu, lang).await?;
+    let png = draw(data, &game, &history, &menu, lang, Style { orientation, theme }).await?;
     // The ply in the name makes every picture a new URL, so Discord never shows a cached one.
     let file_name = format!("game-{}-{}.png", game.id, game.ply);
     let embed = serenity::CreateEmbed::new()
@@ -86,8 +98,22 @@ pub async fn build(data: &Data, game_id: GameId, menu: Menu, lang: Lang) -> Resu
     Ok(Board { game, embed, components, png, file_name })
 }
 
+/// How a picture is drawn.
+#[derive(Clone, Copy, Debug)]
+struct Style {
+    orientation: Orientation,
+    theme: Theme,
+}
+
 /// The picture, drawn off the async workers (it is CPU work).
-async fn draw(data: &Data, game: &GameView, history: &Game, menu: &Menu, lang: Lang) -> Result<Vec<u8>, BotError> {
+async fn draw(
+    data: &Data,
+    game: &GameView,
+    history: &Game,
+    menu: &Menu,
+    lang: Lang,
+    style: Style,
+) -> Result<Vec<u8>, BotError> {
     let mut marks = Vec::new();
     if let Menu::Destinations { from, moves, .. } = menu {
         marks.push(Mark { square: *from, kind: MarkKind::Info });
@@ -102,6 +128,8 @@ async fn draw(data: &Data, game: &GameView, history: &Game, menu: &Menu, lang: L
             move_number: Some(text::move_number(game.ply) as u32),
             status: super::summary::caption_status(game.ending, lang),
         }),
+        orientation: style.orientation,
+        theme: style.theme,
         ..BoardOptions::default()
     };
     let renderer = data.renderer.clone();

@@ -13,6 +13,7 @@ use super::components::announce_offer;
 use super::ids::Control;
 use super::play::{self, now};
 use super::retry::with_retries;
+use super::settings::settings;
 use super::text::{self, Label, Lang};
 use super::{BotError, Context};
 use crate::host::{ChallengeRequest, Clock, GameId, OfferAction, OfferKind, Place, SideChoice, User};
@@ -39,7 +40,8 @@ pub fn all() -> Vec<poise::Command<super::Data, BotError>> {
         "leaderboard",
         "profile",
         "variants",
-        "rules"
+        "rules",
+        "settings"
     ),
     subcommand_required,
     name_localized("ru", "тафл"),
@@ -406,7 +408,10 @@ pub async fn board(
     game: Option<i64>,
 ) -> Result<(), BotError> {
     let game = resolve_game(ctx, game).await?;
-    let board = board::build(ctx.data(), game, Menu::Pieces(0), public_lang(ctx)).await?;
+    let style = ctx.data().host.user_settings(caller(ctx).id).await?;
+    let board =
+        board::build_styled(ctx.data(), game, Menu::Pieces(0), public_lang(ctx), style.orientation, style.theme)
+            .await?;
     let reply = CreateReply::default()
         .embed(board.embed.clone())
         .components(board.components.clone())

@@ -16,6 +16,7 @@ use super::ids::{Control, PageValue};
 use super::play::{self, now};
 use super::retry::with_retries;
 use super::text::{self, Label, Lang};
+use super::threads;
 use super::{BotError, Data};
 use crate::host::{ChallengeState, GameId, HostError, OfferAction, OfferKind, OfferOutcome, User};
 
@@ -113,12 +114,20 @@ impl Click<'_> {
         };
         let game = accepted.game.id;
         // The card becomes the game's board: one message per game.
-        let board = board::build(self.data, game, Menu::Pieces(0), self.public).await?;
+        let mut board = board::build(self.data, game, Menu::Pieces(0), self.public).await?;
         self.update(board.response()).await?;
-        let channel = self.component.channel_id.get() as i64;
-        let message = self.component.message.id.get() as i64;
-        if let Err(error) = self.data.host.set_board_message(game, channel, message, now()).await {
+        let (channel, message) = (self.component.channel_id, self.component.message.id);
+        if let Err(error) =
+            self.data.host.set_board_message(game, channel.get() as i64, message.get() as i64, now()).await
+        {
             tracing::warn!(game, %error, "could not remember the board message");
+        }
+        // On a server with threads on, the game's messages go to a thread under the board.
+        let in_thread = self.component.channel.as_ref().is_some_and(|c| threads::is_thread(c.kind));
+        if let Some(thread) =
+            threads::open(self.http, self.data, &board.game, channel, message, in_thread, self.public).await
+        {
+            board.game.place.thread = Some(thread);
         }
         play::after_change(self.http, self.data, &board.game, true, self.public).await;
         Ok(())

@@ -12,8 +12,10 @@ pub mod ids;
 pub mod play;
 pub mod retry;
 pub mod scheduler;
+pub mod settings;
 pub mod summary;
 pub mod text;
+pub mod threads;
 
 /// serenity as poise re-exports it, so callers (and tests) name the same types the bot uses.
 pub use poise::serenity_prelude as serenity;

@@ -1,0 +1,167 @@
+//! A thread per game, on servers whose managers turned threads on (`/tafl settings threads`).
+//!
+//! The thread is started from the board message, so the board stays in the channel (edited in
+//! place after every move) and the thread hangs under it: the notices, offers and the summary go
+//! into the thread ([`super::play::game_channel`] prefers it), and `/tafl move` typed there finds
+//! the game. A thread is a comfort, not a condition: when it cannot be made (the bot lacks the
+//! permission, or the game was started inside a thread), the game goes on in the channel.
+
+use poise::serenity_prelude as serenity;
+
+use super::Data;
+use super::play::now;
+use super::retry::with_retries;
+use super::text::{self, Lang};
+use crate::host::GameView;
+
+/// Discord's longest channel (and thread) name, in characters.
+pub const MAX_NAME: usize = 100;
+/// The most characters of one player's name a thread name shows.
+const MAX_PLAYER: usize = 32;
+/// Discord's error code for a message that already has a thread.
+const THREAD_EXISTS: isize = 160_004;
+
+/// The name of a game's thread: `Alice vs Bob · Brandubh #3` (attackers first, as they move
+/// first), at most [`MAX_NAME`] characters whatever the players call themselves.
+#[must_use]
+pub fn thread_name(game: &GameView, lang: Lang) -> String {
+    name_for(&game.attacker.name, &game.defender.name, &text::variant_name(&game.variant), game.id, lang)
+}
+
+/// [`thread_name`] from its parts. Control characters and runs of spaces in names are
+/// flattened; long names are shortened (with `…`) so that the variant and number always fit.
+#[must_use]
+pub fn name_for(first: &str, second: &str, variant: &str, id: i64, lang: Lang) -> String {
+    let number = match lang {
+        Lang::En => format!("#{id}"),
+        Lang::Ru => format!("№{id}"),
+    };
+    let suffix = format!(" · {} {number}", one_line(variant, MAX_NAME / 2));
+    let room = MAX_NAME.saturating_sub(suffix.chars().count() + " vs ".len()) / 2;
+    let limit = room.clamp(1, MAX_PLAYER);
+    let name = format!("{} vs {}{suffix}", one_line(first, limit), one_line(second, limit));
+    name.chars().take(MAX_NAME).collect()
+}
+
+/// `text` on one line with single spaces, at most `limit` characters (the last one `…` when it
+/// was cut), and `?` when nothing is left.
+fn one_line(text: &str, limit: usize) -> String {
+    let flat: String = text.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+    let words = flat.split_whitespace().collect::<Vec<_>>().join(" ");
+    if words.is_empty() {
+        return "?".to_owned();
+    }
+    if words.chars().count() <= limit {
+        return words;
+    }
+    let mut short: String = words.chars().take(limit.saturating_sub(1)).collect();
+    short.truncate(short.trim_end().len());
+    short.push('…');
+    short
+}
+
+/// Opens the thread of a game that has just started on `message` in `channel`, when its server
+/// wants threads, and records it so the game's messages go there. Returns the thread's id, or
+/// `None` when the game stays in the channel (threads off, started inside a thread, or the
+/// thread could not be made: logged).
+pub async fn open(
+    http: &serenity::Http,
+    data: &Data,
+    game: &GameView,
+    channel: serenity::ChannelId,
+    message: serenity::MessageId,
+    in_thread: bool,
+    lang: Lang,
+) -> Option<i64> {
+    if game.place.thread.is_some() || game.place.guild == 0 {
+        return None;
+    }
+    let settings = match data.host.server_settings(game.place.guild).await {
+        Ok(settings) => settings,
+        Err(error) => {
+            tracing::warn!(game = game.id, %error, "could not read the server settings; no thread");
+            return None;
+        }
+    };
+    if !settings.threads {
+        return None;
+    }
+    if in_thread {
+        tracing::debug!(game = game.id, "the game started inside a thread; it stays there");
+        return None;
+    }
+    let builder = serenity::CreateThread::new(thread_name(game, lang))
+        .auto_archive_duration(serenity::AutoArchiveDuration::OneWeek);
+    let thread = match with_retries(|| channel.create_thread_from_message(http, message, builder.clone())).await {
+        Ok(thread) => thread.id,
+        // An earlier attempt reached Discord but its answer was lost: a thread started from a
+        // message has the message's id.
+        Err(error) if discord_code(&error) == Some(THREAD_EXISTS) => serenity::ChannelId::new(message.get()),
+        Err(error) => {
+            tracing::warn!(game = game.id, %error, "could not open a thread for the game; it goes on in the channel");
+            return None;
+        }
+    };
+    let thread = thread.get() as i64;
+    if let Err(error) = data.host.set_thread(game.id, thread, now()).await {
+        tracing::warn!(game = game.id, %error, "could not record the game's thread; it goes on in the channel");
+        return None;
+    }
+    Some(thread)
+}
+
+/// Whether a channel is a thread (where no thread can be started).
+#[must_use]
+pub fn is_thread(kind: serenity::ChannelType) -> bool {
+    matches!(
+        kind,
+        serenity::ChannelType::PublicThread | serenity::ChannelType::PrivateThread | serenity::ChannelType::NewsThread
+    )
+}
+
+/// Discord's JSON error code of a refused request.
+fn discord_code(error: &serenity::Error) -> Option<isize> {
+    match error {
+        serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(response)) => Some(response.error.code),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_thread_is_named_after_the_players_and_variant() {
+        assert_eq!(name_for("Alice", "Bob", "Brandubh", 3, Lang::En), "Alice vs Bob · Brandubh #3");
+        assert_eq!(name_for("Алиса", "Боб", "Brandubh", 3, Lang::Ru), "Алиса vs Боб · Brandubh №3");
+    }
+
+    #[test]
+    fn names_are_flattened_and_never_empty() {
+        assert_eq!(name_for("  Al\nice  ", "\u{7}", "Tablut", 12, Lang::En), "Al ice vs ? · Tablut #12");
+        assert_eq!(name_for("", "   ", "Tablut", 1, Lang::En), "? vs ? · Tablut #1");
+    }
+
+    #[test]
+    fn long_names_are_shortened_and_the_variant_and_number_still_fit() {
+        let long = "W".repeat(300);
+        let name = name_for(&long, &long, "Alea Evangelii", i64::MAX, Lang::En);
+        assert!(name.chars().count() <= MAX_NAME, "{} chars: {name}", name.chars().count());
+        assert!(name.ends_with(&format!(" · Alea Evangelii #{}", i64::MAX)), "{name}");
+        assert!(name.contains("W… vs W"), "{name}");
+        // Names of up to 32 characters are kept whole.
+        let name = name_for(&"a".repeat(32), &"b".repeat(32), "Copenhagen", 7, Lang::En);
+        assert_eq!(name, format!("{} vs {} · Copenhagen #7", "a".repeat(32), "b".repeat(32)));
+        // Multi-byte names are counted in characters, not bytes.
+        let name = name_for(&"Ж".repeat(80), &"Я".repeat(80), &"V".repeat(200), 5, Lang::Ru);
+        assert!(name.chars().count() <= MAX_NAME, "{name}");
+        assert!(name.contains("Ж") && name.contains("Я"), "{name}");
+    }
+
+    #[test]
+    fn threads_are_recognised() {
+        assert!(is_thread(serenity::ChannelType::PublicThread));
+        assert!(!is_thread(serenity::ChannelType::Text));
+    }
+}

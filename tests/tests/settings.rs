@@ -1,0 +1,407 @@
+//! `/tafl settings` and threads per game through the real bot and the fake Discord: a manager
+//! turns threads on and a game lives in its own thread; non-managers cannot change the server;
+//! personal settings round-trip and style the boards a player shows; bad input is refused in one
+//! sentence and changes nothing.
+
+use serde_json::{Value, json};
+use tafl_e2e::fake_discord::{FakeDiscord, Fault, GUILD, Interaction, StoredMessage, in_guild, with_name};
+use tafl_e2e::harness::{ALICE, BOB, CHANNEL, EVE, Player, Table, TestBot, temp_dir};
+
+/// Discord's Manage Server permission bit.
+const MANAGE_GUILD: u64 = 1 << 5;
+/// The permissions the fake gives members by default (no Manage Server among them).
+const MEMBER: u64 = 2_248_473_465_835_073;
+/// A second text channel of the fake server.
+const OTHER_CHANNEL: u64 = 1_500_000_000_000_000_002;
+
+/// A fake and a bot on a fresh database, ready for interactions.
+async fn served(name: &str) -> (FakeDiscord, TestBot) {
+    let fake = FakeDiscord::start().await;
+    let dir = temp_dir(name);
+    let bot = TestBot::start(&fake, &dir);
+    fake.wait_until_ready().await;
+    (fake, bot)
+}
+
+/// An option of `/tafl settings`: booleans are type 5, integers (choice indices) type 4, strings
+/// type 3, and [`channel`] options type 7.
+fn option(name: &str, value: Value) -> Value {
+    let kind = match &value {
+        Value::Bool(_) => 5,
+        Value::Number(_) => 4,
+        _ => 3,
+    };
+    let mut option = json!({ "name": name, "type": kind });
+    option["value"] = value;
+    option
+}
+
+/// A channel option naming a text channel of the server.
+fn channel(name: &str, id: u64) -> Value {
+    json!({ "name": name, "type": 7, "value": id.to_string() })
+}
+
+/// Who sends a settings command, and from where.
+#[derive(Clone, Copy)]
+struct From {
+    player: Player,
+    manager: bool,
+    /// `None` for a direct message to the bot.
+    channel: Option<u64>,
+    locale: &'static str,
+}
+
+impl From {
+    fn member(player: Player) -> From {
+        From { player, manager: false, channel: Some(CHANNEL), locale: "en-US" }
+    }
+
+    fn manager(player: Player) -> From {
+        From { manager: true, ..From::member(player) }
+    }
+}
+
+/// `/tafl settings options…` as `from` sends it; channel options are resolved as text channels,
+/// as Discord resolves them.
+fn settings(fake: &FakeDiscord, from: From, options: &[Value]) -> Interaction {
+    let list = Value::Array(options.to_vec());
+    let payload = fake.slash_command("tafl", "settings", &list, from.player.id, from.locale);
+    let mut payload = match from.channel {
+        Some(channel) => {
+            let mut payload = with_name(in_guild(payload, GUILD, channel), from.player.name);
+            let permissions = if from.manager { MEMBER | MANAGE_GUILD } else { MEMBER & !MANAGE_GUILD };
+            payload["member"]["permissions"] = json!(permissions.to_string());
+            payload
+        }
+        None => with_name(payload, from.player.name),
+    };
+    let channels: serde_json::Map<String, Value> = options
+        .iter()
+        .filter(|o| o["type"] == 7)
+        .filter_map(|o| o["value"].as_str())
+        .map(|id| (id.to_owned(), json!({ "id": id, "name": "games", "type": 0, "permissions": "0" })))
+        .collect();
+    if !channels.is_empty() {
+        payload["data"]["resolved"] = json!({ "channels": channels });
+    }
+    fake.push_interaction(payload)
+}
+
+/// The private answer to `interaction`, once it arrives.
+async fn private_answer(fake: &FakeDiscord, interaction: &Interaction) -> String {
+    let answer = fake.wait_for_original(interaction).await;
+    assert!(answer.is_ephemeral(), "the answer is private: {answer:#?}");
+    answer.content
+}
+
+/// Alice challenges Bob to Brandubh as the attackers in `table`'s channel and Bob accepts with
+/// the card's button: returns the board message (the card, turned into the board).
+async fn start_game(table: &Table<'_>) -> StoredMessage {
+    let fake = table.fake;
+    let challenge =
+        table.command(ALICE, "challenge", &json!({ "opponent": BOB.id, "variant": "brandubh", "side": 0 }), &[BOB]);
+    let card = fake.wait_for_original(&challenge).await;
+    assert!(!card.is_ephemeral(), "the challenge card is public: {card:#?}");
+    let accept = card.button_labels().into_iter().find(|(label, _)| label == "Accept").expect("an Accept button").1;
+    let _ = table.click(BOB, &card, &accept, None);
+    fake.wait_for_message("the card turned into the board", |m| m.id == card.id && m.edits > 0).await
+}
+
+/// Waits until message `id` shows `ply` plies (its picture is named after the ply).
+async fn board_at(fake: &FakeDiscord, id: u64, game: i64, ply: usize) -> StoredMessage {
+    let name = format!("game-{game}-{ply}.png");
+    fake.wait_for_message(&format!("the board at ply {ply}"), |m| {
+        m.id == id && m.attachments.iter().any(|a| a.filename == name)
+    })
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_threads_on_a_game_lives_in_its_own_thread_under_the_board() {
+    let (fake, bot) = served("threads").await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
+
+    let turned_on = settings(&fake, From::manager(EVE), &[option("threads", json!(true))]);
+    let answer = private_answer(&fake, &turned_on).await;
+    assert!(answer.starts_with("Saved.\n"), "{answer}");
+    assert!(answer.contains("A thread for each game: on"), "{answer}");
+
+    let board = start_game(&table).await;
+    assert_eq!(board.channel_id, CHANNEL, "the board stays in the channel");
+    let notice = fake
+        .wait_for_message("Alice's first notice", |m| m.content.contains("your move: game #1 (Brandubh) has begun"))
+        .await;
+    let threads = fake.threads();
+    assert_eq!(threads.len(), 1, "{threads:#?}");
+    let thread = &threads[0];
+    assert_eq!(thread.name, "Alice vs Bob · Brandubh #1");
+    assert_eq!((thread.parent_id, thread.message_id, thread.kind), (CHANNEL, Some(board.id), 11), "{thread:#?}");
+    assert_eq!(notice.channel_id, thread.id, "the notice goes into the thread");
+
+    // A move typed inside the thread finds the game; the board in the channel is edited in place.
+    let in_thread = Table { fake: &fake, channel: thread.id, locale: "en-US" };
+    let played = in_thread.command(ALICE, "move", &json!({ "notation": "d2-c2" }), &[]);
+    assert!(private_answer(&fake, &played).await.starts_with("You played `d2-c2`"));
+    let board = board_at(&fake, board.id, 1, 1).await;
+    assert_eq!(board.channel_id, CHANNEL);
+    let notice = fake.wait_for_message("Bob's notice", |m| m.content.contains("your move in game #1")).await;
+    assert_eq!(notice.channel_id, thread.id);
+    assert!(notice.content.starts_with(&format!("<@{}>", BOB.id)), "{}", notice.content);
+
+    // An offer, and the summary, go into the thread too.
+    let offer = in_thread.command(BOB, "draw", &json!({}), &[]);
+    assert!(private_answer(&fake, &offer).await.contains("offers a draw"));
+    let offered = fake.wait_for_message("the offer notice", |m| m.content.contains("offers a draw in game #1")).await;
+    assert_eq!(offered.channel_id, thread.id);
+    let board = fake
+        .wait_for_message("the offer on the board", |m| {
+            m.id == board.id && m.custom_ids().contains(&"tafl:draw-yes:1:1".to_owned())
+        })
+        .await;
+    let _ = table.click(ALICE, &board, "tafl:draw-yes:1:1", None);
+    let summary =
+        fake.wait_for_message("the summary", |m| m.attachments.iter().any(|a| a.filename == "game-1.gif")).await;
+    assert_eq!(summary.channel_id, thread.id, "the summary goes into the thread");
+    assert!(summary.text().contains("by agreement"), "{}", summary.text());
+    let board = fake.wait_for_message("the final board", |m| m.id == board.id && m.custom_ids().is_empty()).await;
+    assert_eq!(board.channel_id, CHANNEL);
+
+    // The channel itself holds only the board (and the private answers).
+    let public: Vec<u64> =
+        fake.messages_in(CHANNEL).iter().filter(|m| !m.is_ephemeral() && !m.deleted).map(|m| m.id).collect();
+    assert_eq!(public, [board.id], "{:#?}", fake.messages_in(CHANNEL));
+    assert_eq!(fake.threads().len(), 1, "one thread per game");
+    assert!(fake.unknown_requests().is_empty(), "{:#?}", fake.unknown_requests());
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn when_the_thread_cannot_be_made_the_game_goes_on_in_the_channel() {
+    let (fake, bot) = served("no-thread").await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
+    let turned_on = settings(&fake, From::manager(EVE), &[option("threads", json!(true))]);
+    assert!(private_answer(&fake, &turned_on).await.starts_with("Saved."));
+
+    // Discord fails every attempt to start the thread.
+    fake.fail_next(|r| r.method == "POST" && r.path.ends_with("/threads"), 3, Fault::ServerError(503));
+    let board = start_game(&table).await;
+    let notice = fake.wait_for_message("Alice's first notice", |m| m.content.contains("your move: game #1")).await;
+    assert_eq!(notice.channel_id, CHANNEL, "without a thread the notice goes to the channel");
+    assert!(fake.threads().is_empty());
+    let played = table.command(ALICE, "move", &json!({ "notation": "d2-c2" }), &[]);
+    assert!(private_answer(&fake, &played).await.starts_with("You played"));
+    board_at(&fake, board.id, 1, 1).await;
+    let notice = fake.wait_for_message("Bob's notice", |m| m.content.contains("your move in game #1")).await;
+    assert_eq!(notice.channel_id, CHANNEL);
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn only_managers_change_the_server_settings() {
+    let (fake, bot) = served("not-manager").await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
+
+    // Eve may not manage the server: nothing changes, not even her own part of the request.
+    let refused = settings(
+        &fake,
+        From::member(EVE),
+        &[option("dm", json!(true)), option("threads", json!(true)), channel("allow_channel", OTHER_CHANNEL)],
+    );
+    assert_eq!(
+        private_answer(&fake, &refused).await,
+        "Only members who can manage this server change its settings; your own settings (dm, digest, orientation, \
+         theme) are yours to change."
+    );
+    let shown = settings(&fake, From::member(EVE), &[]);
+    let shown = private_answer(&fake, &shown).await;
+    assert!(!shown.contains("Saved."), "{shown}");
+    for line in ["Notices by direct message: off", "A thread for each game: off", "Channels for games: every channel"] {
+        assert!(shown.contains(line), "{line:?} in {shown}");
+    }
+    start_game(&table).await;
+    fake.wait_for_message("the first notice", |m| m.content.contains("your move: game #1")).await;
+    assert!(fake.threads().is_empty(), "threads are still off");
+
+    // In Russian too.
+    let refused = settings(&fake, From { locale: "ru", ..From::member(EVE) }, &[option("default_clock", json!("3d"))]);
+    assert!(private_answer(&fake, &refused).await.starts_with("Настройки сервера меняют только те"));
+
+    // Server settings cannot be changed from a direct message, personal ones can.
+    let dm = From { channel: None, ..From::manager(ALICE) };
+    let refused = settings(&fake, dm, &[option("threads", json!(true))]);
+    assert!(private_answer(&fake, &refused).await.starts_with("Server settings are changed in the server"));
+    let saved = settings(&fake, dm, &[option("digest", json!(true))]);
+    let saved = private_answer(&fake, &saved).await;
+    assert!(saved.contains("Daily digest: on") && !saved.contains("This server"), "{saved}");
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn personal_settings_round_trip_and_style_the_boards_a_player_shows() {
+    let (fake, bot) = served("personal").await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
+
+    let set = settings(
+        &fake,
+        From::member(BOB),
+        &[
+            option("dm", json!(true)),
+            option("digest", json!(true)),
+            option("orientation", json!(1)),
+            option("theme", json!(1)),
+        ],
+    );
+    let saved = private_answer(&fake, &set).await;
+    let expected = [
+        "Notices by direct message: on",
+        "Daily digest: on",
+        "Board orientation: flipped",
+        "Board theme: high-contrast",
+    ];
+    assert!(saved.starts_with("Saved.\n**Your settings**"), "{saved}");
+    for line in expected {
+        assert!(saved.contains(line), "{line:?} in {saved}");
+    }
+    let shown = settings(&fake, From::member(BOB), &[]);
+    let shown = private_answer(&fake, &shown).await;
+    assert!(shown.starts_with("**Your settings**"), "{shown}");
+    for line in expected {
+        assert!(shown.contains(line), "{line:?} in {shown}");
+    }
+    // Changing one setting keeps the others.
+    let one = settings(&fake, From::member(BOB), &[option("dm", json!(false))]);
+    let one = private_answer(&fake, &one).await;
+    assert!(one.contains("Notices by direct message: off") && one.contains("Board theme: high-contrast"), "{one}");
+    let russian = settings(&fake, From { locale: "ru", ..From::member(BOB) }, &[]);
+    let russian = private_answer(&fake, &russian).await;
+    assert!(russian.contains("Ориентация доски: перевёрнутая") && russian.contains("Тема доски: контрастная"));
+    // Alice's settings are her own.
+    let alice = settings(&fake, From::member(ALICE), &[]);
+    assert!(private_answer(&fake, &alice).await.contains("Board theme: classic"));
+
+    // `/tafl board` draws the position in the style of whoever asks.
+    let board = start_game(&table).await;
+    let picture = |message: &StoredMessage| message.attachments.first().expect("a picture").data.clone();
+    let asked = table.command(ALICE, "board", &json!({}), &[]);
+    let alices = fake.wait_for_original(&asked).await;
+    assert_eq!(picture(&alices), picture(&board), "Alice sees the default style");
+    let asked = table.command(BOB, "board", &json!({}), &[]);
+    let bobs = fake.wait_for_original(&asked).await;
+    assert!(picture(&bobs).starts_with(b"\x89PNG"));
+    assert_ne!(picture(&bobs), picture(&alices), "Bob sees his own style");
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bad_default_clock_is_refused_and_a_good_one_times_new_challenges() {
+    let (fake, bot) = served("default-clock").await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
+
+    let bad = settings(
+        &fake,
+        From::manager(ALICE),
+        &[option("threads", json!(true)), option("default_clock", json!("soon"))],
+    );
+    let answer = private_answer(&fake, &bad).await;
+    assert!(answer.starts_with("\"soon\" is not a clock; write a time per move such as 1d, 3d, 12h"), "{answer}");
+    assert!(answer.contains("3d+7d") && answer.ends_with("or none."), "{answer}");
+    let too_long = settings(&fake, From::manager(ALICE), &[option("default_clock", json!("90d"))]);
+    assert!(private_answer(&fake, &too_long).await.contains("30 days"));
+    let shown = settings(&fake, From::manager(ALICE), &[]);
+    let shown = private_answer(&fake, &shown).await;
+    assert!(shown.contains("Default clock: `none`") && shown.contains("A thread for each game: off"), "{shown}");
+
+    let good = settings(&fake, From::manager(ALICE), &[option("default_clock", json!("3d+7d"))]);
+    let answer = private_answer(&fake, &good).await;
+    assert!(
+        answer.contains("Default clock: `3d+7d` (Time per move: 3 days, unused time saved up to 7 days)"),
+        "{answer}"
+    );
+    let challenge = table.command(ALICE, "challenge", &json!({ "opponent": BOB.id }), &[BOB]);
+    let card = fake.wait_for_original(&challenge).await;
+    assert!(card.text().contains("Time per move: 3 days, unused time saved up to 7 days"), "{}", card.text());
+    let untimed = settings(&fake, From::manager(ALICE), &[option("default_clock", json!("none"))]);
+    assert!(private_answer(&fake, &untimed).await.contains("Default clock: `none`"));
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn challenges_are_refused_in_channels_the_managers_did_not_allow() {
+    let (fake, bot) = served("channels").await;
+    let here = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
+    let there = Table { fake: &fake, channel: OTHER_CHANNEL, locale: "en-US" };
+    let refused = "Games are not played in this channel on this server; ask a manager, or use an allowed channel.";
+
+    let allowed = settings(&fake, From::manager(EVE), &[channel("allow_channel", OTHER_CHANNEL)]);
+    let answer = private_answer(&fake, &allowed).await;
+    assert!(answer.contains(&format!("Channels for games: <#{OTHER_CHANNEL}>")), "{answer}");
+    let challenge = here.command(ALICE, "challenge", &json!({ "opponent": BOB.id }), &[BOB]);
+    assert_eq!(private_answer(&fake, &challenge).await, refused);
+    let challenge = there.command(ALICE, "challenge", &json!({ "opponent": BOB.id }), &[BOB]);
+    assert!(!fake.wait_for_original(&challenge).await.is_ephemeral(), "a card in the allowed channel");
+
+    // The last allowed channel cannot be closed: that would open every channel.
+    let last = settings(&fake, From::manager(EVE), &[channel("disallow_channel", OTHER_CHANNEL)]);
+    assert_eq!(
+        private_answer(&fake, &last).await,
+        format!(
+            "<#{OTHER_CHANNEL}> is the only channel allowed for games; allow another one first, or all of them with \
+             all_channels."
+        )
+    );
+    // Moving the games from one channel to another.
+    let moved = settings(
+        &fake,
+        From::manager(EVE),
+        &[channel("allow_channel", CHANNEL), channel("disallow_channel", OTHER_CHANNEL)],
+    );
+    assert!(private_answer(&fake, &moved).await.ends_with(&format!("Channels for games: <#{CHANNEL}>")));
+    let challenge = there.command(BOB, "challenge", &json!({ "opponent": ALICE.id }), &[ALICE]);
+    assert_eq!(private_answer(&fake, &challenge).await, refused);
+    let challenge = here.command(BOB, "challenge", &json!({ "opponent": ALICE.id }), &[ALICE]);
+    assert!(!fake.wait_for_original(&challenge).await.is_ephemeral());
+
+    // Every channel again.
+    let all = settings(&fake, From::manager(EVE), &[option("all_channels", json!(true))]);
+    assert!(private_answer(&fake, &all).await.contains("Channels for games: every channel"));
+    let challenge = there.command(EVE, "challenge", &json!({}), &[]);
+    assert!(!fake.wait_for_original(&challenge).await.is_ephemeral());
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_settings_command_is_registered_with_typed_options_in_both_languages() {
+    let fake = FakeDiscord::start().await;
+    let dir = temp_dir("settings-registration");
+    let bot = TestBot::start(&fake, &dir);
+    let registration = fake.wait_until_ready().await;
+    let commands = registration.json.expect("a JSON list of commands");
+    let subcommands = commands[0]["options"].as_array().expect("subcommands");
+    let command = subcommands.iter().find(|o| o["name"] == "settings").expect("a settings subcommand");
+    assert_eq!(command["name_localizations"]["ru"], "настройки");
+    let options = command["options"].as_array().expect("options");
+    let kind = |name: &str| {
+        let option = options.iter().find(|o| o["name"] == name).unwrap_or_else(|| panic!("an option {name}"));
+        assert_eq!(option["required"], false, "{option}");
+        assert!(
+            option["name_localizations"]["ru"].is_string() && option["description_localizations"]["ru"].is_string()
+        );
+        option.clone()
+    };
+    for name in ["dm", "digest", "threads", "all_channels"] {
+        assert_eq!(kind(name)["type"], 5, "{name} is a boolean");
+    }
+    assert_eq!(kind("default_clock")["type"], 3);
+    for name in ["orientation", "theme"] {
+        let option = kind(name);
+        assert_eq!(option["type"], 4, "{name} is a choice, sent as its index");
+        assert_eq!(option["choices"].as_array().map(Vec::len), Some(2), "{option}");
+    }
+    assert_eq!(kind("theme")["choices"][1]["name"], "high-contrast");
+    for name in ["allow_channel", "disallow_channel"] {
+        let option = kind(name);
+        assert_eq!(option["type"], 7, "{name} is a channel");
+        assert_eq!(option["channel_types"], json!([0, 5]), "text and announcement channels: {option}");
+    }
+    bot.stop().await;
+}
