@@ -41,10 +41,16 @@ impl TestBot {
     /// when the fake speaks plain HTTP, or `DISCORD_API_RESOLVE` + `DISCORD_API_CA` over TLS.
     #[must_use]
     pub fn start(fake: &FakeDiscord, dir: &Path) -> TestBot {
+        TestBot::start_in(fake, dir, None)
+    }
+
+    /// Like [`TestBot::start`], registering the commands in `guild` (`DISCORD_GUILD_ID`).
+    #[must_use]
+    pub fn start_in(fake: &FakeDiscord, dir: &Path, guild: Option<u64>) -> TestBot {
         let config = Config {
             token: Token::new("fake-token"),
             database_url: format!("sqlite://{}", dir.join("tafl.db").display()),
-            guild_id: None,
+            guild_id: guild.map(discord::serenity::GuildId::new),
             api: match fake.ca_pem() {
                 None => Api::Proxy { base: fake.api_base() },
                 Some(pem) => {

@@ -1,21 +1,16 @@
 //! The real bot (the same `discord::serve` that `tafl-bot run` uses) against the fake Discord.
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Duration;
 
 use serde_json::{Value, json};
-use tafl_bot::discord::{self, Api, Config, RunError, Token};
+use tafl_bot::discord;
 use tafl_e2e::fake_discord::{APPLICATION_ID, FakeDiscord, Fault, Recorded, in_guild};
-use tafl_e2e::harness::TICK;
+use tafl_e2e::harness::{TestBot, temp_dir};
 use tafl_rules::Variant;
-use tokio::sync::oneshot;
-use tokio::task::JoinHandle;
 
-/// A bot served in this process, with its own database file.
+/// A bot served in this process, with its own database file, removed when it stops.
 struct Bot {
-    stop: oneshot::Sender<()>,
-    task: JoinHandle<Result<(), RunError>>,
+    bot: TestBot,
     dir: PathBuf,
 }
 
@@ -23,43 +18,14 @@ impl Bot {
     /// Through `DISCORD_API_BASE` (plain HTTP, serenity's rate limiter off), or through
     /// `DISCORD_API_RESOLVE` + `DISCORD_API_CA` when the fake speaks TLS.
     fn start(fake: &FakeDiscord, guild: Option<u64>) -> Bot {
-        static NEXT: AtomicUsize = AtomicUsize::new(0);
-        let dir = std::env::temp_dir().join(format!(
-            "tafl-e2e-discord-{}-{}",
-            std::process::id(),
-            NEXT.fetch_add(1, Ordering::Relaxed)
-        ));
-        std::fs::create_dir_all(&dir).expect("create the test directory");
-        let config = Config {
-            token: Token::new("fake-token"),
-            database_url: format!("sqlite://{}", dir.join("tafl.db").display()),
-            guild_id: guild.map(discord::serenity::GuildId::new),
-            api: match fake.ca_pem() {
-                None => Api::Proxy { base: fake.api_base() },
-                Some(pem) => {
-                    let ca = dir.join("ca.pem");
-                    std::fs::write(&ca, pem).expect("write the CA file");
-                    Api::Resolve { addr: fake.rest_addr(), ca: Some(ca) }
-                }
-            },
-            tick_interval: TICK,
-        };
-        let (stop, stopped) = oneshot::channel::<()>();
-        let task = tokio::spawn(discord::serve(config, async {
-            let _ = stopped.await;
-        }));
-        Bot { stop, task, dir }
+        let dir = temp_dir("discord");
+        Bot { bot: TestBot::start_in(fake, &dir, guild), dir }
     }
 
     /// Asks the bot to stop and checks that it stopped cleanly and promptly.
     async fn stop(self) {
-        let _ = self.stop.send(());
-        let result = tokio::time::timeout(Duration::from_secs(10), self.task)
-            .await
-            .expect("the bot stops within 10 s")
-            .expect("the bot task does not panic");
+        self.bot.stop().await;
         let _ = std::fs::remove_dir_all(&self.dir);
-        result.expect("the bot stops without an error");
     }
 }
 
