@@ -2,7 +2,7 @@
 //! language and send, so tests can check the words without a Discord context.
 
 use poise::serenity_prelude as serenity;
-use tafl_rules::{Escape, Game, KingCapture, Reason, Rules, Shieldwall, Side, Square, Variant};
+use tafl_rules::{Escape, Game, KingCapture, Reason, Repetition, Rules, Shieldwall, Side, Square, ThronePass, Variant};
 
 use crate::host::{
     Challenge, ChallengeState, Clock, EndReason, GameId, GameSummary, GameView, HostError, OfferKind, OfferOutcome,
@@ -127,11 +127,140 @@ pub fn rules_description(variant: Variant, lang: Lang) -> String {
         Lang::En => "OTN rules",
         Lang::Ru => "Правила в OTN",
     };
+    let rules = variant.rules();
     format!(
-        "{size}×{size}, {}.\n\n{otn}: `{}`",
-        rule_summary(&variant.rules(), lang).join(", "),
-        tafl_rules::otn::rules_string(&variant.rules())
+        "{size}×{size}, {}.\n\n{}\n\n{otn}: `{}`",
+        rule_summary(&rules, lang).join(", "),
+        rules_explanation(&rules, lang).join("\n"),
+        tafl_rules::otn::rules_string(&rules)
     )
+}
+
+/// The rules in a few lines, one per topic (goal, captures, throne, king, shieldwall, exit fort,
+/// repetition), derived from the rule set itself so that they say what the engine plays.
+#[must_use]
+pub fn rules_explanation(rules: &Rules, lang: Lang) -> Vec<String> {
+    let ru = lang == Lang::Ru;
+    let mut lines = Vec::new();
+    let goal = match (rules.escape, ru) {
+        (Escape::Corner, false) => {
+            "**Goal.** The defenders win when the king reaches a corner square; the attackers win by capturing the king"
+        }
+        (Escape::Edge, false) => {
+            "**Goal.** The defenders win when the king reaches any edge square; the attackers win by capturing the king"
+        }
+        (Escape::Corner, true) => {
+            "**Цель.** Защитники побеждают, когда король доходит до углового поля; нападающие — когда берут короля"
+        }
+        (Escape::Edge, true) => {
+            "**Цель.** Защитники побеждают, когда король доходит до любого поля края; нападающие — когда берут короля"
+        }
+    };
+    lines.push(match (rules.encirclement, ru) {
+        (true, false) => format!("{goal} or by surrounding every defender (encirclement)."),
+        (true, true) => format!("{goal} или окружив всех защитников."),
+        (false, _) => format!("{goal}."),
+    });
+    let hostile = match (rules.has_corners(), ru) {
+        (true, false) => " The corner squares are hostile: they capture like an enemy piece.",
+        (true, true) => " Угловые поля враждебны: бьют как вражеская фигура.",
+        (false, _) => "",
+    };
+    lines.push(if ru {
+        format!("**Взятие.** Фигура снята, когда её зажали с двух сторон по линии; ходить можно на любое число пустых полей, как ладья.{hostile}")
+    } else {
+        format!("**Captures.** Pieces move like rooks; a piece is captured when sandwiched between two enemies on a line.{hostile}")
+    });
+    lines.push(match rules.throne {
+        None if ru => "**Трон.** Трона нет: центр — обычное поле.".to_owned(),
+        None => "**Throne.** None: the centre is an ordinary square.".to_owned(),
+        Some(throne) => {
+            let pass = match (throne.pass, ru) {
+                (ThronePass::KingOnly, false) => "only the king may stop on it or pass through it",
+                (ThronePass::Everyone, false) => {
+                    "only the king may stop on it; any piece may pass over it while it is empty"
+                }
+                (ThronePass::KingOnly, true) => "вставать на него и проходить через него может только король",
+                (ThronePass::Everyone, true) => "вставать на него может только король; пустой трон можно проходить",
+            };
+            let h = throne.hostility;
+            let against = match (h.empty_to_attackers, h.empty_to_defenders, ru) {
+                (true, true, false) => "when empty it is hostile to both sides",
+                (true, false, false) => "when empty it is hostile to the attackers only",
+                (false, true, false) => "when empty it is hostile to the defenders only",
+                (false, false, false) => "it never captures",
+                (true, true, true) => "пустой трон враждебен обеим сторонам",
+                (true, false, true) => "пустой трон враждебен только нападающим",
+                (false, true, true) => "пустой трон враждебен только защитникам",
+                (false, false, true) => "трон никого не бьёт",
+            };
+            if ru { format!("**Трон.** {pass}; {against}.") } else { format!("**Throne.** {pass}; {against}.") }
+        }
+    });
+    let armed = match (rules.king_armed, ru) {
+        (true, false) => "The king takes part in captures",
+        (false, false) => "The king does not capture",
+        (true, true) => "Король участвует во взятиях",
+        (false, true) => "Король не бьёт",
+    };
+    let captured = match (rules.king_capture, ru) {
+        (KingCapture::Strong, false) => {
+            "he is captured only when surrounded on all four sides (by attackers, or the throne)"
+        }
+        (KingCapture::StrongNearThrone, false) => {
+            "on or beside the throne he must be surrounded on all four sides; elsewhere two attackers capture him"
+        }
+        (KingCapture::Middleweight, false) => "he is captured when surrounded, and the board's edge counts as a side",
+        (KingCapture::Strong, true) => "его берут, только окружив с четырёх сторон",
+        (KingCapture::StrongNearThrone, true) => {
+            "на троне и рядом с ним его окружают с четырёх сторон, в поле хватает двух"
+        }
+        (KingCapture::Middleweight, true) => "его берут в окружении, причём край доски считается стороной",
+    };
+    lines.push(if ru {
+        format!("**Король.** {armed}; {captured}.")
+    } else {
+        format!("**King.** {armed}; {captured}.")
+    });
+    if let Shieldwall::On { corners_may_close } = rules.shieldwall {
+        let corners = match (corners_may_close, ru) {
+            (true, false) => " (a corner may close the row)",
+            (true, true) => " (угол может замкнуть ряд)",
+            (false, _) => "",
+        };
+        lines.push(if ru {
+            format!("**Стена щитов.** Ряд фигур у края, зажатый с обоих концов и закрытый спереди, снимается целиком{corners}.")
+        } else {
+            format!("**Shieldwall.** A row of pieces along the edge, bracketed at both ends and blocked in front, is captured at once{corners}.")
+        });
+    }
+    if rules.exit_fort {
+        lines.push(if ru {
+            "**Крепость.** Защитники побеждают и тогда, когда король на краю может ходить и заперт в крепости, которую нельзя разбить.".to_owned()
+        } else {
+            "**Exit fort.** The defenders also win when the king, on the edge and able to move, sits in a fortress that can never be broken.".to_owned()
+        });
+    }
+    lines.push(
+        match (rules.repetition, ru) {
+            (Repetition::Draw, false) => "**Repetition.** The third time a position occurs, the game is drawn.",
+            (Repetition::MoverLoses, false) => {
+                "**Repetition.** Whoever makes a position occur for the third time loses."
+            }
+            (Repetition::DefendersLose, false) => {
+                "**Repetition.** When a position occurs for the third time, the defenders lose."
+            }
+            (Repetition::Ignore, false) => "**Repetition.** Positions may repeat freely.",
+            (Repetition::Draw, true) => "**Повторение.** Третье повторение позиции — ничья.",
+            (Repetition::MoverLoses, true) => "**Повторение.** Кто повторил позицию в третий раз, проигрывает.",
+            (Repetition::DefendersLose, true) => {
+                "**Повторение.** При третьем повторении позиции проигрывают защитники."
+            }
+            (Repetition::Ignore, true) => "**Повторение.** Позиции могут повторяться.",
+        }
+        .to_owned(),
+    );
+    lines
 }
 
 /// The private answer when something failed on our side; the cause goes to the log only.
@@ -850,5 +979,41 @@ mod tests {
         assert_eq!(duration_words(36 * 3600, Lang::En), "36 hours");
         assert_eq!(duration_words(90 * 60, Lang::En), "90 minutes");
         assert_eq!(duration_words(3 * 86_400, Lang::Ru), "3 дн.");
+    }
+
+    #[test]
+    fn every_preset_has_rules_that_differ_where_the_rules_differ() {
+        for lang in [Lang::En, Lang::Ru] {
+            for variant in Variant::ALL {
+                let text = rules_description(variant, lang);
+                assert!(text.chars().count() < 4096, "fits an embed: {}", variant.id());
+                assert!(text.lines().all(|l| !l.contains('{')), "{text}");
+            }
+        }
+        let copenhagen = rules_explanation(&Variant::Copenhagen.rules(), Lang::En).join("\n");
+        assert!(copenhagen.contains("reaches a corner square"), "{copenhagen}");
+        assert!(copenhagen.contains("encirclement"), "{copenhagen}");
+        assert!(copenhagen.contains("Shieldwall"), "{copenhagen}");
+        assert!(copenhagen.contains("Exit fort"), "{copenhagen}");
+        let sea = rules_explanation(&Variant::SeaBattle9.rules(), Lang::En).join("\n");
+        assert!(sea.contains("any edge square") && sea.contains("Throne.** None"), "{sea}");
+        assert!(!sea.contains("Exit fort"), "{sea}");
+        let tablut = rules_explanation(&Variant::Tablut.rules(), Lang::Ru).join("\n");
+        assert!(tablut.contains("Трон"), "{tablut}");
+        // Two presets with different rules never read the same.
+        for a in Variant::ALL {
+            for b in Variant::ALL {
+                if a.rules() != b.rules() && a.rules().size() == b.rules().size() {
+                    let (x, y) = (rules_explanation(&a.rules(), Lang::En), rules_explanation(&b.rules(), Lang::En));
+                    let (sx, sy) = (rule_summary(&a.rules(), Lang::En), rule_summary(&b.rules(), Lang::En));
+                    assert!(
+                        x != y || sx != sy || a.rules().start != b.rules().start,
+                        "{} and {} read the same",
+                        a.id(),
+                        b.id()
+                    );
+                }
+            }
+        }
     }
 }
