@@ -4,7 +4,8 @@
 //! A move is the last click of moving by menus (the destination); its latency is the time from
 //! the fake pushing `INTERACTION_CREATE` on the gateway to the bot's answer (the board message
 //! updated with the new picture) arriving at the fake's callback route. That is the bot's time
-//! plus the loopback hops, and the fake's own work, which runs on the same two cores.
+//! plus the loopback hops, and the fake's own work (which runs on the same two cores, and under
+//! load competes with the bot for them).
 //!
 //! Three runs: 200 moves one at a time (the bot's time for a move when nothing else is going on);
 //! 1,000 moves over 100 games played at once, each player thinking about a second; and the same
@@ -82,7 +83,9 @@ async fn play(
         let started = Instant::now();
         let click = table.click(player, &menu, &to, Some(mv));
         let answer = fake.wait_for_original(&click).await;
-        latencies.push(started.elapsed());
+        // When the answer reached the fake, not when this task woke up to see it.
+        let answered = fake.answered_at(&click).expect("the answer was recorded");
+        latencies.push(answered - started);
         assert!(answer.attachments.iter().any(|a| a.filename == format!("game-{game}-{}.png", ply + 1)), "{answer:#?}");
         board = answer;
     }

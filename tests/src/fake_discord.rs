@@ -294,6 +294,8 @@ struct Pending {
     /// The message `@original` names, once there is one.
     original: Option<u64>,
     acknowledged: bool,
+    /// When the first answer (the callback) arrived, for latency measurements.
+    answered_at: Option<std::time::Instant>,
 }
 
 /// What the channels show, and what the fake knows about channels and interactions.
@@ -301,6 +303,9 @@ struct Pending {
 struct Store {
     /// In creation order.
     messages: Vec<StoredMessage>,
+    /// Where each message is in `messages`, by id: lookups stay cheap with thousands of
+    /// messages and many tests (or a benchmark's games) waiting at once.
+    index: HashMap<u64, usize>,
     interactions: HashMap<String, Pending>,
     threads: Vec<Thread>,
     /// The DM channel of each user.
@@ -316,7 +321,13 @@ struct Store {
 
 impl Store {
     fn message_mut(&mut self, id: u64) -> Option<&mut StoredMessage> {
-        self.messages.iter_mut().find(|m| m.id == id && !m.deleted)
+        let at = *self.index.get(&id)?;
+        self.messages.get_mut(at).filter(|m| !m.deleted)
+    }
+
+    /// Message `id`, deleted or not.
+    fn message(&self, id: u64) -> Option<&StoredMessage> {
+        self.messages.get(*self.index.get(&id)?)
     }
 
     /// `message` as Discord returns it.
@@ -508,7 +519,7 @@ impl FakeDiscord {
             metadata["interacted_message_id"] = json!(message.to_string());
         }
         store.metadata.insert(id, metadata);
-        let pending = Pending { id, channel, message, original: None, acknowledged: false };
+        let pending = Pending { id, channel, message, original: None, acknowledged: false, answered_at: None };
         store.interactions.insert(token.clone(), pending);
         Interaction { id, token, payload }
     }
@@ -516,7 +527,7 @@ impl FakeDiscord {
     /// The latest state of message `id` (deleted or not).
     #[must_use]
     pub fn message(&self, id: u64) -> Option<StoredMessage> {
-        lock(&self.shared.store).messages.iter().find(|m| m.id == id).cloned()
+        lock(&self.shared.store).message(id).cloned()
     }
 
     /// The messages of `channel` that are not deleted, in creation order (ephemeral ones too).
@@ -538,7 +549,13 @@ impl FakeDiscord {
     pub fn original_response(&self, interaction: &Interaction) -> Option<StoredMessage> {
         let store = lock(&self.shared.store);
         let original = store.interactions.get(&interaction.token)?.original?;
-        store.messages.iter().find(|m| m.id == original).cloned()
+        store.message(original).cloned()
+    }
+
+    /// When the bot's first answer to `interaction` (its callback) arrived.
+    #[must_use]
+    pub fn answered_at(&self, interaction: &Interaction) -> Option<std::time::Instant> {
+        lock(&self.shared.store).interactions.get(&interaction.token)?.answered_at
     }
 
     /// The `(name, value)` choices of the bot's autocomplete answer to `interaction`.
@@ -1109,6 +1126,7 @@ fn create_message(
         deleted: false,
         interaction,
     };
+    store.index.insert(message.id, store.messages.len());
     store.messages.push(message.clone());
     message
 }
@@ -1174,6 +1192,7 @@ fn callback(shared: &Shared, token: &str, body: &Value, parts: &[Part]) -> Answe
         _ => return discord_error(StatusCode::BAD_REQUEST, "Invalid Form Body", 50_035),
     }
     pending.acknowledged = true;
+    pending.answered_at = Some(std::time::Instant::now());
     store.interactions.insert(token.to_owned(), pending);
     (StatusCode::NO_CONTENT, Value::Null)
 }
