@@ -8,9 +8,10 @@
 //! load competes with the bot for them).
 //!
 //! Three runs: 200 moves one at a time (the bot's time for a move when nothing else is going on);
-//! 1,000 moves over 100 games played at once, each player thinking about a second; and the same
-//! with no thinking at all (each game moving as soon as its last move is answered), which
-//! saturates the two cores and measures queueing more than the bot.
+//! 1,000 moves over 100 games played at once, each player thinking a second on average (about 50
+//! moves a second in all, far more than correspondence play); and the same with no thinking at all
+//! (each game moving as soon as its last move is answered), which saturates the two cores and
+//! measures queueing more than the bot.
 
 use std::time::{Duration, Instant};
 
@@ -56,7 +57,8 @@ async fn start(fake: &FakeDiscord, channel: u64, a: Player, b: Player) -> Stored
 }
 
 /// Plays `moves` on a board by menus and returns the latency of each move's last click.
-/// Each player thinks for about `pause` (0.5 to 1.5 times it) before picking a piece.
+/// Each player thinks for a time between none and twice `pause` (drawn per game and ply, so
+/// that 100 games do not all move at the same instant) before picking a piece.
 async fn play(
     fake: &FakeDiscord,
     channel: u64,
@@ -72,7 +74,10 @@ async fn play(
         let player = players[ply % 2];
         let from = mv.split('-').next().unwrap();
         if !pause.is_zero() {
-            tokio::time::sleep(pause.mul_f64(0.5 + (ply % 7) as f64 / 6.0)).await;
+            let mut h =
+                (channel ^ (ply as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            h ^= h >> 31;
+            tokio::time::sleep(pause.mul_f64(2.0 * (h % 1000) as f64 / 1000.0)).await;
         }
         // The answer to a menu click is the board itself, updated (type 7); waiting on it by its
         // interaction keeps the fake's work per wait small with many games waiting at once.
@@ -120,8 +125,7 @@ fn main() {
             play(fake, 1_700_000_000_000_000_000, [a, b], board, &random_moves(7, 200), Duration::ZERO).await;
         report("one game, one move at a time", latencies);
 
-        // 100 games at once, twice: players thinking about a second per move (about 100 moves a
-        // second in all, far more than correspondence play), then not at all (the bot saturated).
+        // 100 games at once, twice: players thinking a second on average, then not at all.
         for (round, pause) in [(0, Duration::from_secs(1)), (1, Duration::ZERO)] {
             let mut boards = Vec::with_capacity(GAMES);
             for g in 0..GAMES {
