@@ -351,9 +351,57 @@ pub fn host_error(error: &HostError, lang: Lang) -> String {
         HostError::NotAPlayer(_) => "This is not your game: only its two players can use its buttons.".to_owned(),
         HostError::NotYourTurn { player, .. } if ru => format!("Сейчас не ваш ход: ходит {player}."),
         HostError::NotYourTurn { player, .. } => format!("It is not your turn: {player} moves next."),
+        HostError::OwnChallenge { id } if ru => {
+            format!("Свой вызов №{id} принять нельзя; дождитесь соперника или отзовите вызов кнопкой «Отклонить».")
+        }
+        HostError::OwnChallenge { id } => {
+            format!("You cannot accept your own challenge #{id}; wait for an opponent, or withdraw it with Decline.")
+        }
         HostError::Internal => internal_error(lang).to_owned(),
+        other if ru => russian_refusal(other).unwrap_or_else(|| sentence(&other.to_string().replace(" /", " /tafl "))),
         other => sentence(&other.to_string().replace(" /", " /tafl ")),
     }
+}
+
+/// The host's everyday refusals in Russian; `None` for those whose words come from elsewhere
+/// (the rules engine's and the notation parser's sentences, which are English).
+fn russian_refusal(error: &HostError) -> Option<String> {
+    Some(match error {
+        HostError::ChallengeYourself => {
+            "Нельзя вызвать самого себя; укажите другого игрока или оставьте вызов открытым.".to_owned()
+        }
+        HostError::TooManyChallenges(n) => {
+            format!("У вас уже {n} открытых вызовов; отмените какой-нибудь или дождитесь ответов.")
+        }
+        HostError::NoSuchChallenge(id) => format!("Вызова №{id} нет; проверьте номер или начните новый: /тафл вызов."),
+        HostError::ChallengeClosed { id, .. } => {
+            format!("На вызов №{id} уже нельзя ответить; начните новый: /тафл вызов.")
+        }
+        HostError::ChallengeExpired { id } => format!("Вызов №{id} истёк; начните новый: /тафл вызов."),
+        HostError::NotYourChallenge { id, opponent } => {
+            format!("Вызов №{id} адресован игроку {opponent}, а не вам; начните свой: /тафл вызов.")
+        }
+        HostError::NotChallenger { id, challenger } => {
+            format!("Отозвать вызов №{id} может только его автор, {challenger}.")
+        }
+        HostError::DeclineOpen { id } => {
+            format!("Вызов №{id} открыт для всех, отклонять нечего; просто оставьте его.")
+        }
+        HostError::NoSuchGame(id) => format!("Партии №{id} нет; ваши партии покажет /тафл партии."),
+        HostError::GameOver { id, .. } => format!("Партия №{id} уже окончена; начните новую: /тафл вызов."),
+        HostError::NoOffer { id, .. } => format!("В партии №{id} нет такого предложения."),
+        HostError::AlreadyOffered { id, .. } => {
+            format!("Вы уже сделали это предложение в партии №{id}; дождитесь ответа соперника.")
+        }
+        HostError::TakebackPending { id } => {
+            format!("Соперник попросил первым: ответьте на его просьбу вернуть ход в партии №{id}.")
+        }
+        HostError::NothingToTakeBack(id) => format!("В партии №{id} нет вашего хода, который можно вернуть."),
+        HostError::OwnOffer { id, .. } => {
+            format!("Нельзя отвечать на собственное предложение в партии №{id}; дождитесь соперника или отзовите его.")
+        }
+        _ => return None,
+    })
 }
 
 /// The answer to a button or menu this bot did not make, or one from an older version.
@@ -934,6 +982,11 @@ mod tests {
         );
         let over = host_error(&HostError::NoSuchGame(9), Lang::En);
         assert_eq!(over, "There is no game #9; see your games with /tafl games.");
+        assert_eq!(host_error(&HostError::NoSuchGame(9), Lang::Ru), "Партии №9 нет; ваши партии покажет /тафл партии.");
+        assert!(host_error(&HostError::OwnChallenge { id: 2 }, Lang::En).ends_with("withdraw it with Decline."));
+        // The engine's own sentences stay English, with the commands named as on Discord.
+        let illegal = host_error(&HostError::IllegalMove("e1-e9 jumps over a piece".to_owned()), Lang::Ru);
+        assert!(illegal.contains("/tafl board"), "{illegal}");
     }
 
     #[test]
