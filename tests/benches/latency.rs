@@ -82,12 +82,12 @@ async fn play(
         // The answer to a menu click is the board itself, updated (type 7); waiting on it by its
         // interaction keeps the fake's work per wait small with many games waiting at once.
         let pick = table.click(player, &board, &format!("tafl:piece:{game}:{ply}"), Some(from));
-        let menu = fake.wait_for_original(&pick).await;
+        let menu = fake.wait_for_answer(&pick).await;
         let to = format!("tafl:to:{game}:{ply}:{from}");
         assert!(menu.custom_ids().contains(&to), "{menu:#?}");
         let started = Instant::now();
         let click = table.click(player, &menu, &to, Some(mv));
-        let answer = fake.wait_for_original(&click).await;
+        let answer = fake.wait_for_answer(&click).await;
         // When the answer reached the fake, not when this task woke up to see it.
         let answered = fake.answered_at(&click).expect("the answer was recorded");
         latencies.push(answered - started);

@@ -186,7 +186,9 @@ pub struct StoredMessage {
 pub struct StoredAttachment {
     pub id: u64,
     pub filename: String,
-    pub data: Vec<u8>,
+    /// Shared, so that copying a message (every wait looks at the latest state) does not copy
+    /// its pictures.
+    pub data: Bytes,
 }
 
 /// A thread the bot created.
@@ -296,6 +298,9 @@ struct Pending {
     acknowledged: bool,
     /// When the first answer (the callback) arrived, for latency measurements.
     answered_at: Option<std::time::Instant>,
+    /// Woken when that answer arrives, so that a wait for one interaction does not wake on every
+    /// other change (a benchmark has a hundred such waits at once).
+    answered: Arc<Notify>,
 }
 
 /// What the channels show, and what the fake knows about channels and interactions.
@@ -519,7 +524,15 @@ impl FakeDiscord {
             metadata["interacted_message_id"] = json!(message.to_string());
         }
         store.metadata.insert(id, metadata);
-        let pending = Pending { id, channel, message, original: None, acknowledged: false, answered_at: None };
+        let pending = Pending {
+            id,
+            channel,
+            message,
+            original: None,
+            acknowledged: false,
+            answered_at: None,
+            answered: Arc::default(),
+        };
         store.interactions.insert(token.clone(), pending);
         Interaction { id, token, payload }
     }
@@ -601,6 +614,29 @@ impl FakeDiscord {
                 self.requests()
             )
         })
+    }
+
+    /// Waits for the bot's first answer to `interaction` (its callback) and returns the message
+    /// it names (see [`FakeDiscord::original_response`]). Unlike
+    /// [`FakeDiscord::wait_for_original`] it wakes only for this interaction's answer.
+    pub async fn wait_for_answer(&self, interaction: &Interaction) -> StoredMessage {
+        let answered = lock(&self.shared.store)
+            .interactions
+            .get(&interaction.token)
+            .map(|pending| pending.answered.clone())
+            .expect("an interaction the fake pushed");
+        let deadline = tokio::time::Instant::now() + PATIENCE;
+        loop {
+            let mut notified = pin!(answered.notified());
+            notified.as_mut().enable();
+            if self.answered_at(interaction).is_some()
+                && let Some(message) = self.original_response(interaction)
+            {
+                return message;
+            }
+            let woken = tokio::time::timeout_at(deadline, notified).await.is_ok();
+            assert!(woken, "the bot never answered interaction {}; requests: {:#?}", interaction.id, self.requests());
+        }
     }
 
     /// Drops every gateway connection at once, without a close frame.
@@ -861,6 +897,9 @@ fn discord_com_certificate() -> (String, TlsAcceptor) {
 
 async fn serve_rest(listener: TcpListener, tls: Option<TlsAcceptor>, shared: Arc<Shared>) {
     while let Ok((stream, _)) = listener.accept().await {
+        // As Discord's servers do: without it, Nagle's algorithm and the client's delayed ACK
+        // hold some small answers back by 40 ms.
+        let _ = stream.set_nodelay(true);
         let shared = shared.clone();
         let tls = tls.clone();
         tokio::spawn(async move {
@@ -1074,7 +1113,7 @@ fn uploads(shared: &Shared, body: &Value, parts: &[Part]) -> Vec<(u64, StoredAtt
                 .find(|entry| snowflake(&entry["id"]) == Some(index))
                 .and_then(|entry| entry["filename"].as_str());
             let filename = described.or(part.filename.as_deref()).unwrap_or("file").to_owned();
-            Some((index, StoredAttachment { id: shared.id(), filename, data: part.data.clone() }))
+            Some((index, StoredAttachment { id: shared.id(), filename, data: Bytes::from(part.data.clone()) }))
         })
         .collect()
 }
@@ -1193,6 +1232,7 @@ fn callback(shared: &Shared, token: &str, body: &Value, parts: &[Part]) -> Answe
     }
     pending.acknowledged = true;
     pending.answered_at = Some(std::time::Instant::now());
+    pending.answered.notify_waiters();
     store.interactions.insert(token.to_owned(), pending);
     (StatusCode::NO_CONTENT, Value::Null)
 }
@@ -1405,6 +1445,8 @@ fn split<'a>(mut body: &'a [u8], delimiter: &[u8]) -> VecDeque<&'a [u8]> {
 
 async fn serve_gateway(listener: TcpListener, shared: Arc<Shared>) {
     while let Ok((stream, _)) = listener.accept().await {
+        // Events are small frames written as they come: send them at once (see `serve_rest`).
+        let _ = stream.set_nodelay(true);
         tokio::spawn(gateway_session(stream, shared.clone()));
     }
 }

@@ -58,7 +58,7 @@ fn discord_code(error: &serenity::Error) -> Option<isize> {
 }
 
 fn files(message: &StoredMessage) -> Vec<(&str, &[u8])> {
-    message.attachments.iter().map(|a| (a.filename.as_str(), a.data.as_slice())).collect()
+    message.attachments.iter().map(|a| (a.filename.as_str(), &a.data[..])).collect()
 }
 
 fn parse(payload: &Value) -> serenity::Interaction {

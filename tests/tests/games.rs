@@ -238,7 +238,7 @@ async fn a_double_click_plays_the_move_once() {
     board_at(&fake, board.id, 1, 1).await;
     // One press updated the board (its answer is the board itself); the other was told, privately,
     // that the board had changed.
-    let answers = [fake.wait_for_original(&first).await, fake.wait_for_original(&second).await];
+    let answers = [fake.wait_for_answer(&first).await, fake.wait_for_answer(&second).await];
     let refused: Vec<&str> = answers.iter().filter(|m| m.is_ephemeral()).map(|m| m.content.as_str()).collect();
     assert_eq!(refused.len(), 1, "{refused:?}");
     assert!(refused[0].starts_with("The board has changed"), "{refused:?}");
