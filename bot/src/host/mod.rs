@@ -34,6 +34,7 @@ pub use error::HostError;
 pub use ratings::{MAX_LEADERBOARD, rating_families, rating_family};
 pub use scheduler::{Digest, Due, Reminder, ReminderKind};
 pub use settings::{ServerSettings, UserSettings};
+pub use summary::captures_by_side;
 pub use types::{
     Accepted, Challenge, ChallengeId, ChallengeRequest, ChallengeState, Conclusion, EndReason, Ending, FamilyRating,
     Finished, GameId, GameSummary, GameView, Leaderboard, LeaderboardEntry, MoveChoice, OfferAction, OfferOutcome,

@@ -29,21 +29,27 @@ impl Host {
     }
 }
 
+/// Pieces captured so far: (by the attackers, by the defenders). The side of each ply alternates
+/// from the start's side to move (the attackers, except in some imported records).
+#[must_use]
+pub fn captures_by_side(game: &tafl_rules::Game) -> (usize, usize) {
+    let first = game.start().to_move();
+    let mut taken = (0, 0);
+    for (n, played) in game.moves().iter().enumerate() {
+        let mover = if n % 2 == 0 { first } else { first.opponent() };
+        match mover {
+            Side::Attackers => taken.0 += played.captures.len(),
+            Side::Defenders => taken.1 += played.captures.len(),
+        }
+    }
+    taken
+}
+
 fn summarise(loaded: &Loaded, rating_changes: Vec<RatingChange>) -> Summary {
     let game = view(loaded);
     let record = &loaded.game;
     let plies = record.ply();
-    // The side of each ply alternates from the start's side to move (attackers, except in some
-    // imported records).
-    let first = record.start().to_move();
-    let (mut by_attackers, mut by_defenders) = (0, 0);
-    for (n, played) in record.moves().iter().enumerate() {
-        let mover = if n % 2 == 0 { first } else { first.opponent() };
-        match mover {
-            Side::Attackers => by_attackers += played.captures.len(),
-            Side::Defenders => by_defenders += played.captures.len(),
-        }
-    }
+    let (by_attackers, by_defenders) = captures_by_side(record);
     let king = record.position().king();
     // The loser of an ending off the board is the winner's opponent; a record may leave the
     // winner out (a drawn "resignation"), and then it is not known.
@@ -76,5 +82,41 @@ fn summarise(loaded: &Loaded, rating_changes: Vec<RatingChange>) -> Summary {
         rating_changes,
         record: record.clone(),
         game,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use tafl_rules::{Game, Side, Variant};
+
+    use super::captures_by_side;
+
+    #[test]
+    fn captures_are_counted_for_the_side_that_made_them() {
+        // Play greedily (a capturing move whenever there is one) and check each ply's captures
+        // land on the mover's count only.
+        let mut game = Game::new(tafl_rules::Position::new(Variant::Brandubh.rules()).unwrap());
+        let mut seen = 0;
+        for _ in 0..80 {
+            if game.status() != tafl_rules::Status::Ongoing {
+                break;
+            }
+            let mover = game.position().to_move();
+            let legal = game.position().legal_moves();
+            let capturing = legal.iter().copied().find(|mv| {
+                let mut trial = game.position().clone();
+                !trial.play_unchecked(*mv).captures.is_empty()
+            });
+            let before = captures_by_side(&game);
+            let played = game.play(capturing.unwrap_or(legal[legal.len() / 2])).unwrap().captures.len();
+            seen += played;
+            let after = captures_by_side(&game);
+            let expected = match mover {
+                Side::Attackers => (before.0 + played, before.1),
+                Side::Defenders => (before.0, before.1 + played),
+            };
+            assert_eq!(after, expected);
+        }
+        assert!(seen > 0, "the greedy game captured something");
     }
 }
