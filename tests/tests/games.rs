@@ -18,8 +18,9 @@ async fn start_game(table: &Table<'_>, variant: Variant) -> StoredMessage {
     assert!(card.text().contains(variant.name()), "{}", card.text());
     let accept = card.button_labels().into_iter().find(|(label, _)| label == "Accept").expect("an Accept button").1;
     let click = table.click(BOB, &card, &accept, None);
-    let board = fake.wait_for_message("the card turned into the board", |m| m.id == card.id && m.edits > 0).await;
-    let _ = click;
+    // The answer to the click is the card itself, turned into the board.
+    let board = fake.wait_for_answer(&click).await;
+    assert_eq!(board.id, card.id, "one message per game");
     board
 }
 
@@ -82,7 +83,6 @@ async fn two_players_finish_a_game_with_slash_commands_only() {
     assert!(public.len() <= 3, "{public:#?}");
     assert!(fake.unknown_requests().is_empty(), "{:#?}", fake.unknown_requests());
     bot.stop().await;
-    let _ = EVE;
 }
 
 /// Plays `mv` (`e1-e3`) on the board message with the two menus, as `player`, and returns the
@@ -100,9 +100,8 @@ async fn play_by_menus(
     let pieces = format!("tafl:piece:{game}:{ply}");
     let click = table.click(player, board, &pieces, Some(from));
     let to = format!("tafl:to:{game}:{ply}:{from}");
-    let menu =
-        fake.wait_for_message("the destination menu", |m| m.id == board.id && m.custom_ids().contains(&to)).await;
-    let _ = click;
+    let menu = fake.wait_for_answer(&click).await;
+    assert!(menu.id == board.id && menu.custom_ids().contains(&to), "the destination menu: {menu:#?}");
     let options = menu.select_options(&to);
     assert!(options.iter().any(|(_, value)| value == mv), "{mv} is offered: {options:?}");
     assert!(menu.attachments[0].filename.starts_with(&format!("game-{game}-{ply}")), "{:#?}", menu.attachments);
@@ -165,8 +164,7 @@ async fn move_autocomplete_offers_legal_moves_filtered_and_labelled() {
     start_game(&table, Variant::Brandubh).await;
 
     let typed = table.autocomplete(ALICE, "move", &json!({}), "notation", "d2");
-    let choices = fake.wait_for("the move choices", |r| r.path == typed.callback_path()).await;
-    let _ = choices;
+    fake.wait_for("the move choices", |r| r.path == typed.callback_path()).await;
     let choices = fake.autocomplete_choices(&typed).expect("choices");
     let start = tafl_rules::Position::new(Variant::Brandubh.rules()).unwrap();
     let legal: Vec<String> =
@@ -227,10 +225,8 @@ async fn a_double_click_plays_the_move_once() {
     let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
     let board = start_game(&table, Variant::Brandubh).await;
     let click = table.click(ALICE, &board, "tafl:piece:1:0", Some("d2"));
-    let menu = fake
-        .wait_for_message("the menu", |m| m.id == board.id && m.custom_ids().contains(&"tafl:to:1:0:d2".to_owned()))
-        .await;
-    let _ = click;
+    let menu = fake.wait_for_answer(&click).await;
+    assert!(menu.custom_ids().contains(&"tafl:to:1:0:d2".to_owned()), "{menu:#?}");
 
     // Two presses of the same option, sent together as a nervous thumb would.
     let first = table.click(ALICE, &menu, "tafl:to:1:0:d2", Some("d2-c2"));
@@ -290,12 +286,8 @@ async fn a_game_ends_by_resignation_and_another_by_agreed_draw() {
 
     let board = start_game(&table, Variant::Brandubh).await;
     let offer = table.click(ALICE, &board, "tafl:draw:2:0", None);
-    let board = fake
-        .wait_for_message("the offer on the board", |m| {
-            m.id == board.id && m.custom_ids().contains(&"tafl:draw-yes:2:0".to_owned())
-        })
-        .await;
-    let _ = offer;
+    let board = fake.wait_for_answer(&offer).await;
+    assert!(board.custom_ids().contains(&"tafl:draw-yes:2:0".to_owned()), "{board:#?}");
     assert!(board.text().contains("offers a draw"), "{}", board.text());
     let notice = fake.wait_for_message("the offer notice", |m| m.content.contains("offers a draw in game #2")).await;
     assert!(notice.content.starts_with(&format!("<@{}>", BOB.id)), "{}", notice.content);
@@ -420,10 +412,9 @@ async fn a_player_is_reminded_and_then_loses_on_time_with_the_summary_posted() {
     let board = fake.wait_for_message("the board", |m| m.id == card.id && m.edits > 0).await;
     assert!(board.text().contains("Time runs out <t:"), "{}", board.text());
     let board = play_by_menus(&table, &board, 1, 0, ALICE, "d2-c2").await;
-    let board = play_by_menus(&table, &board, 1, 1, BOB, "d3-c3").await;
+    play_by_menus(&table, &board, 1, 1, BOB, "d3-c3").await;
 
     // Alice has used 13 of her 24 hours: the halfway reminder mentions her, with the deadline.
-    let _ = board;
     let_time_pass(&dir, 1, 13 * 3600, 11 * 3600).await;
     let reminder = fake.wait_for_message("the reminder", |m| m.content.contains("half of your time is gone")).await;
     assert!(reminder.content.starts_with(&format!("<@{}>", ALICE.id)), "{}", reminder.content);
