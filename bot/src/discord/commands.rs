@@ -9,7 +9,6 @@ use tafl_render::BoardOptions;
 use tafl_rules::{Position, Variant};
 
 use super::board::{self, Menu};
-use super::components::announce_offer;
 use super::ids::Control;
 use super::play::{self, now};
 use super::retry::with_retries;
@@ -314,13 +313,10 @@ pub async fn challenge(
         }));
     }
     let guild = ctx.guild_id().map_or(0, |g| g.get() as i64);
-    let settings = ctx.data().host.server_settings(guild).await?;
-    if !settings.allows(ctx.channel_id().get() as i64) {
-        return Err(BotError::User(text::channel_not_allowed(lang).to_owned()));
-    }
+    // Without a clock, the host takes the server's default; it also checks the channel.
     let clock = match clock {
-        Some(text) => text.parse::<Clock>().map_err(|e| BotError::User(text::sentence(&e)))?,
-        None => settings.default_clock.unwrap_or_default(),
+        Some(text) => Some(text.parse::<Clock>().map_err(|e| BotError::User(text::sentence(&e)))?),
+        None => None,
     };
     let request = ChallengeRequest {
         challenger: caller(ctx),
@@ -387,9 +383,9 @@ pub async fn move_(
 ) -> Result<(), BotError> {
     let game = resolve_game(ctx, game).await?;
     let played = ctx.data().host.play(game, caller(ctx).id, &notation, None, now()).await?;
+    ctx.data().delivery.wake();
     let reply = CreateReply::default().content(text::played(&played.notation, game, lang(ctx))).ephemeral(true);
     with_retries(|| ctx.send(reply.clone())).await?;
-    play::after_change(ctx.http(), ctx.data(), &played.game, false, public_lang(ctx)).await;
     Ok(())
 }
 
@@ -409,6 +405,8 @@ pub async fn board(
 ) -> Result<(), BotError> {
     let game = resolve_game(ctx, game).await?;
     let style = ctx.data().host.user_settings(caller(ctx).id).await?;
+    // Read before the game is drawn: the board items this drawing covers.
+    let covers = ctx.data().host.pending_board(game).await?;
     let board =
         board::build_styled(ctx.data(), game, Menu::Pieces(0), public_lang(ctx), style.orientation, style.theme)
             .await?;
@@ -421,19 +419,13 @@ pub async fn board(
     if board.game.is_over() {
         return Ok(());
     }
-    // The new message becomes the board that moves update; the old one loses its controls.
+    // The new message becomes the board that moves update; the old one loses its controls
+    // (through the outbox), and should the game have moved on while this one was drawn, the
+    // new board is redrawn.
     let message = handle.message().await?;
-    let old = ctx.data().host.board_message(game).await?;
-    ctx.data().host.set_board_message(game, message.channel_id.get() as i64, message.id.get() as i64, now()).await?;
-    if let Some(old) = old.filter(|old| old.message_id != message.id.get() as i64) {
-        let channel = serenity::ChannelId::new(old.channel_id.max(1) as u64);
-        let edit = serenity::EditMessage::new().components(Vec::new());
-        if let Err(error) =
-            channel.edit_message(ctx.http(), serenity::MessageId::new(old.message_id.max(1) as u64), edit).await
-        {
-            tracing::debug!(game, %error, "could not retire the old board");
-        }
-    }
+    let (channel, id) = (message.channel_id.get() as i64, message.id.get() as i64);
+    ctx.data().host.replace_board(game, channel, id, board.game.ply, covers, true, now()).await?;
+    ctx.data().delivery.wake();
     Ok(())
 }
 
@@ -448,10 +440,10 @@ pub async fn resign(
     game: Option<i64>,
 ) -> Result<(), BotError> {
     let game = resolve_game(ctx, game).await?;
-    let finished = ctx.data().host.resign(game, caller(ctx).id, now()).await?;
+    ctx.data().host.resign(game, caller(ctx).id, None, now()).await?;
+    ctx.data().delivery.wake();
     let reply = CreateReply::default().content(text::resigned(game, lang(ctx))).ephemeral(true);
     with_retries(|| ctx.send(reply.clone())).await?;
-    play::after_change(ctx.http(), ctx.data(), &finished.game, false, public_lang(ctx)).await;
     Ok(())
 }
 
@@ -507,16 +499,12 @@ async fn offer(
     let action = action.map_or(OfferAction::Offer, OfferAction::from);
     let user = caller(ctx).id;
     let outcome = match kind {
-        OfferKind::Draw => ctx.data().host.draw(game, user, action, now()).await?,
-        OfferKind::Takeback => ctx.data().host.takeback(game, user, action, now()).await?,
+        OfferKind::Draw => ctx.data().host.draw(game, user, action, None, now()).await?,
+        OfferKind::Takeback => ctx.data().host.takeback(game, user, action, None, now()).await?,
     };
+    ctx.data().delivery.wake();
     let reply = CreateReply::default().content(text::offer_notice(&outcome, kind, user, lang(ctx))).ephemeral(true);
     with_retries(|| ctx.send(reply.clone())).await?;
-    let public = public_lang(ctx);
-    if let Err(error) = play::refresh_board(ctx.http(), ctx.data(), game, public).await {
-        tracing::warn!(game, %error, "could not update the board message");
-    }
-    announce_offer(ctx.http(), ctx.data(), &outcome, kind, user, public).await;
     Ok(())
 }
 
@@ -566,6 +554,8 @@ pub async fn summary(
     game: Option<i64>,
 ) -> Result<(), BotError> {
     let game = resolve_game(ctx, game).await?;
+    // A game that does not exist is refused privately, before the public "thinking" answer.
+    ctx.data().host.show(game).await?;
     // Drawing the animation of a long game can take a while: answer "thinking" first.
     ctx.defer().await?;
     let (embed, files) = play::summary_message(ctx.data(), game, public_lang(ctx)).await?;

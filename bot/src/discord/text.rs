@@ -358,6 +358,7 @@ pub fn host_error(error: &HostError, lang: Lang) -> String {
             format!("You cannot accept your own challenge #{id}; wait for an opponent, or withdraw it with Decline.")
         }
         HostError::Internal => internal_error(lang).to_owned(),
+        HostError::ChannelNotAllowed => channel_not_allowed(lang).to_owned(),
         other if ru => russian_refusal(other).unwrap_or_else(|| sentence(&other.to_string().replace(" /", " /tafl "))),
         other => sentence(&other.to_string().replace(" /", " /tafl ")),
     }

@@ -14,6 +14,8 @@ pub enum HostError {
     ChallengeYourself,
     #[error("you already have {0} open challenges; cancel one or wait for answers before making another")]
     TooManyChallenges(i64),
+    #[error("games cannot be started in this channel; the server's managers chose the channels for games")]
+    ChannelNotAllowed,
     #[error("there is no challenge #{0}; check the number, or start one with /challenge")]
     NoSuchChallenge(i64),
     #[error("challenge #{id} is {state} and can no longer be answered; start a new one with /challenge")]

@@ -216,7 +216,7 @@ impl Session {
             variant: variant.unwrap_or_else(|| "copenhagen".to_owned()),
             options,
             side,
-            clock,
+            clock: Some(clock),
             place: PLACE,
         };
         let c = self.host.challenge(&request, self.now()).await.map_err(|e| e.to_string())?;
@@ -399,7 +399,7 @@ impl Session {
     async fn resign(&mut self, args: &[&str]) -> Result<String, String> {
         let me = self.me().await?;
         let id = self.pick_game(args.first().copied(), &me).await?;
-        let finished = self.host.resign(id, me.id, self.now()).await.map_err(|e| e.to_string())?;
+        let finished = self.host.resign(id, me.id, None, self.now()).await.map_err(|e| e.to_string())?;
         Ok(format!("@{} resigned game #{id}.\n{}", me.name, self.show(&finished.game)))
     }
 
@@ -418,9 +418,9 @@ impl Session {
         };
         let id = self.pick_game(args.get(1).copied(), &me).await?;
         let outcome = if takeback {
-            self.host.takeback(id, me.id, action, self.now()).await
+            self.host.takeback(id, me.id, action, None, self.now()).await
         } else {
-            self.host.draw(id, me.id, action, self.now()).await
+            self.host.draw(id, me.id, action, None, self.now()).await
         }
         .map_err(|e: HostError| e.to_string())?;
         self.last_game = Some(id);

@@ -12,6 +12,7 @@ pub mod games;
 pub mod messages;
 pub mod moves;
 pub mod offers;
+pub mod outbox;
 pub mod rating_changes;
 pub mod ratings;
 pub mod scheduler;
