@@ -422,7 +422,7 @@ pub async fn board(
     // The new message becomes the board that moves update; the old one loses its controls
     // (through the outbox), and should the game have moved on while this one was drawn, the
     // new board is redrawn.
-    let message = handle.message().await?;
+    let message = with_retries(|| handle.message()).await?;
     let (channel, id) = (message.channel_id.get() as i64, message.id.get() as i64);
     ctx.data().host.replace_board(game, channel, id, board.game.ply, covers, true, now()).await?;
     ctx.data().delivery.wake();
