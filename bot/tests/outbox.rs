@@ -119,7 +119,7 @@ async fn a_challenge_keeps_to_the_servers_channels_and_takes_its_default_clock()
 async fn boards_coalesce_and_a_board_left_behind_is_redrawn() {
     let host = host().await;
     let g = game(&host, "brandubh").await;
-    host.replace_board(g.id, 2, 900, 0, host.pending_board(g.id).await.unwrap(), false, NOW).await.unwrap();
+    host.replace_board(g.id, 2, 900, Some(0), host.pending_board(g.id).await.unwrap(), NOW).await.unwrap();
     host.play(g.id, alice().id, "d2-c2", None, NOW).await.unwrap();
     host.play(g.id, bob().id, "d3-c3", None, NOW).await.unwrap();
     // One drawing at ply 2, read after both moves, covers both board items.

@@ -404,28 +404,26 @@ pub async fn board(
     game: Option<i64>,
 ) -> Result<(), BotError> {
     let game = resolve_game(ctx, game).await?;
+    let view = ctx.data().host.show(game).await?;
+    if !view.is_over() {
+        // The new board is posted by the delivery task, so that it is recorded as the game's
+        // board whatever happens (a crash, a lost answer); the old one then loses its controls.
+        ctx.data().host.request_board(game, caller(ctx).id, now()).await?;
+        ctx.data().delivery.wake();
+        let reply = CreateReply::default().content(text::board_posted(game, lang(ctx))).ephemeral(true);
+        with_retries(|| ctx.send(reply.clone())).await?;
+        return Ok(());
+    }
+    // A finished game's board has no controls: shown here, for everyone.
     let style = ctx.data().host.user_settings(caller(ctx).id).await?;
-    // Read before the game is drawn: the board items this drawing covers.
-    let covers = ctx.data().host.pending_board(game).await?;
     let board =
         board::build_styled(ctx.data(), game, Menu::Pieces(0), public_lang(ctx), style.orientation, style.theme)
             .await?;
     let reply = CreateReply::default()
         .embed(board.embed.clone())
-        .components(board.components.clone())
         .attachment(serenity::CreateAttachment::bytes(board.png.clone(), board.file_name.clone()))
         .allowed_mentions(serenity::CreateAllowedMentions::new());
-    let handle = with_retries(|| ctx.send(reply.clone())).await?;
-    if board.game.is_over() {
-        return Ok(());
-    }
-    // The new message becomes the board that moves update; the old one loses its controls
-    // (through the outbox), and should the game have moved on while this one was drawn, the
-    // new board is redrawn.
-    let message = with_retries(|| handle.message()).await?;
-    let (channel, id) = (message.channel_id.get() as i64, message.id.get() as i64);
-    ctx.data().host.replace_board(game, channel, id, board.game.ply, covers, true, now()).await?;
-    ctx.data().delivery.wake();
+    with_retries(|| ctx.send(reply.clone())).await?;
     Ok(())
 }
 

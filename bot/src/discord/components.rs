@@ -120,7 +120,7 @@ impl Click<'_> {
         self.update(board.response()).await?;
         let (channel, message) = (self.component.channel_id.get() as i64, self.component.message.id.get() as i64);
         if let Err(error) =
-            self.data.host.replace_board(game, channel, message, board.game.ply, covers, false, now()).await
+            self.data.host.replace_board(game, channel, message, Some(board.game.ply), covers, now()).await
         {
             tracing::warn!(game, %error, "could not remember the board message");
         }

@@ -250,6 +250,19 @@ async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(),
     let lang = Lang::En;
     match &item.show {
         Show::Board { game, .. } => deliver_board(http, data, item, *game).await,
+        Show::NewBoard { game, by } => {
+            let style = data.host.user_settings(*by).await?;
+            let covers = data.host.pending_board(*game).await?;
+            let board =
+                board::build_styled(data, *game, Menu::Pieces(0), lang, style.orientation, style.theme).await?;
+            let sent = post_board(http, item, &board).await?;
+            let channel = game_channel(&board.game).get() as i64;
+            data.host.replace_board(*game, channel, message_id(&sent), shown_ply(&sent, *game), covers, now()).await?;
+            // Done after the board is recorded: should the process die in between, the retry's
+            // nonce finds the same message, and recording it again changes nothing.
+            data.host.delivered(item.id, Some(message_id(&sent)), now()).await?;
+            Ok(())
+        }
         Show::Thread { game } => {
             let view = data.host.show(*game).await?;
             if let Some(stored) = data.host.board_message(*game).await? {
@@ -262,12 +275,11 @@ async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(),
         }
         Show::YourMove { game, ply } => {
             let view = data.host.show(*game).await?;
+            let channel = game_channel(&view);
             let Some(player) = view.player_to_move().filter(|_| view.ply == *ply && !view.is_over()) else {
                 // The game moved on: a later item tells the next player.
-                data.host.delivered(item.id, None, now()).await?;
-                return Ok(());
+                return obsolete(http, data, item, *game, channel, 'n').await;
             };
-            let channel = game_channel(&view);
             let message =
                 create(item, 'n').content(text::your_move(&view, lang)).allowed_mentions(mentioning(&[player.id]));
             let sent = channel.send_message(http, message).await?;
@@ -308,8 +320,7 @@ async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(),
         Show::Reminder { game, reminder, ply, deadline_at, dm } => {
             let view = data.host.show(*game).await?;
             let Some(player) = view.player_to_move().filter(|_| view.ply == *ply && !view.is_over()) else {
-                data.host.delivered(item.id, None, now()).await?;
-                return Ok(());
+                return obsolete(http, data, item, *game, game_channel(&view), 'r').await;
             };
             let side = view.to_move;
             let opponent = if side == tafl_rules::Side::Attackers { &view.defender } else { &view.attacker };
@@ -384,6 +395,27 @@ async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(),
     }
 }
 
+/// An item whose message is no longer true (the game moved on before it was delivered). When
+/// an earlier try may have created it (Discord's answer lost), the same nonce finds that message
+/// (or makes one, unmentioning) and it is deleted; otherwise there is nothing to do.
+async fn obsolete(
+    http: &serenity::Http,
+    data: &Data,
+    item: &Pending,
+    game: GameId,
+    channel: serenity::ChannelId,
+    part: char,
+) -> Result<(), BotError> {
+    if item.attempts == 0 {
+        data.host.delivered(item.id, None, now()).await?;
+        return Ok(());
+    }
+    let probe = create(item, part).content("…").allowed_mentions(serenity::CreateAllowedMentions::new());
+    let found = channel.send_message(http, probe).await?;
+    data.host.retract(item.id, game, channel.get() as i64, message_id(&found), now()).await?;
+    Ok(())
+}
+
 /// Brings a game's board message up to date: edits it, or posts a fresh board when there is
 /// none or it was deleted.
 async fn deliver_board(http: &serenity::Http, data: &Data, item: &Pending, game: GameId) -> Result<(), BotError> {
@@ -405,13 +437,29 @@ async fn deliver_board(http: &serenity::Http, data: &Data, item: &Pending, game:
             Err(error) => return Err(error.into()),
         }
     }
-    let channel = game_channel(&board.game);
+    let sent = post_board(http, item, &board).await?;
+    let channel = game_channel(&board.game).get() as i64;
+    data.host.replace_board(game, channel, message_id(&sent), shown_ply(&sent, game), covers, now()).await?;
+    Ok(())
+}
+
+/// The ply a posted board shows, from its picture's name (`game-3-12.png`): not necessarily the
+/// ply just drawn, since a retry's nonce may return the message an earlier try made.
+fn shown_ply(message: &serenity::Message, game: GameId) -> Option<usize> {
+    let prefix = format!("game-{game}-");
+    message.attachments.iter().find_map(|a| a.filename.strip_prefix(&prefix)?.strip_suffix(".png")?.parse().ok())
+}
+
+/// Posts `board` as a new message in its game's channel, with `item`'s nonce.
+async fn post_board(
+    http: &serenity::Http,
+    item: &Pending,
+    board: &board::Board,
+) -> Result<serenity::Message, serenity::Error> {
     let message = create(item, 'b')
         .embed(board.embed.clone())
         .components(board.components.clone())
         .add_file(serenity::CreateAttachment::bytes(board.png.clone(), board.file_name.clone()))
         .allowed_mentions(serenity::CreateAllowedMentions::new());
-    let sent = channel.send_message(http, message).await?;
-    data.host.replace_board(game, channel.get() as i64, message_id(&sent), ply, covers, false, now()).await?;
-    Ok(())
+    game_channel(&board.game).send_message(http, message).await
 }

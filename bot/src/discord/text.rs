@@ -582,6 +582,16 @@ pub fn played(notation: &str, game: GameId, lang: Lang) -> String {
     }
 }
 
+/// The private answer to `/tafl board` for a game that goes on: the board itself comes as a
+/// message of its own.
+#[must_use]
+pub fn board_posted(game: GameId, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!("The board of game #{game} is posted below; its old message loses its buttons."),
+        Lang::Ru => format!("Доска партии №{game} опубликована ниже; у старого сообщения кнопки пропадут."),
+    }
+}
+
 /// The notice to the other player about an offer, a decline or a takeback.
 #[must_use]
 pub fn offer_notice(outcome: &OfferOutcome, kind: OfferKind, by: i64, lang: Lang) -> String {

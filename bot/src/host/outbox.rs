@@ -18,6 +18,9 @@ pub enum Show {
     /// The game's board message as the game stands when it is delivered (so boards coalesce:
     /// one delivery covers every board item before it); `ply` is the ply that asked for it.
     Board { game: GameId, ply: usize },
+    /// A new board message for the game, drawn in `by`'s style, posted at the bottom of its
+    /// channel (`/tafl board`); it becomes the game's board and the old one loses its controls.
+    NewBoard { game: GameId, by: UserId },
     /// A thread under the board for the game's messages (servers with threads on).
     Thread { game: GameId },
     /// Tell the player to move at `ply` that it is their move; nothing once the game moved on.
@@ -52,6 +55,7 @@ impl Show {
     pub fn lane(&self) -> String {
         match self {
             Show::Board { game, .. }
+            | Show::NewBoard { game, .. }
             | Show::Thread { game }
             | Show::YourMove { game, .. }
             | Show::Summary { game }
@@ -68,6 +72,7 @@ impl Show {
     pub const fn kind(&self) -> &'static str {
         match self {
             Show::Board { .. } => BOARD,
+            Show::NewBoard { .. } => "new_board",
             Show::Thread { .. } => "thread",
             Show::YourMove { .. } => "your_move",
             Show::Summary { .. } => "summary",
@@ -208,28 +213,28 @@ impl Host {
             // Not the game's board (any more): its items are still to be applied to the board.
             return Ok(());
         }
-        finish_board(&mut tx, game, ply, covers, now).await?;
+        finish_board(&mut tx, game, Some(ply), covers, now).await?;
         tx.commit().await?;
         Ok(())
     }
 
-    /// Makes a newly posted message, showing `ply`, the game's board; the old board, when
-    /// `retire` and there is one, loses its controls (an item of its own), and the board items
-    /// up to `covers` are done.
+    /// Makes a newly posted message, showing `ply` (`None` when unknown), the game's board; the old board, if there
+    /// is another, loses its controls (an item of its own: whichever of two racing posts is
+    /// recorded last stays the board, and the other is retired), and the board items up to
+    /// `covers` are done.
     pub async fn replace_board(
         &self,
         game: GameId,
         channel: i64,
         message: i64,
-        ply: usize,
+        ply: Option<usize>,
         covers: Option<i64>,
-        retire: bool,
         now: i64,
     ) -> Result<(), HostError> {
         let mut tx = self.db.begin_write().await?;
         let old = store::messages::board(&mut tx, game).await?;
-        store::messages::set_board(&mut tx, game, channel, message, Some(ply as i64), now).await?;
-        if retire && let Some(old) = old.filter(|old| old.message_id != message) {
+        store::messages::set_board(&mut tx, game, channel, message, ply.map(|p| p as i64), now).await?;
+        if let Some(old) = old.filter(|old| old.message_id != message) {
             record(&mut tx, &Show::RetireBoard { game, channel: old.channel_id, message: old.message_id }, now).await?;
         }
         finish_board(&mut tx, game, ply, covers, now).await?;
@@ -258,6 +263,16 @@ impl Host {
         Ok(())
     }
 
+    /// Item `id` made `message`, which is no longer true (a notice for a ply the game has left,
+    /// found when a lost answer was retried): the item is done and the message is to be deleted.
+    pub async fn retract(&self, id: i64, game: GameId, channel: i64, message: i64, now: i64) -> Result<(), HostError> {
+        let mut tx = self.db.begin_write().await?;
+        store::outbox::done(&mut tx, id, Some(message), now).await?;
+        record(&mut tx, &Show::Delete { game, channel, message }, now).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
     /// Records a board item for every game whose board shows another ply than the game's and
     /// has none pending (left behind by a crash or a race); returns how many.
     pub async fn redraw_stale_boards(&self, now: i64) -> Result<usize, HostError> {
@@ -273,6 +288,16 @@ impl Host {
         Ok(stale.len())
     }
 
+    /// Asks for a new board message of a game at the bottom of its channel, drawn in `by`'s
+    /// style (see [`Show::NewBoard`]).
+    pub async fn request_board(&self, game: GameId, by: UserId, now: i64) -> Result<(), HostError> {
+        let mut tx = self.db.begin_write().await?;
+        store::games::find(&mut tx, game).await?.ok_or(HostError::NoSuchGame(game))?;
+        record(&mut tx, &Show::NewBoard { game, by }, now).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
     /// How many outbox items are in each state (`done`, `given_up`, `pending`).
     pub async fn outbox_counts(&self) -> Result<Vec<(String, i64)>, HostError> {
         let mut tx = self.db.begin_read().await?;
@@ -280,12 +305,12 @@ impl Host {
     }
 }
 
-/// The board items up to `covers` are done; when the game is no longer at `ply` and no board is
-/// pending, a new one is recorded.
+/// The board items up to `covers` are done; when the game is no longer at `ply` (or `ply` is
+/// unknown) and no board is pending, a new one is recorded.
 async fn finish_board(
     conn: &mut super::Conn,
     game: GameId,
-    ply: usize,
+    ply: Option<usize>,
     covers: Option<i64>,
     now: i64,
 ) -> Result<(), HostError> {
@@ -295,7 +320,7 @@ async fn finish_board(
     }
     let current = store::games::find(conn, game).await?.map(|row| row.ply);
     if let Some(current) = current
-        && current != ply as i64
+        && ply.is_none_or(|ply| current != ply as i64)
         && store::outbox::latest(conn, &lane, BOARD).await?.is_none()
     {
         record(conn, &Show::Board { game, ply: usize::try_from(current).unwrap_or(0) }, now).await?;
