@@ -102,6 +102,11 @@ impl Click<'_> {
     }
 
     async fn accept(&self, id: i64) -> Result<(), BotError> {
+        // The clicked card becomes the game's board in the accepting transaction: recorded
+        // first, should the command that posted it not have recorded it yet, so that the
+        // delivery task never posts a second board for the game.
+        let (channel, message) = (self.component.channel_id.get() as i64, self.component.message.id.get() as i64);
+        self.data.host.set_challenge_message(id, channel, message).await?;
         let accepted = match self.data.host.accept(id, &self.user, now()).await {
             Ok(accepted) => accepted,
             Err(error @ (HostError::ChallengeExpired { .. } | HostError::ChallengeClosed { .. })) => {
@@ -118,7 +123,6 @@ impl Click<'_> {
         let covers = self.data.host.pending_board(game).await?;
         let board = board::build(self.data, game, Menu::Pieces(0), self.public).await?;
         self.update(board.response()).await?;
-        let (channel, message) = (self.component.channel_id.get() as i64, self.component.message.id.get() as i64);
         if let Err(error) =
             self.data.host.replace_board(game, channel, message, Some(board.game.ply), covers, now()).await
         {

@@ -58,6 +58,7 @@ impl Host {
         message_id: i64,
     ) -> Result<(), HostError> {
         let mut tx = self.db.begin_write().await?;
+        store::challenges::find(&mut tx, challenge_id).await?.ok_or(HostError::NoSuchChallenge(challenge_id))?;
         store::messages::set_challenge(&mut tx, challenge_id, channel_id, message_id).await?;
         tx.commit().await?;
         Ok(())
