@@ -403,7 +403,10 @@ async fn a_draw_offer_accepted_ends_the_game_by_agreement() {
         refused!(host, host.draw(g.id, alice().id, OfferAction::Accept, None, NOW)),
         HostError::OwnOffer { .. }
     ));
-    assert!(matches!(refused!(host, host.draw(g.id, carol().id, OfferAction::Accept, None, NOW)), HostError::NotAPlayer(_)));
+    assert!(matches!(
+        refused!(host, host.draw(g.id, carol().id, OfferAction::Accept, None, NOW)),
+        HostError::NotAPlayer(_)
+    ));
     let accepted = host.draw(g.id, bob().id, OfferAction::Accept, None, NOW).await.unwrap();
     assert_eq!(accepted.game().ending, Some(Ending { winner: None, reason: EndReason::Agreement }));
 }
@@ -421,8 +424,14 @@ async fn offering_a_draw_when_the_opponent_offered_one_accepts_it() {
 async fn a_declined_or_withdrawn_draw_offer_leaves_the_game_going() {
     let host = host().await;
     let g = game(&host, "fetlar").await;
-    assert!(matches!(refused!(host, host.draw(g.id, bob().id, OfferAction::Decline, None, NOW)), HostError::NoOffer { .. }));
-    assert!(matches!(refused!(host, host.draw(g.id, bob().id, OfferAction::Accept, None, NOW)), HostError::NoOffer { .. }));
+    assert!(matches!(
+        refused!(host, host.draw(g.id, bob().id, OfferAction::Decline, None, NOW)),
+        HostError::NoOffer { .. }
+    ));
+    assert!(matches!(
+        refused!(host, host.draw(g.id, bob().id, OfferAction::Accept, None, NOW)),
+        HostError::NoOffer { .. }
+    ));
     host.draw(g.id, alice().id, OfferAction::Offer, None, NOW).await.unwrap();
     let declined = host.draw(g.id, bob().id, OfferAction::Decline, None, NOW).await.unwrap();
     assert!(matches!(declined, OfferOutcome::Declined { withdrawn: false, notify: 101, .. }));
@@ -438,7 +447,10 @@ async fn moving_instead_of_answering_a_draw_offer_lets_it_lapse() {
     let g = game(&host, "fetlar").await;
     host.draw(g.id, bob().id, OfferAction::Offer, None, NOW).await.unwrap();
     host.play(g.id, alice().id, "d1-d3", None, NOW).await.unwrap();
-    assert!(matches!(refused!(host, host.draw(g.id, alice().id, OfferAction::Accept, None, NOW)), HostError::NoOffer { .. }));
+    assert!(matches!(
+        refused!(host, host.draw(g.id, alice().id, OfferAction::Accept, None, NOW)),
+        HostError::NoOffer { .. }
+    ));
     // An offer made before one's own move stays for the opponent to answer.
     host.draw(g.id, bob().id, OfferAction::Offer, None, NOW).await.unwrap();
     host.play(g.id, bob().id, "f4-f3", None, NOW).await.unwrap();
@@ -732,8 +744,14 @@ async fn offers_in_someone_elses_or_a_finished_game_are_refused() {
     let host = host().await;
     let g = game(&host, "copenhagen").await;
     host.play(g.id, alice().id, "d1-d3", None, NOW).await.unwrap();
-    assert_eq!(refused!(host, host.takeback(g.id, carol().id, OfferAction::Offer, None, NOW)), HostError::NotAPlayer(g.id));
-    assert_eq!(refused!(host, host.draw(g.id, carol().id, OfferAction::Decline, None, NOW)), HostError::NotAPlayer(g.id));
+    assert_eq!(
+        refused!(host, host.takeback(g.id, carol().id, OfferAction::Offer, None, NOW)),
+        HostError::NotAPlayer(g.id)
+    );
+    assert_eq!(
+        refused!(host, host.draw(g.id, carol().id, OfferAction::Decline, None, NOW)),
+        HostError::NotAPlayer(g.id)
+    );
     host.resign(g.id, alice().id, None, NOW).await.unwrap();
     assert!(matches!(
         refused!(host, host.takeback(g.id, alice().id, OfferAction::Offer, None, NOW)),

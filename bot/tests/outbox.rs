@@ -84,12 +84,13 @@ async fn the_schema_keeps_one_open_offer_per_game_and_kind() {
     let host = host().await;
     let g = game(&host, "brandubh").await;
     host.draw(g.id, alice().id, OfferAction::Offer, None, NOW).await.unwrap();
-    let second = sqlx::query("INSERT INTO offers (game_id, kind, by_user, at_ply, created_at) VALUES (?, 'draw', ?, 0, ?)")
-        .bind(g.id)
-        .bind(bob().id)
-        .bind(NOW)
-        .execute(host.db().pool())
-        .await;
+    let second =
+        sqlx::query("INSERT INTO offers (game_id, kind, by_user, at_ply, created_at) VALUES (?, 'draw', ?, 0, ?)")
+            .bind(g.id)
+            .bind(bob().id)
+            .bind(NOW)
+            .execute(host.db().pool())
+            .await;
     assert!(second.is_err(), "a second open draw offer is refused by the schema");
     // Another kind, or once the first is answered, is fine.
     host.draw(g.id, bob().id, OfferAction::Decline, None, NOW).await.unwrap();

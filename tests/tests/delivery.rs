@@ -8,7 +8,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use serde_json::json;
-use tafl_e2e::fake_discord::{EPHEMERAL, Fault, FakeDiscord, LOADING, Recorded, StoredMessage};
+use tafl_e2e::fake_discord::{EPHEMERAL, FakeDiscord, Fault, LOADING, Recorded, StoredMessage};
 use tafl_e2e::harness::{ALICE, BOB, BotProcess, CHANNEL, Player, Table, TestBot, temp_dir};
 use tafl_rules::{Game, Position, Variant};
 
@@ -80,7 +80,10 @@ fn duplicates(fake: &FakeDiscord) -> Vec<StoredMessage> {
     let mut seen: HashMap<(u64, String, String), u64> = HashMap::new();
     let mut twice = Vec::new();
     for message in fake.all_messages() {
-        let is_board = message.attachments.iter().any(|a| a.filename.ends_with(".png"));
+        let is_board = message
+            .attachments
+            .iter()
+            .any(|a| Path::new(&a.filename).extension().is_some_and(|e| e.eq_ignore_ascii_case("png")));
         if message.interaction.is_some() || message.is_ephemeral() || message.deleted || is_board {
             continue;
         }
@@ -158,8 +161,7 @@ async fn board_racing_a_move_leaves_one_board_with_controls_at_the_current_ply()
     fake.wait_for_original(&played).await;
     let answer = fake.wait_for_original(&shown).await;
     assert!(answer.is_ephemeral() && answer.content.contains("posted below"), "{answer:#?}");
-    let live =
-        fake.wait_for_message("a new board at ply 1", |m| m.id != first.id && is_live_board(m, 1, 1)).await;
+    let live = fake.wait_for_message("a new board at ply 1", |m| m.id != first.id && is_live_board(m, 1, 1)).await;
     // The old one loses its controls, whichever order the two took.
     fake.wait_for_message("the old board without controls", |m| m.id == first.id && m.components.is_empty()).await;
     let controls = boards_with_controls(&fake, 1);
@@ -202,7 +204,9 @@ async fn an_answer_lost_after_the_notice_or_summary_was_made_leaves_no_duplicate
 
     // Bob resigns; the summary is created and its answer lost.
     let summary_post = |r: &Recorded| {
-        r.method == "POST" && r.path.ends_with("/messages") && r.parts.iter().any(|p| p.filename.as_deref() == Some("game-1.gif"))
+        r.method == "POST"
+            && r.path.ends_with("/messages")
+            && r.parts.iter().any(|p| p.filename.as_deref() == Some("game-1.gif"))
     };
     fake.fail_next(summary_post, 1, Fault::AppliedThenServerError(503));
     let resigned = table.command(BOB, "resign", &json!({}), &[]);
@@ -353,8 +357,8 @@ async fn through_random_moves_boards_restarts_and_faults_every_game_ends_up_show
                 let ply = game.ply();
                 let by_menus = rng.below(2) == 0 && play_by_menus(&table, id, ply, player, &text).await;
                 if !by_menus {
-                    let played = table.command(player, "move", &json!({ "notation": text, "game": id }), &[]);
-                    let answer = fake.wait_for_original(&played).await;
+                    let typed = table.command(player, "move", &json!({ "notation": text, "game": id }), &[]);
+                    let answer = fake.wait_for_original(&typed).await;
                     assert!(answer.content.starts_with("You played"), "step {step}, seed {seed}: {}", answer.content);
                 }
                 game.play(mv).unwrap();
@@ -373,7 +377,11 @@ async fn through_random_moves_boards_restarts_and_faults_every_game_ends_up_show
             }
             Step::RateLimit => {
                 let times = 1 + rng.below(2);
-                fake.fail_next(|r| r.method != "PUT" && !r.path.contains("gateway"), times, Fault::RateLimited { seconds: 0.1 });
+                fake.fail_next(
+                    |r| r.method != "PUT" && !r.path.contains("gateway"),
+                    times,
+                    Fault::RateLimited { seconds: 0.1 },
+                );
             }
             Step::ServerError => {
                 let times = 1 + rng.below(2);
@@ -417,7 +425,10 @@ async fn through_random_moves_boards_restarts_and_faults_every_game_ends_up_show
             wait_a_little_for(|| notices(&fake, id).len() == 1).await;
             assert_eq!(notices(&fake, id).len(), 1, "{what}: {:#?}", notices(&fake, id));
         } else {
-            fake.wait_for_message(&format!("the summary of {what}"), |m| m.attachments.iter().any(|a| a.filename == format!("game-{id}.gif"))).await;
+            fake.wait_for_message(&format!("the summary of {what}"), |m| {
+                m.attachments.iter().any(|a| a.filename == format!("game-{id}.gif"))
+            })
+            .await;
             assert_eq!(summaries(&fake, id), 1, "{what}");
         }
     }

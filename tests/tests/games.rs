@@ -81,9 +81,8 @@ async fn two_players_finish_a_game_with_slash_commands_only() {
     // One board, one summary, at most one notice: the channel is not spammed. (The delivery
     // task deletes a replaced notice right after its successor, in the game's order: give it a
     // moment.)
-    let public = || -> Vec<StoredMessage> {
-        fake.messages_in(CHANNEL).into_iter().filter(|m| !m.is_ephemeral()).collect()
-    };
+    let public =
+        || -> Vec<StoredMessage> { fake.messages_in(CHANNEL).into_iter().filter(|m| !m.is_ephemeral()).collect() };
     for _ in 0..100 {
         if public().len() <= 3 {
             break;

@@ -36,7 +36,7 @@ use crate::host::{GameId, OfferEvent, OfferOutcome, Pending, Reminder, Show};
 pub const MAX_ATTEMPTS: u32 = 10;
 /// The pause after the first failure; each further one doubles, up to [`MAX_PAUSE`].
 const FIRST_PAUSE: Duration = Duration::from_millis(100);
-const MAX_PAUSE: Duration = Duration::from_secs(60);
+const MAX_PAUSE: Duration = Duration::from_mins(1);
 /// The least pause after a 429 (serenity's ratelimiter has already waited what Discord asked
 /// when it is on; through a proxy it is off, and the answer's wait is not exposed).
 const RATE_LIMITED_PAUSE: Duration = Duration::from_secs(1);
@@ -237,9 +237,7 @@ fn is_gone(error: &serenity::Error) -> bool {
 
 /// A message created for `item`, carrying its nonce.
 fn create(item: &Pending, part: char) -> serenity::CreateMessage {
-    serenity::CreateMessage::new()
-        .nonce(serenity::Nonce::String(item.nonce(part)))
-        .enforce_nonce(true)
+    serenity::CreateMessage::new().nonce(serenity::Nonce::String(item.nonce(part))).enforce_nonce(true)
 }
 
 fn message_id(message: &serenity::Message) -> i64 {
@@ -253,8 +251,7 @@ async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(),
         Show::NewBoard { game, by } => {
             let style = data.host.user_settings(*by).await?;
             let covers = data.host.pending_board(*game).await?;
-            let board =
-                board::build_styled(data, *game, Menu::Pieces(0), lang, style.orientation, style.theme).await?;
+            let board = board::build_styled(data, *game, Menu::Pieces(0), lang, style.orientation, style.theme).await?;
             let sent = post_board(http, item, &board).await?;
             let channel = game_channel(&board.game).get() as i64;
             data.host.replace_board(*game, channel, message_id(&sent), shown_ply(&sent, *game), covers, now()).await?;
@@ -309,7 +306,8 @@ async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(),
                     OfferOutcome::Accepted { game: view.clone(), notify: notify.clone(), plies_taken_back }
                 }
             };
-            let mentions: Vec<i64> = if matches!(event, OfferEvent::Accepted { .. }) { Vec::new() } else { vec![first] };
+            let mentions: Vec<i64> =
+                if matches!(event, OfferEvent::Accepted { .. }) { Vec::new() } else { vec![first] };
             let message = create(item, 'o')
                 .content(text::offer_notice(&outcome, *offer, *by, lang))
                 .allowed_mentions(mentioning(&mentions));

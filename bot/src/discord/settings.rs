@@ -212,8 +212,8 @@ pub async fn settings(
         if !is_manager(ctx) {
             return Err(BotError::User(words(lang, Words::NotManager)));
         }
-        let changed = host.change_server_settings(guild, now(), |current| changes.apply_server(current, lang)).await?;
-        Some(changed.map_err(BotError::User)?)
+        let stored = host.change_server_settings(guild, now(), |current| changes.apply_server(current, lang)).await?;
+        Some(stored.map_err(BotError::User)?)
     } else {
         match guild {
             Some(guild) => Some(host.server_settings(guild).await?),

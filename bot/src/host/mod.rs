@@ -121,8 +121,11 @@ impl Host {
             return Err(HostError::ChallengeYourself);
         }
         let mut tx = self.db.begin_write().await?;
-        let server: ServerSettings =
-            settings::read(&store::servers::settings(&mut tx, request.place.guild).await?, "server", request.place.guild);
+        let server: ServerSettings = settings::read(
+            &store::servers::settings(&mut tx, request.place.guild).await?,
+            "server",
+            request.place.guild,
+        );
         if !server.allows(request.place.channel) {
             return Err(HostError::ChannelNotAllowed);
         }

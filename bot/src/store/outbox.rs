@@ -99,12 +99,7 @@ pub async fn done_up_to(
 }
 
 /// Counts a failed try and sets when the next one may come; returns the tries so far.
-pub async fn failed(
-    conn: &mut SqliteConnection,
-    id: i64,
-    error: &str,
-    not_before_ms: i64,
-) -> Result<i64, sqlx::Error> {
+pub async fn failed(conn: &mut SqliteConnection, id: i64, error: &str, not_before_ms: i64) -> Result<i64, sqlx::Error> {
     sqlx::query_scalar(
         "UPDATE outbox SET attempts = attempts + 1, last_error = ?, not_before_ms = ? WHERE id = ? RETURNING attempts",
     )
