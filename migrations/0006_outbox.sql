@@ -15,6 +15,9 @@ CREATE TABLE outbox (
     -- logged once, never dropped silently.
     state           TEXT    NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'done', 'given_up')),
     attempts        INTEGER NOT NULL DEFAULT 0,
+    -- 1 once a create of a notice or reminder has been sent: should the game move on before it
+    -- is recorded as done, its nonce finds the message that try may have made, to delete it.
+    tried           INTEGER NOT NULL DEFAULT 0,
     -- Unix milliseconds before which a retry is not tried (backoff, Discord's Retry-After).
     not_before_ms   INTEGER NOT NULL DEFAULT 0,
     last_error      TEXT,

@@ -279,6 +279,7 @@ async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(),
             };
             let message =
                 create(item, 'n').content(text::your_move(&view, lang)).allowed_mentions(mentioning(&[player.id]));
+            data.host.trying(item).await?;
             let sent = channel.send_message(http, message).await?;
             data.host.notice_posted(item.id, *game, channel.get() as i64, message_id(&sent), now()).await?;
             Ok(())
@@ -337,6 +338,7 @@ async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(),
             let content = text::reminder(&reminder, lang);
             let channel = game_channel(&view);
             let message = create(item, 'r').content(content.clone()).allowed_mentions(mentioning(&[player.id]));
+            data.host.trying(item).await?;
             let sent = channel.send_message(http, message).await?;
             if *dm {
                 let user = serenity::UserId::new(player.id.max(1) as u64);
@@ -394,8 +396,9 @@ async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(),
 }
 
 /// An item whose message is no longer true (the game moved on before it was delivered). When
-/// an earlier try may have created it (Discord's answer lost), the same nonce finds that message
-/// (or makes one, unmentioning) and it is deleted; otherwise there is nothing to do.
+/// an earlier try may have created it (Discord's answer lost, or the process died before it
+/// recorded the message), the same nonce finds that message (or makes one, unmentioning) and it
+/// is deleted; otherwise there is nothing to do.
 async fn obsolete(
     http: &serenity::Http,
     data: &Data,
@@ -404,7 +407,7 @@ async fn obsolete(
     channel: serenity::ChannelId,
     part: char,
 ) -> Result<(), BotError> {
-    if item.attempts == 0 {
+    if !item.tried {
         data.host.delivered(item.id, None, now()).await?;
         return Ok(());
     }

@@ -101,6 +101,8 @@ pub struct Pending {
     pub show: Show,
     /// Failed tries so far.
     pub attempts: u32,
+    /// A create of it may have reached Discord (see [`Host::trying`]).
+    pub tried: bool,
     /// Unix milliseconds before which it must not be tried (backoff).
     pub not_before_ms: i64,
     created_at: i64,
@@ -167,6 +169,18 @@ impl Host {
     pub async fn delivered(&self, id: i64, message: Option<i64>, now: i64) -> Result<(), HostError> {
         let mut tx = self.db.begin_write().await?;
         store::outbox::done(&mut tx, id, message, now).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Records that a message of item `id` is about to be created, once: should the process die
+    /// before the item is done, the next one knows that a message may exist.
+    pub async fn trying(&self, item: &Pending) -> Result<(), HostError> {
+        if item.tried {
+            return Ok(());
+        }
+        let mut tx = self.db.begin_write().await?;
+        store::outbox::tried(&mut tx, item.id).await?;
         tx.commit().await?;
         Ok(())
     }
@@ -335,6 +349,7 @@ fn parse(row: &OutboxRow) -> Option<Pending> {
             lane: row.lane.clone(),
             show,
             attempts: u32::try_from(row.attempts).unwrap_or(u32::MAX),
+            tried: row.tried,
             not_before_ms: row.not_before_ms,
             created_at: row.created_at,
         }),
@@ -380,6 +395,7 @@ mod tests {
             lane: "game:1".to_owned(),
             show: Show::Summary { game: 1 },
             attempts: 0,
+            tried: false,
             not_before_ms: 0,
             created_at: 1_764_590_000,
         };

@@ -11,6 +11,7 @@ pub struct OutboxRow {
     pub kind: String,
     pub item: String,
     pub attempts: i64,
+    pub tried: bool,
     pub not_before_ms: i64,
     pub created_at: i64,
 }
@@ -35,7 +36,7 @@ pub async fn insert(
 /// its head, so that its items are applied in order.
 pub async fn heads(conn: &mut SqliteConnection, limit: i64) -> Result<Vec<OutboxRow>, sqlx::Error> {
     sqlx::query_as(
-        "SELECT id, lane, kind, item, attempts, not_before_ms, created_at FROM outbox WHERE id IN \
+        "SELECT id, lane, kind, item, attempts, tried, not_before_ms, created_at FROM outbox WHERE id IN \
          (SELECT min(id) FROM outbox WHERE state = 'pending' GROUP BY lane) ORDER BY id LIMIT ?",
     )
     .bind(limit)
@@ -46,7 +47,7 @@ pub async fn heads(conn: &mut SqliteConnection, limit: i64) -> Result<Vec<Outbox
 /// The first pending item of one lane.
 pub async fn head(conn: &mut SqliteConnection, lane: &str) -> Result<Option<OutboxRow>, sqlx::Error> {
     sqlx::query_as(
-        "SELECT id, lane, kind, item, attempts, not_before_ms, created_at FROM outbox \
+        "SELECT id, lane, kind, item, attempts, tried, not_before_ms, created_at FROM outbox \
          WHERE lane = ? AND state = 'pending' ORDER BY id LIMIT 1",
     )
     .bind(lane)
@@ -96,6 +97,12 @@ pub async fn done_up_to(
     .execute(conn)
     .await?;
     Ok(done.rows_affected())
+}
+
+/// Marks that a create of the item is about to be sent (see the `tried` column).
+pub async fn tried(conn: &mut SqliteConnection, id: i64) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE outbox SET tried = 1 WHERE id = ?").bind(id).execute(conn).await?;
+    Ok(())
 }
 
 /// Counts a failed try and sets when the next one may come; returns the tries so far.
