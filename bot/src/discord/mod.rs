@@ -72,7 +72,11 @@ pub enum RunError {
     #[error("{0}")]
     Config(#[from] ConfigError),
     #[error("cannot open the database {url}: {source}")]
-    Database { url: String, source: sqlx::Error },
+    Database { url: String, source: crate::store::OpenError },
+    /// A URL this build cannot use at all; the sentence names its kind, never the URL, which may
+    /// hold a password.
+    #[error("{0}")]
+    DatabaseKind(crate::store::OpenError),
     /// Boxed: serenity's error is large and this one travels up to `main`.
     #[error("the connection to Discord failed: {0}")]
     Discord(Box<serenity::Error>),
@@ -115,9 +119,10 @@ pub fn framework(data: Data, guild: Option<serenity::GuildId>) -> poise::Framewo
 /// (then closes the gateway and the database cleanly).
 pub async fn serve(config: Config, shutdown: impl Future<Output = ()> + Send + 'static) -> Result<(), RunError> {
     let http = config.http()?;
-    let db = Db::open(&config.database_url)
-        .await
-        .map_err(|source| RunError::Database { url: config.database_url.clone(), source })?;
+    let db = Db::open(&config.database_url).await.map_err(|source| match source {
+        crate::store::OpenError::NotSqlite { .. } => RunError::DatabaseKind(source),
+        source => RunError::Database { url: crate::printable::printable(&config.database_url).into_owned(), source },
+    })?;
     // Slash commands and components arrive without privileged intents; GUILDS keeps the cache
     // aware of channels and threads for later features.
     let data = Data { host: Host::new(db.clone()), renderer: Arc::new(tafl_render::Renderer::new()) };
