@@ -82,7 +82,7 @@ pub fn main() -> ExitCode {
         // The reader went away (`tafl-bot perft … | head -1`): nobody is left to tell.
         Err(CliError::Io { source, .. }) if source.kind() == io::ErrorKind::BrokenPipe => ExitCode::FAILURE,
         Err(error) => {
-            eprintln!("error: {error}");
+            complain(&format!("error: {error}"));
             ExitCode::FAILURE
         }
     }
@@ -98,7 +98,7 @@ pub fn run(command: &Command, out: &mut dyn Write) -> Result<(), CliError> {
                 let stdin = io::stdin();
                 if stdin.is_terminal() {
                     // Someone typed the command without moves: say why nothing happens yet.
-                    eprintln!("reading moves from stdin; end with Ctrl-D");
+                    complain("reading moves from stdin; end with Ctrl-D");
                 }
                 replay::run(args, &mut stdin.lock(), out)
             } else {
@@ -116,20 +116,24 @@ pub fn run(command: &Command, out: &mut dyn Write) -> Result<(), CliError> {
 /// (clap's own message without the usage block) and status 1, like every other error.
 fn clap_failure(error: &clap::Error) -> ExitCode {
     use clap::error::ErrorKind;
-    if matches!(
-        error.kind(),
-        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
-    ) {
+    if matches!(error.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
         // Printing help can only fail on a closed stdout, and then there is nobody to tell.
         let _ = error.print();
-        return if error.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
-            ExitCode::FAILURE
-        } else {
-            ExitCode::SUCCESS
-        };
+        return ExitCode::SUCCESS;
     }
-    eprintln!("error: {}; see `tafl-bot --help`", one_sentence(&error.render().to_string()));
+    if error.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+        // A bare `tafl-bot` (or a subcommand without its arguments): one line, not the help.
+        complain("error: say what to do, e.g. `tafl-bot run` or `tafl-bot local`; `tafl-bot --help` lists the commands");
+        return ExitCode::FAILURE;
+    }
+    complain(&format!("error: {}; see `tafl-bot --help`", crate::printable::printable(&one_sentence(&error.render().to_string()))));
     ExitCode::FAILURE
+}
+
+/// Writes one line to stderr. A stderr that cannot be written (`2>/dev/full`, a closed pipe) is
+/// not worth a panic: the exit status still tells what happened.
+pub(crate) fn complain(line: &str) {
+    let _ = writeln!(io::stderr(), "{line}");
 }
 
 /// Clap's first paragraph on one line: `error: the following required arguments were not

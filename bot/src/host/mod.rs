@@ -30,7 +30,7 @@ use tafl_rules::{Game, MoveText, Position, Setup, Side, Status, Variant, Variant
 
 pub use board::{OfferKind, OpenOffer, PieceChoice, movable_pieces};
 pub use clock::Clock;
-pub use error::HostError;
+pub use error::{HostError, StorageFault};
 pub use ratings::{MAX_LEADERBOARD, rating_families, rating_family};
 pub use scheduler::{Digest, Due, Reminder, ReminderKind};
 pub use settings::{ServerSettings, UserSettings};
@@ -571,6 +571,12 @@ impl Host {
         now: i64,
     ) -> Result<GameView, HostError> {
         let parsed = GameRecord::parse(record).map_err(|e| HostError::BadRecord(e.to_string()))?;
+        if parsed.moves.len() > crate::limits::MAX_PLIES {
+            return Err(HostError::BadRecord(format!(
+                "the record has {} plies; games of at most 10,000 plies can be imported",
+                parsed.moves.len()
+            )));
+        }
         let game = parsed.replay().map_err(|(ply, e)| {
             HostError::BadRecord(if ply == 0 {
                 e.to_string()

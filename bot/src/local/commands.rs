@@ -485,11 +485,8 @@ impl Session {
         }
         let attacker = players.first().cloned().unwrap_or_else(|| me.clone());
         let defender = players.get(1).cloned().unwrap_or(me);
-        let metadata = std::fs::metadata(path).map_err(|e| format!("cannot read {}: {e}", shorten(path)))?;
-        if metadata.len() > 1 << 20 {
-            return Err(format!("{} is larger than any game record", shorten(path)));
-        }
-        let record = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", shorten(path)))?;
+        let record = crate::limits::read_file(std::path::Path::new(path))
+            .map_err(|e| format!("cannot read {}: {e}", shorten(path)))?;
         let game =
             self.host.import(&record, &attacker, &defender, PLACE, self.now()).await.map_err(|e| e.to_string())?;
         self.last_game = Some(game.id);

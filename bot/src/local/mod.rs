@@ -16,6 +16,7 @@ use clap::Args;
 pub use commands::Session;
 
 use crate::cli::CliError;
+use crate::limits::MAX_LINE_BYTES;
 use crate::host::Host;
 use crate::store::Db;
 
@@ -42,7 +43,8 @@ pub fn run(args: &LocalArgs, out: &mut dyn Write) -> Result<(), CliError> {
     // RUST_LOG=debug shows every move. Ignored when a subscriber is already set (tests).
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
-    let _ = tracing_subscriber::fmt().with_writer(io::stderr).with_env_filter(filter).try_init();
+    // A log line that cannot be written is dropped (see `discord::init_logging`).
+    let _ = tracing_subscriber::fmt().with_writer(io::stderr).with_env_filter(filter).log_internal_errors(false).try_init();
     let stdin = io::stdin();
     let interactive = stdin.is_terminal();
     run_with(args, &mut stdin.lock(), out, interactive)
@@ -81,6 +83,13 @@ pub fn run_with(
             if read == 0 {
                 break;
             }
+            if read > MAX_LINE_BYTES {
+                // Endless input (`< /dev/zero`) has no next line to go on with.
+                session.close().await;
+                return Err(CliError::Input(
+                    "a command line is longer than 64 KB, the most the console reads; the session ends".to_owned(),
+                ));
+            }
             let command = line.trim();
             if command.is_empty() || command.starts_with('#') {
                 continue;
@@ -110,10 +119,10 @@ async fn open(path: &Path) -> Result<Db, CliError> {
     })
 }
 
-/// Reads one line of at most 64 KiB (the rest of a longer line is skipped), accepting invalid
-/// UTF-8 as replacement characters: hostile input is answered, never fatal.
+/// Reads one line, accepting invalid UTF-8 as replacement characters. Stops once the line is
+/// longer than [`MAX_LINE_BYTES`] and returns more than that count, so the caller can refuse it.
 fn read_line(input: &mut dyn BufRead, line: &mut String) -> io::Result<usize> {
-    const LIMIT: usize = 64 * 1024;
+    const LIMIT: usize = MAX_LINE_BYTES;
     let mut bytes = Vec::new();
     let mut total = 0;
     loop {
@@ -131,7 +140,7 @@ fn read_line(input: &mut dyn BufRead, line: &mut String) -> io::Result<usize> {
         }
         total += n;
         input.consume(n);
-        if done {
+        if done || total > LIMIT {
             break;
         }
     }
