@@ -239,7 +239,7 @@ fn a_move_off_the_board_names_the_board_size() {
     let output = run(&["replay", "--variant", "brandubh", "--json", "d7-d9"], None);
     assert_one_sentence_error(&output);
     let line: serde_json::Value = serde_json::from_str(&lines(&output)[0]).expect("JSON");
-    assert_eq!(line["error"], "d9 is off a 7x7 board");
+    assert_eq!(line["error"], "d9 is off the board: this one is 7x7");
 }
 
 #[test]

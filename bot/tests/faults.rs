@@ -99,7 +99,8 @@ fn a_full_disk_refuses_moves_with_its_own_sentence_and_writes_resume_once_space_
     }
     console.send("/quit", |_| true);
     drop(console.stdin);
-    assert!(console.child.wait().unwrap().success());
+    // The three refused moves make the piped session end with status 1.
+    assert_eq!(console.child.wait().unwrap().code(), Some(1));
 
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     let stored: Vec<String> = runtime.block_on(async {

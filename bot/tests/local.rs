@@ -33,7 +33,15 @@ fn local(db: &std::path::Path, extra: &[&str], script: &str) -> String {
     writer.join().unwrap();
     let stdout = String::from_utf8(output.stdout).unwrap();
     let stderr = String::from_utf8(output.stderr).unwrap();
-    assert!(output.status.success(), "tafl-bot local failed: {stderr}\n{stdout}");
+    // A piped session ends with status 1 exactly when one of its commands failed, and says how
+    // many did.
+    let failures = stdout.lines().filter(|l| l.starts_with("error:")).count();
+    if failures == 0 {
+        assert!(output.status.success(), "tafl-bot local failed: {stderr}\n{stdout}");
+    } else {
+        assert_eq!(output.status.code(), Some(1), "{failures} failures: {stderr}\n{stdout}");
+        assert_eq!(stderr.trim_end().lines().last(), Some(&*format!("error: {failures} of the session's commands failed (see the error lines above)")), "{stderr}");
+    }
     assert!(!stderr.contains("panicked"), "{stderr}");
     stdout
 }

@@ -53,6 +53,9 @@ pub enum CliError {
     /// A move of `replay` that cannot be played; the output stream has already reported it.
     #[error("ply {ply}: {message}")]
     BadPly { ply: usize, mv: String, message: String },
+    /// Commands of a piped console session failed; each was answered already.
+    #[error("{failures} of the session's commands failed (see the error lines above)")]
+    SessionFailed { failures: usize },
     /// Writing the output or reading stdin failed.
     #[error("{context}: {source}")]
     Io { context: &'static str, source: io::Error },
@@ -82,7 +85,8 @@ pub fn main() -> ExitCode {
         // The reader went away (`tafl-bot perft … | head -1`): nobody is left to tell.
         Err(CliError::Io { source, .. }) if source.kind() == io::ErrorKind::BrokenPipe => ExitCode::FAILURE,
         Err(error) => {
-            complain(&format!("error: {error}"));
+            // Every error is one line; whatever input it quotes cannot break or colour it.
+            complain(&crate::printable::printable(&format!("error: {error}")));
             ExitCode::FAILURE
         }
     }
@@ -210,16 +214,14 @@ pub fn rules_for(id: &str, options: &[String]) -> Result<(Variant, Rules), CliEr
     Ok((variant, rules))
 }
 
-/// At most `limit` characters of untrusted text, so that an error about a 10 KB token stays one
-/// readable line.
+/// At most `limit` characters of untrusted text with control characters escaped, so that an
+/// error about a 10 KB token (or one holding ESC or a newline) stays one readable line.
 pub(crate) fn shorten(text: &str, limit: usize) -> String {
-    if text.chars().count() <= limit {
-        text.to_owned()
-    } else {
-        let mut cut: String = text.chars().take(limit).collect();
+    let mut cut: String = text.chars().take(limit).collect();
+    if text.chars().count() > limit {
         cut.push('…');
-        cut
     }
+    crate::printable::printable(&cut).into_owned()
 }
 
 #[cfg(test)]

@@ -146,6 +146,11 @@ pub async fn serve(config: Config, shutdown: impl Future<Output = ()> + Send + '
         // An error means the watcher is gone, which only happens once the stop was requested.
         let _ = stop.wait_for(|stopped| *stopped).await;
     };
+    // The database first: a URL this build cannot use is refused before anything else.
+    let db = Db::open(&config.database_url).await.map_err(|source| match source {
+        crate::store::OpenError::NotSqlite { .. } => RunError::DatabaseKind(source),
+        source => RunError::Database { url: crate::printable::printable(&config.database_url).into_owned(), source },
+    })?;
     // A bad token would otherwise be retried forever by serenity's gateway loop: ask once, and
     // stop with one sentence on a 401. Any other failure (Discord unreachable) is left to the
     // retries below.
@@ -153,6 +158,7 @@ pub async fn serve(config: Config, shutdown: impl Future<Output = ()> + Send + '
         check = http.get_current_user() => match check {
             Err(error) if token_rejected(&error) => {
                 watcher.abort();
+                db.close().await;
                 return Err(RunError::TokenRejected);
             }
             Err(error) => tracing::warn!(%error, "could not check the token yet; connecting anyway"),
@@ -160,13 +166,10 @@ pub async fn serve(config: Config, shutdown: impl Future<Output = ()> + Send + '
         },
         () = stopped(stop.clone()) => {
             watcher.abort();
+            db.close().await;
             return Ok(());
         }
     }
-    let db = Db::open(&config.database_url).await.map_err(|source| match source {
-        crate::store::OpenError::NotSqlite { .. } => RunError::DatabaseKind(source),
-        source => RunError::Database { url: crate::printable::printable(&config.database_url).into_owned(), source },
-    })?;
     // Slash commands and components arrive without privileged intents; GUILDS keeps the cache
     // aware of channels and threads for later features.
     let data = Data { host: Host::new(db.clone()), renderer: Arc::new(tafl_render::Renderer::new()) };

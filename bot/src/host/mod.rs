@@ -506,6 +506,13 @@ impl Host {
         Ok(list)
     }
 
+    /// How many games [`Host::games`] has for `user` in all, of which it lists the newest 100.
+    pub async fn count_games(&self, user: UserId, all: bool) -> Result<usize, HostError> {
+        let mut conn = self.db.pool().acquire().await?;
+        let count = store::games::count_of_user(&mut conn, user, !all).await?;
+        Ok(usize::try_from(count).unwrap_or(0))
+    }
+
     /// The legal moves `user` may play now in a game, filtered by a typed prefix (`e1`, `e1-e`,
     /// `E1E`), at most `limit`, winning moves and captures first.
     pub async fn legal_moves(

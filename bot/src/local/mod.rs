@@ -3,8 +3,8 @@
 //! Lines typed (or piped) on stdin are the commands players will type in Discord, with people
 //! as `@names`: `/challenge @bob copenhagen side:defenders`, `as @bob /accept`, `/move e1-e3`.
 //! Each name gets a stable fake id stored in the database, so a session can be resumed. Refusals
-//! print the host's own sentence and the session goes on; the exit status is 0 at the end of the
-//! input (or `/quit`). Boards are printed as text and written as PNG files.
+//! print the host's own sentence and the session goes on; at the end of piped input (or
+//! `/quit`) the exit status is 1 if any command failed, 0 otherwise. Boards are printed as text and written as PNG files.
 
 mod commands;
 
@@ -17,6 +17,7 @@ pub use commands::Session;
 
 use crate::cli::CliError;
 use crate::limits::MAX_LINE_BYTES;
+use crate::printable::printable;
 use crate::host::Host;
 use crate::store::Db;
 
@@ -72,6 +73,7 @@ pub fn run_with(
                 .map_err(write)?;
         }
         let mut line = String::new();
+        let mut failures = 0usize;
         loop {
             if interactive {
                 write!(out, "{}> ", session.current_name()).map_err(write)?;
@@ -95,11 +97,18 @@ pub fn run_with(
                 continue;
             }
             if !interactive && !args.quiet {
-                writeln!(out, "{}> {}", session.current_name(), command).map_err(write)?;
+                writeln!(out, "{}> {}", session.current_name(), printable(command)).map_err(write)?;
             }
             let reply = session.execute(command).await;
-            out.write_all(reply.text.as_bytes()).map_err(write)?;
-            if !reply.text.ends_with('\n') {
+            // Errors are one line, whatever they quote; boards and lists are the bot's own text.
+            let text = if reply.text.starts_with("error:") {
+                failures += 1;
+                printable(reply.text.trim_end()).into_owned()
+            } else {
+                reply.text
+            };
+            out.write_all(text.as_bytes()).map_err(write)?;
+            if !text.ends_with('\n') {
                 writeln!(out).map_err(write)?;
             }
             out.flush().map_err(write)?;
@@ -108,6 +117,10 @@ pub fn run_with(
             }
         }
         session.close().await;
+        // A script whose commands failed must not look like a success to whoever ran it.
+        if failures > 0 && !interactive {
+            return Err(CliError::SessionFailed { failures });
+        }
         Ok(())
     })
 }
