@@ -105,7 +105,10 @@ fn a_full_disk_refuses_moves_with_its_own_sentence_and_writes_resume_once_space_
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     let stored: Vec<String> = runtime.block_on(async {
         let db = tafl_bot::store::Db::open_file(&db).await.unwrap();
-        sqlx::query_scalar("SELECT notation FROM moves WHERE game_id = 1 ORDER BY ply").fetch_all(db.pool()).await.unwrap()
+        sqlx::query_scalar("SELECT notation FROM moves WHERE game_id = 1 ORDER BY ply")
+            .fetch_all(db.pool())
+            .await
+            .unwrap()
     });
     assert_eq!(stored, moves[..7]);
 }
@@ -182,7 +185,10 @@ fn run_on_zeros(args: &[&str], stdin_zero: bool) -> (Option<i32>, String, String
 fn endless_inputs_stop_at_their_limit_with_one_sentence() {
     let (code, stderr, _) = run_on_zeros(&["replay", "--record", "/dev/zero"], false);
     assert_eq!(code, Some(1), "{stderr}");
-    assert_eq!(stderr.trim(), "error: cannot read the record /dev/zero: it is larger than 1 MB, the most the bot reads");
+    assert_eq!(
+        stderr.trim(),
+        "error: cannot read the record /dev/zero: it is larger than 1 MB, the most the bot reads"
+    );
 
     let (code, stderr, _) = run_on_zeros(&["replay", "--record", "-"], true);
     assert_eq!(code, Some(1), "{stderr}");
@@ -190,13 +196,19 @@ fn endless_inputs_stop_at_their_limit_with_one_sentence() {
 
     let (code, stderr, _) = run_on_zeros(&["replay", "--variant", "copenhagen"], true);
     assert_eq!(code, Some(1), "{stderr}");
-    assert_eq!(stderr.trim(), "error: the moves on stdin are longer than 1 MB, the most replay reads; a game fits in far less");
+    assert_eq!(
+        stderr.trim(),
+        "error: the moves on stdin are longer than 1 MB, the most replay reads; a game fits in far less"
+    );
 
     let db = temp_path("zeros");
     let db = db.to_str().unwrap();
     let (code, stderr, _) = run_on_zeros(&["local", "--no-png", "--quiet", "--db", db], true);
     assert_eq!(code, Some(1), "{stderr}");
-    assert!(stderr.trim().ends_with("a command line is longer than 64 KB, the most the console reads; the session ends"), "{stderr}");
+    assert!(
+        stderr.trim().ends_with("a command line is longer than 64 KB, the most the console reads; the session ends"),
+        "{stderr}"
+    );
 
     let mut child = Command::new("sh")
         .args(["-c", "ulimit -v 1048576; exec \"$0\" \"$@\"", BIN, "local", "--no-png", "--quiet", "--db", db])

@@ -127,10 +127,15 @@ fn clap_failure(error: &clap::Error) -> ExitCode {
     }
     if error.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
         // A bare `tafl-bot` (or a subcommand without its arguments): one line, not the help.
-        complain("error: say what to do, e.g. `tafl-bot run` or `tafl-bot local`; `tafl-bot --help` lists the commands");
+        complain(
+            "error: say what to do, e.g. `tafl-bot run` or `tafl-bot local`; `tafl-bot --help` lists the commands",
+        );
         return ExitCode::FAILURE;
     }
-    complain(&format!("error: {}; see `tafl-bot --help`", crate::printable::printable(&one_sentence(&error.render().to_string()))));
+    complain(&format!(
+        "error: {}; see `tafl-bot --help`",
+        crate::printable::printable(&one_sentence(&error.render().to_string()))
+    ));
     ExitCode::FAILURE
 }
 

@@ -96,7 +96,8 @@ pub fn run(args: &ReplayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> R
             }
             if input.limit() == 0 {
                 return Err(CliError::Input(
-                    "the moves on stdin are longer than 1 MB, the most replay reads; a game fits in far less".to_owned(),
+                    "the moves on stdin are longer than 1 MB, the most replay reads; a game fits in far less"
+                        .to_owned(),
                 ));
             }
             // Bytes that are not UTF-8 become U+FFFD and then fail as a malformed move.
@@ -121,8 +122,9 @@ fn replay_record(
     let shown = printable(&path.display().to_string()).into_owned();
     let text = if path.as_os_str() == "-" { limits::read_text(input) } else { limits::read_file(path) }
         .map_err(|e| CliError::Input(format!("cannot read the record {shown}: {e}")))?;
-    let record = GameRecord::parse(&text)
-        .map_err(|e| CliError::Input(format!("{shown} is not a game record this bot can read: {}", printable(&e.to_string()))))?;
+    let record = GameRecord::parse(&text).map_err(|e| {
+        CliError::Input(format!("{shown} is not a game record this bot can read: {}", printable(&e.to_string())))
+    })?;
     if record.moves.len() > MAX_PLIES {
         return Err(CliError::Input(format!(
             "{shown} has {} plies; replay reads games of at most 10,000 plies",

@@ -380,7 +380,9 @@ fn storage_fault(fault: crate::host::StorageFault, lang: Lang) -> &'static str {
         (StorageFault::Io, Lang::En) => {
             "The server could not write to its disk, so nothing was saved; try again later, and tell the bot's operator if it goes on."
         }
-        (StorageFault::Busy, Lang::Ru) => "База данных сервера занята, поэтому ничего не сохранено; попробуйте ещё раз через минуту.",
+        (StorageFault::Busy, Lang::Ru) => {
+            "База данных сервера занята, поэтому ничего не сохранено; попробуйте ещё раз через минуту."
+        }
         (StorageFault::Busy, Lang::En) => "The server's database is busy, so nothing was saved; try again in a moment.",
     }
 }

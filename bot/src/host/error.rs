@@ -95,9 +95,9 @@ impl StorageFault {
                 let code: i64 = db.code()?.parse().ok()?;
                 // https://www.sqlite.org/rescode.html: the primary code is the low byte.
                 match code & 0xff {
-                    13 => Some(StorageFault::DiskFull), // SQLITE_FULL
+                    13 => Some(StorageFault::DiskFull),     // SQLITE_FULL
                     10 | 14 | 11 => Some(StorageFault::Io), // SQLITE_IOERR, SQLITE_CANTOPEN, SQLITE_CORRUPT
-                    5 | 6 => Some(StorageFault::Busy),  // SQLITE_BUSY, SQLITE_LOCKED
+                    5 | 6 => Some(StorageFault::Busy),      // SQLITE_BUSY, SQLITE_LOCKED
                     _ => None,
                 }
             }

@@ -367,7 +367,11 @@ impl Session {
         let total = choices.len();
         let mut text = choices.into_iter().take(LIST_LIMIT).map(|c| c.label).collect::<Vec<_>>().join("\n");
         if total > LIST_LIMIT {
-            let _ = write!(text, "\n{LIST_LIMIT} of {total}; type more to narrow, like /moves {}", narrower(&prefix, &text));
+            let _ = write!(
+                text,
+                "\n{LIST_LIMIT} of {total}; type more to narrow, like /moves {}",
+                narrower(&prefix, &text)
+            );
         }
         Ok(text)
     }
@@ -409,7 +413,11 @@ impl Session {
             );
         }
         if total > shown {
-            let _ = writeln!(text, "{shown} of {total}, the newest first; type more to narrow, like /games @{} (ongoing only)", user.name);
+            let _ = writeln!(
+                text,
+                "{shown} of {total}, the newest first; type more to narrow, like /games @{} (ongoing only)",
+                user.name
+            );
         }
         Ok(text)
     }
@@ -449,7 +457,12 @@ impl Session {
                 format!("@{} {verb} in game #{id}; @{} may answer with /{kind} accept or decline", me.name, other.name)
             }
             OfferOutcome::Accepted { game, plies_taken_back, .. } if takeback => {
-                format!("@{} accepted: {} taken back in game #{id}.\n{}", me.name, plies(*plies_taken_back), self.show(game))
+                format!(
+                    "@{} accepted: {} taken back in game #{id}.\n{}",
+                    me.name,
+                    plies(*plies_taken_back),
+                    self.show(game)
+                )
             }
             OfferOutcome::Accepted { game, .. } => format!("@{} accepted the draw.\n{}", me.name, self.show(game)),
             OfferOutcome::Declined { withdrawn: true, .. } => format!("@{} withdrew the {kind} offer", me.name),
@@ -497,8 +510,10 @@ impl Session {
             return Err("write the record's file, like /import game.otn @ann @ben".to_owned());
         };
         if names.len() > 2 {
-            return Err("name at most two players, the attackers' then the defenders', like /import game.otn @ann @ben"
-                .to_owned());
+            return Err(
+                "name at most two players, the attackers' then the defenders', like /import game.otn @ann @ben"
+                    .to_owned(),
+            );
         }
         let record = crate::limits::read_file(std::path::Path::new(path))
             .map_err(|e| format!("cannot read {}: {e}", shorten(path)))?;
@@ -510,8 +525,9 @@ impl Session {
         for (given, key) in [(names.first(), "attackers"), (names.get(1), "defenders")] {
             let name = match (given, tag(key)) {
                 (Some(given), _) => parse_name(given)?,
-                (None, Some(tagged)) => parse_name(&tagged)
-                    .map_err(|e| format!("the record's {key} tag: {e}; name the players, like /import FILE @ann @ben"))?,
+                (None, Some(tagged)) => parse_name(&tagged).map_err(|e| {
+                    format!("the record's {key} tag: {e}; name the players, like /import FILE @ann @ben")
+                })?,
                 (None, None) => self.current.clone(),
             };
             players.push(self.user(&name).await?);

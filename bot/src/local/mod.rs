@@ -16,9 +16,9 @@ use clap::Args;
 pub use commands::Session;
 
 use crate::cli::CliError;
+use crate::host::Host;
 use crate::limits::MAX_LINE_BYTES;
 use crate::printable::printable;
-use crate::host::Host;
 use crate::store::Db;
 
 /// Arguments of `tafl-bot local`.
@@ -45,7 +45,8 @@ pub fn run(args: &LocalArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
     // A log line that cannot be written is dropped (see `discord::init_logging`).
-    let _ = tracing_subscriber::fmt().with_writer(io::stderr).with_env_filter(filter).log_internal_errors(false).try_init();
+    let _ =
+        tracing_subscriber::fmt().with_writer(io::stderr).with_env_filter(filter).log_internal_errors(false).try_init();
     let stdin = io::stdin();
     let interactive = stdin.is_terminal();
     run_with(args, &mut stdin.lock(), out, interactive)
