@@ -74,7 +74,7 @@ fn a_full_disk_refuses_moves_with_its_own_sentence_and_writes_resume_once_space_
     console.send("/as @ann", |l| l.starts_with("you are now"));
     console.send("/challenge @ben copenhagen side:attackers", |l| l.starts_with("@ben may answer"));
     console.send("as @ben /accept", |l| l.contains("accepted challenge"));
-    let who = |ply: usize| if ply % 2 == 0 { "ann" } else { "ben" };
+    let who = |ply: usize| if ply.is_multiple_of(2) { "ann" } else { "ben" };
     for (ply, mv) in moves.iter().enumerate().take(3) {
         assert!(console.play(who(ply), mv).contains(" played "));
     }

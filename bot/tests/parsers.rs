@@ -74,13 +74,13 @@ fn session_with_a_game(runtime: &tokio::runtime::Runtime) -> Session {
 fn console_command_lines_never_panic_and_errors_are_one_clean_line() {
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     // `TestRunner::run` takes an `Fn`; the session changes with every command.
-    let session = std::cell::RefCell::new(session_with_a_game(&runtime));
+    let session = tokio::sync::Mutex::new(session_with_a_game(&runtime));
     let commands = "(as @[a-z\u{1b}]{0,4} )?/(move|moves|board|games|challenge|accept|decline|cancel|resign|draw|takeback|export|summary|profile|leaderboard|wait|as|import|nope)";
     let line = (commands, soup("@abcdefg0123456789:-x =#/ ")).prop_map(|(c, rest)| format!("{c} {rest}"));
     let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig::with_cases(300));
     runner
         .run(&line, |line| {
-            let reply = runtime.block_on(async { session.borrow_mut().execute(&line).await });
+            let reply = runtime.block_on(async { session.lock().await.execute(&line).await });
             assert!(!reply.text.is_empty(), "no answer to {line:?}");
             if let Some(error) = reply.text.strip_prefix("error: ") {
                 // The console prints errors through `printable`; the sentence itself may quote

@@ -16,7 +16,7 @@
 //!   changed but unrecorded, and every later start failed with "duplicate column name". Here a
 //!   no-transaction file means only "foreign keys must be off": `PRAGMA foreign_keys` cannot
 //!   change inside a transaction, so the migrator turns them off around the transaction, runs
-//!   `PRAGMA foreign_key_check` before committing (SQLite's documented procedure for rebuilding a
+//!   `PRAGMA foreign_key_check` before committing (`SQLite`'s documented procedure for rebuilding a
 //!   table), and skips the file's own `BEGIN…`/`COMMIT`/`PRAGMA foreign_keys` lines, which would
 //!   otherwise end the transaction early. Writing those lines stays allowed so that the file
 //!   still reads as complete SQL and keeps its checksum.

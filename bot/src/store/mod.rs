@@ -86,7 +86,7 @@ pub enum OpenError {
 /// Whether a connection may go back to the pool after use. A storage error (disk full, I/O error,
 /// busy) can leave `SQLite` without the transaction that sqlx still counts as open: `COMMIT`
 /// fails, `SQLite` has already rolled back, the `ROLLBACK` on drop then fails too, and every
-/// later `begin` on that connection would fail with "attempted to call begin_with at non-zero
+/// later `begin` on that connection would fail with "attempted to call `begin_with` at non-zero
 /// transaction depth". Such a connection is closed here and the pool opens a fresh one, so the
 /// next operation after the cause is gone succeeds.
 async fn reusable(conn: &mut sqlx::SqliteConnection) -> Result<bool, sqlx::Error> {
