@@ -83,6 +83,12 @@ pub enum OpenError {
     Database(#[from] sqlx::Error),
 }
 
+/// How the bot's pools are built: four connections, and [`reusable`] checked on every release.
+#[must_use]
+pub fn pool_options() -> SqlitePoolOptions {
+    SqlitePoolOptions::new().max_connections(4).after_release(|conn, _| Box::pin(async move { reusable(conn).await }))
+}
+
 /// Whether a connection may go back to the pool after use. A storage error (disk full, I/O error,
 /// busy) can leave `SQLite` without the transaction that sqlx still counts as open: `COMMIT`
 /// fails, `SQLite` has already rolled back, the `ROLLBACK` on drop then fails too, and every
@@ -145,17 +151,14 @@ impl Db {
             .synchronous(SqliteSynchronous::Normal)
             .busy_timeout(BUSY_TIMEOUT)
             .foreign_keys(true);
-        let pool = SqlitePoolOptions::new()
-            .max_connections(4)
-            .after_release(|conn, _| Box::pin(async move { reusable(conn).await }))
-            .connect_with(options)
-            .await?;
+        let pool = pool_options().connect_with(options).await?;
         let db = Db { pool, writer: Arc::default() };
         db.migrate().await?;
         Ok(db)
     }
 
-    /// Wraps an already configured pool (e.g. one from `#[sqlx::test]`), migrating it.
+    /// Wraps an already configured pool, migrating it. Build it from [`pool_options`] so that a
+    /// connection left in a failed transaction is replaced (a `#[sqlx::test]` pool is not).
     pub async fn from_pool(pool: SqlitePool) -> Result<Db, OpenError> {
         let db = Db { pool, writer: Arc::default() };
         db.migrate().await?;
