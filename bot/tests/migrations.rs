@@ -211,7 +211,7 @@ fn copy_database(from: &Path, to: &Path) {
 
 #[test]
 fn killing_the_process_at_random_moments_while_it_creates_or_migrates_never_leaves_an_unopenable_database() {
-    const KILLS: usize = 240;
+    const KILLS: usize = 200;
     let seed = std::env::var("TAFL_KILL_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or_else(|| {
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos() as u64 | 1
     });
