@@ -158,7 +158,9 @@ impl FromStr for Setup {
                         't' => Piece::Attacker,
                         'T' => Piece::Defender,
                         'K' => Piece::King,
-                        _ => return Err(err(format!("'{}' is not a piece this bot plays (t, T, K)", c.escape_debug()))),
+                        _ => {
+                            return Err(err(format!("'{}' is not a piece this bot plays (t, T, K)", c.escape_debug())));
+                        }
                     };
                     if file < size {
                         let sq = Square::new(file as u8, rank as u8).expect("size is at most 26");

@@ -21,7 +21,7 @@
 //!   otherwise end the transaction early. Writing those lines stays allowed so that the file
 //!   still reads as complete SQL and keeps its checksum.
 //! * **A database half-migrated by an earlier binary is repaired.** For each migration that
-//!   sqlx ran without a transaction ([`LEGACY_UNRECORDED`]), a probe tells whether its one
+//!   sqlx ran without a transaction (`LEGACY_UNRECORDED`), a probe tells whether its one
 //!   committed transaction is in the database; if so, the version is recorded without running
 //!   the file again. Nothing is rewritten, so no row can be lost.
 //! * **A database from a newer binary is refused** with one sentence naming both versions,

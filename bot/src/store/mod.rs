@@ -83,7 +83,7 @@ pub enum OpenError {
     Database(#[from] sqlx::Error),
 }
 
-/// How the bot's pools are built: four connections, and [`reusable`] checked on every release.
+/// How the bot's pools are built: four connections, and `reusable` checked on every release.
 #[must_use]
 pub fn pool_options() -> SqlitePoolOptions {
     SqlitePoolOptions::new().max_connections(4).after_release(|conn, _| Box::pin(async move { reusable(conn).await }))
