@@ -209,6 +209,17 @@ fn copy_database(from: &Path, to: &Path) {
     std::fs::copy(from, to).unwrap();
 }
 
+/// Removes a database with its WAL, shared-memory file and backups: the kill loop makes hundreds.
+fn remove_database(path: &Path) {
+    let name = path.file_name().unwrap().to_string_lossy().into_owned();
+    for entry in std::fs::read_dir(path.parent().unwrap()).unwrap().flatten() {
+        let other = entry.file_name().to_string_lossy().into_owned();
+        if other == name || other.starts_with(&format!("{name}-")) || other.starts_with(&format!("{name}.v")) {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
 #[test]
 fn killing_the_process_at_random_moments_while_it_creates_or_migrates_never_leaves_an_unopenable_database() {
     const KILLS: usize = 200;
@@ -231,6 +242,7 @@ fn killing_the_process_at_random_moments_while_it_creates_or_migrates_never_leav
         let start = Instant::now();
         assert!(open_in_child(&target).wait().unwrap().success());
         longest = longest.max(start.elapsed());
+        remove_database(&target);
     }
     let window = longest.as_micros() as usize + 1;
 
@@ -276,8 +288,11 @@ fn killing_the_process_at_random_moments_while_it_creates_or_migrates_never_leav
         });
         if let Err(error) = outcome {
             unopenable.push(format!("run {n} ({}): {error}", if upgrade { "upgrade" } else { "create" }));
+        } else {
+            remove_database(&path);
         }
     }
+    remove_database(&template);
     println!(
         "{KILLS} kills within {window} µs, {interrupted} before the child finished; schema versions found at the kill: {versions_seen:?}"
     );
