@@ -113,6 +113,8 @@ pub enum Fault {
     /// this server error, as when Discord's answer is lost on the way back: only a nonce keeps
     /// the retry of a create from making a second message.
     AppliedThenServerError(u16),
+    /// 401, as Discord answers every request made with a bad token.
+    Unauthorized,
 }
 
 type Matcher = Box<dyn Fn(&Recorded) -> bool + Send + Sync>;
@@ -153,6 +155,8 @@ struct Shared {
     next_id: AtomicU64,
     gateway_url: Mutex<String>,
     store: Mutex<Store>,
+    /// Close every Identify with 4004 (Authentication failed), as Discord does for a bad token.
+    reject_identify: std::sync::atomic::AtomicBool,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -672,6 +676,12 @@ impl FakeDiscord {
         assert!(reached.is_some(), "the bot connected {} times, not {count}", self.connections());
     }
 
+    /// From now on, closes the gateway on Identify with code 4004, as Discord does for a token it
+    /// does not accept.
+    pub fn reject_identify(&self) {
+        self.shared.reject_identify.store(true, Ordering::Relaxed);
+    }
+
     /// Answers the next `times` requests that `matches` with `fault` instead of the normal
     /// answer. They are recorded as usual, with the fault's status.
     pub fn fail_next(&self, matches: impl Fn(&Recorded) -> bool + Send + Sync + 'static, times: usize, fault: Fault) {
@@ -1002,6 +1012,7 @@ fn fault_response(fault: Fault) -> Response<Full<Bytes>> {
             let status = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
             reply(status, &json!({ "message": "500: Internal Server Error", "code": 0 }))
         }
+        Fault::Unauthorized => reply(StatusCode::UNAUTHORIZED, &json!({ "message": "401: Unauthorized", "code": 0 })),
     }
 }
 
@@ -1501,6 +1512,16 @@ async fn gateway_session(stream: TcpStream, shared: Arc<Shared>) {
                 let Ok(frame) = serde_json::from_str::<Value>(text) else { continue };
                 let answer = match frame["op"].as_u64() {
                     Some(1) => Some(json!({ "op": 11 })),
+                    Some(2) if shared.reject_identify.load(Ordering::Relaxed) => {
+                        shared.identifies.fetch_add(1, Ordering::Relaxed);
+                        let close = tokio_tungstenite::tungstenite::protocol::CloseFrame {
+                            code: 4004.into(),
+                            reason: "Authentication failed.".into(),
+                        };
+                        let _ = sink.send(Message::Close(Some(close))).await;
+                        shared.changed.notify_waiters();
+                        break;
+                    }
                     Some(2) => {
                         lock(&shared.sessions).push(outbox.clone());
                         shared.identifies.fetch_add(1, Ordering::Relaxed);
