@@ -350,7 +350,7 @@ impl Renderer {
         let canvas = self.draw(&card.final_position, &options)?;
         let layout = self.layout(card.final_position.size(), Orientation::Standard, false)?;
         let board = cards::summary::board_image(&canvas, &layout, self.palette(card.theme));
-        cards::encode(&cards::summary::draw(self.card_fonts(), card, &board))
+        cards::encode(&cards::summary::draw(self.card_fonts(), card, &board).0)
     }
 
     /// A player's profile as one PNG card.

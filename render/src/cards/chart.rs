@@ -145,13 +145,13 @@ pub(crate) const TITLE_PX: f32 = 28.0;
 pub(crate) const TICK_PX: f32 = 22.0;
 
 /// Draws the panel's background, title, legend, grid and tick labels; returns the plot area.
-pub(crate) fn panel(image: &mut RgbaImage, fonts: &Fonts, colours: &Colours, p: &Panel<'_>) -> Plot {
-    let (x, y, w, h) = p.rect;
-    fill(image, p.rect, colours.panel);
+pub(crate) fn panel(image: &mut RgbaImage, fonts: &Fonts, colours: &Colours, panel: &Panel<'_>) -> Plot {
+    let (x, y, w, h) = panel.rect;
+    fill(image, panel.rect, colours.panel);
     let pad = 14.0;
     let title_y = y + pad + TITLE_PX / 2.0;
     let mut legend_x = x + w - pad;
-    for (colour, label) in p.legend.iter().rev() {
+    for (colour, label) in panel.legend.iter().rev() {
         let lw = fonts.width(Weight::Regular, label, TICK_PX);
         legend_x -= lw;
         fonts.draw(image, Weight::Regular, label, TICK_PX, (legend_x, title_y), colours.text);
@@ -159,35 +159,35 @@ pub(crate) fn panel(image: &mut RgbaImage, fonts: &Fonts, colours: &Colours, p: 
         fill(image, (legend_x, title_y - 3.0, 18.0, 6.0), *colour);
         legend_x -= 18.0;
     }
-    let title = fonts.fit(Weight::Bold, p.title, TITLE_PX, (legend_x - x - pad).max(0.0));
+    let title = fonts.fit(Weight::Bold, panel.title, TITLE_PX, (legend_x - x - pad).max(0.0));
     fonts.draw(image, Weight::Bold, &title, TITLE_PX, (x + pad, title_y), colours.text);
 
     // As many y ticks as fit with room for their labels.
     let plot_h = h - 2.0 * pad - TITLE_PX - 18.0 - TICK_PX - 14.0;
-    let y_ticks = ticks(p.y_range.0, p.y_range.1, ((plot_h / 36.0) as usize).clamp(1, 6), p.whole_y);
+    let y_ticks = ticks(panel.y_range.0, panel.y_range.1, ((plot_h / 36.0) as usize).clamp(1, 6), panel.whole_y);
     let label_w = y_ticks.iter().map(|&v| fonts.width(Weight::Regular, &number(v), TICK_PX)).fold(0.0, f32::max);
     let plot = Plot {
         x: x + pad + label_w + 10.0,
         y: y + pad + TITLE_PX + 18.0,
         w: (w - 2.0 * pad - label_w - 10.0 - 8.0).max(1.0),
         h: (h - 2.0 * pad - TITLE_PX - 18.0 - TICK_PX - 14.0).max(1.0),
-        x_range: p.x_range,
-        y_range: p.y_range,
+        x_range: panel.x_range,
+        y_range: panel.y_range,
     };
     for &v in &y_ticks {
-        let (_, py) = plot.at(p.x_range.0, v);
+        let (_, py) = plot.at(panel.x_range.0, v);
         fill(image, (plot.x, py.round(), plot.w, 1.0), colours.grid);
         let text = number(v);
         let tw = fonts.width(Weight::Regular, &text, TICK_PX);
         fonts.draw(image, Weight::Regular, &text, TICK_PX, (plot.x - 8.0 - tw, py), colours.muted);
     }
-    let name_w = fonts.width(Weight::Regular, p.x_name, TICK_PX);
+    let name_w = fonts.width(Weight::Regular, panel.x_name, TICK_PX);
     let label_y = plot.bottom() + 10.0 + TICK_PX / 2.0;
     // Tick labels stop short of the axis name so the two never overlap.
     let room = plot.w - name_w - 16.0;
-    let x_ticks = ticks(p.x_range.0, p.x_range.1, (plot.w / 90.0) as usize, true);
+    let x_ticks = ticks(panel.x_range.0, panel.x_range.1, (plot.w / 90.0) as usize, true);
     for &v in &x_ticks {
-        let (px, _) = plot.at(v, p.y_range.0);
+        let (px, _) = plot.at(v, panel.y_range.0);
         fill(image, (px.round(), plot.y, 1.0, plot.h), colours.grid);
         let text = number(v);
         let tw = fonts.width(Weight::Regular, &text, TICK_PX);
@@ -195,7 +195,7 @@ pub(crate) fn panel(image: &mut RgbaImage, fonts: &Fonts, colours: &Colours, p: 
             fonts.draw(image, Weight::Regular, &text, TICK_PX, (px - tw / 2.0, label_y), colours.muted);
         }
     }
-    fonts.draw(image, Weight::Regular, p.x_name, TICK_PX, (plot.x + plot.w - name_w, label_y), colours.muted);
+    fonts.draw(image, Weight::Regular, panel.x_name, TICK_PX, (plot.x + plot.w - name_w, label_y), colours.muted);
     fill(image, (plot.x, plot.bottom(), plot.w, 2.0), colours.axis);
     plot
 }

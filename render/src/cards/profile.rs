@@ -128,15 +128,22 @@ fn by_side(
 
 /// Wins, draws and losses as one stacked bar with the counts written in the segments wide
 /// enough to hold them.
-fn bar(image: &mut RgbaImage, fonts: &Fonts, colours: &Colours, r: SideRecord, (x, y, w, h): (f32, f32, f32, f32)) {
-    let total = u64::from(r.wins) + u64::from(r.draws) + u64::from(r.losses);
+fn bar(
+    image: &mut RgbaImage,
+    fonts: &Fonts,
+    colours: &Colours,
+    record: SideRecord,
+    (x, y, w, h): (f32, f32, f32, f32),
+) {
+    let total = u64::from(record.wins) + u64::from(record.draws) + u64::from(record.losses);
     if total == 0 {
         chart::fill(image, (x, y, w, h), colours.grid);
         fonts.draw(image, Weight::Bold, "0", 20.0, (x + 8.0, y + h / 2.0), colours.muted);
         return;
     }
     let mut at = x;
-    for (count, colour) in [(r.wins, colours.good), (r.draws, colours.neutral), (r.losses, colours.bad)] {
+    for (count, colour) in [(record.wins, colours.good), (record.draws, colours.neutral), (record.losses, colours.bad)]
+    {
         if count == 0 {
             continue;
         }

@@ -59,7 +59,15 @@ fn finite(v: f64) -> f64 {
     if v.is_finite() { v } else { 0.0 }
 }
 
-pub(crate) fn draw(fonts: &Fonts, card: &SummaryCard, board: &RgbaImage) -> RgbaImage {
+/// Where the charts' plot areas ended up, so that tests can find a series' points.
+#[derive(Clone, Copy, Debug)]
+#[cfg_attr(not(test), allow(dead_code))]
+pub(crate) struct Plots {
+    pub pieces: Plot,
+    pub king: Plot,
+}
+
+pub(crate) fn draw(fonts: &Fonts, card: &SummaryCard, board: &RgbaImage) -> (RgbaImage, Plots) {
     let colours = Colours::of(card.theme);
     let (bw, bh) = (board.width() as f32, board.height() as f32);
     let rx = PAD * 2.0 + bw;
@@ -128,6 +136,7 @@ pub(crate) fn draw(fonts: &Fonts, card: &SummaryCard, board: &RgbaImage) -> Rgba
         },
     );
     captures(&mut image, &colours, &plot, s);
+    let pieces_plot = plot;
     let attackers: Vec<(f32, f32)> =
         s.pieces.iter().enumerate().map(|(i, &(a, _))| plot.at(i as f64, f64::from(a))).collect();
     let defenders: Vec<(f32, f32)> =
@@ -152,6 +161,7 @@ pub(crate) fn draw(fonts: &Fonts, card: &SummaryCard, board: &RgbaImage) -> Rgba
         },
     );
     captures(&mut image, &colours, &plot, s);
+    let king_plot = plot;
     let king: Vec<(f32, f32)> =
         s.king_distance.iter().enumerate().map(|(i, &d)| plot.at(i as f64, f64::from(d))).collect();
     chart::polyline(&mut image, &king, colours.king, thickness);
@@ -179,7 +189,7 @@ pub(crate) fn draw(fonts: &Fonts, card: &SummaryCard, board: &RgbaImage) -> Rgba
         captures(&mut image, &colours, &plot, s);
         evaluation(&mut image, &colours, &plot, &values, thickness);
     }
-    image
+    (image, Plots { pieces: pieces_plot, king: king_plot })
 }
 
 fn draw_player(
@@ -240,4 +250,114 @@ fn evaluation(image: &mut RgbaImage, colours: &Colours, plot: &Plot, values: &[f
     chart::fill(image, (plot.x, zero.round(), plot.w, 1.0), colours.axis);
     let line: Vec<(f32, f32)> = values.iter().enumerate().map(|(i, &v)| plot.at(i as f64, v)).collect();
     chart::polyline(image, &line, colours.text, thickness.saturating_sub(1).max(1));
+}
+
+#[cfg(test)]
+mod tests {
+    use tafl_rules::{Game, Position, Side, Variant};
+
+    use super::*;
+    use crate::cards::{CardPlayer, GameSeries, SummaryLabels};
+    use crate::{KingStyle, Renderer, Theme};
+
+    fn card(game: &Game, theme: Theme) -> SummaryCard {
+        let player = |side| CardPlayer { name: String::new(), fallback: "Player".into(), side, rating: None };
+        SummaryCard {
+            theme,
+            final_position: game.position().clone(),
+            last_move: None,
+            marks: Vec::new(),
+            king: KingStyle::Auto,
+            title: String::new(),
+            players: [player(Side::Attackers), player(Side::Defenders)],
+            result_line: "result".into(),
+            moves_line: "moves".into(),
+            duration_line: "time".into(),
+            series: GameSeries::from_game(game),
+            labels: SummaryLabels::default(),
+        }
+    }
+
+    fn drawn(game: &Game, theme: Theme) -> (RgbaImage, Plots, Colours) {
+        let r = Renderer::new();
+        let c = card(game, theme);
+        let canvas =
+            r.draw(&c.final_position, &crate::BoardOptions { theme, ..crate::BoardOptions::default() }).unwrap();
+        let layout = r.layout(c.final_position.size(), crate::Orientation::Standard, false).unwrap();
+        let board = board_image(&canvas, &layout, r.palette(theme));
+        let (image, plots) = draw(r.card_fonts(), &c, &board);
+        (image, plots, Colours::of(theme))
+    }
+
+    /// Whether a pixel within `r` of `at` has exactly `colour` (the line's core).
+    fn near(image: &RgbaImage, (x, y): (f32, f32), r: i64, colour: [u8; 3]) -> bool {
+        (-r..=r).any(|dy| {
+            (-r..=r).any(|dx| {
+                let (px, py) = (x.round() as i64 + dx, y.round() as i64 + dy);
+                px >= 0 && py >= 0 && image.get_pixel_checked(px as u32, py as u32).is_some_and(|p| p.0[..3] == colour)
+            })
+        })
+    }
+
+    /// A known Brandubh game of 12 plies, the same on every run: each ply takes a piece when
+    /// it can, and otherwise plays a fixed pick from the legal moves.
+    fn known_game() -> Game {
+        let mut game = Game::new(Position::new(Variant::Brandubh.rules()).unwrap());
+        while game.ply() < 12 && game.status().is_ongoing() {
+            let moves = game.position().legal_moves();
+            let taking = moves.iter().copied().find(|&mv| {
+                let mut trial = game.position().clone();
+                !trial.play_unchecked(mv).captures.is_empty() && trial.counts().0 > 0
+            });
+            game.play(taking.unwrap_or(moves[(game.ply() * 7) % moves.len()])).unwrap();
+        }
+        game
+    }
+
+    #[test]
+    fn the_chart_lines_pass_through_each_plys_counts_and_distances() {
+        let game = known_game();
+        let series = GameSeries::from_game(&game);
+        assert_eq!(series.pieces.len(), game.ply() + 1);
+        for theme in Theme::ALL {
+            let (image, plots, colours) = drawn(&game, theme);
+            for (ply, &(a, d)) in series.pieces.iter().enumerate() {
+                let at = |v: u32| plots.pieces.at(ply as f64, f64::from(v));
+                assert!(near(&image, at(a), 2, colours.attackers), "attackers' line at ply {ply} ({a})");
+                assert!(near(&image, at(d), 2, colours.defenders), "defenders' line at ply {ply} ({d})");
+            }
+            for (ply, &k) in series.king_distance.iter().enumerate() {
+                assert!(near(&image, plots.king.at(ply as f64, f64::from(k)), 2, colours.king), "king at ply {ply}");
+            }
+            // Halfway between two points of equal value the line is there; one unit off it is not.
+            let (a0, _) = series.pieces[0];
+            assert!(!near(&image, plots.pieces.at(0.5, f64::from(a0) - 1.0), 1, colours.attackers));
+        }
+    }
+
+    #[test]
+    fn captures_stand_on_the_time_axis_in_the_colour_of_the_side_that_lost_them() {
+        let game = known_game();
+        let series = GameSeries::from_game(&game);
+        assert!(!series.captures.is_empty(), "the known game has a capture");
+        let (image, plots, colours) = drawn(&game, Theme::Classic);
+        for capture in &series.captures {
+            let (x, y) = plots.pieces.at(f64::from(capture.ply), 0.0);
+            assert!(near(&image, (x, y - 5.0), 1, colours.side(capture.side)), "capture at ply {}", capture.ply);
+        }
+        assert!(!near(&image, plots.pieces.at(0.0, 0.0), 0, colours.attackers), "no mark where nothing was taken");
+    }
+
+    #[test]
+    fn series_of_a_game_count_pieces_and_the_kings_distance_by_the_escape_rule() {
+        let game = known_game();
+        let series = GameSeries::from_game(&game);
+        assert_eq!(series.pieces[0], (8, 4));
+        let taken: u32 = series.captures.iter().map(|c| c.count).sum();
+        let (a, d) = *series.pieces.last().unwrap();
+        assert_eq!(taken, 12 - a - d, "every piece that left the board is a marked capture");
+        assert_eq!(series.king_distance[0], 6, "the Brandubh king is 3+3 steps from a corner");
+        let sea = Position::new(Variant::SeaBattle9.rules()).unwrap();
+        assert_eq!(crate::king_distance(&sea), 4, "edge escape: four squares to the nearest edge");
+    }
 }
