@@ -58,7 +58,7 @@ pub(crate) fn polyline(image: &mut RgbaImage, points: &[(f32, f32)], colour: [u8
     for pair in points.windows(2) {
         line(image, pair[0], pair[1], colour, thickness);
     }
-    if points.len() <= 40 {
+    if points.len() <= 25 {
         for &p in points {
             disc(image, p, thickness as f32 + 1.5, colour);
         }

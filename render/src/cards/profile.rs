@@ -79,7 +79,14 @@ fn rating_chart(
         let mut band: Vec<(f32, f32)> =
             valid.iter().map(|p| plot.at(f64::from(p.game), p.rating + dev(p.deviation))).collect();
         band.extend(valid.iter().rev().map(|p| plot.at(f64::from(p.game), p.rating - dev(p.deviation))));
-        chart::polygon(image, &band, chart::mix(colours.panel, colours.series[i], 0.3));
+        let shade = chart::mix(colours.panel, colours.series[i], 0.3);
+        if let [only] = valid[..] {
+            // One game: the band is a bar, as wide as the dot, from one deviation to the other.
+            let (x, top) = plot.at(f64::from(only.game), only.rating + dev(only.deviation));
+            let (_, bottom) = plot.at(f64::from(only.game), only.rating - dev(only.deviation));
+            chart::fill(image, (x - 5.0, top, 10.0, bottom - top), shade);
+        }
+        chart::polygon(image, &band, shade);
     }
     for (i, history) in histories.iter().enumerate() {
         let line: Vec<(f32, f32)> = history
