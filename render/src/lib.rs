@@ -11,6 +11,9 @@
 //! * [`Renderer::render_gif`] animates a [`Game`] with [`GifOptions`], one frame per ply.
 //! * [`Renderer::render_setup_png`] draws an unvalidated [`Setup`] (an editor's position),
 //!   refusing what cannot be drawn with a [`RenderError`].
+//! * [`Renderer::render_summary_card`], [`Renderer::render_profile_card`] and
+//!   [`Renderer::render_leaderboard_card`] draw RGBA cards with charts (the `cards` module),
+//!   from plain view structs whose every word comes from the caller.
 //!
 //! Nothing here panics on input: boards out of range, squares off the board and illegal moves
 //! are typed errors, and an image is never blank.
