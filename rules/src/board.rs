@@ -452,19 +452,15 @@ impl Engine {
             Side::Attackers => (ATTACKER, OFF),
             Side::Defenders => (DEFENDER, KING),
         };
-        let [a, b, c, d] = self.dirs.map(|d| s.cells[step(from, d)]);
-        (men_may_stop && (a == man || b == man || c == man || d == man))
-            || a == king
-            || b == king
-            || c == king
-            || d == king
+        let around = self.dirs.map(|d| s.cells[step(from, d)]);
+        (men_may_stop && around.contains(&man)) || around.contains(&king)
     }
 
     /// Takes back a move made by [`Engine::apply`] on `s`, given the squares it captured (in any
     /// order). Captured pieces are always men of the side that did not move, so the squares say
     /// all there is to restore: make/unmake spares copying the whole board per node.
     #[inline]
-    pub fn undo(&self, s: &mut State, from: usize, to: usize, captured: &[u16]) {
+    pub fn undo(s: &mut State, from: usize, to: usize, captured: &[u16]) {
         let mover = s.to_move.opponent();
         let victim = side_cell(s.to_move);
         for &i in captured {

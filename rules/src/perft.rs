@@ -67,7 +67,7 @@ fn perft_in_place(e: &Engine, s: &mut State, depth: u32, lists: &mut [Vec<(u16, 
         } else if status.is_ongoing() {
             nodes += perft_in_place(e, s, depth - 1, deeper);
         }
-        e.undo(s, from, to, &captured[..n]);
+        Engine::undo(s, from, to, &captured[..n]);
     }
     nodes
 }

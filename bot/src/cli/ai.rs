@@ -304,6 +304,7 @@ fn mean(scores: &[f64]) -> f64 {
 /// The Elo difference that expects the mean score, with a 95% interval from the scores'
 /// standard error. A perfect (or nil) score has no finite estimate: it is taken as half a game
 /// short of perfect, so the figure is a lower (or upper) bound.
+#[must_use]
 pub fn elo(scores: &[f64]) -> (f64, f64, f64) {
     let n = scores.len() as f64;
     let p = mean(scores);

@@ -1,7 +1,7 @@
-//! `tafl-bot engine`: the OpenTafl Engine Protocol (OTEP) on stdin and stdout, so that OpenTafl
+//! `tafl-bot engine`: the `OpenTafl` Engine Protocol (OTEP) on stdin and stdout, so that `OpenTafl`
 //! (and the computer tournaments built on it) can use this engine.
 //!
-//! Implemented from OpenTafl's `opentafl-engine-protocol.txt`: the engine says `hello`, takes
+//! Implemented from `OpenTafl`'s `opentafl-engine-protocol.txt`: the engine says `hello`, takes
 //! `rules`, `position`, `side`, `clock`, `start`, `play`, `opponent-move`, `analyze` and `finish`,
 //! and answers `move`, `analysis` and `error 0` (rules it cannot play). Moves travel in simple
 //! notation (`a4-a1`); captures written after them are accepted. Unknown commands are ignored,
@@ -24,7 +24,7 @@ pub struct EngineArgs {
 /// The longest line read: a 19x19 position record is well under 1 KB.
 const MAX_LINE: u64 = 16 * 1024;
 
-/// The engine's view of the game OpenTafl runs.
+/// The engine's view of the game `OpenTafl` runs.
 struct Session {
     game: Option<Game>,
     side: Side,
@@ -69,13 +69,12 @@ impl Session {
         let (name, rest) = line.split_once(' ').unwrap_or((line, ""));
         let rest = rest.trim();
         match name {
-            "rules" => match otn::parse_rules(rest).ok().and_then(|rules| Position::new(rules).ok()) {
-                Some(position) => self.game = Some(Game::new(position)),
-                None => {
-                    self.game = None;
+            "rules" => {
+                self.game = otn::parse_rules(rest).ok().and_then(|rules| Position::new(rules).ok()).map(Game::new);
+                if self.game.is_none() {
                     say(out, "error 0")?;
                 }
-            },
+            }
             "side" => {
                 if let Some(side) = Side::from_name(rest) {
                     self.side = side;
@@ -95,7 +94,7 @@ impl Session {
                     // the move alone.
                     if game.play_text(&text).is_ok() || game.play(text.mv).is_ok() { Some(()) } else { None }
                 });
-                // Out of step with OpenTafl (or a capture list we read differently): take its
+                // Out of step with `OpenTafl` (or a capture list we read differently): take its
                 // board as the truth, with us to move.
                 if played.is_none()
                     && let Some(position) = parts.next()
@@ -111,7 +110,7 @@ impl Session {
                 match self.game.as_ref().and_then(|game| self.searcher.analyse(game, &Limits::millis(millis))) {
                     Some(analysis) => {
                         if let Some(game) = self.game.as_mut() {
-                            // Keep our own game in step; OpenTafl does not echo our move back.
+                            // Keep our own game in step; `OpenTafl` does not echo our move back.
                             let _ = game.play(analysis.best);
                         }
                         say(out, &format!("move {}", analysis.best))?;
@@ -138,7 +137,7 @@ impl Session {
         Ok(true)
     }
 
-    /// Replaces our game by OpenTafl's board, keeping the rules.
+    /// Replaces our game by `OpenTafl`'s board, keeping the rules.
     fn resync(&mut self, record: &str, to_move: Side) {
         let Some(game) = &self.game else { return };
         if let Ok(setup) = record.parse::<Setup>()

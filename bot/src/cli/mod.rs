@@ -44,7 +44,7 @@ pub enum Command {
     Ai(ai::AiArgs),
     /// Engine against engine, alternating sides: results by side and the Elo difference.
     Match(ai::MatchArgs),
-    /// Speak OpenTafl's engine protocol on stdin and stdout.
+    /// Speak `OpenTafl`'s engine protocol on stdin and stdout.
     Engine(engine::EngineArgs),
     /// Play in the terminal without Discord: the same commands, the same game host.
     Local(crate::local::LocalArgs),

@@ -102,7 +102,7 @@ pub(crate) fn evaluate(b: &Board, t: &Tables, s: &State) -> i32 {
 }
 
 /// The evaluation from the attackers' point of view.
-#[allow(clippy::similar_names)]
+#[allow(clippy::similar_names, clippy::many_single_char_names)] // b, t, s, c, n: board, tables, state, cell, neighbours
 pub(crate) fn for_attackers(b: &Board, t: &Tables, s: &State) -> i32 {
     let defender_value = t.defender_value;
     let mut attackers = 0;
@@ -194,6 +194,7 @@ pub(crate) fn for_attackers(b: &Board, t: &Tables, s: &State) -> i32 {
 /// How close the attackers are to capturing the king under this preset's rule: his sides that
 /// already count as closed (an attacker, or a square that counts as one), and for a king taken
 /// like a man, whether one move would close him in.
+#[allow(clippy::many_single_char_names)] // b, s, k, n, c: board, state, king, neighbour, cell
 fn king_pressure(b: &Board, s: &State) -> i32 {
     let k = s.king;
     let closed_by = |n: usize, extra: u16| {

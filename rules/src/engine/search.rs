@@ -318,7 +318,7 @@ impl Searcher {
         });
     }
 
-    #[allow(clippy::too_many_lines)]
+    #[allow(clippy::too_many_lines, clippy::single_match_else)]
     fn negamax(&mut self, run: &mut Run, depth: i32, ply: usize, mut alpha: i32, beta: i32, pv_node: bool) -> i32 {
         self.pv[ply].clear();
         if run.tick() {
@@ -690,7 +690,7 @@ impl Run<'_> {
         if self.nodes >= self.budget.nodes {
             self.stopped = true;
         }
-        if self.nodes & 1023 == 0
+        if self.nodes.trailing_zeros() >= 10
             && let Some(deadline) = self.budget.deadline
             && Instant::now() >= deadline
         {
@@ -721,7 +721,7 @@ impl Run<'_> {
     }
 
     fn unmake(&mut self, from: usize, to: usize, undo: &Undo) {
-        self.board.undo(&mut self.s, from, to, &undo.captured_squares[..undo.captured]);
+        Board::undo(&mut self.s, from, to, &undo.captured_squares[..undo.captured]);
         self.hash = undo.hash;
         self.path.pop();
         if undo.captured > 0 {
