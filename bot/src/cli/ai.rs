@@ -288,13 +288,16 @@ fn write_table(out: &mut dyn Write, args: &MatchArgs, att: Tally, def: Tally, sc
     let total = Tally { wins: att.wins + def.wins, draws: att.draws + def.draws, losses: att.losses + def.losses };
     w(out, format!("{:<12} {:>5} {:>5} {:>6} {:>7}", "total", total.games(), total.wins, total.draws, total.losses))?;
     let (elo, low, high) = elo(scores);
-    w(
-        out,
-        format!(
-            "A scores {:.1}%; Elo difference A - B: {elo:+.0} (95% interval {low:+.0} to {high:+.0})",
-            100.0 * mean(scores)
-        ),
-    )
+    let score = 100.0 * mean(scores);
+    if (high - low).abs() < f64::EPSILON {
+        // Every game had one result: no spread, so only a bound can be given.
+        let bound = if elo > 0.0 { "at least" } else { "at most" };
+        return w(
+            out,
+            format!("A scores {score:.1}%; Elo difference A - B: {bound} {elo:+.0} (no spread to estimate from)"),
+        );
+    }
+    w(out, format!("A scores {score:.1}%; Elo difference A - B: {elo:+.0} (95% interval {low:+.0} to {high:+.0})"))
 }
 
 fn mean(scores: &[f64]) -> f64 {

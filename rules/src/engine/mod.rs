@@ -22,7 +22,8 @@
 //! With a depth or node budget, the same game and seed give the same move on every machine. A
 //! time budget stops wherever the clock says, so only the time is bounded.
 //!
-//! The only clock read is [`Instant::now`], to stop a search with a time budget.
+//! The only clock read is [`Instant::now`], to stop a search with a time budget (checked every
+//! 256 nodes; the search aims at 97% of the budget).
 
 mod eval;
 mod search;
@@ -188,7 +189,8 @@ impl Searcher {
         let budget = Budget {
             depth: limits.depth.unwrap_or(search::MAX_PLY as u32),
             nodes: limits.nodes.unwrap_or(u64::MAX),
-            deadline: limits.millis.map(|ms| start + Duration::from_millis(ms)),
+            // The last few percent are left for unwinding the search and answering.
+            deadline: limits.millis.map(|ms| start + Duration::from_millis(ms * 97 / 100)),
             soft_deadline: limits.millis.map(|ms| start + Duration::from_millis(ms * 2 / 5)),
         };
         let result = self.core.search(board, &tables, position.state(), &history, reversible_from, budget)?;
