@@ -3,5 +3,7 @@
 pub mod cli;
 pub mod discord;
 pub mod host;
+pub mod limits;
 pub mod local;
+pub mod printable;
 pub mod store;

@@ -358,8 +358,32 @@ pub fn host_error(error: &HostError, lang: Lang) -> String {
             format!("You cannot accept your own challenge #{id}; wait for an opponent, or withdraw it with Decline.")
         }
         HostError::Internal => internal_error(lang).to_owned(),
+        HostError::Storage(fault) => storage_fault(*fault, lang).to_owned(),
         other if ru => russian_refusal(other).unwrap_or_else(|| sentence(&other.to_string().replace(" /", " /tafl "))),
         other => sentence(&other.to_string().replace(" /", " /tafl ")),
+    }
+}
+
+/// A storage fault: nothing was saved, and why.
+fn storage_fault(fault: crate::host::StorageFault, lang: Lang) -> &'static str {
+    use crate::host::StorageFault;
+    match (fault, lang) {
+        (StorageFault::DiskFull, Lang::Ru) => {
+            "Диск сервера заполнен, поэтому ничего не сохранено; попробуйте снова, когда администратор бота освободит место."
+        }
+        (StorageFault::DiskFull, Lang::En) => {
+            "The server's disk is full, so nothing was saved; try again once the bot's operator has freed space."
+        }
+        (StorageFault::Io, Lang::Ru) => {
+            "Сервер не смог записать данные на диск, поэтому ничего не сохранено; попробуйте позже и сообщите администратору бота, если это повторится."
+        }
+        (StorageFault::Io, Lang::En) => {
+            "The server could not write to its disk, so nothing was saved; try again later, and tell the bot's operator if it goes on."
+        }
+        (StorageFault::Busy, Lang::Ru) => {
+            "База данных сервера занята, поэтому ничего не сохранено; попробуйте ещё раз через минуту."
+        }
+        (StorageFault::Busy, Lang::En) => "The server's database is busy, so nothing was saved; try again in a moment.",
     }
 }
 

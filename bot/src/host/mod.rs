@@ -30,7 +30,7 @@ use tafl_rules::{Game, MoveText, Position, Setup, Side, Status, Variant, Variant
 
 pub use board::{OfferKind, OpenOffer, PieceChoice, movable_pieces};
 pub use clock::Clock;
-pub use error::HostError;
+pub use error::{HostError, StorageFault};
 pub use ratings::{MAX_LEADERBOARD, rating_families, rating_family};
 pub use scheduler::{Digest, Due, Reminder, ReminderKind};
 pub use settings::{ServerSettings, UserSettings};
@@ -506,6 +506,13 @@ impl Host {
         Ok(list)
     }
 
+    /// How many games [`Host::games`] has for `user` in all, of which it lists the newest 100.
+    pub async fn count_games(&self, user: UserId, all: bool) -> Result<usize, HostError> {
+        let mut conn = self.db.pool().acquire().await?;
+        let count = store::games::count_of_user(&mut conn, user, !all).await?;
+        Ok(usize::try_from(count).unwrap_or(0))
+    }
+
     /// The legal moves `user` may play now in a game, filtered by a typed prefix (`e1`, `e1-e`,
     /// `E1E`), at most `limit`, winning moves and captures first.
     pub async fn legal_moves(
@@ -571,6 +578,12 @@ impl Host {
         now: i64,
     ) -> Result<GameView, HostError> {
         let parsed = GameRecord::parse(record).map_err(|e| HostError::BadRecord(e.to_string()))?;
+        if parsed.moves.len() > crate::limits::MAX_PLIES {
+            return Err(HostError::BadRecord(format!(
+                "the record has {} plies; games of at most 10,000 plies can be imported",
+                parsed.moves.len()
+            )));
+        }
         let game = parsed.replay().map_err(|(ply, e)| {
             HostError::BadRecord(if ply == 0 {
                 e.to_string()

@@ -108,6 +108,13 @@ impl Session {
             if !command.trim_start().starts_with('/') {
                 return Reply::text("error: write a slash command after the name, like: as @bob /accept");
             }
+            let inner = command.trim_start()[1..].split_whitespace().next().unwrap_or("");
+            if inner.eq_ignore_ascii_case("as") {
+                // `/as` inside `as @bob` would switch only for that one command, then switch back.
+                return Reply::text(format!(
+                    "error: as @{name} runs one command as @{name}; to switch for good, type /as on its own, like /as @bob"
+                ));
+            }
             let saved = std::mem::replace(&mut self.current, name);
             let reply = Box::pin(self.execute(command)).await;
             self.current = saved;
@@ -146,7 +153,8 @@ impl Session {
         };
         match result {
             Ok(text) => Reply::text(text),
-            Err(message) => Reply::text(format!("error: {message}")),
+            // One line, whatever the sentence quotes.
+            Err(message) => Reply::text(format!("error: {}", crate::printable::printable(&message))),
         }
     }
 
@@ -352,11 +360,20 @@ impl Session {
         let game_arg = args.iter().find(|a| a.starts_with("game:")).copied();
         let prefix: String = args.iter().filter(|a| !a.starts_with("game:")).copied().collect();
         let id = self.pick_game(game_arg, &me).await?;
-        let choices = self.host.legal_moves(id, me.id, &prefix, 25).await.map_err(|e| e.to_string())?;
+        let choices = self.host.legal_moves(id, me.id, &prefix, usize::MAX).await.map_err(|e| e.to_string())?;
         if choices.is_empty() {
             return Ok(format!("no legal move starts with \"{}\"", shorten(&prefix)));
         }
-        Ok(choices.into_iter().map(|c| c.label).collect::<Vec<_>>().join("\n"))
+        let total = choices.len();
+        let mut text = choices.into_iter().take(LIST_LIMIT).map(|c| c.label).collect::<Vec<_>>().join("\n");
+        if total > LIST_LIMIT {
+            let _ = write!(
+                text,
+                "\n{LIST_LIMIT} of {total}; type more to narrow, like /moves {}",
+                narrower(&prefix, &text)
+            );
+        }
+        Ok(text)
     }
 
     async fn board(&mut self, args: &[&str]) -> Result<String, String> {
@@ -376,6 +393,8 @@ impl Session {
         if games.is_empty() {
             return Ok(format!("@{} has no {}games", user.name, if all { "" } else { "ongoing " }));
         }
+        let shown = games.len();
+        let total = self.host.count_games(user.id, all).await.map_err(|e| e.to_string())?;
         let mut text = String::new();
         for g in games {
             let state = match g.ending {
@@ -391,6 +410,13 @@ impl Session {
                 text,
                 "game #{}: {} against @{}, playing the {}, ply {}: {state}",
                 g.id, g.variant, g.opponent.name, g.side, g.ply
+            );
+        }
+        if total > shown {
+            let _ = writeln!(
+                text,
+                "{shown} of {total}, the newest first; type more to narrow, like /games @{} (ongoing only)",
+                user.name
             );
         }
         Ok(text)
@@ -431,7 +457,12 @@ impl Session {
                 format!("@{} {verb} in game #{id}; @{} may answer with /{kind} accept or decline", me.name, other.name)
             }
             OfferOutcome::Accepted { game, plies_taken_back, .. } if takeback => {
-                format!("@{} accepted: {plies_taken_back} ply taken back in game #{id}.\n{}", me.name, self.show(game))
+                format!(
+                    "@{} accepted: {} taken back in game #{id}.\n{}",
+                    me.name,
+                    plies(*plies_taken_back),
+                    self.show(game)
+                )
             }
             OfferOutcome::Accepted { game, .. } => format!("@{} accepted the draw.\n{}", me.name, self.show(game)),
             OfferOutcome::Declined { withdrawn: true, .. } => format!("@{} withdrew the {kind} offer", me.name),
@@ -478,22 +509,42 @@ impl Session {
         let Some((path, names)) = args.split_first() else {
             return Err("write the record's file, like /import game.otn @ann @ben".to_owned());
         };
-        let me = self.me().await?;
+        if names.len() > 2 {
+            return Err(
+                "name at most two players, the attackers' then the defenders', like /import game.otn @ann @ben"
+                    .to_owned(),
+            );
+        }
+        let record = crate::limits::read_file(std::path::Path::new(path))
+            .map_err(|e| format!("cannot read {}: {e}", shorten(path)))?;
+        // Players named on the command line, else the record's own [attackers:…] and
+        // [defenders:…] tags, else the one typing.
+        let tags = tafl_rules::otn::GameRecord::parse(&record).map(|r| r.tags).unwrap_or_default();
+        let tag = |key: &str| tags.iter().find(|(k, _)| k == key).map(|(_, v)| v.trim().to_owned());
         let mut players = Vec::with_capacity(2);
-        for name in names.iter().take(2) {
-            players.push(self.user(&parse_name(name)?).await?);
+        for (given, key) in [(names.first(), "attackers"), (names.get(1), "defenders")] {
+            let name = match (given, tag(key)) {
+                (Some(given), _) => parse_name(given)?,
+                (None, Some(tagged)) => parse_name(&tagged).map_err(|e| {
+                    format!("the record's {key} tag: {e}; name the players, like /import FILE @ann @ben")
+                })?,
+                (None, None) => self.current.clone(),
+            };
+            players.push(self.user(&name).await?);
         }
-        let attacker = players.first().cloned().unwrap_or_else(|| me.clone());
-        let defender = players.get(1).cloned().unwrap_or(me);
-        let metadata = std::fs::metadata(path).map_err(|e| format!("cannot read {}: {e}", shorten(path)))?;
-        if metadata.len() > 1 << 20 {
-            return Err(format!("{} is larger than any game record", shorten(path)));
-        }
-        let record = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", shorten(path)))?;
+        let (attacker, defender) = (players[0].clone(), players[1].clone());
         let game =
             self.host.import(&record, &attacker, &defender, PLACE, self.now()).await.map_err(|e| e.to_string())?;
         self.last_game = Some(game.id);
-        Ok(format!("imported as game #{} ({}, {} plies).\n{}", game.id, game.variant, game.ply, self.show(&game)))
+        Ok(format!(
+            "imported as game #{} ({}, {}), @{} (attackers) against @{} (defenders).\n{}",
+            game.id,
+            game.variant,
+            plies(game.ply),
+            game.attacker.name,
+            game.defender.name,
+            self.show(&game)
+        ))
     }
 
     async fn tick(&mut self) -> Result<String, String> {
@@ -587,7 +638,13 @@ impl Session {
                     let _ = write!(text, " (@{} wins)", game.player(winner).name);
                 }
                 text.push('\n');
-                let _ = writeln!(text, "result: {} {}", ending.status_name(), ending.reason.name());
+                // `aborted` is both the status and the reason: said once.
+                let (status, reason) = (ending.status_name(), ending.reason.name());
+                if status == reason {
+                    let _ = writeln!(text, "result: {status}");
+                } else {
+                    let _ = writeln!(text, "result: {status} {reason}");
+                }
             }
             (None, Some(player)) => {
                 let _ =
@@ -683,6 +740,22 @@ fn parse_name(text: &str) -> Result<String, String> {
     }
 }
 
+/// The most lines a list shows; longer ones say how many there were.
+const LIST_LIMIT: usize = 25;
+
+/// `1 ply`, `2 plies`.
+fn plies(count: usize) -> String {
+    if count == 1 { "1 ply".to_owned() } else { format!("{count} plies") }
+}
+
+/// A prefix longer than `prefix` to suggest, taken from the first move listed: its square, or
+/// the whole move once the square is typed.
+fn narrower(prefix: &str, listed: &str) -> String {
+    let first = listed.split_whitespace().next().unwrap_or("e1-e2");
+    let square = first.split('-').next().unwrap_or(first);
+    if prefix.len() < square.len() { square.to_owned() } else { first.to_owned() }
+}
+
 fn parse_id(text: &str) -> Result<i64, String> {
     text.parse::<i64>().ok().filter(|n| *n > 0).ok_or_else(|| format!("\"{}\" is not a number like 12", shorten(text)))
 }
@@ -691,6 +764,7 @@ fn internal(error: sqlx::Error) -> String {
     HostError::from(error).to_string()
 }
 
+/// At most 32 characters of what someone typed, control characters escaped.
 fn shorten(text: &str) -> String {
     crate::cli::shorten(text, 32)
 }
