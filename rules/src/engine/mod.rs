@@ -38,7 +38,8 @@ use search::{Budget, Packed, Searcher as Core, unpack};
 pub use search::{WIN, WIN_BOUND};
 
 /// How long a search may run. Every limit given applies; the search stops at the first one
-/// reached (and always completes depth 1).
+/// reached, except that the first iteration (depth 1 and its quiescence search) always
+/// completes, so the move played has at least been searched one ply.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
     /// Deepest iteration, in plies (extensions and the quiescence search go beyond it).

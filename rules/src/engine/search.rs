@@ -136,6 +136,9 @@ struct Run<'a> {
     nodes: u64,
     budget: Budget,
     stopped: bool,
+    /// False during the first iteration: a move chosen without even a one-ply search would be
+    /// arbitrary, and that iteration is short (a few thousand nodes).
+    may_stop: bool,
 }
 
 impl Searcher {
@@ -179,6 +182,7 @@ impl Searcher {
             nodes: 0,
             budget,
             stopped: false,
+            may_stop: false,
         };
         run.path.push(hash);
 
@@ -204,6 +208,7 @@ impl Searcher {
             if depth > 1 && budget.soft_deadline.is_some_and(|soft| Instant::now() >= soft) {
                 break;
             }
+            run.may_stop = depth > 1;
             let score = self.negamax(&mut run, depth as i32, 0, -INFINITY, INFINITY, true);
             let pv = self.pv[0].clone();
             if run.stopped {
@@ -255,6 +260,7 @@ impl Searcher {
             nodes: 0,
             budget,
             stopped: false,
+            may_stop: false,
         };
         run.path.push(hash);
         let mut root: Vec<Packed> = Vec::new();
@@ -687,6 +693,9 @@ impl Run<'_> {
     #[inline]
     fn tick(&mut self) -> bool {
         self.nodes += 1;
+        if !self.may_stop {
+            return false;
+        }
         if self.nodes >= self.budget.nodes {
             self.stopped = true;
         }
