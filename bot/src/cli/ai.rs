@@ -314,7 +314,8 @@ pub fn elo(scores: &[f64]) -> (f64, f64, f64) {
     let variance = scores.iter().map(|s| (s - p).powi(2)).sum::<f64>() / n;
     let margin = 1.96 * (variance / n).sqrt();
     let clamp = |x: f64| x.clamp(0.5 / n, 1.0 - 0.5 / n);
-    let to_elo = |x: f64| -400.0 * (1.0 / clamp(x) - 1.0).log10();
+    // `+ 0.0` turns the -0 of an even score into 0, which prints as "+0".
+    let to_elo = |x: f64| -400.0 * (1.0 / clamp(x) - 1.0).log10() + 0.0;
     (to_elo(p), to_elo(p - margin), to_elo(p + margin))
 }
 
