@@ -69,6 +69,8 @@ pub(crate) struct Engine {
     pub interior: Vec<usize>,
     /// The square of each interior index (a1 elsewhere; never read there).
     squares: Vec<Square>,
+    /// The position of each interior index in `interior` (0 elsewhere; never read there).
+    ordinals: Vec<u16>,
     pub king_armed: bool,
     pub corner_escape: bool,
     pub shieldwall: Option<bool>,
@@ -138,10 +140,15 @@ impl Engine {
                 flags[i] = f;
             }
         }
+        let mut ordinals = vec![0u16; CELLS];
+        for (n, &i) in interior.iter().enumerate() {
+            ordinals[i] = n as u16;
+        }
         Engine {
             size,
             stride,
             flags,
+            ordinals,
             dirs: [1, stride, 1usize.wrapping_neg(), stride.wrapping_neg()],
             interior,
             squares,
@@ -319,12 +326,7 @@ impl Engine {
         }
         let own = side_cell(s.to_move);
         // Defenders stand around their king: the scan starts at him and wraps around.
-        let split = if s.to_move == Side::Defenders {
-            let (rank, file) = (s.king / self.stride - 1, s.king % self.stride - 1);
-            rank * self.size + file
-        } else {
-            0
-        };
+        let split = if s.to_move == Side::Defenders { usize::from(self.ordinals[s.king]) } else { 0 };
         let (before, after) = self.interior.split_at(split);
         for &from in after.iter().chain(before) {
             let c = s.cells[from];
