@@ -621,8 +621,17 @@ pub async fn leaderboard(
     let variant = variant.unwrap_or_else(|| Variant::Copenhagen.id().to_owned());
     let board = ctx.data().host.leaderboard(&variant, guild, 20).await?;
     let words = super::summary::leaderboard_text(&board, lang(ctx));
+    let trends = ctx.data().host.rating_trends(&board, CARD_TREND).await?;
+    let card = super::cards::leaderboard_card(&board, &trends, lang(ctx), tafl_render::Theme::default());
+    let png = draw_card(ctx.data(), move |r| r.render_leaderboard_card(&card)).await?;
     let reply = CreateReply::default()
-        .embed(serenity::CreateEmbed::new().title(words.title).description(words.description))
+        .embed(
+            serenity::CreateEmbed::new()
+                .title(words.title)
+                .description(words.description)
+                .image("attachment://leaderboard.png"),
+        )
+        .attachment(serenity::CreateAttachment::bytes(png, "leaderboard.png"))
         .allowed_mentions(serenity::CreateAllowedMentions::new());
     with_retries(|| ctx.send(reply.clone())).await?;
     Ok(())
@@ -648,11 +657,35 @@ pub async fn profile(
     let whose = user.as_ref().map_or(caller(ctx).id, |u| u.id.get() as i64);
     let profile = ctx.data().host.profile(whose, scope(ctx, global)).await?;
     let words = super::summary::profile_text(&profile, lang(ctx));
+    let history = ctx.data().host.rating_history(whose, scope(ctx, global)).await?;
+    let card = super::cards::profile_card(&profile, &history, lang(ctx), tafl_render::Theme::default());
+    let png = draw_card(ctx.data(), move |r| r.render_profile_card(&card)).await?;
     let reply = CreateReply::default()
-        .embed(serenity::CreateEmbed::new().title(words.title).description(words.description))
+        .embed(
+            serenity::CreateEmbed::new()
+                .title(words.title)
+                .description(words.description)
+                .image("attachment://profile.png"),
+        )
+        .attachment(serenity::CreateAttachment::bytes(png, "profile.png"))
         .allowed_mentions(serenity::CreateAllowedMentions::new());
     with_retries(|| ctx.send(reply.clone())).await?;
     Ok(())
+}
+
+/// Ratings per sparkline on the leaderboard card.
+const CARD_TREND: usize = 20;
+
+/// Draws a card on the blocking pool (a card takes milliseconds of CPU).
+async fn draw_card(
+    data: &super::Data,
+    draw: impl FnOnce(&tafl_render::Renderer) -> Result<Vec<u8>, tafl_render::RenderError> + Send + 'static,
+) -> Result<Vec<u8>, BotError> {
+    let renderer = data.renderer.clone();
+    tokio::task::spawn_blocking(move || draw(&renderer))
+        .await
+        .map_err(|e| BotError::Render(e.to_string()))?
+        .map_err(|e| BotError::Render(e.to_string()))
 }
 
 /// The server whose ratings to show: this one, or none (global) when asked or in a DM.

@@ -118,17 +118,27 @@ pub async fn summary_message(
     };
     let renderer = data.renderer.clone();
     let frames = summary.record.clone();
-    let gif = tokio::task::spawn_blocking(move || renderer.render_gif(&frames, &options))
-        .await
-        .map_err(|e| BotError::Render(e.to_string()))?
-        .map_err(|e| BotError::Render(e.to_string()))?;
+    let card = super::cards::summary_card(&summary, lang, tafl_render::Theme::default());
+    let (gif, card) = tokio::task::spawn_blocking(move || {
+        Ok::<_, tafl_render::RenderError>((
+            renderer.render_gif(&frames, &options)?,
+            renderer.render_summary_card(&card)?,
+        ))
+    })
+    .await
+    .map_err(|e| BotError::Render(e.to_string()))?
+    .map_err(|e| BotError::Render(e.to_string()))?;
     let gif_name = format!("game-{game_id}.gif");
+    let card_name = format!("game-{game_id}-summary.png");
     let words = super::summary::summary_text(&summary, lang);
+    // The card tells the game's story in one picture, so it is the embed's image; the
+    // animation and the record come with it as files.
     let embed = serenity::CreateEmbed::new()
         .title(words.title)
         .description(words.description)
-        .image(format!("attachment://{gif_name}"));
+        .image(format!("attachment://{card_name}"));
     let files = vec![
+        serenity::CreateAttachment::bytes(card, card_name),
         serenity::CreateAttachment::bytes(gif, gif_name),
         serenity::CreateAttachment::bytes(record.into_bytes(), format!("game-{game_id}.otn")),
     ];

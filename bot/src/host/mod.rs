@@ -11,6 +11,7 @@
 //! ([`Host::tick`]) can inject it.
 
 mod board;
+mod cards;
 pub mod clock;
 mod error;
 pub mod glicko2;
@@ -29,6 +30,7 @@ use tafl_rules::otn::{self, GameRecord, RecordEnd};
 use tafl_rules::{Game, MoveText, Position, Setup, Side, Status, Variant, VariantOption};
 
 pub use board::{OfferKind, OpenOffer, PieceChoice, movable_pieces};
+pub use cards::{FamilyHistory, HistoryPoint, MAX_HISTORY, RatingHistory};
 pub use clock::Clock;
 pub use error::{HostError, StorageFault};
 pub use ratings::{MAX_LEADERBOARD, rating_families, rating_family};

@@ -485,6 +485,10 @@ impl Session {
         if let Some(path) = self.write_gif(&summary) {
             let _ = writeln!(out, "game animation: {}", path.display());
         }
+        let card = crate::discord::cards::summary_card(&summary, Lang::En, tafl_render::Theme::default());
+        if let Some(path) = self.write_card(&format!("game-{id}-summary.png"), |r| r.render_summary_card(&card)) {
+            let _ = writeln!(out, "summary card: {}", path.display());
+        }
         Ok(out)
     }
 
@@ -492,7 +496,14 @@ impl Session {
         let family = args.first().copied().unwrap_or("copenhagen");
         let board = self.host.leaderboard(family, None, 20).await.map_err(|e| e.to_string())?;
         let text = summary::leaderboard_text(&board, Lang::En);
-        Ok(format!("{}\n{}", text.title, text.description))
+        let mut out = format!("{}\n{}", text.title, text.description);
+        let trends = self.host.rating_trends(&board, 20).await.map_err(|e| e.to_string())?;
+        let card = crate::discord::cards::leaderboard_card(&board, &trends, Lang::En, tafl_render::Theme::default());
+        let name = format!("leaderboard-{}.png", board.family);
+        if let Some(path) = self.write_card(&name, |r| r.render_leaderboard_card(&card)) {
+            let _ = write!(out, "\nleaderboard card: {}", path.display());
+        }
+        Ok(out)
     }
 
     async fn profile(&mut self, args: &[&str]) -> Result<String, String> {
@@ -502,7 +513,13 @@ impl Session {
         };
         let profile = self.host.profile(user.id, None).await.map_err(|e| e.to_string())?;
         let text = summary::profile_text(&profile, Lang::En);
-        Ok(format!("{}\n{}", text.title, text.description))
+        let mut out = format!("{}\n{}", text.title, text.description);
+        let history = self.host.rating_history(user.id, None).await.map_err(|e| e.to_string())?;
+        let card = crate::discord::cards::profile_card(&profile, &history, Lang::En, tafl_render::Theme::default());
+        if let Some(path) = self.write_card(&format!("profile-{}.png", user.id), |r| r.render_profile_card(&card)) {
+            let _ = write!(out, "\nprofile card: {}", path.display());
+        }
+        Ok(out)
     }
 
     async fn import(&mut self, args: &[&str]) -> Result<String, String> {
@@ -699,6 +716,30 @@ impl Session {
 }
 
 impl Session {
+    /// Draws a card and writes it beside the board images as `name`.
+    fn write_card(
+        &self,
+        name: &str,
+        draw: impl FnOnce(&Renderer) -> Result<Vec<u8>, tafl_render::RenderError>,
+    ) -> Option<PathBuf> {
+        let (dir, renderer) = (self.boards.as_ref()?, self.renderer.as_ref()?);
+        let png = match draw(renderer) {
+            Ok(png) => png,
+            Err(error) => {
+                tracing::warn!(%error, name, "cannot draw the card");
+                return None;
+            }
+        };
+        let path = dir.join(name);
+        match std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&path, png)) {
+            Ok(()) => Some(path),
+            Err(error) => {
+                tracing::warn!(%error, path = %path.display(), "cannot write the card");
+                None
+            }
+        }
+    }
+
     /// Writes the GIF of a whole game beside the board images, with the result on its last frame.
     fn write_gif(&self, summary: &Summary) -> Option<PathBuf> {
         let (dir, renderer) = (self.boards.as_ref()?, self.renderer.as_ref()?);
