@@ -69,6 +69,8 @@ pub(crate) struct Engine {
     pub interior: Vec<usize>,
     /// The square of each interior index (a1 elsewhere; never read there).
     squares: Vec<Square>,
+    /// The position of each interior index in `interior` (0 elsewhere; never read there).
+    ordinals: Vec<u16>,
     pub king_armed: bool,
     pub corner_escape: bool,
     pub shieldwall: Option<bool>,
@@ -138,10 +140,15 @@ impl Engine {
                 flags[i] = f;
             }
         }
+        let mut ordinals = vec![0u16; CELLS];
+        for (n, &i) in interior.iter().enumerate() {
+            ordinals[i] = n as u16;
+        }
         Engine {
             size,
             stride,
             flags,
+            ordinals,
             dirs: [1, stride, 1usize.wrapping_neg(), stride.wrapping_neg()],
             interior,
             squares,
@@ -319,12 +326,7 @@ impl Engine {
         }
         let own = side_cell(s.to_move);
         // Defenders stand around their king: the scan starts at him and wraps around.
-        let split = if s.to_move == Side::Defenders {
-            let (rank, file) = (s.king / self.stride - 1, s.king % self.stride - 1);
-            rank * self.size + file
-        } else {
-            0
-        };
+        let split = if s.to_move == Side::Defenders { usize::from(self.ordinals[s.king]) } else { 0 };
         let (before, after) = self.interior.split_at(split);
         for &from in after.iter().chain(before) {
             let c = s.cells[from];
@@ -428,9 +430,13 @@ impl Engine {
                 }
                 // The position before this move was not encircled (that would have ended the
                 // game, and defender moves never encircle), so only a capture or a new blocker
-                // that splits the free squares around it can encircle now.
+                // that splits the free squares around it can encircle now. Even a splitting
+                // blocker cannot if every free square beside it still reaches the edge: a
+                // defender's path through it goes on from there.
                 if self.encirclement {
-                    let may_encircle = any_captured || self.flags[to] & EDGE != 0 || !self.is_simple_blocker(s, to);
+                    let may_encircle = any_captured
+                        || ((self.flags[to] & EDGE != 0 || !self.is_simple_blocker(s, to))
+                            && !self.neighbours_reach_edge(s, to));
                     debug_assert!(may_encircle || !self.is_encircled(s), "the encirclement shortcut missed a ring");
                     if may_encircle && self.is_encircled(s) {
                         return win(Reason::Encirclement);
@@ -629,15 +635,45 @@ impl Engine {
         if self.flood_reaches_edge(s, &[s.king], &mut seen, &mut stack) {
             return false;
         }
-        let mut seeds = [0usize; CELLS];
-        let mut n = 0;
-        for &i in &self.interior {
-            if s.cells[i] == DEFENDER && seen[i / 64] & (1 << (i % 64)) == 0 {
-                seeds[n] = i;
-                n += 1;
+        // The other defenders one by one, sharing `seen`: no list of seeds to fill (zeroing one
+        // cost more than most floods).
+        !self.interior.iter().any(|&i| {
+            s.cells[i] == DEFENDER
+                && seen[i / 64] & (1 << (i % 64)) == 0
+                && self.flood_reaches_edge(s, &[i], &mut seen, &mut stack)
+        })
+    }
+
+    /// Whether every square beside `i` that is free of attackers reaches the edge through such
+    /// squares. Attackers move near the edges, so these floods are short, where the flood from
+    /// the king of [`Engine::is_encircled`] crosses most of the board.
+    fn neighbours_reach_edge(&self, s: &State, i: usize) -> bool {
+        self.dirs.iter().all(|&d| {
+            let n = step(i, d);
+            let c = s.cells[n];
+            c == ATTACKER || c == OFF || self.dirs.iter().any(|&d| Self::ray_reaches_edge(s, n, d)) || {
+                // Each flood starts afresh: a square seen by an earlier one reaches the edge,
+                // but `flood_reaches_edge` would take it as a dead end. Zeroed only here, as
+                // the rays usually answer.
+                let mut seen = [0u64; CELLS.div_ceil(64)];
+                let mut stack = [0u16; CELLS];
+                self.flood_reaches_edge(s, &[n], &mut seen, &mut stack)
+            }
+        })
+    }
+
+    /// Whether the straight line from `i` in direction `d` reaches the edge free of attackers:
+    /// a few steps that usually spare a flood.
+    #[inline]
+    fn ray_reaches_edge(s: &State, mut i: usize, d: usize) -> bool {
+        loop {
+            let next = step(i, d);
+            match s.cells[next] {
+                OFF => return true,
+                ATTACKER => return false,
+                _ => i = next,
             }
         }
-        !self.flood_reaches_edge(s, &seeds[..n], &mut seen, &mut stack)
     }
 
     /// Whether the attacker on `i` leaves the squares free of attackers around it connected:
@@ -657,25 +693,12 @@ impl Engine {
             west,
             north.wrapping_add(west),
         ];
-        let free = ring.map(|d| {
+        let mut free = 0usize;
+        for (k, d) in ring.into_iter().enumerate() {
             let c = s.cells[step(i, d)];
-            c != ATTACKER && c != OFF
-        });
-        let mut arcs_with_orthogonal = 0;
-        for start in 0..8 {
-            if !free[start] || free[(start + 7) % 8] {
-                continue; // not the first square of an arc
-            }
-            let mut k = start;
-            let mut orthogonal = false;
-            while free[k % 8] && k < start + 8 {
-                orthogonal |= k % 2 == 0;
-                k += 1;
-            }
-            arcs_with_orthogonal += usize::from(orthogonal);
+            free |= usize::from(c != ATTACKER && c != OFF) << k;
         }
-        // A ring with every square free has no first square, and is one arc.
-        arcs_with_orthogonal <= 1
+        SIMPLE_BLOCKER[free]
     }
 
     /// Depth-first flood from `seeds` through squares free of attackers; true at the first edge
@@ -760,4 +783,42 @@ pub(crate) const fn piece_of(cell: u8) -> Option<Piece> {
         KING => Some(Piece::King),
         _ => None,
     }
+}
+
+/// [`Engine::is_simple_blocker`] for every ring of eight (bit `k` set: ring square `k` is free,
+/// clockwise from north, so even bits are orthogonal neighbours). Computed at compile time: the
+/// arc count ran once per attacker move and cost a sixth of perft.
+static SIMPLE_BLOCKER: [bool; 256] = simple_blocker_table();
+
+const fn simple_blocker_table() -> [bool; 256] {
+    let mut table = [false; 256];
+    let mut mask = 0;
+    while mask < 256 {
+        let mut arcs_with_orthogonal = 0;
+        let mut start = 0;
+        while start < 8 {
+            // Only the first square of an arc starts a count.
+            if ring_free(mask, start) && !ring_free(mask, start + 7) {
+                let mut k = start;
+                let mut orthogonal = false;
+                while ring_free(mask, k) && k < start + 8 {
+                    orthogonal |= k % 2 == 0;
+                    k += 1;
+                }
+                if orthogonal {
+                    arcs_with_orthogonal += 1;
+                }
+            }
+            start += 1;
+        }
+        // A ring with every square free has no first square, and is one arc.
+        table[mask] = arcs_with_orthogonal <= 1;
+        mask += 1;
+    }
+    table
+}
+
+/// Whether ring square `k` (taken modulo 8) is free in `mask`.
+const fn ring_free(mask: usize, k: usize) -> bool {
+    mask & (1 << (k % 8)) != 0
 }
