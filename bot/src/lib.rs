@@ -4,4 +4,5 @@ pub mod cli;
 pub mod discord;
 pub mod host;
 pub mod local;
+pub mod present;
 pub mod store;

@@ -4,7 +4,9 @@
 mod support;
 
 use support::{NOW, PLACE, alice, bob, carol, find_game, game, host, request, snapshot};
-use tafl_bot::host::{ChallengeState, EndReason, Ending, HostError, OfferAction, OfferOutcome, SideChoice, User};
+use tafl_bot::host::{
+    ChallengeState, EndReason, Ending, HostError, MoveEffect, OfferAction, OfferOutcome, SideChoice, User,
+};
 use tafl_rules::{Reason, Side, Variant};
 
 /// Runs a refused operation and checks that nothing changed.
@@ -152,7 +154,7 @@ async fn a_challenge_is_accepted_only_once() {
     let c = host.challenge(&request(&alice(), None, "copenhagen", SideChoice::Random), NOW).await.unwrap();
     host.accept(c.id, &bob(), NOW).await.unwrap();
     let error = refused!(host, host.accept(c.id, &carol(), NOW));
-    assert_eq!(error, HostError::ChallengeClosed { id: c.id, state: "accepted" });
+    assert_eq!(error, HostError::ChallengeClosed { id: c.id, state: ChallengeState::Accepted });
 }
 
 #[tokio::test]
@@ -186,7 +188,7 @@ async fn the_named_opponent_may_decline_and_nobody_else() {
     assert_eq!(host.decline(c.id, bob().id, NOW).await.unwrap().state, ChallengeState::Declined);
     assert_eq!(
         refused!(host, host.accept(c.id, &bob(), NOW)),
-        HostError::ChallengeClosed { id: c.id, state: "declined" }
+        HostError::ChallengeClosed { id: c.id, state: ChallengeState::Declined }
     );
 }
 
@@ -206,7 +208,7 @@ async fn only_the_challenger_may_cancel() {
     assert_eq!(host.cancel(c.id, alice().id, NOW).await.unwrap().state, ChallengeState::Cancelled);
     assert_eq!(
         refused!(host, host.cancel(c.id, alice().id, NOW)),
-        HostError::ChallengeClosed { id: c.id, state: "cancelled" }
+        HostError::ChallengeClosed { id: c.id, state: ChallengeState::Cancelled }
     );
 }
 
@@ -578,9 +580,13 @@ async fn legal_moves_mark_captures_escapes_and_threats() {
         host.play(g.id, user, mv, None, NOW).await.unwrap();
     }
     let choices = host.legal_moves(g.id, bob().id, "", 25).await.unwrap();
-    assert!(choices[0].label.ends_with("escape!"), "winning moves come first: {choices:?}");
+    let escape = Some(MoveEffect::Ends(Reason::KingEscaped));
+    assert_eq!(choices[0].effect, escape, "winning moves come first: {choices:?}");
     let last = moves.last().unwrap();
-    assert!(choices.iter().any(|c| c.notation == last.split('x').next().unwrap() && c.label.contains("escape!")));
+    assert!(choices.iter().any(|c| c.notation == last.split('x').next().unwrap() && c.effect == escape));
+    // The label a front end shows says it.
+    let english = tafl_bot::present::Lang::console("en");
+    assert!(tafl_bot::present::text::move_label(&choices[0], english).ends_with("escape!"));
     // Captures and threats appear somewhere in a random game: check the label format on the way.
     let g = game(&host, "brandubh").await;
     let moves = find_game(Variant::Brandubh, Reason::KingCaptured, 200);
@@ -590,7 +596,11 @@ async fn legal_moves_mark_captures_escapes_and_threats() {
         if let Some((from_to, caps)) = mv.split_once('x') {
             let choices = host.legal_moves(g.id, user, from_to, 5).await.unwrap();
             assert_eq!(choices[0].notation, from_to);
-            assert!(choices[0].label.starts_with(&format!("{from_to} x {caps}")), "{choices:?}");
+            let claimed: Vec<String> = caps.split('x').map(str::to_owned).collect();
+            let found: Vec<String> = choices[0].captures.iter().map(ToString::to_string).collect();
+            assert_eq!(found, claimed, "{choices:?}");
+            let label = tafl_bot::present::text::move_label(&choices[0], tafl_bot::present::Lang::console("en"));
+            assert!(label.starts_with(&format!("{from_to} x {}", claimed.join("/"))), "{label}");
             seen_capture = true;
         }
         host.play(g.id, user, mv, None, NOW).await.unwrap();

@@ -19,6 +19,8 @@ fn local(db: &std::path::Path, extra: &[&str], script: &str) -> String {
         .arg("--db")
         .arg(db)
         .args(extra)
+        // English unless a test asks for another language: the terminal's LANG must not matter.
+        .env("LANG", "C.UTF-8")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

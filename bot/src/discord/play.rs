@@ -7,9 +7,10 @@ use tafl_render::GifOptions;
 
 use super::board::{self, Menu};
 use super::retry::with_retries;
-use super::text::{self, Lang};
 use super::{BotError, Data};
 use crate::host::{GameId, GameView};
+use crate::present::Lang;
+use crate::present::text;
 
 /// The current time as the host wants it.
 #[must_use]
@@ -110,10 +111,13 @@ pub async fn summary_message(
 ) -> Result<(serenity::CreateEmbed, Vec<serenity::CreateAttachment>), BotError> {
     let summary = data.host.summary(game_id).await?;
     let record = data.host.export(game_id).await?;
+    let (first_footer, last_footer) =
+        crate::present::summary::gif_footers(&summary.game, summary.record.start().to_move(), lang);
     let options = GifOptions {
         attackers: summary.game.attacker.name.clone(),
         defenders: summary.game.defender.name.clone(),
-        result: super::summary::gif_result(summary.game.ending, lang),
+        first_footer,
+        last_footer,
         ..GifOptions::default()
     };
     let renderer = data.renderer.clone();
@@ -123,7 +127,7 @@ pub async fn summary_message(
         .map_err(|e| BotError::Render(e.to_string()))?
         .map_err(|e| BotError::Render(e.to_string()))?;
     let gif_name = format!("game-{game_id}.gif");
-    let words = super::summary::summary_text(&summary, lang);
+    let words = crate::present::summary::summary_text(&summary, lang);
     let embed = serenity::CreateEmbed::new()
         .title(words.title)
         .description(words.description)
@@ -135,12 +139,18 @@ pub async fn summary_message(
     Ok((embed, files))
 }
 
+/// A Discord mention of a user by id, for message contents that notify them.
+#[must_use]
+pub fn mention(user: i64) -> String {
+    format!("<@{user}>")
+}
+
 /// Posts the summary of a finished game in its channel, mentioning both players.
 async fn post_summary(http: &serenity::Http, data: &Data, game_id: GameId, lang: Lang) -> Result<(), BotError> {
     let (embed, files) = summary_message(data, game_id, lang).await?;
     let game = data.host.show(game_id).await.map_err(BotError::Host)?;
     let players = game.players();
-    let content = players.iter().map(|id| text::mention(*id)).collect::<Vec<_>>().join(" ");
+    let content = players.iter().map(|id| mention(*id)).collect::<Vec<_>>().join(" ");
     let message = serenity::CreateMessage::new()
         .content(content)
         .embed(embed)

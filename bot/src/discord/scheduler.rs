@@ -4,8 +4,9 @@
 //! board and the summary, expired challenge cards closed, daily digests by DM, and boards whose
 //! deadlines moved after downtime redrawn.
 //!
-//! What the scheduler posts is not an answer to anyone, so there is no caller's locale: it
-//! speaks English.
+//! What the scheduler posts is not an answer to anyone, so it speaks the server's language as
+//! stored (the one its managers chose, else the locale Discord last reported), and a digest
+//! its reader's last reported locale.
 
 use std::time::Duration;
 
@@ -13,9 +14,10 @@ use poise::serenity_prelude as serenity;
 
 use super::play::{self, now};
 use super::retry::with_retries;
-use super::text::{self, Lang};
 use super::{BotError, Data};
 use crate::host::{Challenge, ChallengeState, Digest, Due, Reminder, ReminderKind};
+use crate::present::Lang;
+use crate::present::text;
 
 /// Ticks every `interval` until the task is aborted. A failed tick (the database busy or gone)
 /// is logged and tried again at the next one; nothing is lost, since due items stay due until a
@@ -40,20 +42,32 @@ pub async fn run(http: std::sync::Arc<serenity::Http>, data: Data, interval: Dur
     }
 }
 
-/// Posts one due item.
+/// Posts one due item, in the language of the server it belongs to (a digest in its reader's).
 async fn post(http: &serenity::Http, data: &Data, item: Due) -> Result<(), BotError> {
-    let lang = Lang::En;
+    let english = Lang::discord(None);
     match item {
-        Due::Reminder(reminder) => remind(http, &reminder, lang).await,
+        Due::Reminder(reminder) => {
+            let lang = super::server_lang(data, Some(reminder.place.guild), None, english).await;
+            remind(http, &reminder, lang).await
+        }
         Due::TimedOut(finished) => {
             tracing::info!(game = finished.game.id, "a game timed out");
+            let lang = super::server_lang(data, Some(finished.game.place.guild), None, english).await;
             play::after_change(http, data, &finished.game, false, lang).await;
             Ok(())
         }
-        Due::ChallengeExpired(challenge) => close_card(http, data, &challenge, lang).await,
-        Due::Digest(digest) => send_digest(http, &digest, lang).await,
+        Due::ChallengeExpired(challenge) => {
+            let lang = super::server_lang(data, Some(challenge.place.guild), None, english).await;
+            close_card(http, data, &challenge, lang).await
+        }
+        Due::Digest(digest) => {
+            let locale = data.host.user_locale(digest.user.id).await.unwrap_or_default();
+            send_digest(http, &digest, Lang::discord(locale.as_deref())).await
+        }
         Due::Grace { games, .. } => {
             for game in games {
+                let guild = data.host.show(game).await.map(|g| g.place.guild).ok();
+                let lang = super::server_lang(data, guild, None, english).await;
                 if let Err(error) = play::refresh_board(http, data, game, lang).await {
                     tracing::warn!(game, %error, "could not redraw a board after downtime");
                 }
@@ -91,7 +105,7 @@ async fn close_card(http: &serenity::Http, data: &Data, challenge: &Challenge, l
     let (title, _) = text::challenge_card(challenge, lang);
     let embed = serenity::CreateEmbed::new().title(title).description(text::challenge_closed(
         challenge,
-        challenge.challenger.id,
+        &challenge.challenger,
         lang,
     ));
     let edit = serenity::EditMessage::new().content("").embed(embed).components(Vec::new());

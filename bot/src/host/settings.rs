@@ -174,9 +174,7 @@ impl Host {
         settings.channels.sort_unstable();
         settings.channels.dedup();
         if settings.channels.len() > MAX_CHANNELS {
-            return Err(HostError::BadSetting(format!(
-                "a server may name at most {MAX_CHANNELS} channels for games; name fewer, or none to allow every channel"
-            )));
+            return Err(HostError::TooManyChannels { max: MAX_CHANNELS });
         }
         let json = write(&settings)?;
         let mut tx = self.db.begin_write().await?;
