@@ -6,7 +6,7 @@ mod support;
 
 use std::sync::Arc;
 
-use support::{NOW, alice, bob, game, temp_path};
+use support::{NOW, alice, bob, game, said, temp_path};
 use tafl_bot::host::{ChallengeState, Host, HostError};
 use tafl_bot::store::Db;
 use tokio::sync::Barrier;
@@ -48,7 +48,7 @@ async fn check_one_applied(host: &Host, game: i64, results: &[Result<String, Hos
     assert_eq!(applied, 1, "exactly one move is applied: {results:?}");
     let refused = results.iter().find_map(|r| r.as_ref().err()).unwrap();
     assert!(matches!(refused, HostError::StaleBoard { .. }), "{refused:?}");
-    assert!(refused.to_string().starts_with("the board has changed"), "{refused}");
+    assert!(said(refused).starts_with("The board has changed"), "{refused}");
     let shown = host.show(game).await.unwrap();
     assert_eq!(shown.ply, 1);
     let moves: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM moves WHERE game_id = ?")

@@ -41,6 +41,8 @@ console-bad-side = "{ $input }" is not a side; choose attackers, defenders or ra
 console-bad-challenge-option = "{ $input }" is not a challenge option; type /help
 
 console-anyone = anyone
+console-with-clock = { " " }with { $per_move } per move
+console-with-reserve = { " " }with { $per_move } per move, unused time saved up to { $cap }
 console-challenge = challenge #{ $id }: { $by } challenges { $to } to { $variant }{ $options }, challenger plays { $side }.
 console-challenge-answer = { $player } may answer with: as { $player } /accept { $id }
 console-challenge-answer-open = anyone may answer with: as @name /accept { $id }

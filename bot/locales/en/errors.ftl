@@ -61,8 +61,12 @@ nothing = nothing
 error-illegal-hint = { $why } See the legal moves with { CMD("board") } or the move suggestions.
 
 error-unknown-variant-named = "{ $input }" is not a variant; the variants are: { $known }.
-error-unknown-option = { $variant } has no option "{ $key }".
-error-bad-option-value = Option { $key } of { $variant } does not take "{ $value }".
+error-unknown-option = { $variant } has no option "{ $key }"; { $options ->
+    [none] it has no options.
+   *[other] its options are: { $options }.
+}
+error-bad-option-value = Option { $key } of { $variant } takes { $expected }, not "{ $value }".
+or = or
 error-option-syntax = "{ $input }" is not an option; write KEY=VALUE, like escape=edge.
 error-bad-size = A board must be an odd size from { $min } to { $max }, not { $size }.
 error-bad-start = The starting position does not fit the rules.

@@ -41,6 +41,8 @@ console-bad-side = «{ $input }» — не сторона; выберите atta
 console-bad-challenge-option = «{ $input }» — не параметр вызова; см. /help
 
 console-anyone = любого желающего
+console-with-clock = { " " }с часами: { $per_move } на ход
+console-with-reserve = { " " }с часами: { $per_move } на ход, неиспользованное копится, но не больше, чем { $cap }
 console-challenge = вызов №{ $id }: { $by } вызывает { $to }, вариант: { $variant }{ $options }; вызывающий играет: { $side }.
 console-challenge-answer = { $player } может ответить так: as { $player } /accept { $id }
 console-challenge-answer-open = ответить может любой: as @имя /accept { $id }

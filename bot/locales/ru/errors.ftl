@@ -62,8 +62,12 @@ nothing = ничего
 error-illegal-hint = { $why } Возможные ходы покажут { CMD("board") } и подсказки к ходу.
 
 error-unknown-variant-named = «{ $input }» — не вариант; варианты: { $known }.
-error-unknown-option = У варианта «{ $variant }» нет опции «{ $key }».
-error-bad-option-value = Опция { $key } варианта «{ $variant }» не принимает «{ $value }».
+error-unknown-option = У варианта «{ $variant }» нет опции «{ $key }»; { $options ->
+    [none] опций у него нет.
+   *[other] его опции: { $options }.
+}
+error-bad-option-value = Опция { $key } варианта «{ $variant }» принимает { $expected }, а не «{ $value }».
+or = или
 error-option-syntax = «{ $input }» — не опция; пишите КЛЮЧ=ЗНАЧЕНИЕ, например escape=edge.
 error-bad-size = Доска должна быть нечётного размера от { $min } до { $max }, а не { $size }.
 error-bad-start = Начальная позиция не подходит к правилам.

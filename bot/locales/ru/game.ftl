@@ -128,7 +128,7 @@ challenge-accepted = Вызов №{ $id } принят.
 ## Часы
 
 clock-per-move = Время на ход: { $per_move }
-clock-with-reserve = Время на ход: { $per_move }, неиспользованное копится до { $cap }
+clock-with-reserve = Время на ход: { $per_move }, неиспользованное копится, но не больше, чем { $cap }
 clock-untimed = Без часов: думайте сколько угодно
 days = { $n ->
     [one] { $n } день

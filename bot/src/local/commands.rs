@@ -236,8 +236,14 @@ impl Session {
         let c = self.host.challenge(&request, self.now()).await.map_err(self.refusal())?;
         let to = c.opponent.as_ref().map_or_else(|| tr!(lang, "console-anyone"), |o| self.at(o));
         let mut options = if c.options.is_empty() { String::new() } else { format!(" ({})", c.options) };
-        if let Some(clock) = text::clock_line(c.clock, lang) {
-            let _ = write!(options, "; {clock}");
+        if let Some(per_move) = c.clock.seconds_per_move() {
+            let per_move = text::duration_words(per_move, lang);
+            options.push_str(&match c.clock.reserve_cap() {
+                None => tr!(lang, "console-with-clock", per_move = per_move),
+                Some(cap) => {
+                    tr!(lang, "console-with-reserve", per_move = per_move, cap = text::duration_words(cap, lang))
+                }
+            });
         }
         let side = tr!(
             lang,

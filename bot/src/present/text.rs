@@ -298,15 +298,28 @@ pub fn rules_error(error: &RulesError, lang: Lang) -> String {
             tr!(lang, "error-unknown-variant-named", input = input.as_str(), known = known)
         }
         RulesError::UnknownOption { variant, key, .. } => {
-            tr!(lang, "error-unknown-option", variant = variant_name(variant, lang), key = key.as_str())
+            let keys = variant.parse::<Variant>().map(Variant::option_keys).unwrap_or_default();
+            let options = if keys.is_empty() { "none".to_owned() } else { keys.join(", ") };
+            tr!(
+                lang,
+                "error-unknown-option",
+                variant = variant_name(variant, lang),
+                key = key.as_str(),
+                options = options
+            )
         }
-        RulesError::BadOptionValue { variant, key, value, .. } => tr!(
-            lang,
-            "error-bad-option-value",
-            variant = variant_name(variant, lang),
-            key = *key,
-            value = value.as_str()
-        ),
+        RulesError::BadOptionValue { variant, key, value, expected } => {
+            // The engine lists the values as `edge or corner`: values, joined in the reader's words.
+            let or = format!(" {} ", tr!(lang, "or"));
+            tr!(
+                lang,
+                "error-bad-option-value",
+                variant = variant_name(variant, lang),
+                key = *key,
+                value = value.as_str(),
+                expected = expected.split(" or ").collect::<Vec<_>>().join(&or)
+            )
+        }
         RulesError::OptionSyntax { input } => tr!(lang, "error-option-syntax", input = input.as_str()),
         RulesError::Start(_) => tr!(lang, "error-bad-start"),
         RulesError::Unsupported(_) => tr!(lang, "error-unsupported-rules"),
