@@ -275,7 +275,7 @@ async fn a_move_in_someone_elses_game_is_refused() {
     let host = host().await;
     let g = game(&host, "copenhagen").await;
     let error = refused!(host, host.play(g.id, carol().id, "d1-d3", None, NOW));
-    assert_eq!(said(&error), "This is not your game: only its two players can do that.");
+    assert_eq!(said(&error), "This is not your game: only its two players can use its buttons.");
 }
 
 #[tokio::test]

@@ -150,7 +150,7 @@ fn a_fetlar_game_ends_in_a_draw_by_agreement() {
     assert_eq!(
         errors(&out),
         vec![
-            "error: You cannot answer your own offer in game #1; wait for your opponent, or withdraw it with decline."
+            "error: You cannot answer your own draw offer in game #1; wait for your opponent, or withdraw it with decline."
         ]
     );
     assert!(out.contains("@ben accepted the draw."), "{out}");
