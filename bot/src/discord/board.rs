@@ -123,7 +123,7 @@ async fn draw(
     let options = BoardOptions {
         last_move: history.moves().last().map(LastMove::from),
         marks,
-        caption: Some(crate::present::summary::caption(&game, lang)),
+        caption: Some(crate::present::summary::caption(game, lang)),
         orientation: style.orientation,
         theme: style.theme,
         ..BoardOptions::default()

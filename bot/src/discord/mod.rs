@@ -288,7 +288,7 @@ fn on_error(error: poise::FrameworkError<'_, Data, BotError>) -> poise::BoxFutur
             }
             poise::FrameworkError::CommandStructureMismatch { .. } => {
                 tracing::warn!(%command, %error, "command does not match the registered one");
-                text::refusal(Refusal::UnknownCommand, lang).to_owned()
+                text::refusal(Refusal::UnknownCommand, lang)
             }
             poise::FrameworkError::Command { error: BotError::User(message), .. } => message.clone(),
             poise::FrameworkError::Command { error: BotError::Host(error), .. } => {

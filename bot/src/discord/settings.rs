@@ -135,18 +135,28 @@ impl Changes {
         Ok(new)
     }
 
-    /// The language asked for: `Some(None)` to follow the server's own locale again,
-    /// `Some(Some(code))` for a language the bot speaks, or the sentence that refuses it.
-    fn language(&self, lang: Lang) -> Result<Option<Option<String>>, String> {
-        let Some(asked) = self.language.as_deref().map(str::trim) else { return Ok(None) };
+    /// The language asked for, or the sentence that refuses it.
+    fn language(&self, lang: Lang) -> Result<LanguageChange, String> {
+        let Some(asked) = self.language.as_deref().map(str::trim) else { return Ok(LanguageChange::Keep) };
         if asked.eq_ignore_ascii_case(AUTO) {
-            return Ok(Some(None));
+            return Ok(LanguageChange::ServersOwn);
         }
         match Locales::global().find(asked) {
-            Some(locale) => Ok(Some(Some(locale.code().to_owned()))),
+            Some(locale) => Ok(LanguageChange::To(locale.code().to_owned())),
             None => Err(tr!(lang, "settings-unknown-language", input = asked.chars().take(32).collect::<String>())),
         }
     }
+}
+
+/// What `/tafl settings language` asks for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum LanguageChange {
+    /// Nothing: the option was not given.
+    Keep,
+    /// Follow the server's own locale again.
+    ServersOwn,
+    /// A language the bot speaks, by code.
+    To(String),
 }
 
 /// The `language` value that follows the server's own locale.
@@ -232,8 +242,10 @@ pub async fn settings(
         if new != current {
             host.set_server_settings(guild, &new, now()).await?;
         }
-        if let Some(chosen) = language {
-            host.set_server_language(guild, chosen.as_deref(), now()).await?;
+        match language {
+            LanguageChange::Keep => {}
+            LanguageChange::ServersOwn => host.set_server_language(guild, None, now()).await?,
+            LanguageChange::To(code) => host.set_server_language(guild, Some(&code), now()).await?,
         }
         server = Some(new);
     }
@@ -458,10 +470,10 @@ mod tests {
     fn a_language_is_one_the_bot_speaks_or_auto() {
         let asked = |code: &str| Changes { language: Some(code.into()), ..Changes::default() };
         assert!(asked("ru").server());
-        assert_eq!(asked("ru").language(lang_en()), Ok(Some(Some("ru".into()))));
-        assert_eq!(asked("RU").language(lang_en()), Ok(Some(Some("ru".into()))));
-        assert_eq!(asked("auto").language(lang_en()), Ok(Some(None)));
-        assert_eq!(Changes::default().language(lang_en()), Ok(None));
+        assert_eq!(asked("ru").language(lang_en()), Ok(LanguageChange::To("ru".into())));
+        assert_eq!(asked("RU").language(lang_en()), Ok(LanguageChange::To("ru".into())));
+        assert_eq!(asked("auto").language(lang_en()), Ok(LanguageChange::ServersOwn));
+        assert_eq!(Changes::default().language(lang_en()), Ok(LanguageChange::Keep));
         let refused = asked("klingon").language(lang_ru()).unwrap_err();
         assert!(refused.starts_with("Бот не говорит на языке «klingon»"), "{refused}");
     }

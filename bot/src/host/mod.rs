@@ -315,7 +315,7 @@ impl Host {
             return Err(HostError::NotYourTurn { id: game_id, to_move, player });
         }
         let text: MoveText = text.parse().map_err(|e: tafl_rules::ParseError| HostError::BadMove(e))?;
-        let played = loaded.game.play_text(&text).map_err(|e| HostError::IllegalMove(e))?.clone();
+        let played = loaded.game.play_text(&text).map_err(HostError::IllegalMove)?.clone();
         let notation = played.text().to_string();
         let new_ply = loaded.game.ply() as i64;
         if let Err(error) = store::moves::insert(&mut tx, game_id, new_ply, &notation, Some(user), now).await {
@@ -882,10 +882,10 @@ fn validate_setup(variant: &str, options: &[String]) -> Result<(Variant, String)
     let variant: Variant = variant.parse().map_err(|e: tafl_rules::RulesError| HostError::BadSetup(e))?;
     let mut parsed = Vec::with_capacity(options.len());
     for text in options {
-        parsed.push(VariantOption::parse(variant, text).map_err(|e| HostError::BadSetup(e))?);
+        parsed.push(VariantOption::parse(variant, text).map_err(HostError::BadSetup)?);
     }
-    let rules = variant.rules_with(&parsed).map_err(|e| HostError::BadSetup(e))?;
-    Position::new(rules).map_err(|e| HostError::BadSetup(e))?;
+    let rules = variant.rules_with(&parsed).map_err(HostError::BadSetup)?;
+    Position::new(rules).map_err(HostError::BadSetup)?;
     let mut texts: Vec<String> = parsed.iter().map(|o| o.text()).collect();
     texts.sort();
     texts.dedup();

@@ -253,9 +253,10 @@ impl Session {
                 SideChoice::Random => "side-choice-random",
             }
         );
-        let answer = match &c.opponent {
-            Some(o) => tr!(lang, "console-challenge-answer", player = self.at(o), id = c.id),
-            None => tr!(lang, "console-challenge-answer-open", id = c.id),
+        let answer = if let Some(o) = &c.opponent {
+            tr!(lang, "console-challenge-answer", player = self.at(o), id = c.id)
+        } else {
+            tr!(lang, "console-challenge-answer-open", id = c.id)
         };
         let line = tr!(
             lang,

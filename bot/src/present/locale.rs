@@ -35,6 +35,10 @@ pub struct Locale {
     sources: Vec<(String, String)>,
 }
 
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> LocaleError + '_ {
+    move |source| LocaleError::Io { path: path.to_owned(), source }
+}
+
 impl fmt::Debug for Locale {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Locale").field("code", &self.code).finish_non_exhaustive()
@@ -118,9 +122,6 @@ impl Locales {
                 )
             })
             .collect();
-        fn io(path: &Path) -> impl FnOnce(std::io::Error) -> LocaleError + '_ {
-            move |source| LocaleError::Io { path: path.to_owned(), source }
-        }
         let mut languages: Vec<_> = std::fs::read_dir(dir).map_err(io(dir))?.filter_map(Result::ok).collect();
         languages.sort_by_key(std::fs::DirEntry::file_name);
         for language in languages.into_iter().filter(|l| l.path().is_dir()) {

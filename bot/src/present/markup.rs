@@ -63,29 +63,29 @@ pub(crate) fn finish(lang: Lang, text: &str) -> String {
 pub fn command(lang: Lang, path: &str) -> String {
     match lang.markup() {
         Markup::Console => format!("/{path}"),
-        Markup::Discord => match COMMAND_ID.get() {
-            Some(id) => format!("</tafl {path}:{id}>"),
-            None => {
-                // Subcommands are messages (`tafl-settings`), options their attributes
-                // (`tafl-settings.language`), as in the command metadata.
-                let args = FluentArgs::new();
-                let mut words = vec![lang.format("tafl", &args)];
-                let mut id = String::from("tafl");
-                for part in path.split(' ') {
-                    let sub = format!("{id}-{part}");
-                    let option = format!("{id}.{part}");
-                    if lang.has(&sub) {
-                        words.push(lang.format(&sub, &args));
-                        id = sub;
-                    } else if lang.has(&option) {
-                        words.push(lang.format(&option, &args));
-                    } else {
-                        words.push(part.to_owned());
-                    }
-                }
-                format!("/{}", words.join(" "))
+        Markup::Discord => {
+            if let Some(id) = COMMAND_ID.get() {
+                return format!("</tafl {path}:{id}>");
             }
-        },
+            // Subcommands are messages (`tafl-settings`), options their attributes
+            // (`tafl-settings.language`), as in the command metadata.
+            let args = FluentArgs::new();
+            let mut words = vec![lang.format("tafl", &args)];
+            let mut id = String::from("tafl");
+            for part in path.split(' ') {
+                let sub = format!("{id}-{part}");
+                let option = format!("{id}.{part}");
+                if lang.has(&sub) {
+                    words.push(lang.format(&sub, &args));
+                    id = sub;
+                } else if lang.has(&option) {
+                    words.push(lang.format(&option, &args));
+                } else {
+                    words.push(part.to_owned());
+                }
+            }
+            format!("/{}", words.join(" "))
+        }
     }
 }
 

@@ -57,9 +57,10 @@ pub fn summary_text(summary: &Summary, lang: Lang) -> EmbedText {
         attackers = summary.captured_by_attackers,
         defenders = summary.captured_by_defenders
     ));
-    lines.push(match summary.duration {
-        Some(seconds) => tr!(lang, "summary-duration", duration = duration(seconds, lang)),
-        None => tr!(lang, "summary-started", when = timestamp(lang, summary.created_at)),
+    lines.push(if let Some(seconds) = summary.duration {
+        tr!(lang, "summary-duration", duration = duration(seconds, lang))
+    } else {
+        tr!(lang, "summary-started", when = timestamp(lang, summary.created_at))
     });
     // The host lists the global changes first, then the server's.
     let mut scopes: Vec<Scope> = Vec::new();

@@ -148,7 +148,7 @@ pub fn rules_explanation(rules: &Rules, lang: Lang) -> Vec<String> {
         }
     });
     let armed = tr!(lang, if rules.king_armed { "rules-king-armed" } else { "rules-king-unarmed" });
-    let captured = tr!(
+    let how_captured = tr!(
         lang,
         match rules.king_capture {
             KingCapture::Strong => "rules-king-strong",
@@ -156,7 +156,7 @@ pub fn rules_explanation(rules: &Rules, lang: Lang) -> Vec<String> {
             KingCapture::Middleweight => "rules-king-middleweight",
         }
     );
-    lines.push(tr!(lang, "rules-king", armed = armed, captured = captured));
+    lines.push(tr!(lang, "rules-king", armed = armed, captured = how_captured));
     if let Shieldwall::On { corners_may_close } = rules.shieldwall {
         lines.push(tr!(lang, if corners_may_close { "rules-shieldwall-corners" } else { "rules-shieldwall" }));
     }
@@ -560,16 +560,11 @@ pub fn your_move(game: &GameView, lang: Lang) -> String {
     let Some(player) = game.player_to_move() else { return String::new() };
     let variant = variant_name(&game.variant, lang);
     let player = mention(lang, player);
-    match &game.last_move {
-        Some(last) => tr!(
-            lang,
-            "your-move-after",
-            player = player,
-            id = game.id,
-            variant = variant,
-            notation = notation_with_spaces(&last.to_string())
-        ),
-        None => tr!(lang, "your-move-first", player = player, id = game.id, variant = variant),
+    if let Some(last) = &game.last_move {
+        let notation = notation_with_spaces(&last.to_string());
+        tr!(lang, "your-move-after", player = player, id = game.id, variant = variant, notation = notation)
+    } else {
+        tr!(lang, "your-move-first", player = player, id = game.id, variant = variant)
     }
 }
 
@@ -678,10 +673,12 @@ pub fn challenge_card(challenge: &Challenge, lang: Lang) -> (String, String) {
     let variant = variant_name(&challenge.variant, lang);
     let by = mention(lang, &challenge.challenger);
     let title = tr!(lang, "challenge-title", id = challenge.id, variant = variant.as_str());
-    let mut lines = vec![match &challenge.opponent {
-        Some(o) => tr!(lang, "challenge-to", by = by, opponent = mention(lang, o), variant = variant.as_str()),
-        None => tr!(lang, "challenge-open", by = by, variant = variant.as_str()),
-    }];
+    let invitation = if let Some(o) = &challenge.opponent {
+        tr!(lang, "challenge-to", by = by, opponent = mention(lang, o), variant = variant.as_str())
+    } else {
+        tr!(lang, "challenge-open", by = by, variant = variant.as_str())
+    };
+    let mut lines = vec![invitation];
     let side = tr!(
         lang,
         match challenge.side {
