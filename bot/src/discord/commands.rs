@@ -74,12 +74,7 @@ async fn autocomplete_variant(ctx: Context<'_>, partial: &str) -> serenity::Crea
 
 /// The rules of a variant in a few lines, with its starting position drawn.
 #[poise::command(slash_command)]
-pub async fn rules(
-    ctx: Context<'_>,
-    #[description = "The preset, e.g. copenhagen"]
-    #[autocomplete = "autocomplete_variant"]
-    variant: String,
-) -> Result<(), BotError> {
+pub async fn rules(ctx: Context<'_>, #[autocomplete = "autocomplete_variant"] variant: String) -> Result<(), BotError> {
     let lang = Lang::discord(ctx.locale());
     let Ok(variant) = variant.trim().parse::<Variant>() else {
         return Err(BotError::User(text::refusal(Refusal::UnknownVariant, lang)));
@@ -260,15 +255,11 @@ impl From<AnswerParam> for OfferAction {
 #[poise::command(slash_command, guild_only)]
 pub async fn challenge(
     ctx: Context<'_>,
-    #[description = "Who to play; leave out for an open challenge anyone may accept"] opponent: Option<serenity::User>,
-    #[description = "The preset, e.g. copenhagen (the default)"]
-    #[autocomplete = "autocomplete_variant"]
-    variant: Option<String>,
-    #[description = "Your side (random by default)"] side: Option<SideParam>,
-    #[description = "Time per move: 1d, 3d, 7d, 1d12h, 3d+7d (with a reserve), none"]
-    #[autocomplete = "autocomplete_clock"]
-    clock: Option<String>,
-    #[description = "Options of the preset, e.g. king=unarmed"] options: Option<String>,
+    opponent: Option<serenity::User>,
+    #[autocomplete = "autocomplete_variant"] variant: Option<String>,
+    side: Option<SideParam>,
+    #[autocomplete = "autocomplete_clock"] clock: Option<String>,
+    options: Option<String>,
 ) -> Result<(), BotError> {
     let lang = lang(ctx);
     if opponent.as_ref().is_some_and(|o| o.bot) {
@@ -330,12 +321,8 @@ pub async fn challenge(
 #[poise::command(slash_command, rename = "move")]
 pub async fn move_(
     ctx: Context<'_>,
-    #[description = "The move, e.g. e1-e3"]
-    #[autocomplete = "autocomplete_move"]
-    notation: String,
-    #[description = "The game, when you play several here"]
-    #[autocomplete = "autocomplete_game"]
-    game: Option<i64>,
+    #[autocomplete = "autocomplete_move"] notation: String,
+    #[autocomplete = "autocomplete_game"] game: Option<i64>,
 ) -> Result<(), BotError> {
     let game = resolve_game(ctx, game).await?;
     let played = ctx.data().host.play(game, caller(ctx).id, &notation, None, now()).await?;
@@ -347,12 +334,7 @@ pub async fn move_(
 
 /// Show a game's board, with its controls, as a new message.
 #[poise::command(slash_command)]
-pub async fn board(
-    ctx: Context<'_>,
-    #[description = "The game, when you play several here"]
-    #[autocomplete = "autocomplete_game"]
-    game: Option<i64>,
-) -> Result<(), BotError> {
+pub async fn board(ctx: Context<'_>, #[autocomplete = "autocomplete_game"] game: Option<i64>) -> Result<(), BotError> {
     let game = resolve_game(ctx, game).await?;
     let style = ctx.data().host.user_settings(caller(ctx).id).await?;
     let board =
@@ -385,12 +367,7 @@ pub async fn board(
 
 /// Resign a game.
 #[poise::command(slash_command)]
-pub async fn resign(
-    ctx: Context<'_>,
-    #[description = "The game, when you play several here"]
-    #[autocomplete = "autocomplete_game"]
-    game: Option<i64>,
-) -> Result<(), BotError> {
+pub async fn resign(ctx: Context<'_>, #[autocomplete = "autocomplete_game"] game: Option<i64>) -> Result<(), BotError> {
     let game = resolve_game(ctx, game).await?;
     let finished = ctx.data().host.resign(game, caller(ctx).id, now()).await?;
     let reply = CreateReply::default().content(text::resigned(game, lang(ctx))).ephemeral(true);
@@ -403,10 +380,8 @@ pub async fn resign(
 #[poise::command(slash_command)]
 pub async fn draw(
     ctx: Context<'_>,
-    #[description = "offer (the default), accept or decline"] action: Option<AnswerParam>,
-    #[description = "The game, when you play several here"]
-    #[autocomplete = "autocomplete_game"]
-    game: Option<i64>,
+    action: Option<AnswerParam>,
+    #[autocomplete = "autocomplete_game"] game: Option<i64>,
 ) -> Result<(), BotError> {
     offer(ctx, OfferKind::Draw, action, game).await
 }
@@ -415,10 +390,8 @@ pub async fn draw(
 #[poise::command(slash_command)]
 pub async fn takeback(
     ctx: Context<'_>,
-    #[description = "offer (the default), accept or decline"] action: Option<AnswerParam>,
-    #[description = "The game, when you play several here"]
-    #[autocomplete = "autocomplete_game"]
-    game: Option<i64>,
+    action: Option<AnswerParam>,
+    #[autocomplete = "autocomplete_game"] game: Option<i64>,
 ) -> Result<(), BotError> {
     offer(ctx, OfferKind::Takeback, action, game).await
 }
@@ -448,10 +421,7 @@ async fn offer(
 
 /// Your games in progress (or someone else's), with jump links.
 #[poise::command(slash_command)]
-pub async fn games(
-    ctx: Context<'_>,
-    #[description = "Whose games (yours by default)"] user: Option<serenity::User>,
-) -> Result<(), BotError> {
+pub async fn games(ctx: Context<'_>, user: Option<serenity::User>) -> Result<(), BotError> {
     let lang = lang(ctx);
     let whose = user.as_ref().map_or(caller(ctx).id, |u| u.id.get() as i64);
     let games = ctx.data().host.games(whose, false).await?;
@@ -471,9 +441,7 @@ pub async fn games(
 #[poise::command(slash_command)]
 pub async fn summary(
     ctx: Context<'_>,
-    #[description = "The game number"]
-    #[autocomplete = "autocomplete_game"]
-    game: Option<i64>,
+    #[autocomplete = "autocomplete_game"] game: Option<i64>,
 ) -> Result<(), BotError> {
     let game = resolve_game(ctx, game).await?;
     // Drawing the animation of a long game can take a while: answer "thinking" first.
@@ -489,12 +457,7 @@ pub async fn summary(
 
 /// A game's record in OTN, as a file.
 #[poise::command(slash_command)]
-pub async fn export(
-    ctx: Context<'_>,
-    #[description = "The game number"]
-    #[autocomplete = "autocomplete_game"]
-    game: Option<i64>,
-) -> Result<(), BotError> {
+pub async fn export(ctx: Context<'_>, #[autocomplete = "autocomplete_game"] game: Option<i64>) -> Result<(), BotError> {
     let game = resolve_game(ctx, game).await?;
     let record = ctx.data().host.export(game).await?;
     let file = serenity::CreateAttachment::bytes(record.into_bytes(), format!("game-{game}.otn"));
@@ -507,10 +470,8 @@ pub async fn export(
 #[poise::command(slash_command)]
 pub async fn leaderboard(
     ctx: Context<'_>,
-    #[description = "The preset or family, e.g. copenhagen (the default)"]
-    #[autocomplete = "autocomplete_variant"]
-    variant: Option<String>,
-    #[description = "Ratings from every server instead of this one"] global: Option<bool>,
+    #[autocomplete = "autocomplete_variant"] variant: Option<String>,
+    global: Option<bool>,
 ) -> Result<(), BotError> {
     let guild = scope(ctx, global);
     let variant = variant.unwrap_or_else(|| Variant::Copenhagen.id().to_owned());
@@ -525,11 +486,7 @@ pub async fn leaderboard(
 
 /// A player's ratings and results by side, on this server or everywhere.
 #[poise::command(slash_command)]
-pub async fn profile(
-    ctx: Context<'_>,
-    #[description = "Whose profile (yours by default)"] user: Option<serenity::User>,
-    #[description = "Ratings from every server instead of this one"] global: Option<bool>,
-) -> Result<(), BotError> {
+pub async fn profile(ctx: Context<'_>, user: Option<serenity::User>, global: Option<bool>) -> Result<(), BotError> {
     let whose = user.as_ref().map_or(caller(ctx).id, |u| u.id.get() as i64);
     let profile = ctx.data().host.profile(whose, scope(ctx, global)).await?;
     let words = crate::present::summary::profile_text(&profile, public_lang(ctx).await);
