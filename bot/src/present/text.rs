@@ -10,8 +10,8 @@ use super::markup::{mention, name, timestamp};
 use super::{Lang, tr};
 use crate::host::{
     Challenge, ChallengeState, Clock, ClockError, EndReason, GameId, GameSummary, GameView, HostError, MoveChoice,
-    MoveEffect, OfferAction, OfferKind, OfferOutcome, OpenOffer, RecordFault, Reminder, ReminderKind, SideChoice, User,
-    UserId, rating_families,
+    MoveEffect, OfferKind, OfferOutcome, OpenOffer, RecordFault, Reminder, ReminderKind, SideChoice, User, UserId,
+    rating_families,
 };
 
 // ----- variants and rules -----
@@ -208,12 +208,8 @@ pub fn host_error(error: &HostError, lang: Lang) -> String {
         HostError::IllegalMove(error) => {
             tr!(lang, "error-illegal-hint", why = illegal_move(error, lang))
         }
-        HostError::NoOffer { id, kind, action: OfferAction::Accept | OfferAction::Decline | OfferAction::Offer } => {
-            match kind {
-                OfferKind::Draw => tr!(lang, "error-no-draw-offer", id = *id),
-                OfferKind::Takeback => tr!(lang, "error-no-takeback-request", id = *id),
-            }
-        }
+        HostError::NoOffer { id, kind: OfferKind::Draw, .. } => tr!(lang, "error-no-draw-offer", id = *id),
+        HostError::NoOffer { id, kind: OfferKind::Takeback, .. } => tr!(lang, "error-no-takeback-request", id = *id),
         HostError::AlreadyOffered { id, kind } => match kind {
             OfferKind::Draw => tr!(lang, "error-already-offered-draw", id = *id),
             OfferKind::Takeback => tr!(lang, "error-already-asked-takeback", id = *id),
