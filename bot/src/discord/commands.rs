@@ -90,7 +90,7 @@ pub async fn rules(ctx: Context<'_>, #[autocomplete = "autocomplete_variant"] va
     .map_err(BotError::Render)?;
     let file_name = format!("{}.png", variant.id());
     let embed = serenity::CreateEmbed::new()
-        .title(variant.name())
+        .title(text::variant_name(variant.id(), lang))
         .description(text::rules_description(variant, lang))
         .image(format!("attachment://{file_name}"));
     let reply = CreateReply::default().embed(embed).attachment(serenity::CreateAttachment::bytes(png, file_name));
