@@ -38,6 +38,7 @@ family-fetlar = Fetlar Hnefatafl
 
 game-number = game #{ $id }
 short-number = #{ $id }
+thread-versus = vs
 
 ## The board message
 

@@ -37,6 +37,7 @@ family-fetlar = Фетларский хнефатафл
 
 game-number = партия №{ $id }
 short-number = №{ $id }
+thread-versus = против
 
 ## Сообщение с доской
 

@@ -35,9 +35,10 @@ pub fn thread_name(game: &GameView, lang: Lang) -> String {
 pub fn name_for(first: &str, second: &str, variant: &str, id: i64, lang: Lang) -> String {
     let number = text::short_number(id, lang);
     let suffix = format!(" · {} {number}", one_line(variant, MAX_NAME / 2));
-    let room = MAX_NAME.saturating_sub(suffix.chars().count() + " vs ".len()) / 2;
+    let versus = format!(" {} ", crate::present::tr!(lang, "thread-versus"));
+    let room = MAX_NAME.saturating_sub(suffix.chars().count() + versus.chars().count()) / 2;
     let limit = room.clamp(1, MAX_PLAYER);
-    let name = format!("{} vs {}{suffix}", one_line(first, limit), one_line(second, limit));
+    let name = format!("{}{versus}{}{suffix}", one_line(first, limit), one_line(second, limit));
     name.chars().take(MAX_NAME).collect()
 }
 
@@ -132,7 +133,10 @@ mod tests {
     #[test]
     fn a_thread_is_named_after_the_players_and_variant() {
         assert_eq!(name_for("Alice", "Bob", "Brandubh", 3, Lang::discord(None)), "Alice vs Bob · Brandubh #3");
-        assert_eq!(name_for("Алиса", "Боб", "Brandubh", 3, Lang::discord(Some("ru"))), "Алиса vs Боб · Brandubh №3");
+        assert_eq!(
+            name_for("Алиса", "Боб", "Brandubh", 3, Lang::discord(Some("ru"))),
+            "Алиса против Боб · Brandubh №3"
+        );
     }
 
     #[test]
