@@ -37,7 +37,7 @@ family-fetlar = Фетларский хнефатафл
 
 game-number = партия №{ $id }
 short-number = №{ $id }
-thread-versus = против
+thread-versus = —
 
 ## Сообщение с доской
 
