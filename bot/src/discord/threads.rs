@@ -135,7 +135,7 @@ mod tests {
         assert_eq!(name_for("Alice", "Bob", "Brandubh", 3, Lang::discord(None)), "Alice vs Bob · Brandubh #3");
         assert_eq!(
             name_for("Алиса", "Боб", "Brandubh", 3, Lang::discord(Some("ru"))),
-            "Алиса против Боб · Brandubh №3"
+            "Алиса — Боб · Brandubh №3"
         );
     }
 
