@@ -154,7 +154,7 @@ async fn a_russian_server_plays_a_whole_game_in_russian() {
     let list = fake.wait_for_original(&games).await;
     assert!(list.is_ephemeral());
     assert!(list.text().contains("1 партия идёт"), "{}", list.text());
-    assert!(list.text().contains("Брандубх против Bob") && list.text().contains("**ваш ход**"), "{}", list.text());
+    assert!(list.text().contains("Брандубх · соперник: Bob") && list.text().contains("**ваш ход**"), "{}", list.text());
 
     // Nobody is answering when the scheduler speaks: it uses the server's stored language.
     let_time_pass(&dir, 1, 13 * 3600, 11 * 3600).await;

@@ -40,10 +40,10 @@ console-bad-number = «{ $input }» — не номер вроде 12
 console-bad-side = «{ $input }» — не сторона; выберите attackers, defenders или random
 console-bad-challenge-option = «{ $input }» — не параметр вызова; см. /help
 
-console-anyone = любого желающего
+console-anyone = любой желающий
 console-with-clock = { " " }с часами: { $per_move } на ход
 console-with-reserve = { " " }с часами: { $per_move } на ход, неиспользованное копится, но не больше, чем { $cap }
-console-challenge = вызов №{ $id }: { $by } вызывает { $to }, вариант: { $variant }{ $options }; вызывающий играет: { $side }.
+console-challenge = вызов №{ $id }: { $by } → { $to }, вариант: { $variant }{ $options }; вызывающий играет: { $side }.
 console-challenge-answer = { $player } может ответить так: as { $player } /accept { $id }
 console-challenge-answer-open = ответить может любой: as @имя /accept { $id }
 console-no-challenge-to-cancel = у вас нет открытого вызова, который можно отменить
@@ -62,7 +62,7 @@ console-no-ongoing-games = у игрока { $player } нет идущих па�
 console-no-games = у игрока { $player } нет партий
 console-turn = ходит { $player }
 console-time-left = { $state }, осталось { $left }
-console-game-line = партия №{ $id }: { $variant } против { $opponent }, сторона: { $side }, полуход { $ply }: { $state }
+console-game-line = партия №{ $id }: { $variant }, соперник: { $opponent }, сторона: { $side }, полуход { $ply }: { $state }
 console-resigned = { $by } сдаёт партию №{ $id }.
 console-draw-usage = напишите /draw offer, /draw accept или /draw decline
 console-takeback-usage = напишите /takeback request, /takeback accept или /takeback decline
@@ -100,7 +100,7 @@ console-digest = сводка для { $player }: ваш ход в { $count ->
     [one] { $count } партии
    *[other] { $count } партиях
 }: { $games }
-console-digest-game = №{ $id } ({ $variant } против { $opponent }{ $left })
+console-digest-game = №{ $id } ({ $variant }, соперник: { $opponent }{ $left })
 console-left = , осталось { $left }
 console-grace = планировщик не работал: сроки партий { $games } перенесены на { $after } от текущего момента
 

@@ -116,7 +116,7 @@ resigned = Вы сдали партию №{ $id }.
 ## Вызовы
 
 challenge-title = Вызов №{ $id }: { $variant }
-challenge-to = { $by } вызывает { $opponent } на партию: { $variant }.
+challenge-to = { $by } вызывает на партию игрока { $opponent }: { $variant }.
 challenge-open = { $by } ищет соперника: { $variant }. Принять может любой.
 challenge-side = Сторона вызывающего: { $side }
 challenge-options = Опции: `{ $options }`
@@ -149,13 +149,13 @@ minutes = { $n ->
 
 ## Списки партий, напоминания и сводка
 
-game-line = [№{ $id }]({ $link }) { $variant } против { $opponent } · { $side } · ход { $number } · { $state }{ $clock }
-game-line-plain = №{ $id } { $variant } против { $opponent } · { $side } · ход { $number } · { $state }{ $clock }
+game-line = [№{ $id }]({ $link }) { $variant } · соперник: { $opponent } · { $side } · ход { $number } · { $state }{ $clock }
+game-line-plain = №{ $id } { $variant } · соперник: { $opponent } · { $side } · ход { $number } · { $state }{ $clock }
 game-line-clock = { " " }· ⏰ { $when }
 game-state-finished = окончена
 game-state-your-move = **ваш ход**
 game-state-their-move = ход соперника
-game-choice = №{ $id } { $variant } против { $opponent } ({ $state })
+game-choice = №{ $id } { $variant }, соперник: { $opponent } ({ $state })
 game-choice-your-move = ваш ход
 game-choice-their-move = ход соперника
 games-title = { $count ->
