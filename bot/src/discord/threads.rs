@@ -133,10 +133,7 @@ mod tests {
     #[test]
     fn a_thread_is_named_after_the_players_and_variant() {
         assert_eq!(name_for("Alice", "Bob", "Brandubh", 3, Lang::discord(None)), "Alice vs Bob · Brandubh #3");
-        assert_eq!(
-            name_for("Алиса", "Боб", "Brandubh", 3, Lang::discord(Some("ru"))),
-            "Алиса — Боб · Brandubh №3"
-        );
+        assert_eq!(name_for("Алиса", "Боб", "Brandubh", 3, Lang::discord(Some("ru"))), "Алиса — Боб · Brandubh №3");
     }
 
     #[test]

@@ -826,3 +826,159 @@ pub fn digest_title(games: usize, lang: Lang) -> String {
 pub fn short_number(id: GameId, lang: Lang) -> String {
     tr!(lang, "short-number", id = id)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn english() -> Lang {
+        Lang::discord(None)
+    }
+
+    fn russian() -> Lang {
+        Lang::discord(Some("ru"))
+    }
+
+    #[test]
+    fn the_variant_list_has_one_line_per_preset_in_both_languages() {
+        for lang in [english(), russian()] {
+            let list = variants_list(lang);
+            assert_eq!(list.lines().count(), Variant::ALL.len());
+            for (line, variant) in list.lines().zip(Variant::ALL) {
+                assert!(line.starts_with(&format!("`{}` — ", variant.id())), "{line}");
+            }
+            assert!(list.chars().count() < 4096, "fits an embed description");
+        }
+    }
+
+    #[test]
+    fn copenhagen_is_described_by_its_rules() {
+        assert_eq!(
+            variant_line(Variant::Copenhagen, english()),
+            "`copenhagen` — Copenhagen Hnefatafl: 11×11, the king escapes to a corner, captured on four sides, \
+             armed king, shieldwall, exit fort, encirclement"
+        );
+        assert!(variant_line(Variant::SeaBattle9, russian()).contains("король уходит на край"));
+    }
+
+    #[test]
+    fn variant_choices_match_ids_and_names_in_any_case() {
+        let all = variant_choices("", english());
+        assert_eq!(all.len(), Variant::ALL.len());
+        let copenhagen = variant_choices("COPEN", english());
+        assert_eq!(copenhagen, [("Copenhagen Hnefatafl (11×11)".to_owned(), "copenhagen")]);
+        assert_eq!(variant_choices("sea", english()).len(), 4);
+        assert!(variant_choices("chess", english()).is_empty());
+    }
+
+    #[test]
+    fn russian_names_of_variants_are_found_too() {
+        assert_eq!(
+            variant_choices("копен", russian()),
+            [("Копенгагенский хнефатафл (11×11)".to_owned(), "copenhagen")]
+        );
+        assert_eq!(variant_choices("copen", russian()).len(), 1, "the English name still finds it");
+    }
+
+    #[test]
+    fn russian_locales_get_russian_and_every_other_locale_english() {
+        assert_eq!(Lang::discord(Some("ru")).code(), "ru");
+        assert_eq!(Lang::discord(Some("en-US")).code(), "en");
+        assert_eq!(Lang::discord(Some("de")).code(), "en");
+        assert_eq!(Lang::discord(None).code(), "en");
+    }
+
+    #[test]
+    fn refusals_name_discord_commands_in_the_readers_language() {
+        let stale = HostError::StaleBoard { id: 3, ply: 5, expected: 4 };
+        assert!(host_error(&stale, english()).starts_with("The board has changed"));
+        assert!(host_error(&stale, russian()).starts_with("Доска уже изменилась"));
+        assert_eq!(
+            host_error(&HostError::NotAPlayer(3), english()),
+            "This is not your game: only its two players can use its buttons."
+        );
+        assert_eq!(
+            host_error(&HostError::NoSuchGame(9), english()),
+            "There is no game #9; see your games with /tafl games."
+        );
+        assert_eq!(
+            host_error(&HostError::NoSuchGame(9), russian()),
+            "Партии №9 нет; ваши партии покажет /тафл партии."
+        );
+        assert_eq!(
+            host_error(&HostError::NoSuchGame(9), Lang::console("ru")),
+            "Партии №9 нет; ваши партии покажет /games."
+        );
+        assert!(host_error(&HostError::OwnChallenge { id: 2 }, english()).ends_with("withdraw it with Decline."));
+        // The engine's refusals are typed, so they read in Russian too, square in lower case.
+        let blocked = tafl_rules::IllegalMove::Blocked {
+            mv: tafl_rules::Move::new("d1".parse().unwrap(), "d7".parse().unwrap()),
+            blocker: "d4".parse().unwrap(),
+        };
+        let said = host_error(&HostError::IllegalMove(blocked), russian());
+        assert!(said.starts_with("d1-d7: путь закрывает фигура на d4."), "{said}");
+        assert!(said.contains("/тафл доска"), "{said}");
+        let clock = host_error(&HostError::BadClock(ClockError::Unreadable { input: "abc".into() }), russian());
+        assert!(clock.starts_with("«abc» — не часы"), "{clock}");
+        let variant = host_error(
+            &HostError::BadSetup(RulesError::UnknownVariant { input: "chess".into(), known: String::new() }),
+            russian(),
+        );
+        assert!(variant.starts_with("«chess» — не вариант; варианты: sea-battle-9"), "{variant}");
+    }
+
+    #[test]
+    fn notation_reads_with_spaces_around_captures() {
+        assert_eq!(notation_with_spaces("e1-e3"), "e1-e3");
+        assert_eq!(notation_with_spaces("e1-e3xe2"), "e1-e3 x e2");
+        assert_eq!(notation_with_spaces("e1-e3xe2xd3"), "e1-e3 x e2 x d3");
+    }
+
+    #[test]
+    fn clocks_in_words() {
+        assert_eq!(duration_words(3 * 86_400, english()), "3 days");
+        assert_eq!(duration_words(86_400, english()), "1 day");
+        assert_eq!(duration_words(36 * 3600, english()), "36 hours");
+        assert_eq!(duration_words(90 * 60, english()), "90 minutes");
+        assert_eq!(duration_words(3 * 86_400, russian()), "3 дня");
+        assert_eq!(duration_words(86_400, russian()), "1 день");
+        assert_eq!(duration_words(5 * 3600, russian()), "5 часов");
+        assert_eq!(duration_words(21 * 60, russian()), "21 минута");
+    }
+
+    #[test]
+    fn every_preset_has_rules_that_differ_where_the_rules_differ() {
+        for lang in [english(), russian()] {
+            for variant in Variant::ALL {
+                let text = rules_description(variant, lang);
+                assert!(text.chars().count() < 4096, "fits an embed: {}", variant.id());
+                assert!(text.lines().all(|l| !l.contains('{')), "{text}");
+            }
+        }
+        let copenhagen = rules_explanation(&Variant::Copenhagen.rules(), english()).join("\n");
+        assert!(copenhagen.contains("reaches a corner square"), "{copenhagen}");
+        assert!(copenhagen.contains("encirclement"), "{copenhagen}");
+        assert!(copenhagen.contains("Shieldwall"), "{copenhagen}");
+        assert!(copenhagen.contains("Exit fort"), "{copenhagen}");
+        let sea = rules_explanation(&Variant::SeaBattle9.rules(), english()).join("\n");
+        assert!(sea.contains("any edge square") && sea.contains("Throne.** None"), "{sea}");
+        assert!(!sea.contains("Exit fort"), "{sea}");
+        let tablut = rules_explanation(&Variant::Tablut.rules(), russian()).join("\n");
+        assert!(tablut.contains("Трон"), "{tablut}");
+        // Two presets with different rules never read the same.
+        for a in Variant::ALL {
+            for b in Variant::ALL {
+                if a.rules() != b.rules() && a.rules().size() == b.rules().size() {
+                    let (x, y) = (rules_explanation(&a.rules(), english()), rules_explanation(&b.rules(), english()));
+                    let (sx, sy) = (rule_summary(&a.rules(), english()), rule_summary(&b.rules(), english()));
+                    assert!(
+                        x != y || sx != sy || a.rules().start != b.rules().start,
+                        "{} and {} read the same",
+                        a.id(),
+                        b.id()
+                    );
+                }
+            }
+        }
+    }
+}
