@@ -1,5 +1,5 @@
 //! The slash commands. Each one is thin: it reads its options, calls plain functions (the host,
-//! [`super::text`], [`super::board`]) and sends the answer. Errors are private, one sentence, in
+//! [`crate::present`], [`super::board`]) and sends the answer. Errors are private, one sentence, in
 //! the caller's language ([`super::on_error`]); what everyone sees (boards, notices) is in the
 //! server's language.
 

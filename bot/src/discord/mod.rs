@@ -1,5 +1,5 @@
 //! The Discord front end: poise commands on serenity. Thin by design (ARCHITECTURE.md): commands
-//! parse, call the host or [`text`], and send; all product logic lives in `host`.
+//! parse, call the host and [`crate::present`] (every word), and send; all product logic lives in `host`.
 //!
 //! [`serve`] is the one way to run the bot, used by `tafl-bot run` and by the end-to-end tests
 //! (crate `tafl-e2e`) against a fake Discord, so the tests exercise the production set-up.
