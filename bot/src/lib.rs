@@ -3,6 +3,8 @@
 pub mod cli;
 pub mod discord;
 pub mod host;
+pub mod limits;
 pub mod local;
 pub mod present;
+pub mod printable;
 pub mod store;

@@ -239,7 +239,7 @@ fn a_move_off_the_board_names_the_board_size() {
     let output = run(&["replay", "--variant", "brandubh", "--json", "d7-d9"], None);
     assert_one_sentence_error(&output);
     let line: serde_json::Value = serde_json::from_str(&lines(&output)[0]).expect("JSON");
-    assert_eq!(line["error"], "d9 is off a 7x7 board");
+    assert_eq!(line["error"], "d9 is off the board: this one is 7x7");
 }
 
 #[test]
@@ -498,6 +498,50 @@ fn render_without_an_output_file_is_refused_in_one_sentence() {
     let output = run(&["render", "--variant", "copenhagen", "h1-h3"], None);
     let err = assert_one_sentence_error(&output);
     assert!(err.contains("-o board.png"), "{err}");
+}
+
+#[test]
+fn render_refuses_one_file_for_both_the_board_and_the_animation() {
+    let path = std::env::temp_dir().join(format!("tafl-same-{}.png", std::process::id()));
+    let path = path.to_str().unwrap();
+    let output = run(&["render", "--variant", "copenhagen", "-o", path, "--gif", path, "h1-h3"], None);
+    let err = assert_one_sentence_error(&output);
+    assert!(err.contains("-o and --gif both name"), "{err}");
+    assert!(!std::path::Path::new(path).exists(), "nothing was written");
+}
+
+#[test]
+fn a_bare_tafl_bot_prints_one_sentence_pointing_to_help() {
+    let output = run(&[], None);
+    let err = assert_one_sentence_error(&output);
+    assert!(err.contains("`tafl-bot --help`"), "{err}");
+    assert!(stdout(&output).is_empty());
+}
+
+#[test]
+fn control_characters_in_the_input_are_escaped_in_the_error() {
+    let output = run(&["replay", "--variant", "copenhagen", "e1\u{1b}[2J-e3\u{7}"], None);
+    let err = assert_one_sentence_error(&output);
+    assert!(err.contains("e1\\u{1b}[2J-e3\\u{7}"), "{err}");
+    let output = run(&["replay", "--variant", "copenhagen\u{1b}[31m"], None);
+    let err = assert_one_sentence_error(&output);
+    assert!(!err.contains('\u{1b}'), "{err}");
+}
+
+#[test]
+fn a_non_sqlite_database_url_is_refused_by_name() {
+    let output = Command::new(env!("CARGO_BIN_EXE_tafl-bot"))
+        .arg("run")
+        .env("DATABASE_URL", "postgres://user:secret@db.invalid/tafl")
+        .env("DISCORD_TOKEN", "x")
+        .env_remove("DISCORD_API_BASE")
+        .env_remove("DISCORD_API_RESOLVE")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let err = assert_one_sentence_error(&output);
+    assert!(err.starts_with("error: DATABASE_URL names a postgres database"), "{err}");
+    assert!(!err.contains("secret"), "{err}");
 }
 
 #[test]

@@ -313,7 +313,7 @@ async fn an_illegal_move_is_refused_with_the_engines_sentence() {
     let error = refused!(host, host.play(g.id, alice().id, "d1-d3xd2", None, NOW));
     assert!(said(&error).contains("captures nothing, not d2"), "{error}");
     let error = refused!(host, host.play(g.id, alice().id, "z1-z3", None, NOW));
-    assert!(said(&error).contains("off the 11x11 board"), "{error}");
+    assert!(said(&error).contains("z1 is off the board: this one is 11x11"), "{error}");
 }
 
 #[tokio::test]

@@ -35,7 +35,19 @@ fn local(db: &std::path::Path, extra: &[&str], script: &str) -> String {
     writer.join().unwrap();
     let stdout = String::from_utf8(output.stdout).unwrap();
     let stderr = String::from_utf8(output.stderr).unwrap();
-    assert!(output.status.success(), "tafl-bot local failed: {stderr}\n{stdout}");
+    // A piped session ends with status 1 exactly when one of its commands failed, and says how
+    // many did.
+    let failures = stdout.lines().filter(|l| l.starts_with("error:")).count();
+    if failures == 0 {
+        assert!(output.status.success(), "tafl-bot local failed: {stderr}\n{stdout}");
+    } else {
+        assert_eq!(output.status.code(), Some(1), "{failures} failures: {stderr}\n{stdout}");
+        assert_eq!(
+            stderr.trim_end().lines().last(),
+            Some(&*format!("error: {failures} of the session's commands failed (see the error lines above)")),
+            "{stderr}"
+        );
+    }
     assert!(!stderr.contains("panicked"), "{stderr}");
     stdout
 }
@@ -340,11 +352,15 @@ fn an_exported_game_imports_back_from_a_file() {
     let out = local(
         &db,
         &["--no-png", "--quiet"],
-        &format!("/import {} @cy @di\n/import /nonexistent/x.otn\n", file.display()),
+        &format!("/import {} @cy @di\n/import /nonexistent/x.otn\n/import {}\n", file.display(), file.display()),
     );
-    assert!(out.contains(&format!("imported as game #2 (Brandubh, {} plies).", moves.len())), "{out}");
+    let imported = format!("(Brandubh, {} plies), @cy (attackers) against @di (defenders).", moves.len());
+    assert!(out.contains(&format!("imported as game #2 {imported}")), "{out}");
     assert!(out.contains("result: attackers_win king_captured"), "{out}");
     assert!(out.contains("error: cannot read /nonexistent/x.otn"), "{out}");
+    // Without names, the record's own [attackers:ann] [defenders:ben] say who played.
+    let tagged = format!("(brandubh, {} plies), @ann (attackers) against @ben (defenders).", moves.len());
+    assert!(out.contains(&format!("imported as game #3 {tagged}")), "{out}");
 }
 
 #[test]
@@ -503,4 +519,30 @@ fn the_console_speaks_the_terminals_language_by_default() {
     child.stdin.take().unwrap().write_all(b"/games\n").unwrap();
     let out = String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap();
     assert!(out.contains("у игрока @you нет идущих партий"), "{out}");
+}
+
+#[test]
+fn console_lists_say_when_they_are_cut_and_one_command_cannot_switch_players() {
+    let out = local(
+        &temp_path("cut"),
+        &["--no-png", "--quiet"],
+        "/as @ann\n/challenge @ben copenhagen side:attackers\nas @ben /accept\n/moves\n/moves d1\nas @ben /as @carol\n/as\n",
+    );
+    // Copenhagen's attackers have 116 first moves; the list shows 25 and says so.
+    assert!(out.contains("\n25 of 116; type more to narrow, like /moves a4\n"), "{out}");
+    let d1: Vec<&str> = out.lines().filter(|l| l.starts_with("d1-")).collect();
+    assert_eq!(d1, ["d1-b1", "d1-c1", "d1-d2", "d1-d3", "d1-d4", "d1-d5"], "/moves d1 lists all six, uncut: {out}");
+    assert!(out.contains("error: as @ben runs one command as @ben; to switch for good, type /as on its own"), "{out}");
+    assert!(!out.contains("you are now @carol"), "{out}");
+}
+
+#[test]
+fn an_aborted_game_says_aborted_once() {
+    let out = local(
+        &temp_path("aborted"),
+        &["--no-png", "--quiet"],
+        "/as @ann\n/challenge @ben brandubh side:attackers clock:1d\nas @ben /accept\n/wait 3d\n/board 1\n",
+    );
+    assert!(out.contains("result: aborted\n"), "{out}");
+    assert!(!out.contains("aborted aborted"), "{out}");
 }

@@ -86,3 +86,42 @@ async fn a_game_can_be_given_its_own_thread() {
     assert_eq!(host.show(g.id).await.unwrap().place.thread, Some(777));
     assert_eq!(host.set_thread(999, 777, NOW).await.unwrap_err(), HostError::NoSuchGame(999));
 }
+
+#[tokio::test]
+async fn a_database_that_cannot_grow_refuses_with_the_disk_full_sentence_and_recovers() {
+    use sqlx::sqlite::SqliteConnectOptions;
+    use tafl_bot::host::{StorageFault, User};
+    use tafl_bot::present::Lang;
+    use tafl_bot::present::text::host_error;
+    // The bot's own pool with one connection, so that the page limit set below holds for every
+    // query of the host.
+    let options = SqliteConnectOptions::new().filename(temp_path("cannot-grow")).create_if_missing(true);
+    let pool = store::pool_options().max_connections(1).connect_with(options).await.unwrap();
+    let host = Host::new(Db::from_pool(pool.clone()).await.unwrap());
+    let pages: i64 = sqlx::query_scalar("PRAGMA page_count").fetch_one(&pool).await.unwrap();
+    sqlx::query(sqlx::AssertSqlSafe(format!("PRAGMA max_page_count = {pages}"))).execute(&pool).await.unwrap();
+    // SQLite answers SQLITE_FULL ("database or disk is full") once the file would have to grow.
+    let long_name = "x".repeat(3000);
+    let mut refused = None;
+    for id in 1..200 {
+        if let Err(error) = host.remember_user(&User::new(1000 + id, &long_name), NOW).await {
+            refused = Some(error);
+            break;
+        }
+    }
+    let refused = refused.expect("the file filled up");
+    assert_eq!(refused, HostError::Storage(StorageFault::DiskFull));
+    assert_eq!(
+        host_error(&refused, Lang::discord(None)),
+        "The server's disk is full, so nothing was saved; try again once the bot's operator has freed space."
+    );
+    assert!(
+        host_error(&refused, Lang::discord(Some("ru")))
+            .starts_with("Диск сервера заполнен, поэтому ничего не сохранено")
+    );
+    assert!(refused.to_string().starts_with("the server's disk is full, so nothing was saved"));
+    // Space returns: the next write succeeds on the same pool.
+    sqlx::query("PRAGMA max_page_count = 1000000").execute(&pool).await.unwrap();
+    host.remember_user(&User::new(5000, &long_name), NOW).await.expect("writes resume");
+    host.remember_user(&alice(), NOW).await.unwrap();
+}

@@ -13,6 +13,10 @@ pub enum ParseError {
     Square { input: String },
     #[error("\"{input}\" is not a move: {reason}; write moves like e1-e3")]
     Move { input: String, reason: &'static str },
+    /// A well-written square beyond the largest board (`z99`): worded as
+    /// [`IllegalMove::OffBoard`] is, since to the player both are the same fault.
+    #[error("{square} is off the board: boards are at most 26x26")]
+    OffBoard { square: String },
     #[error("\"{input}\" is not an OTN position: {reason}")]
     Position { input: String, reason: String },
     #[error("the OTN rules string is invalid: {reason}")]
@@ -24,7 +28,7 @@ pub enum ParseError {
 /// A well-formed move that cannot be played in this position.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum IllegalMove {
-    #[error("{square} is off a {size}x{size} board")]
+    #[error("{square} is off the board: this one is {size}x{size}")]
     OffBoard { square: Square, size: u8 },
     #[error("the game is over")]
     GameOver,

@@ -34,18 +34,18 @@ impl FromStr for MoveText {
         if scan.rest.is_empty() {
             return Err(err("it is empty"));
         }
-        let from = scan.square().ok_or_else(|| err("it does not start with a square"))?;
+        let from = scan.square()?.ok_or_else(|| err("it does not start with a square"))?;
         scan.skip_spaces();
         if scan.eat('-') {
             scan.skip_spaces();
         }
-        let to = scan.square().ok_or_else(|| err("the destination square is missing or malformed"))?;
+        let to = scan.square()?.ok_or_else(|| err("the destination square is missing or malformed"))?;
         let mut captures = Vec::new();
         scan.skip_spaces();
         if scan.eat('x') {
             loop {
                 scan.skip_spaces();
-                captures.push(scan.square().ok_or_else(|| err("a captured square is malformed"))?);
+                captures.push(scan.square()?.ok_or_else(|| err("a captured square is malformed"))?);
                 scan.skip_spaces();
                 if !(scan.eat('x') || scan.eat('/')) {
                     break;
@@ -89,19 +89,23 @@ impl Scanner<'_> {
         }
     }
 
-    /// A letter followed by one or two digits.
-    fn square(&mut self) -> Option<Square> {
+    /// A letter followed by one or two digits; `None` when the text does not look like a
+    /// square, an error when it does but lies beyond the largest board (`z99`, `a27`).
+    fn square(&mut self) -> Result<Option<Square>, ParseError> {
         let bytes = self.rest.as_bytes();
         if bytes.is_empty() || !bytes[0].is_ascii_alphabetic() {
-            return None;
+            return Ok(None);
         }
         let digits = bytes[1..].iter().take(3).take_while(|b| b.is_ascii_digit()).count();
-        if digits == 0 || digits > 2 {
-            return None;
+        if digits == 0 || digits > 2 || bytes[1] == b'0' {
+            return Ok(None);
         }
-        let sq = self.rest[..=digits].parse().ok()?;
+        let text = &self.rest[..=digits];
+        let Ok(sq) = text.parse() else {
+            return Err(ParseError::OffBoard { square: text.to_ascii_lowercase() });
+        };
         self.rest = &self.rest[1 + digits..];
-        Some(sq)
+        Ok(Some(sq))
     }
 }
 
@@ -144,7 +148,8 @@ impl FromStr for Setup {
                     }
                     let run: usize =
                         row[start..end].parse().map_err(|_| err(format!("row {} has a bad count", rank + 1)))?;
-                    if run == 0 {
+                    // `03` is a zero followed by a three, or a typo: either way not a count.
+                    if run == 0 || row[start..].starts_with('0') {
                         return Err(err(format!("row {} counts zero empty squares", rank + 1)));
                     }
                     file += run;
@@ -153,7 +158,9 @@ impl FromStr for Setup {
                         't' => Piece::Attacker,
                         'T' => Piece::Defender,
                         'K' => Piece::King,
-                        _ => return Err(err(format!("'{c}' is not a piece this bot plays (t, T, K)"))),
+                        _ => {
+                            return Err(err(format!("'{}' is not a piece this bot plays (t, T, K)", c.escape_debug())));
+                        }
                     };
                     if file < size {
                         let sq = Square::new(file as u8, rank as u8).expect("size is at most 26");

@@ -75,16 +75,23 @@ impl FromStr for Square {
     }
 }
 
-/// Cuts untrusted input down to a length that can be quoted in an error message.
+/// Cuts untrusted input down to a length that can be quoted in an error message, with control
+/// characters escaped (`\u{1b}`), so that a quoted ESC or newline can neither drive a terminal
+/// nor break the one-line message.
 pub(crate) fn shorten(s: &str) -> String {
     const LIMIT: usize = 24;
-    if s.chars().count() <= LIMIT {
-        s.to_owned()
-    } else {
-        let mut cut: String = s.chars().take(LIMIT).collect();
-        cut.push('…');
-        cut
+    let mut cut = String::new();
+    for c in s.chars().take(LIMIT) {
+        if c.is_control() {
+            cut.extend(c.escape_debug());
+        } else {
+            cut.push(c);
+        }
     }
+    if s.chars().count() > LIMIT {
+        cut.push('…');
+    }
+    cut
 }
 
 /// A move of one piece along a rank or file. Whether it is legal is a question for a

@@ -54,8 +54,8 @@ fn the_empty_throne_may_be_passed_by_all_but_stopped_on_by_the_king_only() {
     assert_illegal(&copenhagen(), LANES, DEFENDERS, "c6-f6", "c6-f6: only the king may stop on the throne");
     assert_illegal(&copenhagen(), LANES, ATTACKERS, "f8-f6", "f8-f6: only the king may stop on the throne");
     assert_illegal(&copenhagen(), LANES, ATTACKERS, "d1-a1", "d1-a1: only the king may stop on a corner");
-    assert_illegal(&copenhagen(), LANES, ATTACKERS, "d1-l1", "l1 is off a 11x11 board");
-    assert_illegal(&copenhagen(), LANES, ATTACKERS, "d1-d12", "d12 is off a 11x11 board");
+    assert_illegal(&copenhagen(), LANES, ATTACKERS, "d1-l1", "l1 is off the board: this one is 11x11");
+    assert_illegal(&copenhagen(), LANES, ATTACKERS, "d1-d12", "d12 is off the board: this one is 11x11");
     assert_move(&copenhagen(), LANES, DEFENDERS, "h2-h1", &[], ONGOING);
     let mut g = game(&copenhagen(), LANES, DEFENDERS);
     let statuses = play_all(&mut g, &["h2-h1", "f8-f9", "h1-k1"]);

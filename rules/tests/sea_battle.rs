@@ -89,8 +89,8 @@ fn illegal_moves_are_refused_with_a_reason() {
         ("e1-e1", "e1-e1: a piece must move to another square"),
         ("d1-d4", "d1-d4: there is no piece on d1"),
         ("e3-f3", "e3-f3: the piece on e3 belongs to the defenders, and it is the attackers' turn"),
-        ("e1-j1", "j1 is off a 9x9 board"),
-        ("e1-e10", "e10 is off a 9x9 board"),
+        ("e1-j1", "j1 is off the board: this one is 9x9"),
+        ("e1-e10", "e10 is off the board: this one is 9x9"),
     ];
     for (mv, message) in cases {
         assert_illegal(&sea_battle(), board, ATTACKERS, mv, message);

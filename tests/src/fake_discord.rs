@@ -109,6 +109,8 @@ pub enum Fault {
     RateLimited { seconds: f64 },
     /// A server error (500, 502, 503…) with Discord's JSON error body.
     ServerError(u16),
+    /// 401, as Discord answers every request made with a bad token.
+    Unauthorized,
 }
 
 type Matcher = Box<dyn Fn(&Recorded) -> bool + Send + Sync>;
@@ -149,6 +151,8 @@ struct Shared {
     next_id: AtomicU64,
     gateway_url: Mutex<String>,
     store: Mutex<Store>,
+    /// Close every Identify with 4004 (Authentication failed), as Discord does for a bad token.
+    reject_identify: std::sync::atomic::AtomicBool,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -665,6 +669,12 @@ impl FakeDiscord {
         assert!(reached.is_some(), "the bot connected {} times, not {count}", self.connections());
     }
 
+    /// From now on, closes the gateway on Identify with code 4004, as Discord does for a token it
+    /// does not accept.
+    pub fn reject_identify(&self) {
+        self.shared.reject_identify.store(true, Ordering::Relaxed);
+    }
+
     /// Answers the next `times` requests that `matches` with `fault` instead of the normal
     /// answer. They are recorded as usual, with the fault's status.
     pub fn fail_next(&self, matches: impl Fn(&Recorded) -> bool + Send + Sync + 'static, times: usize, fault: Fault) {
@@ -985,6 +995,7 @@ fn fault_response(fault: Fault) -> Response<Full<Bytes>> {
             let status = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
             reply(status, &json!({ "message": "500: Internal Server Error", "code": 0 }))
         }
+        Fault::Unauthorized => reply(StatusCode::UNAUTHORIZED, &json!({ "message": "401: Unauthorized", "code": 0 })),
     }
 }
 
@@ -1470,6 +1481,16 @@ async fn gateway_session(stream: TcpStream, shared: Arc<Shared>) {
                 let Ok(frame) = serde_json::from_str::<Value>(text) else { continue };
                 let answer = match frame["op"].as_u64() {
                     Some(1) => Some(json!({ "op": 11 })),
+                    Some(2) if shared.reject_identify.load(Ordering::Relaxed) => {
+                        shared.identifies.fetch_add(1, Ordering::Relaxed);
+                        let close = tokio_tungstenite::tungstenite::protocol::CloseFrame {
+                            code: 4004.into(),
+                            reason: "Authentication failed.".into(),
+                        };
+                        let _ = sink.send(Message::Close(Some(close))).await;
+                        shared.changed.notify_waiters();
+                        break;
+                    }
                     Some(2) => {
                         lock(&shared.sessions).push(outbox.clone());
                         shared.identifies.fetch_add(1, Ordering::Relaxed);

@@ -7,7 +7,7 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use serde_json::json;
-use tafl_e2e::fake_discord::{APPLICATION_ID, FakeDiscord};
+use tafl_e2e::fake_discord::{APPLICATION_ID, FakeDiscord, Fault};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn tafl_bot_run_serves_from_its_environment_and_stops_cleanly_on_sigterm() {
@@ -92,5 +92,89 @@ async fn sigterm_stops_tafl_bot_run_even_while_the_gateway_is_unreachable() {
         tokio::time::timeout(Duration::from_secs(10), status).await.expect("tafl-bot stops within 10 s").unwrap();
 
     assert!(status.success(), "exit status {status:?}; stderr: {stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Starts `tafl-bot run` against `fake` (proxy mode) with `stderr` as its stderr.
+fn run_against(fake: &FakeDiscord, dir: &std::path::Path, stderr: Stdio) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_tafl-bot-e2e"))
+        .arg("run")
+        .env("DISCORD_TOKEN", "process-secret-token")
+        .env("DATABASE_URL", format!("sqlite://{}", dir.join("tafl.db").display()))
+        .env("DISCORD_API_BASE", fake.api_base())
+        .env_remove("DISCORD_API_RESOLVE")
+        .env("DISCORD_GUILD_ID", "77")
+        .env("RUST_LOG", "debug")
+        .stdout(Stdio::null())
+        .stderr(stderr)
+        .spawn()
+        .expect("start tafl-bot run")
+}
+
+/// Waits (at most 10 s) for `child` to exit; its status and stderr.
+async fn exit_of(mut child: std::process::Child) -> (std::process::ExitStatus, String) {
+    let status = tokio::task::spawn_blocking(move || {
+        let status = child.wait().expect("wait for tafl-bot");
+        let mut stderr = String::new();
+        if let Some(mut pipe) = child.stderr.take() {
+            pipe.read_to_string(&mut stderr).expect("read stderr");
+        }
+        (status, stderr)
+    });
+    tokio::time::timeout(Duration::from_secs(10), status).await.expect("tafl-bot stops within 10 s").unwrap()
+}
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("tafl-e2e-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("create the test directory");
+    dir
+}
+
+fn assert_token_rejected(status: std::process::ExitStatus, stderr: &str) {
+    assert_eq!(status.code(), Some(1), "stderr: {stderr}");
+    let last = stderr.lines().last().unwrap_or_default();
+    assert!(last.starts_with("error: Discord rejected the token in DISCORD_TOKEN;"), "{stderr}");
+    assert!(last.contains("https://discord.com/developers/applications"), "{stderr}");
+    assert!(!stderr.contains("process-secret-token"), "the token leaked: {stderr}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_token_that_discord_answers_with_401_stops_run_with_one_sentence() {
+    let fake = FakeDiscord::start().await;
+    fake.fail_next(|_| true, usize::MAX, Fault::Unauthorized);
+    let dir = temp_dir("401");
+    let child = run_against(&fake, &dir, Stdio::piped());
+    let (status, stderr) = exit_of(child).await;
+    assert_token_rejected(status, &stderr);
+    assert_eq!(fake.identifies(), 0, "no gateway session with a rejected token");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_gateway_closing_with_4004_stops_run_with_one_sentence() {
+    let fake = FakeDiscord::start().await;
+    fake.reject_identify();
+    let dir = temp_dir("4004");
+    let child = run_against(&fake, &dir, Stdio::piped());
+    let (status, stderr) = exit_of(child).await;
+    assert_token_rejected(status, &stderr);
+    assert!(fake.identifies() >= 1, "the gateway saw the token");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigterm_stops_run_even_when_no_log_line_can_be_written() {
+    let fake = FakeDiscord::start().await;
+    let dir = temp_dir("full-stderr");
+    let full = std::fs::OpenOptions::new().write(true).open("/dev/full").expect("/dev/full exists");
+    let child = run_against(&fake, &dir, Stdio::from(full));
+    // Serving with every log line failing (RUST_LOG=debug writes many).
+    fake.wait_until_ready().await;
+    let interaction = fake.push_interaction(fake.slash_command("tafl", "variants", &json!([]), 42, "en-US"));
+    fake.wait_for("the answer to /tafl variants", |r| r.path == interaction.callback_path()).await;
+    let terminated = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().expect("run kill");
+    assert!(terminated.success());
+    let (status, _) = exit_of(child).await;
+    assert!(status.success(), "exit status {status:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }

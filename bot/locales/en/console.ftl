@@ -29,6 +29,12 @@ console-help =
 console-welcome = tafl-bot local: database { $path }. Type /help for the commands.
 console-error = error: { $message }
 console-bye = bye
+console-line-too-long = a command line is longer than 64 KB, the most the console reads; the session ends
+console-as-inside-as = as { $player } runs one command as { $player }; to switch for good, type /as on its own, like /as @bob
+console-moves-cut = { $shown } of { $total }; type more to narrow, like /moves { $prefix }
+console-games-cut = { $shown } of { $total }, the newest first; type more to narrow, like /games { $player } (ongoing only)
+console-import-two-players = name at most two players, the attackers' then the defenders', like /import game.otn @ann @ben
+console-bad-record-player = the record's { $side } tag: { $error }; name the players, like /import FILE @ann @ben
 console-as-needs-command = write a command after the name, like: as @bob /accept
 console-as-needs-slash = write a slash command after the name, like: as @bob /accept
 console-not-a-command = commands start with /, like /move e1-e3; type /help for the list
@@ -84,7 +90,7 @@ console-too-large = { $path } is larger than any game record
 console-imported = imported as game #{ $id } ({ $variant }, { $plies ->
     [one] 1 ply
    *[other] { $plies } plies
-}).
+}), { $attacker } (attackers) against { $defender } (defenders).
 
 console-nothing-due = nothing is due
 console-bad-wait = "{ $input }" is not a time to wait; write one like 2h, 90m, 1d or 1d12h (at most a year)
@@ -104,7 +110,7 @@ console-grace = the scheduler was not running: the deadlines of games { $games }
 
 console-game-over = game #{ $id } is over: { $result }
 console-winner = { $player } wins
-console-result = result: { $status } { $reason }
+console-result = result: { $status }{ $reason }
 console-to-move = game #{ $id }, ply { $ply }: { $player } ({ $side }) to move
 console-reserve = { " " }(reserve { $reserve })
 console-board-image = board image: { $path }

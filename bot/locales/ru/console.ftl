@@ -29,6 +29,12 @@ console-help =
 console-welcome = tafl-bot local: база { $path }. Список команд: /help.
 console-error = ошибка: { $message }
 console-bye = до встречи
+console-line-too-long = строка команды длиннее 64 КБ, больше консоль не читает; сеанс окончен
+console-as-inside-as = as { $player } выполняет одну команду за { $player }; чтобы переключиться насовсем, наберите /as отдельно, например /as @bob
+console-moves-cut = показано { $shown } из { $total }; уточните начало хода, например /moves { $prefix }
+console-games-cut = показано { $shown } из { $total }, сначала новые; уточните, например /games { $player } (только идущие)
+console-import-two-players = укажите не больше двух игроков: сначала нападающих, потом защитников, например /import game.otn @ann @ben
+console-bad-record-player = тег записи «{ $side }»: { $error }; укажите игроков, например /import ФАЙЛ @ann @ben
 console-as-needs-command = после имени напишите команду, например: as @bob /accept
 console-as-needs-slash = после имени напишите команду со слэшем, например: as @bob /accept
 console-not-a-command = команды начинаются с /, например /move e1-e3; список команд: /help
@@ -86,7 +92,7 @@ console-imported = загружено как партия №{ $id } ({ $variant
     [one] { $plies } полуход
     [few] { $plies } полухода
    *[many] { $plies } полуходов
-}).
+}), { $attacker } (нападающие) против { $defender } (защитники).
 
 console-nothing-due = ничего не наступило
 console-bad-wait = «{ $input }» — не срок ожидания; напишите, например, 2h, 90m, 1d или 1d12h (не больше года)
@@ -106,7 +112,7 @@ console-grace = планировщик не работал: сроки парт�
 
 console-game-over = партия №{ $id } окончена: { $result }
 console-winner = побеждает { $player }
-console-result = итог: { $status } { $reason }
+console-result = итог: { $status }{ $reason }
 console-to-move = партия №{ $id }, полуход { $ply }: ходит { $player } ({ $side })
 console-reserve = { " " }(запас { $reserve })
 console-board-image = картинка доски: { $path }

@@ -48,7 +48,8 @@ error-not-a-move = «{ $input }» — не ход; ходы пишут так: e
 error-not-a-position = «{ $input }» — не позиция в OTN.
 error-bad-rules-string = Строку правил OTN не удалось прочитать.
 error-bad-record-line = Запись партии в OTN не читается в строке { $line }.
-error-off-board = Поля { $square } нет на доске { $size }×{ $size }.
+error-off-board = Поля { $square } нет на доске: эта доска { $size }×{ $size }.
+error-beyond-any-board = Поля { $square } нет на доске: доски бывают не больше 26×26.
 error-no-legal-move-game-over = Партия окончена.
 error-no-piece = { $notation }: на поле { $square } нет фигуры.
 error-not-your-piece = { $notation }: фигура на { $square } — это { $owner }, а ходят { $to_move }.
@@ -81,6 +82,14 @@ error-clock-too-long = { $duration } на ход — слишком много: 
 error-clock-no-reserve = Запас { $duration } — это не запас; укажите хотя бы 1 минуту, например 3d+7d, или только время на ход.
 error-clock-reserve-too-long = Запас { $duration } слишком велик: копить можно не больше 60 дней; укажите меньше, например 3d+7d.
 
+error-record-too-long = В записи { $plies ->
+    [one] { $plies } полуход
+    [few] { $plies } полухода
+   *[many] { $plies } полуходов
+}; загрузить можно партию не длиннее { $max } полуходов.
+error-storage-disk-full = Диск сервера заполнен, поэтому ничего не сохранено; попробуйте снова, когда администратор бота освободит место.
+error-storage-io = Сервер не смог записать данные на диск, поэтому ничего не сохранено; попробуйте позже и сообщите администратору бота, если это повторится.
+error-storage-busy = База данных сервера занята, поэтому ничего не сохранено; попробуйте ещё раз через минуту.
 error-record-unplayable = По правилам этой записи играть нельзя.
 error-record-move = Полуход { $ply } записи сыграть нельзя: { $why }
 error-record-no-result = В записи не сказано, чем кончилась партия; добавьте тег [result:1], [result:-1] или [result:0].

@@ -53,6 +53,9 @@ pub enum CliError {
     /// A move of `replay` that cannot be played; the output stream has already reported it.
     #[error("ply {ply}: {message}")]
     BadPly { ply: usize, mv: String, message: String },
+    /// Commands of a piped console session failed; each was answered already.
+    #[error("{failures} of the session's commands failed (see the error lines above)")]
+    SessionFailed { failures: usize },
     /// Writing the output or reading stdin failed.
     #[error("{context}: {source}")]
     Io { context: &'static str, source: io::Error },
@@ -82,7 +85,8 @@ pub fn main() -> ExitCode {
         // The reader went away (`tafl-bot perft … | head -1`): nobody is left to tell.
         Err(CliError::Io { source, .. }) if source.kind() == io::ErrorKind::BrokenPipe => ExitCode::FAILURE,
         Err(error) => {
-            eprintln!("error: {error}");
+            // Every error is one line; whatever input it quotes cannot break or colour it.
+            complain(&crate::printable::printable(&format!("error: {error}")));
             ExitCode::FAILURE
         }
     }
@@ -98,7 +102,7 @@ pub fn run(command: &Command, out: &mut dyn Write) -> Result<(), CliError> {
                 let stdin = io::stdin();
                 if stdin.is_terminal() {
                     // Someone typed the command without moves: say why nothing happens yet.
-                    eprintln!("reading moves from stdin; end with Ctrl-D");
+                    complain("reading moves from stdin; end with Ctrl-D");
                 }
                 replay::run(args, &mut stdin.lock(), out)
             } else {
@@ -116,20 +120,29 @@ pub fn run(command: &Command, out: &mut dyn Write) -> Result<(), CliError> {
 /// (clap's own message without the usage block) and status 1, like every other error.
 fn clap_failure(error: &clap::Error) -> ExitCode {
     use clap::error::ErrorKind;
-    if matches!(
-        error.kind(),
-        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
-    ) {
+    if matches!(error.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
         // Printing help can only fail on a closed stdout, and then there is nobody to tell.
         let _ = error.print();
-        return if error.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
-            ExitCode::FAILURE
-        } else {
-            ExitCode::SUCCESS
-        };
+        return ExitCode::SUCCESS;
     }
-    eprintln!("error: {}; see `tafl-bot --help`", one_sentence(&error.render().to_string()));
+    if error.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+        // A bare `tafl-bot` (or a subcommand without its arguments): one line, not the help.
+        complain(
+            "error: say what to do, e.g. `tafl-bot run` or `tafl-bot local`; `tafl-bot --help` lists the commands",
+        );
+        return ExitCode::FAILURE;
+    }
+    complain(&format!(
+        "error: {}; see `tafl-bot --help`",
+        crate::printable::printable(&one_sentence(&error.render().to_string()))
+    ));
     ExitCode::FAILURE
+}
+
+/// Writes one line to stderr. A stderr that cannot be written (`2>/dev/full`, a closed pipe) is
+/// not worth a panic: the exit status still tells what happened.
+pub(crate) fn complain(line: &str) {
+    let _ = writeln!(io::stderr(), "{line}");
 }
 
 /// Clap's first paragraph on one line: `error: the following required arguments were not
@@ -206,16 +219,14 @@ pub fn rules_for(id: &str, options: &[String]) -> Result<(Variant, Rules), CliEr
     Ok((variant, rules))
 }
 
-/// At most `limit` characters of untrusted text, so that an error about a 10 KB token stays one
-/// readable line.
+/// At most `limit` characters of untrusted text with control characters escaped, so that an
+/// error about a 10 KB token (or one holding ESC or a newline) stays one readable line.
 pub(crate) fn shorten(text: &str, limit: usize) -> String {
-    if text.chars().count() <= limit {
-        text.to_owned()
-    } else {
-        let mut cut: String = text.chars().take(limit).collect();
+    let mut cut: String = text.chars().take(limit).collect();
+    if text.chars().count() > limit {
         cut.push('…');
-        cut
     }
+    crate::printable::printable(&cut).into_owned()
 }
 
 #[cfg(test)]

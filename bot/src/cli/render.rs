@@ -47,6 +47,15 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
     if args.output.is_none() && args.gif.is_none() {
         return Err("nothing to write: give -o board.png, --gif game.gif, or both".to_owned());
     }
+    if let (Some(png), Some(gif)) = (&args.output, &args.gif)
+        && (png == gif || std::fs::canonicalize(png).ok().is_some_and(|p| std::fs::canonicalize(gif).ok() == Some(p)))
+    {
+        // One would silently overwrite the other.
+        return Err(format!(
+            "-o and --gif both name {}; give the board and the animation different files",
+            shorten(&png.display().to_string(), 60)
+        ));
+    }
     let rules = args.start.rules().map_err(|e| e.to_string())?;
     let theme = Theme::from_name(&args.theme)
         .ok_or_else(|| format!("--theme takes classic or high-contrast, not \"{}\"", shorten(&args.theme, 24)))?;

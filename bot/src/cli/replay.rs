@@ -10,6 +10,8 @@ use tafl_rules::otn::GameRecord;
 use tafl_rules::{Game, MoveText, PlayedMove, Position, Reason, Repetition, Status};
 
 use super::{CliError, StartArgs, shorten};
+use crate::limits::{self, MAX_INPUT_BYTES, MAX_PLIES};
+use crate::printable::printable;
 
 #[derive(Debug, clap::Args)]
 pub struct ReplayArgs {
@@ -80,6 +82,9 @@ pub fn run(args: &ReplayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> R
     let mut game = Game::new(start_position(args)?);
     let mut report = Report { json: args.json, out };
     if args.moves.is_empty() {
+        // All of stdin together is bounded, so that `replay < /dev/zero` (one endless line)
+        // stops at the limit instead of filling memory.
+        let mut input = std::io::Read::take(input, MAX_INPUT_BYTES as u64 + 1);
         let mut line = Vec::new();
         loop {
             line.clear();
@@ -88,6 +93,12 @@ pub fn run(args: &ReplayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> R
                 .map_err(|source| CliError::Io { context: "cannot read the moves from stdin", source })?;
             if read == 0 {
                 break;
+            }
+            if input.limit() == 0 {
+                return Err(CliError::Input(
+                    "the moves on stdin are longer than 1 MB, the most replay reads; a game fits in far less"
+                        .to_owned(),
+                ));
             }
             // Bytes that are not UTF-8 become U+FFFD and then fail as a malformed move.
             let text = String::from_utf8_lossy(&line);
@@ -108,15 +119,18 @@ fn replay_record(
     input: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
-    let mut text = String::new();
-    let read = if path.as_os_str() == "-" {
-        std::io::Read::read_to_string(&mut std::io::Read::take(input, 4 << 20), &mut text).map(|_| ())
-    } else {
-        std::fs::read_to_string(path).map(|t| text = t)
-    };
-    read.map_err(|e| CliError::Input(format!("cannot read the record {}: {e}", path.display())))?;
-    let record = GameRecord::parse(&text)
-        .map_err(|e| CliError::Input(format!("{} is not a game record this bot can read: {e}", path.display())))?;
+    let shown = printable(&path.display().to_string()).into_owned();
+    let text = if path.as_os_str() == "-" { limits::read_text(input) } else { limits::read_file(path) }
+        .map_err(|e| CliError::Input(format!("cannot read the record {shown}: {e}")))?;
+    let record = GameRecord::parse(&text).map_err(|e| {
+        CliError::Input(format!("{shown} is not a game record this bot can read: {}", printable(&e.to_string())))
+    })?;
+    if record.moves.len() > MAX_PLIES {
+        return Err(CliError::Input(format!(
+            "{shown} has {} plies; replay reads games of at most 10,000 plies",
+            record.moves.len()
+        )));
+    }
     let mut rules = record.rules.clone();
     if args.no_repetition {
         rules.repetition = Repetition::Ignore;
@@ -154,6 +168,9 @@ fn play_tokens<'a>(
             return Ok(true);
         }
         let ply = game.ply() + 1;
+        if ply > MAX_PLIES {
+            return Err(CliError::Input("the game is longer than 10,000 plies, the most replay plays".to_owned()));
+        }
         let played = match token.parse::<MoveText>() {
             Err(e) => Err((shorten(token.trim(), 24), e.to_string())),
             Ok(text) => game.play_text(&text).cloned().map_err(|e| (text.mv.to_string(), e.to_string())),

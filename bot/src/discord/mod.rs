@@ -72,7 +72,16 @@ pub enum RunError {
     #[error("{0}")]
     Config(#[from] ConfigError),
     #[error("cannot open the database {url}: {source}")]
-    Database { url: String, source: sqlx::Error },
+    Database { url: String, source: crate::store::OpenError },
+    /// A URL this build cannot use at all; the sentence names its kind, never the URL, which may
+    /// hold a password.
+    #[error("{0}")]
+    DatabaseKind(crate::store::OpenError),
+    /// Discord answered 401, or closed the gateway with 4004: retrying cannot help.
+    #[error(
+        "Discord rejected the token in DISCORD_TOKEN; get a new one with Reset Token on your application's Bot page at https://discord.com/developers/applications"
+    )]
+    TokenRejected,
     /// Boxed: serenity's error is large and this one travels up to `main`.
     #[error("the connection to Discord failed: {0}")]
     Discord(Box<serenity::Error>),
@@ -80,7 +89,18 @@ pub enum RunError {
 
 impl From<serenity::Error> for RunError {
     fn from(error: serenity::Error) -> RunError {
-        RunError::Discord(Box::new(error))
+        if token_rejected(&error) { RunError::TokenRejected } else { RunError::Discord(Box::new(error)) }
+    }
+}
+
+/// A 401 from the REST API or the gateway's 4004 close: Discord does not accept the token.
+fn token_rejected(error: &serenity::Error) -> bool {
+    match error {
+        serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(response)) => {
+            response.status_code == serenity::StatusCode::UNAUTHORIZED
+        }
+        serenity::Error::Gateway(serenity::GatewayError::InvalidAuthentication) => true,
+        _ => false,
     }
 }
 
@@ -134,9 +154,41 @@ pub fn framework(data: Data, guild: Option<serenity::GuildId>) -> poise::Framewo
 /// (then closes the gateway and the database cleanly).
 pub async fn serve(config: Config, shutdown: impl Future<Output = ()> + Send + 'static) -> Result<(), RunError> {
     let http = config.http()?;
-    let db = Db::open(&config.database_url)
-        .await
-        .map_err(|source| RunError::Database { url: config.database_url.clone(), source })?;
+    // The stop request is watched from the start: a signal during the token check or while the
+    // gateway is unreachable stops the bot as promptly as one while it serves.
+    let (stop_requested, stop) = tokio::sync::watch::channel(false);
+    let watcher = tokio::spawn(async move {
+        shutdown.await;
+        let _ = stop_requested.send(true);
+    });
+    let stopped = |mut stop: tokio::sync::watch::Receiver<bool>| async move {
+        // An error means the watcher is gone, which only happens once the stop was requested.
+        let _ = stop.wait_for(|stopped| *stopped).await;
+    };
+    // The database first: a URL this build cannot use is refused before anything else.
+    let db = Db::open(&config.database_url).await.map_err(|source| match source {
+        crate::store::OpenError::NotSqlite { .. } => RunError::DatabaseKind(source),
+        source => RunError::Database { url: crate::printable::printable(&config.database_url).into_owned(), source },
+    })?;
+    // A bad token would otherwise be retried forever by serenity's gateway loop: ask once, and
+    // stop with one sentence on a 401. Any other failure (Discord unreachable) is left to the
+    // retries below.
+    tokio::select! {
+        check = http.get_current_user() => match check {
+            Err(error) if token_rejected(&error) => {
+                watcher.abort();
+                db.close().await;
+                return Err(RunError::TokenRejected);
+            }
+            Err(error) => tracing::warn!(%error, "could not check the token yet; connecting anyway"),
+            Ok(_) => {}
+        },
+        () = stopped(stop.clone()) => {
+            watcher.abort();
+            db.close().await;
+            return Ok(());
+        }
+    }
     // Slash commands and components arrive without privileged intents; GUILDS keeps the cache
     // aware of channels and threads for later features.
     let data = Data { host: Host::new(db.clone()), renderer: Arc::new(tafl_render::Renderer::new()) };
@@ -147,31 +199,22 @@ pub async fn serve(config: Config, shutdown: impl Future<Output = ()> + Send + '
     // anywhere loses nothing.
     let scheduler = tokio::spawn(scheduler::run(client.http.clone(), data, config.tick_interval));
     let shard_manager = client.shard_manager.clone();
-    let (stop_requested, on_stop_request) = tokio::sync::oneshot::channel::<()>();
-    let stopper = tokio::spawn(async move {
-        shutdown.await;
-        tracing::info!("shutting down");
-        let _ = stop_requested.send(());
-        shard_manager.shutdown_all().await;
-    });
     // serenity's shutdown waits for a shard that is still trying to connect (Discord
-    // unreachable) forever; after a grace period the process stops anyway.
-    let overdue = async {
-        if on_stop_request.await.is_ok() {
-            tokio::time::sleep(SHUTDOWN_GRACE).await;
-        } else {
-            std::future::pending::<()>().await;
-        }
+    // unreachable) forever; after a grace period the process stops anyway. The shutdown is
+    // started before anything is logged, so that not even a failing log can hold it up.
+    let stopping = async {
+        stopped(stop.clone()).await;
+        tokio::spawn(async move { shard_manager.shutdown_all().await });
+        tracing::info!("shutting down");
+        tokio::time::sleep(SHUTDOWN_GRACE).await;
+        tracing::warn!("the gateway did not close in time; stopping anyway");
     };
     tracing::info!(api = ?config.api, "connecting to Discord");
     let result = tokio::select! {
         result = client.start() => result,
-        () = overdue => {
-            tracing::warn!("the gateway did not close in time; stopping anyway");
-            Ok(())
-        }
+        () = stopping => Ok(()),
     };
-    stopper.abort();
+    watcher.abort();
     scheduler.abort();
     db.close().await;
     result.map_err(RunError::from)
@@ -205,7 +248,14 @@ fn init_logging() {
     // Colours only on a terminal: logs piped to a file or journald stay plain text.
     let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
     // A second initialisation (e.g. in a test process) keeps the first subscriber.
-    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_ansi(ansi).with_writer(std::io::stderr).try_init();
+    // A log line that cannot be written (stderr on a full disk, a closed pipe) is dropped: by
+    // default tracing-subscriber reports the failure with `eprintln!`, which panics.
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_ansi(ansi)
+        .with_writer(std::io::stderr)
+        .log_internal_errors(false)
+        .try_init();
 }
 
 /// A future that completes on Ctrl-C, or on SIGTERM (what `docker stop` and systemd send).

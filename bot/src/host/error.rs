@@ -72,6 +72,10 @@ pub enum HostError {
     /// An OTN record that cannot be read or replayed.
     #[error("bad record: {0}")]
     BadRecord(RecordFault),
+    /// The database could not store the change (nothing was saved); the words say why, so
+    /// that "try again" is not promised when it cannot help until someone frees the disk.
+    #[error("storage fault: {0:?}")]
+    Storage(StorageFault),
     #[error("internal error")]
     Internal,
 }
@@ -82,6 +86,9 @@ pub enum RecordFault {
     /// Not well-formed OTN.
     #[error("{0}")]
     Unreadable(ParseError),
+    /// More plies than a game may have.
+    #[error("{plies} plies")]
+    TooLong { plies: usize },
     /// The record's rules cannot be played.
     #[error("unplayable rules: {0}")]
     Rules(String),
@@ -93,10 +100,44 @@ pub enum RecordFault {
     NoResult,
 }
 
+/// A fault of the server's storage rather than of the request.
+#[derive(Debug, Error, Clone, Copy, PartialEq, Eq)]
+pub enum StorageFault {
+    #[error("disk full")]
+    DiskFull,
+    #[error("input/output error")]
+    Io,
+    #[error("database busy")]
+    Busy,
+}
+
+impl StorageFault {
+    /// The fault behind a database error, from `SQLite`'s primary result code; `None` for errors
+    /// that are not about storage (a constraint, a bug).
+    #[must_use]
+    pub fn of(error: &sqlx::Error) -> Option<StorageFault> {
+        match error {
+            sqlx::Error::Io(_) => Some(StorageFault::Io),
+            sqlx::Error::PoolTimedOut => Some(StorageFault::Busy),
+            sqlx::Error::Database(db) => {
+                let code: i64 = db.code()?.parse().ok()?;
+                // https://www.sqlite.org/rescode.html: the primary code is the low byte.
+                match code & 0xff {
+                    13 => Some(StorageFault::DiskFull),     // SQLITE_FULL
+                    10 | 14 | 11 => Some(StorageFault::Io), // SQLITE_IOERR, SQLITE_CANTOPEN, SQLITE_CORRUPT
+                    5 | 6 => Some(StorageFault::Busy),      // SQLITE_BUSY, SQLITE_LOCKED
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+}
+
 impl From<sqlx::Error> for HostError {
     fn from(error: sqlx::Error) -> HostError {
         tracing::error!(%error, "database error");
-        HostError::Internal
+        StorageFault::of(&error).map_or(HostError::Internal, HostError::Storage)
     }
 }
 

@@ -31,7 +31,7 @@ use tafl_rules::{Game, MoveText, Position, Setup, Side, Status, Variant, Variant
 
 pub use board::{OfferKind, OpenOffer, PieceChoice, movable_pieces};
 pub use clock::{Clock, ClockError};
-pub use error::{HostError, RecordFault};
+pub use error::{HostError, RecordFault, StorageFault};
 pub use locales::ServerLanguage;
 pub use ratings::{MAX_LEADERBOARD, rating_families, rating_family};
 pub use scheduler::{Digest, Due, Reminder, ReminderKind};
@@ -511,6 +511,13 @@ impl Host {
         Ok(list)
     }
 
+    /// How many games [`Host::games`] has for `user` in all, of which it lists the newest 100.
+    pub async fn count_games(&self, user: UserId, all: bool) -> Result<usize, HostError> {
+        let mut conn = self.db.pool().acquire().await?;
+        let count = store::games::count_of_user(&mut conn, user, !all).await?;
+        Ok(usize::try_from(count).unwrap_or(0))
+    }
+
     /// The legal moves `user` may play now in a game, filtered by a typed prefix (`e1`, `e1-e`,
     /// `E1E`), at most `limit`, winning moves and captures first.
     pub async fn legal_moves(
@@ -576,6 +583,9 @@ impl Host {
         now: i64,
     ) -> Result<GameView, HostError> {
         let parsed = GameRecord::parse(record).map_err(|e| HostError::BadRecord(RecordFault::Unreadable(e)))?;
+        if parsed.moves.len() > crate::limits::MAX_PLIES {
+            return Err(HostError::BadRecord(RecordFault::TooLong { plies: parsed.moves.len() }));
+        }
         let game = parsed.replay().map_err(|(ply, e)| {
             HostError::BadRecord(match e {
                 tafl_rules::otn::RecordError::Rules(why) => RecordFault::Rules(why),

@@ -21,11 +21,13 @@ const PLACE: Place = Place { guild: 0, channel: 0, thread: None };
 pub struct Reply {
     pub text: String,
     pub quit: bool,
+    /// The command was refused (the text is the refusal): a piped session then exits with 1.
+    pub failed: bool,
 }
 
 impl Reply {
     fn text(text: impl Into<String>) -> Reply {
-        Reply { text: text.into(), quit: false }
+        Reply { text: text.into(), quit: false, failed: false }
     }
 }
 
@@ -115,6 +117,11 @@ impl Session {
             if !command.trim_start().starts_with('/') {
                 return self.error(&tr!(self.lang, "console-as-needs-slash"));
             }
+            let inner = command.trim_start()[1..].split_whitespace().next().unwrap_or("");
+            if inner.eq_ignore_ascii_case("as") {
+                // `/as` inside `as @bob` would switch only for that one command, then switch back.
+                return self.error(&tr!(self.lang, "console-as-inside-as", player = format!("@{name}")));
+            }
             let saved = std::mem::replace(&mut self.current, name);
             let reply = Box::pin(self.execute(command)).await;
             self.current = saved;
@@ -128,7 +135,7 @@ impl Session {
         let args: Vec<&str> = words.collect();
         let result = match name.as_str() {
             "help" => Ok(tr!(self.lang, "console-help")),
-            "quit" | "exit" => return Reply { text: tr!(self.lang, "console-bye"), quit: true },
+            "quit" | "exit" => return Reply { text: tr!(self.lang, "console-bye"), quit: true, failed: false },
             "as" => self.switch(&args),
             "challenge" => self.challenge(&args).await,
             "accept" => self.accept(&args).await,
@@ -153,12 +160,13 @@ impl Session {
         };
         match result {
             Ok(text) => Reply::text(text),
-            Err(message) => self.error(&message),
+            // One line, whatever the sentence quotes.
+            Err(message) => self.error(&crate::printable::printable(&message)),
         }
     }
 
     fn error(&self, message: &str) -> Reply {
-        Reply::text(tr!(self.lang, "console-error", message = message))
+        Reply { text: tr!(self.lang, "console-error", message = message), quit: false, failed: true }
     }
 
     fn switch(&mut self, args: &[&str]) -> Result<String, String> {
@@ -393,11 +401,19 @@ impl Session {
         let game_arg = args.iter().find(|a| a.starts_with("game:")).copied();
         let prefix: String = args.iter().filter(|a| !a.starts_with("game:")).copied().collect();
         let id = self.pick_game(game_arg, &me).await?;
-        let choices = self.host.legal_moves(id, me.id, &prefix, 25).await.map_err(self.refusal())?;
+        let choices = self.host.legal_moves(id, me.id, &prefix, usize::MAX).await.map_err(self.refusal())?;
         if choices.is_empty() {
             return Ok(tr!(self.lang, "console-no-legal-move", prefix = shorten(&prefix)));
         }
-        Ok(choices.iter().map(|c| text::move_label(c, self.lang)).collect::<Vec<_>>().join("\n"))
+        let total = choices.len();
+        let mut listed =
+            choices.iter().take(LIST_LIMIT).map(|c| text::move_label(c, self.lang)).collect::<Vec<_>>().join("\n");
+        if total > LIST_LIMIT {
+            let narrower = narrower(&prefix, &listed);
+            let cut = tr!(self.lang, "console-moves-cut", shown = LIST_LIMIT, total = total, prefix = narrower);
+            let _ = write!(listed, "\n{cut}");
+        }
+        Ok(listed)
     }
 
     async fn board(&mut self, args: &[&str]) -> Result<String, String> {
@@ -422,6 +438,8 @@ impl Session {
                 player = self.at(&user)
             ));
         }
+        let shown = games.len();
+        let total = self.host.count_games(user.id, all).await.map_err(self.refusal())?;
         let mut out = String::new();
         for g in games {
             let state = match g.ending {
@@ -444,6 +462,10 @@ impl Session {
                 state = state
             );
             let _ = writeln!(out, "{line}");
+        }
+        if total > shown {
+            let cut = tr!(lang, "console-games-cut", shown = shown, total = total, player = self.at(&user));
+            let _ = writeln!(out, "{cut}");
         }
         Ok(out)
     }
@@ -535,24 +557,35 @@ impl Session {
         let Some((path, names)) = args.split_first() else {
             return Err(tr!(self.lang, "console-import-usage"));
         };
-        let me = self.me().await?;
-        let mut players = Vec::with_capacity(2);
-        for name in names.iter().take(2) {
-            players.push(self.user(&parse_name(name, self.lang)?).await?);
+        if names.len() > 2 {
+            return Err(tr!(self.lang, "console-import-two-players"));
         }
-        let attacker = players.first().cloned().unwrap_or_else(|| me.clone());
-        let defender = players.get(1).cloned().unwrap_or(me);
         let lang = self.lang;
-        let unreadable = |error: std::io::Error| {
-            // The operating system's words are English; the log keeps them.
-            tracing::info!(%error, path = %shorten(path), "cannot read a record file");
-            tr!(lang, "console-cannot-read", path = shorten(path))
-        };
-        let metadata = std::fs::metadata(path).map_err(unreadable)?;
-        if metadata.len() > 1 << 20 {
-            return Err(tr!(lang, "console-too-large", path = shorten(path)));
+        let record = crate::limits::read_file(std::path::Path::new(path)).map_err(|error| match error {
+            crate::limits::ReadError::TooLarge => tr!(lang, "console-too-large", path = shorten(path)),
+            crate::limits::ReadError::Io(error) => {
+                // The operating system's words are English; the log keeps them.
+                tracing::info!(%error, path = %shorten(path), "cannot read a record file");
+                tr!(lang, "console-cannot-read", path = shorten(path))
+            }
+        })?;
+        // Players named on the command line, else the record's own [attackers:…] and
+        // [defenders:…] tags, else the one typing.
+        let tags = tafl_rules::otn::GameRecord::parse(&record).map(|r| r.tags).unwrap_or_default();
+        let tag = |key: &str| tags.iter().find(|(k, _)| k == key).map(|(_, v)| v.trim().to_owned());
+        let mut players = Vec::with_capacity(2);
+        for (given, side) in [(names.first(), tafl_rules::Side::Attackers), (names.get(1), tafl_rules::Side::Defenders)]
+        {
+            let name = match (given, tag(side.name())) {
+                (Some(given), _) => parse_name(given, lang)?,
+                (None, Some(tagged)) => parse_name(&tagged, lang).map_err(|e| {
+                    tr!(lang, "console-bad-record-player", side = text::side_name(side, lang), error = e)
+                })?,
+                (None, None) => self.current.clone(),
+            };
+            players.push(self.user(&name).await?);
         }
-        let record = std::fs::read_to_string(path).map_err(unreadable)?;
+        let (attacker, defender) = (players[0].clone(), players[1].clone());
         let game = self.host.import(&record, &attacker, &defender, PLACE, self.now()).await.map_err(self.refusal())?;
         self.last_game = Some(game.id);
         let line = tr!(
@@ -560,7 +593,9 @@ impl Session {
             "console-imported",
             id = game.id,
             variant = text::variant_name(&game.variant, lang),
-            plies = game.ply
+            plies = game.ply,
+            attacker = self.at(&game.attacker),
+            defender = self.at(&game.defender)
         );
         Ok(format!("{line}\n{}", self.show(&game)))
     }
@@ -663,9 +698,10 @@ impl Session {
                     let _ = write!(result, " ({})", tr!(lang, "console-winner", player = self.at(game.player(winner))));
                 }
                 let _ = writeln!(out, "{}", tr!(lang, "console-game-over", id = game.id, result = result));
-                let status = ending.status_name();
-                let _ =
-                    writeln!(out, "{}", tr!(lang, "console-result", status = status, reason = ending.reason.name()));
+                // `aborted` is both the status and the reason: said once.
+                let (status, reason) = (ending.status_name(), ending.reason.name());
+                let reason = if status == reason { String::new() } else { format!(" {reason}") };
+                let _ = writeln!(out, "{}", tr!(lang, "console-result", status = status, reason = reason));
             }
             (None, Some(player)) => {
                 let side = text::side_name(game.to_move, lang);
@@ -758,10 +794,22 @@ fn parse_name(text: &str, lang: Lang) -> Result<String, String> {
     if valid { Ok(name.to_owned()) } else { Err(tr!(lang, "console-bad-name", input = shorten(text))) }
 }
 
+/// The most lines a list shows; longer ones say how many there were.
+const LIST_LIMIT: usize = 25;
+
+/// A prefix longer than `prefix` to suggest, taken from the first move listed: its square, or
+/// the whole move once the square is typed.
+fn narrower(prefix: &str, listed: &str) -> String {
+    let first = listed.split_whitespace().next().unwrap_or("e1-e2");
+    let square = first.split('-').next().unwrap_or(first);
+    if prefix.len() < square.len() { square.to_owned() } else { first.to_owned() }
+}
+
 fn parse_id(text: &str, lang: Lang) -> Result<i64, String> {
     text.parse::<i64>().ok().filter(|n| *n > 0).ok_or_else(|| tr!(lang, "console-bad-number", input = shorten(text)))
 }
 
+/// At most 32 characters of what someone typed, control characters escaped.
 fn shorten(text: &str) -> String {
     crate::cli::shorten(text, 32)
 }

@@ -3,8 +3,8 @@
 //! Lines typed (or piped) on stdin are the commands players will type in Discord, with people
 //! as `@names`: `/challenge @bob copenhagen side:defenders`, `as @bob /accept`, `/move e1-e3`.
 //! Each name gets a stable fake id stored in the database, so a session can be resumed. Refusals
-//! print the host's own sentence and the session goes on; the exit status is 0 at the end of the
-//! input (or `/quit`). Boards are printed as text and written as PNG files.
+//! print the host's own sentence and the session goes on; at the end of piped input (or
+//! `/quit`) the exit status is 1 if any command failed, 0 otherwise. Boards are printed as text and written as PNG files.
 
 mod commands;
 
@@ -17,7 +17,9 @@ pub use commands::Session;
 
 use crate::cli::CliError;
 use crate::host::Host;
+use crate::limits::MAX_LINE_BYTES;
 use crate::present::{Lang, tr};
+use crate::printable::printable;
 use crate::store::Db;
 
 /// Arguments of `tafl-bot local`.
@@ -67,7 +69,9 @@ pub fn run(args: &LocalArgs, out: &mut dyn Write) -> Result<(), CliError> {
     }
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
-    let _ = tracing_subscriber::fmt().with_writer(io::stderr).with_env_filter(filter).try_init();
+    // A log line that cannot be written is dropped (see `discord::init_logging`).
+    let _ =
+        tracing_subscriber::fmt().with_writer(io::stderr).with_env_filter(filter).log_internal_errors(false).try_init();
     let stdin = io::stdin();
     let interactive = stdin.is_terminal();
     run_with(args, &mut stdin.lock(), out, interactive)
@@ -95,6 +99,7 @@ pub fn run_with(
             writeln!(out, "{}", tr!(lang, "console-welcome", path = args.db.display().to_string())).map_err(write)?;
         }
         let mut line = String::new();
+        let mut failures = 0usize;
         loop {
             if interactive {
                 write!(out, "{}> ", session.current_name()).map_err(write)?;
@@ -106,16 +111,28 @@ pub fn run_with(
             if read == 0 {
                 break;
             }
+            if read > MAX_LINE_BYTES {
+                // Endless input (`< /dev/zero`) has no next line to go on with.
+                session.close().await;
+                return Err(CliError::Input(tr!(lang, "console-line-too-long")));
+            }
             let command = line.trim();
             if command.is_empty() || command.starts_with('#') {
                 continue;
             }
             if !interactive && !args.quiet {
-                writeln!(out, "{}> {}", session.current_name(), command).map_err(write)?;
+                writeln!(out, "{}> {}", session.current_name(), printable(command)).map_err(write)?;
             }
             let reply = session.execute(command).await;
-            out.write_all(reply.text.as_bytes()).map_err(write)?;
-            if !reply.text.ends_with('\n') {
+            // Errors are one line, whatever they quote; boards and lists are the bot's own text.
+            let text = if reply.failed {
+                failures += 1;
+                printable(reply.text.trim_end()).into_owned()
+            } else {
+                reply.text
+            };
+            out.write_all(text.as_bytes()).map_err(write)?;
+            if !text.ends_with('\n') {
                 writeln!(out).map_err(write)?;
             }
             out.flush().map_err(write)?;
@@ -124,6 +141,10 @@ pub fn run_with(
             }
         }
         session.close().await;
+        // A script whose commands failed must not look like a success to whoever ran it.
+        if failures > 0 && !interactive {
+            return Err(CliError::SessionFailed { failures });
+        }
         Ok(())
     })
 }
@@ -135,10 +156,10 @@ async fn open(path: &Path) -> Result<Db, CliError> {
     })
 }
 
-/// Reads one line of at most 64 KiB (the rest of a longer line is skipped), accepting invalid
-/// UTF-8 as replacement characters: hostile input is answered, never fatal.
+/// Reads one line, accepting invalid UTF-8 as replacement characters. Stops once the line is
+/// longer than [`MAX_LINE_BYTES`] and returns more than that count, so the caller can refuse it.
 fn read_line(input: &mut dyn BufRead, line: &mut String) -> io::Result<usize> {
-    const LIMIT: usize = 64 * 1024;
+    const LIMIT: usize = MAX_LINE_BYTES;
     let mut bytes = Vec::new();
     let mut total = 0;
     loop {
@@ -156,7 +177,7 @@ fn read_line(input: &mut dyn BufRead, line: &mut String) -> io::Result<usize> {
         }
         total += n;
         input.consume(n);
-        if done {
+        if done || total > LIMIT {
             break;
         }
     }

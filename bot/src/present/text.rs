@@ -10,8 +10,8 @@ use super::markup::{mention, name, timestamp};
 use super::{Lang, tr};
 use crate::host::{
     Challenge, ChallengeState, Clock, ClockError, EndReason, GameId, GameSummary, GameView, HostError, MoveChoice,
-    MoveEffect, OfferKind, OfferOutcome, OpenOffer, RecordFault, Reminder, ReminderKind, SideChoice, User, UserId,
-    rating_families,
+    MoveEffect, OfferKind, OfferOutcome, OpenOffer, RecordFault, Reminder, ReminderKind, SideChoice, StorageFault,
+    User, UserId, rating_families,
 };
 
 // ----- variants and rules -----
@@ -220,6 +220,9 @@ pub fn host_error(error: &HostError, lang: Lang) -> String {
         HostError::OwnOffer { id, kind: OfferKind::Takeback } => tr!(lang, "error-own-takeback-request", id = *id),
         HostError::TooManyChannels { max } => tr!(lang, "error-too-many-channels", max = *max),
         HostError::BadRecord(fault) => record_fault(fault, lang),
+        HostError::Storage(StorageFault::DiskFull) => tr!(lang, "error-storage-disk-full"),
+        HostError::Storage(StorageFault::Io) => tr!(lang, "error-storage-io"),
+        HostError::Storage(StorageFault::Busy) => tr!(lang, "error-storage-busy"),
         HostError::Internal => tr!(lang, "error-internal"),
     }
 }
@@ -230,6 +233,7 @@ pub fn parse_error(error: &ParseError, lang: Lang) -> String {
     match error {
         ParseError::Square { input } => tr!(lang, "error-not-a-square", input = input.as_str()),
         ParseError::Move { input, .. } => tr!(lang, "error-not-a-move", input = input.as_str()),
+        ParseError::OffBoard { square } => tr!(lang, "error-beyond-any-board", square = square.as_str()),
         ParseError::Position { input, .. } => tr!(lang, "error-not-a-position", input = input.as_str()),
         ParseError::Rules { .. } => tr!(lang, "error-bad-rules-string"),
         ParseError::Record { line, .. } => tr!(lang, "error-bad-record-line", line = *line),
@@ -345,6 +349,9 @@ pub fn clock_error(error: &ClockError, lang: Lang) -> String {
 fn record_fault(fault: &RecordFault, lang: Lang) -> String {
     match fault {
         RecordFault::Unreadable(error) => parse_error(error, lang),
+        RecordFault::TooLong { plies } => {
+            tr!(lang, "error-record-too-long", plies = *plies, max = crate::limits::MAX_PLIES)
+        }
         RecordFault::Rules(_) => tr!(lang, "error-record-unplayable"),
         RecordFault::Move { ply, source } => {
             tr!(lang, "error-record-move", ply = *ply, why = illegal_move(source, lang))

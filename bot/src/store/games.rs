@@ -146,6 +146,18 @@ pub async fn of_user(
     .await
 }
 
+/// How many games [`of_user`] would list without its limit.
+pub async fn count_of_user(conn: &mut SqliteConnection, user_id: i64, ongoing_only: bool) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar(
+        "SELECT count(*) FROM games WHERE (attacker_id = ? OR defender_id = ?) AND (status = 'ongoing' OR ? = 0)",
+    )
+    .bind(user_id)
+    .bind(user_id)
+    .bind(ongoing_only)
+    .fetch_one(conn)
+    .await
+}
+
 /// Records a move appended to the move list: the ply count and the move-text cache.
 pub async fn append_move(
     conn: &mut SqliteConnection,

@@ -10,6 +10,7 @@
 pub mod challenges;
 pub mod games;
 pub mod messages;
+pub mod migrate;
 pub mod moves;
 pub mod offers;
 pub mod rating_changes;
@@ -69,6 +70,42 @@ impl std::ops::DerefMut for WriteTx {
     }
 }
 
+/// Why a database could not be opened, as one sentence.
+#[derive(Debug, thiserror::Error)]
+pub enum OpenError {
+    #[error(
+        "DATABASE_URL names a {scheme} database, but this tafl-bot stores games only in SQLite; use sqlite://FILE, e.g. {DEFAULT_URL}"
+    )]
+    NotSqlite { scheme: String },
+    #[error("{0}")]
+    Migrate(#[from] migrate::MigrateError),
+    #[error("{0}")]
+    Database(#[from] sqlx::Error),
+}
+
+/// How the bot's pools are built: four connections, and `reusable` checked on every release.
+#[must_use]
+pub fn pool_options() -> SqlitePoolOptions {
+    SqlitePoolOptions::new().max_connections(4).after_release(|conn, _| Box::pin(async move { reusable(conn).await }))
+}
+
+/// Whether a connection may go back to the pool after use. A storage error (disk full, I/O error,
+/// busy) can leave `SQLite` without the transaction that sqlx still counts as open: `COMMIT`
+/// fails, `SQLite` has already rolled back, the `ROLLBACK` on drop then fails too, and every
+/// later `begin` on that connection would fail with "attempted to call `begin_with` at non-zero
+/// transaction depth". Such a connection is closed here and the pool opens a fresh one, so the
+/// next operation after the cause is gone succeeds.
+async fn reusable(conn: &mut sqlx::SqliteConnection) -> Result<bool, sqlx::Error> {
+    use sqlx::Connection;
+    // The rollback a dropped transaction queued runs before the ping answers.
+    conn.ping().await?;
+    if conn.is_in_transaction() {
+        tracing::warn!("closing a database connection left inside a failed transaction");
+        return Ok(false);
+    }
+    Ok(true)
+}
+
 /// The database: a connection pool plus the rules for using it.
 #[derive(Clone, Debug)]
 pub struct Db {
@@ -83,45 +120,53 @@ pub struct Db {
 
 impl Db {
     /// Opens (creating it if missing) and migrates the database at `url`, e.g. `sqlite://tafl.db`
-    /// or `sqlite:///abs/path.db`.
-    pub async fn open(url: &str) -> Result<Db, sqlx::Error> {
+    /// or `sqlite:///abs/path.db`. Any other kind of URL is refused by name: `SQLite` is the only
+    /// backend so far.
+    pub async fn open(url: &str) -> Result<Db, OpenError> {
+        let scheme = url.split_once(':').map_or("", |(scheme, _)| scheme);
+        if !scheme.eq_ignore_ascii_case("sqlite") {
+            return Err(OpenError::NotSqlite {
+                scheme: crate::printable::printable(&crate::cli::shorten(scheme, 20)).into_owned(),
+            });
+        }
         Db::open_with(SqliteConnectOptions::from_str(url)?).await
     }
 
     /// Opens the database named by `DATABASE_URL`, or [`DEFAULT_URL`] when it is not set.
-    pub async fn open_from_env() -> Result<Db, sqlx::Error> {
+    pub async fn open_from_env() -> Result<Db, OpenError> {
         let url = std::env::var("DATABASE_URL").unwrap_or_else(|_| DEFAULT_URL.to_owned());
         Db::open(&url).await
     }
 
     /// Opens the database file at `path`.
-    pub async fn open_file(path: &std::path::Path) -> Result<Db, sqlx::Error> {
+    pub async fn open_file(path: &std::path::Path) -> Result<Db, OpenError> {
         let options = SqliteConnectOptions::new().filename(path);
         Db::open_with(options).await
     }
 
-    async fn open_with(options: SqliteConnectOptions) -> Result<Db, sqlx::Error> {
+    async fn open_with(options: SqliteConnectOptions) -> Result<Db, OpenError> {
         let options = options
             .create_if_missing(true)
             .journal_mode(SqliteJournalMode::Wal)
             .synchronous(SqliteSynchronous::Normal)
             .busy_timeout(BUSY_TIMEOUT)
             .foreign_keys(true);
-        let pool = SqlitePoolOptions::new().max_connections(4).connect_with(options).await?;
+        let pool = pool_options().connect_with(options).await?;
         let db = Db { pool, writer: Arc::default() };
         db.migrate().await?;
         Ok(db)
     }
 
-    /// Wraps an already configured pool (e.g. one from `#[sqlx::test]`), migrating it.
-    pub async fn from_pool(pool: SqlitePool) -> Result<Db, sqlx::Error> {
+    /// Wraps an already configured pool, migrating it. Build it from [`pool_options`] so that a
+    /// connection left in a failed transaction is replaced (a `#[sqlx::test]` pool is not).
+    pub async fn from_pool(pool: SqlitePool) -> Result<Db, OpenError> {
         let db = Db { pool, writer: Arc::default() };
         db.migrate().await?;
         Ok(db)
     }
 
-    async fn migrate(&self) -> Result<(), sqlx::Error> {
-        sqlx::migrate!("../migrations").run(&self.pool).await.map_err(sqlx::Error::from)
+    async fn migrate(&self) -> Result<(), migrate::MigrateError> {
+        migrate::run(&self.pool).await
     }
 
     /// Starts a write transaction, taking the write lock at once (see the module docs).

@@ -1,0 +1,342 @@
+//! The migrator: brings a database to the schema of this binary, so that a process killed at any
+//! moment leaves a database that the next start can open.
+//!
+//! # Design
+//!
+//! The numbered files in `migrations/` stay the one source of truth: `sqlx::migrate!` embeds them
+//! (version, description, SQL, checksum, the `-- no-transaction` flag) and they are applied in
+//! order. Their history is kept in sqlx's own `_sqlx_migrations` table with sqlx's checksums, so
+//! databases made by earlier binaries (which ran sqlx's migrator) open unchanged, and a database
+//! migrated here is one those binaries recognise too. Only the running differs from sqlx's:
+//!
+//! * **Every migration commits together with its version record.** Each file runs inside one
+//!   `BEGIN IMMEDIATE` transaction that also inserts its `_sqlx_migrations` row, so a kill leaves
+//!   either both or neither. sqlx ran `-- no-transaction` files (0003, which rebuilds `games`)
+//!   outside any transaction and recorded them afterwards: a kill in between left the schema
+//!   changed but unrecorded, and every later start failed with "duplicate column name". Here a
+//!   no-transaction file means only "foreign keys must be off": `PRAGMA foreign_keys` cannot
+//!   change inside a transaction, so the migrator turns them off around the transaction, runs
+//!   `PRAGMA foreign_key_check` before committing (`SQLite`'s documented procedure for rebuilding a
+//!   table), and skips the file's own `BEGIN…`/`COMMIT`/`PRAGMA foreign_keys` lines, which would
+//!   otherwise end the transaction early. Writing those lines stays allowed so that the file
+//!   still reads as complete SQL and keeps its checksum.
+//! * **A database half-migrated by an earlier binary is repaired.** For each migration that
+//!   sqlx ran without a transaction (`LEGACY_UNRECORDED`), a probe tells whether its one
+//!   committed transaction is in the database; if so, the version is recorded without running
+//!   the file again. Nothing is rewritten, so no row can be lost.
+//! * **A database from a newer binary is refused** with one sentence naming both versions,
+//!   before anything is written, instead of sqlx's "migration 7 was previously applied but is
+//!   missing".
+//! * **A backup comes first.** Before the first pending migration runs on a database that holds
+//!   games, `VACUUM INTO` writes a consistent copy beside the file
+//!   (`tafl.db.v5-backup-<unix time>`), through a temporary name, so a kill mid-copy never leaves
+//!   something that looks like a finished backup.
+//! * **Two processes starting at once** are serialised by `BEGIN IMMEDIATE`; each re-reads the
+//!   record inside its transaction and skips a migration the other has just committed.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use sqlx::migrate::{Migration, MigrationType, Migrator};
+use sqlx::pool::PoolConnection;
+use sqlx::{AssertSqlSafe, Connection, Executor, Sqlite, SqlitePool};
+
+/// Every migration of this binary, embedded from `migrations/`.
+static MIGRATOR: Migrator = sqlx::migrate!("../migrations");
+
+/// Migrations that sqlx ran outside a transaction and recorded afterwards, with a query that is 1
+/// when the migration's own transaction has committed. Only files of earlier binaries belong
+/// here: the migrator records every migration atomically, so no new file can be left this way.
+const LEGACY_UNRECORDED: &[(i64, &str)] = &[(
+    3,
+    // 0003 creates `scheduler` in the same transaction as the rest of its changes.
+    "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'scheduler')",
+)];
+
+/// Why a database could not be brought up to date. Every variant leaves the database as it was
+/// before the failing step (migrations are atomic), and reads as one sentence.
+#[derive(Debug, thiserror::Error)]
+pub enum MigrateError {
+    #[error(
+        "the database was written by a newer tafl-bot (schema version {found}; this one knows up to {known}); run that newer version, or restore a backup made before the upgrade"
+    )]
+    Newer { found: i64, known: i64 },
+    #[error(
+        "migration {version} recorded in the database differs from this tafl-bot's migrations/ file; the database was made by a different build"
+    )]
+    Changed { version: i64 },
+    #[error("migration {version} was left unfinished by another program; restore a backup of the database")]
+    Dirty { version: i64 },
+    #[error("cannot back up the database before migrating it: {0}")]
+    Backup(sqlx::Error),
+    #[error("migration {version} ({description}) failed and was rolled back: {source}")]
+    Failed { version: i64, description: String, source: sqlx::Error },
+    #[error("{0}")]
+    Database(#[from] sqlx::Error),
+}
+
+/// The schema version this binary brings databases to.
+#[must_use]
+pub fn latest_version() -> i64 {
+    migrations().map(|m| m.version).max().unwrap_or(0)
+}
+
+fn migrations() -> impl Iterator<Item = &'static Migration> {
+    MIGRATOR.iter().filter(|m| matches!(m.migration_type, MigrationType::Simple | MigrationType::ReversibleUp))
+}
+
+/// One applied migration as `_sqlx_migrations` records it.
+#[derive(Debug, sqlx::FromRow)]
+struct Applied {
+    version: i64,
+    success: bool,
+    checksum: Vec<u8>,
+}
+
+/// Brings the database behind `pool` to [`latest_version`] (see the module docs).
+pub(crate) async fn run(pool: &SqlitePool) -> Result<(), MigrateError> {
+    let mut conn = pool.acquire().await?;
+    let result = run_on(&mut conn).await;
+    // The connection may have foreign keys off or be mid-transaction after a failure; never hand
+    // it back to the pool then.
+    let reset = conn.execute("PRAGMA foreign_keys = ON").await;
+    if result.is_err() || reset.is_err() || conn.is_in_transaction() {
+        conn.close_on_drop();
+    }
+    result
+}
+
+async fn run_on(conn: &mut PoolConnection<Sqlite>) -> Result<(), MigrateError> {
+    // sqlx's table, exactly as sqlx creates it.
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS _sqlx_migrations (
+            version BIGINT PRIMARY KEY,
+            description TEXT NOT NULL,
+            installed_on TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP,
+            success BOOLEAN NOT NULL,
+            checksum BLOB NOT NULL,
+            execution_time BIGINT NOT NULL
+        )",
+    )
+    .await?;
+    let applied: Vec<Applied> =
+        sqlx::query_as("SELECT version, success, checksum FROM _sqlx_migrations ORDER BY version")
+            .fetch_all(&mut **conn)
+            .await?;
+    check_applied(&applied)?;
+    let pending: Vec<&Migration> = migrations().filter(|m| !applied.iter().any(|a| a.version == m.version)).collect();
+    let mut backed_up = false;
+    for migration in pending {
+        if repair_legacy(conn, migration).await? {
+            continue;
+        }
+        if !backed_up {
+            backup(conn, applied.last().map_or(0, |a| a.version)).await?;
+            backed_up = true;
+        }
+        apply(conn, migration).await?;
+    }
+    Ok(())
+}
+
+/// Refuses a history this binary does not know: a newer one, a changed file, or a failed run.
+fn check_applied(applied: &[Applied]) -> Result<(), MigrateError> {
+    let known = latest_version();
+    if let Some(found) = applied.iter().map(|a| a.version).filter(|v| !migrations().any(|m| m.version == *v)).max() {
+        return Err(MigrateError::Newer { found, known });
+    }
+    for record in applied {
+        if !record.success {
+            return Err(MigrateError::Dirty { version: record.version });
+        }
+        let ours = migrations().find(|m| m.version == record.version).map(|m| &*m.checksum);
+        if ours != Some(record.checksum.as_slice()) {
+            return Err(MigrateError::Changed { version: record.version });
+        }
+    }
+    Ok(())
+}
+
+/// Records `migration` without running it when an earlier binary already applied it but died
+/// before recording it; `true` when that was the case.
+async fn repair_legacy(conn: &mut PoolConnection<Sqlite>, migration: &Migration) -> Result<bool, MigrateError> {
+    let Some((_, probe)) = LEGACY_UNRECORDED.iter().find(|(version, _)| *version == migration.version) else {
+        return Ok(false);
+    };
+    let applied: bool = sqlx::query_scalar(*probe).fetch_one(&mut **conn).await?;
+    if !applied {
+        return Ok(false);
+    }
+    let mut tx = conn.begin_with("BEGIN IMMEDIATE").await?;
+    if !recorded(&mut tx, migration.version).await? {
+        record(&mut tx, migration, 0).await?;
+    }
+    tx.commit().await?;
+    tracing::warn!(
+        version = migration.version,
+        "the database was left half-migrated by an earlier tafl-bot; recorded the migration it had already applied"
+    );
+    Ok(true)
+}
+
+/// Runs one migration and records it in the same transaction.
+async fn apply(conn: &mut PoolConnection<Sqlite>, migration: &Migration) -> Result<(), MigrateError> {
+    let failed = |source| MigrateError::Failed {
+        version: migration.version,
+        description: migration.description.to_string(),
+        source,
+    };
+    let start = Instant::now();
+    if migration.no_tx {
+        conn.execute("PRAGMA foreign_keys = OFF").await?;
+    }
+    let mut tx = conn.begin_with("BEGIN IMMEDIATE").await?;
+    // Another process may have applied it since we looked: BEGIN IMMEDIATE waited for it.
+    if recorded(&mut tx, migration.version).await? {
+        return Ok(());
+    }
+    if migration.no_tx {
+        tx.execute(AssertSqlSafe(body_without_transaction_control(migration.sql.as_str()))).await.map_err(failed)?;
+        let broken: Vec<(String,)> =
+            sqlx::query_as("SELECT \"table\" FROM pragma_foreign_key_check").fetch_all(&mut *tx).await?;
+        if let Some((table,)) = broken.first() {
+            return Err(failed(sqlx::Error::Protocol(format!("it would leave rows of {table} pointing at nothing"))));
+        }
+    } else {
+        tx.execute(migration.sql.clone()).await.map_err(failed)?;
+    }
+    let elapsed = i64::try_from(start.elapsed().as_nanos()).unwrap_or(i64::MAX);
+    record(&mut tx, migration, elapsed).await?;
+    tx.commit().await?;
+    if migration.no_tx {
+        conn.execute("PRAGMA foreign_keys = ON").await?;
+    }
+    tracing::info!(version = migration.version, description = %migration.description, "migrated the database");
+    Ok(())
+}
+
+async fn recorded(conn: &mut sqlx::SqliteConnection, version: i64) -> Result<bool, sqlx::Error> {
+    sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM _sqlx_migrations WHERE version = ?)")
+        .bind(version)
+        .fetch_one(conn)
+        .await
+}
+
+async fn record(conn: &mut sqlx::SqliteConnection, migration: &Migration, elapsed: i64) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO _sqlx_migrations (version, description, success, checksum, execution_time)
+         VALUES (?, ?, TRUE, ?, ?)",
+    )
+    .bind(migration.version)
+    .bind(&*migration.description)
+    .bind(&*migration.checksum)
+    .bind(elapsed)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// A no-transaction file's SQL without its own transaction control, which the migrator supplies
+/// (see the module docs): lines that are only `BEGIN…;`, `COMMIT;`, `END TRANSACTION;` or
+/// `PRAGMA foreign_keys = …;`. Statements inside triggers (`BEGIN` at the end of a `CREATE
+/// TRIGGER` line, `END;`) are left alone.
+fn body_without_transaction_control(sql: &str) -> String {
+    sql.lines()
+        .filter(|line| {
+            let normal = line.trim().trim_end_matches(';').replace('=', " = ");
+            let normal = normal.split_whitespace().collect::<Vec<_>>().join(" ").to_ascii_uppercase();
+            !matches!(
+                normal.as_str(),
+                "BEGIN"
+                    | "BEGIN TRANSACTION"
+                    | "BEGIN IMMEDIATE"
+                    | "BEGIN IMMEDIATE TRANSACTION"
+                    | "BEGIN DEFERRED"
+                    | "BEGIN DEFERRED TRANSACTION"
+                    | "BEGIN EXCLUSIVE"
+                    | "BEGIN EXCLUSIVE TRANSACTION"
+                    | "COMMIT"
+                    | "COMMIT TRANSACTION"
+                    | "END TRANSACTION"
+                    | "PRAGMA FOREIGN_KEYS = OFF"
+                    | "PRAGMA FOREIGN_KEYS = ON"
+                    | "PRAGMA FOREIGN_KEYS = 0"
+                    | "PRAGMA FOREIGN_KEYS = 1"
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Copies a database that holds games to `<file>.v<version>-backup-<unix time>` before it is
+/// migrated. In-memory databases and databases without games are not copied.
+async fn backup(conn: &mut PoolConnection<Sqlite>, version: i64) -> Result<(), MigrateError> {
+    let has_games: bool =
+        sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'games')")
+            .fetch_one(&mut **conn)
+            .await?;
+    if !has_games {
+        return Ok(());
+    }
+    let games: i64 = sqlx::query_scalar("SELECT count(*) FROM games").fetch_one(&mut **conn).await?;
+    let Some(file) = main_file(conn).await? else { return Ok(()) };
+    if games == 0 {
+        return Ok(());
+    }
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let target = with_suffix(&file, &format!(".v{version}-backup-{now}"));
+    let partial = with_suffix(&target, ".partial");
+    // A kill during an earlier attempt may have left a partial copy; VACUUM INTO refuses to
+    // overwrite a file.
+    let _ = std::fs::remove_file(&partial);
+    sqlx::query("VACUUM INTO ?")
+        .bind(partial.to_string_lossy().into_owned())
+        .execute(&mut **conn)
+        .await
+        .map_err(MigrateError::Backup)?;
+    std::fs::rename(&partial, &target).map_err(|e| MigrateError::Backup(sqlx::Error::Io(e)))?;
+    tracing::info!(backup = %target.display(), games, "backed up the database before migrating it");
+    Ok(())
+}
+
+/// The file of the main database, `None` for an in-memory one.
+async fn main_file(conn: &mut PoolConnection<Sqlite>) -> Result<Option<PathBuf>, sqlx::Error> {
+    let file: Option<String> = sqlx::query_scalar("SELECT file FROM pragma_database_list WHERE name = 'main'")
+        .fetch_optional(&mut **conn)
+        .await?;
+    Ok(file.filter(|f| !f.is_empty()).map(PathBuf::from))
+}
+
+fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(suffix);
+    PathBuf::from(name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_transaction_files_lose_only_their_transaction_control() {
+        let clocks = migrations().find(|m| m.version == 3).expect("0003 exists");
+        assert!(clocks.no_tx, "0003 is the legacy no-transaction file");
+        let body = body_without_transaction_control(clocks.sql.as_str());
+        for line in body.lines() {
+            let upper = line.trim().to_ascii_uppercase();
+            assert!(!upper.starts_with("BEGIN") && !upper.starts_with("COMMIT"), "left: {line}");
+            assert!(!upper.starts_with("PRAGMA FOREIGN_KEYS"), "left: {line}");
+        }
+        assert!(body.contains("CREATE TABLE games_new"));
+        assert!(body.contains("CREATE TABLE scheduler"));
+        let kept = "CREATE TRIGGER t AFTER INSERT ON a BEGIN\n  DELETE FROM b;\nEND;";
+        assert_eq!(body_without_transaction_control(kept), kept);
+    }
+
+    #[test]
+    fn every_legacy_probe_names_a_no_transaction_migration() {
+        for (version, _) in LEGACY_UNRECORDED {
+            assert!(migrations().any(|m| m.version == *version && m.no_tx), "migration {version}");
+        }
+    }
+}

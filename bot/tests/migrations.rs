@@ -1,0 +1,301 @@
+//! The migrator against the faults that cost databases before: a process killed at random moments
+//! while it creates or upgrades a database, a database left half-migrated by an earlier binary,
+//! a database from a newer binary, and the backup taken before an upgrade.
+
+mod support;
+
+use std::borrow::Cow;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use sqlx::migrate::Migrator;
+use sqlx::sqlite::{SqliteConnectOptions, SqlitePoolOptions};
+use sqlx::{AssertSqlSafe, SqlitePool};
+use support::{Rng, find_game, temp_path};
+use tafl_bot::host::Host;
+use tafl_bot::store::Db;
+use tafl_rules::{Reason, Variant, otn};
+
+const BIN: &str = env!("CARGO_BIN_EXE_tafl-bot");
+
+fn migrations_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../migrations")
+}
+
+/// sqlx's own migrator over the files up to `up_to`: what earlier binaries ran.
+async fn sqlx_migrator(up_to: i64) -> Migrator {
+    let mut migrator = Migrator::new(migrations_dir()).await.expect("the migrations directory reads");
+    let kept: Vec<_> = migrator.migrations.iter().filter(|m| m.version <= up_to).cloned().collect();
+    migrator.migrations = Cow::Owned(kept);
+    migrator
+}
+
+async fn raw_pool(path: &Path) -> SqlitePool {
+    let options = SqliteConnectOptions::new().filename(path).create_if_missing(true);
+    SqlitePoolOptions::new().max_connections(1).connect_with(options).await.unwrap()
+}
+
+/// The ongoing games the helpers write: their moves, by game id.
+type Games = Vec<(i64, Vec<String>)>;
+
+/// A database as an earlier binary left it: sqlx's migrations up to 0002, and `count` ongoing
+/// games with their moves (different lengths, some with a clock), written with the schema of
+/// that time.
+async fn version_2_database(path: &Path, count: usize) -> Games {
+    let pool = raw_pool(path).await;
+    sqlx_migrator(2).await.run(&pool).await.unwrap();
+    let full = find_game(Variant::Copenhagen, Reason::KingEscaped, 400);
+    let rules = otn::rules_string(&Variant::Copenhagen.rules());
+    for (id, name) in [(1, "ann"), (2, "ben")] {
+        sqlx::query("INSERT INTO users (id, name, created_at, updated_at) VALUES (?, ?, 1, 1)")
+            .bind(id)
+            .bind(name)
+            .execute(&pool)
+            .await
+            .unwrap();
+    }
+    let mut games = Vec::new();
+    for n in 0..count {
+        let moves: Vec<String> = full[..(n * 3) % (full.len() - 1)].to_vec();
+        let clock = (n % 2 == 0).then_some(86_400);
+        let id: i64 = sqlx::query_scalar(
+            "INSERT INTO games (guild_id, channel_id, variant, rules, attacker_id, defender_id, ply, clock_seconds, \
+             created_at, updated_at, movetext) VALUES (1, 2, 'copenhagen', ?, 1, 2, ?, ?, 100, 100, ?) RETURNING id",
+        )
+        .bind(&rules)
+        .bind(moves.len() as i64)
+        .bind(clock)
+        .bind(moves.join(" "))
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+        for (ply, mv) in moves.iter().enumerate() {
+            sqlx::query("INSERT INTO moves (game_id, ply, notation, user_id, played_at) VALUES (?, ?, ?, ?, ?)")
+                .bind(id)
+                .bind(ply as i64 + 1)
+                .bind(mv)
+                .bind(1 + (ply % 2) as i64)
+                .bind(100 + ply as i64)
+                .execute(&pool)
+                .await
+                .unwrap();
+        }
+        games.push((id, moves));
+    }
+    pool.close().await;
+    games
+}
+
+/// What a kill after 0003's own COMMIT and before sqlx recorded it left: sqlx runs a
+/// no-transaction file as it is (its BEGIN…COMMIT included) and records it afterwards.
+async fn apply_0003_without_recording(path: &Path) {
+    let sql = std::fs::read_to_string(migrations_dir().join("0003_clocks.sql")).unwrap();
+    let pool = raw_pool(path).await;
+    sqlx::raw_sql(AssertSqlSafe(sql)).execute(&pool).await.unwrap();
+    pool.close().await;
+}
+
+async fn assert_every_game_is_there(db: Db, games: &Games) {
+    let host = Host::new(db);
+    for (id, moves) in games {
+        let shown = host.show(*id).await.unwrap_or_else(|e| panic!("game {id} loads: {e}"));
+        assert_eq!(shown.ply, moves.len(), "game {id} keeps its moves");
+    }
+    let count: i64 = sqlx::query_scalar("SELECT count(*) FROM games").fetch_one(host.db().pool()).await.unwrap();
+    assert_eq!(count, games.len() as i64);
+    host.db().close().await;
+}
+
+#[tokio::test]
+async fn a_database_half_migrated_by_an_earlier_binary_is_repaired_and_keeps_every_game() {
+    let path = temp_path("half-migrated");
+    let games = version_2_database(&path, 12).await;
+    apply_0003_without_recording(&path).await;
+
+    // The damage is real: sqlx's migrator, as earlier binaries ran it, can no longer open it.
+    let damaged = temp_path("half-migrated-copy");
+    std::fs::copy(&path, &damaged).unwrap();
+    let pool = raw_pool(&damaged).await;
+    let error = sqlx_migrator(i64::MAX).await.run(&pool).await.expect_err("sqlx trips over the unrecorded 0003");
+    assert!(error.to_string().contains("duplicate column name"), "{error}");
+    pool.close().await;
+
+    let db = Db::open_file(&path).await.expect("the half-migrated database opens");
+    let versions: Vec<i64> =
+        sqlx::query_scalar("SELECT version FROM _sqlx_migrations ORDER BY version").fetch_all(db.pool()).await.unwrap();
+    assert_eq!(versions, (1..=tafl_bot::store::migrate::latest_version()).collect::<Vec<_>>());
+    let clocks: i64 = sqlx::query_scalar("SELECT count(*) FROM games WHERE deadline_at IS NOT NULL")
+        .fetch_one(db.pool())
+        .await
+        .unwrap();
+    assert_eq!(clocks, 6, "0003's own update ran once, for the games with a clock");
+    assert_every_game_is_there(db, &games).await;
+
+    // And the repaired history is one sqlx itself accepts: same versions, same checksums.
+    let pool = raw_pool(&path).await;
+    sqlx_migrator(i64::MAX).await.run(&pool).await.expect("sqlx accepts the repaired history");
+    pool.close().await;
+}
+
+#[tokio::test]
+async fn a_database_written_by_a_newer_binary_is_refused_with_one_sentence() {
+    let path = temp_path("newer");
+    let db = Db::open_file(&path).await.unwrap();
+    let next = tafl_bot::store::migrate::latest_version() + 1;
+    sqlx::query(
+        "INSERT INTO _sqlx_migrations (version, description, success, checksum, execution_time) \
+         VALUES (?, 'from the future', TRUE, x'00', 0)",
+    )
+    .bind(next)
+    .execute(db.pool())
+    .await
+    .unwrap();
+    db.close().await;
+    let error = Db::open_file(&path).await.expect_err("a newer schema is refused").to_string();
+    assert!(error.contains("newer tafl-bot"), "{error}");
+    assert!(error.contains(&format!("schema version {next}")), "{error}");
+    assert!(!error.contains('\n'), "one line: {error}");
+}
+
+#[tokio::test]
+async fn upgrading_a_database_with_games_backs_it_up_beside_the_file_first() {
+    let path = temp_path("backup");
+    let games = version_2_database(&path, 3).await;
+    let db = Db::open_file(&path).await.unwrap();
+    assert_every_game_is_there(db, &games).await;
+    let name = path.file_name().unwrap().to_string_lossy().into_owned();
+    let backups: Vec<PathBuf> = std::fs::read_dir(path.parent().unwrap())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.file_name().unwrap().to_string_lossy().starts_with(&format!("{name}.v2-backup-")))
+        .collect();
+    assert_eq!(backups.len(), 1, "{backups:?}");
+    assert!(!backups[0].to_string_lossy().ends_with(".partial"));
+    // The copy is the database before the upgrade: version 2, every game.
+    let pool = raw_pool(&backups[0]).await;
+    let version: i64 = sqlx::query_scalar("SELECT max(version) FROM _sqlx_migrations").fetch_one(&pool).await.unwrap();
+    assert_eq!(version, 2);
+    let count: i64 = sqlx::query_scalar("SELECT count(*) FROM games").fetch_one(&pool).await.unwrap();
+    assert_eq!(count, 3);
+    pool.close().await;
+
+    // A new database, or one already up to date, is not copied.
+    let fresh = temp_path("no-backup");
+    Db::open_file(&fresh).await.unwrap().close().await;
+    Db::open_file(&fresh).await.unwrap().close().await;
+    let fresh_name = fresh.file_name().unwrap().to_string_lossy().into_owned();
+    let copies = std::fs::read_dir(fresh.parent().unwrap())
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().file_name().to_string_lossy().starts_with(&format!("{fresh_name}.v")))
+        .count();
+    assert_eq!(copies, 0);
+}
+
+/// Starts `tafl-bot local` on `db` with no commands: it creates or migrates the database and
+/// exits.
+fn open_in_child(db: &Path) -> std::process::Child {
+    Command::new(BIN)
+        .args(["local", "--no-png", "--quiet", "--db"])
+        .arg(db)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap()
+}
+
+fn copy_database(from: &Path, to: &Path) {
+    std::fs::copy(from, to).unwrap();
+}
+
+/// Removes a database with its WAL, shared-memory file and backups: the kill loop makes hundreds.
+fn remove_database(path: &Path) {
+    let name = path.file_name().unwrap().to_string_lossy().into_owned();
+    for entry in std::fs::read_dir(path.parent().unwrap()).unwrap().flatten() {
+        let other = entry.file_name().to_string_lossy().into_owned();
+        if other == name || other.starts_with(&format!("{name}-")) || other.starts_with(&format!("{name}.v")) {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
+#[test]
+fn killing_the_process_at_random_moments_while_it_creates_or_migrates_never_leaves_an_unopenable_database() {
+    const KILLS: usize = 200;
+    let seed = std::env::var("TAFL_KILL_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or_else(|| {
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos() as u64 | 1
+    });
+    println!("kill loop seed {seed} (rerun with TAFL_KILL_SEED={seed})");
+    let mut rng = Rng(seed);
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+
+    // A database an earlier binary wrote, at version 2 with games: each upgrade starts from a copy.
+    let template = temp_path("kill-template");
+    let games = runtime.block_on(version_2_database(&template, 8));
+
+    // How long an undisturbed run takes, so that kills land anywhere in it.
+    let mut longest = Duration::ZERO;
+    for _ in 0..3 {
+        let target = temp_path("kill-calibrate");
+        copy_database(&template, &target);
+        let start = Instant::now();
+        assert!(open_in_child(&target).wait().unwrap().success());
+        longest = longest.max(start.elapsed());
+        remove_database(&target);
+    }
+    let window = longest.as_micros() as usize + 1;
+
+    let mut unopenable = Vec::new();
+    let mut interrupted = 0;
+    let mut versions_seen = std::collections::BTreeMap::<i64, usize>::new();
+    for n in 0..KILLS {
+        let upgrade = n % 2 == 1;
+        let path = temp_path("kill");
+        if upgrade {
+            copy_database(&template, &path);
+        }
+        let mut child = open_in_child(&path);
+        std::thread::sleep(Duration::from_micros(rng.below(window) as u64));
+        if child.try_wait().unwrap().is_none() {
+            interrupted += 1;
+        }
+        let _ = child.kill();
+        child.wait().unwrap();
+        let outcome = runtime.block_on(async {
+            if path.exists() {
+                let pool = raw_pool(&path).await;
+                let version: Option<i64> = sqlx::query_scalar("SELECT max(version) FROM _sqlx_migrations")
+                    .fetch_one(&pool)
+                    .await
+                    .unwrap_or(None);
+                *versions_seen.entry(version.unwrap_or(0)).or_default() += 1;
+                pool.close().await;
+            }
+            let db = Db::open_file(&path).await.map_err(|e| e.to_string())?;
+            let integrity: String =
+                sqlx::query_scalar("PRAGMA integrity_check").fetch_one(db.pool()).await.map_err(|e| e.to_string())?;
+            let count: i64 = sqlx::query_scalar("SELECT count(*) FROM games")
+                .fetch_one(db.pool())
+                .await
+                .map_err(|e| e.to_string())?;
+            db.close().await;
+            let expected = if upgrade { games.len() as i64 } else { 0 };
+            if integrity != "ok" || count != expected {
+                return Err(format!("integrity {integrity}, {count} games instead of {expected}"));
+            }
+            Ok(())
+        });
+        if let Err(error) = outcome {
+            unopenable.push(format!("run {n} ({}): {error}", if upgrade { "upgrade" } else { "create" }));
+        } else {
+            remove_database(&path);
+        }
+    }
+    remove_database(&template);
+    println!(
+        "{KILLS} kills within {window} µs, {interrupted} before the child finished; schema versions found at the kill: {versions_seen:?}"
+    );
+    assert!(interrupted >= KILLS / 4, "most kills must land while the child works ({interrupted} of {KILLS})");
+    assert!(unopenable.is_empty(), "{} unopenable databases: {unopenable:#?}", unopenable.len());
+}
