@@ -86,7 +86,7 @@ console-declined-takeback = { $by } declined the takeback offer
 console-game-animation = game animation: { $path }
 console-import-usage = write the record's file, like /import game.otn @ann @ben
 console-cannot-read = cannot read { $path }
-console-too-large = { $path } is larger than any game record
+console-too-large = cannot read { $path }: it is larger than 1 MB, the most the bot reads
 console-imported = imported as game #{ $id } ({ $variant }, { $plies ->
     [one] 1 ply
    *[other] { $plies } plies

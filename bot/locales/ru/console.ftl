@@ -87,7 +87,7 @@ console-declined-takeback = { $by } отказывает в возврате х�
 console-game-animation = анимация партии: { $path }
 console-import-usage = укажите файл записи, например /import game.otn @ann @ben
 console-cannot-read = не удаётся прочитать { $path }
-console-too-large = { $path } больше любой записи партии
+console-too-large = не удаётся прочитать { $path }: файл больше 1 МБ, больше бот не читает
 console-imported = загружено как партия №{ $id } ({ $variant }, { $plies ->
     [one] { $plies } полуход
     [few] { $plies } полухода
