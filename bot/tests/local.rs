@@ -37,7 +37,7 @@ fn local(db: &std::path::Path, extra: &[&str], script: &str) -> String {
     let stderr = String::from_utf8(output.stderr).unwrap();
     // A piped session ends with status 1 exactly when one of its commands failed, and says how
     // many did.
-    let failures = stdout.lines().filter(|l| l.starts_with("error:")).count();
+    let failures = stdout.lines().filter(|l| l.starts_with("error:") || l.starts_with("ошибка:")).count();
     if failures == 0 {
         assert!(output.status.success(), "tafl-bot local failed: {stderr}\n{stdout}");
     } else {
@@ -359,7 +359,7 @@ fn an_exported_game_imports_back_from_a_file() {
     assert!(out.contains("result: attackers_win king_captured"), "{out}");
     assert!(out.contains("error: cannot read /nonexistent/x.otn"), "{out}");
     // Without names, the record's own [attackers:ann] [defenders:ben] say who played.
-    let tagged = format!("(brandubh, {} plies), @ann (attackers) against @ben (defenders).", moves.len());
+    let tagged = format!("(Brandubh, {} plies), @ann (attackers) against @ben (defenders).", moves.len());
     assert!(out.contains(&format!("imported as game #3 {tagged}")), "{out}");
 }
 
