@@ -90,7 +90,7 @@ const DAY: i64 = 86_400;
 /// A game of copenhagen with `clock`, alice attacking and bob defending, accepted at `at`.
 async fn timed_game(host: &Host, clock: &str, at: i64) -> GameView {
     let mut req = request(&alice(), Some(&bob()), "copenhagen", SideChoice::Attackers);
-    req.clock = clock.parse().unwrap();
+    req.clock = Some(clock.parse().unwrap());
     let c = host.challenge(&req, at).await.unwrap();
     host.accept(c.id, &bob(), at).await.unwrap().game
 }
@@ -175,7 +175,7 @@ async fn finishing_a_game_clears_its_deadline_and_nothing_fires_afterwards() {
     let host = host().await;
     let g = timed_game(&host, "1h", NOW).await;
     move_at(&host, g.id, NOW + MINUTE).await;
-    let finished = host.resign(g.id, bob().id, NOW + 2 * MINUTE).await.unwrap();
+    let finished = host.resign(g.id, bob().id, None, NOW + 2 * MINUTE).await.unwrap();
     assert_eq!(finished.game.deadline_at, None);
     assert_eq!(stored(&host, g.id, "deadline_at").await, None);
     assert_eq!(stored(&host, g.id, "next_due_at").await, None);
@@ -346,8 +346,8 @@ async fn an_accepted_takeback_gives_the_player_to_move_a_fresh_turn() {
     let g = timed_game(&host, "1h", NOW).await;
     move_at(&host, g.id, NOW + 10 * MINUTE).await;
     move_at(&host, g.id, NOW + 20 * MINUTE).await;
-    host.takeback(g.id, alice().id, OfferAction::Offer, NOW + 25 * MINUTE).await.unwrap();
-    let outcome = host.takeback(g.id, bob().id, OfferAction::Accept, NOW + 30 * MINUTE).await.unwrap();
+    host.takeback(g.id, alice().id, OfferAction::Offer, None, NOW + 25 * MINUTE).await.unwrap();
+    let outcome = host.takeback(g.id, bob().id, OfferAction::Accept, None, NOW + 30 * MINUTE).await.unwrap();
     let OfferOutcome::Accepted { game, plies_taken_back, .. } = outcome else { panic!("{outcome:?}") };
     assert_eq!((plies_taken_back, game.ply), (2, 0));
     assert_eq!(game.deadline_at, Some(NOW + 30 * MINUTE + HOUR), "alice to move, a full hour from the takeback");
@@ -524,7 +524,7 @@ async fn a_move_racing_the_time_out_either_lands_in_time_or_is_refused_as_too_la
         let rest = one.tick(deadline + 1).await.unwrap();
         assert!(rest.iter().all(|d| !matches!(d, Due::TimedOut(f) if f.game.id == g.id)), "{rest:?}");
         if shown.ending.is_none() {
-            one.resign(g.id, bob().id, deadline + 2).await.unwrap();
+            one.resign(g.id, bob().id, None, deadline + 2).await.unwrap();
         }
     }
     assert_eq!(in_time + timed_out, 40);

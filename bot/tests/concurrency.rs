@@ -165,7 +165,7 @@ async fn a_resignation_racing_a_move_leaves_a_consistent_finished_game() {
         });
         let resigner = tokio::spawn(async move {
             b2.wait().await;
-            h2.resign(g.id, bob().id, NOW).await.map(|_| ())
+            h2.resign(g.id, bob().id, None, NOW).await.map(|_| ())
         });
         let (move_result, resign_result) = (mover.await.unwrap(), resigner.await.unwrap());
         assert!(resign_result.is_ok(), "a resignation always lands: {resign_result:?}");

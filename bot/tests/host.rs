@@ -118,12 +118,12 @@ async fn options_are_checked_and_stored_in_canonical_form() {
 async fn a_challenge_and_its_game_keep_the_clock_asked_for() {
     let host = host().await;
     let mut req = request(&alice(), Some(&bob()), "copenhagen", SideChoice::Random);
-    req.clock = "3d+7d".parse().unwrap();
+    req.clock = Some("3d+7d".parse().unwrap());
     let c = host.challenge(&req, NOW).await.unwrap();
     assert_eq!(c.clock.to_string(), "3d+7d");
-    assert_eq!(host.challenge_by_id(c.id).await.unwrap().clock, req.clock, "stored and read back");
+    assert_eq!(host.challenge_by_id(c.id).await.unwrap().clock, req.clock.unwrap(), "stored and read back");
     let g = host.accept(c.id, &bob(), NOW + 5).await.unwrap().game;
-    assert_eq!(g.clock, req.clock);
+    assert_eq!(Some(g.clock), req.clock);
     assert_eq!(g.deadline_at, Some(NOW + 5 + 3 * 86_400), "the first turn starts at the acceptance");
 }
 
@@ -348,8 +348,8 @@ async fn a_game_that_ends_on_the_board_is_finished_and_refuses_further_moves() {
     let user = if moves.len().is_multiple_of(2) { alice().id } else { bob().id };
     let error = refused!(host, host.play(g.id, user, "a4-a5", None, NOW));
     assert_eq!(said(&error), format!("Game #{} is over; start a new one with /challenge.", g.id));
-    assert!(said(&refused!(host, host.resign(g.id, user, NOW))).contains("is over"));
-    assert!(said(&refused!(host, host.draw(g.id, user, OfferAction::Offer, NOW))).contains("is over"));
+    assert!(said(&refused!(host, host.resign(g.id, user, None, NOW))).contains("is over"));
+    assert!(said(&refused!(host, host.draw(g.id, user, OfferAction::Offer, None, NOW))).contains("is over"));
 }
 
 #[tokio::test]
@@ -378,29 +378,32 @@ async fn the_king_captured_ends_the_game_for_the_attackers() {
 async fn resigning_gives_the_opponent_the_win() {
     let host = host().await;
     let g = game(&host, "copenhagen").await;
-    assert!(matches!(refused!(host, host.resign(g.id, carol().id, NOW)), HostError::NotAPlayer(_)));
-    let finished = host.resign(g.id, bob().id, NOW).await.unwrap();
+    assert!(matches!(refused!(host, host.resign(g.id, carol().id, None, NOW)), HostError::NotAPlayer(_)));
+    let finished = host.resign(g.id, bob().id, None, NOW).await.unwrap();
     assert_eq!(finished.game.ending, Some(Ending { winner: Some(Side::Attackers), reason: EndReason::Resignation }));
     assert_eq!(finished.notify, vec![alice().id, bob().id]);
-    assert!(matches!(refused!(host, host.resign(g.id, alice().id, NOW)), HostError::GameOver { .. }));
+    assert!(matches!(refused!(host, host.resign(g.id, alice().id, None, NOW)), HostError::GameOver { .. }));
 }
 
 #[tokio::test]
 async fn a_draw_offer_accepted_ends_the_game_by_agreement() {
     let host = host().await;
     let g = game(&host, "fetlar").await;
-    let offered = host.draw(g.id, alice().id, OfferAction::Offer, NOW).await.unwrap();
+    let offered = host.draw(g.id, alice().id, OfferAction::Offer, None, NOW).await.unwrap();
     assert!(matches!(offered, OfferOutcome::Offered { notify: 102, .. }));
     assert!(matches!(
-        refused!(host, host.draw(g.id, alice().id, OfferAction::Offer, NOW)),
+        refused!(host, host.draw(g.id, alice().id, OfferAction::Offer, None, NOW)),
         HostError::AlreadyOffered { .. }
     ));
     assert!(matches!(
-        refused!(host, host.draw(g.id, alice().id, OfferAction::Accept, NOW)),
+        refused!(host, host.draw(g.id, alice().id, OfferAction::Accept, None, NOW)),
         HostError::OwnOffer { .. }
     ));
-    assert!(matches!(refused!(host, host.draw(g.id, carol().id, OfferAction::Accept, NOW)), HostError::NotAPlayer(_)));
-    let accepted = host.draw(g.id, bob().id, OfferAction::Accept, NOW).await.unwrap();
+    assert!(matches!(
+        refused!(host, host.draw(g.id, carol().id, OfferAction::Accept, None, NOW)),
+        HostError::NotAPlayer(_)
+    ));
+    let accepted = host.draw(g.id, bob().id, OfferAction::Accept, None, NOW).await.unwrap();
     assert_eq!(accepted.game().ending, Some(Ending { winner: None, reason: EndReason::Agreement }));
 }
 
@@ -408,8 +411,8 @@ async fn a_draw_offer_accepted_ends_the_game_by_agreement() {
 async fn offering_a_draw_when_the_opponent_offered_one_accepts_it() {
     let host = host().await;
     let g = game(&host, "fetlar").await;
-    host.draw(g.id, alice().id, OfferAction::Offer, NOW).await.unwrap();
-    let outcome = host.draw(g.id, bob().id, OfferAction::Offer, NOW).await.unwrap();
+    host.draw(g.id, alice().id, OfferAction::Offer, None, NOW).await.unwrap();
+    let outcome = host.draw(g.id, bob().id, OfferAction::Offer, None, NOW).await.unwrap();
     assert!(matches!(outcome, OfferOutcome::Accepted { .. }));
 }
 
@@ -417,13 +420,19 @@ async fn offering_a_draw_when_the_opponent_offered_one_accepts_it() {
 async fn a_declined_or_withdrawn_draw_offer_leaves_the_game_going() {
     let host = host().await;
     let g = game(&host, "fetlar").await;
-    assert!(matches!(refused!(host, host.draw(g.id, bob().id, OfferAction::Decline, NOW)), HostError::NoOffer { .. }));
-    assert!(matches!(refused!(host, host.draw(g.id, bob().id, OfferAction::Accept, NOW)), HostError::NoOffer { .. }));
-    host.draw(g.id, alice().id, OfferAction::Offer, NOW).await.unwrap();
-    let declined = host.draw(g.id, bob().id, OfferAction::Decline, NOW).await.unwrap();
+    assert!(matches!(
+        refused!(host, host.draw(g.id, bob().id, OfferAction::Decline, None, NOW)),
+        HostError::NoOffer { .. }
+    ));
+    assert!(matches!(
+        refused!(host, host.draw(g.id, bob().id, OfferAction::Accept, None, NOW)),
+        HostError::NoOffer { .. }
+    ));
+    host.draw(g.id, alice().id, OfferAction::Offer, None, NOW).await.unwrap();
+    let declined = host.draw(g.id, bob().id, OfferAction::Decline, None, NOW).await.unwrap();
     assert!(matches!(declined, OfferOutcome::Declined { withdrawn: false, notify: 101, .. }));
-    host.draw(g.id, alice().id, OfferAction::Offer, NOW).await.unwrap();
-    let withdrawn = host.draw(g.id, alice().id, OfferAction::Decline, NOW).await.unwrap();
+    host.draw(g.id, alice().id, OfferAction::Offer, None, NOW).await.unwrap();
+    let withdrawn = host.draw(g.id, alice().id, OfferAction::Decline, None, NOW).await.unwrap();
     assert!(matches!(withdrawn, OfferOutcome::Declined { withdrawn: true, .. }));
     assert!(host.show(g.id).await.unwrap().ending.is_none());
 }
@@ -432,14 +441,17 @@ async fn a_declined_or_withdrawn_draw_offer_leaves_the_game_going() {
 async fn moving_instead_of_answering_a_draw_offer_lets_it_lapse() {
     let host = host().await;
     let g = game(&host, "fetlar").await;
-    host.draw(g.id, bob().id, OfferAction::Offer, NOW).await.unwrap();
+    host.draw(g.id, bob().id, OfferAction::Offer, None, NOW).await.unwrap();
     host.play(g.id, alice().id, "d1-d3", None, NOW).await.unwrap();
-    assert!(matches!(refused!(host, host.draw(g.id, alice().id, OfferAction::Accept, NOW)), HostError::NoOffer { .. }));
+    assert!(matches!(
+        refused!(host, host.draw(g.id, alice().id, OfferAction::Accept, None, NOW)),
+        HostError::NoOffer { .. }
+    ));
     // An offer made before one's own move stays for the opponent to answer.
-    host.draw(g.id, bob().id, OfferAction::Offer, NOW).await.unwrap();
+    host.draw(g.id, bob().id, OfferAction::Offer, None, NOW).await.unwrap();
     host.play(g.id, bob().id, "f4-f3", None, NOW).await.unwrap();
     assert!(matches!(
-        host.draw(g.id, alice().id, OfferAction::Accept, NOW).await.unwrap(),
+        host.draw(g.id, alice().id, OfferAction::Accept, None, NOW).await.unwrap(),
         OfferOutcome::Accepted { .. }
     ));
 }
@@ -449,20 +461,20 @@ async fn an_accepted_takeback_removes_the_requesters_last_move() {
     let host = host().await;
     let g = game(&host, "copenhagen").await;
     assert_eq!(
-        refused!(host, host.takeback(g.id, alice().id, OfferAction::Offer, NOW)),
+        refused!(host, host.takeback(g.id, alice().id, OfferAction::Offer, None, NOW)),
         HostError::NothingToTakeBack(g.id)
     );
     host.play(g.id, alice().id, "d1-d3", None, NOW).await.unwrap();
     assert_eq!(
-        refused!(host, host.takeback(g.id, bob().id, OfferAction::Offer, NOW)),
+        refused!(host, host.takeback(g.id, bob().id, OfferAction::Offer, None, NOW)),
         HostError::NothingToTakeBack(g.id)
     );
-    host.takeback(g.id, alice().id, OfferAction::Offer, NOW).await.unwrap();
+    host.takeback(g.id, alice().id, OfferAction::Offer, None, NOW).await.unwrap();
     assert!(matches!(
-        refused!(host, host.takeback(g.id, alice().id, OfferAction::Accept, NOW)),
+        refused!(host, host.takeback(g.id, alice().id, OfferAction::Accept, None, NOW)),
         HostError::OwnOffer { .. }
     ));
-    let outcome = host.takeback(g.id, bob().id, OfferAction::Accept, NOW).await.unwrap();
+    let outcome = host.takeback(g.id, bob().id, OfferAction::Accept, None, NOW).await.unwrap();
     assert!(matches!(outcome, OfferOutcome::Accepted { plies_taken_back: 1, .. }));
     assert_eq!(outcome.game().ply, 0);
     assert_eq!(outcome.game().to_move, Side::Attackers);
@@ -477,12 +489,12 @@ async fn a_takeback_after_the_reply_removes_both_moves() {
     let g = game(&host, "copenhagen").await;
     host.play(g.id, alice().id, "d1-d3", None, NOW).await.unwrap();
     host.play(g.id, bob().id, "f4-f3", None, NOW).await.unwrap();
-    host.takeback(g.id, alice().id, OfferAction::Offer, NOW).await.unwrap();
+    host.takeback(g.id, alice().id, OfferAction::Offer, None, NOW).await.unwrap();
     assert_eq!(
-        refused!(host, host.takeback(g.id, bob().id, OfferAction::Offer, NOW)),
+        refused!(host, host.takeback(g.id, bob().id, OfferAction::Offer, None, NOW)),
         HostError::TakebackPending { id: g.id }
     );
-    let outcome = host.takeback(g.id, bob().id, OfferAction::Accept, NOW).await.unwrap();
+    let outcome = host.takeback(g.id, bob().id, OfferAction::Accept, None, NOW).await.unwrap();
     assert!(matches!(outcome, OfferOutcome::Accepted { plies_taken_back: 2, .. }));
     assert_eq!(host.show(g.id).await.unwrap().ply, 0);
 }
@@ -492,16 +504,16 @@ async fn a_declined_takeback_changes_no_move_and_a_move_lapses_a_request() {
     let host = host().await;
     let g = game(&host, "copenhagen").await;
     host.play(g.id, alice().id, "d1-d3", None, NOW).await.unwrap();
-    host.takeback(g.id, alice().id, OfferAction::Offer, NOW).await.unwrap();
+    host.takeback(g.id, alice().id, OfferAction::Offer, None, NOW).await.unwrap();
     assert!(matches!(
-        host.takeback(g.id, bob().id, OfferAction::Decline, NOW).await.unwrap(),
+        host.takeback(g.id, bob().id, OfferAction::Decline, None, NOW).await.unwrap(),
         OfferOutcome::Declined { .. }
     ));
     assert_eq!(host.show(g.id).await.unwrap().ply, 1);
-    host.takeback(g.id, alice().id, OfferAction::Offer, NOW).await.unwrap();
+    host.takeback(g.id, alice().id, OfferAction::Offer, None, NOW).await.unwrap();
     host.play(g.id, bob().id, "f4-f3", None, NOW).await.unwrap();
     assert!(matches!(
-        refused!(host, host.takeback(g.id, bob().id, OfferAction::Accept, NOW)),
+        refused!(host, host.takeback(g.id, bob().id, OfferAction::Accept, None, NOW)),
         HostError::NoOffer { .. }
     ));
 }
@@ -628,7 +640,7 @@ async fn a_resigned_game_exports_and_imports_with_its_resignation() {
     let host = host().await;
     let g = game(&host, "copenhagen").await;
     host.play(g.id, alice().id, "d1-d3", None, NOW).await.unwrap();
-    host.resign(g.id, bob().id, NOW).await.unwrap();
+    host.resign(g.id, bob().id, None, NOW).await.unwrap();
     let record = host.export(g.id).await.unwrap();
     assert!(record.trim_end().ends_with("---"), "{record}");
     let imported = host.import(&record, &alice(), &bob(), PLACE, NOW).await.unwrap();
@@ -711,8 +723,8 @@ async fn a_takeback_rewrites_the_move_text_cache() {
     let g = game(&host, "copenhagen").await;
     host.play(g.id, alice().id, "d1-d3", None, NOW).await.unwrap();
     host.play(g.id, bob().id, "f4-f3", None, NOW).await.unwrap();
-    host.takeback(g.id, bob().id, OfferAction::Offer, NOW).await.unwrap();
-    host.takeback(g.id, alice().id, OfferAction::Accept, NOW).await.unwrap();
+    host.takeback(g.id, bob().id, OfferAction::Offer, None, NOW).await.unwrap();
+    host.takeback(g.id, alice().id, OfferAction::Accept, None, NOW).await.unwrap();
     let cached: String = sqlx::query_scalar("SELECT movetext FROM games WHERE id = ?")
         .bind(g.id)
         .fetch_one(host.db().pool())
@@ -727,7 +739,7 @@ async fn reading_or_exporting_a_missing_game_is_refused() {
     assert_eq!(host.show(7).await.unwrap_err(), HostError::NoSuchGame(7));
     assert_eq!(host.export(7).await.unwrap_err(), HostError::NoSuchGame(7));
     assert_eq!(host.legal_moves(7, alice().id, "", 25).await.unwrap_err(), HostError::NoSuchGame(7));
-    assert_eq!(refused!(host, host.resign(7, alice().id, NOW)), HostError::NoSuchGame(7));
+    assert_eq!(refused!(host, host.resign(7, alice().id, None, NOW)), HostError::NoSuchGame(7));
     assert_eq!(refused!(host, host.time_out(7, NOW)), HostError::NoSuchGame(7));
 }
 
@@ -736,11 +748,17 @@ async fn offers_in_someone_elses_or_a_finished_game_are_refused() {
     let host = host().await;
     let g = game(&host, "copenhagen").await;
     host.play(g.id, alice().id, "d1-d3", None, NOW).await.unwrap();
-    assert_eq!(refused!(host, host.takeback(g.id, carol().id, OfferAction::Offer, NOW)), HostError::NotAPlayer(g.id));
-    assert_eq!(refused!(host, host.draw(g.id, carol().id, OfferAction::Decline, NOW)), HostError::NotAPlayer(g.id));
-    host.resign(g.id, alice().id, NOW).await.unwrap();
+    assert_eq!(
+        refused!(host, host.takeback(g.id, carol().id, OfferAction::Offer, None, NOW)),
+        HostError::NotAPlayer(g.id)
+    );
+    assert_eq!(
+        refused!(host, host.draw(g.id, carol().id, OfferAction::Decline, None, NOW)),
+        HostError::NotAPlayer(g.id)
+    );
+    host.resign(g.id, alice().id, None, NOW).await.unwrap();
     assert!(matches!(
-        refused!(host, host.takeback(g.id, alice().id, OfferAction::Offer, NOW)),
+        refused!(host, host.takeback(g.id, alice().id, OfferAction::Offer, None, NOW)),
         HostError::GameOver { .. }
     ));
     assert!(matches!(host.legal_moves(g.id, bob().id, "", 25).await, Err(HostError::GameOver { .. })));

@@ -498,6 +498,49 @@ fn a_russian_session_of_every_command_prints_no_english() {
     }
 }
 
+/// The path the console printed after `label`, e.g. "summary card: /tmp/x.png".
+fn printed_path(out: &str, label: &str) -> std::path::PathBuf {
+    let line = out.lines().find_map(|l| l.strip_prefix(label)).unwrap_or_else(|| panic!("no {label:?} in {out}"));
+    std::path::PathBuf::from(line.trim())
+}
+
+/// A PNG's width and height, from its header.
+fn png_size(bytes: &[u8]) -> (u32, u32) {
+    assert!(bytes.starts_with(b"\x89PNG\r\n\x1a\n"), "a PNG");
+    let be = |at: usize| u32::from_be_bytes(bytes[at..at + 4].try_into().unwrap());
+    (be(16), be(20))
+}
+
+#[test]
+fn summary_profile_and_leaderboard_write_their_cards_beside_the_boards_and_say_where() {
+    let moves = find_game(Variant::Brandubh, Reason::KingEscaped, 200);
+    let mut s = script("brandubh", &moves);
+    s.push_str("as @ann /summary\nas @ann /leaderboard brandubh\nas @ann /profile @ben\nas @ann /profile\n");
+    let dir = temp_path("local-cards");
+    let out = local(&temp_path("local"), &["--boards", dir.to_str().unwrap()], &s);
+    assert!(errors(&out).is_empty(), "{out}");
+
+    let summary = printed_path(&out, "summary card: ");
+    assert_eq!(summary, dir.join("game-1-summary.png"));
+    let (w, h) = png_size(&std::fs::read(&summary).unwrap());
+    assert_eq!(w, 1200, "cards are 1200 pixels wide");
+    assert!(h > 600, "the board and two charts: {h}");
+
+    let board = printed_path(&out, "leaderboard card: ");
+    assert_eq!(board, dir.join("leaderboard-seed-001.png"));
+    assert_eq!(png_size(&std::fs::read(&board).unwrap()).0, 1200);
+
+    // Two profiles, two files (named by the player), both beside the boards.
+    let profiles: Vec<_> = out.lines().filter_map(|l| l.strip_prefix("profile card: ")).collect();
+    assert_eq!(profiles.len(), 2, "{out}");
+    assert_ne!(profiles[0], profiles[1]);
+    for path in profiles {
+        let path = std::path::Path::new(path);
+        assert_eq!(path.parent(), Some(dir.as_path()));
+        assert_eq!(png_size(&std::fs::read(path).unwrap()).0, 1200);
+    }
+}
+
 #[test]
 fn a_language_the_console_does_not_speak_is_refused() {
     let output = Command::new(BIN).args(["local", "--lang", "tlh", "--no-png"]).stdin(Stdio::null()).output().unwrap();
@@ -519,6 +562,16 @@ fn the_console_speaks_the_terminals_language_by_default() {
     child.stdin.take().unwrap().write_all(b"/games\n").unwrap();
     let out = String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap();
     assert!(out.contains("у игрока @you нет идущих партий"), "{out}");
+}
+
+#[test]
+fn with_no_png_the_console_writes_no_cards() {
+    let moves = find_game(Variant::Brandubh, Reason::KingEscaped, 200);
+    let mut s = script("brandubh", &moves);
+    s.push_str("as @ann /summary\nas @ann /profile\nas @ann /leaderboard brandubh\n");
+    let out = local(&temp_path("local"), &["--no-png"], &s);
+    assert!(errors(&out).is_empty(), "{out}");
+    assert!(!out.contains(" card: "), "{out}");
 }
 
 #[test]

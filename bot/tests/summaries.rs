@@ -189,7 +189,7 @@ async fn a_resignation_is_summarised_with_who_resigned() {
     let g = game_between(&host, "brandubh", &alice(), &bob(), PLACE, NOW).await;
     let moves: Vec<String> = SHUFFLE[..3].iter().map(|m| (*m).to_owned()).collect();
     let end = play_all(&host, &g, &moves, NOW).await + 5;
-    host.resign(g.id, bob().id, end).await.unwrap();
+    host.resign(g.id, bob().id, None, end).await.unwrap();
     let s = host.summary(g.id).await.unwrap();
     check_common(&s, &moves, NOW, end, Some(Side::Attackers));
     assert_eq!(s.conclusion, Conclusion::Resignation { side: Some(Side::Defenders) });
@@ -215,8 +215,8 @@ async fn a_draw_by_agreement_is_summarised() {
     let g = game_between(&host, "brandubh", &alice(), &bob(), PLACE, NOW).await;
     let moves: Vec<String> = SHUFFLE[..2].iter().map(|m| (*m).to_owned()).collect();
     let end = play_all(&host, &g, &moves, NOW).await + 7;
-    host.draw(g.id, alice().id, OfferAction::Offer, end - 1).await.unwrap();
-    host.draw(g.id, bob().id, OfferAction::Accept, end).await.unwrap();
+    host.draw(g.id, alice().id, OfferAction::Offer, None, end - 1).await.unwrap();
+    host.draw(g.id, bob().id, OfferAction::Accept, None, end).await.unwrap();
     let s = host.summary(g.id).await.unwrap();
     check_common(&s, &moves, NOW, end, None);
     assert_eq!(s.conclusion, Conclusion::Agreement);
@@ -261,7 +261,7 @@ async fn a_running_game_is_summarised_as_in_progress() {
 async fn games_ended_before_ply_two_are_not_rated_and_ply_two_is() {
     let host = host().await;
     let g0 = game_between(&host, "brandubh", &alice(), &bob(), PLACE, NOW).await;
-    host.resign(g0.id, alice().id, NOW).await.unwrap();
+    host.resign(g0.id, alice().id, None, NOW).await.unwrap();
     let g1 = game_between(&host, "brandubh", &alice(), &bob(), PLACE, NOW).await;
     play_all(&host, &g1, &SHUFFLE[..1], NOW).await;
     host.time_out(g1.id, NOW + 86_400).await.unwrap();
@@ -270,7 +270,7 @@ async fn games_ended_before_ply_two_are_not_rated_and_ply_two_is() {
     assert!(host.summary(g1.id).await.unwrap().rating_changes.is_empty());
     let g2 = game_between(&host, "brandubh", &alice(), &bob(), PLACE, NOW).await;
     play_all(&host, &g2, &SHUFFLE[..2], NOW).await;
-    host.resign(g2.id, alice().id, NOW + 500).await.unwrap();
+    host.resign(g2.id, alice().id, None, NOW + 500).await.unwrap();
     assert_eq!(host.summary(g2.id).await.unwrap().rating_changes.len(), 4);
     let profile = host.profile(alice().id, None).await.unwrap();
     assert_eq!(profile.games(), 1);
@@ -286,16 +286,16 @@ async fn a_refused_move_or_ending_changes_no_rating() {
     let refusals = [
         host.play(g.id, alice().id, "a4-a9", None, NOW).await.unwrap_err(),
         host.play(g.id, bob().id, "a4-a5", None, NOW).await.unwrap_err(),
-        host.resign(g.id, carol().id, NOW).await.unwrap_err(),
-        host.draw(g.id, carol().id, OfferAction::Accept, NOW).await.unwrap_err(),
+        host.resign(g.id, carol().id, None, NOW).await.unwrap_err(),
+        host.draw(g.id, carol().id, OfferAction::Accept, None, NOW).await.unwrap_err(),
     ];
     assert!(matches!(refusals[2], HostError::NotAPlayer(_)), "{:?}", refusals[2]);
     assert_eq!((snapshot(&host).await, ratings_snapshot(&host).await), before);
-    host.resign(g.id, bob().id, NOW + 300).await.unwrap();
+    host.resign(g.id, bob().id, None, NOW + 300).await.unwrap();
     let rated = ratings_snapshot(&host).await;
     assert_ne!(rated, before.1);
     // A finished game refuses everything, and is never rated twice.
-    assert!(matches!(host.resign(g.id, alice().id, NOW).await, Err(HostError::GameOver { .. })));
+    assert!(matches!(host.resign(g.id, alice().id, None, NOW).await, Err(HostError::GameOver { .. })));
     assert!(matches!(host.time_out(g.id, NOW).await, Err(HostError::GameOver { .. })));
     let ending = Ending { winner: Some(Side::Defenders), reason: EndReason::Time };
     assert!(matches!(host.finish(g.id, ending, NOW).await, Err(HostError::GameOver { .. })));
@@ -335,7 +335,7 @@ async fn ratings_are_kept_globally_and_per_server_and_the_console_has_only_globa
         let g = game_between(&host, "fetlar", &alice(), &bob(), server(guild), at).await;
         let opening = find_game(Variant::Fetlar, Reason::KingEscaped, 300);
         play_all(&host, &g, &opening[..2], at).await;
-        host.resign(g.id, bob().id, at + 500).await.unwrap();
+        host.resign(g.id, bob().id, None, at + 500).await.unwrap();
         let scopes: Vec<Scope> = host.summary(g.id).await.unwrap().rating_changes.iter().map(|c| c.scope).collect();
         let mut expected = vec![Scope::Global, Scope::Global];
         if guild != 0 {
@@ -369,10 +369,10 @@ async fn short_game(host: &Host, attacker: &User, defender: &User, winner: Optio
     play_all(host, &g, &SHUFFLE[..2], at).await;
     let at = at + 10 * PLY_SECONDS;
     if let Some(side) = winner {
-        host.resign(g.id, g.player(side.opponent()).id, at).await.unwrap();
+        host.resign(g.id, g.player(side.opponent()).id, None, at).await.unwrap();
     } else {
-        host.draw(g.id, attacker.id, OfferAction::Offer, at).await.unwrap();
-        host.draw(g.id, defender.id, OfferAction::Accept, at).await.unwrap();
+        host.draw(g.id, attacker.id, OfferAction::Offer, None, at).await.unwrap();
+        host.draw(g.id, defender.id, OfferAction::Accept, None, at).await.unwrap();
     }
 }
 
@@ -474,7 +474,7 @@ async fn exported_records_replay_to_the_summarised_result() {
 
     let resigned = game_between(&host, "brandubh", &alice(), &bob(), PLACE, NOW).await;
     play_all(&host, &resigned, &SHUFFLE[..3], NOW).await;
-    host.resign(resigned.id, bob().id, NOW + 900).await.unwrap();
+    host.resign(resigned.id, bob().id, None, NOW + 900).await.unwrap();
     let record = GameRecord::parse(&host.export(resigned.id).await.unwrap()).unwrap();
     assert_eq!(record.end, Some(RecordEnd::Resigned));
     assert_eq!(record.replay().unwrap().ply(), 3);

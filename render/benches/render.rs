@@ -1,7 +1,8 @@
 //! Renderer speed and size, printed as figures (`cargo bench -p tafl-render`).
 //!
 //! Targets (QUALITY.md): one 11x11 board drawn and encoded in under 2 ms and 30 KB; a 100-ply
-//! Copenhagen game as a GIF in under 150 ms and 2 MB. The renderer is prepared first, as in the
+//! Copenhagen game as a GIF in under 150 ms and 2 MB; a summary card of a 100-ply game and a
+//! profile card of 500 rated games in under 15 ms and 150 KB each. The renderer is prepared first, as in the
 //! bot, so the figures are the cost per image.
 
 #[path = "../tests/common/mod.rs"]
@@ -60,6 +61,19 @@ fn main() {
     let options = GifOptions { attackers: "Ragnhild".into(), defenders: "Thorvald".into(), ..GifOptions::default() };
     let (t, gif) = measure(budget, || renderer.render_gif(&game, &options).expect("renders"));
     report("100-ply Copenhagen GIF", t, gif.len(), "(target < 150 ms, < 2 MB)");
+
+    for (label, evaluation) in [("summary card, 100 plies", false), ("summary card + evaluation", true)] {
+        let card =
+            common::summary_card(&game, ["Ragnhild", "Ярослав"], common::Lang::English, Theme::Classic, evaluation);
+        let (t, png) = measure(budget, || renderer.render_summary_card(&card).expect("renders"));
+        report(label, t, png.len(), "(target < 15 ms, < 150 KB)");
+    }
+    let card = common::profile_card(500, "Ragnhild", common::Lang::English, Theme::Classic);
+    let (t, png) = measure(budget, || renderer.render_profile_card(&card).expect("renders"));
+    report("profile card, 500 games", t, png.len(), "(target < 15 ms, < 150 KB)");
+    let card = common::leaderboard_card(common::Lang::English, Theme::Classic);
+    let (t, png) = measure(budget, || renderer.render_leaderboard_card(&card).expect("renders"));
+    report("leaderboard card, top 10", t, png.len(), "");
 
     let started = Instant::now();
     black_box(Renderer::new()).prepare_all();

@@ -11,10 +11,14 @@
 //! * [`Renderer::render_gif`] animates a [`Game`] with [`GifOptions`], one frame per ply.
 //! * [`Renderer::render_setup_png`] draws an unvalidated [`Setup`] (an editor's position),
 //!   refusing what cannot be drawn with a [`RenderError`].
+//! * [`Renderer::render_summary_card`], [`Renderer::render_profile_card`] and
+//!   [`Renderer::render_leaderboard_card`] draw RGBA cards with charts (the `cards` module),
+//!   from plain view structs whose every word comes from the caller.
 //!
 //! Nothing here panics on input: boards out of range, squares off the board and illegal moves
 //! are typed errors, and an image is never blank.
 
+mod cards;
 mod draw;
 mod encode;
 mod layout;
@@ -29,6 +33,10 @@ use tafl_rules::{
 };
 use thiserror::Error;
 
+pub use cards::{
+    Capture, CardPlayer, GameSeries, LeaderboardCard, LeaderboardLabels, LeaderboardRow, ProfileCard, ProfileLabels,
+    RatingChange, RatingHistory, RatingPoint, SideRecord, SummaryCard, SummaryLabels, VariantCount, king_distance,
+};
 pub use layout::{Layout, MIN_ASPECT, Orientation, Rect};
 pub use theme::Theme;
 
@@ -180,6 +188,9 @@ const SIZES: usize = ((MAX_SIZE - MIN_SIZE) / 2 + 1) as usize;
 #[derive(Debug)]
 pub struct Renderer {
     font: Font,
+    /// The cards' faces, prepared on the first card so that a process drawing only boards
+    /// never parses them.
+    card_fonts: OnceLock<cards::Fonts>,
     palettes: [Palette; 2],
     prepared: Vec<OnceLock<Prepared>>,
 }
@@ -201,6 +212,7 @@ impl Renderer {
     pub fn new() -> Renderer {
         Renderer {
             font: Font::new(),
+            card_fonts: OnceLock::new(),
             palettes: Theme::ALL.map(Palette::new),
             prepared: (0..SIZES * Theme::ALL.len()).map(|_| OnceLock::new()).collect(),
         }
@@ -280,12 +292,18 @@ impl Renderer {
         for (i, played) in plies.iter().enumerate() {
             position.play_unchecked(played.mv);
             let last = i + 1 == plies.len();
-            let next = draw::scene(&layout, &position, Some(&LastMove::from(played)), &[], options.king)?;
+            let marks: Vec<Mark> = if last { captured_king(game).into_iter().collect() } else { Vec::new() };
+            let next = draw::scene(&layout, &position, Some(&LastMove::from(played)), &marks, options.king)?;
             let changed: Vec<usize> = (0..next.cells.len()).filter(|&c| next.cells[c] != scene.cells[c]).collect();
             let mut rect = changed.iter().map(|&c| draw::cell_rect(&layout, c)).reduce(Rect::union);
             if last {
                 let footer = layout.footer_rect();
                 rect = Some(rect.map_or(footer, |r| r.union(footer)));
+                for &(sq, _) in &next.frames {
+                    if let Some(r) = layout.square_rect(sq) {
+                        rect = rect.map(|rect| rect.union(r));
+                    }
+                }
             }
             let rect = rect.unwrap_or(Rect { x: 0, y: 0, w: 1, h: 1 });
             let before = encode::snapshot(&canvas, rect);
@@ -293,12 +311,42 @@ impl Renderer {
                 draw::draw_cell(&mut canvas, &layout, sprites, c, next.cells[c]);
             }
             if last {
+                draw::draw_frames(&mut canvas, &layout, palette, &next.frames);
                 draw::draw_footer(&mut canvas, &layout, palette, &self.font, &final_footer);
             }
             gif.partial(&canvas, rect, &before, if last { options.last_ms } else { options.frame_ms })?;
             scene.cells = next.cells;
         }
         gif.finish()
+    }
+
+    /// A finished game as one PNG card: the final board, players, result and charts.
+    pub fn render_summary_card(&self, card: &SummaryCard) -> Result<Vec<u8>, RenderError> {
+        let options = BoardOptions {
+            theme: card.theme,
+            last_move: card.last_move.clone(),
+            marks: card.marks.clone(),
+            king: card.king,
+            ..BoardOptions::default()
+        };
+        let canvas = self.draw(&card.final_position, &options)?;
+        let layout = self.layout(card.final_position.size(), Orientation::Standard, false)?;
+        let board = cards::summary::board_image(&canvas, &layout, self.palette(card.theme));
+        cards::encode(&cards::summary::draw(self.card_fonts(), card, &board).0)
+    }
+
+    /// A player's profile as one PNG card.
+    pub fn render_profile_card(&self, card: &ProfileCard) -> Result<Vec<u8>, RenderError> {
+        cards::encode(&cards::profile::draw(self.card_fonts(), card))
+    }
+
+    /// A leaderboard as one PNG card (the first ten rows).
+    pub fn render_leaderboard_card(&self, card: &LeaderboardCard) -> Result<Vec<u8>, RenderError> {
+        cards::encode(&cards::leaderboard::draw(self.card_fonts(), card))
+    }
+
+    fn card_fonts(&self) -> &cards::Fonts {
+        self.card_fonts.get_or_init(cards::Fonts::new)
     }
 
     /// A position drawn into an indexed canvas (not yet encoded).
@@ -330,6 +378,18 @@ impl Renderer {
 
 fn check_size(size: u8) -> Result<(), RenderError> {
     if (MIN_SIZE..=MAX_SIZE).contains(&size) && size % 2 == 1 { Ok(()) } else { Err(RenderError::BadSize { size }) }
+}
+
+/// A red frame on the king's square when the game ended with the king captured (he stays on
+/// the board in the rules, so without it the final board would not show why the game ended).
+#[must_use]
+pub fn captured_king(game: &Game) -> Option<Mark> {
+    match game.status() {
+        tafl_rules::Status::Finished(outcome) if outcome.reason == tafl_rules::Reason::KingCaptured => {
+            Some(Mark { square: game.position().king(), kind: MarkKind::Danger })
+        }
+        _ => None,
+    }
 }
 
 /// Plays written moves (`e1-e3`, with optional capture claims `xe2`) from `start`, for callers

@@ -256,6 +256,12 @@ impl Palette {
         }
     }
 
+    /// The colour of a palette entry; indices past the palette (the GIF's transparent one) are
+    /// black.
+    pub(crate) fn rgb_of(&self, index: u8) -> [u8; 3] {
+        self.rgb.get(usize::from(index)).copied().unwrap_or([0, 0, 0])
+    }
+
     pub(crate) fn rgb_f32(&self, role: Role) -> [f32; 3] {
         to_f32(self.rgb[self.index(role) as usize])
     }

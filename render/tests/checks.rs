@@ -11,7 +11,7 @@ use tafl_render::{
     BoardOptions, Caption, GifOptions, KingStyle, LastMove, MIN_ASPECT, Mark, MarkKind, Orientation, RenderError,
     Renderer, Theme,
 };
-use tafl_rules::{Game, IllegalMove, Move, Piece, Position, Setup, Side, Square, Variant};
+use tafl_rules::{Game, IllegalMove, Move, Outcome, Piece, Position, Reason, Setup, Side, Square, Status, Variant};
 
 fn sq(name: &str) -> Square {
     name.parse().expect("test squares are valid")
@@ -387,4 +387,113 @@ fn one_renderer_can_be_shared_between_threads() {
     for handle in handles {
         assert!(handle.join().expect("no panic").expect("renders") > 0);
     }
+}
+
+/// Historical 7x7: away from the throne two attackers capture the king.
+fn king_capture_game() -> Game {
+    let start = from_otn(Variant::Historical7.rules(), "/7/7/7/7/1tK4/5T1/3t3/", Side::Defenders);
+    tafl_render::replay(start, &["f6-f5", "d7-d5"]).expect("the capture is legal")
+}
+
+/// Whether the border of `square` (a few pixels inside its edge) is mostly the danger red.
+fn framed_red(img: &image::RgbaImage, layout: &tafl_render::Layout, square: Square) -> bool {
+    let r = layout.square_rect(square).unwrap();
+    let red = |x: u32, y: u32| {
+        let p = img.get_pixel(x, y).0;
+        p[0] > 180 && p[1] < 90 && p[2] < 90
+    };
+    let edge: Vec<(u32, u32)> = (r.x + 4..r.x + r.w - 4).flat_map(|x| [(x, r.y + 1), (x, r.y + r.h - 2)]).collect();
+    edge.iter().filter(|&&(x, y)| red(x, y)).count() * 10 >= edge.len() * 9
+}
+
+#[test]
+fn the_captured_king_is_marked_on_the_last_gif_frame_and_on_the_final_board() {
+    let renderer = Renderer::new();
+    let game = king_capture_game();
+    let king = game.position().king();
+    assert_eq!(
+        game.status(),
+        Status::Finished(Outcome { winner: Some(Side::Attackers), reason: Reason::KingCaptured })
+    );
+
+    let frames = gif_frames(&renderer.render_gif(&game, &GifOptions::default()).unwrap());
+    let layout = renderer.layout(7, Orientation::Standard, true).unwrap();
+    assert!(framed_red(frames.last().unwrap(), &layout, king), "the last frame marks the captured king");
+    assert!(!framed_red(&frames[frames.len() - 2], &layout, king), "earlier frames do not");
+
+    let mark = tafl_render::captured_king(&game).expect("a captured king has a mark");
+    assert_eq!(mark, Mark { square: king, kind: MarkKind::Danger });
+    let options = BoardOptions { marks: vec![mark], ..BoardOptions::default() };
+    let board =
+        image::DynamicImage::ImageRgb8(decode(&renderer.render_png(game.position(), &options).unwrap())).to_rgba8();
+    let layout = renderer.layout(7, Orientation::Standard, false).unwrap();
+    assert!(framed_red(&board, &layout, king), "the final board marks the captured king");
+
+    // A game won otherwise has no such mark.
+    let escaped = tafl_render::replay(
+        from_otn(Variant::Brandubh.rules(), "/7/5T1/2K4/6t/4t2/7/3t3/", Side::Defenders),
+        &["c3-b3", "g4-g2", "b3-b1", "e5-e2xf2", "b1-a1"],
+    )
+    .unwrap();
+    assert_eq!(tafl_render::captured_king(&escaped), None);
+}
+
+#[test]
+fn cards_take_any_text_and_any_series_without_panicking() {
+    use common::{Lang, leaderboard_card, profile_card, summary_card};
+    let renderer = Renderer::new();
+    let hostile = [
+        "x".repeat(10_000),
+        "\u{202E}שלום עולם\u{202C}".to_owned(),
+        "مرحبا بالعالم".to_owned(),
+        "👨‍👩‍👧‍👦🏳️‍🌈".to_owned(),
+        "\u{0}\u{7}\u{1b}[31m\r\n\t".to_owned(),
+        "山田太郎 and Ярослав".to_owned(),
+        String::new(),
+    ];
+    let game = scripted_game(Variant::Copenhagen, 20);
+    for name in &hostile {
+        let mut card = summary_card(&game, [name, name], Lang::English, Theme::Classic, true);
+        card.result_line.clone_from(name);
+        card.title.clone_from(name);
+        card.labels.ply.clone_from(name);
+        renderer.render_summary_card(&card).unwrap();
+        let mut profile = profile_card(10, name, Lang::Russian, Theme::HighContrast);
+        profile.streak_line.clone_from(name);
+        profile.history[0].family.clone_from(name);
+        renderer.render_profile_card(&profile).unwrap();
+        let mut board = leaderboard_card(Lang::English, Theme::Classic);
+        board.rows[0].name.clone_from(name);
+        board.title.clone_from(name);
+        renderer.render_leaderboard_card(&board).unwrap();
+    }
+
+    // Odd series: empty, mismatched lengths, non-finite evaluations, huge values.
+    let mut card = summary_card(&game, ["A", "B"], Lang::English, Theme::Classic, false);
+    card.series.pieces.clear();
+    card.series.king_distance = vec![u32::MAX, 0, 3];
+    card.series.evaluation = Some(vec![f32::NAN, f32::INFINITY, -1e30, 0.0]);
+    card.series.captures = vec![tafl_render::Capture { ply: u32::MAX, side: Side::Attackers, count: u32::MAX }];
+    renderer.render_summary_card(&card).unwrap();
+    let mut profile = profile_card(0, "", Lang::English, Theme::Classic);
+    profile.history.push(tafl_render::RatingHistory {
+        family: "odd".into(),
+        points: vec![tafl_render::RatingPoint { game: u32::MAX, rating: f64::NAN, deviation: f64::INFINITY }],
+    });
+    renderer.render_profile_card(&profile).unwrap();
+    let mut board = leaderboard_card(Lang::English, Theme::Classic);
+    board.rows.clear();
+    renderer.render_leaderboard_card(&board).unwrap();
+    board.rows = (0..50).map(|_| leaderboard_card(Lang::English, Theme::Classic).rows[0].clone()).collect();
+    let png = renderer.render_leaderboard_card(&board).unwrap();
+    let img = image::load_from_memory(&png).unwrap();
+    assert_eq!(
+        img.height(),
+        image::load_from_memory(
+            &renderer.render_leaderboard_card(&leaderboard_card(Lang::English, Theme::Classic)).unwrap()
+        )
+        .unwrap()
+        .height(),
+        "ten rows at most"
+    );
 }

@@ -14,7 +14,7 @@ mod common;
 
 use std::path::PathBuf;
 
-use common::{from_otn, scripted_game, start};
+use common::{Lang, from_otn, leaderboard_card, profile_card, scripted_game, start, summary_card};
 use image::AnimationDecoder as _;
 use tafl_render::{BoardOptions, Caption, GifOptions, LastMove, Mark, MarkKind, Orientation, Renderer, Theme};
 use tafl_rules::{Game, Move, Rules, Side, Square, Variant};
@@ -99,7 +99,79 @@ fn cases() -> Vec<(&'static str, Vec<u8>)> {
         ..GifOptions::default()
     };
     out.push(("brandubh-7-game.gif", r.render_gif(&game, &options).expect("golden games render")));
+
+    // A game that ends with the king captured: the last frame and the final board mark him.
+    let captured = king_capture_game();
+    let mut options = with_last(&captured, Theme::Classic);
+    options.marks = tafl_render::captured_king(&captured).into_iter().collect();
+    out.push(("historical-7-king-captured", r.render_png(captured.position(), &options).expect("renders")));
+    let options = GifOptions {
+        attackers: "Attackers".into(),
+        defenders: "Defenders".into(),
+        last_footer: "Attackers win · king captured".into(),
+        ..GifOptions::default()
+    };
+    out.push(("historical-7-king-captured.gif", r.render_gif(&captured, &options).expect("renders")));
+
+    cards(&r, &mut out);
     out
+}
+
+/// Summary, profile and leaderboard cards: short and long games, both themes, English and
+/// Russian words, names in Latin, Cyrillic, Greek and Vietnamese, and names no bundled face
+/// can draw (CJK, Arabic, emoji), which fall back to the caller's "Player 1/2".
+fn cards(r: &Renderer, out: &mut Vec<(&'static str, Vec<u8>)>) {
+    let short = scripted_game(Variant::Brandubh, 3);
+    let long = scripted_game(Variant::Copenhagen, 300);
+    let captured = king_capture_game();
+    let summaries = [
+        (
+            "summary-short-classic-en",
+            summary_card(&short, ["Ragnhild", "Þorvaldr"], Lang::English, Theme::Classic, false),
+        ),
+        (
+            "summary-short-high-contrast-ru",
+            summary_card(&short, ["Ярослав", "Ἀλέξανδρος"], Lang::Russian, Theme::HighContrast, false),
+        ),
+        (
+            "summary-long-classic-ru",
+            summary_card(&long, ["Анна-Мария", "Nguyễn Văn Anh"], Lang::Russian, Theme::Classic, true),
+        ),
+        (
+            "summary-long-high-contrast-en",
+            summary_card(&long, ["山田太郎", "محمد"], Lang::English, Theme::HighContrast, false),
+        ),
+        (
+            "summary-king-captured-classic-en",
+            summary_card(&captured, ["Zoë 🛡️", ""], Lang::English, Theme::Classic, false),
+        ),
+    ];
+    for (name, card) in summaries {
+        out.push((name, r.render_summary_card(&card).expect("summary cards render")));
+    }
+    let profiles = [
+        ("profile-classic-en", profile_card(120, "Ragnhild", Lang::English, Theme::Classic)),
+        ("profile-high-contrast-ru", profile_card(500, "Ярослав", Lang::Russian, Theme::HighContrast)),
+        ("profile-few-games-classic-ru", profile_card(3, "Σοφία", Lang::Russian, Theme::Classic)),
+    ];
+    for (name, card) in profiles {
+        out.push((name, r.render_profile_card(&card).expect("profile cards render")));
+    }
+    for (name, lang, theme) in [
+        ("leaderboard-classic-en", Lang::English, Theme::Classic),
+        ("leaderboard-high-contrast-ru", Lang::Russian, Theme::HighContrast),
+    ] {
+        out.push((name, r.render_leaderboard_card(&leaderboard_card(lang, theme)).expect("leaderboards render")));
+    }
+}
+
+/// Historical 7x7: away from the throne the king is captured by two attackers; the last move
+/// closes the pincer.
+pub(crate) fn king_capture_game() -> Game {
+    let start = from_otn(Variant::Historical7.rules(), "/7/7/7/7/1tK4/5T1/3t3/", Side::Defenders);
+    let game = tafl_render::replay(start, &["f6-f5", "d7-d5"]).expect("the capture is legal");
+    assert_eq!(game.status().name(), "attackers_win", "the king is captured");
+    game
 }
 
 fn nineteen() -> tafl_rules::Setup {

@@ -312,8 +312,21 @@ impl Engine {
 
     /// Whether the side to move has any legal move (stops at the first one).
     pub fn has_move(&self, s: &State) -> bool {
+        // The king stops anywhere, so one empty neighbour is a move; checking him first spares
+        // the defenders a scan of the ranks before their first piece.
+        if s.to_move == Side::Defenders && self.dirs.iter().any(|&d| s.cells[step(s.king, d)] == EMPTY) {
+            return true;
+        }
         let own = side_cell(s.to_move);
-        for &from in &self.interior {
+        // Defenders stand around their king: the scan starts at him and wraps around.
+        let split = if s.to_move == Side::Defenders {
+            let (rank, file) = (s.king / self.stride - 1, s.king % self.stride - 1);
+            rank * self.size + file
+        } else {
+            0
+        };
+        let (before, after) = self.interior.split_at(split);
+        for &from in after.iter().chain(before) {
             let c = s.cells[from];
             if c & own == 0 || c == OFF || (own == ATTACKER && c != ATTACKER) {
                 continue;
@@ -425,18 +438,52 @@ impl Engine {
                 }
             }
         }
-        if self.has_move(s) { Status::Ongoing } else { win(Reason::NoMoves) }
+        if self.opens_a_move(s, from) || self.has_move(s) { Status::Ongoing } else { win(Reason::NoMoves) }
+    }
+
+    /// A cheap witness that the side to move has a move: the square the mover just left is
+    /// empty, and any piece of the side to move beside it may step into it (a man only where
+    /// men may stop). Pieces cluster, so this usually answers before the scan of
+    /// [`Engine::has_move`] is needed.
+    #[inline]
+    fn opens_a_move(&self, s: &State, from: usize) -> bool {
+        let men_may_stop = self.flags[from] & NO_STOP == 0;
+        let (man, king) = match s.to_move {
+            Side::Attackers => (ATTACKER, OFF),
+            Side::Defenders => (DEFENDER, KING),
+        };
+        let around = self.dirs.map(|d| s.cells[step(from, d)]);
+        (men_may_stop && around.contains(&man)) || around.contains(&king)
+    }
+
+    /// Takes back a move made by [`Engine::apply`] on `s`, given the squares it captured (in any
+    /// order). Captured pieces are always men of the side that did not move, so the squares say
+    /// all there is to restore: make/unmake spares copying the whole board per node.
+    #[inline]
+    pub fn undo(s: &mut State, from: usize, to: usize, captured: &[u16]) {
+        let mover = s.to_move.opponent();
+        let victim = side_cell(s.to_move);
+        for &i in captured {
+            s.cells[usize::from(i)] = victim;
+        }
+        let piece = s.cells[to];
+        s.cells[to] = EMPTY;
+        s.cells[from] = piece;
+        if piece == KING {
+            s.king = from;
+        }
+        s.to_move = mover;
     }
 
     #[inline]
-    fn is_adjacent(&self, a: usize, b: usize) -> bool {
+    pub(crate) fn is_adjacent(&self, a: usize, b: usize) -> bool {
         let diff = a.abs_diff(b);
         diff == 1 || diff == self.stride
     }
 
     /// Whether `cell` holds a non-king piece of the side opposing `mover`.
     #[inline]
-    fn is_capturable_man(cell: u8, mover: Side) -> bool {
+    pub(crate) fn is_capturable_man(cell: u8, mover: Side) -> bool {
         match mover {
             Side::Attackers => cell == DEFENDER,
             Side::Defenders => cell == ATTACKER,
@@ -455,7 +502,7 @@ impl Engine {
     /// Whether square `b` closes a custodial capture by `mover`: an armed piece of the mover's
     /// side, or a square hostile to the victim's side.
     #[inline]
-    fn brackets(&self, s: &State, b: usize, mover: Side) -> bool {
+    pub(crate) fn brackets(&self, s: &State, b: usize, mover: Side) -> bool {
         let c = s.cells[b];
         if self.is_armed(c, mover) {
             return true;

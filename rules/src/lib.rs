@@ -12,6 +12,7 @@
 //! * [`perft`] counts move sequences, the standard correctness check for move generators.
 
 mod board;
+pub mod engine;
 mod error;
 mod fort;
 mod game;

@@ -37,16 +37,37 @@ pub fn perft_divide(position: &Position, depth: u32) -> Vec<(Move, u64)> {
     out
 }
 
+/// Most pieces one move can capture: four custodially, and two shieldwalls of at most
+/// `size - 2` men each.
+pub(crate) const MAX_CAPTURES: usize = 4 + 2 * crate::MAX_SIZE as usize;
+
+/// Plays every move on one board with make/unmake; the moves of each ply are listed into
+/// `lists[ply]`, which keeps its capacity, so a count allocates only while the lists first grow.
 fn perft_state(e: &Engine, s: &State, depth: u32) -> u64 {
+    let mut lists: Vec<Vec<(u16, u16)>> = (0..depth).map(|_| Vec::with_capacity(256)).collect();
+    let mut board = *s;
+    perft_in_place(e, &mut board, depth, &mut lists)
+}
+
+fn perft_in_place(e: &Engine, s: &mut State, depth: u32, lists: &mut [Vec<(u16, u16)>]) -> u64 {
+    let (moves, deeper) = lists.split_first_mut().expect("one list per remaining ply");
+    moves.clear();
+    e.for_each_move(s, |from, to| moves.push((from as u16, to as u16)));
     let mut nodes = 0;
-    e.for_each_move(s, |from, to| {
-        let mut child = *s;
-        let status = e.apply(&mut child, from, to, |_| {});
+    for &(from, to) in moves.iter() {
+        let (from, to) = (usize::from(from), usize::from(to));
+        let mut captured = [0u16; MAX_CAPTURES];
+        let mut n = 0;
+        let status = e.apply(s, from, to, |i| {
+            captured[n] = i as u16;
+            n += 1;
+        });
         if depth == 1 {
             nodes += 1;
         } else if status.is_ongoing() {
-            nodes += perft_state(e, &child, depth - 1);
+            nodes += perft_in_place(e, s, depth - 1, deeper);
         }
-    });
+        Engine::undo(s, from, to, &captured[..n]);
+    }
     nodes
 }

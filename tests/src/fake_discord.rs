@@ -109,6 +109,10 @@ pub enum Fault {
     RateLimited { seconds: f64 },
     /// A server error (500, 502, 503…) with Discord's JSON error body.
     ServerError(u16),
+    /// The request is carried out (a message created, edited or deleted) and then answered with
+    /// this server error, as when Discord's answer is lost on the way back: only a nonce keeps
+    /// the retry of a create from making a second message.
+    AppliedThenServerError(u16),
     /// 401, as Discord answers every request made with a bad token.
     Unauthorized,
 }
@@ -322,6 +326,9 @@ struct Store {
     dm_channels: HashSet<u64>,
     /// The guild of each channel seen in a guild interaction or created as a thread.
     guilds: HashMap<u64, u64>,
+    /// The message created with each nonce that came with `enforce_nonce`: Discord answers a
+    /// repeat with that message instead of creating another.
+    nonces: HashMap<String, u64>,
     choices: HashMap<u64, Vec<(String, String)>>,
     modals: HashMap<u64, Value>,
     /// The `interaction_metadata` of the messages each interaction creates.
@@ -681,6 +688,11 @@ impl FakeDiscord {
         lock(&self.shared.faults).push(FaultRule { matches: Box::new(matches), remaining: times, fault });
     }
 
+    /// Forgets every scripted fault not yet used up.
+    pub fn clear_faults(&self) {
+        lock(&self.shared.faults).clear();
+    }
+
     /// A fresh interaction or message id.
     #[must_use]
     pub fn id(&self) -> u64 {
@@ -955,7 +967,12 @@ async fn handle_rest(shared: &Shared, request: Request<Incoming>) -> Response<Fu
     };
     let mut recorded = Recorded { method, host, path, json, parts, status: 0, response: Value::Null };
     let response = if let Some(fault) = scripted_fault(shared, &recorded) {
-        fault_response(fault)
+        if let Fault::AppliedThenServerError(status) = fault {
+            recorded.response = respond(shared, &recorded).1;
+            fault_response(Fault::ServerError(status))
+        } else {
+            fault_response(fault)
+        }
     } else {
         let (status, body) = respond(shared, &recorded);
         let response = if body.is_null() { no_content() } else { reply(status, &body) };
@@ -991,7 +1008,7 @@ fn fault_response(fault: Fault) -> Response<Full<Bytes>> {
             headers.insert("x-ratelimit-scope", hyper::header::HeaderValue::from_static("user"));
             response
         }
-        Fault::ServerError(status) => {
+        Fault::ServerError(status) | Fault::AppliedThenServerError(status) => {
             let status = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
             reply(status, &json!({ "message": "500: Internal Server Error", "code": 0 }))
         }
@@ -1061,9 +1078,23 @@ fn respond(shared: &Shared, request: &Recorded) -> Answer {
         ("POST", ["channels", channel, "messages"]) => match id(channel) {
             Some(channel) => {
                 let mut store = lock(&shared.store);
+                let nonce = match &body["nonce"] {
+                    Value::String(text) => Some(text.clone()),
+                    Value::Number(number) => Some(number.to_string()),
+                    _ => None,
+                }
+                .filter(|_| body["enforce_nonce"] == true);
+                if let Some(existing) = nonce.as_ref().and_then(|n| store.nonces.get(n)).copied()
+                    && let Some(message) = store.message(existing).cloned()
+                {
+                    return (StatusCode::OK, store.render(&message));
+                }
                 // A channel message cannot be ephemeral; Discord keeps only these flags.
                 let flags = body["flags"].as_u64().unwrap_or(0) & (4 | 4096);
                 let created = create_message(shared, &mut store, channel, &body, &request.parts, flags, None);
+                if let Some(nonce) = nonce {
+                    store.nonces.insert(nonce, created.id);
+                }
                 (StatusCode::OK, store.render(&created))
             }
             None => unknown_route(),

@@ -217,3 +217,65 @@ pub fn decisive_game(variant: tafl_rules::Variant, max_plies: usize) -> (Vec<Str
     }
     panic!("no decisive {variant} game within {max_plies} plies");
 }
+
+/// `tafl-bot run` as a process of its own, against a [`FakeDiscord`] over TLS (serenity's
+/// ratelimiter on, as in production), on the database in `dir`: a bot that can be killed with
+/// SIGKILL, leaving nothing but its database behind.
+#[derive(Debug)]
+pub struct BotProcess {
+    child: std::process::Child,
+}
+
+impl BotProcess {
+    /// Starts `binary` (the tests' `CARGO_BIN_EXE_tafl-bot-e2e`) with `run`.
+    #[must_use]
+    pub fn spawn(binary: &Path, fake: &FakeDiscord, dir: &Path) -> BotProcess {
+        let ca = dir.join("ca.pem");
+        std::fs::write(&ca, fake.ca_pem().expect("a TLS fake")).expect("write the CA file");
+        let log = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(dir.join("bot.log"))
+            .expect("open the bot's log file");
+        let child = std::process::Command::new(binary)
+            .arg("run")
+            .env("DISCORD_TOKEN", "fake-token")
+            .env("DATABASE_URL", format!("sqlite://{}", dir.join("tafl.db").display()))
+            .env("DISCORD_API_RESOLVE", fake.rest_addr().to_string())
+            .env("DISCORD_API_CA", &ca)
+            .env_remove("DISCORD_API_BASE")
+            .env_remove("DISCORD_GUILD_ID")
+            .env("RUST_LOG", "warn,tafl_bot=info")
+            .stdout(std::process::Stdio::null())
+            .stderr(log)
+            .spawn()
+            .expect("start tafl-bot run");
+        BotProcess { child }
+    }
+
+    /// SIGKILL: the process dies wherever it is, as in a crash or an OOM kill.
+    pub fn kill(mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// Waits (up to `limit`) for the process to exit on its own; `None` if it is still running.
+    pub fn wait_for_exit(&mut self, limit: Duration) -> Option<std::process::ExitStatus> {
+        let deadline = std::time::Instant::now() + limit;
+        while std::time::Instant::now() < deadline {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return Some(status);
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        None
+    }
+}
+
+impl Drop for BotProcess {
+    fn drop(&mut self) {
+        // A test that failed half-way must not leave a bot running.
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

@@ -495,3 +495,34 @@ async fn wait_for_message_sees_later_edits() {
     assert_eq!((seen.id, seen.edits), (board.id, 1));
     edit.await.expect("the edit task");
 }
+
+#[tokio::test]
+async fn a_repeated_nonce_returns_the_message_made_and_a_fault_can_come_after_the_work() {
+    use tafl_e2e::fake_discord::Fault;
+    let fake = FakeDiscord::start().await;
+    let http = http(&fake);
+    let channel = ChannelId::new(CHANNEL);
+    let once = || {
+        CreateMessage::new()
+            .content("Your move")
+            .nonce(serenity::Nonce::String("n7.1796".to_owned()))
+            .enforce_nonce(true)
+    };
+    // Made, and Discord's answer lost: the message exists although the bot saw a 500.
+    fake.fail_next(|r| r.method == "POST", 1, Fault::AppliedThenServerError(500));
+    let error = channel.send_message(&http, once()).await.expect_err("a server error");
+    assert!(
+        matches!(&error, serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r)) if r.status_code == 500)
+    );
+    assert_eq!(fake.messages_in(CHANNEL).len(), 1, "the request was carried out");
+    // The retry with the same nonce gets that message, not a second one.
+    let again = channel.send_message(&http, once()).await.expect("the same message");
+    assert_eq!(fake.messages_in(CHANNEL).len(), 1);
+    assert_eq!(again.id.get(), fake.messages_in(CHANNEL)[0].id);
+    // Without `enforce_nonce`, or with another nonce, a message is new.
+    channel.send_message(&http, once().enforce_nonce(false)).await.unwrap();
+    let other =
+        CreateMessage::new().content("x").nonce(serenity::Nonce::String("n8.1796".to_owned())).enforce_nonce(true);
+    channel.send_message(&http, other).await.unwrap();
+    assert_eq!(fake.messages_in(CHANNEL).len(), 3);
+}

@@ -282,11 +282,14 @@ async fn personal_settings_round_trip_and_style_the_boards_a_player_shows() {
     // `/tafl board` draws the position in the style of whoever asks.
     let board = start_game(&table).await;
     let picture = |message: &StoredMessage| message.attachments.first().expect("a picture").data.clone();
+    // The new board comes as a message of its own, after a private answer.
     let asked = table.command(ALICE, "board", &json!({}), &[]);
-    let alices = fake.wait_for_original(&asked).await;
+    assert!(fake.wait_for_original(&asked).await.is_ephemeral());
+    let alices = fake.wait_for_message("Alice's board", |m| m.id > board.id && !m.attachments.is_empty()).await;
     assert_eq!(picture(&alices), picture(&board), "Alice sees the default style");
     let asked = table.command(BOB, "board", &json!({}), &[]);
-    let bobs = fake.wait_for_original(&asked).await;
+    assert!(fake.wait_for_original(&asked).await.is_ephemeral());
+    let bobs = fake.wait_for_message("Bob's board", |m| m.id > alices.id && !m.attachments.is_empty()).await;
     assert!(picture(&bobs).starts_with(b"\x89PNG"));
     assert_ne!(picture(&bobs), picture(&alices), "Bob sees his own style");
     bot.stop().await;

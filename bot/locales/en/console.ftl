@@ -114,3 +114,6 @@ console-result = result: { $status }{ $reason }
 console-to-move = game #{ $id }, ply { $ply }: { $player } ({ $side }) to move
 console-reserve = { " " }(reserve { $reserve })
 console-board-image = board image: { $path }
+console-summary-card = summary card: { $path }
+console-leaderboard-card = leaderboard card: { $path }
+console-profile-card = profile card: { $path }

@@ -165,3 +165,4 @@ digest-title = { $count ->
     [one] Your move in 1 game
    *[other] Your move in { $count } games
 }
+board-posted = The board of game #{ $id } is posted below; its old message loses its buttons.

@@ -116,3 +116,6 @@ console-result = итог: { $status }{ $reason }
 console-to-move = партия №{ $id }, полуход { $ply }: ходит { $player } ({ $side })
 console-reserve = { " " }(запас { $reserve })
 console-board-image = картинка доски: { $path }
+console-summary-card = карточка итога: { $path }
+console-leaderboard-card = карточка рейтинга: { $path }
+console-profile-card = карточка профиля: { $path }

@@ -7,6 +7,8 @@
 //!
 //! Every failure ends as one sentence on stderr and exit status 1; nothing here panics on input.
 
+pub mod ai;
+pub mod engine;
 pub mod perft;
 pub mod render;
 pub mod replay;
@@ -38,6 +40,12 @@ pub enum Command {
     Perft(perft::PerftArgs),
     /// Draw the final position as a PNG, or the whole game as an animated GIF.
     Render(render::RenderArgs),
+    /// The engine's move for the side to move after MOVES (from the start or --position).
+    Ai(ai::AiArgs),
+    /// Engine against engine, alternating sides: results by side and the Elo difference.
+    Match(ai::MatchArgs),
+    /// Speak `OpenTafl`'s engine protocol on stdin and stdout.
+    Engine(engine::EngineArgs),
     /// Play in the terminal without Discord: the same commands, the same game host.
     Local(crate::local::LocalArgs),
     /// Connect to Discord (`DISCORD_TOKEN`) and serve the slash commands until Ctrl-C or SIGTERM.
@@ -111,6 +119,9 @@ pub fn run(command: &Command, out: &mut dyn Write) -> Result<(), CliError> {
         }
         Command::Perft(args) => perft::run(args, out),
         Command::Render(args) => render::run(args).map_err(CliError::Input),
+        Command::Ai(args) => ai::run(args, out),
+        Command::Match(args) => ai::run_match(args, out),
+        Command::Engine(args) => engine::run(args, &mut io::stdin().lock(), out),
         Command::Local(args) => crate::local::run(args, out),
         Command::Run => crate::discord::run_from_env().map_err(|e| CliError::Input(e.to_string())),
     }

@@ -9,7 +9,6 @@ use tafl_render::BoardOptions;
 use tafl_rules::{Position, Variant};
 
 use super::board::{self, Menu};
-use super::components::announce_offer;
 use super::ids::Control;
 use super::play::{self, now};
 use super::retry::with_retries;
@@ -266,13 +265,10 @@ pub async fn challenge(
         return Err(BotError::User(text::refusal(Refusal::BotsCannotPlay, lang)));
     }
     let guild = ctx.guild_id().map_or(0, |g| g.get() as i64);
-    let settings = ctx.data().host.server_settings(guild).await?;
-    if !settings.allows(ctx.channel_id().get() as i64) {
-        return Err(BotError::User(text::refusal(Refusal::ChannelNotAllowed, lang)));
-    }
+    // Without a clock, the host takes the server's default; it also checks the channel.
     let clock = match clock {
-        Some(text) => text.parse::<Clock>().map_err(|e| BotError::Host(HostError::BadClock(e)))?,
-        None => settings.default_clock.unwrap_or_default(),
+        Some(text) => Some(text.parse::<Clock>().map_err(|e| BotError::Host(HostError::BadClock(e)))?),
+        None => None,
     };
     let request = ChallengeRequest {
         challenger: caller(ctx),
@@ -326,9 +322,9 @@ pub async fn move_(
 ) -> Result<(), BotError> {
     let game = resolve_game(ctx, game).await?;
     let played = ctx.data().host.play(game, caller(ctx).id, &notation, None, now()).await?;
+    ctx.data().delivery.wake();
     let reply = CreateReply::default().content(text::played(&played.notation, game, lang(ctx))).ephemeral(true);
     with_retries(|| ctx.send(reply.clone())).await?;
-    play::after_change(ctx.http(), ctx.data(), &played.game, false, public_lang(ctx).await).await;
     Ok(())
 }
 
@@ -336,32 +332,26 @@ pub async fn move_(
 #[poise::command(slash_command)]
 pub async fn board(ctx: Context<'_>, #[autocomplete = "autocomplete_game"] game: Option<i64>) -> Result<(), BotError> {
     let game = resolve_game(ctx, game).await?;
+    let view = ctx.data().host.show(game).await?;
+    if !view.is_over() {
+        // The new board is posted by the delivery task, so that it is recorded as the game's
+        // board whatever happens (a crash, a lost answer); the old one then loses its controls.
+        ctx.data().host.request_board(game, caller(ctx).id, now()).await?;
+        ctx.data().delivery.wake();
+        let reply = CreateReply::default().content(text::board_posted(game, lang(ctx))).ephemeral(true);
+        with_retries(|| ctx.send(reply.clone())).await?;
+        return Ok(());
+    }
+    // A finished game's board has no controls: shown here, for everyone.
     let style = ctx.data().host.user_settings(caller(ctx).id).await?;
     let board =
         board::build_styled(ctx.data(), game, Menu::Pieces(0), public_lang(ctx).await, style.orientation, style.theme)
             .await?;
     let reply = CreateReply::default()
         .embed(board.embed.clone())
-        .components(board.components.clone())
         .attachment(serenity::CreateAttachment::bytes(board.png.clone(), board.file_name.clone()))
         .allowed_mentions(serenity::CreateAllowedMentions::new());
-    let handle = with_retries(|| ctx.send(reply.clone())).await?;
-    if board.game.is_over() {
-        return Ok(());
-    }
-    // The new message becomes the board that moves update; the old one loses its controls.
-    let message = handle.message().await?;
-    let old = ctx.data().host.board_message(game).await?;
-    ctx.data().host.set_board_message(game, message.channel_id.get() as i64, message.id.get() as i64, now()).await?;
-    if let Some(old) = old.filter(|old| old.message_id != message.id.get() as i64) {
-        let channel = serenity::ChannelId::new(old.channel_id.max(1) as u64);
-        let edit = serenity::EditMessage::new().components(Vec::new());
-        if let Err(error) =
-            channel.edit_message(ctx.http(), serenity::MessageId::new(old.message_id.max(1) as u64), edit).await
-        {
-            tracing::debug!(game, %error, "could not retire the old board");
-        }
-    }
+    with_retries(|| ctx.send(reply.clone())).await?;
     Ok(())
 }
 
@@ -369,10 +359,10 @@ pub async fn board(ctx: Context<'_>, #[autocomplete = "autocomplete_game"] game:
 #[poise::command(slash_command)]
 pub async fn resign(ctx: Context<'_>, #[autocomplete = "autocomplete_game"] game: Option<i64>) -> Result<(), BotError> {
     let game = resolve_game(ctx, game).await?;
-    let finished = ctx.data().host.resign(game, caller(ctx).id, now()).await?;
+    ctx.data().host.resign(game, caller(ctx).id, None, now()).await?;
+    ctx.data().delivery.wake();
     let reply = CreateReply::default().content(text::resigned(game, lang(ctx))).ephemeral(true);
     with_retries(|| ctx.send(reply.clone())).await?;
-    play::after_change(ctx.http(), ctx.data(), &finished.game, false, public_lang(ctx).await).await;
     Ok(())
 }
 
@@ -406,16 +396,12 @@ async fn offer(
     let action = action.map_or(OfferAction::Offer, OfferAction::from);
     let user = caller(ctx).id;
     let outcome = match kind {
-        OfferKind::Draw => ctx.data().host.draw(game, user, action, now()).await?,
-        OfferKind::Takeback => ctx.data().host.takeback(game, user, action, now()).await?,
+        OfferKind::Draw => ctx.data().host.draw(game, user, action, None, now()).await?,
+        OfferKind::Takeback => ctx.data().host.takeback(game, user, action, None, now()).await?,
     };
+    ctx.data().delivery.wake();
     let reply = CreateReply::default().content(text::offer_notice(&outcome, kind, user, lang(ctx))).ephemeral(true);
     with_retries(|| ctx.send(reply.clone())).await?;
-    let public = public_lang(ctx).await;
-    if let Err(error) = play::refresh_board(ctx.http(), ctx.data(), game, public).await {
-        tracing::warn!(game, %error, "could not update the board message");
-    }
-    announce_offer(ctx.http(), ctx.data(), &outcome, kind, user, public).await;
     Ok(())
 }
 
@@ -444,6 +430,8 @@ pub async fn summary(
     #[autocomplete = "autocomplete_game"] game: Option<i64>,
 ) -> Result<(), BotError> {
     let game = resolve_game(ctx, game).await?;
+    // A game that does not exist is refused privately, before the public "thinking" answer.
+    ctx.data().host.show(game).await?;
     // Drawing the animation of a long game can take a while: answer "thinking" first.
     ctx.defer().await?;
     let (embed, files) = play::summary_message(ctx.data(), game, public_lang(ctx).await).await?;
@@ -476,9 +464,19 @@ pub async fn leaderboard(
     let guild = scope(ctx, global);
     let variant = variant.unwrap_or_else(|| Variant::Copenhagen.id().to_owned());
     let board = ctx.data().host.leaderboard(&variant, guild, 20).await?;
-    let words = crate::present::summary::leaderboard_text(&board, public_lang(ctx).await);
+    let public = public_lang(ctx).await;
+    let words = crate::present::summary::leaderboard_text(&board, public);
+    let trends = ctx.data().host.rating_trends(&board, CARD_TREND).await?;
+    let card = super::cards::leaderboard_card(&board, &trends, public, tafl_render::Theme::default());
+    let png = draw_card(ctx.data(), move |r| r.render_leaderboard_card(&card)).await?;
     let reply = CreateReply::default()
-        .embed(serenity::CreateEmbed::new().title(words.title).description(words.description))
+        .embed(
+            serenity::CreateEmbed::new()
+                .title(words.title)
+                .description(words.description)
+                .image("attachment://leaderboard.png"),
+        )
+        .attachment(serenity::CreateAttachment::bytes(png, "leaderboard.png"))
         .allowed_mentions(serenity::CreateAllowedMentions::new());
     with_retries(|| ctx.send(reply.clone())).await?;
     Ok(())
@@ -489,12 +487,37 @@ pub async fn leaderboard(
 pub async fn profile(ctx: Context<'_>, user: Option<serenity::User>, global: Option<bool>) -> Result<(), BotError> {
     let whose = user.as_ref().map_or(caller(ctx).id, |u| u.id.get() as i64);
     let profile = ctx.data().host.profile(whose, scope(ctx, global)).await?;
-    let words = crate::present::summary::profile_text(&profile, public_lang(ctx).await);
+    let public = public_lang(ctx).await;
+    let words = crate::present::summary::profile_text(&profile, public);
+    let history = ctx.data().host.rating_history(whose, scope(ctx, global)).await?;
+    let card = super::cards::profile_card(&profile, &history, public, tafl_render::Theme::default());
+    let png = draw_card(ctx.data(), move |r| r.render_profile_card(&card)).await?;
     let reply = CreateReply::default()
-        .embed(serenity::CreateEmbed::new().title(words.title).description(words.description))
+        .embed(
+            serenity::CreateEmbed::new()
+                .title(words.title)
+                .description(words.description)
+                .image("attachment://profile.png"),
+        )
+        .attachment(serenity::CreateAttachment::bytes(png, "profile.png"))
         .allowed_mentions(serenity::CreateAllowedMentions::new());
     with_retries(|| ctx.send(reply.clone())).await?;
     Ok(())
+}
+
+/// Ratings per sparkline on the leaderboard card.
+const CARD_TREND: usize = 20;
+
+/// Draws a card on the blocking pool (a card takes milliseconds of CPU).
+async fn draw_card(
+    data: &super::Data,
+    draw: impl FnOnce(&tafl_render::Renderer) -> Result<Vec<u8>, tafl_render::RenderError> + Send + 'static,
+) -> Result<Vec<u8>, BotError> {
+    let renderer = data.renderer.clone();
+    tokio::task::spawn_blocking(move || draw(&renderer))
+        .await
+        .map_err(|e| BotError::Render(e.to_string()))?
+        .map_err(|e| BotError::Render(e.to_string()))
 }
 
 /// The server whose ratings to show: this one, or none (global) when asked or in a DM.

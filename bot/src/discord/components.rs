@@ -13,11 +13,10 @@ use tafl_rules::Square;
 
 use super::board::{self, Menu};
 use super::ids::{Control, PageValue};
-use super::play::{self, now};
+use super::play::now;
 use super::retry::with_retries;
-use super::threads;
 use super::{BotError, Data};
-use crate::host::{ChallengeState, GameId, HostError, OfferAction, OfferKind, OfferOutcome, User};
+use crate::host::{ChallengeState, GameId, HostError, OfferAction, OfferKind, User};
 use crate::present::Lang;
 use crate::present::text::{self, Label, Refusal};
 
@@ -101,12 +100,17 @@ impl Click<'_> {
                 self.show(game, Menu::Pieces(0)).await
             }
             Control::Resign { game, ply } => self.ask_to_resign(game, ply).await,
-            Control::ConfirmResign { game, .. } => self.resign(game).await,
+            Control::ConfirmResign { game, ply } => self.resign(game, ply).await,
             Control::Offer { kind, action, game, ply } => self.offer(kind, action, game, ply).await,
         }
     }
 
     async fn accept(&self, id: i64) -> Result<(), BotError> {
+        // The clicked card becomes the game's board in the accepting transaction: recorded
+        // first, should the command that posted it not have recorded it yet, so that the
+        // delivery task never posts a second board for the game.
+        let (channel, message) = (self.component.channel_id.get() as i64, self.component.message.id.get() as i64);
+        self.data.host.set_challenge_message(id, channel, message).await?;
         let accepted = match self.data.host.accept(id, &self.user, now()).await {
             Ok(accepted) => accepted,
             Err(error @ (HostError::ChallengeExpired { .. } | HostError::ChallengeClosed { .. })) => {
@@ -117,23 +121,17 @@ impl Click<'_> {
             Err(error) => return Err(error.into()),
         };
         let game = accepted.game.id;
-        // The card becomes the game's board: one message per game.
-        let mut board = board::build(self.data, game, Menu::Pieces(0), self.public).await?;
+        // The card becomes the game's board: one message per game. The thread (on servers with
+        // threads on) and the notice to the first player come from the delivery task.
+        let _hold = self.data.delivery.hold(game);
+        let covers = self.data.host.pending_board(game).await?;
+        let board = board::build(self.data, game, Menu::Pieces(0), self.public).await?;
         self.update(board.response()).await?;
-        let (channel, message) = (self.component.channel_id, self.component.message.id);
         if let Err(error) =
-            self.data.host.set_board_message(game, channel.get() as i64, message.get() as i64, now()).await
+            self.data.host.replace_board(game, channel, message, Some(board.game.ply), covers, now()).await
         {
             tracing::warn!(game, %error, "could not remember the board message");
         }
-        // On a server with threads on, the game's messages go to a thread under the board.
-        let in_thread = self.component.channel.as_ref().is_some_and(|c| threads::is_thread(c.kind));
-        if let Some(thread) =
-            threads::open(self.http, self.data, &board.game, channel, message, in_thread, self.public).await
-        {
-            board.game.place.thread = Some(thread);
-        }
-        play::after_change(self.http, self.data, &board.game, true, self.public).await;
         Ok(())
     }
 
@@ -144,6 +142,7 @@ impl Click<'_> {
         } else {
             self.data.host.decline(id, self.user.id, now()).await?
         };
+        // The delivery task would close the card too; answering with it at once is quicker.
         let (title, _) = text::challenge_card(&closed, self.public);
         let embed = serenity::CreateEmbed::new().title(title).description(text::challenge_closed(
             &closed,
@@ -188,17 +187,35 @@ impl Click<'_> {
     }
 
     async fn play(&self, game: GameId, ply: usize, notation: &str) -> Result<(), BotError> {
-        let played = self.data.host.play(game, self.user.id, notation, Some(ply), now()).await?;
-        let board = board::build(self.data, game, Menu::Pieces(0), self.public).await?;
-        self.update(board.response()).await?;
-        play::after_change(self.http, self.data, &played.game, true, self.public).await;
-        Ok(())
+        let _hold = self.data.delivery.hold(game);
+        self.data.host.play(game, self.user.id, notation, Some(ply), now()).await?;
+        self.show(game, Menu::Pieces(0)).await
     }
 
-    /// Redraws the clicked board with `menu` open.
+    /// Redraws the clicked board with `menu` open, and records what it shows. A click on an
+    /// older board message (one that `/tafl board` replaced while it still had controls) shows
+    /// the position there without controls: only the game's board carries them.
     async fn show(&self, game: GameId, menu: Menu) -> Result<(), BotError> {
-        let board = board::build(self.data, game, menu, self.public).await?;
-        self.update(board.response()).await
+        // Read before the game is drawn: the board items this drawing covers.
+        let covers = self.data.host.pending_board(game).await?;
+        let stored = self.data.host.board_message(game).await?;
+        let clicked = self.component.message.id.get() as i64;
+        let is_board = stored.is_some_and(|s| s.message_id == clicked);
+        let mut board = board::build(self.data, game, menu, self.public).await?;
+        if !is_board {
+            board.components.clear();
+        }
+        self.update(board.response()).await?;
+        let ply = board.game.ply;
+        let current = stored.is_some_and(|s| s.shown_ply == Some(ply as i64));
+        if is_board
+            && (covers.is_some() || !current)
+            && let Err(error) = self.data.host.board_shown(game, clicked, ply, covers, now()).await
+        {
+            // The delivery task redraws the board at its next look.
+            tracing::warn!(game, %error, "could not record the board shown");
+        }
+        Ok(())
     }
 
     async fn ask_to_resign(&self, game: GameId, ply: usize) -> Result<(), BotError> {
@@ -213,27 +230,24 @@ impl Click<'_> {
         self.respond(serenity::CreateInteractionResponse::Message(answer)).await
     }
 
-    async fn resign(&self, game: GameId) -> Result<(), BotError> {
-        // A resignation stands whatever happened on the board since the question.
-        let finished = self.data.host.resign(game, self.user.id, now()).await?;
+    /// Resigns on the board the question was asked about: refused when the game has moved on
+    /// since, like a move.
+    async fn resign(&self, game: GameId, ply: usize) -> Result<(), BotError> {
+        self.data.host.resign(game, self.user.id, Some(ply), now()).await?;
         let answer = serenity::CreateInteractionResponseMessage::new()
             .content(text::resigned(game, self.lang))
             .components(Vec::new());
-        self.update(answer).await?;
-        play::after_change(self.http, self.data, &finished.game, false, self.public).await;
-        Ok(())
+        self.data.delivery.wake();
+        self.update(answer).await
     }
 
     async fn offer(&self, kind: OfferKind, action: OfferAction, game: GameId, ply: usize) -> Result<(), BotError> {
-        self.check_board(game, ply).await?;
-        let outcome = match kind {
-            OfferKind::Draw => self.data.host.draw(game, self.user.id, action, now()).await?,
-            OfferKind::Takeback => self.data.host.takeback(game, self.user.id, action, now()).await?,
+        let _hold = self.data.delivery.hold(game);
+        match kind {
+            OfferKind::Draw => self.data.host.draw(game, self.user.id, action, Some(ply), now()).await?,
+            OfferKind::Takeback => self.data.host.takeback(game, self.user.id, action, Some(ply), now()).await?,
         };
-        let board = board::build(self.data, game, Menu::Pieces(0), self.public).await?;
-        self.update(board.response()).await?;
-        announce_offer(self.http, self.data, &outcome, kind, self.user.id, self.public).await;
-        Ok(())
+        self.show(game, Menu::Pieces(0)).await
     }
 
     /// Refuses a control of a game the clicker does not play, or of a board that is out of date.
@@ -287,30 +301,6 @@ impl Click<'_> {
 enum Choice {
     Page(usize),
     Value(String),
-}
-
-/// Tells the other player about an offer or its answer; a finished game gets its summary and a
-/// takeback a new "your move".
-pub async fn announce_offer(
-    http: &serenity::Http,
-    data: &Data,
-    outcome: &OfferOutcome,
-    kind: OfferKind,
-    by: i64,
-    lang: Lang,
-) {
-    let game = outcome.game();
-    let notify: Vec<i64> = match outcome {
-        OfferOutcome::Offered { notify, .. } | OfferOutcome::Declined { notify, .. } => vec![*notify],
-        OfferOutcome::Accepted { .. } => Vec::new(),
-    };
-    let line = text::offer_notice(outcome, kind, by, lang);
-    if let Err(error) = play::announce(http, game, line, &notify).await {
-        tracing::warn!(game = game.id, %error, "could not announce an offer");
-    }
-    if let OfferOutcome::Accepted { .. } = outcome {
-        play::after_change(http, data, game, true, lang).await;
-    }
 }
 
 impl From<HostError> for BotError {

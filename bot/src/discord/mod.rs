@@ -5,9 +5,11 @@
 //! (crate `tafl-e2e`) against a fake Discord, so the tests exercise the production set-up.
 
 pub mod board;
+pub mod cards;
 pub mod commands;
 pub mod components;
 pub mod config;
+pub mod delivery;
 pub mod ids;
 pub mod play;
 pub mod retry;
@@ -31,13 +33,15 @@ pub use config::{Api, Config, ConfigError, Token};
 use crate::host::Host;
 use crate::store::Db;
 
-/// What every command can reach: the game host, which owns the database, and the renderer,
-/// whose sprites are prepared once and shared by every board the bot draws. Cheap to clone (both
-/// are shared), so the scheduler loop holds the same ones.
+/// What every command can reach: the game host, which owns the database, the renderer, whose
+/// sprites are prepared once and shared by every board the bot draws, and the delivery task's
+/// lanes and wake-up call. Cheap to clone (all are shared), so the scheduler and delivery loops
+/// hold the same ones.
 #[derive(Clone, Debug)]
 pub struct Data {
     pub host: Host,
     pub renderer: Arc<tafl_render::Renderer>,
+    pub delivery: Arc<delivery::Delivery>,
 }
 
 /// Why a command failed. Only [`on_error`] turns it into words, and those never include the
@@ -85,6 +89,10 @@ pub enum RunError {
     /// Boxed: serenity's error is large and this one travels up to `main`.
     #[error("the connection to Discord failed: {0}")]
     Discord(Box<serenity::Error>),
+    #[error(
+        "Discord refused to register the slash commands {attempts} times (last: {last}); check the token and the application, then start again"
+    )]
+    Registration { attempts: u32, last: String },
 }
 
 impl From<serenity::Error> for RunError {
@@ -104,10 +112,27 @@ fn token_rejected(error: &serenity::Error) -> bool {
     }
 }
 
+/// Tries of command registration before the bot gives up.
+pub const REGISTRATION_ATTEMPTS: u32 = 5;
+/// The pause after the first failed registration; each further one doubles.
+const REGISTRATION_PAUSE: std::time::Duration = std::time::Duration::from_millis(250);
+
+/// What the setup step hands back to [`serve`]: the loops it started once the commands were
+/// registered, or why registration failed for good.
+type SetupOutcome = Result<Vec<tokio::task::JoinHandle<()>>, RunError>;
+
 /// The poise framework with every command, the one error handler, and a setup step that
-/// registers the commands in `guild` (instant, for development) or globally.
+/// registers the commands in `guild` (instant, for development) or globally, retrying with
+/// backoff, and only then starts the scheduler and delivery loops (every `tick`). Its outcome
+/// goes to `started`: a bot whose commands could not be registered must stop rather than serve
+/// interactions nobody will answer.
 #[must_use]
-pub fn framework(data: Data, guild: Option<serenity::GuildId>) -> poise::Framework<Data, BotError> {
+fn framework(
+    data: Data,
+    guild: Option<serenity::GuildId>,
+    tick: std::time::Duration,
+    started: tokio::sync::oneshot::Sender<SetupOutcome>,
+) -> poise::Framework<Data, BotError> {
     poise::Framework::builder()
         .options(poise::FrameworkOptions {
             commands: {
@@ -135,15 +160,44 @@ pub fn framework(data: Data, guild: Option<serenity::GuildId>) -> poise::Framewo
         .setup(move |ctx, ready, framework| {
             Box::pin(async move {
                 let commands = poise::builtins::create_application_commands(&framework.options().commands);
-                let registered = match guild {
-                    Some(guild) => guild.set_commands(ctx, commands).await?,
-                    None => serenity::Command::set_global_commands(ctx, commands).await?,
+                let mut pause = REGISTRATION_PAUSE;
+                let mut attempt = 1;
+                let registered = loop {
+                    let registered = match guild {
+                        Some(guild) => guild.set_commands(ctx, commands.clone()).await,
+                        None => serenity::Command::set_global_commands(ctx, commands.clone()).await,
+                    };
+                    match registered {
+                        Ok(registered) => break registered,
+                        Err(error) if attempt >= REGISTRATION_ATTEMPTS => {
+                            let last = error.to_string();
+                            let _ = started.send(Err(RunError::Registration { attempts: attempt, last }));
+                            return Err(error.into());
+                        }
+                        Err(error) => {
+                            tracing::warn!(%error, attempt, retry_in_ms = pause.as_millis(), "command registration failed; retrying");
+                            tokio::time::sleep(pause).await;
+                            pause *= 2;
+                            attempt += 1;
+                        }
+                    }
                 };
                 // Discord's id of /tafl makes command names in messages clickable.
                 if let Some(tafl) = registered.iter().find(|c| c.name == "tafl") {
                     crate::present::markup::set_command_id(tafl.id.get());
                 }
                 tracing::info!(user = %ready.user.name, guild = ?guild.map(serenity::GuildId::get), "commands registered");
+                // Boards left behind by the last run get board items; then everything pending
+                // is delivered. Deadlines live in the database; the scheduler only looks for
+                // what has come due, so stopping either loop anywhere loses nothing.
+                if let Err(error) = data.host.redraw_stale_boards(play::now()).await {
+                    tracing::warn!(%error, "could not look for boards behind their games");
+                }
+                let loops = vec![
+                    tokio::spawn(delivery::run(ctx.http.clone(), data.clone())),
+                    tokio::spawn(scheduler::run(ctx.http.clone(), data.clone(), tick)),
+                ];
+                let _ = started.send(Ok(loops));
                 Ok(data)
             })
         })
@@ -191,14 +245,34 @@ pub async fn serve(config: Config, shutdown: impl Future<Output = ()> + Send + '
     }
     // Slash commands and components arrive without privileged intents; GUILDS keeps the cache
     // aware of channels and threads for later features.
-    let data = Data { host: Host::new(db.clone()), renderer: Arc::new(tafl_render::Renderer::new()) };
+    let data = Data {
+        host: Host::new(db.clone()),
+        renderer: Arc::new(tafl_render::Renderer::new()),
+        delivery: Arc::default(),
+    };
+    let (started, on_started) = tokio::sync::oneshot::channel::<SetupOutcome>();
     let mut client = serenity::ClientBuilder::new_with_http(http, serenity::GatewayIntents::GUILDS)
-        .framework(framework(data.clone(), config.guild_id))
+        .framework(framework(data, config.guild_id, config.tick_interval, started))
         .await?;
-    // Deadlines live in the database; the loop only looks for what has come due, so stopping it
-    // anywhere loses nothing.
-    let scheduler = tokio::spawn(scheduler::run(client.http.clone(), data, config.tick_interval));
     let shard_manager = client.shard_manager.clone();
+    // The loops start once the commands are registered; a registration that failed for good
+    // stops the bot.
+    let loops = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let (failed, on_failed) = tokio::sync::oneshot::channel::<RunError>();
+    let setup = {
+        let loops = loops.clone();
+        let shard_manager = shard_manager.clone();
+        tokio::spawn(async move {
+            match on_started.await {
+                Ok(Ok(started)) => *loops.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = started,
+                Ok(Err(error)) => {
+                    let _ = failed.send(error);
+                    shard_manager.shutdown_all().await;
+                }
+                Err(_) => {}
+            }
+        })
+    };
     // serenity's shutdown waits for a shard that is still trying to connect (Discord
     // unreachable) forever; after a grace period the process stops anyway. The shutdown is
     // started before anything is logged, so that not even a failing log can hold it up.
@@ -211,13 +285,17 @@ pub async fn serve(config: Config, shutdown: impl Future<Output = ()> + Send + '
     };
     tracing::info!(api = ?config.api, "connecting to Discord");
     let result = tokio::select! {
-        result = client.start() => result,
+        result = client.start() => result.map_err(RunError::from),
         () = stopping => Ok(()),
+        Ok(error) = on_failed => Err(error),
     };
     watcher.abort();
-    scheduler.abort();
+    setup.abort();
+    for task in loops.lock().unwrap_or_else(std::sync::PoisonError::into_inner).drain(..) {
+        task.abort();
+    }
     db.close().await;
-    result.map_err(RunError::from)
+    result
 }
 
 /// How long a stop request waits for serenity to close the gateway.

@@ -217,43 +217,38 @@ pub async fn settings(
     let host = &ctx.data().host;
     let user = User::new(ctx.author().id.get() as i64, ctx.author().display_name());
     let guild = ctx.guild_id().map(|g| g.get() as i64);
-    let personal = host.user_settings(user.id).await?;
-    let mut server = match guild {
-        Some(guild) => Some(host.server_settings(guild).await?),
-        None => None,
-    };
-    if changes.server() {
+    // Each change is read and written in one transaction of the host's, so two at once cannot
+    // undo each other.
+    let server = if changes.server() {
         let Some(guild) = guild else { return Err(BotError::User(words(lang, Words::NotInServer))) };
         if !is_manager(ctx) {
             return Err(BotError::User(words(lang, Words::NotManager)));
         }
-        let current = server.take().unwrap_or_default();
-        let new = changes.apply_server(&current, lang).map_err(BotError::User)?;
         let language = changes.language(lang).map_err(BotError::User)?;
-        if new != current {
-            host.set_server_settings(guild, &new, now()).await?;
-        }
+        let stored = host.change_server_settings(guild, now(), |current| changes.apply_server(current, lang)).await?;
+        let stored = stored.map_err(BotError::User)?;
         match language {
             LanguageChange::Keep => {}
             LanguageChange::ServersOwn => host.set_server_language(guild, None, now()).await?,
             LanguageChange::To(code) => host.set_server_language(guild, Some(&code), now()).await?,
         }
-        server = Some(new);
-    }
+        Some(stored)
+    } else {
+        match guild {
+            Some(guild) => Some(host.server_settings(guild).await?),
+            None => None,
+        }
+    };
+    let personal = if changes.personal() {
+        host.change_user_settings(&user, now(), |current| changes.apply_personal(current)).await?
+    } else {
+        host.user_settings(user.id).await?
+    };
+    let saved = changes.personal() || changes.server();
     let server = match (server, guild) {
         (Some(settings), Some(guild)) => Some((settings, host.server_language(guild).await?)),
         _ => None,
     };
-    let personal = if changes.personal() {
-        let new = changes.apply_personal(personal);
-        if new != personal {
-            host.set_user_settings(&user, &new, now()).await?;
-        }
-        new
-    } else {
-        personal
-    };
-    let saved = changes.personal() || changes.server();
     let server = server.as_ref().map(|(settings, language)| (settings, language));
     let reply = CreateReply::default().content(shown(personal, server, saved, lang)).ephemeral(true);
     with_retries(|| ctx.send(reply.clone())).await?;

@@ -61,15 +61,14 @@ fn one_line(text: &str, limit: usize) -> String {
 
 /// Opens the thread of a game that has just started on `message` in `channel`, when its server
 /// wants threads, and records it so the game's messages go there. Returns the thread's id, or
-/// `None` when the game stays in the channel (threads off, started inside a thread, or the
-/// thread could not be made: logged).
+/// `None` when the game stays in the channel (threads off, or the thread could not be made, e.g.
+/// because the game started inside a thread: logged).
 pub async fn open(
     http: &serenity::Http,
     data: &Data,
     game: &GameView,
     channel: serenity::ChannelId,
     message: serenity::MessageId,
-    in_thread: bool,
     lang: Lang,
 ) -> Option<i64> {
     if game.place.thread.is_some() || game.place.guild == 0 {
@@ -83,10 +82,6 @@ pub async fn open(
         }
     };
     if !settings.threads {
-        return None;
-    }
-    if in_thread {
-        tracing::debug!(game = game.id, "the game started inside a thread; it stays there");
         return None;
     }
     let builder = serenity::CreateThread::new(thread_name(game, lang))

@@ -10,7 +10,8 @@ use super::{
 use crate::store::{self, BoardMessageRow};
 
 /// The two kinds of offer a player makes to the other.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum OfferKind {
     Draw,
     Takeback,
@@ -44,29 +45,6 @@ impl Host {
         Ok(store::messages::board(&mut tx, game_id).await?)
     }
 
-    /// Makes a newly posted message the board of a game.
-    pub async fn set_board_message(
-        &self,
-        game_id: GameId,
-        channel_id: i64,
-        message_id: i64,
-        now: i64,
-    ) -> Result<(), HostError> {
-        let mut tx = self.db.begin_write().await?;
-        store::messages::set_board(&mut tx, game_id, channel_id, message_id, now).await?;
-        tx.commit().await?;
-        Ok(())
-    }
-
-    /// Records the newest "your move" notice of a game; returns the one it replaces, which the
-    /// front end deletes so that a channel holds one notice per game.
-    pub async fn replace_notice(&self, game_id: GameId, notice_id: i64, now: i64) -> Result<Option<i64>, HostError> {
-        let mut tx = self.db.begin_write().await?;
-        let previous = store::messages::replace_notice(&mut tx, game_id, notice_id, now).await?;
-        tx.commit().await?;
-        Ok(previous)
-    }
-
     /// The channel and message of a challenge card, if one was posted.
     pub async fn challenge_message(&self, challenge_id: i64) -> Result<Option<(i64, i64)>, HostError> {
         let mut tx = self.db.begin_read().await?;
@@ -80,6 +58,7 @@ impl Host {
         message_id: i64,
     ) -> Result<(), HostError> {
         let mut tx = self.db.begin_write().await?;
+        store::challenges::find(&mut tx, challenge_id).await?.ok_or(HostError::NoSuchChallenge(challenge_id))?;
         store::messages::set_challenge(&mut tx, challenge_id, channel_id, message_id).await?;
         tx.commit().await?;
         Ok(())

@@ -11,11 +11,13 @@
 //! ([`Host::tick`]) can inject it.
 
 mod board;
+mod cards;
 pub mod clock;
 mod error;
 pub mod glicko2;
 mod legal;
 mod locales;
+pub mod outbox;
 mod ratings;
 pub mod scheduler;
 pub mod settings;
@@ -30,9 +32,11 @@ use tafl_rules::otn::{self, GameRecord, RecordEnd};
 use tafl_rules::{Game, MoveText, Position, Setup, Side, Status, Variant, VariantOption};
 
 pub use board::{OfferKind, OpenOffer, PieceChoice, movable_pieces};
+pub use cards::{FamilyHistory, HistoryPoint, MAX_HISTORY, RatingHistory};
 pub use clock::{Clock, ClockError};
 pub use error::{HostError, RecordFault, StorageFault};
 pub use locales::ServerLanguage;
+pub use outbox::{OfferEvent, Pending, Show};
 pub use ratings::{MAX_LEADERBOARD, rating_families, rating_family};
 pub use scheduler::{Digest, Due, Reminder, ReminderKind};
 pub use settings::{ServerSettings, UserSettings};
@@ -126,6 +130,15 @@ impl Host {
             return Err(HostError::ChallengeYourself);
         }
         let mut tx = self.db.begin_write().await?;
+        let server: ServerSettings = settings::read(
+            &store::servers::settings(&mut tx, request.place.guild).await?,
+            "server",
+            request.place.guild,
+        );
+        if !server.allows(request.place.channel) {
+            return Err(HostError::ChannelNotAllowed);
+        }
+        let clock = request.clock.or(server.default_clock).unwrap_or_default();
         let open = store::challenges::open_count_by(&mut tx, request.challenger.id, now).await?;
         if open >= MAX_OPEN_CHALLENGES {
             return Err(HostError::TooManyChallenges(open));
@@ -144,8 +157,8 @@ impl Host {
                 variant: variant.id(),
                 options: &options,
                 side: request.side.name(),
-                clock_seconds: request.clock.seconds_per_move(),
-                reserve_cap: request.clock.reserve_cap(),
+                clock_seconds: clock.seconds_per_move(),
+                reserve_cap: clock.reserve_cap(),
                 expires_at: now.saturating_add(self.challenge_ttl),
             },
             now,
@@ -210,6 +223,17 @@ impl Host {
         let challenge = reload_challenge(&mut tx, id).await?;
         let loaded = self.load(&mut tx, game_id).await?;
         let game = view(&loaded);
+        // The challenge card becomes the game's board: one message per game.
+        if let Some((channel, message)) = store::messages::challenge(&mut tx, id).await? {
+            store::messages::set_board(&mut tx, game_id, channel, message, None, now).await?;
+        }
+        outbox::record(&mut tx, &Show::Board { game: game_id, ply: 0 }, now).await?;
+        let server: ServerSettings =
+            settings::read(&store::servers::settings(&mut tx, row.guild_id).await?, "server", row.guild_id);
+        if server.threads && row.guild_id != 0 {
+            outbox::record(&mut tx, &Show::Thread { game: game_id }, now).await?;
+        }
+        outbox::record(&mut tx, &Show::YourMove { game: game_id, ply: 0 }, now).await?;
         tx.commit().await?;
         tracing::info!(challenge = id, game = game_id, "challenge accepted");
         Ok(Accepted { notify: vec![challenge.challenger.id], challenge, game })
@@ -233,6 +257,7 @@ impl Host {
             Some(_) => {}
         }
         store::challenges::close(&mut tx, id, "declined", None, now).await?;
+        outbox::record(&mut tx, &Show::ChallengeClosed { challenge: id, by: user }, now).await?;
         let challenge = reload_challenge(&mut tx, id).await?;
         tx.commit().await?;
         Ok(challenge)
@@ -250,6 +275,7 @@ impl Host {
         }
         let row = open_challenge(&mut tx, id, now).await?;
         store::challenges::close(&mut tx, row.id, "cancelled", None, now).await?;
+        outbox::record(&mut tx, &Show::ChallengeClosed { challenge: id, by: user }, now).await?;
         let challenge = reload_challenge(&mut tx, id).await?;
         tx.commit().await?;
         Ok(challenge)
@@ -262,6 +288,7 @@ impl Host {
         let rows = store::challenges::expire(&mut tx, now).await?;
         let mut expired = Vec::with_capacity(rows.len());
         for row in &rows {
+            outbox::record(&mut tx, &Show::ChallengeClosed { challenge: row.id, by: row.challenger_id }, now).await?;
             expired.push(challenge_view(&mut tx, row).await?);
         }
         tx.commit().await?;
@@ -334,10 +361,15 @@ impl Host {
             let ending = Ending { winner: outcome.winner, reason: EndReason::Board(outcome.reason) };
             end_game(&mut tx, &mut loaded, ending, None, now).await?;
             notify = players(&loaded.row);
-        } else if loaded.row.clock_seconds.is_some() {
-            let turn = scheduler::turn_after_move(&loaded.row, to_move, now);
-            store::games::set_turn(&mut tx, game_id, &turn).await?;
-            set_turn_in_row(&mut loaded.row, &turn);
+        } else {
+            if loaded.row.clock_seconds.is_some() {
+                let turn = scheduler::turn_after_move(&loaded.row, to_move, now);
+                store::games::set_turn(&mut tx, game_id, &turn).await?;
+                set_turn_in_row(&mut loaded.row, &turn);
+            }
+            let ply = loaded.game.ply();
+            outbox::record(&mut tx, &Show::Board { game: game_id, ply }, now).await?;
+            outbox::record(&mut tx, &Show::YourMove { game: game_id, ply }, now).await?;
         }
         loaded.row.ply = new_ply;
         let game = view(&loaded);
@@ -346,12 +378,20 @@ impl Host {
         Ok(Played { game, notation, notify })
     }
 
-    /// Resigns `user`'s game: the opponent wins.
-    pub async fn resign(&self, game_id: GameId, user: UserId, now: i64) -> Result<Finished, HostError> {
+    /// Resigns `user`'s game: the opponent wins. `expected_ply` is the ply of the board the
+    /// player saw, as for [`Host::play`].
+    pub async fn resign(
+        &self,
+        game_id: GameId,
+        user: UserId,
+        expected_ply: Option<usize>,
+        now: i64,
+    ) -> Result<Finished, HostError> {
         let mut tx = self.db.begin_write().await?;
         let loaded = self.load(&mut tx, game_id).await?;
         let sides = player_side(&loaded, user)?;
         ensure_ongoing(&loaded)?;
+        ensure_ply(&loaded, expected_ply)?;
         // Someone playing both sides (an imported or test game) resigns for the side to move.
         let side = if sides.len() == 1 { sides[0] } else { loaded.game.position().to_move() };
         let ending = Ending { winner: Some(side.opponent()), reason: EndReason::Resignation };
@@ -392,12 +432,14 @@ impl Host {
         game_id: GameId,
         user: UserId,
         action: OfferAction,
+        expected_ply: Option<usize>,
         now: i64,
     ) -> Result<OfferOutcome, HostError> {
         let mut tx = self.db.begin_write().await?;
         let loaded = self.load(&mut tx, game_id).await?;
         player_side(&loaded, user)?;
         ensure_ongoing(&loaded)?;
+        ensure_ply(&loaded, expected_ply)?;
         let open = store::offers::open(&mut tx, game_id, "draw").await?;
         let opponent = opponent_of(&loaded.row, user);
         let outcome = match (action, open) {
@@ -406,12 +448,16 @@ impl Host {
             }
             (OfferAction::Offer | OfferAction::Accept, Some(offer)) if offer.by_user != user => {
                 store::offers::resolve(&mut tx, offer.id, "accepted", now).await?;
+                let event = OfferEvent::Accepted { plies_taken_back: 0 };
+                record_offer(&mut tx, game_id, OfferKind::Draw, event, user, Vec::new(), now).await?;
                 let ending = Ending { winner: None, reason: EndReason::Agreement };
                 let finished = finish_in(&mut tx, loaded, ending, None, now).await?;
                 OfferOutcome::Accepted { game: finished.game, notify: finished.notify, plies_taken_back: 0 }
             }
             (OfferAction::Offer, _) => {
                 store::offers::insert(&mut tx, game_id, "draw", user, loaded.game.ply() as i64, now).await?;
+                record_offer(&mut tx, game_id, OfferKind::Draw, OfferEvent::Offered, user, vec![opponent], now).await?;
+                outbox::record(&mut tx, &Show::Board { game: game_id, ply: loaded.game.ply() }, now).await?;
                 OfferOutcome::Offered { game: view(&loaded), notify: opponent }
             }
             (OfferAction::Accept, Some(_)) => return Err(HostError::OwnOffer { id: game_id, kind: OfferKind::Draw }),
@@ -422,6 +468,10 @@ impl Host {
                 let withdrawn = offer.by_user == user;
                 store::offers::resolve(&mut tx, offer.id, if withdrawn { "withdrawn" } else { "declined" }, now)
                     .await?;
+                let kind = if offer.kind == "draw" { OfferKind::Draw } else { OfferKind::Takeback };
+                let event = OfferEvent::Declined { withdrawn };
+                record_offer(&mut tx, game_id, kind, event, user, vec![opponent], now).await?;
+                outbox::record(&mut tx, &Show::Board { game: game_id, ply: loaded.game.ply() }, now).await?;
                 OfferOutcome::Declined { game: view(&loaded), notify: opponent, withdrawn }
             }
         };
@@ -436,12 +486,14 @@ impl Host {
         game_id: GameId,
         user: UserId,
         action: OfferAction,
+        expected_ply: Option<usize>,
         now: i64,
     ) -> Result<OfferOutcome, HostError> {
         let mut tx = self.db.begin_write().await?;
         let mut loaded = self.load(&mut tx, game_id).await?;
         player_side(&loaded, user)?;
         ensure_ongoing(&loaded)?;
+        ensure_ply(&loaded, expected_ply)?;
         let open = store::offers::open(&mut tx, game_id, "takeback").await?;
         let opponent = opponent_of(&loaded.row, user);
         let outcome = match (action, open) {
@@ -454,6 +506,9 @@ impl Host {
                     return Err(HostError::NothingToTakeBack(game_id));
                 }
                 store::offers::insert(&mut tx, game_id, "takeback", user, loaded.game.ply() as i64, now).await?;
+                let event = OfferEvent::Offered;
+                record_offer(&mut tx, game_id, OfferKind::Takeback, event, user, vec![opponent], now).await?;
+                outbox::record(&mut tx, &Show::Board { game: game_id, ply: loaded.game.ply() }, now).await?;
                 OfferOutcome::Offered { game: view(&loaded), notify: opponent }
             }
             (OfferAction::Accept, Some(offer)) if offer.by_user != user => {
@@ -472,6 +527,11 @@ impl Host {
                     store::games::set_turn(&mut tx, game_id, &turn).await?;
                     set_turn_in_row(&mut loaded.row, &turn);
                 }
+                let event = OfferEvent::Accepted { plies_taken_back: plies };
+                record_offer(&mut tx, game_id, OfferKind::Takeback, event, user, vec![offer.by_user], now).await?;
+                let ply = loaded.game.ply();
+                outbox::record(&mut tx, &Show::Board { game: game_id, ply }, now).await?;
+                outbox::record(&mut tx, &Show::YourMove { game: game_id, ply }, now).await?;
                 OfferOutcome::Accepted { game: view(&loaded), notify: vec![offer.by_user], plies_taken_back: plies }
             }
             (OfferAction::Accept, Some(_)) => {
@@ -484,6 +544,10 @@ impl Host {
                 let withdrawn = offer.by_user == user;
                 store::offers::resolve(&mut tx, offer.id, if withdrawn { "withdrawn" } else { "declined" }, now)
                     .await?;
+                let kind = if offer.kind == "draw" { OfferKind::Draw } else { OfferKind::Takeback };
+                let event = OfferEvent::Declined { withdrawn };
+                record_offer(&mut tx, game_id, kind, event, user, vec![opponent], now).await?;
+                outbox::record(&mut tx, &Show::Board { game: game_id, ply: loaded.game.ply() }, now).await?;
                 OfferOutcome::Declined { game: view(&loaded), notify: opponent, withdrawn }
             }
         };
@@ -797,6 +861,9 @@ async fn end_game(
     let id = loaded.row.id;
     store::games::finish(conn, id, ending.status_name(), ending.reason.name(), loser, now).await?;
     store::offers::lapse_all(conn, id, now).await?;
+    // The final board (without controls) and the summary, whatever ended the game.
+    outbox::record(conn, &Show::Board { game: id, ply: loaded.game.ply() }, now).await?;
+    outbox::record(conn, &Show::Summary { game: id }, now).await?;
     ending.status_name().clone_into(&mut loaded.row.status);
     loaded.row.reason = Some(ending.reason.name().to_owned());
     loaded.row.loser_id = loser;
@@ -814,6 +881,29 @@ fn player_side(loaded: &Loaded, user: UserId) -> Result<Vec<Side>, HostError> {
         sides.push(Side::Defenders);
     }
     if sides.is_empty() { Err(HostError::NotAPlayer(loaded.row.id)) } else { Ok(sides) }
+}
+
+/// Refuses an action taken on a board older than the game (`expected` is the ply the player
+/// saw; `None` for a typed command, which acts on the game as it stands).
+fn ensure_ply(loaded: &Loaded, expected: Option<usize>) -> Result<(), HostError> {
+    let ply = loaded.game.ply();
+    match expected {
+        Some(expected) if expected != ply => Err(HostError::StaleBoard { id: loaded.row.id, ply, expected }),
+        _ => Ok(()),
+    }
+}
+
+/// Records the notice of an offer made or answered.
+async fn record_offer(
+    conn: &mut Conn,
+    game: GameId,
+    offer: OfferKind,
+    event: OfferEvent,
+    by: UserId,
+    notify: Vec<UserId>,
+    now: i64,
+) -> Result<(), HostError> {
+    outbox::record(conn, &Show::Offer { game, offer, event, by, notify }, now).await
 }
 
 fn ensure_ongoing(loaded: &Loaded) -> Result<(), HostError> {

@@ -62,7 +62,8 @@ pub enum Due {
 }
 
 /// Which reminder of a turn.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum ReminderKind {
     /// Half of the turn's time is gone.
     Halfway,
@@ -117,6 +118,9 @@ impl Host {
             if !games.is_empty() {
                 games.sort_unstable();
                 tracing::info!(games = games.len(), last_tick = ?last, until, "downtime: deadlines moved to the grace period");
+                for &game in &games {
+                    super::outbox::record(&mut tx, &super::Show::Board { game, ply: 0 }, now).await?;
+                }
                 due.push(Due::Grace { until, games });
             }
         }
@@ -126,6 +130,8 @@ impl Host {
             }
         }
         for row in store::challenges::expire(&mut tx, now).await? {
+            let closed = super::Show::ChallengeClosed { challenge: row.id, by: row.challenger_id };
+            super::outbox::record(&mut tx, &closed, now).await?;
             due.push(Due::ChallengeExpired(challenge_view(&mut tx, &row).await?));
         }
         for (user, due_at) in store::users::digests_due(&mut tx, now, BATCH).await? {
@@ -186,6 +192,9 @@ impl Host {
             Some(user) => settings::read::<settings::UserSettings>(&user.settings, "user", player_id).dm_notifications,
             None => false,
         };
+        let ply = usize::try_from(row.ply).unwrap_or(0);
+        let show = super::Show::Reminder { game: row.id, reminder: kind, ply, deadline_at: deadline, dm };
+        super::outbox::record(conn, &show, now).await?;
         Ok(Some(Due::Reminder(Reminder {
             game: row.id,
             place: Place { guild: row.guild_id, channel: row.channel_id, thread: row.thread_id },

@@ -143,8 +143,23 @@ impl Host {
     /// Replaces a person's settings (remembering them on first use). Turning the digest on
     /// schedules the first one a day later.
     pub async fn set_user_settings(&self, user: &User, settings: &UserSettings, now: i64) -> Result<(), HostError> {
-        let json = write(settings)?;
+        self.change_user_settings(user, now, |_| *settings).await.map(|_| ())
+    }
+
+    /// Changes a person's settings as `change` says, read and written in one transaction, so
+    /// that two changes at once cannot undo each other; returns the settings now in force.
+    pub async fn change_user_settings(
+        &self,
+        user: &User,
+        now: i64,
+        change: impl FnOnce(UserSettings) -> UserSettings,
+    ) -> Result<UserSettings, HostError> {
         let mut tx = self.db.begin_write().await?;
+        let current = store::users::find(&mut tx, user.id)
+            .await?
+            .map_or_else(UserSettings::default, |row| read(&row.settings, "user", user.id));
+        let settings = &change(current);
+        let json = write(settings)?;
         store::users::remember(&mut tx, user.id, &clean_name(&user.name), now).await?;
         store::users::set_settings(&mut tx, user.id, &json, now).await?;
         // The digest's schedule lives in its own column (found by index): the first one comes a
@@ -157,7 +172,7 @@ impl Host {
         };
         store::users::set_digest_due(&mut tx, user.id, due).await?;
         tx.commit().await?;
-        Ok(())
+        Ok(*settings)
     }
 
     /// A server's settings; the defaults for a server never configured.
@@ -170,17 +185,32 @@ impl Host {
     /// Replaces a server's settings. The channel list is kept sorted without repeats; a list
     /// longer than [`MAX_CHANNELS`] is refused.
     pub async fn set_server_settings(&self, guild: i64, settings: &ServerSettings, now: i64) -> Result<(), HostError> {
-        let mut settings = settings.clone();
+        self.change_server_settings(guild, now, |_| Ok::<_, HostError>(settings.clone())).await?.map(|_| ())
+    }
+
+    /// Changes a server's settings as `change` says (or not, when it refuses), read and written
+    /// in one transaction; returns the settings now in force, or `change`'s refusal.
+    pub async fn change_server_settings<E>(
+        &self,
+        guild: i64,
+        now: i64,
+        change: impl FnOnce(&ServerSettings) -> Result<ServerSettings, E>,
+    ) -> Result<Result<ServerSettings, E>, HostError> {
+        let mut tx = self.db.begin_write().await?;
+        let current: ServerSettings = read(&store::servers::settings(&mut tx, guild).await?, "server", guild);
+        let mut settings = match change(&current) {
+            Ok(settings) => settings,
+            Err(refusal) => return Ok(Err(refusal)),
+        };
         settings.channels.sort_unstable();
         settings.channels.dedup();
         if settings.channels.len() > MAX_CHANNELS {
             return Err(HostError::TooManyChannels { max: MAX_CHANNELS });
         }
         let json = write(&settings)?;
-        let mut tx = self.db.begin_write().await?;
         store::servers::set_settings(&mut tx, guild, &json, now).await?;
         tx.commit().await?;
-        Ok(())
+        Ok(Ok(settings))
     }
 }
 

@@ -86,8 +86,9 @@ pub struct ChallengeRequest {
     /// `key=value` options of the preset.
     pub options: Vec<String>,
     pub side: SideChoice,
-    /// The correspondence clock ([`Clock::UNTIMED`] for none).
-    pub clock: Clock,
+    /// The correspondence clock ([`Clock::UNTIMED`] for none); `None` takes the server's
+    /// default clock (untimed when it has none).
+    pub clock: Option<Clock>,
     pub place: Place,
 }
 

@@ -237,7 +237,7 @@ impl Session {
             variant: variant.unwrap_or_else(|| "copenhagen".to_owned()),
             options,
             side,
-            clock,
+            clock: Some(clock),
             place: PLACE,
         };
         let lang = self.lang;
@@ -473,7 +473,7 @@ impl Session {
     async fn resign(&mut self, args: &[&str]) -> Result<String, String> {
         let me = self.me().await?;
         let id = self.pick_game(args.first().copied(), &me).await?;
-        let finished = self.host.resign(id, me.id, self.now()).await.map_err(self.refusal())?;
+        let finished = self.host.resign(id, me.id, None, self.now()).await.map_err(self.refusal())?;
         let line = tr!(self.lang, "console-resigned", by = self.at(&me), id = id);
         Ok(format!("{line}\n{}", self.show(&finished.game)))
     }
@@ -489,9 +489,9 @@ impl Session {
         };
         let id = self.pick_game(args.get(1).copied(), &me).await?;
         let outcome = if takeback {
-            self.host.takeback(id, me.id, action, self.now()).await
+            self.host.takeback(id, me.id, action, None, self.now()).await
         } else {
-            self.host.draw(id, me.id, action, self.now()).await
+            self.host.draw(id, me.id, action, None, self.now()).await
         }
         .map_err(self.refusal())?;
         self.last_game = Some(id);
@@ -533,6 +533,10 @@ impl Session {
         if let Some(path) = self.write_gif(&summary) {
             let _ = writeln!(out, "{}", tr!(self.lang, "console-game-animation", path = path.display().to_string()));
         }
+        let card = crate::discord::cards::summary_card(&summary, self.lang, tafl_render::Theme::default());
+        if let Some(path) = self.write_card(&format!("game-{id}-summary.png"), |r| r.render_summary_card(&card)) {
+            let _ = writeln!(out, "{}", tr!(self.lang, "console-summary-card", path = path.display().to_string()));
+        }
         Ok(out)
     }
 
@@ -540,7 +544,14 @@ impl Session {
         let family = args.first().copied().unwrap_or("copenhagen");
         let board = self.host.leaderboard(family, None, 20).await.map_err(self.refusal())?;
         let words = summary::leaderboard_text(&board, self.lang);
-        Ok(format!("{}\n{}", words.title, words.description))
+        let mut out = format!("{}\n{}", words.title, words.description);
+        let trends = self.host.rating_trends(&board, 20).await.map_err(self.refusal())?;
+        let card = crate::discord::cards::leaderboard_card(&board, &trends, self.lang, tafl_render::Theme::default());
+        let name = format!("leaderboard-{}.png", board.family);
+        if let Some(path) = self.write_card(&name, |r| r.render_leaderboard_card(&card)) {
+            let _ = write!(out, "\n{}", tr!(self.lang, "console-leaderboard-card", path = path.display().to_string()));
+        }
+        Ok(out)
     }
 
     async fn profile(&mut self, args: &[&str]) -> Result<String, String> {
@@ -550,7 +561,13 @@ impl Session {
         };
         let profile = self.host.profile(user.id, None).await.map_err(self.refusal())?;
         let words = summary::profile_text(&profile, self.lang);
-        Ok(format!("{}\n{}", words.title, words.description))
+        let mut out = format!("{}\n{}", words.title, words.description);
+        let history = self.host.rating_history(user.id, None).await.map_err(self.refusal())?;
+        let card = crate::discord::cards::profile_card(&profile, &history, self.lang, tafl_render::Theme::default());
+        if let Some(path) = self.write_card(&format!("profile-{}.png", user.id), |r| r.render_profile_card(&card)) {
+            let _ = write!(out, "\n{}", tr!(self.lang, "console-profile-card", path = path.display().to_string()));
+        }
+        Ok(out)
     }
 
     async fn import(&mut self, args: &[&str]) -> Result<String, String> {
@@ -755,6 +772,30 @@ impl Session {
 }
 
 impl Session {
+    /// Draws a card and writes it beside the board images as `name`.
+    fn write_card(
+        &self,
+        name: &str,
+        draw: impl FnOnce(&Renderer) -> Result<Vec<u8>, tafl_render::RenderError>,
+    ) -> Option<PathBuf> {
+        let (dir, renderer) = (self.boards.as_ref()?, self.renderer.as_ref()?);
+        let png = match draw(renderer) {
+            Ok(png) => png,
+            Err(error) => {
+                tracing::warn!(%error, name, "cannot draw the card");
+                return None;
+            }
+        };
+        let path = dir.join(name);
+        match std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&path, png)) {
+            Ok(()) => Some(path),
+            Err(error) => {
+                tracing::warn!(%error, path = %path.display(), "cannot write the card");
+                None
+            }
+        }
+    }
+
     /// Writes the GIF of a whole game beside the board images, with the result on its last frame.
     fn write_gif(&self, summary: &Summary) -> Option<PathBuf> {
         let (dir, renderer) = (self.boards.as_ref()?, self.renderer.as_ref()?);

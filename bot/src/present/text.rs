@@ -187,6 +187,7 @@ pub fn host_error(error: &HostError, lang: Lang) -> String {
             tr!(lang, "error-unknown-family", input = input.as_str(), families = rating_families().join(", "))
         }
         HostError::ChallengeYourself => tr!(lang, "error-challenge-yourself"),
+        HostError::ChannelNotAllowed => tr!(lang, "error-channel-not-allowed"),
         HostError::TooManyChallenges(count) => tr!(lang, "error-too-many-challenges", count = *count),
         HostError::NoSuchChallenge(id) => tr!(lang, "error-no-such-challenge", id = *id),
         HostError::ChallengeClosed { id, .. } => tr!(lang, "error-challenge-closed", id = *id),
@@ -701,7 +702,13 @@ pub fn challenge_card(challenge: &Challenge, lang: Lang) -> (String, String) {
     (title, lines.join("\n"))
 }
 
-/// What the card says once the challenge is closed, `by` the one who closed it.
+/// The private answer to /board: the new board is posted by the delivery task.
+#[must_use]
+pub fn board_posted(game: GameId, lang: Lang) -> String {
+    tr!(lang, "board-posted", id = game)
+}
+
+/// What a closed challenge's card says instead of its invitation.
 #[must_use]
 pub fn challenge_closed(challenge: &Challenge, by: &User, lang: Lang) -> String {
     let id = challenge.id;

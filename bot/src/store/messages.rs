@@ -9,36 +9,60 @@ pub struct BoardMessageRow {
     pub channel_id: i64,
     pub message_id: i64,
     pub notice_id: Option<i64>,
+    /// The ply the message shows; `None` when unknown (it is then redrawn).
+    pub shown_ply: Option<i64>,
 }
 
 pub async fn board(conn: &mut SqliteConnection, game_id: i64) -> Result<Option<BoardMessageRow>, sqlx::Error> {
-    sqlx::query_as("SELECT channel_id, message_id, notice_id FROM board_messages WHERE game_id = ?")
+    sqlx::query_as("SELECT channel_id, message_id, notice_id, shown_ply FROM board_messages WHERE game_id = ?")
         .bind(game_id)
         .fetch_optional(conn)
         .await
 }
 
-/// Makes `message_id` the board message of a game (a new board replaces the old one; the
-/// notice stays until the next one replaces it).
+/// Makes `message_id` the board message of a game, showing `shown_ply` (a new board replaces
+/// the old one; the notice stays until the next one replaces it).
 pub async fn set_board(
     conn: &mut SqliteConnection,
     game_id: i64,
     channel_id: i64,
     message_id: i64,
+    shown_ply: Option<i64>,
     now: i64,
 ) -> Result<(), sqlx::Error> {
     sqlx::query(
-        "INSERT INTO board_messages (game_id, channel_id, message_id, updated_at) VALUES (?, ?, ?, ?) \
+        "INSERT INTO board_messages (game_id, channel_id, message_id, shown_ply, updated_at) VALUES (?, ?, ?, ?, ?) \
          ON CONFLICT (game_id) DO UPDATE SET channel_id = excluded.channel_id, \
-         message_id = excluded.message_id, updated_at = excluded.updated_at",
+         message_id = excluded.message_id, shown_ply = excluded.shown_ply, updated_at = excluded.updated_at",
     )
     .bind(game_id)
     .bind(channel_id)
     .bind(message_id)
+    .bind(shown_ply)
     .bind(now)
     .execute(conn)
     .await?;
     Ok(())
+}
+
+/// Records that the board message `message_id` of a game now shows `ply`; false when that
+/// message is no longer the game's board.
+pub async fn set_shown(
+    conn: &mut SqliteConnection,
+    game_id: i64,
+    message_id: i64,
+    ply: i64,
+    now: i64,
+) -> Result<bool, sqlx::Error> {
+    let updated =
+        sqlx::query("UPDATE board_messages SET shown_ply = ?, updated_at = ? WHERE game_id = ? AND message_id = ?")
+            .bind(ply)
+            .bind(now)
+            .bind(game_id)
+            .bind(message_id)
+            .execute(conn)
+            .await?;
+    Ok(updated.rows_affected() > 0)
 }
 
 /// Records the latest notice of a game and returns the one it replaces. Does nothing (and

@@ -13,6 +13,7 @@ pub mod messages;
 pub mod migrate;
 pub mod moves;
 pub mod offers;
+pub mod outbox;
 pub mod rating_changes;
 pub mod ratings;
 pub mod scheduler;

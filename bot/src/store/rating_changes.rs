@@ -88,3 +88,38 @@ pub async fn rated_games(
     .fetch_all(conn)
     .await
 }
+
+/// One rated game in a person's rating history.
+#[derive(Clone, Debug, PartialEq, sqlx::FromRow)]
+pub struct HistoryRow {
+    pub game_id: i64,
+    pub family: String,
+    pub variant: String,
+    pub rating_after: f64,
+    pub deviation_after: f64,
+}
+
+/// A person's rated games in a scope with the rating each left them at, oldest first; with a
+/// family, only that family's, and at most the `limit` most recent.
+pub async fn history(
+    conn: &mut SqliteConnection,
+    user_id: i64,
+    scope: i64,
+    family: Option<&str>,
+    limit: i64,
+) -> Result<Vec<HistoryRow>, sqlx::Error> {
+    let mut rows: Vec<HistoryRow> = sqlx::query_as(
+        "SELECT c.game_id, c.family, g.variant, c.rating_after, c.deviation_after FROM rating_changes c \
+         JOIN games g ON g.id = c.game_id WHERE c.user_id = ? AND c.scope = ? AND (? IS NULL OR c.family = ?) \
+         ORDER BY c.created_at DESC, c.game_id DESC LIMIT ?",
+    )
+    .bind(user_id)
+    .bind(scope)
+    .bind(family)
+    .bind(family)
+    .bind(limit)
+    .fetch_all(conn)
+    .await?;
+    rows.reverse();
+    Ok(rows)
+}

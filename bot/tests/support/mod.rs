@@ -69,7 +69,7 @@ pub fn request(challenger: &User, opponent: Option<&User>, variant: &str, side: 
         variant: variant.to_owned(),
         options: Vec::new(),
         side,
-        clock: Clock::UNTIMED,
+        clock: Some(Clock::UNTIMED),
         place: PLACE,
     }
 }

@@ -1,0 +1,355 @@
+//! `tafl-bot ai` (the engine's move for a position) and `tafl-bot match` (engine against
+//! engine). The JSON line of `ai` is an interface scripts parse: its keys and order are fixed.
+
+use std::io::Write;
+use std::time::Instant;
+
+use serde::Serialize;
+use tafl_rules::engine::{self, Level, Limits, Searcher};
+use tafl_rules::{Game, MoveText, Side, Status};
+
+use super::{CliError, StartArgs, shorten};
+
+#[derive(Debug, clap::Args)]
+pub struct AiArgs {
+    #[command(flatten)]
+    pub start: StartArgs,
+    /// Play like level 1 (a beginner) to 5 (full strength within 5 s); the default is 5.
+    #[arg(long, value_name = "1..5", conflicts_with_all = ["millis", "depth"])]
+    pub level: Option<u8>,
+    /// Search for this many milliseconds at full strength.
+    #[arg(long, value_name = "N", conflicts_with = "depth")]
+    pub millis: Option<u64>,
+    /// Search to this depth (plies) at full strength.
+    #[arg(long, value_name = "N")]
+    pub depth: Option<u32>,
+    /// The seed of the weak levels' random choices: the same seed, the same move.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub seed: u64,
+    /// One JSON line: {"move","score","depth","nodes","millis","pv"}.
+    #[arg(long)]
+    pub json: bool,
+    /// Moves played from the start (or from --position) before the engine moves.
+    #[arg(value_name = "MOVES")]
+    pub moves: Vec<String>,
+}
+
+/// The answer of `ai --json`.
+#[derive(Debug, Serialize)]
+pub struct AiLine {
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// Points for the side to move; one attacker is 100; beyond ±29,000 a forced result.
+    pub score: i32,
+    pub depth: u32,
+    pub nodes: u64,
+    pub millis: u64,
+    pub pv: Vec<String>,
+}
+
+/// The deepest `--depth` accepted: beyond it the search's own ply limit decides anyway.
+pub const MAX_DEPTH: u32 = 60;
+
+pub fn run(args: &AiArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let rules = args.start.rules()?;
+    let mut game = Game::new(args.start.position(rules)?);
+    for (n, token) in args.moves.iter().enumerate() {
+        let text: MoveText = token.parse().map_err(|e: tafl_rules::ParseError| {
+            CliError::Input(format!("move {} ({}): {e}", n + 1, shorten(token, 24)))
+        })?;
+        game.play_text(&text).map_err(|e| CliError::Input(format!("move {} ({}): {e}", n + 1, text.mv)))?;
+    }
+    if let Status::Finished(outcome) = game.status() {
+        return Err(CliError::Input(format!(
+            "the game is already over ({}), so there is no move to find",
+            Status::Finished(outcome).name().replace('_', " ")
+        )));
+    }
+    let start = Instant::now();
+    let mut searcher = Searcher::new();
+    let analysis = match (args.level, args.millis, args.depth) {
+        (_, Some(millis), _) => {
+            if millis == 0 {
+                return Err(CliError::Input("--millis must be at least 1".to_owned()));
+            }
+            searcher.analyse(&game, &Limits::millis(millis))
+        }
+        (_, _, Some(depth)) => {
+            if !(1..=MAX_DEPTH).contains(&depth) {
+                return Err(CliError::Input(format!("--depth must be from 1 to {MAX_DEPTH}, not {depth}")));
+            }
+            searcher.analyse(&game, &Limits::depth(depth))
+        }
+        (level, None, None) => {
+            let level = parse_level(level.unwrap_or(Level::MAX))?;
+            searcher.choose(&game, level, args.seed)
+        }
+    };
+    let analysis = analysis.ok_or_else(|| CliError::Input("the side to move has no move".to_owned()))?;
+    let millis = start.elapsed().as_millis() as u64;
+    let line = AiLine {
+        mv: analysis.best.to_string(),
+        score: analysis.score,
+        depth: analysis.depth,
+        nodes: analysis.nodes,
+        millis,
+        pv: analysis.pv.iter().map(ToString::to_string).collect(),
+    };
+    if args.json {
+        serde_json::to_writer(&mut *out, &line).map_err(|e| CliError::write(e.into()))?;
+        writeln!(out).map_err(CliError::write)?;
+    } else {
+        writeln!(
+            out,
+            "{} (score {}, depth {}, {} nodes, {} ms; line {})",
+            line.mv,
+            line.score,
+            line.depth,
+            line.nodes,
+            line.millis,
+            line.pv.join(" ")
+        )
+        .map_err(CliError::write)?;
+    }
+    Ok(())
+}
+
+fn parse_level(n: u8) -> Result<Level, CliError> {
+    Level::new(n).ok_or_else(|| CliError::Input(format!("--level must be from 1 to 5, not {n}")))
+}
+
+#[derive(Debug, clap::Args)]
+pub struct MatchArgs {
+    #[command(flatten)]
+    pub start: StartArgs,
+    /// Player A: a level 1..5 at its time, LEVEL@nodes at its node budget (reproducible),
+    /// millis:N, nodes:N, depth:N, or greedy (the one-ply player).
+    #[arg(long, value_name = "PLAYER")]
+    pub a: String,
+    /// Player B, as for --a.
+    #[arg(long, value_name = "PLAYER")]
+    pub b: String,
+    /// Games to play; A and B swap sides every game.
+    #[arg(long, value_name = "N", default_value_t = 2)]
+    pub games: u32,
+    /// Random plies that open each pair of games (the same opening for both colours), so that
+    /// deterministic players do not repeat one game.
+    #[arg(long, value_name = "N", default_value_t = 2)]
+    pub random_plies: u32,
+    /// The seed of the openings and the weak levels' choices.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub seed: u64,
+    /// A game still going after this many plies is scored a draw.
+    #[arg(long, value_name = "N", default_value_t = 400)]
+    pub max_plies: usize,
+    /// Print each game's result as it ends.
+    #[arg(long)]
+    pub verbose: bool,
+}
+
+/// One side of a match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Player {
+    Level(Level, Limits),
+    Search(Limits),
+    Greedy,
+}
+
+impl Player {
+    pub fn parse(text: &str) -> Result<Player, CliError> {
+        let bad = || {
+            CliError::Input(format!(
+                "\"{}\" is not a player; use a level 1..5, LEVEL@nodes, millis:N, nodes:N, depth:N or greedy",
+                shorten(text, 24)
+            ))
+        };
+        let number = |s: &str| s.parse::<u64>().ok().filter(|&n| n > 0).ok_or_else(bad);
+        if text == "greedy" {
+            return Ok(Player::Greedy);
+        }
+        if let Some(n) = text.strip_prefix("millis:") {
+            return Ok(Player::Search(Limits::millis(number(n)?)));
+        }
+        if let Some(n) = text.strip_prefix("nodes:") {
+            return Ok(Player::Search(Limits::nodes(number(n)?)));
+        }
+        if let Some(n) = text.strip_prefix("depth:") {
+            let depth = u32::try_from(number(n)?).ok().filter(|&d| d <= MAX_DEPTH).ok_or_else(bad)?;
+            return Ok(Player::Search(Limits::depth(depth)));
+        }
+        let (level, fixed_nodes) = match text.strip_suffix("@nodes") {
+            Some(level) => (level, true),
+            None => (text, false),
+        };
+        let level = level.parse::<u8>().ok().and_then(Level::new).ok_or_else(bad)?;
+        Ok(Player::Level(level, if fixed_nodes { level.node_limits() } else { level.limits() }))
+    }
+
+    fn play(self, searcher: &mut Searcher, game: &Game, seed: u64) -> Option<tafl_rules::Move> {
+        match self {
+            Player::Level(level, limits) => searcher.choose_within(game, level, &limits, seed).map(|a| a.best),
+            Player::Search(limits) => searcher.analyse(game, &limits).map(|a| a.best),
+            Player::Greedy => engine::greedy(game, seed),
+        }
+    }
+}
+
+/// Wins, draws and losses of player A when playing one side.
+#[derive(Clone, Copy, Debug, Default)]
+struct Tally {
+    wins: u32,
+    draws: u32,
+    losses: u32,
+}
+
+impl Tally {
+    fn games(self) -> u32 {
+        self.wins + self.draws + self.losses
+    }
+}
+
+pub fn run_match(args: &MatchArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let a = Player::parse(&args.a)?;
+    let b = Player::parse(&args.b)?;
+    if args.games == 0 {
+        return Err(CliError::Input("--games must be at least 1".to_owned()));
+    }
+    let rules = args.start.rules()?;
+    let start = args.start.position(rules)?;
+    let mut as_attackers = Tally::default();
+    let mut as_defenders = Tally::default();
+    let mut scores = Vec::new();
+    let began = Instant::now();
+    for n in 0..args.games {
+        let a_side = if n % 2 == 0 { Side::Attackers } else { Side::Defenders };
+        let mut game = Game::new(start.clone());
+        // Both games of a pair open with the same random plies.
+        let opening_seed = args.seed.wrapping_mul(0x9e37_79b9).wrapping_add(u64::from(n / 2));
+        for ply in 0..args.random_plies {
+            if !game.status().is_ongoing() {
+                break;
+            }
+            let moves = game.position().legal_moves();
+            let pick = splitmix(opening_seed ^ u64::from(ply) << 32) as usize % moves.len();
+            game.play(moves[pick]).expect("a listed move is legal");
+        }
+        let mut searchers = (Searcher::new(), Searcher::new());
+        while game.status().is_ongoing() && game.ply() < args.max_plies {
+            let a_moves = game.position().to_move() == a_side;
+            let seed = args.seed ^ u64::from(n) << 20;
+            let mv =
+                if a_moves { a.play(&mut searchers.0, &game, seed) } else { b.play(&mut searchers.1, &game, seed) };
+            let Some(mv) = mv else { break };
+            game.play(mv).map_err(|e| CliError::Input(format!("the engine chose an illegal move {mv}: {e}")))?;
+        }
+        let winner = match game.status() {
+            Status::Finished(outcome) => outcome.winner,
+            Status::Ongoing => None,
+        };
+        let tally = if a_side == Side::Attackers { &mut as_attackers } else { &mut as_defenders };
+        let score = match winner {
+            Some(w) if w == a_side => {
+                tally.wins += 1;
+                1.0
+            }
+            None => {
+                tally.draws += 1;
+                0.5
+            }
+            Some(_) => {
+                tally.losses += 1;
+                0.0
+            }
+        };
+        scores.push(score);
+        if args.verbose {
+            writeln!(
+                out,
+                "game {}: A as {a_side}, {} after {} plies ({:.0} s so far)",
+                n + 1,
+                game.status().name().replace('_', " "),
+                game.ply(),
+                began.elapsed().as_secs_f64()
+            )
+            .map_err(CliError::write)?;
+            out.flush().map_err(CliError::write)?;
+        }
+    }
+    write_table(out, args, as_attackers, as_defenders, &scores)
+}
+
+fn write_table(out: &mut dyn Write, args: &MatchArgs, att: Tally, def: Tally, scores: &[f64]) -> Result<(), CliError> {
+    let w = |out: &mut dyn Write, text: String| writeln!(out, "{text}").map_err(CliError::write);
+    w(out, format!("{} games of {}: A = {}, B = {}", scores.len(), args.start.variant()?, args.a, args.b))?;
+    w(out, "A plays      games  wins  draws  losses".to_owned())?;
+    for (name, t) in [("attackers", att), ("defenders", def)] {
+        w(out, format!("{name:<12} {:>5} {:>5} {:>6} {:>7}", t.games(), t.wins, t.draws, t.losses))?;
+    }
+    let total = Tally { wins: att.wins + def.wins, draws: att.draws + def.draws, losses: att.losses + def.losses };
+    w(out, format!("{:<12} {:>5} {:>5} {:>6} {:>7}", "total", total.games(), total.wins, total.draws, total.losses))?;
+    let (elo, low, high) = elo(scores);
+    let score = 100.0 * mean(scores);
+    if (high - low).abs() < f64::EPSILON {
+        // Every game had one result: no spread, so only a bound can be given.
+        let bound = if elo > 0.0 { "at least" } else { "at most" };
+        return w(
+            out,
+            format!("A scores {score:.1}%; Elo difference A - B: {bound} {elo:+.0} (no spread to estimate from)"),
+        );
+    }
+    w(out, format!("A scores {score:.1}%; Elo difference A - B: {elo:+.0} (95% interval {low:+.0} to {high:+.0})"))
+}
+
+fn mean(scores: &[f64]) -> f64 {
+    scores.iter().sum::<f64>() / scores.len() as f64
+}
+
+/// The Elo difference that expects the mean score, with a 95% interval from the scores'
+/// standard error. A perfect (or nil) score has no finite estimate: it is taken as half a game
+/// short of perfect, so the figure is a lower (or upper) bound.
+#[must_use]
+pub fn elo(scores: &[f64]) -> (f64, f64, f64) {
+    let n = scores.len() as f64;
+    let p = mean(scores);
+    let variance = scores.iter().map(|s| (s - p).powi(2)).sum::<f64>() / n;
+    let margin = 1.96 * (variance / n).sqrt();
+    let clamp = |x: f64| x.clamp(0.5 / n, 1.0 - 0.5 / n);
+    // `+ 0.0` turns the -0 of an even score into 0, which prints as "+0".
+    let to_elo = |x: f64| -400.0 * (1.0 / clamp(x) - 1.0).log10() + 0.0;
+    (to_elo(p), to_elo(p - margin), to_elo(p + margin))
+}
+
+/// A stateless mix of a seed into a well-spread number (`SplitMix64`'s finaliser), for the
+/// openings' random picks.
+fn splitmix(seed: u64) -> u64 {
+    let mut z = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn elo_is_zero_for_an_even_score_and_grows_with_it() {
+        let even = [1.0, 0.0, 0.5, 0.5];
+        assert!(elo(&even).0.abs() < 1e-9);
+        let (e, low, high) = elo(&[1.0, 1.0, 1.0, 0.0]);
+        assert!((e - 190.8).abs() < 0.5, "75% is about +191 Elo, not {e}");
+        assert!(low < e && e < high);
+    }
+
+    #[test]
+    fn players_parse_and_bad_ones_are_named() {
+        assert_eq!(Player::parse("greedy").unwrap(), Player::Greedy);
+        assert_eq!(Player::parse("millis:250").unwrap(), Player::Search(Limits::millis(250)));
+        let five = Level::new(5).unwrap();
+        assert_eq!(Player::parse("5@nodes").unwrap(), Player::Level(five, five.node_limits()));
+        for bad in ["6", "0", "millis:0", "nodes:x", "depth:999", "strong"] {
+            let message = Player::parse(bad).unwrap_err().to_string();
+            assert!(message.contains("is not a player"), "{bad}: {message}");
+        }
+    }
+}

@@ -1,0 +1,499 @@
+//! The delivery task: applies what the host recorded in its outbox ([`Show`]) to Discord, so
+//! that what players see always catches up with the game, after a crash, a race or a Discord
+//! error.
+//!
+//! - Lanes (one game, one challenge) are applied in order, one item at a time; different lanes
+//!   go in parallel. An interaction that is answering with a game's board holds its lane
+//!   ([`Delivery::hold`]), so the delivery does not draw the same board at the same moment.
+//! - Board items coalesce: a delivery draws the game as it stands and completes every board item
+//!   recorded before it read the game.
+//! - Every message created carries a nonce derived from its item with `enforce_nonce`, so a retry
+//!   after a lost answer gets the message Discord already made instead of a second one; the
+//!   message id is recorded with the item.
+//! - A failure is tried again with backoff (longer after a 429); a deleted board (Discord's
+//!   10008) gets a fresh board; an item that keeps failing, or that Discord refuses for good, is
+//!   given up after a bounded number of tries with one log line, and stays in the table.
+//! - At start-up and on every scheduler tick, boards that show another ply than their game get a
+//!   new board item, and everything pending is delivered.
+//!
+//! Everything delivered is public and not an answer to anyone, so there is no caller's locale:
+//! it speaks its server's language, like the scheduler.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use poise::serenity_prelude as serenity;
+
+use super::board::{self, Menu};
+use super::play::{self, game_channel, mentioning, now};
+use super::{BotError, Data, threads};
+use crate::host::outbox::game_lane;
+use crate::host::{Challenge, GameId, OfferEvent, OfferOutcome, Pending, Reminder, Show, User, UserId};
+use crate::present::Lang;
+use crate::present::text;
+
+/// Tries of one item before it is given up.
+pub const MAX_ATTEMPTS: u32 = 10;
+/// The pause after the first failure; each further one doubles, up to [`MAX_PAUSE`].
+const FIRST_PAUSE: Duration = Duration::from_millis(100);
+const MAX_PAUSE: Duration = Duration::from_mins(1);
+/// The least pause after a 429 (serenity's ratelimiter has already waited what Discord asked
+/// when it is on; through a proxy it is off, and the answer's wait is not exposed).
+const RATE_LIMITED_PAUSE: Duration = Duration::from_secs(1);
+/// How often the task looks at the outbox when nothing wakes it, as a safety net.
+const IDLE: Duration = Duration::from_secs(5);
+
+/// The lanes being delivered or held, and the wake-up call. Shared by the task and every
+/// command and click (in [`Data`]).
+#[derive(Debug, Default)]
+pub struct Delivery {
+    wake: tokio::sync::Notify,
+    lanes: Mutex<Lanes>,
+}
+
+#[derive(Debug, Default)]
+struct Lanes {
+    running: HashSet<String>,
+    held: HashMap<String, usize>,
+}
+
+impl Delivery {
+    /// Asks the task to look at the outbox now (after a change was committed).
+    pub fn wake(&self) {
+        self.wake.notify_one();
+    }
+
+    /// Keeps the task off a game's lane until the returned guard is dropped (then it is woken):
+    /// for an interaction that answers with the game's board itself.
+    pub fn hold(self: &Arc<Self>, game: GameId) -> Hold {
+        let lane = game_lane(game);
+        *self.lock().held.entry(lane.clone()).or_default() += 1;
+        Hold { delivery: self.clone(), lane }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Lanes> {
+        self.lanes.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Takes a lane for delivery; false when it is being delivered or held.
+    fn claim(&self, lane: &str) -> bool {
+        let mut lanes = self.lock();
+        if lanes.held.contains_key(lane) || lanes.running.contains(lane) {
+            return false;
+        }
+        lanes.running.insert(lane.to_owned());
+        true
+    }
+
+    fn is_held(&self, lane: &str) -> bool {
+        self.lock().held.contains_key(lane)
+    }
+
+    fn release(&self, lane: &str) {
+        self.lock().running.remove(lane);
+        self.wake();
+    }
+}
+
+/// A held lane (see [`Delivery::hold`]).
+#[derive(Debug)]
+pub struct Hold {
+    delivery: Arc<Delivery>,
+    lane: String,
+}
+
+impl Drop for Hold {
+    fn drop(&mut self) {
+        {
+            let mut lanes = self.delivery.lock();
+            if let Some(count) = lanes.held.get_mut(&self.lane) {
+                *count -= 1;
+                if *count == 0 {
+                    lanes.held.remove(&self.lane);
+                }
+            }
+        }
+        self.delivery.wake();
+    }
+}
+
+/// The current time in unix milliseconds.
+fn now_ms() -> i64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
+}
+
+/// Delivers until aborted: at once (start-up), whenever woken, when a retry comes due, and
+/// every [`IDLE`] otherwise.
+pub async fn run(http: Arc<serenity::Http>, data: Data) {
+    let mut lanes = tokio::task::JoinSet::new();
+    loop {
+        while lanes.try_join_next().is_some() {}
+        let mut pause = IDLE;
+        match data.host.outbox_heads(now()).await {
+            Ok(heads) => {
+                let now_ms = now_ms();
+                for head in heads {
+                    if head.not_before_ms > now_ms {
+                        let wait = Duration::from_millis((head.not_before_ms - now_ms).unsigned_abs());
+                        pause = pause.min(wait);
+                    } else if data.delivery.claim(&head.lane) {
+                        lanes.spawn(run_lane(http.clone(), data.clone(), head.lane));
+                    }
+                }
+            }
+            Err(error) => tracing::warn!(%error, "the outbox cannot be read; trying again"),
+        }
+        tokio::select! {
+            () = data.delivery.wake.notified() => {}
+            () = tokio::time::sleep(pause) => {}
+        }
+    }
+}
+
+/// Applies the items of one lane in order until it is empty, waits for a retry, or is held.
+async fn run_lane(http: Arc<serenity::Http>, data: Data, lane: String) {
+    loop {
+        if data.delivery.is_held(&lane) {
+            break;
+        }
+        let head = match data.host.outbox_head(&lane, now()).await {
+            Ok(Some(head)) if head.not_before_ms <= now_ms() => head,
+            Ok(_) => break,
+            Err(error) => {
+                tracing::warn!(%lane, %error, "the outbox cannot be read; trying again");
+                break;
+            }
+        };
+        if let Err(error) = deliver(&http, &data, &head).await {
+            tracing::warn!(%lane, item = head.id, %error, "the outbox cannot be updated");
+            break;
+        }
+    }
+    data.delivery.release(&lane);
+}
+
+/// Applies one item, and records how it went.
+async fn deliver(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(), crate::host::HostError> {
+    let Err(error) = apply(http, data, item).await else { return Ok(()) };
+    let attempts = item.attempts + 1;
+    let text = error.to_string();
+    match failure(&error) {
+        Failure::Permanent => data.host.give_up(item.id, &text, now()).await,
+        _ if attempts >= MAX_ATTEMPTS => data.host.give_up(item.id, &text, now()).await,
+        kind => {
+            let mut pause = FIRST_PAUSE.saturating_mul(1 << (attempts - 1).min(16)).min(MAX_PAUSE);
+            if kind == Failure::RateLimited {
+                pause = pause.max(RATE_LIMITED_PAUSE);
+            }
+            tracing::info!(item = item.id, attempts, retry_in_ms = pause.as_millis(), error = %text, "delivery failed; retrying");
+            data.host.delivery_failed(item.id, &text, now_ms() + pause.as_millis() as i64).await.map(|_| ())
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Failure {
+    /// Worth another try soon (a server error, a lost connection, a busy database).
+    Transient,
+    /// Discord asked us to slow down.
+    RateLimited,
+    /// Discord refused the request for good (no permission, a bad request): trying again
+    /// cannot help.
+    Permanent,
+}
+
+fn failure(error: &BotError) -> Failure {
+    match error {
+        BotError::Discord(error) => match error.as_ref() {
+            serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(response)) => {
+                let status = response.status_code;
+                if status == reqwest::StatusCode::TOO_MANY_REQUESTS {
+                    Failure::RateLimited
+                } else if status.is_client_error() {
+                    Failure::Permanent
+                } else {
+                    Failure::Transient
+                }
+            }
+            _ => Failure::Transient,
+        },
+        BotError::Render(_) | BotError::User(_) => Failure::Permanent,
+        BotError::Host(_) => Failure::Transient,
+    }
+}
+
+/// Discord's JSON error code of a refused request.
+fn discord_code(error: &serenity::Error) -> Option<isize> {
+    match error {
+        serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(response)) => Some(response.error.code),
+        _ => None,
+    }
+}
+
+/// "Unknown Message" (10008) or "Unknown Channel" (10003): the message is gone.
+fn is_gone(error: &serenity::Error) -> bool {
+    matches!(discord_code(error), Some(10_003 | 10_008))
+}
+
+/// A message created for `item`, carrying its nonce.
+fn create(item: &Pending, part: char) -> serenity::CreateMessage {
+    serenity::CreateMessage::new().nonce(serenity::Nonce::String(item.nonce(part))).enforce_nonce(true)
+}
+
+fn message_id(message: &serenity::Message) -> i64 {
+    message.id.get() as i64
+}
+
+/// The words of a public message are in its server's language (the one its managers chose,
+/// else the locale Discord last reported, else English).
+async fn item_lang(data: &Data, show: &Show) -> Lang {
+    let guild = match show {
+        Show::ChallengeClosed { challenge, .. } => {
+            data.host.challenge_by_id(*challenge).await.ok().map(|challenge| challenge.place.guild)
+        }
+        Show::Board { game, .. }
+        | Show::NewBoard { game, .. }
+        | Show::Thread { game }
+        | Show::YourMove { game, .. }
+        | Show::Summary { game }
+        | Show::Offer { game, .. }
+        | Show::Reminder { game, .. }
+        | Show::RetireBoard { game, .. }
+        | Show::Delete { game, .. } => data.host.show(*game).await.ok().map(|view| view.place.guild),
+    };
+    super::server_lang(data, guild, None, Lang::discord(None)).await
+}
+
+/// Who closed a challenge: one of its two players (or, should neither match, the challenger).
+fn closer(challenge: &Challenge, by: UserId) -> User {
+    match &challenge.opponent {
+        Some(opponent) if opponent.id == by => opponent.clone(),
+        _ => challenge.challenger.clone(),
+    }
+}
+
+async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(), BotError> {
+    let lang = item_lang(data, &item.show).await;
+    match &item.show {
+        Show::Board { game, .. } => deliver_board(http, data, item, *game).await,
+        Show::NewBoard { game, by } => {
+            let style = data.host.user_settings(*by).await?;
+            let covers = data.host.pending_board(*game).await?;
+            let board = board::build_styled(data, *game, Menu::Pieces(0), lang, style.orientation, style.theme).await?;
+            let sent = post_board(http, item, &board).await?;
+            let channel = game_channel(&board.game).get() as i64;
+            data.host.replace_board(*game, channel, message_id(&sent), shown_ply(&sent, *game), covers, now()).await?;
+            // Done after the board is recorded: should the process die in between, the retry's
+            // nonce finds the same message, and recording it again changes nothing.
+            data.host.delivered(item.id, Some(message_id(&sent)), now()).await?;
+            Ok(())
+        }
+        Show::Thread { game } => {
+            let view = data.host.show(*game).await?;
+            if let Some(stored) = data.host.board_message(*game).await? {
+                let channel = serenity::ChannelId::new(stored.channel_id.max(1) as u64);
+                let message = serenity::MessageId::new(stored.message_id.max(1) as u64);
+                threads::open(http, data, &view, channel, message, lang).await;
+            }
+            data.host.delivered(item.id, None, now()).await?;
+            Ok(())
+        }
+        Show::YourMove { game, ply } => {
+            let view = data.host.show(*game).await?;
+            let channel = game_channel(&view);
+            let Some(player) = view.player_to_move().filter(|_| view.ply == *ply && !view.is_over()) else {
+                // The game moved on: a later item tells the next player.
+                return obsolete(http, data, item, *game, channel, 'n').await;
+            };
+            let message =
+                create(item, 'n').content(text::your_move(&view, lang)).allowed_mentions(mentioning(&[player.id]));
+            data.host.trying(item).await?;
+            let sent = channel.send_message(http, message).await?;
+            data.host.notice_posted(item.id, *game, channel.get() as i64, message_id(&sent), now()).await?;
+            Ok(())
+        }
+        Show::Summary { game } => {
+            let (embed, files) = play::summary_message(data, *game, lang).await?;
+            let view = data.host.show(*game).await?;
+            let players = view.players();
+            let content = players.iter().map(|id| play::mention(*id)).collect::<Vec<_>>().join(" ");
+            let message =
+                create(item, 's').content(content).embed(embed).add_files(files).allowed_mentions(mentioning(&players));
+            let sent = game_channel(&view).send_message(http, message).await?;
+            data.host.delivered(item.id, Some(message_id(&sent)), now()).await?;
+            Ok(())
+        }
+        Show::Offer { game, offer, event, by, notify } => {
+            let view = data.host.show(*game).await?;
+            let first = notify.first().copied().unwrap_or(*by);
+            let outcome = match *event {
+                OfferEvent::Offered => OfferOutcome::Offered { game: view.clone(), notify: first },
+                OfferEvent::Declined { withdrawn } => {
+                    OfferOutcome::Declined { game: view.clone(), notify: first, withdrawn }
+                }
+                OfferEvent::Accepted { plies_taken_back } => {
+                    OfferOutcome::Accepted { game: view.clone(), notify: notify.clone(), plies_taken_back }
+                }
+            };
+            let mentions: Vec<i64> =
+                if matches!(event, OfferEvent::Accepted { .. }) { Vec::new() } else { vec![first] };
+            let message = create(item, 'o')
+                .content(text::offer_notice(&outcome, *offer, *by, lang))
+                .allowed_mentions(mentioning(&mentions));
+            let sent = game_channel(&view).send_message(http, message).await?;
+            data.host.delivered(item.id, Some(message_id(&sent)), now()).await?;
+            Ok(())
+        }
+        Show::Reminder { game, reminder, ply, deadline_at, dm } => {
+            let view = data.host.show(*game).await?;
+            let Some(player) = view.player_to_move().filter(|_| view.ply == *ply && !view.is_over()) else {
+                return obsolete(http, data, item, *game, game_channel(&view), 'r').await;
+            };
+            let side = view.to_move;
+            let opponent = if side == tafl_rules::Side::Attackers { &view.defender } else { &view.attacker };
+            let reminder = Reminder {
+                game: *game,
+                place: view.place,
+                variant: view.variant.clone(),
+                kind: *reminder,
+                player: player.clone(),
+                opponent: opponent.clone(),
+                side,
+                ply: *ply,
+                deadline_at: *deadline_at,
+                dm: *dm,
+            };
+            let content = text::reminder(&reminder, lang);
+            let channel = game_channel(&view);
+            let message = create(item, 'r').content(content.clone()).allowed_mentions(mentioning(&[player.id]));
+            data.host.trying(item).await?;
+            let sent = channel.send_message(http, message).await?;
+            if *dm {
+                let user = serenity::UserId::new(player.id.max(1) as u64);
+                let link = format!("https://discord.com/channels/{}/{}", view.place.guild, channel.get());
+                let dm = create(item, 'd').content(format!("{content}\n{link}"));
+                // A user who closed their DMs still got the mention in the channel.
+                if let Err(error) = user.direct_message(http, dm).await {
+                    tracing::info!(user = player.id, %error, "could not send a reminder by DM");
+                }
+            }
+            data.host.delivered(item.id, Some(message_id(&sent)), now()).await?;
+            Ok(())
+        }
+        Show::RetireBoard { channel, message, .. } => {
+            let channel = serenity::ChannelId::new((*channel).max(1) as u64);
+            let message = serenity::MessageId::new((*message).max(1) as u64);
+            let edit = serenity::EditMessage::new().components(Vec::new());
+            match channel.edit_message(http, message, edit).await {
+                Ok(_) => {}
+                Err(error) if is_gone(&error) => {}
+                Err(error) => return Err(error.into()),
+            }
+            data.host.delivered(item.id, None, now()).await?;
+            Ok(())
+        }
+        Show::Delete { channel, message, .. } => {
+            let channel = serenity::ChannelId::new((*channel).max(1) as u64);
+            match channel.delete_message(http, serenity::MessageId::new((*message).max(1) as u64)).await {
+                Ok(()) => {}
+                Err(error) if is_gone(&error) => {}
+                Err(error) => return Err(error.into()),
+            }
+            data.host.delivered(item.id, None, now()).await?;
+            Ok(())
+        }
+        Show::ChallengeClosed { challenge, by } => {
+            if let Some((channel, message)) = data.host.challenge_message(*challenge).await? {
+                let challenge = data.host.challenge_by_id(*challenge).await?;
+                let (title, _) = text::challenge_card(&challenge, lang);
+                let embed = serenity::CreateEmbed::new().title(title).description(text::challenge_closed(
+                    &challenge,
+                    &closer(&challenge, *by),
+                    lang,
+                ));
+                let edit = serenity::EditMessage::new().content("").embed(embed).components(Vec::new());
+                let channel = serenity::ChannelId::new(channel.max(1) as u64);
+                match channel.edit_message(http, serenity::MessageId::new(message.max(1) as u64), edit).await {
+                    Ok(_) => {}
+                    Err(error) if is_gone(&error) => {}
+                    Err(error) => return Err(error.into()),
+                }
+            }
+            data.host.delivered(item.id, None, now()).await?;
+            Ok(())
+        }
+    }
+}
+
+/// An item whose message is no longer true (the game moved on before it was delivered). When
+/// an earlier try may have created it (Discord's answer lost, or the process died before it
+/// recorded the message), the same nonce finds that message (or makes one, unmentioning) and it
+/// is deleted; otherwise there is nothing to do.
+async fn obsolete(
+    http: &serenity::Http,
+    data: &Data,
+    item: &Pending,
+    game: GameId,
+    channel: serenity::ChannelId,
+    part: char,
+) -> Result<(), BotError> {
+    if !item.tried {
+        data.host.delivered(item.id, None, now()).await?;
+        return Ok(());
+    }
+    let probe = create(item, part).content("…").allowed_mentions(serenity::CreateAllowedMentions::new());
+    let found = channel.send_message(http, probe).await?;
+    data.host.retract(item.id, game, channel.get() as i64, message_id(&found), now()).await?;
+    Ok(())
+}
+
+/// Brings a game's board message up to date: edits it, or posts a fresh board when there is
+/// none or it was deleted.
+async fn deliver_board(http: &serenity::Http, data: &Data, item: &Pending, game: GameId) -> Result<(), BotError> {
+    // Read before the game is drawn: every board item up to here is covered by this drawing.
+    let covers = data.host.pending_board(game).await?;
+    let guild = data.host.show(game).await.ok().map(|view| view.place.guild);
+    let lang = super::server_lang(data, guild, None, Lang::discord(None)).await;
+    let board = board::build(data, game, Menu::Pieces(0), lang).await?;
+    let ply = board.game.ply;
+    if let Some(stored) = data.host.board_message(game).await? {
+        let channel = serenity::ChannelId::new(stored.channel_id.max(1) as u64);
+        let message = serenity::MessageId::new(stored.message_id.max(1) as u64);
+        match channel.edit_message(http, message, board.edit()).await {
+            Ok(_) => {
+                data.host.board_shown(game, stored.message_id, ply, covers, now()).await?;
+                return Ok(());
+            }
+            Err(error) if is_gone(&error) => {
+                tracing::info!(game, "the board message is gone; posting a new one");
+            }
+            Err(error) => return Err(error.into()),
+        }
+    }
+    let sent = post_board(http, item, &board).await?;
+    let channel = game_channel(&board.game).get() as i64;
+    data.host.replace_board(game, channel, message_id(&sent), shown_ply(&sent, game), covers, now()).await?;
+    Ok(())
+}
+
+/// The ply a posted board shows, from its picture's name (`game-3-12.png`): not necessarily the
+/// ply just drawn, since a retry's nonce may return the message an earlier try made.
+fn shown_ply(message: &serenity::Message, game: GameId) -> Option<usize> {
+    let prefix = format!("game-{game}-");
+    message.attachments.iter().find_map(|a| a.filename.strip_prefix(&prefix)?.strip_suffix(".png")?.parse().ok())
+}
+
+/// Posts `board` as a new message in its game's channel, with `item`'s nonce.
+async fn post_board(
+    http: &serenity::Http,
+    item: &Pending,
+    board: &board::Board,
+) -> Result<serenity::Message, serenity::Error> {
+    let message = create(item, 'b')
+        .embed(board.embed.clone())
+        .components(board.components.clone())
+        .add_file(serenity::CreateAttachment::bytes(board.png.clone(), board.file_name.clone()))
+        .allowed_mentions(serenity::CreateAllowedMentions::new());
+    game_channel(&board.game).send_message(http, message).await
+}

@@ -1,0 +1,193 @@
+//! The profile card: the player's name, their rating history per variant family with the
+//! deviation band, results by side, the current streak and the most played variants.
+
+use image::RgbaImage;
+use tafl_rules::Side;
+
+use super::chart::{self, Panel};
+use super::fonts::{Fonts, Weight};
+use super::{Colours, ProfileCard, SideRecord, side_icon};
+
+pub(crate) const WIDTH: u32 = 1200;
+pub(crate) const HEIGHT: u32 = 720;
+const PAD: f32 = 28.0;
+const CHART_W: f32 = 730.0;
+
+pub(crate) fn draw(fonts: &Fonts, card: &ProfileCard) -> RgbaImage {
+    let colours = Colours::of(card.theme);
+    let mut image = RgbaImage::from_pixel(WIDTH, HEIGHT, chart::rgba(colours.bg));
+    let full = WIDTH as f32 - 2.0 * PAD;
+
+    let name = fonts.fit(Weight::Bold, &fonts.name_or(&card.name, &card.fallback), 44.0, full);
+    fonts.draw(&mut image, Weight::Bold, &name, 44.0, (PAD, PAD + 22.0), colours.text);
+    let subtitle = fonts.fit(Weight::Regular, &fonts.clean(&card.subtitle), 26.0, full);
+    fonts.draw(&mut image, Weight::Regular, &subtitle, 26.0, (PAD, PAD + 70.0), colours.muted);
+
+    let top = 128.0;
+    rating_chart(&mut image, fonts, &colours, card, (PAD, top, CHART_W, HEIGHT as f32 - top - PAD));
+
+    let x = PAD + CHART_W + 20.0;
+    let w = WIDTH as f32 - x - PAD;
+    let by_side_h = 250.0;
+    by_side(&mut image, fonts, &colours, card, (x, top, w, by_side_h));
+    let streak = fonts.clean(&card.streak_line);
+    let mut y = top + by_side_h + 16.0;
+    if !streak.is_empty() {
+        chart::fill(&mut image, (x, y, w, 56.0), colours.panel);
+        let streak = fonts.fit(Weight::Bold, &streak, 26.0, w - 28.0);
+        fonts.draw(&mut image, Weight::Bold, &streak, 26.0, (x + 14.0, y + 28.0), colours.text);
+        y += 56.0 + 16.0;
+    }
+    most_played(&mut image, fonts, &colours, card, (x, y, w, HEIGHT as f32 - PAD - y));
+    image
+}
+
+fn rating_chart(
+    image: &mut RgbaImage,
+    fonts: &Fonts,
+    colours: &Colours,
+    card: &ProfileCard,
+    rect: (f32, f32, f32, f32),
+) {
+    let histories: Vec<_> = card.history.iter().filter(|h| !h.points.is_empty()).take(colours.series.len()).collect();
+    let points = || histories.iter().flat_map(|h| h.points.iter()).filter(|p| p.rating.is_finite());
+    let dev = |d: f64| if d.is_finite() { d.clamp(0.0, 1000.0) } else { 0.0 };
+    let lo = points().map(|p| p.rating - dev(p.deviation)).fold(f64::INFINITY, f64::min);
+    let hi = points().map(|p| p.rating + dev(p.deviation)).fold(f64::NEG_INFINITY, f64::max);
+    let (lo, hi) = if lo.is_finite() && hi.is_finite() { (lo, hi) } else { (1400.0, 1600.0) };
+    let margin = ((hi - lo) * 0.05).max(10.0);
+    let first = points().map(|p| p.game).min().unwrap_or(1);
+    let last = points().map(|p| p.game).max().unwrap_or(1).max(first + 1);
+    let legend = histories.iter().enumerate().map(|(i, h)| (colours.series[i], fonts.clean(&h.family))).collect();
+    let plot = chart::panel(
+        image,
+        fonts,
+        colours,
+        &Panel {
+            rect,
+            title: &fonts.clean(&card.labels.rating),
+            legend,
+            x_range: (f64::from(first), f64::from(last)),
+            y_range: (((lo - margin) / 10.0).floor() * 10.0, ((hi + margin) / 10.0).ceil() * 10.0),
+            x_name: &fonts.clean(&card.labels.games),
+            whole_y: true,
+        },
+    );
+    // Bands first, lines over them, so no band hides another family's line.
+    for (i, history) in histories.iter().enumerate() {
+        let valid: Vec<_> = history.points.iter().filter(|p| p.rating.is_finite()).collect();
+        let mut band: Vec<(f32, f32)> =
+            valid.iter().map(|p| plot.at(f64::from(p.game), p.rating + dev(p.deviation))).collect();
+        band.extend(valid.iter().rev().map(|p| plot.at(f64::from(p.game), p.rating - dev(p.deviation))));
+        let shade = chart::mix(colours.panel, colours.series[i], 0.3);
+        if let [only] = valid[..] {
+            // One game: the band is a bar, as wide as the dot, from one deviation to the other.
+            let (x, top) = plot.at(f64::from(only.game), only.rating + dev(only.deviation));
+            let (_, bottom) = plot.at(f64::from(only.game), only.rating - dev(only.deviation));
+            chart::fill(image, (x - 5.0, top, 10.0, bottom - top), shade);
+        }
+        chart::polygon(image, &band, shade);
+    }
+    for (i, history) in histories.iter().enumerate() {
+        let line: Vec<(f32, f32)> = history
+            .points
+            .iter()
+            .filter(|p| p.rating.is_finite())
+            .map(|p| plot.at(f64::from(p.game), p.rating))
+            .collect();
+        chart::polyline(image, &line, colours.series[i], if line.len() > 150 { 2 } else { 3 });
+    }
+}
+
+fn by_side(
+    image: &mut RgbaImage,
+    fonts: &Fonts,
+    colours: &Colours,
+    card: &ProfileCard,
+    (x, y, w, h): (f32, f32, f32, f32),
+) {
+    chart::fill(image, (x, y, w, h), colours.panel);
+    let labels = &card.labels;
+    let title = fonts.fit(Weight::Bold, &fonts.clean(&labels.by_side), chart::TITLE_PX, w - 28.0);
+    fonts.draw(image, Weight::Bold, &title, chart::TITLE_PX, (x + 14.0, y + 27.0), colours.text);
+    // The legend: wins, draws, losses, in the bars' colours.
+    let mut lx = x + 14.0;
+    for (colour, word) in
+        [(colours.good, &labels.wins), (colours.neutral, &labels.draws), (colours.bad, &labels.losses)]
+    {
+        let word = fonts.clean(word);
+        chart::fill(image, (lx, y + 62.0, 16.0, 16.0), colour);
+        lx += 22.0;
+        lx += fonts.draw(image, Weight::Regular, &word, chart::TICK_PX, (lx, y + 70.0), colours.muted) + 18.0;
+    }
+    for (i, (side, record, word)) in
+        [(Side::Attackers, card.attackers, &labels.attackers), (Side::Defenders, card.defenders, &labels.defenders)]
+            .into_iter()
+            .enumerate()
+    {
+        let row = y + 100.0 + i as f32 * 72.0;
+        side_icon(image, card.theme, (x + 30.0, row + 14.0), 14.0, side);
+        let word = fonts.fit(Weight::Bold, &fonts.clean(word), 24.0, w - 70.0);
+        fonts.draw(image, Weight::Bold, &word, 24.0, (x + 54.0, row + 14.0), colours.text);
+        bar(image, fonts, colours, record, (x + 14.0, row + 34.0, w - 28.0, 30.0));
+    }
+}
+
+/// Wins, draws and losses as one stacked bar with the counts written in the segments wide
+/// enough to hold them.
+fn bar(
+    image: &mut RgbaImage,
+    fonts: &Fonts,
+    colours: &Colours,
+    record: SideRecord,
+    (x, y, w, h): (f32, f32, f32, f32),
+) {
+    let total = u64::from(record.wins) + u64::from(record.draws) + u64::from(record.losses);
+    if total == 0 {
+        chart::fill(image, (x, y, w, h), colours.grid);
+        fonts.draw(image, Weight::Bold, "0", 20.0, (x + 8.0, y + h / 2.0), colours.muted);
+        return;
+    }
+    let mut at = x;
+    for (count, colour) in [(record.wins, colours.good), (record.draws, colours.neutral), (record.losses, colours.bad)]
+    {
+        if count == 0 {
+            continue;
+        }
+        let sw = (w * count as f32 / total as f32).max(3.0);
+        chart::fill(image, (at, y, sw, h), colour);
+        let text = count.to_string();
+        let tw = fonts.width(Weight::Bold, &text, 20.0);
+        if tw + 8.0 <= sw {
+            fonts.draw(image, Weight::Bold, &text, 20.0, (at + (sw - tw) / 2.0, y + h / 2.0), [0x10, 0x10, 0x10]);
+        }
+        at += sw;
+    }
+}
+
+fn most_played(
+    image: &mut RgbaImage,
+    fonts: &Fonts,
+    colours: &Colours,
+    card: &ProfileCard,
+    (x, y, w, h): (f32, f32, f32, f32),
+) {
+    if h < 60.0 {
+        return;
+    }
+    chart::fill(image, (x, y, w, h), colours.panel);
+    let title = fonts.fit(Weight::Bold, &fonts.clean(&card.labels.most_played), chart::TITLE_PX, w - 28.0);
+    fonts.draw(image, Weight::Bold, &title, chart::TITLE_PX, (x + 14.0, y + 27.0), colours.text);
+    let most = card.most_played.iter().map(|v| v.games).max().unwrap_or(1).max(1);
+    let rows = ((h - 60.0) / 40.0).floor().max(0.0) as usize;
+    for (i, variant) in card.most_played.iter().take(rows.min(5)).enumerate() {
+        let row = y + 60.0 + i as f32 * 40.0;
+        let count = variant.games.to_string();
+        let cw = fonts.width(Weight::Bold, &count, 22.0);
+        fonts.draw(image, Weight::Bold, &count, 22.0, (x + w - 14.0 - cw, row + 12.0), colours.text);
+        let name = fonts.fit(Weight::Regular, &fonts.clean(&variant.name), 22.0, w - 42.0 - cw);
+        fonts.draw(image, Weight::Regular, &name, 22.0, (x + 14.0, row + 12.0), colours.text);
+        let bw = (w - 28.0) * variant.games as f32 / most as f32;
+        chart::fill(image, (x + 14.0, row + 28.0, bw.max(2.0), 5.0), colours.series[0]);
+    }
+}

@@ -1,0 +1,233 @@
+//! The engine: it finds forced wins, never plays an illegal move, and is reproducible.
+//!
+//! Every forced win is checked twice: the engine's score must say "win in N plies", and an
+//! independent full-width search written here over the public rules API (`Game::play`) must
+//! prove that the engine's move really forces the win against every reply.
+
+use tafl_rules::engine::{self, Level, Limits, Searcher, WIN};
+use tafl_rules::{Game, Position, Reason, Setup, Side, Status, Variant};
+
+/// Whether `side` wins by `reason` within `plies` plies whatever the other side does.
+fn forced(game: &Game, side: Side, plies: u32, reason: Reason) -> bool {
+    if plies == 0 {
+        return false;
+    }
+    let position = game.position();
+    let moves = position.legal_moves();
+    let after = |mv| {
+        let mut next = game.clone();
+        next.play(mv).expect("a listed move is legal");
+        next
+    };
+    let wins = |g: &Game| matches!(g.status(), Status::Finished(o) if o.winner == Some(side) && o.reason == reason);
+    if position.to_move() == side {
+        moves
+            .into_iter()
+            .map(after)
+            .any(|g| wins(&g) || (g.status().is_ongoing() && forced(&g, side, plies - 1, reason)))
+    } else {
+        !moves.is_empty()
+            && moves
+                .into_iter()
+                .map(after)
+                .all(|g| wins(&g) || (g.status().is_ongoing() && forced(&g, side, plies - 1, reason)))
+    }
+}
+
+fn game(variant: Variant, options: &[&str], otn: &str, to_move: Side) -> Game {
+    let rules = variant.rules_with_texts(options).expect("a preset option");
+    let setup: Setup = otn.parse().expect("an OTN position");
+    Game::new(Position::from_setup(rules, &setup, to_move).expect("a valid position"))
+}
+
+/// The engine finds the win and its move is proven by the independent search.
+fn assert_finds_forced_win(g: &Game, plies: u32, reason: Reason) {
+    let side = g.position().to_move();
+    assert!(
+        forced(g, side, plies, reason),
+        "the test position itself must be a forced win in {plies}:\n{}",
+        g.position()
+    );
+    for limits in [Limits::depth(plies), Limits::nodes(200_000)] {
+        let analysis = Searcher::new().analyse(g, &limits).expect("the game is on");
+        assert!(
+            analysis.score >= WIN - plies as i32,
+            "{limits:?}: score {} is not a win within {plies} plies (pv {:?})\n{}",
+            analysis.score,
+            analysis.pv,
+            g.position()
+        );
+        let mut after = g.clone();
+        after.play(analysis.best).expect("the engine's move is legal");
+        let proven = matches!(after.status(), Status::Finished(o) if o.winner == Some(side) && o.reason == reason)
+            || (after.status().is_ongoing() && forced(&after, side, plies - 1, reason));
+        assert!(proven, "{limits:?}: {} does not force the win\n{}", analysis.best, g.position());
+    }
+}
+
+#[test]
+fn the_king_escapes_in_one_at_a_corner_and_at_the_edge() {
+    let cases = [
+        (Variant::Brandubh, "/3K3/7/7/5t1/7/2t4/7/"),
+        (Variant::Copenhagen, "/11/11/11/4T6/9T1/10t/11/11/11/5t5/3K7/"),
+        (Variant::SeaBattle9, "/9/9/2K6/9/3t5/8t/3t5/6t2/9/"),
+        (Variant::Historical9, "/9/9/2K6/9/3t5/8t/3t5/6t2/9/"),
+    ];
+    for (variant, otn) in cases {
+        let g = game(variant, &[], otn, Side::Defenders);
+        assert_finds_forced_win(&g, 1, Reason::KingEscaped);
+    }
+}
+
+#[test]
+fn the_king_escapes_in_two_at_a_corner_and_at_the_edge() {
+    let cases = [
+        (Variant::Copenhagen, "/6t4/2t5K2/1T9/11/11/11/1t9/11/11/8t2/5t5/"),
+        (Variant::Copenhagen, "/3t7/4t6/t10/5K5/T10/11/t10/11/9Tt/11/11/"),
+        (Variant::SeaBattle9, "/3T5/1t1Kt4/9/9/3t5/8t/3t5/6t2/9/"),
+        (Variant::SeaBattle9, "/8t/3t5/2tK2t2/5t3/9/5T3/1T7/3t5/9/"),
+    ];
+    for (variant, otn) in cases {
+        let g = game(variant, &[], otn, Side::Defenders);
+        assert!(!forced(&g, Side::Defenders, 1, Reason::KingEscaped), "no escape in one here:\n{}", g.position());
+        assert_finds_forced_win(&g, 3, Reason::KingEscaped);
+    }
+}
+
+#[test]
+fn the_attackers_capture_the_king_in_two() {
+    let cases = [
+        (Variant::Brandubh, "/5t1/t1t2K1/5tt/5t1/7/2T4/7/"),
+        (Variant::Brandubh, "/7/2t4/3tTtK/5t1/6t/t1T4/5T1/"),
+        (Variant::Brandubh, "/7/7/1T1T3/1t2t2/7/2tt3/2K1t2/"),
+    ];
+    for (variant, otn) in cases {
+        let g = game(variant, &[], otn, Side::Attackers);
+        assert!(!forced(&g, Side::Attackers, 1, Reason::KingCaptured), "no capture in one here:\n{}", g.position());
+        assert_finds_forced_win(&g, 3, Reason::KingCaptured);
+    }
+}
+
+/// Every preset with every option value.
+fn rule_sets() -> Vec<(Variant, Vec<&'static str>)> {
+    let mut out = Vec::new();
+    for variant in Variant::ALL {
+        out.push((variant, vec![]));
+        for key in variant.option_keys() {
+            match *key {
+                "king_armed" => out.push((variant, vec!["king_armed=false"])),
+                "escape" => {
+                    out.push((variant, vec!["escape=edge"]));
+                    out.push((variant, vec!["escape=corner"]));
+                }
+                other => panic!("an option this test does not know: {other}"),
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn every_player_plays_only_legal_moves_in_random_positions_of_every_preset_and_option() {
+    let mut seed = 0x5eed_u64;
+    let mut next = move || {
+        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        (seed >> 33) as usize
+    };
+    let weak = Level::new(1).expect("level 1");
+    for (variant, options) in rule_sets() {
+        let rules = variant.rules_with_texts(&options).expect("a preset option");
+        let mut searcher = Searcher::with_table_bits(12);
+        for _ in 0..3 {
+            let mut g = Game::new(Position::new(rules.clone()).expect("a preset"));
+            let plies = next() % 60;
+            while g.ply() < plies && g.status().is_ongoing() {
+                let moves = g.position().legal_moves();
+                g.play(moves[next() % moves.len()]).expect("a legal move");
+            }
+            if !g.status().is_ongoing() {
+                assert!(searcher.analyse(&g, &Limits::nodes(100)).is_none(), "no move once the game is over");
+                continue;
+            }
+            let legal = g.position().legal_moves();
+            let moves = [
+                searcher.analyse(&g, &Limits::nodes(3_000)).expect("a move").best,
+                searcher.analyse(&g, &Limits::depth(2)).expect("a move").best,
+                searcher.choose_within(&g, weak, &Limits::depth(1), next() as u64).expect("a move").best,
+                engine::greedy(&g, next() as u64).expect("a move"),
+            ];
+            for mv in moves {
+                assert!(legal.contains(&mv), "{variant} {options:?}: {mv} is not legal in\n{}", g.position());
+            }
+        }
+    }
+}
+
+#[test]
+fn a_search_with_a_node_or_depth_budget_is_reproducible() {
+    let mut g = Game::new(Position::new(Variant::Copenhagen.rules()).expect("a preset"));
+    for mv in ["h1-h3", "f4-c4"] {
+        g.play(mv.parse::<tafl_rules::Move>().expect("a move")).expect("legal");
+    }
+    let first = Searcher::new().analyse(&g, &Limits::nodes(20_000)).expect("a move");
+    let again = Searcher::new().analyse(&g, &Limits::nodes(20_000)).expect("a move");
+    assert_eq!(first, again);
+    assert!(first.nodes <= 20_000 + 1, "the node budget bounds the search: {}", first.nodes);
+    assert_eq!(first.pv.first(), Some(&first.best));
+    let deep = Searcher::new().analyse(&g, &Limits::depth(3)).expect("a move");
+    assert_eq!(deep, Searcher::new().analyse(&g, &Limits::depth(3)).expect("a move"));
+    assert_eq!(deep.depth, 3);
+}
+
+#[test]
+fn level_one_varies_with_the_seed_and_repeats_with_the_same_seed() {
+    let g = Game::new(Position::new(Variant::Brandubh.rules()).expect("a preset"));
+    let level = Level::new(1).expect("level 1");
+    let pick = |seed| Searcher::new().choose_within(&g, level, &level.node_limits(), seed).expect("a move").best;
+    let picks: std::collections::BTreeSet<_> = (0..24).map(pick).collect();
+    assert!(picks.len() >= 2, "level 1 should not always play one move: {picks:?}");
+    assert_eq!(pick(7), pick(7));
+    // Level 5 plays its best move whatever the seed.
+    let strong = Level::new(5).expect("level 5");
+    let limits = Limits::nodes(5_000);
+    let a = Searcher::new().choose_within(&g, strong, &limits, 1).expect("a move");
+    let b = Searcher::new().choose_within(&g, strong, &limits, 2).expect("a move");
+    assert_eq!(a.best, b.best);
+}
+
+#[test]
+fn levels_are_one_to_five_and_grow_in_budget() {
+    assert_eq!(Level::new(0), None);
+    assert_eq!(Level::new(6), None);
+    let budgets: Vec<_> = (1..=5).map(|n| Level::new(n).expect("a level").budget()).collect();
+    assert!(
+        budgets.windows(2).all(|w| w[0].millis < w[1].millis && w[0].nodes < w[1].nodes && w[0].depth <= w[1].depth)
+    );
+    assert!(budgets[4].millis <= 5_000, "level 5 moves within 5 s");
+    assert!(budgets[0].softmax.is_some() && budgets[4].softmax.is_none());
+}
+
+#[test]
+fn the_evaluation_is_symmetric_in_the_side_to_move_and_sees_an_open_line() {
+    let g = game(Variant::Brandubh, &[], "/7/1t5/7/3K3/7/5t1/7/", Side::Attackers);
+    let p = g.position();
+    let flipped = Position::from_setup(p.rules().clone(), &p.setup(), Side::Defenders).expect("valid");
+    assert_eq!(engine::evaluate(p), -engine::evaluate(&flipped));
+    assert_eq!(engine::evaluate_for_attackers(p), engine::score_for(p, Side::Attackers, engine::evaluate(p)));
+    // The same material with the king's lines to two corners open is far better for him.
+    let open = game(Variant::Brandubh, &[], "/7/7/1t5/4t2/7/7/1K5/", Side::Attackers);
+    let shut = game(Variant::Brandubh, &[], "/7/7/1t5/4t2/7/3K3/7/", Side::Attackers);
+    assert!(engine::evaluate_for_attackers(open.position()) < engine::evaluate_for_attackers(shut.position()) - 500);
+}
+
+#[test]
+fn a_finished_game_has_no_move_and_a_win_in_one_ends_the_search() {
+    let mut g = game(Variant::Brandubh, &[], "/3K3/7/7/5t1/7/2t4/7/", Side::Defenders);
+    let analysis = Searcher::new().analyse(&g, &Limits::depth(10)).expect("a move");
+    assert_eq!(analysis.score, WIN - 1);
+    assert_eq!(analysis.depth, 1, "a winning move ends the search at once");
+    g.play(analysis.best).expect("legal");
+    assert!(!g.status().is_ongoing());
+    assert!(Searcher::new().analyse(&g, &Limits::depth(3)).is_none());
+    assert!(engine::greedy(&g, 0).is_none());
+}

@@ -1,0 +1,489 @@
+//! What players see catches up with the game (the outbox and its delivery task), through the real
+//! bot and the fake Discord: a bot killed between a move's commit and its board edit, `/tafl
+//! board` racing a move, answers lost after Discord created a message, command registration that
+//! fails, refusals that stay private, and a randomized run of faults.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::time::Duration;
+
+use serde_json::json;
+use tafl_e2e::fake_discord::{EPHEMERAL, FakeDiscord, Fault, LOADING, Recorded, StoredMessage};
+use tafl_e2e::harness::{ALICE, BOB, BotProcess, CHANNEL, Player, Table, TestBot, temp_dir};
+use tafl_rules::{Game, Position, Variant};
+
+const BINARY: &str = env!("CARGO_BIN_EXE_tafl-bot-e2e");
+
+/// Alice challenges Bob to Brandubh as the attackers and Bob accepts: the board message.
+async fn start_game(table: &Table<'_>) -> StoredMessage {
+    let fake = table.fake;
+    let challenge = table.command(
+        ALICE,
+        "challenge",
+        &json!({ "opponent": BOB.id, "variant": Variant::Brandubh.id(), "side": 0 }),
+        &[BOB],
+    );
+    let card = fake.wait_for_original(&challenge).await;
+    let accept = card.button_labels().into_iter().find(|(label, _)| label == "Accept").expect("an Accept button").1;
+    let click = table.click(BOB, &card, &accept, None);
+    let board = fake.wait_for_answer(&click).await;
+    assert_eq!(board.id, card.id, "the card becomes the board");
+    board
+}
+
+/// Whether `message` is the board of game `game` at `ply` with its controls.
+fn is_live_board(message: &StoredMessage, game: i64, ply: usize) -> bool {
+    !message.deleted
+        && message.attachments.iter().any(|a| a.filename == format!("game-{game}-{ply}.png"))
+        && message.custom_ids().iter().any(|id| id.starts_with(&format!("tafl:piece:{game}:{ply}")))
+}
+
+/// Every message of game `game` with live controls (any ply).
+fn boards_with_controls(fake: &FakeDiscord, game: i64) -> Vec<StoredMessage> {
+    let prefix = format!("tafl:piece:{game}:");
+    fake.all_messages()
+        .into_iter()
+        .filter(|m| !m.deleted && !m.is_ephemeral() && m.custom_ids().iter().any(|id| id.starts_with(&prefix)))
+        .collect()
+}
+
+/// Whether `message` is a "your move" notice of game `game` (`…, your move in game #3 (…)` or
+/// `…, your move: game #3 (…) has begun.`).
+fn is_notice(message: &StoredMessage, game: i64) -> bool {
+    !message.deleted
+        && !message.is_ephemeral()
+        && message.content.contains("your move")
+        && message.content.contains(&format!("game #{game} ("))
+}
+
+/// Whether `message` is a notice of game `game` for `player`.
+fn is_notice_for(message: &StoredMessage, game: i64, player: Player) -> bool {
+    is_notice(message, game) && message.content.starts_with(&format!("<@{}>", player.id))
+}
+
+/// The "your move" notices of game `game` still in the channel.
+fn notices(fake: &FakeDiscord, game: i64) -> Vec<StoredMessage> {
+    fake.all_messages().into_iter().filter(|m| is_notice(m, game)).collect()
+}
+
+/// How many summaries game `game` has.
+fn summaries(fake: &FakeDiscord, game: i64) -> usize {
+    let gif = format!("game-{game}.gif");
+    fake.all_messages().iter().filter(|m| !m.deleted && m.attachments.iter().any(|a| a.filename == gif)).count()
+}
+
+/// Public messages the bot created through channel routes twice with the same content: what a
+/// retried post without a nonce would leave behind. Boards are left out: two `/tafl board` at
+/// the same ply rightly post the same picture twice (the older one without controls), and
+/// [`boards_with_controls`] checks them.
+fn duplicates(fake: &FakeDiscord) -> Vec<StoredMessage> {
+    let mut seen: HashMap<(u64, String, String), u64> = HashMap::new();
+    let mut twice = Vec::new();
+    for message in fake.all_messages() {
+        let is_board = message
+            .attachments
+            .iter()
+            .any(|a| Path::new(&a.filename).extension().is_some_and(|e| e.eq_ignore_ascii_case("png")));
+        if message.interaction.is_some() || message.is_ephemeral() || message.deleted || is_board {
+            continue;
+        }
+        let names: Vec<&str> = message.attachments.iter().map(|a| a.filename.as_str()).collect();
+        let key = (message.channel_id, message.text(), names.join(","));
+        if seen.insert(key, message.id).is_some() {
+            twice.push(message);
+        }
+    }
+    twice
+}
+
+fn board_edit_of(id: u64) -> impl Fn(&Recorded) -> bool + Send + Sync + 'static {
+    move |r: &Recorded| r.method == "PATCH" && r.path.ends_with(&format!("/messages/{id}"))
+}
+
+fn prints_log(dir: &Path) -> String {
+    std::fs::read_to_string(dir.join("bot.log")).unwrap_or_default()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bot_killed_between_a_move_and_its_board_edit_catches_up_after_a_restart() {
+    let fake = FakeDiscord::start_tls().await;
+    let dir = temp_dir("kill-before-edit");
+    let bot = BotProcess::spawn(Path::new(BINARY), &fake, &dir);
+    fake.wait_until_ready().await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
+    let board = start_game(&table).await;
+    fake.wait_for_message("the first notice", |m| is_notice_for(m, 1, ALICE)).await;
+
+    // Every edit of the board fails from now on; the move is saved and answered all the same.
+    fake.fail_next(board_edit_of(board.id), usize::MAX, Fault::ServerError(500));
+    let played = table.command(ALICE, "move", &json!({ "notation": "d2-c2" }), &[]);
+    let answer = fake.wait_for_original(&played).await;
+    assert!(answer.content.starts_with("You played"), "{}", answer.content);
+    fake.wait_for("a failed board edit", |r| board_edit_of(board.id)(r) && r.status == 500).await;
+    // Killed during the retry pause: nothing after the commit reached Discord.
+    bot.kill();
+    assert!(is_live_board(&fake.message(board.id).unwrap(), 1, 0), "the board still shows the start");
+    assert!(notices(&fake, 1).iter().all(|m| !is_notice_for(m, 1, BOB)), "Bob is not told yet");
+
+    // Discord is fine again; a new process on the same database.
+    fake.clear_faults();
+    let connections = fake.connections();
+    let bot = BotProcess::spawn(Path::new(BINARY), &fake, &dir);
+    fake.wait_for_connections(connections + 1).await;
+    let board = fake.wait_for_message("the board at ply 1", |m| m.id == board.id && is_live_board(m, 1, 1)).await;
+    let told = fake.wait_for_message("Bob's notice", |m| is_notice_for(m, 1, BOB)).await;
+    wait_a_little_for(|| notices(&fake, 1).len() == 1).await;
+    assert_eq!(notices(&fake, 1).len(), 1, "one notice: {:#?}", notices(&fake, 1));
+    assert_eq!(notices(&fake, 1)[0].id, told.id);
+    // The board's controls work: Bob picks a piece on it.
+    let piece = board.custom_ids().into_iter().find(|id| id.starts_with("tafl:piece:1:1")).expect("a piece menu");
+    let value = board.select_options(&piece)[0].1.clone();
+    let click = table.click(BOB, &board, &piece, Some(&value));
+    let shown = fake.wait_for_answer(&click).await;
+    assert!(!shown.is_ephemeral(), "the menu opens on the board, not as a refusal: {shown:#?}");
+    assert!(shown.custom_ids().iter().any(|id| id.starts_with("tafl:to:1:1")), "{:#?}", shown.custom_ids());
+    assert!(duplicates(&fake).is_empty(), "{:#?}", duplicates(&fake));
+    bot.kill();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn board_racing_a_move_leaves_one_board_with_controls_at_the_current_ply() {
+    let fake = FakeDiscord::start().await;
+    let dir = temp_dir("board-race");
+    let bot = TestBot::start(&fake, &dir);
+    fake.wait_until_ready().await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
+    let first = start_game(&table).await;
+    // Bob asks for a new board while Alice moves.
+    let shown = table.command(BOB, "board", &json!({}), &[]);
+    let played = table.command(ALICE, "move", &json!({ "notation": "d2-c2" }), &[]);
+    fake.wait_for_original(&played).await;
+    let answer = fake.wait_for_original(&shown).await;
+    assert!(answer.is_ephemeral() && answer.content.contains("posted below"), "{answer:#?}");
+    let live = fake.wait_for_message("a new board at ply 1", |m| m.id != first.id && is_live_board(m, 1, 1)).await;
+    // The old one loses its controls, whichever order the two took.
+    fake.wait_for_message("the old board without controls", |m| m.id == first.id && m.components.is_empty()).await;
+    let controls = boards_with_controls(&fake, 1);
+    assert_eq!(controls.iter().map(|m| m.id).collect::<Vec<_>>(), vec![live.id], "{controls:#?}");
+    fake.wait_for_message("Bob's notice", |m| is_notice_for(m, 1, BOB)).await;
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_answer_lost_after_the_notice_or_summary_was_made_leaves_no_duplicate() {
+    let fake = FakeDiscord::start().await;
+    let dir = temp_dir("lost-answer");
+    let bot = TestBot::start(&fake, &dir);
+    fake.wait_until_ready().await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
+    start_game(&table).await;
+    fake.wait_for_message("the first notice", |m| is_notice_for(m, 1, ALICE)).await;
+
+    // The notice for Bob is created, and Discord's answer is lost twice.
+    let notice_post = |r: &Recorded| {
+        let bob = format!("<@{}>, your move", BOB.id);
+        r.method == "POST"
+            && r.path.ends_with("/messages")
+            && r.json.as_ref().is_some_and(|j| j["content"].as_str().is_some_and(|c| c.starts_with(&bob)))
+    };
+    fake.fail_next(notice_post, 2, Fault::AppliedThenServerError(500));
+    let played = table.command(ALICE, "move", &json!({ "notation": "d2-c2" }), &[]);
+    fake.wait_for_original(&played).await;
+    let told = fake.wait_for("the notice delivered", |r| notice_post(r) && r.status == 200).await;
+    let requests = fake.requests();
+    let tries: Vec<&Recorded> = requests.iter().filter(|r| notice_post(r)).collect();
+    assert_eq!(tries.len(), 3, "tried three times");
+    let nonces: Vec<&serde_json::Value> = tries.iter().map(|r| &r.json.as_ref().unwrap()["nonce"]).collect();
+    assert!(nonces.iter().all(|n| *n == nonces[0]) && nonces[0].is_string(), "one nonce per notice: {nonces:?}");
+    assert!(tries.iter().all(|r| r.json.as_ref().unwrap()["enforce_nonce"] == true));
+    wait_a_little_for(|| notices(&fake, 1).len() == 1).await;
+    let for_bob = notices(&fake, 1);
+    assert_eq!(for_bob.len(), 1, "one notice for Bob: {for_bob:#?}");
+    assert_eq!(Some(for_bob[0].id.to_string().as_str()), told.response["id"].as_str());
+
+    // Bob resigns; the summary is created and its answer lost.
+    let summary_post = |r: &Recorded| {
+        r.method == "POST"
+            && r.path.ends_with("/messages")
+            && r.parts.iter().any(|p| p.filename.as_deref() == Some("game-1.gif"))
+    };
+    fake.fail_next(summary_post, 1, Fault::AppliedThenServerError(503));
+    let resigned = table.command(BOB, "resign", &json!({}), &[]);
+    fake.wait_for_original(&resigned).await;
+    fake.wait_for("the summary delivered", |r| summary_post(r) && r.status == 200).await;
+    assert_eq!(fake.requests().iter().filter(|r| summary_post(r)).count(), 2, "tried twice");
+    assert_eq!(summaries(&fake, 1), 1, "one summary");
+    assert!(duplicates(&fake).is_empty(), "{:#?}", duplicates(&fake));
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn command_registration_is_retried_and_a_bot_that_cannot_register_exits() {
+    let registration = |r: &Recorded| r.method == "PUT" && r.path.ends_with("/commands");
+    // Three refusals, then Discord accepts: the bot serves.
+    let fake = FakeDiscord::start_tls().await;
+    fake.fail_next(registration, 3, Fault::ServerError(500));
+    let dir = temp_dir("register-retry");
+    let bot = BotProcess::spawn(Path::new(BINARY), &fake, &dir);
+    fake.wait_for("a successful registration", |r| registration(r) && r.status == 200).await;
+    assert_eq!(fake.requests().iter().filter(|r| registration(r)).count(), 4);
+    let asked = fake.push_interaction(fake.slash_command("tafl", "variants", &json!([]), 42, "en-US"));
+    fake.wait_for_answer(&asked).await;
+    bot.kill();
+
+    // Refused every time: the process exits with one sentence instead of serving nothing.
+    let fake = FakeDiscord::start_tls().await;
+    fake.fail_next(registration, usize::MAX, Fault::ServerError(500));
+    let dir = temp_dir("register-fail");
+    let mut bot = BotProcess::spawn(Path::new(BINARY), &fake, &dir);
+    let status = tokio::task::spawn_blocking(move || {
+        let status = bot.wait_for_exit(Duration::from_secs(30));
+        (bot, status)
+    });
+    let (_bot, status) = status.await.unwrap();
+    let status = status.unwrap_or_else(|| panic!("the bot kept running; log: {}", prints_log(&dir)));
+    assert!(!status.success(), "{status:?}");
+    let log = prints_log(&dir);
+    let last = log.lines().last().unwrap_or_default();
+    assert!(last.contains("refused to register the slash commands 5 times"), "{log}");
+    let tries = fake.requests().iter().filter(|r| registration(r)).count();
+    assert_eq!(tries, 5, "five tries");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_summary_of_a_game_that_does_not_exist_is_refused_privately() {
+    let fake = FakeDiscord::start().await;
+    let dir = temp_dir("private-refusal");
+    let bot = TestBot::start(&fake, &dir);
+    fake.wait_until_ready().await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
+    let asked = table.command(ALICE, "summary", &json!({ "game": 424_242 }), &[]);
+    let answer = fake.wait_for_original(&asked).await;
+    assert!(answer.is_ephemeral(), "{answer:#?}");
+    assert!(answer.content.contains("424242"), "{}", answer.content);
+    let callback = fake.wait_for("the answer", |r| r.path == asked.callback_path()).await;
+    assert_eq!(callback.json.as_ref().unwrap()["data"]["flags"].as_u64().unwrap_or(0) & EPHEMERAL, EPHEMERAL);
+    let public: Vec<StoredMessage> =
+        fake.messages_in(CHANNEL).into_iter().filter(|m| !m.is_ephemeral() || m.flags & LOADING != 0).collect();
+    assert!(public.is_empty(), "nothing public: {public:#?}");
+    bot.stop().await;
+}
+
+/// What the randomized run does next.
+#[derive(Clone, Copy, Debug)]
+enum Step {
+    Move,
+    Resign,
+    Board,
+    Restart,
+    RateLimit,
+    ServerError,
+    LostAnswer,
+    DropGateway,
+}
+
+/// A small, seeded random number generator (xorshift), so that a failing run can be repeated.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn through_random_moves_boards_restarts_and_faults_every_game_ends_up_shown_right() {
+    let seed = std::env::var("TAFL_FAULT_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or_else(|| {
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos() as u64
+    }) | 1;
+    println!("randomized fault test: seed {seed} (rerun with TAFL_FAULT_SEED={seed})");
+    let mut rng = Rng(seed);
+    let fake = FakeDiscord::start_tls().await;
+    let dir = temp_dir("random-faults");
+    let mut bot = Some(BotProcess::spawn(Path::new(BINARY), &fake, &dir));
+    fake.wait_until_ready().await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
+
+    // Three games between Alice and Bob, each followed by our own copy of the rules.
+    let mut games: Vec<Game> = Vec::new();
+    let mut resigned = Vec::new();
+    for _ in 0..3 {
+        start_game(&table).await;
+        games.push(Game::new(Position::new(Variant::Brandubh.rules()).unwrap()));
+        resigned.push(false);
+    }
+    let steps = 80;
+    for step in 0..steps {
+        let kind = match rng.below(20) {
+            0..=8 => Step::Move,
+            9 => Step::Resign,
+            10..=11 => Step::Board,
+            12 => Step::Restart,
+            13..=14 => Step::RateLimit,
+            15..=16 => Step::ServerError,
+            17..=18 => Step::LostAnswer,
+            _ => Step::DropGateway,
+        };
+        if matches!(kind, Step::RateLimit | Step::ServerError | Step::LostAnswer) {
+            // One burst of faults at a time: a dozen piled up would only test the backoff's
+            // patience (it doubles up to a minute), not the outcome.
+            fake.clear_faults();
+        }
+        let at = rng.below(games.len());
+        let id = at as i64 + 1;
+        match kind {
+            Step::Resign => {
+                if resigned[at] || games[at].status() != tafl_rules::Status::Ongoing {
+                    continue;
+                }
+                let resign = table.command(BOB, "resign", &json!({ "game": id }), &[]);
+                let answer = fake.wait_for_original(&resign).await;
+                assert!(answer.content.contains("resigned"), "step {step}, seed {seed}: {}", answer.content);
+                resigned[at] = true;
+            }
+            Step::Move => {
+                let game = &mut games[at];
+                if resigned[at] || game.status() != tafl_rules::Status::Ongoing {
+                    continue;
+                }
+                let moves = game.position().legal_moves();
+                let mv = moves[rng.below(moves.len())];
+                let player: Player = if game.position().to_move() == tafl_rules::Side::Attackers { ALICE } else { BOB };
+                let text = mv.to_string();
+                let ply = game.ply();
+                let by_menus = rng.below(2) == 0 && play_by_menus(&table, id, ply, player, &text).await;
+                if !by_menus {
+                    let typed = table.command(player, "move", &json!({ "notation": text, "game": id }), &[]);
+                    let answer = fake.wait_for_original(&typed).await;
+                    assert!(answer.content.starts_with("You played"), "step {step}, seed {seed}: {}", answer.content);
+                }
+                game.play(mv).unwrap();
+            }
+            Step::Board => {
+                let shown = table.command(ALICE, "board", &json!({ "game": id }), &[]);
+                fake.wait_for_original(&shown).await;
+            }
+            Step::Restart => {
+                if let Some(bot) = bot.take() {
+                    bot.kill();
+                }
+                let registered = registrations(&fake);
+                bot = Some(BotProcess::spawn(Path::new(BINARY), &fake, &dir));
+                wait_for_registrations(&fake, registered + 1).await;
+            }
+            Step::RateLimit => {
+                let times = 1 + rng.below(2);
+                fake.fail_next(
+                    |r| r.method != "PUT" && !r.path.contains("gateway"),
+                    times,
+                    Fault::RateLimited { seconds: 0.1 },
+                );
+            }
+            Step::ServerError => {
+                let times = 1 + rng.below(2);
+                fake.fail_next(
+                    |r| r.method != "PUT" && !r.path.ends_with("/callback") && !r.path.contains("gateway"),
+                    times,
+                    Fault::ServerError(500),
+                );
+            }
+            Step::LostAnswer => {
+                fake.fail_next(
+                    |r| r.method == "POST" && r.path.ends_with("/messages") && r.path.starts_with("/api/v10/channels"),
+                    1,
+                    Fault::AppliedThenServerError(502),
+                );
+            }
+            Step::DropGateway => {
+                let connections = fake.connections();
+                fake.drop_gateway();
+                fake.wait_for_connections(connections + 1).await;
+            }
+        }
+    }
+    fake.clear_faults();
+
+    // Afterwards (within a few delivery cycles), every game is shown as it stands.
+    for (at, game) in games.iter().enumerate() {
+        let id = at as i64 + 1;
+        let ply = game.ply();
+        let what = format!("game {id} at ply {ply} (seed {seed})");
+        if !resigned[at] && game.status() == tafl_rules::Status::Ongoing {
+            fake.wait_for_message(&format!("the board of {what}"), |m| is_live_board(m, id, ply)).await;
+            // Older boards lose their controls in the same lane, a moment later (and a board
+            // found live may be one that a later `/tafl board` replaces).
+            wait_a_little_for(|| boards_with_controls(&fake, id).len() == 1).await;
+            let controls = boards_with_controls(&fake, id);
+            assert_eq!(controls.len(), 1, "{what}: {controls:#?}");
+            assert!(is_live_board(&controls[0], id, ply), "{what}: {controls:#?}");
+            let to_move = if game.position().to_move() == tafl_rules::Side::Attackers { ALICE } else { BOB };
+            fake.wait_for_message(&format!("the notice of {what}"), |m| is_notice_for(m, id, to_move)).await;
+            wait_a_little_for(|| notices(&fake, id).len() == 1).await;
+            assert_eq!(notices(&fake, id).len(), 1, "{what}: {:#?}", notices(&fake, id));
+        } else {
+            fake.wait_for_message(&format!("the summary of {what}"), |m| {
+                m.attachments.iter().any(|a| a.filename == format!("game-{id}.gif"))
+            })
+            .await;
+            assert_eq!(summaries(&fake, id), 1, "{what}");
+        }
+    }
+    assert!(duplicates(&fake).is_empty(), "seed {seed}: {:#?}", duplicates(&fake));
+    if let Some(bot) = bot.take() {
+        bot.kill();
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Plays `text` in game `id` by the menus of its board once the board shows `ply` and is the
+/// only one with controls; false (nothing played) when the board lost its controls between the
+/// two clicks, as when a `/tafl board` asked for earlier is posted meanwhile.
+async fn play_by_menus(table: &Table<'_>, id: i64, ply: usize, player: Player, text: &str) -> bool {
+    let fake = table.fake;
+    let board = fake.wait_for_message("the board to play on", |m| is_live_board(m, id, ply)).await;
+    wait_a_little_for(|| boards_with_controls(fake, id).len() == 1).await;
+    let Some(board) = boards_with_controls(fake, id).into_iter().find(|m| is_live_board(m, id, ply)).or(Some(board))
+    else {
+        return false;
+    };
+    let (from, _) = text.split_once('-').unwrap();
+    let click = table.click(player, &board, &format!("tafl:piece:{id}:{ply}"), Some(from));
+    let menu = fake.wait_for_answer(&click).await;
+    let to = format!("tafl:to:{id}:{ply}:{from}");
+    if !fake.message(menu.id).is_some_and(|m| m.custom_ids().contains(&to)) {
+        return false;
+    }
+    let click = table.click(player, &menu, &to, Some(text));
+    let answer = fake.wait_for_answer(&click).await;
+    assert!(!answer.is_ephemeral(), "{}", answer.content);
+    true
+}
+
+/// How many times a bot has registered its commands.
+fn registrations(fake: &FakeDiscord) -> usize {
+    fake.requests().iter().filter(|r| r.method == "PUT" && r.status == 200).count()
+}
+
+/// Waits until the bot has registered its commands `count` times in all: from then on it
+/// answers interactions.
+async fn wait_for_registrations(fake: &FakeDiscord, count: usize) {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(15);
+    while registrations(fake) < count {
+        assert!(tokio::time::Instant::now() < deadline, "the bot did not register its commands again");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// Gives the delivery task a moment for `done` (an old notice being deleted) before asserting.
+async fn wait_a_little_for(done: impl Fn() -> bool) {
+    for _ in 0..100 {
+        if done() {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
