@@ -5,5 +5,6 @@ pub mod discord;
 pub mod host;
 pub mod limits;
 pub mod local;
+pub mod present;
 pub mod printable;
 pub mod store;

@@ -6,8 +6,8 @@ mod support;
 
 use std::sync::Arc;
 
-use support::{NOW, alice, bob, game, temp_path};
-use tafl_bot::host::{Host, HostError};
+use support::{NOW, alice, bob, game, said, temp_path};
+use tafl_bot::host::{ChallengeState, Host, HostError};
 use tafl_bot::store::Db;
 use tokio::sync::Barrier;
 
@@ -48,7 +48,7 @@ async fn check_one_applied(host: &Host, game: i64, results: &[Result<String, Hos
     assert_eq!(applied, 1, "exactly one move is applied: {results:?}");
     let refused = results.iter().find_map(|r| r.as_ref().err()).unwrap();
     assert!(matches!(refused, HostError::StaleBoard { .. }), "{refused:?}");
-    assert!(refused.to_string().starts_with("the board has changed"), "{refused}");
+    assert!(said(refused).starts_with("The board has changed"), "{refused}");
     let shown = host.show(game).await.unwrap();
     assert_eq!(shown.ply, 1);
     let moves: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM moves WHERE game_id = ?")
@@ -145,7 +145,7 @@ async fn two_people_accepting_one_open_challenge_at_once_start_one_game() {
         let results = [first.await.unwrap(), second.await.unwrap()];
         assert_eq!(results.iter().filter(|r| r.is_ok()).count(), 1, "{results:?}");
         let refused = results.iter().find_map(|r| r.as_ref().err()).unwrap();
-        assert_eq!(refused, &HostError::ChallengeClosed { id: c.id, state: "accepted" });
+        assert_eq!(refused, &HostError::ChallengeClosed { id: c.id, state: ChallengeState::Accepted });
         let games: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM games").fetch_one(one.db().pool()).await.unwrap();
         assert_eq!(games, round as i64 + 1, "one game per challenge");
     }

@@ -19,6 +19,8 @@ fn local(db: &std::path::Path, extra: &[&str], script: &str) -> String {
         .arg("--db")
         .arg(db)
         .args(extra)
+        // English unless a test asks for another language: the terminal's LANG must not matter.
+        .env("LANG", "C.UTF-8")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -35,7 +37,7 @@ fn local(db: &std::path::Path, extra: &[&str], script: &str) -> String {
     let stderr = String::from_utf8(output.stderr).unwrap();
     // A piped session ends with status 1 exactly when one of its commands failed, and says how
     // many did.
-    let failures = stdout.lines().filter(|l| l.starts_with("error:")).count();
+    let failures = stdout.lines().filter(|l| l.starts_with("error:") || l.starts_with("ошибка:")).count();
     if failures == 0 {
         assert!(output.status.success(), "tafl-bot local failed: {stderr}\n{stdout}");
     } else {
@@ -70,7 +72,7 @@ fn full_game(variant: Variant, reason: Reason, result: &str) {
     let out = local(&temp_path("local"), &["--no-png"], &script(variant.id(), &moves));
     assert!(errors(&out).is_empty(), "{:?}", errors(&out));
     assert!(
-        out.contains(&format!("game #1 of {} starts, @ann (attackers) against @ben (defenders)", variant.id())),
+        out.contains(&format!("game #1 of {} starts, @ann (attackers) against @ben (defenders)", variant.name())),
         "{out}"
     );
     assert!(out.contains(&format!("result: {result} {}", reason.name())), "{out}");
@@ -120,7 +122,7 @@ fn a_tablut_game_ends_by_resignation_and_exports_its_record() {
     assert!(out.contains("result: attackers_win resignation"), "{out}");
     assert!(out.contains("[attackers:ann]") && out.contains("[defenders:ben]") && out.contains("[result:1]"), "{out}");
     assert!(
-        out.contains("game #1: tablut against @ben, playing the attackers, ply 6: the attackers won: resignation"),
+        out.contains("game #1: Tablut against @ben, playing the attackers, ply 6: Attackers win · resignation"),
         "{out}"
     );
 }
@@ -132,19 +134,19 @@ fn a_game_with_a_clock_shows_time_left_reminds_and_times_out_as_time_passes() {
     let s = "/tick\nas @ann /challenge @ben brandubh side:attackers clock:1h\nas @ben /accept\nas @ann /move a4-a5\n\
              as @ben /move d5-e5\n/tick\nas @ann /games\n/wait 40m\n/wait 30m\nas @ann /games all\n/wait 0m\n";
     let out = local(&temp_path("local"), &["--no-png"], s);
-    assert!(out.contains("challenges @ben to brandubh with 1 hour per move"), "{out}");
+    assert!(out.contains("challenges @ben to Brandubh with 1 hour per move"), "{out}");
     // Time passes in the console's clock only, but a second of real time may pass between two
     // commands, so the times left are checked by their shape.
     let to_move = out.lines().find(|l| l.starts_with("game #1, ply 0: @ann (attackers) to move, ")).unwrap();
     assert!(to_move.ends_with(" left") && (to_move.contains("1h") || to_move.contains("59m")), "{to_move}");
     assert_eq!(out.matches("you> /tick\nnothing is due").count(), 2, "{out}");
-    let listed = out.lines().find(|l| l.starts_with("game #1: brandubh against @ben")).unwrap();
+    let listed = out.lines().find(|l| l.starts_with("game #1: Brandubh against @ben")).unwrap();
     assert!(listed.contains("playing the attackers, ply 2: @ann's turn, ") && listed.ends_with(" left"), "{listed}");
     assert!(out.contains("waited 40m:\n[+30m] reminder: @ann, half your time in game #1 is gone; "), "{out}");
     assert!(out.contains("waited 30m:\n[+15m] last warning: @ann, only "), "{out}");
     assert!(out.contains("] @ann ran out of time in game #1."), "{out}");
     assert!(out.contains("result: defenders_win time"), "{out}");
-    assert!(out.contains("ply 2: the defenders won: time ran out"), "{out}");
+    assert!(out.contains("ply 2: Defenders win · time"), "{out}");
     assert_eq!(
         errors(&out),
         vec!["error: \"0m\" is not a time to wait; write one like 2h, 90m, 1d or 1d12h (at most a year)"]
@@ -160,7 +162,7 @@ fn a_fetlar_game_ends_in_a_draw_by_agreement() {
     assert_eq!(
         errors(&out),
         vec![
-            "error: you cannot answer your own draw offer in game #1; wait for your opponent, or withdraw it with decline"
+            "error: You cannot answer your own draw offer in game #1; wait for your opponent, or withdraw it with decline."
         ]
     );
     assert!(out.contains("@ben accepted the draw."), "{out}");
@@ -210,11 +212,11 @@ fn refusals_are_explained_and_the_session_goes_on() {
     );
     let errors = errors(&out);
     let expected = [
-        "you cannot challenge yourself",
+        "You cannot challenge yourself",
         "\"chess\" is not a variant",
-        "challenge #1 is meant for bob, not for you",
-        "you cannot accept your own challenge #1",
-        "it is not your turn in game #1: the attackers (you) move next",
+        "Challenge #1 is meant for bob, not for you",
+        "You cannot accept your own challenge #1",
+        "It is not your turn: you moves next",
         "a1-a3: there is no piece on a1",
         "write moves like e1-e3",
         "write moves like e1-e3",
@@ -241,7 +243,10 @@ fn a_session_resumes_from_the_database_with_the_same_names() {
     let out = local(&db, &["--no-png", "--quiet"], "as @bob /board\nas @bob /move f4-f3\n/games\n");
     assert!(errors(&out).is_empty(), "{out}");
     assert!(out.contains("@bob played f4-f3 (game #1, ply 2)"), "{out}");
-    assert!(out.contains("game #1: copenhagen against @bob, playing the attackers, ply 2: @you's turn"), "{out}");
+    assert!(
+        out.contains("game #1: Copenhagen Hnefatafl against @bob, playing the attackers, ply 2: @you's turn"),
+        "{out}"
+    );
 }
 
 /// Random command lines, valid and not, never panic the console and always get an answer.
@@ -349,12 +354,12 @@ fn an_exported_game_imports_back_from_a_file() {
         &["--no-png", "--quiet"],
         &format!("/import {} @cy @di\n/import /nonexistent/x.otn\n/import {}\n", file.display(), file.display()),
     );
-    let imported = format!("(brandubh, {} plies), @cy (attackers) against @di (defenders).", moves.len());
+    let imported = format!("(Brandubh, {} plies), @cy (attackers) against @di (defenders).", moves.len());
     assert!(out.contains(&format!("imported as game #2 {imported}")), "{out}");
     assert!(out.contains("result: attackers_win king_captured"), "{out}");
     assert!(out.contains("error: cannot read /nonexistent/x.otn"), "{out}");
     // Without names, the record's own [attackers:ann] [defenders:ben] say who played.
-    let tagged = format!("(brandubh, {} plies), @ann (attackers) against @ben (defenders).", moves.len());
+    let tagged = format!("(Brandubh, {} plies), @ann (attackers) against @ben (defenders).", moves.len());
     assert!(out.contains(&format!("imported as game #3 {tagged}")), "{out}");
 }
 
@@ -368,7 +373,7 @@ fn a_finished_game_has_a_summary_an_animation_a_leaderboard_and_profiles() {
     assert_eq!(
         errors(&out),
         vec![
-            "error: \"chess\" is neither a variant nor a rating family; choose one of: sea-battle, seed-001, historical, copenhagen, fetlar"
+            "error: \"chess\" is neither a variant nor a rating family; choose one of: sea-battle, seed-001, historical, copenhagen, fetlar."
         ]
     );
     assert!(out.contains("Game #1 — ben wins with the defenders\nThe king escaped at "), "{out}");
@@ -387,6 +392,110 @@ fn a_finished_game_has_a_summary_an_animation_a_leaderboard_and_profiles() {
         frames += 1;
     }
     assert_eq!(frames, moves.len() + 1, "the start and one frame per ply");
+}
+
+/// Names, ids and notation that are Latin letters in any language: the players of these
+/// scripts, variant ids typed as commands, and the words of OTN records and options.
+const NOT_ENGLISH: &[&str] = &[
+    "ann",
+    "ben",
+    "bob",
+    "you",
+    "cy",
+    "di",
+    "carol",
+    "tafl",
+    "bot",
+    "local",
+    "OTN",
+    "UTC",
+    "brandubh",
+    "copenhagen",
+    "tablut",
+    "fetlar",
+    "none",
+    "all",
+    "offer",
+    "accept",
+    "decline",
+    "request",
+    "as",
+    "name",
+    "escape",
+    "edge",
+    "seed",
+    "sea",
+    "battle",
+    "historical",
+    "maybe",
+    "nonsense",
+    "hello",
+    "frobnicate",
+    "attackers",
+    "defenders",
+    "random",
+    "hnefatafl",
+    "Discord", // names
+    "sideways",
+    "soon",
+    "chess", // what this script types wrong, quoted back
+];
+
+#[test]
+fn a_russian_session_of_every_command_prints_no_english() {
+    let moves = find_game(Variant::Brandubh, Reason::KingCaptured, 300);
+    let db = temp_path("local-ru");
+    let record = temp_path("record-ru").with_extension("otn");
+    // Every console command, with refusals, offers, a clock, the scheduler and a finished game.
+    let mut s = String::from(
+        "/help\n/challenge @ann brandubh side:attackers clock:1h\n/challenges\nas @ann /decline\n\
+         /challenge @ann brandubh side:sideways\n/challenge @ann tablut clock:soon\n/challenge @ann chess\n\
+         /challenge @you\n/challenge @bob fetlar\n/cancel\n/accept 99\n/frobnicate\nnonsense\nas bob\n/as @\u{202e}x\n\
+         /challenge @ann brandubh side:attackers clock:1h+2h\nas @ann /accept\n/moves\n/moves d\n/move hello\n\
+         /move a1-a3\nas @ann /move d1-d3\n/move d1-d3\n/draw maybe\n/draw offer\n/draw accept\nas @ann /draw decline\n\
+         /takeback request\nas @ann /takeback decline\n/board\n/games\n/games all\n/tick\n/wait 40m\n/wait 30m\n\
+         /wait 0m\n/games @ann all\n/summary\n/export\n/leaderboard\n/leaderboard chess\n/profile\n/profile @ann\n",
+    );
+    s.push_str(&script("brandubh", &moves));
+    let _ = write!(
+        s,
+        "as @ann /export\nas @ann /summary\nas @ben /resign\nas @ben /profile\nas @ann /leaderboard brandubh\n\
+         /import {}\n/import /nonexistent/x.otn\n/import\n/as @ben\n/quit\n",
+        record.display()
+    );
+    // A record to import: written by an English session first.
+    let english = local(
+        &temp_path("local-ru-record"),
+        &["--no-png", "--quiet"],
+        &(script("brandubh", &moves) + "as @ann /export\n"),
+    );
+    let otn = english.lines().skip_while(|l| !l.starts_with("[game:")).collect::<Vec<_>>().join("\n") + "\n";
+    std::fs::write(&record, otn).unwrap();
+    let boards = temp_path("local-ru-boards");
+    let out = local(&db, &["--lang", "ru", "--boards", boards.to_str().unwrap()], &s);
+    // The echoed commands are the player's, not the bot's; OTN records are a file format; the
+    // result line is for scripts (`итог: draw aborted`), with the host's ids.
+    let said: String = out
+        .lines()
+        .filter(|l| !l.contains("> ") && !l.starts_with('[') && !l.starts_with("1.") && !l.contains(". "))
+        .filter(|l| !l.starts_with("итог: "))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let english_words = tafl_bot::present::check::english_words(&said, NOT_ENGLISH);
+    assert!(english_words.is_empty(), "English in a Russian session: {english_words:?}\n{out}");
+    for expected in [
+        "ошибка: Нельзя вызвать самого себя",
+        "Король взят на",
+        "Победа",
+        "теперь вы — @ben",
+        "до встречи",
+        "напоминание:",
+        "итог: ",
+        "загружено как партия №",
+        "Текущая серия",
+    ] {
+        assert!(out.contains(expected), "{expected:?} in\n{out}");
+    }
 }
 
 /// The path the console printed after `label`, e.g. "summary card: /tmp/x.png".
@@ -430,6 +539,29 @@ fn summary_profile_and_leaderboard_write_their_cards_beside_the_boards_and_say_w
         assert_eq!(path.parent(), Some(dir.as_path()));
         assert_eq!(png_size(&std::fs::read(path).unwrap()).0, 1200);
     }
+}
+
+#[test]
+fn a_language_the_console_does_not_speak_is_refused() {
+    let output = Command::new(BIN).args(["local", "--lang", "tlh", "--no-png"]).stdin(Stdio::null()).output().unwrap();
+    assert!(!output.status.success());
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(stderr.contains("does not speak \"tlh\"; choose one of: en, ru"), "{stderr}");
+}
+
+#[test]
+fn the_console_speaks_the_terminals_language_by_default() {
+    let mut child = Command::new(BIN)
+        .args(["local", "--no-png", "--db"])
+        .arg(temp_path("local-lang"))
+        .env("LANG", "ru_RU.UTF-8")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"/games\n").unwrap();
+    let out = String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap();
+    assert!(out.contains("у игрока @you нет идущих партий"), "{out}");
 }
 
 #[test]

@@ -17,6 +17,13 @@ fn assert_one_clean_line(text: &str) {
     assert!(!text.chars().any(char::is_control), "a control character in: {text:?}");
 }
 
+/// A refused clock as a person reads it, in English and Russian.
+fn assert_clock_refusal_is_clean(error: &tafl_bot::host::ClockError) {
+    for locale in [None, Some("ru")] {
+        assert_one_clean_line(&tafl_bot::present::text::clock_error(error, tafl_bot::present::Lang::discord(locale)));
+    }
+}
+
 /// Text made of the characters a parser cares about, plus hostile ones.
 fn soup(alphabet: &'static str) -> impl Strategy<Value = String> {
     let chars: Vec<char> = alphabet.chars().chain("\u{1b}\u{7}\u{0}\n\r\t ж🦀\u{202e}".chars()).collect();
@@ -28,12 +35,12 @@ proptest! {
 
     #[test]
     fn clock_strings_never_panic(text in soup("0123456789dhmsw+ none дчм")) {
-        if let Err(e) = text.parse::<Clock>() { assert_one_clean_line(&e) }
+        if let Err(e) = text.parse::<Clock>() { assert_clock_refusal_is_clean(&e) }
     }
 
     #[test]
     fn arbitrary_clock_strings_never_panic(text in any::<String>()) {
-        if let Err(e) = text.parse::<Clock>() { assert_one_clean_line(&e) }
+        if let Err(e) = text.parse::<Clock>() { assert_clock_refusal_is_clean(&e) }
     }
 
     #[test]

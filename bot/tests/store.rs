@@ -91,8 +91,9 @@ async fn a_game_can_be_given_its_own_thread() {
 #[tokio::test]
 async fn a_database_that_cannot_grow_refuses_with_the_disk_full_sentence_and_recovers() {
     use sqlx::sqlite::SqliteConnectOptions;
-    use tafl_bot::discord::text::{Lang, host_error};
     use tafl_bot::host::{StorageFault, User};
+    use tafl_bot::present::Lang;
+    use tafl_bot::present::text::host_error;
     // The bot's own pool with one connection, so that the page limit set below holds for every
     // query of the host.
     let options = SqliteConnectOptions::new().filename(temp_path("cannot-grow")).create_if_missing(true);
@@ -112,11 +113,13 @@ async fn a_database_that_cannot_grow_refuses_with_the_disk_full_sentence_and_rec
     let refused = refused.expect("the file filled up");
     assert_eq!(refused, HostError::Storage(StorageFault::DiskFull));
     assert_eq!(
-        host_error(&refused, Lang::En),
+        host_error(&refused, Lang::discord(None)),
         "The server's disk is full, so nothing was saved; try again once the bot's operator has freed space."
     );
-    assert!(host_error(&refused, Lang::Ru).starts_with("Диск сервера заполнен, поэтому ничего не сохранено"));
-    assert!(refused.to_string().starts_with("the server's disk is full, so nothing was saved"));
+    assert!(
+        host_error(&refused, Lang::discord(Some("ru")))
+            .starts_with("Диск сервера заполнен, поэтому ничего не сохранено")
+    );
     // Space returns: the next write succeeds on the same pool.
     sqlx::query("PRAGMA max_page_count = 1000000").execute(&pool).await.unwrap();
     host.remember_user(&User::new(5000, &long_name), NOW).await.expect("writes resume");

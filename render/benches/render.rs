@@ -48,8 +48,8 @@ fn main() {
             caption: caption.then(|| Caption {
                 attackers: "Ragnhild".into(),
                 defenders: "Thorvald".into(),
-                move_number: Some(31),
-                status: game.status().into(),
+                footer: "Move 31 · Defenders to move".into(),
+                to_move: Some(game.position().to_move()),
             }),
             ..BoardOptions::default()
         };

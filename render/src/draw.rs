@@ -1,13 +1,13 @@
 //! Drawing: a scene (which sprite goes on which square, which frames and texts) onto an
 //! indexed canvas. Everything expensive was prepared in [`crate::sprites`]; here we copy.
 
-use tafl_rules::{Piece, Position, Side, Square, Status};
+use tafl_rules::{Piece, Position, Side, Square};
 
 use crate::layout::{Layout, Rect};
 use crate::sprites::{Cell, Content, Ground, Sprites, Tint};
 use crate::text::Font;
 use crate::theme::{Palette, Role};
-use crate::{Caption, CaptionStatus, KingStyle, LastMove, Mark, MarkKind, RenderError};
+use crate::{Caption, KingStyle, LastMove, Mark, MarkKind, RenderError};
 
 /// An image as palette indices.
 #[derive(Clone, Debug)]
@@ -168,45 +168,14 @@ fn squares_between(from: Square, to: Square) -> Vec<Square> {
 }
 
 impl CaptionText {
-    pub(crate) fn new(font: &Font, caption: &Caption, to_move: Side) -> CaptionText {
-        let name = |given: &str, side: Side| {
-            let clean = font.clean(given);
-            if clean.is_empty() { capitalised(side.name()) } else { clean }
-        };
-        let status_text = match &caption.status {
-            CaptionStatus::Result(text) => font.clean(text),
-            CaptionStatus::Board(Status::Ongoing) => format!("{} to move", capitalised(to_move.name())),
-            CaptionStatus::Board(Status::Finished(outcome)) => {
-                let why = match outcome.reason {
-                    tafl_rules::Reason::KingCaptured => "king captured",
-                    tafl_rules::Reason::KingEscaped => "king escaped",
-                    tafl_rules::Reason::ExitFort => "exit fort",
-                    tafl_rules::Reason::Encirclement => "encircled",
-                    tafl_rules::Reason::Repetition => "repetition",
-                    tafl_rules::Reason::NoMoves => "no legal move",
-                };
-                match outcome.winner {
-                    Some(side) => format!("{} win · {why}", capitalised(side.name())),
-                    None => format!("Draw · {why}"),
-                }
-            }
-        };
-        let footer = match caption.move_number {
-            Some(n) => format!("Move {n} · {status_text}"),
-            None => status_text,
-        };
+    pub(crate) fn new(font: &Font, caption: &Caption) -> CaptionText {
         CaptionText {
-            attackers: name(&caption.attackers, Side::Attackers),
-            defenders: name(&caption.defenders, Side::Defenders),
-            to_move: (caption.status == CaptionStatus::Board(Status::Ongoing)).then_some(to_move),
-            footer,
+            attackers: font.clean(&caption.attackers),
+            defenders: font.clean(&caption.defenders),
+            to_move: caption.to_move,
+            footer: font.clean(&caption.footer),
         }
     }
-}
-
-fn capitalised(word: &str) -> String {
-    let mut chars = word.chars();
-    chars.next().map(|c| c.to_ascii_uppercase().to_string() + chars.as_str()).unwrap_or_default()
 }
 
 /// The parts of a board image that never change for a size, theme and orientation: the

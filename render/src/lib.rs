@@ -29,7 +29,7 @@ mod theme;
 use std::sync::OnceLock;
 
 use tafl_rules::{
-    Game, IllegalMove, Move, MoveText, ParseError, Piece, Position, Rules, RulesError, Setup, Side, Square, Status,
+    Game, IllegalMove, Move, MoveText, ParseError, Piece, Position, Rules, RulesError, Setup, Side, Square,
 };
 use thiserror::Error;
 
@@ -117,36 +117,19 @@ pub enum KingStyle {
     Ship,
 }
 
-/// The header (player names with side icons, the side to move underlined) and footer (move
-/// number and whose turn, or the result).
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// The header (player names with side icons, the side to move underlined) and footer (e.g.
+/// the move number and whose turn, or the result). Every word is the caller's, already in the
+/// reader's language: the renderer holds none of its own.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Caption {
-    /// Display names; empty means "Attackers" / "Defenders". Untrusted text is fine: control
-    /// characters are dropped, glyphs the font lacks become `?`, long names are shortened.
+    /// Display names. Untrusted text is fine: control characters are dropped, glyphs the font
+    /// lacks become `?`, long names are shortened.
     pub attackers: String,
     pub defenders: String,
-    pub move_number: Option<u32>,
-    /// The game's status (a position alone cannot know about repetition or resignation
-    /// outcomes the host decided).
-    pub status: CaptionStatus,
-}
-
-/// What the footer says about the game. The rules' [`Status`] covers every result reached on
-/// the board; resignation, agreement and time are decided off the board, in the caller's words.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum CaptionStatus {
-    /// Whose turn it is, or the result on the board, worded by the renderer.
-    Board(Status),
-    /// The result of a finished game in the caller's words and language, e.g. "Defenders win ·
-    /// resignation". Drawn like a board result (no turn underline); untrusted text is fine, it is
-    /// cleaned and shortened like names.
-    Result(String),
-}
-
-impl From<Status> for CaptionStatus {
-    fn from(status: Status) -> CaptionStatus {
-        CaptionStatus::Board(status)
-    }
+    /// The footer line, cleaned and shortened like names.
+    pub footer: String,
+    /// The side whose name is underlined as the one to move; `None` once the game is over.
+    pub to_move: Option<Side>,
 }
 
 /// What a board image shows besides the pieces.
@@ -165,9 +148,13 @@ pub struct BoardOptions {
 pub struct GifOptions {
     pub theme: Theme,
     pub orientation: Orientation,
-    /// Names for the header; empty means "Attackers" / "Defenders".
+    /// Names for the header, as in [`Caption`].
     pub attackers: String,
     pub defenders: String,
+    /// The footer of the first frame (the start position), in the caller's words.
+    pub first_footer: String,
+    /// The footer of the last frame (the result, or whose turn it is), in the caller's words.
+    pub last_footer: String,
     pub king: KingStyle,
     /// How long each ply is shown.
     pub frame_ms: u32,
@@ -175,9 +162,6 @@ pub struct GifOptions {
     pub first_ms: u32,
     /// How long the final position (with the result) is shown before the loop restarts.
     pub last_ms: u32,
-    /// A result decided off the board (resignation, agreement, time) for the last frame's
-    /// footer, in the caller's words; `None` shows the game's own status.
-    pub result: Option<String>,
 }
 
 impl Default for GifOptions {
@@ -187,11 +171,12 @@ impl Default for GifOptions {
             orientation: Orientation::default(),
             attackers: String::new(),
             defenders: String::new(),
+            first_footer: String::new(),
+            last_footer: String::new(),
             king: KingStyle::default(),
             frame_ms: 800,
             first_ms: 2000,
             last_ms: 5000,
-            result: None,
         }
     }
 }
@@ -289,22 +274,16 @@ impl Renderer {
         let (base, sprites) = self.base(&layout, options.theme)?;
         let palette = self.palette(options.theme);
         let plies = game.moves();
-        let final_caption = Caption {
+        // The header stays still (no turn underline) so that frames only hold the board's changes.
+        let caption = Caption {
             attackers: options.attackers.clone(),
             defenders: options.defenders.clone(),
-            move_number: None,
-            status: options.result.clone().map_or(CaptionStatus::Board(game.status()), CaptionStatus::Result),
+            footer: if plies.is_empty() { options.last_footer.clone() } else { options.first_footer.clone() },
+            to_move: None,
         };
-        let mut caption = CaptionText::new(&self.font, &final_caption, game.position().to_move());
-        let final_footer = std::mem::take(&mut caption.footer);
-        // The header stays still (no turn underline) so that frames only hold the board's changes.
-        caption.to_move = None;
-
+        let final_footer = self.font.clean(&options.last_footer);
         let mut scene = draw::scene(&layout, &position, None, &[], options.king)?;
-        scene.caption = Some(caption);
-        if plies.is_empty() {
-            scene.caption.as_mut().expect("set above").footer.clone_from(&final_footer);
-        }
+        scene.caption = Some(CaptionText::new(&self.font, &caption));
         let mut canvas = draw::image(&layout, base, sprites, palette, &self.font, &scene);
         let mut gif = encode::Gif::new(layout.width, layout.height, palette)?;
         let first_delay = if plies.is_empty() { options.last_ms } else { options.first_ms };
@@ -376,7 +355,7 @@ impl Renderer {
         let (base, sprites) = self.base(&layout, options.theme)?;
         let mut scene: Scene =
             draw::scene(&layout, position, options.last_move.as_ref(), &options.marks, options.king)?;
-        scene.caption = options.caption.as_ref().map(|c| CaptionText::new(&self.font, c, position.to_move()));
+        scene.caption = options.caption.as_ref().map(|c| CaptionText::new(&self.font, c));
         Ok(draw::image(&layout, base, sprites, self.palette(options.theme), &self.font, &scene))
     }
 
@@ -406,7 +385,7 @@ fn check_size(size: u8) -> Result<(), RenderError> {
 #[must_use]
 pub fn captured_king(game: &Game) -> Option<Mark> {
     match game.status() {
-        Status::Finished(outcome) if outcome.reason == tafl_rules::Reason::KingCaptured => {
+        tafl_rules::Status::Finished(outcome) if outcome.reason == tafl_rules::Reason::KingCaptured => {
             Some(Mark { square: game.position().king(), kind: MarkKind::Danger })
         }
         _ => None,

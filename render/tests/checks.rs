@@ -8,8 +8,8 @@ use std::io::Cursor;
 use common::{from_otn, scripted_game, start};
 use image::AnimationDecoder as _;
 use tafl_render::{
-    BoardOptions, Caption, CaptionStatus, GifOptions, KingStyle, LastMove, MIN_ASPECT, Mark, MarkKind, Orientation,
-    RenderError, Renderer, Theme,
+    BoardOptions, Caption, GifOptions, KingStyle, LastMove, MIN_ASPECT, Mark, MarkKind, Orientation, RenderError,
+    Renderer, Theme,
 };
 use tafl_rules::{Game, IllegalMove, Move, Outcome, Piece, Position, Reason, Setup, Side, Square, Status, Variant};
 
@@ -53,8 +53,8 @@ fn every_preset_decodes_at_the_size_its_layout_promises() {
             Some(Caption {
                 attackers: "A".into(),
                 defenders: "B".into(),
-                move_number: None,
-                status: Status::Ongoing.into(),
+                footer: "Move 1 · Attackers to move".into(),
+                to_move: Some(Side::Attackers),
             }),
         ] {
             let options = BoardOptions { caption, ..BoardOptions::default() };
@@ -166,7 +166,14 @@ fn the_last_gif_frame_equals_the_png_of_the_final_position_with_the_result() {
     game.play(Move::new(sq("a3"), sq("a1"))).unwrap();
     assert!(!game.status().is_ongoing());
     for theme in Theme::ALL {
-        let options = GifOptions { theme, attackers: "Ann".into(), defenders: "Bo".into(), ..GifOptions::default() };
+        let options = GifOptions {
+            theme,
+            attackers: "Ann".into(),
+            defenders: "Bo".into(),
+            first_footer: "Start".into(),
+            last_footer: "Defenders win · king escaped".into(),
+            ..GifOptions::default()
+        };
         let frames = gif_frames(&renderer.render_gif(&game, &options).unwrap());
         assert_eq!(frames.len(), 2);
         let board = BoardOptions {
@@ -175,8 +182,8 @@ fn the_last_gif_frame_equals_the_png_of_the_final_position_with_the_result() {
             caption: Some(Caption {
                 attackers: "Ann".into(),
                 defenders: "Bo".into(),
-                move_number: None,
-                status: game.status().into(),
+                footer: "Defenders win · king escaped".into(),
+                to_move: None,
             }),
             ..BoardOptions::default()
         };
@@ -192,11 +199,11 @@ fn rows(img: &image::RgbImage, from: u32, to: u32) -> Vec<[u8; 3]> {
 }
 
 #[test]
-fn a_result_in_words_is_drawn_in_the_footer_like_a_result_on_the_board() {
+fn the_footer_shows_the_callers_words_and_only_an_ongoing_game_underlines_a_name() {
     let renderer = Renderer::new();
     let position = start(Variant::Brandubh);
-    let draw = |status: CaptionStatus| {
-        let caption = Caption { attackers: "Ann".into(), defenders: "Bo".into(), move_number: Some(3), status };
+    let draw = |footer: &str, to_move: Option<Side>| {
+        let caption = Caption { attackers: "Ann".into(), defenders: "Bo".into(), footer: footer.into(), to_move };
         decode(
             &renderer
                 .render_png(&position, &BoardOptions { caption: Some(caption), ..BoardOptions::default() })
@@ -205,16 +212,15 @@ fn a_result_in_words_is_drawn_in_the_footer_like_a_result_on_the_board() {
     };
     let layout = renderer.layout(position.size(), Orientation::Standard, true).unwrap();
     let (header, footer) = (layout.header, layout.height - layout.footer);
-    let resigned = draw(CaptionStatus::Result("Defenders win · resignation".into()));
-    let russian = draw(CaptionStatus::Result("Победа защитников · сдача".into()));
-    let ongoing = draw(Status::Ongoing.into());
-    let escaped = draw(Status::Finished(Outcome { winner: Some(Side::Defenders), reason: Reason::KingEscaped }).into());
+    let resigned = draw("Defenders win · resignation", None);
+    let russian = draw("Победа защитников · сдача", None);
+    let ongoing = draw("Move 3 · Attackers to move", Some(Side::Attackers));
+    let escaped = draw("Defenders win · king escaped", None);
     // The board itself never changes with the caption.
     for other in [&russian, &ongoing, &escaped] {
         assert!(rows(&resigned, header, footer) == rows(other, header, footer));
     }
-    // A finished game underlines nobody: the header is that of a result on the board, not of a
-    // game going on.
+    // A finished game underlines nobody.
     assert!(rows(&resigned, 0, header) == rows(&escaped, 0, header));
     assert!(rows(&resigned, 0, header) != rows(&ongoing, 0, header));
     // The words are the caller's: different words, different footers.
@@ -227,27 +233,29 @@ fn a_result_in_words_is_drawn_in_the_footer_like_a_result_on_the_board() {
 }
 
 #[test]
-fn a_gif_shows_a_result_in_words_on_its_last_frame() {
+fn a_gif_has_the_callers_captions_on_its_first_and_last_frames() {
     let renderer = Renderer::new();
     let game = scripted_game(Variant::Brandubh, 4);
     assert!(game.status().is_ongoing());
-    let result = "Attackers win · time".to_owned();
-    let options = GifOptions { result: Some(result.clone()), ..GifOptions::default() };
+    let options = GifOptions {
+        attackers: "Ann".into(),
+        defenders: "Bo".into(),
+        first_footer: "Начало · ходят нападающие".into(),
+        last_footer: "Attackers win · time".into(),
+        ..GifOptions::default()
+    };
     let frames = gif_frames(&renderer.render_gif(&game, &options).unwrap());
     assert_eq!(frames.len(), 5);
-    let board = BoardOptions {
-        last_move: game.moves().last().map(LastMove::from),
-        caption: Some(Caption {
-            attackers: String::new(),
-            defenders: String::new(),
-            move_number: None,
-            status: CaptionStatus::Result(result),
-        }),
-        ..BoardOptions::default()
+    let png = |position: &Position, footer: &str, last_move: Option<LastMove>| {
+        let caption = Caption { attackers: "Ann".into(), defenders: "Bo".into(), footer: footer.into(), to_move: None };
+        let board = BoardOptions { last_move, caption: Some(caption), ..BoardOptions::default() };
+        decode(&renderer.render_png(position, &board).unwrap())
     };
-    let png = decode(&renderer.render_png(game.position(), &board).unwrap());
+    let first = image::DynamicImage::ImageRgba8(frames[0].clone()).to_rgb8();
+    assert!(first == png(game.start(), "Начало · ходят нападающие", None), "the first frame has the first caption");
     let last = image::DynamicImage::ImageRgba8(frames[4].clone()).to_rgb8();
-    assert!(last == png, "the GIF's last frame differs from the PNG with the result");
+    let final_png = png(game.position(), "Attackers win · time", game.moves().last().map(LastMove::from));
+    assert!(last == final_png, "the GIF's last frame differs from the PNG with the result");
 }
 
 #[test]
@@ -355,8 +363,8 @@ fn hostile_names_render_without_panicking() {
             caption: Some(Caption {
                 attackers: name.into(),
                 defenders: name.into(),
-                move_number: Some(u32::MAX),
-                status: Status::Ongoing.into(),
+                footer: name.into(),
+                to_move: Some(Side::Attackers),
             }),
             ..BoardOptions::default()
         };

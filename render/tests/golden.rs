@@ -17,7 +17,7 @@ use std::path::PathBuf;
 use common::{Lang, from_otn, leaderboard_card, profile_card, scripted_game, start, summary_card};
 use image::AnimationDecoder as _;
 use tafl_render::{BoardOptions, Caption, GifOptions, LastMove, Mark, MarkKind, Orientation, Renderer, Theme};
-use tafl_rules::{Game, Move, Rules, Side, Square, Status, Variant};
+use tafl_rules::{Game, Move, Rules, Side, Square, Variant};
 
 fn sq(name: &str) -> Square {
     name.parse().expect("test squares are valid")
@@ -68,8 +68,8 @@ fn cases() -> Vec<(&'static str, Vec<u8>)> {
     finished.caption = Some(Caption {
         attackers: "Ragnhild".into(),
         defenders: "Þorvaldr the Far-Travelled Merchant of Birka".into(),
-        move_number: Some(31),
-        status: game.status().into(),
+        footer: "Move 31 · Defenders win · king escaped".into(),
+        to_move: None,
     });
     png("copenhagen-11-finished-caption", game.position(), finished);
 
@@ -78,10 +78,10 @@ fn cases() -> Vec<(&'static str, Vec<u8>)> {
     let position = tafl_rules::Position::new(big).expect("the 19x19 layout is valid");
     let options = BoardOptions {
         caption: Some(Caption {
-            attackers: String::new(),
+            attackers: "Attackers".into(),
             defenders: "Bob 🛡️".into(),
-            move_number: Some(1),
-            status: Status::Ongoing.into(),
+            footer: "Move 1 · Attackers to move".into(),
+            to_move: Some(Side::Attackers),
         }),
         ..BoardOptions::default()
     };
@@ -92,7 +92,12 @@ fn cases() -> Vec<(&'static str, Vec<u8>)> {
     let game =
         tafl_render::replay(start, &["c3-b3", "g4-g2", "b3-b1", "e5-e2xf2", "b1-a1"]).expect("the escape is legal");
     assert!(!game.status().is_ongoing());
-    let options = GifOptions { attackers: "Ragnhild".into(), defenders: "Thorvald".into(), ..GifOptions::default() };
+    let options = GifOptions {
+        attackers: "Ragnhild".into(),
+        defenders: "Thorvald".into(),
+        last_footer: "Defenders win · king escaped".into(),
+        ..GifOptions::default()
+    };
     out.push(("brandubh-7-game.gif", r.render_gif(&game, &options).expect("golden games render")));
 
     // A game that ends with the king captured: the last frame and the final board mark him.
@@ -100,7 +105,13 @@ fn cases() -> Vec<(&'static str, Vec<u8>)> {
     let mut options = with_last(&captured, Theme::Classic);
     options.marks = tafl_render::captured_king(&captured).into_iter().collect();
     out.push(("historical-7-king-captured", r.render_png(captured.position(), &options).expect("renders")));
-    out.push(("historical-7-king-captured.gif", r.render_gif(&captured, &GifOptions::default()).expect("renders")));
+    let options = GifOptions {
+        attackers: "Attackers".into(),
+        defenders: "Defenders".into(),
+        last_footer: "Attackers win · king captured".into(),
+        ..GifOptions::default()
+    };
+    out.push(("historical-7-king-captured.gif", r.render_gif(&captured, &options).expect("renders")));
 
     cards(&r, &mut out);
     out

@@ -53,7 +53,7 @@ proptest! {
             orientation: if flipped { Orientation::Flipped } else { Orientation::Standard },
             last_move: game.moves().last().map(LastMove::from),
             marks,
-            caption: caption.then(|| Caption { attackers: name.clone(), defenders: name, move_number: Some(7), status: game.status().into() }),
+            caption: caption.then(|| Caption { attackers: name.clone(), defenders: name.clone(), footer: name, to_move: Some(game.position().to_move()) }),
             ..BoardOptions::default()
         };
         match (renderer().render_png(game.position(), &options), off_board) {

@@ -1,9 +1,9 @@
 //! The real bot (the same `discord::serve` that `tafl-bot run` uses) against the fake Discord.
 
 use std::path::PathBuf;
+use tafl_bot::present::text::{self, Refusal};
 
 use serde_json::{Value, json};
-use tafl_bot::discord;
 use tafl_e2e::fake_discord::{APPLICATION_ID, FakeDiscord, Fault, Recorded, in_guild};
 use tafl_e2e::harness::{TestBot, temp_dir};
 use tafl_rules::Variant;
@@ -127,7 +127,9 @@ async fn a_command_the_bot_does_not_know_gets_a_private_one_sentence_answer() {
     let json = callback.json.expect("a JSON answer");
     assert_eq!(json["type"], 4);
     assert_eq!(json["data"]["flags"], 64, "ephemeral: only the caller sees it");
-    assert_eq!(json["data"]["content"], discord::text::unknown_command(discord::text::Lang::Ru));
+    let ru = tafl_bot::present::Lang::discord(Some("ru"));
+    assert_eq!(json["data"]["content"], text::refusal(Refusal::UnknownCommand, ru));
+    assert!(json["data"]["content"].as_str().unwrap().starts_with("Этой команды больше нет"));
     bot.stop().await;
 }
 
@@ -231,7 +233,9 @@ async fn an_unknown_variant_gets_a_private_answer_in_the_callers_language() {
 
     let json = callback.json.expect("a JSON answer");
     assert_eq!(json["data"]["flags"], 64, "ephemeral");
-    assert_eq!(json["data"]["content"], discord::text::unknown_variant(discord::text::Lang::Ru));
+    let ru = tafl_bot::present::Lang::discord(Some("ru"));
+    assert_eq!(json["data"]["content"], text::refusal(Refusal::UnknownVariant, ru));
+    assert!(json["data"]["content"].as_str().unwrap().starts_with("Такого варианта нет"));
     bot.stop().await;
 }
 

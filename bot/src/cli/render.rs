@@ -7,7 +7,9 @@
 
 use std::path::PathBuf;
 
-use tafl_render::{BoardOptions, Caption, GifOptions, LastMove, Orientation, Renderer, Theme};
+use tafl_render::{BoardOptions, GifOptions, LastMove, Orientation, Renderer, Theme};
+
+use crate::present::{Lang, summary, tr};
 use tafl_rules::Position;
 
 use super::{StartArgs, shorten};
@@ -68,8 +70,10 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
     let game = tafl_render::replay(start, &moves).map_err(|e| e.to_string())?;
     let orientation = if args.flip { Orientation::Flipped } else { Orientation::Standard };
     let named = args.attackers_name.is_some() || args.defenders_name.is_some();
-    let attackers = args.attackers_name.clone().unwrap_or_default();
-    let defenders = args.defenders_name.clone().unwrap_or_default();
+    // The caption speaks the language of the terminal (`LANG`), like the console.
+    let lang = Lang::console(&std::env::var("LANG").unwrap_or_default());
+    let attackers = args.attackers_name.clone().unwrap_or_else(|| tr!(lang, "side-plain-attackers"));
+    let defenders = args.defenders_name.clone().unwrap_or_else(|| tr!(lang, "side-plain-defenders"));
 
     if let Some(path) = &args.output {
         let options = BoardOptions {
@@ -77,19 +81,24 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
             orientation,
             last_move: game.moves().last().map(LastMove::from),
             // A finished game always gets its result; a running one only when names are given.
-            caption: (named || !game.status().is_ongoing()).then(|| Caption {
-                attackers: attackers.clone(),
-                defenders: defenders.clone(),
-                move_number: u32::try_from(game.ply() + 1).ok(),
-                status: game.status().into(),
-            }),
+            caption: (named || !game.status().is_ongoing())
+                .then(|| summary::rules_caption(&game, &attackers, &defenders, lang)),
             ..BoardOptions::default()
         };
         let png = renderer.render_png(game.position(), &options).map_err(|e| e.to_string())?;
         std::fs::write(path, png).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     if let Some(path) = &args.gif {
-        let options = GifOptions { theme, orientation, attackers, defenders, ..GifOptions::default() };
+        let first_footer = tr!(
+            lang,
+            match game.start().to_move() {
+                tafl_rules::Side::Attackers => "caption-start",
+                tafl_rules::Side::Defenders => "caption-start-defenders",
+            }
+        );
+        let last_footer = summary::rules_caption(&game, &attackers, &defenders, lang).footer;
+        let options =
+            GifOptions { theme, orientation, attackers, defenders, first_footer, last_footer, ..GifOptions::default() };
         let gif = renderer.render_gif(&game, &options).map_err(|e| e.to_string())?;
         std::fs::write(path, gif).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }

@@ -4,13 +4,14 @@
 //! as an interaction answer, as an edit of the stored board message, or as a new message.
 
 use poise::serenity_prelude as serenity;
-use tafl_render::{BoardOptions, Caption, LastMove, Mark, MarkKind, Orientation, Theme};
+use tafl_render::{BoardOptions, LastMove, Mark, MarkKind, Orientation, Theme};
 use tafl_rules::{Game, Square};
 
 use super::ids::{Control, PageValue};
-use super::text::{self, Label, Lang};
 use super::{BotError, Data};
 use crate::host::{GameId, GameView, MoveChoice, OfferAction, OfferKind, OpenOffer, movable_pieces};
+use crate::present::Lang;
+use crate::present::text::{self, Label};
 
 /// Discord's limit of options in one select menu.
 const MENU_LIMIT: usize = 25;
@@ -122,12 +123,7 @@ async fn draw(
     let options = BoardOptions {
         last_move: history.moves().last().map(LastMove::from),
         marks,
-        caption: Some(Caption {
-            attackers: game.attacker.name.clone(),
-            defenders: game.defender.name.clone(),
-            move_number: Some(text::move_number(game.ply) as u32),
-            status: super::summary::caption_status(game.ending, lang),
-        }),
+        caption: Some(crate::present::summary::caption(game, lang)),
         orientation: style.orientation,
         theme: style.theme,
         ..BoardOptions::default()
@@ -156,7 +152,7 @@ fn controls(game: &GameView, offers: &[OpenOffer], menu: &Menu, lang: Lang) -> V
                 .into_iter()
                 .map(|p| (text::piece_option(p.square, p.moves, lang), p.square.to_string()))
                 .collect();
-            let options = paged(&pieces, *page, text::label(Label::MorePieces, lang));
+            let options = paged(&pieces, *page, &text::label(Label::MorePieces, lang));
             let select = serenity::CreateSelectMenu::new(
                 Control::Piece { game: id, ply }.to_string(),
                 serenity::CreateSelectMenuKind::String { options },
@@ -165,14 +161,16 @@ fn controls(game: &GameView, offers: &[OpenOffer], menu: &Menu, lang: Lang) -> V
             rows.push(serenity::CreateActionRow::SelectMenu(select));
         }
         Menu::Destinations { from, moves, page } => {
-            let choices: Vec<(String, String)> =
-                moves.iter().map(|m| (m.label.chars().take(100).collect(), m.notation.clone())).collect();
-            let options = paged(&choices, *page, text::label(Label::MoreMoves, lang));
+            let choices: Vec<(String, String)> = moves
+                .iter()
+                .map(|m| (text::move_label(m, lang).chars().take(100).collect(), m.notation.clone()))
+                .collect();
+            let options = paged(&choices, *page, &text::label(Label::MoreMoves, lang));
             let select = serenity::CreateSelectMenu::new(
                 Control::Destination { game: id, ply, from: *from }.to_string(),
                 serenity::CreateSelectMenuKind::String { options },
             )
-            .placeholder(format!("{from}: {}", text::label(Label::PickDestination, lang)));
+            .placeholder(text::pick_destination(*from, lang));
             rows.push(serenity::CreateActionRow::SelectMenu(select));
             buttons.push(
                 serenity::CreateButton::new(Control::Back { game: id, ply }.to_string())

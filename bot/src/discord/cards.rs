@@ -8,14 +8,19 @@ use tafl_render::{
 };
 use tafl_rules::{Reason, Side, Variant};
 
-use super::summary::{duration, family_name};
-use super::text::Lang;
 use crate::host::{EndReason, Ending, Leaderboard, PlayerResult, Profile, RatingHistory, Scope, Summary};
+use crate::present::Lang;
+use crate::present::summary::{duration, family_name};
+
+/// Whether the card's words are the Russian ones (cards keep their own words, English otherwise).
+fn is_ru(lang: Lang) -> bool {
+    lang.code().starts_with("ru")
+}
 
 /// The summary card of a game in `lang`.
 #[must_use]
 pub fn summary_card(summary: &Summary, lang: Lang, theme: Theme) -> SummaryCard {
-    let ru = lang == Lang::Ru;
+    let ru = is_ru(lang);
     let game = &summary.game;
     // The first scope listed is the global one; its changes are the ones shown.
     let scope = summary.rating_changes.first().map(|c| c.scope);
@@ -63,9 +68,10 @@ pub fn summary_card(summary: &Summary, lang: Lang, theme: Theme) -> SummaryCard 
 }
 
 fn summary_labels(lang: Lang) -> SummaryLabels {
-    let words = match lang {
-        Lang::En => ["Pieces left", "King's distance to escape", "Evaluation", "ply", "Attackers", "Defenders"],
-        Lang::Ru => ["Осталось фигур", "Королю до выхода", "Оценка", "полуход", "Нападающие", "Защитники"],
+    let words = if is_ru(lang) {
+        ["Осталось фигур", "Королю до выхода", "Оценка", "полуход", "Нападающие", "Защитники"]
+    } else {
+        ["Pieces left", "King's distance to escape", "Evaluation", "ply", "Attackers", "Defenders"]
     };
     let [pieces, king_distance, evaluation, ply, attackers, defenders] = words.map(str::to_owned);
     SummaryLabels { pieces, king_distance, evaluation, ply, attackers, defenders }
@@ -74,7 +80,7 @@ fn summary_labels(lang: Lang) -> SummaryLabels {
 /// "Defenders win · the king escaped", "Draw · agreement", "In progress".
 #[must_use]
 pub fn result_line(ending: Option<Ending>, lang: Lang) -> String {
-    let ru = lang == Lang::Ru;
+    let ru = is_ru(lang);
     let Some(ending) = ending else { return if ru { "Партия идёт" } else { "In progress" }.to_owned() };
     let result = match (ending.winner, ru) {
         (Some(Side::Attackers), false) => "Attackers win",
@@ -112,7 +118,7 @@ pub fn result_line(ending: Option<Ending>, lang: Lang) -> String {
 /// The profile card of a player in `lang`.
 #[must_use]
 pub fn profile_card(profile: &Profile, history: &RatingHistory, lang: Lang, theme: Theme) -> ProfileCard {
-    let ru = lang == Lang::Ru;
+    let ru = is_ru(lang);
     let games = profile.games();
     let noun = if games == 1 { "rated game" } else { "rated games" };
     let subtitle = match (ru, profile.scope) {
@@ -179,38 +185,35 @@ pub fn profile_card(profile: &Profile, history: &RatingHistory, lang: Lang, them
 
 /// "Current streak: 3 wins" / "Текущая серия: 3 победы".
 fn streak_line(result: PlayerResult, n: u32, lang: Lang) -> String {
-    match lang {
-        Lang::En => {
-            let word = match (result, n == 1) {
-                (PlayerResult::Win, true) => "win",
-                (PlayerResult::Win, false) => "wins",
-                (PlayerResult::Loss, true) => "loss",
-                (PlayerResult::Loss, false) => "losses",
-                (PlayerResult::Draw, true) => "draw",
-                (PlayerResult::Draw, false) => "draws",
-            };
-            format!("Current streak: {n} {word} in a row")
-        }
-        Lang::Ru => {
-            let forms = match result {
-                PlayerResult::Win => ["победа", "победы", "побед"],
-                PlayerResult::Loss => ["поражение", "поражения", "поражений"],
-                PlayerResult::Draw => ["ничья", "ничьи", "ничьих"],
-            };
-            let form = match (n % 10, n % 100) {
-                (1, r) if r != 11 => forms[0],
-                (2..=4, r) if !(12..=14).contains(&r) => forms[1],
-                _ => forms[2],
-            };
-            format!("Текущая серия: {n} {form} подряд")
-        }
+    if is_ru(lang) {
+        let forms = match result {
+            PlayerResult::Win => ["победа", "победы", "побед"],
+            PlayerResult::Loss => ["поражение", "поражения", "поражений"],
+            PlayerResult::Draw => ["ничья", "ничьи", "ничьих"],
+        };
+        let form = match (n % 10, n % 100) {
+            (1, r) if r != 11 => forms[0],
+            (2..=4, r) if !(12..=14).contains(&r) => forms[1],
+            _ => forms[2],
+        };
+        format!("Текущая серия: {n} {form} подряд")
+    } else {
+        let word = match (result, n == 1) {
+            (PlayerResult::Win, true) => "win",
+            (PlayerResult::Win, false) => "wins",
+            (PlayerResult::Loss, true) => "loss",
+            (PlayerResult::Loss, false) => "losses",
+            (PlayerResult::Draw, true) => "draw",
+            (PlayerResult::Draw, false) => "draws",
+        };
+        format!("Current streak: {n} {word} in a row")
     }
 }
 
 /// The leaderboard card (the first ten entries) in `lang`, with each entry's recent ratings.
 #[must_use]
 pub fn leaderboard_card(board: &Leaderboard, trends: &[Vec<f64>], lang: Lang, theme: Theme) -> LeaderboardCard {
-    let ru = lang == Lang::Ru;
+    let ru = is_ru(lang);
     let scope = match (board.scope, ru) {
         (Scope::Global, false) => "all servers",
         (Scope::Server(_), false) => "this server",
@@ -242,10 +245,8 @@ pub fn leaderboard_card(board: &Leaderboard, trends: &[Vec<f64>], lang: Lang, th
 }
 
 fn variant_name(id: &str, lang: Lang) -> String {
-    id.parse::<Variant>().map_or_else(
-        |_| if lang == Lang::Ru { "свои правила" } else { "custom rules" }.to_owned(),
-        |v| v.name().to_owned(),
-    )
+    id.parse::<Variant>()
+        .map_or_else(|_| if is_ru(lang) { "свои правила" } else { "custom rules" }.to_owned(), |v| v.name().to_owned())
 }
 
 #[cfg(test)]
@@ -255,18 +256,21 @@ mod tests {
     #[test]
     fn result_lines_say_who_won_and_why_in_both_languages() {
         let ending = Ending { winner: Some(Side::Defenders), reason: EndReason::Board(Reason::KingEscaped) };
-        assert_eq!(result_line(Some(ending), Lang::En), "Defenders win · the king escaped");
-        assert_eq!(result_line(Some(ending), Lang::Ru), "Победа защитников · король ушёл");
+        assert_eq!(result_line(Some(ending), Lang::discord(None)), "Defenders win · the king escaped");
+        assert_eq!(result_line(Some(ending), Lang::discord(Some("ru"))), "Победа защитников · король ушёл");
         let draw = Ending { winner: None, reason: EndReason::Agreement };
-        assert_eq!(result_line(Some(draw), Lang::En), "Draw · agreement");
-        assert_eq!(result_line(None, Lang::Ru), "Партия идёт");
+        assert_eq!(result_line(Some(draw), Lang::discord(None)), "Draw · agreement");
+        assert_eq!(result_line(None, Lang::discord(Some("ru"))), "Партия идёт");
     }
 
     #[test]
     fn streaks_use_the_right_russian_plural() {
-        assert_eq!(streak_line(PlayerResult::Win, 1, Lang::Ru), "Текущая серия: 1 победа подряд");
-        assert_eq!(streak_line(PlayerResult::Win, 3, Lang::Ru), "Текущая серия: 3 победы подряд");
-        assert_eq!(streak_line(PlayerResult::Loss, 11, Lang::Ru), "Текущая серия: 11 поражений подряд");
-        assert_eq!(streak_line(PlayerResult::Draw, 2, Lang::En), "Current streak: 2 draws in a row");
+        assert_eq!(streak_line(PlayerResult::Win, 1, Lang::discord(Some("ru"))), "Текущая серия: 1 победа подряд");
+        assert_eq!(streak_line(PlayerResult::Win, 3, Lang::discord(Some("ru"))), "Текущая серия: 3 победы подряд");
+        assert_eq!(
+            streak_line(PlayerResult::Loss, 11, Lang::discord(Some("ru"))),
+            "Текущая серия: 11 поражений подряд"
+        );
+        assert_eq!(streak_line(PlayerResult::Draw, 2, Lang::discord(None)), "Current streak: 2 draws in a row");
     }
 }

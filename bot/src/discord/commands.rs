@@ -1,5 +1,5 @@
 //! The slash commands. Each one is thin: it reads its options, calls plain functions (the host,
-//! [`super::text`], [`super::board`]) and sends the answer. Errors are private, one sentence, in
+//! [`crate::present`], [`super::board`]) and sends the answer. Errors are private, one sentence, in
 //! the caller's language ([`super::on_error`]); what everyone sees (boards, notices) is in the
 //! server's language.
 
@@ -13,9 +13,10 @@ use super::ids::Control;
 use super::play::{self, now};
 use super::retry::with_retries;
 use super::settings::settings;
-use super::text::{self, Label, Lang};
 use super::{BotError, Context};
-use crate::host::{ChallengeRequest, Clock, GameId, OfferAction, OfferKind, Place, SideChoice, User};
+use crate::host::{ChallengeRequest, Clock, GameId, HostError, OfferAction, OfferKind, Place, SideChoice, User};
+use crate::present::Lang;
+use crate::present::text::{self, Label, Refusal};
 
 /// Every command the bot registers, in one place, so registration and dispatch cannot disagree.
 #[must_use]
@@ -42,9 +43,7 @@ pub fn all() -> Vec<poise::Command<super::Data, BotError>> {
         "rules",
         "settings"
     ),
-    subcommand_required,
-    name_localized("ru", "тафл"),
-    description_localized("ru", "Тафл (хнефатафл и его родня) в Discord.")
+    subcommand_required
 )]
 #[allow(clippy::unused_async)] // poise calls every command as an async function
 pub async fn tafl(_ctx: Context<'_>) -> Result<(), BotError> {
@@ -53,22 +52,19 @@ pub async fn tafl(_ctx: Context<'_>) -> Result<(), BotError> {
 }
 
 /// The preset variants, with one line about each.
-#[poise::command(
-    slash_command,
-    name_localized("ru", "варианты"),
-    description_localized("ru", "Готовые варианты правил, по строке о каждом.")
-)]
+#[poise::command(slash_command)]
 pub async fn variants(ctx: Context<'_>) -> Result<(), BotError> {
-    let lang = Lang::from_locale(ctx.locale());
-    let reply = CreateReply::default().embed(text::variants_embed(lang));
+    let lang = Lang::discord(ctx.locale());
+    let embed = serenity::CreateEmbed::new().title(text::variants_title(lang)).description(text::variants_list(lang));
+    let reply = CreateReply::default().embed(embed);
     with_retries(|| ctx.send(reply.clone())).await?;
     Ok(())
 }
 
 /// Offers the presets whose id or name contains what has been typed.
 #[allow(clippy::unused_async)] // poise calls autocomplete callbacks as async functions
-async fn autocomplete_variant(_ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteResponse {
-    let choices = text::variant_choices(partial)
+async fn autocomplete_variant(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteResponse {
+    let choices = text::variant_choices(partial, lang(ctx))
         .into_iter()
         .map(|(label, id)| serenity::AutocompleteChoice::new(label, id))
         .collect();
@@ -76,22 +72,11 @@ async fn autocomplete_variant(_ctx: Context<'_>, partial: &str) -> serenity::Cre
 }
 
 /// The rules of a variant in a few lines, with its starting position drawn.
-#[poise::command(
-    slash_command,
-    name_localized("ru", "правила"),
-    description_localized("ru", "Правила варианта в нескольких строках и начальная позиция.")
-)]
-pub async fn rules(
-    ctx: Context<'_>,
-    #[description = "The preset, e.g. copenhagen"]
-    #[name_localized("ru", "вариант")]
-    #[description_localized("ru", "Вариант, например copenhagen")]
-    #[autocomplete = "autocomplete_variant"]
-    variant: String,
-) -> Result<(), BotError> {
-    let lang = Lang::from_locale(ctx.locale());
+#[poise::command(slash_command)]
+pub async fn rules(ctx: Context<'_>, #[autocomplete = "autocomplete_variant"] variant: String) -> Result<(), BotError> {
+    let lang = Lang::discord(ctx.locale());
     let Ok(variant) = variant.trim().parse::<Variant>() else {
-        return Err(BotError::User(text::unknown_variant(lang).to_owned()));
+        return Err(BotError::User(text::refusal(Refusal::UnknownVariant, lang)));
     };
     let renderer = ctx.data().renderer.clone();
     // Drawing is CPU work: keep it off the async workers that serve other interactions.
@@ -104,7 +89,7 @@ pub async fn rules(
     .map_err(BotError::Render)?;
     let file_name = format!("{}.png", variant.id());
     let embed = serenity::CreateEmbed::new()
-        .title(variant.name())
+        .title(text::variant_name(variant.id(), lang))
         .description(text::rules_description(variant, lang))
         .image(format!("attachment://{file_name}"));
     let reply = CreateReply::default().embed(embed).attachment(serenity::CreateAttachment::bytes(png, file_name));
@@ -119,17 +104,17 @@ fn caller(ctx: Context<'_>) -> User {
 
 /// The caller's language, for private answers.
 fn lang(ctx: Context<'_>) -> Lang {
-    Lang::from_locale(ctx.locale())
+    Lang::discord(ctx.locale())
 }
 
 /// The server's language (the caller's in a DM), for what everyone sees.
-fn public_lang(ctx: Context<'_>) -> Lang {
-    match ctx {
-        poise::Context::Application(app) => {
-            Lang::from_locale(app.interaction.guild_locale.as_deref().or(Some(app.interaction.locale.as_str())))
-        }
-        poise::Context::Prefix(_) => Lang::En,
-    }
+async fn public_lang(ctx: Context<'_>) -> Lang {
+    let guild = ctx.guild_id().map(|g| g.get() as i64);
+    let guild_locale = match ctx {
+        poise::Context::Application(app) => app.interaction.guild_locale.as_deref(),
+        poise::Context::Prefix(_) => None,
+    };
+    super::server_lang(ctx.data(), guild, guild_locale, lang(ctx)).await
 }
 
 /// The game a command means: the one named, or the caller's only game in this channel.
@@ -161,13 +146,7 @@ async fn autocomplete_game(ctx: Context<'_>, partial: &str) -> serenity::CreateA
         .filter(|g| g.id.to_string().starts_with(wanted))
         .take(25)
         .map(|g| {
-            let turn = match (g.my_turn(), lang) {
-                (true, Lang::En) => "your move",
-                (false, Lang::En) => "their move",
-                (true, Lang::Ru) => "ваш ход",
-                (false, Lang::Ru) => "ход соперника",
-            };
-            let name = format!("#{} {} vs {} ({turn})", g.id, text::variant_name(&g.variant), g.opponent.name);
+            let name = text::game_choice(g, lang);
             serenity::AutocompleteChoice::new(name.chars().take(100).collect::<String>(), g.id)
         })
         .collect();
@@ -198,12 +177,18 @@ async fn autocomplete_move(ctx: Context<'_>, partial: &str) -> serenity::CreateA
     }
     .await;
     let choices = match result {
-        Ok(moves) => moves.into_iter().map(|m| serenity::AutocompleteChoice::new(m.label, m.notation)).collect(),
+        Ok(moves) => {
+            let lang = lang(ctx);
+            moves
+                .into_iter()
+                .map(|m| serenity::AutocompleteChoice::new(text::move_label(&m, lang), m.notation))
+                .collect()
+        }
         Err(error) => {
             let why = match &error {
                 BotError::Host(error) => text::host_error(error, lang(ctx)),
                 BotError::User(message) => message.clone(),
-                _ => text::internal_error(lang(ctx)).to_owned(),
+                _ => text::refusal(Refusal::Internal, lang(ctx)),
             };
             // Submitting this entry is refused as bad notation, with the same explanation.
             vec![serenity::AutocompleteChoice::new(why.chars().take(100).collect::<String>(), "?")]
@@ -220,13 +205,13 @@ async fn autocomplete_clock(ctx: Context<'_>, partial: &str) -> serenity::Create
     if let Ok(clock) = partial.parse::<Clock>()
         && !partial.trim().is_empty()
     {
-        let name = text::clock_line(clock, lang).unwrap_or_else(|| text::untimed(lang).to_owned());
+        let name = text::clock_words(clock, lang);
         choices.push(serenity::AutocompleteChoice::new(name, clock.to_string()));
     }
     for usual in ["1d", "3d", "7d", "1d+3d", "3d+7d", "none"] {
         let clock: Clock = usual.parse().expect("a usual clock reads");
         if choices.len() < 25 && (partial.trim().is_empty() || usual.starts_with(partial.trim())) {
-            let name = text::clock_line(clock, lang).unwrap_or_else(|| text::untimed(lang).to_owned());
+            let name = text::clock_words(clock, lang);
             choices.push(serenity::AutocompleteChoice::new(name, usual));
         }
     }
@@ -237,13 +222,10 @@ async fn autocomplete_clock(ctx: Context<'_>, partial: &str) -> serenity::Create
 #[derive(Clone, Copy, Debug, poise::ChoiceParameter)]
 pub enum SideParam {
     #[name = "attackers"]
-    #[name_localized("ru", "нападающие")]
     Attackers,
     #[name = "defenders"]
-    #[name_localized("ru", "защитники")]
     Defenders,
     #[name = "random"]
-    #[name_localized("ru", "жребий")]
     Random,
 }
 
@@ -251,13 +233,10 @@ pub enum SideParam {
 #[derive(Clone, Copy, Debug, poise::ChoiceParameter)]
 pub enum AnswerParam {
     #[name = "offer"]
-    #[name_localized("ru", "предложить")]
     Offer,
     #[name = "accept"]
-    #[name_localized("ru", "принять")]
     Accept,
     #[name = "decline"]
-    #[name_localized("ru", "отклонить")]
     Decline,
 }
 
@@ -272,50 +251,23 @@ impl From<AnswerParam> for OfferAction {
 }
 
 /// Challenge someone (or anyone) to a game.
-#[poise::command(
-    slash_command,
-    guild_only,
-    name_localized("ru", "вызов"),
-    description_localized("ru", "Вызвать игрока (или любого желающего) на партию.")
-)]
+#[poise::command(slash_command, guild_only)]
 pub async fn challenge(
     ctx: Context<'_>,
-    #[description = "Who to play; leave out for an open challenge anyone may accept"]
-    #[name_localized("ru", "соперник")]
-    #[description_localized("ru", "С кем играть; без соперника вызов открыт для всех")]
     opponent: Option<serenity::User>,
-    #[description = "The preset, e.g. copenhagen (the default)"]
-    #[name_localized("ru", "вариант")]
-    #[description_localized("ru", "Вариант, например copenhagen (по умолчанию)")]
-    #[autocomplete = "autocomplete_variant"]
-    variant: Option<String>,
-    #[description = "Your side (random by default)"]
-    #[name_localized("ru", "сторона")]
-    #[description_localized("ru", "Ваша сторона (по умолчанию жребий)")]
+    #[autocomplete = "autocomplete_variant"] variant: Option<String>,
     side: Option<SideParam>,
-    #[description = "Time per move: 1d, 3d, 7d, 1d12h, 3d+7d (with a reserve), none"]
-    #[name_localized("ru", "часы")]
-    #[description_localized("ru", "Время на ход: 1d, 3d, 7d, 1d12h, 3d+7d (с запасом), none")]
-    #[autocomplete = "autocomplete_clock"]
-    clock: Option<String>,
-    #[description = "Options of the preset, e.g. king=unarmed"]
-    #[name_localized("ru", "опции")]
-    #[description_localized("ru", "Опции варианта, например king=unarmed")]
+    #[autocomplete = "autocomplete_clock"] clock: Option<String>,
     options: Option<String>,
 ) -> Result<(), BotError> {
     let lang = lang(ctx);
     if opponent.as_ref().is_some_and(|o| o.bot) {
-        return Err(BotError::User(match lang {
-            Lang::En => {
-                "Bots cannot play; challenge a person, or leave the opponent out for an open challenge.".to_owned()
-            }
-            Lang::Ru => "Боты не играют; вызовите человека или оставьте вызов открытым.".to_owned(),
-        }));
+        return Err(BotError::User(text::refusal(Refusal::BotsCannotPlay, lang)));
     }
     let guild = ctx.guild_id().map_or(0, |g| g.get() as i64);
     // Without a clock, the host takes the server's default; it also checks the channel.
     let clock = match clock {
-        Some(text) => Some(text.parse::<Clock>().map_err(|e| BotError::User(text::sentence(&e)))?),
+        Some(text) => Some(text.parse::<Clock>().map_err(|e| BotError::Host(HostError::BadClock(e)))?),
         None => None,
     };
     let request = ChallengeRequest {
@@ -332,7 +284,7 @@ pub async fn challenge(
         place: Place { guild, channel: ctx.channel_id().get() as i64, thread: None },
     };
     let challenge = ctx.data().host.challenge(&request, now()).await?;
-    let public = public_lang(ctx);
+    let public = public_lang(ctx).await;
     let (title, description) = text::challenge_card(&challenge, public);
     let buttons = vec![
         serenity::CreateButton::new(Control::Accept(challenge.id).to_string())
@@ -344,7 +296,7 @@ pub async fn challenge(
     ];
     let invited: Vec<i64> = challenge.opponent.iter().map(|o| o.id).collect();
     let reply = CreateReply::default()
-        .content(invited.iter().map(|id| text::mention(*id)).collect::<String>())
+        .content(invited.iter().map(|id| play::mention(*id)).collect::<String>())
         .embed(serenity::CreateEmbed::new().title(title).description(description))
         .components(vec![serenity::CreateActionRow::Buttons(buttons)])
         .allowed_mentions(play::mentioning(&invited));
@@ -362,24 +314,11 @@ pub async fn challenge(
 }
 
 /// Play a move, e.g. e1-e3 (autocomplete lists the legal ones).
-#[poise::command(
-    slash_command,
-    rename = "move",
-    name_localized("ru", "ход"),
-    description_localized("ru", "Сделать ход, например e1-e3 (подсказка перечислит возможные).")
-)]
+#[poise::command(slash_command, rename = "move")]
 pub async fn move_(
     ctx: Context<'_>,
-    #[description = "The move, e.g. e1-e3"]
-    #[name_localized("ru", "ход")]
-    #[description_localized("ru", "Ход, например e1-e3")]
-    #[autocomplete = "autocomplete_move"]
-    notation: String,
-    #[description = "The game, when you play several here"]
-    #[name_localized("ru", "партия")]
-    #[description_localized("ru", "Партия, если их здесь несколько")]
-    #[autocomplete = "autocomplete_game"]
-    game: Option<i64>,
+    #[autocomplete = "autocomplete_move"] notation: String,
+    #[autocomplete = "autocomplete_game"] game: Option<i64>,
 ) -> Result<(), BotError> {
     let game = resolve_game(ctx, game).await?;
     let played = ctx.data().host.play(game, caller(ctx).id, &notation, None, now()).await?;
@@ -390,19 +329,8 @@ pub async fn move_(
 }
 
 /// Show a game's board, with its controls, as a new message.
-#[poise::command(
-    slash_command,
-    name_localized("ru", "доска"),
-    description_localized("ru", "Показать доску партии с кнопками новым сообщением.")
-)]
-pub async fn board(
-    ctx: Context<'_>,
-    #[description = "The game, when you play several here"]
-    #[name_localized("ru", "партия")]
-    #[description_localized("ru", "Партия, если их здесь несколько")]
-    #[autocomplete = "autocomplete_game"]
-    game: Option<i64>,
-) -> Result<(), BotError> {
+#[poise::command(slash_command)]
+pub async fn board(ctx: Context<'_>, #[autocomplete = "autocomplete_game"] game: Option<i64>) -> Result<(), BotError> {
     let game = resolve_game(ctx, game).await?;
     let view = ctx.data().host.show(game).await?;
     if !view.is_over() {
@@ -417,7 +345,7 @@ pub async fn board(
     // A finished game's board has no controls: shown here, for everyone.
     let style = ctx.data().host.user_settings(caller(ctx).id).await?;
     let board =
-        board::build_styled(ctx.data(), game, Menu::Pieces(0), public_lang(ctx), style.orientation, style.theme)
+        board::build_styled(ctx.data(), game, Menu::Pieces(0), public_lang(ctx).await, style.orientation, style.theme)
             .await?;
     let reply = CreateReply::default()
         .embed(board.embed.clone())
@@ -428,15 +356,8 @@ pub async fn board(
 }
 
 /// Resign a game.
-#[poise::command(slash_command, name_localized("ru", "сдаться"), description_localized("ru", "Сдать партию."))]
-pub async fn resign(
-    ctx: Context<'_>,
-    #[description = "The game, when you play several here"]
-    #[name_localized("ru", "партия")]
-    #[description_localized("ru", "Партия, если их здесь несколько")]
-    #[autocomplete = "autocomplete_game"]
-    game: Option<i64>,
-) -> Result<(), BotError> {
+#[poise::command(slash_command)]
+pub async fn resign(ctx: Context<'_>, #[autocomplete = "autocomplete_game"] game: Option<i64>) -> Result<(), BotError> {
     let game = resolve_game(ctx, game).await?;
     ctx.data().host.resign(game, caller(ctx).id, None, now()).await?;
     ctx.data().delivery.wake();
@@ -446,43 +367,21 @@ pub async fn resign(
 }
 
 /// Offer a draw, or accept or decline your opponent's offer.
-#[poise::command(
-    slash_command,
-    name_localized("ru", "ничья"),
-    description_localized("ru", "Предложить ничью или ответить на предложение соперника.")
-)]
+#[poise::command(slash_command)]
 pub async fn draw(
     ctx: Context<'_>,
-    #[description = "offer (the default), accept or decline"]
-    #[name_localized("ru", "действие")]
-    #[description_localized("ru", "предложить (по умолчанию), принять или отклонить")]
     action: Option<AnswerParam>,
-    #[description = "The game, when you play several here"]
-    #[name_localized("ru", "партия")]
-    #[description_localized("ru", "Партия, если их здесь несколько")]
-    #[autocomplete = "autocomplete_game"]
-    game: Option<i64>,
+    #[autocomplete = "autocomplete_game"] game: Option<i64>,
 ) -> Result<(), BotError> {
     offer(ctx, OfferKind::Draw, action, game).await
 }
 
 /// Ask to take back your last move, or answer your opponent's request.
-#[poise::command(
-    slash_command,
-    name_localized("ru", "возврат"),
-    description_localized("ru", "Попросить вернуть свой ход или ответить на просьбу соперника.")
-)]
+#[poise::command(slash_command)]
 pub async fn takeback(
     ctx: Context<'_>,
-    #[description = "offer (the default), accept or decline"]
-    #[name_localized("ru", "действие")]
-    #[description_localized("ru", "предложить (по умолчанию), принять или отклонить")]
     action: Option<AnswerParam>,
-    #[description = "The game, when you play several here"]
-    #[name_localized("ru", "партия")]
-    #[description_localized("ru", "Партия, если их здесь несколько")]
-    #[autocomplete = "autocomplete_game"]
-    game: Option<i64>,
+    #[autocomplete = "autocomplete_game"] game: Option<i64>,
 ) -> Result<(), BotError> {
     offer(ctx, OfferKind::Takeback, action, game).await
 }
@@ -507,18 +406,8 @@ async fn offer(
 }
 
 /// Your games in progress (or someone else's), with jump links.
-#[poise::command(
-    slash_command,
-    name_localized("ru", "партии"),
-    description_localized("ru", "Ваши текущие партии (или другого игрока) со ссылками.")
-)]
-pub async fn games(
-    ctx: Context<'_>,
-    #[description = "Whose games (yours by default)"]
-    #[name_localized("ru", "игрок")]
-    #[description_localized("ru", "Чьи партии (по умолчанию ваши)")]
-    user: Option<serenity::User>,
-) -> Result<(), BotError> {
+#[poise::command(slash_command)]
+pub async fn games(ctx: Context<'_>, user: Option<serenity::User>) -> Result<(), BotError> {
     let lang = lang(ctx);
     let whose = user.as_ref().map_or(caller(ctx).id, |u| u.id.get() as i64);
     let games = ctx.data().host.games(whose, false).await?;
@@ -527,10 +416,7 @@ pub async fn games(
     } else {
         // An embed description holds 4096 characters: about 25 lines with links.
         let lines: Vec<String> = games.iter().take(25).map(|g| text::game_line(g, now(), lang)).collect();
-        let title = match lang {
-            Lang::En => format!("Games in progress: {}", games.len()),
-            Lang::Ru => format!("Текущие партии: {}", games.len()),
-        };
+        let title = text::games_title(games.len(), lang);
         CreateReply::default().embed(serenity::CreateEmbed::new().title(title).description(lines.join("\n")))
     };
     with_retries(|| ctx.send(reply.clone().ephemeral(true))).await?;
@@ -538,25 +424,17 @@ pub async fn games(
 }
 
 /// The summary of a game: result, moves, captures, the animated game and its record.
-#[poise::command(
-    slash_command,
-    name_localized("ru", "итог"),
-    description_localized("ru", "Итог партии: результат, ходы, взятия, анимация и запись.")
-)]
+#[poise::command(slash_command)]
 pub async fn summary(
     ctx: Context<'_>,
-    #[description = "The game number"]
-    #[name_localized("ru", "партия")]
-    #[description_localized("ru", "Номер партии")]
-    #[autocomplete = "autocomplete_game"]
-    game: Option<i64>,
+    #[autocomplete = "autocomplete_game"] game: Option<i64>,
 ) -> Result<(), BotError> {
     let game = resolve_game(ctx, game).await?;
     // A game that does not exist is refused privately, before the public "thinking" answer.
     ctx.data().host.show(game).await?;
     // Drawing the animation of a long game can take a while: answer "thinking" first.
     ctx.defer().await?;
-    let (embed, files) = play::summary_message(ctx.data(), game, public_lang(ctx)).await?;
+    let (embed, files) = play::summary_message(ctx.data(), game, public_lang(ctx).await).await?;
     let mut reply = CreateReply::default().embed(embed).allowed_mentions(serenity::CreateAllowedMentions::new());
     for file in files {
         reply = reply.attachment(file);
@@ -566,19 +444,8 @@ pub async fn summary(
 }
 
 /// A game's record in OTN, as a file.
-#[poise::command(
-    slash_command,
-    name_localized("ru", "запись"),
-    description_localized("ru", "Запись партии в OTN файлом.")
-)]
-pub async fn export(
-    ctx: Context<'_>,
-    #[description = "The game number"]
-    #[name_localized("ru", "партия")]
-    #[description_localized("ru", "Номер партии")]
-    #[autocomplete = "autocomplete_game"]
-    game: Option<i64>,
-) -> Result<(), BotError> {
+#[poise::command(slash_command)]
+pub async fn export(ctx: Context<'_>, #[autocomplete = "autocomplete_game"] game: Option<i64>) -> Result<(), BotError> {
     let game = resolve_game(ctx, game).await?;
     let record = ctx.data().host.export(game).await?;
     let file = serenity::CreateAttachment::bytes(record.into_bytes(), format!("game-{game}.otn"));
@@ -588,29 +455,19 @@ pub async fn export(
 }
 
 /// The best players of a variant family, on this server or everywhere.
-#[poise::command(
-    slash_command,
-    name_localized("ru", "рейтинг"),
-    description_localized("ru", "Лучшие игроки семейства вариантов на сервере или везде.")
-)]
+#[poise::command(slash_command)]
 pub async fn leaderboard(
     ctx: Context<'_>,
-    #[description = "The preset or family, e.g. copenhagen (the default)"]
-    #[name_localized("ru", "вариант")]
-    #[description_localized("ru", "Вариант или семейство, например copenhagen (по умолчанию)")]
-    #[autocomplete = "autocomplete_variant"]
-    variant: Option<String>,
-    #[description = "Ratings from every server instead of this one"]
-    #[name_localized("ru", "везде")]
-    #[description_localized("ru", "Рейтинги со всех серверов, а не только с этого")]
+    #[autocomplete = "autocomplete_variant"] variant: Option<String>,
     global: Option<bool>,
 ) -> Result<(), BotError> {
     let guild = scope(ctx, global);
     let variant = variant.unwrap_or_else(|| Variant::Copenhagen.id().to_owned());
     let board = ctx.data().host.leaderboard(&variant, guild, 20).await?;
-    let words = super::summary::leaderboard_text(&board, lang(ctx));
+    let public = public_lang(ctx).await;
+    let words = crate::present::summary::leaderboard_text(&board, public);
     let trends = ctx.data().host.rating_trends(&board, CARD_TREND).await?;
-    let card = super::cards::leaderboard_card(&board, &trends, lang(ctx), tafl_render::Theme::default());
+    let card = super::cards::leaderboard_card(&board, &trends, public, tafl_render::Theme::default());
     let png = draw_card(ctx.data(), move |r| r.render_leaderboard_card(&card)).await?;
     let reply = CreateReply::default()
         .embed(
@@ -626,27 +483,14 @@ pub async fn leaderboard(
 }
 
 /// A player's ratings and results by side, on this server or everywhere.
-#[poise::command(
-    slash_command,
-    name_localized("ru", "профиль"),
-    description_localized("ru", "Рейтинги и результаты игрока за каждую сторону.")
-)]
-pub async fn profile(
-    ctx: Context<'_>,
-    #[description = "Whose profile (yours by default)"]
-    #[name_localized("ru", "игрок")]
-    #[description_localized("ru", "Чей профиль (по умолчанию ваш)")]
-    user: Option<serenity::User>,
-    #[description = "Ratings from every server instead of this one"]
-    #[name_localized("ru", "везде")]
-    #[description_localized("ru", "Рейтинги со всех серверов, а не только с этого")]
-    global: Option<bool>,
-) -> Result<(), BotError> {
+#[poise::command(slash_command)]
+pub async fn profile(ctx: Context<'_>, user: Option<serenity::User>, global: Option<bool>) -> Result<(), BotError> {
     let whose = user.as_ref().map_or(caller(ctx).id, |u| u.id.get() as i64);
     let profile = ctx.data().host.profile(whose, scope(ctx, global)).await?;
-    let words = super::summary::profile_text(&profile, lang(ctx));
+    let public = public_lang(ctx).await;
+    let words = crate::present::summary::profile_text(&profile, public);
     let history = ctx.data().host.rating_history(whose, scope(ctx, global)).await?;
-    let card = super::cards::profile_card(&profile, &history, lang(ctx), tafl_render::Theme::default());
+    let card = super::cards::profile_card(&profile, &history, public, tafl_render::Theme::default());
     let png = draw_card(ctx.data(), move |r| r.render_profile_card(&card)).await?;
     let reply = CreateReply::default()
         .embed(

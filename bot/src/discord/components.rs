@@ -15,9 +15,10 @@ use super::board::{self, Menu};
 use super::ids::{Control, PageValue};
 use super::play::now;
 use super::retry::with_retries;
-use super::text::{self, Label, Lang};
 use super::{BotError, Data};
 use crate::host::{ChallengeState, GameId, HostError, OfferAction, OfferKind, User};
+use crate::present::Lang;
+use crate::present::text::{self, Label, Refusal};
 
 /// poise's event handler: component interactions go to [`handle`]; poise itself serves the
 /// commands and autocomplete.
@@ -30,18 +31,21 @@ pub async fn on_event(ctx: &serenity::Context, event: &serenity::FullEvent, data
 
 /// One click, from start to end: every failure is answered privately in one sentence.
 pub async fn handle(ctx: &serenity::Context, data: &Data, component: &serenity::ComponentInteraction) {
-    let lang = Lang::from_locale(Some(&component.locale));
+    let lang = Lang::discord(Some(&component.locale));
+    let guild = component.guild_id.map(|g| g.get() as i64);
+    let guild_locale = component.guild_locale.as_deref();
+    super::note_locales(data, component.user.id.get() as i64, &component.locale, guild, guild_locale).await;
     let click = Click {
         http: &ctx.http,
         data,
         component,
         user: User::new(component.user.id.get() as i64, component.user.display_name()),
         lang,
-        public: component.guild_locale.as_deref().map_or(lang, |locale| Lang::from_locale(Some(locale))),
+        public: super::server_lang(data, guild, guild_locale, lang).await,
     };
     let Ok(control) = component.data.custom_id.parse::<Control>() else {
         tracing::warn!(custom_id = %component.data.custom_id, "unknown control");
-        click.refuse(text::unknown_control(lang).to_owned()).await;
+        click.refuse(text::refusal(Refusal::UnknownControl, lang)).await;
         return;
     };
     tracing::debug!(?control, user = click.user.id, "control");
@@ -51,7 +55,7 @@ pub async fn handle(ctx: &serenity::Context, data: &Data, component: &serenity::
             BotError::User(message) => message.clone(),
             other => {
                 tracing::error!(?control, error = %other, "a control failed");
-                text::internal_error(lang).to_owned()
+                text::refusal(Refusal::Internal, lang)
             }
         };
         click.refuse(message).await;
@@ -142,7 +146,7 @@ impl Click<'_> {
         let (title, _) = text::challenge_card(&closed, self.public);
         let embed = serenity::CreateEmbed::new().title(title).description(text::challenge_closed(
             &closed,
-            self.user.id,
+            &self.user,
             self.public,
         ));
         let answer = serenity::CreateInteractionResponseMessage::new()
@@ -162,9 +166,9 @@ impl Click<'_> {
             challenge.state = ChallengeState::Expired;
         }
         let (title, _) = text::challenge_card(&challenge, self.public);
-        let by = challenge.opponent.as_ref().map_or(challenge.challenger.id, |o| o.id);
+        let by = challenge.opponent.clone().unwrap_or_else(|| challenge.challenger.clone());
         let embed =
-            serenity::CreateEmbed::new().title(title).description(text::challenge_closed(&challenge, by, self.public));
+            serenity::CreateEmbed::new().title(title).description(text::challenge_closed(&challenge, &by, self.public));
         let edit = serenity::EditMessage::new().content("").embed(embed).components(Vec::new());
         let message = &self.component.message;
         if let Err(error) = with_retries(|| message.channel_id.edit_message(self.http, message.id, edit.clone())).await
@@ -177,10 +181,7 @@ impl Click<'_> {
     async fn destinations(&self, game: GameId, ply: usize, from: Square, page: usize) -> Result<(), BotError> {
         let moves = self.data.host.destinations(game, self.user.id, from, ply).await?;
         if moves.is_empty() {
-            return Err(BotError::User(match self.lang {
-                Lang::En => format!("No piece of yours can move from {from}; pick another."),
-                Lang::Ru => format!("С поля {from} вам ходить нечем; выберите другую фигуру."),
-            }));
+            return Err(BotError::User(text::no_piece_moves(from, self.lang)));
         }
         self.show(game, Menu::Destinations { from, moves, page }).await
     }
@@ -273,7 +274,7 @@ impl Click<'_> {
     }
 
     fn bad_choice(&self) -> BotError {
-        BotError::User(text::unknown_control(self.lang).to_owned())
+        BotError::User(text::refusal(Refusal::UnknownControl, self.lang))
     }
 
     /// Replaces the clicked message (the board, the card, or the private question).

@@ -17,7 +17,7 @@
 //!   new board item, and everything pending is delivered.
 //!
 //! Everything delivered is public and not an answer to anyone, so there is no caller's locale:
-//! it speaks English, like the scheduler.
+//! it speaks its server's language, like the scheduler.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -27,10 +27,11 @@ use poise::serenity_prelude as serenity;
 
 use super::board::{self, Menu};
 use super::play::{self, game_channel, mentioning, now};
-use super::text::{self, Lang};
 use super::{BotError, Data, threads};
 use crate::host::outbox::game_lane;
-use crate::host::{GameId, OfferEvent, OfferOutcome, Pending, Reminder, Show};
+use crate::host::{Challenge, GameId, OfferEvent, OfferOutcome, Pending, Reminder, Show, User, UserId};
+use crate::present::Lang;
+use crate::present::text;
 
 /// Tries of one item before it is given up.
 pub const MAX_ATTEMPTS: u32 = 10;
@@ -244,8 +245,36 @@ fn message_id(message: &serenity::Message) -> i64 {
     message.id.get() as i64
 }
 
+/// The words of a public message are in its server's language (the one its managers chose,
+/// else the locale Discord last reported, else English).
+async fn item_lang(data: &Data, show: &Show) -> Lang {
+    let guild = match show {
+        Show::ChallengeClosed { challenge, .. } => {
+            data.host.challenge_by_id(*challenge).await.ok().map(|challenge| challenge.place.guild)
+        }
+        Show::Board { game, .. }
+        | Show::NewBoard { game, .. }
+        | Show::Thread { game }
+        | Show::YourMove { game, .. }
+        | Show::Summary { game }
+        | Show::Offer { game, .. }
+        | Show::Reminder { game, .. }
+        | Show::RetireBoard { game, .. }
+        | Show::Delete { game, .. } => data.host.show(*game).await.ok().map(|view| view.place.guild),
+    };
+    super::server_lang(data, guild, None, Lang::discord(None)).await
+}
+
+/// Who closed a challenge: one of its two players (or, should neither match, the challenger).
+fn closer(challenge: &Challenge, by: UserId) -> User {
+    match &challenge.opponent {
+        Some(opponent) if opponent.id == by => opponent.clone(),
+        _ => challenge.challenger.clone(),
+    }
+}
+
 async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(), BotError> {
-    let lang = Lang::En;
+    let lang = item_lang(data, &item.show).await;
     match &item.show {
         Show::Board { game, .. } => deliver_board(http, data, item, *game).await,
         Show::NewBoard { game, by } => {
@@ -288,7 +317,7 @@ async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(),
             let (embed, files) = play::summary_message(data, *game, lang).await?;
             let view = data.host.show(*game).await?;
             let players = view.players();
-            let content = players.iter().map(|id| text::mention(*id)).collect::<Vec<_>>().join(" ");
+            let content = players.iter().map(|id| play::mention(*id)).collect::<Vec<_>>().join(" ");
             let message =
                 create(item, 's').content(content).embed(embed).add_files(files).allowed_mentions(mentioning(&players));
             let sent = game_channel(&view).send_message(http, message).await?;
@@ -378,9 +407,11 @@ async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(),
             if let Some((channel, message)) = data.host.challenge_message(*challenge).await? {
                 let challenge = data.host.challenge_by_id(*challenge).await?;
                 let (title, _) = text::challenge_card(&challenge, lang);
-                let embed = serenity::CreateEmbed::new()
-                    .title(title)
-                    .description(text::challenge_closed(&challenge, *by, lang));
+                let embed = serenity::CreateEmbed::new().title(title).description(text::challenge_closed(
+                    &challenge,
+                    &closer(&challenge, *by),
+                    lang,
+                ));
                 let edit = serenity::EditMessage::new().content("").embed(embed).components(Vec::new());
                 let channel = serenity::ChannelId::new(channel.max(1) as u64);
                 match channel.edit_message(http, serenity::MessageId::new(message.max(1) as u64), edit).await {
@@ -422,7 +453,9 @@ async fn obsolete(
 async fn deliver_board(http: &serenity::Http, data: &Data, item: &Pending, game: GameId) -> Result<(), BotError> {
     // Read before the game is drawn: every board item up to here is covered by this drawing.
     let covers = data.host.pending_board(game).await?;
-    let board = board::build(data, game, Menu::Pieces(0), Lang::En).await?;
+    let guild = data.host.show(game).await.ok().map(|view| view.place.guild);
+    let lang = super::server_lang(data, guild, None, Lang::discord(None)).await;
+    let board = board::build(data, game, Menu::Pieces(0), lang).await?;
     let ply = board.game.ply;
     if let Some(stored) = data.host.board_message(game).await? {
         let channel = serenity::ChannelId::new(stored.channel_id.max(1) as u64);

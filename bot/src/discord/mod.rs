@@ -1,5 +1,5 @@
 //! The Discord front end: poise commands on serenity. Thin by design (ARCHITECTURE.md): commands
-//! parse, call the host or [`text`], and send; all product logic lives in `host`.
+//! parse, call the host and [`crate::present`] (every word), and send; all product logic lives in `host`.
 //!
 //! [`serve`] is the one way to run the bot, used by `tafl-bot run` and by the end-to-end tests
 //! (crate `tafl-e2e`) against a fake Discord, so the tests exercise the production set-up.
@@ -15,9 +15,8 @@ pub mod play;
 pub mod retry;
 pub mod scheduler;
 pub mod settings;
-pub mod summary;
-pub mod text;
 pub mod threads;
+pub mod translations;
 
 /// serenity as poise re-exports it, so callers (and tests) name the same types the bot uses.
 pub use poise::serenity_prelude as serenity;
@@ -27,8 +26,9 @@ use std::sync::Arc;
 
 use poise::CreateReply;
 
+use crate::present::Lang;
+use crate::present::text::{self, Refusal};
 pub use config::{Api, Config, ConfigError, Token};
-use text::Lang;
 
 use crate::host::Host;
 use crate::store::Db;
@@ -135,8 +135,23 @@ fn framework(
 ) -> poise::Framework<Data, BotError> {
     poise::Framework::builder()
         .options(poise::FrameworkOptions {
-            commands: commands::all(),
+            commands: {
+                let mut commands = commands::all();
+                translations::apply_translations(&mut commands, crate::present::Locales::global());
+                commands
+            },
             on_error,
+            pre_command: |ctx| {
+                Box::pin(async move {
+                    if let poise::Context::Application(app) = ctx {
+                        let interaction = app.interaction;
+                        let guild = interaction.guild_id.map(|g| g.get() as i64);
+                        let user = interaction.user.id.get() as i64;
+                        note_locales(ctx.data(), user, &interaction.locale, guild, interaction.guild_locale.as_deref())
+                            .await;
+                    }
+                })
+            },
             event_handler: |framework, event| {
                 Box::pin(components::on_event(framework.serenity_context, event, framework.user_data))
             },
@@ -144,16 +159,16 @@ fn framework(
         })
         .setup(move |ctx, ready, framework| {
             Box::pin(async move {
-                let commands = &framework.options().commands;
+                let commands = poise::builtins::create_application_commands(&framework.options().commands);
                 let mut pause = REGISTRATION_PAUSE;
                 let mut attempt = 1;
-                loop {
+                let registered = loop {
                     let registered = match guild {
-                        Some(guild) => poise::builtins::register_in_guild(ctx, commands, guild).await,
-                        None => poise::builtins::register_globally(ctx, commands).await,
+                        Some(guild) => guild.set_commands(ctx, commands.clone()).await,
+                        None => serenity::Command::set_global_commands(ctx, commands.clone()).await,
                     };
                     match registered {
-                        Ok(()) => break,
+                        Ok(registered) => break registered,
                         Err(error) if attempt >= REGISTRATION_ATTEMPTS => {
                             let last = error.to_string();
                             let _ = started.send(Err(RunError::Registration { attempts: attempt, last }));
@@ -166,6 +181,10 @@ fn framework(
                             attempt += 1;
                         }
                     }
+                };
+                // Discord's id of /tafl makes command names in messages clickable.
+                if let Some(tafl) = registered.iter().find(|c| c.name == "tafl") {
+                    crate::present::markup::set_command_id(tafl.id.get());
                 }
                 tracing::info!(user = %ready.user.name, guild = ?guild.map(serenity::GuildId::get), "commands registered");
                 // Boards left behind by the last run get board items; then everything pending
@@ -341,6 +360,31 @@ fn stop_signal() -> std::io::Result<impl Future<Output = ()> + Send + 'static> {
     }
 }
 
+/// Records the locales an interaction reports (for the scheduler's messages later). A failure
+/// is logged and changes nothing about the answer.
+pub async fn note_locales(data: &Data, user: i64, locale: &str, guild: Option<i64>, guild_locale: Option<&str>) {
+    if let Err(error) = data.host.note_locales(user, Some(locale), guild, guild_locale, play::now()).await {
+        tracing::warn!(%error, "could not record the locales of an interaction");
+    }
+}
+
+/// The language of what everyone in a server sees: the one its managers chose, else the
+/// server's own locale (as this interaction reports it, or as last stored), else `fallback`
+/// (the caller's, e.g. in a DM).
+pub async fn server_lang(data: &Data, guild: Option<i64>, guild_locale: Option<&str>, fallback: Lang) -> Lang {
+    let Some(guild) = guild else { return fallback };
+    match data.host.server_language(guild).await {
+        Ok(language) => match language.chosen.as_deref().or(guild_locale).or(language.discord.as_deref()) {
+            Some(code) => Lang::discord(Some(code)),
+            None => fallback,
+        },
+        Err(error) => {
+            tracing::warn!(%error, guild, "could not read the server's language");
+            guild_locale.map_or(fallback, |code| Lang::discord(Some(code)))
+        }
+    }
+}
+
 /// The one error handler: a private, one-sentence answer in the caller's language, and the cause
 /// in the log.
 fn on_error(error: poise::FrameworkError<'_, Data, BotError>) -> poise::BoxFuture<'_, ()> {
@@ -349,9 +393,10 @@ fn on_error(error: poise::FrameworkError<'_, Data, BotError>) -> poise::BoxFutur
             // A command this version does not have (Discord keeps showing an old registration
             // for a while after an update): still answer, or the user sees "interaction failed".
             tracing::warn!(command = %interaction.data.name, "unknown command");
-            let lang = Lang::from_locale(Some(&interaction.locale));
-            let answer =
-                serenity::CreateInteractionResponseMessage::new().content(text::unknown_command(lang)).ephemeral(true);
+            let lang = Lang::discord(Some(&interaction.locale));
+            let answer = serenity::CreateInteractionResponseMessage::new()
+                .content(text::refusal(Refusal::UnknownCommand, lang))
+                .ephemeral(true);
             let response = serenity::CreateInteractionResponse::Message(answer);
             if let Err(error) = interaction.create_response(framework.serenity_context, response).await {
                 tracing::warn!(%error, "could not answer an unknown command");
@@ -362,16 +407,16 @@ fn on_error(error: poise::FrameworkError<'_, Data, BotError>) -> poise::BoxFutur
             tracing::error!(%error, "framework error outside a command");
             return;
         };
-        let lang = Lang::from_locale(ctx.locale());
+        let lang = Lang::discord(ctx.locale());
         let command = ctx.command().qualified_name.clone();
         let message = match &error {
             poise::FrameworkError::ArgumentParse { .. } => {
                 tracing::warn!(%command, %error, "unreadable arguments");
-                text::bad_arguments(lang).to_owned()
+                text::refusal(Refusal::BadArguments, lang)
             }
             poise::FrameworkError::CommandStructureMismatch { .. } => {
                 tracing::warn!(%command, %error, "command does not match the registered one");
-                text::unknown_command(lang).to_owned()
+                text::refusal(Refusal::UnknownCommand, lang)
             }
             poise::FrameworkError::Command { error: BotError::User(message), .. } => message.clone(),
             poise::FrameworkError::Command { error: BotError::Host(error), .. } => {
@@ -380,10 +425,10 @@ fn on_error(error: poise::FrameworkError<'_, Data, BotError>) -> poise::BoxFutur
                 }
                 text::host_error(error, lang)
             }
-            poise::FrameworkError::GuildOnly { .. } => text::guild_only(lang).to_owned(),
+            poise::FrameworkError::GuildOnly { .. } => text::refusal(Refusal::GuildOnly, lang),
             _ => {
                 tracing::error!(%command, %error, "command failed");
-                text::internal_error(lang).to_owned()
+                text::refusal(Refusal::Internal, lang)
             }
         };
         if let Err(error) = ctx.send(CreateReply::default().content(message).ephemeral(true)).await {

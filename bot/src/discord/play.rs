@@ -4,9 +4,9 @@
 use poise::serenity_prelude as serenity;
 use tafl_render::GifOptions;
 
-use super::text::Lang;
 use super::{BotError, Data};
 use crate::host::{GameId, GameView};
+use crate::present::Lang;
 
 /// The current time as the host wants it.
 #[must_use]
@@ -34,10 +34,13 @@ pub async fn summary_message(
 ) -> Result<(serenity::CreateEmbed, Vec<serenity::CreateAttachment>), BotError> {
     let summary = data.host.summary(game_id).await?;
     let record = data.host.export(game_id).await?;
+    let (first_footer, last_footer) =
+        crate::present::summary::gif_footers(&summary.game, summary.record.start().to_move(), lang);
     let options = GifOptions {
         attackers: summary.game.attacker.name.clone(),
         defenders: summary.game.defender.name.clone(),
-        result: super::summary::gif_result(summary.game.ending, lang),
+        first_footer,
+        last_footer,
         ..GifOptions::default()
     };
     let renderer = data.renderer.clone();
@@ -54,7 +57,7 @@ pub async fn summary_message(
     .map_err(|e| BotError::Render(e.to_string()))?;
     let gif_name = format!("game-{game_id}.gif");
     let card_name = format!("game-{game_id}-summary.png");
-    let words = super::summary::summary_text(&summary, lang);
+    let words = crate::present::summary::summary_text(&summary, lang);
     // The card tells the game's story in one picture, so it is the embed's image; the
     // animation and the record come with it as files.
     let embed = serenity::CreateEmbed::new()
@@ -67,4 +70,10 @@ pub async fn summary_message(
         serenity::CreateAttachment::bytes(record.into_bytes(), format!("game-{game_id}.otn")),
     ];
     Ok((embed, files))
+}
+
+/// A Discord mention of a user by id, for message contents that notify them.
+#[must_use]
+pub fn mention(user: i64) -> String {
+    format!("<@{user}>")
 }

@@ -3,8 +3,9 @@
 //! time-outs, expired challenge cards and boards whose deadlines moved after downtime are in the
 //! outbox for the delivery task; daily digests are sent from here.
 //!
-//! What the scheduler posts is not an answer to anyone, so there is no caller's locale: it
-//! speaks English.
+//! What the scheduler posts is not an answer to anyone, so it speaks the server's language as
+//! stored (the one its managers chose, else the locale Discord last reported), and a digest
+//! its reader's last reported locale.
 
 use std::time::Duration;
 
@@ -12,9 +13,10 @@ use poise::serenity_prelude as serenity;
 
 use super::play::now;
 use super::retry::with_retries;
-use super::text::{self, Lang};
 use super::{BotError, Data};
 use crate::host::{Digest, Due};
+use crate::present::Lang;
+use crate::present::text;
 
 /// Ticks every `interval` until the task is aborted. A failed tick (the database busy or gone)
 /// is logged and tried again at the next one; nothing is lost, since due items stay due until a
@@ -38,10 +40,11 @@ pub async fn run(http: std::sync::Arc<serenity::Http>, data: Data, interval: Dur
         }
         data.delivery.wake();
         for item in due {
-            if let Due::Digest(digest) = item
-                && let Err(error) = send_digest(&http, &digest, Lang::En).await
-            {
-                tracing::warn!(%error, "could not send a digest");
+            if let Due::Digest(digest) = item {
+                let locale = data.host.user_locale(digest.user.id).await.unwrap_or_default();
+                if let Err(error) = send_digest(&http, &digest, Lang::discord(locale.as_deref())).await {
+                    tracing::warn!(%error, "could not send a digest");
+                }
             }
         }
     }

@@ -12,18 +12,17 @@ use tafl_render::{Orientation, Theme};
 
 use super::play::now;
 use super::retry::with_retries;
-use super::text::{self, Lang};
 use super::{BotError, Context};
-use crate::host::{Clock, ServerSettings, User, UserSettings};
+use crate::host::{Clock, ServerLanguage, ServerSettings, User, UserSettings};
+use crate::present::text;
+use crate::present::{Lang, Locales, Markup, tr};
 
 /// How a person's boards are turned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, poise::ChoiceParameter)]
 pub enum OrientationParam {
     #[name = "standard"]
-    #[name_localized("ru", "обычная")]
     Standard,
     #[name = "flipped"]
-    #[name_localized("ru", "перевёрнутая")]
     Flipped,
 }
 
@@ -31,10 +30,8 @@ pub enum OrientationParam {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, poise::ChoiceParameter)]
 pub enum ThemeParam {
     #[name = "classic"]
-    #[name_localized("ru", "классическая")]
     Classic,
     #[name = "high-contrast"]
-    #[name_localized("ru", "контрастная")]
     HighContrast,
 }
 
@@ -63,6 +60,8 @@ struct Changes {
     allow_channel: Option<Channel>,
     disallow_channel: Option<Channel>,
     all_channels: Option<bool>,
+    /// A language code, or `auto` for the server's own.
+    language: Option<String>,
 }
 
 impl Changes {
@@ -76,6 +75,7 @@ impl Changes {
             || self.allow_channel.is_some()
             || self.disallow_channel.is_some()
             || self.all_channels.is_some()
+            || self.language.is_some()
     }
 
     /// A person's settings with the changes made.
@@ -96,7 +96,7 @@ impl Changes {
             new.threads = threads;
         }
         if let Some(clock) = &self.default_clock {
-            let clock: Clock = clock.parse().map_err(|e: String| text::sentence(&e))?;
+            let clock: Clock = clock.parse().map_err(|e| text::clock_error(&e, lang))?;
             new.default_clock = (!clock.is_untimed()).then_some(clock);
         }
         match self.all_channels {
@@ -134,57 +134,68 @@ impl Changes {
         new.channels.sort_unstable();
         Ok(new)
     }
+
+    /// The language asked for, or the sentence that refuses it.
+    fn language(&self, lang: Lang) -> Result<LanguageChange, String> {
+        let Some(asked) = self.language.as_deref().map(str::trim) else { return Ok(LanguageChange::Keep) };
+        if asked.eq_ignore_ascii_case(AUTO) {
+            return Ok(LanguageChange::ServersOwn);
+        }
+        match Locales::global().find(asked) {
+            Some(locale) => Ok(LanguageChange::To(locale.code().to_owned())),
+            None => Err(tr!(lang, "settings-unknown-language", input = asked.chars().take(32).collect::<String>())),
+        }
+    }
+}
+
+/// What `/tafl settings language` asks for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum LanguageChange {
+    /// Nothing: the option was not given.
+    Keep,
+    /// Follow the server's own locale again.
+    ServersOwn,
+    /// A language the bot speaks, by code.
+    To(String),
+}
+
+/// The `language` value that follows the server's own locale.
+const AUTO: &str = "auto";
+
+/// The languages the bot speaks, each named in itself, and "the server's own".
+#[allow(clippy::unused_async)] // poise calls autocomplete callbacks as async functions
+async fn autocomplete_language(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteResponse {
+    let lang = Lang::discord(ctx.locale());
+    let typed = partial.trim().to_lowercase();
+    let mut choices = vec![serenity::AutocompleteChoice::new(tr!(lang, "language-auto"), AUTO)];
+    for &locale in Locales::global().all() {
+        let name = tr!(Lang::new(locale, Markup::Discord), "language-name");
+        if typed.is_empty() || locale.code().to_lowercase().starts_with(&typed) || name.to_lowercase().contains(&typed)
+        {
+            choices.push(serenity::AutocompleteChoice::new(format!("{name} ({})", locale.code()), locale.code()));
+        }
+    }
+    choices.truncate(25);
+    serenity::CreateAutocompleteResponse::new().set_choices(choices)
 }
 
 /// Your settings, and the server's for its managers; without options, shows them.
-#[poise::command(
-    slash_command,
-    name_localized("ru", "настройки"),
-    description_localized("ru", "Ваши настройки и настройки сервера (для модераторов); без опций показывает их.")
-)]
+#[poise::command(slash_command)]
 #[allow(clippy::too_many_arguments)] // one per option, as poise reads them
 pub async fn settings(
     ctx: Context<'_>,
-    #[description = "Reminders and your-turn notices by direct message too"]
-    #[name_localized("ru", "лс")]
-    #[description_localized("ru", "Напоминания и «ваш ход» также в личные сообщения")]
     dm: Option<bool>,
-    #[description = "A daily direct message listing the games where it is your move"]
-    #[name_localized("ru", "сводка")]
-    #[description_localized("ru", "Ежедневное личное сообщение со списком партий, где ваш ход")]
     digest: Option<bool>,
-    #[description = "How boards you show are turned: standard (a1 bottom left) or flipped"]
-    #[name_localized("ru", "ориентация")]
-    #[description_localized("ru", "Как повёрнуты показанные вами доски: обычно (a1 внизу слева) или перевёрнуто")]
     orientation: Option<OrientationParam>,
-    #[description = "Colours of boards you show: classic or high-contrast"]
-    #[name_localized("ru", "тема")]
-    #[description_localized("ru", "Цвета показанных вами досок: классические или контрастные")]
     theme: Option<ThemeParam>,
-    #[description = "Server, managers only: each new game gets its own thread"]
-    #[name_localized("ru", "ветки")]
-    #[description_localized("ru", "Сервер, только модераторы: у каждой новой партии своя ветка")]
+    #[autocomplete = "autocomplete_language"] language: Option<String>,
     threads: Option<bool>,
-    #[description = "Server, managers only: the clock of challenges without one: 3d, 3d+7d, none…"]
-    #[name_localized("ru", "часы_по_умолчанию")]
-    #[description_localized("ru", "Сервер, только модераторы: часы вызовов без часов: 3d, 3d+7d, none…")]
     default_clock: Option<String>,
-    #[description = "Server, managers only: allow games in this channel (then only in allowed ones)"]
-    #[name_localized("ru", "разрешить_канал")]
-    #[description_localized("ru", "Сервер, только модераторы: разрешить партии в канале (тогда только в разрешённых)")]
-    #[channel_types("Text", "News")]
-    allow_channel: Option<serenity::PartialChannel>,
-    #[description = "Server, managers only: no longer allow games in this channel"]
-    #[name_localized("ru", "запретить_канал")]
-    #[description_localized("ru", "Сервер, только модераторы: больше не разрешать партии в этом канале")]
-    #[channel_types("Text", "News")]
-    disallow_channel: Option<serenity::PartialChannel>,
-    #[description = "Server, managers only: true allows games in every channel again"]
-    #[name_localized("ru", "все_каналы")]
-    #[description_localized("ru", "Сервер, только модераторы: true снова разрешает партии во всех каналах")]
+    #[channel_types("Text", "News")] allow_channel: Option<serenity::PartialChannel>,
+    #[channel_types("Text", "News")] disallow_channel: Option<serenity::PartialChannel>,
     all_channels: Option<bool>,
 ) -> Result<(), BotError> {
-    let lang = Lang::from_locale(ctx.locale());
+    let lang = Lang::discord(ctx.locale());
     let changes = Changes {
         dm,
         digest,
@@ -201,6 +212,7 @@ pub async fn settings(
         allow_channel: allow_channel.as_ref().map(Channel::from),
         disallow_channel: disallow_channel.as_ref().map(Channel::from),
         all_channels,
+        language,
     };
     let host = &ctx.data().host;
     let user = User::new(ctx.author().id.get() as i64, ctx.author().display_name());
@@ -212,8 +224,15 @@ pub async fn settings(
         if !is_manager(ctx) {
             return Err(BotError::User(words(lang, Words::NotManager)));
         }
+        let language = changes.language(lang).map_err(BotError::User)?;
         let stored = host.change_server_settings(guild, now(), |current| changes.apply_server(current, lang)).await?;
-        Some(stored.map_err(BotError::User)?)
+        let stored = stored.map_err(BotError::User)?;
+        match language {
+            LanguageChange::Keep => {}
+            LanguageChange::ServersOwn => host.set_server_language(guild, None, now()).await?,
+            LanguageChange::To(code) => host.set_server_language(guild, Some(&code), now()).await?,
+        }
+        Some(stored)
     } else {
         match guild {
             Some(guild) => Some(host.server_settings(guild).await?),
@@ -226,7 +245,12 @@ pub async fn settings(
         host.user_settings(user.id).await?
     };
     let saved = changes.personal() || changes.server();
-    let reply = CreateReply::default().content(shown(personal, server.as_ref(), saved, lang)).ephemeral(true);
+    let server = match (server, guild) {
+        (Some(settings), Some(guild)) => Some((settings, host.server_language(guild).await?)),
+        _ => None,
+    };
+    let server = server.as_ref().map(|(settings, language)| (settings, language));
+    let reply = CreateReply::default().content(shown(personal, server, saved, lang)).ephemeral(true);
     with_retries(|| ctx.send(reply.clone())).await?;
     Ok(())
 }
@@ -243,62 +267,59 @@ fn is_manager(ctx: Context<'_>) -> bool {
 }
 
 /// The settings as the answer shows them, after "Saved." when something was asked to change.
-fn shown(personal: UserSettings, server: Option<&ServerSettings>, saved: bool, lang: Lang) -> String {
-    let ru = lang == Lang::Ru;
-    let on_off = |on: bool| match (on, ru) {
-        (true, false) => "on",
-        (false, false) => "off",
-        (true, true) => "вкл.",
-        (false, true) => "выкл.",
-    };
+fn shown(
+    personal: UserSettings,
+    server: Option<(&ServerSettings, &ServerLanguage)>,
+    saved: bool,
+    lang: Lang,
+) -> String {
+    let on_off = |on: bool| tr!(lang, if on { "settings-on" } else { "settings-off" });
     let mut lines = Vec::new();
     if saved {
-        lines.push(if ru { "Сохранено." } else { "Saved." }.to_owned());
+        lines.push(tr!(lang, "settings-saved"));
     }
-    let orientation = match (personal.orientation, ru) {
-        (Orientation::Standard, false) => "standard (a1 bottom left)",
-        (Orientation::Flipped, false) => "flipped",
-        (Orientation::Standard, true) => "обычная (a1 внизу слева)",
-        (Orientation::Flipped, true) => "перевёрнутая",
-    };
-    let theme = match (personal.theme, ru) {
-        (Theme::Classic, false) => "classic",
-        (Theme::HighContrast, false) => "high-contrast",
-        (Theme::Classic, true) => "классическая",
-        (Theme::HighContrast, true) => "контрастная",
-    };
-    if ru {
-        lines.push("**Ваши настройки**".to_owned());
-        lines.push(format!("Уведомления в личные сообщения: {}", on_off(personal.dm_notifications)));
-        lines.push(format!("Ежедневная сводка: {}", on_off(personal.digest)));
-        lines.push(format!("Ориентация доски: {orientation}"));
-        lines.push(format!("Тема доски: {theme}"));
-    } else {
-        lines.push("**Your settings**".to_owned());
-        lines.push(format!("Notices by direct message: {}", on_off(personal.dm_notifications)));
-        lines.push(format!("Daily digest: {}", on_off(personal.digest)));
-        lines.push(format!("Board orientation: {orientation}"));
-        lines.push(format!("Board theme: {theme}"));
-    }
-    if let Some(server) = server {
+    let orientation = tr!(
+        lang,
+        match personal.orientation {
+            Orientation::Standard => "orientation-standard",
+            Orientation::Flipped => "orientation-flipped",
+        }
+    );
+    let theme = tr!(
+        lang,
+        match personal.theme {
+            Theme::Classic => "theme-classic",
+            Theme::HighContrast => "theme-high-contrast",
+        }
+    );
+    lines.push(tr!(lang, "settings-yours"));
+    lines.push(tr!(lang, "settings-dm", value = on_off(personal.dm_notifications)));
+    lines.push(tr!(lang, "settings-digest", value = on_off(personal.digest)));
+    lines.push(tr!(lang, "settings-orientation", value = orientation));
+    lines.push(tr!(lang, "settings-theme", value = theme));
+    if let Some((server, language)) = server {
         let clock = server.default_clock.unwrap_or_default();
-        let clock_words = text::clock_line(clock, lang).unwrap_or_else(|| text::untimed(lang).to_owned());
         let channels = if server.channels.is_empty() {
-            if ru { "все".to_owned() } else { "every channel".to_owned() }
+            tr!(lang, "settings-every-channel")
         } else {
             server.channels.iter().map(|id| format!("<#{id}>")).collect::<Vec<_>>().join(", ")
         };
-        if ru {
-            lines.push("**Этот сервер** (меняют модераторы)".to_owned());
-            lines.push(format!("Ветка для каждой партии: {}", on_off(server.threads)));
-            lines.push(format!("Часы по умолчанию: `{clock}` ({clock_words})"));
-            lines.push(format!("Каналы для партий: {channels}"));
+        let spoken = Locales::global().pick(language.code().unwrap_or(crate::present::locale::REFERENCE));
+        let name = tr!(Lang::new(spoken, Markup::Discord), "language-name");
+        lines.push(tr!(lang, "settings-server"));
+        lines.push(if language.chosen.is_some() {
+            tr!(lang, "settings-language", language = name)
         } else {
-            lines.push("**This server** (managers change these)".to_owned());
-            lines.push(format!("A thread for each game: {}", on_off(server.threads)));
-            lines.push(format!("Default clock: `{clock}` ({clock_words})"));
-            lines.push(format!("Channels for games: {channels}"));
-        }
+            tr!(lang, "settings-language", language = tr!(lang, "settings-language-auto", language = name))
+        });
+        lines.push(tr!(lang, "settings-threads", value = on_off(server.threads)));
+        lines.push(tr!(
+            lang,
+            "settings-default-clock",
+            clock = clock.to_string(),
+            words = text::clock_words(clock, lang)
+        ));
+        lines.push(tr!(lang, "settings-channels", channels = channels));
     }
     lines.join("\n")
 }
@@ -317,48 +338,16 @@ enum Words {
 }
 
 fn words(lang: Lang, which: Words) -> String {
-    match (which, lang) {
-        (Words::NotInServer, Lang::En) => {
-            "Server settings are changed in the server; your own settings (dm, digest, orientation, theme) work here."
-                .to_owned()
-        }
-        (Words::NotInServer, Lang::Ru) => {
-            "Настройки сервера меняют на сервере; здесь работают ваши личные (лс, сводка, ориентация, тема).".to_owned()
-        }
-        (Words::NotManager, Lang::En) => "Only members who can manage this server change its settings; \
-             your own settings (dm, digest, orientation, theme) are yours to change."
-            .to_owned(),
-        (Words::NotManager, Lang::Ru) => "Настройки сервера меняют только те, кто может управлять сервером; \
-             свои настройки (лс, сводка, ориентация, тема) вы меняете сами."
-            .to_owned(),
-        (Words::NotText(id), Lang::En) => format!("<#{id}> is not a text channel; games are played in text channels."),
-        (Words::NotText(id), Lang::Ru) => format!("<#{id}> — не текстовый канал; партии играют в текстовых каналах."),
-        (Words::AllowAndDisallow(id), Lang::En) => format!("Either allow or disallow <#{id}>, not both at once."),
-        (Words::AllowAndDisallow(id), Lang::Ru) => {
-            format!("Канал <#{id}> можно либо разрешить, либо запретить, не всё сразу.")
-        }
-        (Words::EveryChannel, Lang::En) => "Games are allowed in every channel; to limit them, allow the channels \
-             for games with allow_channel, and the others close."
-            .to_owned(),
-        (Words::EveryChannel, Lang::Ru) => "Партии разрешены во всех каналах; чтобы ограничить их, разрешите нужные \
-             каналы опцией разрешить_канал, и остальные закроются."
-            .to_owned(),
-        (Words::LastChannel(id), Lang::En) => format!(
-            "<#{id}> is the only channel allowed for games; allow another one first, or all of them with all_channels."
-        ),
-        (Words::LastChannel(id), Lang::Ru) => format!(
-            "<#{id}> — единственный канал для партий; сначала разрешите другой или все сразу опцией все_каналы."
-        ),
-        (Words::AllAndOne, Lang::En) => "Allow every channel, or allow or disallow one, not both at once.".to_owned(),
-        (Words::AllAndOne, Lang::Ru) => {
-            "Разрешите все каналы или разрешите либо запретите один, не всё сразу.".to_owned()
-        }
-        (Words::AllFalse, Lang::En) => {
-            "To limit games to some channels, allow those channels with allow_channel.".to_owned()
-        }
-        (Words::AllFalse, Lang::Ru) => {
-            "Чтобы ограничить партии некоторыми каналами, разрешите их опцией разрешить_канал.".to_owned()
-        }
+    let channel = |id: i64| format!("<#{id}>");
+    match which {
+        Words::NotInServer => tr!(lang, "settings-not-in-server"),
+        Words::NotManager => tr!(lang, "settings-not-manager"),
+        Words::NotText(id) => tr!(lang, "settings-not-text", channel = channel(id)),
+        Words::AllowAndDisallow(id) => tr!(lang, "settings-allow-and-disallow", channel = channel(id)),
+        Words::EveryChannel => tr!(lang, "settings-every-channel-already"),
+        Words::LastChannel(id) => tr!(lang, "settings-last-channel", channel = channel(id)),
+        Words::AllAndOne => tr!(lang, "settings-all-and-one"),
+        Words::AllFalse => tr!(lang, "settings-all-false"),
     }
 }
 
@@ -389,16 +378,18 @@ mod tests {
     fn server_changes_are_checked_before_anything_changes() {
         let before = ServerSettings::default();
         let changes = Changes { threads: Some(true), default_clock: Some("3d+7d".into()), ..Changes::default() };
-        let after = changes.apply_server(&before, Lang::En).unwrap();
+        let after = changes.apply_server(&before, lang_en()).unwrap();
         assert!(after.threads);
         assert_eq!(after.default_clock.unwrap().to_string(), "3d+7d");
         // "none" stores no default clock.
         let none = Changes { default_clock: Some("none".into()), ..Changes::default() };
-        assert_eq!(none.apply_server(&after, Lang::En).unwrap().default_clock, None);
+        assert_eq!(none.apply_server(&after, lang_en()).unwrap().default_clock, None);
         let bad = Changes { threads: Some(true), default_clock: Some("soon".into()), ..Changes::default() };
-        let error = bad.apply_server(&before, Lang::En).unwrap_err();
+        let error = bad.apply_server(&before, lang_en()).unwrap_err();
         assert!(error.starts_with("\"soon\" is not a clock; write a time per move such as 1d"), "{error}");
         assert!(error.ends_with('.'), "{error}");
+        let ru_error = bad.apply_server(&before, lang_ru()).unwrap_err();
+        assert!(ru_error.starts_with("«soon» — не часы"), "{ru_error}");
     }
 
     #[test]
@@ -406,52 +397,79 @@ mod tests {
         let every = ServerSettings::default();
         let allow = |id| Changes { allow_channel: Some(channel(id)), ..Changes::default() };
         let disallow = |id| Changes { disallow_channel: Some(channel(id)), ..Changes::default() };
-        let one = allow(5).apply_server(&every, Lang::En).unwrap();
+        let one = allow(5).apply_server(&every, lang_en()).unwrap();
         assert_eq!(one.channels, [5]);
-        let two = allow(3).apply_server(&one, Lang::En).unwrap();
+        let two = allow(3).apply_server(&one, lang_en()).unwrap();
         assert_eq!(two.channels, [3, 5]);
-        assert_eq!(allow(3).apply_server(&two, Lang::En).unwrap().channels, [3, 5], "allowing twice is once");
-        assert_eq!(disallow(3).apply_server(&two, Lang::En).unwrap().channels, [5]);
-        assert_eq!(disallow(9).apply_server(&two, Lang::En).unwrap().channels, [3, 5]);
-        let error = disallow(5).apply_server(&one, Lang::En).unwrap_err();
+        assert_eq!(allow(3).apply_server(&two, lang_en()).unwrap().channels, [3, 5], "allowing twice is once");
+        assert_eq!(disallow(3).apply_server(&two, lang_en()).unwrap().channels, [5]);
+        assert_eq!(disallow(9).apply_server(&two, lang_en()).unwrap().channels, [3, 5]);
+        let error = disallow(5).apply_server(&one, lang_en()).unwrap_err();
         assert!(error.contains("only channel allowed"), "{error}");
-        let error = disallow(5).apply_server(&every, Lang::En).unwrap_err();
+        let error = disallow(5).apply_server(&every, lang_en()).unwrap_err();
         assert!(error.starts_with("Games are allowed in every channel"), "{error}");
         let both =
             Changes { allow_channel: Some(channel(5)), disallow_channel: Some(channel(5)), ..Changes::default() };
-        assert!(both.apply_server(&two, Lang::En).unwrap_err().contains("not both"));
+        assert!(both.apply_server(&two, lang_en()).unwrap_err().contains("not both"));
         let all = Changes { all_channels: Some(true), ..Changes::default() };
-        assert!(all.apply_server(&two, Lang::En).unwrap().channels.is_empty());
+        assert!(all.apply_server(&two, lang_en()).unwrap().channels.is_empty());
         let all_and_one = Changes { all_channels: Some(true), allow_channel: Some(channel(1)), ..Changes::default() };
-        assert!(all_and_one.apply_server(&two, Lang::Ru).is_err());
+        assert!(all_and_one.apply_server(&two, lang_ru()).is_err());
         let not_all = Changes { all_channels: Some(false), ..Changes::default() };
-        assert!(not_all.apply_server(&every, Lang::En).unwrap_err().contains("allow_channel"));
+        assert!(not_all.apply_server(&every, lang_en()).unwrap_err().contains("allow_channel"));
         let voice = Changes {
             allow_channel: Some(Channel { id: 7, kind: serenity::ChannelType::Voice }),
             ..Changes::default()
         };
-        assert!(voice.apply_server(&every, Lang::En).unwrap_err().contains("not a text channel"));
+        assert!(voice.apply_server(&every, lang_en()).unwrap_err().contains("not a text channel"));
     }
 
     #[test]
     fn settings_are_shown_in_both_languages() {
         let personal = UserSettings { digest: true, orientation: Orientation::Flipped, ..UserSettings::default() };
         let server = ServerSettings { threads: true, default_clock: Some("3d".parse().unwrap()), channels: vec![5, 9] };
-        let en = shown(personal, Some(&server), true, Lang::En);
+        let language = ServerLanguage { discord: Some("ru".into()), chosen: None };
+        let en = shown(personal, Some((&server, &language)), true, lang_en());
         assert!(en.starts_with("Saved.\n**Your settings**"), "{en}");
         assert!(en.contains("Daily digest: on") && en.contains("Board orientation: flipped"), "{en}");
         assert!(en.contains("A thread for each game: on") && en.contains("Default clock: `3d`"), "{en}");
         assert!(en.contains("Channels for games: <#5>, <#9>"), "{en}");
-        let ru = shown(personal, None, false, Lang::Ru);
-        assert!(ru.starts_with("**Ваши настройки**") && ru.contains("Ежедневная сводка: вкл."), "{ru}");
-        assert!(!ru.contains("сервер"), "no server part in a DM: {ru}");
-        let every = shown(personal, Some(&ServerSettings::default()), false, Lang::En);
+        assert!(en.contains("Language of public messages: Русский (the server's own)"), "{en}");
+        let russian = shown(personal, None, false, lang_ru());
+        assert!(russian.starts_with("**Ваши настройки**") && russian.contains("Ежедневная сводка: вкл."), "{russian}");
+        assert!(!russian.contains("сервер"), "no server part in a DM: {russian}");
+        let chosen = ServerLanguage { discord: Some("ru".into()), chosen: Some("en".into()) };
+        let every = shown(personal, Some((&ServerSettings::default(), &chosen)), false, lang_en());
+        assert!(every.contains("Language of public messages: English\n"), "{every}");
         assert!(every.contains("Channels for games: every channel") && every.contains("Default clock: `none`"));
+    }
+
+    fn lang_en() -> Lang {
+        Lang::discord(Some("en-US"))
+    }
+
+    fn lang_ru() -> Lang {
+        Lang::discord(Some("ru"))
+    }
+
+    #[test]
+    fn a_language_is_one_the_bot_speaks_or_auto() {
+        let asked = |code: &str| Changes { language: Some(code.into()), ..Changes::default() };
+        assert!(asked("ru").server());
+        assert_eq!(asked("ru").language(lang_en()), Ok(LanguageChange::To("ru".into())));
+        assert_eq!(asked("RU").language(lang_en()), Ok(LanguageChange::To("ru".into())));
+        assert_eq!(asked("auto").language(lang_en()), Ok(LanguageChange::ServersOwn));
+        assert_eq!(Changes::default().language(lang_en()), Ok(LanguageChange::Keep));
+        let refused = asked("klingon").language(lang_ru()).unwrap_err();
+        assert!(refused.starts_with("Бот не говорит на языке «klingon»"), "{refused}");
     }
 
     #[test]
     fn the_command_fits_discords_limits() {
-        let command = settings();
+        // As registered: with its words from the locale files.
+        let mut commands = super::super::commands::all();
+        super::super::translations::apply_translations(&mut commands, Locales::global());
+        let command = commands[0].subcommands.iter().find(|c| c.name == "settings").unwrap();
         let name_ok = |name: &str| {
             (1..=32).contains(&name.chars().count())
                 && name.chars().all(|c| c == '_' || c == '-' || c.is_alphanumeric() && !c.is_uppercase())

@@ -11,8 +11,9 @@ use poise::serenity_prelude as serenity;
 use super::Data;
 use super::play::now;
 use super::retry::with_retries;
-use super::text::{self, Lang};
 use crate::host::GameView;
+use crate::present::Lang;
+use crate::present::text;
 
 /// Discord's longest channel (and thread) name, in characters.
 pub const MAX_NAME: usize = 100;
@@ -25,21 +26,19 @@ const THREAD_EXISTS: isize = 160_004;
 /// first), at most [`MAX_NAME`] characters whatever the players call themselves.
 #[must_use]
 pub fn thread_name(game: &GameView, lang: Lang) -> String {
-    name_for(&game.attacker.name, &game.defender.name, &text::variant_name(&game.variant), game.id, lang)
+    name_for(&game.attacker.name, &game.defender.name, &text::variant_name(&game.variant, lang), game.id, lang)
 }
 
 /// [`thread_name`] from its parts. Control characters and runs of spaces in names are
 /// flattened; long names are shortened (with `…`) so that the variant and number always fit.
 #[must_use]
 pub fn name_for(first: &str, second: &str, variant: &str, id: i64, lang: Lang) -> String {
-    let number = match lang {
-        Lang::En => format!("#{id}"),
-        Lang::Ru => format!("№{id}"),
-    };
+    let number = text::short_number(id, lang);
     let suffix = format!(" · {} {number}", one_line(variant, MAX_NAME / 2));
-    let room = MAX_NAME.saturating_sub(suffix.chars().count() + " vs ".len()) / 2;
+    let versus = format!(" {} ", crate::present::tr!(lang, "thread-versus"));
+    let room = MAX_NAME.saturating_sub(suffix.chars().count() + versus.chars().count()) / 2;
     let limit = room.clamp(1, MAX_PLAYER);
-    let name = format!("{} vs {}{suffix}", one_line(first, limit), one_line(second, limit));
+    let name = format!("{}{versus}{}{suffix}", one_line(first, limit), one_line(second, limit));
     name.chars().take(MAX_NAME).collect()
 }
 
@@ -128,28 +127,28 @@ mod tests {
 
     #[test]
     fn a_thread_is_named_after_the_players_and_variant() {
-        assert_eq!(name_for("Alice", "Bob", "Brandubh", 3, Lang::En), "Alice vs Bob · Brandubh #3");
-        assert_eq!(name_for("Алиса", "Боб", "Brandubh", 3, Lang::Ru), "Алиса vs Боб · Brandubh №3");
+        assert_eq!(name_for("Alice", "Bob", "Brandubh", 3, Lang::discord(None)), "Alice vs Bob · Brandubh #3");
+        assert_eq!(name_for("Алиса", "Боб", "Brandubh", 3, Lang::discord(Some("ru"))), "Алиса — Боб · Brandubh №3");
     }
 
     #[test]
     fn names_are_flattened_and_never_empty() {
-        assert_eq!(name_for("  Al\nice  ", "\u{7}", "Tablut", 12, Lang::En), "Al ice vs ? · Tablut #12");
-        assert_eq!(name_for("", "   ", "Tablut", 1, Lang::En), "? vs ? · Tablut #1");
+        assert_eq!(name_for("  Al\nice  ", "\u{7}", "Tablut", 12, Lang::discord(None)), "Al ice vs ? · Tablut #12");
+        assert_eq!(name_for("", "   ", "Tablut", 1, Lang::discord(None)), "? vs ? · Tablut #1");
     }
 
     #[test]
     fn long_names_are_shortened_and_the_variant_and_number_still_fit() {
         let long = "W".repeat(300);
-        let name = name_for(&long, &long, "Alea Evangelii", i64::MAX, Lang::En);
+        let name = name_for(&long, &long, "Alea Evangelii", i64::MAX, Lang::discord(None));
         assert!(name.chars().count() <= MAX_NAME, "{} chars: {name}", name.chars().count());
         assert!(name.ends_with(&format!(" · Alea Evangelii #{}", i64::MAX)), "{name}");
         assert!(name.contains("W… vs W"), "{name}");
         // Names of up to 32 characters are kept whole.
-        let name = name_for(&"a".repeat(32), &"b".repeat(32), "Copenhagen", 7, Lang::En);
+        let name = name_for(&"a".repeat(32), &"b".repeat(32), "Copenhagen", 7, Lang::discord(None));
         assert_eq!(name, format!("{} vs {} · Copenhagen #7", "a".repeat(32), "b".repeat(32)));
         // Multi-byte names are counted in characters, not bytes.
-        let name = name_for(&"Ж".repeat(80), &"Я".repeat(80), &"V".repeat(200), 5, Lang::Ru);
+        let name = name_for(&"Ж".repeat(80), &"Я".repeat(80), &"V".repeat(200), 5, Lang::discord(Some("ru")));
         assert!(name.chars().count() <= MAX_NAME, "{name}");
         assert!(name.contains("Ж") && name.contains("Я"), "{name}");
     }

@@ -113,7 +113,7 @@ impl Host {
         let mut tx = self.db.begin_read().await?;
         let loaded = self.load(&mut tx, game_id).await?;
         let sides = player_side(&loaded, user)?;
-        ensure_ongoing(&mut tx, &loaded).await?;
+        ensure_ongoing(&loaded)?;
         let ply = loaded.game.ply();
         if ply != expected_ply {
             return Err(HostError::StaleBoard { id: game_id, ply, expected: expected_ply });
@@ -121,7 +121,7 @@ impl Host {
         let to_move = loaded.game.position().to_move();
         if !sides.contains(&to_move) {
             let player = store::users::name(&mut tx, side_player(&loaded.row, to_move)).await?;
-            return Err(HostError::NotYourTurn { id: game_id, to_move: to_move.name(), player });
+            return Err(HostError::NotYourTurn { id: game_id, to_move, player });
         }
         Ok(loaded.game)
     }

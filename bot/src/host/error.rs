@@ -1,87 +1,115 @@
-//! The one error type of the host. Every variant is shown to a person as one sentence that says
-//! what to do next; causes inside the bot (database errors, a corrupt row) are logged and shown
-//! only as "try again".
+//! The one error type of the host. Each variant carries what a person needs to be told (ids,
+//! names, the rules engine's own typed error) and no words: `present` turns it into a sentence
+//! in the reader's language that says what to do next. Causes inside the bot (database errors,
+//! a corrupt row) are logged and shown only as "try again". The `Display` texts are for logs.
 
+use tafl_rules::{IllegalMove, ParseError, RulesError, Side};
 use thiserror::Error;
+
+use super::board::OfferKind;
+use super::clock::ClockError;
+use super::types::{ChallengeState, OfferAction};
 
 /// Why the host refused or could not do something. On every variant, nothing was changed.
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum HostError {
-    /// An unknown variant, option, or a bad clock: the rules crate's own sentence.
-    #[error("{0}")]
-    BadSetup(String),
-    #[error("you cannot challenge yourself; name another player, or leave the opponent out for an open challenge")]
+    /// An unknown variant or option, or options that make no playable rule set.
+    #[error("bad setup: {0}")]
+    BadSetup(RulesError),
+    /// A clock that cannot be played.
+    #[error("bad clock: {0}")]
+    BadClock(ClockError),
+    /// Neither a preset nor a rating family (the name as typed, shortened).
+    #[error("unknown rating family {input:?}")]
+    UnknownFamily { input: String },
+    #[error("challenge to oneself")]
     ChallengeYourself,
-    #[error("you already have {0} open challenges; cancel one or wait for answers before making another")]
+    #[error("already {0} open challenges")]
     TooManyChallenges(i64),
-    #[error("games cannot be started in this channel; the server's managers chose the channels for games")]
+    #[error("channel not allowed for games")]
     ChannelNotAllowed,
-    #[error("there is no challenge #{0}; check the number, or start one with /challenge")]
+    #[error("no challenge {0}")]
     NoSuchChallenge(i64),
-    #[error("challenge #{id} is {state} and can no longer be answered; start a new one with /challenge")]
-    ChallengeClosed { id: i64, state: &'static str },
-    #[error("challenge #{id} has expired; start a new one with /challenge")]
+    #[error("challenge {id} is {state:?}")]
+    ChallengeClosed { id: i64, state: ChallengeState },
+    #[error("challenge {id} expired")]
     ChallengeExpired { id: i64 },
-    #[error("challenge #{id} is meant for {opponent}, not for you; start your own with /challenge")]
+    #[error("challenge {id} is meant for {opponent}")]
     NotYourChallenge { id: i64, opponent: String },
-    #[error("you cannot accept your own challenge #{id}; wait for an opponent, or /cancel it")]
+    #[error("own challenge {id}")]
     OwnChallenge { id: i64 },
-    #[error("only {challenger}, who made challenge #{id}, can cancel it")]
+    #[error("challenge {id} belongs to {challenger}")]
     NotChallenger { id: i64, challenger: String },
-    #[error("challenge #{id} is open to anyone, so there is nothing to decline; just leave it")]
+    #[error("challenge {id} is open, nothing to decline")]
     DeclineOpen { id: i64 },
-    #[error("there is no game #{0}; see your games with /games")]
+    #[error("no game {0}")]
     NoSuchGame(i64),
-    #[error("you are not playing in game #{0}; only its two players can do that")]
+    #[error("not a player of game {0}")]
     NotAPlayer(i64),
-    #[error("game #{id} is over ({result}); start a new one with /challenge")]
-    GameOver { id: i64, result: String },
-    #[error("it is not your turn in game #{id}: the {to_move} ({player}) move next; wait for their move")]
-    NotYourTurn { id: i64, to_move: &'static str, player: String },
-    #[error(
-        "the board has changed: game #{id} is now at ply {ply}, not {expected}; look at the board with /board and try again"
-    )]
+    #[error("game {id} is over")]
+    GameOver { id: i64 },
+    #[error("not the turn of the caller in game {id}: {to_move:?} ({player}) to move")]
+    NotYourTurn { id: i64, to_move: Side, player: String },
+    #[error("stale board: game {id} at ply {ply}, not {expected}")]
     StaleBoard { id: i64, ply: usize, expected: usize },
-    /// Badly written notation: the parser's sentence, which says how to write a move.
-    #[error("{0}")]
-    BadMove(String),
-    /// A well-written move that is illegal here: the engine's sentence.
-    #[error("{0}; see the legal moves with /board or the move autocomplete")]
-    IllegalMove(String),
-    #[error("there is no {kind} to {action} in game #{id}")]
-    NoOffer { id: i64, kind: &'static str, action: &'static str },
-    #[error("you already {what} in game #{id}; wait for your opponent's answer")]
-    AlreadyOffered { id: i64, what: &'static str },
-    #[error("your opponent asked first: answer their takeback request in game #{id} with /takeback accept or decline")]
+    /// Badly written notation.
+    #[error("bad notation: {0}")]
+    BadMove(ParseError),
+    /// A well-written move that is illegal here.
+    #[error("illegal move: {0}")]
+    IllegalMove(IllegalMove),
+    #[error("no {kind:?} offer to {action:?} in game {id}")]
+    NoOffer { id: i64, kind: OfferKind, action: OfferAction },
+    #[error("{kind:?} already offered in game {id}")]
+    AlreadyOffered { id: i64, kind: OfferKind },
+    #[error("takeback pending in game {id}")]
     TakebackPending { id: i64 },
-    #[error("there is no move of yours to take back in game #{0}")]
+    #[error("nothing to take back in game {0}")]
     NothingToTakeBack(i64),
-    #[error("you cannot answer your own {kind} in game #{id}; wait for your opponent, or withdraw it with decline")]
-    OwnOffer { id: i64, kind: &'static str },
-    /// A setting that cannot be stored: the sentence says why and what to do.
-    #[error("{0}")]
-    BadSetting(String),
+    #[error("own {kind:?} offer in game {id}")]
+    OwnOffer { id: i64, kind: OfferKind },
+    /// A server naming more channels for games than it may.
+    #[error("more than {max} channels")]
+    TooManyChannels { max: usize },
     /// An OTN record that cannot be read or replayed.
-    #[error("{0}")]
-    BadRecord(String),
+    #[error("bad record: {0}")]
+    BadRecord(RecordFault),
     /// The database could not store the change (nothing was saved); the words say why, so
     /// that "try again" is not promised when it cannot help until someone frees the disk.
-    #[error("{0}")]
+    #[error("storage fault: {0:?}")]
     Storage(StorageFault),
-    #[error("something went wrong on our side; please try again in a moment")]
+    #[error("internal error")]
     Internal,
+}
+
+/// Why an OTN record cannot be imported.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+pub enum RecordFault {
+    /// Not well-formed OTN.
+    #[error("{0}")]
+    Unreadable(ParseError),
+    /// More plies than a game may have.
+    #[error("{plies} plies")]
+    TooLong { plies: usize },
+    /// The record's rules cannot be played.
+    #[error("unplayable rules: {0}")]
+    Rules(String),
+    /// A move of the record is illegal at its ply (numbered from 1).
+    #[error("ply {ply}: {source}")]
+    Move { ply: usize, source: IllegalMove },
+    /// An unfinished record without a result tag.
+    #[error("no result")]
+    NoResult,
 }
 
 /// A fault of the server's storage rather than of the request.
 #[derive(Debug, Error, Clone, Copy, PartialEq, Eq)]
 pub enum StorageFault {
-    #[error("the server's disk is full, so nothing was saved; try again once the bot's operator has freed space")]
+    #[error("disk full")]
     DiskFull,
-    #[error(
-        "the server could not write to its disk, so nothing was saved; try again later, and tell the bot's operator if it goes on"
-    )]
+    #[error("input/output error")]
     Io,
-    #[error("the server's database is busy, so nothing was saved; try again in a moment")]
+    #[error("database busy")]
     Busy,
 }
 

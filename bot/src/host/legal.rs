@@ -3,7 +3,7 @@
 
 use tafl_rules::{Game, Move, Position, Reason, Side, Square, Status};
 
-use super::MoveChoice;
+use super::{MoveChoice, MoveEffect};
 
 /// At most `limit` legal moves whose notation starts with `prefix` (case, spaces and the dash
 /// are ignored), winning moves first, then captures and threats, then the rest in board order.
@@ -30,32 +30,19 @@ fn describe(position: &Position, mv: Move) -> (u8, MoveChoice) {
     let notation = mv.to_string();
     let mut after = position.clone();
     let effects = after.play_unchecked(mv);
-    let mut label = notation.clone();
-    if !effects.captures.is_empty() {
-        let list: Vec<String> = effects.captures.iter().map(ToString::to_string).collect();
-        label.push_str(" x ");
-        label.push_str(&list.join("/"));
-    }
     let mut rank = if effects.captures.is_empty() { 2 } else { 1 };
-    match effects.status {
+    let effect = match effects.status {
         Status::Finished(outcome) => {
             rank = 0;
-            label.push_str(match outcome.reason {
-                Reason::KingEscaped => " escape!",
-                Reason::KingCaptured => " captures the king!",
-                Reason::ExitFort => " exit fort!",
-                Reason::Encirclement => " encircles!",
-                Reason::NoMoves => " leaves no move!",
-                Reason::Repetition => " repetition",
-            });
+            Some(MoveEffect::Ends(outcome.reason))
         }
         Status::Ongoing if position.to_move() == Side::Defenders && king_can_escape(&after) => {
             rank = rank.min(1);
-            label.push_str(" threat");
+            Some(MoveEffect::EscapeThreat)
         }
-        Status::Ongoing => {}
-    }
-    (rank, MoveChoice { notation, label })
+        Status::Ongoing => None,
+    };
+    (rank, MoveChoice { notation, captures: effects.captures.clone(), effect })
 }
 
 /// Whether the king could escape with its next move if the defenders moved again: a threat

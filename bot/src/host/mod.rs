@@ -16,6 +16,7 @@ pub mod clock;
 mod error;
 pub mod glicko2;
 mod legal;
+mod locales;
 pub mod outbox;
 mod ratings;
 pub mod scheduler;
@@ -32,8 +33,9 @@ use tafl_rules::{Game, MoveText, Position, Setup, Side, Status, Variant, Variant
 
 pub use board::{OfferKind, OpenOffer, PieceChoice, movable_pieces};
 pub use cards::{FamilyHistory, HistoryPoint, MAX_HISTORY, RatingHistory};
-pub use clock::Clock;
-pub use error::{HostError, StorageFault};
+pub use clock::{Clock, ClockError};
+pub use error::{HostError, RecordFault, StorageFault};
+pub use locales::ServerLanguage;
 pub use outbox::{OfferEvent, Pending, Show};
 pub use ratings::{MAX_LEADERBOARD, rating_families, rating_family};
 pub use scheduler::{Digest, Due, Reminder, ReminderKind};
@@ -41,8 +43,9 @@ pub use settings::{ServerSettings, UserSettings};
 pub use summary::captures_by_side;
 pub use types::{
     Accepted, Challenge, ChallengeId, ChallengeRequest, ChallengeState, Conclusion, EndReason, Ending, FamilyRating,
-    Finished, GameId, GameSummary, GameView, Leaderboard, LeaderboardEntry, MoveChoice, OfferAction, OfferOutcome,
-    Place, Played, PlayerResult, Profile, RatingChange, Scope, SideChoice, SideRecord, Streak, Summary, User, UserId,
+    Finished, GameId, GameSummary, GameView, Leaderboard, LeaderboardEntry, MoveChoice, MoveEffect, OfferAction,
+    OfferOutcome, Place, Played, PlayerResult, Profile, RatingChange, Scope, SideChoice, SideRecord, Streak, Summary,
+    User, UserId,
 };
 
 use crate::store::games::NewGame;
@@ -63,6 +66,9 @@ pub struct Host {
     /// The scheduler's idea of downtime and the grace it then gives (see [`scheduler`]).
     downtime: i64,
     grace: i64,
+    /// The locales last written per person (`false`) and server (`true`): see
+    /// [`Host::note_locales`].
+    seen_locales: Arc<Mutex<HashMap<(bool, i64), String>>>,
 }
 
 /// A game rebuilt from its row and its move list.
@@ -80,6 +86,7 @@ impl Host {
             starts: Arc::default(),
             downtime: scheduler::DOWNTIME,
             grace: scheduler::GRACE,
+            seen_locales: Arc::default(),
         }
     }
 
@@ -322,7 +329,7 @@ impl Host {
         let mut tx = self.db.begin_write().await?;
         let mut loaded = self.load(&mut tx, game_id).await?;
         let side = player_side(&loaded, user)?;
-        ensure_ongoing(&mut tx, &loaded).await?;
+        ensure_ongoing(&loaded)?;
         let ply = loaded.game.ply();
         if let Some(expected) = expected_ply
             && expected != ply
@@ -332,10 +339,10 @@ impl Host {
         let to_move = loaded.game.position().to_move();
         if !side.contains(&to_move) {
             let player = store::users::name(&mut tx, side_player(&loaded.row, to_move)).await?;
-            return Err(HostError::NotYourTurn { id: game_id, to_move: to_move.name(), player });
+            return Err(HostError::NotYourTurn { id: game_id, to_move, player });
         }
-        let text: MoveText = text.parse().map_err(|e: tafl_rules::ParseError| HostError::BadMove(e.to_string()))?;
-        let played = loaded.game.play_text(&text).map_err(|e| HostError::IllegalMove(e.to_string()))?.clone();
+        let text: MoveText = text.parse().map_err(|e: tafl_rules::ParseError| HostError::BadMove(e))?;
+        let played = loaded.game.play_text(&text).map_err(HostError::IllegalMove)?.clone();
         let notation = played.text().to_string();
         let new_ply = loaded.game.ply() as i64;
         if let Err(error) = store::moves::insert(&mut tx, game_id, new_ply, &notation, Some(user), now).await {
@@ -383,7 +390,7 @@ impl Host {
         let mut tx = self.db.begin_write().await?;
         let loaded = self.load(&mut tx, game_id).await?;
         let sides = player_side(&loaded, user)?;
-        ensure_ongoing(&mut tx, &loaded).await?;
+        ensure_ongoing(&loaded)?;
         ensure_ply(&loaded, expected_ply)?;
         // Someone playing both sides (an imported or test game) resigns for the side to move.
         let side = if sides.len() == 1 { sides[0] } else { loaded.game.position().to_move() };
@@ -398,7 +405,7 @@ impl Host {
     pub async fn finish(&self, game_id: GameId, ending: Ending, now: i64) -> Result<Finished, HostError> {
         let mut tx = self.db.begin_write().await?;
         let loaded = self.load(&mut tx, game_id).await?;
-        ensure_ongoing(&mut tx, &loaded).await?;
+        ensure_ongoing(&loaded)?;
         // An aborted game has neither winner nor loser, whatever the caller said.
         let ending = if ending.reason == EndReason::Aborted { Ending { winner: None, ..ending } } else { ending };
         let loser = ending.winner.map(|w| side_player(&loaded.row, w.opponent()));
@@ -412,7 +419,7 @@ impl Host {
     pub async fn time_out(&self, game_id: GameId, now: i64) -> Result<Finished, HostError> {
         let mut tx = self.db.begin_write().await?;
         let loaded = self.load(&mut tx, game_id).await?;
-        ensure_ongoing(&mut tx, &loaded).await?;
+        ensure_ongoing(&loaded)?;
         let finished = scheduler::time_out_in(&mut tx, loaded, now).await?;
         tx.commit().await?;
         Ok(finished)
@@ -431,13 +438,13 @@ impl Host {
         let mut tx = self.db.begin_write().await?;
         let loaded = self.load(&mut tx, game_id).await?;
         player_side(&loaded, user)?;
-        ensure_ongoing(&mut tx, &loaded).await?;
+        ensure_ongoing(&loaded)?;
         ensure_ply(&loaded, expected_ply)?;
         let open = store::offers::open(&mut tx, game_id, "draw").await?;
         let opponent = opponent_of(&loaded.row, user);
         let outcome = match (action, open) {
             (OfferAction::Offer, Some(offer)) if offer.by_user == user => {
-                return Err(HostError::AlreadyOffered { id: game_id, what: "offered a draw" });
+                return Err(HostError::AlreadyOffered { id: game_id, kind: OfferKind::Draw });
             }
             (OfferAction::Offer | OfferAction::Accept, Some(offer)) if offer.by_user != user => {
                 store::offers::resolve(&mut tx, offer.id, "accepted", now).await?;
@@ -453,10 +460,9 @@ impl Host {
                 outbox::record(&mut tx, &Show::Board { game: game_id, ply: loaded.game.ply() }, now).await?;
                 OfferOutcome::Offered { game: view(&loaded), notify: opponent }
             }
-            (OfferAction::Accept, Some(_)) => return Err(HostError::OwnOffer { id: game_id, kind: "draw offer" }),
+            (OfferAction::Accept, Some(_)) => return Err(HostError::OwnOffer { id: game_id, kind: OfferKind::Draw }),
             (OfferAction::Accept | OfferAction::Decline, None) => {
-                let action = if action == OfferAction::Accept { "accept" } else { "decline" };
-                return Err(HostError::NoOffer { id: game_id, kind: "draw offer", action });
+                return Err(HostError::NoOffer { id: game_id, kind: OfferKind::Draw, action });
             }
             (OfferAction::Decline, Some(offer)) => {
                 let withdrawn = offer.by_user == user;
@@ -486,13 +492,13 @@ impl Host {
         let mut tx = self.db.begin_write().await?;
         let mut loaded = self.load(&mut tx, game_id).await?;
         player_side(&loaded, user)?;
-        ensure_ongoing(&mut tx, &loaded).await?;
+        ensure_ongoing(&loaded)?;
         ensure_ply(&loaded, expected_ply)?;
         let open = store::offers::open(&mut tx, game_id, "takeback").await?;
         let opponent = opponent_of(&loaded.row, user);
         let outcome = match (action, open) {
             (OfferAction::Offer, Some(offer)) if offer.by_user == user => {
-                return Err(HostError::AlreadyOffered { id: game_id, what: "asked for a takeback" });
+                return Err(HostError::AlreadyOffered { id: game_id, kind: OfferKind::Takeback });
             }
             (OfferAction::Offer, Some(_)) => return Err(HostError::TakebackPending { id: game_id }),
             (OfferAction::Offer, None) => {
@@ -529,11 +535,10 @@ impl Host {
                 OfferOutcome::Accepted { game: view(&loaded), notify: vec![offer.by_user], plies_taken_back: plies }
             }
             (OfferAction::Accept, Some(_)) => {
-                return Err(HostError::OwnOffer { id: game_id, kind: "takeback request" });
+                return Err(HostError::OwnOffer { id: game_id, kind: OfferKind::Takeback });
             }
             (OfferAction::Accept | OfferAction::Decline, None) => {
-                let action = if action == OfferAction::Accept { "accept" } else { "decline" };
-                return Err(HostError::NoOffer { id: game_id, kind: "takeback request", action });
+                return Err(HostError::NoOffer { id: game_id, kind: OfferKind::Takeback, action });
             }
             (OfferAction::Decline, Some(offer)) => {
                 let withdrawn = offer.by_user == user;
@@ -589,11 +594,11 @@ impl Host {
         let mut tx = self.db.begin_read().await?;
         let loaded = self.load(&mut tx, game_id).await?;
         let side = player_side(&loaded, user)?;
-        ensure_ongoing(&mut tx, &loaded).await?;
+        ensure_ongoing(&loaded)?;
         let to_move = loaded.game.position().to_move();
         if !side.contains(&to_move) {
             let player = store::users::name(&mut tx, side_player(&loaded.row, to_move)).await?;
-            return Err(HostError::NotYourTurn { id: game_id, to_move: to_move.name(), player });
+            return Err(HostError::NotYourTurn { id: game_id, to_move, player });
         }
         Ok(legal::choices(&loaded.game, prefix, limit))
     }
@@ -641,18 +646,14 @@ impl Host {
         place: Place,
         now: i64,
     ) -> Result<GameView, HostError> {
-        let parsed = GameRecord::parse(record).map_err(|e| HostError::BadRecord(e.to_string()))?;
+        let parsed = GameRecord::parse(record).map_err(|e| HostError::BadRecord(RecordFault::Unreadable(e)))?;
         if parsed.moves.len() > crate::limits::MAX_PLIES {
-            return Err(HostError::BadRecord(format!(
-                "the record has {} plies; games of at most 10,000 plies can be imported",
-                parsed.moves.len()
-            )));
+            return Err(HostError::BadRecord(RecordFault::TooLong { plies: parsed.moves.len() }));
         }
         let game = parsed.replay().map_err(|(ply, e)| {
-            HostError::BadRecord(if ply == 0 {
-                e.to_string()
-            } else {
-                format!("the record's ply {ply} cannot be played: {e}")
+            HostError::BadRecord(match e {
+                tafl_rules::otn::RecordError::Rules(why) => RecordFault::Rules(why),
+                tafl_rules::otn::RecordError::Move(source) => RecordFault::Move { ply, source },
             })
         })?;
         let to_move = game.position().to_move();
@@ -672,10 +673,7 @@ impl Host {
                     Some("-1") => Some(Side::Defenders),
                     Some("0") => None,
                     _ => {
-                        return Err(HostError::BadRecord(
-                            "the record does not say how the game ended; add a [result:1], [result:-1] or [result:0] tag"
-                                .to_owned(),
-                        ));
+                        return Err(HostError::BadRecord(RecordFault::NoResult));
                     }
                 };
                 let default = if winner.is_some() { EndReason::Resignation } else { EndReason::Agreement };
@@ -908,15 +906,12 @@ async fn record_offer(
     outbox::record(conn, &Show::Offer { game, offer, event, by, notify }, now).await
 }
 
-async fn ensure_ongoing(conn: &mut Conn, loaded: &Loaded) -> Result<(), HostError> {
+fn ensure_ongoing(loaded: &Loaded) -> Result<(), HostError> {
     match Ending::from_row(&loaded.row.status, loaded.row.reason.as_deref()) {
         None => Ok(()),
         Some(ending) => {
-            let winner = match ending.winner {
-                Some(side) => format!("{} won", store::users::name(conn, side_player(&loaded.row, side)).await?),
-                None => "drawn".to_owned(),
-            };
-            Err(HostError::GameOver { id: loaded.row.id, result: format!("{winner} by {}", ending.reason.name()) })
+            tracing::debug!(game = loaded.row.id, reason = ending.reason.name(), "the game is already over");
+            Err(HostError::GameOver { id: loaded.row.id })
         }
     }
 }
@@ -951,7 +946,7 @@ async fn open_challenge(conn: &mut Conn, id: ChallengeId, now: i64) -> Result<Ch
     match ChallengeState::parse(&row.state) {
         ChallengeState::Open if row.expires_at <= now => Err(HostError::ChallengeExpired { id }),
         ChallengeState::Open => Ok(row),
-        state => Err(HostError::ChallengeClosed { id, state: state.name() }),
+        state => Err(HostError::ChallengeClosed { id, state }),
     }
 }
 
@@ -984,13 +979,13 @@ async fn challenge_view(conn: &mut Conn, row: &ChallengeRow) -> Result<Challenge
 /// Checks a variant and its options with the rules crate, returning the preset and the
 /// options in canonical form (`escape=edge king_armed=false`).
 fn validate_setup(variant: &str, options: &[String]) -> Result<(Variant, String), HostError> {
-    let variant: Variant = variant.parse().map_err(|e: tafl_rules::RulesError| HostError::BadSetup(e.to_string()))?;
+    let variant: Variant = variant.parse().map_err(|e: tafl_rules::RulesError| HostError::BadSetup(e))?;
     let mut parsed = Vec::with_capacity(options.len());
     for text in options {
-        parsed.push(VariantOption::parse(variant, text).map_err(|e| HostError::BadSetup(e.to_string()))?);
+        parsed.push(VariantOption::parse(variant, text).map_err(HostError::BadSetup)?);
     }
-    let rules = variant.rules_with(&parsed).map_err(|e| HostError::BadSetup(e.to_string()))?;
-    Position::new(rules).map_err(|e| HostError::BadSetup(e.to_string()))?;
+    let rules = variant.rules_with(&parsed).map_err(HostError::BadSetup)?;
+    Position::new(rules).map_err(HostError::BadSetup)?;
     let mut texts: Vec<String> = parsed.iter().map(|o| o.text()).collect();
     texts.sort();
     texts.dedup();

@@ -127,12 +127,8 @@ impl Host {
     /// on one server: highest rating first, at most `limit` (1 to 100) of them. Provisional
     /// ratings are listed too, marked, so a new server's board is not empty.
     pub async fn leaderboard(&self, family: &str, guild: Option<i64>, limit: usize) -> Result<Leaderboard, HostError> {
-        let family = rating_family(family).ok_or_else(|| {
-            HostError::BadSetup(format!(
-                "\"{}\" is neither a variant nor a rating family; choose one of: {}",
-                family.chars().take(32).collect::<String>(),
-                rating_families().join(", ")
-            ))
+        let family = rating_family(family).ok_or_else(|| HostError::UnknownFamily {
+            input: family.chars().filter(|c| !c.is_control()).take(32).collect(),
         })?;
         let scope = Scope::of(guild);
         let limit = limit.clamp(1, MAX_LEADERBOARD);

@@ -205,9 +205,7 @@ impl Host {
         settings.channels.sort_unstable();
         settings.channels.dedup();
         if settings.channels.len() > MAX_CHANNELS {
-            return Err(HostError::BadSetting(format!(
-                "a server may name at most {MAX_CHANNELS} channels for games; name fewer, or none to allow every channel"
-            )));
+            return Err(HostError::TooManyChannels { max: MAX_CHANNELS });
         }
         let json = write(&settings)?;
         store::servers::set_settings(&mut tx, guild, &json, now).await?;

@@ -55,20 +55,22 @@ impl SideChoice {
     }
 }
 
-impl FromStr for SideChoice {
-    type Err = String;
+/// Text that names no side, as typed (shortened to 32 characters).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0:?} is not a side")]
+pub struct NotASide(pub String);
 
-    fn from_str(s: &str) -> Result<SideChoice, String> {
+impl FromStr for SideChoice {
+    type Err = NotASide;
+
+    fn from_str(s: &str) -> Result<SideChoice, NotASide> {
         if s.trim().eq_ignore_ascii_case("random") {
             return Ok(SideChoice::Random);
         }
         match Side::from_name(s) {
             Some(Side::Attackers) => Ok(SideChoice::Attackers),
             Some(Side::Defenders) => Ok(SideChoice::Defenders),
-            None => Err(format!(
-                "\"{}\" is not a side; choose attackers, defenders or random",
-                s.chars().take(32).collect::<String>()
-            )),
+            None => Err(NotASide(s.chars().take(32).collect())),
         }
     }
 }
@@ -182,23 +184,6 @@ impl EndReason {
     pub fn parse(name: &str) -> Option<EndReason> {
         EndReason::ALL.into_iter().find(|r| r.name() == name)
     }
-
-    /// In words, for people: "the king was captured".
-    #[must_use]
-    pub const fn describe(self) -> &'static str {
-        match self {
-            EndReason::Board(Reason::KingCaptured) => "the king was captured",
-            EndReason::Board(Reason::KingEscaped) => "the king escaped",
-            EndReason::Board(Reason::ExitFort) => "the king built an exit fort",
-            EndReason::Board(Reason::Encirclement) => "the defenders were encircled",
-            EndReason::Board(Reason::Repetition) => "repetition: a position occurred for the third time",
-            EndReason::Board(Reason::NoMoves) => "a side had no legal move",
-            EndReason::Resignation => "resignation",
-            EndReason::Agreement => "agreement",
-            EndReason::Time => "time ran out",
-            EndReason::Aborted => "aborted before both sides had moved, so unrated",
-        }
-    }
 }
 
 impl fmt::Display for EndReason {
@@ -254,18 +239,6 @@ impl Ending {
             _ => Reason::NoMoves,
         };
         Status::Finished(tafl_rules::Outcome { winner: self.winner, reason })
-    }
-}
-
-impl fmt::Display for Ending {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.reason == EndReason::Aborted {
-            return f.write_str("the game was aborted before both sides had moved; it is not rated");
-        }
-        match self.winner {
-            Some(side) => write!(f, "the {side} won: {}", self.reason.describe()),
-            None => write!(f, "drawn by {}", self.reason.describe()),
-        }
     }
 }
 
@@ -427,13 +400,24 @@ pub enum OfferAction {
     Decline,
 }
 
-/// A legal move for autocomplete: what to send, and what to show.
+/// A legal move for autocomplete and the move menus: what to send, and what it does, so the
+/// front end can label it (`e1-e3 x e2`, `f6-f1 escape!`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MoveChoice {
     /// `e1-e3`, what the player submits.
     pub notation: String,
-    /// `e1-e3 x e2`, `f6-f1 escape!`, `d4-d9 threat`.
-    pub label: String,
+    /// The pieces it captures, in the engine's order.
+    pub captures: Vec<Square>,
+    pub effect: Option<MoveEffect>,
+}
+
+/// What a move does beyond moving and capturing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveEffect {
+    /// It ends the game, for this reason.
+    Ends(Reason),
+    /// The king could escape with the defenders' next move: the attackers must answer.
+    EscapeThreat,
 }
 
 /// Where a rating counts: everywhere, or on one Discord server.

@@ -3,56 +3,31 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use tafl_render::{BoardOptions, Caption, GifOptions, LastMove, Renderer};
+use tafl_render::{BoardOptions, GifOptions, LastMove, Renderer};
 
-// The console speaks English with the words the bot uses in Discord.
-use crate::discord::summary;
-use crate::discord::text::Lang;
 use crate::host::{
     ChallengeRequest, Clock, Due, GameId, GameView, Host, HostError, OfferAction, OfferOutcome, Place, ReminderKind,
     SideChoice, Summary, User, clock,
 };
+use crate::present::markup::mention;
+use crate::present::{Lang, summary, text, tr};
 use crate::store;
 
 /// The one channel of the local console.
 const PLACE: Place = Place { guild: 0, channel: 0, thread: None };
-
-const HELP: &str = "\
-Commands (the same as in Discord; people are @names, each with a stable id in the database):
-  /challenge [@user] [variant] [side:attackers|defenders|random] [clock:3d|3d+7d|none] [key=value…]
-                          challenge someone, or anyone without a name (default variant copenhagen)
-  /accept [id]  /decline [id]  /cancel [id]
-                          answer a challenge (the latest one when no id is given)
-  /challenges             the open challenges you made or may answer
-  /move e1-e3 [game:N]    play a move (in your latest game unless game:N is given)
-  /moves [prefix]         your legal moves, labelled as the autocomplete shows them
-  /board [N]              show a game
-  /games [@user] [all]    your (or someone's) games; `all` includes finished ones
-  /resign                 resign
-  /draw offer|accept|decline
-  /takeback request|accept|decline
-  /export [N]             print the OTN record of a game
-  /summary [N]            the summary of a game (and its GIF beside the boards)
-  /leaderboard [variant]  the best players of a variant's family (default copenhagen)
-  /profile [@user]        ratings, results by side and current streak
-  /import FILE [@attackers] [@defenders]
-                          import a finished game from an OTN record file
-  /tick                   run the scheduler now: reminders, time-outs, expired challenges
-  /wait 2h                let time pass (1d, 90m, 1d12h…), running the scheduler as a bot would
-  /as @bob                switch to playing as @bob (you start as @you)
-  as @bob /accept         run one command as @bob
-  /help  /quit";
 
 /// What a command printed, and whether the session ends.
 #[derive(Debug, Default)]
 pub struct Reply {
     pub text: String,
     pub quit: bool,
+    /// The command was refused (the text is the refusal): a piped session then exits with 1.
+    pub failed: bool,
 }
 
 impl Reply {
     fn text(text: impl Into<String>) -> Reply {
-        Reply { text: text.into(), quit: false }
+        Reply { text: text.into(), quit: false, failed: false }
     }
 }
 
@@ -66,6 +41,8 @@ pub struct Session {
     renderer: Option<Renderer>,
     /// Seconds added to the real clock by `/wait`, so that clocks can be tried in a session.
     offset: i64,
+    /// The language of everything printed.
+    lang: Lang,
 }
 
 impl Session {
@@ -73,7 +50,39 @@ impl Session {
     #[must_use]
     pub fn new(host: Host, boards: Option<PathBuf>) -> Session {
         let renderer = boards.is_some().then(Renderer::new);
-        Session { host, current: "you".to_owned(), last_game: None, boards, renderer, offset: 0 }
+        Session {
+            host,
+            current: "you".to_owned(),
+            last_game: None,
+            boards,
+            renderer,
+            offset: 0,
+            lang: Lang::console(crate::present::locale::REFERENCE),
+        }
+    }
+
+    /// The same session speaking `lang`.
+    #[must_use]
+    pub fn with_lang(mut self, lang: Lang) -> Session {
+        self.lang = lang;
+        self
+    }
+
+    /// The session's language.
+    #[must_use]
+    pub fn lang(&self) -> Lang {
+        self.lang
+    }
+
+    /// A refusal of the host in the session's language.
+    fn refusal(&self) -> impl Fn(HostError) -> String + use<> {
+        let lang = self.lang;
+        move |error| text::host_error(&error, lang)
+    }
+
+    /// A person as the console names them: `@bob`.
+    fn at(&self, user: &User) -> String {
+        mention(self.lang, user)
     }
 
     /// The session's time: the real clock plus what `/wait` added.
@@ -98,22 +107,20 @@ impl Session {
         if let Some(rest) = line.strip_prefix("as ") {
             let rest = rest.trim_start();
             let (name, command) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
-            let name = match parse_name(name) {
+            let name = match parse_name(name, self.lang) {
                 Ok(name) => name,
-                Err(message) => return Reply::text(format!("error: {message}")),
+                Err(message) => return self.error(&message),
             };
             if command.trim().is_empty() {
-                return Reply::text("error: write a command after the name, like: as @bob /accept");
+                return self.error(&tr!(self.lang, "console-as-needs-command"));
             }
             if !command.trim_start().starts_with('/') {
-                return Reply::text("error: write a slash command after the name, like: as @bob /accept");
+                return self.error(&tr!(self.lang, "console-as-needs-slash"));
             }
             let inner = command.trim_start()[1..].split_whitespace().next().unwrap_or("");
             if inner.eq_ignore_ascii_case("as") {
                 // `/as` inside `as @bob` would switch only for that one command, then switch back.
-                return Reply::text(format!(
-                    "error: as @{name} runs one command as @{name}; to switch for good, type /as on its own, like /as @bob"
-                ));
+                return self.error(&tr!(self.lang, "console-as-inside-as", player = format!("@{name}")));
             }
             let saved = std::mem::replace(&mut self.current, name);
             let reply = Box::pin(self.execute(command)).await;
@@ -121,14 +128,14 @@ impl Session {
             return reply;
         }
         let Some(body) = line.strip_prefix('/') else {
-            return Reply::text("error: commands start with /, like /move e1-e3; type /help for the list");
+            return self.error(&tr!(self.lang, "console-not-a-command"));
         };
         let mut words = body.split_whitespace();
         let name = words.next().unwrap_or("").to_ascii_lowercase();
         let args: Vec<&str> = words.collect();
         let result = match name.as_str() {
-            "help" => Ok(HELP.to_owned()),
-            "quit" | "exit" => return Reply { text: "bye".to_owned(), quit: true },
+            "help" => Ok(tr!(self.lang, "console-help")),
+            "quit" | "exit" => return Reply { text: tr!(self.lang, "console-bye"), quit: true, failed: false },
             "as" => self.switch(&args),
             "challenge" => self.challenge(&args).await,
             "accept" => self.accept(&args).await,
@@ -149,26 +156,32 @@ impl Session {
             "import" => self.import(&args).await,
             "tick" => self.tick().await,
             "wait" => self.wait(&args).await,
-            _ => Err(format!("there is no command /{}; type /help for the list", shorten(&name))),
+            _ => Err(tr!(self.lang, "console-unknown-command", name = shorten(&name))),
         };
         match result {
             Ok(text) => Reply::text(text),
             // One line, whatever the sentence quotes.
-            Err(message) => Reply::text(format!("error: {}", crate::printable::printable(&message))),
+            Err(message) => self.error(&crate::printable::printable(&message)),
         }
+    }
+
+    fn error(&self, message: &str) -> Reply {
+        Reply { text: tr!(self.lang, "console-error", message = message), quit: false, failed: true }
     }
 
     fn switch(&mut self, args: &[&str]) -> Result<String, String> {
         let [name] = args else {
-            return Err("write whom to play as, like /as @bob".to_owned());
+            return Err(tr!(self.lang, "console-as-usage"));
         };
-        self.current = parse_name(name)?;
-        Ok(format!("you are now @{}", self.current))
+        self.current = parse_name(name, self.lang)?;
+        Ok(tr!(self.lang, "console-now-playing", player = format!("@{}", self.current)))
     }
 
     /// The stable id of a name, created on first use.
     async fn user(&self, name: &str) -> Result<User, String> {
         let now = self.now();
+        let lang = self.lang;
+        let internal = |error: sqlx::Error| text::host_error(&HostError::from(error), lang);
         let found = {
             let mut conn = self.host.db().pool().acquire().await.map_err(internal)?;
             store::users::find_by_name(&mut conn, name).await.map_err(internal)?
@@ -200,12 +213,12 @@ impl Session {
         let mut options = Vec::new();
         for arg in args {
             if arg.starts_with('@') || arg.starts_with("opponent:") {
-                let name = parse_name(arg.trim_start_matches("opponent:"))?;
+                let name = parse_name(arg.trim_start_matches("opponent:"), self.lang)?;
                 opponent = Some(self.user(&name).await?);
             } else if let Some(value) = arg.strip_prefix("side:") {
-                side = value.parse()?;
+                side = value.parse().map_err(|_| tr!(self.lang, "console-bad-side", input = shorten(value)))?;
             } else if let Some(value) = arg.strip_prefix("clock:") {
-                clock = value.parse()?;
+                clock = value.parse().map_err(|e| text::clock_error(&e, self.lang))?;
             } else if let Some(value) = arg.strip_prefix("variant:") {
                 variant = Some(value.to_owned());
             } else if let Some(value) = arg.strip_prefix("opt:") {
@@ -215,7 +228,7 @@ impl Session {
             } else if variant.is_none() {
                 variant = Some((*arg).to_owned());
             } else {
-                return Err(format!("\"{}\" is not a challenge option; type /help", shorten(arg)));
+                return Err(tr!(self.lang, "console-bad-challenge-option", input = shorten(arg)));
             }
         }
         let request = ChallengeRequest {
@@ -227,89 +240,116 @@ impl Session {
             clock: Some(clock),
             place: PLACE,
         };
-        let c = self.host.challenge(&request, self.now()).await.map_err(|e| e.to_string())?;
-        let to = c.opponent.as_ref().map_or_else(|| "anyone".to_owned(), |o| format!("@{}", o.name));
+        let lang = self.lang;
+        let c = self.host.challenge(&request, self.now()).await.map_err(self.refusal())?;
+        let to = c.opponent.as_ref().map_or_else(|| tr!(lang, "console-anyone"), |o| self.at(o));
         let mut options = if c.options.is_empty() { String::new() } else { format!(" ({})", c.options) };
-        if !c.clock.is_untimed() {
-            let _ = write!(options, " with {}", c.clock.describe());
+        if let Some(per_move) = c.clock.seconds_per_move() {
+            let per_move = text::duration_words(per_move, lang);
+            options.push_str(&match c.clock.reserve_cap() {
+                None => tr!(lang, "console-with-clock", per_move = per_move),
+                Some(cap) => {
+                    tr!(lang, "console-with-reserve", per_move = per_move, cap = text::duration_words(cap, lang))
+                }
+            });
         }
-        let answer = match &c.opponent {
-            Some(o) => format!("@{} may answer with: as @{} /accept {}", o.name, o.name, c.id),
-            None => format!("anyone may answer with: as @name /accept {}", c.id),
+        let side = tr!(
+            lang,
+            match c.side {
+                SideChoice::Attackers => "side-choice-attackers",
+                SideChoice::Defenders => "side-choice-defenders",
+                SideChoice::Random => "side-choice-random",
+            }
+        );
+        let answer = if let Some(o) = &c.opponent {
+            tr!(lang, "console-challenge-answer", player = self.at(o), id = c.id)
+        } else {
+            tr!(lang, "console-challenge-answer-open", id = c.id)
         };
-        Ok(format!(
-            "challenge #{}: @{} challenges {to} to {}{options}, challenger plays {}.\n{answer}",
-            c.id,
-            c.challenger.name,
-            c.variant,
-            c.side.name()
-        ))
+        let line = tr!(
+            lang,
+            "console-challenge",
+            id = c.id,
+            by = self.at(&c.challenger),
+            to = to,
+            variant = text::variant_name(&c.variant, lang),
+            options = options,
+            side = side
+        );
+        Ok(format!("{line}\n{answer}"))
     }
 
     /// The challenge an id-less answer means: the newest open one the current user may answer
     /// (`mine` = made by them, for /cancel).
     async fn pick_challenge(&self, args: &[&str], user: &User, mine: bool) -> Result<i64, String> {
         if let Some(arg) = args.first() {
-            return parse_id(arg.trim_start_matches("challenge:").trim_start_matches('#'));
+            return parse_id(arg.trim_start_matches("challenge:").trim_start_matches('#'), self.lang);
         }
-        let list = self.host.challenges(user.id, self.now()).await.map_err(|e| e.to_string())?;
+        let list = self.host.challenges(user.id, self.now()).await.map_err(self.refusal())?;
         list.iter()
             .rev()
             .find(|c| if mine { c.challenger.id == user.id } else { c.challenger.id != user.id })
             .map(|c| c.id)
             .ok_or_else(|| {
-                if mine {
-                    "you have no open challenge to cancel"
-                } else {
-                    "there is no open challenge for you to answer"
-                }
-                .to_owned()
+                tr!(self.lang, if mine { "console-no-challenge-to-cancel" } else { "console-no-challenge-to-answer" })
             })
     }
 
     async fn accept(&mut self, args: &[&str]) -> Result<String, String> {
         let me = self.me().await?;
         let id = self.pick_challenge(args, &me, false).await?;
-        let accepted = self.host.accept(id, &me, self.now()).await.map_err(|e| e.to_string())?;
+        let accepted = self.host.accept(id, &me, self.now()).await.map_err(self.refusal())?;
         let game = &accepted.game;
         self.last_game = Some(game.id);
-        Ok(format!(
-            "@{} accepted challenge #{id}: game #{} of {} starts, @{} (attackers) against @{} (defenders).\n{}",
-            me.name,
-            game.id,
-            game.variant,
-            game.attacker.name,
-            game.defender.name,
-            self.show(game)
-        ))
+        let line = tr!(
+            self.lang,
+            "console-accepted",
+            by = self.at(&me),
+            challenge = id,
+            id = game.id,
+            variant = text::variant_name(&game.variant, self.lang),
+            attacker = self.at(&game.attacker),
+            defender = self.at(&game.defender)
+        );
+        Ok(format!("{line}\n{}", self.show(game)))
     }
 
     async fn decline(&mut self, args: &[&str]) -> Result<String, String> {
         let me = self.me().await?;
         let id = self.pick_challenge(args, &me, false).await?;
-        let c = self.host.decline(id, me.id, self.now()).await.map_err(|e| e.to_string())?;
-        Ok(format!("@{} declined challenge #{} from @{}", me.name, c.id, c.challenger.name))
+        let c = self.host.decline(id, me.id, self.now()).await.map_err(self.refusal())?;
+        Ok(tr!(self.lang, "console-declined", by = self.at(&me), id = c.id, challenger = self.at(&c.challenger)))
     }
 
     async fn cancel(&mut self, args: &[&str]) -> Result<String, String> {
         let me = self.me().await?;
         let id = self.pick_challenge(args, &me, true).await?;
-        let c = self.host.cancel(id, me.id, self.now()).await.map_err(|e| e.to_string())?;
-        Ok(format!("challenge #{} cancelled", c.id))
+        let c = self.host.cancel(id, me.id, self.now()).await.map_err(self.refusal())?;
+        Ok(tr!(self.lang, "console-cancelled", id = c.id))
     }
 
     async fn list_challenges(&mut self) -> Result<String, String> {
         let me = self.me().await?;
-        let list = self.host.challenges(me.id, self.now()).await.map_err(|e| e.to_string())?;
+        let lang = self.lang;
+        let list = self.host.challenges(me.id, self.now()).await.map_err(self.refusal())?;
         if list.is_empty() {
-            return Ok("no open challenges".to_owned());
+            return Ok(tr!(lang, "console-no-open-challenges"));
         }
-        let mut text = String::new();
+        let mut out = String::new();
         for c in list {
-            let to = c.opponent.map_or_else(|| "anyone".to_owned(), |o| format!("@{}", o.name));
-            let _ = writeln!(text, "#{} @{} → {to}: {} {}", c.id, c.challenger.name, c.variant, c.options);
+            let to = c.opponent.as_ref().map_or_else(|| tr!(lang, "console-anyone"), |o| self.at(o));
+            let line = tr!(
+                lang,
+                "console-challenge-line",
+                id = c.id,
+                by = self.at(&c.challenger),
+                to = to,
+                variant = text::variant_name(&c.variant, lang),
+                options = c.options.as_str()
+            );
+            let _ = writeln!(out, "{}", line.trim_end());
         }
-        Ok(text)
+        Ok(out)
     }
 
     /// The game a command means: `game:N` (or a bare number for /board and /export), else the
@@ -322,7 +362,7 @@ impl Session {
     /// `/export`): the game last played here counts even when it is over.
     async fn pick_game_of(&self, explicit: Option<&str>, user: &User, finished_ok: bool) -> Result<GameId, String> {
         if let Some(text) = explicit {
-            return parse_id(text.trim_start_matches("game:").trim_start_matches('#'));
+            return parse_id(text.trim_start_matches("game:").trim_start_matches('#'), self.lang);
         }
         if let Some(id) = self.last_game
             && let Ok(game) = self.host.show(id).await
@@ -331,8 +371,8 @@ impl Session {
         {
             return Ok(id);
         }
-        let games = self.host.games(user.id, finished_ok).await.map_err(|e| e.to_string())?;
-        games.first().map(|g| g.id).ok_or_else(|| "you have no game going; start one with /challenge".to_owned())
+        let games = self.host.games(user.id, finished_ok).await.map_err(self.refusal())?;
+        games.first().map(|g| g.id).ok_or_else(|| tr!(self.lang, "console-no-game"))
     }
 
     async fn play(&mut self, args: &[&str]) -> Result<String, String> {
@@ -340,19 +380,20 @@ impl Session {
         let game_arg = args.iter().find(|a| a.starts_with("game:")).copied();
         let notation: Vec<&str> = args.iter().filter(|a| !a.starts_with("game:")).copied().collect();
         if notation.is_empty() {
-            return Err("write the move, like /move e1-e3".to_owned());
+            return Err(tr!(self.lang, "console-move-usage"));
         }
         let id = self.pick_game(game_arg, &me).await?;
-        let played =
-            self.host.play(id, me.id, &notation.join(" "), None, self.now()).await.map_err(|e| e.to_string())?;
+        let played = self.host.play(id, me.id, &notation.join(" "), None, self.now()).await.map_err(self.refusal())?;
         self.last_game = Some(id);
-        Ok(format!(
-            "@{} played {} (game #{id}, ply {})\n{}",
-            me.name,
-            played.notation,
-            played.game.ply,
-            self.show(&played.game)
-        ))
+        let line = tr!(
+            self.lang,
+            "console-played",
+            by = self.at(&me),
+            notation = played.notation.as_str(),
+            id = id,
+            ply = played.game.ply
+        );
+        Ok(format!("{line}\n{}", self.show(&played.game)))
     }
 
     async fn moves(&mut self, args: &[&str]) -> Result<String, String> {
@@ -360,87 +401,91 @@ impl Session {
         let game_arg = args.iter().find(|a| a.starts_with("game:")).copied();
         let prefix: String = args.iter().filter(|a| !a.starts_with("game:")).copied().collect();
         let id = self.pick_game(game_arg, &me).await?;
-        let choices = self.host.legal_moves(id, me.id, &prefix, usize::MAX).await.map_err(|e| e.to_string())?;
+        let choices = self.host.legal_moves(id, me.id, &prefix, usize::MAX).await.map_err(self.refusal())?;
         if choices.is_empty() {
-            return Ok(format!("no legal move starts with \"{}\"", shorten(&prefix)));
+            return Ok(tr!(self.lang, "console-no-legal-move", prefix = shorten(&prefix)));
         }
         let total = choices.len();
-        let mut text = choices.into_iter().take(LIST_LIMIT).map(|c| c.label).collect::<Vec<_>>().join("\n");
+        let mut listed =
+            choices.iter().take(LIST_LIMIT).map(|c| text::move_label(c, self.lang)).collect::<Vec<_>>().join("\n");
         if total > LIST_LIMIT {
-            let _ = write!(
-                text,
-                "\n{LIST_LIMIT} of {total}; type more to narrow, like /moves {}",
-                narrower(&prefix, &text)
-            );
+            let narrower = narrower(&prefix, &listed);
+            let cut = tr!(self.lang, "console-moves-cut", shown = LIST_LIMIT, total = total, prefix = narrower);
+            let _ = write!(listed, "\n{cut}");
         }
-        Ok(text)
+        Ok(listed)
     }
 
     async fn board(&mut self, args: &[&str]) -> Result<String, String> {
         let me = self.me().await?;
         let id = self.pick_game_of(args.first().copied(), &me, true).await?;
-        let game = self.host.show(id).await.map_err(|e| e.to_string())?;
+        let game = self.host.show(id).await.map_err(self.refusal())?;
         Ok(self.show(&game))
     }
 
     async fn games(&mut self, args: &[&str]) -> Result<String, String> {
         let all = args.contains(&"all");
         let user = match args.iter().find(|a| a.starts_with('@')) {
-            Some(name) => self.user(&parse_name(name)?).await?,
+            Some(name) => self.user(&parse_name(name, self.lang)?).await?,
             None => self.me().await?,
         };
-        let games = self.host.games(user.id, all).await.map_err(|e| e.to_string())?;
+        let lang = self.lang;
+        let games = self.host.games(user.id, all).await.map_err(self.refusal())?;
         if games.is_empty() {
-            return Ok(format!("@{} has no {}games", user.name, if all { "" } else { "ongoing " }));
+            return Ok(tr!(
+                lang,
+                if all { "console-no-games" } else { "console-no-ongoing-games" },
+                player = self.at(&user)
+            ));
         }
         let shown = games.len();
-        let total = self.host.count_games(user.id, all).await.map_err(|e| e.to_string())?;
-        let mut text = String::new();
+        let total = self.host.count_games(user.id, all).await.map_err(self.refusal())?;
+        let mut out = String::new();
         for g in games {
             let state = match g.ending {
-                Some(ending) => ending.to_string(),
-                None if g.my_turn() => format!("@{}'s turn", user.name),
-                None => format!("@{}'s turn", g.opponent.name),
+                Some(ending) => summary::result_caption(ending, lang),
+                None if g.my_turn() => tr!(lang, "console-turn", player = self.at(&user)),
+                None => tr!(lang, "console-turn", player = self.at(&g.opponent)),
             };
             let state = match g.time_left(self.now()) {
-                Some(left) => format!("{state}, {} left", clock::format_duration(left)),
+                Some(left) => tr!(lang, "console-time-left", state = state, left = clock::format_duration(left)),
                 None => state,
             };
-            let _ = writeln!(
-                text,
-                "game #{}: {} against @{}, playing the {}, ply {}: {state}",
-                g.id, g.variant, g.opponent.name, g.side, g.ply
+            let line = tr!(
+                lang,
+                "console-game-line",
+                id = g.id,
+                variant = text::variant_name(&g.variant, lang),
+                opponent = self.at(&g.opponent),
+                side = text::side_name(g.side, lang),
+                ply = g.ply,
+                state = state
             );
+            let _ = writeln!(out, "{line}");
         }
         if total > shown {
-            let _ = writeln!(
-                text,
-                "{shown} of {total}, the newest first; type more to narrow, like /games @{} (ongoing only)",
-                user.name
-            );
+            let cut = tr!(lang, "console-games-cut", shown = shown, total = total, player = self.at(&user));
+            let _ = writeln!(out, "{cut}");
         }
-        Ok(text)
+        Ok(out)
     }
 
     async fn resign(&mut self, args: &[&str]) -> Result<String, String> {
         let me = self.me().await?;
         let id = self.pick_game(args.first().copied(), &me).await?;
-        let finished = self.host.resign(id, me.id, None, self.now()).await.map_err(|e| e.to_string())?;
-        Ok(format!("@{} resigned game #{id}.\n{}", me.name, self.show(&finished.game)))
+        let finished = self.host.resign(id, me.id, None, self.now()).await.map_err(self.refusal())?;
+        let line = tr!(self.lang, "console-resigned", by = self.at(&me), id = id);
+        Ok(format!("{line}\n{}", self.show(&finished.game)))
     }
 
     async fn offer(&mut self, args: &[&str], takeback: bool) -> Result<String, String> {
         let me = self.me().await?;
-        let (kind, usage) = if takeback {
-            ("takeback", "/takeback request, /takeback accept or /takeback decline")
-        } else {
-            ("draw", "/draw offer, /draw accept or /draw decline")
-        };
+        let lang = self.lang;
         let action = match args.first().map(|a| a.to_ascii_lowercase()).as_deref() {
             Some("offer" | "request") => OfferAction::Offer,
             Some("accept" | "yes") => OfferAction::Accept,
             Some("decline" | "no" | "withdraw") => OfferAction::Decline,
-            _ => return Err(format!("write {usage}")),
+            _ => return Err(tr!(lang, if takeback { "console-takeback-usage" } else { "console-draw-usage" })),
         };
         let id = self.pick_game(args.get(1).copied(), &me).await?;
         let outcome = if takeback {
@@ -448,127 +493,135 @@ impl Session {
         } else {
             self.host.draw(id, me.id, action, None, self.now()).await
         }
-        .map_err(|e: HostError| e.to_string())?;
+        .map_err(self.refusal())?;
         self.last_game = Some(id);
+        let by = self.at(&me);
         Ok(match &outcome {
             OfferOutcome::Offered { game, .. } => {
-                let other = if game.attacker.id == me.id { &game.defender } else { &game.attacker };
-                let verb = if takeback { "asks to take back a move" } else { "offers a draw" };
-                format!("@{} {verb} in game #{id}; @{} may answer with /{kind} accept or decline", me.name, other.name)
+                let other = self.at(if game.attacker.id == me.id { &game.defender } else { &game.attacker });
+                let kind = if takeback { "console-offered-takeback" } else { "console-offered-draw" };
+                tr!(lang, kind, by = by, id = id, other = other)
             }
             OfferOutcome::Accepted { game, plies_taken_back, .. } if takeback => {
-                format!(
-                    "@{} accepted: {} taken back in game #{id}.\n{}",
-                    me.name,
-                    plies(*plies_taken_back),
-                    self.show(game)
-                )
+                let line = tr!(lang, "console-takeback-accepted", by = by, plies = *plies_taken_back, id = id);
+                format!("{line}\n{}", self.show(game))
             }
-            OfferOutcome::Accepted { game, .. } => format!("@{} accepted the draw.\n{}", me.name, self.show(game)),
-            OfferOutcome::Declined { withdrawn: true, .. } => format!("@{} withdrew the {kind} offer", me.name),
-            OfferOutcome::Declined { .. } => format!("@{} declined the {kind} offer", me.name),
+            OfferOutcome::Accepted { game, .. } => {
+                format!("{}\n{}", tr!(lang, "console-draw-accepted", by = by), self.show(game))
+            }
+            OfferOutcome::Declined { withdrawn: true, .. } => {
+                tr!(lang, if takeback { "console-withdrew-takeback" } else { "console-withdrew-draw" }, by = by)
+            }
+            OfferOutcome::Declined { .. } => {
+                tr!(lang, if takeback { "console-declined-takeback" } else { "console-declined-draw" }, by = by)
+            }
         })
     }
 
     async fn export(&mut self, args: &[&str]) -> Result<String, String> {
         let me = self.me().await?;
         let id = self.pick_game_of(args.first().copied(), &me, true).await?;
-        self.host.export(id).await.map_err(|e| e.to_string())
+        self.host.export(id).await.map_err(self.refusal())
     }
 
     async fn summary(&mut self, args: &[&str]) -> Result<String, String> {
         let me = self.me().await?;
         let id = self.pick_game_of(args.first().copied(), &me, true).await?;
-        let summary = self.host.summary(id).await.map_err(|e| e.to_string())?;
-        let text = summary::summary_text(&summary, Lang::En);
-        let mut out = format!("{}\n{}\n", text.title, text.description);
+        let summary = self.host.summary(id).await.map_err(self.refusal())?;
+        let words = summary::summary_text(&summary, self.lang);
+        let mut out = format!("{}\n{}\n", words.title, words.description);
         if let Some(path) = self.write_gif(&summary) {
-            let _ = writeln!(out, "game animation: {}", path.display());
+            let _ = writeln!(out, "{}", tr!(self.lang, "console-game-animation", path = path.display().to_string()));
         }
-        let card = crate::discord::cards::summary_card(&summary, Lang::En, tafl_render::Theme::default());
+        let card = crate::discord::cards::summary_card(&summary, self.lang, tafl_render::Theme::default());
         if let Some(path) = self.write_card(&format!("game-{id}-summary.png"), |r| r.render_summary_card(&card)) {
-            let _ = writeln!(out, "summary card: {}", path.display());
+            let _ = writeln!(out, "{}", tr!(self.lang, "console-summary-card", path = path.display().to_string()));
         }
         Ok(out)
     }
 
     async fn leaderboard(&mut self, args: &[&str]) -> Result<String, String> {
         let family = args.first().copied().unwrap_or("copenhagen");
-        let board = self.host.leaderboard(family, None, 20).await.map_err(|e| e.to_string())?;
-        let text = summary::leaderboard_text(&board, Lang::En);
-        let mut out = format!("{}\n{}", text.title, text.description);
-        let trends = self.host.rating_trends(&board, 20).await.map_err(|e| e.to_string())?;
-        let card = crate::discord::cards::leaderboard_card(&board, &trends, Lang::En, tafl_render::Theme::default());
+        let board = self.host.leaderboard(family, None, 20).await.map_err(self.refusal())?;
+        let words = summary::leaderboard_text(&board, self.lang);
+        let mut out = format!("{}\n{}", words.title, words.description);
+        let trends = self.host.rating_trends(&board, 20).await.map_err(self.refusal())?;
+        let card = crate::discord::cards::leaderboard_card(&board, &trends, self.lang, tafl_render::Theme::default());
         let name = format!("leaderboard-{}.png", board.family);
         if let Some(path) = self.write_card(&name, |r| r.render_leaderboard_card(&card)) {
-            let _ = write!(out, "\nleaderboard card: {}", path.display());
+            let _ = write!(out, "\n{}", tr!(self.lang, "console-leaderboard-card", path = path.display().to_string()));
         }
         Ok(out)
     }
 
     async fn profile(&mut self, args: &[&str]) -> Result<String, String> {
         let user = match args.first() {
-            Some(name) => self.user(&parse_name(name)?).await?,
+            Some(name) => self.user(&parse_name(name, self.lang)?).await?,
             None => self.me().await?,
         };
-        let profile = self.host.profile(user.id, None).await.map_err(|e| e.to_string())?;
-        let text = summary::profile_text(&profile, Lang::En);
-        let mut out = format!("{}\n{}", text.title, text.description);
-        let history = self.host.rating_history(user.id, None).await.map_err(|e| e.to_string())?;
-        let card = crate::discord::cards::profile_card(&profile, &history, Lang::En, tafl_render::Theme::default());
+        let profile = self.host.profile(user.id, None).await.map_err(self.refusal())?;
+        let words = summary::profile_text(&profile, self.lang);
+        let mut out = format!("{}\n{}", words.title, words.description);
+        let history = self.host.rating_history(user.id, None).await.map_err(self.refusal())?;
+        let card = crate::discord::cards::profile_card(&profile, &history, self.lang, tafl_render::Theme::default());
         if let Some(path) = self.write_card(&format!("profile-{}.png", user.id), |r| r.render_profile_card(&card)) {
-            let _ = write!(out, "\nprofile card: {}", path.display());
+            let _ = write!(out, "\n{}", tr!(self.lang, "console-profile-card", path = path.display().to_string()));
         }
         Ok(out)
     }
 
     async fn import(&mut self, args: &[&str]) -> Result<String, String> {
         let Some((path, names)) = args.split_first() else {
-            return Err("write the record's file, like /import game.otn @ann @ben".to_owned());
+            return Err(tr!(self.lang, "console-import-usage"));
         };
         if names.len() > 2 {
-            return Err(
-                "name at most two players, the attackers' then the defenders', like /import game.otn @ann @ben"
-                    .to_owned(),
-            );
+            return Err(tr!(self.lang, "console-import-two-players"));
         }
-        let record = crate::limits::read_file(std::path::Path::new(path))
-            .map_err(|e| format!("cannot read {}: {e}", shorten(path)))?;
+        let lang = self.lang;
+        let record = crate::limits::read_file(std::path::Path::new(path)).map_err(|error| match error {
+            crate::limits::ReadError::TooLarge => tr!(lang, "console-too-large", path = shorten(path)),
+            crate::limits::ReadError::Io(error) => {
+                // The operating system's words are English; the log keeps them.
+                tracing::info!(%error, path = %shorten(path), "cannot read a record file");
+                tr!(lang, "console-cannot-read", path = shorten(path))
+            }
+        })?;
         // Players named on the command line, else the record's own [attackers:…] and
         // [defenders:…] tags, else the one typing.
         let tags = tafl_rules::otn::GameRecord::parse(&record).map(|r| r.tags).unwrap_or_default();
         let tag = |key: &str| tags.iter().find(|(k, _)| k == key).map(|(_, v)| v.trim().to_owned());
         let mut players = Vec::with_capacity(2);
-        for (given, key) in [(names.first(), "attackers"), (names.get(1), "defenders")] {
-            let name = match (given, tag(key)) {
-                (Some(given), _) => parse_name(given)?,
-                (None, Some(tagged)) => parse_name(&tagged).map_err(|e| {
-                    format!("the record's {key} tag: {e}; name the players, like /import FILE @ann @ben")
+        for (given, side) in [(names.first(), tafl_rules::Side::Attackers), (names.get(1), tafl_rules::Side::Defenders)]
+        {
+            let name = match (given, tag(side.name())) {
+                (Some(given), _) => parse_name(given, lang)?,
+                (None, Some(tagged)) => parse_name(&tagged, lang).map_err(|e| {
+                    tr!(lang, "console-bad-record-player", side = text::side_name(side, lang), error = e)
                 })?,
                 (None, None) => self.current.clone(),
             };
             players.push(self.user(&name).await?);
         }
         let (attacker, defender) = (players[0].clone(), players[1].clone());
-        let game =
-            self.host.import(&record, &attacker, &defender, PLACE, self.now()).await.map_err(|e| e.to_string())?;
+        let game = self.host.import(&record, &attacker, &defender, PLACE, self.now()).await.map_err(self.refusal())?;
         self.last_game = Some(game.id);
-        Ok(format!(
-            "imported as game #{} ({}, {}), @{} (attackers) against @{} (defenders).\n{}",
-            game.id,
-            game.variant,
-            plies(game.ply),
-            game.attacker.name,
-            game.defender.name,
-            self.show(&game)
-        ))
+        let line = tr!(
+            lang,
+            "console-imported",
+            id = game.id,
+            variant = text::variant_name(&game.variant, lang),
+            plies = game.ply,
+            attacker = self.at(&game.attacker),
+            defender = self.at(&game.defender)
+        );
+        Ok(format!("{line}\n{}", self.show(&game)))
     }
 
     async fn tick(&mut self) -> Result<String, String> {
         let now = self.now();
-        let found = self.host.tick(now).await.map_err(|e| e.to_string())?;
+        let found = self.host.tick(now).await.map_err(self.refusal())?;
         if found.is_empty() {
-            return Ok("nothing is due".to_owned());
+            return Ok(tr!(self.lang, "console-nothing-due"));
         }
         Ok(found.iter().map(|due| self.describe_due(due, now)).collect::<Vec<_>>().join("\n"))
     }
@@ -579,48 +632,45 @@ impl Session {
         const STEP: i64 = 5 * 60;
         const MAX: i64 = 366 * 24 * 3600;
         let text = args.join(" ");
-        let seconds = clock::parse_duration(&text).filter(|s| (1..=MAX).contains(s)).ok_or_else(|| {
-            format!(
-                "\"{}\" is not a time to wait; write one like 2h, 90m, 1d or 1d12h (at most a year)",
-                shorten(&text)
-            )
-        })?;
+        let seconds = clock::parse_duration(&text)
+            .filter(|s| (1..=MAX).contains(s))
+            .ok_or_else(|| tr!(self.lang, "console-bad-wait", input = shorten(&text)))?;
         let start = self.now();
         let mut lines = Vec::new();
         let mut at = start;
         while at < start + seconds {
             at = (at + STEP).min(start + seconds);
-            for due in self.host.tick(at).await.map_err(|e| e.to_string())? {
+            for due in self.host.tick(at).await.map_err(self.refusal())? {
                 lines.push(format!("[+{}] {}", clock::format_duration(at - start), self.describe_due(&due, at)));
             }
         }
         self.offset = self.offset.saturating_add(seconds);
         if lines.is_empty() {
-            lines.push("nothing came due".to_owned());
+            lines.push(tr!(self.lang, "console-nothing-came-due"));
         }
-        Ok(format!("waited {}:\n{}", clock::format_duration(seconds), lines.join("\n")))
+        let waited = tr!(self.lang, "console-waited", duration = clock::format_duration(seconds));
+        Ok(format!("{waited}\n{}", lines.join("\n")))
     }
 
     /// What the scheduler found, as the console shows it.
     fn describe_due(&self, due: &Due, now: i64) -> String {
+        let lang = self.lang;
         match due {
             Due::Reminder(r) => {
                 let left = clock::format_duration(r.deadline_at - now);
-                match r.kind {
-                    ReminderKind::Halfway => {
-                        format!("reminder: @{}, half your time in game #{} is gone; {left} left", r.player.name, r.game)
-                    }
-                    ReminderKind::LastWarning => {
-                        format!("last warning: @{}, only {left} left in game #{}", r.player.name, r.game)
-                    }
-                }
+                let id = match r.kind {
+                    ReminderKind::Halfway => "console-reminder",
+                    ReminderKind::LastWarning => "console-last-warning",
+                };
+                tr!(lang, id, player = self.at(&r.player), id = r.game, left = left)
             }
             Due::TimedOut(finished) => {
                 let game = &finished.game;
                 let loser = game.player(game.to_move);
-                format!("@{} ran out of time in game #{}.\n{}", loser.name, game.id, self.show(game).trim_end())
+                let line = tr!(lang, "console-timed-out", player = self.at(loser), id = game.id);
+                format!("{line}\n{}", self.show(game).trim_end())
             }
-            Due::ChallengeExpired(c) => format!("challenge #{} from @{} expired unanswered", c.id, c.challenger.name),
+            Due::ChallengeExpired(c) => tr!(lang, "console-challenge-expired", id = c.id, by = self.at(&c.challenger)),
             Due::Digest(digest) => {
                 let games: Vec<String> = digest
                     .games
@@ -628,59 +678,70 @@ impl Session {
                     .map(|g| {
                         let left = g
                             .time_left(now)
-                            .map_or_else(String::new, |s| format!(", {} left", clock::format_duration(s)));
-                        format!("#{} ({} against @{}{left})", g.id, g.variant, g.opponent.name)
+                            .map_or_else(String::new, |s| tr!(lang, "console-left", left = clock::format_duration(s)));
+                        tr!(
+                            lang,
+                            "console-digest-game",
+                            id = g.id,
+                            variant = text::variant_name(&g.variant, lang),
+                            opponent = self.at(&g.opponent),
+                            left = left
+                        )
                     })
                     .collect();
-                format!("digest for @{}: your turn in {} game(s): {}", digest.user.name, games.len(), games.join(", "))
+                tr!(
+                    lang,
+                    "console-digest",
+                    player = self.at(&digest.user),
+                    count = games.len(),
+                    games = games.join(", ")
+                )
             }
             Due::Grace { until, games } => {
-                let ids: Vec<String> = games.iter().map(|g| format!("#{g}")).collect();
-                format!(
-                    "the scheduler was not running: the deadlines of games {} moved to {} from now",
-                    ids.join(", "),
-                    clock::format_duration(until - now)
-                )
+                let ids: Vec<String> = games.iter().map(|g| text::short_number(*g, lang)).collect();
+                tr!(lang, "console-grace", games = ids.join(", "), after = clock::format_duration(until - now))
             }
         }
     }
 
     /// The board as text, whose turn or the result, and the PNG written for it.
     fn show(&self, game: &GameView) -> String {
-        let mut text = format!("{}\n", game.position);
+        let lang = self.lang;
+        let mut out = format!("{}\n", game.position);
         match (game.ending, game.player_to_move()) {
             (Some(ending), _) => {
-                let _ = write!(text, "game #{} is over: {ending}", game.id);
+                let mut result = summary::result_caption(ending, lang);
                 if let Some(winner) = ending.winner {
-                    let _ = write!(text, " (@{} wins)", game.player(winner).name);
+                    let _ = write!(result, " ({})", tr!(lang, "console-winner", player = self.at(game.player(winner))));
                 }
-                text.push('\n');
+                let _ = writeln!(out, "{}", tr!(lang, "console-game-over", id = game.id, result = result));
                 // `aborted` is both the status and the reason: said once.
                 let (status, reason) = (ending.status_name(), ending.reason.name());
-                if status == reason {
-                    let _ = writeln!(text, "result: {status}");
-                } else {
-                    let _ = writeln!(text, "result: {status} {reason}");
-                }
+                let reason = if status == reason { String::new() } else { format!(" {reason}") };
+                let _ = writeln!(out, "{}", tr!(lang, "console-result", status = status, reason = reason));
             }
             (None, Some(player)) => {
-                let _ =
-                    write!(text, "game #{}, ply {}: @{} ({}) to move", game.id, game.ply, player.name, game.to_move);
+                let side = text::side_name(game.to_move, lang);
+                let _ = write!(
+                    out,
+                    "{}",
+                    tr!(lang, "console-to-move", id = game.id, ply = game.ply, player = self.at(player), side = side)
+                );
                 if let Some(left) = game.time_left(self.now()) {
-                    let _ = write!(text, ", {} left", clock::format_duration(left));
+                    let _ = write!(out, "{}", tr!(lang, "console-left", left = clock::format_duration(left)));
                     if game.clock.reserve_cap().is_some() {
-                        let reserve = game.reserve(game.to_move);
-                        let _ = write!(text, " (reserve {})", clock::format_duration(reserve));
+                        let reserve = clock::format_duration(game.reserve(game.to_move));
+                        let _ = write!(out, "{}", tr!(lang, "console-reserve", reserve = reserve));
                     }
                 }
-                text.push('\n');
+                out.push('\n');
             }
             (None, None) => {}
         }
         if let Some(path) = self.write_png(game) {
-            let _ = writeln!(text, "board image: {}", path.display());
+            let _ = writeln!(out, "{}", tr!(lang, "console-board-image", path = path.display().to_string()));
         }
-        text
+        out
     }
 
     /// Writes the board PNG for a position: the one place where the console draws images.
@@ -688,12 +749,7 @@ impl Session {
         let (dir, renderer) = (self.boards.as_ref()?, self.renderer.as_ref()?);
         let options = BoardOptions {
             last_move: game.last_move.as_ref().map(|m| LastMove { mv: m.mv, captures: m.captures.clone() }),
-            caption: Some(Caption {
-                attackers: game.attacker.name.clone(),
-                defenders: game.defender.name.clone(),
-                move_number: u32::try_from(game.ply / 2 + 1).ok(),
-                status: summary::caption_status(game.ending, Lang::En),
-            }),
+            caption: Some(summary::caption(game, self.lang)),
             ..BoardOptions::default()
         };
         let png = match renderer.render_png(&game.position, &options) {
@@ -744,10 +800,12 @@ impl Session {
     fn write_gif(&self, summary: &Summary) -> Option<PathBuf> {
         let (dir, renderer) = (self.boards.as_ref()?, self.renderer.as_ref()?);
         let game = &summary.game;
+        let (first_footer, last_footer) = summary::gif_footers(game, summary.record.start().to_move(), self.lang);
         let options = GifOptions {
             attackers: game.attacker.name.clone(),
             defenders: game.defender.name.clone(),
-            result: summary::gif_result(game.ending, Lang::En),
+            first_footer,
+            last_footer,
             ..GifOptions::default()
         };
         let gif = match renderer.render_gif(&summary.record, &options) {
@@ -769,25 +827,16 @@ impl Session {
 }
 
 /// `@bob` or `bob`: letters, digits, `_`, `-` and `.`, at most 32 characters.
-fn parse_name(text: &str) -> Result<String, String> {
+fn parse_name(text: &str, lang: Lang) -> Result<String, String> {
     let name = text.trim().trim_start_matches('@');
     let valid = !name.is_empty()
         && name.chars().count() <= 32
         && name.chars().all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.'));
-    if valid {
-        Ok(name.to_owned())
-    } else {
-        Err(format!("\"{}\" is not a name; write @ and letters or digits, like @bob", shorten(text)))
-    }
+    if valid { Ok(name.to_owned()) } else { Err(tr!(lang, "console-bad-name", input = shorten(text))) }
 }
 
 /// The most lines a list shows; longer ones say how many there were.
 const LIST_LIMIT: usize = 25;
-
-/// `1 ply`, `2 plies`.
-fn plies(count: usize) -> String {
-    if count == 1 { "1 ply".to_owned() } else { format!("{count} plies") }
-}
 
 /// A prefix longer than `prefix` to suggest, taken from the first move listed: its square, or
 /// the whole move once the square is typed.
@@ -797,12 +846,8 @@ fn narrower(prefix: &str, listed: &str) -> String {
     if prefix.len() < square.len() { square.to_owned() } else { first.to_owned() }
 }
 
-fn parse_id(text: &str) -> Result<i64, String> {
-    text.parse::<i64>().ok().filter(|n| *n > 0).ok_or_else(|| format!("\"{}\" is not a number like 12", shorten(text)))
-}
-
-fn internal(error: sqlx::Error) -> String {
-    HostError::from(error).to_string()
+fn parse_id(text: &str, lang: Lang) -> Result<i64, String> {
+    text.parse::<i64>().ok().filter(|n| *n > 0).ok_or_else(|| tr!(lang, "console-bad-number", input = shorten(text)))
 }
 
 /// At most 32 characters of what someone typed, control characters escaped.

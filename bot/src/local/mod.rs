@@ -18,6 +18,7 @@ pub use commands::Session;
 use crate::cli::CliError;
 use crate::host::Host;
 use crate::limits::MAX_LINE_BYTES;
+use crate::present::{Lang, tr};
 use crate::printable::printable;
 use crate::store::Db;
 
@@ -36,12 +37,36 @@ pub struct LocalArgs {
     /// Do not echo piped commands (they are echoed so that a transcript reads like a session).
     #[arg(long)]
     pub quiet: bool,
+    /// The language of the session (en, ru, or any other the bot has); by default the
+    /// terminal's, from `LANG`.
+    #[arg(long)]
+    pub lang: Option<String>,
+}
+
+impl LocalArgs {
+    /// The session's language: `--lang`, else `LANG` (`ru_RU.UTF-8` is Russian), else English.
+    #[must_use]
+    pub fn language(&self) -> Lang {
+        let tag = self.lang.clone().or_else(|| std::env::var("LANG").ok()).unwrap_or_default();
+        Lang::console(&tag)
+    }
 }
 
 /// Runs a session on stdin and stdout.
 pub fn run(args: &LocalArgs, out: &mut dyn Write) -> Result<(), CliError> {
     // Logs (database trouble, unwritable board files) go to stderr, so stdout stays the session;
     // RUST_LOG=debug shows every move. Ignored when a subscriber is already set (tests).
+    let base = |code: &str| code.split(['-', '_', '.']).next().unwrap_or("").to_ascii_lowercase();
+    if let Some(asked) = &args.lang
+        && base(crate::present::Locales::global().pick(asked).code()) != base(asked)
+    {
+        let known: Vec<&str> = crate::present::Locales::global().all().iter().map(|l| l.code()).collect();
+        return Err(CliError::Input(format!(
+            "the console does not speak \"{}\"; choose one of: {}",
+            crate::cli::shorten(asked, 16),
+            known.join(", ")
+        )));
+    }
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
     // A log line that cannot be written is dropped (see `discord::init_logging`).
@@ -67,11 +92,11 @@ pub fn run_with(
     runtime.block_on(async {
         let db = open(&args.db).await?;
         let boards = (!args.no_png).then(|| args.boards.clone());
-        let mut session = Session::new(Host::new(db), boards);
+        let lang = args.language();
+        let mut session = Session::new(Host::new(db), boards).with_lang(lang);
         let write = CliError::write;
         if interactive {
-            writeln!(out, "tafl-bot local: database {}. Type /help for the commands.", args.db.display())
-                .map_err(write)?;
+            writeln!(out, "{}", tr!(lang, "console-welcome", path = args.db.display().to_string())).map_err(write)?;
         }
         let mut line = String::new();
         let mut failures = 0usize;
@@ -89,9 +114,7 @@ pub fn run_with(
             if read > MAX_LINE_BYTES {
                 // Endless input (`< /dev/zero`) has no next line to go on with.
                 session.close().await;
-                return Err(CliError::Input(
-                    "a command line is longer than 64 KB, the most the console reads; the session ends".to_owned(),
-                ));
+                return Err(CliError::Input(tr!(lang, "console-line-too-long")));
             }
             let command = line.trim();
             if command.is_empty() || command.starts_with('#') {
@@ -102,7 +125,7 @@ pub fn run_with(
             }
             let reply = session.execute(command).await;
             // Errors are one line, whatever they quote; boards and lists are the bot's own text.
-            let text = if reply.text.starts_with("error:") {
+            let text = if reply.failed {
                 failures += 1;
                 printable(reply.text.trim_end()).into_owned()
             } else {

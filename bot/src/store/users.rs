@@ -26,6 +26,26 @@ pub async fn remember(conn: &mut SqliteConnection, id: i64, name: &str, now: i64
     Ok(())
 }
 
+/// Records the client locale Discord reports for a person; writes only when it changed. A
+/// person never seen before gets no row here (rows are made with a name by [`remember`]).
+pub async fn remember_locale(conn: &mut SqliteConnection, id: i64, locale: &str, now: i64) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE users SET locale = ?, updated_at = ? WHERE id = ? AND locale IS NOT ?")
+        .bind(locale)
+        .bind(now)
+        .bind(id)
+        .bind(locale)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+/// A person's client locale as last reported, if known.
+pub async fn locale(conn: &mut SqliteConnection, id: i64) -> Result<Option<String>, sqlx::Error> {
+    let found: Option<Option<String>> =
+        sqlx::query_scalar("SELECT locale FROM users WHERE id = ?").bind(id).fetch_optional(conn).await?;
+    Ok(found.flatten())
+}
+
 pub async fn find(conn: &mut SqliteConnection, id: i64) -> Result<Option<UserRow>, sqlx::Error> {
     sqlx::query_as("SELECT id, name, settings FROM users WHERE id = ?").bind(id).fetch_optional(conn).await
 }

@@ -120,3 +120,11 @@ pub fn find_game(variant: Variant, reason: Reason, max_plies: usize) -> Vec<Stri
 pub fn mover(n: usize) -> Side {
     if n.is_multiple_of(2) { Side::Defenders } else { Side::Attackers }
 }
+
+/// What a person is told about a refusal, in English as the console says it (commands as
+/// `/challenge`), the words the host's typed errors turn into.
+#[must_use]
+#[allow(dead_code)] // not every test binary that includes this module uses it
+pub fn said(error: &tafl_bot::host::HostError) -> String {
+    tafl_bot::present::text::host_error(error, tafl_bot::present::Lang::console("en"))
+}

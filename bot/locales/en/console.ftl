@@ -1,0 +1,119 @@
+# The console (`tafl-bot local`). Console commands keep their English names (/move, /board…) in
+# every language: they are what the player types. $path values are file names.
+
+console-help =
+    Commands (the same as in Discord; people are @names, each with a stable id in the database):
+      /challenge [@user] [variant] [side:attackers|defenders|random] [clock:3d|3d+7d|none] [key=value…]
+                              challenge someone, or anyone without a name (default variant copenhagen)
+      /accept [id]  /decline [id]  /cancel [id]
+                              answer a challenge (the latest one when no id is given)
+      /challenges             the open challenges you made or may answer
+      /move e1-e3 [game:N]    play a move (in your latest game unless game:N is given)
+      /moves [prefix]         your legal moves, labelled as the suggestions show them
+      /board [N]              show a game
+      /games [@user] [all]    your (or someone's) games; all includes finished ones
+      /resign                 resign
+      /draw offer|accept|decline
+      /takeback request|accept|decline
+      /export [N]             print the OTN record of a game
+      /summary [N]            the summary of a game (and its GIF beside the boards)
+      /leaderboard [variant]  the best players of a variant's family (default copenhagen)
+      /profile [@user]        ratings, results by side and current streak
+      /import FILE [@attackers] [@defenders]
+                              import a finished game from an OTN record file
+      /tick                   run the scheduler now: reminders, time-outs, expired challenges
+      /wait 2h                let time pass (1d, 90m, 1d12h…), running the scheduler as a bot would
+      /as @bob                switch to playing as @bob (you start as @you)
+      as @bob /accept         run one command as @bob
+      /help  /quit
+console-welcome = tafl-bot local: database { $path }. Type /help for the commands.
+console-error = error: { $message }
+console-bye = bye
+console-line-too-long = a command line is longer than 64 KB, the most the console reads; the session ends
+console-as-inside-as = as { $player } runs one command as { $player }; to switch for good, type /as on its own, like /as @bob
+console-moves-cut = { $shown } of { $total }; type more to narrow, like /moves { $prefix }
+console-games-cut = { $shown } of { $total }, the newest first; type more to narrow, like /games { $player } (ongoing only)
+console-import-two-players = name at most two players, the attackers' then the defenders', like /import game.otn @ann @ben
+console-bad-record-player = the record's { $side } tag: { $error }; name the players, like /import FILE @ann @ben
+console-as-needs-command = write a command after the name, like: as @bob /accept
+console-as-needs-slash = write a slash command after the name, like: as @bob /accept
+console-not-a-command = commands start with /, like /move e1-e3; type /help for the list
+console-unknown-command = there is no command /{ $name }; type /help for the list
+console-as-usage = write whom to play as, like /as @bob
+console-now-playing = you are now { $player }
+console-bad-name = "{ $input }" is not a name; write @ and letters or digits, like @bob
+console-bad-number = "{ $input }" is not a number like 12
+console-bad-side = "{ $input }" is not a side; choose attackers, defenders or random
+console-bad-challenge-option = "{ $input }" is not a challenge option; type /help
+
+console-anyone = anyone
+console-with-clock = { " " }with { $per_move } per move
+console-with-reserve = { " " }with { $per_move } per move, unused time saved up to { $cap }
+console-challenge = challenge #{ $id }: { $by } challenges { $to } to { $variant }{ $options }, challenger plays { $side }.
+console-challenge-answer = { $player } may answer with: as { $player } /accept { $id }
+console-challenge-answer-open = anyone may answer with: as @name /accept { $id }
+console-no-challenge-to-cancel = you have no open challenge to cancel
+console-no-challenge-to-answer = there is no open challenge for you to answer
+console-accepted = { $by } accepted challenge #{ $challenge }: game #{ $id } of { $variant } starts, { $attacker } (attackers) against { $defender } (defenders).
+console-declined = { $by } declined challenge #{ $id } from { $challenger }
+console-cancelled = challenge #{ $id } cancelled
+console-no-open-challenges = no open challenges
+console-challenge-line = #{ $id } { $by } → { $to }: { $variant } { $options }
+
+console-no-game = you have no game going; start one with /challenge
+console-move-usage = write the move, like /move e1-e3
+console-played = { $by } played { $notation } (game #{ $id }, ply { $ply })
+console-no-legal-move = no legal move starts with "{ $prefix }"
+console-no-ongoing-games = { $player } has no ongoing games
+console-no-games = { $player } has no games
+console-turn = { $player }'s turn
+console-time-left = { $state }, { $left } left
+console-game-line = game #{ $id }: { $variant } against { $opponent }, playing the { $side }, ply { $ply }: { $state }
+console-resigned = { $by } resigned game #{ $id }.
+console-draw-usage = write /draw offer, /draw accept or /draw decline
+console-takeback-usage = write /takeback request, /takeback accept or /takeback decline
+console-offered-draw = { $by } offers a draw in game #{ $id }; { $other } may answer with /draw accept or decline
+console-offered-takeback = { $by } asks to take back a move in game #{ $id }; { $other } may answer with /takeback accept or decline
+console-takeback-accepted = { $by } accepted: { $plies ->
+    [one] 1 ply
+   *[other] { $plies } plies
+} taken back in game #{ $id }.
+console-draw-accepted = { $by } accepted the draw.
+console-withdrew-draw = { $by } withdrew the draw offer
+console-withdrew-takeback = { $by } withdrew the takeback offer
+console-declined-draw = { $by } declined the draw offer
+console-declined-takeback = { $by } declined the takeback offer
+console-game-animation = game animation: { $path }
+console-import-usage = write the record's file, like /import game.otn @ann @ben
+console-cannot-read = cannot read { $path }
+console-too-large = cannot read { $path }: it is larger than 1 MB, the most the bot reads
+console-imported = imported as game #{ $id } ({ $variant }, { $plies ->
+    [one] 1 ply
+   *[other] { $plies } plies
+}), { $attacker } (attackers) against { $defender } (defenders).
+
+console-nothing-due = nothing is due
+console-bad-wait = "{ $input }" is not a time to wait; write one like 2h, 90m, 1d or 1d12h (at most a year)
+console-nothing-came-due = nothing came due
+console-waited = waited { $duration }:
+console-reminder = reminder: { $player }, half your time in game #{ $id } is gone; { $left } left
+console-last-warning = last warning: { $player }, only { $left } left in game #{ $id }
+console-timed-out = { $player } ran out of time in game #{ $id }.
+console-challenge-expired = challenge #{ $id } from { $by } expired unanswered
+console-digest = digest for { $player }: your turn in { $count ->
+    [one] 1 game
+   *[other] { $count } games
+}: { $games }
+console-digest-game = #{ $id } ({ $variant } against { $opponent }{ $left })
+console-left = , { $left } left
+console-grace = the scheduler was not running: the deadlines of games { $games } moved to { $after } from now
+
+console-game-over = game #{ $id } is over: { $result }
+console-winner = { $player } wins
+console-result = result: { $status }{ $reason }
+console-to-move = game #{ $id }, ply { $ply }: { $player } ({ $side }) to move
+console-reserve = { " " }(reserve { $reserve })
+console-board-image = board image: { $path }
+console-summary-card = summary card: { $path }
+console-leaderboard-card = leaderboard card: { $path }
+console-profile-card = profile card: { $path }

@@ -1,0 +1,90 @@
+# Refusals: one sentence each, private, saying what to do next. Nothing was changed.
+
+error-internal = Something went wrong on our side; please try again in a moment.
+error-bad-arguments = I could not read those options; please pick them from the command's list.
+error-channel-not-allowed = Games are not played in this channel on this server; ask a manager, or use an allowed channel.
+error-guild-only = Games are played in a server channel; use this command there.
+error-unknown-command = This command is not available any more; please reopen the command list.
+error-unknown-control = This button no longer works; show the current board with { CMD("board") }.
+error-unknown-variant = There is no such variant; please pick one from the list ({ CMD("variants") } shows them all).
+error-no-game-here = You have no game in this channel; name one with the game option, or see { CMD("games") }.
+error-several-games = You have several games here ({ $list }); choose one with the game option.
+error-bots-cannot-play = Bots cannot play; challenge a person, or leave the opponent out for an open challenge.
+error-no-piece-moves = No piece of yours can move from { $square }; pick another.
+
+error-challenge-yourself = You cannot challenge yourself; name another player, or leave the opponent out for an open challenge.
+error-too-many-challenges = { $count ->
+    [one] You already have 1 open challenge; cancel it or wait for an answer before making another.
+   *[other] You already have { $count } open challenges; cancel one or wait for answers before making another.
+}
+error-no-such-challenge = There is no challenge #{ $id }; check the number, or start one with { CMD("challenge") }.
+error-challenge-closed = Challenge #{ $id } can no longer be answered; start a new one with { CMD("challenge") }.
+error-challenge-expired = Challenge #{ $id } has expired; start a new one with { CMD("challenge") }.
+error-not-your-challenge = Challenge #{ $id } is meant for { $opponent }, not for you; start your own with { CMD("challenge") }.
+error-own-challenge = You cannot accept your own challenge #{ $id }; wait for an opponent, or withdraw it with Decline.
+error-not-challenger = Only { $challenger }, who made challenge #{ $id }, can withdraw it.
+error-decline-open = Challenge #{ $id } is open to anyone, so there is nothing to decline; just leave it.
+error-no-such-game = There is no game #{ $id }; see your games with { CMD("games") }.
+error-not-a-player = This is not your game: only its two players can use its buttons.
+error-game-over = Game #{ $id } is over; start a new one with { CMD("challenge") }.
+error-not-your-turn = It is not your turn: { $player } moves next.
+error-stale-board = The board has changed since; play on the current board ({ CMD("board") } shows it).
+error-no-draw-offer = There is no draw offer in game #{ $id }.
+error-no-takeback-request = There is no takeback request in game #{ $id }.
+error-already-offered-draw = You already offered a draw in game #{ $id }; wait for your opponent's answer.
+error-already-asked-takeback = You already asked for a takeback in game #{ $id }; wait for your opponent's answer.
+error-takeback-pending = Your opponent asked first: answer their takeback request in game #{ $id }.
+error-nothing-to-take-back = There is no move of yours to take back in game #{ $id }.
+error-own-draw-offer = You cannot answer your own draw offer in game #{ $id }; wait for your opponent, or withdraw it with decline.
+error-own-takeback-request = You cannot answer your own takeback request in game #{ $id }; wait for your opponent, or withdraw it with decline.
+error-too-many-channels = A server may name at most { $max } channels for games; name fewer, or none to allow every channel.
+error-unknown-family = "{ $input }" is neither a variant nor a rating family; choose one of: { $families }.
+
+## The rules engine's refusals
+
+error-not-a-square = "{ $input }" is not a square: write a file letter and a rank number, like e4.
+error-not-a-move = "{ $input }" is not a move; write moves like e1-e3.
+error-not-a-position = "{ $input }" is not a position in OTN.
+error-bad-rules-string = The OTN rules string cannot be read.
+error-bad-record-line = The OTN game record cannot be read at line { $line }.
+error-off-board = { $square } is off the board: this one is { $size }x{ $size }.
+error-beyond-any-board = { $square } is off the board: boards are at most 26x26.
+error-no-legal-move-game-over = The game is over.
+error-no-piece = { $notation }: there is no piece on { $square }.
+error-not-your-piece = { $notation }: the piece on { $square } belongs to the { $owner }, and it is the { $to_move }' turn.
+error-null-move = { $notation }: a piece must move to another square.
+error-not-straight = { $notation }: pieces move along a rank or a file, like a rook.
+error-blocked = { $notation }: the way is blocked by the piece on { $square }.
+error-passes-throne = { $notation }: a piece cannot pass the throne.
+error-stops-on-throne = { $notation }: only the king may stop on the throne.
+error-stops-on-corner = { $notation }: only the king may stop on a corner.
+error-capture-mismatch = { $notation }: the move captures { $actual }, not { $claimed }.
+nothing = nothing
+error-illegal-hint = { $why } See the legal moves with { CMD("board") } or the move suggestions.
+
+error-unknown-variant-named = "{ $input }" is not a variant; the variants are: { $known }.
+error-unknown-option = { $variant } has no option "{ $key }"; { $options ->
+    [none] it has no options.
+   *[other] its options are: { $options }.
+}
+error-bad-option-value = Option { $key } of { $variant } takes { $expected }, not "{ $value }".
+or = or
+error-option-syntax = "{ $input }" is not an option; write KEY=VALUE, like escape=edge.
+error-bad-size = A board must be an odd size from { $min } to { $max }, not { $size }.
+error-bad-start = The starting position does not fit the rules.
+error-unsupported-rules = These rules cannot be played here.
+
+error-clock-unreadable = "{ $input }" is not a clock; write a time per move such as 1d, 3d, 12h, 90m or 1d12h (from 1 minute to 30 days), optionally with a reserve such as 3d+7d, or none.
+error-clock-no-time = A clock of no time per move cannot be played; write one such as 1d, 3d or 3d+7d, or none.
+error-clock-too-short = { $duration } per move is too short: a clock gives from 1 minute to 30 days per move, such as 1d, 3d or 3d+7d.
+error-clock-too-long = { $duration } per move is too long: a clock gives from 1 minute to 30 days per move, such as 1d, 3d or 3d+7d.
+error-clock-no-reserve = A reserve of { $duration } is no reserve; write one of at least 1 minute, such as 3d+7d, or just the time per move.
+error-clock-reserve-too-long = A reserve of { $duration } is too long: it may save up at most 60 days; write a smaller one, such as 3d+7d.
+
+error-record-too-long = The record has { $plies } plies; games of at most { $max } plies can be imported.
+error-storage-disk-full = The server's disk is full, so nothing was saved; try again once the bot's operator has freed space.
+error-storage-io = The server could not write to its disk, so nothing was saved; try again later, and tell the bot's operator if it goes on.
+error-storage-busy = The server's database is busy, so nothing was saved; try again in a moment.
+error-record-unplayable = The record's rules cannot be played.
+error-record-move = Ply { $ply } of the record cannot be played: { $why }
+error-record-no-result = The record does not say how the game ended; add a [result:1], [result:-1] or [result:0] tag.

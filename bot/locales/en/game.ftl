@@ -1,0 +1,168 @@
+# Games, challenges and notices: what players read on Discord and in the console.
+# Variables: $id is a game or challenge number; $by, $player, $who, $opponent are names or
+# mentions, already marked up by the front end; $when is a timestamp; $variant a variant's name.
+
+language-name = English
+
+## Sides and variants
+
+side-attackers = attackers
+side-defenders = defenders
+side-heading-attackers = ⚔️ Attackers
+side-heading-defenders = 🛡️ Defenders
+side-plain-attackers = Attackers
+side-plain-defenders = Defenders
+side-choice-attackers = attackers
+side-choice-defenders = defenders
+side-choice-random = decided at random
+
+variant-sea-battle-9 = Sea Battle 9x9
+variant-sea-battle-11 = Sea Battle 11x11
+variant-sea-battle-13 = Sea Battle 13x13
+variant-sea-battle-15 = Sea Battle 15x15
+variant-tablut = Tablut
+variant-brandubh = Brandubh
+variant-hnefatafl = Hnefatafl
+variant-historical-7 = Historical 7x7
+variant-historical-9 = Historical 9x9
+variant-historical-11 = Historical 11x11
+variant-copenhagen = Copenhagen Hnefatafl
+variant-fetlar = Fetlar Hnefatafl
+variant-custom = custom rules
+
+family-sea-battle = Sea Battle
+family-seed-001 = Tablut · Brandubh · Hnefatafl
+family-historical = Historical tafl
+family-copenhagen = Copenhagen Hnefatafl
+family-fetlar = Fetlar Hnefatafl
+
+game-number = game #{ $id }
+short-number = #{ $id }
+thread-versus = vs
+
+## The board message
+
+board-title = { $variant } · game #{ $id }
+board-to-move = Move { $number }: { $player } to move
+board-last-move = Last move: `{ $notation }`
+board-captured = Captured: { $attackers } by the attackers, { $defenders } by the defenders
+board-deadline = ⏰ Time runs out { $when }
+board-offer-draw = 🤝 { $by } offers a draw
+board-offer-takeback = ↩️ { $by } asks to take back their last move
+piece-option = { $square } ({ $moves ->
+    [one] 1 move
+   *[other] { $moves } moves
+})
+move-label-captures = { $notation } x { $captures }
+move-effect-king-escaped = escape!
+move-effect-king-captured = captures the king!
+move-effect-exit-fort = exit fort!
+move-effect-encirclement = encircles!
+move-effect-no-moves = leaves no move!
+move-effect-repetition = repetition
+move-effect-threat = threat
+
+result-attackers = **Attackers win** ({ $player }): { $how }
+result-defenders = **Defenders win** ({ $player }): { $how }
+result-draw = **Draw**: { $how }
+how-king-escaped = the king escaped at { $square }
+how-king-captured = the king was captured at { $square }
+how-encirclement = the defenders are encircled
+how-exit-fort = an exit fort
+how-repetition = repetition
+how-no-moves = no legal moves left
+how-resignation = { $player } resigned
+how-time = { $player } ran out of time
+how-aborted = aborted before the second move
+how-agreement = by agreement
+
+## Buttons and menus
+
+label-accept = Accept
+label-decline = Decline
+label-pick-piece = Move: pick a piece
+label-pick-destination = { $square }: where to?
+label-back = Other piece
+label-resign = Resign
+label-confirm-resign = Yes, resign
+label-offer-draw = Offer draw
+label-accept-draw = Accept draw
+label-decline-draw = Decline draw
+label-takeback = Take back
+label-accept-takeback = Allow takeback
+label-decline-takeback = Refuse takeback
+label-more-pieces = More pieces…
+label-more-moves = More moves…
+
+## Notices
+
+your-move-after = { $player }, your move in game #{ $id } ({ $variant }): `{ $notation }` was played.
+your-move-first = { $player }, your move: game #{ $id } ({ $variant }) has begun.
+played = You played `{ $notation }` in game #{ $id }.
+offer-draw = { $player }, { $by } offers a draw in game #{ $id }: accept or decline on the board.
+offer-takeback = { $player }, { $by } asks to take back their last move in game #{ $id }: answer on the board.
+offer-withdrawn = { $by } withdraws the offer in game #{ $id }.
+offer-draw-declined = { $by } declines the draw in game #{ $id }.
+offer-takeback-declined = { $by } refuses the takeback in game #{ $id }.
+offer-takeback-accepted = { $by } agrees: { $plies ->
+    [one] 1 ply taken back
+   *[other] { $plies } plies taken back
+} in game #{ $id }.
+offer-draw-accepted = { $by } accepts the draw in game #{ $id }.
+confirm-resign = Resign game #{ $id }? Your opponent wins; this cannot be undone.
+resigned = You resigned game #{ $id }.
+
+## Challenges
+
+challenge-title = Challenge #{ $id }: { $variant }
+challenge-to = { $by } challenges { $opponent } to a game of { $variant }.
+challenge-open = { $by } is looking for an opponent in { $variant }: anyone may accept.
+challenge-side = Challenger's side: { $side }
+challenge-options = Options: `{ $options }`
+challenge-expires = The challenge expires { $when }.
+challenge-declined = Challenge #{ $id } declined by { $by }.
+challenge-cancelled = Challenge #{ $id } withdrawn by { $by }.
+challenge-expired = Challenge #{ $id } expired unanswered.
+challenge-accepted = Challenge #{ $id } accepted.
+
+## Clocks
+
+clock-per-move = Time per move: { $per_move }
+clock-with-reserve = Time per move: { $per_move }, unused time saved up to { $cap }
+clock-untimed = No clock: take all the time you need
+days = { $n ->
+    [one] 1 day
+   *[other] { $n } days
+}
+hours = { $n ->
+    [one] 1 hour
+   *[other] { $n } hours
+}
+minutes = { $n ->
+    [one] 1 minute
+   *[other] { $n } minutes
+}
+
+## Game lists, reminders and the digest
+
+game-line = [#{ $id }]({ $link }) { $variant } vs { $opponent } · { $side } · move { $number } · { $state }{ $clock }
+game-line-plain = #{ $id } { $variant } vs { $opponent } · { $side } · move { $number } · { $state }{ $clock }
+game-line-clock = { " " }· ⏰ { $when }
+game-state-finished = finished
+game-state-your-move = **your move**
+game-state-their-move = their move
+game-choice = #{ $id } { $variant } vs { $opponent } ({ $state })
+game-choice-your-move = your move
+game-choice-their-move = their move
+games-title = { $count ->
+    [one] 1 game in progress
+   *[other] { $count } games in progress
+}
+no-games = No games in progress. Start one with { CMD("challenge") }.
+reminder-halfway = { $player }, it is your move in game #{ $id } ({ $variant }); half of your time is gone, it runs out { $when }.
+reminder-last = { $player }, last warning: your time in game #{ $id } ({ $variant }) runs out { $when }, and then the game is lost.
+digest-title = { $count ->
+    [one] Your move in 1 game
+   *[other] Your move in { $count } games
+}
+board-posted = The board of game #{ $id } is posted below; its old message loses its buttons.

@@ -1,0 +1,146 @@
+# Summaries, leaderboards, profiles, rules and the captions of board pictures.
+
+## The summary of a game
+
+summary-title-running = Game #{ $id } — in progress
+summary-title-draw = Game #{ $id } — draw
+summary-title-won = Game #{ $id } — { $player } wins with the { $side }
+summary-players = Attackers: { $attackers } · Defenders: { $defenders }
+summary-variant = Variant: { $variant }{ $options }
+summary-moves = Moves: { $moves } ({ $plies ->
+    [one] 1 ply
+   *[other] { $plies } plies
+})
+summary-captured = Pieces captured: { $attackers } by the attackers, { $defenders } by the defenders
+summary-duration = Duration: { $duration }
+summary-started = Started { $when }
+summary-rating-global = Rating (global): { $changes }
+summary-rating-server = Rating (this server): { $changes }
+summary-imported = Imported game: not rated.
+player-with-side = { $player } ({ $side })
+
+conclusion-to-move = { $player } to move.
+conclusion-king-escaped = The king escaped at { $square }.
+conclusion-king-captured = The king was captured at { $square }.
+conclusion-exit-fort = The king built an exit fort at { $square }.
+conclusion-encirclement = The attackers encircled the defenders.
+conclusion-repetition-draw = Drawn by repetition: the same position occurred three times.
+conclusion-repetition-loss = The same position occurred three times, which the { $side } lose.
+conclusion-no-moves = The { $side } had no legal move.
+conclusion-resignation = { $player } resigned.
+conclusion-resignation-unknown = The game ended by resignation.
+conclusion-time = { $player } ran out of time.
+conclusion-time-unknown = The game ended on time.
+conclusion-agreement = Drawn by agreement.
+conclusion-aborted = Aborted: the clock ran out before the second move. No result, no rating.
+
+duration-short = { $days ->
+    [0] { $hours ->
+        [0] { $minutes ->
+            [0] under a minute
+           *[other] { $minutes } min
+        }
+       *[other] { $hours } h{ $minutes ->
+            [0] {""}
+           *[other] { " " }{ $minutes } min
+        }
+    }
+   *[other] { $days } d{ $hours ->
+        [0] {""}
+       *[other] { " " }{ $hours } h
+    }
+}
+
+## Leaderboards and profiles
+
+leaderboard-title = Leaderboard: { $family } ({ $scope })
+scope-global = global
+scope-server = this server
+no-rated-games = No rated games yet.
+leaderboard-line = { $rank }. { $player } — { $rating } · games: { $games }
+profile-title = { $player } ({ $scope })
+profile-rating = { $family }: { $rating } · games: { $games }
+profile-record-attackers = As the attackers: { $wins } won, { $losses } lost, { $draws } drawn
+profile-record-defenders = As the defenders: { $wins } won, { $losses } lost, { $draws } drawn
+profile-streak-win = Current streak: { $n ->
+    [one] 1 win in a row
+   *[other] { $n } wins in a row
+}
+profile-streak-loss = Current streak: { $n ->
+    [one] 1 loss in a row
+   *[other] { $n } losses in a row
+}
+profile-streak-draw = Current streak: { $n ->
+    [one] 1 draw in a row
+   *[other] { $n } draws in a row
+}
+
+## Captions of board pictures (drawn by the renderer, in the caller's words)
+
+caption-move = Move { $number } · { $status }
+caption-to-move-attackers = Attackers to move
+caption-to-move-defenders = Defenders to move
+caption-start = Start · Attackers to move
+caption-start-defenders = Start · Defenders to move
+caption-result = { $result } · { $why }
+caption-attackers-win = Attackers win
+caption-defenders-win = Defenders win
+caption-draw = Draw
+caption-why-king-captured = king captured
+caption-why-king-escaped = king escaped
+caption-why-exit-fort = exit fort
+caption-why-encirclement = encircled
+caption-why-repetition = repetition
+caption-why-no-moves = no legal move
+caption-why-resignation = resignation
+caption-why-agreement = agreement
+caption-why-time = time
+caption-why-aborted = aborted
+
+## Variants and rules
+
+variants-title = Tafl variants
+variant-line = `{ $id }` — { $name }: { $size }×{ $size }, { $rules }
+rules-otn = OTN rules
+rule-escape-corner = the king escapes to a corner
+rule-escape-edge = the king escapes to the edge
+rule-capture-strong = captured on four sides
+rule-capture-strong-near-throne = captured by four at the throne, by two elsewhere
+rule-capture-middleweight = captured when surrounded, edges count
+rule-king-armed = armed king
+rule-king-unarmed = unarmed king
+rule-shieldwall = shieldwall
+rule-exit-fort = exit fort
+rule-encirclement = encirclement
+
+rules-goal-corner = **Goal.** The defenders win when the king reaches a corner square; the attackers win by capturing the king{ $encirclement ->
+    [yes] { " " }or by surrounding every defender (encirclement).
+   *[no] .
+}
+rules-goal-edge = **Goal.** The defenders win when the king reaches any edge square; the attackers win by capturing the king{ $encirclement ->
+    [yes] { " " }or by surrounding every defender (encirclement).
+   *[no] .
+}
+rules-captures = **Captures.** Pieces move like rooks; a piece is captured when sandwiched between two enemies on a line.
+rules-corners-hostile = The corner squares are hostile: they capture like an enemy piece.
+rules-no-throne = **Throne.** None: the centre is an ordinary square.
+rules-throne = **Throne.** { $pass }; { $hostile }.
+rules-throne-king-only = only the king may stop on it or pass through it
+rules-throne-everyone = only the king may stop on it; any piece may pass over it while it is empty
+rules-throne-hostile-both = when empty it is hostile to both sides
+rules-throne-hostile-attackers = when empty it is hostile to the attackers only
+rules-throne-hostile-defenders = when empty it is hostile to the defenders only
+rules-throne-hostile-none = it never captures
+rules-king = **King.** { $armed }; { $captured }.
+rules-king-armed = The king takes part in captures
+rules-king-unarmed = The king does not capture
+rules-king-strong = he is captured only when surrounded on all four sides (by attackers, or the throne)
+rules-king-strong-near-throne = on or beside the throne he must be surrounded on all four sides; elsewhere two attackers capture him
+rules-king-middleweight = he is captured when surrounded, and the board's edge counts as a side
+rules-shieldwall = **Shieldwall.** A row of pieces along the edge, bracketed at both ends and blocked in front, is captured at once.
+rules-shieldwall-corners = **Shieldwall.** A row of pieces along the edge, bracketed at both ends and blocked in front, is captured at once (a corner may close the row).
+rules-exit-fort = **Exit fort.** The defenders also win when the king, on the edge and able to move, sits in a fortress that can never be broken.
+rules-repetition-draw = **Repetition.** The third time a position occurs, the game is drawn.
+rules-repetition-mover-loses = **Repetition.** Whoever makes a position occur for the third time loses.
+rules-repetition-defenders-lose = **Repetition.** When a position occurs for the third time, the defenders lose.
+rules-repetition-ignore = **Repetition.** Positions may repeat freely.

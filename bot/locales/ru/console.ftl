@@ -1,0 +1,121 @@
+# Консоль (`tafl-bot local`). Команды консоли во всех языках пишутся по-английски (/move, /board…):
+# их набирает игрок. $path — имена файлов.
+
+console-help =
+    Команды (те же, что в Discord; люди — это @имена, у каждого постоянный номер в базе):
+      /challenge [@игрок] [вариант] [side:attackers|defenders|random] [clock:3d|3d+7d|none] [ключ=значение…]
+                              вызвать игрока или, без имени, любого желающего (вариант по умолчанию copenhagen)
+      /accept [номер]  /decline [номер]  /cancel [номер]
+                              ответить на вызов (без номера — на последний)
+      /challenges             открытые вызовы: ваши и адресованные вам
+      /move e1-e3 [game:N]    сделать ход (в вашей последней партии, если не указано game:N)
+      /moves [начало]         ваши возможные ходы с пометками, как в подсказках
+      /board [N]              показать партию
+      /games [@игрок] [all]   ваши (или чужие) партии; all добавляет законченные
+      /resign                 сдаться
+      /draw offer|accept|decline
+      /takeback request|accept|decline
+      /export [N]             запись партии в OTN
+      /summary [N]            итог партии (и её анимация рядом с досками)
+      /leaderboard [вариант]  лучшие игроки семейства вариантов (по умолчанию copenhagen)
+      /profile [@игрок]       рейтинги, результаты за каждую сторону и текущая серия
+      /import ФАЙЛ [@нападающие] [@защитники]
+                              загрузить законченную партию из файла записи OTN
+      /tick                   запустить планировщик сейчас: напоминания, время, истёкшие вызовы
+      /wait 2h                пропустить время (1d, 90m, 1d12h…), запуская планировщик, как бот
+      /as @bob                играть дальше за @bob (вначале вы — @you)
+      as @bob /accept         выполнить одну команду за @bob
+      /help  /quit
+console-welcome = tafl-bot local: база { $path }. Список команд: /help.
+console-error = ошибка: { $message }
+console-bye = до встречи
+console-line-too-long = строка команды длиннее 64 КБ, больше консоль не читает; сеанс окончен
+console-as-inside-as = as { $player } выполняет одну команду за { $player }; чтобы переключиться насовсем, наберите /as отдельно, например /as @bob
+console-moves-cut = показано { $shown } из { $total }; уточните начало хода, например /moves { $prefix }
+console-games-cut = показано { $shown } из { $total }, сначала новые; уточните, например /games { $player } (только идущие)
+console-import-two-players = укажите не больше двух игроков: сначала нападающих, потом защитников, например /import game.otn @ann @ben
+console-bad-record-player = тег записи «{ $side }»: { $error }; укажите игроков, например /import ФАЙЛ @ann @ben
+console-as-needs-command = после имени напишите команду, например: as @bob /accept
+console-as-needs-slash = после имени напишите команду со слэшем, например: as @bob /accept
+console-not-a-command = команды начинаются с /, например /move e1-e3; список команд: /help
+console-unknown-command = команды /{ $name } нет; список команд: /help
+console-as-usage = напишите, за кого играть, например /as @bob
+console-now-playing = теперь вы — { $player }
+console-bad-name = «{ $input }» — не имя; напишите @ и буквы или цифры, например @bob
+console-bad-number = «{ $input }» — не номер вроде 12
+console-bad-side = «{ $input }» — не сторона; выберите attackers, defenders или random
+console-bad-challenge-option = «{ $input }» — не параметр вызова; см. /help
+
+console-anyone = любой желающий
+console-with-clock = { " " }с часами: { $per_move } на ход
+console-with-reserve = { " " }с часами: { $per_move } на ход, неиспользованное копится, но не больше, чем { $cap }
+console-challenge = вызов №{ $id }: { $by } → { $to }, вариант: { $variant }{ $options }; вызывающий играет: { $side }.
+console-challenge-answer = { $player } может ответить так: as { $player } /accept { $id }
+console-challenge-answer-open = ответить может любой: as @имя /accept { $id }
+console-no-challenge-to-cancel = у вас нет открытого вызова, который можно отменить
+console-no-challenge-to-answer = нет открытого вызова, на который вы можете ответить
+console-accepted = { $by } принимает вызов №{ $challenge }: начинается партия №{ $id }, вариант: { $variant }; { $attacker } (нападающие) против { $defender } (защитники).
+console-declined = { $by } отклоняет вызов №{ $id } от { $challenger }
+console-cancelled = вызов №{ $id } отменён
+console-no-open-challenges = открытых вызовов нет
+console-challenge-line = №{ $id } { $by } → { $to }: { $variant } { $options }
+
+console-no-game = у вас нет идущей партии; начните с /challenge
+console-move-usage = напишите ход, например /move e1-e3
+console-played = { $by }: ход { $notation } (партия №{ $id }, полуход { $ply })
+console-no-legal-move = нет возможных ходов, начинающихся с «{ $prefix }»
+console-no-ongoing-games = у игрока { $player } нет идущих партий
+console-no-games = у игрока { $player } нет партий
+console-turn = ходит { $player }
+console-time-left = { $state }, осталось { $left }
+console-game-line = партия №{ $id }: { $variant }, соперник: { $opponent }, сторона: { $side }, полуход { $ply }: { $state }
+console-resigned = { $by } сдаёт партию №{ $id }.
+console-draw-usage = напишите /draw offer, /draw accept или /draw decline
+console-takeback-usage = напишите /takeback request, /takeback accept или /takeback decline
+console-offered-draw = { $by } предлагает ничью в партии №{ $id }; { $other } может ответить: /draw accept или decline
+console-offered-takeback = { $by } просит вернуть ход в партии №{ $id }; { $other } может ответить: /takeback accept или decline
+console-takeback-accepted = { $by } соглашается: в партии №{ $id } { $plies ->
+    [one] возвращён { $plies } полуход
+    [few] возвращены { $plies } полухода
+   *[many] возвращено { $plies } полуходов
+}.
+console-draw-accepted = { $by } соглашается на ничью.
+console-withdrew-draw = { $by } отзывает предложение ничьей
+console-withdrew-takeback = { $by } отзывает просьбу вернуть ход
+console-declined-draw = { $by } отклоняет ничью
+console-declined-takeback = { $by } отказывает в возврате хода
+console-game-animation = анимация партии: { $path }
+console-import-usage = укажите файл записи, например /import game.otn @ann @ben
+console-cannot-read = не удаётся прочитать { $path }
+console-too-large = не удаётся прочитать { $path }: файл больше 1 МБ, больше бот не читает
+console-imported = загружено как партия №{ $id } ({ $variant }, { $plies ->
+    [one] { $plies } полуход
+    [few] { $plies } полухода
+   *[many] { $plies } полуходов
+}), { $attacker } (нападающие) против { $defender } (защитники).
+
+console-nothing-due = ничего не наступило
+console-bad-wait = «{ $input }» — не срок ожидания; напишите, например, 2h, 90m, 1d или 1d12h (не больше года)
+console-nothing-came-due = ничего не наступило
+console-waited = прошло { $duration }:
+console-reminder = напоминание: { $player }, половина вашего времени в партии №{ $id } прошла; осталось { $left }
+console-last-warning = последнее предупреждение: { $player }, в партии №{ $id } осталось всего { $left }
+console-timed-out = у игрока { $player } кончилось время в партии №{ $id }.
+console-challenge-expired = вызов №{ $id } от { $by } истёк без ответа
+console-digest = сводка для { $player }: ваш ход в { $count ->
+    [one] { $count } партии
+   *[other] { $count } партиях
+}: { $games }
+console-digest-game = №{ $id } ({ $variant }, соперник: { $opponent }{ $left })
+console-left = , осталось { $left }
+console-grace = планировщик не работал: сроки партий { $games } перенесены на { $after } от текущего момента
+
+console-game-over = партия №{ $id } окончена: { $result }
+console-winner = побеждает { $player }
+console-result = итог: { $status }{ $reason }
+console-to-move = партия №{ $id }, полуход { $ply }: ходит { $player } ({ $side })
+console-reserve = { " " }(запас { $reserve })
+console-board-image = картинка доски: { $path }
+console-summary-card = карточка итога: { $path }
+console-leaderboard-card = карточка рейтинга: { $path }
+console-profile-card = карточка профиля: { $path }

@@ -1,0 +1,173 @@
+# Партии, вызовы и уведомления. О людях пишем так, чтобы подходило любому: настоящее время
+# («сдаётся», «отклоняет») или безличные обороты, без глаголов прошедшего времени с родом.
+
+language-name = Русский
+
+## Стороны и варианты
+
+side-attackers = нападающие
+side-defenders = защитники
+side-heading-attackers = ⚔️ Нападающие
+side-heading-defenders = 🛡️ Защитники
+side-plain-attackers = Нападающие
+side-plain-defenders = Защитники
+side-choice-attackers = нападающие
+side-choice-defenders = защитники
+side-choice-random = по жребию
+
+variant-sea-battle-9 = Морской бой 9×9
+variant-sea-battle-11 = Морской бой 11×11
+variant-sea-battle-13 = Морской бой 13×13
+variant-sea-battle-15 = Морской бой 15×15
+variant-tablut = Таблут
+variant-brandubh = Брандубх
+variant-hnefatafl = Хнефатафл
+variant-historical-7 = Исторический тафл 7×7
+variant-historical-9 = Исторический тафл 9×9
+variant-historical-11 = Исторический тафл 11×11
+variant-copenhagen = Копенгагенский хнефатафл
+variant-fetlar = Фетларский хнефатафл
+variant-custom = свои правила
+
+family-sea-battle = Морской бой
+family-seed-001 = Таблут · Брандубх · Хнефатафл
+family-historical = Исторический тафл
+family-copenhagen = Копенгагенский хнефатафл
+family-fetlar = Фетларский хнефатафл
+
+game-number = партия №{ $id }
+short-number = №{ $id }
+thread-versus = —
+
+## Сообщение с доской
+
+board-title = { $variant } · партия №{ $id }
+board-to-move = Ход { $number }: ходит { $player }
+board-last-move = Последний ход: `{ $notation }`
+board-captured = Взято: нападающими { $attackers }, защитниками { $defenders }
+board-deadline = ⏰ Время хода истекает { $when }
+board-offer-draw = 🤝 { $by } предлагает ничью
+board-offer-takeback = ↩️ { $by } просит вернуть свой последний ход
+piece-option = { $square } ({ $moves ->
+    [one] { $moves } ход
+    [few] { $moves } хода
+   *[many] { $moves } ходов
+})
+move-label-captures = { $notation } x { $captures }
+move-effect-king-escaped = король уходит!
+move-effect-king-captured = берёт короля!
+move-effect-exit-fort = крепость!
+move-effect-encirclement = окружение!
+move-effect-no-moves = не оставляет ходов!
+move-effect-repetition = повторение
+move-effect-threat = угроза
+
+result-attackers = **Победа нападающих** ({ $player }): { $how }
+result-defenders = **Победа защитников** ({ $player }): { $how }
+result-draw = **Ничья**: { $how }
+how-king-escaped = король ушёл на { $square }
+how-king-captured = король взят на { $square }
+how-encirclement = защитники окружены
+how-exit-fort = неприступная крепость у края
+how-repetition = повторение позиции
+how-no-moves = у проигравшей стороны не осталось ходов
+how-resignation = { $player } сдаётся
+how-time = у игрока { $player } кончилось время
+how-aborted = партия прервана до второго хода
+how-agreement = по соглашению
+
+## Кнопки и меню
+
+label-accept = Принять
+label-decline = Отклонить
+label-pick-piece = Ход: выберите фигуру
+label-pick-destination = { $square }: куда пойти?
+label-back = Другая фигура
+label-resign = Сдаться
+label-confirm-resign = Да, сдаюсь
+label-offer-draw = Предложить ничью
+label-accept-draw = Принять ничью
+label-decline-draw = Отклонить ничью
+label-takeback = Вернуть ход
+label-accept-takeback = Вернуть
+label-decline-takeback = Не возвращать
+label-more-pieces = Ещё фигуры…
+label-more-moves = Ещё ходы…
+
+## Уведомления
+
+your-move-after = { $player }, ваш ход в партии №{ $id } ({ $variant }): сыгран `{ $notation }`.
+your-move-first = { $player }, ваш ход: партия №{ $id } ({ $variant }) началась.
+played = Вы сыграли `{ $notation }` в партии №{ $id }.
+offer-draw = { $player }, { $by } предлагает ничью в партии №{ $id }: примите или отклоните на доске.
+offer-takeback = { $player }, { $by } просит вернуть ход в партии №{ $id }: ответьте на доске.
+offer-withdrawn = { $by } отзывает предложение в партии №{ $id }.
+offer-draw-declined = { $by } отклоняет ничью в партии №{ $id }.
+offer-takeback-declined = { $by } отказывает в возврате хода в партии №{ $id }.
+offer-takeback-accepted = { $by } соглашается: в партии №{ $id } { $plies ->
+    [one] возвращён { $plies } полуход
+    [few] возвращены { $plies } полухода
+   *[many] возвращено { $plies } полуходов
+}.
+offer-draw-accepted = { $by } соглашается на ничью в партии №{ $id }.
+confirm-resign = Сдать партию №{ $id }? Победа перейдёт к сопернику; отменить будет нельзя.
+resigned = Вы сдали партию №{ $id }.
+
+## Вызовы
+
+challenge-title = Вызов №{ $id }: { $variant }
+challenge-to = { $by } вызывает на партию игрока { $opponent }: { $variant }.
+challenge-open = { $by } ищет соперника: { $variant }. Принять может любой.
+challenge-side = Сторона вызывающего: { $side }
+challenge-options = Опции: `{ $options }`
+challenge-expires = Вызов истекает { $when }.
+challenge-declined = Вызов №{ $id } отклонён; отклоняет { $by }.
+challenge-cancelled = Вызов №{ $id } отозван; отзывает { $by }.
+challenge-expired = Вызов №{ $id } истёк без ответа.
+challenge-accepted = Вызов №{ $id } принят.
+
+## Часы
+
+clock-per-move = Время на ход: { $per_move }
+clock-with-reserve = Время на ход: { $per_move }, неиспользованное копится, но не больше, чем { $cap }
+clock-untimed = Без часов: думайте сколько угодно
+days = { $n ->
+    [one] { $n } день
+    [few] { $n } дня
+   *[many] { $n } дней
+}
+hours = { $n ->
+    [one] { $n } час
+    [few] { $n } часа
+   *[many] { $n } часов
+}
+minutes = { $n ->
+    [one] { $n } минута
+    [few] { $n } минуты
+   *[many] { $n } минут
+}
+
+## Списки партий, напоминания и сводка
+
+game-line = [№{ $id }]({ $link }) { $variant } · соперник: { $opponent } · { $side } · ход { $number } · { $state }{ $clock }
+game-line-plain = №{ $id } { $variant } · соперник: { $opponent } · { $side } · ход { $number } · { $state }{ $clock }
+game-line-clock = { " " }· ⏰ { $when }
+game-state-finished = окончена
+game-state-your-move = **ваш ход**
+game-state-their-move = ход соперника
+game-choice = №{ $id } { $variant }, соперник: { $opponent } ({ $state })
+game-choice-your-move = ваш ход
+game-choice-their-move = ход соперника
+games-title = { $count ->
+    [one] { $count } партия идёт
+    [few] { $count } партии идут
+   *[many] { $count } партий идут
+}
+no-games = Сейчас партий нет. Начните с { CMD("challenge") }.
+reminder-halfway = { $player }, ваш ход в партии №{ $id } ({ $variant }); половина времени прошла, оно истекает { $when }.
+reminder-last = { $player }, последнее предупреждение: время в партии №{ $id } ({ $variant }) истекает { $when }, потом партия будет проиграна.
+digest-title = { $count ->
+    [one] Ваш ход в { $count } партии
+   *[other] Ваш ход в { $count } партиях
+}
+board-posted = Доска партии №{ $id } опубликована ниже; у старого сообщения кнопки пропадут.

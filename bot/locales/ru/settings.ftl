@@ -1,0 +1,32 @@
+# /тафл настройки: что показывает и от чего отказывается.
+
+settings-saved = Сохранено.
+settings-on = вкл.
+settings-off = выкл.
+settings-yours = **Ваши настройки**
+settings-dm = Уведомления в личные сообщения: { $value }
+settings-digest = Ежедневная сводка: { $value }
+settings-orientation = Ориентация доски: { $value }
+settings-theme = Тема доски: { $value }
+orientation-standard = обычная (a1 внизу слева)
+orientation-flipped = перевёрнутая
+theme-classic = классическая
+theme-high-contrast = контрастная
+settings-server = **Этот сервер** (меняют модераторы)
+settings-language = Язык общих сообщений: { $language }
+settings-language-auto = { $language } (язык сервера)
+settings-threads = Ветка для каждой партии: { $value }
+settings-default-clock = Часы по умолчанию: `{ $clock }` ({ $words })
+settings-channels = Каналы для партий: { $channels }
+settings-every-channel = все
+language-auto = Язык самого сервера
+
+settings-not-in-server = Настройки сервера меняют на сервере; здесь работают ваши личные (лс, сводка, ориентация, тема).
+settings-not-manager = Настройки сервера меняют только те, кто может управлять сервером; свои настройки (лс, сводка, ориентация, тема) вы меняете сами.
+settings-not-text = { $channel } — не текстовый канал; партии играют в текстовых каналах.
+settings-allow-and-disallow = Канал { $channel } можно либо разрешить, либо запретить, не всё сразу.
+settings-every-channel-already = Партии разрешены во всех каналах; чтобы ограничить их, разрешите нужные каналы опцией разрешить_канал, и остальные закроются.
+settings-last-channel = { $channel } — единственный канал для партий; сначала разрешите другой или все сразу опцией все_каналы.
+settings-all-and-one = Разрешите все каналы или разрешите либо запретите один, не всё сразу.
+settings-all-false = Чтобы ограничить партии некоторыми каналами, разрешите их опцией разрешить_канал.
+settings-unknown-language = Бот не говорит на языке «{ $input }»; выберите язык из списка.

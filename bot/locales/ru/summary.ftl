@@ -1,0 +1,150 @@
+# Итоги партий, рейтинги, профили, правила и подписи к картинкам досок.
+
+## Итог партии
+
+summary-title-running = Партия №{ $id } — идёт
+summary-title-draw = Партия №{ $id } — ничья
+summary-title-won = Партия №{ $id } — победа: { $player } ({ $side })
+summary-players = Нападающие: { $attackers } · Защитники: { $defenders }
+summary-variant = Вариант: { $variant }{ $options }
+summary-moves = Ходов: { $moves } ({ $plies ->
+    [one] { $plies } полуход
+    [few] { $plies } полухода
+   *[many] { $plies } полуходов
+})
+summary-captured = Взято фигур: нападающими { $attackers }, защитниками { $defenders }
+summary-duration = Длительность: { $duration }
+summary-started = Начата { $when }
+summary-rating-global = Рейтинг (общий): { $changes }
+summary-rating-server = Рейтинг (этот сервер): { $changes }
+summary-imported = Импортированная партия: на рейтинг не влияет.
+player-with-side = { $player } ({ $side })
+
+conclusion-to-move = Ход: { $player }.
+conclusion-king-escaped = Король ушёл на { $square }.
+conclusion-king-captured = Король взят на { $square }.
+conclusion-exit-fort = Король на { $square } укрылся в неприступной крепости у края доски.
+conclusion-encirclement = Нападающие окружили защитников.
+conclusion-repetition-draw = Ничья: позиция повторилась трижды.
+conclusion-repetition-loss = Позиция повторилась трижды — поражение: { $side }.
+conclusion-no-moves = У стороны «{ $side }» не осталось ходов.
+conclusion-resignation = { $player } сдаётся.
+conclusion-resignation-unknown = Партия окончена сдачей.
+conclusion-time = У игрока { $player } вышло время.
+conclusion-time-unknown = Партия окончена по времени.
+conclusion-agreement = Ничья по соглашению.
+conclusion-aborted = Партия прервана: время вышло до второго хода. Без результата и рейтинга.
+
+duration-short = { $days ->
+    [0] { $hours ->
+        [0] { $minutes ->
+            [0] меньше минуты
+           *[other] { $minutes } мин
+        }
+       *[other] { $hours } ч{ $minutes ->
+            [0] {""}
+           *[other] { " " }{ $minutes } мин
+        }
+    }
+   *[other] { $days } д{ $hours ->
+        [0] {""}
+       *[other] { " " }{ $hours } ч
+    }
+}
+
+## Рейтинги и профили
+
+leaderboard-title = Рейтинг: { $family } ({ $scope })
+scope-global = общий
+scope-server = этот сервер
+no-rated-games = Рейтинговых партий пока нет.
+leaderboard-line = { $rank }. { $player } — { $rating } · партий: { $games }
+profile-title = { $player } ({ $scope })
+profile-rating = { $family }: { $rating } · партий: { $games }
+profile-record-attackers = За нападающих: побед { $wins }, поражений { $losses }, ничьих { $draws }
+profile-record-defenders = За защитников: побед { $wins }, поражений { $losses }, ничьих { $draws }
+profile-streak-win = Текущая серия: { $n ->
+    [one] { $n } победа подряд
+    [few] { $n } победы подряд
+   *[many] { $n } побед подряд
+}
+profile-streak-loss = Текущая серия: { $n ->
+    [one] { $n } поражение подряд
+    [few] { $n } поражения подряд
+   *[many] { $n } поражений подряд
+}
+profile-streak-draw = Текущая серия: { $n ->
+    [one] { $n } ничья подряд
+    [few] { $n } ничьи подряд
+   *[many] { $n } ничьих подряд
+}
+
+## Подписи к картинкам досок
+
+caption-move = Ход { $number } · { $status }
+caption-to-move-attackers = ходят нападающие
+caption-to-move-defenders = ходят защитники
+caption-start = Начало · ходят нападающие
+caption-start-defenders = Начало · ходят защитники
+caption-result = { $result } · { $why }
+caption-attackers-win = Победа нападающих
+caption-defenders-win = Победа защитников
+caption-draw = Ничья
+caption-why-king-captured = король взят
+caption-why-king-escaped = король ушёл
+caption-why-exit-fort = крепость
+caption-why-encirclement = окружение
+caption-why-repetition = повторение
+caption-why-no-moves = нет ходов
+caption-why-resignation = сдача
+caption-why-agreement = соглашение
+caption-why-time = время
+caption-why-aborted = прервана
+
+## Варианты и правила
+
+variants-title = Варианты тафла
+variant-line = `{ $id }` — { $name }: { $size }×{ $size }, { $rules }
+rules-otn = Правила в OTN
+rule-escape-corner = король уходит в угол
+rule-escape-edge = король уходит на край
+rule-capture-strong = берётся с четырёх сторон
+rule-capture-strong-near-throne = берётся вчетвером у трона, вдвоём в поле
+rule-capture-middleweight = берётся в окружении, край считается
+rule-king-armed = король бьёт
+rule-king-unarmed = король не бьёт
+rule-shieldwall = стена щитов
+rule-exit-fort = крепость на краю
+rule-encirclement = окружение
+
+rules-goal-corner = **Цель.** Защитники побеждают, когда король доходит до углового поля; нападающие — когда берут короля{ $encirclement ->
+    [yes] { " " }или окружают всех защитников.
+   *[no] .
+}
+rules-goal-edge = **Цель.** Защитники побеждают, когда король доходит до любого поля края; нападающие — когда берут короля{ $encirclement ->
+    [yes] { " "}или окружают всех защитников.
+   *[no] .
+}
+rules-captures = **Взятие.** Фигуры ходят на любое число пустых полей, как ладья; фигура снята, когда её зажали с двух сторон по линии.
+rules-corners-hostile = Угловые поля враждебны: бьют как вражеская фигура.
+rules-no-throne = **Трон.** Трона нет: центр — обычное поле.
+rules-throne = **Трон.** { $pass }; { $hostile }.
+rules-throne-king-only = вставать на него и проходить через него может только король
+rules-throne-everyone = вставать на него может только король; пустой трон можно проходить
+rules-throne-hostile-both = пустой трон враждебен обеим сторонам
+rules-throne-hostile-attackers = пустой трон враждебен только нападающим
+rules-throne-hostile-defenders = пустой трон враждебен только защитникам
+rules-throne-hostile-none = трон никого не бьёт
+rules-king = **Король.** { $armed }; { $captured }.
+rules-king-armed = Король участвует во взятиях
+rules-king-unarmed = Король не бьёт
+rules-king-strong = его берут, только окружив с четырёх сторон (нападающими или троном)
+rules-king-strong-near-throne = на троне и рядом с ним его окружают с четырёх сторон, в поле хватает двух
+rules-king-middleweight = его берут в окружении, причём край доски считается стороной
+rules-shieldwall = **Стена щитов.** Ряд фигур у края, зажатый с обоих концов и закрытый спереди, снимается целиком.
+rules-shieldwall-corners = **Стена щитов.** Ряд фигур у края, зажатый с обоих концов и закрытый спереди, снимается целиком (угол может замкнуть ряд).
+rules-exit-fort = **Крепость.** Защитники побеждают и тогда, когда король на краю может ходить и заперт в крепости, которую нельзя разбить.
+rules-repetition-draw = **Повторение.** Третье повторение позиции — ничья.
+rules-repetition-mover-loses = **Повторение.** Проигрывает та сторона, что повторяет позицию в третий раз.
+rules-repetition-defenders-lose = **Повторение.** При третьем повторении позиции проигрывают защитники.
+rules-repetition-ignore = **Повторение.** Позиции могут повторяться.

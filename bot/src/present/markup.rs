@@ -1,0 +1,176 @@
+//! The one seam where the front ends' text differs: mentions, timestamps, escaping of names and
+//! mentions of commands. Messages in the `.ftl` files name commands as `{ CMD("board") }`;
+//! formatting leaves a token there that [`finish`] turns into Discord's clickable
+//! `</tafl board:ID>` (or the localised `/тафл доска` before the command's id is known) or the
+//! console's `/board`.
+
+use std::sync::OnceLock;
+
+use fluent_bundle::FluentArgs;
+
+use super::Lang;
+use crate::host::User;
+
+/// Which front end a text is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Markup {
+    /// Discord markdown: `<@id>` mentions, `<t:…:R>` timestamps, escaped names.
+    Discord,
+    /// Plain terminal text: `@name`, dates in UTC, console command names.
+    Console,
+}
+
+const OPEN: char = '\u{E000}';
+const CLOSE: char = '\u{E001}';
+
+/// The id Discord gave the `/tafl` command when it was registered, for clickable mentions.
+static COMMAND_ID: OnceLock<u64> = OnceLock::new();
+
+/// Records the id of the registered `/tafl` command; later command mentions become clickable.
+pub fn set_command_id(id: u64) {
+    let _ = COMMAND_ID.set(id);
+}
+
+/// What `CMD("board")` formats to before [`finish`]: private-use characters no translation or
+/// user input contains, so the replacement cannot hit anything else.
+pub(crate) fn command_token(path: &str) -> String {
+    format!("{OPEN}{path}{CLOSE}")
+}
+
+/// Replaces the command tokens of a formatted message with the front end's command mention.
+pub(crate) fn finish(lang: Lang, text: &str) -> String {
+    if !text.contains(OPEN) {
+        return text.to_owned();
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    let mut rest = text;
+    while let Some(start) = rest.find(OPEN) {
+        out.push_str(&rest[..start]);
+        let after = &rest[start + OPEN.len_utf8()..];
+        let Some(end) = after.find(CLOSE) else {
+            rest = after;
+            break;
+        };
+        out.push_str(&command(lang, &after[..end]));
+        rest = &after[end + CLOSE.len_utf8()..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// A command by its English path (`board`, `settings language`) as the reader types it.
+#[must_use]
+pub fn command(lang: Lang, path: &str) -> String {
+    match lang.markup() {
+        Markup::Console => format!("/{path}"),
+        Markup::Discord => {
+            if let Some(id) = COMMAND_ID.get() {
+                return format!("</tafl {path}:{id}>");
+            }
+            // Subcommands are messages (`tafl-settings`), options their attributes
+            // (`tafl-settings.language`), as in the command metadata.
+            let args = FluentArgs::new();
+            let mut words = vec![lang.format("tafl", &args)];
+            let mut id = String::from("tafl");
+            for part in path.split(' ') {
+                let sub = format!("{id}-{part}");
+                let option = format!("{id}.{part}");
+                if lang.has(&sub) {
+                    words.push(lang.format(&sub, &args));
+                    id = sub;
+                } else if lang.has(&option) {
+                    words.push(lang.format(&option, &args));
+                } else {
+                    words.push(part.to_owned());
+                }
+            }
+            format!("/{}", words.join(" "))
+        }
+    }
+}
+
+/// A person, as the front end names them: a Discord mention (which shows their name and
+/// notifies only where allowed), or `@name` in the console.
+#[must_use]
+pub fn mention(lang: Lang, user: &User) -> String {
+    match lang.markup() {
+        Markup::Discord => format!("<@{}>", user.id),
+        Markup::Console => format!("@{}", user.name),
+    }
+}
+
+/// A moment: Discord shows `<t:…:R>` as "in 3 days" in the reader's own language and time
+/// zone; the console prints the date and time in UTC.
+#[must_use]
+pub fn timestamp(lang: Lang, unix: i64) -> String {
+    match lang.markup() {
+        Markup::Discord => format!("<t:{unix}:R>"),
+        Markup::Console => utc(unix),
+    }
+}
+
+/// A display name as typed, safe in the front end: in Discord markdown the characters that
+/// format text (and `<`, which starts mentions and timestamps) are escaped, so `**x**` shows
+/// as typed; in the console control characters are dropped.
+#[must_use]
+pub fn name(lang: Lang, raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len());
+    for c in raw.chars().filter(|c| !c.is_control()) {
+        if lang.markup() == Markup::Discord
+            && matches!(c, '\\' | '*' | '_' | '~' | '`' | '|' | '>' | '#' | '[' | ']' | '<')
+        {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// `2026-12-01 12:00 UTC`, from Unix seconds (the civil-from-days algorithm of H. Hinnant).
+fn utc(unix: i64) -> String {
+    let days = unix.div_euclid(86_400);
+    let seconds = unix.rem_euclid(86_400);
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02} {:02}:{:02} UTC", seconds / 3600, seconds % 3600 / 60)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unix_seconds_read_as_utc_dates() {
+        assert_eq!(utc(0), "1970-01-01 00:00 UTC");
+        assert_eq!(utc(1_700_000_000), "2023-11-14 22:13 UTC");
+        assert_eq!(utc(951_782_400), "2000-02-29 00:00 UTC");
+    }
+
+    #[test]
+    fn names_are_escaped_for_discord_and_cleaned_for_the_console() {
+        let discord = Lang::discord(None);
+        let console = Lang::console("en");
+        assert_eq!(name(discord, "**x**"), "\\*\\*x\\*\\*");
+        assert_eq!(name(console, "**x**\u{7}"), "**x**");
+        let bob = User::new(5, "bob");
+        assert_eq!(mention(discord, &bob), "<@5>");
+        assert_eq!(mention(console, &bob), "@bob");
+    }
+
+    #[test]
+    fn commands_are_named_in_the_readers_language_and_front_end() {
+        assert_eq!(command(Lang::console("ru"), "board"), "/board");
+        // Before registration gives the command an id, Discord readers get the localised name.
+        if COMMAND_ID.get().is_none() {
+            assert_eq!(command(Lang::discord(Some("ru")), "board"), "/тафл доска");
+            assert_eq!(command(Lang::discord(Some("en-US")), "settings language"), "/tafl settings language");
+        }
+    }
+}

@@ -1,0 +1,659 @@
+//! View values of the end-of-game summary, the leaderboard, the profile and the captions of
+//! board pictures. The front ends put them into embeds (Discord) or print them (console).
+
+use tafl_render::Caption;
+use tafl_rules::{Reason, Side, Square};
+
+use super::markup::{name, timestamp};
+use super::text::{move_number, side_name, variant_name};
+use super::{Lang, tr};
+use crate::host::{
+    Conclusion, EndReason, Ending, GameView, Leaderboard, PlayerResult, Profile, RatingChange, Scope, SideRecord,
+    Summary,
+};
+
+/// Discord's limit for an embed description is 4096 characters; stay clear of it.
+pub const MAX_DESCRIPTION: usize = 4000;
+
+/// A title and a body: an embed on Discord, two blocks of text in the console.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EmbedText {
+    pub title: String,
+    pub description: String,
+}
+
+/// The summary of a game: who won (or whose turn it is) in the title; how, the players, the
+/// variant, moves, captures, duration and rating changes in the description.
+#[must_use]
+pub fn summary_text(summary: &Summary, lang: Lang) -> EmbedText {
+    let game = &summary.game;
+    let id = game.id;
+    let title = match (game.ending, summary.winner()) {
+        (None, _) => tr!(lang, "summary-title-running", id = id),
+        (Some(_), None) => tr!(lang, "summary-title-draw", id = id),
+        (Some(_), Some(side)) => tr!(
+            lang,
+            "summary-title-won",
+            id = id,
+            player = name(lang, &game.player(side).name),
+            side = side_name(side, lang)
+        ),
+    };
+    let mut lines = vec![
+        conclusion_text(summary, lang),
+        tr!(
+            lang,
+            "summary-players",
+            attackers = name(lang, &game.attacker.name),
+            defenders = name(lang, &game.defender.name)
+        ),
+    ];
+    let options = if game.options.is_empty() { String::new() } else { format!(" ({})", game.options) };
+    lines.push(tr!(lang, "summary-variant", variant = variant_name(&game.variant, lang), options = options));
+    lines.push(tr!(lang, "summary-moves", moves = summary.full_moves, plies = summary.plies));
+    lines.push(tr!(
+        lang,
+        "summary-captured",
+        attackers = summary.captured_by_attackers,
+        defenders = summary.captured_by_defenders
+    ));
+    lines.push(if let Some(seconds) = summary.duration {
+        tr!(lang, "summary-duration", duration = duration(seconds, lang))
+    } else {
+        tr!(lang, "summary-started", when = timestamp(lang, summary.created_at))
+    });
+    // The host lists the global changes first, then the server's.
+    let mut scopes: Vec<Scope> = Vec::new();
+    for change in &summary.rating_changes {
+        if !scopes.contains(&change.scope) {
+            scopes.push(change.scope);
+        }
+    }
+    for scope in scopes {
+        let changes = summary
+            .rating_changes
+            .iter()
+            .filter(|c| c.scope == scope)
+            .map(|c| rating_change(c, lang))
+            .collect::<Vec<_>>()
+            .join(", ");
+        lines.push(match scope {
+            Scope::Global => tr!(lang, "summary-rating-global", changes = changes),
+            Scope::Server(_) => tr!(lang, "summary-rating-server", changes = changes),
+        });
+    }
+    if game.imported {
+        lines.push(tr!(lang, "summary-imported"));
+    }
+    EmbedText { title, description: lines.join("\n") }
+}
+
+/// How the game ended or stands, as one sentence: "The king escaped at k11."
+#[must_use]
+pub fn conclusion_text(summary: &Summary, lang: Lang) -> String {
+    let player = |side: Side| {
+        tr!(
+            lang,
+            "player-with-side",
+            player = name(lang, &summary.game.player(side).name),
+            side = side_name(side, lang)
+        )
+    };
+    let square = |sq: Square| sq.to_string();
+    match summary.conclusion {
+        Conclusion::InProgress { to_move } => tr!(lang, "conclusion-to-move", player = player(to_move)),
+        Conclusion::KingEscaped { at } => tr!(lang, "conclusion-king-escaped", square = square(at)),
+        Conclusion::KingCaptured { at } => tr!(lang, "conclusion-king-captured", square = square(at)),
+        Conclusion::ExitFort { at } => tr!(lang, "conclusion-exit-fort", square = square(at)),
+        Conclusion::Encirclement => tr!(lang, "conclusion-encirclement"),
+        Conclusion::Repetition => match summary.winner() {
+            None => tr!(lang, "conclusion-repetition-draw"),
+            Some(side) => tr!(lang, "conclusion-repetition-loss", side = side_name(side.opponent(), lang)),
+        },
+        Conclusion::NoMoves { side } => tr!(lang, "conclusion-no-moves", side = side_name(side, lang)),
+        Conclusion::Resignation { side: Some(side) } => tr!(lang, "conclusion-resignation", player = player(side)),
+        Conclusion::Resignation { side: None } => tr!(lang, "conclusion-resignation-unknown"),
+        Conclusion::Time { side: Some(side) } => tr!(lang, "conclusion-time", player = player(side)),
+        Conclusion::Time { side: None } => tr!(lang, "conclusion-time-unknown"),
+        Conclusion::Agreement => tr!(lang, "conclusion-agreement"),
+        Conclusion::Aborted => tr!(lang, "conclusion-aborted"),
+    }
+}
+
+/// The result of a finished game as a board caption says it: "Defenders win · resignation".
+#[must_use]
+pub fn result_caption(ending: Ending, lang: Lang) -> String {
+    let result = tr!(
+        lang,
+        match ending.winner {
+            Some(Side::Attackers) => "caption-attackers-win",
+            Some(Side::Defenders) => "caption-defenders-win",
+            None => "caption-draw",
+        }
+    );
+    let why = tr!(
+        lang,
+        match ending.reason {
+            EndReason::Board(Reason::KingCaptured) => "caption-why-king-captured",
+            EndReason::Board(Reason::KingEscaped) => "caption-why-king-escaped",
+            EndReason::Board(Reason::ExitFort) => "caption-why-exit-fort",
+            EndReason::Board(Reason::Encirclement) => "caption-why-encirclement",
+            EndReason::Board(Reason::Repetition) => "caption-why-repetition",
+            EndReason::Board(Reason::NoMoves) => "caption-why-no-moves",
+            EndReason::Resignation => "caption-why-resignation",
+            EndReason::Agreement => "caption-why-agreement",
+            EndReason::Time => "caption-why-time",
+            EndReason::Aborted => "caption-why-aborted",
+        }
+    );
+    tr!(lang, "caption-result", result = result, why = why)
+}
+
+fn to_move_caption(side: Side, lang: Lang) -> String {
+    tr!(
+        lang,
+        match side {
+            Side::Attackers => "caption-to-move-attackers",
+            Side::Defenders => "caption-to-move-defenders",
+        }
+    )
+}
+
+/// The caption of a board picture of `game`: the players' names and the footer (move number,
+/// whose turn or the result), all in the reader's language.
+#[must_use]
+pub fn caption(game: &GameView, lang: Lang) -> Caption {
+    let status = match game.ending {
+        Some(ending) => result_caption(ending, lang),
+        None => to_move_caption(game.to_move, lang),
+    };
+    Caption {
+        attackers: game.attacker.name.clone(),
+        defenders: game.defender.name.clone(),
+        footer: tr!(lang, "caption-move", number = move_number(game.ply), status = status),
+        to_move: game.ending.is_none().then_some(game.to_move),
+    }
+}
+
+/// The caption of a game known only to the rules (the `render` tool): names as given, the move
+/// number and whose turn it is, or the result on the board.
+#[must_use]
+pub fn rules_caption(game: &tafl_rules::Game, attackers: &str, defenders: &str, lang: Lang) -> Caption {
+    let status = match game.status() {
+        tafl_rules::Status::Ongoing => to_move_caption(game.position().to_move(), lang),
+        tafl_rules::Status::Finished(outcome) => {
+            result_caption(Ending { winner: outcome.winner, reason: EndReason::Board(outcome.reason) }, lang)
+        }
+    };
+    Caption {
+        attackers: attackers.to_owned(),
+        defenders: defenders.to_owned(),
+        footer: tr!(lang, "caption-move", number = move_number(game.ply()), status = status),
+        to_move: game.status().is_ongoing().then(|| game.position().to_move()),
+    }
+}
+
+/// The footers of the first and last frames of a game's animation: the start, and where the
+/// game stands at the end (its result, or whose turn it is).
+#[must_use]
+pub fn gif_footers(game: &GameView, first_to_move: Side, lang: Lang) -> (String, String) {
+    let first = tr!(
+        lang,
+        match first_to_move {
+            Side::Attackers => "caption-start",
+            Side::Defenders => "caption-start-defenders",
+        }
+    );
+    (first, caption(game, lang).footer)
+}
+
+/// A leaderboard: rank, name, rating (with `?` while provisional) and games.
+#[must_use]
+pub fn leaderboard_text(board: &Leaderboard, lang: Lang) -> EmbedText {
+    let title = tr!(
+        lang,
+        "leaderboard-title",
+        family = family_name(&board.family, lang),
+        scope = scope_name(board.scope, lang)
+    );
+    let mut d = String::new();
+    if board.entries.is_empty() {
+        d.push_str(&tr!(lang, "no-rated-games"));
+    }
+    for entry in &board.entries {
+        let line = tr!(
+            lang,
+            "leaderboard-line",
+            rank = entry.rank,
+            player = name(lang, &entry.user.name),
+            rating = rating(entry.rating.rating, entry.rating.provisional),
+            games = entry.rating.games
+        );
+        if d.len() + line.len() + 1 > MAX_DESCRIPTION {
+            break;
+        }
+        d.push_str(&line);
+        d.push('\n');
+    }
+    EmbedText { title, description: d.trim_end().to_owned() }
+}
+
+/// A profile: ratings per family, record by side, current streak.
+#[must_use]
+pub fn profile_text(profile: &Profile, lang: Lang) -> EmbedText {
+    let title =
+        tr!(lang, "profile-title", player = name(lang, &profile.user.name), scope = scope_name(profile.scope, lang));
+    if profile.games() == 0 && profile.ratings.is_empty() {
+        return EmbedText { title, description: tr!(lang, "no-rated-games") };
+    }
+    let mut lines = Vec::new();
+    for r in &profile.ratings {
+        lines.push(tr!(
+            lang,
+            "profile-rating",
+            family = family_name(&r.family, lang),
+            rating = rating(r.rating, r.provisional),
+            games = r.games
+        ));
+    }
+    lines.push(side_record("profile-record-attackers", profile.as_attacker, lang));
+    lines.push(side_record("profile-record-defenders", profile.as_defender, lang));
+    if let Some(streak) = profile.streak {
+        let id = match streak.result {
+            PlayerResult::Win => "profile-streak-win",
+            PlayerResult::Loss => "profile-streak-loss",
+            PlayerResult::Draw => "profile-streak-draw",
+        };
+        lines.push(tr!(lang, id, n = streak.length));
+    }
+    EmbedText { title, description: lines.join("\n") }
+}
+
+/// A family's name for people.
+#[must_use]
+pub fn family_name(family: &str, lang: Lang) -> String {
+    let id = format!("family-{family}");
+    if lang.has(&id) { tr!(lang, &id) } else { family.to_owned() }
+}
+
+/// A duration in the largest two units: "2 d 3 h", "14 min", "under a minute".
+#[must_use]
+pub fn duration(seconds: i64, lang: Lang) -> String {
+    let seconds = seconds.max(0);
+    let (days, hours, minutes) = (seconds / 86_400, seconds % 86_400 / 3600, seconds % 3600 / 60);
+    // Two units at most: minutes only count when there are no days.
+    let minutes = if days > 0 { 0 } else { minutes };
+    tr!(lang, "duration-short", days = days, hours = hours, minutes = minutes)
+}
+
+fn side_record(id: &str, record: SideRecord, lang: Lang) -> String {
+    tr!(lang, id, wins = record.wins, losses = record.losses, draws = record.draws)
+}
+
+fn rating_change(change: &RatingChange, lang: Lang) -> String {
+    let before = change.before.round() as i64;
+    let after = change.after.round() as i64;
+    format!("{} {before} → {after} ({:+})", name(lang, &change.user.name), after - before)
+}
+
+fn rating(value: f64, provisional: bool) -> String {
+    format!("{}{}", value.round() as i64, if provisional { "?" } else { "" })
+}
+
+fn scope_name(scope: Scope, lang: Lang) -> String {
+    tr!(
+        lang,
+        match scope {
+            Scope::Global => "scope-global",
+            Scope::Server(_) => "scope-server",
+        }
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tafl_rules::Variant;
+
+    fn english() -> Lang {
+        Lang::discord(None)
+    }
+
+    fn russian() -> Lang {
+        Lang::discord(Some("ru"))
+    }
+    use crate::host::{FamilyRating, GameView, LeaderboardEntry, Place, Streak, User};
+    use tafl_rules::{Game, Position, Reason};
+
+    fn sq(name: &str) -> Square {
+        name.parse().unwrap()
+    }
+
+    fn summary(ending: Option<Ending>, conclusion: Conclusion) -> Summary {
+        let position = Position::new(Variant::Copenhagen.rules()).unwrap();
+        let game = GameView {
+            id: 7,
+            place: Place { guild: 1, channel: 2, thread: None },
+            variant: "copenhagen".to_owned(),
+            options: String::new(),
+            attacker: User::new(1, "alice"),
+            defender: User::new(2, "bob"),
+            ply: 45,
+            to_move: Side::Defenders,
+            ending,
+            last_move: None,
+            position: position.clone(),
+            clock: crate::host::Clock::UNTIMED,
+            deadline_at: None,
+            attacker_reserve: 0,
+            defender_reserve: 0,
+            imported: false,
+        };
+        Summary {
+            game,
+            record: Game::new(position),
+            conclusion,
+            plies: 45,
+            full_moves: 23,
+            captured_by_attackers: 5,
+            captured_by_defenders: 3,
+            created_at: 1_000,
+            finished_at: ending.map(|_| 1_000 + 2 * 86_400 + 3 * 3_600 + 59),
+            duration: ending.map(|_| 2 * 86_400 + 3 * 3_600 + 59),
+            rating_changes: Vec::new(),
+        }
+    }
+
+    fn ended(winner: Option<Side>, reason: EndReason) -> Ending {
+        Ending { winner, reason }
+    }
+
+    #[test]
+    fn every_conclusion_is_said_in_both_languages() {
+        let d = Some(Side::Defenders);
+        let a = Some(Side::Attackers);
+        let cases = [
+            (
+                Some(ended(d, EndReason::Board(Reason::KingEscaped))),
+                Conclusion::KingEscaped { at: sq("k11") },
+                "The king escaped at k11.",
+                "Король ушёл на k11.",
+            ),
+            (
+                Some(ended(a, EndReason::Board(Reason::KingCaptured))),
+                Conclusion::KingCaptured { at: sq("f5") },
+                "The king was captured at f5.",
+                "Король взят на f5.",
+            ),
+            (
+                Some(ended(d, EndReason::Board(Reason::ExitFort))),
+                Conclusion::ExitFort { at: sq("k6") },
+                "The king built an exit fort at k6.",
+                "Король на k6 укрылся в неприступной крепости у края доски.",
+            ),
+            (
+                Some(ended(a, EndReason::Board(Reason::Encirclement))),
+                Conclusion::Encirclement,
+                "The attackers encircled the defenders.",
+                "Нападающие окружили защитников.",
+            ),
+            (
+                Some(ended(None, EndReason::Board(Reason::Repetition))),
+                Conclusion::Repetition,
+                "Drawn by repetition: the same position occurred three times.",
+                "Ничья: позиция повторилась трижды.",
+            ),
+            (
+                Some(ended(a, EndReason::Board(Reason::Repetition))),
+                Conclusion::Repetition,
+                "The same position occurred three times, which the defenders lose.",
+                "Позиция повторилась трижды — поражение: защитники.",
+            ),
+            (
+                Some(ended(a, EndReason::Board(Reason::NoMoves))),
+                Conclusion::NoMoves { side: Side::Defenders },
+                "The defenders had no legal move.",
+                "У стороны «защитники» не осталось ходов.",
+            ),
+            (
+                Some(ended(a, EndReason::Resignation)),
+                Conclusion::Resignation { side: Some(Side::Defenders) },
+                "bob (defenders) resigned.",
+                "bob (защитники) сдаётся.",
+            ),
+            (
+                Some(ended(d, EndReason::Time)),
+                Conclusion::Time { side: Some(Side::Attackers) },
+                "alice (attackers) ran out of time.",
+                "У игрока alice (нападающие) вышло время.",
+            ),
+            (
+                Some(ended(None, EndReason::Agreement)),
+                Conclusion::Agreement,
+                "Drawn by agreement.",
+                "Ничья по соглашению.",
+            ),
+            (
+                None,
+                Conclusion::InProgress { to_move: Side::Defenders },
+                "bob (defenders) to move.",
+                "Ход: bob (защитники).",
+            ),
+        ];
+        for (ending, conclusion, en, ru) in cases {
+            let s = summary(ending, conclusion);
+            assert_eq!(conclusion_text(&s, english()), en);
+            assert_eq!(conclusion_text(&s, russian()), ru);
+            let first_line = |lang| summary_text(&s, lang).description.lines().next().unwrap().to_owned();
+            assert_eq!(first_line(english()), en);
+            assert_eq!(first_line(russian()), ru);
+        }
+    }
+
+    #[test]
+    fn a_finished_summary_names_the_winner_players_moves_captures_and_duration() {
+        let s = summary(
+            Some(ended(Some(Side::Defenders), EndReason::Board(Reason::KingEscaped))),
+            Conclusion::KingEscaped { at: sq("a1") },
+        );
+        let en = summary_text(&s, english());
+        assert_eq!(en.title, "Game #7 — bob wins with the defenders");
+        assert_eq!(
+            en.description,
+            "The king escaped at a1.\nAttackers: alice · Defenders: bob\nVariant: Copenhagen Hnefatafl\n\
+             Moves: 23 (45 plies)\nPieces captured: 5 by the attackers, 3 by the defenders\nDuration: 2 d 3 h"
+        );
+        let ru = summary_text(&s, russian());
+        assert_eq!(ru.title, "Партия №7 — победа: bob (защитники)");
+        assert_eq!(
+            ru.description,
+            "Король ушёл на a1.\nНападающие: alice · Защитники: bob\nВариант: Копенгагенский хнефатафл\n\
+             Ходов: 23 (45 полуходов)\nВзято фигур: нападающими 5, защитниками 3\nДлительность: 2 д 3 ч"
+        );
+    }
+
+    #[test]
+    fn draws_and_running_games_have_their_own_titles() {
+        let draw = summary(Some(ended(None, EndReason::Agreement)), Conclusion::Agreement);
+        assert_eq!(summary_text(&draw, english()).title, "Game #7 — draw");
+        assert_eq!(summary_text(&draw, russian()).title, "Партия №7 — ничья");
+        let running = summary(None, Conclusion::InProgress { to_move: Side::Defenders });
+        let en = summary_text(&running, english());
+        assert_eq!(en.title, "Game #7 — in progress");
+        assert!(en.description.ends_with("Started <t:1000:R>"), "{}", en.description);
+        let ru = summary_text(&running, russian());
+        assert_eq!(ru.title, "Партия №7 — идёт");
+        assert!(ru.description.ends_with("Начата <t:1000:R>"), "{}", ru.description);
+    }
+
+    #[test]
+    fn rating_changes_are_listed_per_scope_with_signed_differences() {
+        let mut s = summary(
+            Some(ended(Some(Side::Attackers), EndReason::Resignation)),
+            Conclusion::Resignation { side: Some(Side::Defenders) },
+        );
+        let change = |id, user: &str, scope, before: f64, after: f64| RatingChange {
+            user: User::new(id, user),
+            family: "copenhagen".to_owned(),
+            scope,
+            before,
+            after,
+            deviation_before: 350.0,
+            deviation_after: 290.0,
+        };
+        s.rating_changes = vec![
+            change(1, "alice", Scope::Global, 1500.0, 1662.3),
+            change(2, "bob", Scope::Global, 1500.0, 1337.7),
+            change(1, "alice", Scope::Server(1), 1600.4, 1640.0),
+            change(2, "bob", Scope::Server(1), 1450.0, 1410.2),
+        ];
+        let en = summary_text(&s, english()).description;
+        assert!(en.contains("\nRating (global): alice 1500 → 1662 (+162), bob 1500 → 1338 (-162)\n"), "{en}");
+        assert!(en.ends_with("\nRating (this server): alice 1600 → 1640 (+40), bob 1450 → 1410 (-40)"), "{en}");
+        let ru = summary_text(&s, russian()).description;
+        assert!(ru.contains("\nРейтинг (общий): alice 1500 → 1662 (+162), bob 1500 → 1338 (-162)\n"), "{ru}");
+        assert!(ru.contains("\nРейтинг (этот сервер): alice 1600 → 1640 (+40)"), "{ru}");
+    }
+
+    #[test]
+    fn names_cannot_format_or_mention() {
+        let mut s = summary(None, Conclusion::InProgress { to_move: Side::Attackers });
+        s.game.attacker.name = "**big** <@123> _x_".to_owned();
+        let text = conclusion_text(&s, english());
+        assert_eq!(text, "\\*\\*big\\*\\* \\<@123\\> \\_x\\_ (attackers) to move.");
+    }
+
+    #[test]
+    fn captions_say_the_result_and_whose_turn_in_the_readers_words() {
+        let escaped = ended(Some(Side::Defenders), EndReason::Board(Reason::KingEscaped));
+        assert_eq!(result_caption(escaped, english()), "Defenders win · king escaped");
+        assert_eq!(result_caption(escaped, russian()), "Победа защитников · король ушёл");
+        let resigned = ended(Some(Side::Attackers), EndReason::Resignation);
+        assert_eq!(result_caption(resigned, english()), "Attackers win · resignation");
+        assert_eq!(result_caption(resigned, russian()), "Победа нападающих · сдача");
+        assert_eq!(result_caption(ended(None, EndReason::Agreement), english()), "Draw · agreement");
+        let running = summary(None, Conclusion::InProgress { to_move: Side::Defenders });
+        let caption = caption(&running.game, russian());
+        assert_eq!(caption.footer, "Ход 23 · ходят защитники");
+        assert_eq!(caption.to_move, Some(Side::Defenders));
+        assert_eq!((caption.attackers.as_str(), caption.defenders.as_str()), ("alice", "bob"));
+        let over = summary(Some(resigned), Conclusion::Resignation { side: Some(Side::Defenders) });
+        let (first, last) = gif_footers(&over.game, Side::Attackers, english());
+        assert_eq!(first, "Start · Attackers to move");
+        assert_eq!(last, "Move 23 · Attackers win · resignation");
+        assert_eq!(super::caption(&over.game, english()).to_move, None, "nobody is to move in a finished game");
+    }
+
+    #[test]
+    fn durations_show_the_two_largest_units() {
+        assert_eq!(duration(0, english()), "under a minute");
+        assert_eq!(duration(59, russian()), "меньше минуты");
+        assert_eq!(duration(14 * 60 + 5, english()), "14 min");
+        assert_eq!(duration(3_600, english()), "1 h");
+        assert_eq!(duration(5 * 3_600 + 12 * 60, russian()), "5 ч 12 мин");
+        assert_eq!(duration(86_400 + 3_600 + 61, english()), "1 d 1 h");
+        assert_eq!(duration(2 * 86_400 + 120, english()), "2 d");
+    }
+
+    #[test]
+    fn russian_streaks_follow_the_last_digits() {
+        let mut profile = Profile {
+            user: User::new(1, "alice"),
+            scope: Scope::Global,
+            ratings: Vec::new(),
+            as_attacker: SideRecord { wins: 1, losses: 0, draws: 0 },
+            as_defender: SideRecord::default(),
+            streak: None,
+        };
+        for (n, words) in [(1, "1 победа"), (3, "3 победы"), (5, "5 побед"), (11, "11 побед"), (21, "21 победа")]
+        {
+            profile.streak = Some(Streak { result: PlayerResult::Win, length: n });
+            let text = profile_text(&profile, russian()).description;
+            assert!(text.ends_with(&format!("Текущая серия: {words} подряд")), "{text}");
+        }
+    }
+
+    fn entry(rank: usize, name: &str, rating: f64, games: i64) -> LeaderboardEntry {
+        LeaderboardEntry {
+            rank,
+            user: User::new(rank as i64, name),
+            rating: FamilyRating {
+                family: "copenhagen".into(),
+                rating,
+                deviation: 80.0,
+                games,
+                provisional: games < 3,
+            },
+        }
+    }
+
+    #[test]
+    fn a_leaderboard_lists_ranks_ratings_and_games() {
+        let board = Leaderboard {
+            family: "copenhagen".into(),
+            scope: Scope::Server(5),
+            entries: vec![entry(1, "alice", 1712.4, 12), entry(2, "bob", 1499.5, 1)],
+        };
+        let en = leaderboard_text(&board, english());
+        assert_eq!(en.title, "Leaderboard: Copenhagen Hnefatafl (this server)");
+        assert_eq!(en.description, "1. alice — 1712 · games: 12\n2. bob — 1500? · games: 1");
+        let ru = leaderboard_text(&board, russian());
+        assert_eq!(ru.title, "Рейтинг: Копенгагенский хнефатафл (этот сервер)");
+        assert_eq!(ru.description, "1. alice — 1712 · партий: 12\n2. bob — 1500? · партий: 1");
+        let empty = Leaderboard { family: "seed-001".into(), scope: Scope::Global, entries: Vec::new() };
+        assert_eq!(leaderboard_text(&empty, english()).description, "No rated games yet.");
+        assert_eq!(leaderboard_text(&empty, russian()).title, "Рейтинг: Таблут · Брандубх · Хнефатафл (общий)");
+    }
+
+    #[test]
+    fn a_long_leaderboard_fits_in_an_embed() {
+        let entries = (1..=100).map(|n| entry(n, &"W".repeat(64), 2000.0 - n as f64, 10)).collect();
+        let board = Leaderboard { family: "fetlar".into(), scope: Scope::Global, entries };
+        let text = leaderboard_text(&board, english()).description;
+        assert!(text.len() <= MAX_DESCRIPTION && text.chars().count() <= 4096);
+        assert!(text.starts_with("1. WWW") && text.lines().count() < 100);
+    }
+
+    #[test]
+    fn a_profile_shows_ratings_record_by_side_and_streak() {
+        let profile = Profile {
+            user: User::new(1, "alice"),
+            scope: Scope::Global,
+            ratings: vec![FamilyRating {
+                family: "historical".into(),
+                rating: 1620.6,
+                deviation: 90.0,
+                games: 7,
+                provisional: false,
+            }],
+            as_attacker: SideRecord { wins: 3, losses: 1, draws: 0 },
+            as_defender: SideRecord { wins: 1, losses: 1, draws: 1 },
+            streak: Some(Streak { result: PlayerResult::Win, length: 2 }),
+        };
+        let en = profile_text(&profile, english());
+        assert_eq!(en.title, "alice (global)");
+        assert_eq!(
+            en.description,
+            "Historical tafl: 1621 · games: 7\nAs the attackers: 3 won, 1 lost, 0 drawn\n\
+             As the defenders: 1 won, 1 lost, 1 drawn\nCurrent streak: 2 wins in a row"
+        );
+        let ru = profile_text(&profile, russian());
+        assert_eq!(
+            ru.description,
+            "Исторический тафл: 1621 · партий: 7\nЗа нападающих: побед 3, поражений 1, ничьих 0\n\
+             За защитников: побед 1, поражений 1, ничьих 1\nТекущая серия: 2 победы подряд"
+        );
+        let one_loss = Profile { streak: Some(Streak { result: PlayerResult::Loss, length: 1 }), ..profile.clone() };
+        assert!(profile_text(&one_loss, english()).description.ends_with("1 loss in a row"));
+        assert!(profile_text(&one_loss, russian()).description.ends_with("1 поражение подряд"));
+        let nobody = Profile {
+            ratings: Vec::new(),
+            as_attacker: SideRecord::default(),
+            as_defender: SideRecord::default(),
+            streak: None,
+            ..profile
+        };
+        assert_eq!(profile_text(&nobody, english()).description, "No rated games yet.");
+        assert_eq!(profile_text(&nobody, russian()).description, "Рейтинговых партий пока нет.");
+    }
+}

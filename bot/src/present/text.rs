@@ -1,0 +1,998 @@
+//! Games, challenges, notices, rules and refusals as text, for any language and front end.
+//! Plain functions of host values, so tests check the words without Discord.
+
+use tafl_rules::{
+    Escape, Game, IllegalMove, KingCapture, ParseError, Reason, Repetition, Rules, RulesError, Shieldwall, Side,
+    Square, ThronePass, Variant,
+};
+
+use super::markup::{mention, name, timestamp};
+use super::{Lang, tr};
+use crate::host::{
+    Challenge, ChallengeState, Clock, ClockError, EndReason, GameId, GameSummary, GameView, HostError, MoveChoice,
+    MoveEffect, OfferKind, OfferOutcome, OpenOffer, RecordFault, Reminder, ReminderKind, SideChoice, StorageFault,
+    User, UserId, rating_families,
+};
+
+// ----- variants and rules -----
+
+/// The title of the variant list.
+#[must_use]
+pub fn variants_title(lang: Lang) -> String {
+    tr!(lang, "variants-title")
+}
+
+/// One line per preset: `` `id` — Name: 11×11, what makes it different ``.
+#[must_use]
+pub fn variants_list(lang: Lang) -> String {
+    Variant::ALL.into_iter().map(|variant| variant_line(variant, lang)).collect::<Vec<_>>().join("\n")
+}
+
+/// The one-line description of a preset, derived from its rules so that it cannot drift from
+/// what the engine plays.
+#[must_use]
+pub fn variant_line(variant: Variant, lang: Lang) -> String {
+    tr!(
+        lang,
+        "variant-line",
+        id = variant.id(),
+        name = variant_name(variant.id(), lang),
+        size = variant.size(),
+        rules = rule_summary(&variant.rules(), lang).join(", ")
+    )
+}
+
+/// The rules that tell presets apart, as short phrases.
+#[must_use]
+pub fn rule_summary(rules: &Rules, lang: Lang) -> Vec<String> {
+    let mut ids = vec![
+        match rules.escape {
+            Escape::Corner => "rule-escape-corner",
+            Escape::Edge => "rule-escape-edge",
+        },
+        match rules.king_capture {
+            KingCapture::Strong => "rule-capture-strong",
+            KingCapture::StrongNearThrone => "rule-capture-strong-near-throne",
+            KingCapture::Middleweight => "rule-capture-middleweight",
+        },
+        if rules.king_armed { "rule-king-armed" } else { "rule-king-unarmed" },
+    ];
+    if matches!(rules.shieldwall, Shieldwall::On { .. }) {
+        ids.push("rule-shieldwall");
+    }
+    if rules.exit_fort {
+        ids.push("rule-exit-fort");
+    }
+    if rules.encirclement {
+        ids.push("rule-encirclement");
+    }
+    ids.into_iter().map(|id| tr!(lang, id)).collect()
+}
+
+/// The presets whose id or name (in the reader's language or in English) contains what was
+/// typed, case-insensitively, as (label, id) pairs: `Copenhagen Hnefatafl (11×11)` → `copenhagen`.
+#[must_use]
+pub fn variant_choices(typed: &str, lang: Lang) -> Vec<(String, &'static str)> {
+    let typed = typed.trim().to_lowercase();
+    Variant::ALL
+        .into_iter()
+        .filter(|v| {
+            v.id().contains(&typed)
+                || v.name().to_lowercase().contains(&typed)
+                || variant_name(v.id(), lang).to_lowercase().contains(&typed)
+        })
+        .map(|v| (format!("{} ({}×{})", variant_name(v.id(), lang), v.size(), v.size()), v.id()))
+        .collect()
+}
+
+/// A variant's name for people: the preset's name in the reader's language, "custom rules"
+/// for imported games under other rules, and any other stored id as it is.
+#[must_use]
+pub fn variant_name(id: &str, lang: Lang) -> String {
+    match id.parse::<Variant>() {
+        Ok(variant) => tr!(lang, &format!("variant-{}", variant.id())),
+        Err(_) if id == "custom" => tr!(lang, "variant-custom"),
+        Err(_) => id.to_owned(),
+    }
+}
+
+/// The rules text of a preset: the one-line summary, the rules in a few lines and the OTN
+/// rules string, for players who know other tafl sites.
+#[must_use]
+pub fn rules_description(variant: Variant, lang: Lang) -> String {
+    let size = variant.size();
+    let rules = variant.rules();
+    format!(
+        "{size}×{size}, {}.\n\n{}\n\n{}: `{}`",
+        rule_summary(&rules, lang).join(", "),
+        rules_explanation(&rules, lang).join("\n"),
+        tr!(lang, "rules-otn"),
+        tafl_rules::otn::rules_string(&rules)
+    )
+}
+
+/// The rules in a few lines, one per topic (goal, captures, throne, king, shieldwall, exit fort,
+/// repetition), derived from the rule set itself so that they say what the engine plays.
+#[must_use]
+pub fn rules_explanation(rules: &Rules, lang: Lang) -> Vec<String> {
+    let mut lines = Vec::new();
+    let encirclement = if rules.encirclement { "yes" } else { "no" };
+    lines.push(match rules.escape {
+        Escape::Corner => tr!(lang, "rules-goal-corner", encirclement = encirclement),
+        Escape::Edge => tr!(lang, "rules-goal-edge", encirclement = encirclement),
+    });
+    let mut captures = tr!(lang, "rules-captures");
+    if rules.has_corners() {
+        captures.push(' ');
+        captures.push_str(&tr!(lang, "rules-corners-hostile"));
+    }
+    lines.push(captures);
+    lines.push(match rules.throne {
+        None => tr!(lang, "rules-no-throne"),
+        Some(throne) => {
+            let pass = match throne.pass {
+                ThronePass::KingOnly => tr!(lang, "rules-throne-king-only"),
+                ThronePass::Everyone => tr!(lang, "rules-throne-everyone"),
+            };
+            let h = throne.hostility;
+            let hostile = tr!(
+                lang,
+                match (h.empty_to_attackers, h.empty_to_defenders) {
+                    (true, true) => "rules-throne-hostile-both",
+                    (true, false) => "rules-throne-hostile-attackers",
+                    (false, true) => "rules-throne-hostile-defenders",
+                    (false, false) => "rules-throne-hostile-none",
+                }
+            );
+            tr!(lang, "rules-throne", pass = pass, hostile = hostile)
+        }
+    });
+    let armed = tr!(lang, if rules.king_armed { "rules-king-armed" } else { "rules-king-unarmed" });
+    let how_captured = tr!(
+        lang,
+        match rules.king_capture {
+            KingCapture::Strong => "rules-king-strong",
+            KingCapture::StrongNearThrone => "rules-king-strong-near-throne",
+            KingCapture::Middleweight => "rules-king-middleweight",
+        }
+    );
+    lines.push(tr!(lang, "rules-king", armed = armed, captured = how_captured));
+    if let Shieldwall::On { corners_may_close } = rules.shieldwall {
+        lines.push(tr!(lang, if corners_may_close { "rules-shieldwall-corners" } else { "rules-shieldwall" }));
+    }
+    if rules.exit_fort {
+        lines.push(tr!(lang, "rules-exit-fort"));
+    }
+    lines.push(tr!(
+        lang,
+        match rules.repetition {
+            Repetition::Draw => "rules-repetition-draw",
+            Repetition::MoverLoses => "rules-repetition-mover-loses",
+            Repetition::DefendersLose => "rules-repetition-defenders-lose",
+            Repetition::Ignore => "rules-repetition-ignore",
+        }
+    ));
+    lines
+}
+
+// ----- refusals -----
+
+/// What to tell a person the host refused, in their language.
+#[must_use]
+pub fn host_error(error: &HostError, lang: Lang) -> String {
+    match error {
+        HostError::BadSetup(error) => rules_error(error, lang),
+        HostError::BadClock(error) => clock_error(error, lang),
+        HostError::UnknownFamily { input } => {
+            tr!(lang, "error-unknown-family", input = input.as_str(), families = rating_families().join(", "))
+        }
+        HostError::ChallengeYourself => tr!(lang, "error-challenge-yourself"),
+        HostError::ChannelNotAllowed => tr!(lang, "error-channel-not-allowed"),
+        HostError::TooManyChallenges(count) => tr!(lang, "error-too-many-challenges", count = *count),
+        HostError::NoSuchChallenge(id) => tr!(lang, "error-no-such-challenge", id = *id),
+        HostError::ChallengeClosed { id, .. } => tr!(lang, "error-challenge-closed", id = *id),
+        HostError::ChallengeExpired { id } => tr!(lang, "error-challenge-expired", id = *id),
+        HostError::NotYourChallenge { id, opponent } => {
+            tr!(lang, "error-not-your-challenge", id = *id, opponent = name(lang, opponent))
+        }
+        HostError::OwnChallenge { id } => tr!(lang, "error-own-challenge", id = *id),
+        HostError::NotChallenger { id, challenger } => {
+            tr!(lang, "error-not-challenger", id = *id, challenger = name(lang, challenger))
+        }
+        HostError::DeclineOpen { id } => tr!(lang, "error-decline-open", id = *id),
+        HostError::NoSuchGame(id) => tr!(lang, "error-no-such-game", id = *id),
+        HostError::NotAPlayer(_) => tr!(lang, "error-not-a-player"),
+        HostError::GameOver { id } => tr!(lang, "error-game-over", id = *id),
+        HostError::NotYourTurn { player, .. } => tr!(lang, "error-not-your-turn", player = name(lang, player)),
+        HostError::StaleBoard { .. } => tr!(lang, "error-stale-board"),
+        HostError::BadMove(error) => parse_error(error, lang),
+        HostError::IllegalMove(error) => {
+            tr!(lang, "error-illegal-hint", why = illegal_move(error, lang))
+        }
+        HostError::NoOffer { id, kind: OfferKind::Draw, .. } => tr!(lang, "error-no-draw-offer", id = *id),
+        HostError::NoOffer { id, kind: OfferKind::Takeback, .. } => tr!(lang, "error-no-takeback-request", id = *id),
+        HostError::AlreadyOffered { id, kind } => match kind {
+            OfferKind::Draw => tr!(lang, "error-already-offered-draw", id = *id),
+            OfferKind::Takeback => tr!(lang, "error-already-asked-takeback", id = *id),
+        },
+        HostError::TakebackPending { id } => tr!(lang, "error-takeback-pending", id = *id),
+        HostError::NothingToTakeBack(id) => tr!(lang, "error-nothing-to-take-back", id = *id),
+        HostError::OwnOffer { id, kind: OfferKind::Draw } => tr!(lang, "error-own-draw-offer", id = *id),
+        HostError::OwnOffer { id, kind: OfferKind::Takeback } => tr!(lang, "error-own-takeback-request", id = *id),
+        HostError::TooManyChannels { max } => tr!(lang, "error-too-many-channels", max = *max),
+        HostError::BadRecord(fault) => record_fault(fault, lang),
+        HostError::Storage(StorageFault::DiskFull) => tr!(lang, "error-storage-disk-full"),
+        HostError::Storage(StorageFault::Io) => tr!(lang, "error-storage-io"),
+        HostError::Storage(StorageFault::Busy) => tr!(lang, "error-storage-busy"),
+        HostError::Internal => tr!(lang, "error-internal"),
+    }
+}
+
+/// Badly written notation, in the reader's language.
+#[must_use]
+pub fn parse_error(error: &ParseError, lang: Lang) -> String {
+    match error {
+        ParseError::Square { input } => tr!(lang, "error-not-a-square", input = input.as_str()),
+        ParseError::Move { input, .. } => tr!(lang, "error-not-a-move", input = input.as_str()),
+        ParseError::OffBoard { square } => tr!(lang, "error-beyond-any-board", square = square.as_str()),
+        ParseError::Position { input, .. } => tr!(lang, "error-not-a-position", input = input.as_str()),
+        ParseError::Rules { .. } => tr!(lang, "error-bad-rules-string"),
+        ParseError::Record { line, .. } => tr!(lang, "error-bad-record-line", line = *line),
+    }
+}
+
+/// A move the engine refuses, in the reader's language.
+#[must_use]
+pub fn illegal_move(error: &IllegalMove, lang: Lang) -> String {
+    let side = |side: Side| side_name(side, lang);
+    match error {
+        IllegalMove::OffBoard { square, size } => {
+            tr!(lang, "error-off-board", square = square.to_string(), size = *size)
+        }
+        IllegalMove::GameOver => tr!(lang, "error-no-legal-move-game-over"),
+        IllegalMove::NoPiece { mv } => {
+            tr!(lang, "error-no-piece", notation = mv.to_string(), square = mv.from.to_string())
+        }
+        IllegalMove::NotYourPiece { mv, owner, to_move } => tr!(
+            lang,
+            "error-not-your-piece",
+            notation = mv.to_string(),
+            square = mv.from.to_string(),
+            owner = side(*owner),
+            to_move = side(*to_move)
+        ),
+        IllegalMove::NullMove { mv } => tr!(lang, "error-null-move", notation = mv.to_string()),
+        IllegalMove::NotStraight { mv } => tr!(lang, "error-not-straight", notation = mv.to_string()),
+        IllegalMove::Blocked { mv, blocker } => {
+            tr!(lang, "error-blocked", notation = mv.to_string(), square = blocker.to_string())
+        }
+        IllegalMove::PassesThrone { mv } => tr!(lang, "error-passes-throne", notation = mv.to_string()),
+        IllegalMove::StopsOnThrone { mv } => tr!(lang, "error-stops-on-throne", notation = mv.to_string()),
+        IllegalMove::StopsOnCorner { mv } => tr!(lang, "error-stops-on-corner", notation = mv.to_string()),
+        IllegalMove::CaptureMismatch { mv, claimed, actual } => {
+            let list = |squares: &[Square]| {
+                if squares.is_empty() {
+                    tr!(lang, "nothing")
+                } else {
+                    squares.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
+                }
+            };
+            tr!(
+                lang,
+                "error-capture-mismatch",
+                notation = mv.to_string(),
+                actual = list(actual),
+                claimed = list(claimed)
+            )
+        }
+    }
+}
+
+/// Variant options or rules that cannot be played, in the reader's language.
+#[must_use]
+pub fn rules_error(error: &RulesError, lang: Lang) -> String {
+    match error {
+        RulesError::BadSize { size, min, max } => {
+            tr!(lang, "error-bad-size", size = *size, min = *min, max = *max)
+        }
+        RulesError::UnknownVariant { input, .. } => {
+            let known = Variant::ALL.map(Variant::id).join(", ");
+            tr!(lang, "error-unknown-variant-named", input = input.as_str(), known = known)
+        }
+        RulesError::UnknownOption { variant, key, .. } => {
+            let keys = variant.parse::<Variant>().map(Variant::option_keys).unwrap_or_default();
+            let options = if keys.is_empty() { "none".to_owned() } else { keys.join(", ") };
+            tr!(
+                lang,
+                "error-unknown-option",
+                variant = variant_name(variant, lang),
+                key = key.as_str(),
+                options = options
+            )
+        }
+        RulesError::BadOptionValue { variant, key, value, expected } => {
+            // The engine lists the values as `edge or corner`: values, joined in the reader's words.
+            let or = format!(" {} ", tr!(lang, "or"));
+            tr!(
+                lang,
+                "error-bad-option-value",
+                variant = variant_name(variant, lang),
+                key = *key,
+                value = value.as_str(),
+                expected = expected.split(" or ").collect::<Vec<_>>().join(&or)
+            )
+        }
+        RulesError::OptionSyntax { input } => tr!(lang, "error-option-syntax", input = input.as_str()),
+        RulesError::Start(_) => tr!(lang, "error-bad-start"),
+        RulesError::Unsupported(_) => tr!(lang, "error-unsupported-rules"),
+    }
+}
+
+/// A clock that cannot be played, in the reader's language.
+#[must_use]
+pub fn clock_error(error: &ClockError, lang: Lang) -> String {
+    match error {
+        ClockError::Unreadable { input } => tr!(lang, "error-clock-unreadable", input = input.as_str()),
+        ClockError::NoTime => tr!(lang, "error-clock-no-time"),
+        ClockError::TooShort { seconds } => {
+            tr!(lang, "error-clock-too-short", duration = duration_words(*seconds, lang))
+        }
+        ClockError::TooLong { seconds } => tr!(lang, "error-clock-too-long", duration = duration_words(*seconds, lang)),
+        ClockError::NoReserve { seconds } => {
+            tr!(lang, "error-clock-no-reserve", duration = duration_words(*seconds, lang))
+        }
+        ClockError::ReserveTooLong { seconds } => {
+            tr!(lang, "error-clock-reserve-too-long", duration = duration_words(*seconds, lang))
+        }
+    }
+}
+
+fn record_fault(fault: &RecordFault, lang: Lang) -> String {
+    match fault {
+        RecordFault::Unreadable(error) => parse_error(error, lang),
+        RecordFault::TooLong { plies } => {
+            tr!(lang, "error-record-too-long", plies = *plies, max = crate::limits::MAX_PLIES)
+        }
+        RecordFault::Rules(_) => tr!(lang, "error-record-unplayable"),
+        RecordFault::Move { ply, source } => {
+            tr!(lang, "error-record-move", ply = *ply, why = illegal_move(source, lang))
+        }
+        RecordFault::NoResult => tr!(lang, "error-record-no-result"),
+    }
+}
+
+/// A refusal without arguments (`error-…`), e.g. [`Refusal::Internal`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    Internal,
+    BadArguments,
+    ChannelNotAllowed,
+    GuildOnly,
+    UnknownCommand,
+    UnknownControl,
+    UnknownVariant,
+    BotsCannotPlay,
+}
+
+#[must_use]
+pub fn refusal(refusal: Refusal, lang: Lang) -> String {
+    tr!(
+        lang,
+        match refusal {
+            Refusal::Internal => "error-internal",
+            Refusal::BadArguments => "error-bad-arguments",
+            Refusal::ChannelNotAllowed => "error-channel-not-allowed",
+            Refusal::GuildOnly => "error-guild-only",
+            Refusal::UnknownCommand => "error-unknown-command",
+            Refusal::UnknownControl => "error-unknown-control",
+            Refusal::UnknownVariant => "error-unknown-variant",
+            Refusal::BotsCannotPlay => "error-bots-cannot-play",
+        }
+    )
+}
+
+/// The refusal of a piece menu entry whose piece cannot move (any more).
+#[must_use]
+pub fn no_piece_moves(square: Square, lang: Lang) -> String {
+    tr!(lang, "error-no-piece-moves", square = square.to_string())
+}
+
+/// Which game a command means, when the channel has none or several of the caller's.
+#[must_use]
+pub fn which_game(found: &[GameId], lang: Lang) -> String {
+    if found.is_empty() {
+        return tr!(lang, "error-no-game-here");
+    }
+    let list = found.iter().map(|id| short_number(*id, lang)).collect::<Vec<_>>().join(", ");
+    tr!(lang, "error-several-games", list = list)
+}
+
+// ----- games -----
+
+/// `game #12` / `партия №12`, as the language writes numbers of games.
+#[must_use]
+pub fn game_number(id: GameId, lang: Lang) -> String {
+    tr!(lang, "game-number", id = id)
+}
+
+/// The side's name in running text: "attackers".
+#[must_use]
+pub fn side_name(side: Side, lang: Lang) -> String {
+    tr!(
+        lang,
+        match side {
+            Side::Attackers => "side-attackers",
+            Side::Defenders => "side-defenders",
+        }
+    )
+}
+
+/// The side's name as a heading, with its emoji.
+#[must_use]
+pub fn side_heading(side: Side, lang: Lang) -> String {
+    tr!(
+        lang,
+        match side {
+            Side::Attackers => "side-heading-attackers",
+            Side::Defenders => "side-heading-defenders",
+        }
+    )
+}
+
+/// The full-move number of a ply (both sides' moves make one move).
+#[must_use]
+pub fn move_number(ply: usize) -> usize {
+    ply / 2 + 1
+}
+
+/// The player of a game with this id (a game's two players are known to its view).
+fn player_of(game: &GameView, id: UserId) -> User {
+    if game.attacker.id == id { game.attacker.clone() } else { game.defender.clone() }
+}
+
+/// The result in words: who won and how, or a draw.
+#[must_use]
+pub fn result_line(game: &GameView, lang: Lang) -> String {
+    let Some(ending) = game.ending else { return String::new() };
+    let how = reason_words(ending.reason, game, lang);
+    match ending.winner {
+        Some(Side::Attackers) => tr!(lang, "result-attackers", player = name(lang, &game.attacker.name), how = how),
+        Some(Side::Defenders) => tr!(lang, "result-defenders", player = name(lang, &game.defender.name), how = how),
+        None => tr!(lang, "result-draw", how = how),
+    }
+}
+
+/// How a game ended, in words, with the square where the board tells it.
+#[must_use]
+pub fn reason_words(reason: EndReason, game: &GameView, lang: Lang) -> String {
+    let to = game.last_move.as_ref().map(|m| m.mv.to.to_string()).unwrap_or_default();
+    let king = game.position.king().to_string();
+    let loser =
+        game.ending.and_then(|e| e.winner).map(|w| name(lang, &game.player(w.opponent()).name)).unwrap_or_default();
+    match reason {
+        EndReason::Board(Reason::KingEscaped) => tr!(lang, "how-king-escaped", square = to),
+        EndReason::Board(Reason::KingCaptured) => tr!(lang, "how-king-captured", square = king),
+        EndReason::Board(Reason::Encirclement) => tr!(lang, "how-encirclement"),
+        EndReason::Board(Reason::ExitFort) => tr!(lang, "how-exit-fort"),
+        EndReason::Board(Reason::Repetition) => tr!(lang, "how-repetition"),
+        EndReason::Board(Reason::NoMoves) => tr!(lang, "how-no-moves"),
+        EndReason::Resignation => tr!(lang, "how-resignation", player = loser),
+        EndReason::Time => tr!(lang, "how-time", player = loser),
+        EndReason::Aborted => tr!(lang, "how-aborted"),
+        EndReason::Agreement => tr!(lang, "how-agreement"),
+    }
+}
+
+/// The board message's title.
+#[must_use]
+pub fn board_title(game: &GameView, lang: Lang) -> String {
+    tr!(lang, "board-title", variant = variant_name(&game.variant, lang), id = game.id)
+}
+
+/// The board message's text: players, whose turn or the result, the last move, captures and
+/// open offers.
+#[must_use]
+pub fn board_description(game: &GameView, history: &Game, offers: &[OpenOffer], lang: Lang) -> String {
+    let mut lines = vec![
+        format!("{}: {}", side_heading(Side::Attackers, lang), mention(lang, &game.attacker)),
+        format!("{}: {}", side_heading(Side::Defenders, lang), mention(lang, &game.defender)),
+        String::new(),
+    ];
+    match game.player_to_move() {
+        Some(player) => {
+            lines.push(tr!(lang, "board-to-move", number = move_number(game.ply), player = mention(lang, player)));
+        }
+        None => lines.push(result_line(game, lang)),
+    }
+    if let Some(last) = &game.last_move {
+        lines.push(tr!(lang, "board-last-move", notation = notation_with_spaces(&last.to_string())));
+    }
+    let (by_attackers, by_defenders) = crate::host::captures_by_side(history);
+    if by_attackers + by_defenders > 0 {
+        lines.push(tr!(lang, "board-captured", attackers = by_attackers, defenders = by_defenders));
+    }
+    if let (Some(deadline), true) = (game.deadline_at, game.ending.is_none()) {
+        lines.push(tr!(lang, "board-deadline", when = timestamp(lang, deadline)));
+    }
+    for offer in offers {
+        let by = mention(lang, &player_of(game, offer.by));
+        lines.push(match offer.kind {
+            OfferKind::Draw => tr!(lang, "board-offer-draw", by = by),
+            OfferKind::Takeback => tr!(lang, "board-offer-takeback", by = by),
+        });
+    }
+    lines.join("\n")
+}
+
+/// `e1-e3xe2` as `e1-e3 x e2`, easier to read.
+#[must_use]
+pub fn notation_with_spaces(notation: &str) -> String {
+    match notation.split_once('x') {
+        Some((mv, captures)) => format!("{mv} x {}", captures.replace('x', " x ")),
+        None => notation.to_owned(),
+    }
+}
+
+/// A legal move as autocomplete and the move menus show it: `e1-e3 x e2`, `f6-f1 escape!`.
+#[must_use]
+pub fn move_label(choice: &MoveChoice, lang: Lang) -> String {
+    let mut label = if choice.captures.is_empty() {
+        choice.notation.clone()
+    } else {
+        let list: Vec<String> = choice.captures.iter().map(ToString::to_string).collect();
+        tr!(lang, "move-label-captures", notation = choice.notation.as_str(), captures = list.join("/"))
+    };
+    if let Some(effect) = choice.effect {
+        let id = match effect {
+            MoveEffect::Ends(Reason::KingEscaped) => "move-effect-king-escaped",
+            MoveEffect::Ends(Reason::KingCaptured) => "move-effect-king-captured",
+            MoveEffect::Ends(Reason::ExitFort) => "move-effect-exit-fort",
+            MoveEffect::Ends(Reason::Encirclement) => "move-effect-encirclement",
+            MoveEffect::Ends(Reason::NoMoves) => "move-effect-no-moves",
+            MoveEffect::Ends(Reason::Repetition) => "move-effect-repetition",
+            MoveEffect::EscapeThreat => "move-effect-threat",
+        };
+        label.push(' ');
+        label.push_str(&tr!(lang, id));
+    }
+    label
+}
+
+/// The "your move" notice, the one message per move that mentions (and so notifies) a player.
+#[must_use]
+pub fn your_move(game: &GameView, lang: Lang) -> String {
+    let Some(player) = game.player_to_move() else { return String::new() };
+    let variant = variant_name(&game.variant, lang);
+    let player = mention(lang, player);
+    if let Some(last) = &game.last_move {
+        let notation = notation_with_spaces(&last.to_string());
+        tr!(lang, "your-move-after", player = player, id = game.id, variant = variant, notation = notation)
+    } else {
+        tr!(lang, "your-move-first", player = player, id = game.id, variant = variant)
+    }
+}
+
+/// The private confirmation of a move played.
+#[must_use]
+pub fn played(notation: &str, game: GameId, lang: Lang) -> String {
+    tr!(lang, "played", notation = notation_with_spaces(notation), id = game)
+}
+
+/// The notice about an offer, a decline or a takeback, by `by`.
+#[must_use]
+pub fn offer_notice(outcome: &OfferOutcome, kind: OfferKind, by: UserId, lang: Lang) -> String {
+    let game = outcome.game();
+    let id = game.id;
+    let by = mention(lang, &player_of(game, by));
+    match (outcome, kind) {
+        (OfferOutcome::Offered { notify, .. }, OfferKind::Draw) => {
+            tr!(lang, "offer-draw", player = mention(lang, &player_of(game, *notify)), by = by, id = id)
+        }
+        (OfferOutcome::Offered { notify, .. }, OfferKind::Takeback) => {
+            tr!(lang, "offer-takeback", player = mention(lang, &player_of(game, *notify)), by = by, id = id)
+        }
+        (OfferOutcome::Declined { withdrawn: true, .. }, _) => tr!(lang, "offer-withdrawn", by = by, id = id),
+        (OfferOutcome::Declined { .. }, OfferKind::Draw) => tr!(lang, "offer-draw-declined", by = by, id = id),
+        (OfferOutcome::Declined { .. }, OfferKind::Takeback) => {
+            tr!(lang, "offer-takeback-declined", by = by, id = id)
+        }
+        (OfferOutcome::Accepted { plies_taken_back, .. }, OfferKind::Takeback) => {
+            tr!(lang, "offer-takeback-accepted", by = by, plies = *plies_taken_back, id = id)
+        }
+        (OfferOutcome::Accepted { .. }, OfferKind::Draw) => tr!(lang, "offer-draw-accepted", by = by, id = id),
+    }
+}
+
+/// The private question before a resignation.
+#[must_use]
+pub fn confirm_resign(game: GameId, lang: Lang) -> String {
+    tr!(lang, "confirm-resign", id = game)
+}
+
+/// The private answer after resigning.
+#[must_use]
+pub fn resigned(game: GameId, lang: Lang) -> String {
+    tr!(lang, "resigned", id = game)
+}
+
+/// Labels of buttons and menus.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Label {
+    Accept,
+    Decline,
+    PickPiece,
+    Back,
+    Resign,
+    ConfirmResign,
+    OfferDraw,
+    AcceptDraw,
+    DeclineDraw,
+    Takeback,
+    AcceptTakeback,
+    DeclineTakeback,
+    MorePieces,
+    MoreMoves,
+}
+
+#[must_use]
+pub fn label(label: Label, lang: Lang) -> String {
+    tr!(
+        lang,
+        match label {
+            Label::Accept => "label-accept",
+            Label::Decline => "label-decline",
+            Label::PickPiece => "label-pick-piece",
+            Label::Back => "label-back",
+            Label::Resign => "label-resign",
+            Label::ConfirmResign => "label-confirm-resign",
+            Label::OfferDraw => "label-offer-draw",
+            Label::AcceptDraw => "label-accept-draw",
+            Label::DeclineDraw => "label-decline-draw",
+            Label::Takeback => "label-takeback",
+            Label::AcceptTakeback => "label-accept-takeback",
+            Label::DeclineTakeback => "label-decline-takeback",
+            Label::MorePieces => "label-more-pieces",
+            Label::MoreMoves => "label-more-moves",
+        }
+    )
+}
+
+/// The placeholder of the destination menu of the piece on `from`.
+#[must_use]
+pub fn pick_destination(from: Square, lang: Lang) -> String {
+    tr!(lang, "label-pick-destination", square = from.to_string())
+}
+
+/// A piece in the piece menu: `d1 (4 moves)`.
+#[must_use]
+pub fn piece_option(square: Square, moves: usize, lang: Lang) -> String {
+    tr!(lang, "piece-option", square = square.to_string(), moves = moves)
+}
+
+// ----- challenges -----
+
+/// The challenge card: who challenges whom to what.
+#[must_use]
+pub fn challenge_card(challenge: &Challenge, lang: Lang) -> (String, String) {
+    let variant = variant_name(&challenge.variant, lang);
+    let by = mention(lang, &challenge.challenger);
+    let title = tr!(lang, "challenge-title", id = challenge.id, variant = variant.as_str());
+    let invitation = if let Some(o) = &challenge.opponent {
+        tr!(lang, "challenge-to", by = by, opponent = mention(lang, o), variant = variant.as_str())
+    } else {
+        tr!(lang, "challenge-open", by = by, variant = variant.as_str())
+    };
+    let mut lines = vec![invitation];
+    let side = tr!(
+        lang,
+        match challenge.side {
+            SideChoice::Attackers => "side-choice-attackers",
+            SideChoice::Defenders => "side-choice-defenders",
+            SideChoice::Random => "side-choice-random",
+        }
+    );
+    lines.push(tr!(lang, "challenge-side", side = side));
+    if !challenge.options.is_empty() {
+        lines.push(tr!(lang, "challenge-options", options = challenge.options.as_str()));
+    }
+    if let Some(line) = clock_line(challenge.clock, lang) {
+        lines.push(line);
+    }
+    lines.push(tr!(lang, "challenge-expires", when = timestamp(lang, challenge.expires_at)));
+    (title, lines.join("\n"))
+}
+
+/// The private answer to /board: the new board is posted by the delivery task.
+#[must_use]
+pub fn board_posted(game: GameId, lang: Lang) -> String {
+    tr!(lang, "board-posted", id = game)
+}
+
+/// What a closed challenge's card says instead of its invitation.
+#[must_use]
+pub fn challenge_closed(challenge: &Challenge, by: &User, lang: Lang) -> String {
+    let id = challenge.id;
+    let by = mention(lang, by);
+    match challenge.state {
+        ChallengeState::Declined => tr!(lang, "challenge-declined", id = id, by = by),
+        ChallengeState::Cancelled => tr!(lang, "challenge-cancelled", id = id, by = by),
+        ChallengeState::Expired => tr!(lang, "challenge-expired", id = id),
+        ChallengeState::Accepted | ChallengeState::Open => tr!(lang, "challenge-accepted", id = id),
+    }
+}
+
+// ----- clocks -----
+
+/// A clock in words (`Time per move: 3 days, unused time saved up to 7 days`), or `None` for
+/// an untimed game.
+#[must_use]
+pub fn clock_line(clock: Clock, lang: Lang) -> Option<String> {
+    let per_move = duration_words(clock.seconds_per_move()?, lang);
+    Some(match clock.reserve_cap() {
+        None => tr!(lang, "clock-per-move", per_move = per_move),
+        Some(cap) => tr!(lang, "clock-with-reserve", per_move = per_move, cap = duration_words(cap, lang)),
+    })
+}
+
+/// A clock in words, the untimed one included.
+#[must_use]
+pub fn clock_words(clock: Clock, lang: Lang) -> String {
+    clock_line(clock, lang).unwrap_or_else(|| tr!(lang, "clock-untimed"))
+}
+
+/// `3 days`, `36 hours`, `90 minutes`: a clock's time in words, in its largest whole unit.
+#[must_use]
+pub fn duration_words(seconds: i64, lang: Lang) -> String {
+    if seconds % 86_400 == 0 && seconds > 0 {
+        tr!(lang, "days", n = seconds / 86_400)
+    } else if seconds % 3600 == 0 && seconds > 0 {
+        tr!(lang, "hours", n = seconds / 3600)
+    } else {
+        tr!(lang, "minutes", n = (seconds.max(0) + 59) / 60)
+    }
+}
+
+// ----- game lists, reminders, digests -----
+
+/// One line of `/tafl games` and of the digest, with the deadline when the game has a clock.
+#[must_use]
+pub fn game_line(game: &GameSummary, now: i64, lang: Lang) -> String {
+    let state = tr!(
+        lang,
+        match (game.ending, game.my_turn()) {
+            (Some(_), _) => "game-state-finished",
+            (None, true) => "game-state-your-move",
+            (None, false) => "game-state-their-move",
+        }
+    );
+    let clock = match (game.deadline_at, game.time_left(now)) {
+        (Some(deadline), Some(_)) => tr!(lang, "game-line-clock", when = timestamp(lang, deadline)),
+        _ => String::new(),
+    };
+    let channel = game.place.thread.unwrap_or(game.place.channel);
+    let link = format!("https://discord.com/channels/{}/{channel}", game.place.guild);
+    let id = if lang.markup() == super::Markup::Discord { "game-line" } else { "game-line-plain" };
+    tr!(
+        lang,
+        id,
+        id = game.id,
+        link = link,
+        variant = variant_name(&game.variant, lang),
+        opponent = name(lang, &game.opponent.name),
+        side = side_heading(game.side, lang),
+        number = move_number(game.ply),
+        state = state,
+        clock = clock
+    )
+}
+
+/// A game in the `game` option's suggestions: `#12 Copenhagen vs Bob (your move)`.
+#[must_use]
+pub fn game_choice(game: &GameSummary, lang: Lang) -> String {
+    let state = tr!(lang, if game.my_turn() { "game-choice-your-move" } else { "game-choice-their-move" });
+    tr!(
+        lang,
+        "game-choice",
+        id = game.id,
+        variant = variant_name(&game.variant, lang),
+        opponent = game.opponent.name.as_str(),
+        state = state
+    )
+}
+
+/// The title of a list of games in progress.
+#[must_use]
+pub fn games_title(count: usize, lang: Lang) -> String {
+    tr!(lang, "games-title", count = count)
+}
+
+/// The answer to `/tafl games` for someone with no games.
+#[must_use]
+pub fn no_games(lang: Lang) -> String {
+    tr!(lang, "no-games")
+}
+
+/// A reminder to move: at half time, or the last warning.
+#[must_use]
+pub fn reminder(reminder: &Reminder, lang: Lang) -> String {
+    let id = match reminder.kind {
+        ReminderKind::Halfway => "reminder-halfway",
+        ReminderKind::LastWarning => "reminder-last",
+    };
+    tr!(
+        lang,
+        id,
+        player = mention(lang, &reminder.player),
+        id = reminder.game,
+        variant = variant_name(&reminder.variant, lang),
+        when = timestamp(lang, reminder.deadline_at)
+    )
+}
+
+/// The title of the daily digest.
+#[must_use]
+pub fn digest_title(games: usize, lang: Lang) -> String {
+    tr!(lang, "digest-title", count = games)
+}
+
+/// A game's number as a thread name or a list shows it: `#12`.
+#[must_use]
+pub fn short_number(id: GameId, lang: Lang) -> String {
+    tr!(lang, "short-number", id = id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn english() -> Lang {
+        Lang::discord(None)
+    }
+
+    fn russian() -> Lang {
+        Lang::discord(Some("ru"))
+    }
+
+    #[test]
+    fn the_variant_list_has_one_line_per_preset_in_both_languages() {
+        for lang in [english(), russian()] {
+            let list = variants_list(lang);
+            assert_eq!(list.lines().count(), Variant::ALL.len());
+            for (line, variant) in list.lines().zip(Variant::ALL) {
+                assert!(line.starts_with(&format!("`{}` — ", variant.id())), "{line}");
+            }
+            assert!(list.chars().count() < 4096, "fits an embed description");
+        }
+    }
+
+    #[test]
+    fn copenhagen_is_described_by_its_rules() {
+        assert_eq!(
+            variant_line(Variant::Copenhagen, english()),
+            "`copenhagen` — Copenhagen Hnefatafl: 11×11, the king escapes to a corner, captured on four sides, \
+             armed king, shieldwall, exit fort, encirclement"
+        );
+        assert!(variant_line(Variant::SeaBattle9, russian()).contains("король уходит на край"));
+    }
+
+    #[test]
+    fn variant_choices_match_ids_and_names_in_any_case() {
+        let all = variant_choices("", english());
+        assert_eq!(all.len(), Variant::ALL.len());
+        let copenhagen = variant_choices("COPEN", english());
+        assert_eq!(copenhagen, [("Copenhagen Hnefatafl (11×11)".to_owned(), "copenhagen")]);
+        assert_eq!(variant_choices("sea", english()).len(), 4);
+        assert!(variant_choices("chess", english()).is_empty());
+    }
+
+    #[test]
+    fn russian_names_of_variants_are_found_too() {
+        assert_eq!(
+            variant_choices("копен", russian()),
+            [("Копенгагенский хнефатафл (11×11)".to_owned(), "copenhagen")]
+        );
+        assert_eq!(variant_choices("copen", russian()).len(), 1, "the English name still finds it");
+    }
+
+    #[test]
+    fn russian_locales_get_russian_and_every_other_locale_english() {
+        assert_eq!(Lang::discord(Some("ru")).code(), "ru");
+        assert_eq!(Lang::discord(Some("en-US")).code(), "en");
+        assert_eq!(Lang::discord(Some("de")).code(), "en");
+        assert_eq!(Lang::discord(None).code(), "en");
+    }
+
+    #[test]
+    fn refusals_name_discord_commands_in_the_readers_language() {
+        let stale = HostError::StaleBoard { id: 3, ply: 5, expected: 4 };
+        assert!(host_error(&stale, english()).starts_with("The board has changed"));
+        assert!(host_error(&stale, russian()).starts_with("Доска уже изменилась"));
+        assert_eq!(
+            host_error(&HostError::NotAPlayer(3), english()),
+            "This is not your game: only its two players can use its buttons."
+        );
+        assert_eq!(
+            host_error(&HostError::NoSuchGame(9), english()),
+            "There is no game #9; see your games with /tafl games."
+        );
+        assert_eq!(
+            host_error(&HostError::NoSuchGame(9), russian()),
+            "Партии №9 нет; ваши партии покажет /тафл партии."
+        );
+        assert_eq!(
+            host_error(&HostError::NoSuchGame(9), Lang::console("ru")),
+            "Партии №9 нет; ваши партии покажет /games."
+        );
+        assert!(host_error(&HostError::OwnChallenge { id: 2 }, english()).ends_with("withdraw it with Decline."));
+        // The engine's refusals are typed, so they read in Russian too, square in lower case.
+        let blocked = tafl_rules::IllegalMove::Blocked {
+            mv: tafl_rules::Move::new("d1".parse().unwrap(), "d7".parse().unwrap()),
+            blocker: "d4".parse().unwrap(),
+        };
+        let said = host_error(&HostError::IllegalMove(blocked), russian());
+        assert!(said.starts_with("d1-d7: путь закрывает фигура на d4."), "{said}");
+        assert!(said.contains("/тафл доска"), "{said}");
+        let clock = host_error(&HostError::BadClock(ClockError::Unreadable { input: "abc".into() }), russian());
+        assert!(clock.starts_with("«abc» — не часы"), "{clock}");
+        let variant = host_error(
+            &HostError::BadSetup(RulesError::UnknownVariant { input: "chess".into(), known: String::new() }),
+            russian(),
+        );
+        assert!(variant.starts_with("«chess» — не вариант; варианты: sea-battle-9"), "{variant}");
+    }
+
+    #[test]
+    fn notation_reads_with_spaces_around_captures() {
+        assert_eq!(notation_with_spaces("e1-e3"), "e1-e3");
+        assert_eq!(notation_with_spaces("e1-e3xe2"), "e1-e3 x e2");
+        assert_eq!(notation_with_spaces("e1-e3xe2xd3"), "e1-e3 x e2 x d3");
+    }
+
+    #[test]
+    fn clocks_in_words() {
+        assert_eq!(duration_words(3 * 86_400, english()), "3 days");
+        assert_eq!(duration_words(86_400, english()), "1 day");
+        assert_eq!(duration_words(36 * 3600, english()), "36 hours");
+        assert_eq!(duration_words(90 * 60, english()), "90 minutes");
+        assert_eq!(duration_words(3 * 86_400, russian()), "3 дня");
+        assert_eq!(duration_words(86_400, russian()), "1 день");
+        assert_eq!(duration_words(5 * 3600, russian()), "5 часов");
+        assert_eq!(duration_words(21 * 60, russian()), "21 минута");
+    }
+
+    #[test]
+    fn every_preset_has_rules_that_differ_where_the_rules_differ() {
+        for lang in [english(), russian()] {
+            for variant in Variant::ALL {
+                let text = rules_description(variant, lang);
+                assert!(text.chars().count() < 4096, "fits an embed: {}", variant.id());
+                assert!(text.lines().all(|l| !l.contains('{')), "{text}");
+            }
+        }
+        let copenhagen = rules_explanation(&Variant::Copenhagen.rules(), english()).join("\n");
+        assert!(copenhagen.contains("reaches a corner square"), "{copenhagen}");
+        assert!(copenhagen.contains("encirclement"), "{copenhagen}");
+        assert!(copenhagen.contains("Shieldwall"), "{copenhagen}");
+        assert!(copenhagen.contains("Exit fort"), "{copenhagen}");
+        let sea = rules_explanation(&Variant::SeaBattle9.rules(), english()).join("\n");
+        assert!(sea.contains("any edge square") && sea.contains("Throne.** None"), "{sea}");
+        assert!(!sea.contains("Exit fort"), "{sea}");
+        let tablut = rules_explanation(&Variant::Tablut.rules(), russian()).join("\n");
+        assert!(tablut.contains("Трон"), "{tablut}");
+        // Two presets with different rules never read the same.
+        for a in Variant::ALL {
+            for b in Variant::ALL {
+                if a.rules() != b.rules() && a.rules().size() == b.rules().size() {
+                    let (x, y) = (rules_explanation(&a.rules(), english()), rules_explanation(&b.rules(), english()));
+                    let (sx, sy) = (rule_summary(&a.rules(), english()), rule_summary(&b.rules(), english()));
+                    assert!(
+                        x != y || sx != sy || a.rules().start != b.rules().start,
+                        "{} and {} read the same",
+                        a.id(),
+                        b.id()
+                    );
+                }
+            }
+        }
+    }
+}
