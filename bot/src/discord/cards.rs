@@ -1,6 +1,5 @@
-//! The words on the summary, profile and leaderboard cards, in English and Russian, and the
-//! views `tafl-render` draws them from. The renderer holds no words; everything a card says
-//! is chosen here, beside the embeds' words in [`super::summary`].
+//! The views `tafl-render` draws the summary, profile and leaderboard cards from. The renderer
+//! holds no words; every word a card says comes from `bot/locales/*/cards.ftl`.
 
 use tafl_render::{
     CardPlayer, LeaderboardCard, LeaderboardLabels, LeaderboardRow, ProfileCard, ProfileLabels, RatingPoint,
@@ -9,18 +8,12 @@ use tafl_render::{
 use tafl_rules::{Reason, Side, Variant};
 
 use crate::host::{EndReason, Ending, Leaderboard, PlayerResult, Profile, RatingHistory, Scope, Summary};
-use crate::present::Lang;
 use crate::present::summary::{duration, family_name};
-
-/// Whether the card's words are the Russian ones (cards keep their own words, English otherwise).
-fn is_ru(lang: Lang) -> bool {
-    lang.code().starts_with("ru")
-}
+use crate::present::{Lang, tr};
 
 /// The summary card of a game in `lang`.
 #[must_use]
 pub fn summary_card(summary: &Summary, lang: Lang, theme: Theme) -> SummaryCard {
-    let ru = is_ru(lang);
     let game = &summary.game;
     // The first scope listed is the global one; its changes are the ones shown.
     let scope = summary.rating_changes.first().map(|c| c.scope);
@@ -37,18 +30,13 @@ pub fn summary_card(summary: &Summary, lang: Lang, theme: Theme) -> SummaryCard 
                 .map(|c| tafl_render::RatingChange { after: c.after, change: c.delta() }),
         }
     };
-    let (p1, p2) = if ru { ("Игрок 1", "Игрок 2") } else { ("Player 1", "Player 2") };
+    let (p1, p2) = (tr!(lang, "card-player", n = 1), tr!(lang, "card-player", n = 2));
     let variant = variant_name(&game.variant, lang);
-    let title = match (scope, ru) {
-        (Some(_), false) => format!("{variant} · rated"),
-        (Some(_), true) => format!("{variant} · рейтинговая"),
-        (None, _) => variant,
+    let title = match scope {
+        Some(_) => tr!(lang, "card-rated", variant = variant.as_str()),
+        None => variant,
     };
-    let moves_line = if ru {
-        format!("Ходов: {} (полуходов: {})", summary.full_moves, summary.plies)
-    } else {
-        format!("{} moves ({} plies)", summary.full_moves, summary.plies)
-    };
+    let moves_line = tr!(lang, "card-moves", moves = summary.full_moves, plies = summary.plies);
     let duration_line = summary.duration.map(|s| duration(s, lang)).unwrap_or_default();
     let record = &summary.record;
     SummaryCard {
@@ -58,7 +46,7 @@ pub fn summary_card(summary: &Summary, lang: Lang, theme: Theme) -> SummaryCard 
         marks: tafl_render::captured_king(record).into_iter().collect(),
         king: tafl_render::KingStyle::Auto,
         title,
-        players: [player(Side::Attackers, p1), player(Side::Defenders, p2)],
+        players: [player(Side::Attackers, &p1), player(Side::Defenders, &p2)],
         result_line: result_line(game.ending, lang),
         moves_line,
         duration_line,
@@ -68,96 +56,66 @@ pub fn summary_card(summary: &Summary, lang: Lang, theme: Theme) -> SummaryCard 
 }
 
 fn summary_labels(lang: Lang) -> SummaryLabels {
-    let words = if is_ru(lang) {
-        ["Осталось фигур", "Королю до выхода", "Оценка", "полуход", "Нападающие", "Защитники"]
-    } else {
-        ["Pieces left", "King's distance to escape", "Evaluation", "ply", "Attackers", "Defenders"]
-    };
-    let [pieces, king_distance, evaluation, ply, attackers, defenders] = words.map(str::to_owned);
-    SummaryLabels { pieces, king_distance, evaluation, ply, attackers, defenders }
+    SummaryLabels {
+        pieces: tr!(lang, "card-pieces"),
+        king_distance: tr!(lang, "card-king-distance"),
+        evaluation: tr!(lang, "card-evaluation"),
+        ply: tr!(lang, "card-ply"),
+        attackers: tr!(lang, "card-attackers"),
+        defenders: tr!(lang, "card-defenders"),
+    }
 }
 
 /// "Defenders win · the king escaped", "Draw · agreement", "In progress".
 #[must_use]
 pub fn result_line(ending: Option<Ending>, lang: Lang) -> String {
-    let ru = is_ru(lang);
-    let Some(ending) = ending else { return if ru { "Партия идёт" } else { "In progress" }.to_owned() };
-    let result = match (ending.winner, ru) {
-        (Some(Side::Attackers), false) => "Attackers win",
-        (Some(Side::Defenders), false) => "Defenders win",
-        (None, false) => "Draw",
-        (Some(Side::Attackers), true) => "Победа нападающих",
-        (Some(Side::Defenders), true) => "Победа защитников",
-        (None, true) => "Ничья",
+    let Some(ending) = ending else { return tr!(lang, "card-in-progress") };
+    let result = match ending.winner {
+        Some(Side::Attackers) => "card-win-attackers",
+        Some(Side::Defenders) => "card-win-defenders",
+        None => "card-draw",
     };
-    let why = match (ending.reason, ru) {
-        (EndReason::Board(Reason::KingCaptured), false) => "the king was captured",
-        (EndReason::Board(Reason::KingEscaped), false) => "the king escaped",
-        (EndReason::Board(Reason::ExitFort), false) => "exit fort",
-        (EndReason::Board(Reason::Encirclement), false) => "encirclement",
-        (EndReason::Board(Reason::Repetition), false) => "repetition",
-        (EndReason::Board(Reason::NoMoves), false) => "no legal move",
-        (EndReason::Resignation, false) => "resignation",
-        (EndReason::Agreement, false) => "agreement",
-        (EndReason::Time, false) => "time",
-        (EndReason::Aborted, false) => "aborted",
-        (EndReason::Board(Reason::KingCaptured), true) => "король взят",
-        (EndReason::Board(Reason::KingEscaped), true) => "король ушёл",
-        (EndReason::Board(Reason::ExitFort), true) => "крепость у края",
-        (EndReason::Board(Reason::Encirclement), true) => "окружение",
-        (EndReason::Board(Reason::Repetition), true) => "повторение позиции",
-        (EndReason::Board(Reason::NoMoves), true) => "нет ходов",
-        (EndReason::Resignation, true) => "сдача",
-        (EndReason::Agreement, true) => "соглашение",
-        (EndReason::Time, true) => "время",
-        (EndReason::Aborted, true) => "прервана",
+    let why = match ending.reason {
+        EndReason::Board(Reason::KingCaptured) => "card-why-king-captured",
+        EndReason::Board(Reason::KingEscaped) => "card-why-king-escaped",
+        EndReason::Board(Reason::ExitFort) => "card-why-exit-fort",
+        EndReason::Board(Reason::Encirclement) => "card-why-encirclement",
+        EndReason::Board(Reason::Repetition) => "card-why-repetition",
+        EndReason::Board(Reason::NoMoves) => "card-why-no-moves",
+        EndReason::Resignation => "card-why-resignation",
+        EndReason::Agreement => "card-why-agreement",
+        EndReason::Time => "card-why-time",
+        EndReason::Aborted => "card-why-aborted",
     };
-    format!("{result} · {why}")
+    let (result, why) = (tr!(lang, result), tr!(lang, why));
+    tr!(lang, "card-result", result = result.as_str(), why = why.as_str())
 }
 
 /// The profile card of a player in `lang`.
 #[must_use]
 pub fn profile_card(profile: &Profile, history: &RatingHistory, lang: Lang, theme: Theme) -> ProfileCard {
-    let ru = is_ru(lang);
     let games = profile.games();
-    let noun = if games == 1 { "rated game" } else { "rated games" };
-    let subtitle = match (ru, profile.scope) {
-        (false, Scope::Global) => format!("{games} {noun} · all servers"),
-        (false, Scope::Server(_)) => format!("{games} {noun} · this server"),
-        (true, Scope::Global) => format!("Рейтинговых партий: {games} · все серверы"),
-        (true, Scope::Server(_)) => format!("Рейтинговых партий: {games} · этот сервер"),
+    let subtitle = match profile.scope {
+        Scope::Global => tr!(lang, "card-profile-global", games = games),
+        Scope::Server(_) => tr!(lang, "card-profile-server", games = games),
     };
-    let labels = if ru {
-        ProfileLabels {
-            rating: "Рейтинг".into(),
-            games: "партии".into(),
-            by_side: "Результаты за каждую сторону".into(),
-            attackers: "За нападающих".into(),
-            defenders: "За защитников".into(),
-            wins: "победы".into(),
-            losses: "поражения".into(),
-            draws: "ничьи".into(),
-            most_played: "Чаще всего".into(),
-        }
-    } else {
-        ProfileLabels {
-            rating: "Rating".into(),
-            games: "games".into(),
-            by_side: "Results by side".into(),
-            attackers: "As the attackers".into(),
-            defenders: "As the defenders".into(),
-            wins: "won".into(),
-            losses: "lost".into(),
-            draws: "drawn".into(),
-            most_played: "Most played".into(),
-        }
+    let labels = ProfileLabels {
+        rating: tr!(lang, "card-rating"),
+        games: tr!(lang, "card-games"),
+        by_side: tr!(lang, "card-by-side"),
+        attackers: tr!(lang, "card-as-attackers"),
+        defenders: tr!(lang, "card-as-defenders"),
+        wins: tr!(lang, "card-wins"),
+        losses: tr!(lang, "card-losses"),
+        draws: tr!(lang, "card-draws"),
+        most_played: tr!(lang, "card-most-played"),
     };
     let record =
         |r: crate::host::SideRecord| tafl_render::SideRecord { wins: r.wins, losses: r.losses, draws: r.draws };
     ProfileCard {
         theme,
         name: profile.user.name.clone(),
-        fallback: if ru { "Игрок" } else { "Player" }.to_owned(),
+        fallback: tr!(lang, "card-player", n = 1),
         subtitle,
         history: history
             .families
@@ -185,46 +143,24 @@ pub fn profile_card(profile: &Profile, history: &RatingHistory, lang: Lang, them
 
 /// "Current streak: 3 wins" / "Текущая серия: 3 победы".
 fn streak_line(result: PlayerResult, n: u32, lang: Lang) -> String {
-    if is_ru(lang) {
-        let forms = match result {
-            PlayerResult::Win => ["победа", "победы", "побед"],
-            PlayerResult::Loss => ["поражение", "поражения", "поражений"],
-            PlayerResult::Draw => ["ничья", "ничьи", "ничьих"],
-        };
-        let form = match (n % 10, n % 100) {
-            (1, r) if r != 11 => forms[0],
-            (2..=4, r) if !(12..=14).contains(&r) => forms[1],
-            _ => forms[2],
-        };
-        format!("Текущая серия: {n} {form} подряд")
-    } else {
-        let word = match (result, n == 1) {
-            (PlayerResult::Win, true) => "win",
-            (PlayerResult::Win, false) => "wins",
-            (PlayerResult::Loss, true) => "loss",
-            (PlayerResult::Loss, false) => "losses",
-            (PlayerResult::Draw, true) => "draw",
-            (PlayerResult::Draw, false) => "draws",
-        };
-        format!("Current streak: {n} {word} in a row")
-    }
+    let id = match result {
+        PlayerResult::Win => "card-streak-win",
+        PlayerResult::Loss => "card-streak-loss",
+        PlayerResult::Draw => "card-streak-draw",
+    };
+    tr!(lang, id, n = n)
 }
 
 /// The leaderboard card (the first ten entries) in `lang`, with each entry's recent ratings.
 #[must_use]
 pub fn leaderboard_card(board: &Leaderboard, trends: &[Vec<f64>], lang: Lang, theme: Theme) -> LeaderboardCard {
-    let ru = is_ru(lang);
-    let scope = match (board.scope, ru) {
-        (Scope::Global, false) => "all servers",
-        (Scope::Server(_), false) => "this server",
-        (Scope::Global, true) => "все серверы",
-        (Scope::Server(_), true) => "этот сервер",
+    let scope = match board.scope {
+        Scope::Global => tr!(lang, "card-scope-global"),
+        Scope::Server(_) => tr!(lang, "card-scope-server"),
     };
-    let labels = if ru { ["Рейтинг", "Партии", "Динамика"] } else { ["Rating", "Games", "Trend"] }.map(str::to_owned);
-    let [rating, games, trend] = labels;
     LeaderboardCard {
         theme,
-        title: if ru { "Таблица лидеров" } else { "Leaderboard" }.to_owned(),
+        title: tr!(lang, "card-leaderboard"),
         subtitle: format!("{} · {scope}", family_name(&board.family, lang)),
         rows: board
             .entries
@@ -234,19 +170,22 @@ pub fn leaderboard_card(board: &Leaderboard, trends: &[Vec<f64>], lang: Lang, th
             .map(|(i, e)| LeaderboardRow {
                 rank: e.rank as u32,
                 name: e.user.name.clone(),
-                fallback: if ru { format!("Игрок {}", e.rank) } else { format!("Player {}", e.rank) },
+                fallback: tr!(lang, "card-player", n = e.rank),
                 rating: e.rating.rating,
                 games: u32::try_from(e.rating.games).unwrap_or(0),
                 trend: trends.get(i).cloned().unwrap_or_default(),
             })
             .collect(),
-        labels: LeaderboardLabels { rating, games, trend },
+        labels: LeaderboardLabels {
+            rating: tr!(lang, "card-column-rating"),
+            games: tr!(lang, "card-column-games"),
+            trend: tr!(lang, "card-column-trend"),
+        },
     }
 }
 
 fn variant_name(id: &str, lang: Lang) -> String {
-    id.parse::<Variant>()
-        .map_or_else(|_| if is_ru(lang) { "свои правила" } else { "custom rules" }.to_owned(), |v| v.name().to_owned())
+    id.parse::<Variant>().map_or_else(|_| tr!(lang, "card-custom-rules"), |v| v.name().to_owned())
 }
 
 #[cfg(test)]
