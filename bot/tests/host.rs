@@ -811,3 +811,34 @@ async fn an_imported_record_may_start_from_a_custom_position() {
     assert_eq!(imported.to_move, Side::Attackers);
     assert_eq!(host.show(imported.id).await.unwrap().position, imported.position);
 }
+
+#[tokio::test]
+async fn a_servers_language_is_read_once_and_changes_made_here_are_seen_at_once() {
+    let host = host().await;
+    let guild = 77;
+    host.note_locales(alice().id, Some("en-US"), Some(guild), Some("ru"), NOW).await.unwrap();
+    let language = host.server_language(guild).await.unwrap();
+    assert_eq!((language.discord.as_deref(), language.chosen.as_deref()), (Some("ru"), None));
+    // Changed behind this process's back: the remembered language answers, without a read.
+    sqlx::query("UPDATE servers SET language = 'de' WHERE id = ?").bind(guild).execute(host.db().pool()).await.unwrap();
+    assert_eq!(host.server_language(guild).await.unwrap().chosen, None);
+    // Changes made through the host are seen at once.
+    host.set_server_language(guild, Some("en"), NOW).await.unwrap();
+    assert_eq!(host.server_language(guild).await.unwrap().chosen.as_deref(), Some("en"));
+    host.note_locales(alice().id, Some("en-US"), Some(guild), Some("uk"), NOW).await.unwrap();
+    let language = host.server_language(guild).await.unwrap();
+    assert_eq!((language.discord.as_deref(), language.chosen.as_deref()), (Some("uk"), Some("en")));
+    host.set_server_language(guild, None, NOW).await.unwrap();
+    assert_eq!(host.server_language(guild).await.unwrap().code(), Some("uk"));
+}
+
+#[tokio::test]
+async fn a_locale_reported_before_the_person_is_recorded_is_kept_once_they_are() {
+    let host = host().await;
+    let newcomer = tafl_bot::host::User::new(555, "newcomer");
+    host.note_locales(newcomer.id, Some("ru"), None, None, NOW).await.unwrap();
+    assert_eq!(host.user_locale(newcomer.id).await.unwrap(), None, "nobody to keep it on yet");
+    host.remember_user(&newcomer, NOW).await.unwrap();
+    host.note_locales(newcomer.id, Some("ru"), None, None, NOW).await.unwrap();
+    assert_eq!(host.user_locale(newcomer.id).await.unwrap().as_deref(), Some("ru"));
+}

@@ -4,8 +4,54 @@
 //! managers may choose another language for the server. Codes are kept as Discord sends them
 //! (`ru`, `en-US`); `present` maps them to the nearest language it has.
 
-use super::{Host, HostError, UserId};
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use super::{GameId, Host, HostError, UserId};
 use crate::store;
+
+/// How long this process trusts a server's language it read or wrote before reading it again.
+/// Changes made in this process are seen at once (the entry is dropped on every write); the
+/// limit only bounds how late a change made by another process on the same database is seen.
+const SERVER_LANGUAGE_TTL: Duration = Duration::from_mins(1);
+/// Entries beyond which the caches start afresh, so that memory stays bounded however many
+/// people and servers the bot meets.
+const CACHE_LIMIT: usize = 100_000;
+
+/// What this process remembers of languages, so that answering an interaction costs no database
+/// read or write for them: every public message needs its server's language, and every
+/// interaction reports locales that rarely change.
+#[derive(Debug, Default)]
+pub(super) struct LanguageCache {
+    /// The locales last written per person (`false`) and server (`true`).
+    seen: HashMap<(bool, i64), String>,
+    /// Servers' languages as read, and when.
+    servers: HashMap<i64, (ServerLanguage, Instant)>,
+    /// Bumped by every write of a server's language: a read that started before a write must not
+    /// put what it read back into the cache after the write dropped it.
+    generation: u64,
+}
+
+impl LanguageCache {
+    fn server(&self, guild: i64, now: Instant) -> Option<ServerLanguage> {
+        self.servers
+            .get(&guild)
+            .filter(|(_, read_at)| now.duration_since(*read_at) < SERVER_LANGUAGE_TTL)
+            .map(|(language, _)| language.clone())
+    }
+
+    fn forget_server(&mut self, guild: i64) {
+        self.servers.remove(&guild);
+        self.generation = self.generation.wrapping_add(1);
+    }
+
+    fn note<K: std::hash::Hash + Eq, V>(map: &mut HashMap<K, V>, key: K, value: V) {
+        if map.len() >= CACHE_LIMIT {
+            map.clear();
+        }
+        map.insert(key, value);
+    }
+}
 
 /// What the bot knows of a server's language.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -32,16 +78,36 @@ fn clean(locale: &str) -> Option<&str> {
 }
 
 impl Host {
-    /// A server's language, as Discord reports it and as its managers chose.
+    fn languages(&self) -> std::sync::MutexGuard<'_, LanguageCache> {
+        self.languages.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// A server's language, as Discord reports it and as its managers chose. Read from the
+    /// database once, then from this process's memory (see [`LanguageCache`]).
     pub async fn server_language(&self, guild: i64) -> Result<ServerLanguage, HostError> {
-        let mut tx = self.db.begin_read().await?;
-        let (discord, chosen) = store::servers::language(&mut tx, guild).await?;
-        Ok(ServerLanguage { discord, chosen })
+        let generation = {
+            let cache = self.languages();
+            if let Some(language) = cache.server(guild, Instant::now()) {
+                return Ok(language);
+            }
+            cache.generation
+        };
+        let read_at = Instant::now();
+        let (discord, chosen) = {
+            let mut tx = self.db.begin_read().await?;
+            store::servers::language(&mut tx, guild).await?
+        };
+        let language = ServerLanguage { discord, chosen };
+        let mut cache = self.languages();
+        if cache.generation == generation {
+            LanguageCache::note(&mut cache.servers, guild, (language.clone(), read_at));
+        }
+        Ok(language)
     }
 
     /// Records the locales Discord reported with an interaction. Each value is written once per
     /// change (this process remembers what it last wrote), so the cost per interaction is a map
-    /// lookup.
+    /// lookup, and no write transaction is opened when nothing changed.
     pub async fn note_locales(
         &self,
         user: UserId,
@@ -52,8 +118,8 @@ impl Host {
     ) -> Result<(), HostError> {
         let fresh = |key: (bool, i64), value: Option<&str>| {
             let value = value.and_then(clean)?;
-            let seen = self.seen_locales.lock().expect("the locale cache is never poisoned");
-            (seen.get(&key).map(String::as_str) != Some(value)).then(|| value.to_owned())
+            let cache = self.languages();
+            (cache.seen.get(&key).map(String::as_str) != Some(value)).then(|| value.to_owned())
         };
         let user_new = fresh((false, user), user_locale);
         let guild_new = guild.and_then(|g| fresh((true, g), guild_locale).map(|l| (g, l)));
@@ -61,19 +127,22 @@ impl Host {
             return Ok(());
         }
         let mut tx = self.db.begin_write().await?;
+        let mut user_known = false;
         if let Some(locale) = &user_new {
-            store::users::remember_locale(&mut tx, user, locale, now).await?;
+            user_known = store::users::remember_locale(&mut tx, user, locale, now).await?;
         }
         if let Some((guild, locale)) = &guild_new {
             store::servers::remember_locale(&mut tx, *guild, locale, now).await?;
         }
         tx.commit().await?;
-        let mut seen = self.seen_locales.lock().expect("the locale cache is never poisoned");
-        if let Some(locale) = user_new {
-            seen.insert((false, user), locale);
+        let mut cache = self.languages();
+        // A person not recorded yet has nowhere to keep a locale: it is written once they are.
+        if let Some(locale) = user_new.filter(|_| user_known) {
+            LanguageCache::note(&mut cache.seen, (false, user), locale);
         }
         if let Some((guild, locale)) = guild_new {
-            seen.insert((true, guild), locale);
+            cache.forget_server(guild);
+            LanguageCache::note(&mut cache.seen, (true, guild), locale);
         }
         Ok(())
     }
@@ -84,7 +153,15 @@ impl Host {
         let mut tx = self.db.begin_write().await?;
         store::servers::set_language(&mut tx, guild, chosen.and_then(clean), now).await?;
         tx.commit().await?;
+        self.languages().forget_server(guild);
         Ok(())
+    }
+
+    /// The server a game is played in, whose language its public messages speak: one row read,
+    /// without rebuilding the game.
+    pub async fn game_guild(&self, game: GameId) -> Result<i64, HostError> {
+        let mut tx = self.db.begin_read().await?;
+        store::games::guild(&mut tx, game).await?.ok_or(HostError::NoSuchGame(game))
     }
 
     /// A person's client locale as last reported, if known.

@@ -66,9 +66,8 @@ pub struct Host {
     /// The scheduler's idea of downtime and the grace it then gives (see [`scheduler`]).
     downtime: i64,
     grace: i64,
-    /// The locales last written per person (`false`) and server (`true`): see
-    /// [`Host::note_locales`].
-    seen_locales: Arc<Mutex<HashMap<(bool, i64), String>>>,
+    /// Locales last written and servers' languages last read (see [`locales::LanguageCache`]).
+    languages: Arc<Mutex<locales::LanguageCache>>,
 }
 
 /// A game rebuilt from its row and its move list.
@@ -86,7 +85,7 @@ impl Host {
             starts: Arc::default(),
             downtime: scheduler::DOWNTIME,
             grace: scheduler::GRACE,
-            seen_locales: Arc::default(),
+            languages: Arc::default(),
         }
     }
 

@@ -127,6 +127,11 @@ pub async fn find(conn: &mut SqliteConnection, id: i64) -> Result<Option<GameRow
     sqlx::query_as(select_games!("WHERE g.id = ?")).bind(id).fetch_optional(conn).await
 }
 
+/// The server a game is played in.
+pub async fn guild(conn: &mut SqliteConnection, id: i64) -> Result<Option<i64>, sqlx::Error> {
+    sqlx::query_scalar("SELECT guild_id FROM games WHERE id = ?").bind(id).fetch_optional(conn).await
+}
+
 /// The games of a user, most recently active first: ongoing ones only, or all.
 pub async fn of_user(
     conn: &mut SqliteConnection,

@@ -28,15 +28,24 @@ pub async fn remember(conn: &mut SqliteConnection, id: i64, name: &str, now: i64
 
 /// Records the client locale Discord reports for a person; writes only when it changed. A
 /// person never seen before gets no row here (rows are made with a name by [`remember`]).
-pub async fn remember_locale(conn: &mut SqliteConnection, id: i64, locale: &str, now: i64) -> Result<(), sqlx::Error> {
-    sqlx::query("UPDATE users SET locale = ?, updated_at = ? WHERE id = ? AND locale IS NOT ?")
-        .bind(locale)
-        .bind(now)
-        .bind(id)
-        .bind(locale)
-        .execute(conn)
-        .await?;
-    Ok(())
+pub async fn remember_locale(
+    conn: &mut SqliteConnection,
+    id: i64,
+    locale: &str,
+    now: i64,
+) -> Result<bool, sqlx::Error> {
+    // Every row of the person matches, changed or not, so that the answer says whether they are
+    // known yet (a first interaction comes before the person is recorded).
+    let updated = sqlx::query(
+        "UPDATE users SET updated_at = CASE WHEN locale IS NOT ? THEN ? ELSE updated_at END, locale = ? WHERE id = ?",
+    )
+    .bind(locale)
+    .bind(now)
+    .bind(locale)
+    .bind(id)
+    .execute(conn)
+    .await?;
+    Ok(updated.rows_affected() > 0)
 }
 
 /// A person's client locale as last reported, if known.
