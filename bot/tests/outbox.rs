@@ -160,3 +160,79 @@ async fn an_item_given_up_stays_in_the_outbox_and_its_lane_goes_on() {
     assert!(host.resign(g.id, carol().id, None, NOW).await.is_err());
     assert_eq!(host.outbox_head(&head.lane, NOW).await.unwrap().unwrap().id, next.id);
 }
+
+/// Delivers every pending item as the delivery task would, the notices and summaries as the
+/// messages `posted` (channel 2), and returns what was delivered.
+async fn deliver_as(host: &tafl_bot::host::Host, posted: i64) -> Vec<Show> {
+    let mut shown = Vec::new();
+    for head in host.outbox_heads(NOW).await.unwrap() {
+        let mut next = Some(head);
+        while let Some(item) = next {
+            match item.show {
+                Show::YourMove { game, .. } => {
+                    host.notice_posted(item.id, game, 2, posted, Some(posted), NOW).await.unwrap()
+                }
+                Show::Summary { game } => host.notice_posted(item.id, game, 2, posted, None, NOW).await.unwrap(),
+                _ => host.delivered(item.id, None, NOW).await.unwrap(),
+            }
+            shown.push(item.show.clone());
+            next = host.outbox_head(&item.lane, NOW).await.unwrap();
+        }
+    }
+    shown
+}
+
+#[tokio::test]
+async fn a_finished_game_has_its_last_your_move_notice_deleted_once_the_summary_is_posted() {
+    let host = host().await;
+    let g = game(&host, "brandubh").await;
+    host.replace_board(g.id, 2, 800, Some(0), None, NOW).await.unwrap();
+    assert!(deliver_as(&host, 801).await.contains(&Show::YourMove { game: g.id, ply: 0 }));
+    assert_eq!(host.board_message(g.id).await.unwrap().unwrap().notice_id, Some(801));
+    host.resign(g.id, alice().id, Some(0), NOW).await.unwrap();
+    let shown = deliver_as(&host, 802).await;
+    let summary = shown.iter().position(|show| *show == Show::Summary { game: g.id }).expect("the summary");
+    // Right after the summary, in the game's lane: the notice goes.
+    assert_eq!(shown[summary + 1..], [Show::Delete { game: g.id, channel: 2, message: 801 }], "{shown:?}");
+    assert_eq!(host.board_message(g.id).await.unwrap().unwrap().notice_id, None);
+}
+
+#[tokio::test]
+async fn a_summary_with_no_notice_before_it_deletes_nothing() {
+    let host = host().await;
+    let g = game(&host, "brandubh").await;
+    host.replace_board(g.id, 2, 800, Some(0), None, NOW).await.unwrap();
+    pending(&host).await;
+    host.resign(g.id, alice().id, Some(0), NOW).await.unwrap();
+    let shown = deliver_as(&host, 802).await;
+    assert!(shown.contains(&Show::Summary { game: g.id }), "{shown:?}");
+    assert!(!shown.iter().any(|show| matches!(show, Show::Delete { .. })), "{shown:?}");
+}
+
+#[tokio::test]
+async fn a_digest_that_comes_due_is_recorded_for_its_reader() {
+    let host = host().await;
+    let g = game(&host, "brandubh").await;
+    pending(&host).await;
+    let settings = tafl_bot::host::UserSettings { digest: true, ..Default::default() };
+    host.set_user_settings(&alice(), &settings, NOW).await.unwrap();
+    // A day later (ticks every few minutes, as the bot does), Alice is to move in game g.
+    let mut now = NOW;
+    while now < NOW + 25 * 3600 {
+        host.tick(now).await.unwrap();
+        now += 20 * 60;
+    }
+    let items = pending(&host).await;
+    assert!(items.contains(&Show::Digest { user: alice().id }), "{items:?} (game {})", g.id);
+    assert!(!items.contains(&Show::Digest { user: bob().id }), "{items:?}");
+}
+
+#[tokio::test]
+async fn a_front_end_that_delivers_nothing_can_empty_the_outbox() {
+    let host = host().await;
+    let g = game(&host, "brandubh").await;
+    host.play(g.id, alice().id, "d2-c2", Some(0), NOW).await.unwrap();
+    assert!(!host.outbox_heads(NOW).await.unwrap().is_empty());
+    host.discard_outbox().await.unwrap();
+    assert_eq!(host.outbox_counts().await.unwrap(), []);
+}

@@ -16,8 +16,8 @@
 //! - At start-up and on every scheduler tick, boards that show another ply than their game get a
 //!   new board item, and everything pending is delivered.
 //!
-//! Everything delivered is public and not an answer to anyone, so there is no caller's locale:
-//! it speaks its server's language, like the scheduler.
+//! Nothing delivered is an answer to anyone, so there is no caller's locale: what is posted in
+//! a server speaks the server's language, and a digest (a DM) its reader's last reported locale.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -29,7 +29,7 @@ use super::board::{self, Menu};
 use super::play::{self, game_channel, mentioning, now};
 use super::{BotError, Data, threads};
 use crate::host::outbox::game_lane;
-use crate::host::{Challenge, GameId, OfferEvent, OfferOutcome, Pending, Reminder, Show, User, UserId};
+use crate::host::{Challenge, GameId, GameSummary, OfferEvent, OfferOutcome, Pending, Reminder, Show, User, UserId};
 use crate::present::Lang;
 use crate::present::text;
 
@@ -246,23 +246,10 @@ fn message_id(message: &serenity::Message) -> i64 {
 }
 
 /// The words of a public message are in its server's language (the one its managers chose,
-/// else the locale Discord last reported, else English).
-async fn item_lang(data: &Data, show: &Show) -> Lang {
-    let guild = match show {
-        Show::ChallengeClosed { challenge, .. } => {
-            data.host.challenge_by_id(*challenge).await.ok().map(|challenge| challenge.place.guild)
-        }
-        Show::Board { game, .. }
-        | Show::NewBoard { game, .. }
-        | Show::Thread { game }
-        | Show::YourMove { game, .. }
-        | Show::Summary { game }
-        | Show::Offer { game, .. }
-        | Show::Reminder { game, .. }
-        | Show::RetireBoard { game, .. }
-        | Show::Delete { game, .. } => data.host.show(*game).await.ok().map(|view| view.place.guild),
-    };
-    super::server_lang(data, guild, None, Lang::discord(None)).await
+/// else the locale Discord last reported, else English). Each item finds its server in what it
+/// loads anyway, and the language comes from the host's memory, so this costs no extra read.
+async fn server_lang(data: &Data, guild: i64) -> Lang {
+    super::server_lang(data, Some(guild), None, Lang::discord(None)).await
 }
 
 /// Who closed a challenge: one of its two players (or, should neither match, the challenger).
@@ -274,10 +261,10 @@ fn closer(challenge: &Challenge, by: UserId) -> User {
 }
 
 async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(), BotError> {
-    let lang = item_lang(data, &item.show).await;
     match &item.show {
         Show::Board { game, .. } => deliver_board(http, data, item, *game).await,
         Show::NewBoard { game, by } => {
+            let lang = server_lang(data, data.host.game_guild(*game).await?).await;
             let style = data.host.user_settings(*by).await?;
             let covers = data.host.pending_board(*game).await?;
             let board = board::build_styled(data, *game, Menu::Pieces(0), lang, style.orientation, style.theme).await?;
@@ -291,6 +278,7 @@ async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(),
         }
         Show::Thread { game } => {
             let view = data.host.show(*game).await?;
+            let lang = server_lang(data, view.place.guild).await;
             if let Some(stored) = data.host.board_message(*game).await? {
                 let channel = serenity::ChannelId::new(stored.channel_id.max(1) as u64);
                 let message = serenity::MessageId::new(stored.message_id.max(1) as u64);
@@ -306,26 +294,32 @@ async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(),
                 // The game moved on: a later item tells the next player.
                 return obsolete(http, data, item, *game, channel, 'n').await;
             };
+            let lang = server_lang(data, view.place.guild).await;
             let message =
                 create(item, 'n').content(text::your_move(&view, lang)).allowed_mentions(mentioning(&[player.id]));
             data.host.trying(item).await?;
             let sent = channel.send_message(http, message).await?;
-            data.host.notice_posted(item.id, *game, channel.get() as i64, message_id(&sent), now()).await?;
+            data.host
+                .notice_posted(item.id, *game, channel.get() as i64, message_id(&sent), Some(message_id(&sent)), now())
+                .await?;
             Ok(())
         }
         Show::Summary { game } => {
-            let (embed, files) = play::summary_message(data, *game, lang).await?;
             let view = data.host.show(*game).await?;
+            let lang = server_lang(data, view.place.guild).await;
+            let (embed, files) = play::summary_message(data, *game, lang).await?;
             let players = view.players();
             let content = players.iter().map(|id| play::mention(*id)).collect::<Vec<_>>().join(" ");
             let message =
                 create(item, 's').content(content).embed(embed).add_files(files).allowed_mentions(mentioning(&players));
-            let sent = game_channel(&view).send_message(http, message).await?;
-            data.host.delivered(item.id, Some(message_id(&sent)), now()).await?;
+            let channel = game_channel(&view);
+            let sent = channel.send_message(http, message).await?;
+            data.host.notice_posted(item.id, *game, channel.get() as i64, message_id(&sent), None, now()).await?;
             Ok(())
         }
         Show::Offer { game, offer, event, by, notify } => {
             let view = data.host.show(*game).await?;
+            let lang = server_lang(data, view.place.guild).await;
             let first = notify.first().copied().unwrap_or(*by);
             let outcome = match *event {
                 OfferEvent::Offered => OfferOutcome::Offered { game: view.clone(), notify: first },
@@ -350,6 +344,7 @@ async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(),
             let Some(player) = view.player_to_move().filter(|_| view.ply == *ply && !view.is_over()) else {
                 return obsolete(http, data, item, *game, game_channel(&view), 'r').await;
             };
+            let lang = server_lang(data, view.place.guild).await;
             let side = view.to_move;
             let opponent = if side == tafl_rules::Side::Attackers { &view.defender } else { &view.attacker };
             let reminder = Reminder {
@@ -403,9 +398,11 @@ async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(),
             data.host.delivered(item.id, None, now()).await?;
             Ok(())
         }
+        Show::Digest { user } => deliver_digest(http, data, item, *user).await,
         Show::ChallengeClosed { challenge, by } => {
             if let Some((channel, message)) = data.host.challenge_message(*challenge).await? {
                 let challenge = data.host.challenge_by_id(*challenge).await?;
+                let lang = server_lang(data, challenge.place.guild).await;
                 let (title, _) = text::challenge_card(&challenge, lang);
                 let embed = serenity::CreateEmbed::new().title(title).description(text::challenge_closed(
                     &challenge,
@@ -424,6 +421,22 @@ async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(),
             Ok(())
         }
     }
+}
+
+/// A digest: the games where it is `user`'s move as they stand now, by DM in their language.
+async fn deliver_digest(http: &serenity::Http, data: &Data, item: &Pending, user: UserId) -> Result<(), BotError> {
+    let games: Vec<_> = data.host.games(user, false).await?.into_iter().filter(GameSummary::my_turn).collect();
+    if games.is_empty() {
+        // They have moved everywhere since the digest came due.
+        data.host.delivered(item.id, None, now()).await?;
+        return Ok(());
+    }
+    let lang = Lang::discord(data.host.user_locale(user).await?.as_deref());
+    let lines: Vec<String> = games.iter().take(25).map(|g| text::game_line(g, now(), lang)).collect();
+    let embed = serenity::CreateEmbed::new().title(text::digest_title(games.len(), lang)).description(lines.join("\n"));
+    let sent = serenity::UserId::new(user.max(1) as u64).direct_message(http, create(item, 'g').embed(embed)).await?;
+    data.host.delivered(item.id, Some(message_id(&sent)), now()).await?;
+    Ok(())
 }
 
 /// An item whose message is no longer true (the game moved on before it was delivered). When
@@ -453,8 +466,7 @@ async fn obsolete(
 async fn deliver_board(http: &serenity::Http, data: &Data, item: &Pending, game: GameId) -> Result<(), BotError> {
     // Read before the game is drawn: every board item up to here is covered by this drawing.
     let covers = data.host.pending_board(game).await?;
-    let guild = data.host.show(game).await.ok().map(|view| view.place.guild);
-    let lang = super::server_lang(data, guild, None, Lang::discord(None)).await;
+    let lang = server_lang(data, data.host.game_guild(game).await?).await;
     let board = board::build(data, game, Menu::Pieces(0), lang).await?;
     let ply = board.game.ply;
     if let Some(stored) = data.host.board_message(game).await? {

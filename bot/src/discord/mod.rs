@@ -195,7 +195,7 @@ fn framework(
                 }
                 let loops = vec![
                     tokio::spawn(delivery::run(ctx.http.clone(), data.clone())),
-                    tokio::spawn(scheduler::run(ctx.http.clone(), data.clone(), tick)),
+                    tokio::spawn(scheduler::run(data.clone(), tick)),
                 ];
                 let _ = started.send(Ok(loops));
                 Ok(data)

@@ -38,6 +38,9 @@ pub enum Show {
     /// A challenge card that can no longer be answered (declined, withdrawn, expired), closed
     /// as `by` closed it.
     ChallengeClosed { challenge: ChallengeId, by: UserId },
+    /// A person's daily digest by DM: the games where it is their move when it is delivered
+    /// (nothing when there are none any more).
+    Digest { user: UserId },
 }
 
 /// What happened to an offer.
@@ -64,6 +67,7 @@ impl Show {
             | Show::RetireBoard { game, .. }
             | Show::Delete { game, .. } => game_lane(*game),
             Show::ChallengeClosed { challenge, .. } => format!("challenge:{challenge}"),
+            Show::Digest { user } => format!("user:{user}"),
         }
     }
 
@@ -81,6 +85,7 @@ impl Show {
             Show::RetireBoard { .. } => "retire_board",
             Show::Delete { .. } => "delete",
             Show::ChallengeClosed { .. } => "challenge_closed",
+            Show::Digest { .. } => "digest",
         }
     }
 }
@@ -256,19 +261,22 @@ impl Host {
         Ok(())
     }
 
-    /// A "your move" notice was posted (item `id`): it becomes the game's notice, and the one
-    /// it replaces is to be deleted, so that a channel holds one notice per game.
+    /// Item `id` posted `message` in `channel`: a "your move" notice, which becomes the game's
+    /// notice (`notice` is `Some(message)`), or the summary of a finished game, after which the
+    /// game has none (`None`). The notice it replaces is to be deleted, so that a channel holds
+    /// one notice per game, and none once the game is over.
     pub async fn notice_posted(
         &self,
         id: i64,
         game: GameId,
         channel: i64,
         message: i64,
+        notice: Option<i64>,
         now: i64,
     ) -> Result<(), HostError> {
         let mut tx = self.db.begin_write().await?;
         store::outbox::done(&mut tx, id, Some(message), now).await?;
-        if let Some(previous) = store::messages::replace_notice(&mut tx, game, message, now).await?
+        if let Some(previous) = store::messages::replace_notice(&mut tx, game, notice, now).await?
             && previous != message
         {
             record(&mut tx, &Show::Delete { game, channel, message: previous }, now).await?;
@@ -308,6 +316,16 @@ impl Host {
         let mut tx = self.db.begin_write().await?;
         store::games::find(&mut tx, game).await?.ok_or(HostError::NoSuchGame(game))?;
         record(&mut tx, &Show::NewBoard { game, by }, now).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Deletes every pending item, for a front end that shows each change as it happens and
+    /// delivers nothing afterwards (the console, which owns its database file): without this,
+    /// every move would leave rows that nothing ever reads.
+    pub async fn discard_outbox(&self) -> Result<(), HostError> {
+        let mut tx = self.db.begin_write().await?;
+        store::outbox::discard_pending(&mut tx).await?;
         tx.commit().await?;
         Ok(())
     }
@@ -378,6 +396,7 @@ mod tests {
             },
             Show::Reminder { game: 3, reminder: ReminderKind::LastWarning, ply: 4, deadline_at: 99, dm: true },
             Show::ChallengeClosed { challenge: 9, by: 5 },
+            Show::Digest { user: 5 },
         ];
         for item in items {
             let json = serde_json::to_string(&item).unwrap();
@@ -386,6 +405,7 @@ mod tests {
         }
         assert_eq!(Show::Summary { game: 12 }.lane(), "game:12");
         assert_eq!(Show::ChallengeClosed { challenge: 4, by: 1 }.lane(), "challenge:4");
+        assert_eq!(Show::Digest { user: 5 }.lane(), "user:5");
     }
 
     #[test]

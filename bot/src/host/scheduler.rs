@@ -55,7 +55,8 @@ pub enum Due {
     TimedOut(Box<Finished>),
     /// An open challenge nobody answered; update its card.
     ChallengeExpired(Challenge),
-    /// A daily digest DM: the games where it is the user's turn (never empty).
+    /// A daily digest DM: the games where it is the user's turn (never empty). Recorded in the
+    /// outbox too, for the Discord front end.
     Digest(Digest),
     /// The bot was down: these games' deadlines were moved to `until`; update their boards.
     Grace { until: i64, games: Vec<GameId> },
@@ -146,6 +147,7 @@ impl Host {
             let games: Vec<GameSummary> =
                 rows.iter().map(|row| summary(row, user)).filter(GameSummary::my_turn).collect();
             if !games.is_empty() {
+                super::outbox::record(&mut tx, &super::Show::Digest { user }, now).await?;
                 let user = User { id: user, name: store::users::name(&mut tx, user).await? };
                 due.push(Due::Digest(Digest { user, games }));
             }

@@ -158,6 +158,10 @@ impl Session {
             "wait" => self.wait(&args).await,
             _ => Err(tr!(self.lang, "console-unknown-command", name = shorten(&name))),
         };
+        // What the command changed is printed above; nothing delivers the outbox here.
+        if let Err(error) = self.host.discard_outbox().await {
+            tracing::warn!(%error, "could not empty the outbox");
+        }
         match result {
             Ok(text) => Reply::text(text),
             // One line, whatever the sentence quotes.

@@ -65,12 +65,12 @@ pub async fn set_shown(
     Ok(updated.rows_affected() > 0)
 }
 
-/// Records the latest notice of a game and returns the one it replaces. Does nothing (and
-/// returns `None`) for a game without a board message.
+/// Records the latest notice of a game (`None`: the game has none any more) and returns the one
+/// it replaces. Does nothing (and returns `None`) for a game without a board message.
 pub async fn replace_notice(
     conn: &mut SqliteConnection,
     game_id: i64,
-    notice_id: i64,
+    notice_id: Option<i64>,
     now: i64,
 ) -> Result<Option<i64>, sqlx::Error> {
     let previous: Option<Option<i64>> = sqlx::query_scalar("SELECT notice_id FROM board_messages WHERE game_id = ?")

@@ -143,6 +143,11 @@ pub async fn stale_boards(conn: &mut SqliteConnection, limit: i64) -> Result<Vec
     .await
 }
 
+/// Deletes every pending item (see `Host::discard_outbox`); returns how many.
+pub async fn discard_pending(conn: &mut SqliteConnection) -> Result<u64, sqlx::Error> {
+    Ok(sqlx::query("DELETE FROM outbox WHERE state = 'pending'").execute(conn).await?.rows_affected())
+}
+
 /// Pending and given-up items, for tests and operators: `(state, count)`.
 pub async fn counts(conn: &mut SqliteConnection) -> Result<Vec<(String, i64)>, sqlx::Error> {
     sqlx::query_as("SELECT state, count(*) FROM outbox GROUP BY state ORDER BY state").fetch_all(conn).await
