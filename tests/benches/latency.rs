@@ -12,7 +12,14 @@
 //! moves a second in all, far more than correspondence play); and the same with no thinking at all
 //! (each game moving as soon as its last move is answered), which saturates the two cores and
 //! measures queueing more than the bot.
+//!
+//! Timings move with the machine's load, so the first run is followed by a count that does not:
+//! the SQL statements the bot runs per move (the click, its answer, and the deliveries it sets
+//! off), from sqlx's own statement events. `cargo bench -p tafl-e2e --bench latency -- one`
+//! stops after the first run and the count (for `perf stat`, whose instruction count is another
+//! load-independent figure).
 
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use serde_json::json;
@@ -65,12 +72,13 @@ async fn play(
     players: [Player; 2],
     mut board: StoredMessage,
     moves: &[String],
+    first_ply: usize,
     pause: Duration,
-) -> Vec<Duration> {
+) -> (Vec<Duration>, StoredMessage) {
     let table = Table { fake, channel, locale: "en-US" };
     let game = board.custom_ids()[0].split(':').nth(2).unwrap().to_owned();
     let mut latencies = Vec::with_capacity(moves.len());
-    for (ply, mv) in moves.iter().enumerate() {
+    for (ply, mv) in (first_ply..).zip(moves) {
         let player = players[ply % 2];
         let from = mv.split('-').next().unwrap();
         if !pause.is_zero() {
@@ -94,7 +102,39 @@ async fn play(
         assert!(answer.attachments.iter().any(|a| a.filename == format!("game-{game}-{}.png", ply + 1)), "{answer:#?}");
         board = answer;
     }
-    latencies
+    (latencies, board)
+}
+
+/// Counts sqlx's statement events (target `sqlx::query`) while switched on; everything else is
+/// off, and while it is switched off sqlx does not even describe its statements.
+#[derive(Debug, Default)]
+struct StatementCount {
+    on: AtomicBool,
+    statements: AtomicU64,
+}
+
+impl tracing::Subscriber for &'static StatementCount {
+    fn register_callsite(&self, metadata: &'static tracing::Metadata<'static>) -> tracing::subscriber::Interest {
+        // Asked at every use, since counting is switched on and off.
+        if metadata.target() == "sqlx::query" {
+            tracing::subscriber::Interest::sometimes()
+        } else {
+            tracing::subscriber::Interest::never()
+        }
+    }
+    fn enabled(&self, metadata: &tracing::Metadata<'_>) -> bool {
+        metadata.target() == "sqlx::query" && metadata.is_event() && self.on.load(Ordering::Relaxed)
+    }
+    fn new_span(&self, _: &tracing::span::Attributes<'_>) -> tracing::span::Id {
+        tracing::span::Id::from_u64(1)
+    }
+    fn record(&self, _: &tracing::span::Id, _: &tracing::span::Record<'_>) {}
+    fn record_follows_from(&self, _: &tracing::span::Id, _: &tracing::span::Id) {}
+    fn event(&self, _: &tracing::Event<'_>) {
+        self.statements.fetch_add(1, Ordering::Relaxed);
+    }
+    fn enter(&self, _: &tracing::span::Id) {}
+    fn exit(&self, _: &tracing::span::Id) {}
 }
 
 fn report(label: &str, mut latencies: Vec<Duration>) {
@@ -111,6 +151,9 @@ fn report(label: &str, mut latencies: Vec<Duration>) {
 }
 
 fn main() {
+    let count: &'static StatementCount = Box::leak(Box::default());
+    tracing::subscriber::set_global_default(count).expect("no other subscriber in the benchmark");
+    let only_one = std::env::args().skip(1).any(|arg| arg == "one");
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
     runtime.block_on(async {
         let fake: &'static FakeDiscord = Box::leak(Box::new(FakeDiscord::start().await));
@@ -121,9 +164,35 @@ fn main() {
         // One move at a time.
         let (a, b) = (player(0), player(1));
         let board = start(fake, 1_700_000_000_000_000_000, a, b).await;
-        let latencies =
-            play(fake, 1_700_000_000_000_000_000, [a, b], board, &random_moves(7, 200), Duration::ZERO).await;
+        let moves = random_moves(7, 250);
+        let (latencies, board) =
+            play(fake, 1_700_000_000_000_000_000, [a, b], board, &moves[..200], 0, Duration::ZERO).await;
         report("one game, one move at a time", latencies);
+
+        // The same game on, counting statements. The scheduler's ticks run meanwhile; their
+        // share is measured in a quiet second first and taken off.
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        count.on.store(true, Ordering::Relaxed);
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        let idle_per_second = count.statements.swap(0, Ordering::Relaxed) as f64;
+        let started = Instant::now();
+        let _ = play(fake, 1_700_000_000_000_000_000, [a, b], board, &moves[200..], 200, Duration::ZERO).await;
+        // Until the last move's deliveries are done.
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        count.on.store(false, Ordering::Relaxed);
+        let counted = (moves.len() - 200) as f64;
+        let statements =
+            count.statements.load(Ordering::Relaxed) as f64 - idle_per_second * started.elapsed().as_secs_f64();
+        println!(
+            "  {:.1} SQL statements per move (the menu click, the move, and the deliveries they set off; \
+             {idle_per_second:.0}/s of scheduler ticks taken off)",
+            statements / counted
+        );
+        if only_one {
+            bot.stop().await;
+            let _ = std::fs::remove_dir_all(&dir);
+            return;
+        }
 
         // 100 games at once, twice: players thinking a second on average, then not at all.
         for (round, pause) in [(0, Duration::from_secs(1)), (1, Duration::ZERO)] {
@@ -140,7 +209,7 @@ fn main() {
                 .enumerate()
                 .map(|(g, (channel, players, board))| {
                     let moves = random_moves(100 + g as u64, MOVES_PER_GAME);
-                    tokio::spawn(async move { play(fake, channel, players, board, &moves, pause).await })
+                    tokio::spawn(async move { play(fake, channel, players, board, &moves, 0, pause).await.0 })
                 })
                 .collect();
             let mut latencies = Vec::with_capacity(GAMES * MOVES_PER_GAME);

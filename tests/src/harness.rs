@@ -119,6 +119,7 @@ impl Table<'_> {
         let payload = self.fake.slash_command("tafl", subcommand, &list, player.id, self.locale);
         let mut payload = with_name(in_guild(payload, GUILD, self.channel), player.name);
         payload["locale"] = json!(self.locale);
+        payload["guild_locale"] = json!(self.locale);
         if !users.is_empty() {
             let resolved: serde_json::Map<String, Value> = users
                 .iter()
@@ -150,7 +151,8 @@ impl Table<'_> {
             .expect("a list")
             .push(json!({ "name": focused, "type": 3, "value": partial, "focused": true }));
         let payload = self.fake.autocomplete("tafl", subcommand, &list, player.id, self.locale);
-        let payload = with_name(in_guild(payload, GUILD, self.channel), player.name);
+        let mut payload = with_name(in_guild(payload, GUILD, self.channel), player.name);
+        payload["guild_locale"] = json!(self.locale);
         self.fake.push_interaction(payload)
     }
 
@@ -161,12 +163,116 @@ impl Table<'_> {
         let values: Vec<&str> = value.into_iter().collect();
         let mut payload = with_name(self.fake.component(message, custom_id, &values, player.id), player.name);
         payload["locale"] = json!(self.locale);
+        payload["guild_locale"] = json!(self.locale);
         self.fake.push_interaction(payload)
+    }
+
+    /// `/tafl <subcommand>` from a member who may manage the server (Manage Server, as Discord
+    /// computes it).
+    #[must_use = "the interaction names the answer to wait for"]
+    pub fn manager_command(&self, player: Player, subcommand: &str, options: &Value) -> Interaction {
+        const MANAGE_GUILD: u64 = 1 << 5;
+        let mut payload = self.command_payload(player, subcommand, options, &[]);
+        let permissions: u64 = payload["member"]["permissions"].as_str().and_then(|p| p.parse().ok()).unwrap_or(0);
+        payload["member"]["permissions"] = json!((permissions | MANAGE_GUILD).to_string());
+        self.fake.push_interaction(payload)
+    }
+
+    /// Whether the people here (and the server) speak English.
+    #[must_use]
+    pub fn is_english(&self) -> bool {
+        self.locale.starts_with("en")
+    }
+
+    /// The words a test expects, in the table's language: `english` or `russian`.
+    #[must_use]
+    pub fn says<'w>(&self, english: &'w str, russian: &'w str) -> &'w str {
+        if self.is_english() { english } else { russian }
+    }
+
+    /// Checks that nothing the bot showed anyone here has English prose in it, unless the table
+    /// speaks English. `names` are the Latin words that belong (people's names, typed input).
+    pub fn assert_no_english(&self, names: &[&str]) {
+        if self.is_english() {
+            return;
+        }
+        let shown = everything_shown(self.fake);
+        let english = tafl_bot::present::check::english_words(&shown, names);
+        assert!(english.is_empty(), "English words on a {} server: {english:?}\n{shown}", self.locale);
     }
 }
 
+/// The locales the scenarios run in: a server and people speaking English, and the same in
+/// Russian.
+pub const LOCALES: [&str; 2] = ["en-US", "ru"];
+
+/// Runs each named scenario (`async fn name(locale: &'static str)`) as two tests, `name::english`
+/// and `name::russian`, each with its own fake Discord and bot.
+#[macro_export]
+macro_rules! in_english_and_russian {
+    ($($scenario:ident),* $(,)?) => {$(
+        mod $scenario {
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn english() {
+                super::$scenario($crate::harness::LOCALES[0]).await;
+            }
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn russian() {
+                super::$scenario($crate::harness::LOCALES[1]).await;
+            }
+        }
+    )*};
+}
+
+/// The answer to `interaction`, once it arrives, checked to be private (ephemeral).
+pub async fn private_answer(fake: &FakeDiscord, interaction: &Interaction) -> String {
+    let answer = fake.wait_for_original(interaction).await;
+    assert!(answer.is_ephemeral(), "the answer is private: {answer:#?}");
+    answer.content
+}
+
+/// Every word the bot showed anyone: message texts, button labels and menu options.
+#[must_use]
+pub fn everything_shown(fake: &FakeDiscord) -> String {
+    let mut out = String::new();
+    for message in fake.all_messages() {
+        out.push_str(&message.text());
+        out.push('\n');
+        for (label, _) in message.button_labels() {
+            out.push_str(&label);
+            out.push('\n');
+        }
+        for id in message.custom_ids() {
+            for (label, _) in message.select_options(&id) {
+                out.push_str(&label);
+                out.push('\n');
+            }
+        }
+    }
+    out
+}
+
+/// Moves game `id`'s clock in the bot's database in `dir`: its turn began `gone` seconds ago and
+/// runs out in `left` seconds, as if that much time had passed (the scheduler reads the same
+/// columns).
+pub async fn let_time_pass(dir: &Path, id: i64, gone: i64, left: i64) {
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64);
+    let db = tafl_bot::store::Db::open(&format!("sqlite://{}", dir.join("tafl.db").display()))
+        .await
+        .expect("the bot's database opens");
+    sqlx::query("UPDATE games SET turn_started_at = ?, deadline_at = ?, next_due_at = ? WHERE id = ?")
+        .bind(now - gone)
+        .bind(now + left)
+        .bind(now - 1)
+        .bind(id)
+        .execute(db.pool())
+        .await
+        .expect("the clock is moved");
+    db.close().await;
+}
+
 /// `{"notation": "e1-e3", "game": 3}` as Discord's option list (strings type 3, integers 4,
-/// user ids as type 6).
+/// booleans 5, user ids as type 6).
 fn option_list(options: &Value) -> Value {
     let list: Vec<Value> = options
         .as_object()
@@ -177,6 +283,7 @@ fn option_list(options: &Value) -> Value {
                         json!({ "name": name, "type": 6, "value": n.to_string() })
                     }
                     Value::Number(_) => json!({ "name": name, "type": 4, "value": value }),
+                    Value::Bool(_) => json!({ "name": name, "type": 5, "value": value }),
                     _ => json!({ "name": name, "type": 3, "value": value }),
                 })
                 .collect()

@@ -4,7 +4,10 @@
 use serde_json::json;
 use tafl_e2e::fake_discord::StoredMessage;
 use tafl_e2e::harness::{ALICE, BOB, CHANNEL, Player, Table, TestBot, decisive_game, temp_dir};
+use tafl_e2e::in_english_and_russian;
 use tafl_rules::Variant;
+
+in_english_and_russian!(a_finished_games_summary_profile_and_leaderboard_carry_their_cards);
 
 /// A PNG attachment's width and height, from its header.
 fn png_size(data: &[u8]) -> (u32, u32) {
@@ -26,18 +29,18 @@ fn player_of(n: usize) -> Player {
     if n.is_multiple_of(2) { ALICE } else { BOB }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_finished_games_summary_profile_and_leaderboard_carry_their_cards() {
+async fn a_finished_games_summary_profile_and_leaderboard_carry_their_cards(locale: &'static str) {
     let fake = tafl_e2e::fake_discord::FakeDiscord::start().await;
     let dir = temp_dir("cards");
     let bot = TestBot::start(&fake, &dir);
     fake.wait_until_ready().await;
-    let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
+    let table = Table { fake: &fake, channel: CHANNEL, locale };
 
     let challenge =
         table.command(ALICE, "challenge", &json!({ "opponent": BOB.id, "variant": "brandubh", "side": 0 }), &[BOB]);
     let offer = fake.wait_for_original(&challenge).await;
-    let accept = offer.button_labels().into_iter().find(|(label, _)| label == "Accept").expect("an Accept button").1;
+    let accept = offer.button_labels().into_iter().find(|(label, _)| label == table.says("Accept", "Принять"));
+    let accept = accept.expect("an Accept button").1;
     let _ = fake.wait_for_answer(&table.click(BOB, &offer, &accept, None)).await;
     let (moves, _) = decisive_game(Variant::Brandubh, 40);
     for (n, mv) in moves.iter().enumerate() {
@@ -60,5 +63,6 @@ async fn a_finished_games_summary_profile_and_leaderboard_carry_their_cards() {
         fake.wait_for_original(&table.command(ALICE, "leaderboard", &json!({ "variant": "brandubh" }), &[])).await;
     card(&board, "leaderboard.png");
     assert!(fake.unknown_requests().is_empty(), "{:#?}", fake.unknown_requests());
+    table.assert_no_english(&["Alice", "Bob"]);
     bot.stop().await;
 }

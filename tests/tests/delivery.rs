@@ -1,7 +1,8 @@
 //! What players see catches up with the game (the outbox and its delivery task), through the real
 //! bot and the fake Discord: a bot killed between a move's commit and its board edit, `/tafl
 //! board` racing a move, answers lost after Discord created a message, command registration that
-//! fails, refusals that stay private, and a randomized run of faults.
+//! fails, refusals that stay private, daily digests, and a randomized run of faults. The
+//! scenarios run on an English server and on a Russian one.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -10,9 +11,22 @@ use std::time::Duration;
 use serde_json::json;
 use tafl_e2e::fake_discord::{EPHEMERAL, FakeDiscord, Fault, LOADING, Recorded, StoredMessage};
 use tafl_e2e::harness::{ALICE, BOB, BotProcess, CHANNEL, Player, Table, TestBot, temp_dir};
+use tafl_e2e::in_english_and_russian;
 use tafl_rules::{Game, Position, Variant};
 
 const BINARY: &str = env!("CARGO_BIN_EXE_tafl-bot-e2e");
+
+/// People's names, Latin letters in any language.
+const NAMES: &[&str] = &["Alice", "Bob"];
+
+in_english_and_russian!(
+    a_bot_killed_between_a_move_and_its_board_edit_catches_up_after_a_restart,
+    board_racing_a_move_leaves_one_board_with_controls_at_the_current_ply,
+    an_answer_lost_after_the_notice_or_summary_was_made_leaves_no_duplicate,
+    a_daily_digest_comes_by_dm_once_even_when_discords_answer_is_lost,
+    a_summary_of_a_game_that_does_not_exist_is_refused_privately,
+    through_random_moves_boards_restarts_and_faults_every_game_ends_up_shown_right,
+);
 
 /// Alice challenges Bob to Brandubh as the attackers and Bob accepts: the board message.
 async fn start_game(table: &Table<'_>) -> StoredMessage {
@@ -24,7 +38,8 @@ async fn start_game(table: &Table<'_>) -> StoredMessage {
         &[BOB],
     );
     let card = fake.wait_for_original(&challenge).await;
-    let accept = card.button_labels().into_iter().find(|(label, _)| label == "Accept").expect("an Accept button").1;
+    let accept = card.button_labels().into_iter().find(|(label, _)| label == table.says("Accept", "Принять"));
+    let accept = accept.expect("an Accept button").1;
     let click = table.click(BOB, &card, &accept, None);
     let board = fake.wait_for_answer(&click).await;
     assert_eq!(board.id, card.id, "the card becomes the board");
@@ -48,12 +63,13 @@ fn boards_with_controls(fake: &FakeDiscord, game: i64) -> Vec<StoredMessage> {
 }
 
 /// Whether `message` is a "your move" notice of game `game` (`…, your move in game #3 (…)` or
-/// `…, your move: game #3 (…) has begun.`).
+/// `…, your move: game #3 (…) has begun.`), in English or Russian (`…, ваш ход в партии №3 (…)`).
 fn is_notice(message: &StoredMessage, game: i64) -> bool {
+    let text = &message.content;
     !message.deleted
         && !message.is_ephemeral()
-        && message.content.contains("your move")
-        && message.content.contains(&format!("game #{game} ("))
+        && (text.contains("your move") || text.contains("ваш ход"))
+        && (text.contains(&format!("game #{game} (")) || text.contains(&format!("№{game} (")))
 }
 
 /// Whether `message` is a notice of game `game` for `player`.
@@ -104,13 +120,12 @@ fn prints_log(dir: &Path) -> String {
     std::fs::read_to_string(dir.join("bot.log")).unwrap_or_default()
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_bot_killed_between_a_move_and_its_board_edit_catches_up_after_a_restart() {
+async fn a_bot_killed_between_a_move_and_its_board_edit_catches_up_after_a_restart(locale: &'static str) {
     let fake = FakeDiscord::start_tls().await;
     let dir = temp_dir("kill-before-edit");
     let bot = BotProcess::spawn(Path::new(BINARY), &fake, &dir);
     fake.wait_until_ready().await;
-    let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
+    let table = Table { fake: &fake, channel: CHANNEL, locale };
     let board = start_game(&table).await;
     fake.wait_for_message("the first notice", |m| is_notice_for(m, 1, ALICE)).await;
 
@@ -118,7 +133,7 @@ async fn a_bot_killed_between_a_move_and_its_board_edit_catches_up_after_a_resta
     fake.fail_next(board_edit_of(board.id), usize::MAX, Fault::ServerError(500));
     let played = table.command(ALICE, "move", &json!({ "notation": "d2-c2" }), &[]);
     let answer = fake.wait_for_original(&played).await;
-    assert!(answer.content.starts_with("You played"), "{}", answer.content);
+    assert!(answer.content.starts_with(table.says("You played", "Вы сыграли")), "{}", answer.content);
     fake.wait_for("a failed board edit", |r| board_edit_of(board.id)(r) && r.status == 500).await;
     // Killed during the retry pause: nothing after the commit reached Discord.
     bot.kill();
@@ -143,46 +158,48 @@ async fn a_bot_killed_between_a_move_and_its_board_edit_catches_up_after_a_resta
     assert!(!shown.is_ephemeral(), "the menu opens on the board, not as a refusal: {shown:#?}");
     assert!(shown.custom_ids().iter().any(|id| id.starts_with("tafl:to:1:1")), "{:#?}", shown.custom_ids());
     assert!(duplicates(&fake).is_empty(), "{:#?}", duplicates(&fake));
+    table.assert_no_english(NAMES);
     bot.kill();
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn board_racing_a_move_leaves_one_board_with_controls_at_the_current_ply() {
+async fn board_racing_a_move_leaves_one_board_with_controls_at_the_current_ply(locale: &'static str) {
     let fake = FakeDiscord::start().await;
     let dir = temp_dir("board-race");
     let bot = TestBot::start(&fake, &dir);
     fake.wait_until_ready().await;
-    let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
+    let table = Table { fake: &fake, channel: CHANNEL, locale };
     let first = start_game(&table).await;
     // Bob asks for a new board while Alice moves.
     let shown = table.command(BOB, "board", &json!({}), &[]);
     let played = table.command(ALICE, "move", &json!({ "notation": "d2-c2" }), &[]);
     fake.wait_for_original(&played).await;
     let answer = fake.wait_for_original(&shown).await;
-    assert!(answer.is_ephemeral() && answer.content.contains("posted below"), "{answer:#?}");
+    let posted = table.says("posted below", "опубликована ниже");
+    assert!(answer.is_ephemeral() && answer.content.contains(posted), "{answer:#?}");
     let live = fake.wait_for_message("a new board at ply 1", |m| m.id != first.id && is_live_board(m, 1, 1)).await;
     // The old one loses its controls, whichever order the two took.
     fake.wait_for_message("the old board without controls", |m| m.id == first.id && m.components.is_empty()).await;
     let controls = boards_with_controls(&fake, 1);
     assert_eq!(controls.iter().map(|m| m.id).collect::<Vec<_>>(), vec![live.id], "{controls:#?}");
     fake.wait_for_message("Bob's notice", |m| is_notice_for(m, 1, BOB)).await;
+    table.assert_no_english(NAMES);
     bot.stop().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_answer_lost_after_the_notice_or_summary_was_made_leaves_no_duplicate() {
+async fn an_answer_lost_after_the_notice_or_summary_was_made_leaves_no_duplicate(locale: &'static str) {
     let fake = FakeDiscord::start().await;
     let dir = temp_dir("lost-answer");
     let bot = TestBot::start(&fake, &dir);
     fake.wait_until_ready().await;
-    let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
+    let table = Table { fake: &fake, channel: CHANNEL, locale };
     start_game(&table).await;
     fake.wait_for_message("the first notice", |m| is_notice_for(m, 1, ALICE)).await;
 
     // The notice for Bob is created, and Discord's answer is lost twice.
-    let notice_post = |r: &Recorded| {
-        let bob = format!("<@{}>, your move", BOB.id);
+    let your_move = table.says("your move", "ваш ход");
+    let notice_post = move |r: &Recorded| {
+        let bob = format!("<@{}>, {your_move}", BOB.id);
         r.method == "POST"
             && r.path.ends_with("/messages")
             && r.json.as_ref().is_some_and(|j| j["content"].as_str().is_some_and(|c| c.starts_with(&bob)))
@@ -214,7 +231,56 @@ async fn an_answer_lost_after_the_notice_or_summary_was_made_leaves_no_duplicate
     fake.wait_for("the summary delivered", |r| summary_post(r) && r.status == 200).await;
     assert_eq!(fake.requests().iter().filter(|r| summary_post(r)).count(), 2, "tried twice");
     assert_eq!(summaries(&fake, 1), 1, "one summary");
+    // Bob's "your move" notice is no longer true: it goes once the summary is up.
+    wait_a_little_for(|| notices(&fake, 1).is_empty()).await;
+    assert!(notices(&fake, 1).is_empty(), "{:#?}", notices(&fake, 1));
     assert!(duplicates(&fake).is_empty(), "{:#?}", duplicates(&fake));
+    table.assert_no_english(NAMES);
+    bot.stop().await;
+}
+
+async fn a_daily_digest_comes_by_dm_once_even_when_discords_answer_is_lost(locale: &'static str) {
+    let fake = FakeDiscord::start().await;
+    let dir = temp_dir("digest");
+    let bot = TestBot::start(&fake, &dir);
+    fake.wait_until_ready().await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale };
+    start_game(&table).await;
+    let asked = table.command(ALICE, "settings", &json!({ "digest": true }), &[]);
+    let digest_on = table.says("Daily digest: on", "Ежедневная сводка: вкл.");
+    assert!(fake.wait_for_original(&asked).await.content.contains(digest_on));
+
+    let title = table.says("Your move in 1 game", "Ваш ход в 1 партии");
+    let digest_post = move |r: &Recorded| {
+        r.method == "POST"
+            && r.path.ends_with("/messages")
+            && r.json.as_ref().is_some_and(|j| j["embeds"][0]["title"] == title)
+    };
+    fake.fail_next(digest_post, 1, Fault::AppliedThenServerError(500));
+    // A day has passed: Alice's digest is due.
+    let db = tafl_bot::store::Db::open(&format!("sqlite://{}", dir.join("tafl.db").display())).await.unwrap();
+    sqlx::query("UPDATE users SET digest_due_at = 1 WHERE id = ?")
+        .bind(ALICE.id as i64)
+        .execute(db.pool())
+        .await
+        .unwrap();
+    db.close().await;
+    let sent = fake.wait_for("the digest delivered", |r| digest_post(r) && r.status == 200).await;
+    let requests = fake.requests();
+    let tries: Vec<&Recorded> = requests.iter().filter(|r| digest_post(r)).collect();
+    assert_eq!(tries.len(), 2, "tried twice");
+    assert!(tries.iter().all(|r| r.json.as_ref().unwrap()["nonce"] == tries[0].json.as_ref().unwrap()["nonce"]));
+    let dm = fake.dm_channel(ALICE.id).expect("a DM channel with Alice");
+    assert!(sent.path.contains(&dm.to_string()), "{}", sent.path);
+    let digests: Vec<StoredMessage> =
+        fake.all_messages().into_iter().filter(|m| m.channel_id == dm && !m.deleted).collect();
+    assert_eq!(digests.len(), 1, "one digest: {digests:#?}");
+    assert!(
+        digests[0].text().contains(table.says("Brandubh vs Bob", "Брандубх · соперник: Bob")),
+        "{}",
+        digests[0].text()
+    );
+    table.assert_no_english(NAMES);
     bot.stop().await;
 }
 
@@ -251,13 +317,12 @@ async fn command_registration_is_retried_and_a_bot_that_cannot_register_exits() 
     assert_eq!(tries, 5, "five tries");
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_summary_of_a_game_that_does_not_exist_is_refused_privately() {
+async fn a_summary_of_a_game_that_does_not_exist_is_refused_privately(locale: &'static str) {
     let fake = FakeDiscord::start().await;
     let dir = temp_dir("private-refusal");
     let bot = TestBot::start(&fake, &dir);
     fake.wait_until_ready().await;
-    let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
+    let table = Table { fake: &fake, channel: CHANNEL, locale };
     let asked = table.command(ALICE, "summary", &json!({ "game": 424_242 }), &[]);
     let answer = fake.wait_for_original(&asked).await;
     assert!(answer.is_ephemeral(), "{answer:#?}");
@@ -267,6 +332,7 @@ async fn a_summary_of_a_game_that_does_not_exist_is_refused_privately() {
     let public: Vec<StoredMessage> =
         fake.messages_in(CHANNEL).into_iter().filter(|m| !m.is_ephemeral() || m.flags & LOADING != 0).collect();
     assert!(public.is_empty(), "nothing public: {public:#?}");
+    table.assert_no_english(NAMES);
     bot.stop().await;
 }
 
@@ -295,8 +361,7 @@ impl Rng {
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn through_random_moves_boards_restarts_and_faults_every_game_ends_up_shown_right() {
+async fn through_random_moves_boards_restarts_and_faults_every_game_ends_up_shown_right(locale: &'static str) {
     let seed = std::env::var("TAFL_FAULT_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or_else(|| {
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos() as u64
     }) | 1;
@@ -306,7 +371,7 @@ async fn through_random_moves_boards_restarts_and_faults_every_game_ends_up_show
     let dir = temp_dir("random-faults");
     let mut bot = Some(BotProcess::spawn(Path::new(BINARY), &fake, &dir));
     fake.wait_until_ready().await;
-    let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
+    let table = Table { fake: &fake, channel: CHANNEL, locale };
 
     // Three games between Alice and Bob, each followed by our own copy of the rules.
     let mut games: Vec<Game> = Vec::new();
@@ -342,7 +407,8 @@ async fn through_random_moves_boards_restarts_and_faults_every_game_ends_up_show
                 }
                 let resign = table.command(BOB, "resign", &json!({ "game": id }), &[]);
                 let answer = fake.wait_for_original(&resign).await;
-                assert!(answer.content.contains("resigned"), "step {step}, seed {seed}: {}", answer.content);
+                let said = table.says("resigned", "сдали");
+                assert!(answer.content.contains(said), "step {step}, seed {seed}: {}", answer.content);
                 resigned[at] = true;
             }
             Step::Move => {
@@ -359,7 +425,8 @@ async fn through_random_moves_boards_restarts_and_faults_every_game_ends_up_show
                 if !by_menus {
                     let typed = table.command(player, "move", &json!({ "notation": text, "game": id }), &[]);
                     let answer = fake.wait_for_original(&typed).await;
-                    assert!(answer.content.starts_with("You played"), "step {step}, seed {seed}: {}", answer.content);
+                    let confirmed = table.says("You played", "Вы сыграли");
+                    assert!(answer.content.starts_with(confirmed), "step {step}, seed {seed}: {}", answer.content);
                 }
                 game.play(mv).unwrap();
             }
@@ -430,9 +497,12 @@ async fn through_random_moves_boards_restarts_and_faults_every_game_ends_up_show
             })
             .await;
             assert_eq!(summaries(&fake, id), 1, "{what}");
+            wait_a_little_for(|| notices(&fake, id).is_empty()).await;
+            assert!(notices(&fake, id).is_empty(), "{what}: the last notice goes: {:#?}", notices(&fake, id));
         }
     }
     assert!(duplicates(&fake).is_empty(), "seed {seed}: {:#?}", duplicates(&fake));
+    table.assert_no_english(NAMES);
     if let Some(bot) = bot.take() {
         bot.kill();
     }

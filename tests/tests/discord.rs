@@ -1,4 +1,6 @@
 //! The real bot (the same `discord::serve` that `tafl-bot run` uses) against the fake Discord.
+//! What the answers say is checked in English and Russian; the transport (TLS, rate limits,
+//! server errors, a dropped gateway) is the same in any language and checked once.
 
 use std::path::PathBuf;
 use tafl_bot::present::text::{self, Refusal};
@@ -6,7 +8,28 @@ use tafl_bot::present::text::{self, Refusal};
 use serde_json::{Value, json};
 use tafl_e2e::fake_discord::{APPLICATION_ID, FakeDiscord, Fault, Recorded, in_guild};
 use tafl_e2e::harness::{TestBot, temp_dir};
+use tafl_e2e::in_english_and_russian;
 use tafl_rules::Variant;
+
+in_english_and_russian!(
+    tafl_variants_answers_with_all_twelve_presets,
+    tafl_variants_answers_in_a_server_channel_too,
+    tafl_rules_answers_with_the_rules_and_the_start_position_as_a_png,
+    the_rules_answer_is_shown_in_the_channel_with_its_board,
+);
+
+/// `english` or `russian`, as `locale` speaks.
+fn says<'w>(locale: &str, english: &'w str, russian: &'w str) -> &'w str {
+    if locale.starts_with("en") { english } else { russian }
+}
+
+/// Checks that a Russian answer has no English prose in it (the OTN rules string is notation).
+fn assert_no_english(locale: &str, text: &str) {
+    if !locale.starts_with("en") {
+        let english = tafl_bot::present::check::english_words(text, &["OTN"]);
+        assert!(english.is_empty(), "English in a {locale} answer: {english:?}\n{text}");
+    }
+}
 
 /// A bot served in this process, with its own database file, removed when it stops.
 struct Bot {
@@ -35,38 +58,25 @@ fn embed_of(callback: &Recorded) -> &Value {
     &json["data"]["embeds"][0]
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn tafl_variants_answers_with_all_twelve_presets() {
+async fn tafl_variants_answers_with_all_twelve_presets(locale: &'static str) {
     let fake = FakeDiscord::start().await;
     let bot = Bot::start(&fake, None);
     fake.wait_until_ready().await;
 
-    let interaction = fake.push_interaction(fake.slash_command("tafl", "variants", &json!([]), 42, "en-US"));
+    let interaction = fake.push_interaction(fake.slash_command("tafl", "variants", &json!([]), 42, locale));
     let callback = fake.wait_for("the answer to /tafl variants", |r| r.path == interaction.callback_path()).await;
 
     let embed = embed_of(&callback);
-    assert_eq!(embed["title"], "Tafl variants");
+    assert_eq!(embed["title"], says(locale, "Tafl variants", "Варианты тафла"));
+    let corner = says(locale, "king escapes to a corner", "король уходит в угол");
+    assert!(embed["description"].as_str().unwrap().contains(corner), "{embed}");
+    assert_no_english(locale, &format!("{}\n{}", embed["title"], embed["description"]));
     let paths: Vec<String> = fake.requests().iter().map(|r| format!("{} {}", r.method, r.path)).collect();
     assert!(fake.unknown_requests().is_empty(), "the fake served every request: {paths:#?}");
     let description = embed["description"].as_str().expect("a description");
     for variant in Variant::ALL {
         assert!(description.contains(&format!("`{}`", variant.id())), "{} missing from {description}", variant.id());
     }
-    bot.stop().await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_russian_client_gets_the_variants_in_russian() {
-    let fake = FakeDiscord::start().await;
-    let bot = Bot::start(&fake, None);
-    fake.wait_until_ready().await;
-
-    let interaction = fake.push_interaction(fake.slash_command("tafl", "variants", &json!([]), 42, "ru"));
-    let callback = fake.wait_for("the answer to /tafl variants", |r| r.path == interaction.callback_path()).await;
-
-    let embed = embed_of(&callback);
-    assert_eq!(embed["title"], "Варианты тафла");
-    assert!(embed["description"].as_str().unwrap().contains("король уходит в угол"));
     bot.stop().await;
 }
 
@@ -186,35 +196,35 @@ async fn a_server_error_on_the_answer_is_retried_and_the_answer_sent_once() {
     bot.stop().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn tafl_variants_answers_in_a_server_channel_too() {
+async fn tafl_variants_answers_in_a_server_channel_too(locale: &'static str) {
     let fake = FakeDiscord::start().await;
     let bot = Bot::start(&fake, Some(77));
     fake.wait_until_ready().await;
 
     let command =
-        in_guild(fake.slash_command("tafl", "variants", &json!([]), 42, "en-US"), 77, 1_500_000_000_000_000_001);
+        in_guild(fake.slash_command("tafl", "variants", &json!([]), 42, locale), 77, 1_500_000_000_000_000_001);
     let interaction = fake.push_interaction(command);
     let callback = fake.wait_for("the answer in a server", |r| r.path == interaction.callback_path()).await;
 
-    assert_eq!(embed_of(&callback)["title"], "Tafl variants");
+    assert_eq!(embed_of(&callback)["title"], says(locale, "Tafl variants", "Варианты тафла"));
     bot.stop().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn tafl_rules_answers_with_the_rules_and_the_start_position_as_a_png() {
+async fn tafl_rules_answers_with_the_rules_and_the_start_position_as_a_png(locale: &'static str) {
     let fake = FakeDiscord::start().await;
     let bot = Bot::start(&fake, None);
     fake.wait_until_ready().await;
 
     let options = json!([{ "name": "variant", "type": 3, "value": "brandubh" }]);
-    let interaction = fake.push_interaction(fake.slash_command("tafl", "rules", &options, 42, "en-US"));
+    let interaction = fake.push_interaction(fake.slash_command("tafl", "rules", &options, 42, locale));
     let callback = fake.wait_for("the answer to /tafl rules", |r| r.path == interaction.callback_path()).await;
 
     let embed = embed_of(&callback);
-    assert_eq!(embed["title"], "Brandubh");
+    assert_eq!(embed["title"], says(locale, "Brandubh", "Брандубх"));
     assert_eq!(embed["image"]["url"], "attachment://brandubh.png");
-    assert!(embed["description"].as_str().unwrap().contains("OTN rules: `dim:7"), "{embed}");
+    let otn = says(locale, "OTN rules: `dim:7", "Правила в OTN: `dim:7");
+    assert!(embed["description"].as_str().unwrap().contains(otn), "{embed}");
+    assert_no_english(locale, &format!("{}\n{}", embed["title"], embed["description"]));
     let file =
         callback.parts.iter().find(|p| p.filename.as_deref() == Some("brandubh.png")).expect("the board as a file");
     assert!(file.data.starts_with(b"\x89PNG\r\n"), "a PNG image");
@@ -259,17 +269,17 @@ async fn the_variant_option_autocompletes_from_what_is_typed() {
     bot.stop().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_rules_answer_is_shown_in_the_channel_with_its_board() {
+async fn the_rules_answer_is_shown_in_the_channel_with_its_board(locale: &'static str) {
     let fake = FakeDiscord::start().await;
     let bot = Bot::start(&fake, None);
     fake.wait_until_ready().await;
 
     let options = json!([{ "name": "variant", "type": 3, "value": "brandubh" }]);
-    let interaction = fake.push_interaction(fake.slash_command("tafl", "rules", &options, 42, "en-US"));
+    let interaction = fake.push_interaction(fake.slash_command("tafl", "rules", &options, 42, locale));
     let answer = fake.wait_for_original(&interaction).await;
 
-    assert!(answer.text().starts_with("Brandubh\n"), "{}", answer.text());
+    assert!(answer.text().starts_with(says(locale, "Brandubh\n", "Брандубх\n")), "{}", answer.text());
+    assert_no_english(locale, &answer.text());
     assert_eq!(answer.attachments.len(), 1);
     assert_eq!(answer.attachments[0].filename, "brandubh.png");
     assert!(answer.attachments[0].data.starts_with(b"\x89PNG\r\n"));

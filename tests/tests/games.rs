@@ -1,10 +1,36 @@
 //! Whole games through the real bot and the fake Discord: challenges, slash commands, buttons
-//! and menus, refusals, restarts and faults. Every scenario starts its own fake and bot.
+//! and menus, refusals, restarts and faults. Every scenario starts its own fake and bot, and runs
+//! twice: on an English server and on a Russian one, where nothing the bot shows may be English.
 
 use serde_json::json;
 use tafl_e2e::fake_discord::{FakeDiscord, StoredMessage};
-use tafl_e2e::harness::{ALICE, BOB, CHANNEL, EVE, Player, Table, TestBot, decisive_game, temp_dir};
+use tafl_e2e::harness::{
+    ALICE, BOB, CHANNEL, EVE, Player, Table, TestBot, decisive_game, let_time_pass, private_answer, temp_dir,
+};
+use tafl_e2e::in_english_and_russian;
 use tafl_rules::{Side, Status, Variant};
+
+/// Names and typed input, Latin letters in any language.
+const NOT_ENGLISH: &[&str] = &["Alice", "Bob", "Eve", "OTN"];
+
+in_english_and_russian!(
+    two_players_finish_a_game_with_slash_commands_only,
+    two_players_finish_a_game_with_buttons_and_menus_only,
+    move_autocomplete_offers_legal_moves_filtered_and_labelled,
+    a_stranger_cannot_use_the_players_controls_and_changes_nothing,
+    a_double_click_plays_the_move_once,
+    an_expired_challenge_cannot_be_accepted_and_its_card_says_so,
+    a_game_ends_by_resignation_and_another_by_agreed_draw,
+    after_a_restart_the_old_board_still_works,
+    through_rate_limits_server_errors_and_a_dropped_gateway_no_move_is_lost_or_doubled,
+    a_player_is_reminded_and_then_loses_on_time_with_the_summary_posted,
+    after_a_game_the_summary_has_the_gif_and_record_and_the_leaderboard_shows_both_players,
+);
+
+/// A preset's name as the table's people read it.
+fn variant_name(table: &Table<'_>, variant: Variant) -> String {
+    tafl_bot::present::text::variant_name(variant.id(), tafl_bot::present::Lang::discord(Some(table.locale)))
+}
 
 /// Alice challenges Bob to `variant` as the attackers and Bob accepts with the card's button:
 /// returns the board message (the card, turned into the board).
@@ -15,8 +41,9 @@ async fn start_game(table: &Table<'_>, variant: Variant) -> StoredMessage {
     let card = fake.wait_for_original(&challenge).await;
     assert!(!card.is_ephemeral(), "the challenge card is public: {card:#?}");
     assert!(card.content.contains(&format!("<@{}>", BOB.id)), "the card mentions Bob: {card:#?}");
-    assert!(card.text().contains(variant.name()), "{}", card.text());
-    let accept = card.button_labels().into_iter().find(|(label, _)| label == "Accept").expect("an Accept button").1;
+    assert!(card.text().contains(&variant_name(table, variant)), "{}", card.text());
+    let accept = card.button_labels().into_iter().find(|(label, _)| label == table.says("Accept", "Принять"));
+    let accept = accept.expect("an Accept button").1;
     let click = table.click(BOB, &card, &accept, None);
     // The answer to the click is the card itself, turned into the board.
     let board = fake.wait_for_answer(&click).await;
@@ -34,11 +61,20 @@ async fn board_at(fake: &FakeDiscord, id: u64, game: i64, ply: usize) -> StoredM
 }
 
 /// How the summary names the winner: Alice plays the attackers, Bob the defenders.
-fn summary_words(winner: Option<Side>) -> &'static str {
+fn summary_words(table: &Table<'_>, winner: Option<Side>) -> &'static str {
     match winner {
-        Some(Side::Attackers) => "Alice wins with the attackers",
-        Some(Side::Defenders) => "Bob wins with the defenders",
-        None => "Draw",
+        Some(Side::Attackers) => table.says("Alice wins with the attackers", "победа: Alice (нападающие)"),
+        Some(Side::Defenders) => table.says("Bob wins with the defenders", "победа: Bob (защитники)"),
+        None => table.says("Draw", "Ничья"),
+    }
+}
+
+/// How a finished board names the winning side.
+fn board_result(table: &Table<'_>, winner: Option<Side>) -> &'static str {
+    if winner == Some(Side::Attackers) {
+        table.says("Attackers win", "Победа нападающих")
+    } else {
+        table.says("Defenders win", "Победа защитников")
     }
 }
 
@@ -47,17 +83,17 @@ fn player_of(n: usize) -> Player {
     if n.is_multiple_of(2) { ALICE } else { BOB }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn two_players_finish_a_game_with_slash_commands_only() {
+async fn two_players_finish_a_game_with_slash_commands_only(locale: &'static str) {
     let fake = FakeDiscord::start().await;
     let dir = temp_dir("slash-game");
     let bot = TestBot::start(&fake, &dir);
     fake.wait_until_ready().await;
-    let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
+    let table = Table { fake: &fake, channel: CHANNEL, locale };
 
     let (moves, status) = decisive_game(Variant::Brandubh, 40);
     let board = start_game(&table, Variant::Brandubh).await;
-    assert!(board.text().contains("Brandubh · game #1"), "{}", board.text());
+    let title = format!("{} · {}", variant_name(&table, Variant::Brandubh), table.says("game #1", "партия №1"));
+    assert!(board.text().contains(&title), "{}", board.text());
     assert_eq!(board.attachments.len(), 1, "one picture: {:#?}", board.attachments);
     assert!(board.attachments[0].data.starts_with(b"\x89PNG"), "a PNG");
 
@@ -65,15 +101,15 @@ async fn two_players_finish_a_game_with_slash_commands_only() {
         let played = table.command(player_of(n), "move", &json!({ "notation": mv.split('x').next().unwrap() }), &[]);
         let answer = fake.wait_for_original(&played).await;
         assert!(answer.is_ephemeral(), "{answer:#?}");
-        assert!(answer.content.starts_with("You played"), "{}", answer.content);
+        assert!(answer.content.starts_with(table.says("You played", "Вы сыграли")), "{}", answer.content);
         board_at(&fake, board.id, 1, n + 1).await;
     }
 
     let Status::Finished(outcome) = status else { unreachable!() };
-    let winner = if outcome.winner == Some(Side::Attackers) { "Attackers win" } else { "Defenders win" };
+    let winner = board_result(&table, outcome.winner);
     let summary =
         fake.wait_for_message("the summary", |m| m.attachments.iter().any(|a| a.filename == "game-1.gif")).await;
-    assert!(summary.text().contains(summary_words(outcome.winner)), "{}", summary.text());
+    assert!(summary.text().contains(summary_words(&table, outcome.winner)), "{}", summary.text());
     assert!(summary.attachments.iter().any(|a| a.filename == "game-1.otn"), "{:#?}", summary.attachments);
     let board = fake.message(board.id).unwrap();
     assert!(board.custom_ids().is_empty(), "a finished board has no controls: {board:#?}");
@@ -92,6 +128,7 @@ async fn two_players_finish_a_game_with_slash_commands_only() {
     let public = public();
     assert!(public.len() <= 3, "{public:#?}");
     assert!(fake.unknown_requests().is_empty(), "{:#?}", fake.unknown_requests());
+    table.assert_no_english(NOT_ENGLISH);
     bot.stop().await;
 }
 
@@ -119,13 +156,12 @@ async fn play_by_menus(
     board_at(fake, board.id, game, ply + 1).await
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn two_players_finish_a_game_with_buttons_and_menus_only() {
+async fn two_players_finish_a_game_with_buttons_and_menus_only(locale: &'static str) {
     let fake = FakeDiscord::start().await;
     let dir = temp_dir("menu-game");
     let bot = TestBot::start(&fake, &dir);
     fake.wait_until_ready().await;
-    let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
+    let table = Table { fake: &fake, channel: CHANNEL, locale };
 
     let (moves, status) = decisive_game(Variant::Brandubh, 40);
     let mut board = start_game(&table, Variant::Brandubh).await;
@@ -134,12 +170,11 @@ async fn two_players_finish_a_game_with_buttons_and_menus_only() {
         board = play_by_menus(&table, &board, 1, n, player_of(n), mv).await;
     }
     let Status::Finished(outcome) = status else { unreachable!() };
-    let winner = if outcome.winner == Some(Side::Attackers) { "Attackers win" } else { "Defenders win" };
-    assert!(board.text().contains(winner), "{}", board.text());
+    assert!(board.text().contains(board_result(&table, outcome.winner)), "{}", board.text());
     assert!(board.custom_ids().is_empty(), "{board:#?}");
     let summary =
         fake.wait_for_message("the summary", |m| m.attachments.iter().any(|a| a.filename == "game-1.gif")).await;
-    assert!(summary.text().contains(summary_words(outcome.winner)), "{}", summary.text());
+    assert!(summary.text().contains(summary_words(&table, outcome.winner)), "{}", summary.text());
     if let Ok(dir) = std::env::var("TAFL_E2E_DUMP") {
         for message in fake.all_messages() {
             for file in &message.attachments {
@@ -148,14 +183,8 @@ async fn two_players_finish_a_game_with_buttons_and_menus_only() {
         }
     }
     assert!(fake.unknown_requests().is_empty(), "{:#?}", fake.unknown_requests());
+    table.assert_no_english(NOT_ENGLISH);
     bot.stop().await;
-}
-
-/// A private answer to `interaction`, once it arrives.
-async fn private_answer(fake: &FakeDiscord, interaction: &tafl_e2e::fake_discord::Interaction) -> String {
-    let answer = fake.wait_for_original(interaction).await;
-    assert!(answer.is_ephemeral(), "the answer is private: {answer:#?}");
-    answer.content
 }
 
 /// A fake and a bot on a fresh database, ready for interactions.
@@ -167,10 +196,9 @@ async fn served(name: &str) -> (FakeDiscord, TestBot, std::path::PathBuf) {
     (fake, bot, dir)
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn move_autocomplete_offers_legal_moves_filtered_and_labelled() {
+async fn move_autocomplete_offers_legal_moves_filtered_and_labelled(locale: &'static str) {
     let (fake, bot, _dir) = served("autocomplete").await;
-    let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
+    let table = Table { fake: &fake, channel: CHANNEL, locale };
     start_game(&table, Variant::Brandubh).await;
 
     let typed = table.autocomplete(ALICE, "move", &json!({}), "notation", "d2");
@@ -189,50 +217,70 @@ async fn move_autocomplete_offers_legal_moves_filtered_and_labelled() {
     fake.wait_for("Bob's choices", |r| r.path == typed.callback_path()).await;
     let choices = fake.autocomplete_choices(&typed).expect("choices");
     assert_eq!(choices.len(), 1, "{choices:?}");
-    assert!(choices[0].0.contains("not your turn"), "{choices:?}");
+    assert!(choices[0].0.contains(table.says("not your turn", "не ваш ход")), "{choices:?}");
 
     // Eve plays no game here.
     let typed = table.autocomplete(EVE, "move", &json!({}), "notation", "d");
     fake.wait_for("Eve's choices", |r| r.path == typed.callback_path()).await;
     let choices = fake.autocomplete_choices(&typed).expect("choices");
-    assert!(choices[0].0.contains("no game in this channel"), "{choices:?}");
+    assert!(choices[0].0.contains(table.says("no game in this channel", "нет партии в этом канале")), "{choices:?}");
 
     // The game option lists the caller's games.
     let typed = table.autocomplete(ALICE, "board", &json!({}), "game", "");
     fake.wait_for("the game choices", |r| r.path == typed.callback_path()).await;
     let choices = fake.autocomplete_choices(&typed).expect("choices");
-    assert_eq!(choices, [("#1 Brandubh vs Bob (your move)".to_owned(), "1".to_owned())]);
+    let choice = table.says("#1 Brandubh vs Bob (your move)", "№1 Брандубх, соперник: Bob (ваш ход)");
+    assert_eq!(choices, [(choice.to_owned(), "1".to_owned())]);
+    table.assert_no_english(NOT_ENGLISH);
     bot.stop().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_stranger_cannot_use_the_players_controls_and_changes_nothing() {
+async fn a_stranger_cannot_use_the_players_controls_and_changes_nothing(locale: &'static str) {
     let (fake, bot, _dir) = served("stranger").await;
-    let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
+    let table = Table { fake: &fake, channel: CHANNEL, locale };
     let board = start_game(&table, Variant::Brandubh).await;
     let edits = board.edits;
 
     let click = table.click(EVE, &board, "tafl:piece:1:0", Some("d2"));
-    assert_eq!(private_answer(&fake, &click).await, "This is not your game: only its two players can use its buttons.");
+    assert_eq!(
+        private_answer(&fake, &click).await,
+        table.says(
+            "This is not your game: only its two players can use its buttons.",
+            "Это не ваша партия: её кнопки только для двух игроков."
+        )
+    );
     let click = table.click(EVE, &board, "tafl:resign:1:0", None);
-    assert_eq!(private_answer(&fake, &click).await, "This is not your game: only its two players can use its buttons.");
+    assert_eq!(
+        private_answer(&fake, &click).await,
+        table.says(
+            "This is not your game: only its two players can use its buttons.",
+            "Это не ваша партия: её кнопки только для двух игроков."
+        )
+    );
     let click = table.click(EVE, &board, "tafl:draw:1:0", None);
-    assert_eq!(private_answer(&fake, &click).await, "This is not your game: only its two players can use its buttons.");
+    assert_eq!(
+        private_answer(&fake, &click).await,
+        table.says(
+            "This is not your game: only its two players can use its buttons.",
+            "Это не ваша партия: её кнопки только для двух игроков."
+        )
+    );
     // Bob plays in the game but is not to move.
     let click = table.click(BOB, &board, "tafl:piece:1:0", Some("d2"));
-    assert_eq!(private_answer(&fake, &click).await, "It is not your turn: Alice moves next.");
+    let not_yours = table.says("It is not your turn: Alice moves next.", "Сейчас не ваш ход: ходит Alice.");
+    assert_eq!(private_answer(&fake, &click).await, not_yours);
 
     assert_eq!(fake.message(board.id).unwrap().edits, edits, "the board did not change");
     // Alice still moves normally.
     let after = play_by_menus(&table, &board, 1, 0, ALICE, "d2-c2").await;
-    assert!(after.text().contains("Last move: `d2-c2`"), "{}", after.text());
+    assert!(after.text().contains(table.says("Last move: `d2-c2`", "Последний ход: `d2-c2`")), "{}", after.text());
+    table.assert_no_english(NOT_ENGLISH);
     bot.stop().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_double_click_plays_the_move_once() {
+async fn a_double_click_plays_the_move_once(locale: &'static str) {
     let (fake, bot, _dir) = served("double-click").await;
-    let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
+    let table = Table { fake: &fake, channel: CHANNEL, locale };
     let board = start_game(&table, Variant::Brandubh).await;
     let click = table.click(ALICE, &board, "tafl:piece:1:0", Some("d2"));
     let menu = fake.wait_for_answer(&click).await;
@@ -247,18 +295,19 @@ async fn a_double_click_plays_the_move_once() {
     let answers = [fake.wait_for_answer(&first).await, fake.wait_for_answer(&second).await];
     let refused: Vec<&str> = answers.iter().filter(|m| m.is_ephemeral()).map(|m| m.content.as_str()).collect();
     assert_eq!(refused.len(), 1, "{refused:?}");
-    assert!(refused[0].starts_with("The board has changed"), "{refused:?}");
+    assert!(refused[0].starts_with(table.says("The board has changed", "Доска уже изменилась")), "{refused:?}");
     // Bob is to move: the game is at ply 1, not 2.
     let board = fake.message(board.id).unwrap();
     assert!(board.attachments.iter().any(|a| a.filename == "game-1-1.png"), "{board:#?}");
-    assert!(board.text().contains(&format!("Move 1: <@{}> to move", BOB.id)), "{}", board.text());
+    let to_move = table.says("Move 1: <@{}> to move", "Ход 1: ходит <@{}>").replace("{}", &BOB.id.to_string());
+    assert!(board.text().contains(&to_move), "{}", board.text());
+    table.assert_no_english(NOT_ENGLISH);
     bot.stop().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_expired_challenge_cannot_be_accepted_and_its_card_says_so() {
+async fn an_expired_challenge_cannot_be_accepted_and_its_card_says_so(locale: &'static str) {
     let (fake, bot, dir) = served("expired").await;
-    let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
+    let table = Table { fake: &fake, channel: CHANNEL, locale };
     let challenge = table.command(ALICE, "challenge", &json!({ "opponent": BOB.id, "variant": "tablut" }), &[BOB]);
     let card = fake.wait_for_original(&challenge).await;
 
@@ -268,56 +317,67 @@ async fn an_expired_challenge_cannot_be_accepted_and_its_card_says_so() {
     db.close().await;
 
     let click = table.click(BOB, &card, "tafl:accept:1", None);
-    assert_eq!(private_answer(&fake, &click).await, "Challenge #1 has expired; start a new one with /tafl challenge.");
+    let expired = table.says(
+        "Challenge #1 has expired; start a new one with /tafl challenge.",
+        "Вызов №1 истёк; начните новый: /тафл вызов.",
+    );
+    assert_eq!(private_answer(&fake, &click).await, expired);
     let card = fake.wait_for_message("the closed card", |m| m.id == card.id && m.custom_ids().is_empty()).await;
-    assert!(card.text().contains("expired unanswered"), "{}", card.text());
+    assert!(card.text().contains(table.says("expired unanswered", "истёк без ответа")), "{}", card.text());
     let games = table.command(BOB, "games", &json!({}), &[]);
-    assert_eq!(private_answer(&fake, &games).await, "No games in progress. Start one with /tafl challenge.");
+    let none = table
+        .says("No games in progress. Start one with /tafl challenge.", "Сейчас партий нет. Начните с /тафл вызов.");
+    assert_eq!(private_answer(&fake, &games).await, none);
+    table.assert_no_english(NOT_ENGLISH);
     bot.stop().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_game_ends_by_resignation_and_another_by_agreed_draw() {
+async fn a_game_ends_by_resignation_and_another_by_agreed_draw(locale: &'static str) {
     let (fake, bot, _dir) = served("resign-draw").await;
-    let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
+    let table = Table { fake: &fake, channel: CHANNEL, locale };
 
     let board = start_game(&table, Variant::Brandubh).await;
     let board = play_by_menus(&table, &board, 1, 0, ALICE, "d2-c2").await;
     let ask = table.click(BOB, &board, "tafl:resign:1:1", None);
     let question = fake.wait_for_original(&ask).await;
-    assert!(question.is_ephemeral() && question.content.starts_with("Resign game #1?"), "{question:#?}");
+    let resign = table.says("Resign game #1?", "Сдать партию №1?");
+    assert!(question.is_ephemeral() && question.content.starts_with(resign), "{question:#?}");
     let _ = table.click(BOB, &question, "tafl:resign-yes:1:1", None);
     let summary =
         fake.wait_for_message("the summary", |m| m.attachments.iter().any(|a| a.filename == "game-1.gif")).await;
-    assert!(summary.text().contains("Alice wins with the attackers"), "{}", summary.text());
-    assert!(summary.text().contains("Bob (defenders) resigned"), "{}", summary.text());
+    assert!(summary.text().contains(summary_words(&table, Some(Side::Attackers))), "{}", summary.text());
+    let resigned = table.says("Bob (defenders) resigned", "Bob (защитники) сдаётся");
+    assert!(summary.text().contains(resigned), "{}", summary.text());
     let board = fake.wait_for_message("the final board", |m| m.id == board.id && m.custom_ids().is_empty()).await;
-    assert!(board.text().contains("Bob resigned"), "{}", board.text());
+    assert!(board.text().contains(table.says("Bob resigned", "Bob сдаётся")), "{}", board.text());
 
     let board = start_game(&table, Variant::Brandubh).await;
     let offer = table.click(ALICE, &board, "tafl:draw:2:0", None);
     let board = fake.wait_for_answer(&offer).await;
     assert!(board.custom_ids().contains(&"tafl:draw-yes:2:0".to_owned()), "{board:#?}");
-    assert!(board.text().contains("offers a draw"), "{}", board.text());
-    let notice = fake.wait_for_message("the offer notice", |m| m.content.contains("offers a draw in game #2")).await;
+    assert!(board.text().contains(table.says("offers a draw", "предлагает ничью")), "{}", board.text());
+    let offered = table.says("offers a draw in game #2", "предлагает ничью в партии №2");
+    let notice = fake.wait_for_message("the offer notice", |m| m.content.contains(offered)).await;
     assert!(notice.content.starts_with(&format!("<@{}>", BOB.id)), "{}", notice.content);
     // Alice cannot accept her own offer.
     let own = table.click(ALICE, &board, "tafl:draw-yes:2:0", None);
-    assert!(private_answer(&fake, &own).await.contains("cannot answer your own draw offer"));
+    let own_offer =
+        table.says("cannot answer your own draw offer", "Нельзя отвечать на собственное предложение ничьей");
+    assert!(private_answer(&fake, &own).await.contains(own_offer));
     let _ = table.click(BOB, &board, "tafl:draw-yes:2:0", None);
     let summary =
         fake.wait_for_message("the draw summary", |m| m.attachments.iter().any(|a| a.filename == "game-2.gif")).await;
-    assert!(summary.text().contains("Drawn by agreement"), "{}", summary.text());
+    assert!(summary.text().contains(table.says("Drawn by agreement", "Ничья по соглашению")), "{}", summary.text());
+    table.assert_no_english(NOT_ENGLISH);
     bot.stop().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn after_a_restart_the_old_board_still_works() {
+async fn after_a_restart_the_old_board_still_works(locale: &'static str) {
     let fake = FakeDiscord::start().await;
     let dir = temp_dir("restart");
     let bot = TestBot::start(&fake, &dir);
     fake.wait_until_ready().await;
-    let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
+    let table = Table { fake: &fake, channel: CHANNEL, locale };
     let board = start_game(&table, Variant::Brandubh).await;
     let board = play_by_menus(&table, &board, 1, 0, ALICE, "d2-c2").await;
     bot.stop().await;
@@ -327,22 +387,22 @@ async fn after_a_restart_the_old_board_still_works() {
     let bot = TestBot::start(&fake, &dir);
     fake.wait_for_connections(connections + 1).await;
     let board = play_by_menus(&table, &board, 1, 1, BOB, "d3-c3").await;
-    assert!(board.text().contains("Last move: `d3-c3`"), "{}", board.text());
+    assert!(board.text().contains(table.says("Last move: `d3-c3`", "Последний ход: `d3-c3`")), "{}", board.text());
     let typed = table.command(ALICE, "move", &json!({ "notation": "c2-c1" }), &[]);
-    assert!(private_answer(&fake, &typed).await.starts_with("You played"));
+    assert!(private_answer(&fake, &typed).await.starts_with(table.says("You played", "Вы сыграли")));
     board_at(&fake, board.id, 1, 3).await;
+    table.assert_no_english(NOT_ENGLISH);
     bot.stop().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn through_rate_limits_server_errors_and_a_dropped_gateway_no_move_is_lost_or_doubled() {
+async fn through_rate_limits_server_errors_and_a_dropped_gateway_no_move_is_lost_or_doubled(locale: &'static str) {
     use tafl_e2e::fake_discord::Fault;
     // The TLS route: serenity's own rate limiter and HTTP client, as in production.
     let fake = FakeDiscord::start_tls().await;
     let dir = temp_dir("faults");
     let bot = TestBot::start(&fake, &dir);
     fake.wait_until_ready().await;
-    let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
+    let table = Table { fake: &fake, channel: CHANNEL, locale };
     let (moves, status) = decisive_game(Variant::Brandubh, 40);
     assert!(moves.len() >= 8, "a game long enough for every fault");
 
@@ -363,7 +423,7 @@ async fn through_rate_limits_server_errors_and_a_dropped_gateway_no_move_is_lost
         if n % 3 == 2 {
             // Some moves by slash command, which edit the board through the channel route.
             let played = table.command(player_of(n), "move", &json!({ "notation": mv }), &[]);
-            assert!(private_answer(&fake, &played).await.starts_with("You played"));
+            assert!(private_answer(&fake, &played).await.starts_with(table.says("You played", "Вы сыграли")));
             board = board_at(&fake, board.id, 1, n + 1).await;
         } else {
             board = play_by_menus(&table, &board, 1, n, player_of(n), mv).await;
@@ -372,7 +432,7 @@ async fn through_rate_limits_server_errors_and_a_dropped_gateway_no_move_is_lost
     let Status::Finished(outcome) = status else { unreachable!() };
     let summary =
         fake.wait_for_message("the summary", |m| m.attachments.iter().any(|a| a.filename == "game-1.gif")).await;
-    assert!(summary.text().contains(summary_words(outcome.winner)), "{}", summary.text());
+    assert!(summary.text().contains(summary_words(&table, outcome.winner)), "{}", summary.text());
     let record = summary.attachments.iter().find(|a| a.filename == "game-1.otn").expect("the record");
     let record = tafl_rules::otn::GameRecord::parse(std::str::from_utf8(&record.data).unwrap()).unwrap();
     let replayed = record.replay().unwrap();
@@ -387,29 +447,13 @@ async fn through_rate_limits_server_errors_and_a_dropped_gateway_no_move_is_lost
         "every fault happened: {statuses:?}"
     );
     assert!(fake.requests().iter().all(|r| r.host.as_deref() == Some("discord.com")), "the real URLs were used");
+    table.assert_no_english(NOT_ENGLISH);
     bot.stop().await;
 }
 
-/// Moves game `id`'s clock in the bot's database: its turn began `gone` seconds ago and runs out
-/// in `left` seconds, as if that much time had passed (the scheduler reads the same columns).
-async fn let_time_pass(dir: &std::path::Path, id: i64, gone: i64, left: i64) {
-    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() as i64;
-    let db = tafl_bot::store::Db::open(&format!("sqlite://{}", dir.join("tafl.db").display())).await.unwrap();
-    sqlx::query("UPDATE games SET turn_started_at = ?, deadline_at = ?, next_due_at = ? WHERE id = ?")
-        .bind(now - gone)
-        .bind(now + left)
-        .bind(now - 1)
-        .bind(id)
-        .execute(db.pool())
-        .await
-        .unwrap();
-    db.close().await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_player_is_reminded_and_then_loses_on_time_with_the_summary_posted() {
+async fn a_player_is_reminded_and_then_loses_on_time_with_the_summary_posted(locale: &'static str) {
     let (fake, bot, dir) = served("timeout").await;
-    let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
+    let table = Table { fake: &fake, channel: CHANNEL, locale };
     let challenge = table.command(
         ALICE,
         "challenge",
@@ -417,36 +461,39 @@ async fn a_player_is_reminded_and_then_loses_on_time_with_the_summary_posted() {
         &[BOB],
     );
     let card = fake.wait_for_original(&challenge).await;
-    assert!(card.text().contains("Time per move: 1 day"), "{}", card.text());
+    assert!(card.text().contains(table.says("Time per move: 1 day", "Время на ход: 1 день")), "{}", card.text());
     let _ = table.click(BOB, &card, "tafl:accept:1", None);
     let board = fake.wait_for_message("the board", |m| m.id == card.id && m.edits > 0).await;
-    assert!(board.text().contains("Time runs out <t:"), "{}", board.text());
+    assert!(board.text().contains(table.says("Time runs out <t:", "Время хода истекает <t:")), "{}", board.text());
     let board = play_by_menus(&table, &board, 1, 0, ALICE, "d2-c2").await;
     play_by_menus(&table, &board, 1, 1, BOB, "d3-c3").await;
 
     // Alice has used 13 of her 24 hours: the halfway reminder mentions her, with the deadline.
     let_time_pass(&dir, 1, 13 * 3600, 11 * 3600).await;
-    let reminder = fake.wait_for_message("the reminder", |m| m.content.contains("half of your time is gone")).await;
+    let halfway = table.says("half of your time is gone", "половина времени прошла");
+    let reminder = fake.wait_for_message("the reminder", |m| m.content.contains(halfway)).await;
     assert!(reminder.content.starts_with(&format!("<@{}>", ALICE.id)), "{}", reminder.content);
-    assert!(reminder.content.contains("runs out <t:"), "{}", reminder.content);
+    assert!(reminder.content.contains(table.says("runs out <t:", "истекает <t:")), "{}", reminder.content);
 
     // Her time runs out: she loses on time, and the summary says so.
     let_time_pass(&dir, 1, 24 * 3600 + 1, -1).await;
     let summary =
         fake.wait_for_message("the summary", |m| m.attachments.iter().any(|a| a.filename == "game-1.gif")).await;
-    assert!(summary.text().contains("Bob wins with the defenders"), "{}", summary.text());
-    assert!(summary.text().contains("Alice (attackers) ran out of time"), "{}", summary.text());
+    assert!(summary.text().contains(summary_words(&table, Some(Side::Defenders))), "{}", summary.text());
+    let ran_out = table.says("Alice (attackers) ran out of time", "У игрока Alice (нападающие) вышло время");
+    assert!(summary.text().contains(ran_out), "{}", summary.text());
     let board = fake.wait_for_message("the final board", |m| m.id == card.id && m.custom_ids().is_empty()).await;
-    assert!(board.text().contains("Alice ran out of time"), "{}", board.text());
-    let reminders = fake.all_messages().iter().filter(|m| m.content.contains("half of your time is gone")).count();
+    let ran_out = table.says("Alice ran out of time", "у игрока Alice кончилось время");
+    assert!(board.text().contains(ran_out), "{}", board.text());
+    let reminders = fake.all_messages().iter().filter(|m| m.content.contains(halfway)).count();
     assert_eq!(reminders, 1, "one reminder");
+    table.assert_no_english(NOT_ENGLISH);
     bot.stop().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn after_a_game_the_summary_has_the_gif_and_record_and_the_leaderboard_shows_both_players() {
+async fn after_a_game_the_summary_has_the_gif_and_record_and_the_leaderboard_shows_both_players(locale: &'static str) {
     let (fake, bot, _dir) = served("leaderboard").await;
-    let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
+    let table = Table { fake: &fake, channel: CHANNEL, locale };
     let (moves, status) = decisive_game(Variant::Brandubh, 40);
     let mut board = start_game(&table, Variant::Brandubh).await;
     for (n, mv) in moves.iter().enumerate() {
@@ -457,16 +504,18 @@ async fn after_a_game_the_summary_has_the_gif_and_record_and_the_leaderboard_sho
         fake.wait_for_message("the summary", |m| m.attachments.iter().any(|a| a.filename == "game-1.gif")).await;
     // The GIF decodes, with a frame for the start and one per ply.
     let gif = &summary.attachments.iter().find(|a| a.filename == "game-1.gif").unwrap().data;
-    let frames = gif.windows(2).filter(|w| w == &[0x21, 0xF9]).count();
+    // Graphic control extensions (21 F9 04, four bytes, terminator 00): one per frame.
+    let frames = gif.windows(8).filter(|w| w[..3] == [0x21, 0xF9, 0x04] && w[7] == 0).count();
     assert!(gif.starts_with(b"GIF89a"), "a GIF");
     assert_eq!(frames, moves.len() + 1, "one frame per ply and the start");
-    assert!(summary.text().contains(&format!("({} plies)", moves.len())), "{}", summary.text());
-    assert!(summary.text().contains("Rating (this server)"), "{}", summary.text());
+    let plies = table.says("({} plies)", "({} полуход").replace("{}", &moves.len().to_string());
+    assert!(summary.text().contains(&plies), "{}", summary.text());
+    assert!(summary.text().contains(table.says("Rating (this server)", "Рейтинг (этот сервер)")), "{}", summary.text());
 
     // `/tafl summary` shows the same summary later.
     let later = table.command(EVE, "summary", &json!({ "game": 1 }), &[]);
     let later = fake.wait_for_original(&later).await;
-    assert!(later.text().contains(summary_words(outcome.winner)), "{}", later.text());
+    assert!(later.text().contains(summary_words(&table, outcome.winner)), "{}", later.text());
     assert!(later.attachments.iter().any(|a| a.filename == "game-1.otn"), "{later:#?}");
 
     let asked = table.command(EVE, "leaderboard", &json!({ "variant": "brandubh" }), &[]);
@@ -481,5 +530,6 @@ async fn after_a_game_the_summary_has_the_gif_and_record_and_the_leaderboard_sho
     let asked = table.command(EVE, "profile", &json!({ "user": BOB.id }), &[BOB]);
     let profile = fake.wait_for_original(&asked).await;
     assert!(profile.text().contains("Bob"), "{}", profile.text());
+    table.assert_no_english(NOT_ENGLISH);
     bot.stop().await;
 }

@@ -2,88 +2,12 @@
 //! Russian play a game with refusals, offers, a takeback, a reminder, a time-out, the summary
 //! and `/tafl games`, and everything the bot shows them is Russian.
 
-use serde_json::{Value, json};
-use tafl_e2e::fake_discord::{FakeDiscord, Interaction, StoredMessage, with_name};
-use tafl_e2e::harness::{ALICE, BOB, CHANNEL, EVE, Player, Table, TestBot, temp_dir};
+use serde_json::json;
+use tafl_e2e::fake_discord::FakeDiscord;
+use tafl_e2e::harness::{ALICE, BOB, CHANNEL, EVE, Table, TestBot, let_time_pass, private_answer, temp_dir};
 
 /// Names and notation that are Latin letters in any language.
 const NOT_ENGLISH: &[&str] = &["Alice", "Bob", "Eve", "OTN", "hello"];
-
-/// A channel of a server whose own locale is `guild_locale`, used by people whose clients
-/// speak `locale`.
-struct Server<'a> {
-    table: Table<'a>,
-    guild_locale: &'static str,
-}
-
-impl Server<'_> {
-    fn command(&self, player: Player, subcommand: &str, options: &Value, users: &[Player]) -> Interaction {
-        let mut payload = self.table.command_payload(player, subcommand, options, users);
-        payload["guild_locale"] = json!(self.guild_locale);
-        self.table.fake.push_interaction(payload)
-    }
-
-    /// A command from a member who may manage the server (Manage Server, as Discord computes it).
-    fn manager_command(&self, player: Player, subcommand: &str, options: &Value) -> Interaction {
-        const MANAGE_GUILD: u64 = 1 << 5;
-        let mut payload = self.table.command_payload(player, subcommand, options, &[]);
-        payload["guild_locale"] = json!(self.guild_locale);
-        let permissions: u64 = payload["member"]["permissions"].as_str().unwrap().parse().unwrap();
-        payload["member"]["permissions"] = json!((permissions | MANAGE_GUILD).to_string());
-        self.table.fake.push_interaction(payload)
-    }
-
-    fn click(&self, player: Player, message: &StoredMessage, custom_id: &str, value: Option<&str>) -> Interaction {
-        let fake = self.table.fake;
-        let values: Vec<&str> = value.into_iter().collect();
-        let mut payload = with_name(fake.component(message, custom_id, &values, player.id), player.name);
-        payload["locale"] = json!(self.table.locale);
-        payload["guild_locale"] = json!(self.guild_locale);
-        fake.push_interaction(payload)
-    }
-}
-
-async fn private_answer(fake: &FakeDiscord, interaction: &Interaction) -> String {
-    let answer = fake.wait_for_original(interaction).await;
-    assert!(answer.is_ephemeral(), "a private answer: {answer:#?}");
-    answer.content
-}
-
-/// Moves game `id`'s clock in the bot's database as if `gone` seconds of the turn had passed and
-/// `left` remained (the scheduler reads the same columns).
-async fn let_time_pass(dir: &std::path::Path, id: i64, gone: i64, left: i64) {
-    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() as i64;
-    let db = tafl_bot::store::Db::open(&format!("sqlite://{}", dir.join("tafl.db").display())).await.unwrap();
-    sqlx::query("UPDATE games SET turn_started_at = ?, deadline_at = ?, next_due_at = ? WHERE id = ?")
-        .bind(now - gone)
-        .bind(now + left)
-        .bind(now - 1)
-        .bind(id)
-        .execute(db.pool())
-        .await
-        .unwrap();
-    db.close().await;
-}
-
-/// Every word the bot showed anyone: message texts, button labels and menu options.
-fn everything_shown(fake: &FakeDiscord) -> String {
-    let mut out = String::new();
-    for message in fake.all_messages() {
-        out.push_str(&message.text());
-        out.push('\n');
-        for (label, _) in message.button_labels() {
-            out.push_str(&label);
-            out.push('\n');
-        }
-        for id in message.custom_ids() {
-            for (label, _) in message.select_options(&id) {
-                out.push_str(&label);
-                out.push('\n');
-            }
-        }
-    }
-    out
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_russian_server_plays_a_whole_game_in_russian() {
@@ -91,7 +15,7 @@ async fn a_russian_server_plays_a_whole_game_in_russian() {
     let dir = temp_dir("russian");
     let bot = TestBot::start(&fake, &dir);
     fake.wait_until_ready().await;
-    let server = Server { table: Table { fake: &fake, channel: CHANNEL, locale: "ru" }, guild_locale: "ru" };
+    let server = Table { fake: &fake, channel: CHANNEL, locale: "ru" };
 
     // The challenge card is public, in the server's language, with Russian buttons.
     let challenge = server.command(
@@ -173,9 +97,7 @@ async fn a_russian_server_plays_a_whole_game_in_russian() {
     let again = fake.wait_for_original(&again).await;
     assert!(again.text().contains("Длительность:"), "{}", again.text());
 
-    let shown = everything_shown(&fake);
-    let english = tafl_bot::present::check::english_words(&shown, NOT_ENGLISH);
-    assert!(english.is_empty(), "English words on a Russian server: {english:?}\n{shown}");
+    server.assert_no_english(NOT_ENGLISH);
     assert!(fake.unknown_requests().is_empty(), "{:#?}", fake.unknown_requests());
     bot.stop().await;
 }
@@ -187,7 +109,7 @@ async fn a_manager_chooses_the_servers_language_and_private_answers_keep_the_rea
     let bot = TestBot::start(&fake, &dir);
     fake.wait_until_ready().await;
     // A Russian-speaking server whose managers want English public messages; Alice reads Russian.
-    let server = Server { table: Table { fake: &fake, channel: CHANNEL, locale: "ru" }, guild_locale: "ru" };
+    let server = Table { fake: &fake, channel: CHANNEL, locale: "ru" };
     let set = server.manager_command(ALICE, "settings", &json!({ "language": "en" }));
     let shown = private_answer(&fake, &set).await;
     assert!(shown.starts_with("Сохранено."), "{shown}");

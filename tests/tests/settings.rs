@@ -5,7 +5,7 @@
 
 use serde_json::{Value, json};
 use tafl_e2e::fake_discord::{FakeDiscord, Fault, GUILD, Interaction, StoredMessage, in_guild, with_name};
-use tafl_e2e::harness::{ALICE, BOB, CHANNEL, EVE, Player, Table, TestBot, temp_dir};
+use tafl_e2e::harness::{ALICE, BOB, CHANNEL, EVE, Player, Table, TestBot, private_answer, temp_dir};
 
 /// Discord's Manage Server permission bit.
 const MANAGE_GUILD: u64 = 1 << 5;
@@ -85,13 +85,6 @@ fn settings(fake: &FakeDiscord, from: From, options: &[Value]) -> Interaction {
         payload["data"]["resolved"] = json!({ "channels": channels });
     }
     fake.push_interaction(payload)
-}
-
-/// The private answer to `interaction`, once it arrives.
-async fn private_answer(fake: &FakeDiscord, interaction: &Interaction) -> String {
-    let answer = fake.wait_for_original(interaction).await;
-    assert!(answer.is_ephemeral(), "the answer is private: {answer:#?}");
-    answer.content
 }
 
 /// Alice challenges Bob to Brandubh as the attackers in `table`'s channel and Bob accepts with
