@@ -170,7 +170,7 @@ async fn deliver_as(host: &tafl_bot::host::Host, posted: i64) -> Vec<Show> {
         while let Some(item) = next {
             match item.show {
                 Show::YourMove { game, .. } => {
-                    host.notice_posted(item.id, game, 2, posted, Some(posted), NOW).await.unwrap()
+                    host.notice_posted(item.id, game, 2, posted, Some(posted), NOW).await.unwrap();
                 }
                 Show::Summary { game } => host.notice_posted(item.id, game, 2, posted, None, NOW).await.unwrap(),
                 _ => host.delivered(item.id, None, NOW).await.unwrap(),
