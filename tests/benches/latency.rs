@@ -123,7 +123,8 @@ impl tracing::Subscriber for &'static StatementCount {
         }
     }
     fn enabled(&self, metadata: &tracing::Metadata<'_>) -> bool {
-        metadata.target() == "sqlx::query" && metadata.is_event() && self.on.load(Ordering::Relaxed)
+        // sqlx asks with `enabled!` (a hint, not an event) before it describes a statement.
+        metadata.target() == "sqlx::query" && self.on.load(Ordering::Relaxed)
     }
     fn new_span(&self, _: &tracing::span::Attributes<'_>) -> tracing::span::Id {
         tracing::span::Id::from_u64(1)
