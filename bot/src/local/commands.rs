@@ -3,11 +3,11 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use tafl_render::{BoardOptions, GifOptions, LastMove, Renderer};
+use tafl_render::{BoardOptions, GifOptions, LastMove, Mark, MarkKind, Renderer};
 
 use crate::host::{
-    ChallengeRequest, Clock, Due, GameId, GameView, Host, HostError, OfferAction, OfferOutcome, Place, ReminderKind,
-    SideChoice, Summary, User, clock,
+    ChallengeRequest, Clock, Due, EndReason, GameId, GameView, Host, HostError, OfferAction, OfferOutcome, Place,
+    ReminderKind, SideChoice, Summary, User, clock,
 };
 use crate::present::markup::mention;
 use crate::present::{Lang, summary, text, tr};
@@ -750,6 +750,13 @@ impl Session {
         let options = BoardOptions {
             last_move: game.last_move.as_ref().map(|m| LastMove { mv: m.mv, captures: m.captures.clone() }),
             caption: Some(summary::caption(game, self.lang)),
+            // The captured king stays on the board; the mark says why the game ended.
+            marks: game
+                .ending
+                .filter(|e| e.reason == EndReason::Board(tafl_rules::Reason::KingCaptured))
+                .map(|_| Mark { square: game.position.king(), kind: MarkKind::Danger })
+                .into_iter()
+                .collect(),
             ..BoardOptions::default()
         };
         let png = match renderer.render_png(&game.position, &options) {
