@@ -196,6 +196,16 @@ fn framework(
                 let loops = vec![
                     tokio::spawn(delivery::run(ctx.http.clone(), data.clone())),
                     tokio::spawn(scheduler::run(ctx.http.clone(), data.clone(), tick)),
+                    // Post-game reviews, each waking the delivery that edits its summary.
+                    tokio::spawn(crate::host::review::run(
+                        data.host.clone(),
+                        crate::host::Searches::default(),
+                        tick.min(crate::host::review::LOOK_INTERVAL),
+                        {
+                            let delivery = data.delivery.clone();
+                            move || delivery.wake()
+                        },
+                    )),
                 ];
                 let _ = started.send(Ok(loops));
                 Ok(data)

@@ -7,7 +7,7 @@ use tafl_render::{BoardOptions, GifOptions, LastMove, Mark, MarkKind, Renderer};
 
 use crate::host::{
     ChallengeRequest, Clock, Due, EndReason, GameId, GameView, Host, HostError, OfferAction, OfferOutcome, Place,
-    ReminderKind, SideChoice, Summary, User, clock,
+    ReminderKind, Searches, SideChoice, Summary, User, clock,
 };
 use crate::present::markup::mention;
 use crate::present::{Lang, summary, text, tr};
@@ -527,6 +527,12 @@ impl Session {
     async fn summary(&mut self, args: &[&str]) -> Result<String, String> {
         let me = self.me().await?;
         let id = self.pick_game_of(args.first().copied(), &me, true).await?;
+        // The console has no message to edit later, so a finished game's pending review is run
+        // here, before the summary is read: a few seconds at most, and the summary then names
+        // the turning point. Should it fail, the summary is shown without it.
+        if let Err(error) = self.host.review_game(id, &Searches::default(), self.now()).await {
+            tracing::warn!(%error, game = id, "the game could not be reviewed");
+        }
         let summary = self.host.summary(id).await.map_err(self.refusal())?;
         let words = summary::summary_text(&summary, self.lang);
         let mut out = format!("{}\n{}\n", words.title, words.description);
