@@ -86,7 +86,7 @@ async fn a_pending_review_survives_a_restart_and_the_loop_records_it_once_with_t
     let running = tokio::spawn(review::run(host.clone(), Searches::default(), Duration::from_millis(20), move || {
         let _ = tx.send(());
     }));
-    tokio::time::timeout(Duration::from_secs(60), rx.recv()).await.expect("reviewed within a minute").unwrap();
+    tokio::time::timeout(Duration::from_mins(1), rx.recv()).await.expect("reviewed within a minute").unwrap();
     running.abort();
 
     let summary = host.summary(id).await.unwrap();

@@ -38,8 +38,8 @@ async fn a_finished_games_summary_is_edited_with_its_turning_point_and_evaluatio
 
     let (moves, status) = decisive_game(Variant::Brandubh, 40);
     for (n, mv) in moves.iter().enumerate() {
-        let player: Player = if n % 2 == 0 { ALICE } else { BOB };
-        let played = table.command(player, "move", &json!({ "notation": mv.split('x').next().unwrap() }), &[]);
+        let by: Player = if n % 2 == 0 { ALICE } else { BOB };
+        let played = table.command(by, "move", &json!({ "notation": mv.split('x').next().unwrap() }), &[]);
         let answer = fake.wait_for_original(&played).await;
         assert!(answer.content.starts_with("You played"), "{}", answer.content);
     }

@@ -21,10 +21,13 @@ use imageproc::drawing::draw_text_mut;
 /// costs no more than a long one.
 const MAX_CHARS: usize = 80;
 
+/// A face's regular and bold files.
+type Pair = (&'static [u8], &'static [u8]);
+
 /// The faces after Noto Sans, regular and bold, in the order they are tried (see
 /// `render/fonts/README.md` for what each covers). A character is drawn by the first face that
 /// has it.
-const FALLBACKS: [(&[u8], &[u8]); 6] = [
+const FALLBACKS: [Pair; 6] = [
     (include_bytes!("../../fonts/NotoSansArabic-Regular.ttf"), include_bytes!("../../fonts/NotoSansArabic-Bold.ttf")),
     (include_bytes!("../../fonts/NotoSansHebrew-Regular.ttf"), include_bytes!("../../fonts/NotoSansHebrew-Bold.ttf")),
     (
@@ -108,7 +111,7 @@ impl Fonts {
     pub(crate) fn new() -> Fonts {
         // Noto Sans covers Latin, Cyrillic, Greek and Vietnamese; the faces of further scripts
         // follow it in each chain.
-        let chain = |first: &'static [u8], pick: fn(&(&'static [u8], &'static [u8])) -> &'static [u8]| {
+        let chain = |first: &'static [u8], pick: fn(&Pair) -> &'static [u8]| {
             std::iter::once(Face::new(first)).chain(FALLBACKS.iter().map(|f| Face::new(pick(f)))).collect()
         };
         Fonts { regular: chain(ttf_noto_sans::REGULAR, |f| f.0), bold: chain(ttf_noto_sans::BOLD, |f| f.1) }
@@ -231,8 +234,7 @@ impl Fonts {
                         rustybuzz::Direction::LeftToRight
                     });
                     buffer.guess_segment_properties();
-                    let shaper = chain[face].shaper();
-                    let shaped = rustybuzz::shape(shaper, &[], buffer);
+                    let shaped = rustybuzz::shape(chain[face].shaper(), &[], buffer);
                     let scale = self.scale(weight, face, px);
                     let font = chain[face].font();
                     // Font units to pixels as ab_glyph scales this face.
