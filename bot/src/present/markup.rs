@@ -93,6 +93,14 @@ pub fn command(lang: Lang, path: &str) -> String {
 /// notifies only where allowed), or `@name` in the console.
 #[must_use]
 pub fn mention(lang: Lang, user: &User) -> String {
+    // The bot's levels are no Discord users: named, in bold, in the reader's language.
+    if let Some(level) = crate::host::bot_level(user.id) {
+        let name = super::tr!(lang, "bot-player", level = level.number());
+        return match lang.markup() {
+            Markup::Discord => format!("**{name}**"),
+            Markup::Console => format!("@{name}"),
+        };
+    }
     match lang.markup() {
         Markup::Discord => format!("<@{}>", user.id),
         Markup::Console => format!("@{}", user.name),
