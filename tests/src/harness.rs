@@ -166,7 +166,7 @@ impl Table<'_> {
 }
 
 /// `{"notation": "e1-e3", "game": 3}` as Discord's option list (strings type 3, integers 4,
-/// user ids as type 6).
+/// booleans 5, user ids as type 6).
 fn option_list(options: &Value) -> Value {
     let list: Vec<Value> = options
         .as_object()
@@ -177,6 +177,7 @@ fn option_list(options: &Value) -> Value {
                         json!({ "name": name, "type": 6, "value": n.to_string() })
                     }
                     Value::Number(_) => json!({ "name": name, "type": 4, "value": value }),
+                    Value::Bool(_) => json!({ "name": name, "type": 5, "value": value }),
                     _ => json!({ "name": name, "type": 3, "value": value }),
                 })
                 .collect()
