@@ -279,3 +279,26 @@ async fn a_restart_resumes_every_game_where_the_bot_must_move_longest_waiting_fi
         assert_eq!(host.show(id).await.unwrap().ply, 1, "game {id} was answered");
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_console_plays_the_engine_with_at_ai_and_shows_its_moves() {
+    let mut session = tafl_bot::local::Session::new(host().await, None);
+    let reply = session.execute("/challenge @ai brandubh level:2 side:defenders rated:false").await;
+    assert!(!reply.failed, "{}", reply.text);
+    assert!(reply.text.contains("Game #1 against @Tafl bot (level 2) has started."), "{}", reply.text);
+    assert!(reply.text.contains("@Tafl bot (level 2) played "), "the bot's first move is shown: {}", reply.text);
+    assert!(reply.text.contains("game #1, ply 1: @you (defenders) to move"), "{}", reply.text);
+    let reply = session.execute("/move d5-e5").await;
+    assert!(!reply.failed, "{}", reply.text);
+    assert!(reply.text.contains("(game #1, ply 3)"), "the bot's answer follows the move: {}", reply.text);
+    let reply = session.execute("/takeback request").await;
+    assert!(reply.text.contains("@Tafl bot (level 2) accepted: 2 plies taken back"), "{}", reply.text);
+    for (line, words) in [
+        ("/challenge @ai level:6", "There is no bot level 6; choose a level from 1 to 5."),
+        ("/challenge @bob level:2", "A level is for games against the bot"),
+        ("/challenge @bob rated:false", "Only games against the bot can be unrated"),
+    ] {
+        let reply = session.execute(line).await;
+        assert!(reply.failed && reply.text.contains(words), "{line}: {}", reply.text);
+    }
+}

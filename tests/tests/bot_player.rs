@@ -5,7 +5,7 @@
 use serde_json::json;
 use tafl_e2e::bot_load;
 use tafl_e2e::fake_discord::{APPLICATION_ID, FakeDiscord, StoredMessage};
-use tafl_e2e::harness::{ALICE, BOB, CHANNEL, Player, Table, TestBot, temp_dir};
+use tafl_e2e::harness::{ALICE, BOB, BotProcess, CHANNEL, Player, Table, TestBot, temp_dir};
 
 /// The bot itself, as a player that can be named in a user option.
 const THE_BOT: Player = Player { id: APPLICATION_ID, name: "tafl" };
@@ -93,10 +93,10 @@ async fn bad_challenges_of_the_bot_get_one_sentence_in_the_callers_language() {
         let answer = fake.wait_for_original(&refused).await;
         assert!(answer.is_ephemeral(), "{answer:#?}");
         assert!(answer.content.contains(words), "{options}: {}", answer.content);
-        assert_eq!(answer.content.matches(['.', ';']).count() <= 2, true, "one sentence: {}", answer.content);
+        assert!(answer.content.matches(['.', ';']).count() <= 2, "one sentence: {}", answer.content);
     }
     assert!(
-        fake.messages_in(CHANNEL).iter().all(|m| m.is_ephemeral()),
+        fake.messages_in(CHANNEL).iter().all(StoredMessage::is_ephemeral),
         "nothing public was posted: {:#?}",
         fake.messages_in(CHANNEL)
     );
@@ -149,4 +149,29 @@ async fn fifty_games_against_the_bot_at_once_are_all_answered_while_two_people_p
     assert_eq!(report.bot_moves, 150, "every bot move arrived on its board, in every game");
     assert!(!report.people_latencies.is_empty(), "the people played meanwhile");
     bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bot_killed_while_it_searches_plays_its_move_after_a_restart() {
+    let fake = FakeDiscord::start_tls().await;
+    let dir = temp_dir("bot-kill");
+    let binary = std::path::Path::new(env!("CARGO_BIN_EXE_tafl-bot-e2e"));
+    let process = BotProcess::spawn(binary, &fake, &dir);
+    fake.wait_until_ready().await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
+    // Level 5 thinks for 4.5 s: time enough to kill the process in the middle of its search.
+    let challenge = table.command(ALICE, "challenge", &json!({ "variant": "copenhagen", "side": 1, "level": 5 }), &[]);
+    fake.wait_for_original(&challenge).await;
+    board_at(&fake, 1, 0).await;
+    process.kill();
+    let moved = fake.all_messages().iter().any(|m| m.attachments.iter().any(|a| a.filename == "game-1-1.png"));
+    assert!(!moved, "the bot had not moved yet when it was killed");
+
+    let connections = fake.connections();
+    let process = BotProcess::spawn(binary, &fake, &dir);
+    fake.wait_for_connections(connections + 1).await;
+    let board = board_at(&fake, 1, 1).await;
+    assert!(board.text().contains("Tafl bot (level 5)"), "{}", board.text());
+    process.kill();
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -253,6 +253,7 @@ impl From<AnswerParam> for OfferAction {
 
 /// Challenge someone (or anyone) to a game.
 #[poise::command(slash_command, guild_only)]
+#[allow(clippy::too_many_arguments)] // poise reads each slash option from its own parameter
 pub async fn challenge(
     ctx: Context<'_>,
     opponent: Option<serenity::User>,
@@ -295,7 +296,7 @@ pub async fn challenge(
     if against_bot {
         // The bot itself named as the opponent is no person: the level says who plays.
         let request = ChallengeRequest { opponent: request.opponent.filter(|_| !against_us), ..request };
-        let level = level.unwrap_or(DEFAULT_LEVEL);
+        let level = level.unwrap_or(crate::host::bot::DEFAULT_LEVEL);
         let game = ctx.data().host.challenge_bot(&request, level, rated.unwrap_or(true), now()).await?;
         ctx.data().delivery.wake();
         let bot = game.player(game.to_move).clone();
@@ -334,9 +335,6 @@ pub async fn challenge(
     }
     Ok(())
 }
-
-/// The level of a game against the bot when the bot is named without one.
-const DEFAULT_LEVEL: i64 = 3;
 
 /// The engine's move in the caller's unrated game against the bot, drawn on the board.
 #[poise::command(slash_command)]
@@ -512,9 +510,12 @@ pub async fn leaderboard(
     ctx: Context<'_>,
     #[autocomplete = "autocomplete_variant"] variant: Option<String>,
     global: Option<bool>,
+    against_bot: Option<bool>,
 ) -> Result<(), BotError> {
     let guild = scope(ctx, global);
     let variant = variant.unwrap_or_else(|| Variant::Copenhagen.id().to_owned());
+    // The pool of games against the bot: its levels and the people who played them.
+    let variant = if against_bot == Some(true) { format!("{}{variant}", crate::host::BOT_POOL) } else { variant };
     let board = ctx.data().host.leaderboard(&variant, guild, 20).await?;
     let public = public_lang(ctx).await;
     let words = crate::present::summary::leaderboard_text(&board, public);

@@ -50,6 +50,9 @@ pub fn is_bot(user: UserId) -> bool {
 /// piece. Above it, the bot plays on.
 pub const DRAW_MARGIN: i32 = 20;
 
+/// The level of a game against the bot when the bot is named without one.
+pub const DEFAULT_LEVEL: i64 = 3;
+
 /// The budget of a hint: level 3's time, the best move without a beginner's mistakes.
 const HINT_MILLIS: u64 = 500;
 
@@ -197,7 +200,8 @@ impl Host {
         let due = store::games::bot_turns(&mut tx, limit as i64).await?;
         let mut turns = Vec::with_capacity(due.len());
         for (game_id, since) in due {
-            let loaded = self.load(&mut tx, game_id).await?;
+            // A game that cannot be rebuilt (logged by `load`) must not stop the others.
+            let Ok(loaded) = self.load(&mut tx, game_id).await else { continue };
             let to_move = loaded.game.position().to_move();
             let Some(level) = bot_of(&loaded.row, to_move) else { continue };
             if !loaded.game.status().is_ongoing() {

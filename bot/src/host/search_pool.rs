@@ -98,7 +98,7 @@ pub struct SearchPool {
 
 impl std::fmt::Debug for SearchPool {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("SearchPool").field("size", &self.size).field("waiting", &self.waiting()).finish()
+        f.debug_struct("SearchPool").field("size", &self.size).field("waiting", &self.waiting()).finish_non_exhaustive()
     }
 }
 
@@ -135,6 +135,7 @@ impl SearchPool {
     /// Queues `job`; lower `key`s start first. The result arrives on the returned receiver.
     /// Dropping the receiver before the job starts cancels it (a game that ended meanwhile
     /// costs no search).
+    #[must_use = "dropping the receiver cancels the job"]
     pub fn submit(&self, key: i64, job: Job) -> oneshot::Receiver<Result<Option<Analysis>, PoolError>> {
         let (reply, receiver) = oneshot::channel();
         {
@@ -184,8 +185,6 @@ impl SearchPool {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-
     use tafl_rules::{Position, Variant};
 
     use super::*;

@@ -288,7 +288,7 @@ impl Session {
         };
         let lang = self.lang;
         if against_bot || level.is_some() {
-            let level = level.unwrap_or(3);
+            let level = level.unwrap_or(crate::host::bot::DEFAULT_LEVEL);
             let game = self.host.challenge_bot(&request, level, rated, self.now()).await.map_err(self.refusal())?;
             self.last_game = Some(game.id);
             let bot = if is_bot(game.attacker.id) { &game.attacker } else { &game.defender };

@@ -107,6 +107,16 @@ pub fn mention(lang: Lang, user: &User) -> String {
     }
 }
 
+/// A player's name without mentioning them: the bot's levels in the reader's language,
+/// people as their display name, escaped as [`name`] does.
+#[must_use]
+pub fn player_name(lang: Lang, user: &User) -> String {
+    match crate::host::bot_level(user.id) {
+        Some(level) => super::tr!(lang, "bot-player", level = level.number()),
+        None => name(lang, &user.name),
+    }
+}
+
 /// A moment: Discord shows `<t:…:R>` as "in 3 days" in the reader's own language and time
 /// zone; the console prints the date and time in UTC.
 #[must_use]

@@ -225,7 +225,7 @@ pub fn leaderboard_text(board: &Leaderboard, lang: Lang) -> EmbedText {
             lang,
             "leaderboard-line",
             rank = entry.rank,
-            player = name(lang, &entry.user.name),
+            player = super::markup::player_name(lang, &entry.user),
             rating = rating(entry.rating.rating, entry.rating.provisional),
             games = entry.rating.games
         );
