@@ -1,5 +1,7 @@
 //! Fifty games against the bot at once while two people play each other:
-//! `cargo bench -p tafl-e2e --bench bot_load [-- LEVEL ROUNDS]` (level 3, 3 rounds by default).
+//! `cargo bench -p tafl-e2e --bench bot_load [-- LEVEL ROUNDS]` (level 3, 3 rounds by default),
+//! twice: each player answering the bot after about a second (between none and two), and all
+//! fifty answering at once, back to back (far more than people playing; it measures queueing).
 //!
 //! The bot is `tafl-bot run` in a process of its own (against the fake Discord over TLS, as in
 //! production), so that its peak memory is its own: `VmHWM` from `/proc/PID/status`, printed with
@@ -41,24 +43,26 @@ fn main() {
         let bot = BotProcess::spawn(std::path::Path::new(BINARY), fake, &dir);
         fake.wait_until_ready().await;
         let (idle_peak, _) = memory_mb(bot.pid());
-        let report = bot_load::run(fake, GAMES, rounds, level).await;
+        for (label, think) in [("about a second to think", Duration::from_secs(1)), ("back to back", Duration::ZERO)] {
+            let report = bot_load::run(fake, GAMES, rounds, level, think).await;
+            let mut latencies = report.people_latencies.clone();
+            latencies.sort();
+            println!(
+                "{GAMES} games against the bot at level {level}, {label}: {} bot moves, {} player moves in {:.1} s",
+                report.bot_moves,
+                report.player_moves,
+                report.elapsed.as_secs_f64()
+            );
+            println!(
+                "  people's moves meanwhile: {} moves, median {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
+                latencies.len(),
+                quantile_ms(&latencies, 0.5),
+                quantile_ms(&latencies, 0.9),
+                quantile_ms(&latencies, 0.99),
+                quantile_ms(&latencies, 1.0)
+            );
+        }
         let (peak, now) = memory_mb(bot.pid());
-        let mut latencies = report.people_latencies.clone();
-        latencies.sort();
-        println!(
-            "{GAMES} games against the bot at level {level}, {rounds} moves each: {} bot moves, {} player moves in {:.1} s",
-            report.bot_moves,
-            report.player_moves,
-            report.elapsed.as_secs_f64()
-        );
-        println!(
-            "people's moves meanwhile: {} moves, median {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
-            latencies.len(),
-            quantile_ms(&latencies, 0.5),
-            quantile_ms(&latencies, 0.9),
-            quantile_ms(&latencies, 0.99),
-            quantile_ms(&latencies, 1.0)
-        );
         println!("bot process memory: peak {peak:.1} MB resident (idle after start-up {idle_peak:.1} MB), {now:.1} MB at the end");
         bot.kill();
         tokio::time::sleep(Duration::from_millis(50)).await;

@@ -65,10 +65,11 @@ async fn board_at(fake: &FakeDiscord, channel: u64, game: i64, ply: usize) -> St
 }
 
 /// Starts `games` games against the bot at `level` (the bot has the attackers and moves
-/// first), all at once, then plays `rounds` moves in each, every game moving as soon as the
-/// bot answered; meanwhile two people play each other a move every 100 ms. Each wait fails the
-/// run (a panic) if the bot does not answer within the fake's patience.
-pub async fn run(fake: &'static FakeDiscord, games: usize, rounds: usize, level: i64) -> LoadReport {
+/// first), all at once, then plays `rounds` moves in each, every player thinking between none
+/// and twice `think` after the bot's move (none: back to back); meanwhile two people play each
+/// other a move every 100 ms. Each wait fails the run (a panic) if the bot does not answer
+/// within the fake's patience.
+pub async fn run(fake: &'static FakeDiscord, games: usize, rounds: usize, level: i64, think: Duration) -> LoadReport {
     let mut report = LoadReport { games, ..LoadReport::default() };
     let people = Table { fake, channel: PEOPLE_CHANNEL, locale: "en-US" };
     let (a, b) = (player(0), player(1));
@@ -77,7 +78,13 @@ pub async fn run(fake: &'static FakeDiscord, games: usize, rounds: usize, level:
     let card = fake.wait_for_original(&challenge).await;
     let accept = card.custom_ids().into_iter().find(|id| id.starts_with("tafl:accept:")).expect("an Accept button");
     let _ = people.click(b, &card, &accept, None);
-    fake.wait_for_message("the people's board", |m| m.id == card.id && m.edits > 0).await;
+    let board = fake.wait_for_message("the people's board", |m| m.id == card.id && m.edits > 0).await;
+    // The game named in its controls (`tafl:piece:GAME:PLY`): a run may leave games in the channel.
+    let people_game: i64 = board
+        .custom_ids()
+        .iter()
+        .find_map(|id| id.strip_prefix("tafl:piece:")?.split(':').next()?.parse().ok())
+        .expect("the people's game on its board");
 
     let started = Instant::now();
     // Every challenge at once: fifty searches queue up behind the cores.
@@ -103,12 +110,12 @@ pub async fn run(fake: &'static FakeDiscord, games: usize, rounds: usize, level:
     let done = Arc::new(AtomicBool::new(false));
     let probe = {
         let done = done.clone();
-        tokio::spawn(async move { people_play(fake, [a, b], &done).await })
+        tokio::spawn(async move { people_play(fake, [a, b], people_game, &done).await })
     };
     let tasks: Vec<_> = ids
         .iter()
         .enumerate()
-        .map(|(g, &id)| tokio::spawn(async move { play_the_bot(fake, g, id, rounds).await }))
+        .map(|(g, &id)| tokio::spawn(async move { play_the_bot(fake, g, id, rounds, think).await }))
         .collect();
     for task in tasks {
         let (bot, mine) = task.await.expect("a game's task");
@@ -123,7 +130,13 @@ pub async fn run(fake: &'static FakeDiscord, games: usize, rounds: usize, level:
 
 /// One game against the bot: waits for each of its moves, answers with the first legal move
 /// the autocomplete offers; returns the moves of the bot and of the player.
-async fn play_the_bot(fake: &'static FakeDiscord, g: usize, game: i64, rounds: usize) -> (usize, usize) {
+async fn play_the_bot(
+    fake: &'static FakeDiscord,
+    g: usize,
+    game: i64,
+    rounds: usize,
+    think: Duration,
+) -> (usize, usize) {
     let channel = channel_of(g);
     let table = Table { fake, channel, locale: "en-US" };
     let me = player(2 + g);
@@ -132,6 +145,13 @@ async fn play_the_bot(fake: &'static FakeDiscord, g: usize, game: i64, rounds: u
         let ply = 1 + 2 * round;
         board_at(fake, channel, game, ply).await;
         bot += 1;
+        if !think.is_zero() {
+            // Spread over the games, so that fifty players do not all move at one instant.
+            let mut h =
+                (game as u64 ^ (ply as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            h ^= h >> 31;
+            tokio::time::sleep(think.mul_f64(2.0 * (h % 1000) as f64 / 1000.0)).await;
+        }
         let typed = table.autocomplete(me, "move", &json!({ "game": game }), "notation", "");
         fake.wait_for("the move choices", |r| r.path == typed.callback_path()).await;
         let choices = fake.autocomplete_choices(&typed).expect("choices");
@@ -148,7 +168,7 @@ async fn play_the_bot(fake: &'static FakeDiscord, g: usize, game: i64, rounds: u
 
 /// The two people's game: a move every 100 ms until `done`, each timed from its push on the
 /// gateway to the bot's answer reaching the fake.
-async fn people_play(fake: &'static FakeDiscord, players: [Player; 2], done: &AtomicBool) -> Vec<Duration> {
+async fn people_play(fake: &'static FakeDiscord, players: [Player; 2], game: i64, done: &AtomicBool) -> Vec<Duration> {
     let table = Table { fake, channel: PEOPLE_CHANNEL, locale: "en-US" };
     let moves = random_moves(11, 400);
     let mut latencies = Vec::new();
@@ -157,7 +177,7 @@ async fn people_play(fake: &'static FakeDiscord, players: [Player; 2], done: &At
             break;
         }
         let started = Instant::now();
-        let played = table.command(players[ply % 2], "move", &json!({ "notation": mv }), &[]);
+        let played = table.command(players[ply % 2], "move", &json!({ "notation": mv, "game": game }), &[]);
         let answer = fake.wait_for_answer(&played).await;
         let answered = fake.answered_at(&played).expect("the answer was recorded");
         assert!(answer.content.starts_with("You played"), "{}", answer.content);

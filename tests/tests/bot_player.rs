@@ -143,7 +143,7 @@ async fn fifty_games_against_the_bot_at_once_are_all_answered_while_two_people_p
     let bot = TestBot::start(fake, &dir);
     fake.wait_until_ready().await;
     // Level 1 keeps the test short; the benchmark measures the same at higher levels.
-    let report = bot_load::run(fake, 50, 2, 1).await;
+    let report = bot_load::run(fake, 50, 2, 1, std::time::Duration::ZERO).await;
     assert_eq!(report.games, 50);
     assert_eq!(report.player_moves, 100, "every player's move was accepted");
     assert_eq!(report.bot_moves, 150, "every bot move arrived on its board, in every game");
