@@ -20,8 +20,9 @@ use super::{GameId, Host, HostError};
 use crate::store;
 
 /// What each position's search may spend: a node budget (so a review is the same on every
-/// machine and every run) and a depth cap. About 10 ms per ply on one core, so a 200-ply game is
-/// reviewed in a couple of seconds (`cargo bench -p tafl-bot --bench review` prints the figure).
+/// machine and every run) and a depth cap. Measured (`cargo bench -p tafl-bot --bench review`,
+/// dev profile, engine at opt-level 3, machine under a load of 12): 8 ms per position in
+/// Brandubh, 54-72 ms in Copenhagen, so a 200-ply Copenhagen game takes about 11 s.
 pub const PLY_LIMITS: Limits = Limits { depth: Some(6), nodes: Some(12_000), millis: None };
 
 /// Scores are clamped to this many points (40 attackers) on the chart and in swings, so that a
