@@ -53,15 +53,22 @@ fn perft_in_place(e: &Engine, s: &mut State, depth: u32, lists: &mut [Vec<(u16, 
     let (moves, deeper) = lists.split_first_mut().expect("one list per remaining ply");
     moves.clear();
     e.for_each_move(s, |from, to| moves.push((from as u16, to as u16)));
+    let hints = e.hints(s);
     let mut nodes = 0;
     for &(from, to) in moves.iter() {
         let (from, to) = (usize::from(from), usize::from(to));
         let mut captured = [0u16; MAX_CAPTURES];
         let mut n = 0;
-        let status = e.apply(s, from, to, |i| {
-            captured[n] = i as u16;
-            n += 1;
-        });
+        let status = e.apply_hinted(
+            s,
+            from,
+            to,
+            |i| {
+                captured[n] = i as u16;
+                n += 1;
+            },
+            &hints,
+        );
         if depth == 1 {
             nodes += 1;
         } else if status.is_ongoing() {

@@ -360,6 +360,12 @@ impl BotProcess {
         BotProcess { child }
     }
 
+    /// The process id, e.g. to read its memory from `/proc`.
+    #[must_use]
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// SIGKILL: the process dies wherever it is, as in a crash or an OOM kill.
     pub fn kill(mut self) {
         let _ = self.child.kill();
