@@ -3,3 +3,4 @@
 
 pub mod fake_discord;
 pub mod harness;
+pub mod postgres;
