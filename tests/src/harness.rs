@@ -169,7 +169,7 @@ impl Table<'_> {
 }
 
 /// `{"notation": "e1-e3", "game": 3}` as Discord's option list (strings type 3, integers 4,
-/// user ids as type 6).
+/// booleans 5, user ids as type 6).
 fn option_list(options: &Value) -> Value {
     let list: Vec<Value> = options
         .as_object()
@@ -180,6 +180,7 @@ fn option_list(options: &Value) -> Value {
                         json!({ "name": name, "type": 6, "value": n.to_string() })
                     }
                     Value::Number(_) => json!({ "name": name, "type": 4, "value": value }),
+                    Value::Bool(_) => json!({ "name": name, "type": 5, "value": value }),
                     _ => json!({ "name": name, "type": 3, "value": value }),
                 })
                 .collect()
@@ -264,6 +265,12 @@ impl BotProcess {
             .spawn()
             .expect("start tafl-bot run");
         BotProcess { child }
+    }
+
+    /// The process id, e.g. to read its memory from `/proc`.
+    #[must_use]
+    pub fn pid(&self) -> u32 {
+        self.child.id()
     }
 
     /// SIGKILL: the process dies wherever it is, as in a crash or an OOM kill.

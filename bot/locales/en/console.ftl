@@ -5,6 +5,8 @@ console-help =
     Commands (the same as in Discord; people are @names, each with a stable id in the database):
       /challenge [@user] [variant] [side:attackers|defenders|random] [clock:3d|3d+7d|none] [key=value…]
                               challenge someone, or anyone without a name (default variant copenhagen)
+      /challenge @ai level:1..5 [rated:false] [variant] [side:…] [clock:…]
+                              play the engine at once; it answers each of your moves
       /accept [id]  /decline [id]  /cancel [id]
                               answer a challenge (the latest one when no id is given)
       /challenges             the open challenges you made or may answer

@@ -166,3 +166,9 @@ digest-title = { $count ->
    *[other] Your move in { $count } games
 }
 board-posted = The board of game #{ $id } is posted below; its old message loses its buttons.
+
+# The bot as a player (its levels are named, never mentioned).
+bot-player = Tafl bot (level { $level })
+family-against-bot = { $family } · against the bot
+bot-game-started = Game #{ $id } against { $bot } has started.
+hint = The engine would play `{ $notation }` in game #{ $id }; it is drawn on the board.

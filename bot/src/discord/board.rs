@@ -136,6 +136,31 @@ async fn draw(
         .map_err(|e| BotError::Render(e.to_string()))
 }
 
+/// The position of `game` with the engine's move `mv` drawn as a move (tinted squares, the
+/// captures it would make marked), for a hint.
+pub async fn hint_picture(
+    data: &Data,
+    view: &GameView,
+    game: &Game,
+    mv: tafl_rules::Move,
+    lang: Lang,
+) -> Result<Vec<u8>, BotError> {
+    let mut after = game.clone();
+    let captures = after.play(mv).map(|played| played.captures.clone()).unwrap_or_default();
+    let options = BoardOptions {
+        last_move: Some(LastMove { mv, captures }),
+        marks: vec![Mark { square: mv.to, kind: MarkKind::Dot }],
+        caption: Some(crate::present::summary::caption(view, lang)),
+        ..BoardOptions::default()
+    };
+    let renderer = data.renderer.clone();
+    let position = view.position.clone();
+    tokio::task::spawn_blocking(move || renderer.render_png(&position, &options))
+        .await
+        .map_err(|e| BotError::Render(e.to_string()))?
+        .map_err(|e| BotError::Render(e.to_string()))
+}
+
 /// The destination square of a move choice (`e1-e3` → e3).
 fn destination(choice: &MoveChoice) -> Option<Square> {
     choice.notation.split_once('-').and_then(|(_, to)| to.parse().ok())

@@ -34,6 +34,7 @@ pub fn all() -> Vec<poise::Command<super::Data, BotError>> {
         "resign",
         "draw",
         "takeback",
+        "hint",
         "games",
         "summary",
         "export",
@@ -252,6 +253,7 @@ impl From<AnswerParam> for OfferAction {
 
 /// Challenge someone (or anyone) to a game.
 #[poise::command(slash_command, guild_only)]
+#[allow(clippy::too_many_arguments)] // poise reads each slash option from its own parameter
 pub async fn challenge(
     ctx: Context<'_>,
     opponent: Option<serenity::User>,
@@ -259,10 +261,18 @@ pub async fn challenge(
     side: Option<SideParam>,
     #[autocomplete = "autocomplete_clock"] clock: Option<String>,
     options: Option<String>,
+    level: Option<i64>,
+    rated: Option<bool>,
 ) -> Result<(), BotError> {
     let lang = lang(ctx);
-    if opponent.as_ref().is_some_and(|o| o.bot) {
+    // Naming this bot itself is a game against it; other bots cannot play.
+    let against_us = opponent.as_ref().is_some_and(|o| o.id == ctx.framework().bot_id());
+    if opponent.as_ref().is_some_and(|o| o.bot) && !against_us {
         return Err(BotError::User(text::refusal(Refusal::BotsCannotPlay, lang)));
+    }
+    let against_bot = against_us || level.is_some();
+    if rated == Some(false) && !against_bot {
+        return Err(BotError::Host(HostError::UnratedWithPerson));
     }
     let guild = ctx.guild_id().map_or(0, |g| g.get() as i64);
     // Without a clock, the host takes the server's default; it also checks the channel.
@@ -283,6 +293,19 @@ pub async fn challenge(
         clock,
         place: Place { guild, channel: ctx.channel_id().get() as i64, thread: None },
     };
+    if against_bot {
+        // The bot itself named as the opponent is no person: the level says who plays.
+        let request = ChallengeRequest { opponent: request.opponent.filter(|_| !against_us), ..request };
+        let level = level.unwrap_or(crate::host::bot::DEFAULT_LEVEL);
+        let game = ctx.data().host.challenge_bot(&request, level, rated.unwrap_or(true), now()).await?;
+        ctx.data().delivery.wake();
+        let bot = game.player(game.to_move).clone();
+        let bot = if crate::host::is_bot(bot.id) { bot } else { game.player(game.to_move.opponent()).clone() };
+        let words = text::bot_game_started(&game, &bot, lang);
+        let reply = CreateReply::default().content(words).ephemeral(true);
+        with_retries(|| ctx.send(reply.clone())).await?;
+        return Ok(());
+    }
     let challenge = ctx.data().host.challenge(&request, now()).await?;
     let public = public_lang(ctx).await;
     let (title, description) = text::challenge_card(&challenge, public);
@@ -310,6 +333,33 @@ pub async fn challenge(
         }
         Err(error) => tracing::warn!(challenge = challenge.id, %error, "could not read the challenge card back"),
     }
+    Ok(())
+}
+
+/// The engine's move in the caller's unrated game against the bot, drawn on the board.
+#[poise::command(slash_command)]
+pub async fn hint(ctx: Context<'_>, #[autocomplete = "autocomplete_game"] game: Option<i64>) -> Result<(), BotError> {
+    let game = resolve_game(ctx, game).await?;
+    let (view, job) = ctx.data().host.hint_game(game, caller(ctx).id).await?;
+    // The search takes up to half a second behind other searches: past Discord's 3 s, unless
+    // deferred.
+    ctx.defer_ephemeral().await?;
+    let analysis = ctx.data().bots.pool().search(now(), job.clone()).await;
+    let Ok(Some(analysis)) = analysis else {
+        return Err(BotError::Host(HostError::Internal));
+    };
+    let png = board::hint_picture(ctx.data(), &view, &job.game, analysis.best, lang(ctx)).await?;
+    let file_name = format!("hint-{game}-{}.png", view.ply);
+    let embed = serenity::CreateEmbed::new()
+        .title(text::board_title(&view, lang(ctx)))
+        .description(text::hint(&analysis.best.to_string(), game, lang(ctx)))
+        .image(format!("attachment://{file_name}"));
+    let reply = CreateReply::default()
+        .embed(embed)
+        .attachment(serenity::CreateAttachment::bytes(png, file_name))
+        .ephemeral(true)
+        .allowed_mentions(serenity::CreateAllowedMentions::new());
+    with_retries(|| ctx.send(reply.clone())).await?;
     Ok(())
 }
 
@@ -460,9 +510,12 @@ pub async fn leaderboard(
     ctx: Context<'_>,
     #[autocomplete = "autocomplete_variant"] variant: Option<String>,
     global: Option<bool>,
+    against_bot: Option<bool>,
 ) -> Result<(), BotError> {
     let guild = scope(ctx, global);
     let variant = variant.unwrap_or_else(|| Variant::Copenhagen.id().to_owned());
+    // The pool of games against the bot: its levels and the people who played them.
+    let variant = if against_bot == Some(true) { format!("{}{variant}", crate::host::BOT_POOL) } else { variant };
     let board = ctx.data().host.leaderboard(&variant, guild, 20).await?;
     let public = public_lang(ctx).await;
     let words = crate::present::summary::leaderboard_text(&board, public);

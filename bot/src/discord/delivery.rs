@@ -316,7 +316,8 @@ async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(),
         Show::Summary { game } => {
             let (embed, files) = play::summary_message(data, *game, lang).await?;
             let view = data.host.show(*game).await?;
-            let players = view.players();
+            // The bot's levels are no Discord users: only people are mentioned.
+            let players: Vec<i64> = view.players().into_iter().filter(|id| !crate::host::is_bot(*id)).collect();
             let content = players.iter().map(|id| play::mention(*id)).collect::<Vec<_>>().join(" ");
             let message =
                 create(item, 's').content(content).embed(embed).add_files(files).allowed_mentions(mentioning(&players));

@@ -31,7 +31,8 @@ use crate::present::Lang;
 use crate::present::text::{self, Refusal};
 pub use config::{Api, Config, ConfigError, ShardCount, Shards, Token};
 
-use crate::host::Host;
+use crate::host::search_pool::SearchPool;
+use crate::host::{BotPlayer, Host};
 use crate::store::Db;
 
 /// What every command can reach: the game host, which owns the database, the renderer, whose
@@ -43,6 +44,8 @@ pub struct Data {
     pub host: Host,
     pub renderer: Arc<tafl_render::Renderer>,
     pub delivery: Arc<delivery::Delivery>,
+    /// Plays the bot's moves on a bounded search pool (hints use the same pool).
+    pub bots: BotPlayer,
 }
 
 /// Why a command failed. Only [`on_error`] turns it into words, and those never include the
@@ -199,6 +202,8 @@ fn framework(
                 let loops = vec![
                     tokio::spawn(delivery::run(ctx.http.clone(), data.clone())),
                     tokio::spawn(scheduler::run(ctx.http.clone(), data.clone(), tick)),
+                    // Resumes every game where it is the bot's move, then follows new ones.
+                    tokio::spawn(data.bots.clone().run()),
                 ];
                 let _ = started.send(Ok(loops));
                 Ok(data)
@@ -287,11 +292,12 @@ pub async fn serve(config: Config, shutdown: impl Future<Output = ()> + Send + '
     };
     // Slash commands and components arrive without privileged intents; GUILDS keeps the cache
     // aware of channels and threads for later features.
-    let data = Data {
-        host: Host::new(db.clone()),
-        renderer: Arc::new(tafl_render::Renderer::new()),
-        delivery: Arc::default(),
-    };
+    let host = Host::new(db.clone());
+    let delivery: Arc<delivery::Delivery> = Arc::default();
+    // The bot's moves are shown like anyone's: its move is in the outbox, and delivery is woken.
+    let woken = delivery.clone();
+    let bots = BotPlayer::new(host.clone(), SearchPool::per_core(), Arc::new(move |_| woken.wake()));
+    let data = Data { host, renderer: Arc::new(tafl_render::Renderer::new()), delivery, bots };
     let (started, on_started) = tokio::sync::oneshot::channel::<SetupOutcome>();
     let mut client = serenity::ClientBuilder::new_with_http(http, serenity::GatewayIntents::GUILDS)
         .framework(framework(data, config.guild_id, config.tick_interval, started))

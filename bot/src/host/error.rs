@@ -78,6 +78,24 @@ pub enum HostError {
     /// that "try again" is not promised when it cannot help until someone frees the disk.
     #[error("storage fault: {0:?}")]
     Storage(StorageFault),
+    /// A bot level outside 1 to 5 (as given).
+    #[error("no bot level {0}")]
+    BadLevel(i64),
+    /// A level given together with a person to play: levels are for games against the bot.
+    #[error("a level with a human opponent")]
+    LevelWithPerson,
+    /// Only games against the bot can be unrated.
+    #[error("an unrated game between people")]
+    UnratedWithPerson,
+    /// The bot takes no moves back in a rated game.
+    #[error("the bot refuses takebacks in rated game {id}")]
+    BotRefusesTakeback { id: i64 },
+    /// Hints are for games against the bot only.
+    #[error("hint outside a game against the bot")]
+    HintNotAgainstBot,
+    /// Hints would make a rated game meaningless.
+    #[error("hint in a rated game")]
+    HintInRatedGame,
     #[error("internal error")]
     Internal,
 }

@@ -11,6 +11,7 @@
 //! ([`Host::tick`]) can inject it.
 
 mod board;
+pub mod bot;
 mod cards;
 pub mod clock;
 mod error;
@@ -20,6 +21,7 @@ mod locales;
 pub mod outbox;
 mod ratings;
 pub mod scheduler;
+pub mod search_pool;
 pub mod settings;
 mod summary;
 mod types;
@@ -32,12 +34,13 @@ use tafl_rules::otn::{self, GameRecord, RecordEnd};
 use tafl_rules::{Game, MoveText, Position, Setup, Side, Status, Variant, VariantOption};
 
 pub use board::{OfferKind, OpenOffer, PieceChoice, movable_pieces};
+pub use bot::{BotPlayer, BotTurn, bot_level, bot_user, is_bot};
 pub use cards::{FamilyHistory, HistoryPoint, MAX_HISTORY, RatingHistory};
 pub use clock::{Clock, ClockError};
 pub use error::{HostError, RecordFault, StorageFault};
 pub use locales::ServerLanguage;
 pub use outbox::{OfferEvent, Pending, Show};
-pub use ratings::{MAX_LEADERBOARD, rating_families, rating_family};
+pub use ratings::{BOT_POOL, MAX_LEADERBOARD, rating_families, rating_family, split_pool};
 pub use scheduler::{Digest, Due, Reminder, ReminderKind};
 pub use settings::{ServerSettings, UserSettings};
 pub use summary::captures_by_side;
@@ -69,6 +72,9 @@ pub struct Host {
     /// The locales last written per person (`false`) and server (`true`): see
     /// [`Host::note_locales`].
     seen_locales: Arc<Mutex<HashMap<(bool, i64), String>>>,
+    /// Signalled after a commit that gave the bot the move, so that [`BotPlayer`] starts its
+    /// search at once rather than at its next look at the database.
+    bot_signal: Arc<tokio::sync::Notify>,
 }
 
 /// A game rebuilt from its row and its move list.
@@ -87,6 +93,7 @@ impl Host {
             downtime: scheduler::DOWNTIME,
             grace: scheduler::GRACE,
             seen_locales: Arc::default(),
+            bot_signal: Arc::default(),
         }
     }
 
@@ -215,6 +222,8 @@ impl Host {
                 reserve_cap: row.reserve_cap,
                 turn: scheduler::first_turn(Clock::from_row(row.clock_seconds, row.reserve_cap), now),
                 imported: false,
+                rated: true,
+                bot_turn_at: None,
             },
             now,
         )
@@ -326,6 +335,20 @@ impl Host {
         expected_ply: Option<usize>,
         now: i64,
     ) -> Result<Played, HostError> {
+        self.play_checked(game_id, user, text, expected_ply, None, now).await
+    }
+
+    /// [`Host::play`], also refused when the moves played so far are not `expected_moves` (the
+    /// bot's move, searched for one board: a takeback and a new move can bring back its ply).
+    async fn play_checked(
+        &self,
+        game_id: GameId,
+        user: UserId,
+        text: &str,
+        expected_ply: Option<usize>,
+        expected_moves: Option<&str>,
+        now: i64,
+    ) -> Result<Played, HostError> {
         let mut tx = self.db.begin_write().await?;
         let mut loaded = self.load(&mut tx, game_id).await?;
         let side = player_side(&loaded, user)?;
@@ -335,6 +358,11 @@ impl Host {
             && expected != ply
         {
             return Err(HostError::StaleBoard { id: game_id, ply, expected });
+        }
+        if let Some(expected) = expected_moves
+            && expected != movetext(&loaded.game)
+        {
+            return Err(HostError::StaleBoard { id: game_id, ply, expected: ply });
         }
         let to_move = loaded.game.position().to_move();
         if !side.contains(&to_move) {
@@ -357,6 +385,7 @@ impl Host {
             store::offers::lapse_on_move(&mut tx, game_id, user, now).await?;
         }
         let mut notify = vec![side_player(&loaded.row, to_move.opponent())];
+        let mut bot_turn = false;
         if let Status::Finished(outcome) = played.status {
             let ending = Ending { winner: outcome.winner, reason: EndReason::Board(outcome.reason) };
             end_game(&mut tx, &mut loaded, ending, None, now).await?;
@@ -369,11 +398,18 @@ impl Host {
             }
             let ply = loaded.game.ply();
             outbox::record(&mut tx, &Show::Board { game: game_id, ply }, now).await?;
-            outbox::record(&mut tx, &Show::YourMove { game: game_id, ply }, now).await?;
+            // The bot needs no notice: its turn is noted for the bot player instead.
+            bot_turn = bot::note_turn(&mut tx, &mut loaded, now).await?;
+            if !bot_turn {
+                outbox::record(&mut tx, &Show::YourMove { game: game_id, ply }, now).await?;
+            }
         }
         loaded.row.ply = new_ply;
         let game = view(&loaded);
         tx.commit().await?;
+        if bot_turn {
+            self.bot_signal.notify_one();
+        }
         tracing::debug!(game = game_id, ply = new_ply, %notation, "move played");
         Ok(Played { game, notation, notify })
     }
@@ -442,6 +478,11 @@ impl Host {
         ensure_ply(&loaded, expected_ply)?;
         let open = store::offers::open(&mut tx, game_id, "draw").await?;
         let opponent = opponent_of(&loaded.row, user);
+        if action == OfferAction::Offer && open.is_none() && is_bot(opponent) {
+            let outcome = bot_answers_draw(&mut tx, loaded, user, opponent, now).await?;
+            tx.commit().await?;
+            return Ok(outcome);
+        }
         let outcome = match (action, open) {
             (OfferAction::Offer, Some(offer)) if offer.by_user == user => {
                 return Err(HostError::AlreadyOffered { id: game_id, kind: OfferKind::Draw });
@@ -505,34 +546,24 @@ impl Host {
                 if takeback_plies(&loaded, user).is_none() {
                     return Err(HostError::NothingToTakeBack(game_id));
                 }
+                if is_bot(opponent) && !bot::accepts_takeback(&loaded.row) {
+                    return Err(HostError::BotRefusesTakeback { id: game_id });
+                }
                 store::offers::insert(&mut tx, game_id, "takeback", user, loaded.game.ply() as i64, now).await?;
+                if is_bot(opponent) {
+                    // The bot agrees at once (unrated games only, checked above).
+                    let offer = store::offers::open(&mut tx, game_id, "takeback").await?.ok_or(HostError::Internal)?;
+                    let outcome = take_back(&mut tx, &mut loaded, &offer, opponent, now).await?;
+                    tx.commit().await?;
+                    return Ok(outcome);
+                }
                 let event = OfferEvent::Offered;
                 record_offer(&mut tx, game_id, OfferKind::Takeback, event, user, vec![opponent], now).await?;
                 outbox::record(&mut tx, &Show::Board { game: game_id, ply: loaded.game.ply() }, now).await?;
                 OfferOutcome::Offered { game: view(&loaded), notify: opponent }
             }
             (OfferAction::Accept, Some(offer)) if offer.by_user != user => {
-                let plies = takeback_plies(&loaded, offer.by_user).ok_or(HostError::NothingToTakeBack(game_id))?;
-                for _ in 0..plies {
-                    loaded.game.take_back();
-                }
-                let ply = loaded.game.ply() as i64;
-                store::moves::truncate(&mut tx, game_id, ply).await?;
-                store::games::set_moves(&mut tx, game_id, ply, &movetext(&loaded.game), now).await?;
-                store::offers::resolve(&mut tx, offer.id, "accepted", now).await?;
-                loaded.row.ply = ply;
-                if loaded.row.clock_seconds.is_some() {
-                    let to_move = loaded.game.position().to_move();
-                    let turn = scheduler::turn_after_takeback(&loaded.row, to_move, now);
-                    store::games::set_turn(&mut tx, game_id, &turn).await?;
-                    set_turn_in_row(&mut loaded.row, &turn);
-                }
-                let event = OfferEvent::Accepted { plies_taken_back: plies };
-                record_offer(&mut tx, game_id, OfferKind::Takeback, event, user, vec![offer.by_user], now).await?;
-                let ply = loaded.game.ply();
-                outbox::record(&mut tx, &Show::Board { game: game_id, ply }, now).await?;
-                outbox::record(&mut tx, &Show::YourMove { game: game_id, ply }, now).await?;
-                OfferOutcome::Accepted { game: view(&loaded), notify: vec![offer.by_user], plies_taken_back: plies }
+                take_back(&mut tx, &mut loaded, &offer, user, now).await?
             }
             (OfferAction::Accept, Some(_)) => {
                 return Err(HostError::OwnOffer { id: game_id, kind: OfferKind::Takeback });
@@ -712,6 +743,8 @@ impl Host {
                 reserve_cap: None,
                 turn: store::games::Turn::default(),
                 imported: true,
+                rated: false,
+                bot_turn_at: None,
             },
             now,
         )
@@ -869,6 +902,70 @@ async fn end_game(
     loaded.row.loser_id = loser;
     loaded.row.finished_at = Some(now);
     ratings::rate_game(conn, &loaded.row, loaded.game.ply(), ending, now).await
+}
+
+/// Applies an accepted takeback request `offer`, accepted by `user`: takes back moves until it
+/// is the requester's turn again.
+async fn take_back(
+    conn: &mut Conn,
+    loaded: &mut Loaded,
+    offer: &store::offers::OfferRow,
+    user: UserId,
+    now: i64,
+) -> Result<OfferOutcome, HostError> {
+    let game_id = loaded.row.id;
+    let plies = takeback_plies(loaded, offer.by_user).ok_or(HostError::NothingToTakeBack(game_id))?;
+    for _ in 0..plies {
+        loaded.game.take_back();
+    }
+    let ply = loaded.game.ply() as i64;
+    store::moves::truncate(conn, game_id, ply).await?;
+    store::games::set_moves(conn, game_id, ply, &movetext(&loaded.game), now).await?;
+    store::offers::resolve(conn, offer.id, "accepted", now).await?;
+    loaded.row.ply = ply;
+    if loaded.row.clock_seconds.is_some() {
+        let to_move = loaded.game.position().to_move();
+        let turn = scheduler::turn_after_takeback(&loaded.row, to_move, now);
+        store::games::set_turn(conn, game_id, &turn).await?;
+        set_turn_in_row(&mut loaded.row, &turn);
+    }
+    let event = OfferEvent::Accepted { plies_taken_back: plies };
+    record_offer(conn, game_id, OfferKind::Takeback, event, user, vec![offer.by_user], now).await?;
+    let ply = loaded.game.ply();
+    outbox::record(conn, &Show::Board { game: game_id, ply }, now).await?;
+    // A search the bot had started for the board taken back is refused when it ends.
+    if !bot::note_turn(conn, loaded, now).await? {
+        outbox::record(conn, &Show::YourMove { game: game_id, ply }, now).await?;
+    }
+    Ok(OfferOutcome::Accepted { game: view(loaded), notify: vec![offer.by_user], plies_taken_back: plies })
+}
+
+/// The bot's answer to `user`'s draw offer, given at once in the offer's transaction: agreed
+/// when its evaluation says it is not better ([`bot::accepts_draw`]), else declined.
+async fn bot_answers_draw(
+    conn: &mut Conn,
+    loaded: Loaded,
+    user: UserId,
+    bot: UserId,
+    now: i64,
+) -> Result<OfferOutcome, HostError> {
+    let game_id = loaded.row.id;
+    let bot_side = if loaded.row.attacker_id == bot { Side::Attackers } else { Side::Defenders };
+    store::offers::insert(conn, game_id, "draw", user, loaded.game.ply() as i64, now).await?;
+    let offer = store::offers::open(conn, game_id, "draw").await?.ok_or(HostError::Internal)?;
+    if bot::accepts_draw(&loaded.game, bot_side) {
+        store::offers::resolve(conn, offer.id, "accepted", now).await?;
+        let event = OfferEvent::Accepted { plies_taken_back: 0 };
+        record_offer(conn, game_id, OfferKind::Draw, event, bot, Vec::new(), now).await?;
+        let ending = Ending { winner: None, reason: EndReason::Agreement };
+        let finished = finish_in(conn, loaded, ending, None, now).await?;
+        return Ok(OfferOutcome::Accepted { game: finished.game, notify: finished.notify, plies_taken_back: 0 });
+    }
+    store::offers::resolve(conn, offer.id, "declined", now).await?;
+    let event = OfferEvent::Declined { withdrawn: false };
+    record_offer(conn, game_id, OfferKind::Draw, event, bot, vec![user], now).await?;
+    outbox::record(conn, &Show::Board { game: game_id, ply: loaded.game.ply() }, now).await?;
+    Ok(OfferOutcome::Declined { game: view(&loaded), notify: user, withdrawn: false })
 }
 
 /// The sides `user` plays in a game (both, in a game against oneself), or a refusal.

@@ -42,9 +42,23 @@ pub fn rating_families() -> Vec<&'static str> {
 /// Whether a game that has just ended is rated: between two different people, at least two
 /// plies played (so a game abandoned or aborted before each side has moved is not), not
 /// imported, and played under a preset's rules (custom rules have no family).
-fn is_rated(row: &GameRow, plies: usize) -> Option<&'static str> {
-    let counts = row.attacker_id != row.defender_id && plies >= 2 && !row.imported;
-    counts.then(|| rating_family(&row.variant)).flatten()
+///
+/// Games against the bot are rated in their own pool: the family prefixed with [`BOT_POOL`],
+/// where each level has its rating like a person, so a person's rating among people is only
+/// ever moved by games against people. A game its players chose not to rate is not.
+fn is_rated(row: &GameRow, plies: usize) -> Option<String> {
+    let counts = row.attacker_id != row.defender_id && plies >= 2 && !row.imported && row.rated;
+    let family = counts.then(|| rating_family(&row.variant)).flatten()?;
+    Some(if super::bot::bot_in(row).is_some() { format!("{BOT_POOL}{family}") } else { family.to_owned() })
+}
+
+/// The prefix of the rating families of games against the bot (`bot:copenhagen`).
+pub const BOT_POOL: &str = "bot:";
+
+/// The family of a rating and whether it is of the pool of games against the bot.
+#[must_use]
+pub fn split_pool(family: &str) -> (&str, bool) {
+    family.strip_prefix(BOT_POOL).map_or((family, false), |f| (f, true))
 }
 
 /// Rates a game in the transaction that ends it: both players, globally and on the game's
@@ -59,6 +73,7 @@ pub(super) async fn rate_game(
     now: i64,
 ) -> Result<(), HostError> {
     let Some(family) = is_rated(row, plies) else { return Ok(()) };
+    let family = family.as_str();
     let score = match ending.winner {
         Some(Side::Attackers) => 1.0,
         Some(Side::Defenders) => 0.0,
@@ -127,9 +142,13 @@ impl Host {
     /// on one server: highest rating first, at most `limit` (1 to 100) of them. Provisional
     /// ratings are listed too, marked, so a new server's board is not empty.
     pub async fn leaderboard(&self, family: &str, guild: Option<i64>, limit: usize) -> Result<Leaderboard, HostError> {
-        let family = rating_family(family).ok_or_else(|| HostError::UnknownFamily {
+        // `bot:copenhagen` is the pool of games against the bot: people and the bot's levels.
+        let (name, bot_pool) = split_pool(family.trim());
+        let family = rating_family(name).ok_or_else(|| HostError::UnknownFamily {
             input: family.chars().filter(|c| !c.is_control()).take(32).collect(),
         })?;
+        let family = if bot_pool { format!("{BOT_POOL}{family}") } else { family.to_owned() };
+        let family = family.as_str();
         let scope = Scope::of(guild);
         let limit = limit.clamp(1, MAX_LEADERBOARD);
         let mut tx = self.db.begin_read().await?;
@@ -220,18 +239,31 @@ mod tests {
             deadline_at: None,
             reminders_sent: 0,
             next_due_at: None,
+            rated: true,
+            bot_turn_at: None,
         }
     }
 
     #[test]
     fn only_games_between_two_people_from_ply_two_under_a_presets_rules_are_rated() {
-        assert_eq!(is_rated(&row(1, 2, "copenhagen", false), 2), Some("copenhagen"));
-        assert_eq!(is_rated(&row(1, 2, "brandubh", false), 40), Some("seed-001"));
+        assert_eq!(is_rated(&row(1, 2, "copenhagen", false), 2).as_deref(), Some("copenhagen"));
+        assert_eq!(is_rated(&row(1, 2, "brandubh", false), 40).as_deref(), Some("seed-001"));
         assert_eq!(is_rated(&row(1, 2, "copenhagen", false), 1), None, "aborted before each side moved");
         assert_eq!(is_rated(&row(1, 2, "copenhagen", false), 0), None);
         assert_eq!(is_rated(&row(1, 1, "copenhagen", false), 20), None, "a game against oneself");
         assert_eq!(is_rated(&row(1, 2, "copenhagen", true), 20), None, "an imported game");
         assert_eq!(is_rated(&row(1, 2, "custom", false), 20), None, "rules of no family");
+    }
+
+    #[test]
+    fn games_against_the_bot_are_rated_in_their_own_pool_unless_unrated() {
+        assert_eq!(is_rated(&row(1, -3, "copenhagen", false), 2).as_deref(), Some("bot:copenhagen"));
+        assert_eq!(is_rated(&row(-5, 1, "brandubh", false), 2).as_deref(), Some("bot:seed-001"));
+        let mut casual = row(1, -3, "copenhagen", false);
+        casual.rated = false;
+        assert_eq!(is_rated(&casual, 20), None, "a casual game against the bot");
+        assert_eq!(split_pool("bot:copenhagen"), ("copenhagen", true));
+        assert_eq!(split_pool("copenhagen"), ("copenhagen", false));
     }
 
     #[test]

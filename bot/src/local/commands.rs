@@ -5,9 +5,10 @@ use std::path::PathBuf;
 
 use tafl_render::{BoardOptions, GifOptions, LastMove, Renderer};
 
+use crate::host::search_pool::SearchPool;
 use crate::host::{
-    ChallengeRequest, Clock, Due, GameId, GameView, Host, HostError, OfferAction, OfferOutcome, Place, ReminderKind,
-    SideChoice, Summary, User, clock,
+    BotPlayer, ChallengeRequest, Clock, Due, GameId, GameView, Host, HostError, OfferAction, OfferOutcome, Place,
+    ReminderKind, SideChoice, Summary, User, clock, is_bot,
 };
 use crate::present::markup::mention;
 use crate::present::{Lang, summary, text, tr};
@@ -43,6 +44,9 @@ pub struct Session {
     offset: i64,
     /// The language of everything printed.
     lang: Lang,
+    /// Plays the bot's moves in games against it; the console waits for them after each
+    /// command, so the bot's answer is printed with the move it answers.
+    bots: BotPlayer,
 }
 
 impl Session {
@@ -50,7 +54,9 @@ impl Session {
     #[must_use]
     pub fn new(host: Host, boards: Option<PathBuf>) -> Session {
         let renderer = boards.is_some().then(Renderer::new);
+        let bots = BotPlayer::new(host.clone(), SearchPool::per_core(), std::sync::Arc::new(|_| {}));
         Session {
+            bots,
             host,
             current: "you".to_owned(),
             last_game: None,
@@ -159,10 +165,36 @@ impl Session {
             _ => Err(tr!(self.lang, "console-unknown-command", name = shorten(&name))),
         };
         match result {
-            Ok(text) => Reply::text(text),
+            Ok(text) => Reply::text(self.bot_answers(text).await),
             // One line, whatever the sentence quotes.
             Err(message) => self.error(&crate::printable::printable(&message)),
         }
+    }
+
+    /// `text`, followed by the moves the bot played after it (each with its board).
+    async fn bot_answers(&mut self, mut text: String) -> String {
+        let played = match self.bots.settle().await {
+            Ok(played) => played,
+            Err(error) => {
+                let _ = write!(text, "\n{}", tr!(self.lang, "console-error", message = (self.refusal())(error)));
+                return text;
+            }
+        };
+        for p in played {
+            let Some(bot) = [&p.game.attacker, &p.game.defender].into_iter().find(|u| is_bot(u.id)).cloned() else {
+                continue;
+            };
+            let line = tr!(
+                self.lang,
+                "console-played",
+                by = self.at(&bot),
+                notation = p.notation.as_str(),
+                id = p.game.id,
+                ply = p.game.ply
+            );
+            let _ = write!(text, "\n{line}\n{}", self.show(&p.game));
+        }
+        text
     }
 
     fn error(&self, message: &str) -> Reply {
@@ -211,8 +243,22 @@ impl Session {
         let mut side = SideChoice::Random;
         let mut clock = Clock::UNTIMED;
         let mut options = Vec::new();
+        let mut level = None;
+        let mut rated = true;
+        let mut against_bot = false;
         for arg in args {
-            if arg.starts_with('@') || arg.starts_with("opponent:") {
+            if arg.eq_ignore_ascii_case("@ai") || arg.eq_ignore_ascii_case("opponent:@ai") {
+                // `@ai` is the engine, as the bot itself is in Discord.
+                against_bot = true;
+            } else if let Some(value) = arg.strip_prefix("level:") {
+                level = Some(value.parse::<i64>().map_err(|_| text::host_error(&HostError::BadLevel(0), self.lang))?);
+            } else if let Some(value) = arg.strip_prefix("rated:") {
+                rated = match value.to_ascii_lowercase().as_str() {
+                    "true" | "yes" => true,
+                    "false" | "no" => false,
+                    _ => return Err(tr!(self.lang, "console-bad-challenge-option", input = shorten(arg))),
+                };
+            } else if arg.starts_with('@') || arg.starts_with("opponent:") {
                 let name = parse_name(arg.trim_start_matches("opponent:"), self.lang)?;
                 opponent = Some(self.user(&name).await?);
             } else if let Some(value) = arg.strip_prefix("side:") {
@@ -241,6 +287,16 @@ impl Session {
             place: PLACE,
         };
         let lang = self.lang;
+        if against_bot || level.is_some() {
+            let level = level.unwrap_or(crate::host::bot::DEFAULT_LEVEL);
+            let game = self.host.challenge_bot(&request, level, rated, self.now()).await.map_err(self.refusal())?;
+            self.last_game = Some(game.id);
+            let bot = if is_bot(game.attacker.id) { &game.attacker } else { &game.defender };
+            return Ok(format!("{}\n{}", text::bot_game_started(&game, bot, lang), self.show(&game)));
+        }
+        if !rated {
+            return Err(text::host_error(&HostError::UnratedWithPerson, lang));
+        }
         let c = self.host.challenge(&request, self.now()).await.map_err(self.refusal())?;
         let to = c.opponent.as_ref().map_or_else(|| tr!(lang, "console-anyone"), |o| self.at(o));
         let mut options = if c.options.is_empty() { String::new() } else { format!(" ({})", c.options) };
@@ -495,7 +551,11 @@ impl Session {
         }
         .map_err(self.refusal())?;
         self.last_game = Some(id);
-        let by = self.at(&me);
+        let game = outcome.game();
+        let opponent = if game.attacker.id == me.id { &game.defender } else { &game.attacker };
+        // The bot answers an offer at once: the answer is its own.
+        let answered_by_bot = is_bot(opponent.id) && action == OfferAction::Offer;
+        let by = self.at(if answered_by_bot { opponent } else { &me });
         Ok(match &outcome {
             OfferOutcome::Offered { game, .. } => {
                 let other = self.at(if game.attacker.id == me.id { &game.defender } else { &game.attacker });

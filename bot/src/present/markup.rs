@@ -93,9 +93,27 @@ pub fn command(lang: Lang, path: &str) -> String {
 /// notifies only where allowed), or `@name` in the console.
 #[must_use]
 pub fn mention(lang: Lang, user: &User) -> String {
+    // The bot's levels are no Discord users: named, in bold, in the reader's language.
+    if let Some(level) = crate::host::bot_level(user.id) {
+        let name = super::tr!(lang, "bot-player", level = level.number());
+        return match lang.markup() {
+            Markup::Discord => format!("**{name}**"),
+            Markup::Console => format!("@{name}"),
+        };
+    }
     match lang.markup() {
         Markup::Discord => format!("<@{}>", user.id),
         Markup::Console => format!("@{}", user.name),
+    }
+}
+
+/// A player's name without mentioning them: the bot's levels in the reader's language,
+/// people as their display name, escaped as [`name`] does.
+#[must_use]
+pub fn player_name(lang: Lang, user: &User) -> String {
+    match crate::host::bot_level(user.id) {
+        Some(level) => super::tr!(lang, "bot-player", level = level.number()),
+        None => name(lang, &user.name),
     }
 }
 

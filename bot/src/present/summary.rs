@@ -225,7 +225,7 @@ pub fn leaderboard_text(board: &Leaderboard, lang: Lang) -> EmbedText {
             lang,
             "leaderboard-line",
             rank = entry.rank,
-            player = name(lang, &entry.user.name),
+            player = super::markup::player_name(lang, &entry.user),
             rating = rating(entry.rating.rating, entry.rating.provisional),
             games = entry.rating.games
         );
@@ -272,6 +272,9 @@ pub fn profile_text(profile: &Profile, lang: Lang) -> EmbedText {
 /// A family's name for people.
 #[must_use]
 pub fn family_name(family: &str, lang: Lang) -> String {
+    if let (inner, true) = crate::host::split_pool(family) {
+        return tr!(lang, "family-against-bot", family = family_name(inner, lang));
+    }
     let id = format!("family-{family}");
     if lang.has(&id) { tr!(lang, &id) } else { family.to_owned() }
 }

@@ -224,6 +224,12 @@ pub fn host_error(error: &HostError, lang: Lang) -> String {
         HostError::Storage(StorageFault::DiskFull) => tr!(lang, "error-storage-disk-full"),
         HostError::Storage(StorageFault::Io) => tr!(lang, "error-storage-io"),
         HostError::Storage(StorageFault::Busy) => tr!(lang, "error-storage-busy"),
+        HostError::BadLevel(level) => tr!(lang, "error-bad-level", level = *level),
+        HostError::LevelWithPerson => tr!(lang, "error-level-with-person"),
+        HostError::UnratedWithPerson => tr!(lang, "error-unrated-with-person"),
+        HostError::BotRefusesTakeback { .. } => tr!(lang, "error-bot-refuses-takeback"),
+        HostError::HintNotAgainstBot => tr!(lang, "error-hint-not-against-bot"),
+        HostError::HintInRatedGame => tr!(lang, "error-hint-in-rated-game"),
         HostError::Internal => tr!(lang, "error-internal"),
     }
 }
@@ -556,6 +562,18 @@ pub fn move_label(choice: &MoveChoice, lang: Lang) -> String {
         label.push_str(&tr!(lang, id));
     }
     label
+}
+
+/// The answer to a challenge of the bot: the game has started.
+#[must_use]
+pub fn bot_game_started(game: &GameView, bot: &User, lang: Lang) -> String {
+    tr!(lang, "bot-game-started", id = game.id, bot = mention(lang, bot))
+}
+
+/// A hint's words: the engine's move in a game.
+#[must_use]
+pub fn hint(notation: &str, game: GameId, lang: Lang) -> String {
+    tr!(lang, "hint", notation = notation, id = game)
 }
 
 /// The "your move" notice, the one message per move that mentions (and so notifies) a player.

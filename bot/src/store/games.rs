@@ -44,6 +44,10 @@ pub struct GameRow {
     pub deadline_at: Option<i64>,
     pub reminders_sent: i64,
     pub next_due_at: Option<i64>,
+    /// False for a game its players chose not to rate (see migration 0008).
+    pub rated: bool,
+    /// When the bot's current turn began; `None` when it is not the bot's move.
+    pub bot_turn_at: Option<i64>,
 }
 
 /// The clock state of a game's current turn, written after every move, takeback and reminder.
@@ -67,7 +71,7 @@ macro_rules! select_games {
              g.imported, g.created_at, g.updated_at, g.finished_at, g.movetext, a.name AS attacker_name, d.name AS defender_name, \
              (SELECT COUNT(*) FROM offers o WHERE o.game_id = g.id AND o.state = 'open') AS open_offers, \
              g.reserve_cap, g.attacker_reserve, g.defender_reserve, g.turn_started_at, g.deadline_at, \
-             g.reminders_sent, g.next_due_at \
+             g.reminders_sent, g.next_due_at, g.rated, g.bot_turn_at \
              FROM games g JOIN users a ON a.id = g.attacker_id JOIN users d ON d.id = g.defender_id ",
             $tail
         )
@@ -92,14 +96,18 @@ pub struct NewGame<'a> {
     /// The first turn of a timed game: its start, deadline and first reminder.
     pub turn: Turn,
     pub imported: bool,
+    /// False for an unrated game against the bot.
+    pub rated: bool,
+    /// When the bot's first turn began, when it moves first.
+    pub bot_turn_at: Option<i64>,
 }
 
 pub async fn insert(conn: &mut SqliteConnection, game: &NewGame<'_>, now: i64) -> Result<i64, sqlx::Error> {
     sqlx::query_scalar(
         "INSERT INTO games (guild_id, channel_id, thread_id, variant, options, rules, start_position, start_to_move, \
          attacker_id, defender_id, clock_seconds, reserve_cap, turn_started_at, deadline_at, next_due_at, imported, \
-         created_at, updated_at) \
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+         rated, bot_turn_at, created_at, updated_at) \
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
     )
     .bind(game.guild_id)
     .bind(game.channel_id)
@@ -117,6 +125,8 @@ pub async fn insert(conn: &mut SqliteConnection, game: &NewGame<'_>, now: i64) -
     .bind(game.turn.deadline_at)
     .bind(game.turn.next_due_at)
     .bind(game.imported)
+    .bind(game.rated)
+    .bind(game.bot_turn_at)
     .bind(now)
     .bind(now)
     .fetch_one(conn)
@@ -220,7 +230,7 @@ pub async fn finish(
 ) -> Result<(), sqlx::Error> {
     sqlx::query(
         "UPDATE games SET status = ?, reason = ?, loser_id = ?, updated_at = ?, finished_at = ?, \
-         deadline_at = NULL, next_due_at = NULL WHERE id = ? AND status = 'ongoing'",
+         deadline_at = NULL, next_due_at = NULL, bot_turn_at = NULL WHERE id = ? AND status = 'ongoing'",
     )
     .bind(status)
     .bind(reason)
@@ -289,6 +299,23 @@ pub async fn extend_deadlines(conn: &mut SqliteConnection, until: i64, now: i64)
     .bind(until)
     .bind(now)
     .bind(until)
+    .fetch_all(conn)
+    .await
+}
+
+/// Records whether the bot must move in a game, and since when (`None`: it need not).
+pub async fn set_bot_turn(conn: &mut SqliteConnection, id: i64, since: Option<i64>) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE games SET bot_turn_at = ? WHERE id = ?").bind(since).bind(id).execute(conn).await?;
+    Ok(())
+}
+
+/// The ongoing games where the bot must move, the longest waiting first: `(game, since)`.
+pub async fn bot_turns(conn: &mut SqliteConnection, limit: i64) -> Result<Vec<(i64, i64)>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT id, bot_turn_at FROM games WHERE bot_turn_at IS NOT NULL AND status = 'ongoing' \
+         ORDER BY bot_turn_at, id LIMIT ?",
+    )
+    .bind(limit)
     .fetch_all(conn)
     .await
 }

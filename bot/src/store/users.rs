@@ -60,7 +60,8 @@ pub async fn find_by_name(conn: &mut SqliteConnection, name: &str) -> Result<Opt
 /// The largest id in use, for handing out fresh fake ids in the local console.
 pub async fn max_id(conn: &mut SqliteConnection) -> Result<i64, sqlx::Error> {
     let max: Option<i64> = sqlx::query_scalar("SELECT MAX(id) FROM users").fetch_one(conn).await?;
-    Ok(max.unwrap_or(0))
+    // The bot's levels have negative ids (migration 0008): fake ids start at 1 all the same.
+    Ok(max.unwrap_or(0).max(0))
 }
 
 /// The display name of `id`, or a placeholder for someone never seen.

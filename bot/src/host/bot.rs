@@ -1,0 +1,376 @@
+//! The bot as a player: games against the engine at levels 1 to 5.
+//!
+//! Each level is a user with a negative id (`-1` to `-5`, see migration 0008), so a game against
+//! the bot is an ordinary game: moves, offers, clocks, summaries and ratings need nothing new.
+//! What is particular to the bot is decided here, each in the transaction of its action:
+//!
+//! - a game against the bot starts at once, without a challenge to accept;
+//! - whenever the bot gets the move (the game starts with it, or a person moved), the game's
+//!   `bot_turn_at` is set in the same transaction; [`BotPlayer`] searches those games on the
+//!   [`SearchPool`] in the order their turns began, and plays the move with the ply and move
+//!   list it searched, so a move searched for a board that has since changed (a takeback, a
+//!   resignation) is refused like a stale click;
+//! - takebacks: the bot agrees in unrated games and refuses in rated ones;
+//! - draw offers: the bot agrees when its evaluation of the position, from its side, is at most
+//!   [`DRAW_MARGIN`]: when it is not better.
+
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use tafl_rules::engine::{self, Analysis, Level, Limits};
+use tafl_rules::{Game, Move, Side};
+
+use super::search_pool::{Budget, Job, SearchPool};
+use super::types::{ChallengeRequest, GameId, GameView, Played, SideChoice, UserId};
+use super::{Conn, Host, HostError, Loaded, ServerSettings, outbox, settings};
+use crate::host::outbox::Show;
+use crate::store::{self, GameRow, games::NewGame};
+
+/// The user id of a level: `-1` for level 1 … `-5` for level 5.
+#[must_use]
+pub fn bot_user(level: Level) -> UserId {
+    -i64::from(level.number())
+}
+
+/// The level a user id stands for, if it is one of the bot's.
+#[must_use]
+pub fn bot_level(user: UserId) -> Option<Level> {
+    u8::try_from(-user).ok().and_then(Level::new)
+}
+
+/// Whether `user` is one of the bot's levels.
+#[must_use]
+pub fn is_bot(user: UserId) -> bool {
+    bot_level(user).is_some()
+}
+
+/// The bot accepts a draw when its evaluation, from its own side, is at most this many points
+/// (one attacker is 100): "not better" with a margin for the evaluation's noise, a fifth of a
+/// piece. Above it, the bot plays on.
+pub const DRAW_MARGIN: i32 = 20;
+
+/// The level of a game against the bot when the bot is named without one.
+pub const DEFAULT_LEVEL: i64 = 3;
+
+/// The budget of a hint: level 3's time, the best move without a beginner's mistakes.
+const HINT_MILLIS: u64 = 500;
+
+/// A game in which the bot must move: what to search and what to check before playing.
+#[derive(Clone, Debug)]
+pub struct BotTurn {
+    pub game_id: GameId,
+    pub level: Level,
+    /// When its turn began (unix seconds): the order in which turns are served.
+    pub since: i64,
+    /// The ply and the moves the search starts from; the move is refused if either changed.
+    pub ply: usize,
+    pub moves: String,
+    pub game: Game,
+}
+
+/// The level playing `side` of a game row, if the bot plays it.
+fn bot_of(row: &GameRow, side: Side) -> Option<Level> {
+    bot_level(super::side_player(row, side))
+}
+
+/// The level playing in a game row, if any.
+pub(super) fn bot_in(row: &GameRow) -> Option<Level> {
+    bot_level(row.attacker_id).or_else(|| bot_level(row.defender_id))
+}
+
+/// Records in `conn` whether the bot must move now in a game that goes on (or stops waiting for
+/// it), and returns whether it must.
+pub(super) async fn note_turn(conn: &mut Conn, loaded: &mut Loaded, now: i64) -> Result<bool, HostError> {
+    let bot_to_move =
+        loaded.game.status().is_ongoing() && bot_of(&loaded.row, loaded.game.position().to_move()).is_some();
+    let since = bot_to_move.then_some(now);
+    if since.is_some() || loaded.row.bot_turn_at.is_some() {
+        store::games::set_bot_turn(conn, loaded.row.id, since).await?;
+        loaded.row.bot_turn_at = since;
+    }
+    Ok(bot_to_move)
+}
+
+/// Whether the bot, playing `side`, accepts a draw in `game`: its static evaluation from its
+/// own side is at most [`DRAW_MARGIN`]. A position the bot wins outright it never gives away,
+/// and one it is losing it gladly shares.
+#[must_use]
+pub fn accepts_draw(game: &Game, side: Side) -> bool {
+    let position = game.position();
+    engine::score_for(position, side, engine::evaluate(position)) <= DRAW_MARGIN
+}
+
+/// Whether the bot agrees to take back moves: only in unrated games, where a takeback cannot
+/// buy rating points.
+#[must_use]
+pub fn accepts_takeback(row: &GameRow) -> bool {
+    !row.rated
+}
+
+fn now_secs() -> i64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64)
+}
+
+impl Host {
+    /// Starts a game against the bot at `level` at once (there is no one to accept), with the
+    /// challenger's variant, options, side and clock. `rated: false` makes a casual game, where
+    /// the bot takes moves back and hints are allowed.
+    pub async fn challenge_bot(
+        &self,
+        request: &ChallengeRequest,
+        level: i64,
+        rated: bool,
+        now: i64,
+    ) -> Result<GameView, HostError> {
+        let level = u8::try_from(level).ok().and_then(Level::new).ok_or(HostError::BadLevel(level))?;
+        if request.opponent.is_some() {
+            return Err(HostError::LevelWithPerson);
+        }
+        let (variant, options) = super::validate_setup(&request.variant, &request.options)?;
+        let rules = variant
+            .rules_with_texts(&super::split_options(&options))
+            .map_err(|e| HostError::corrupt(0, &format!("bot game: {e}")))?;
+        let mut tx = self.db.begin_write().await?;
+        let server: ServerSettings = settings::read(
+            &store::servers::settings(&mut tx, request.place.guild).await?,
+            "server",
+            request.place.guild,
+        );
+        if !server.allows(request.place.channel) {
+            return Err(HostError::ChannelNotAllowed);
+        }
+        let clock = request.clock.or(server.default_clock).unwrap_or_default();
+        let person = request.challenger.id;
+        store::users::remember(&mut tx, person, &super::clean_name(&request.challenger.name), now).await?;
+        let person_side = match request.side {
+            SideChoice::Attackers => Side::Attackers,
+            SideChoice::Defenders => Side::Defenders,
+            SideChoice::Random => super::coin_flip(person, now),
+        };
+        let bot = bot_user(level);
+        let (attacker_id, defender_id) = match person_side {
+            Side::Attackers => (person, bot),
+            Side::Defenders => (bot, person),
+        };
+        let game_id = store::games::insert(
+            &mut tx,
+            &NewGame {
+                guild_id: request.place.guild,
+                channel_id: request.place.channel,
+                thread_id: None,
+                variant: variant.id(),
+                options: &options,
+                rules: &tafl_rules::otn::rules_string(&rules),
+                start_position: None,
+                start_to_move: None,
+                attacker_id,
+                defender_id,
+                clock_seconds: clock.seconds_per_move(),
+                reserve_cap: clock.reserve_cap(),
+                turn: super::scheduler::first_turn(clock, now),
+                imported: false,
+                rated,
+                bot_turn_at: None,
+            },
+            now,
+        )
+        .await?;
+        let mut loaded = self.load(&mut tx, game_id).await?;
+        let bot_moves = note_turn(&mut tx, &mut loaded, now).await?;
+        outbox::record(&mut tx, &Show::Board { game: game_id, ply: 0 }, now).await?;
+        if server.threads && request.place.guild != 0 {
+            outbox::record(&mut tx, &Show::Thread { game: game_id }, now).await?;
+        }
+        if !bot_moves {
+            outbox::record(&mut tx, &Show::YourMove { game: game_id, ply: 0 }, now).await?;
+        }
+        let game = super::view(&loaded);
+        tx.commit().await?;
+        if bot_moves {
+            self.bot_signal.notify_one();
+        }
+        tracing::info!(game = game_id, level = level.number(), rated, "game against the bot started");
+        Ok(game)
+    }
+
+    /// The games where the bot must move, the longest waiting first, at most `limit`.
+    pub async fn bot_turns(&self, limit: usize) -> Result<Vec<BotTurn>, HostError> {
+        let mut tx = self.db.begin_read().await?;
+        let due = store::games::bot_turns(&mut tx, limit as i64).await?;
+        let mut turns = Vec::with_capacity(due.len());
+        for (game_id, since) in due {
+            // A game that cannot be rebuilt (logged by `load`) must not stop the others.
+            let Ok(loaded) = self.load(&mut tx, game_id).await else { continue };
+            let to_move = loaded.game.position().to_move();
+            let Some(level) = bot_of(&loaded.row, to_move) else { continue };
+            if !loaded.game.status().is_ongoing() {
+                continue;
+            }
+            turns.push(BotTurn {
+                game_id,
+                level,
+                since,
+                ply: loaded.game.ply(),
+                moves: super::movetext(&loaded.game),
+                game: loaded.game,
+            });
+        }
+        Ok(turns)
+    }
+
+    /// Plays the bot's move `mv` searched for `turn`. Refused, like a stale click, when the game
+    /// is no longer where the search started (another move, a takeback, an ending).
+    pub async fn play_bot(&self, turn: &BotTurn, mv: Move, now: i64) -> Result<Played, HostError> {
+        let user = bot_user(turn.level);
+        self.play_checked(turn.game_id, user, &mv.to_string(), Some(turn.ply), Some(&turn.moves), now).await
+    }
+
+    /// The game a hint is for: `user`'s unrated game against the bot, on their move. Refused in
+    /// rated games, games between people, finished games, and on the bot's move.
+    pub async fn hint_game(&self, game_id: GameId, user: UserId) -> Result<(GameView, Job), HostError> {
+        let mut tx = self.db.begin_read().await?;
+        let loaded = self.load(&mut tx, game_id).await?;
+        let sides = super::player_side(&loaded, user)?;
+        super::ensure_ongoing(&loaded)?;
+        if bot_in(&loaded.row).is_none() {
+            return Err(HostError::HintNotAgainstBot);
+        }
+        if loaded.row.rated {
+            return Err(HostError::HintInRatedGame);
+        }
+        let to_move = loaded.game.position().to_move();
+        if !sides.contains(&to_move) {
+            let player = store::users::name(&mut tx, super::side_player(&loaded.row, to_move)).await?;
+            return Err(HostError::NotYourTurn { id: game_id, to_move, player });
+        }
+        let job = Job { game: loaded.game.clone(), budget: Budget::Limits(Limits::millis(HINT_MILLIS)) };
+        Ok((super::view(&loaded), job))
+    }
+}
+
+/// Plays the bot's moves: finds the games where it must move (at start-up, whenever woken, and
+/// every [`BotPlayer::TICK`] as a safety net), searches each on the pool in the order its turn
+/// began, and plays the result. Cheap to clone.
+#[derive(Clone)]
+pub struct BotPlayer {
+    host: Host,
+    pool: SearchPool,
+    in_flight: Arc<Mutex<HashSet<GameId>>>,
+    /// Called after each move the bot played (the front end wakes its delivery).
+    on_move: Arc<dyn Fn(&Played) + Send + Sync>,
+}
+
+impl std::fmt::Debug for BotPlayer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BotPlayer").field("pool", &self.pool).finish_non_exhaustive()
+    }
+}
+
+/// The most games looked at in one pass; the rest are found at the next.
+const BATCH: usize = 500;
+
+impl BotPlayer {
+    /// How often the player looks for games when nothing wakes it.
+    pub const TICK: Duration = Duration::from_secs(5);
+
+    #[must_use]
+    pub fn new(host: Host, pool: SearchPool, on_move: Arc<dyn Fn(&Played) + Send + Sync>) -> BotPlayer {
+        BotPlayer { host, pool, in_flight: Arc::default(), on_move }
+    }
+
+    /// The pool its searches run on (hints use it too).
+    #[must_use]
+    pub fn pool(&self) -> &SearchPool {
+        &self.pool
+    }
+
+    /// Asks the player to look for games now. The host does so itself after every change that
+    /// gives the bot the move.
+    pub fn wake(&self) {
+        self.host.bot_signal.notify_one();
+    }
+
+    /// Looks for games and plays until the task is aborted.
+    pub async fn run(self) {
+        loop {
+            if let Err(error) = self.start_searches().await {
+                tracing::warn!(%error, "could not look for the bot's games; trying again");
+            }
+            tokio::select! {
+                () = self.host.bot_signal.notified() => {}
+                () = tokio::time::sleep(Self::TICK) => {}
+            }
+        }
+    }
+
+    /// Submits a search for every game where the bot must move and none runs yet; returns how
+    /// many were started.
+    pub async fn start_searches(&self) -> Result<usize, HostError> {
+        let turns = self.host.bot_turns(BATCH).await?;
+        let mut started = 0;
+        for turn in turns {
+            if !self.in_flight.lock().unwrap_or_else(PoisonError::into_inner).insert(turn.game_id) {
+                continue;
+            }
+            started += 1;
+            // Seeded by game and ply: the same turn after a restart plays the same move at the
+            // softmax levels.
+            let seed = (turn.game_id as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ turn.ply as u64;
+            let job = Job { game: turn.game.clone(), budget: Budget::Level { level: turn.level, seed } };
+            let receiver = self.pool.submit(turn.since, job);
+            let player = self.clone();
+            tokio::spawn(async move {
+                let result = receiver.await;
+                player.finish(&turn, result.ok().and_then(Result::ok).flatten()).await;
+                player.in_flight.lock().unwrap_or_else(PoisonError::into_inner).remove(&turn.game_id);
+                // Another turn of the same game (after a takeback and a new move) may be waiting.
+                player.wake();
+            });
+        }
+        Ok(started)
+    }
+
+    async fn finish(&self, turn: &BotTurn, analysis: Option<Analysis>) {
+        let Some(analysis) = analysis else {
+            tracing::warn!(game = turn.game_id, "the engine found no move; trying again later");
+            return;
+        };
+        match self.host.play_bot(turn, analysis.best, now_secs()).await {
+            Ok(played) => {
+                tracing::debug!(game = turn.game_id, notation = %played.notation, "the bot moved");
+                (self.on_move)(&played);
+            }
+            Err(HostError::StaleBoard { .. } | HostError::GameOver { .. }) => {
+                tracing::debug!(game = turn.game_id, "the game changed during the bot's search; its move is dropped");
+            }
+            Err(error) => tracing::warn!(game = turn.game_id, %error, "the bot's move was refused"),
+        }
+    }
+
+    /// Plays every bot move due now and every one those moves lead to, waiting for each:
+    /// for the console and tests, which show the position after the bot answered.
+    pub async fn settle(&self) -> Result<Vec<Played>, HostError> {
+        let mut played = Vec::new();
+        loop {
+            let turns = self.host.bot_turns(BATCH).await?;
+            if turns.is_empty() {
+                return Ok(played);
+            }
+            let mut any = false;
+            for turn in turns {
+                let seed = (turn.game_id as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ turn.ply as u64;
+                let job = Job { game: turn.game.clone(), budget: Budget::Level { level: turn.level, seed } };
+                let Ok(Some(analysis)) = self.pool.search(turn.since, job).await else { continue };
+                if let Ok(p) = self.host.play_bot(&turn, analysis.best, now_secs()).await {
+                    (self.on_move)(&p);
+                    played.push(p);
+                    any = true;
+                }
+            }
+            if !any {
+                return Ok(played);
+            }
+        }
+    }
+}
