@@ -8,9 +8,10 @@
 -- * an `INTEGER PRIMARY KEY` that the database numbers (games, challenges, offers, outbox) is an
 --   identity column; BY DEFAULT, so that `tafl-bot migrate-db` can copy rows with their ids
 --   (and then moves the sequence past them);
--- * 0/1 flags that the store reads and binds as Rust `bool` (games.imported, outbox.tried) are
---   BOOLEAN: sqlx sends a bool as BOOLEAN to PostgreSQL and as 0/1 to SQLite, so the same bound
---   query works on both; literals in queries must be TRUE/FALSE, which SQLite reads as 1/0;
+-- * 0/1 flags that the store reads and binds as Rust `bool` (games.imported, outbox.tried, and
+--   games.rated from 0008) are BOOLEAN: sqlx sends a bool as BOOLEAN to PostgreSQL and as 0/1 to
+--   SQLite, so the same bound query works on both; literals in queries must be TRUE/FALSE, which
+--   SQLite reads as 1/0;
 -- * REAL is DOUBLE PRECISION (SQLite's REAL is 8 bytes; PostgreSQL's REAL is 4).
 -- Migrations are append-only here too.
 
