@@ -20,7 +20,12 @@
 //!   unless the body says `type`;
 //! - ephemeral messages are reachable only through their interaction's webhook;
 //! - errors carry Discord's codes (10008 Unknown Message, 10015 Unknown Webhook, 10062 Unknown
-//!   interaction, 40060 already acknowledged); only routes the fake does not know answer code 0.
+//!   interaction, 40060 already acknowledged); only routes the fake does not know answer code 0;
+//! - the gateway is sharded as Discord shards it: `GET /gateway/bot` recommends
+//!   [`FakeDiscord::set_shard_count`] shards (1 by default), each session is the shard its
+//!   Identify names (`"shard": [id, count]`, `[0, 1]` without one; an id outside the count is
+//!   closed with 4010 Invalid shard), and an interaction from a guild goes only to the sessions of
+//!   shard `(guild_id >> 22) % count`, one from a DM only to shard 0's.
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::convert::Infallible;
@@ -91,6 +96,9 @@ pub struct Interaction {
     pub id: u64,
     pub token: String,
     pub payload: Value,
+    /// The shards of the gateway sessions it was pushed to (empty when no session serves its
+    /// shard, or when it was only registered).
+    pub delivered_on: Vec<u64>,
 }
 
 impl Interaction {
@@ -134,6 +142,27 @@ impl std::fmt::Debug for FaultRule {
     }
 }
 
+/// An identified (or resumed) gateway session: the shard it is, and how to reach it.
+#[derive(Debug)]
+struct Session {
+    /// `[id, count]` as its Identify named them.
+    shard: (u64, u64),
+    outbox: mpsc::UnboundedSender<Outgoing>,
+}
+
+impl Session {
+    /// Whether Discord would send an event of `guild` (`None`: a DM) on this session.
+    fn receives(&self, guild: Option<u64>) -> bool {
+        shard_of(guild, self.shard.1) == self.shard.0
+    }
+}
+
+/// The shard an event of `guild` (`None`: a DM) goes to when there are `count` shards.
+#[must_use]
+pub fn shard_of(guild: Option<u64>, count: u64) -> u64 {
+    guild.map_or(0, |guild| (guild >> 22) % count.max(1))
+}
+
 /// What a gateway session is told to do next.
 #[derive(Debug)]
 enum Outgoing {
@@ -147,8 +176,10 @@ struct Shared {
     requests: Mutex<Vec<Recorded>>,
     /// Woken on every recorded request and every gateway identify.
     changed: Notify,
-    /// The outboxes of the open gateway sessions that have identified.
-    sessions: Mutex<Vec<mpsc::UnboundedSender<Outgoing>>>,
+    /// The open gateway sessions that have identified or resumed.
+    sessions: Mutex<Vec<Session>>,
+    /// What `GET /gateway/bot` recommends; 0 stands for the default, 1.
+    shard_count: AtomicU64,
     identifies: AtomicU64,
     resumes: AtomicU64,
     faults: Mutex<Vec<FaultRule>>,
@@ -494,16 +525,20 @@ impl FakeDiscord {
     /// gateway session.
     #[must_use = "the interaction names the callback route to wait for"]
     pub fn push_interaction(&self, payload: Value) -> Interaction {
-        let Interaction { id, token, payload } = self.register_interaction(payload);
+        let Interaction { id, token, payload, .. } = self.register_interaction(payload);
         let event = json!({ "op": 0, "t": "INTERACTION_CREATE", "s": null, "d": payload });
+        let guild = snowflake(&payload["guild_id"]);
         let mut sessions = lock(&self.shared.sessions);
-        sessions.retain(|session| !session.is_closed());
+        sessions.retain(|session| !session.outbox.is_closed());
         assert!(!sessions.is_empty(), "no bot is connected to the fake gateway");
-        for session in sessions.iter() {
+        let mut delivered_on = Vec::new();
+        for session in sessions.iter().filter(|session| session.receives(guild)) {
             // A session that closed since has a dropped receiver; the others still get the event.
-            let _ = session.send(Outgoing::Event(event.to_string()));
+            if session.outbox.send(Outgoing::Event(event.to_string())).is_ok() {
+                delivered_on.push(session.shard.0);
+            }
         }
-        Interaction { id, token, payload }
+        Interaction { id, token, payload, delivered_on }
     }
 
     /// Makes the fake know the interaction `payload` (its channel, its component's message) without
@@ -545,7 +580,7 @@ impl FakeDiscord {
             answered: Arc::default(),
         };
         store.interactions.insert(token.clone(), pending);
-        Interaction { id, token, payload }
+        Interaction { id, token, payload, delivered_on: Vec::new() }
     }
 
     /// The latest state of message `id` (deleted or not).
@@ -653,8 +688,30 @@ impl FakeDiscord {
     /// Drops every gateway connection at once, without a close frame.
     pub fn drop_gateway(&self) {
         for session in lock(&self.shared.sessions).drain(..) {
-            let _ = session.send(Outgoing::Drop);
+            let _ = session.outbox.send(Outgoing::Drop);
         }
+    }
+
+    /// Makes `GET /gateway/bot` recommend `count` shards (Discord's recommendation, which
+    /// `DISCORD_SHARD_COUNT=auto` follows).
+    pub fn set_shard_count(&self, count: u64) {
+        self.shared.shard_count.store(count, Ordering::Relaxed);
+    }
+
+    /// The `[id, count]` of every open gateway session, sorted.
+    #[must_use]
+    pub fn connected_shards(&self) -> Vec<(u64, u64)> {
+        let mut sessions = lock(&self.shared.sessions);
+        sessions.retain(|session| !session.outbox.is_closed());
+        let mut shards: Vec<(u64, u64)> = sessions.iter().map(|session| session.shard).collect();
+        shards.sort_unstable();
+        shards
+    }
+
+    /// Waits until the open sessions are exactly `shards` (`[id, count]`, sorted).
+    pub async fn wait_for_shards(&self, shards: &[(u64, u64)]) {
+        let reached = self.wait_until(|| (self.connected_shards() == shards).then_some(())).await;
+        assert!(reached.is_some(), "the connected shards are {:?}, not {shards:?}", self.connected_shards());
     }
 
     /// How many times a bot has identified on the gateway (once per fresh session).
@@ -1046,7 +1103,7 @@ fn respond(shared: &Shared, request: &Recorded) -> Answer {
             StatusCode::OK,
             json!({
                 "url": gateway_url,
-                "shards": 1,
+                "shards": shared.shard_count.load(Ordering::Relaxed).max(1),
                 "session_start_limit": { "total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1 },
             }),
         ),
@@ -1523,13 +1580,30 @@ async fn gateway_session(stream: TcpStream, shared: Arc<Shared>) {
                         break;
                     }
                     Some(2) => {
-                        lock(&shared.sessions).push(outbox.clone());
+                        let named = &frame["d"]["shard"];
+                        let (id, count) = (named[0].as_u64().unwrap_or(0), named[1].as_u64().unwrap_or(1));
                         shared.identifies.fetch_add(1, Ordering::Relaxed);
-                        Some(ready(&lock(&shared.gateway_url)))
+                        if id >= count {
+                            // As Discord answers a shard that is not one of the count.
+                            let close = tokio_tungstenite::tungstenite::protocol::CloseFrame {
+                                code: 4010.into(),
+                                reason: "Invalid shard.".into(),
+                            };
+                            let _ = sink.send(Message::Close(Some(close))).await;
+                            shared.changed.notify_waiters();
+                            break;
+                        }
+                        lock(&shared.sessions).push(Session { shard: (id, count), outbox: outbox.clone() });
+                        Some(ready(&lock(&shared.gateway_url), (id, count)))
                     }
                     // Nothing is missed while a test is not pushing, so a resume replays nothing.
+                    // The session id names the shard it was (see `ready`).
                     Some(6) => {
-                        lock(&shared.sessions).push(outbox.clone());
+                        let session = frame["d"]["session_id"].as_str().unwrap_or_default();
+                        let mut parts = session.strip_prefix("fake-session-").unwrap_or("0-1").split('-');
+                        let mut next = || parts.next().and_then(|n| n.parse::<u64>().ok());
+                        let resumed = (next().unwrap_or(0), next().unwrap_or(1));
+                        lock(&shared.sessions).push(Session { shard: resumed, outbox: outbox.clone() });
                         shared.resumes.fetch_add(1, Ordering::Relaxed);
                         Some(json!({ "op": 0, "t": "RESUMED", "d": {} }))
                     }
@@ -1559,7 +1633,7 @@ async fn gateway_session(stream: TcpStream, shared: Arc<Shared>) {
     }
 }
 
-fn ready(gateway_url: &str) -> Value {
+fn ready(gateway_url: &str, (id, count): (u64, u64)) -> Value {
     json!({
         "op": 0,
         "t": "READY",
@@ -1568,9 +1642,9 @@ fn ready(gateway_url: &str) -> Value {
             "v": 10,
             "user": bot_user(),
             "guilds": [],
-            "session_id": "fake-session",
+            "session_id": format!("fake-session-{id}-{count}"),
             "resume_gateway_url": gateway_url,
-            "shard": [0, 1],
+            "shard": [id, count],
             "application": { "id": APPLICATION_ID.to_string(), "flags": 0 },
         },
     })

@@ -60,6 +60,9 @@ impl TestBot {
                 }
             },
             tick_interval: TICK,
+            shards: None,
+            health_addr: None,
+            pool: tafl_bot::store::PoolSettings::default(),
         };
         let (stop, stopped) = oneshot::channel::<()>();
         let task = tokio::spawn(discord::serve(config, async {
@@ -337,6 +340,12 @@ impl BotProcess {
     /// Starts `binary` (the tests' `CARGO_BIN_EXE_tafl-bot-e2e`) with `run`.
     #[must_use]
     pub fn spawn(binary: &Path, fake: &FakeDiscord, dir: &Path) -> BotProcess {
+        BotProcess::spawn_with(binary, fake, dir, &[])
+    }
+
+    /// [`BotProcess::spawn`] with more environment variables (`DISCORD_SHARDS`, `TAFL_HEALTH_ADDR`…).
+    #[must_use]
+    pub fn spawn_with(binary: &Path, fake: &FakeDiscord, dir: &Path, env: &[(&str, &str)]) -> BotProcess {
         let ca = dir.join("ca.pem");
         std::fs::write(&ca, fake.ca_pem().expect("a TLS fake")).expect("write the CA file");
         let log = std::fs::OpenOptions::new()
@@ -353,6 +362,10 @@ impl BotProcess {
             .env_remove("DISCORD_API_BASE")
             .env_remove("DISCORD_GUILD_ID")
             .env("RUST_LOG", "warn,tafl_bot=info")
+            .env_remove("DISCORD_SHARDS")
+            .env_remove("DISCORD_SHARD_COUNT")
+            .env_remove("TAFL_HEALTH_ADDR")
+            .envs(env.iter().copied())
             .stdout(std::process::Stdio::null())
             .stderr(log)
             .spawn()
@@ -370,6 +383,12 @@ impl BotProcess {
     pub fn kill(mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+
+    /// The process id, to send it a signal.
+    #[must_use]
+    pub fn id(&self) -> u32 {
+        self.child.id()
     }
 
     /// Waits (up to `limit`) for the process to exit on its own; `None` if it is still running.

@@ -46,6 +46,95 @@ pub enum Api {
     Proxy { base: String },
 }
 
+/// How many shards the bot runs on in all, across every process (`DISCORD_SHARD_COUNT`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ShardCount {
+    Fixed(u32),
+    /// As many as Discord recommends (`GET /gateway/bot`), asked at start-up.
+    Auto,
+}
+
+/// The Discord gateway shards this process serves (`DISCORD_SHARDS=0-3`,
+/// `DISCORD_SHARD_COUNT=16`). Discord sends each guild's events and interactions on shard
+/// `(guild_id >> 22) % count`, and DMs on shard 0, so processes that together serve every shard
+/// of one count see every interaction once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shards {
+    /// `first..=last`; `None`: every shard of the count.
+    pub range: Option<(u32, u32)>,
+    pub count: ShardCount,
+}
+
+/// The most shards accepted: Discord's largest bots run a few thousand; more is a typo.
+pub const MAX_SHARD_COUNT: u32 = 65_536;
+
+impl Shards {
+    /// The shards to serve once the total is known (after Discord's recommendation for
+    /// [`ShardCount::Auto`]), or why the range does not fit in it.
+    pub fn resolve(&self, count: u32) -> Result<std::ops::RangeInclusive<u32>, ConfigError> {
+        let Some((first, last)) = self.range else { return Ok(0..=count.saturating_sub(1)) };
+        if last >= count {
+            let total = match self.count {
+                ShardCount::Fixed(_) => format!("DISCORD_SHARD_COUNT={count}"),
+                ShardCount::Auto => format!("the {count} shards Discord recommends for DISCORD_SHARD_COUNT=auto"),
+            };
+            return Err(ConfigError(format!(
+                "DISCORD_SHARDS={first}-{last} names shards beyond {total}; shards are numbered from 0 to {}",
+                count.saturating_sub(1)
+            )));
+        }
+        Ok(first..=last)
+    }
+
+    /// Reads `DISCORD_SHARDS` (`A-B` or `A`) and `DISCORD_SHARD_COUNT` (a number or `auto`):
+    /// `None` when neither is set (one shard, as before); the whole count when only the count is.
+    fn from_vars(shards: Option<String>, count: Option<String>) -> Result<Option<Shards>, ConfigError> {
+        let count = match count {
+            None => {
+                return match shards {
+                    None => Ok(None),
+                    Some(_) => Err(ConfigError(
+                        "DISCORD_SHARDS needs DISCORD_SHARD_COUNT too: the number of shards across all processes, or auto"
+                            .to_owned(),
+                    )),
+                };
+            }
+            Some(text) if text.eq_ignore_ascii_case("auto") => ShardCount::Auto,
+            Some(text) => match text.parse::<u32>() {
+                Ok(n) if (1..=MAX_SHARD_COUNT).contains(&n) => ShardCount::Fixed(n),
+                _ => {
+                    return Err(ConfigError(format!(
+                        "DISCORD_SHARD_COUNT must be auto or a number of shards from 1 to {MAX_SHARD_COUNT}, not {:?}",
+                        crate::cli::shorten(&text, 40)
+                    )));
+                }
+            },
+        };
+        let Some(text) = shards else { return Ok(Some(Shards { range: None, count })) };
+        let bad = || {
+            ConfigError(format!(
+                "DISCORD_SHARDS must be a range of shard numbers such as 0-3 (or one number such as 2), not {:?}",
+                crate::cli::shorten(&text, 40)
+            ))
+        };
+        let (first, last) = match text.split_once('-') {
+            Some((first, last)) => (first.trim().parse::<u32>(), last.trim().parse::<u32>()),
+            None => (text.parse::<u32>(), text.parse::<u32>()),
+        };
+        let (Ok(first), Ok(last)) = (first, last) else { return Err(bad()) };
+        if first > last {
+            return Err(ConfigError(format!(
+                "DISCORD_SHARDS={text} ends before it starts; write the lower shard first, e.g. {last}-{first}"
+            )));
+        }
+        let shards = Shards { range: Some((first, last)), count };
+        if let ShardCount::Fixed(n) = count {
+            shards.resolve(n)?;
+        }
+        Ok(Some(shards))
+    }
+}
+
 /// Everything `tafl-bot run` needs, read once at start-up.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -58,6 +147,13 @@ pub struct Config {
     /// How often the scheduler looks for reminders and time-outs
     /// ([`crate::host::scheduler::TICK_INTERVAL`]; tests make it short).
     pub tick_interval: std::time::Duration,
+    /// The shards this process serves; `None`: shard 0 of 1.
+    pub shards: Option<Shards>,
+    /// Where `/healthz` answers (`TAFL_HEALTH_ADDR`); `None`: no endpoint.
+    pub health_addr: Option<SocketAddr>,
+    /// The database pool's size and statement timeout (`DATABASE_MAX_CONNECTIONS`,
+    /// `DATABASE_STATEMENT_TIMEOUT_MS`).
+    pub pool: store::PoolSettings,
 }
 
 /// A setting that cannot be used, in one sentence that says which variable to fix.
@@ -120,7 +216,18 @@ impl Config {
             (None, None) => Api::Discord,
         };
         let tick_interval = crate::host::scheduler::TICK_INTERVAL;
-        Ok(Config { token: Token(token), database_url, guild_id, api, tick_interval })
+        let shards = Shards::from_vars(var("DISCORD_SHARDS"), var("DISCORD_SHARD_COUNT"))?;
+        let health_addr = match var("TAFL_HEALTH_ADDR") {
+            None => None,
+            Some(text) => Some(text.parse::<SocketAddr>().map_err(|_| {
+                ConfigError(format!(
+                    "TAFL_HEALTH_ADDR must be an address and port to serve /healthz on, such as 127.0.0.1:8080, not {:?}",
+                    crate::cli::shorten(&text, 40)
+                ))
+            })?),
+        };
+        let pool = store::PoolSettings::from_vars(|name| var(name)).map_err(ConfigError)?;
+        Ok(Config { token: Token(token), database_url, guild_id, api, tick_interval, shards, health_addr, pool })
     }
 
     /// serenity's HTTP client for [`Config::api`].
@@ -176,6 +283,75 @@ mod tests {
     fn the_token_never_shows_in_debug_output() {
         let config = config(&[("DISCORD_TOKEN", "very-secret-token")]).unwrap();
         assert!(!format!("{config:?}").contains("very-secret"));
+    }
+
+    #[test]
+    fn shard_ranges_are_read_with_their_count() {
+        let shards = |vars: &[(&str, &str)]| {
+            let mut all = vec![("DISCORD_TOKEN", "t")];
+            all.extend_from_slice(vars);
+            config(&all).map(|c| c.shards)
+        };
+        assert_eq!(shards(&[]).unwrap(), None, "one shard by default");
+        assert_eq!(
+            shards(&[("DISCORD_SHARDS", "0-3"), ("DISCORD_SHARD_COUNT", "16")]).unwrap(),
+            Some(Shards { range: Some((0, 3)), count: ShardCount::Fixed(16) })
+        );
+        assert_eq!(
+            shards(&[("DISCORD_SHARDS", " 5 "), ("DISCORD_SHARD_COUNT", "8")]).unwrap(),
+            Some(Shards { range: Some((5, 5)), count: ShardCount::Fixed(8) })
+        );
+        assert_eq!(
+            shards(&[("DISCORD_SHARD_COUNT", "4")]).unwrap(),
+            Some(Shards { range: None, count: ShardCount::Fixed(4) }),
+            "a count alone serves all its shards"
+        );
+        assert_eq!(
+            shards(&[("DISCORD_SHARDS", "2-3"), ("DISCORD_SHARD_COUNT", "AUTO")]).unwrap(),
+            Some(Shards { range: Some((2, 3)), count: ShardCount::Auto })
+        );
+    }
+
+    #[test]
+    fn bad_shard_settings_are_one_sentence_naming_the_variable() {
+        for (vars, start) in [
+            (&[("DISCORD_SHARDS", "0-3")][..], "DISCORD_SHARDS needs DISCORD_SHARD_COUNT"),
+            (&[("DISCORD_SHARDS", "0-3"), ("DISCORD_SHARD_COUNT", "0")][..], "DISCORD_SHARD_COUNT must be"),
+            (&[("DISCORD_SHARD_COUNT", "-1")][..], "DISCORD_SHARD_COUNT must be"),
+            (&[("DISCORD_SHARD_COUNT", "many")][..], "DISCORD_SHARD_COUNT must be"),
+            (&[("DISCORD_SHARD_COUNT", "65537")][..], "DISCORD_SHARD_COUNT must be"),
+            (&[("DISCORD_SHARDS", "0-4"), ("DISCORD_SHARD_COUNT", "4")][..], "DISCORD_SHARDS=0-4 names shards beyond"),
+            (&[("DISCORD_SHARDS", "3-1"), ("DISCORD_SHARD_COUNT", "4")][..], "DISCORD_SHARDS=3-1 ends before"),
+            (&[("DISCORD_SHARDS", "a-b"), ("DISCORD_SHARD_COUNT", "4")][..], "DISCORD_SHARDS must be a range"),
+            (&[("DISCORD_SHARDS", "1-"), ("DISCORD_SHARD_COUNT", "4")][..], "DISCORD_SHARDS must be a range"),
+            (&[("TAFL_HEALTH_ADDR", "8080")][..], "TAFL_HEALTH_ADDR must be"),
+            (&[("DATABASE_MAX_CONNECTIONS", "0")][..], "DATABASE_MAX_CONNECTIONS must be"),
+        ] {
+            let mut all = vec![("DISCORD_TOKEN", "t")];
+            all.extend_from_slice(vars);
+            let error = config(&all).unwrap_err().to_string();
+            assert!(error.starts_with(start), "{vars:?}: {error}");
+            assert!(!error.contains('\n'), "{error}");
+        }
+        let auto = Shards { range: Some((2, 3)), count: ShardCount::Auto };
+        let error = auto.resolve(2).unwrap_err().to_string();
+        assert!(error.contains("the 2 shards Discord recommends"), "{error}");
+        assert_eq!(auto.resolve(4).unwrap(), 2..=3);
+        assert_eq!(Shards { range: None, count: ShardCount::Auto }.resolve(3).unwrap(), 0..=2);
+    }
+
+    #[test]
+    fn the_health_address_and_pool_settings_are_read() {
+        let config = config(&[
+            ("DISCORD_TOKEN", "t"),
+            ("TAFL_HEALTH_ADDR", "127.0.0.1:8080"),
+            ("DATABASE_MAX_CONNECTIONS", "12"),
+            ("DATABASE_STATEMENT_TIMEOUT_MS", "1500"),
+        ])
+        .unwrap();
+        assert_eq!(config.health_addr, Some("127.0.0.1:8080".parse().unwrap()));
+        assert_eq!(config.pool.max_connections, 12);
+        assert_eq!(config.pool.statement_timeout, std::time::Duration::from_millis(1500));
     }
 
     #[test]

@@ -10,6 +10,7 @@ pub mod commands;
 pub mod components;
 pub mod config;
 pub mod delivery;
+pub mod health;
 pub mod ids;
 pub mod play;
 pub mod retry;
@@ -28,7 +29,7 @@ use poise::CreateReply;
 
 use crate::present::Lang;
 use crate::present::text::{self, Refusal};
-pub use config::{Api, Config, ConfigError, Token};
+pub use config::{Api, Config, ConfigError, ShardCount, Shards, Token};
 
 use crate::host::search_pool::SearchPool;
 use crate::host::{BotPlayer, Host};
@@ -96,6 +97,8 @@ pub enum RunError {
         "Discord refused to register the slash commands {attempts} times (last: {last}); check the token and the application, then start again"
     )]
     Registration { attempts: u32, last: String },
+    #[error("cannot serve /healthz on TAFL_HEALTH_ADDR={addr}: {source}")]
+    Health { addr: std::net::SocketAddr, source: std::io::Error },
 }
 
 impl From<serenity::Error> for RunError {
@@ -234,8 +237,15 @@ pub async fn serve(config: Config, shutdown: impl Future<Output = ()> + Send + '
         // An error means the watcher is gone, which only happens once the stop was requested.
         let _ = stop.wait_for(|stopped| *stopped).await;
     };
+    // The health port before anything connects: a port in use is a mistake to report at once.
+    let health = match config.health_addr {
+        None => None,
+        Some(addr) => {
+            Some(tokio::net::TcpListener::bind(addr).await.map_err(|source| RunError::Health { addr, source })?)
+        }
+    };
     // The database first: a URL this build cannot use is refused before anything else.
-    let db = Db::open(&config.database_url).await.map_err(|source| match source {
+    let db = Db::open_with_settings(&config.database_url, &config.pool).await.map_err(|source| match source {
         crate::store::OpenError::NotSqlite { .. } => RunError::DatabaseKind(source),
         source => RunError::Database { url: crate::printable::printable(&config.database_url).into_owned(), source },
     })?;
@@ -258,6 +268,38 @@ pub async fn serve(config: Config, shutdown: impl Future<Output = ()> + Send + '
             return Ok(());
         }
     }
+    // Which shards to serve; `auto` asks Discord how many there should be in all.
+    let shards = match config.shards {
+        None => None,
+        Some(shards) => {
+            let count = match shards.count {
+                ShardCount::Fixed(count) => count,
+                ShardCount::Auto => tokio::select! {
+                    count = recommended_shards(&http) => match count {
+                        Ok(count) => count,
+                        Err(error) => {
+                            watcher.abort();
+                            db.close().await;
+                            return Err(error);
+                        }
+                    },
+                    () = stopped(stop.clone()) => {
+                        watcher.abort();
+                        db.close().await;
+                        return Ok(());
+                    }
+                },
+            };
+            match shards.resolve(count) {
+                Ok(range) => Some((range, count)),
+                Err(error) => {
+                    watcher.abort();
+                    db.close().await;
+                    return Err(error.into());
+                }
+            }
+        }
+    };
     // Slash commands and components arrive without privileged intents; GUILDS keeps the cache
     // aware of channels and threads for later features.
     let host = Host::new(db.clone());
@@ -299,19 +341,62 @@ pub async fn serve(config: Config, shutdown: impl Future<Output = ()> + Send + '
         tokio::time::sleep(SHUTDOWN_GRACE).await;
         tracing::warn!("the gateway did not close in time; stopping anyway");
     };
-    tracing::info!(api = ?config.api, "connecting to Discord");
+    let health = health.map(|listener| {
+        let served = shards.as_ref().map_or(0..=0, |(range, _)| range.clone());
+        let probe = health::Probe { shard_manager: client.shard_manager.clone(), shards: served, db: db.clone() };
+        tokio::spawn(health::serve(listener, probe))
+    });
+    let connection = async {
+        match &shards {
+            None => {
+                tracing::info!(api = ?config.api, "connecting to Discord");
+                client.start().await
+            }
+            Some((range, count)) => {
+                tracing::info!(api = ?config.api, first = range.start(), last = range.end(), count, "connecting to Discord");
+                // serenity starts `start..=end` of this range (its `end` is the last shard
+                // served, not one past it): shards 0-1 are `0..1`.
+                client.start_shard_range(*range.start()..*range.end(), *count).await
+            }
+        }
+    };
     let result = tokio::select! {
-        result = client.start() => result.map_err(RunError::from),
+        result = connection => result.map_err(RunError::from),
         () = stopping => Ok(()),
         Ok(error) = on_failed => Err(error),
     };
     watcher.abort();
     setup.abort();
+    if let Some(health) = health {
+        health.abort();
+    }
     for task in loops.lock().unwrap_or_else(std::sync::PoisonError::into_inner).drain(..) {
         task.abort();
     }
     db.close().await;
     result
+}
+
+/// Discord's recommended number of shards (`GET /gateway/bot`), asked until it answers: a
+/// Discord unreachable at start-up is waited for, as the gateway itself is, but a rejected token
+/// stops the bot.
+async fn recommended_shards(http: &serenity::Http) -> Result<u32, RunError> {
+    let mut pause = REGISTRATION_PAUSE;
+    loop {
+        match http.get_bot_gateway().await {
+            Ok(gateway) if gateway.shards >= 1 => {
+                tracing::info!(shards = gateway.shards, "Discord recommends this many shards");
+                return Ok(gateway.shards);
+            }
+            Ok(gateway) => tracing::warn!(shards = gateway.shards, "Discord recommended no shards; asking again"),
+            Err(error) if token_rejected(&error) => return Err(RunError::TokenRejected),
+            Err(error) => {
+                tracing::warn!(%error, retry_in_ms = pause.as_millis(), "cannot ask Discord how many shards to run");
+            }
+        }
+        tokio::time::sleep(pause).await;
+        pause = (pause * 2).min(std::time::Duration::from_secs(30));
+    }
 }
 
 /// How long a stop request waits for serenity to close the gateway.

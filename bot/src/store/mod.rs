@@ -14,6 +14,8 @@ pub mod migrate;
 pub mod moves;
 pub mod offers;
 pub mod outbox;
+pub mod pool;
+pub mod postgres;
 pub mod rating_changes;
 pub mod ratings;
 pub mod reviews;
@@ -23,7 +25,6 @@ pub mod users;
 
 use std::str::FromStr;
 use std::sync::Arc;
-use std::time::Duration;
 
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::{Sqlite, SqlitePool, Transaction};
@@ -32,14 +33,11 @@ pub use challenges::ChallengeRow;
 pub use games::GameRow;
 pub use messages::BoardMessageRow;
 pub use offers::OfferRow;
+pub use pool::PoolSettings;
 pub use users::UserRow;
 
 /// The database URL used when `DATABASE_URL` is not set.
 pub const DEFAULT_URL: &str = "sqlite://tafl.db";
-
-/// How long a writer waits for another one before giving up. Writes take milliseconds, so this
-/// is only reached when something is badly wrong.
-const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// A read transaction.
 pub type Tx = Transaction<'static, Sqlite>;
@@ -88,7 +86,15 @@ pub enum OpenError {
 /// How the bot's pools are built: four connections, and `reusable` checked on every release.
 #[must_use]
 pub fn pool_options() -> SqlitePoolOptions {
-    SqlitePoolOptions::new().max_connections(4).after_release(|conn, _| Box::pin(async move { reusable(conn).await }))
+    pool_options_sized(PoolSettings::default().max_connections)
+}
+
+/// [`pool_options`] with `max_connections` connections (`DATABASE_MAX_CONNECTIONS`).
+#[must_use]
+pub fn pool_options_sized(max_connections: u32) -> SqlitePoolOptions {
+    SqlitePoolOptions::new()
+        .max_connections(max_connections)
+        .after_release(|conn, _| Box::pin(async move { reusable(conn).await }))
 }
 
 /// Whether a connection may go back to the pool after use. A storage error (disk full, I/O error,
@@ -125,13 +131,19 @@ impl Db {
     /// or `sqlite:///abs/path.db`. Any other kind of URL is refused by name: `SQLite` is the only
     /// backend so far.
     pub async fn open(url: &str) -> Result<Db, OpenError> {
+        Db::open_with_settings(url, &PoolSettings::default()).await
+    }
+
+    /// [`Db::open`] with the pool size and busy timeout of `settings` (the environment's
+    /// `DATABASE_MAX_CONNECTIONS` and `DATABASE_STATEMENT_TIMEOUT_MS`, see [`pool`]).
+    pub async fn open_with_settings(url: &str, settings: &PoolSettings) -> Result<Db, OpenError> {
         let scheme = url.split_once(':').map_or("", |(scheme, _)| scheme);
         if !scheme.eq_ignore_ascii_case("sqlite") {
             return Err(OpenError::NotSqlite {
                 scheme: crate::printable::printable(&crate::cli::shorten(scheme, 20)).into_owned(),
             });
         }
-        Db::open_with(SqliteConnectOptions::from_str(url)?).await
+        Db::open_configured(SqliteConnectOptions::from_str(url)?, settings).await
     }
 
     /// Opens the database named by `DATABASE_URL`, or [`DEFAULT_URL`] when it is not set.
@@ -147,13 +159,17 @@ impl Db {
     }
 
     async fn open_with(options: SqliteConnectOptions) -> Result<Db, OpenError> {
+        Db::open_configured(options, &PoolSettings::default()).await
+    }
+
+    async fn open_configured(options: SqliteConnectOptions, settings: &PoolSettings) -> Result<Db, OpenError> {
         let options = options
             .create_if_missing(true)
             .journal_mode(SqliteJournalMode::Wal)
             .synchronous(SqliteSynchronous::Normal)
-            .busy_timeout(BUSY_TIMEOUT)
+            .busy_timeout(settings.statement_timeout)
             .foreign_keys(true);
-        let pool = pool_options().connect_with(options).await?;
+        let pool = pool_options_sized(settings.max_connections).connect_with(options).await?;
         let db = Db { pool, writer: Arc::default() };
         db.migrate().await?;
         Ok(db)

@@ -1,0 +1,109 @@
+//! `/healthz`, for an orchestrator (systemd, Kubernetes, a load balancer) to tell a live process
+//! from a stuck one: 200 when every gateway shard this process serves is connected and the
+//! database answers, 503 otherwise, with one line saying which. Off unless `TAFL_HEALTH_ADDR`
+//! names an address; it answers nothing else, so it is safe on a private port and nothing it
+//! says is secret.
+//!
+//! HTTP is hyper's (already under reqwest), so no request is parsed here by hand.
+
+use std::convert::Infallible;
+use std::ops::RangeInclusive;
+use std::sync::Arc;
+use std::time::Duration;
+
+use http_body_util::Full;
+use hyper::body::{Bytes, Incoming};
+use hyper::{Request, Response, StatusCode};
+use hyper_util::rt::TokioIo;
+use poise::serenity_prelude as serenity;
+use tokio::net::TcpListener;
+
+use crate::store::Db;
+
+/// How long the database may take to answer `SELECT 1` before the process counts as unhealthy.
+const DATABASE_PATIENCE: Duration = Duration::from_secs(2);
+
+/// What `/healthz` looks at.
+#[derive(Clone)]
+pub struct Probe {
+    pub shard_manager: Arc<serenity::ShardManager>,
+    pub shards: RangeInclusive<u32>,
+    pub db: Db,
+}
+
+impl std::fmt::Debug for Probe {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Probe").field("shards", &self.shards).finish_non_exhaustive()
+    }
+}
+
+impl Probe {
+    /// `Ok` with a line for 200, `Err` with the reason for 503.
+    pub async fn check(&self) -> Result<String, String> {
+        let mut problems = Vec::new();
+        {
+            let runners = self.shard_manager.runners.lock().await;
+            for id in self.shards.clone() {
+                match runners.get(&serenity::ShardId(id)).map(|runner| runner.stage) {
+                    Some(serenity::ConnectionStage::Connected) => {}
+                    Some(stage) => problems.push(format!("shard {id} is {stage}")),
+                    None => problems.push(format!("shard {id} has not started")),
+                }
+            }
+        }
+        let database = tokio::time::timeout(DATABASE_PATIENCE, sqlx::query("SELECT 1").execute(self.db.pool())).await;
+        match database {
+            Ok(Ok(_)) => {}
+            Ok(Err(error)) => problems.push(format!("the database fails: {error}")),
+            Err(_) => problems.push(format!("the database did not answer within {} s", DATABASE_PATIENCE.as_secs())),
+        }
+        let shards = format!("shards {}-{}", self.shards.start(), self.shards.end());
+        if problems.is_empty() {
+            Ok(format!("ok: {shards} connected, database answers\n"))
+        } else {
+            Err(format!("unavailable: {}\n", problems.join("; ")))
+        }
+    }
+}
+
+/// Serves `/healthz` on `listener` until the task is aborted.
+pub async fn serve(listener: TcpListener, probe: Probe) {
+    loop {
+        let Ok((stream, _)) = listener.accept().await else {
+            // Out of file descriptors or similar: try again shortly rather than spin.
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            continue;
+        };
+        let probe = probe.clone();
+        tokio::spawn(async move {
+            let service = hyper::service::service_fn(move |request| {
+                let probe = probe.clone();
+                async move { Ok::<_, Infallible>(answer(&probe, &request).await) }
+            });
+            // A client that hangs up mid-request is its own business.
+            let _ = hyper::server::conn::http1::Builder::new().serve_connection(TokioIo::new(stream), service).await;
+        });
+    }
+}
+
+async fn answer(probe: &Probe, request: &Request<Incoming>) -> Response<Full<Bytes>> {
+    let (status, body) = if request.uri().path() != "/healthz" {
+        (StatusCode::NOT_FOUND, "not found: the only path here is /healthz\n".to_owned())
+    } else if request.method() != hyper::Method::GET && request.method() != hyper::Method::HEAD {
+        (StatusCode::METHOD_NOT_ALLOWED, "method not allowed: use GET\n".to_owned())
+    } else {
+        match probe.check().await {
+            Ok(line) => (StatusCode::OK, line),
+            Err(line) => {
+                tracing::debug!(reason = %line.trim_end(), "health check failed");
+                (StatusCode::SERVICE_UNAVAILABLE, line)
+            }
+        }
+    };
+    let mut response = Response::new(Full::new(Bytes::from(body)));
+    *response.status_mut() = status;
+    response
+        .headers_mut()
+        .insert(hyper::header::CONTENT_TYPE, hyper::header::HeaderValue::from_static("text/plain; charset=utf-8"));
+    response
+}
