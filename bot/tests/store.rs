@@ -36,6 +36,7 @@ async fn a_database_url_creates_a_migrated_file_in_wal_mode_with_foreign_keys() 
             "outbox",
             "rating_changes",
             "ratings",
+            "reviews",
             "scheduler",
             "servers",
             "users"

@@ -68,12 +68,19 @@ fn main() {
         let (t, png) = measure(budget, || renderer.render_summary_card(&card).expect("renders"));
         report(label, t, png.len(), "(target < 15 ms, < 150 KB)");
     }
+    // Names that take the fallback faces and the shaping path (Arabic joined right to left, Han).
+    let card = common::summary_card(&game, ["محمد عبد الله", "王小明"], common::Lang::English, Theme::Classic, true);
+    let (t, png) = measure(budget, || renderer.render_summary_card(&card).expect("renders"));
+    report("summary card, Arabic + Han", t, png.len(), "(target < 15 ms, < 150 KB)");
     let card = common::profile_card(500, "Ragnhild", common::Lang::English, Theme::Classic);
     let (t, png) = measure(budget, || renderer.render_profile_card(&card).expect("renders"));
     report("profile card, 500 games", t, png.len(), "(target < 15 ms, < 150 KB)");
     let card = common::leaderboard_card(common::Lang::English, Theme::Classic);
     let (t, png) = measure(budget, || renderer.render_leaderboard_card(&card).expect("renders"));
     report("leaderboard card, top 10", t, png.len(), "");
+    let card = common::scripts_leaderboard_card(common::Lang::English, Theme::Classic);
+    let (t, png) = measure(budget, || renderer.render_leaderboard_card(&card).expect("renders"));
+    report("leaderboard, every script", t, png.len(), "");
 
     let started = Instant::now();
     black_box(Renderer::new()).prepare_all();

@@ -14,7 +14,9 @@ mod common;
 
 use std::path::PathBuf;
 
-use common::{Lang, from_otn, leaderboard_card, profile_card, scripted_game, start, summary_card};
+use common::{
+    Lang, from_otn, leaderboard_card, profile_card, scripted_game, scripts_leaderboard_card, start, summary_card,
+};
 use image::AnimationDecoder as _;
 use tafl_render::{BoardOptions, Caption, GifOptions, LastMove, Mark, MarkKind, Orientation, Renderer, Theme};
 use tafl_rules::{Game, Move, Rules, Side, Square, Variant};
@@ -118,8 +120,9 @@ fn cases() -> Vec<(&'static str, Vec<u8>)> {
 }
 
 /// Summary, profile and leaderboard cards: short and long games, both themes, English and
-/// Russian words, names in Latin, Cyrillic, Greek and Vietnamese, and names no bundled face
-/// can draw (CJK, Arabic, emoji), which fall back to the caller's "Player 1/2".
+/// Russian words, names in Latin, Cyrillic, Greek, Vietnamese, Chinese, Japanese, Korean,
+/// Arabic, Hebrew, Devanagari and Thai, and names no bundled face can draw (emoji, empty), which
+/// fall back to the caller's "Player 1/2".
 fn cards(r: &Renderer, out: &mut Vec<(&'static str, Vec<u8>)>) {
     let short = scripted_game(Variant::Brandubh, 3);
     let long = scripted_game(Variant::Copenhagen, 300);
@@ -163,6 +166,12 @@ fn cards(r: &Renderer, out: &mut Vec<(&'static str, Vec<u8>)>) {
     ] {
         out.push((name, r.render_leaderboard_card(&leaderboard_card(lang, theme)).expect("leaderboards render")));
     }
+    let scripts = scripts_leaderboard_card(Lang::English, Theme::Classic);
+    out.push(("leaderboard-scripts-classic-en", r.render_leaderboard_card(&scripts).expect("leaderboards render")));
+    // A summary whose players write right to left and in Devanagari, with a turning point.
+    let mut card = summary_card(&short, ["אברהם", "अर्जुन"], Lang::English, Theme::Classic, true);
+    card.series.turning_point = Some(2);
+    out.push(("summary-scripts-turning-point-classic-en", r.render_summary_card(&card).expect("renders")));
 }
 
 /// Historical 7x7: away from the throne the king is captured by two attackers; the last move

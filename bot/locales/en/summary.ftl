@@ -17,6 +17,14 @@ summary-started = Started { $when }
 summary-rating-global = Rating (global): { $changes }
 summary-rating-server = Rating (this server): { $changes }
 summary-imported = Imported game: not rated.
+# The engine's review of a finished game: the ply where its evaluation swung most against the
+# side that moved, the move played there (`$played`, e.g. h6-h8) and the engine's better move.
+summary-turning-point = Turning point: ply { $ply }, { $side ->
+    [attackers] the attackers played
+   *[defenders] the defenders played
+} { $played }; the engine preferred { $better }.
+summary-no-turning-point = Engine review: no move gave away the advantage.
+summary-review-pending = Engine review: in progress…
 player-with-side = { $player } ({ $side })
 
 conclusion-to-move = { $player } to move.

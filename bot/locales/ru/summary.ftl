@@ -18,6 +18,12 @@ summary-started = Начата { $when }
 summary-rating-global = Рейтинг (общий): { $changes }
 summary-rating-server = Рейтинг (этот сервер): { $changes }
 summary-imported = Импортированная партия: на рейтинг не влияет.
+summary-turning-point = Перелом партии: { $ply }-й полуход, { $side ->
+    [attackers] нападающие сыграли
+   *[defenders] защитники сыграли
+} { $played }; движок предпочёл бы { $better }.
+summary-no-turning-point = Разбор движком: ни один ход не упустил преимущества.
+summary-review-pending = Разбор движком: идёт…
 player-with-side = { $player } ({ $side })
 
 conclusion-to-move = Ход: { $player }.

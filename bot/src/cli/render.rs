@@ -83,6 +83,7 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
             // A finished game always gets its result; a running one only when names are given.
             caption: (named || !game.status().is_ongoing())
                 .then(|| summary::rules_caption(&game, &attackers, &defenders, lang)),
+            marks: tafl_render::captured_king(&game).into_iter().collect(),
             ..BoardOptions::default()
         };
         let png = renderer.render_png(game.position(), &options).map_err(|e| e.to_string())?;

@@ -115,11 +115,7 @@ async fn draw(
     lang: Lang,
     style: Style,
 ) -> Result<Vec<u8>, BotError> {
-    let mut marks = Vec::new();
-    if let Menu::Destinations { from, moves, .. } = menu {
-        marks.push(Mark { square: *from, kind: MarkKind::Info });
-        marks.extend(moves.iter().filter_map(destination).map(|square| Mark { square, kind: MarkKind::Dot }));
-    }
+    let marks = marks(history, menu);
     let options = BoardOptions {
         last_move: history.moves().last().map(LastMove::from),
         marks,
@@ -134,6 +130,18 @@ async fn draw(
         .await
         .map_err(|e| BotError::Render(e.to_string()))?
         .map_err(|e| BotError::Render(e.to_string()))
+}
+
+/// What the picture marks besides the last move: the captured king of a game that ended so (he
+/// stays on the board in the rules, so without the mark the final board would not show why the
+/// game ended), and the piece picked in the menu with its destinations.
+fn marks(history: &Game, menu: &Menu) -> Vec<Mark> {
+    let mut marks: Vec<Mark> = tafl_render::captured_king(history).into_iter().collect();
+    if let Menu::Destinations { from, moves, .. } = menu {
+        marks.push(Mark { square: *from, kind: MarkKind::Info });
+        marks.extend(moves.iter().filter_map(destination).map(|square| Mark { square, kind: MarkKind::Dot }));
+    }
+    marks
 }
 
 /// The position of `game` with the engine's move `mv` drawn as a move (tinted squares, the
@@ -278,7 +286,41 @@ fn page_bounds(len: usize, page: usize) -> (usize, usize, Option<usize>) {
 
 #[cfg(test)]
 mod tests {
-    use super::page_bounds;
+    use tafl_render::{Mark, MarkKind};
+    use tafl_rules::{Game, Position, Setup, Side, Variant};
+
+    use super::{Menu, marks, page_bounds};
+
+    /// Brandubh (historical rules): the attacker from d7 closes on the king at c3, taken
+    /// between it and the attacker on b3.
+    fn king_captured() -> Game {
+        let setup: Setup = "/7/7/7/7/1tK4/5T1/3t3/".parse().unwrap();
+        let start = Position::from_setup(Variant::Historical7.rules(), &setup, Side::Defenders).unwrap();
+        let mut game = Game::new(start);
+        for mv in ["f6-f5", "d7-d5"] {
+            game.play_text(&mv.parse().unwrap()).unwrap();
+        }
+        game
+    }
+
+    #[test]
+    fn the_final_board_of_a_game_lost_by_king_capture_marks_the_king() {
+        let game = king_captured();
+        assert!(!game.status().is_ongoing());
+        let danger = Mark { square: game.position().king(), kind: MarkKind::Danger };
+        assert_eq!(marks(&game, &Menu::Pieces(0)), vec![danger]);
+        // One move earlier the king still stands: nothing is marked.
+        let mut earlier = game.clone();
+        earlier.take_back();
+        assert_eq!(marks(&earlier, &Menu::Pieces(0)), Vec::new());
+        // The menu's own marks come with the king's.
+        let from = "d5".parse().unwrap();
+        let moves = vec![crate::host::MoveChoice { notation: "d5-d4".into(), captures: Vec::new(), effect: None }];
+        let all = marks(&game, &Menu::Destinations { from, moves, page: 0 });
+        assert_eq!(all[0], danger);
+        assert!(all.contains(&Mark { square: from, kind: MarkKind::Info }));
+        assert!(all.contains(&Mark { square: "d4".parse().unwrap(), kind: MarkKind::Dot }));
+    }
 
     #[test]
     fn menus_of_up_to_25_options_have_one_page() {

@@ -257,6 +257,7 @@ async fn item_lang(data: &Data, show: &Show) -> Lang {
         | Show::Thread { game }
         | Show::YourMove { game, .. }
         | Show::Summary { game }
+        | Show::Review { game }
         | Show::Offer { game, .. }
         | Show::Reminder { game, .. }
         | Show::RetireBoard { game, .. }
@@ -323,6 +324,27 @@ async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(),
                 create(item, 's').content(content).embed(embed).add_files(files).allowed_mentions(mentioning(&players));
             let sent = game_channel(&view).send_message(http, message).await?;
             data.host.delivered(item.id, Some(message_id(&sent)), now()).await?;
+            Ok(())
+        }
+        Show::Review { game } => {
+            // The summary posted earlier in this lane is edited in place with the review's words
+            // and chart (its files re-sent, since an edit that adds files replaces them all). A
+            // summary that was never posted, or was deleted, has nothing to edit.
+            if let Some(message) = data.host.summary_message(*game).await? {
+                let (embed, files) = play::summary_message(data, *game, lang).await?;
+                let view = data.host.show(*game).await?;
+                let mut edit = serenity::EditMessage::new().embed(embed);
+                for file in files {
+                    edit = edit.new_attachment(file);
+                }
+                let message = serenity::MessageId::new(message.max(1) as u64);
+                match game_channel(&view).edit_message(http, message, edit).await {
+                    Ok(_) => {}
+                    Err(error) if is_gone(&error) => {}
+                    Err(error) => return Err(error.into()),
+                }
+            }
+            data.host.delivered(item.id, None, now()).await?;
             Ok(())
         }
         Show::Offer { game, offer, event, by, notify } => {

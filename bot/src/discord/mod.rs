@@ -201,6 +201,16 @@ fn framework(
                     tokio::spawn(scheduler::run(ctx.http.clone(), data.clone(), tick)),
                     // Resumes every game where it is the bot's move, then follows new ones.
                     tokio::spawn(data.bots.clone().run()),
+                    // Post-game reviews, each waking the delivery that edits its summary.
+                    tokio::spawn(crate::host::review::run(
+                        data.host.clone(),
+                        crate::host::Searches::default(),
+                        tick.min(crate::host::review::LOOK_INTERVAL),
+                        {
+                            let delivery = data.delivery.clone();
+                            move || delivery.wake()
+                        },
+                    )),
                 ];
                 let _ = started.send(Ok(loops));
                 Ok(data)

@@ -35,11 +35,16 @@ pub struct RatingHistory {
 }
 
 impl Summary {
-    /// Pieces left and the king's distance to escape after every ply, from replaying the moves
-    /// (no evaluation: the engine adds that when it gives one).
+    /// Pieces left and the king's distance to escape after every ply, from replaying the moves,
+    /// and the engine's evaluation once the game's review is done.
     #[must_use]
     pub fn series(&self) -> GameSeries {
-        GameSeries::from_game(&self.record)
+        let mut series = GameSeries::from_game(&self.record);
+        if let Some(super::review::ReviewState::Done(review)) = &self.review {
+            series.evaluation = Some(review.chart());
+            series.turning_point = review.turning_point.as_ref().map(|t| t.ply as u32);
+        }
+        series
     }
 }
 

@@ -20,6 +20,7 @@ mod legal;
 mod locales;
 pub mod outbox;
 mod ratings;
+pub mod review;
 pub mod scheduler;
 pub mod search_pool;
 pub mod settings;
@@ -41,6 +42,7 @@ pub use error::{HostError, RecordFault, StorageFault};
 pub use locales::ServerLanguage;
 pub use outbox::{OfferEvent, Pending, Show};
 pub use ratings::{BOT_POOL, MAX_LEADERBOARD, rating_families, rating_family, split_pool};
+pub use review::{Review, ReviewState, Searches, TurningPoint};
 pub use scheduler::{Digest, Due, Reminder, ReminderKind};
 pub use settings::{ServerSettings, UserSettings};
 pub use summary::captures_by_side;
@@ -897,6 +899,8 @@ async fn end_game(
     // The final board (without controls) and the summary, whatever ended the game.
     outbox::record(conn, &Show::Board { game: id, ply: loaded.game.ply() }, now).await?;
     outbox::record(conn, &Show::Summary { game: id }, now).await?;
+    // The engine's review of the game, asked for with its end so that no restart forgets it.
+    store::reviews::enqueue(conn, id, now).await?;
     ending.status_name().clone_into(&mut loaded.row.status);
     loaded.row.reason = Some(ending.reason.name().to_owned());
     loaded.row.loser_id = loser;

@@ -27,6 +27,9 @@ pub enum Show {
     YourMove { game: GameId, ply: usize },
     /// The summary of a finished game.
     Summary { game: GameId },
+    /// The game's review is done: its summary message is edited to show the turning point and
+    /// the evaluation chart.
+    Review { game: GameId },
     /// A draw offer or takeback request made or answered by `by`, told to `notify`.
     Offer { game: GameId, offer: OfferKind, event: OfferEvent, by: UserId, notify: Vec<UserId> },
     /// A reminder to the player to move at `ply`, whose time runs out at `deadline_at`.
@@ -59,6 +62,7 @@ impl Show {
             | Show::Thread { game }
             | Show::YourMove { game, .. }
             | Show::Summary { game }
+            | Show::Review { game }
             | Show::Offer { game, .. }
             | Show::Reminder { game, .. }
             | Show::RetireBoard { game, .. }
@@ -76,6 +80,7 @@ impl Show {
             Show::Thread { .. } => "thread",
             Show::YourMove { .. } => "your_move",
             Show::Summary { .. } => "summary",
+            Show::Review { .. } => "review",
             Show::Offer { .. } => "offer",
             Show::Reminder { .. } => "reminder",
             Show::RetireBoard { .. } => "retire_board",
@@ -378,6 +383,7 @@ mod tests {
             },
             Show::Reminder { game: 3, reminder: ReminderKind::LastWarning, ply: 4, deadline_at: 99, dm: true },
             Show::ChallengeClosed { challenge: 9, by: 5 },
+            Show::Review { game: 3 },
         ];
         for item in items {
             let json = serde_json::to_string(&item).unwrap();

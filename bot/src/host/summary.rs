@@ -13,6 +13,7 @@ impl Host {
         let mut tx = self.db.begin_read().await?;
         let loaded = self.load(&mut tx, game_id).await?;
         let changes = store::rating_changes::of_game(&mut tx, game_id).await?;
+        let review = store::reviews::find(&mut tx, game_id).await?;
         let rating_changes = changes
             .into_iter()
             .map(|c| RatingChange {
@@ -25,7 +26,9 @@ impl Host {
                 deviation_after: c.deviation_after,
             })
             .collect();
-        Ok(summarise(&loaded, rating_changes))
+        let mut summary = summarise(&loaded, rating_changes);
+        summary.review = review.and_then(|row| super::review::state_of(&row, loaded.game.start().to_move()));
+        Ok(summary)
     }
 }
 
@@ -80,6 +83,7 @@ fn summarise(loaded: &Loaded, rating_changes: Vec<RatingChange>) -> Summary {
         finished_at: row.finished_at,
         duration: row.finished_at.map(|end| (end - row.created_at).max(0)),
         rating_changes,
+        review: None,
         record: record.clone(),
         game,
     }

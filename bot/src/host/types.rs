@@ -611,6 +611,9 @@ pub struct Summary {
     pub duration: Option<i64>,
     /// Global scope first, attacker first; empty for a game not rated (or not yet finished).
     pub rating_changes: Vec<RatingChange>,
+    /// The engine's review of a finished game; `None` when there is none (a game in progress,
+    /// an imported one, one that ended before reviews existed).
+    pub review: Option<super::review::ReviewState>,
 }
 
 impl Summary {

@@ -3,12 +3,12 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use tafl_render::{BoardOptions, GifOptions, LastMove, Renderer};
+use tafl_render::{BoardOptions, GifOptions, LastMove, Mark, MarkKind, Renderer};
 
 use crate::host::search_pool::SearchPool;
 use crate::host::{
-    BotPlayer, ChallengeRequest, Clock, Due, GameId, GameView, Host, HostError, OfferAction, OfferOutcome, Place,
-    ReminderKind, SideChoice, Summary, User, clock, is_bot,
+    BotPlayer, ChallengeRequest, Clock, Due, EndReason, GameId, GameView, Host, HostError, OfferAction, OfferOutcome,
+    Place, ReminderKind, Searches, SideChoice, Summary, User, clock, is_bot,
 };
 use crate::present::markup::mention;
 use crate::present::{Lang, summary, text, tr};
@@ -587,6 +587,12 @@ impl Session {
     async fn summary(&mut self, args: &[&str]) -> Result<String, String> {
         let me = self.me().await?;
         let id = self.pick_game_of(args.first().copied(), &me, true).await?;
+        // The console has no message to edit later, so a finished game's pending review is run
+        // here, before the summary is read: a few seconds at most, and the summary then names
+        // the turning point. Should it fail, the summary is shown without it.
+        if let Err(error) = self.host.review_game(id, &Searches::default(), self.now()).await {
+            tracing::warn!(%error, game = id, "the game could not be reviewed");
+        }
         let summary = self.host.summary(id).await.map_err(self.refusal())?;
         let words = summary::summary_text(&summary, self.lang);
         let mut out = format!("{}\n{}\n", words.title, words.description);
@@ -810,6 +816,13 @@ impl Session {
         let options = BoardOptions {
             last_move: game.last_move.as_ref().map(|m| LastMove { mv: m.mv, captures: m.captures.clone() }),
             caption: Some(summary::caption(game, self.lang)),
+            // The captured king stays on the board; the mark says why the game ended.
+            marks: game
+                .ending
+                .filter(|e| e.reason == EndReason::Board(tafl_rules::Reason::KingCaptured))
+                .map(|_| Mark { square: game.position.king(), kind: MarkKind::Danger })
+                .into_iter()
+                .collect(),
             ..BoardOptions::default()
         };
         let png = match renderer.render_png(&game.position, &options) {

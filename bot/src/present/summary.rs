@@ -8,9 +8,27 @@ use super::markup::{name, timestamp};
 use super::text::{move_number, side_name, variant_name};
 use super::{Lang, tr};
 use crate::host::{
-    Conclusion, EndReason, Ending, GameView, Leaderboard, PlayerResult, Profile, RatingChange, Scope, SideRecord,
-    Summary,
+    Conclusion, EndReason, Ending, GameView, Leaderboard, PlayerResult, Profile, RatingChange, Review, ReviewState,
+    Scope, SideRecord, Summary,
 };
+
+/// The engine review's line of a summary: the turning point with the ply, the move played and
+/// the better one; that no move lost ground; or that the review is still running.
+#[must_use]
+pub fn review_line(review: Option<&ReviewState>, lang: Lang) -> Option<String> {
+    Some(match review? {
+        ReviewState::Pending => tr!(lang, "summary-review-pending"),
+        ReviewState::Done(Review { turning_point: None, .. }) => tr!(lang, "summary-no-turning-point"),
+        ReviewState::Done(Review { turning_point: Some(t), .. }) => tr!(
+            lang,
+            "summary-turning-point",
+            ply = t.ply,
+            side = t.side.name(),
+            played = t.played.as_str(),
+            better = t.better.as_str()
+        ),
+    })
+}
 
 /// Discord's limit for an embed description is 4096 characters; stay clear of it.
 pub const MAX_DESCRIPTION: usize = 4000;
@@ -84,6 +102,9 @@ pub fn summary_text(summary: &Summary, lang: Lang) -> EmbedText {
     }
     if game.imported {
         lines.push(tr!(lang, "summary-imported"));
+    }
+    if let Some(line) = review_line(summary.review.as_ref(), lang) {
+        lines.push(line);
     }
     EmbedText { title, description: lines.join("\n") }
 }
@@ -364,6 +385,7 @@ mod tests {
             finished_at: ending.map(|_| 1_000 + 2 * 86_400 + 3 * 3_600 + 59),
             duration: ending.map(|_| 2 * 86_400 + 3 * 3_600 + 59),
             rating_changes: Vec::new(),
+            review: None,
         }
     }
 

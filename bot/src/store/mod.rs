@@ -16,6 +16,7 @@ pub mod offers;
 pub mod outbox;
 pub mod rating_changes;
 pub mod ratings;
+pub mod reviews;
 pub mod scheduler;
 pub mod servers;
 pub mod users;

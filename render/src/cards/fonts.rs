@@ -1,8 +1,19 @@
-//! The cards' own fonts: a stack of embedded faces (from crates, never the system's) tried in
-//! order for every character, so that a name mixing scripts draws each letter from a face that
-//! has it. Characters no face has are left out, never drawn as `?` or an empty box.
+//! The cards' own fonts: a stack of embedded faces (from crates and from `render/fonts/`, never
+//! the system's) tried in order for every character, so that a name mixing scripts draws each
+//! letter from a face that has it. Characters no face has are left out, never drawn as `?` or an
+//! empty box.
+//!
+//! Two ways to lay text out. Latin, Cyrillic, Greek and CJK need no shaping: each character is
+//! its glyph, drawn left to right, run by run of one face (the fast path every Latin name takes,
+//! as before the other scripts came). Text with a right-to-left or joining script (Hebrew, Arabic,
+//! Devanagari, Thai…) is put in display order by the Unicode bidi algorithm (`unicode-bidi`) and
+//! shaped by `rustybuzz`, so Arabic letters take their joined forms, Devanagari its conjuncts and
+//! Thai its stacked marks; the shaped glyphs are then drawn one by one with `ab_glyph`.
 
-use ab_glyph::{Font as _, FontRef, PxScale, ScaleFont as _};
+use std::ops::Range;
+use std::sync::OnceLock;
+
+use ab_glyph::{Font as _, FontRef, GlyphId, PxScale, ScaleFont as _, point};
 use image::{Rgba, RgbaImage};
 use imageproc::drawing::draw_text_mut;
 
@@ -10,12 +21,74 @@ use imageproc::drawing::draw_text_mut;
 /// costs no more than a long one.
 const MAX_CHARS: usize = 80;
 
-/// Regular and bold, each a fallback chain of faces. Parsing a face only reads its table
-/// directory, so preparing the stack costs microseconds; glyphs are outlined when drawn.
+/// A face's regular and bold files.
+type Pair = (&'static [u8], &'static [u8]);
+
+/// The faces after Noto Sans, regular and bold, in the order they are tried (see
+/// `render/fonts/README.md` for what each covers). A character is drawn by the first face that
+/// has it.
+const FALLBACKS: [Pair; 6] = [
+    (include_bytes!("../../fonts/NotoSansArabic-Regular.ttf"), include_bytes!("../../fonts/NotoSansArabic-Bold.ttf")),
+    (include_bytes!("../../fonts/NotoSansHebrew-Regular.ttf"), include_bytes!("../../fonts/NotoSansHebrew-Bold.ttf")),
+    (
+        include_bytes!("../../fonts/NotoSansDevanagari-Regular.ttf"),
+        include_bytes!("../../fonts/NotoSansDevanagari-Bold.ttf"),
+    ),
+    (include_bytes!("../../fonts/NotoSansThai-Regular.ttf"), include_bytes!("../../fonts/NotoSansThai-Bold.ttf")),
+    (
+        include_bytes!("../../fonts/NotoSansSC-Names-Regular.ttf"),
+        include_bytes!("../../fonts/NotoSansSC-Names-Bold.ttf"),
+    ),
+    (
+        include_bytes!("../../fonts/NotoSansKR-Hangul-Regular.ttf"),
+        include_bytes!("../../fonts/NotoSansKR-Hangul-Bold.ttf"),
+    ),
+];
+
+/// One embedded face, parsed on first use: a card of Latin names never parses the others (the
+/// bytes are in the binary, but pages nobody reads are never loaded).
+struct Face {
+    bytes: &'static [u8],
+    font: OnceLock<FontRef<'static>>,
+    shaper: OnceLock<rustybuzz::Face<'static>>,
+    /// The scale that gives this face's em the size of Noto Sans's em at the same `px`: faces
+    /// differ in their ascent + descent (the height `PxScale` measures), Arabic's by far.
+    em: OnceLock<f32>,
+}
+
+impl std::fmt::Debug for Face {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Face").field("bytes", &self.bytes.len()).finish_non_exhaustive()
+    }
+}
+
+impl Face {
+    fn new(bytes: &'static [u8]) -> Face {
+        Face { bytes, font: OnceLock::new(), shaper: OnceLock::new(), em: OnceLock::new() }
+    }
+
+    fn font(&self) -> &FontRef<'static> {
+        self.font.get_or_init(|| FontRef::try_from_slice(self.bytes).expect("an embedded font parses"))
+    }
+
+    fn shaper(&self) -> &rustybuzz::Face<'static> {
+        self.shaper.get_or_init(|| rustybuzz::Face::from_slice(self.bytes, 0).expect("an embedded font parses"))
+    }
+
+    /// Height units (what `PxScale` sizes) per em.
+    fn height_per_em(&self) -> f32 {
+        *self.em.get_or_init(|| {
+            let font = self.font();
+            font.height_unscaled() / font.units_per_em().unwrap_or(1000.0)
+        })
+    }
+}
+
+/// Regular and bold, each a fallback chain of faces.
 #[derive(Debug)]
 pub(crate) struct Fonts {
-    regular: Vec<FontRef<'static>>,
-    bold: Vec<FontRef<'static>>,
+    regular: Vec<Face>,
+    bold: Vec<Face>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -24,15 +97,27 @@ pub(crate) enum Weight {
     Bold,
 }
 
+/// A glyph placed by the shaping path: which face, which glyph, where its origin sits relative
+/// to the pen's start and the baseline (pixels, y down).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Placed {
+    pub face: usize,
+    pub glyph: u16,
+    pub x: f32,
+    pub y: f32,
+}
+
 impl Fonts {
     pub(crate) fn new() -> Fonts {
-        let face = |bytes: &'static [u8]| FontRef::try_from_slice(bytes).expect("an embedded font parses");
-        // Noto Sans covers Latin, Cyrillic, Greek and Vietnamese. Faces for further scripts go
-        // after it in each chain; the first face that has a character draws it.
-        Fonts { regular: vec![face(ttf_noto_sans::REGULAR)], bold: vec![face(ttf_noto_sans::BOLD)] }
+        // Noto Sans covers Latin, Cyrillic, Greek and Vietnamese; the faces of further scripts
+        // follow it in each chain.
+        let chain = |first: &'static [u8], pick: fn(&Pair) -> &'static [u8]| {
+            std::iter::once(Face::new(first)).chain(FALLBACKS.iter().map(|f| Face::new(pick(f)))).collect()
+        };
+        Fonts { regular: chain(ttf_noto_sans::REGULAR, |f| f.0), bold: chain(ttf_noto_sans::BOLD, |f| f.1) }
     }
 
-    fn chain(&self, weight: Weight) -> &[FontRef<'static>] {
+    fn chain(&self, weight: Weight) -> &[Face] {
         match weight {
             Weight::Regular => &self.regular,
             Weight::Bold => &self.bold,
@@ -41,16 +126,30 @@ impl Fonts {
 
     /// Which face of the chain draws `c`, if any.
     fn face_of(&self, weight: Weight, c: char) -> Option<usize> {
-        self.chain(weight).iter().position(|f| f.glyph_id(c).0 != 0)
+        self.chain(weight).iter().position(|f| f.font().glyph_id(c).0 != 0)
+    }
+
+    /// The scale of face `face` at `px`, its em matched to Noto Sans's.
+    fn scale(&self, weight: Weight, face: usize, px: f32) -> PxScale {
+        if face == 0 {
+            return PxScale::from(px);
+        }
+        let chain = self.chain(weight);
+        PxScale::from(px * chain[face].height_per_em() / chain[0].height_per_em())
     }
 
     /// `text` ready to draw: control and invisible characters dropped, characters no face has
-    /// left out, runs of spaces collapsed, text written right to left put in display order.
+    /// left out, runs of spaces collapsed. The order stays logical: drawing puts text written
+    /// right to left in display order.
     pub(crate) fn clean(&self, text: &str) -> String {
         let mut out = String::new();
+        // The zero-width (non-)joiners choose letter forms in shaped scripts (Persian writes
+        // ZWNJ inside words); elsewhere they only glue emoji, which no face has.
+        let shaped = needs_shaping(text);
         for c in text.chars().take(MAX_CHARS * 4) {
             let c = if c.is_whitespace() { ' ' } else { c };
-            if c.is_control() || is_invisible(c) {
+            let joiner = matches!(c, '\u{200C}' | '\u{200D}');
+            if c.is_control() || (is_invisible(c) && !(shaped && joiner)) {
                 continue;
             }
             if c == ' ' {
@@ -64,11 +163,7 @@ impl Fonts {
                 break;
             }
         }
-        let out = out.trim();
-        // No shaping engine here: a name written mostly right to left is shown in visual order
-        // (reversed), which is right for unjoined scripts such as Hebrew.
-        let rtl = out.chars().filter(|&c| is_rtl(c)).count();
-        if rtl * 2 > out.chars().count() { out.chars().rev().collect() } else { out.to_owned() }
+        out.trim().to_owned()
     }
 
     /// `text` cleaned, or `fallback` (also cleaned) when nothing drawable is left.
@@ -77,37 +172,94 @@ impl Fonts {
         if clean.is_empty() { self.clean(fallback) } else { clean }
     }
 
-    /// Runs of characters drawn by one face, with each run's advance at `px`.
-    fn runs<'t>(&self, weight: Weight, text: &'t str, px: f32) -> Vec<(usize, &'t str, f32)> {
-        let chain = self.chain(weight);
-        let mut runs: Vec<(usize, &str, f32)> = Vec::new();
-        let mut start = 0;
-        let mut current: Option<usize> = None;
-        let flush = |runs: &mut Vec<(usize, &'t str, f32)>, face: usize, s: &'t str| {
-            let scaled = chain[face].as_scaled(PxScale::from(px));
-            let w: f32 = s.chars().map(|c| scaled.h_advance(scaled.glyph_id(c))).sum();
-            runs.push((face, s, w));
-        };
-        for (i, c) in text.char_indices() {
+    /// Runs of characters drawn by one face in `range` of `text`, in logical order.
+    fn face_runs(&self, weight: Weight, text: &str, range: Range<usize>) -> Vec<(usize, Range<usize>)> {
+        let mut runs: Vec<(usize, Range<usize>)> = Vec::new();
+        let mut current: Option<(usize, usize)> = None;
+        for (i, c) in text[range.clone()].char_indices() {
+            let i = range.start + i;
             // Spaces stay with the run they are in; every face has one.
-            let face = if c == ' ' { current.or(Some(0)) } else { self.face_of(weight, c) };
+            let face = if c == ' ' { current.map(|(f, _)| f).or(Some(0)) } else { self.face_of(weight, c) };
             let Some(face) = face else { continue };
-            if current != Some(face) {
-                if let Some(prev) = current {
-                    flush(&mut runs, prev, &text[start..i]);
+            match current {
+                Some((f, _)) if f == face => {}
+                Some((f, start)) => {
+                    runs.push((f, start..i));
+                    current = Some((face, i));
                 }
-                start = i;
-                current = Some(face);
+                None => current = Some((face, i)),
             }
         }
-        if let Some(face) = current {
-            flush(&mut runs, face, &text[start..]);
+        if let Some((face, start)) = current {
+            runs.push((face, start..range.end));
         }
         runs
     }
 
+    /// Runs of the simple path, with each run's advance at `px`.
+    fn runs<'t>(&self, weight: Weight, text: &'t str, px: f32) -> Vec<(usize, &'t str, f32)> {
+        let chain = self.chain(weight);
+        self.face_runs(weight, text, 0..text.len())
+            .into_iter()
+            .map(|(face, range)| {
+                let s = &text[range];
+                let scaled = chain[face].font().as_scaled(self.scale(weight, face, px));
+                let w: f32 = s.chars().map(|c| scaled.h_advance(scaled.glyph_id(c))).sum();
+                (face, s, w)
+            })
+            .collect()
+    }
+
+    /// The glyphs of `text` shaped and in display order, and the width of the whole.
+    pub(crate) fn shape(&self, weight: Weight, text: &str, px: f32) -> (Vec<Placed>, f32) {
+        let chain = self.chain(weight);
+        let mut glyphs = Vec::new();
+        let mut pen = 0.0f32;
+        let bidi = unicode_bidi::BidiInfo::new(text, None);
+        for para in &bidi.paragraphs {
+            let (levels, runs) = bidi.visual_runs(para, para.range.clone());
+            for run in runs {
+                let rtl = levels[run.start].is_rtl();
+                let mut pieces = self.face_runs(weight, text, run);
+                // Within a right-to-left run, the logically first piece is drawn rightmost.
+                if rtl {
+                    pieces.reverse();
+                }
+                for (face, range) in pieces {
+                    let mut buffer = rustybuzz::UnicodeBuffer::new();
+                    buffer.push_str(&text[range]);
+                    buffer.set_direction(if rtl {
+                        rustybuzz::Direction::RightToLeft
+                    } else {
+                        rustybuzz::Direction::LeftToRight
+                    });
+                    buffer.guess_segment_properties();
+                    let shaped = rustybuzz::shape(chain[face].shaper(), &[], buffer);
+                    let scale = self.scale(weight, face, px);
+                    let font = chain[face].font();
+                    // Font units to pixels as ab_glyph scales this face.
+                    let k = font.as_scaled(scale).h_scale_factor();
+                    for (info, pos) in shaped.glyph_infos().iter().zip(shaped.glyph_positions()) {
+                        glyphs.push(Placed {
+                            face,
+                            glyph: u16::try_from(info.glyph_id).unwrap_or(0),
+                            x: pen + pos.x_offset as f32 * k,
+                            y: -(pos.y_offset as f32) * k,
+                        });
+                        pen += pos.x_advance as f32 * k;
+                    }
+                }
+            }
+        }
+        (glyphs, pen)
+    }
+
     pub(crate) fn width(&self, weight: Weight, text: &str, px: f32) -> f32 {
-        self.runs(weight, text, px).iter().map(|r| r.2).sum()
+        if needs_shaping(text) {
+            self.shape(weight, text, px).1
+        } else {
+            self.runs(weight, text, px).iter().map(|r| r.2).sum()
+        }
     }
 
     /// `text` shortened with an ellipsis until it is at most `max` pixels wide.
@@ -137,19 +289,25 @@ impl Fonts {
         (x, centre_y): (f32, f32),
         colour: [u8; 3],
     ) -> f32 {
+        // Noto's capitals are 0.714 em tall; the baseline sits half of that below the centre.
+        let baseline = centre_y + 0.357 * px;
+        if needs_shaping(text) {
+            return self.draw_shaped(image, weight, text, px, (x, baseline), colour);
+        }
         let chain = self.chain(weight);
         let mut pen = x;
         for (face, run, w) in self.runs(weight, text, px) {
-            let font = &chain[face];
-            let scaled = font.as_scaled(PxScale::from(px));
-            // imageproc puts the baseline at `y + ascent`; Noto's capitals are 0.714 em tall.
-            let top = centre_y + 0.357 * px - scaled.ascent();
+            let font = chain[face].font();
+            let scale = self.scale(weight, face, px);
+            let scaled = font.as_scaled(scale);
+            // imageproc puts the baseline at `y + ascent`.
+            let top = baseline - scaled.ascent();
             draw_text_mut(
                 image,
                 Rgba([colour[0], colour[1], colour[2], 255]),
                 pen.round() as i32,
                 top.round() as i32,
-                px,
+                scale,
                 font,
                 run,
             );
@@ -157,16 +315,60 @@ impl Fonts {
         }
         pen - x
     }
+
+    fn draw_shaped(
+        &self,
+        image: &mut RgbaImage,
+        weight: Weight,
+        text: &str,
+        px: f32,
+        (x, baseline): (f32, f32),
+        colour: [u8; 3],
+    ) -> f32 {
+        let chain = self.chain(weight);
+        let (glyphs, width) = self.shape(weight, text, px);
+        let (w, h) = (image.width() as i32, image.height() as i32);
+        for placed in glyphs {
+            let font = chain[placed.face].font();
+            let glyph = GlyphId(placed.glyph)
+                .with_scale_and_position(self.scale(weight, placed.face, px), point(x + placed.x, baseline + placed.y));
+            let Some(outline) = font.outline_glyph(glyph) else { continue };
+            let bounds = outline.px_bounds();
+            outline.draw(|gx, gy, coverage| {
+                let (px_x, px_y) = (bounds.min.x as i32 + gx as i32, bounds.min.y as i32 + gy as i32);
+                if px_x < 0 || px_y < 0 || px_x >= w || px_y >= h {
+                    return;
+                }
+                let a = coverage.clamp(0.0, 1.0);
+                let pixel = image.get_pixel_mut(px_x as u32, px_y as u32);
+                for (channel, &c) in pixel.0.iter_mut().zip(&colour) {
+                    *channel = (f32::from(*channel) * (1.0 - a) + f32::from(c) * a).round() as u8;
+                }
+            });
+        }
+        width
+    }
+}
+
+/// Whether `text` has a character of a script written right to left or with joined or
+/// reordered letters, which only shaping draws right.
+fn needs_shaping(text: &str) -> bool {
+    text.chars().any(|c| {
+        matches!(c,
+            '\u{0590}'..='\u{08FF}' // Hebrew, Arabic, Syriac, Thaana, N'Ko…
+            | '\u{0900}'..='\u{0DFF}' // the Indic scripts
+            | '\u{0E00}'..='\u{0FFF}' // Thai, Lao, Tibetan
+            | '\u{1000}'..='\u{109F}' // Myanmar
+            | '\u{1780}'..='\u{17FF}' // Khmer
+            | '\u{FB1D}'..='\u{FDFF}' // Hebrew and Arabic presentation forms
+            | '\u{FE70}'..='\u{FEFF}')
+    })
 }
 
 /// Code points that only modify their neighbours (variation selectors, joiners, tags, skin
 /// tones) and have no glyph of their own.
 fn is_invisible(c: char) -> bool {
     matches!(c, '\u{200B}'..='\u{200F}' | '\u{2028}'..='\u{202E}' | '\u{2060}'..='\u{206F}' | '\u{FE00}'..='\u{FE0F}' | '\u{FEFF}' | '\u{E0000}'..='\u{E007F}' | '\u{1F3FB}'..='\u{1F3FF}')
-}
-
-fn is_rtl(c: char) -> bool {
-    matches!(c, '\u{0590}'..='\u{08FF}' | '\u{FB1D}'..='\u{FDFF}' | '\u{FE70}'..='\u{FEFF}')
 }
 
 #[cfg(test)]
@@ -198,5 +400,129 @@ mod tests {
         let fitted = fonts.fit(Weight::Bold, &clean, 30.0, 200.0);
         assert!(fitted.ends_with('…'));
         assert!(fonts.width(Weight::Bold, &fitted, 30.0) <= 200.0);
+    }
+
+    /// A name in each script the bundled faces add, as people write them.
+    const NAMES: [(&str, &str); 8] = [
+        ("Arabic", "محمد عبد الله"),
+        ("Hebrew", "דוד כהן"),
+        ("Devanagari", "अर्जुन शर्मा"),
+        ("Thai", "สมชาย ใจดี"),
+        ("Chinese", "王小明"),
+        ("Japanese", "さくら 田中"),
+        ("Korean", "김민준"),
+        ("Persian with ZWNJ", "می‌نا"),
+    ];
+
+    #[test]
+    fn names_in_every_bundled_script_are_kept_whole() {
+        let fonts = Fonts::new();
+        for (script, name) in NAMES {
+            let clean = fonts.clean(name);
+            let expected: String =
+                name.chars().filter(|&c| c != '\u{200C}' || fonts.face_of(Weight::Bold, c).is_some()).collect();
+            assert_eq!(clean, expected, "{script}");
+        }
+    }
+
+    /// The ink of `text` drawn at 36 px: (pixels inked, leftmost, rightmost column).
+    fn ink(fonts: &Fonts, text: &str) -> (usize, u32, u32, f32) {
+        let mut image = RgbaImage::from_pixel(900, 80, Rgba([0, 0, 0, 255]));
+        let width = fonts.draw(&mut image, Weight::Bold, text, 36.0, (20.0, 40.0), [255, 255, 255]);
+        let mut count = 0;
+        let (mut left, mut right) = (u32::MAX, 0);
+        for (x, _, p) in image.enumerate_pixels() {
+            if p.0[0] > 128 {
+                count += 1;
+                left = left.min(x);
+                right = right.max(x);
+            }
+        }
+        (count, left, right, width)
+    }
+
+    #[test]
+    fn a_name_in_each_script_draws_ink_as_wide_as_its_layout_says() {
+        let fonts = Fonts::new();
+        for (script, name) in NAMES {
+            let clean = fonts.clean(name);
+            let (count, left, right, width) = ink(&fonts, &clean);
+            let letters = clean.chars().filter(|c| !c.is_whitespace()).count() as f32;
+            assert!(count > 200, "{script}: {count} pixels inked");
+            // Plausible: each letter between a sixth of an em and one and a half ems wide.
+            assert!(width > letters * 6.0 && width < letters * 54.0, "{script}: {width} px for {letters} letters");
+            let inked = (right - left) as f32;
+            assert!(inked > width * 0.6 && inked < width + 12.0, "{script}: ink {left}..{right}, layout {width}");
+            assert!(left >= 18, "{script}: nothing is drawn left of the pen ({left})");
+        }
+    }
+
+    #[test]
+    fn arabic_is_shaped_into_joined_forms_in_right_to_left_order() {
+        let fonts = Fonts::new();
+        let name = "محمد";
+        let (glyphs, _) = fonts.shape(Weight::Bold, name, 36.0);
+        let arabic = 1;
+        assert!(glyphs.iter().all(|g| g.face == arabic), "{glyphs:?}");
+        let font = fonts.chain(Weight::Bold)[arabic].font();
+        let isolated: Vec<u16> = name.chars().map(|c| font.glyph_id(c).0).collect();
+        // Displayed right to left: the first glyph on the left is the last letter, dal.
+        let mut by_x = glyphs.clone();
+        by_x.sort_by(|a, b| a.x.total_cmp(&b.x));
+        assert_eq!(by_x.len(), 4);
+        // Every letter but the final dal (which does not join to the left) takes another form
+        // than its isolated one; meem, hah and meem join on both or one side.
+        let shaped_logical: Vec<u16> = by_x.iter().rev().map(|g| g.glyph).collect();
+        for i in 0..3 {
+            assert_ne!(
+                shaped_logical[i], isolated[i],
+                "letter {i} of {name} is joined: {shaped_logical:?} vs {isolated:?}"
+            );
+        }
+        assert_ne!(shaped_logical[3], isolated[3], "the final dal takes its final form");
+        // The two meems differ: initial and medial.
+        assert_ne!(shaped_logical[0], shaped_logical[2]);
+    }
+
+    #[test]
+    fn mixed_scripts_keep_latin_left_to_right_and_put_hebrew_in_display_order() {
+        let fonts = Fonts::new();
+        let (glyphs, width) = fonts.shape(Weight::Regular, "Bob כהן", 30.0);
+        assert!(width > 0.0);
+        let noto = fonts.chain(Weight::Regular)[0].font();
+        let hebrew = fonts.chain(Weight::Regular)[2].font();
+        // "Bob" first, left to right; then the Hebrew word from its last letter (final nun) on
+        // the left to its first (kaf) on the right.
+        assert_eq!((glyphs[0].face, glyphs[0].glyph), (0, noto.glyph_id('B').0));
+        let word: Vec<u16> = glyphs.iter().filter(|g| g.face == 2).map(|g| g.glyph).collect();
+        let expected: Vec<u16> = ['ן', 'ה', 'כ'].iter().map(|&c| hebrew.glyph_id(c).0).collect();
+        assert_eq!(word, expected);
+        assert!(glyphs.windows(2).all(|w| w[0].x <= w[1].x), "glyphs advance left to right on screen");
+    }
+
+    #[test]
+    fn devanagari_forms_its_conjuncts_and_thai_keeps_its_marks() {
+        let fonts = Fonts::new();
+        // अर्जुन: the r before j becomes a reph drawn above, so shaping changes the glyph run.
+        let name = "अर्जुन";
+        let (glyphs, _) = fonts.shape(Weight::Regular, name, 30.0);
+        let font = fonts.chain(Weight::Regular)[3].font();
+        let plain: Vec<u16> = name.chars().map(|c| font.glyph_id(c).0).collect();
+        let shaped: Vec<u16> = glyphs.iter().map(|g| g.glyph).collect();
+        assert_ne!(shaped, plain, "the conjunct is formed");
+        assert!(glyphs.len() < name.chars().count(), "virama and ra fold into the reph");
+        // ดี: the vowel above (sara ii) sits over its consonant and takes no room of its own.
+        let (glyphs, with_mark) = fonts.shape(Weight::Regular, "ดี", 30.0);
+        assert_eq!(glyphs.len(), 2);
+        assert!(glyphs.iter().all(|g| g.face == 4), "{glyphs:?}");
+        let (_, bare) = fonts.shape(Weight::Regular, "ด", 30.0);
+        assert!((with_mark - bare).abs() < 0.5, "the mark adds no width: {bare} vs {with_mark}");
+    }
+
+    #[test]
+    fn latin_text_takes_the_path_without_shaping() {
+        assert!(!needs_shaping("Ragnhild Þórr Ярослав Ἀλέξανδρος 王小明 김민준 …"));
+        assert!(needs_shaping("Bob محمد"));
+        assert!(needs_shaping("สมชาย"));
     }
 }

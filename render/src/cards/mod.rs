@@ -64,6 +64,9 @@ pub struct GameSeries {
     /// chart. Non-finite values are treated as level.
     pub evaluation: Option<Vec<f32>>,
     pub captures: Vec<Capture>,
+    /// A ply to mark on the evaluation chart (the review's turning point): a line from the
+    /// position before it to the one after, where the evaluation swung.
+    pub turning_point: Option<u32>,
 }
 
 impl GameSeries {
@@ -91,7 +94,7 @@ impl GameSeries {
                 });
             }
         }
-        GameSeries { pieces, king_distance: distances, evaluation: None, captures }
+        GameSeries { pieces, king_distance: distances, evaluation: None, captures, turning_point: None }
     }
 }
 

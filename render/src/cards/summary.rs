@@ -188,6 +188,9 @@ pub(crate) fn draw(fonts: &Fonts, card: &SummaryCard, board: &RgbaImage) -> (Rgb
         );
         captures(&mut image, &colours, &plot, s);
         evaluation(&mut image, &colours, &plot, &values, thickness);
+        if let Some(ply) = s.turning_point.filter(|&p| p >= 1 && (p as usize) < values.len()) {
+            turning_point(&mut image, &colours, &plot, &values, ply as usize);
+        }
     }
     (image, Plots { pieces: pieces_plot, king: king_plot })
 }
@@ -250,6 +253,15 @@ fn evaluation(image: &mut RgbaImage, colours: &Colours, plot: &Plot, values: &[f
     chart::fill(image, (plot.x, zero.round(), plot.w, 1.0), colours.axis);
     let line: Vec<(f32, f32)> = values.iter().enumerate().map(|(i, &v)| plot.at(i as f64, v)).collect();
     chart::polyline(image, &line, colours.text, thickness.saturating_sub(1).max(1));
+}
+
+/// The turning point: a thin rule at its ply across the chart, the swing itself (from the
+/// position before the move to the one after) in the warning colour, and a dot where it landed.
+fn turning_point(image: &mut RgbaImage, colours: &Colours, plot: &Plot, values: &[f64], ply: usize) {
+    let (x, _) = plot.at(ply as f64, 0.0);
+    chart::fill(image, (x - 1.0, plot.y, 2.0, plot.h), chart::mix(colours.panel, colours.bad, 0.6));
+    chart::line(image, plot.at((ply - 1) as f64, values[ply - 1]), plot.at(ply as f64, values[ply]), colours.bad, 3);
+    chart::disc(image, plot.at(ply as f64, values[ply]), 6.0, colours.bad);
 }
 
 #[cfg(test)]

@@ -186,19 +186,46 @@ pub fn profile_card(games: u32, name: &str, lang: Lang, theme: tafl_render::Them
 
 /// A leaderboard of ten players with names in several scripts.
 pub fn leaderboard_card(lang: Lang, theme: tafl_render::Theme) -> tafl_render::LeaderboardCard {
+    leaderboard_of(
+        &[
+            "Ragnhild",
+            "Ярослав",
+            "Ἀλέξανδρος",
+            "",
+            "Þorvaldr the Far-Travelled Merchant of Birka",
+            "Nguyễn Văn Anh",
+            "Zoë 🛡️",
+            "Björn",
+            "Σοφία",
+            "Анна-Мария",
+        ],
+        lang,
+        theme,
+    )
+}
+
+/// Names in each script the cards' fallback faces add, as people write them (right to left,
+/// joined, with conjuncts and stacked marks), and one mixing Latin with Arabic.
+pub const SCRIPT_NAMES: [&str; 10] = [
+    "محمد عبد الله",
+    "דוד כהן",
+    "अर्जुन शर्मा",
+    "สมชาย ใจดี",
+    "王小明",
+    "さくら 田中",
+    "김민준",
+    "Bob محمد",
+    "ناصر‌الدین",
+    "Ragnhild",
+];
+
+/// A leaderboard of ten players with names in every bundled script.
+pub fn scripts_leaderboard_card(lang: Lang, theme: tafl_render::Theme) -> tafl_render::LeaderboardCard {
+    leaderboard_of(&SCRIPT_NAMES, lang, theme)
+}
+
+fn leaderboard_of(names: &[&str], lang: Lang, theme: tafl_render::Theme) -> tafl_render::LeaderboardCard {
     use tafl_render::{LeaderboardCard, LeaderboardLabels, LeaderboardRow};
-    let names = [
-        "Ragnhild",
-        "Ярослав",
-        "Ἀλέξανδρος",
-        "",
-        "Þorvaldr the Far-Travelled Merchant of Birka",
-        "Nguyễn Văn Anh",
-        "Zoë 🛡️",
-        "Björn",
-        "Σοφία",
-        "Анна-Мария",
-    ];
     let rows = names
         .iter()
         .enumerate()

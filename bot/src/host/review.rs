@@ -1,0 +1,441 @@
+//! The post-game review: after a hosted game ends, the engine evaluates the position before and
+//! after every ply and names the game's turning point, the ply where the evaluation swung most
+//! against the side that moved, with the move the engine would have played instead.
+//!
+//! A review is asked for in the transaction that ends the game (a `pending` row, see
+//! `migrations/0009_reviews.sql`), so a crash or restart never forgets one: [`run`] looks for
+//! pending reviews at start-up and every few seconds after. Its searches run off the async
+//! workers through [`Searches::run`], the one place reviews reach the CPU. The finding is written
+//! with an outbox item ([`Show::Review`]) in one transaction, and the front end edits the game's
+//! summary to show it: the turning point in words and the evaluation chart on the card.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use tafl_rules::engine::{self, Limits, Searcher, WIN_BOUND};
+use tafl_rules::{Game, Side, Status};
+
+use super::outbox::{self, Show};
+use super::{GameId, Host, HostError};
+use crate::store;
+
+/// What each position's search may spend: a node budget (so a review is the same on every
+/// machine and every run) and a depth cap. Measured (`cargo bench -p tafl-bot --bench review`,
+/// dev profile, engine at opt-level 3, machine under a load of 12): 8 ms per position in
+/// Brandubh, 54-72 ms in Copenhagen, so a 200-ply Copenhagen game takes about 11 s.
+pub const PLY_LIMITS: Limits = Limits { depth: Some(6), nodes: Some(12_000), millis: None };
+
+/// Scores are clamped to this many points (40 attackers) on the chart and in swings, so that a
+/// forced win found at one ply and not the next does not dwarf every other swing.
+pub const SCORE_CAP: i32 = 4_000;
+
+/// A swing smaller than this (a fifth of an attacker) is search noise, not a turning point.
+pub const MIN_SWING: i32 = 20;
+
+/// A failed review (the search panicked, or the game cannot be rebuilt) is tried this often.
+const MAX_ATTEMPTS: i64 = 3;
+
+/// How often the review loop looks for games that ended (a cheap indexed read): a summary is
+/// edited within seconds of its game's end.
+pub const LOOK_INTERVAL: Duration = Duration::from_secs(3);
+
+/// How many pending reviews one look takes on.
+const BATCH: i64 = 20;
+
+/// The ply where the game turned.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TurningPoint {
+    /// The ply, from 1.
+    pub ply: usize,
+    /// The side that made the move.
+    pub side: Side,
+    /// The move played and the engine's better move, in OTN (`e1-e3`).
+    pub played: String,
+    pub better: String,
+    /// What the move cost, in points from the mover's view (one attacker is 100).
+    pub swing: i32,
+}
+
+/// The review of a finished game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Review {
+    /// The evaluation of each position from the start (index 0) to the final one, in points from
+    /// the attackers' view, clamped to [`SCORE_CAP`].
+    pub evaluation: Vec<i32>,
+    /// `None` when no move lost ground the engine could have kept.
+    pub turning_point: Option<TurningPoint>,
+}
+
+/// Where a game's review stands, as a summary shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReviewState {
+    /// Asked for and not yet done: the summary says it is coming.
+    Pending,
+    Done(Review),
+}
+
+/// Reviews `game` from its start: one search per position within `limits`. Pure CPU work;
+/// call it through [`Searches::run`].
+#[must_use]
+pub fn review(game: &Game, limits: &Limits) -> Review {
+    // A smaller table than a playing engine's: each search is small, and a review shares the
+    // machine with games in progress. Kept across plies, so each search starts from what the
+    // previous one learned.
+    let mut searcher = Searcher::with_table_bits(16);
+    let mut replay = Game::new(game.start().clone());
+    // Per position: the score for the side to move (clamped) and the engine's move there.
+    let mut scores: Vec<i32> = Vec::with_capacity(game.ply() + 1);
+    let mut best: Vec<Option<tafl_rules::Move>> = Vec::with_capacity(game.ply() + 1);
+    let mut evaluation = Vec::with_capacity(game.ply() + 1);
+    for ply in 0..=game.ply() {
+        let position = replay.position();
+        let (score, mv) = match replay.status() {
+            Status::Ongoing => match searcher.analyse(&replay, limits) {
+                Some(analysis) => (clamp(analysis.score), Some(analysis.best)),
+                None => (0, None),
+            },
+            // The game ended here: a win for whoever won, from the view of the side to move.
+            Status::Finished(outcome) => match outcome.winner {
+                Some(winner) if winner == position.to_move() => (SCORE_CAP, None),
+                Some(_) => (-SCORE_CAP, None),
+                None => (0, None),
+            },
+        };
+        evaluation.push(engine::score_for(position, Side::Attackers, score));
+        scores.push(score);
+        best.push(mv);
+        if let Some(played) = game.moves().get(ply) {
+            // The game's own moves were legal when played; a record that is not stops here.
+            if replay.play(played.mv).is_err() {
+                break;
+            }
+        }
+    }
+    let turning_point = turning_point(game, &scores, &best);
+    Review { evaluation, turning_point }
+}
+
+/// The ply whose move lost the most against what the engine would have played: the mover's
+/// score before it minus the mover's score after it, among moves other than the engine's own;
+/// the earliest of equal swings. `scores[i]` is for the side to move at position `i`.
+fn turning_point(game: &Game, scores: &[i32], best: &[Option<tafl_rules::Move>]) -> Option<TurningPoint> {
+    let mut found: Option<TurningPoint> = None;
+    let mut side = game.start().to_move();
+    for (i, played) in game.moves().iter().enumerate() {
+        let (Some(&before), Some(&after), Some(Some(better))) = (scores.get(i), scores.get(i + 1), best.get(i)) else {
+            break;
+        };
+        // After the move the opponent is to move: the mover's view is the negation.
+        let swing = before.saturating_add(after);
+        if *better != played.mv && swing >= MIN_SWING && found.as_ref().is_none_or(|f| swing > f.swing) {
+            found = Some(TurningPoint {
+                ply: i + 1,
+                side,
+                played: played.mv.to_string(),
+                better: better.to_string(),
+                swing,
+            });
+        }
+        side = side.opponent();
+    }
+    found
+}
+
+fn clamp(score: i32) -> i32 {
+    // A forced win (beyond WIN_BOUND) counts as the cap, whatever its distance.
+    if score >= WIN_BOUND {
+        SCORE_CAP
+    } else if score <= -WIN_BOUND {
+        -SCORE_CAP
+    } else {
+        score.clamp(-SCORE_CAP, SCORE_CAP)
+    }
+}
+
+/// Runs reviews' searches off the async workers, at most `permits` at once, so reviews never
+/// take more than their share of the cores from games in progress. The one way reviews reach
+/// the CPU: a shared search pool can take its place without touching the rest.
+#[derive(Clone, Debug)]
+pub struct Searches {
+    permits: Arc<tokio::sync::Semaphore>,
+}
+
+impl Default for Searches {
+    /// One search at a time: reviews are background work.
+    fn default() -> Searches {
+        Searches::new(1)
+    }
+}
+
+impl Searches {
+    #[must_use]
+    pub fn new(permits: usize) -> Searches {
+        Searches { permits: Arc::new(tokio::sync::Semaphore::new(permits.max(1))) }
+    }
+
+    /// Runs `job` on tokio's blocking pool once a permit is free. A job that panics is an
+    /// internal error (logged by the caller), never a crash of the bot.
+    pub async fn run<T: Send + 'static>(&self, job: impl FnOnce() -> T + Send + 'static) -> Result<T, HostError> {
+        let _permit = self.permits.acquire().await.map_err(|_| HostError::Internal)?;
+        tokio::task::spawn_blocking(job).await.map_err(|error| {
+            tracing::error!(%error, "a review's search failed");
+            HostError::Internal
+        })
+    }
+}
+
+impl Host {
+    /// The games whose review is pending, oldest first.
+    pub async fn pending_reviews(&self) -> Result<Vec<GameId>, HostError> {
+        let mut tx = self.db.begin_read().await?;
+        Ok(store::reviews::pending(&mut tx, BATCH).await?)
+    }
+
+    /// Reviews one game whose review is pending, within [`PLY_LIMITS`] per position, and records
+    /// the finding with the outbox item that edits its summary. Returns the review, or `None`
+    /// when there was nothing to do (not pending, already done by another process).
+    pub async fn review_game(&self, game: GameId, searches: &Searches, now: i64) -> Result<Option<Review>, HostError> {
+        {
+            let mut tx = self.db.begin_read().await?;
+            match store::reviews::find(&mut tx, game).await? {
+                Some(row) if row.state == "pending" => {}
+                _ => return Ok(None),
+            }
+        }
+        let record = match self.history(game).await {
+            Ok((_, record)) => record,
+            Err(error) => {
+                self.review_failed(game, &error.to_string(), now).await?;
+                return Err(error);
+            }
+        };
+        let found = searches.run(move || review(&record, &PLY_LIMITS)).await;
+        let found = match found {
+            Ok(found) => found,
+            Err(error) => {
+                self.review_failed(game, "the search failed", now).await?;
+                return Err(error);
+            }
+        };
+        let evaluation = serde_json::to_string(&found.evaluation).map_err(|_| HostError::Internal)?;
+        let turning = found.turning_point.as_ref();
+        let finding = store::reviews::Finding {
+            evaluation: &evaluation,
+            turning_ply: turning.map(|t| t.ply as i64),
+            swing: turning.map(|t| i64::from(t.swing)),
+            played: turning.map(|t| t.played.as_str()),
+            better: turning.map(|t| t.better.as_str()),
+        };
+        let mut tx = self.db.begin_write().await?;
+        if !store::reviews::finish(&mut tx, game, &finding, now).await? {
+            return Ok(None);
+        }
+        outbox::record(&mut tx, &Show::Review { game }, now).await?;
+        tx.commit().await?;
+        tracing::info!(game, turning_ply = ?turning.map(|t| t.ply), "game reviewed");
+        Ok(Some(found))
+    }
+
+    async fn review_failed(&self, game: GameId, error: &str, now: i64) -> Result<(), HostError> {
+        let mut tx = self.db.begin_write().await?;
+        let attempts = store::reviews::failed(&mut tx, game, error, MAX_ATTEMPTS, now).await?;
+        tx.commit().await?;
+        if attempts >= MAX_ATTEMPTS {
+            tracing::warn!(game, error, "a game's review was given up");
+        }
+        Ok(())
+    }
+
+    /// The message the summary of a game was posted as, to edit when its review is done.
+    pub async fn summary_message(&self, game: GameId) -> Result<Option<i64>, HostError> {
+        let mut tx = self.db.begin_read().await?;
+        Ok(store::reviews::summary_message(&mut tx, game).await?)
+    }
+}
+
+/// Where a stored review stands, for a game whose start has `start` to move; `None` for a review
+/// that failed (the summary then says nothing of it).
+pub(super) fn state_of(row: &store::reviews::ReviewRow, start: Side) -> Option<ReviewState> {
+    match row.state.as_str() {
+        "pending" => Some(ReviewState::Pending),
+        "done" => Some(ReviewState::Done(from_row(row).with_start(start))),
+        _ => None,
+    }
+}
+
+fn from_row(row: &store::reviews::ReviewRow) -> Review {
+    let evaluation = row.evaluation.as_deref().and_then(|e| serde_json::from_str(e).ok()).unwrap_or_default();
+    let turning_point = match (row.turning_ply, &row.played, &row.better) {
+        (Some(ply), Some(played), Some(better)) if ply > 0 => Some(TurningPoint {
+            ply: ply as usize,
+            // The mover of a ply alternates from the start's side; the summary knows the start,
+            // the row does not, so the side is fixed up by [`Review::with_start`].
+            side: if ply % 2 == 1 { Side::Attackers } else { Side::Defenders },
+            played: played.clone(),
+            better: better.clone(),
+            swing: row.swing.unwrap_or(0) as i32,
+        }),
+        _ => None,
+    };
+    Review { evaluation, turning_point }
+}
+
+impl Review {
+    /// The review with its turning point's side counted from `start`, the side to move at the
+    /// game's start (the attackers, except in some imported records).
+    #[must_use]
+    pub fn with_start(mut self, start: Side) -> Review {
+        if let Some(t) = &mut self.turning_point {
+            t.side = if t.ply % 2 == 1 { start } else { start.opponent() };
+        }
+        self
+    }
+
+    /// The evaluation as the summary card plots it: in attackers (100 points), attackers'
+    /// view.
+    #[must_use]
+    pub fn chart(&self) -> Vec<f32> {
+        self.evaluation.iter().map(|&p| p as f32 / 100.0).collect()
+    }
+}
+
+/// Reviews pending games until aborted: at once (start-up: reviews a restart interrupted), then
+/// every `interval`. `reviewed` is called after each review recorded, e.g. to wake the delivery
+/// that edits the summary. A failure is logged and the review tried again at a later look.
+pub async fn run(host: Host, searches: Searches, interval: Duration, reviewed: impl Fn() + Send + Sync + 'static) {
+    loop {
+        match host.pending_reviews().await {
+            Ok(games) => {
+                for game in games {
+                    match host.review_game(game, &searches, now()).await {
+                        Ok(Some(_)) => reviewed(),
+                        Ok(None) => {}
+                        Err(error) => tracing::warn!(game, %error, "a game could not be reviewed; trying again later"),
+                    }
+                }
+            }
+            Err(error) => tracing::warn!(%error, "pending reviews cannot be read; trying again"),
+        }
+        tokio::time::sleep(interval).await;
+    }
+}
+
+fn now() -> i64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64)
+}
+
+#[cfg(test)]
+mod tests {
+    use tafl_rules::{Game, Position, Setup, Side, Status, Variant};
+
+    use super::*;
+
+    /// Historical 7x7 (the king is taken by two attackers away from the throne), attackers to
+    /// move: c2-a2 takes the king between a2 and a4, while any other move lets him run from a3
+    /// to the corner a1.
+    fn threat() -> Game {
+        let setup: Setup = "/7/2t4/Kt5/t6/4T2/6t/7/".parse().unwrap();
+        Game::new(Position::from_setup(Variant::Historical7.rules(), &setup, Side::Attackers).unwrap())
+    }
+
+    /// Whether the side to move can win at once.
+    fn wins_at_once(game: &Game) -> bool {
+        let mover = game.position().to_move();
+        game.position().legal_moves().into_iter().any(|mv| {
+            let mut trial = game.clone();
+            trial.play(mv).unwrap();
+            matches!(trial.status(), Status::Finished(o) if o.winner == Some(mover))
+        })
+    }
+
+    fn played(mut game: Game, moves: &[&str]) -> Game {
+        for mv in moves {
+            game.play_text(&mv.parse().unwrap()).unwrap();
+        }
+        game
+    }
+
+    #[test]
+    fn the_turning_point_is_the_move_that_missed_the_capture_and_let_the_king_escape() {
+        assert!(wins_at_once(&threat()), "the attackers can take the king");
+        let game = played(threat(), &["g6-g5", "a3-a1"]);
+        assert_eq!(game.status().reason(), Some(tafl_rules::Reason::KingEscaped));
+        let review = review(&game, &PLY_LIMITS);
+        let turning = review.turning_point.clone().unwrap_or_else(|| panic!("the blunder is found: {review:?}"));
+        assert_eq!(turning.ply, 1);
+        assert_eq!(turning.side, Side::Attackers);
+        assert_eq!((turning.played.as_str(), turning.better.as_str()), ("g6-g5", "c2-a2"));
+        assert_eq!(turning.swing, 2 * SCORE_CAP, "a won game thrown away");
+        // One value per position, attackers' view: won, then lost, then over.
+        assert_eq!(review.evaluation, [SCORE_CAP, -SCORE_CAP, -SCORE_CAP]);
+        assert_eq!(review.chart(), [40.0, -40.0, -40.0]);
+    }
+
+    #[test]
+    fn a_game_of_best_moves_has_no_turning_point() {
+        // The capture at once: the engine's own move.
+        let game = played(threat(), &["c2-a2"]);
+        assert_eq!(game.status().reason(), Some(tafl_rules::Reason::KingCaptured));
+        let review = review(&game, &PLY_LIMITS);
+        assert_eq!(review.turning_point, None, "{review:?}");
+        assert_eq!(review.evaluation, [SCORE_CAP, SCORE_CAP]);
+    }
+
+    #[test]
+    fn the_largest_swing_wins_and_equal_swings_go_to_the_earliest() {
+        let game = played(threat(), &["g6-g5", "e5-e6", "g5-g6", "e6-e5"]);
+        let m = |s: &str| Some(s.parse::<tafl_rules::MoveText>().unwrap().mv);
+        // Scores for the side to move at each position, and the engine's moves.
+        let scores = [0, 50, 100, -10, 300];
+        let best = [m("c2-a2"), m("a3-a1"), m("c2-a2"), m("e6-e7"), None];
+        // Ply 1: 0 + 50 = 50; ply 2: 50 + 100 = 150 (e5-e6 is not a3-a1); ply 3: 100 - 10 = 90;
+        // ply 4: -10 + 300 = 290 is the largest.
+        let t = turning_point(&game, &scores, &best).unwrap();
+        assert_eq!((t.ply, t.side, t.swing), (4, Side::Defenders, 290));
+        assert_eq!((t.played.as_str(), t.better.as_str()), ("e6-e5", "e6-e7"));
+        // The engine's own move is never the turning point, however its score moved.
+        let best = [m("c2-a2"), m("a3-a1"), m("c2-a2"), m("e6-e5"), None];
+        assert_eq!(turning_point(&game, &scores, &best).unwrap().ply, 2);
+        // Equal swings: the earliest.
+        let scores = [100, 0, 100, 0, 100];
+        assert_eq!(turning_point(&game, &scores, &best).unwrap().ply, 1);
+        // Below the noise floor nothing turns.
+        let scores = [0, 5, 0, 5, 0];
+        assert_eq!(turning_point(&game, &scores, &best), None);
+    }
+
+    #[test]
+    fn forced_wins_are_clamped_to_the_cap() {
+        assert_eq!(clamp(WIN_BOUND + 5), SCORE_CAP);
+        assert_eq!(clamp(-WIN_BOUND - 5), -SCORE_CAP);
+        assert_eq!(clamp(SCORE_CAP + 1), SCORE_CAP);
+        assert_eq!(clamp(-123), -123);
+    }
+
+    #[test]
+    fn a_stored_review_reads_back_with_its_movers_side_from_the_start() {
+        let row = store::reviews::ReviewRow {
+            game_id: 1,
+            state: "done".into(),
+            attempts: 0,
+            evaluation: Some("[0,-40,3900]".into()),
+            turning_ply: Some(2),
+            swing: Some(3940),
+            played: Some("d4-d1".into()),
+            better: Some("d4-d3".into()),
+        };
+        let Some(ReviewState::Done(review)) = state_of(&row, Side::Attackers) else { panic!() };
+        assert_eq!(review.evaluation, [0, -40, 3900]);
+        assert_eq!(review.chart(), [0.0, -0.4, 39.0]);
+        let t = review.turning_point.unwrap();
+        assert_eq!((t.ply, t.side, t.swing), (2, Side::Defenders, 3940));
+        // A record whose defenders moved first: ply 2 was the attackers'.
+        let Some(ReviewState::Done(review)) = state_of(&row, Side::Defenders) else { panic!() };
+        assert_eq!(review.turning_point.unwrap().side, Side::Attackers);
+        assert_eq!(
+            state_of(&store::reviews::ReviewRow { state: "pending".into(), ..row.clone() }, Side::Attackers),
+            Some(ReviewState::Pending)
+        );
+        assert_eq!(state_of(&store::reviews::ReviewRow { state: "failed".into(), ..row }, Side::Attackers), None);
+    }
+}

@@ -1,0 +1,115 @@
+//! `reviews`: the engine's post-game review of each hosted game that ended, pending until it has
+//! run (see `migrations/0009_reviews.sql`).
+
+use sqlx::SqliteConnection;
+
+/// A review as stored.
+#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
+pub struct ReviewRow {
+    pub game_id: i64,
+    pub state: String,
+    pub attempts: i64,
+    pub evaluation: Option<String>,
+    pub turning_ply: Option<i64>,
+    pub swing: Option<i64>,
+    pub played: Option<String>,
+    pub better: Option<String>,
+}
+
+/// What a finished review found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finding<'a> {
+    pub evaluation: &'a str,
+    pub turning_ply: Option<i64>,
+    pub swing: Option<i64>,
+    pub played: Option<&'a str>,
+    pub better: Option<&'a str>,
+}
+
+/// Asks for a review of a game that just ended (once: a second ending of the same game, which
+/// cannot happen, would change nothing).
+pub async fn enqueue(conn: &mut SqliteConnection, game: i64, now: i64) -> Result<(), sqlx::Error> {
+    sqlx::query("INSERT INTO reviews (game_id, created_at) VALUES (?, ?) ON CONFLICT (game_id) DO NOTHING")
+        .bind(game)
+        .bind(now)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+/// The games waiting for their review, oldest first.
+pub async fn pending(conn: &mut SqliteConnection, limit: i64) -> Result<Vec<i64>, sqlx::Error> {
+    sqlx::query_scalar("SELECT game_id FROM reviews WHERE state = 'pending' ORDER BY game_id LIMIT ?")
+        .bind(limit)
+        .fetch_all(conn)
+        .await
+}
+
+pub async fn find(conn: &mut SqliteConnection, game: i64) -> Result<Option<ReviewRow>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT game_id, state, attempts, evaluation, turning_ply, swing, played, better FROM reviews WHERE game_id = ?",
+    )
+    .bind(game)
+    .fetch_optional(conn)
+    .await
+}
+
+/// Records the finding of a pending review; false when it was not pending (another process, or
+/// an earlier try whose answer was lost, finished it first).
+pub async fn finish(
+    conn: &mut SqliteConnection,
+    game: i64,
+    finding: &Finding<'_>,
+    now: i64,
+) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query(
+        "UPDATE reviews SET state = 'done', evaluation = ?, turning_ply = ?, swing = ?, played = ?, better = ?, \
+         finished_at = ? WHERE game_id = ? AND state = 'pending'",
+    )
+    .bind(finding.evaluation)
+    .bind(finding.turning_ply)
+    .bind(finding.swing)
+    .bind(finding.played)
+    .bind(finding.better)
+    .bind(now)
+    .bind(game)
+    .execute(conn)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// Counts a failed try; after `max_attempts` the review is marked `failed` (kept, not retried).
+/// Returns the tries so far.
+pub async fn failed(
+    conn: &mut SqliteConnection,
+    game: i64,
+    error: &str,
+    max_attempts: i64,
+    now: i64,
+) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar(
+        "UPDATE reviews SET attempts = attempts + 1, last_error = ?, \
+         state = CASE WHEN attempts + 1 >= ? THEN 'failed' ELSE state END, \
+         finished_at = CASE WHEN attempts + 1 >= ? THEN ? ELSE finished_at END \
+         WHERE game_id = ? AND state = 'pending' RETURNING attempts",
+    )
+    .bind(error)
+    .bind(max_attempts)
+    .bind(max_attempts)
+    .bind(now)
+    .bind(game)
+    .fetch_optional(conn)
+    .await
+    .map(|a| a.unwrap_or(max_attempts))
+}
+
+/// The summary message the delivery posted for a game (the newest, should there be several).
+pub async fn summary_message(conn: &mut SqliteConnection, game: i64) -> Result<Option<i64>, sqlx::Error> {
+    sqlx::query_scalar(
+        "SELECT message_id FROM outbox WHERE lane = 'game:' || ? AND kind = 'summary' AND state = 'done' \
+         AND message_id IS NOT NULL ORDER BY id DESC LIMIT 1",
+    )
+    .bind(game)
+    .fetch_optional(conn)
+    .await
+}

@@ -1,0 +1,152 @@
+//! Post-game reviews through the host on a real database file: asked for when a game ends,
+//! durable across a restart, run by the review loop, recorded once with the outbox item that
+//! edits the summary, and shown in the summary's words and chart.
+
+mod support;
+
+use std::time::Duration;
+
+use support::{NOW, alice, bob, find_game, game, host, temp_path};
+use tafl_bot::host::review::{self, PLY_LIMITS};
+use tafl_bot::host::{Host, ReviewState, Searches, Show};
+use tafl_bot::present::Lang;
+use tafl_bot::present::summary::summary_text;
+use tafl_bot::store::Db;
+use tafl_rules::{Game, MoveText, Position, Reason, Side, Variant};
+
+/// Plays `moves` in the game `id` (alice the attackers, bob the defenders).
+async fn play_all(host: &Host, id: i64, moves: &[String]) {
+    for (n, mv) in moves.iter().enumerate() {
+        let player = if n % 2 == 0 { alice() } else { bob() };
+        host.play(id, player.id, mv, Some(n), NOW + 10 + n as i64).await.unwrap();
+    }
+}
+
+/// The outbox items of one kind recorded for a game.
+async fn items(host: &Host, game: i64, kind: &str) -> i64 {
+    sqlx::query_scalar("SELECT count(*) FROM outbox WHERE lane = 'game:' || ? AND kind = ?")
+        .bind(game)
+        .bind(kind)
+        .fetch_one(host.db().pool())
+        .await
+        .unwrap()
+}
+
+fn record(moves: &[String]) -> Game {
+    let mut game = Game::new(Position::new(Variant::Brandubh.rules()).unwrap());
+    for mv in moves {
+        game.play_text(&mv.parse::<MoveText>().unwrap()).unwrap();
+    }
+    game
+}
+
+#[tokio::test]
+async fn a_game_that_ends_asks_for_its_review_and_one_in_progress_does_not() {
+    let host = host().await;
+    let g = game(&host, "brandubh").await;
+    let moves = find_game(Variant::Brandubh, Reason::KingEscaped, 60);
+    play_all(&host, g.id, &moves[..2]).await;
+    assert!(host.pending_reviews().await.unwrap().is_empty(), "a game in progress is not reviewed");
+    assert_eq!(host.summary(g.id).await.unwrap().review, None);
+
+    play_all_from(&host, g.id, &moves, 2).await;
+    assert_eq!(host.pending_reviews().await.unwrap(), [g.id]);
+    let summary = host.summary(g.id).await.unwrap();
+    assert_eq!(summary.review, Some(ReviewState::Pending));
+    assert!(summary.series().evaluation.is_none(), "no chart before the review");
+    let words = summary_text(&summary, Lang::console("en")).description;
+    assert!(words.ends_with("Engine review: in progress…"), "{words}");
+    let words = summary_text(&summary, Lang::console("ru")).description;
+    assert!(words.ends_with("Разбор движком: идёт…"), "{words}");
+}
+
+async fn play_all_from(host: &Host, id: i64, moves: &[String], from: usize) {
+    for (n, mv) in moves.iter().enumerate().skip(from) {
+        let player = if n % 2 == 0 { alice() } else { bob() };
+        host.play(id, player.id, mv, Some(n), NOW + 10 + n as i64).await.unwrap();
+    }
+}
+
+#[tokio::test]
+async fn a_pending_review_survives_a_restart_and_the_loop_records_it_once_with_the_summary_edit() {
+    let path = temp_path("reviews");
+    let moves = find_game(Variant::Brandubh, Reason::KingEscaped, 60);
+    let id = {
+        let host = Host::new(Db::open_file(&path).await.unwrap());
+        let g = game(&host, "brandubh").await;
+        play_all(&host, g.id, &moves).await;
+        // The process stops before reviewing anything.
+        host.db().close().await;
+        g.id
+    };
+
+    let host = Host::new(Db::open_file(&path).await.unwrap());
+    assert_eq!(host.pending_reviews().await.unwrap(), [id], "the restarted bot finds the review");
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    let running = tokio::spawn(review::run(host.clone(), Searches::default(), Duration::from_millis(20), move || {
+        let _ = tx.send(());
+    }));
+    tokio::time::timeout(Duration::from_mins(1), rx.recv()).await.expect("reviewed within a minute").unwrap();
+    running.abort();
+
+    let summary = host.summary(id).await.unwrap();
+    let Some(ReviewState::Done(found)) = &summary.review else { panic!("{:?}", summary.review) };
+    // The same review as the engine gives the record directly (a node budget is deterministic).
+    let expected = review::review(&record(&moves), &PLY_LIMITS);
+    assert_eq!(found, &expected);
+    assert_eq!(found.evaluation.len(), moves.len() + 1);
+    assert_eq!(summary.series().evaluation.map(|e| e.len()), Some(moves.len() + 1));
+    // The defenders won: the last position is theirs at the cap.
+    assert_eq!(found.evaluation.last(), Some(&-review::SCORE_CAP));
+    let words = summary_text(&summary, Lang::console("en")).description;
+    let line = words.lines().last().unwrap();
+    match &found.turning_point {
+        Some(t) => {
+            assert_eq!(t.side, if t.ply % 2 == 1 { Side::Attackers } else { Side::Defenders });
+            assert!(line.starts_with(&format!("Turning point: ply {},", t.ply)), "{line}");
+            assert!(line.contains(&t.played) && line.contains(&t.better), "{line}");
+            let ru = summary_text(&summary, Lang::console("ru")).description;
+            assert!(ru.contains(&format!("Перелом партии: {}-й полуход", t.ply)), "{ru}");
+        }
+        None => assert_eq!(line, "Engine review: no move gave away the advantage."),
+    }
+
+    // One outbox item edits the summary; reviewing again finds nothing to do.
+    assert_eq!(items(&host, id, "review").await, 1);
+    // In the game's lane the review comes after the summary, so the summary is posted first.
+    let kinds: Vec<String> = sqlx::query_scalar("SELECT kind FROM outbox WHERE lane = 'game:' || ? ORDER BY id")
+        .bind(id)
+        .fetch_all(host.db().pool())
+        .await
+        .unwrap();
+    let summary = kinds.iter().position(|k| k == "summary").unwrap();
+    assert_eq!(kinds.iter().position(|k| k == "review"), Some(kinds.len() - 1));
+    assert!(summary < kinds.len() - 1, "{kinds:?}");
+    assert_eq!(host.review_game(id, &Searches::default(), NOW).await.unwrap(), None);
+    assert_eq!(items(&host, id, "review").await, 1);
+    assert!(host.pending_reviews().await.unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn a_summary_message_is_found_once_the_delivery_posted_it() {
+    let host = host().await;
+    let g = game(&host, "brandubh").await;
+    let moves = find_game(Variant::Brandubh, Reason::KingEscaped, 60);
+    play_all(&host, g.id, &moves).await;
+    assert_eq!(host.summary_message(g.id).await.unwrap(), None);
+    let summary = host
+        .outbox_heads(NOW)
+        .await
+        .unwrap()
+        .into_iter()
+        .find(|p| p.lane == format!("game:{}", g.id))
+        .expect("the game's lane has items");
+    // The lane's items in order: deliver them all, the summary as message 777.
+    let mut head = Some(summary);
+    while let Some(item) = head {
+        let message = (item.show == Show::Summary { game: g.id }).then_some(777);
+        host.delivered(item.id, message, NOW).await.unwrap();
+        head = host.outbox_head(&item.lane, NOW).await.unwrap();
+    }
+    assert_eq!(host.summary_message(g.id).await.unwrap(), Some(777));
+}
