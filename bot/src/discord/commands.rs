@@ -381,7 +381,7 @@ pub async fn move_(
     tracing::debug!(
         game,
         record_ms = recorded.as_secs_f64() * 1000.0,
-        answer_ms = (started.elapsed() - recorded).as_secs_f64() * 1000.0,
+        answer_ms = started.elapsed().saturating_sub(recorded).as_secs_f64() * 1000.0,
         "move answered"
     );
     Ok(())

@@ -50,7 +50,7 @@ pub struct Job {
 }
 
 impl Job {
-    /// Runs the search on the calling thread (the pool calls this on a blocking thread).
+    /// Runs the search on the calling thread (the pool calls this on one of its search threads).
     #[must_use]
     pub fn run(&self, searcher: &mut Searcher) -> Option<Analysis> {
         match self.budget {
@@ -256,15 +256,14 @@ fn work(shared: &Shared) {
         };
         let engine = searcher.get_or_insert_with(Searcher::default);
         let job = &queued.job;
-        let result = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job.run(engine))) {
-            Ok(result) => Ok(result),
-            Err(_) => {
-                tracing::error!("a search panicked");
-                // Its tables may be half written: the next job gets a fresh searcher.
-                searcher = None;
-                Err(PoolError::Failed)
-            }
-        };
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job.run(engine))).map_err(|_| {
+            tracing::error!("a search panicked");
+            PoolError::Failed
+        });
+        if result.is_err() {
+            // Its tables may be half written: the next job gets a fresh searcher.
+            searcher = None;
+        }
         let _ = queued.reply.send(result);
     }
 }
