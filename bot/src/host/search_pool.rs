@@ -308,29 +308,22 @@ mod tests {
         let pool = SearchPool::new(1);
         let paused = pool.pause();
         let mut receivers = Vec::new();
-        for key in (1..=5).rev() {
-            let receiver = pool.submit(key, Job { game: brandubh(), budget: Budget::Limits(Limits::depth(1)) });
-            receivers.push((key, receiver));
+        for key in [5, 4, 3, 2, 1, 1] {
+            receivers.push(pool.submit(key, Job { game: brandubh(), budget: Budget::Limits(Limits::depth(1)) }));
         }
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-        assert_eq!(pool.waiting(), 5, "nothing starts while the pool is held");
-        drop(paused);
-        // One thread: each job finishes before the next starts, so the order of completion is
-        // the order of start. Polled in turn, the first to complete is seen first.
+        assert_eq!(pool.waiting(), 6, "nothing starts while the pool is held");
+        // The order the threads take jobs in: `work` pops the queue's heap, as done here.
         let mut order = Vec::new();
-        while !receivers.is_empty() {
-            tokio::time::sleep(std::time::Duration::from_millis(1)).await;
-            receivers.retain_mut(|(key, receiver)| match receiver.try_recv() {
-                Ok(result) => {
-                    result.expect("searched").expect("a move");
-                    order.push(*key);
-                    false
-                }
-                Err(_) => true,
-            });
+        while let Some(Reverse(queued)) = pool.shared.lock().heap.pop() {
+            order.push((queued.key, queued.seq));
         }
-        assert_eq!(order, vec![1, 2, 3, 4, 5], "the lowest key first, whatever the order of submission");
-        assert_eq!(pool.waiting(), 0);
+        assert_eq!(
+            order,
+            vec![(1, 5), (1, 6), (2, 4), (3, 3), (4, 2), (5, 1)],
+            "the lowest key first, whatever the order of submission; ties in the order submitted"
+        );
+        drop(paused);
     }
 
     #[cfg(target_os = "linux")]
@@ -345,8 +338,8 @@ mod tests {
             after_name.split_whitespace().nth(16)?.parse().ok()
         };
         // Every search thread of the process (other tests' pools too: each lowers its threads
-        // before it is returned), against the runtime's workers.
-        let (mut searchers, mut workers) = (Vec::new(), Vec::new());
+        // before it is returned), against this test's own thread.
+        let mut searchers = Vec::new();
         for task in std::fs::read_dir("/proc/self/task").expect("the process's threads") {
             let task = task.expect("a thread").path();
             // A thread of a pool just dropped may be gone by now.
@@ -354,11 +347,9 @@ mod tests {
             let Some(nice) = nice_of(&task) else { continue };
             if name.starts_with("tafl-search-") {
                 searchers.push(nice);
-            } else if name.starts_with("tokio-runtime") {
-                workers.push(nice);
             }
         }
-        let normal = workers.first().copied().expect("a runtime worker");
+        let normal = nice_of(std::path::Path::new("/proc/thread-self")).expect("this thread's nice value");
         assert!(searchers.len() >= 2, "this pool's two threads at least: {searchers:?}");
         for nice in searchers {
             assert_eq!(nice, (normal + SEARCH_NICE).min(19), "a search thread is {SEARCH_NICE} steps nicer");
