@@ -66,6 +66,11 @@ fn main() {
         println!("bot process memory: peak {peak:.1} MB resident (idle after start-up {idle_peak:.1} MB), {now:.1} MB at the end");
         bot.kill();
         tokio::time::sleep(Duration::from_millis(50)).await;
-        let _ = std::fs::remove_dir_all(&dir);
+        if std::env::var_os("TAFL_E2E_BOT_LOG").is_some() {
+            // Asked for the bot's log: keep it.
+            println!("bot log: {}", dir.join("bot.log").display());
+        } else {
+            let _ = std::fs::remove_dir_all(&dir);
+        }
     });
 }

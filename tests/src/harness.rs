@@ -361,7 +361,9 @@ impl BotProcess {
             .env("DISCORD_API_CA", &ca)
             .env_remove("DISCORD_API_BASE")
             .env_remove("DISCORD_GUILD_ID")
-            .env("RUST_LOG", "warn,tafl_bot=info")
+            // `TAFL_E2E_BOT_LOG` sets the bot's log filter, e.g. `tafl_bot::discord=debug` to see
+            // the phases of each move in its `bot.log`.
+            .env("RUST_LOG", std::env::var("TAFL_E2E_BOT_LOG").unwrap_or_else(|_| "warn,tafl_bot=info".to_owned()))
             .env_remove("DISCORD_SHARDS")
             .env_remove("DISCORD_SHARD_COUNT")
             .env_remove("TAFL_HEALTH_ADDR")

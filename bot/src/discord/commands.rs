@@ -370,11 +370,20 @@ pub async fn move_(
     #[autocomplete = "autocomplete_move"] notation: String,
     #[autocomplete = "autocomplete_game"] game: Option<i64>,
 ) -> Result<(), BotError> {
+    // The phases of the answer, logged at debug level: where a slow move under load waited.
+    let started = std::time::Instant::now();
     let game = resolve_game(ctx, game).await?;
     let played = ctx.data().host.play(game, caller(ctx).id, &notation, None, now()).await?;
+    let recorded = started.elapsed();
     ctx.data().delivery.wake();
     let reply = CreateReply::default().content(text::played(&played.notation, game, lang(ctx))).ephemeral(true);
     with_retries(|| ctx.send(reply.clone())).await?;
+    tracing::debug!(
+        game,
+        record_ms = recorded.as_secs_f64() * 1000.0,
+        answer_ms = started.elapsed().saturating_sub(recorded).as_secs_f64() * 1000.0,
+        "move answered"
+    );
     Ok(())
 }
 

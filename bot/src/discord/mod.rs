@@ -306,7 +306,7 @@ pub async fn serve(config: Config, shutdown: impl Future<Output = ()> + Send + '
     let delivery: Arc<delivery::Delivery> = Arc::default();
     // The bot's moves are shown like anyone's: its move is in the outbox, and delivery is woken.
     let woken = delivery.clone();
-    let bots = BotPlayer::new(host.clone(), SearchPool::per_core(), Arc::new(move |_| woken.wake()));
+    let bots = BotPlayer::new(host.clone(), SearchPool::for_machine(), Arc::new(move |_| woken.wake()));
     let data = Data { host, renderer: Arc::new(tafl_render::Renderer::new()), delivery, bots };
     let (started, on_started) = tokio::sync::oneshot::channel::<SetupOutcome>();
     let mut client = serenity::ClientBuilder::new_with_http(http, serenity::GatewayIntents::GUILDS)

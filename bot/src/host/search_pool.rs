@@ -1,26 +1,37 @@
-//! A bounded pool of engine searches: one search per core, never on the async workers.
+//! A bounded pool of engine searches on threads of their own, at a lower scheduling priority
+//! than everything else the bot does.
 //!
-//! A search is CPU work of up to a few seconds, so it runs in [`tokio::task::spawn_blocking`];
-//! a semaphore with one permit per core keeps at most that many running, so fifty games
-//! against the bot never take more than the machine's cores, and the async runtime (moves
-//! between people, deliveries) keeps its threads. Jobs waiting for a permit are served in the
-//! order of their key (for the bot's moves: when its turn began, so the longest-waiting game
-//! goes first, also after a restart, whose jobs arrive in that order from the database); ties
-//! go to the job submitted first.
+//! A search is CPU work of up to a few seconds. It runs on one of the pool's own threads, made
+//! once, never on the async workers nor on tokio's blocking threads (which draw the boards).
+//! The pool leaves a core to the async runtime ([`SearchPool::for_machine`]: one search thread
+//! per core but one), and its threads lower their own priority ([`SEARCH_NICE`]): with fifty
+//! games against the bot the searches would otherwise hold every core, and a move between two
+//! people would wait a quarter of a second for its share of the CPU (issue 14's load figures).
+//! At a lower priority the kernel runs the runtime's threads the moment they wake, and the
+//! searches take what is left; their budgets are times, so a search on a busy machine answers
+//! as promptly and only sees less deep.
+//!
+//! Jobs waiting for a thread are served in the order of their key (for the bot's moves: when
+//! its turn began, so the longest-waiting game goes first, also after a restart, whose jobs
+//! arrive in that order from the database); ties go to the job submitted first.
 //!
 //! A job is a game (the position with its history, which repetition needs) and a budget; its
 //! result is the engine's [`Analysis`]. The pool knows nothing of hosting: the bot's moves,
-//! hints, and post-game analysis can all use it. Searchers (each with its 6 MB transposition
-//! table) are kept between jobs, one per permit, so memory stays bounded however many jobs
-//! wait.
+//! hints, and post-game analysis can all use it. Each thread keeps its searcher (and its 6 MB
+//! transposition table) between jobs, so memory stays bounded however many jobs wait.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 
 use tafl_rules::Game;
 use tafl_rules::engine::{Analysis, Level, Limits, Searcher};
-use tokio::sync::{Semaphore, oneshot};
+use tokio::sync::oneshot;
+
+/// How much lower than the rest of the process the search threads run, in nice steps. At +10
+/// the kernel's weight of a search thread is a tenth of a normal thread's (110 against 1024),
+/// so a woken async worker preempts a search at once and gets nine tenths of a shared core.
+pub const SEARCH_NICE: i32 = 10;
 
 /// What a search may spend and how it chooses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,7 +50,7 @@ pub struct Job {
 }
 
 impl Job {
-    /// Runs the search on the calling thread (the pool calls this on a blocking thread).
+    /// Runs the search on the calling thread (the pool calls this on one of its search threads).
     #[must_use]
     pub fn run(&self, searcher: &mut Searcher) -> Option<Analysis> {
         match self.budget {
@@ -85,14 +96,42 @@ impl Ord for Queued {
 struct Queue {
     heap: BinaryHeap<Reverse<Queued>>,
     seq: u64,
+    /// Set when the last handle of the pool is dropped: the threads finish their job and end.
+    closed: bool,
+    /// Threads take no job while set (tests hold the pool still to look at its queue).
+    #[cfg(test)]
+    paused: bool,
 }
 
-/// The pool. Cheap to clone: clones share the permits, the queue and the searchers.
+/// What the pool's threads and its handles share.
+#[derive(Default)]
+struct Shared {
+    queue: Mutex<Queue>,
+    /// Signalled when a job is queued or the pool closes.
+    ready: Condvar,
+}
+
+impl Shared {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Queue> {
+        self.queue.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// Closes the pool when the last [`SearchPool`] handle goes (the threads hold only [`Shared`]).
+struct Owner(Arc<Shared>);
+
+impl Drop for Owner {
+    fn drop(&mut self) {
+        self.0.lock().closed = true;
+        self.0.ready.notify_all();
+    }
+}
+
+/// The pool. Cheap to clone: clones share the threads and the queue.
 #[derive(Clone)]
 pub struct SearchPool {
-    permits: Arc<Semaphore>,
-    queue: Arc<Mutex<Queue>>,
-    searchers: Arc<Mutex<Vec<Searcher>>>,
+    shared: Arc<Shared>,
+    _owner: Arc<Owner>,
     size: usize,
 }
 
@@ -103,17 +142,40 @@ impl std::fmt::Debug for SearchPool {
 }
 
 impl SearchPool {
-    /// A pool running at most `size` searches at once (at least one).
+    /// A pool of `size` search threads (at least one), made now; it returns once every thread
+    /// has lowered its priority, so no search ever runs at the normal one.
+    ///
+    /// # Panics
+    /// If the system cannot start a thread.
     #[must_use]
     pub fn new(size: usize) -> SearchPool {
         let size = size.max(1);
-        SearchPool { permits: Arc::new(Semaphore::new(size)), queue: Arc::default(), searchers: Arc::default(), size }
+        let shared = Arc::new(Shared::default());
+        let (started, on_started) = std::sync::mpsc::channel();
+        for n in 0..size {
+            let shared = shared.clone();
+            let started = started.clone();
+            std::thread::Builder::new()
+                .name(format!("tafl-search-{n}"))
+                .spawn(move || {
+                    lower_priority();
+                    let _ = started.send(());
+                    work(&shared);
+                })
+                .expect("the system starts a search thread");
+        }
+        for _ in 0..size {
+            let _ = on_started.recv();
+        }
+        SearchPool { _owner: Arc::new(Owner(shared.clone())), shared, size }
     }
 
-    /// One search per core of this machine.
+    /// The pool for this machine: a search thread per core but one, which is left to the async
+    /// runtime (receiving interactions, writing moves, drawing boards); one on a single core.
     #[must_use]
-    pub fn per_core() -> SearchPool {
-        SearchPool::new(std::thread::available_parallelism().map_or(1, std::num::NonZero::get))
+    pub fn for_machine() -> SearchPool {
+        let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+        SearchPool::new(cores.saturating_sub(1))
     }
 
     /// How many searches may run at once.
@@ -125,11 +187,7 @@ impl SearchPool {
     /// Jobs submitted and not yet started.
     #[must_use]
     pub fn waiting(&self) -> usize {
-        self.lock_queue().heap.len()
-    }
-
-    fn lock_queue(&self) -> std::sync::MutexGuard<'_, Queue> {
-        self.queue.lock().unwrap_or_else(PoisonError::into_inner)
+        self.shared.lock().heap.len()
     }
 
     /// Queues `job`; lower `key`s start first. The result arrives on the returned receiver.
@@ -139,47 +197,90 @@ impl SearchPool {
     pub fn submit(&self, key: i64, job: Job) -> oneshot::Receiver<Result<Option<Analysis>, PoolError>> {
         let (reply, receiver) = oneshot::channel();
         {
-            let mut queue = self.lock_queue();
+            let mut queue = self.shared.lock();
             queue.seq += 1;
             let seq = queue.seq;
             queue.heap.push(Reverse(Queued { key, seq, job, reply }));
         }
-        // Each submission adds one waiter for a permit; whichever waiter gets one runs the job
-        // then first in the queue, so the order is the queue's, not the waiters'.
-        let pool = self.clone();
-        tokio::spawn(async move {
-            let Ok(permit) = pool.permits.clone().acquire_owned().await else { return };
-            let next = pool.lock_queue().heap.pop();
-            let Some(Reverse(queued)) = next else { return };
-            if queued.reply.is_closed() {
-                return;
-            }
-            let mut searcher = pool.searchers.lock().unwrap_or_else(PoisonError::into_inner).pop().unwrap_or_default();
-            let job = queued.job;
-            let done = tokio::task::spawn_blocking(move || {
-                let result = job.run(&mut searcher);
-                (searcher, result)
-            })
-            .await;
-            drop(permit);
-            let result = match done {
-                Ok((searcher, result)) => {
-                    pool.searchers.lock().unwrap_or_else(PoisonError::into_inner).push(searcher);
-                    Ok(result)
-                }
-                Err(error) => {
-                    tracing::error!(%error, "a search failed");
-                    Err(PoolError::Failed)
-                }
-            };
-            let _ = queued.reply.send(result);
-        });
+        self.shared.ready.notify_one();
         receiver
     }
 
     /// Runs `job` and waits for its result.
     pub async fn search(&self, key: i64, job: Job) -> Result<Option<Analysis>, PoolError> {
         self.submit(key, job).await.unwrap_or(Err(PoolError::Failed))
+    }
+
+    /// Keeps the threads from taking jobs until the guard is dropped.
+    #[cfg(test)]
+    fn pause(&self) -> Paused<'_> {
+        self.shared.lock().paused = true;
+        Paused(self)
+    }
+}
+
+#[cfg(test)]
+struct Paused<'a>(&'a SearchPool);
+
+#[cfg(test)]
+impl Drop for Paused<'_> {
+    fn drop(&mut self) {
+        self.0.shared.lock().paused = false;
+        self.0.shared.ready.notify_all();
+    }
+}
+
+/// A search thread: runs the first job of the queue until the pool closes. Its searcher is made
+/// at its first job and kept.
+fn work(shared: &Shared) {
+    let mut searcher: Option<Searcher> = None;
+    loop {
+        let queued = {
+            let mut queue = shared.lock();
+            loop {
+                if queue.closed {
+                    return;
+                }
+                #[cfg(test)]
+                let paused = queue.paused;
+                #[cfg(not(test))]
+                let paused = false;
+                if !paused && let Some(Reverse(queued)) = queue.heap.pop() {
+                    if queued.reply.is_closed() {
+                        continue;
+                    }
+                    break queued;
+                }
+                queue = shared.ready.wait(queue).unwrap_or_else(PoisonError::into_inner);
+            }
+        };
+        let engine = searcher.get_or_insert_with(Searcher::default);
+        let job = &queued.job;
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job.run(engine))).map_err(|_| {
+            tracing::error!("a search panicked");
+            PoolError::Failed
+        });
+        if result.is_err() {
+            // Its tables may be half written: the next job gets a fresh searcher.
+            searcher = None;
+        }
+        let _ = queued.reply.send(result);
+    }
+}
+
+/// Lowers the calling thread's scheduling priority by [`SEARCH_NICE`]. On Linux a thread has a
+/// nice value of its own, set through its thread id; elsewhere the threads keep the process's.
+/// A failure (a sandbox forbidding it) is logged and the thread searches at normal priority.
+fn lower_priority() {
+    #[cfg(target_os = "linux")]
+    {
+        use rustix::process::{getpriority_process, setpriority_process};
+        let thread = Some(rustix::thread::gettid());
+        let lowered = getpriority_process(thread)
+            .and_then(|current| setpriority_process(thread, (current + SEARCH_NICE).min(19)));
+        if let Err(error) = lowered {
+            tracing::warn!(%error, "could not lower a search thread's priority");
+        }
     }
 }
 
@@ -203,25 +304,56 @@ mod tests {
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn waiting_jobs_start_in_the_order_of_their_keys_and_never_more_than_the_permits() {
+    async fn waiting_jobs_start_in_the_order_of_their_keys() {
         let pool = SearchPool::new(1);
-        // The only permit is held while jobs queue up in reverse key order.
-        let held = pool.permits.clone().acquire_owned().await.expect("a permit");
+        let paused = pool.pause();
         let mut receivers = Vec::new();
-        for key in (1..=5).rev() {
+        for key in [5, 4, 3, 2, 1, 1] {
             receivers.push(pool.submit(key, Job { game: brandubh(), budget: Budget::Limits(Limits::depth(1)) }));
         }
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-        assert_eq!(pool.waiting(), 5, "nothing starts without a permit");
-        let keys: Vec<i64> = pool.lock_queue().heap.iter().map(|Reverse(q)| q.key).collect();
-        let first = pool.lock_queue().heap.peek().map(|Reverse(q)| q.key);
-        assert_eq!(first, Some(1), "the lowest key is next, whatever the order of submission: {keys:?}");
-        drop(held);
-        for receiver in receivers {
-            receiver.await.expect("answered").expect("searched").expect("a move");
+        assert_eq!(pool.waiting(), 6, "nothing starts while the pool is held");
+        // The order the threads take jobs in: `work` pops the queue's heap, as done here.
+        let mut order = Vec::new();
+        while let Some(Reverse(queued)) = pool.shared.lock().heap.pop() {
+            order.push((queued.key, queued.seq));
         }
-        assert_eq!(pool.waiting(), 0);
-        assert_eq!(pool.searchers.lock().expect("not poisoned").len(), 1, "one searcher per permit, reused");
+        assert_eq!(
+            order,
+            vec![(1, 5), (1, 6), (2, 4), (3, 3), (4, 2), (5, 1)],
+            "the lowest key first, whatever the order of submission; ties in the order submitted"
+        );
+        drop(paused);
+    }
+
+    #[cfg(target_os = "linux")]
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn search_threads_run_at_a_lower_priority_than_the_rest_of_the_process() {
+        let pool = SearchPool::new(2);
+        pool.search(0, Job { game: brandubh(), budget: Budget::Limits(Limits::depth(1)) }).await.expect("searched");
+        // The nice value is field 19 of /proc/self/task/TID/stat (after the parenthesised name).
+        let nice_of = |task: &std::path::Path| -> Option<i32> {
+            let stat = std::fs::read_to_string(task.join("stat")).ok()?;
+            let after_name = &stat[stat.rfind(')')? + 2..];
+            after_name.split_whitespace().nth(16)?.parse().ok()
+        };
+        // Every search thread of the process (other tests' pools too: each lowers its threads
+        // before it is returned), against this test's own thread.
+        let mut searchers = Vec::new();
+        for task in std::fs::read_dir("/proc/self/task").expect("the process's threads") {
+            let task = task.expect("a thread").path();
+            // A thread of a pool just dropped may be gone by now.
+            let Ok(name) = std::fs::read_to_string(task.join("comm")) else { continue };
+            let Some(nice) = nice_of(&task) else { continue };
+            if name.starts_with("tafl-search-") {
+                searchers.push(nice);
+            }
+        }
+        let normal = nice_of(std::path::Path::new("/proc/thread-self")).expect("this thread's nice value");
+        assert!(searchers.len() >= 2, "this pool's two threads at least: {searchers:?}");
+        for nice in searchers {
+            assert_eq!(nice, (normal + SEARCH_NICE).min(19), "a search thread is {SEARCH_NICE} steps nicer");
+        }
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -230,7 +362,7 @@ mod tests {
         let first = pool.submit(0, Job { game: brandubh(), budget: Budget::Limits(Limits::depth(3)) });
         drop(pool.submit(1, Job { game: brandubh(), budget: Budget::Limits(Limits::depth(1)) }));
         first.await.expect("answered").expect("searched");
-        // Give the waiter of the cancelled job its permit.
+        // Give the thread time to pass over the cancelled job.
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
         assert_eq!(pool.waiting(), 0);
     }

@@ -54,7 +54,7 @@ impl Session {
     #[must_use]
     pub fn new(host: Host, boards: Option<PathBuf>) -> Session {
         let renderer = boards.is_some().then(Renderer::new);
-        let bots = BotPlayer::new(host.clone(), SearchPool::per_core(), std::sync::Arc::new(|_| {}));
+        let bots = BotPlayer::new(host.clone(), SearchPool::for_machine(), std::sync::Arc::new(|_| {}));
         Session {
             bots,
             host,
