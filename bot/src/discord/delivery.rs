@@ -165,7 +165,9 @@ async fn run_lane(http: Arc<serenity::Http>, data: Data, lane: String) {
                 break;
             }
         };
-        if let Err(error) = deliver(&http, &data, &head).await {
+        // Boxed: `deliver` holds every kind of item's future (boards, cards, summaries with
+        // files), 16 KB on the stack of this long-lived loop otherwise.
+        if let Err(error) = Box::pin(deliver(&http, &data, &head)).await {
             tracing::warn!(%lane, item = head.id, %error, "the outbox cannot be updated");
             break;
         }
