@@ -20,7 +20,7 @@ pub fn summary_card(summary: &Summary, lang: Lang, theme: Theme) -> SummaryCard 
     let player = |side: Side, fallback: &str| {
         let user = game.player(side);
         CardPlayer {
-            name: user.name.clone(),
+            name: card_name(user, lang),
             fallback: fallback.to_owned(),
             side,
             rating: summary
@@ -114,7 +114,7 @@ pub fn profile_card(profile: &Profile, history: &RatingHistory, lang: Lang, them
         |r: crate::host::SideRecord| tafl_render::SideRecord { wins: r.wins, losses: r.losses, draws: r.draws };
     ProfileCard {
         theme,
-        name: profile.user.name.clone(),
+        name: card_name(&profile.user, lang),
         fallback: tr!(lang, "card-player", n = 1),
         subtitle,
         history: history
@@ -169,7 +169,7 @@ pub fn leaderboard_card(board: &Leaderboard, trends: &[Vec<f64>], lang: Lang, th
             .enumerate()
             .map(|(i, e)| LeaderboardRow {
                 rank: e.rank as u32,
-                name: e.user.name.clone(),
+                name: card_name(&e.user, lang),
                 fallback: tr!(lang, "card-player", n = e.rank),
                 rating: e.rating.rating,
                 games: u32::try_from(e.rating.games).unwrap_or(0),
@@ -181,6 +181,16 @@ pub fn leaderboard_card(board: &Leaderboard, trends: &[Vec<f64>], lang: Lang, th
             games: tr!(lang, "card-column-games"),
             trend: tr!(lang, "card-column-trend"),
         },
+    }
+}
+
+/// A name as a card draws it: the bot's levels in the reader's language (their stored name is
+/// English), people as they call themselves. Cards draw plain text, so nothing is escaped here,
+/// unlike [`crate::present::markup::player_name`].
+fn card_name(user: &crate::host::User, lang: Lang) -> String {
+    match crate::host::bot_level(user.id) {
+        Some(level) => tr!(lang, "bot-player", level = level.number()),
+        None => user.name.clone(),
     }
 }
 
@@ -200,6 +210,15 @@ mod tests {
         let draw = Ending { winner: None, reason: EndReason::Agreement };
         assert_eq!(result_line(Some(draw), Lang::discord(None)), "Draw · agreement");
         assert_eq!(result_line(None, Lang::discord(Some("ru"))), "Партия идёт");
+    }
+
+    #[test]
+    fn the_bots_levels_are_named_in_the_readers_language_and_people_as_they_are() {
+        let bot = crate::host::User { id: -3, name: "Tafl bot (level 3)".to_owned() };
+        assert_eq!(card_name(&bot, Lang::discord(Some("ru"))), "Тафл-бот (уровень 3)");
+        assert!(card_name(&bot, Lang::discord(None)).contains('3'));
+        let person = crate::host::User { id: 42, name: "*Ása*".to_owned() };
+        assert_eq!(card_name(&person, Lang::discord(Some("ru"))), "*Ása*");
     }
 
     #[test]
