@@ -1,6 +1,11 @@
 //! Encoding: indexed canvases to PNG and GIF bytes, a separate step from drawing.
 
 use std::borrow::Cow;
+use std::cell::RefCell;
+
+use miniz_oxide::deflate::core::{
+    CompressorOxide, TDEFLFlush, TDEFLStatus, compress, create_comp_flags_from_zip_params,
+};
 
 use crate::RenderError;
 use crate::draw::Canvas;
@@ -18,31 +23,80 @@ pub(crate) fn png(canvas: &Canvas, palette: &Palette) -> Result<Vec<u8>, RenderE
     if w == 0 || h == 0 || canvas.pixels.len() != w * h {
         return Err(RenderError::Encode(format!("a {w}x{h} canvas holds {} pixels", canvas.pixels.len())));
     }
-    let mut raw = vec![0u8; (w + 1) * h];
-    for (y, out) in raw.chunks_exact_mut(w + 1).enumerate() {
-        let row = &canvas.pixels[y * w..(y + 1) * w];
-        if y == 0 {
-            out[1..].copy_from_slice(row);
-        } else {
-            out[0] = 2; // Up: a row inside a band of squares is mostly its neighbour above
-            let up = &canvas.pixels[(y - 1) * w..y * w];
-            for ((o, &r), &u) in out[1..].iter_mut().zip(row).zip(up) {
-                *o = r.wrapping_sub(u);
+    SCRATCH.with(|scratch| {
+        let mut scratch = scratch.borrow_mut();
+        let Scratch { compressor, raw, deflated } = &mut *scratch;
+        raw.clear();
+        raw.resize((w + 1) * h, 0);
+        for (y, out) in raw.chunks_exact_mut(w + 1).enumerate() {
+            let row = &canvas.pixels[y * w..(y + 1) * w];
+            if y == 0 {
+                out[0] = 0;
+                out[1..].copy_from_slice(row);
+            } else {
+                out[0] = 2; // Up: a row inside a band of squares is mostly its neighbour above
+                let up = &canvas.pixels[(y - 1) * w..y * w];
+                for ((o, &r), &u) in out[1..].iter_mut().zip(row).zip(up) {
+                    *o = r.wrapping_sub(u);
+                }
             }
         }
+        deflate(compressor, raw, deflated)?;
+        let mut out = Vec::with_capacity(deflated.len() + palette.len() * 3 + 64);
+        out.extend_from_slice(b"\x89PNG\r\n\x1a\n");
+        let mut header = Vec::with_capacity(13);
+        header.extend_from_slice(&canvas.width.to_be_bytes());
+        header.extend_from_slice(&canvas.height.to_be_bytes());
+        header.extend_from_slice(&[8, 3, 0, 0, 0]); // 8 bits, indexed colour, deflate, adaptive filters, no interlace
+        chunk(&mut out, *b"IHDR", &header);
+        chunk(&mut out, *b"PLTE", &palette.bytes(palette.len()));
+        chunk(&mut out, *b"IDAT", deflated);
+        chunk(&mut out, *b"IEND", &[]);
+        Ok(out)
+    })
+}
+
+/// What one thread keeps between two PNGs: the compressor's tables (some 300 KB) and the two
+/// image-sized buffers. Made afresh for every image they were most of its cost after the
+/// deflate itself: the allocator hands blocks this large back to the system, so every image
+/// paid page faults to zero them again.
+struct Scratch {
+    compressor: Box<CompressorOxide>,
+    raw: Vec<u8>,
+    deflated: Vec<u8>,
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch {
+        compressor: Box::new(CompressorOxide::new(create_comp_flags_from_zip_params(1, 1, 0))),
+        raw: Vec::new(),
+        deflated: Vec::new(),
+    });
+}
+
+/// `input` deflated at zlib level 1 (see [`png`]) into `output`, with `compressor` reset first.
+fn deflate(compressor: &mut CompressorOxide, mut input: &[u8], output: &mut Vec<u8>) -> Result<(), RenderError> {
+    compressor.reset();
+    output.clear();
+    output.resize((input.len() / 2).max(64), 0);
+    let mut written = 0;
+    loop {
+        let (status, read, wrote) = compress(compressor, input, &mut output[written..], TDEFLFlush::Finish);
+        written += wrote;
+        match status {
+            TDEFLStatus::Done => {
+                output.truncate(written);
+                return Ok(());
+            }
+            TDEFLStatus::Okay => {
+                input = &input[read..];
+                if output.len() - written < 64 {
+                    output.resize(output.len() * 2, 0);
+                }
+            }
+            failed => return Err(RenderError::Encode(format!("deflate failed: {failed:?}"))),
+        }
     }
-    let data = miniz_oxide::deflate::compress_to_vec_zlib(&raw, 1);
-    let mut out = Vec::with_capacity(data.len() + palette.len() * 3 + 64);
-    out.extend_from_slice(b"\x89PNG\r\n\x1a\n");
-    let mut header = Vec::with_capacity(13);
-    header.extend_from_slice(&canvas.width.to_be_bytes());
-    header.extend_from_slice(&canvas.height.to_be_bytes());
-    header.extend_from_slice(&[8, 3, 0, 0, 0]); // 8 bits, indexed colour, deflate, adaptive filters, no interlace
-    chunk(&mut out, *b"IHDR", &header);
-    chunk(&mut out, *b"PLTE", &palette.bytes(palette.len()));
-    chunk(&mut out, *b"IDAT", &data);
-    chunk(&mut out, *b"IEND", &[]);
-    Ok(out)
 }
 
 fn chunk(out: &mut Vec<u8>, kind: [u8; 4], data: &[u8]) {
