@@ -231,3 +231,47 @@ fn a_finished_game_has_no_move_and_a_win_in_one_ends_the_search() {
     assert!(Searcher::new().analyse(&g, &Limits::depth(3)).is_none());
     assert!(engine::greedy(&g, 0).is_none());
 }
+
+/// Brandubh, from a game against the greedy player: the king on f5 threatens to step to g5,
+/// which takes the attacker on g6 against the corner g7 (the armed king and the hostile
+/// corner) and opens the g-file to that corner. The attackers must take the man off g6 to f6,
+/// closing the f-file as well; every other move loses, and the engine must see why.
+#[test]
+fn the_attackers_take_a_blocker_off_the_square_beside_a_corner_before_the_king_takes_it() {
+    let g = game(Variant::Brandubh, &[], "/4t2/2t2t1/6t/t3T2/2t2K1/6t/3t3/", Side::Attackers);
+    let expected = "g6-f6".parse::<tafl_rules::Move>().expect("a move");
+    for limits in [Limits::depth(4), Limits::nodes(200_000)] {
+        let analysis = Searcher::new().analyse(&g, &limits).expect("the game is on");
+        assert_eq!(analysis.best, expected, "{limits:?}: pv {:?}\n{}", analysis.pv, g.position());
+        assert!(analysis.score > -engine::WIN_BOUND, "{limits:?}: g6-f6 does not lose");
+    }
+    // The refutation of the natural alternatives, proven by the independent search: the king
+    // takes g6 and runs to the corner.
+    for alternative in ["d7-f7", "g3-g4", "c5-e5", "e1-e3"] {
+        let mut after = g.clone();
+        after.play(alternative.parse().expect("a move")).expect("legal");
+        assert!(
+            forced(&after, Side::Defenders, 3, Reason::KingEscaped),
+            "after {alternative} the king must escape in two moves:\n{}",
+            after.position()
+        );
+    }
+}
+
+/// Where a repetition is a draw (Brandubh), a king near a corner holds a draw by perpetual
+/// threats, so the evaluation must count his approach to a corner against the attackers far
+/// more than where the defenders lose by repetition (the same board under the `historical-7`
+/// rules). The king is walled in by his own men in both positions, so that only his distance
+/// to the corners changes: on the throne, and on b2 beside the corner a1.
+#[test]
+fn the_king_near_a_corner_weighs_more_where_repetition_is_a_draw() {
+    let swing = |variant| {
+        let middle = game(variant, &[], "/7/7/3T3/t1TKT2/3T3/7/7/", Side::Attackers);
+        let near = game(variant, &[], "/1T5/TKT4/1T5/t6/7/7/7/", Side::Attackers);
+        engine::evaluate_for_attackers(middle.position()) - engine::evaluate_for_attackers(near.position())
+    };
+    let draw = swing(Variant::Brandubh);
+    let loss = swing(Variant::Historical7);
+    assert!(draw > 0, "a king near a corner is worse for the Brandubh attackers ({draw})");
+    assert!(draw >= loss + 100, "Brandubh {draw} against historical-7 {loss}");
+}

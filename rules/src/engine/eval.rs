@@ -11,7 +11,7 @@
 use crate::board::{
     ATTACKER as A, CORNER, DEFENDER as D, EDGE, EMPTY, Engine as Board, KING as K, NO_STOP, OFF, State, THRONE, step,
 };
-use crate::rules::KingCapture;
+use crate::rules::{KingCapture, Repetition};
 use crate::{MAX_SIZE, Side};
 
 /// The value of one attacker; every other weight is relative to it.
@@ -84,6 +84,10 @@ fn opens_escape(b: &Board, s: &State, from: usize, came: usize, goal: u16) -> bo
 pub(crate) struct Tables {
     defender_value: i32,
     corner_guard: Vec<i32>,
+    /// Points per step of the king's distance to the nearest escape square.
+    king_distance: i32,
+    /// Points per square from which the king would have an open line next move.
+    second_line: i32,
 }
 
 impl Tables {
@@ -91,7 +95,21 @@ impl Tables {
         let start = &b.rules.start;
         let attackers = start.pieces().filter(|(_, p)| *p == crate::Piece::Attacker).count();
         let defenders = start.pieces().filter(|(_, p)| *p == crate::Piece::Defender).count();
-        Tables { defender_value: defender_value(attackers, defenders), corner_guard: corner_guard_table(b) }
+        // Where a repetition is a draw, a king who reaches the squares near a corner holds at
+        // least a draw by perpetual threats: each blocker beside the corner is one the armed
+        // king takes against it, so the attackers must answer every king move and never get a
+        // free one (Brandubh games against the greedy player were drawn this way with the
+        // attackers several men up). The attackers' only winning plan there is to keep him
+        // away from the corners, so his distance and his two-move lines weigh much more. Where
+        // the defenders lose by repetition (Copenhagen) perpetual threats are no resource and
+        // the weights stay as they were tuned.
+        let (king_distance, second_line) = if b.rules.repetition == Repetition::Draw { (40, 120) } else { (6, 45) };
+        Tables {
+            defender_value: defender_value(attackers, defenders),
+            corner_guard: corner_guard_table(b),
+            king_distance,
+            second_line,
+        }
     }
 }
 
@@ -172,7 +190,7 @@ pub(crate) fn for_attackers(b: &Board, t: &Tables, s: &State) -> i32 {
         (Side::Attackers, 1) => 150,
         (Side::Attackers, _) => 1_500,
     };
-    score -= 45 * (lines.second.min(6) as i32) + 4 * (lines.reach as i32);
+    score -= t.second_line * (lines.second.min(6) as i32) + 4 * (lines.reach as i32);
     let (rank, file) = (s.king / b.stride - 1, s.king % b.stride - 1);
     let last = b.size - 1;
     let distance = if b.corner_escape {
@@ -180,7 +198,7 @@ pub(crate) fn for_attackers(b: &Board, t: &Tables, s: &State) -> i32 {
     } else {
         rank.min(last - rank).min(file.min(last - file))
     };
-    score += 6 * distance as i32;
+    score += t.king_distance * distance as i32;
 
     score += king_pressure(b, s);
     if b.exit_fort && b.flags[s.king] & EDGE != 0 {
