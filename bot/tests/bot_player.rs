@@ -11,6 +11,7 @@ use support::{NOW, alice, bob, game, host, request, snapshot, temp_path};
 use tafl_bot::host::bot::{DRAW_MARGIN, accepts_draw};
 use tafl_bot::host::search_pool::SearchPool;
 use tafl_bot::host::{BotPlayer, GameView, Host, HostError, OfferAction, OfferOutcome, SideChoice, bot_user, is_bot};
+use tafl_bot::present::Lang;
 use tafl_bot::store::Db;
 use tafl_rules::engine::{Level, evaluate, score_for};
 use tafl_rules::{Game, Position, Setup, Side, Variant};
@@ -38,90 +39,93 @@ async fn against_bot(host: &Host, variant: &str, side: SideChoice, n: i64, rated
 }
 
 async fn outbox_kinds(host: &Host, game: i64) -> Vec<String> {
-    sqlx::query_scalar("SELECT kind FROM outbox WHERE lane = ? ORDER BY id")
+    sqlx::query_scalar("SELECT kind FROM outbox WHERE lane = $1 ORDER BY id")
         .bind(format!("game:{game}"))
         .fetch_all(host.db().pool())
         .await
         .expect("the outbox reads")
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_game_against_the_bot_starts_at_once_and_the_bot_answers_each_move() {
-    let host = host().await;
-    let game = against_bot(&host, "brandubh", SideChoice::Defenders, 2, true).await;
-    assert_eq!(game.attacker.id, bot_user(level(2)), "the bot plays the side alice left");
-    assert_eq!(game.defender, alice());
-    assert_eq!(game.ply, 0);
-    let turns = host.bot_turns(10).await.unwrap();
-    assert_eq!(turns.len(), 1, "the bot's first move is waiting");
-    assert_eq!((turns[0].game_id, turns[0].ply, turns[0].since), (game.id, 0, NOW));
-    assert!(!outbox_kinds(&host, game.id).await.contains(&"your_move".to_owned()), "the bot gets no notice");
+support::both! { multi_thread
+    async fn a_game_against_the_bot_starts_at_once_and_the_bot_answers_each_move() {
+        let host = host().await;
+        let game = against_bot(&host, "brandubh", SideChoice::Defenders, 2, true).await;
+        assert_eq!(game.attacker.id, bot_user(level(2)), "the bot plays the side alice left");
+        assert_eq!(game.defender, alice());
+        assert_eq!(game.ply, 0);
+        let turns = host.bot_turns(10).await.unwrap();
+        assert_eq!(turns.len(), 1, "the bot's first move is waiting");
+        assert_eq!((turns[0].game_id, turns[0].ply, turns[0].since), (game.id, 0, NOW));
+        assert!(!outbox_kinds(&host, game.id).await.contains(&"your_move".to_owned()), "the bot gets no notice");
 
-    let bots = player(&host);
-    let played = bots.settle().await.unwrap();
-    assert_eq!(played.len(), 1);
-    assert_eq!(played[0].game.ply, 1);
-    assert!(host.bot_turns(10).await.unwrap().is_empty(), "the bot's turn is over");
-    assert!(outbox_kinds(&host, game.id).await.ends_with(&["board".to_owned(), "your_move".to_owned()]));
+        let bots = player(&host);
+        let played = bots.settle().await.unwrap();
+        assert_eq!(played.len(), 1);
+        assert_eq!(played[0].game.ply, 1);
+        assert!(host.bot_turns(10).await.unwrap().is_empty(), "the bot's turn is over");
+        assert!(outbox_kinds(&host, game.id).await.ends_with(&["board".to_owned(), "your_move".to_owned()]));
 
-    // Alice answers; the bot's turn is noted in the move's transaction and it answers again.
-    let mv = host.legal_moves(game.id, alice().id, "", 1).await.unwrap()[0].notation.clone();
-    let after = host.play(game.id, alice().id, &mv, Some(1), NOW + 10).await.unwrap();
-    assert_eq!(after.game.player_to_move().map(|u| u.id), Some(bot_user(level(2))));
-    assert_eq!(host.bot_turns(10).await.unwrap()[0].since, NOW + 10);
-    let played = bots.settle().await.unwrap();
-    assert_eq!(played.iter().map(|p| p.game.ply).collect::<Vec<_>>(), vec![3]);
-    let view = host.show(game.id).await.unwrap();
-    assert_eq!(view.ply, 3);
-    assert_eq!(view.player_to_move(), Some(&alice()));
+        // Alice answers; the bot's turn is noted in the move's transaction and it answers again.
+        let mv = host.legal_moves(game.id, alice().id, "", 1).await.unwrap()[0].notation.clone();
+        let after = host.play(game.id, alice().id, &mv, Some(1), NOW + 10).await.unwrap();
+        assert_eq!(after.game.player_to_move().map(|u| u.id), Some(bot_user(level(2))));
+        assert_eq!(host.bot_turns(10).await.unwrap()[0].since, NOW + 10);
+        let played = bots.settle().await.unwrap();
+        assert_eq!(played.iter().map(|p| p.game.ply).collect::<Vec<_>>(), vec![3]);
+        let view = host.show(game.id).await.unwrap();
+        assert_eq!(view.ply, 3);
+        assert_eq!(view.player_to_move(), Some(&alice()));
+    }
 }
 
-#[tokio::test]
-async fn levels_outside_one_to_five_and_levels_with_a_person_are_refused_and_change_nothing() {
-    let host = host().await;
-    for n in [0, 6, -3, i64::MAX] {
+support::both! {
+    async fn levels_outside_one_to_five_and_levels_with_a_person_are_refused_and_change_nothing() {
+        let host = host().await;
+        for n in [0, 6, -3, i64::MAX] {
+            let error = refused!(
+                host,
+                host.challenge_bot(&request(&alice(), None, "copenhagen", SideChoice::Random), n, true, NOW)
+            );
+            assert_eq!(error, HostError::BadLevel(n));
+        }
         let error = refused!(
             host,
-            host.challenge_bot(&request(&alice(), None, "copenhagen", SideChoice::Random), n, true, NOW)
+            host.challenge_bot(&request(&alice(), Some(&bob()), "copenhagen", SideChoice::Random), 3, true, NOW)
         );
-        assert_eq!(error, HostError::BadLevel(n));
+        assert_eq!(error, HostError::LevelWithPerson);
+        let error = refused!(
+            host,
+            host.challenge_bot(&request(&alice(), None, "no-such-variant", SideChoice::Random), 3, true, NOW)
+        );
+        assert!(matches!(error, HostError::BadSetup(_)), "{error}");
     }
-    let error = refused!(
-        host,
-        host.challenge_bot(&request(&alice(), Some(&bob()), "copenhagen", SideChoice::Random), 3, true, NOW)
-    );
-    assert_eq!(error, HostError::LevelWithPerson);
-    let error = refused!(
-        host,
-        host.challenge_bot(&request(&alice(), None, "no-such-variant", SideChoice::Random), 3, true, NOW)
-    );
-    assert!(matches!(error, HostError::BadSetup(_)), "{error}");
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_bot_takes_moves_back_in_unrated_games_and_refuses_in_rated_ones() {
-    let host = host().await;
-    let bots = player(&host);
-    let casual = against_bot(&host, "brandubh", SideChoice::Attackers, 1, false).await;
-    let mv = host.legal_moves(casual.id, alice().id, "", 1).await.unwrap()[0].notation.clone();
-    host.play(casual.id, alice().id, &mv, None, NOW + 1).await.unwrap();
-    // While the bot is to move, a takeback removes alice's move only and the bot stops waiting.
-    let outcome = host.takeback(casual.id, alice().id, OfferAction::Offer, None, NOW + 2).await.unwrap();
-    let OfferOutcome::Accepted { game, plies_taken_back, .. } = outcome else { panic!("the bot agrees: {outcome:?}") };
-    assert_eq!((plies_taken_back, game.ply), (1, 0));
-    assert!(host.bot_turns(10).await.unwrap().is_empty());
-    // After the bot answered, it takes back its answer and alice's move.
-    host.play(casual.id, alice().id, &mv, None, NOW + 3).await.unwrap();
-    bots.settle().await.unwrap();
-    let outcome = host.takeback(casual.id, alice().id, OfferAction::Offer, None, NOW + 4).await.unwrap();
-    assert!(matches!(outcome, OfferOutcome::Accepted { plies_taken_back: 2, .. }), "{outcome:?}");
-    assert_eq!(host.show(casual.id).await.unwrap().ply, 0);
+support::both! { multi_thread
+    async fn the_bot_takes_moves_back_in_unrated_games_and_refuses_in_rated_ones() {
+        let host = host().await;
+        let bots = player(&host);
+        let casual = against_bot(&host, "brandubh", SideChoice::Attackers, 1, false).await;
+        let mv = host.legal_moves(casual.id, alice().id, "", 1).await.unwrap()[0].notation.clone();
+        host.play(casual.id, alice().id, &mv, None, NOW + 1).await.unwrap();
+        // While the bot is to move, a takeback removes alice's move only and the bot stops waiting.
+        let outcome = host.takeback(casual.id, alice().id, OfferAction::Offer, None, NOW + 2).await.unwrap();
+        let OfferOutcome::Accepted { game, plies_taken_back, .. } = outcome else { panic!("the bot agrees: {outcome:?}") };
+        assert_eq!((plies_taken_back, game.ply), (1, 0));
+        assert!(host.bot_turns(10).await.unwrap().is_empty());
+        // After the bot answered, it takes back its answer and alice's move.
+        host.play(casual.id, alice().id, &mv, None, NOW + 3).await.unwrap();
+        bots.settle().await.unwrap();
+        let outcome = host.takeback(casual.id, alice().id, OfferAction::Offer, None, NOW + 4).await.unwrap();
+        assert!(matches!(outcome, OfferOutcome::Accepted { plies_taken_back: 2, .. }), "{outcome:?}");
+        assert_eq!(host.show(casual.id).await.unwrap().ply, 0);
 
-    let rated = against_bot(&host, "brandubh", SideChoice::Attackers, 1, true).await;
-    host.play(rated.id, alice().id, &mv, None, NOW + 5).await.unwrap();
-    bots.settle().await.unwrap();
-    let error = refused!(host, host.takeback(rated.id, alice().id, OfferAction::Offer, None, NOW + 6));
-    assert_eq!(error, HostError::BotRefusesTakeback { id: rated.id });
+        let rated = against_bot(&host, "brandubh", SideChoice::Attackers, 1, true).await;
+        host.play(rated.id, alice().id, &mv, None, NOW + 5).await.unwrap();
+        bots.settle().await.unwrap();
+        let error = refused!(host, host.takeback(rated.id, alice().id, OfferAction::Offer, None, NOW + 6));
+        assert_eq!(error, HostError::BotRefusesTakeback { id: rated.id });
+    }
 }
 
 #[test]
@@ -142,78 +146,81 @@ fn the_bot_accepts_a_draw_exactly_when_its_evaluation_is_not_better_than_the_mar
     }
 }
 
-#[tokio::test]
-async fn a_draw_offered_to_the_bot_is_answered_at_once_by_its_evaluation() {
-    let host = host().await;
-    for side in [SideChoice::Attackers, SideChoice::Defenders] {
-        let game = against_bot(&host, "copenhagen", side, 3, true).await;
-        let bot_side = if is_bot(game.attacker.id) { Side::Attackers } else { Side::Defenders };
-        let agrees = accepts_draw(&Game::new(game.position.clone()), bot_side);
-        let outcome = host.draw(game.id, alice().id, OfferAction::Offer, None, NOW + 1).await.unwrap();
-        match outcome {
-            OfferOutcome::Accepted { game, .. } => {
-                assert!(agrees, "accepted against its evaluation");
-                assert!(game.is_over());
+support::both! {
+    async fn a_draw_offered_to_the_bot_is_answered_at_once_by_its_evaluation() {
+        let host = host().await;
+        for side in [SideChoice::Attackers, SideChoice::Defenders] {
+            let game = against_bot(&host, "copenhagen", side, 3, true).await;
+            let bot_side = if is_bot(game.attacker.id) { Side::Attackers } else { Side::Defenders };
+            let agrees = accepts_draw(&Game::new(game.position.clone()), bot_side);
+            let outcome = host.draw(game.id, alice().id, OfferAction::Offer, None, NOW + 1).await.unwrap();
+            match outcome {
+                OfferOutcome::Accepted { game, .. } => {
+                    assert!(agrees, "accepted against its evaluation");
+                    assert!(game.is_over());
+                }
+                OfferOutcome::Declined { game, withdrawn, .. } => {
+                    assert!(!agrees && !withdrawn, "declined against its evaluation");
+                    assert!(!game.is_over());
+                    assert!(host.open_offers(game.id).await.unwrap().is_empty(), "no offer is left open");
+                }
+                OfferOutcome::Offered { .. } => panic!("the bot answers at once"),
             }
-            OfferOutcome::Declined { game, withdrawn, .. } => {
-                assert!(!agrees && !withdrawn, "declined against its evaluation");
-                assert!(!game.is_over());
-                assert!(host.open_offers(game.id).await.unwrap().is_empty(), "no offer is left open");
-            }
-            OfferOutcome::Offered { .. } => panic!("the bot answers at once"),
         }
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_move_searched_for_a_board_that_changed_is_refused() {
-    let host = host().await;
-    let game = against_bot(&host, "brandubh", SideChoice::Attackers, 1, false).await;
-    let moves = host.legal_moves(game.id, alice().id, "", 2).await.unwrap();
-    host.play(game.id, alice().id, &moves[0].notation, None, NOW + 1).await.unwrap();
-    let stale = host.bot_turns(10).await.unwrap().remove(0);
-    let bot_move = stale.game.position().legal_moves()[0];
-    // Alice takes her move back and plays another: the same ply, another board.
-    host.takeback(game.id, alice().id, OfferAction::Offer, None, NOW + 2).await.unwrap();
-    host.play(game.id, alice().id, &moves[1].notation, None, NOW + 3).await.unwrap();
-    let error = refused!(host, host.play_bot(&stale, bot_move, NOW + 4));
-    assert!(matches!(error, HostError::StaleBoard { .. }), "{error}");
-    // Resigned while the bot searched: refused as well.
-    let fresh = host.bot_turns(10).await.unwrap().remove(0);
-    host.resign(game.id, alice().id, None, NOW + 5).await.unwrap();
-    let mv = fresh.game.position().legal_moves()[0];
-    let error = refused!(host, host.play_bot(&fresh, mv, NOW + 6));
-    assert_eq!(error, HostError::GameOver { id: game.id });
-    assert!(host.bot_turns(10).await.unwrap().is_empty(), "a finished game waits for nobody");
+support::both! { multi_thread
+    async fn a_move_searched_for_a_board_that_changed_is_refused() {
+        let host = host().await;
+        let game = against_bot(&host, "brandubh", SideChoice::Attackers, 1, false).await;
+        let moves = host.legal_moves(game.id, alice().id, "", 2).await.unwrap();
+        host.play(game.id, alice().id, &moves[0].notation, None, NOW + 1).await.unwrap();
+        let stale = host.bot_turns(10).await.unwrap().remove(0);
+        let bot_move = stale.game.position().legal_moves()[0];
+        // Alice takes her move back and plays another: the same ply, another board.
+        host.takeback(game.id, alice().id, OfferAction::Offer, None, NOW + 2).await.unwrap();
+        host.play(game.id, alice().id, &moves[1].notation, None, NOW + 3).await.unwrap();
+        let error = refused!(host, host.play_bot(&stale, bot_move, NOW + 4));
+        assert!(matches!(error, HostError::StaleBoard { .. }), "{error}");
+        // Resigned while the bot searched: refused as well.
+        let fresh = host.bot_turns(10).await.unwrap().remove(0);
+        host.resign(game.id, alice().id, None, NOW + 5).await.unwrap();
+        let mv = fresh.game.position().legal_moves()[0];
+        let error = refused!(host, host.play_bot(&fresh, mv, NOW + 6));
+        assert_eq!(error, HostError::GameOver { id: game.id });
+        assert!(host.bot_turns(10).await.unwrap().is_empty(), "a finished game waits for nobody");
+    }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn games_against_the_bot_are_rated_in_their_own_pool_with_a_rating_per_level() {
-    let host = host().await;
-    let bots = player(&host);
-    let game = against_bot(&host, "brandubh", SideChoice::Attackers, 2, true).await;
-    let mv = host.legal_moves(game.id, alice().id, "", 1).await.unwrap()[0].notation.clone();
-    host.play(game.id, alice().id, &mv, None, NOW + 1).await.unwrap();
-    bots.settle().await.unwrap();
-    host.resign(game.id, alice().id, None, NOW + 2).await.unwrap();
-    let people = host.leaderboard("brandubh", None, 10).await.unwrap();
-    assert!(people.entries.is_empty(), "the people's leaderboard has no bot game: {people:?}");
-    let pool = host.leaderboard("bot:brandubh", None, 10).await.unwrap();
-    let ids: Vec<i64> = pool.entries.iter().map(|e| e.user.id).collect();
-    assert_eq!(ids, vec![bot_user(level(2)), alice().id], "the level won");
-    let profile = host.profile(alice().id, None).await.unwrap();
-    assert_eq!(profile.ratings.iter().map(|r| r.family.as_str()).collect::<Vec<_>>(), vec!["bot:seed-001"]);
+support::both! { multi_thread
+    async fn games_against_the_bot_are_rated_in_their_own_pool_with_a_rating_per_level() {
+        let host = host().await;
+        let bots = player(&host);
+        let game = against_bot(&host, "brandubh", SideChoice::Attackers, 2, true).await;
+        let mv = host.legal_moves(game.id, alice().id, "", 1).await.unwrap()[0].notation.clone();
+        host.play(game.id, alice().id, &mv, None, NOW + 1).await.unwrap();
+        bots.settle().await.unwrap();
+        host.resign(game.id, alice().id, None, NOW + 2).await.unwrap();
+        let people = host.leaderboard("brandubh", None, 10).await.unwrap();
+        assert!(people.entries.is_empty(), "the people's leaderboard has no bot game: {people:?}");
+        let pool = host.leaderboard("bot:brandubh", None, 10).await.unwrap();
+        let ids: Vec<i64> = pool.entries.iter().map(|e| e.user.id).collect();
+        assert_eq!(ids, vec![bot_user(level(2)), alice().id], "the level won");
+        let profile = host.profile(alice().id, None).await.unwrap();
+        assert_eq!(profile.ratings.iter().map(|r| r.family.as_str()).collect::<Vec<_>>(), vec!["bot:seed-001"]);
 
-    // A game between people moves only the people's ratings; an unrated game moves none.
-    let people_game = game_between_people(&host).await;
-    host.resign(people_game, bob().id, None, NOW + 20).await.unwrap();
-    assert_eq!(host.leaderboard("copenhagen", None, 10).await.unwrap().entries.len(), 2);
-    let casual = against_bot(&host, "brandubh", SideChoice::Attackers, 4, false).await;
-    host.play(casual.id, alice().id, &mv, None, NOW + 30).await.unwrap();
-    bots.settle().await.unwrap();
-    host.resign(casual.id, alice().id, None, NOW + 31).await.unwrap();
-    let pool = host.leaderboard("bot:brandubh", None, 10).await.unwrap();
-    assert!(pool.entries.iter().all(|e| e.user.id != bot_user(level(4))), "the casual game is not rated");
+        // A game between people moves only the people's ratings; an unrated game moves none.
+        let people_game = game_between_people(&host).await;
+        host.resign(people_game, bob().id, None, NOW + 20).await.unwrap();
+        assert_eq!(host.leaderboard("copenhagen", None, 10).await.unwrap().entries.len(), 2);
+        let casual = against_bot(&host, "brandubh", SideChoice::Attackers, 4, false).await;
+        host.play(casual.id, alice().id, &mv, None, NOW + 30).await.unwrap();
+        bots.settle().await.unwrap();
+        host.resign(casual.id, alice().id, None, NOW + 31).await.unwrap();
+        let pool = host.leaderboard("bot:brandubh", None, 10).await.unwrap();
+        assert!(pool.entries.iter().all(|e| e.user.id != bot_user(level(4))), "the casual game is not rated");
+    }
 }
 
 async fn game_between_people(host: &Host) -> i64 {
@@ -225,24 +232,25 @@ async fn game_between_people(host: &Host) -> i64 {
     g.id
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn hints_are_for_unrated_games_against_the_bot_on_ones_own_move() {
-    let host = host().await;
-    let rated = against_bot(&host, "brandubh", SideChoice::Attackers, 3, true).await;
-    assert_eq!(
-        refused!(host, host.hint_game(rated.id, alice().id)).to_string(),
-        HostError::HintInRatedGame.to_string()
-    );
-    let people = game(&host, "brandubh").await;
-    assert_eq!(refused!(host, host.hint_game(people.id, alice().id)), HostError::HintNotAgainstBot);
-    let casual = against_bot(&host, "brandubh", SideChoice::Defenders, 3, false).await;
-    let error = refused!(host, host.hint_game(casual.id, alice().id));
-    assert!(matches!(error, HostError::NotYourTurn { .. }), "the bot moves first: {error}");
-    assert_eq!(refused!(host, host.hint_game(casual.id, bob().id)), HostError::NotAPlayer(casual.id));
-    player(&host).settle().await.unwrap();
-    let (view, job) = host.hint_game(casual.id, alice().id).await.unwrap();
-    let analysis = SearchPool::new(1).search(0, job).await.unwrap().expect("a move");
-    assert!(view.position.legal_moves().contains(&analysis.best));
+support::both! { multi_thread
+    async fn hints_are_for_unrated_games_against_the_bot_on_ones_own_move() {
+        let host = host().await;
+        let rated = against_bot(&host, "brandubh", SideChoice::Attackers, 3, true).await;
+        assert_eq!(
+            refused!(host, host.hint_game(rated.id, alice().id)).to_string(),
+            HostError::HintInRatedGame.to_string()
+        );
+        let people = game(&host, "brandubh").await;
+        assert_eq!(refused!(host, host.hint_game(people.id, alice().id)), HostError::HintNotAgainstBot);
+        let casual = against_bot(&host, "brandubh", SideChoice::Defenders, 3, false).await;
+        let error = refused!(host, host.hint_game(casual.id, alice().id));
+        assert!(matches!(error, HostError::NotYourTurn { .. }), "the bot moves first: {error}");
+        assert_eq!(refused!(host, host.hint_game(casual.id, bob().id)), HostError::NotAPlayer(casual.id));
+        player(&host).settle().await.unwrap();
+        let (view, job) = host.hint_game(casual.id, alice().id).await.unwrap();
+        let analysis = SearchPool::new(1).search(0, job).await.unwrap().expect("a move");
+        assert!(view.position.legal_moves().contains(&analysis.best));
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -266,6 +274,10 @@ async fn a_restart_resumes_every_game_where_the_bot_must_move_longest_waiting_fi
     let host = Host::new(Db::open_file(&path).await.unwrap());
     let order: Vec<i64> = host.bot_turns(10).await.unwrap().iter().map(|t| t.game_id).collect();
     assert_eq!(order, vec![ids[1], ids[2], ids[0]]);
+    // A game already being searched is left out (neither rebuilt nor returned).
+    let searching = std::collections::HashSet::from([ids[1]]);
+    let rest: Vec<i64> = host.bot_turns_except(10, &searching).await.unwrap().iter().map(|t| t.game_id).collect();
+    assert_eq!(rest, vec![ids[2], ids[0]]);
     let bots = player(&host);
     assert_eq!(bots.start_searches().await.unwrap(), 3);
     assert_eq!(bots.start_searches().await.unwrap(), 0, "a game already searched is not searched twice");
@@ -280,25 +292,72 @@ async fn a_restart_resumes_every_game_where_the_bot_must_move_longest_waiting_fi
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_console_plays_the_engine_with_at_ai_and_shows_its_moves() {
-    let mut session = tafl_bot::local::Session::new(host().await, None);
+/// The console's game against the engine in `lang`: its words, and in Russian no English.
+async fn console_game_against_the_engine(lang: &str) {
+    let ru = lang == "ru";
+    let says = |english: &'static str, russian: &'static str| if ru { russian } else { english };
+    let mut session = tafl_bot::local::Session::new(host().await, None).with_lang(Lang::console(lang));
+    let mut shown = String::new();
     let reply = session.execute("/challenge @ai brandubh level:2 side:defenders rated:false").await;
     assert!(!reply.failed, "{}", reply.text);
-    assert!(reply.text.contains("Game #1 against @Tafl bot (level 2) has started."), "{}", reply.text);
-    assert!(reply.text.contains("@Tafl bot (level 2) played "), "the bot's first move is shown: {}", reply.text);
-    assert!(reply.text.contains("game #1, ply 1: @you (defenders) to move"), "{}", reply.text);
+    let started = says(
+        "Game #1 against @Tafl bot (level 2) has started.",
+        "Партия №1 началась, ваш соперник — @Тафл-бот (уровень 2).",
+    );
+    assert!(reply.text.contains(started), "{}", reply.text);
+    let played = says("@Tafl bot (level 2) played ", "@Тафл-бот (уровень 2): ход ");
+    assert!(reply.text.contains(played), "the bot's first move is shown: {}", reply.text);
+    let to_move = says("game #1, ply 1: @you (defenders) to move", "партия №1, полуход 1: ходит @you (защитники)");
+    assert!(reply.text.contains(to_move), "{}", reply.text);
+    shown.push_str(&reply.text);
     let reply = session.execute("/move d5-e5").await;
     assert!(!reply.failed, "{}", reply.text);
-    assert!(reply.text.contains("(game #1, ply 3)"), "the bot's answer follows the move: {}", reply.text);
+    let answer = says("(game #1, ply 3)", "(партия №1, полуход 3)");
+    assert!(reply.text.contains(answer), "the bot's answer follows the move: {}", reply.text);
+    shown.push_str(&reply.text);
     let reply = session.execute("/takeback request").await;
-    assert!(reply.text.contains("@Tafl bot (level 2) accepted: 2 plies taken back"), "{}", reply.text);
-    for (line, words) in [
-        ("/challenge @ai level:6", "There is no bot level 6; choose a level from 1 to 5."),
-        ("/challenge @bob level:2", "A level is for games against the bot"),
-        ("/challenge @bob rated:false", "Only games against the bot can be unrated"),
+    let accepted = says(
+        "@Tafl bot (level 2) accepted: 2 plies taken back",
+        "@Тафл-бот (уровень 2) соглашается: в партии №1 возвращены 2 полухода",
+    );
+    assert!(reply.text.contains(accepted), "{}", reply.text);
+    shown.push_str(&reply.text);
+    for (line, english, russian) in [
+        (
+            "/challenge @ai level:6",
+            "There is no bot level 6; choose a level from 1 to 5.",
+            "Уровня бота 6 нет; выберите уровень от 1 до 5.",
+        ),
+        (
+            "/challenge @bob level:2",
+            "A level is for games against the bot",
+            "Уровень задаётся только для партии с ботом",
+        ),
+        // The console names its options as it types them, in every language.
+        (
+            "/challenge @bob rated:false",
+            "Only games against the bot can be unrated; leave rated:false out, or add a level, like level:1,",
+            "Без рейтинга можно играть только с ботом; уберите rated:false или укажите уровень, например level:1,",
+        ),
     ] {
         let reply = session.execute(line).await;
-        assert!(reply.failed && reply.text.contains(words), "{line}: {}", reply.text);
+        assert!(reply.failed && reply.text.contains(says(english, russian)), "{line}: {}", reply.text);
+        shown.push_str(&reply.text);
+    }
+    if ru {
+        let english = tafl_bot::present::check::english_words(&shown, &["you", "ai", "bob"]);
+        assert!(english.is_empty(), "English in a Russian console: {english:?}\n{shown}");
+    }
+}
+
+support::both! { multi_thread
+    async fn the_console_plays_the_engine_with_at_ai_and_shows_its_moves() {
+        console_game_against_the_engine("en").await;
+    }
+}
+
+support::both! { multi_thread
+    async fn the_console_plays_the_engine_in_russian_with_no_english() {
+        console_game_against_the_engine("ru").await;
     }
 }

@@ -528,19 +528,33 @@ fn control_characters_in_the_input_are_escaped_in_the_error() {
     assert!(!err.contains('\u{1b}'), "{err}");
 }
 
-#[test]
-fn a_non_sqlite_database_url_is_refused_by_name() {
+/// `tafl-bot run` with `DATABASE_URL`, no Discord: the one-sentence error on stderr.
+fn run_with_database(url: &str) -> String {
     let output = Command::new(env!("CARGO_BIN_EXE_tafl-bot"))
         .arg("run")
-        .env("DATABASE_URL", "postgres://user:secret@db.invalid/tafl")
+        .env("DATABASE_URL", url)
         .env("DISCORD_TOKEN", "x")
+        .env("DATABASE_STATEMENT_TIMEOUT_MS", "2000")
         .env_remove("DISCORD_API_BASE")
         .env_remove("DISCORD_API_RESOLVE")
         .stdin(Stdio::null())
         .output()
         .unwrap();
-    let err = assert_one_sentence_error(&output);
-    assert!(err.starts_with("error: DATABASE_URL names a postgres database"), "{err}");
+    assert_one_sentence_error(&output)
+}
+
+#[test]
+fn a_database_url_of_another_kind_is_refused_by_name() {
+    let err = run_with_database("mysql://user:secret@db.invalid/tafl");
+    assert!(err.starts_with("error: DATABASE_URL names a mysql database"), "{err}");
+    assert!(err.contains("sqlite://") && err.contains("postgres://"), "says what works: {err}");
+    assert!(!err.contains("secret"), "{err}");
+}
+
+#[test]
+fn an_unreachable_postgresql_database_is_named_without_its_password() {
+    let err = run_with_database("postgres://user:secret@db.invalid/tafl");
+    assert!(err.starts_with("error: cannot open the database postgres://user:***@db.invalid/tafl: "), "{err}");
     assert!(!err.contains("secret"), "{err}");
 }
 
@@ -585,4 +599,39 @@ fn replay_reads_an_otn_game_record_with_its_own_rules() {
     assert_eq!(output.status.code(), Some(1));
     assert!(stderr(&output).contains("--variant"), "{}", stderr(&output));
     let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn ai_prints_one_json_line_with_its_keys_in_order_and_refuses_bad_input_in_one_sentence() {
+    let output = run(&["ai", "--variant", "brandubh", "--depth", "2", "--json", "d2-b2"], None);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let line = lines(&output);
+    assert_eq!(line.len(), 1, "{line:?}");
+    let keys: Vec<&str> = ["\"move\":", "\"score\":", "\"depth\":", "\"nodes\":", "\"millis\":", "\"pv\":"].to_vec();
+    let at: Vec<usize> = keys.iter().map(|k| line[0].find(k).unwrap_or_else(|| panic!("{k} in {}", line[0]))).collect();
+    assert!(at.windows(2).all(|w| w[0] < w[1]), "{}", line[0]);
+    let bad = run(&["ai", "--variant", "brandubh", "--depth", "2", "d2-d9"], None);
+    assert_eq!(bad.status.code(), Some(1));
+    assert_eq!(stderr(&bad).lines().count(), 1, "{}", stderr(&bad));
+}
+
+#[test]
+fn a_match_gives_the_same_table_whatever_the_number_of_jobs() {
+    let table = |jobs: &str| {
+        let args =
+            ["match", "--variant", "brandubh", "--a", "depth:1", "--b", "greedy", "--games", "4", "--jobs", jobs];
+        let output = run(&args, None);
+        assert!(output.status.success(), "{}", stderr(&output));
+        stdout(&output)
+    };
+    let one = table("1");
+    assert!(one.contains("4 games of brandubh"), "{one}");
+    assert!(one.contains("Elo difference A - B"), "{one}");
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    if cores >= 2 {
+        assert_eq!(table("2"), one);
+    }
+    let refused = run(&["match", "--variant", "brandubh", "--a", "1", "--b", "2", "--jobs", "0"], None);
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(stderr(&refused).contains("--jobs must be from 1 to"), "{}", stderr(&refused));
 }

@@ -19,66 +19,70 @@ use tokio::sync::Barrier;
 
 // ----- settings -----
 
-#[tokio::test]
-async fn user_settings_default_until_set_and_then_read_back() {
-    let host = host().await;
-    assert_eq!(host.user_settings(alice().id).await.unwrap(), UserSettings::default(), "never seen");
-    let settings = UserSettings {
-        dm_notifications: true,
-        digest: true,
-        orientation: Orientation::Flipped,
-        theme: Theme::HighContrast,
-    };
-    host.set_user_settings(&alice(), &settings, NOW).await.unwrap();
-    assert_eq!(host.user_settings(alice().id).await.unwrap(), settings);
-    assert_eq!(host.user_settings(bob().id).await.unwrap(), UserSettings::default(), "bob's are his own");
-    let changed = UserSettings { digest: false, ..settings };
-    host.set_user_settings(&alice(), &changed, NOW + 1).await.unwrap();
-    assert_eq!(host.user_settings(alice().id).await.unwrap(), changed);
+support::both! {
+    async fn user_settings_default_until_set_and_then_read_back() {
+        let host = host().await;
+        assert_eq!(host.user_settings(alice().id).await.unwrap(), UserSettings::default(), "never seen");
+        let settings = UserSettings {
+            dm_notifications: true,
+            digest: true,
+            orientation: Orientation::Flipped,
+            theme: Theme::HighContrast,
+        };
+        host.set_user_settings(&alice(), &settings, NOW).await.unwrap();
+        assert_eq!(host.user_settings(alice().id).await.unwrap(), settings);
+        assert_eq!(host.user_settings(bob().id).await.unwrap(), UserSettings::default(), "bob's are his own");
+        let changed = UserSettings { digest: false, ..settings };
+        host.set_user_settings(&alice(), &changed, NOW + 1).await.unwrap();
+        assert_eq!(host.user_settings(alice().id).await.unwrap(), changed);
+    }
 }
 
-#[tokio::test]
-async fn stored_settings_with_unknown_or_damaged_keys_still_load() {
-    let host = host().await;
-    host.set_user_settings(&alice(), &UserSettings::default(), NOW).await.unwrap();
-    sqlx::query("UPDATE users SET settings = ? WHERE id = ?")
-        .bind(r#"{"digest":true,"theme":"neon","future_key":[1,2,3]}"#)
-        .bind(alice().id)
-        .execute(host.db().pool())
-        .await
-        .unwrap();
-    assert_eq!(host.user_settings(alice().id).await.unwrap(), UserSettings { digest: true, ..UserSettings::default() });
-    sqlx::query("UPDATE users SET settings = 'garbage' WHERE id = ?")
-        .bind(alice().id)
-        .execute(host.db().pool())
-        .await
-        .unwrap();
-    assert_eq!(host.user_settings(alice().id).await.unwrap(), UserSettings::default());
+support::both! {
+    async fn stored_settings_with_unknown_or_damaged_keys_still_load() {
+        let host = host().await;
+        host.set_user_settings(&alice(), &UserSettings::default(), NOW).await.unwrap();
+        sqlx::query("UPDATE users SET settings = $1 WHERE id = $2")
+            .bind(r#"{"digest":true,"theme":"neon","future_key":[1,2,3]}"#)
+            .bind(alice().id)
+            .execute(host.db().pool())
+            .await
+            .unwrap();
+        assert_eq!(host.user_settings(alice().id).await.unwrap(), UserSettings { digest: true, ..UserSettings::default() });
+        sqlx::query("UPDATE users SET settings = 'garbage' WHERE id = $1")
+            .bind(alice().id)
+            .execute(host.db().pool())
+            .await
+            .unwrap();
+        assert_eq!(host.user_settings(alice().id).await.unwrap(), UserSettings::default());
+    }
 }
 
-#[tokio::test]
-async fn server_settings_default_until_set_and_keep_channels_sorted_once() {
-    let host = host().await;
-    assert_eq!(host.server_settings(7).await.unwrap(), ServerSettings::default());
-    let clock: Clock = "3d+7d".parse().unwrap();
-    let settings = ServerSettings { threads: true, default_clock: Some(clock), channels: vec![30, 10, 30] };
-    host.set_server_settings(7, &settings, NOW).await.unwrap();
-    let stored = host.server_settings(7).await.unwrap();
-    assert_eq!(stored, ServerSettings { threads: true, default_clock: Some(clock), channels: vec![10, 30] });
-    assert!(stored.allows(10) && !stored.allows(20));
-    assert_eq!(host.server_settings(8).await.unwrap(), ServerSettings::default(), "another server");
+support::both! {
+    async fn server_settings_default_until_set_and_keep_channels_sorted_once() {
+        let host = host().await;
+        assert_eq!(host.server_settings(7).await.unwrap(), ServerSettings::default());
+        let clock: Clock = "3d+7d".parse().unwrap();
+        let settings = ServerSettings { threads: true, default_clock: Some(clock), channels: vec![30, 10, 30] };
+        host.set_server_settings(7, &settings, NOW).await.unwrap();
+        let stored = host.server_settings(7).await.unwrap();
+        assert_eq!(stored, ServerSettings { threads: true, default_clock: Some(clock), channels: vec![10, 30] });
+        assert!(stored.allows(10) && !stored.allows(20));
+        assert_eq!(host.server_settings(8).await.unwrap(), ServerSettings::default(), "another server");
+    }
 }
 
-#[tokio::test]
-async fn too_many_channels_are_refused_and_change_nothing() {
-    let host = host().await;
-    host.set_server_settings(7, &ServerSettings { threads: true, ..ServerSettings::default() }, NOW).await.unwrap();
-    let before = snapshot(&host).await;
-    let settings = ServerSettings { channels: (1..=101).collect(), ..ServerSettings::default() };
-    let error = host.set_server_settings(7, &settings, NOW + 1).await.unwrap_err();
-    assert_eq!(error, HostError::TooManyChannels { max: 100 });
-    assert_eq!(snapshot(&host).await, before);
-    assert!(host.server_settings(7).await.unwrap().threads, "the old settings stay");
+support::both! {
+    async fn too_many_channels_are_refused_and_change_nothing() {
+        let host = host().await;
+        host.set_server_settings(7, &ServerSettings { threads: true, ..ServerSettings::default() }, NOW).await.unwrap();
+        let before = snapshot(&host).await;
+        let settings = ServerSettings { channels: (1..=101).collect(), ..ServerSettings::default() };
+        let error = host.set_server_settings(7, &settings, NOW + 1).await.unwrap_err();
+        assert_eq!(error, HostError::TooManyChannels { max: 100 });
+        assert_eq!(snapshot(&host).await, before);
+        assert!(host.server_settings(7).await.unwrap().threads, "the old settings stay");
+    }
 }
 
 // ----- clocks in games -----
@@ -137,241 +141,254 @@ fn timeouts(found: &[(i64, Due)]) -> Vec<(i64, GameId, Option<Ending>)> {
 }
 
 async fn stored(host: &Host, game: GameId, column: &str) -> Option<i64> {
-    sqlx::query_scalar(sqlx::AssertSqlSafe(format!("SELECT {column} FROM games WHERE id = ?")))
+    sqlx::query_scalar(sqlx::AssertSqlSafe(format!("SELECT {column} FROM games WHERE id = $1")))
         .bind(game)
         .fetch_one(host.db().pool())
         .await
         .unwrap()
 }
 
-#[tokio::test]
-async fn accepting_sets_the_first_deadline_and_each_move_the_next() {
-    let host = host().await;
-    let g = timed_game(&host, "1d", NOW).await;
-    assert_eq!(g.deadline_at, Some(NOW + DAY));
-    assert_eq!(g.time_left(NOW + HOUR), Some(DAY - HOUR));
-    let list = host.games(alice().id, false).await.unwrap();
-    assert_eq!(list[0].deadline_at, Some(NOW + DAY), "the games list shows it too");
-    assert_eq!(list[0].clock.to_string(), "1d");
-    let after = move_at(&host, g.id, NOW + 5 * HOUR).await;
-    assert_eq!(after.deadline_at, Some(NOW + 5 * HOUR + DAY), "bob's turn: a full day from alice's move");
-    assert_eq!(host.show(g.id).await.unwrap().deadline_at, Some(NOW + 5 * HOUR + DAY), "stored");
-    assert_eq!(host.games(bob().id, false).await.unwrap()[0].deadline_at, Some(NOW + 5 * HOUR + DAY));
-}
-
-#[tokio::test]
-async fn an_untimed_game_has_no_deadline_and_never_comes_due() {
-    let host = host().await;
-    let g = timed_game(&host, "none", NOW).await;
-    assert_eq!(g.deadline_at, None);
-    assert!(g.clock.is_untimed());
-    move_at(&host, g.id, NOW + 10).await;
-    assert!(run(&host, NOW, NOW + 400 * DAY, 5 * DAY).await.is_empty());
-    assert!(!host.show(g.id).await.unwrap().is_over());
-}
-
-#[tokio::test]
-async fn finishing_a_game_clears_its_deadline_and_nothing_fires_afterwards() {
-    let host = host().await;
-    let g = timed_game(&host, "1h", NOW).await;
-    move_at(&host, g.id, NOW + MINUTE).await;
-    let finished = host.resign(g.id, bob().id, None, NOW + 2 * MINUTE).await.unwrap();
-    assert_eq!(finished.game.deadline_at, None);
-    assert_eq!(stored(&host, g.id, "deadline_at").await, None);
-    assert_eq!(stored(&host, g.id, "next_due_at").await, None);
-    assert!(run(&host, NOW, NOW + 3 * HOUR, MINUTE).await.is_empty());
-}
-
-#[tokio::test]
-async fn reminders_and_the_time_out_fire_once_each_at_their_moment() {
-    let host = host().await;
-    host.tick(NOW).await.unwrap();
-    let g = timed_game(&host, "1h", NOW).await;
-    move_at(&host, g.id, NOW + 10 * MINUTE).await;
-    move_at(&host, g.id, NOW + 20 * MINUTE).await;
-    // Alice's turn began at +20 min: halfway at +50 min, last warning with 6 minutes left
-    // (a tenth of an hour) at +74 min, time out at +80 min.
-    let start = NOW + 20 * MINUTE;
-    assert!(run(&host, NOW, start + 30 * MINUTE - 30, 30).await.is_empty());
-    assert!(host.tick(start + 30 * MINUTE - 1).await.unwrap().is_empty(), "not a second early");
-    let found = run(&host, start + 30 * MINUTE, start + 3 * HOUR, 30).await;
-    assert_eq!(
-        reminders(&found),
-        vec![
-            (start + 30 * MINUTE, ReminderKind::Halfway, alice().id),
-            (start + 54 * MINUTE, ReminderKind::LastWarning, alice().id)
-        ]
-    );
-    let ending = Ending { winner: Some(Side::Defenders), reason: EndReason::Time };
-    assert_eq!(timeouts(&found), vec![(start + HOUR, g.id, Some(ending))]);
-    assert_eq!(found.len(), 3, "nothing else: {found:?}");
-    let Due::Reminder(reminder) = &found[0].1 else { panic!() };
-    assert_eq!(reminder.deadline_at, start + HOUR);
-    assert_eq!((reminder.place, reminder.opponent.id, reminder.ply, reminder.dm), (PLACE, bob().id, 2, false));
-    let shown = host.show(g.id).await.unwrap();
-    assert_eq!(shown.ending, Some(ending));
-    let loser: Option<i64> = stored(&host, g.id, "loser_id").await;
-    assert_eq!(loser, Some(alice().id));
-}
-
-#[tokio::test]
-async fn a_move_resets_the_reminders_of_the_next_turn() {
-    let host = host().await;
-    host.tick(NOW).await.unwrap();
-    let g = timed_game(&host, "1h", NOW).await;
-    let found = run(&host, NOW, NOW + 40 * MINUTE, MINUTE).await;
-    assert_eq!(reminders(&found), vec![(NOW + 30 * MINUTE, ReminderKind::Halfway, alice().id)]);
-    move_at(&host, g.id, NOW + 40 * MINUTE).await;
-    let found = run(&host, NOW + 41 * MINUTE, NOW + 40 * MINUTE + 59 * MINUTE, MINUTE).await;
-    assert_eq!(
-        reminders(&found),
-        vec![
-            (NOW + 70 * MINUTE, ReminderKind::Halfway, bob().id),
-            (NOW + 94 * MINUTE, ReminderKind::LastWarning, bob().id)
-        ]
-    );
-    assert!(timeouts(&found).is_empty());
-}
-
-#[tokio::test]
-async fn a_late_tick_sends_only_the_last_warning() {
-    // A tick that comes after both reminder moments (but within the downtime threshold of the
-    // previous one) sends the last warning alone.
-    let host = host().await.with_grace(DAY, HOUR);
-    host.tick(NOW).await.unwrap();
-    let g = timed_game(&host, "1h", NOW).await;
-    let found = run(&host, NOW + 55 * MINUTE, NOW + 70 * MINUTE, 5 * MINUTE).await;
-    assert_eq!(reminders(&found), vec![(NOW + 55 * MINUTE, ReminderKind::LastWarning, alice().id)]);
-    assert_eq!(timeouts(&found).len(), 1);
-    assert_eq!(timeouts(&found)[0].1, g.id);
-}
-
-#[tokio::test]
-async fn reminders_say_whether_the_player_wants_a_dm() {
-    let host = host().await;
-    host.tick(NOW).await.unwrap();
-    host.set_user_settings(&alice(), &UserSettings { dm_notifications: true, ..UserSettings::default() }, NOW)
-        .await
-        .unwrap();
-    timed_game(&host, "1h", NOW).await;
-    let found = run(&host, NOW, NOW + 30 * MINUTE, MINUTE).await;
-    let [(_, Due::Reminder(reminder))] = found.as_slice() else { panic!("{found:?}") };
-    assert!(reminder.dm);
-}
-
-#[tokio::test]
-async fn a_game_without_a_move_is_aborted_not_lost() {
-    let host = host().await;
-    host.tick(NOW).await.unwrap();
-    let g = timed_game(&host, "1h", NOW).await;
-    let found = run(&host, NOW, NOW + 2 * HOUR, MINUTE).await;
-    let aborted = Ending { winner: None, reason: EndReason::Aborted };
-    assert_eq!(timeouts(&found), vec![(NOW + HOUR, g.id, Some(aborted))]);
-    let status: String = sqlx::query_scalar("SELECT status FROM games WHERE id = ?")
-        .bind(g.id)
-        .fetch_one(host.db().pool())
-        .await
-        .unwrap();
-    assert_eq!(status, "aborted");
-    assert_eq!(stored(&host, g.id, "loser_id").await, None, "nobody lost");
-    assert_eq!(aborted.reason, EndReason::Aborted, "an aborted game has no winner and no rating");
-    assert!(host.export(g.id).await.unwrap().contains("[result:?]"), "no result in the record");
-}
-
-#[tokio::test]
-async fn a_game_with_one_move_is_aborted_and_with_two_it_is_lost_on_time() {
-    let host = host().await;
-    host.tick(NOW).await.unwrap();
-    let one = timed_game(&host, "1h", NOW).await;
-    move_at(&host, one.id, NOW + MINUTE).await;
-    let two = timed_game(&host, "1h", NOW).await;
-    move_at(&host, two.id, NOW + MINUTE).await;
-    move_at(&host, two.id, NOW + 2 * MINUTE).await;
-    let found = run(&host, NOW, NOW + 2 * HOUR, MINUTE).await;
-    assert_eq!(
-        timeouts(&found),
-        vec![
-            (NOW + 61 * MINUTE, one.id, Some(Ending { winner: None, reason: EndReason::Aborted })),
-            (NOW + 62 * MINUTE, two.id, Some(Ending { winner: Some(Side::Defenders), reason: EndReason::Time })),
-        ]
-    );
-}
-
-#[tokio::test]
-async fn a_reserve_clock_banks_unused_time_up_to_its_cap_and_pays_overtime_from_it() {
-    let host = host().await;
-    let g = timed_game(&host, "1h+90m", NOW).await;
-    assert_eq!(g.deadline_at, Some(NOW + HOUR), "the reserve starts empty");
-    // Alice moves after 10 minutes: 50 saved. Bob's turn is a plain hour (his reserve is empty).
-    let v = move_at(&host, g.id, NOW + 10 * MINUTE).await;
-    assert_eq!((v.attacker_reserve, v.defender_reserve), (50 * MINUTE, 0));
-    assert_eq!(v.deadline_at, Some(NOW + 10 * MINUTE + HOUR));
-    // Bob uses 59 minutes: 1 saved. Alice's turn: an hour plus her 50 minutes.
-    let t = NOW + 69 * MINUTE;
-    let v = move_at(&host, g.id, t).await;
-    assert_eq!((v.attacker_reserve, v.defender_reserve), (50 * MINUTE, MINUTE));
-    assert_eq!(v.deadline_at, Some(t + HOUR + 50 * MINUTE));
-    // Alice thinks 90 minutes: 30 past the hour come from her reserve.
-    let t = t + 90 * MINUTE;
-    let v = move_at(&host, g.id, t).await;
-    assert_eq!(v.attacker_reserve, 20 * MINUTE);
-    assert_eq!(v.deadline_at, Some(t + HOUR + MINUTE), "bob's turn has his minute");
-    // Quick moves save up, but never past the 90-minute cap.
-    let mut t = t;
-    for _ in 0..6 {
-        t += MINUTE;
-        move_at(&host, g.id, t).await;
+support::both! {
+    async fn accepting_sets_the_first_deadline_and_each_move_the_next() {
+        let host = host().await;
+        let g = timed_game(&host, "1d", NOW).await;
+        assert_eq!(g.deadline_at, Some(NOW + DAY));
+        assert_eq!(g.time_left(NOW + HOUR), Some(DAY - HOUR));
+        let list = host.games(alice().id, false).await.unwrap();
+        assert_eq!(list[0].deadline_at, Some(NOW + DAY), "the games list shows it too");
+        assert_eq!(list[0].clock.to_string(), "1d");
+        let after = move_at(&host, g.id, NOW + 5 * HOUR).await;
+        assert_eq!(after.deadline_at, Some(NOW + 5 * HOUR + DAY), "bob's turn: a full day from alice's move");
+        assert_eq!(host.show(g.id).await.unwrap().deadline_at, Some(NOW + 5 * HOUR + DAY), "stored");
+        assert_eq!(host.games(bob().id, false).await.unwrap()[0].deadline_at, Some(NOW + 5 * HOUR + DAY));
     }
-    let v = host.show(g.id).await.unwrap();
-    assert_eq!((v.attacker_reserve, v.defender_reserve), (90 * MINUTE, 90 * MINUTE));
-    assert_eq!(v.deadline_at, Some(t + HOUR + 90 * MINUTE));
 }
 
-#[tokio::test]
-async fn a_reserve_turn_times_out_only_when_the_reserve_is_spent_too() {
-    let host = host().await;
-    host.tick(NOW).await.unwrap();
-    let g = timed_game(&host, "1h+1h", NOW).await;
-    move_at(&host, g.id, NOW + MINUTE).await; // alice saves 59 minutes
-    move_at(&host, g.id, NOW + 2 * MINUTE).await; // bob saves 59 minutes
-    let start = NOW + 2 * MINUTE;
-    let found = run(&host, start, start + 3 * HOUR, MINUTE).await;
-    let ending = Ending { winner: Some(Side::Defenders), reason: EndReason::Time };
-    assert_eq!(timeouts(&found), vec![(start + HOUR + 59 * MINUTE, g.id, Some(ending))]);
+support::both! {
+    async fn an_untimed_game_has_no_deadline_and_never_comes_due() {
+        let host = host().await;
+        let g = timed_game(&host, "none", NOW).await;
+        assert_eq!(g.deadline_at, None);
+        assert!(g.clock.is_untimed());
+        move_at(&host, g.id, NOW + 10).await;
+        assert!(run(&host, NOW, NOW + 400 * DAY, 5 * DAY).await.is_empty());
+        assert!(!host.show(g.id).await.unwrap().is_over());
+    }
 }
 
-#[tokio::test]
-async fn an_accepted_takeback_gives_the_player_to_move_a_fresh_turn() {
-    let host = host().await;
-    let g = timed_game(&host, "1h", NOW).await;
-    move_at(&host, g.id, NOW + 10 * MINUTE).await;
-    move_at(&host, g.id, NOW + 20 * MINUTE).await;
-    host.takeback(g.id, alice().id, OfferAction::Offer, None, NOW + 25 * MINUTE).await.unwrap();
-    let outcome = host.takeback(g.id, bob().id, OfferAction::Accept, None, NOW + 30 * MINUTE).await.unwrap();
-    let OfferOutcome::Accepted { game, plies_taken_back, .. } = outcome else { panic!("{outcome:?}") };
-    assert_eq!((plies_taken_back, game.ply), (2, 0));
-    assert_eq!(game.deadline_at, Some(NOW + 30 * MINUTE + HOUR), "alice to move, a full hour from the takeback");
-    assert_eq!(host.show(g.id).await.unwrap().deadline_at, game.deadline_at);
-    assert_eq!(stored(&host, g.id, "reminders_sent").await, Some(0));
+support::both! {
+    async fn finishing_a_game_clears_its_deadline_and_nothing_fires_afterwards() {
+        let host = host().await;
+        let g = timed_game(&host, "1h", NOW).await;
+        move_at(&host, g.id, NOW + MINUTE).await;
+        let finished = host.resign(g.id, bob().id, None, NOW + 2 * MINUTE).await.unwrap();
+        assert_eq!(finished.game.deadline_at, None);
+        assert_eq!(stored(&host, g.id, "deadline_at").await, None);
+        assert_eq!(stored(&host, g.id, "next_due_at").await, None);
+        assert!(run(&host, NOW, NOW + 3 * HOUR, MINUTE).await.is_empty());
+    }
+}
+
+support::both! {
+    async fn reminders_and_the_time_out_fire_once_each_at_their_moment() {
+        let host = host().await;
+        host.tick(NOW).await.unwrap();
+        let g = timed_game(&host, "1h", NOW).await;
+        move_at(&host, g.id, NOW + 10 * MINUTE).await;
+        move_at(&host, g.id, NOW + 20 * MINUTE).await;
+        // Alice's turn began at +20 min: halfway at +50 min, last warning with 6 minutes left
+        // (a tenth of an hour) at +74 min, time out at +80 min.
+        let start = NOW + 20 * MINUTE;
+        assert!(run(&host, NOW, start + 30 * MINUTE - 30, 30).await.is_empty());
+        assert!(host.tick(start + 30 * MINUTE - 1).await.unwrap().is_empty(), "not a second early");
+        let found = run(&host, start + 30 * MINUTE, start + 3 * HOUR, 30).await;
+        assert_eq!(
+            reminders(&found),
+            vec![
+                (start + 30 * MINUTE, ReminderKind::Halfway, alice().id),
+                (start + 54 * MINUTE, ReminderKind::LastWarning, alice().id)
+            ]
+        );
+        let ending = Ending { winner: Some(Side::Defenders), reason: EndReason::Time };
+        assert_eq!(timeouts(&found), vec![(start + HOUR, g.id, Some(ending))]);
+        assert_eq!(found.len(), 3, "nothing else: {found:?}");
+        let Due::Reminder(reminder) = &found[0].1 else { panic!() };
+        assert_eq!(reminder.deadline_at, start + HOUR);
+        assert_eq!((reminder.place, reminder.opponent.id, reminder.ply, reminder.dm), (PLACE, bob().id, 2, false));
+        let shown = host.show(g.id).await.unwrap();
+        assert_eq!(shown.ending, Some(ending));
+        let loser: Option<i64> = stored(&host, g.id, "loser_id").await;
+        assert_eq!(loser, Some(alice().id));
+    }
+}
+
+support::both! {
+    async fn a_move_resets_the_reminders_of_the_next_turn() {
+        let host = host().await;
+        host.tick(NOW).await.unwrap();
+        let g = timed_game(&host, "1h", NOW).await;
+        let found = run(&host, NOW, NOW + 40 * MINUTE, MINUTE).await;
+        assert_eq!(reminders(&found), vec![(NOW + 30 * MINUTE, ReminderKind::Halfway, alice().id)]);
+        move_at(&host, g.id, NOW + 40 * MINUTE).await;
+        let found = run(&host, NOW + 41 * MINUTE, NOW + 40 * MINUTE + 59 * MINUTE, MINUTE).await;
+        assert_eq!(
+            reminders(&found),
+            vec![
+                (NOW + 70 * MINUTE, ReminderKind::Halfway, bob().id),
+                (NOW + 94 * MINUTE, ReminderKind::LastWarning, bob().id)
+            ]
+        );
+        assert!(timeouts(&found).is_empty());
+    }
+}
+
+support::both! {
+    async fn a_late_tick_sends_only_the_last_warning() {
+        // A tick that comes after both reminder moments (but within the downtime threshold of the
+        // previous one) sends the last warning alone.
+        let host = host().await.with_grace(DAY, HOUR);
+        host.tick(NOW).await.unwrap();
+        let g = timed_game(&host, "1h", NOW).await;
+        let found = run(&host, NOW + 55 * MINUTE, NOW + 70 * MINUTE, 5 * MINUTE).await;
+        assert_eq!(reminders(&found), vec![(NOW + 55 * MINUTE, ReminderKind::LastWarning, alice().id)]);
+        assert_eq!(timeouts(&found).len(), 1);
+        assert_eq!(timeouts(&found)[0].1, g.id);
+    }
+}
+
+support::both! {
+    async fn reminders_say_whether_the_player_wants_a_dm() {
+        let host = host().await;
+        host.tick(NOW).await.unwrap();
+        host.set_user_settings(&alice(), &UserSettings { dm_notifications: true, ..UserSettings::default() }, NOW)
+            .await
+            .unwrap();
+        timed_game(&host, "1h", NOW).await;
+        let found = run(&host, NOW, NOW + 30 * MINUTE, MINUTE).await;
+        let [(_, Due::Reminder(reminder))] = found.as_slice() else { panic!("{found:?}") };
+        assert!(reminder.dm);
+    }
+}
+
+support::both! {
+    async fn a_game_without_a_move_is_aborted_not_lost() {
+        let host = host().await;
+        host.tick(NOW).await.unwrap();
+        let g = timed_game(&host, "1h", NOW).await;
+        let found = run(&host, NOW, NOW + 2 * HOUR, MINUTE).await;
+        let aborted = Ending { winner: None, reason: EndReason::Aborted };
+        assert_eq!(timeouts(&found), vec![(NOW + HOUR, g.id, Some(aborted))]);
+        let status: String = sqlx::query_scalar("SELECT status FROM games WHERE id = $1")
+            .bind(g.id)
+            .fetch_one(host.db().pool())
+            .await
+            .unwrap();
+        assert_eq!(status, "aborted");
+        assert_eq!(stored(&host, g.id, "loser_id").await, None, "nobody lost");
+        assert_eq!(aborted.reason, EndReason::Aborted, "an aborted game has no winner and no rating");
+        assert!(host.export(g.id).await.unwrap().contains("[result:?]"), "no result in the record");
+    }
+}
+
+support::both! {
+    async fn a_game_with_one_move_is_aborted_and_with_two_it_is_lost_on_time() {
+        let host = host().await;
+        host.tick(NOW).await.unwrap();
+        let one = timed_game(&host, "1h", NOW).await;
+        move_at(&host, one.id, NOW + MINUTE).await;
+        let two = timed_game(&host, "1h", NOW).await;
+        move_at(&host, two.id, NOW + MINUTE).await;
+        move_at(&host, two.id, NOW + 2 * MINUTE).await;
+        let found = run(&host, NOW, NOW + 2 * HOUR, MINUTE).await;
+        assert_eq!(
+            timeouts(&found),
+            vec![
+                (NOW + 61 * MINUTE, one.id, Some(Ending { winner: None, reason: EndReason::Aborted })),
+                (NOW + 62 * MINUTE, two.id, Some(Ending { winner: Some(Side::Defenders), reason: EndReason::Time })),
+            ]
+        );
+    }
+}
+
+support::both! {
+    async fn a_reserve_clock_banks_unused_time_up_to_its_cap_and_pays_overtime_from_it() {
+        let host = host().await;
+        let g = timed_game(&host, "1h+90m", NOW).await;
+        assert_eq!(g.deadline_at, Some(NOW + HOUR), "the reserve starts empty");
+        // Alice moves after 10 minutes: 50 saved. Bob's turn is a plain hour (his reserve is empty).
+        let v = move_at(&host, g.id, NOW + 10 * MINUTE).await;
+        assert_eq!((v.attacker_reserve, v.defender_reserve), (50 * MINUTE, 0));
+        assert_eq!(v.deadline_at, Some(NOW + 10 * MINUTE + HOUR));
+        // Bob uses 59 minutes: 1 saved. Alice's turn: an hour plus her 50 minutes.
+        let t = NOW + 69 * MINUTE;
+        let v = move_at(&host, g.id, t).await;
+        assert_eq!((v.attacker_reserve, v.defender_reserve), (50 * MINUTE, MINUTE));
+        assert_eq!(v.deadline_at, Some(t + HOUR + 50 * MINUTE));
+        // Alice thinks 90 minutes: 30 past the hour come from her reserve.
+        let t = t + 90 * MINUTE;
+        let v = move_at(&host, g.id, t).await;
+        assert_eq!(v.attacker_reserve, 20 * MINUTE);
+        assert_eq!(v.deadline_at, Some(t + HOUR + MINUTE), "bob's turn has his minute");
+        // Quick moves save up, but never past the 90-minute cap.
+        let mut t = t;
+        for _ in 0..6 {
+            t += MINUTE;
+            move_at(&host, g.id, t).await;
+        }
+        let v = host.show(g.id).await.unwrap();
+        assert_eq!((v.attacker_reserve, v.defender_reserve), (90 * MINUTE, 90 * MINUTE));
+        assert_eq!(v.deadline_at, Some(t + HOUR + 90 * MINUTE));
+    }
+}
+
+support::both! {
+    async fn a_reserve_turn_times_out_only_when_the_reserve_is_spent_too() {
+        let host = host().await;
+        host.tick(NOW).await.unwrap();
+        let g = timed_game(&host, "1h+1h", NOW).await;
+        move_at(&host, g.id, NOW + MINUTE).await; // alice saves 59 minutes
+        move_at(&host, g.id, NOW + 2 * MINUTE).await; // bob saves 59 minutes
+        let start = NOW + 2 * MINUTE;
+        let found = run(&host, start, start + 3 * HOUR, MINUTE).await;
+        let ending = Ending { winner: Some(Side::Defenders), reason: EndReason::Time };
+        assert_eq!(timeouts(&found), vec![(start + HOUR + 59 * MINUTE, g.id, Some(ending))]);
+    }
+}
+
+support::both! {
+    async fn an_accepted_takeback_gives_the_player_to_move_a_fresh_turn() {
+        let host = host().await;
+        let g = timed_game(&host, "1h", NOW).await;
+        move_at(&host, g.id, NOW + 10 * MINUTE).await;
+        move_at(&host, g.id, NOW + 20 * MINUTE).await;
+        host.takeback(g.id, alice().id, OfferAction::Offer, None, NOW + 25 * MINUTE).await.unwrap();
+        let outcome = host.takeback(g.id, bob().id, OfferAction::Accept, None, NOW + 30 * MINUTE).await.unwrap();
+        let OfferOutcome::Accepted { game, plies_taken_back, .. } = outcome else { panic!("{outcome:?}") };
+        assert_eq!((plies_taken_back, game.ply), (2, 0));
+        assert_eq!(game.deadline_at, Some(NOW + 30 * MINUTE + HOUR), "alice to move, a full hour from the takeback");
+        assert_eq!(host.show(g.id).await.unwrap().deadline_at, game.deadline_at);
+        assert_eq!(stored(&host, g.id, "reminders_sent").await, Some(0));
+    }
 }
 
 // ----- several schedulers, restarts, downtime -----
 
-#[tokio::test]
-async fn a_tick_that_finds_nothing_due_changes_no_game() {
-    let host = host().await;
-    host.tick(NOW).await.unwrap();
-    timed_game(&host, "1d", NOW).await;
-    let before = snapshot(&host).await;
-    assert!(host.tick(NOW + MINUTE).await.unwrap().is_empty());
-    let after = snapshot(&host).await;
-    // Only the scheduler's own row (the last line) moved on.
-    let (before, after): (Vec<&str>, Vec<&str>) = (before.lines().collect(), after.lines().collect());
-    assert_eq!(before[..before.len() - 1], after[..after.len() - 1]);
-    assert_eq!(
-        (before.last(), after.last()),
-        (Some(&NOW.to_string().as_str()), Some(&(NOW + MINUTE).to_string().as_str()))
-    );
+support::both! {
+    async fn a_tick_that_finds_nothing_due_changes_no_game() {
+        let host = host().await;
+        host.tick(NOW).await.unwrap();
+        timed_game(&host, "1d", NOW).await;
+        let before = snapshot(&host).await;
+        assert!(host.tick(NOW + MINUTE).await.unwrap().is_empty());
+        let after = snapshot(&host).await;
+        // Only the scheduler's own row (the last line) moved on.
+        let (before, after): (Vec<&str>, Vec<&str>) = (before.lines().collect(), after.lines().collect());
+        assert_eq!(before[..before.len() - 1], after[..after.len() - 1]);
+        assert_eq!(
+            (before.last(), after.last()),
+            (Some(&NOW.to_string().as_str()), Some(&(NOW + MINUTE).to_string().as_str()))
+        );
+    }
 }
 
 #[tokio::test]
@@ -416,18 +433,19 @@ async fn a_restart_after_a_long_outage_gives_a_grace_hour_before_anyone_loses_on
     assert!(!host.show(long.id).await.unwrap().is_over());
 }
 
-#[tokio::test]
-async fn ticks_close_together_give_no_grace() {
-    let host = host().await;
-    host.tick(NOW).await.unwrap();
-    let g = timed_game(&host, "1h", NOW).await;
-    let found = run(&host, NOW, NOW + 2 * HOUR, 9 * MINUTE).await;
-    assert!(found.iter().all(|(_, d)| !matches!(d, Due::Grace { .. })));
-    // The time-out comes at the first tick at or after the deadline (+63 min with this step).
-    assert_eq!(
-        timeouts(&found),
-        vec![(NOW + 63 * MINUTE, g.id, Some(Ending { winner: None, reason: EndReason::Aborted }))]
-    );
+support::both! {
+    async fn ticks_close_together_give_no_grace() {
+        let host = host().await;
+        host.tick(NOW).await.unwrap();
+        let g = timed_game(&host, "1h", NOW).await;
+        let found = run(&host, NOW, NOW + 2 * HOUR, 9 * MINUTE).await;
+        assert!(found.iter().all(|(_, d)| !matches!(d, Due::Grace { .. })));
+        // The time-out comes at the first tick at or after the deadline (+63 min with this step).
+        assert_eq!(
+            timeouts(&found),
+            vec![(NOW + 63 * MINUTE, g.id, Some(Ending { winner: None, reason: EndReason::Aborted }))]
+        );
+    }
 }
 
 /// A key naming one due item, to find duplicates.
@@ -441,93 +459,95 @@ fn key(due: &Due) -> String {
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn two_schedulers_on_one_database_never_return_the_same_item() {
-    let path = temp_path("two-schedulers");
-    let one = Host::new(Db::open_file(&path).await.unwrap()).with_grace(1000 * DAY, HOUR);
-    let two = Host::new(Db::open_file(&path).await.unwrap()).with_grace(1000 * DAY, HOUR);
-    one.tick(NOW).await.unwrap();
-    let mut seen = std::collections::HashSet::new();
-    let mut expected = 0;
-    for round in 0..40 {
-        let base = NOW + round * DAY;
-        let g = timed_game(&one, "1h", base).await;
-        move_at(&two, g.id, base + MINUTE).await;
-        move_at(&one, g.id, base + 2 * MINUTE).await;
-        // Expires at the last tick of the round.
-        let _open = one.challenge(&request(&carol(), None, "brandubh", SideChoice::Random), base - 1).await.unwrap();
-        // Both schedulers tick at the same instants through the turn: halfway, last warning,
-        // the time-out and the challenge's expiry must each come out exactly once.
-        for at in [base + 32 * MINUTE, base + 56 * MINUTE, base + 62 * MINUTE, base + DAY - 1] {
-            let barrier = Arc::new(Barrier::new(2));
-            let spawn = |host: Host| {
-                let barrier = Arc::clone(&barrier);
-                tokio::spawn(async move {
-                    barrier.wait().await;
-                    host.tick(at).await.unwrap()
-                })
-            };
-            let (a, b) = (spawn(one.clone()), spawn(two.clone()));
-            for due in a.await.unwrap().into_iter().chain(b.await.unwrap()) {
-                assert!(seen.insert(key(&due)), "returned twice: {}", key(&due));
+support::both! { multi_thread
+    async fn two_schedulers_on_one_database_never_return_the_same_item() {
+        let (one, two) = support::two_dbs().await;
+        let one = Host::new(one).with_grace(1000 * DAY, HOUR);
+        let two = Host::new(two).with_grace(1000 * DAY, HOUR);
+        one.tick(NOW).await.unwrap();
+        let mut seen = std::collections::HashSet::new();
+        let mut expected = 0;
+        for round in 0..40 {
+            let base = NOW + round * DAY;
+            let g = timed_game(&one, "1h", base).await;
+            move_at(&two, g.id, base + MINUTE).await;
+            move_at(&one, g.id, base + 2 * MINUTE).await;
+            // Expires at the last tick of the round.
+            let _open = one.challenge(&request(&carol(), None, "brandubh", SideChoice::Random), base - 1).await.unwrap();
+            // Both schedulers tick at the same instants through the turn: halfway, last warning,
+            // the time-out and the challenge's expiry must each come out exactly once.
+            for at in [base + 32 * MINUTE, base + 56 * MINUTE, base + 62 * MINUTE, base + DAY - 1] {
+                let barrier = Arc::new(Barrier::new(2));
+                let spawn = |host: Host| {
+                    let barrier = Arc::clone(&barrier);
+                    tokio::spawn(async move {
+                        barrier.wait().await;
+                        host.tick(at).await.unwrap()
+                    })
+                };
+                let (a, b) = (spawn(one.clone()), spawn(two.clone()));
+                for due in a.await.unwrap().into_iter().chain(b.await.unwrap()) {
+                    assert!(seen.insert(key(&due)), "returned twice: {}", key(&due));
+                }
             }
+            expected += 4;
+            assert_eq!(seen.len(), expected, "round {round}: {seen:?}");
         }
-        expected += 4;
-        assert_eq!(seen.len(), expected, "round {round}: {seen:?}");
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_move_racing_the_time_out_either_lands_in_time_or_is_refused_as_too_late() {
-    let path = temp_path("move-vs-timeout");
-    let one = Host::new(Db::open_file(&path).await.unwrap()).with_grace(1000 * DAY, HOUR);
-    let two = Host::new(Db::open_file(&path).await.unwrap()).with_grace(1000 * DAY, HOUR);
-    one.tick(NOW).await.unwrap();
-    let (mut in_time, mut timed_out) = (0, 0);
-    for round in 0..40 {
-        let base = NOW + round * DAY;
-        let g = timed_game(&one, "1h", base).await;
-        move_at(&one, g.id, base + MINUTE).await;
-        move_at(&one, g.id, base + 2 * MINUTE).await;
-        let deadline = base + 2 * MINUTE + HOUR;
-        // Alice's move and the scheduler's tick arrive at the deadline together.
-        let choices = two.legal_moves(g.id, alice().id, "", 500).await.unwrap();
-        let notation = choices.last().unwrap().notation.clone();
-        let barrier = Arc::new(Barrier::new(2));
-        let (b1, b2) = (Arc::clone(&barrier), Arc::clone(&barrier));
-        let (h1, h2) = (one.clone(), two.clone());
-        let ticker = tokio::spawn(async move {
-            b1.wait().await;
-            h1.tick(deadline).await.unwrap()
-        });
-        let mover = tokio::spawn(async move {
-            b2.wait().await;
-            h2.play(g.id, alice().id, &notation, Some(2), deadline).await
-        });
-        let (found, played) = (ticker.await.unwrap(), mover.await.unwrap());
-        let shown = one.show(g.id).await.unwrap();
-        match played {
-            Ok(_) => {
-                in_time += 1;
-                assert!(found.iter().all(|d| !matches!(d, Due::TimedOut(_))), "{found:?}");
-                assert_eq!((shown.ply, shown.ending, shown.deadline_at), (3, None, Some(deadline + HOUR)));
+support::both! { multi_thread
+    async fn a_move_racing_the_time_out_either_lands_in_time_or_is_refused_as_too_late() {
+        let (one, two) = support::two_dbs().await;
+        let one = Host::new(one).with_grace(1000 * DAY, HOUR);
+        let two = Host::new(two).with_grace(1000 * DAY, HOUR);
+        one.tick(NOW).await.unwrap();
+        let (mut in_time, mut timed_out) = (0, 0);
+        for round in 0..40 {
+            let base = NOW + round * DAY;
+            let g = timed_game(&one, "1h", base).await;
+            move_at(&one, g.id, base + MINUTE).await;
+            move_at(&one, g.id, base + 2 * MINUTE).await;
+            let deadline = base + 2 * MINUTE + HOUR;
+            // Alice's move and the scheduler's tick arrive at the deadline together.
+            let choices = two.legal_moves(g.id, alice().id, "", 500).await.unwrap();
+            let notation = choices.last().unwrap().notation.clone();
+            let barrier = Arc::new(Barrier::new(2));
+            let (b1, b2) = (Arc::clone(&barrier), Arc::clone(&barrier));
+            let (h1, h2) = (one.clone(), two.clone());
+            let ticker = tokio::spawn(async move {
+                b1.wait().await;
+                h1.tick(deadline).await.unwrap()
+            });
+            let mover = tokio::spawn(async move {
+                b2.wait().await;
+                h2.play(g.id, alice().id, &notation, Some(2), deadline).await
+            });
+            let (found, played) = (ticker.await.unwrap(), mover.await.unwrap());
+            let shown = one.show(g.id).await.unwrap();
+            match played {
+                Ok(_) => {
+                    in_time += 1;
+                    assert!(found.iter().all(|d| !matches!(d, Due::TimedOut(_))), "{found:?}");
+                    assert_eq!((shown.ply, shown.ending, shown.deadline_at), (3, None, Some(deadline + HOUR)));
+                }
+                Err(HostError::GameOver { .. }) => {
+                    timed_out += 1;
+                    assert_eq!(timeouts(&found.into_iter().map(|d| (deadline, d)).collect::<Vec<_>>()).len(), 1);
+                    assert_eq!(shown.ply, 2);
+                    assert_eq!(shown.ending, Some(Ending { winner: Some(Side::Defenders), reason: EndReason::Time }));
+                }
+                Err(other) => panic!("unexpected refusal: {other}"),
             }
-            Err(HostError::GameOver { .. }) => {
-                timed_out += 1;
-                assert_eq!(timeouts(&found.into_iter().map(|d| (deadline, d)).collect::<Vec<_>>()).len(), 1);
-                assert_eq!(shown.ply, 2);
-                assert_eq!(shown.ending, Some(Ending { winner: Some(Side::Defenders), reason: EndReason::Time }));
+            // Whatever happened, nothing more is due for this game in this round.
+            let rest = one.tick(deadline + 1).await.unwrap();
+            assert!(rest.iter().all(|d| !matches!(d, Due::TimedOut(f) if f.game.id == g.id)), "{rest:?}");
+            if shown.ending.is_none() {
+                one.resign(g.id, bob().id, None, deadline + 2).await.unwrap();
             }
-            Err(other) => panic!("unexpected refusal: {other}"),
         }
-        // Whatever happened, nothing more is due for this game in this round.
-        let rest = one.tick(deadline + 1).await.unwrap();
-        assert!(rest.iter().all(|d| !matches!(d, Due::TimedOut(f) if f.game.id == g.id)), "{rest:?}");
-        if shown.ending.is_none() {
-            one.resign(g.id, bob().id, None, deadline + 2).await.unwrap();
-        }
+        assert_eq!(in_time + timed_out, 40);
     }
-    assert_eq!(in_time + timed_out, 40);
 }
 
 #[tokio::test]
@@ -544,78 +564,82 @@ async fn an_item_handled_before_a_restart_is_not_returned_again() {
 
 // ----- digest -----
 
-#[tokio::test]
-async fn the_digest_comes_once_a_day_with_the_games_where_it_is_your_turn() {
-    let host = host().await;
-    let on = UserSettings { digest: true, ..UserSettings::default() };
-    host.set_user_settings(&alice(), &on, NOW).await.unwrap();
-    let mine = timed_game(&host, "3d", NOW).await; // alice to move
-    let theirs = timed_game(&host, "3d", NOW).await;
-    move_at(&host, theirs.id, NOW + 1).await; // bob to move
-    assert!(host.tick(NOW + DAY - 1).await.unwrap().iter().all(|d| !matches!(d, Due::Digest(_))), "not before a day");
-    let digests = |found: Vec<Due>| -> Vec<(UserId, Vec<GameId>)> {
-        found
-            .into_iter()
-            .filter_map(|d| match d {
-                Due::Digest(d) => Some((d.user.id, d.games.iter().map(|g| g.id).collect())),
-                _ => None,
-            })
-            .collect()
-    };
-    assert_eq!(digests(host.tick(NOW + DAY).await.unwrap()), vec![(alice().id, vec![mine.id])]);
-    assert!(digests(host.tick(NOW + DAY + 1).await.unwrap()).is_empty(), "once");
-    assert!(digests(host.tick(NOW + 2 * DAY - 1).await.unwrap()).is_empty());
-    assert_eq!(digests(host.tick(NOW + 2 * DAY).await.unwrap()), vec![(alice().id, vec![mine.id])]);
-    // Bob never asked for one.
-    // Turning it off stops it; a long outage gives one digest, not one per missed day.
-    host.set_user_settings(&alice(), &UserSettings::default(), NOW + 2 * DAY).await.unwrap();
-    assert!(digests(host.tick(NOW + 3 * DAY).await.unwrap()).is_empty());
-    host.set_user_settings(&alice(), &on, NOW + 3 * DAY).await.unwrap();
-    assert_eq!(digests(host.tick(NOW + 10 * DAY).await.unwrap()).len(), 1);
-    assert!(digests(host.tick(NOW + 10 * DAY + HOUR).await.unwrap()).is_empty());
+support::both! {
+    async fn the_digest_comes_once_a_day_with_the_games_where_it_is_your_turn() {
+        let host = host().await;
+        let on = UserSettings { digest: true, ..UserSettings::default() };
+        host.set_user_settings(&alice(), &on, NOW).await.unwrap();
+        let mine = timed_game(&host, "3d", NOW).await; // alice to move
+        let theirs = timed_game(&host, "3d", NOW).await;
+        move_at(&host, theirs.id, NOW + 1).await; // bob to move
+        assert!(host.tick(NOW + DAY - 1).await.unwrap().iter().all(|d| !matches!(d, Due::Digest(_))), "not before a day");
+        let digests = |found: Vec<Due>| -> Vec<(UserId, Vec<GameId>)> {
+            found
+                .into_iter()
+                .filter_map(|d| match d {
+                    Due::Digest(d) => Some((d.user.id, d.games.iter().map(|g| g.id).collect())),
+                    _ => None,
+                })
+                .collect()
+        };
+        assert_eq!(digests(host.tick(NOW + DAY).await.unwrap()), vec![(alice().id, vec![mine.id])]);
+        assert!(digests(host.tick(NOW + DAY + 1).await.unwrap()).is_empty(), "once");
+        assert!(digests(host.tick(NOW + 2 * DAY - 1).await.unwrap()).is_empty());
+        assert_eq!(digests(host.tick(NOW + 2 * DAY).await.unwrap()), vec![(alice().id, vec![mine.id])]);
+        // Bob never asked for one.
+        // Turning it off stops it; a long outage gives one digest, not one per missed day.
+        host.set_user_settings(&alice(), &UserSettings::default(), NOW + 2 * DAY).await.unwrap();
+        assert!(digests(host.tick(NOW + 3 * DAY).await.unwrap()).is_empty());
+        host.set_user_settings(&alice(), &on, NOW + 3 * DAY).await.unwrap();
+        assert_eq!(digests(host.tick(NOW + 10 * DAY).await.unwrap()).len(), 1);
+        assert!(digests(host.tick(NOW + 10 * DAY + HOUR).await.unwrap()).is_empty());
+    }
 }
 
-#[tokio::test]
-async fn no_digest_is_sent_when_it_is_nobodys_turn_but_the_schedule_moves_on() {
-    let host = host().await;
-    host.set_user_settings(&bob(), &UserSettings { digest: true, ..UserSettings::default() }, NOW).await.unwrap();
-    timed_game(&host, "none", NOW).await; // alice to move
-    assert!(host.tick(NOW + DAY).await.unwrap().is_empty());
-    let due: Option<i64> = sqlx::query_scalar("SELECT digest_due_at FROM users WHERE id = ?")
-        .bind(bob().id)
-        .fetch_one(host.db().pool())
-        .await
-        .unwrap();
-    assert_eq!(due, Some(NOW + 2 * DAY));
+support::both! {
+    async fn no_digest_is_sent_when_it_is_nobodys_turn_but_the_schedule_moves_on() {
+        let host = host().await;
+        host.set_user_settings(&bob(), &UserSettings { digest: true, ..UserSettings::default() }, NOW).await.unwrap();
+        timed_game(&host, "none", NOW).await; // alice to move
+        assert!(host.tick(NOW + DAY).await.unwrap().is_empty());
+        let due: Option<i64> = sqlx::query_scalar("SELECT digest_due_at FROM users WHERE id = $1")
+            .bind(bob().id)
+            .fetch_one(host.db().pool())
+            .await
+            .unwrap();
+        assert_eq!(due, Some(NOW + 2 * DAY));
+    }
 }
 
 // ----- challenges and bad clock strings -----
 
-#[tokio::test]
-async fn expired_challenges_come_out_of_the_tick_once() {
-    let host = host().await;
-    let c = host.challenge(&request(&alice(), Some(&bob()), "copenhagen", SideChoice::Random), NOW).await.unwrap();
-    assert!(host.tick(c.expires_at - 1).await.unwrap().is_empty());
-    let found = host.tick(c.expires_at).await.unwrap();
-    let [Due::ChallengeExpired(expired)] = found.as_slice() else { panic!("{found:?}") };
-    assert_eq!((expired.id, expired.state), (c.id, ChallengeState::Expired));
-    assert!(host.tick(c.expires_at + 1).await.unwrap().is_empty());
+support::both! {
+    async fn expired_challenges_come_out_of_the_tick_once() {
+        let host = host().await;
+        let c = host.challenge(&request(&alice(), Some(&bob()), "copenhagen", SideChoice::Random), NOW).await.unwrap();
+        assert!(host.tick(c.expires_at - 1).await.unwrap().is_empty());
+        let found = host.tick(c.expires_at).await.unwrap();
+        let [Due::ChallengeExpired(expired)] = found.as_slice() else { panic!("{found:?}") };
+        assert_eq!((expired.id, expired.state), (c.id, ChallengeState::Expired));
+        assert!(host.tick(c.expires_at + 1).await.unwrap().is_empty());
+    }
 }
 
-#[tokio::test]
-async fn clock_strings_the_console_refuses_change_nothing() {
-    let host = host().await;
-    let mut session = Session::new(host.clone(), None);
-    session.execute("/challenge @bob brandubh clock:1d").await;
-    let before = snapshot(&host).await;
-    for clock in ["0", "0d", "10y", "3650d", "30s", "3d+61d", "3d+", "soon", "1d+1d+1d"] {
-        let reply = session.execute(&format!("/challenge @bob brandubh clock:{clock}")).await;
-        assert!(reply.text.starts_with("error: "), "{clock}: {}", reply.text);
-        assert!(reply.text.contains("per move") || reply.text.contains("reserve"), "{clock}: {}", reply.text);
-        assert_eq!(snapshot(&host).await, before, "{clock} changed the database");
+support::both! {
+    async fn clock_strings_the_console_refuses_change_nothing() {
+        let host = host().await;
+        let mut session = Session::new(host.clone(), None);
+        session.execute("/challenge @bob brandubh clock:1d").await;
+        let before = snapshot(&host).await;
+        for clock in ["0", "0d", "10y", "3650d", "30s", "3d+61d", "3d+", "soon", "1d+1d+1d"] {
+            let reply = session.execute(&format!("/challenge @bob brandubh clock:{clock}")).await;
+            assert!(reply.text.starts_with("error: "), "{clock}: {}", reply.text);
+            assert!(reply.text.contains("per move") || reply.text.contains("reserve"), "{clock}: {}", reply.text);
+            assert_eq!(snapshot(&host).await, before, "{clock} changed the database");
+        }
+        let reply = session.execute("/challenge @bob brandubh clock:3d+7d").await;
+        assert!(!reply.text.starts_with("error"), "{}", reply.text);
     }
-    let reply = session.execute("/challenge @bob brandubh clock:3d+7d").await;
-    assert!(!reply.text.starts_with("error"), "{}", reply.text);
 }
 
 // ----- the migration -----
@@ -713,4 +737,131 @@ async fn the_clock_migration_keeps_every_game_move_offer_and_challenge_of_an_exi
             .all(|i| indexes.contains(&(*i).to_owned())),
         "{indexes:?}"
     );
+}
+
+// ----- the bot's turns -----
+
+/// A game of copenhagen against the bot at level 1 with `clock`, alice on `side`, begun at `at`.
+async fn bot_game(host: &Host, clock: &str, side: SideChoice, at: i64) -> GameView {
+    let mut req = request(&alice(), None, "copenhagen", side);
+    req.clock = Some(clock.parse().unwrap());
+    host.challenge_bot(&req, 1, false, at).await.unwrap()
+}
+
+/// Plays the bot's waiting move (its first legal one) at `now`, as its player would.
+async fn bot_moves_at(host: &Host, now: i64) -> GameView {
+    let turn = host.bot_turns(1).await.unwrap().pop().expect("the bot's turn is waiting");
+    let mv = turn.game.position().legal_moves()[0];
+    host.play_bot(&turn, mv, now).await.unwrap().game
+}
+
+#[tokio::test]
+async fn the_bots_turns_have_no_clock_so_it_is_never_reminded_nor_timed_out_however_late_it_moves() {
+    let host = host().await;
+    host.tick(NOW).await.unwrap();
+    // The bot plays the attackers, who move first: its turn has no deadline and is never due.
+    let game = bot_game(&host, "1h+2h", SideChoice::Defenders, NOW).await;
+    assert_eq!(game.deadline_at, None);
+    assert_eq!(stored(&host, game.id, "next_due_at").await, None);
+    // A day of ticks while nobody moves for the bot (its process down, or its search queued):
+    // no reminder, no time-out.
+    let found = run(&host, NOW + MINUTE, NOW + DAY, 10 * MINUTE).await;
+    assert!(found.is_empty(), "{found:?}");
+    assert!(!host.show(game.id).await.unwrap().is_over());
+
+    // It moves a day late, charged nothing: a whole turn is banked, as if it moved at once.
+    let after = bot_moves_at(&host, NOW + DAY).await;
+    assert_eq!((after.attacker_reserve, after.defender_reserve), (HOUR, 0));
+    assert_eq!(after.deadline_at, Some(NOW + DAY + HOUR), "alice's turn has her clock");
+    // Alice's time is counted as in any game; the bot's next turn has no clock again.
+    let after = move_at(&host, game.id, NOW + DAY + 10 * MINUTE).await;
+    assert_eq!((after.deadline_at, after.defender_reserve), (None, HOUR - 10 * MINUTE));
+    let start = NOW + DAY + 20 * MINUTE;
+    let after = bot_moves_at(&host, start).await;
+    let deadline = start + HOUR + HOUR - 10 * MINUTE;
+    assert_eq!(after.deadline_at, Some(deadline));
+
+    // Alice, not the bot, is reminded, and loses on time when she does not move.
+    let found = run(&host, start + MINUTE, deadline + HOUR, MINUTE).await;
+    let reminded: Vec<UserId> = reminders(&found).into_iter().map(|r| r.2).collect();
+    assert_eq!(reminded, [alice().id, alice().id], "{found:?}");
+    let won = Ending { winner: Some(Side::Attackers), reason: EndReason::Time };
+    assert_eq!(timeouts(&found), [(deadline, game.id, Some(won))]);
+}
+
+#[tokio::test]
+async fn a_bot_turn_stored_with_a_deadline_loses_it_at_its_due_moment_instead_of_timing_out() {
+    let host = host().await;
+    host.tick(NOW).await.unwrap();
+    // Alice attacks and moves; then the bot's turn is given a clock, as a version before the
+    // rule stored it: begun at once, due for its reminder in half an hour, out in an hour.
+    let game = bot_game(&host, "1h", SideChoice::Attackers, NOW).await;
+    assert_eq!(game.deadline_at, Some(NOW + HOUR), "alice's own turn is timed");
+    let after = move_at(&host, game.id, NOW + MINUTE).await;
+    assert_eq!(after.deadline_at, None);
+    sqlx::query("UPDATE games SET turn_started_at = ?, deadline_at = ?, next_due_at = ? WHERE id = ?")
+        .bind(NOW + MINUTE)
+        .bind(NOW + MINUTE + HOUR)
+        .bind(NOW + MINUTE + 30 * MINUTE)
+        .bind(game.id)
+        .execute(host.db().pool())
+        .await
+        .unwrap();
+
+    // Ticks through the reminder's moment and past the deadline: nothing is due, the clock is
+    // dropped at the first due moment, and the game goes on.
+    let found = run(&host, NOW + 2 * MINUTE, NOW + 3 * HOUR, 5 * MINUTE).await;
+    assert!(found.is_empty(), "{found:?}");
+    let view = host.show(game.id).await.unwrap();
+    assert!(!view.is_over());
+    assert_eq!((view.deadline_at, stored(&host, game.id, "next_due_at").await), (None, None));
+    // The bot moves three hours late and alice gets a full turn.
+    let after = bot_moves_at(&host, NOW + 3 * HOUR).await;
+    assert_eq!((after.ply, after.deadline_at), (2, Some(NOW + 4 * HOUR)));
+}
+
+/// On `PostgreSQL` the due games are shared, not queued: while another process's batch holds
+/// 20 due games (locked `FOR UPDATE SKIP LOCKED`, not yet committed), a tick here takes the
+/// other due games at once, and the held ones come out at the next tick once that batch is gone.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_a_batch_in_progress_elsewhere_does_not_hold_up_a_tick() {
+    Box::pin(support::on(support::Backend::Postgres, async {
+        let (one, two) = support::two_dbs().await;
+        let one = Host::new(one).with_grace(1000 * DAY, HOUR);
+        let two = Host::new(two).with_grace(1000 * DAY, HOUR);
+        one.tick(NOW).await.unwrap();
+        let mut games = Vec::new();
+        for _ in 0..30 {
+            games.push(timed_game(&one, "1h", NOW).await.id);
+        }
+        let late = NOW + 2 * HOUR;
+        let mut batch = one.db().begin_write().await.unwrap();
+        let held: Vec<GameId> =
+            tafl_bot::store::games::due(&mut batch, late, 20).await.unwrap().into_iter().map(|row| row.id).collect();
+        assert_eq!(held.len(), 20);
+        let timed_out = |found: Vec<Due>| {
+            let mut ids: Vec<GameId> = found
+                .into_iter()
+                .map(|due| match due {
+                    Due::TimedOut(finished) => finished.game.id,
+                    other => panic!("only time-outs are due: {other:?}"),
+                })
+                .collect();
+            ids.sort_unstable();
+            ids
+        };
+        let found = tokio::time::timeout(std::time::Duration::from_secs(5), two.tick(late))
+            .await
+            .expect("the tick does not wait for the other batch")
+            .unwrap();
+        let rest: Vec<GameId> = games.iter().copied().filter(|id| !held.contains(id)).collect();
+        assert_eq!(timed_out(found), rest);
+        // The other process's batch ends without marking anything (it died, and the server rolled
+        // it back): its games are due again. A dropped transaction's rollback is only queued, so
+        // its row locks could outlive the drop and the next tick would skip them.
+        batch.rollback().await.unwrap();
+        assert_eq!(timed_out(two.tick(late + 1).await.unwrap()), held);
+        assert!(two.tick(late + 2).await.unwrap().is_empty());
+    }))
+    .await;
 }

@@ -1,24 +1,22 @@
-//! Two processes answering two clicks at once: two pools on one database file (as two bot
-//! processes would have), two tasks playing for the same game at the same instant. Exactly one
-//! move is applied; the other request is refused with "the board has changed".
+//! Two processes answering two clicks at once: two pools on one database (as two bot processes
+//! would have), two tasks playing for the same game at the same instant, on `SQLite` (one file)
+//! and on `PostgreSQL` (one database, no global writer: the game's row lock serialises them).
+//! Exactly one move is applied; the other request is refused with "the board has changed".
 
 mod support;
 
 use std::sync::Arc;
 
-use support::{NOW, alice, bob, game, said, temp_path};
+use support::{NOW, alice, bob, game, said};
 use tafl_bot::host::{ChallengeState, Host, HostError};
-use tafl_bot::store::Db;
 use tokio::sync::Barrier;
 
 const ROUNDS: usize = 60;
 
-/// Two hosts on separate pools of one file.
+/// Two hosts on separate pools of one database.
 async fn two_hosts() -> (Host, Host) {
-    let path = temp_path("race");
-    let first = Host::new(Db::open_file(&path).await.unwrap());
-    let second = Host::new(Db::open_file(&path).await.unwrap());
-    (first, second)
+    let (first, second) = support::two_dbs().await;
+    (Host::new(first), Host::new(second))
 }
 
 /// Plays `a` through `one` and `b` through `two` at the same moment, for a game at `ply`.
@@ -51,7 +49,7 @@ async fn check_one_applied(host: &Host, game: i64, results: &[Result<String, Hos
     assert!(said(refused).starts_with("The board has changed"), "{refused}");
     let shown = host.show(game).await.unwrap();
     assert_eq!(shown.ply, 1);
-    let moves: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM moves WHERE game_id = ?")
+    let moves: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM moves WHERE game_id = $1")
         .bind(game)
         .fetch_one(host.db().pool())
         .await
@@ -59,121 +57,233 @@ async fn check_one_applied(host: &Host, game: i64, results: &[Result<String, Hos
     assert_eq!(moves, 1, "one row in the move list");
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_same_move_sent_twice_at_once_through_two_pools_is_applied_once() {
-    let (one, two) = two_hosts().await;
-    for _ in 0..ROUNDS {
+support::both! { multi_thread
+    async fn the_same_move_sent_twice_at_once_through_two_pools_is_applied_once() {
+        let (one, two) = two_hosts().await;
+        for _ in 0..ROUNDS {
+            let g = game(&one, "copenhagen").await;
+            let results = race(&one, &two, g.id, "d1-d3", "d1-d3", 0).await;
+            check_one_applied(&two, g.id, &results).await;
+        }
+    }
+}
+
+support::both! { multi_thread
+    async fn two_different_moves_at_once_through_two_pools_apply_only_one() {
+        let (one, two) = two_hosts().await;
+        for _ in 0..ROUNDS {
+            let g = game(&two, "copenhagen").await;
+            let results = race(&one, &two, g.id, "d1-d3", "h1-h3", 0).await;
+            check_one_applied(&one, g.id, &results).await;
+            // The game goes on normally from whichever move won.
+            one.play(g.id, bob().id, "f4-f3", Some(1), NOW).await.unwrap();
+        }
+    }
+}
+
+support::both! { multi_thread
+    async fn many_racing_requests_on_one_game_never_apply_two_moves_for_one_ply() {
+        let (one, two) = two_hosts().await;
         let g = game(&one, "copenhagen").await;
-        let results = race(&one, &two, g.id, "d1-d3", "d1-d3", 0).await;
-        check_one_applied(&two, g.id, &results).await;
-    }
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn two_different_moves_at_once_through_two_pools_apply_only_one() {
-    let (one, two) = two_hosts().await;
-    for _ in 0..ROUNDS {
-        let g = game(&two, "copenhagen").await;
-        let results = race(&one, &two, g.id, "d1-d3", "h1-h3", 0).await;
-        check_one_applied(&one, g.id, &results).await;
-        // The game goes on normally from whichever move won.
-        one.play(g.id, bob().id, "f4-f3", Some(1), NOW).await.unwrap();
-    }
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn many_racing_requests_on_one_game_never_apply_two_moves_for_one_ply() {
-    let (one, two) = two_hosts().await;
-    let g = game(&one, "copenhagen").await;
-    // Both hosts keep trying the whole game's moves in order, each request with the ply it saw;
-    // every ply ends up with exactly one move.
-    let moves = support::find_game(tafl_rules::Variant::Copenhagen, tafl_rules::Reason::KingEscaped, 400);
-    let moves = Arc::new(moves);
-    let mut tasks = Vec::new();
-    for host in [one.clone(), two.clone()] {
-        let moves = Arc::clone(&moves);
-        let id = g.id;
-        tasks.push(tokio::spawn(async move {
-            let mut applied = 0;
-            loop {
-                let ply = host.show(id).await.unwrap().ply;
-                if ply == moves.len() {
-                    return applied;
+        // Both hosts keep trying the whole game's moves in order, each request with the ply it saw;
+        // every ply ends up with exactly one move.
+        let moves = support::find_game(tafl_rules::Variant::Copenhagen, tafl_rules::Reason::KingEscaped, 400);
+        let moves = Arc::new(moves);
+        let mut tasks = Vec::new();
+        for host in [one.clone(), two.clone()] {
+            let moves = Arc::clone(&moves);
+            let id = g.id;
+            tasks.push(tokio::spawn(async move {
+                let mut applied = 0;
+                loop {
+                    let ply = host.show(id).await.unwrap().ply;
+                    if ply == moves.len() {
+                        return applied;
+                    }
+                    let user = if ply % 2 == 0 { alice().id } else { bob().id };
+                    match host.play(id, user, &moves[ply], Some(ply), NOW).await {
+                        Ok(_) => applied += 1,
+                        // The other host played this ply, or the last one.
+                        Err(HostError::StaleBoard { .. } | HostError::GameOver { .. }) => {}
+                        Err(other) => panic!("unexpected refusal: {other}"),
+                    }
                 }
-                let user = if ply % 2 == 0 { alice().id } else { bob().id };
-                match host.play(id, user, &moves[ply], Some(ply), NOW).await {
-                    Ok(_) => applied += 1,
-                    // The other host played this ply, or the last one.
-                    Err(HostError::StaleBoard { .. } | HostError::GameOver { .. }) => {}
-                    Err(other) => panic!("unexpected refusal: {other}"),
-                }
-            }
-        }));
-    }
-    let mut total = 0;
-    for task in tasks {
-        total += task.await.unwrap();
-    }
-    assert_eq!(total, moves.len(), "every ply applied exactly once between the two");
-    let stored: Vec<String> = sqlx::query_scalar("SELECT notation FROM moves WHERE game_id = ? ORDER BY ply")
-        .bind(g.id)
-        .fetch_all(one.db().pool())
-        .await
-        .unwrap();
-    assert_eq!(&stored, moves.as_ref());
-    assert!(one.show(g.id).await.unwrap().ending.is_some());
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn two_people_accepting_one_open_challenge_at_once_start_one_game() {
-    let (one, two) = two_hosts().await;
-    for round in 0..ROUNDS {
-        let c = one
-            .challenge(&support::request(&alice(), None, "brandubh", tafl_bot::host::SideChoice::Random), NOW)
+            }));
+        }
+        let mut total = 0;
+        for task in tasks {
+            total += task.await.unwrap();
+        }
+        assert_eq!(total, moves.len(), "every ply applied exactly once between the two");
+        let stored: Vec<String> = sqlx::query_scalar("SELECT notation FROM moves WHERE game_id = $1 ORDER BY ply")
+            .bind(g.id)
+            .fetch_all(one.db().pool())
             .await
             .unwrap();
-        let barrier = Arc::new(Barrier::new(2));
-        let spawn = |host: Host, user: tafl_bot::host::User| {
-            let barrier = Arc::clone(&barrier);
-            tokio::spawn(async move {
-                barrier.wait().await;
-                host.accept(c.id, &user, NOW).await.map(|a| a.game.id)
-            })
-        };
-        let first = spawn(one.clone(), bob());
-        let second = spawn(two.clone(), support::carol());
-        let results = [first.await.unwrap(), second.await.unwrap()];
-        assert_eq!(results.iter().filter(|r| r.is_ok()).count(), 1, "{results:?}");
-        let refused = results.iter().find_map(|r| r.as_ref().err()).unwrap();
-        assert_eq!(refused, &HostError::ChallengeClosed { id: c.id, state: ChallengeState::Accepted });
-        let games: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM games").fetch_one(one.db().pool()).await.unwrap();
-        assert_eq!(games, round as i64 + 1, "one game per challenge");
+        assert_eq!(&stored, moves.as_ref());
+        assert!(one.show(g.id).await.unwrap().ending.is_some());
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_resignation_racing_a_move_leaves_a_consistent_finished_game() {
-    let (one, two) = two_hosts().await;
-    for _ in 0..ROUNDS {
-        let g = game(&one, "copenhagen").await;
-        let barrier = Arc::new(Barrier::new(2));
-        let (b1, b2) = (Arc::clone(&barrier), Arc::clone(&barrier));
-        let (h1, h2) = (one.clone(), two.clone());
-        let mover = tokio::spawn(async move {
-            b1.wait().await;
-            h1.play(g.id, alice().id, "d1-d3", Some(0), NOW).await.map(|_| ())
-        });
-        let resigner = tokio::spawn(async move {
-            b2.wait().await;
-            h2.resign(g.id, bob().id, None, NOW).await.map(|_| ())
-        });
-        let (move_result, resign_result) = (mover.await.unwrap(), resigner.await.unwrap());
-        assert!(resign_result.is_ok(), "a resignation always lands: {resign_result:?}");
-        match move_result {
-            Ok(()) => assert_eq!(one.show(g.id).await.unwrap().ply, 1),
-            Err(HostError::GameOver { .. }) => assert_eq!(one.show(g.id).await.unwrap().ply, 0),
-            Err(other) => panic!("unexpected refusal: {other}"),
+support::both! { multi_thread
+    async fn two_people_accepting_one_open_challenge_at_once_start_one_game() {
+        let (one, two) = two_hosts().await;
+        for round in 0..ROUNDS {
+            let c = one
+                .challenge(&support::request(&alice(), None, "brandubh", tafl_bot::host::SideChoice::Random), NOW)
+                .await
+                .unwrap();
+            let barrier = Arc::new(Barrier::new(2));
+            let spawn = |host: Host, user: tafl_bot::host::User| {
+                let barrier = Arc::clone(&barrier);
+                tokio::spawn(async move {
+                    barrier.wait().await;
+                    host.accept(c.id, &user, NOW).await.map(|a| a.game.id)
+                })
+            };
+            let first = spawn(one.clone(), bob());
+            let second = spawn(two.clone(), support::carol());
+            let results = [first.await.unwrap(), second.await.unwrap()];
+            assert_eq!(results.iter().filter(|r| r.is_ok()).count(), 1, "{results:?}");
+            let refused = results.iter().find_map(|r| r.as_ref().err()).unwrap();
+            assert_eq!(refused, &HostError::ChallengeClosed { id: c.id, state: ChallengeState::Accepted });
+            let games: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM games").fetch_one(one.db().pool()).await.unwrap();
+            assert_eq!(games, round as i64 + 1, "one game per challenge");
         }
-        assert!(two.show(g.id).await.unwrap().is_over());
+    }
+}
+
+support::both! { multi_thread
+    async fn a_resignation_racing_a_move_leaves_a_consistent_finished_game() {
+        let (one, two) = two_hosts().await;
+        for _ in 0..ROUNDS {
+            let g = game(&one, "copenhagen").await;
+            let barrier = Arc::new(Barrier::new(2));
+            let (b1, b2) = (Arc::clone(&barrier), Arc::clone(&barrier));
+            let (h1, h2) = (one.clone(), two.clone());
+            let mover = tokio::spawn(async move {
+                b1.wait().await;
+                h1.play(g.id, alice().id, "d1-d3", Some(0), NOW).await.map(|_| ())
+            });
+            let resigner = tokio::spawn(async move {
+                b2.wait().await;
+                h2.resign(g.id, bob().id, None, NOW).await.map(|_| ())
+            });
+            let (move_result, resign_result) = (mover.await.unwrap(), resigner.await.unwrap());
+            assert!(resign_result.is_ok(), "a resignation always lands: {resign_result:?}");
+            match move_result {
+                Ok(()) => assert_eq!(one.show(g.id).await.unwrap().ply, 1),
+                Err(HostError::GameOver { .. }) => assert_eq!(one.show(g.id).await.unwrap().ply, 0),
+                Err(other) => panic!("unexpected refusal: {other}"),
+            }
+            assert!(two.show(g.id).await.unwrap().is_over());
+        }
+    }
+}
+
+/// On `PostgreSQL` a game's row lock serialises the operations on that game only: while one
+/// transaction holds game A, a move in A from another process waits for it, and a move in game B
+/// goes through at once (on `SQLite` every writer waits for the one write lock).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_locks_one_game_not_the_database() {
+    Box::pin(support::on(support::Backend::Postgres, async {
+        let (one, two) = two_hosts().await;
+        assert_eq!(one.db().backend(), support::Backend::Postgres);
+        let a = game(&one, "copenhagen").await;
+        let b = game(&one, "copenhagen").await;
+        let mut holder = one.db().begin_write().await.unwrap();
+        tafl_bot::store::games::lock(&mut holder, a.id).await.unwrap();
+        let waiting = {
+            let two = two.clone();
+            tokio::spawn(async move { two.play(a.id, alice().id, "d1-d3", Some(0), NOW).await })
+        };
+        // Game B is not held up by game A's lock.
+        let other =
+            tokio::time::timeout(std::time::Duration::from_secs(5), two.play(b.id, alice().id, "d1-d3", Some(0), NOW))
+                .await
+                .expect("a move in another game does not wait");
+        assert_eq!(other.unwrap().notation, "d1-d3");
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        assert!(!waiting.is_finished(), "the move in the locked game waits for the lock");
+        assert_eq!(two.show(a.id).await.unwrap().ply, 0);
+        holder.commit().await.unwrap();
+        let played =
+            tokio::time::timeout(std::time::Duration::from_secs(5), waiting).await.expect("it goes on").unwrap();
+        assert_eq!(played.unwrap().notation, "d1-d3");
+        assert_eq!(one.show(a.id).await.unwrap().ply, 1);
+    }))
+    .await;
+}
+
+/// On `PostgreSQL` an operation ended by a deadlock is run again, whole, and succeeds: here an
+/// acceptance holds the challenge's lock and waits for the accepting person's row, which another
+/// transaction holds while it waits for the challenge. `PostgreSQL` ends the acceptance (it has
+/// waited longest); the host runs it again once the other transaction is done.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_an_operation_ended_by_a_deadlock_is_run_again() {
+    use std::time::Duration;
+    support::on(support::Backend::Postgres, async {
+        let (one, two) = two_hosts().await;
+        one.remember_user(&bob(), NOW).await.unwrap();
+        let c = one
+            .challenge(
+                &support::request(&alice(), Some(&bob()), "brandubh", tafl_bot::host::SideChoice::Attackers),
+                NOW,
+            )
+            .await
+            .unwrap();
+        let mut holder = one.db().begin_write().await.unwrap();
+        sqlx::query("UPDATE users SET updated_at = updated_at WHERE id = $1")
+            .bind(bob().id)
+            .execute(&mut **holder)
+            .await
+            .unwrap();
+        let accepting = tokio::spawn(async move { two.accept(c.id, &bob(), NOW).await });
+        // The acceptance now holds the challenge and waits for bob's row.
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        assert!(!accepting.is_finished());
+        // The cycle: PostgreSQL's deadlock check (after deadlock_timeout, 1 s) ends the acceptance.
+        tokio::time::timeout(
+            Duration::from_secs(10),
+            sqlx::query("SELECT id FROM challenges WHERE id = $1 FOR UPDATE").bind(c.id).execute(&mut **holder),
+        )
+        .await
+        .expect("the deadlock is broken")
+        .unwrap();
+        holder.commit().await.unwrap();
+        let accepted = tokio::time::timeout(Duration::from_secs(10), accepting).await.expect("it ends").unwrap();
+        let accepted = accepted.expect("the acceptance was run again and succeeded");
+        assert_eq!(one.challenge_by_id(c.id).await.unwrap().state, ChallengeState::Accepted);
+        let games: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM games").fetch_one(one.db().pool()).await.unwrap();
+        assert_eq!(games, 1, "one game, from the second run: {accepted:?}");
+    })
+    .await;
+}
+
+support::both! { multi_thread
+    async fn two_consoles_naming_new_players_at_once_give_each_its_own_id() {
+        let (one, two) = support::two_dbs().await;
+        // The first console holds its transaction open after making "ann"; the second makes
+        // "bea" meanwhile and must not take the same id (which would rename ann to bea).
+        let mut first = one.begin_write().await.unwrap();
+        let ann = tafl_bot::store::users::find_or_create_local(&mut first, "ann", NOW).await.unwrap();
+        let second = tokio::spawn(async move {
+            let mut tx = two.begin_write().await.unwrap();
+            let bea = tafl_bot::store::users::find_or_create_local(&mut tx, "bea", NOW).await.unwrap();
+            let again = tafl_bot::store::users::find_or_create_local(&mut tx, "ann", NOW).await.unwrap();
+            tx.commit().await.unwrap();
+            (bea, again)
+        });
+        // Long enough for the second to reach its reads if nothing made it wait.
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        first.commit().await.unwrap();
+        let (bea, again) = second.await.unwrap();
+        assert_ne!(ann, bea, "two players, two ids");
+        assert_eq!(again, ann, "the second console finds ann's id once the first committed");
+        let names: Vec<(i64, String)> = sqlx::query_as("SELECT id, name FROM users WHERE id > 0 ORDER BY id")
+            .fetch_all(one.pool())
+            .await
+            .unwrap();
+        assert_eq!(names, [(ann, "ann".to_owned()), (bea, "bea".to_owned())]);
     }
 }

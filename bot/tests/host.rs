@@ -21,824 +21,918 @@ macro_rules! refused {
 
 // ----- challenges -----
 
-#[tokio::test]
-async fn a_challenge_to_a_named_opponent_is_open_until_answered() {
-    let host = host().await;
-    let c = host.challenge(&request(&alice(), Some(&bob()), "copenhagen", SideChoice::Defenders), NOW).await.unwrap();
-    assert_eq!(c.state, ChallengeState::Open);
-    assert_eq!(c.challenger, alice());
-    assert_eq!(c.opponent, Some(bob()));
-    assert_eq!(c.variant, "copenhagen");
-    assert_eq!(c.expires_at, NOW + 24 * 3600);
-    assert_eq!(host.challenges(102, NOW).await.unwrap().len(), 1, "bob sees the challenge");
-    assert!(host.challenges(103, NOW).await.unwrap().is_empty(), "carol does not");
-}
-
-#[tokio::test]
-async fn accepting_starts_a_game_with_the_sides_asked_for() {
-    let host = host().await;
-    let c = host.challenge(&request(&alice(), Some(&bob()), "copenhagen", SideChoice::Defenders), NOW).await.unwrap();
-    let accepted = host.accept(c.id, &bob(), NOW + 5).await.unwrap();
-    assert_eq!(accepted.game.defender, alice());
-    assert_eq!(accepted.game.attacker, bob());
-    assert_eq!(accepted.game.ply, 0);
-    assert_eq!(accepted.game.to_move, Side::Attackers);
-    assert_eq!(accepted.notify, vec![alice().id]);
-    assert_eq!(accepted.challenge.state, ChallengeState::Accepted);
-    assert_eq!(accepted.challenge.game_id, Some(accepted.game.id));
-}
-
-#[tokio::test]
-async fn an_open_challenge_may_be_accepted_by_anyone_but_the_challenger() {
-    let host = host().await;
-    let c = host.challenge(&request(&alice(), None, "brandubh", SideChoice::Attackers), NOW).await.unwrap();
-    let error = refused!(host, host.accept(c.id, &alice(), NOW));
-    assert_eq!(error, HostError::OwnChallenge { id: c.id });
-    assert!(said(&error).contains("cannot accept your own challenge"), "{error}");
-    let accepted = host.accept(c.id, &carol(), NOW).await.unwrap();
-    assert_eq!(accepted.game.defender, carol());
-}
-
-#[tokio::test]
-async fn a_random_side_puts_one_player_on_each_side_and_both_ways_happen() {
-    let host = host().await;
-    let mut challenger_attacks = [false, false];
-    for n in 0..40 {
-        let c = host.challenge(&request(&alice(), Some(&bob()), "tablut", SideChoice::Random), NOW + n).await.unwrap();
-        let g = host.accept(c.id, &bob(), NOW + n).await.unwrap().game;
-        assert_ne!(g.attacker, g.defender);
-        challenger_attacks[usize::from(g.attacker == alice())] = true;
+support::both! {
+    async fn a_challenge_to_a_named_opponent_is_open_until_answered() {
+        let host = host().await;
+        let c = host.challenge(&request(&alice(), Some(&bob()), "copenhagen", SideChoice::Defenders), NOW).await.unwrap();
+        assert_eq!(c.state, ChallengeState::Open);
+        assert_eq!(c.challenger, alice());
+        assert_eq!(c.opponent, Some(bob()));
+        assert_eq!(c.variant, "copenhagen");
+        assert_eq!(c.expires_at, NOW + 24 * 3600);
+        assert_eq!(host.challenges(102, NOW).await.unwrap().len(), 1, "bob sees the challenge");
+        assert!(host.challenges(103, NOW).await.unwrap().is_empty(), "carol does not");
     }
-    assert_eq!(challenger_attacks, [true, true], "40 coin flips came up both ways");
 }
 
-#[tokio::test]
-async fn challenging_yourself_is_refused_and_changes_nothing() {
-    let host = host().await;
-    let error =
-        refused!(host, host.challenge(&request(&alice(), Some(&alice()), "copenhagen", SideChoice::Random), NOW));
-    assert_eq!(error, HostError::ChallengeYourself);
-    assert!(said(&error).starts_with("You cannot challenge yourself"));
-}
-
-#[tokio::test]
-async fn an_unknown_variant_is_refused_with_the_list_of_variants() {
-    let host = host().await;
-    let error = refused!(host, host.challenge(&request(&alice(), Some(&bob()), "chess", SideChoice::Random), NOW));
-    let message = said(&error);
-    assert!(message.contains("\"chess\" is not a variant"), "{message}");
-    assert!(message.contains("copenhagen"), "{message}");
-}
-
-#[tokio::test]
-async fn an_unknown_option_is_refused_naming_the_options_the_preset_has() {
-    let host = host().await;
-    let mut req = request(&alice(), Some(&bob()), "historical-9", SideChoice::Random);
-    req.options = vec!["throne=none".to_owned()];
-    let message = said(&refused!(host, host.challenge(&req, NOW)));
-    assert!(message.contains("no option \"throne\""), "{message}");
-    req.options = vec!["escape=sideways".to_owned()];
-    let message = said(&refused!(host, host.challenge(&req, NOW)));
-    assert!(message.contains("edge or corner"), "{message}");
-}
-
-#[tokio::test]
-async fn options_are_checked_and_stored_in_canonical_form() {
-    let host = host().await;
-    let mut req = request(&alice(), Some(&bob()), "historical-9", SideChoice::Attackers);
-    req.options = vec![" Escape = CORNER ".to_owned()];
-    let c = host.challenge(&req, NOW).await.unwrap();
-    assert_eq!(c.options, "escape=corner");
-    let g = host.accept(c.id, &bob(), NOW).await.unwrap().game;
-    assert_eq!(g.options, "escape=corner");
-    assert_eq!(g.position.rules().escape, tafl_rules::Escape::Corner);
-}
-
-#[tokio::test]
-async fn a_challenge_and_its_game_keep_the_clock_asked_for() {
-    let host = host().await;
-    let mut req = request(&alice(), Some(&bob()), "copenhagen", SideChoice::Random);
-    req.clock = Some("3d+7d".parse().unwrap());
-    let c = host.challenge(&req, NOW).await.unwrap();
-    assert_eq!(c.clock.to_string(), "3d+7d");
-    assert_eq!(host.challenge_by_id(c.id).await.unwrap().clock, req.clock.unwrap(), "stored and read back");
-    let g = host.accept(c.id, &bob(), NOW + 5).await.unwrap().game;
-    assert_eq!(Some(g.clock), req.clock);
-    assert_eq!(g.deadline_at, Some(NOW + 5 + 3 * 86_400), "the first turn starts at the acceptance");
-}
-
-#[tokio::test]
-async fn one_person_cannot_flood_others_with_challenges() {
-    let host = host().await;
-    for _ in 0..10 {
-        host.challenge(&request(&alice(), None, "brandubh", SideChoice::Random), NOW).await.unwrap();
+support::both! {
+    async fn accepting_starts_a_game_with_the_sides_asked_for() {
+        let host = host().await;
+        let c = host.challenge(&request(&alice(), Some(&bob()), "copenhagen", SideChoice::Defenders), NOW).await.unwrap();
+        let accepted = host.accept(c.id, &bob(), NOW + 5).await.unwrap();
+        assert_eq!(accepted.game.defender, alice());
+        assert_eq!(accepted.game.attacker, bob());
+        assert_eq!(accepted.game.ply, 0);
+        assert_eq!(accepted.game.to_move, Side::Attackers);
+        assert_eq!(accepted.notify, vec![alice().id]);
+        assert_eq!(accepted.challenge.state, ChallengeState::Accepted);
+        assert_eq!(accepted.challenge.game_id, Some(accepted.game.id));
     }
-    let error = refused!(host, host.challenge(&request(&alice(), None, "brandubh", SideChoice::Random), NOW));
-    assert_eq!(error, HostError::TooManyChallenges(10));
 }
 
-#[tokio::test]
-async fn accepting_a_challenge_meant_for_someone_else_is_refused() {
-    let host = host().await;
-    let c = host.challenge(&request(&alice(), Some(&bob()), "copenhagen", SideChoice::Random), NOW).await.unwrap();
-    let error = refused!(host, host.accept(c.id, &carol(), NOW));
-    assert_eq!(
-        said(&error),
-        format!("Challenge #{} is meant for bob, not for you; start your own with /challenge.", c.id)
-    );
+support::both! {
+    async fn an_open_challenge_may_be_accepted_by_anyone_but_the_challenger() {
+        let host = host().await;
+        let c = host.challenge(&request(&alice(), None, "brandubh", SideChoice::Attackers), NOW).await.unwrap();
+        let error = refused!(host, host.accept(c.id, &alice(), NOW));
+        assert_eq!(error, HostError::OwnChallenge { id: c.id });
+        assert!(said(&error).contains("cannot accept your own challenge"), "{error}");
+        let accepted = host.accept(c.id, &carol(), NOW).await.unwrap();
+        assert_eq!(accepted.game.defender, carol());
+    }
 }
 
-#[tokio::test]
-async fn a_challenge_is_accepted_only_once() {
-    let host = host().await;
-    let c = host.challenge(&request(&alice(), None, "copenhagen", SideChoice::Random), NOW).await.unwrap();
-    host.accept(c.id, &bob(), NOW).await.unwrap();
-    let error = refused!(host, host.accept(c.id, &carol(), NOW));
-    assert_eq!(error, HostError::ChallengeClosed { id: c.id, state: ChallengeState::Accepted });
+support::both! {
+    async fn a_random_side_puts_one_player_on_each_side_and_both_ways_happen() {
+        let host = host().await;
+        let mut challenger_attacks = [false, false];
+        for n in 0..40 {
+            let c = host.challenge(&request(&alice(), Some(&bob()), "tablut", SideChoice::Random), NOW + n).await.unwrap();
+            let g = host.accept(c.id, &bob(), NOW + n).await.unwrap().game;
+            assert_ne!(g.attacker, g.defender);
+            challenger_attacks[usize::from(g.attacker == alice())] = true;
+        }
+        assert_eq!(challenger_attacks, [true, true], "40 coin flips came up both ways");
+    }
 }
 
-#[tokio::test]
-async fn a_missing_challenge_is_refused() {
-    let host = host().await;
-    let error = refused!(host, host.accept(999, &bob(), NOW));
-    assert_eq!(said(&error), "There is no challenge #999; check the number, or start one with /challenge.");
+support::both! {
+    async fn challenging_yourself_is_refused_and_changes_nothing() {
+        let host = host().await;
+        let error =
+            refused!(host, host.challenge(&request(&alice(), Some(&alice()), "copenhagen", SideChoice::Random), NOW));
+        assert_eq!(error, HostError::ChallengeYourself);
+        assert!(said(&error).starts_with("You cannot challenge yourself"));
+    }
 }
 
-#[tokio::test]
-async fn challenges_expire_and_then_cannot_be_accepted() {
-    let host = host().await;
-    let c = host.challenge(&request(&alice(), Some(&bob()), "copenhagen", SideChoice::Random), NOW).await.unwrap();
-    let later = c.expires_at;
-    let error = refused!(host, host.accept(c.id, &bob(), later));
-    assert_eq!(error, HostError::ChallengeExpired { id: c.id });
-    assert!(host.expire_challenges(later - 1).await.unwrap().is_empty());
-    let expired = host.expire_challenges(later).await.unwrap();
-    assert_eq!(expired.len(), 1);
-    assert_eq!(expired[0].state, ChallengeState::Expired);
-    assert_eq!(host.challenge_by_id(c.id).await.unwrap().state, ChallengeState::Expired);
-    assert!(host.expire_challenges(later + 10).await.unwrap().is_empty(), "expiry happens once");
+support::both! {
+    async fn an_unknown_variant_is_refused_with_the_list_of_variants() {
+        let host = host().await;
+        let error = refused!(host, host.challenge(&request(&alice(), Some(&bob()), "chess", SideChoice::Random), NOW));
+        let message = said(&error);
+        assert!(message.contains("\"chess\" is not a variant"), "{message}");
+        assert!(message.contains("copenhagen"), "{message}");
+    }
 }
 
-#[tokio::test]
-async fn the_named_opponent_may_decline_and_nobody_else() {
-    let host = host().await;
-    let c = host.challenge(&request(&alice(), Some(&bob()), "copenhagen", SideChoice::Random), NOW).await.unwrap();
-    assert!(matches!(refused!(host, host.decline(c.id, carol().id, NOW)), HostError::NotYourChallenge { .. }));
-    assert_eq!(refused!(host, host.decline(c.id, alice().id, NOW)), HostError::OwnChallenge { id: c.id });
-    assert_eq!(host.decline(c.id, bob().id, NOW).await.unwrap().state, ChallengeState::Declined);
-    assert_eq!(
-        refused!(host, host.accept(c.id, &bob(), NOW)),
-        HostError::ChallengeClosed { id: c.id, state: ChallengeState::Declined }
-    );
+support::both! {
+    async fn an_unknown_option_is_refused_naming_the_options_the_preset_has() {
+        let host = host().await;
+        let mut req = request(&alice(), Some(&bob()), "historical-9", SideChoice::Random);
+        req.options = vec!["throne=none".to_owned()];
+        let message = said(&refused!(host, host.challenge(&req, NOW)));
+        assert!(message.contains("no option \"throne\""), "{message}");
+        req.options = vec!["escape=sideways".to_owned()];
+        let message = said(&refused!(host, host.challenge(&req, NOW)));
+        assert!(message.contains("edge or corner"), "{message}");
+    }
 }
 
-#[tokio::test]
-async fn an_open_challenge_cannot_be_declined() {
-    let host = host().await;
-    let c = host.challenge(&request(&alice(), None, "copenhagen", SideChoice::Random), NOW).await.unwrap();
-    assert_eq!(refused!(host, host.decline(c.id, bob().id, NOW)), HostError::DeclineOpen { id: c.id });
+support::both! {
+    async fn options_are_checked_and_stored_in_canonical_form() {
+        let host = host().await;
+        let mut req = request(&alice(), Some(&bob()), "historical-9", SideChoice::Attackers);
+        req.options = vec![" Escape = CORNER ".to_owned()];
+        let c = host.challenge(&req, NOW).await.unwrap();
+        assert_eq!(c.options, "escape=corner");
+        let g = host.accept(c.id, &bob(), NOW).await.unwrap().game;
+        assert_eq!(g.options, "escape=corner");
+        assert_eq!(g.position.rules().escape, tafl_rules::Escape::Corner);
+    }
 }
 
-#[tokio::test]
-async fn only_the_challenger_may_cancel() {
-    let host = host().await;
-    let c = host.challenge(&request(&alice(), Some(&bob()), "copenhagen", SideChoice::Random), NOW).await.unwrap();
-    let error = refused!(host, host.cancel(c.id, bob().id, NOW));
-    assert_eq!(said(&error), format!("Only alice, who made challenge #{}, can withdraw it.", c.id));
-    assert_eq!(host.cancel(c.id, alice().id, NOW).await.unwrap().state, ChallengeState::Cancelled);
-    assert_eq!(
-        refused!(host, host.cancel(c.id, alice().id, NOW)),
-        HostError::ChallengeClosed { id: c.id, state: ChallengeState::Cancelled }
-    );
+support::both! {
+    async fn a_challenge_and_its_game_keep_the_clock_asked_for() {
+        let host = host().await;
+        let mut req = request(&alice(), Some(&bob()), "copenhagen", SideChoice::Random);
+        req.clock = Some("3d+7d".parse().unwrap());
+        let c = host.challenge(&req, NOW).await.unwrap();
+        assert_eq!(c.clock.to_string(), "3d+7d");
+        assert_eq!(host.challenge_by_id(c.id).await.unwrap().clock, req.clock.unwrap(), "stored and read back");
+        let g = host.accept(c.id, &bob(), NOW + 5).await.unwrap().game;
+        assert_eq!(Some(g.clock), req.clock);
+        assert_eq!(g.deadline_at, Some(NOW + 5 + 3 * 86_400), "the first turn starts at the acceptance");
+    }
 }
 
-#[tokio::test]
-async fn display_names_are_cleaned_and_kept_up_to_date() {
-    let host = host().await;
-    let odd = User::new(101, &format!("a\u{0}l\u{202e}ice{}", "ж".repeat(500)));
-    host.challenge(&request(&odd, Some(&bob()), "copenhagen", SideChoice::Random), NOW).await.unwrap();
-    let c = host.challenges(101, NOW).await.unwrap().remove(0);
-    assert!(c.challenger.name.starts_with("al\u{202e}iceж"));
-    assert_eq!(c.challenger.name.chars().count(), 64);
-    host.remember_user(&User::new(101, "   "), NOW).await.unwrap();
-    assert_eq!(host.challenge_by_id(c.id).await.unwrap().challenger.name, "someone");
+support::both! {
+    async fn one_person_cannot_flood_others_with_challenges() {
+        let host = host().await;
+        for _ in 0..10 {
+            host.challenge(&request(&alice(), None, "brandubh", SideChoice::Random), NOW).await.unwrap();
+        }
+        let error = refused!(host, host.challenge(&request(&alice(), None, "brandubh", SideChoice::Random), NOW));
+        assert_eq!(error, HostError::TooManyChallenges(10));
+    }
+}
+
+support::both! {
+    async fn accepting_a_challenge_meant_for_someone_else_is_refused() {
+        let host = host().await;
+        let c = host.challenge(&request(&alice(), Some(&bob()), "copenhagen", SideChoice::Random), NOW).await.unwrap();
+        let error = refused!(host, host.accept(c.id, &carol(), NOW));
+        assert_eq!(
+            said(&error),
+            format!("Challenge #{} is meant for bob, not for you; start your own with /challenge.", c.id)
+        );
+    }
+}
+
+support::both! {
+    async fn a_challenge_is_accepted_only_once() {
+        let host = host().await;
+        let c = host.challenge(&request(&alice(), None, "copenhagen", SideChoice::Random), NOW).await.unwrap();
+        host.accept(c.id, &bob(), NOW).await.unwrap();
+        let error = refused!(host, host.accept(c.id, &carol(), NOW));
+        assert_eq!(error, HostError::ChallengeClosed { id: c.id, state: ChallengeState::Accepted });
+    }
+}
+
+support::both! {
+    async fn a_missing_challenge_is_refused() {
+        let host = host().await;
+        let error = refused!(host, host.accept(999, &bob(), NOW));
+        assert_eq!(said(&error), "There is no challenge #999; check the number, or start one with /challenge.");
+    }
+}
+
+support::both! {
+    async fn challenges_expire_and_then_cannot_be_accepted() {
+        let host = host().await;
+        let c = host.challenge(&request(&alice(), Some(&bob()), "copenhagen", SideChoice::Random), NOW).await.unwrap();
+        let later = c.expires_at;
+        let error = refused!(host, host.accept(c.id, &bob(), later));
+        assert_eq!(error, HostError::ChallengeExpired { id: c.id });
+        assert!(host.expire_challenges(later - 1).await.unwrap().is_empty());
+        let expired = host.expire_challenges(later).await.unwrap();
+        assert_eq!(expired.len(), 1);
+        assert_eq!(expired[0].state, ChallengeState::Expired);
+        assert_eq!(host.challenge_by_id(c.id).await.unwrap().state, ChallengeState::Expired);
+        assert!(host.expire_challenges(later + 10).await.unwrap().is_empty(), "expiry happens once");
+    }
+}
+
+support::both! {
+    async fn the_named_opponent_may_decline_and_nobody_else() {
+        let host = host().await;
+        let c = host.challenge(&request(&alice(), Some(&bob()), "copenhagen", SideChoice::Random), NOW).await.unwrap();
+        assert!(matches!(refused!(host, host.decline(c.id, carol().id, NOW)), HostError::NotYourChallenge { .. }));
+        assert_eq!(refused!(host, host.decline(c.id, alice().id, NOW)), HostError::OwnChallenge { id: c.id });
+        assert_eq!(host.decline(c.id, bob().id, NOW).await.unwrap().state, ChallengeState::Declined);
+        assert_eq!(
+            refused!(host, host.accept(c.id, &bob(), NOW)),
+            HostError::ChallengeClosed { id: c.id, state: ChallengeState::Declined }
+        );
+    }
+}
+
+support::both! {
+    async fn an_open_challenge_cannot_be_declined() {
+        let host = host().await;
+        let c = host.challenge(&request(&alice(), None, "copenhagen", SideChoice::Random), NOW).await.unwrap();
+        assert_eq!(refused!(host, host.decline(c.id, bob().id, NOW)), HostError::DeclineOpen { id: c.id });
+    }
+}
+
+support::both! {
+    async fn only_the_challenger_may_cancel() {
+        let host = host().await;
+        let c = host.challenge(&request(&alice(), Some(&bob()), "copenhagen", SideChoice::Random), NOW).await.unwrap();
+        let error = refused!(host, host.cancel(c.id, bob().id, NOW));
+        assert_eq!(said(&error), format!("Only alice, who made challenge #{}, can withdraw it.", c.id));
+        assert_eq!(host.cancel(c.id, alice().id, NOW).await.unwrap().state, ChallengeState::Cancelled);
+        assert_eq!(
+            refused!(host, host.cancel(c.id, alice().id, NOW)),
+            HostError::ChallengeClosed { id: c.id, state: ChallengeState::Cancelled }
+        );
+    }
+}
+
+support::both! {
+    async fn display_names_are_cleaned_and_kept_up_to_date() {
+        let host = host().await;
+        let odd = User::new(101, &format!("a\u{0}l\u{202e}ice{}", "ж".repeat(500)));
+        host.challenge(&request(&odd, Some(&bob()), "copenhagen", SideChoice::Random), NOW).await.unwrap();
+        let c = host.challenges(101, NOW).await.unwrap().remove(0);
+        assert!(c.challenger.name.starts_with("al\u{202e}iceж"));
+        assert_eq!(c.challenger.name.chars().count(), 64);
+        host.remember_user(&User::new(101, "   "), NOW).await.unwrap();
+        assert_eq!(host.challenge_by_id(c.id).await.unwrap().challenger.name, "someone");
+    }
 }
 
 // ----- moves -----
 
-#[tokio::test]
-async fn a_move_is_stored_with_its_captures_and_the_turn_passes() {
-    let host = host().await;
-    let g = game(&host, "copenhagen").await;
-    let played = host.play(g.id, alice().id, "D1-D3", Some(0), NOW).await.unwrap();
-    assert_eq!(played.notation, "d1-d3");
-    assert_eq!(played.game.ply, 1);
-    assert_eq!(played.game.to_move, Side::Defenders);
-    assert_eq!(played.notify, vec![bob().id]);
-    assert_eq!(played.game.last_move.unwrap().to_string(), "d1-d3");
-    let shown = host.show(g.id).await.unwrap();
-    assert_eq!(shown.ply, 1);
-    assert_eq!(shown.position, played.game.position);
+support::both! {
+    async fn a_move_is_stored_with_its_captures_and_the_turn_passes() {
+        let host = host().await;
+        let g = game(&host, "copenhagen").await;
+        let played = host.play(g.id, alice().id, "D1-D3", Some(0), NOW).await.unwrap();
+        assert_eq!(played.notation, "d1-d3");
+        assert_eq!(played.game.ply, 1);
+        assert_eq!(played.game.to_move, Side::Defenders);
+        assert_eq!(played.notify, vec![bob().id]);
+        assert_eq!(played.game.last_move.unwrap().to_string(), "d1-d3");
+        let shown = host.show(g.id).await.unwrap();
+        assert_eq!(shown.ply, 1);
+        assert_eq!(shown.position, played.game.position);
+    }
 }
 
-#[tokio::test]
-async fn captures_are_recorded_in_the_notation() {
-    let host = host().await;
-    let g = game(&host, "brandubh").await;
-    let moves = find_game(Variant::Brandubh, Reason::KingCaptured, 200);
-    let mut with_capture = None;
-    for (n, mv) in moves.iter().enumerate() {
-        let user = if n % 2 == 0 { alice().id } else { bob().id };
-        let played = host.play(g.id, user, mv.split('x').next().unwrap(), Some(n), NOW).await.unwrap();
-        assert_eq!(&played.notation, mv);
-        if mv.contains('x') {
-            with_capture = Some(mv.clone());
+support::both! {
+    async fn captures_are_recorded_in_the_notation() {
+        let host = host().await;
+        let g = game(&host, "brandubh").await;
+        let moves = find_game(Variant::Brandubh, Reason::KingCaptured, 200);
+        let mut with_capture = None;
+        for (n, mv) in moves.iter().enumerate() {
+            let user = if n % 2 == 0 { alice().id } else { bob().id };
+            let played = host.play(g.id, user, mv.split('x').next().unwrap(), Some(n), NOW).await.unwrap();
+            assert_eq!(&played.notation, mv);
+            if mv.contains('x') {
+                with_capture = Some(mv.clone());
+            }
         }
+        assert!(with_capture.is_some(), "the game had a capture: {moves:?}");
     }
-    assert!(with_capture.is_some(), "the game had a capture: {moves:?}");
 }
 
-#[tokio::test]
-async fn a_stale_ply_is_refused_as_the_board_has_changed() {
-    let host = host().await;
-    let g = game(&host, "copenhagen").await;
-    host.play(g.id, alice().id, "d1-d3", Some(0), NOW).await.unwrap();
-    let error = refused!(host, host.play(g.id, bob().id, "f4-f3", Some(0), NOW));
-    assert!(said(&error).starts_with("The board has changed"), "{error}");
-    // The same click delivered twice: the second is stale, never a second move.
-    let error = refused!(host, host.play(g.id, alice().id, "d1-d3", Some(0), NOW));
-    assert_eq!(error, HostError::StaleBoard { id: g.id, ply: 1, expected: 0 });
-}
-
-#[tokio::test]
-async fn a_move_in_someone_elses_game_is_refused() {
-    let host = host().await;
-    let g = game(&host, "copenhagen").await;
-    let error = refused!(host, host.play(g.id, carol().id, "d1-d3", None, NOW));
-    assert_eq!(said(&error), "This is not your game: only its two players can use its buttons.");
-}
-
-#[tokio::test]
-async fn a_move_out_of_turn_is_refused() {
-    let host = host().await;
-    let g = game(&host, "copenhagen").await;
-    let error = refused!(host, host.play(g.id, bob().id, "f4-f3", None, NOW));
-    assert_eq!(said(&error), "It is not your turn: alice moves next.");
-}
-
-#[tokio::test]
-async fn a_move_in_a_missing_game_is_refused() {
-    let host = host().await;
-    let error = refused!(host, host.play(42, alice().id, "d1-d3", None, NOW));
-    assert_eq!(said(&error), "There is no game #42; see your games with /games.");
-}
-
-#[tokio::test]
-async fn a_malformed_move_is_refused_with_the_parsers_sentence() {
-    let host = host().await;
-    let g = game(&host, "copenhagen").await;
-    let error = refused!(host, host.play(g.id, alice().id, "hello", None, NOW));
-    assert!(matches!(error, HostError::BadMove(_)));
-    assert!(said(&error).contains("write moves like e1-e3"), "{error}");
-}
-
-#[tokio::test]
-async fn an_illegal_move_is_refused_with_the_engines_sentence() {
-    let host = host().await;
-    let g = game(&host, "copenhagen").await;
-    let error = refused!(host, host.play(g.id, alice().id, "d1-e2", None, NOW));
-    assert!(said(&error).contains("pieces move along a rank or a file"), "{error}");
-    let error = refused!(host, host.play(g.id, alice().id, "f6-f8", None, NOW));
-    assert!(said(&error).contains("belongs to the defenders"), "{error}");
-    let error = refused!(host, host.play(g.id, alice().id, "d1-d3xd2", None, NOW));
-    assert!(said(&error).contains("captures nothing, not d2"), "{error}");
-    let error = refused!(host, host.play(g.id, alice().id, "z1-z3", None, NOW));
-    assert!(said(&error).contains("z1 is off the board: this one is 11x11"), "{error}");
-}
-
-#[tokio::test]
-async fn huge_and_odd_unicode_input_is_refused_without_a_panic() {
-    let host = host().await;
-    let g = game(&host, "copenhagen").await;
-    for text in ["", " ", "\u{0}", "e1-e3\u{202e}", &"ж".repeat(100_000), "🦀-🦀", "e99999999999-e3", "d1-d3 x"] {
-        let error = refused!(host, host.play(g.id, alice().id, text, None, NOW));
-        assert!(matches!(error, HostError::BadMove(_) | HostError::IllegalMove(_)), "{text:?}: {error:?}");
-        assert!(said(&error).len() < 300, "the message stays short");
+support::both! {
+    async fn a_stale_ply_is_refused_as_the_board_has_changed() {
+        let host = host().await;
+        let g = game(&host, "copenhagen").await;
+        host.play(g.id, alice().id, "d1-d3", Some(0), NOW).await.unwrap();
+        let error = refused!(host, host.play(g.id, bob().id, "f4-f3", Some(0), NOW));
+        assert!(said(&error).starts_with("The board has changed"), "{error}");
+        // The same click delivered twice: the second is stale, never a second move.
+        let error = refused!(host, host.play(g.id, alice().id, "d1-d3", Some(0), NOW));
+        assert_eq!(error, HostError::StaleBoard { id: g.id, ply: 1, expected: 0 });
     }
-    let choices = host.legal_moves(g.id, alice().id, &"ж".repeat(100_000), 25).await.unwrap();
-    assert!(choices.is_empty());
 }
 
-#[tokio::test]
-async fn a_game_that_ends_on_the_board_is_finished_and_refuses_further_moves() {
-    let host = host().await;
-    let g = game(&host, "brandubh").await;
-    let moves = find_game(Variant::Brandubh, Reason::KingEscaped, 200);
-    let mut last = None;
-    for (n, mv) in moves.iter().enumerate() {
-        let user = if n % 2 == 0 { alice().id } else { bob().id };
-        last = Some(host.play(g.id, user, mv, Some(n), NOW).await.unwrap());
+support::both! {
+    async fn a_move_in_someone_elses_game_is_refused() {
+        let host = host().await;
+        let g = game(&host, "copenhagen").await;
+        let error = refused!(host, host.play(g.id, carol().id, "d1-d3", None, NOW));
+        assert_eq!(said(&error), "This is not your game: only its two players can use its buttons.");
     }
-    let last = last.unwrap();
-    assert_eq!(
-        last.game.ending,
-        Some(Ending { winner: Some(Side::Defenders), reason: EndReason::Board(Reason::KingEscaped) })
-    );
-    assert_eq!(last.notify, vec![alice().id, bob().id]);
-    let user = if moves.len().is_multiple_of(2) { alice().id } else { bob().id };
-    let error = refused!(host, host.play(g.id, user, "a4-a5", None, NOW));
-    assert_eq!(said(&error), format!("Game #{} is over; start a new one with /challenge.", g.id));
-    assert!(said(&refused!(host, host.resign(g.id, user, None, NOW))).contains("is over"));
-    assert!(said(&refused!(host, host.draw(g.id, user, OfferAction::Offer, None, NOW))).contains("is over"));
 }
 
-#[tokio::test]
-async fn the_king_captured_ends_the_game_for_the_attackers() {
-    let host = host().await;
-    let g = game(&host, "tablut").await;
-    let moves = find_game(Variant::Tablut, Reason::KingCaptured, 300);
-    for (n, mv) in moves.iter().enumerate() {
-        let user = if n % 2 == 0 { alice().id } else { bob().id };
-        host.play(g.id, user, mv, Some(n), NOW).await.unwrap();
+support::both! {
+    async fn a_move_out_of_turn_is_refused() {
+        let host = host().await;
+        let g = game(&host, "copenhagen").await;
+        let error = refused!(host, host.play(g.id, bob().id, "f4-f3", None, NOW));
+        assert_eq!(said(&error), "It is not your turn: alice moves next.");
     }
-    let shown = host.show(g.id).await.unwrap();
-    assert_eq!(
-        shown.ending,
-        Some(Ending { winner: Some(Side::Attackers), reason: EndReason::Board(Reason::KingCaptured) })
-    );
-    assert_eq!(host.games(alice().id, false).await.unwrap().len(), 0, "no ongoing games");
-    let all = host.games(alice().id, true).await.unwrap();
-    assert_eq!(all.len(), 1);
-    assert_eq!(all[0].ending.unwrap().winner, Some(Side::Attackers));
+}
+
+support::both! {
+    async fn a_move_in_a_missing_game_is_refused() {
+        let host = host().await;
+        let error = refused!(host, host.play(42, alice().id, "d1-d3", None, NOW));
+        assert_eq!(said(&error), "There is no game #42; see your games with /games.");
+    }
+}
+
+support::both! {
+    async fn a_malformed_move_is_refused_with_the_parsers_sentence() {
+        let host = host().await;
+        let g = game(&host, "copenhagen").await;
+        let error = refused!(host, host.play(g.id, alice().id, "hello", None, NOW));
+        assert!(matches!(error, HostError::BadMove(_)));
+        assert!(said(&error).contains("write moves like e1-e3"), "{error}");
+    }
+}
+
+support::both! {
+    async fn an_illegal_move_is_refused_with_the_engines_sentence() {
+        let host = host().await;
+        let g = game(&host, "copenhagen").await;
+        let error = refused!(host, host.play(g.id, alice().id, "d1-e2", None, NOW));
+        assert!(said(&error).contains("pieces move along a rank or a file"), "{error}");
+        let error = refused!(host, host.play(g.id, alice().id, "f6-f8", None, NOW));
+        assert!(said(&error).contains("belongs to the defenders"), "{error}");
+        let error = refused!(host, host.play(g.id, alice().id, "d1-d3xd2", None, NOW));
+        assert!(said(&error).contains("captures nothing, not d2"), "{error}");
+        let error = refused!(host, host.play(g.id, alice().id, "z1-z3", None, NOW));
+        assert!(said(&error).contains("z1 is off the board: this one is 11x11"), "{error}");
+    }
+}
+
+support::both! {
+    async fn huge_and_odd_unicode_input_is_refused_without_a_panic() {
+        let host = host().await;
+        let g = game(&host, "copenhagen").await;
+        for text in ["", " ", "\u{0}", "e1-e3\u{202e}", &"ж".repeat(100_000), "🦀-🦀", "e99999999999-e3", "d1-d3 x"] {
+            let error = refused!(host, host.play(g.id, alice().id, text, None, NOW));
+            assert!(matches!(error, HostError::BadMove(_) | HostError::IllegalMove(_)), "{text:?}: {error:?}");
+            assert!(said(&error).len() < 300, "the message stays short");
+        }
+        let choices = host.legal_moves(g.id, alice().id, &"ж".repeat(100_000), 25).await.unwrap();
+        assert!(choices.is_empty());
+    }
+}
+
+support::both! {
+    async fn a_move_on_the_board_forecasts_the_game_it_leaves_and_returns_the_board_after_it() {
+        let host = host().await;
+        let g = game(&host, "brandubh").await;
+        let moves = find_game(Variant::Brandubh, Reason::KingEscaped, 200);
+        for (n, mv) in moves.iter().enumerate() {
+            let user = if n % 2 == 0 { alice().id } else { bob().id };
+            let mut forecasts = Vec::new();
+            let (played, state) = host
+                .play_on_board(g.id, user, mv, Some(n), NOW, &mut |view, history| {
+                    forecasts.push((view.clone(), history.clone()));
+                })
+                .await
+                .unwrap();
+            assert_eq!((state.game.ply, &state.game.position), (played.game.ply, &played.game.position), "ply {n}");
+            assert_eq!(state.history.ply(), n + 1);
+            // Nothing is delivered here, so the newest board item is the one this move recorded.
+            assert!(state.covers.is_some(), "ply {n}: the move's board item is covered");
+            if n + 1 < moves.len() {
+                // Forecast once, and exactly as the move left the game.
+                let [(view, history)] = forecasts.as_slice() else { panic!("ply {n}: {} forecasts", forecasts.len()) };
+                assert_eq!((view.ply, &view.position, view.to_move), (state.game.ply, &state.game.position, state.game.to_move));
+                assert_eq!((view.ending, &view.last_move), (None, &state.game.last_move));
+                assert_eq!(history.moves(), state.history.moves());
+            } else {
+                // The move that ends the game is not forecast: its ending is known once recorded.
+                assert!(forecasts.is_empty());
+                assert!(state.game.is_over());
+            }
+        }
+        // A refused move forecasts nothing and changes nothing.
+        let mut forecast = false;
+        refused!(host, host.play_on_board(g.id, alice().id, "a4-a5", None, NOW, &mut |_, _| forecast = true));
+        assert!(!forecast);
+    }
+}
+
+support::both! {
+    async fn a_game_that_ends_on_the_board_is_finished_and_refuses_further_moves() {
+        let host = host().await;
+        let g = game(&host, "brandubh").await;
+        let moves = find_game(Variant::Brandubh, Reason::KingEscaped, 200);
+        let mut last = None;
+        for (n, mv) in moves.iter().enumerate() {
+            let user = if n % 2 == 0 { alice().id } else { bob().id };
+            last = Some(host.play(g.id, user, mv, Some(n), NOW).await.unwrap());
+        }
+        let last = last.unwrap();
+        assert_eq!(
+            last.game.ending,
+            Some(Ending { winner: Some(Side::Defenders), reason: EndReason::Board(Reason::KingEscaped) })
+        );
+        assert_eq!(last.notify, vec![alice().id, bob().id]);
+        let user = if moves.len().is_multiple_of(2) { alice().id } else { bob().id };
+        let error = refused!(host, host.play(g.id, user, "a4-a5", None, NOW));
+        assert_eq!(said(&error), format!("Game #{} is over; start a new one with /challenge.", g.id));
+        assert!(said(&refused!(host, host.resign(g.id, user, None, NOW))).contains("is over"));
+        assert!(said(&refused!(host, host.draw(g.id, user, OfferAction::Offer, None, NOW))).contains("is over"));
+    }
+}
+
+support::both! {
+    async fn the_king_captured_ends_the_game_for_the_attackers() {
+        let host = host().await;
+        let g = game(&host, "tablut").await;
+        let moves = find_game(Variant::Tablut, Reason::KingCaptured, 300);
+        for (n, mv) in moves.iter().enumerate() {
+            let user = if n % 2 == 0 { alice().id } else { bob().id };
+            host.play(g.id, user, mv, Some(n), NOW).await.unwrap();
+        }
+        let shown = host.show(g.id).await.unwrap();
+        assert_eq!(
+            shown.ending,
+            Some(Ending { winner: Some(Side::Attackers), reason: EndReason::Board(Reason::KingCaptured) })
+        );
+        assert_eq!(host.games(alice().id, false).await.unwrap().len(), 0, "no ongoing games");
+        let all = host.games(alice().id, true).await.unwrap();
+        assert_eq!(all.len(), 1);
+        assert_eq!(all[0].ending.unwrap().winner, Some(Side::Attackers));
+    }
 }
 
 // ----- resign, draw, takeback, time -----
 
-#[tokio::test]
-async fn resigning_gives_the_opponent_the_win() {
-    let host = host().await;
-    let g = game(&host, "copenhagen").await;
-    assert!(matches!(refused!(host, host.resign(g.id, carol().id, None, NOW)), HostError::NotAPlayer(_)));
-    let finished = host.resign(g.id, bob().id, None, NOW).await.unwrap();
-    assert_eq!(finished.game.ending, Some(Ending { winner: Some(Side::Attackers), reason: EndReason::Resignation }));
-    assert_eq!(finished.notify, vec![alice().id, bob().id]);
-    assert!(matches!(refused!(host, host.resign(g.id, alice().id, None, NOW)), HostError::GameOver { .. }));
-}
-
-#[tokio::test]
-async fn a_draw_offer_accepted_ends_the_game_by_agreement() {
-    let host = host().await;
-    let g = game(&host, "fetlar").await;
-    let offered = host.draw(g.id, alice().id, OfferAction::Offer, None, NOW).await.unwrap();
-    assert!(matches!(offered, OfferOutcome::Offered { notify: 102, .. }));
-    assert!(matches!(
-        refused!(host, host.draw(g.id, alice().id, OfferAction::Offer, None, NOW)),
-        HostError::AlreadyOffered { .. }
-    ));
-    assert!(matches!(
-        refused!(host, host.draw(g.id, alice().id, OfferAction::Accept, None, NOW)),
-        HostError::OwnOffer { .. }
-    ));
-    assert!(matches!(
-        refused!(host, host.draw(g.id, carol().id, OfferAction::Accept, None, NOW)),
-        HostError::NotAPlayer(_)
-    ));
-    let accepted = host.draw(g.id, bob().id, OfferAction::Accept, None, NOW).await.unwrap();
-    assert_eq!(accepted.game().ending, Some(Ending { winner: None, reason: EndReason::Agreement }));
-}
-
-#[tokio::test]
-async fn offering_a_draw_when_the_opponent_offered_one_accepts_it() {
-    let host = host().await;
-    let g = game(&host, "fetlar").await;
-    host.draw(g.id, alice().id, OfferAction::Offer, None, NOW).await.unwrap();
-    let outcome = host.draw(g.id, bob().id, OfferAction::Offer, None, NOW).await.unwrap();
-    assert!(matches!(outcome, OfferOutcome::Accepted { .. }));
-}
-
-#[tokio::test]
-async fn a_declined_or_withdrawn_draw_offer_leaves_the_game_going() {
-    let host = host().await;
-    let g = game(&host, "fetlar").await;
-    assert!(matches!(
-        refused!(host, host.draw(g.id, bob().id, OfferAction::Decline, None, NOW)),
-        HostError::NoOffer { .. }
-    ));
-    assert!(matches!(
-        refused!(host, host.draw(g.id, bob().id, OfferAction::Accept, None, NOW)),
-        HostError::NoOffer { .. }
-    ));
-    host.draw(g.id, alice().id, OfferAction::Offer, None, NOW).await.unwrap();
-    let declined = host.draw(g.id, bob().id, OfferAction::Decline, None, NOW).await.unwrap();
-    assert!(matches!(declined, OfferOutcome::Declined { withdrawn: false, notify: 101, .. }));
-    host.draw(g.id, alice().id, OfferAction::Offer, None, NOW).await.unwrap();
-    let withdrawn = host.draw(g.id, alice().id, OfferAction::Decline, None, NOW).await.unwrap();
-    assert!(matches!(withdrawn, OfferOutcome::Declined { withdrawn: true, .. }));
-    assert!(host.show(g.id).await.unwrap().ending.is_none());
-}
-
-#[tokio::test]
-async fn moving_instead_of_answering_a_draw_offer_lets_it_lapse() {
-    let host = host().await;
-    let g = game(&host, "fetlar").await;
-    host.draw(g.id, bob().id, OfferAction::Offer, None, NOW).await.unwrap();
-    host.play(g.id, alice().id, "d1-d3", None, NOW).await.unwrap();
-    assert!(matches!(
-        refused!(host, host.draw(g.id, alice().id, OfferAction::Accept, None, NOW)),
-        HostError::NoOffer { .. }
-    ));
-    // An offer made before one's own move stays for the opponent to answer.
-    host.draw(g.id, bob().id, OfferAction::Offer, None, NOW).await.unwrap();
-    host.play(g.id, bob().id, "f4-f3", None, NOW).await.unwrap();
-    assert!(matches!(
-        host.draw(g.id, alice().id, OfferAction::Accept, None, NOW).await.unwrap(),
-        OfferOutcome::Accepted { .. }
-    ));
-}
-
-#[tokio::test]
-async fn an_accepted_takeback_removes_the_requesters_last_move() {
-    let host = host().await;
-    let g = game(&host, "copenhagen").await;
-    assert_eq!(
-        refused!(host, host.takeback(g.id, alice().id, OfferAction::Offer, None, NOW)),
-        HostError::NothingToTakeBack(g.id)
-    );
-    host.play(g.id, alice().id, "d1-d3", None, NOW).await.unwrap();
-    assert_eq!(
-        refused!(host, host.takeback(g.id, bob().id, OfferAction::Offer, None, NOW)),
-        HostError::NothingToTakeBack(g.id)
-    );
-    host.takeback(g.id, alice().id, OfferAction::Offer, None, NOW).await.unwrap();
-    assert!(matches!(
-        refused!(host, host.takeback(g.id, alice().id, OfferAction::Accept, None, NOW)),
-        HostError::OwnOffer { .. }
-    ));
-    let outcome = host.takeback(g.id, bob().id, OfferAction::Accept, None, NOW).await.unwrap();
-    assert!(matches!(outcome, OfferOutcome::Accepted { plies_taken_back: 1, .. }));
-    assert_eq!(outcome.game().ply, 0);
-    assert_eq!(outcome.game().to_move, Side::Attackers);
-    let moves: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM moves").fetch_one(host.db().pool()).await.unwrap();
-    assert_eq!(moves, 0);
-    host.play(g.id, alice().id, "h1-h3", Some(0), NOW).await.unwrap();
-}
-
-#[tokio::test]
-async fn a_takeback_after_the_reply_removes_both_moves() {
-    let host = host().await;
-    let g = game(&host, "copenhagen").await;
-    host.play(g.id, alice().id, "d1-d3", None, NOW).await.unwrap();
-    host.play(g.id, bob().id, "f4-f3", None, NOW).await.unwrap();
-    host.takeback(g.id, alice().id, OfferAction::Offer, None, NOW).await.unwrap();
-    assert_eq!(
-        refused!(host, host.takeback(g.id, bob().id, OfferAction::Offer, None, NOW)),
-        HostError::TakebackPending { id: g.id }
-    );
-    let outcome = host.takeback(g.id, bob().id, OfferAction::Accept, None, NOW).await.unwrap();
-    assert!(matches!(outcome, OfferOutcome::Accepted { plies_taken_back: 2, .. }));
-    assert_eq!(host.show(g.id).await.unwrap().ply, 0);
-}
-
-#[tokio::test]
-async fn a_declined_takeback_changes_no_move_and_a_move_lapses_a_request() {
-    let host = host().await;
-    let g = game(&host, "copenhagen").await;
-    host.play(g.id, alice().id, "d1-d3", None, NOW).await.unwrap();
-    host.takeback(g.id, alice().id, OfferAction::Offer, None, NOW).await.unwrap();
-    assert!(matches!(
-        host.takeback(g.id, bob().id, OfferAction::Decline, None, NOW).await.unwrap(),
-        OfferOutcome::Declined { .. }
-    ));
-    assert_eq!(host.show(g.id).await.unwrap().ply, 1);
-    host.takeback(g.id, alice().id, OfferAction::Offer, None, NOW).await.unwrap();
-    host.play(g.id, bob().id, "f4-f3", None, NOW).await.unwrap();
-    assert!(matches!(
-        refused!(host, host.takeback(g.id, bob().id, OfferAction::Accept, None, NOW)),
-        HostError::NoOffer { .. }
-    ));
-}
-
-#[tokio::test]
-async fn running_out_of_time_loses_for_the_side_to_move() {
-    let host = host().await;
-    let g = game(&host, "copenhagen").await;
-    host.play(g.id, alice().id, "d1-d3", None, NOW).await.unwrap();
-    host.play(g.id, bob().id, "f4-f3", None, NOW).await.unwrap();
-    host.play(g.id, alice().id, "h1-h3", None, NOW).await.unwrap();
-    let finished = host.time_out(g.id, NOW + 86_400).await.unwrap();
-    assert_eq!(finished.game.ending, Some(Ending { winner: Some(Side::Attackers), reason: EndReason::Time }));
-    assert!(matches!(refused!(host, host.time_out(g.id, NOW)), HostError::GameOver { .. }));
-}
-
-#[tokio::test]
-async fn a_game_can_be_finished_for_every_reason() {
-    let host = host().await;
-    for reason in EndReason::ALL {
+support::both! {
+    async fn resigning_gives_the_opponent_the_win() {
+        let host = host().await;
         let g = game(&host, "copenhagen").await;
-        // An aborted game has no winner.
-        let winner = if reason == EndReason::Aborted { None } else { Some(Side::Defenders) };
-        let ending = Ending { winner, reason };
-        let finished = host.finish(g.id, ending, NOW).await.unwrap();
-        assert_eq!(finished.game.ending, Some(ending));
-        assert_eq!(host.show(g.id).await.unwrap().ending, Some(ending), "{reason} is stored and read back");
+        assert!(matches!(refused!(host, host.resign(g.id, carol().id, None, NOW)), HostError::NotAPlayer(_)));
+        let finished = host.resign(g.id, bob().id, None, NOW).await.unwrap();
+        assert_eq!(finished.game.ending, Some(Ending { winner: Some(Side::Attackers), reason: EndReason::Resignation }));
+        assert_eq!(finished.notify, vec![alice().id, bob().id]);
+        assert!(matches!(refused!(host, host.resign(g.id, alice().id, None, NOW)), HostError::GameOver { .. }));
+    }
+}
+
+support::both! {
+    async fn a_draw_offer_accepted_ends_the_game_by_agreement() {
+        let host = host().await;
+        let g = game(&host, "fetlar").await;
+        let offered = host.draw(g.id, alice().id, OfferAction::Offer, None, NOW).await.unwrap();
+        assert!(matches!(offered, OfferOutcome::Offered { notify: 102, .. }));
+        assert!(matches!(
+            refused!(host, host.draw(g.id, alice().id, OfferAction::Offer, None, NOW)),
+            HostError::AlreadyOffered { .. }
+        ));
+        assert!(matches!(
+            refused!(host, host.draw(g.id, alice().id, OfferAction::Accept, None, NOW)),
+            HostError::OwnOffer { .. }
+        ));
+        assert!(matches!(
+            refused!(host, host.draw(g.id, carol().id, OfferAction::Accept, None, NOW)),
+            HostError::NotAPlayer(_)
+        ));
+        let accepted = host.draw(g.id, bob().id, OfferAction::Accept, None, NOW).await.unwrap();
+        assert_eq!(accepted.game().ending, Some(Ending { winner: None, reason: EndReason::Agreement }));
+    }
+}
+
+support::both! {
+    async fn offering_a_draw_when_the_opponent_offered_one_accepts_it() {
+        let host = host().await;
+        let g = game(&host, "fetlar").await;
+        host.draw(g.id, alice().id, OfferAction::Offer, None, NOW).await.unwrap();
+        let outcome = host.draw(g.id, bob().id, OfferAction::Offer, None, NOW).await.unwrap();
+        assert!(matches!(outcome, OfferOutcome::Accepted { .. }));
+    }
+}
+
+support::both! {
+    async fn a_declined_or_withdrawn_draw_offer_leaves_the_game_going() {
+        let host = host().await;
+        let g = game(&host, "fetlar").await;
+        assert!(matches!(
+            refused!(host, host.draw(g.id, bob().id, OfferAction::Decline, None, NOW)),
+            HostError::NoOffer { .. }
+        ));
+        assert!(matches!(
+            refused!(host, host.draw(g.id, bob().id, OfferAction::Accept, None, NOW)),
+            HostError::NoOffer { .. }
+        ));
+        host.draw(g.id, alice().id, OfferAction::Offer, None, NOW).await.unwrap();
+        let declined = host.draw(g.id, bob().id, OfferAction::Decline, None, NOW).await.unwrap();
+        assert!(matches!(declined, OfferOutcome::Declined { withdrawn: false, notify: 101, .. }));
+        host.draw(g.id, alice().id, OfferAction::Offer, None, NOW).await.unwrap();
+        let withdrawn = host.draw(g.id, alice().id, OfferAction::Decline, None, NOW).await.unwrap();
+        assert!(matches!(withdrawn, OfferOutcome::Declined { withdrawn: true, .. }));
+        assert!(host.show(g.id).await.unwrap().ending.is_none());
+    }
+}
+
+support::both! {
+    async fn moving_instead_of_answering_a_draw_offer_lets_it_lapse() {
+        let host = host().await;
+        let g = game(&host, "fetlar").await;
+        host.draw(g.id, bob().id, OfferAction::Offer, None, NOW).await.unwrap();
+        host.play(g.id, alice().id, "d1-d3", None, NOW).await.unwrap();
+        assert!(matches!(
+            refused!(host, host.draw(g.id, alice().id, OfferAction::Accept, None, NOW)),
+            HostError::NoOffer { .. }
+        ));
+        // An offer made before one's own move stays for the opponent to answer.
+        host.draw(g.id, bob().id, OfferAction::Offer, None, NOW).await.unwrap();
+        host.play(g.id, bob().id, "f4-f3", None, NOW).await.unwrap();
+        assert!(matches!(
+            host.draw(g.id, alice().id, OfferAction::Accept, None, NOW).await.unwrap(),
+            OfferOutcome::Accepted { .. }
+        ));
+    }
+}
+
+support::both! {
+    async fn an_accepted_takeback_removes_the_requesters_last_move() {
+        let host = host().await;
+        let g = game(&host, "copenhagen").await;
+        assert_eq!(
+            refused!(host, host.takeback(g.id, alice().id, OfferAction::Offer, None, NOW)),
+            HostError::NothingToTakeBack(g.id)
+        );
+        host.play(g.id, alice().id, "d1-d3", None, NOW).await.unwrap();
+        assert_eq!(
+            refused!(host, host.takeback(g.id, bob().id, OfferAction::Offer, None, NOW)),
+            HostError::NothingToTakeBack(g.id)
+        );
+        host.takeback(g.id, alice().id, OfferAction::Offer, None, NOW).await.unwrap();
+        assert!(matches!(
+            refused!(host, host.takeback(g.id, alice().id, OfferAction::Accept, None, NOW)),
+            HostError::OwnOffer { .. }
+        ));
+        let outcome = host.takeback(g.id, bob().id, OfferAction::Accept, None, NOW).await.unwrap();
+        assert!(matches!(outcome, OfferOutcome::Accepted { plies_taken_back: 1, .. }));
+        assert_eq!(outcome.game().ply, 0);
+        assert_eq!(outcome.game().to_move, Side::Attackers);
+        let moves: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM moves").fetch_one(host.db().pool()).await.unwrap();
+        assert_eq!(moves, 0);
+        host.play(g.id, alice().id, "h1-h3", Some(0), NOW).await.unwrap();
+    }
+}
+
+support::both! {
+    async fn a_takeback_after_the_reply_removes_both_moves() {
+        let host = host().await;
+        let g = game(&host, "copenhagen").await;
+        host.play(g.id, alice().id, "d1-d3", None, NOW).await.unwrap();
+        host.play(g.id, bob().id, "f4-f3", None, NOW).await.unwrap();
+        host.takeback(g.id, alice().id, OfferAction::Offer, None, NOW).await.unwrap();
+        assert_eq!(
+            refused!(host, host.takeback(g.id, bob().id, OfferAction::Offer, None, NOW)),
+            HostError::TakebackPending { id: g.id }
+        );
+        let outcome = host.takeback(g.id, bob().id, OfferAction::Accept, None, NOW).await.unwrap();
+        assert!(matches!(outcome, OfferOutcome::Accepted { plies_taken_back: 2, .. }));
+        assert_eq!(host.show(g.id).await.unwrap().ply, 0);
+    }
+}
+
+support::both! {
+    async fn a_declined_takeback_changes_no_move_and_a_move_lapses_a_request() {
+        let host = host().await;
+        let g = game(&host, "copenhagen").await;
+        host.play(g.id, alice().id, "d1-d3", None, NOW).await.unwrap();
+        host.takeback(g.id, alice().id, OfferAction::Offer, None, NOW).await.unwrap();
+        assert!(matches!(
+            host.takeback(g.id, bob().id, OfferAction::Decline, None, NOW).await.unwrap(),
+            OfferOutcome::Declined { .. }
+        ));
+        assert_eq!(host.show(g.id).await.unwrap().ply, 1);
+        host.takeback(g.id, alice().id, OfferAction::Offer, None, NOW).await.unwrap();
+        host.play(g.id, bob().id, "f4-f3", None, NOW).await.unwrap();
+        assert!(matches!(
+            refused!(host, host.takeback(g.id, bob().id, OfferAction::Accept, None, NOW)),
+            HostError::NoOffer { .. }
+        ));
+    }
+}
+
+support::both! {
+    async fn running_out_of_time_loses_for_the_side_to_move() {
+        let host = host().await;
+        let g = game(&host, "copenhagen").await;
+        host.play(g.id, alice().id, "d1-d3", None, NOW).await.unwrap();
+        host.play(g.id, bob().id, "f4-f3", None, NOW).await.unwrap();
+        host.play(g.id, alice().id, "h1-h3", None, NOW).await.unwrap();
+        let finished = host.time_out(g.id, NOW + 86_400).await.unwrap();
+        assert_eq!(finished.game.ending, Some(Ending { winner: Some(Side::Attackers), reason: EndReason::Time }));
+        assert!(matches!(refused!(host, host.time_out(g.id, NOW)), HostError::GameOver { .. }));
+    }
+}
+
+support::both! {
+    async fn a_game_can_be_finished_for_every_reason() {
+        let host = host().await;
+        for reason in EndReason::ALL {
+            let g = game(&host, "copenhagen").await;
+            // An aborted game has no winner.
+            let winner = if reason == EndReason::Aborted { None } else { Some(Side::Defenders) };
+            let ending = Ending { winner, reason };
+            let finished = host.finish(g.id, ending, NOW).await.unwrap();
+            assert_eq!(finished.game.ending, Some(ending));
+            assert_eq!(host.show(g.id).await.unwrap().ending, Some(ending), "{reason} is stored and read back");
+        }
     }
 }
 
 // ----- listing, autocomplete, records -----
 
-#[tokio::test]
-async fn a_players_games_list_says_whose_turn_it_is() {
-    let host = host().await;
-    let g1 = game(&host, "copenhagen").await;
-    let g2 = game(&host, "brandubh").await;
-    host.play(g2.id, alice().id, "d2-c2", None, NOW + 10).await.unwrap();
-    let list = host.games(alice().id, false).await.unwrap();
-    assert_eq!(list.iter().map(|s| s.id).collect::<Vec<_>>(), vec![g2.id, g1.id]);
-    assert!(!list[0].my_turn());
-    assert!(list[1].my_turn());
-    assert_eq!(list[0].opponent, bob());
-    assert!(host.games(carol().id, true).await.unwrap().is_empty());
-}
-
-#[tokio::test]
-async fn legal_moves_are_filtered_by_prefix_and_labelled() {
-    let host = host().await;
-    let g = game(&host, "copenhagen").await;
-    let all = host.legal_moves(g.id, alice().id, "", 1000).await.unwrap();
-    assert_eq!(all.len(), g.position.legal_moves().len());
-    let d1 = host.legal_moves(g.id, alice().id, "D1 -", 1000).await.unwrap();
-    assert!(!d1.is_empty());
-    assert!(d1.iter().all(|c| c.notation.starts_with("d1")), "{d1:?}");
-    assert!(d1.iter().any(|c| c.notation.starts_with("d1-")));
-    assert_eq!(host.legal_moves(g.id, alice().id, "d1d3", 1000).await.unwrap()[0].notation, "d1-d3");
-    assert_eq!(host.legal_moves(g.id, alice().id, "", 25).await.unwrap().len(), 25);
-    assert!(matches!(host.legal_moves(g.id, bob().id, "", 25).await, Err(HostError::NotYourTurn { .. })));
-    assert!(matches!(host.legal_moves(g.id, carol().id, "", 25).await, Err(HostError::NotAPlayer(_))));
-}
-
-#[tokio::test]
-async fn legal_moves_mark_captures_escapes_and_threats() {
-    let host = host().await;
-    let g = game(&host, "sea-battle-9").await;
-    let moves = find_game(Variant::SeaBattle9, Reason::KingEscaped, 200);
-    for (n, mv) in moves[..moves.len() - 1].iter().enumerate() {
-        let user = if n % 2 == 0 { alice().id } else { bob().id };
-        host.play(g.id, user, mv, None, NOW).await.unwrap();
+support::both! {
+    async fn a_players_games_list_says_whose_turn_it_is() {
+        let host = host().await;
+        let g1 = game(&host, "copenhagen").await;
+        let g2 = game(&host, "brandubh").await;
+        host.play(g2.id, alice().id, "d2-c2", None, NOW + 10).await.unwrap();
+        let list = host.games(alice().id, false).await.unwrap();
+        assert_eq!(list.iter().map(|s| s.id).collect::<Vec<_>>(), vec![g2.id, g1.id]);
+        assert!(!list[0].my_turn());
+        assert!(list[1].my_turn());
+        assert_eq!(list[0].opponent, bob());
+        assert!(host.games(carol().id, true).await.unwrap().is_empty());
     }
-    let choices = host.legal_moves(g.id, bob().id, "", 25).await.unwrap();
-    let escape = Some(MoveEffect::Ends(Reason::KingEscaped));
-    assert_eq!(choices[0].effect, escape, "winning moves come first: {choices:?}");
-    let last = moves.last().unwrap();
-    assert!(choices.iter().any(|c| c.notation == last.split('x').next().unwrap() && c.effect == escape));
-    // The label a front end shows says it.
-    let english = tafl_bot::present::Lang::console("en");
-    assert!(tafl_bot::present::text::move_label(&choices[0], english).ends_with("escape!"));
-    // Captures and threats appear somewhere in a random game: check the label format on the way.
-    let g = game(&host, "brandubh").await;
-    let moves = find_game(Variant::Brandubh, Reason::KingCaptured, 200);
-    let mut seen_capture = false;
-    for (n, mv) in moves.iter().enumerate() {
-        let user = if n % 2 == 0 { alice().id } else { bob().id };
-        if let Some((from_to, caps)) = mv.split_once('x') {
-            let choices = host.legal_moves(g.id, user, from_to, 5).await.unwrap();
-            assert_eq!(choices[0].notation, from_to);
-            let claimed: Vec<String> = caps.split('x').map(str::to_owned).collect();
-            let found: Vec<String> = choices[0].captures.iter().map(ToString::to_string).collect();
-            assert_eq!(found, claimed, "{choices:?}");
-            let label = tafl_bot::present::text::move_label(&choices[0], tafl_bot::present::Lang::console("en"));
-            assert!(label.starts_with(&format!("{from_to} x {}", claimed.join("/"))), "{label}");
-            seen_capture = true;
+}
+
+support::both! {
+    async fn legal_moves_are_filtered_by_prefix_and_labelled() {
+        let host = host().await;
+        let g = game(&host, "copenhagen").await;
+        let all = host.legal_moves(g.id, alice().id, "", 1000).await.unwrap();
+        assert_eq!(all.len(), g.position.legal_moves().len());
+        let d1 = host.legal_moves(g.id, alice().id, "D1 -", 1000).await.unwrap();
+        assert!(!d1.is_empty());
+        assert!(d1.iter().all(|c| c.notation.starts_with("d1")), "{d1:?}");
+        assert!(d1.iter().any(|c| c.notation.starts_with("d1-")));
+        assert_eq!(host.legal_moves(g.id, alice().id, "d1d3", 1000).await.unwrap()[0].notation, "d1-d3");
+        assert_eq!(host.legal_moves(g.id, alice().id, "", 25).await.unwrap().len(), 25);
+        assert!(matches!(host.legal_moves(g.id, bob().id, "", 25).await, Err(HostError::NotYourTurn { .. })));
+        assert!(matches!(host.legal_moves(g.id, carol().id, "", 25).await, Err(HostError::NotAPlayer(_))));
+    }
+}
+
+support::both! {
+    async fn legal_moves_mark_captures_escapes_and_threats() {
+        let host = host().await;
+        let g = game(&host, "sea-battle-9").await;
+        let moves = find_game(Variant::SeaBattle9, Reason::KingEscaped, 200);
+        for (n, mv) in moves[..moves.len() - 1].iter().enumerate() {
+            let user = if n % 2 == 0 { alice().id } else { bob().id };
+            host.play(g.id, user, mv, None, NOW).await.unwrap();
         }
-        host.play(g.id, user, mv, None, NOW).await.unwrap();
+        let choices = host.legal_moves(g.id, bob().id, "", 25).await.unwrap();
+        let escape = Some(MoveEffect::Ends(Reason::KingEscaped));
+        assert_eq!(choices[0].effect, escape, "winning moves come first: {choices:?}");
+        let last = moves.last().unwrap();
+        assert!(choices.iter().any(|c| c.notation == last.split('x').next().unwrap() && c.effect == escape));
+        // The label a front end shows says it.
+        let english = tafl_bot::present::Lang::console("en");
+        assert!(tafl_bot::present::text::move_label(&choices[0], english).ends_with("escape!"));
+        // Captures and threats appear somewhere in a random game: check the label format on the way.
+        let g = game(&host, "brandubh").await;
+        let moves = find_game(Variant::Brandubh, Reason::KingCaptured, 200);
+        let mut seen_capture = false;
+        for (n, mv) in moves.iter().enumerate() {
+            let user = if n % 2 == 0 { alice().id } else { bob().id };
+            if let Some((from_to, caps)) = mv.split_once('x') {
+                let choices = host.legal_moves(g.id, user, from_to, 5).await.unwrap();
+                assert_eq!(choices[0].notation, from_to);
+                let claimed: Vec<String> = caps.split('x').map(str::to_owned).collect();
+                let found: Vec<String> = choices[0].captures.iter().map(ToString::to_string).collect();
+                assert_eq!(found, claimed, "{choices:?}");
+                let label = tafl_bot::present::text::move_label(&choices[0], tafl_bot::present::Lang::console("en"));
+                assert!(label.starts_with(&format!("{from_to} x {}", claimed.join("/"))), "{label}");
+                seen_capture = true;
+            }
+            host.play(g.id, user, mv, None, NOW).await.unwrap();
+        }
+        assert!(seen_capture);
     }
-    assert!(seen_capture);
 }
 
-#[tokio::test]
-async fn an_exported_record_imports_back_as_the_same_finished_game() {
-    let host = host().await;
-    let g = game(&host, "brandubh").await;
-    let moves = find_game(Variant::Brandubh, Reason::KingCaptured, 200);
-    for (n, mv) in moves.iter().enumerate() {
-        let user = if n % 2 == 0 { alice().id } else { bob().id };
-        host.play(g.id, user, mv, None, NOW).await.unwrap();
+support::both! {
+    async fn an_exported_record_imports_back_as_the_same_finished_game() {
+        let host = host().await;
+        let g = game(&host, "brandubh").await;
+        let moves = find_game(Variant::Brandubh, Reason::KingCaptured, 200);
+        for (n, mv) in moves.iter().enumerate() {
+            let user = if n % 2 == 0 { alice().id } else { bob().id };
+            host.play(g.id, user, mv, None, NOW).await.unwrap();
+        }
+        let record = host.export(g.id).await.unwrap();
+        assert!(record.contains("[attackers:alice]"), "{record}");
+        assert!(record.contains("[result:1]"), "{record}");
+        assert!(record.contains("[termination:king_captured]"), "{record}");
+        let imported = host.import(&record, &carol(), &bob(), PLACE, NOW).await.unwrap();
+        assert!(imported.imported);
+        assert_eq!(imported.variant, "brandubh");
+        assert_eq!(imported.ply, moves.len());
+        assert_eq!(imported.ending, host.show(g.id).await.unwrap().ending);
+        assert_eq!(imported.position, host.show(g.id).await.unwrap().position);
     }
-    let record = host.export(g.id).await.unwrap();
-    assert!(record.contains("[attackers:alice]"), "{record}");
-    assert!(record.contains("[result:1]"), "{record}");
-    assert!(record.contains("[termination:king_captured]"), "{record}");
-    let imported = host.import(&record, &carol(), &bob(), PLACE, NOW).await.unwrap();
-    assert!(imported.imported);
-    assert_eq!(imported.variant, "brandubh");
-    assert_eq!(imported.ply, moves.len());
-    assert_eq!(imported.ending, host.show(g.id).await.unwrap().ending);
-    assert_eq!(imported.position, host.show(g.id).await.unwrap().position);
 }
 
-#[tokio::test]
-async fn a_resigned_game_exports_and_imports_with_its_resignation() {
-    let host = host().await;
-    let g = game(&host, "copenhagen").await;
-    host.play(g.id, alice().id, "d1-d3", None, NOW).await.unwrap();
-    host.resign(g.id, bob().id, None, NOW).await.unwrap();
-    let record = host.export(g.id).await.unwrap();
-    assert!(record.trim_end().ends_with("---"), "{record}");
-    let imported = host.import(&record, &alice(), &bob(), PLACE, NOW).await.unwrap();
-    assert_eq!(imported.ending, Some(Ending { winner: Some(Side::Attackers), reason: EndReason::Resignation }));
-}
-
-#[tokio::test]
-async fn an_ongoing_game_exports_with_an_unknown_result() {
-    let host = host().await;
-    let g = game(&host, "copenhagen").await;
-    host.play(g.id, alice().id, "d1-d3", None, NOW).await.unwrap();
-    let record = host.export(g.id).await.unwrap();
-    assert!(record.contains("[result:?]"));
-    assert!(record.contains("1. d1-d3"));
-}
-
-#[tokio::test]
-async fn records_that_are_broken_or_unfinished_are_refused() {
-    let host = host().await;
-    let error = refused!(host, host.import("nonsense", &alice(), &bob(), PLACE, NOW));
-    assert!(said(&error).starts_with("The OTN game record cannot be read at line 1"), "{error}");
-    let rules = tafl_rules::otn::rules_string(&Variant::Copenhagen.rules());
-    let unfinished = format!("[rules:{rules}]\n1. d1-d3\n");
-    let error = refused!(host, host.import(&unfinished, &alice(), &bob(), PLACE, NOW));
-    assert!(said(&error).contains("does not say how the game ended"), "{error}");
-    let illegal = format!("[rules:{rules}]\n1. d1-e3\n---\n");
-    let error = refused!(host, host.import(&illegal, &alice(), &bob(), PLACE, NOW));
-    assert!(said(&error).contains("Ply 1 of the record cannot be played"), "{error}");
-    let huge = "ж".repeat(2_000_000);
-    refused!(host, host.import(&huge, &alice(), &bob(), PLACE, NOW));
-}
-
-#[tokio::test]
-async fn a_record_with_a_result_tag_imports_as_a_draw_by_agreement() {
-    let host = host().await;
-    let rules = tafl_rules::otn::rules_string(&Variant::Fetlar.rules());
-    let record = format!("[result:0]\n[rules:{rules}]\n1. d1-d3 f4-f3\n");
-    let imported = host.import(&record, &alice(), &bob(), PLACE, NOW).await.unwrap();
-    assert_eq!(imported.ending, Some(Ending { winner: None, reason: EndReason::Agreement }));
-    assert_eq!(imported.variant, "fetlar");
-}
-
-#[tokio::test]
-async fn the_database_survives_reopening() {
-    let path = support::temp_path("reopen");
-    let id = {
-        let host = tafl_bot::host::Host::new(tafl_bot::store::Db::open_file(&path).await.unwrap());
+support::both! {
+    async fn a_resigned_game_exports_and_imports_with_its_resignation() {
+        let host = host().await;
         let g = game(&host, "copenhagen").await;
         host.play(g.id, alice().id, "d1-d3", None, NOW).await.unwrap();
-        host.db().close().await;
-        g.id
-    };
-    let host = tafl_bot::host::Host::new(tafl_bot::store::Db::open_file(&path).await.unwrap());
-    assert_eq!(host.show(id).await.unwrap().ply, 1);
-    host.play(id, bob().id, "f4-f3", Some(1), NOW).await.unwrap();
-}
-
-#[tokio::test]
-async fn a_game_whose_move_text_cache_is_stale_loads_from_the_move_list() {
-    let host = host().await;
-    let g = game(&host, "copenhagen").await;
-    host.play(g.id, alice().id, "d1-d3", None, NOW).await.unwrap();
-    host.play(g.id, bob().id, "f4-f3", None, NOW).await.unwrap();
-    let cached: String = sqlx::query_scalar("SELECT movetext FROM games WHERE id = ?")
-        .bind(g.id)
-        .fetch_one(host.db().pool())
-        .await
-        .unwrap();
-    assert_eq!(cached, "d1-d3 f4-f3");
-    // As a game written before the cache existed.
-    sqlx::query("UPDATE games SET movetext = '' WHERE id = ?").bind(g.id).execute(host.db().pool()).await.unwrap();
-    assert_eq!(host.show(g.id).await.unwrap().ply, 2);
-    let played = host.play(g.id, alice().id, "h1-h3", Some(2), NOW).await.unwrap();
-    assert_eq!(played.game.ply, 3);
-}
-
-#[tokio::test]
-async fn a_takeback_rewrites_the_move_text_cache() {
-    let host = host().await;
-    let g = game(&host, "copenhagen").await;
-    host.play(g.id, alice().id, "d1-d3", None, NOW).await.unwrap();
-    host.play(g.id, bob().id, "f4-f3", None, NOW).await.unwrap();
-    host.takeback(g.id, bob().id, OfferAction::Offer, None, NOW).await.unwrap();
-    host.takeback(g.id, alice().id, OfferAction::Accept, None, NOW).await.unwrap();
-    let cached: String = sqlx::query_scalar("SELECT movetext FROM games WHERE id = ?")
-        .bind(g.id)
-        .fetch_one(host.db().pool())
-        .await
-        .unwrap();
-    assert_eq!(cached, "d1-d3");
-}
-
-#[tokio::test]
-async fn reading_or_exporting_a_missing_game_is_refused() {
-    let host = host().await;
-    assert_eq!(host.show(7).await.unwrap_err(), HostError::NoSuchGame(7));
-    assert_eq!(host.export(7).await.unwrap_err(), HostError::NoSuchGame(7));
-    assert_eq!(host.legal_moves(7, alice().id, "", 25).await.unwrap_err(), HostError::NoSuchGame(7));
-    assert_eq!(refused!(host, host.resign(7, alice().id, None, NOW)), HostError::NoSuchGame(7));
-    assert_eq!(refused!(host, host.time_out(7, NOW)), HostError::NoSuchGame(7));
-}
-
-#[tokio::test]
-async fn offers_in_someone_elses_or_a_finished_game_are_refused() {
-    let host = host().await;
-    let g = game(&host, "copenhagen").await;
-    host.play(g.id, alice().id, "d1-d3", None, NOW).await.unwrap();
-    assert_eq!(
-        refused!(host, host.takeback(g.id, carol().id, OfferAction::Offer, None, NOW)),
-        HostError::NotAPlayer(g.id)
-    );
-    assert_eq!(
-        refused!(host, host.draw(g.id, carol().id, OfferAction::Decline, None, NOW)),
-        HostError::NotAPlayer(g.id)
-    );
-    host.resign(g.id, alice().id, None, NOW).await.unwrap();
-    assert!(matches!(
-        refused!(host, host.takeback(g.id, alice().id, OfferAction::Offer, None, NOW)),
-        HostError::GameOver { .. }
-    ));
-    assert!(matches!(host.legal_moves(g.id, bob().id, "", 25).await, Err(HostError::GameOver { .. })));
-    assert!(matches!(
-        refused!(host, host.finish(g.id, Ending { winner: None, reason: EndReason::Agreement }, NOW)),
-        HostError::GameOver { .. }
-    ));
-}
-
-#[tokio::test]
-async fn an_expired_challenge_cannot_be_declined_or_cancelled() {
-    let host = host().await;
-    let c = host.challenge(&request(&alice(), Some(&bob()), "copenhagen", SideChoice::Random), NOW).await.unwrap();
-    assert_eq!(refused!(host, host.decline(c.id, bob().id, c.expires_at)), HostError::ChallengeExpired { id: c.id });
-    assert_eq!(refused!(host, host.cancel(c.id, alice().id, c.expires_at)), HostError::ChallengeExpired { id: c.id });
-}
-
-#[tokio::test]
-async fn a_record_with_rules_of_no_preset_imports_as_a_custom_game_that_replays() {
-    let host = host().await;
-    let rules = Variant::Tablut.rules_with_texts(&["king_armed=false"]).unwrap();
-    let text = tafl_rules::otn::rules_string(&rules);
-    let record = format!("[rules:{text}]\n1. d1-d3 e3-f3\n---\n");
-    let imported = host.import(&record, &alice(), &bob(), PLACE, NOW).await.unwrap();
-    assert_eq!(imported.variant, "custom");
-    assert!(!imported.position.rules().king_armed);
-    assert_eq!(imported.ending, Some(Ending { winner: Some(Side::Defenders), reason: EndReason::Resignation }));
-    let exported = host.export(imported.id).await.unwrap();
-    assert!(exported.contains(&format!("[rules:{text}]")), "{exported}");
-}
-
-#[tokio::test]
-async fn an_imported_record_may_start_from_a_custom_position() {
-    let host = host().await;
-    let rules = tafl_rules::otn::rules_string(&Variant::Brandubh.rules());
-    let record = format!(
-        "[position:/7/3t3/3T3/ttTK1tt/3T3/3t3/7/]\n[to-move:defenders]\n[rules:{rules}]\n1. d4-e4\n[result:-1]\n"
-    );
-    let error = host.import(&record, &alice(), &bob(), PLACE, NOW).await;
-    // Tags after the moves are not OTN; whatever the parser says, nothing panics and the
-    // message is one sentence.
-    if let Err(error) = error {
-        assert!(!said(&error).contains('\n'));
+        host.resign(g.id, bob().id, None, NOW).await.unwrap();
+        let record = host.export(g.id).await.unwrap();
+        assert!(record.trim_end().ends_with("---"), "{record}");
+        let imported = host.import(&record, &alice(), &bob(), PLACE, NOW).await.unwrap();
+        assert_eq!(imported.ending, Some(Ending { winner: Some(Side::Attackers), reason: EndReason::Resignation }));
     }
-    let record = format!(
-        "[result:-1]\n[position:/7/3t3/3T3/ttTK1tt/3T3/3t3/7/]\n[to-move:defenders]\n[rules:{rules}]\n1. d4-e4\n"
-    );
-    let imported = host.import(&record, &alice(), &bob(), PLACE, NOW).await.unwrap();
-    assert_eq!(imported.ply, 1);
-    assert_eq!(imported.to_move, Side::Attackers);
-    assert_eq!(host.show(imported.id).await.unwrap().position, imported.position);
 }
 
-#[tokio::test]
-async fn a_servers_language_is_read_once_and_changes_made_here_are_seen_at_once() {
-    let host = host().await;
-    let guild = 77;
-    host.note_locales(alice().id, Some("en-US"), Some(guild), Some("ru"), NOW).await.unwrap();
-    let language = host.server_language(guild).await.unwrap();
-    assert_eq!((language.discord.as_deref(), language.chosen.as_deref()), (Some("ru"), None));
-    // Changed behind this process's back: the remembered language answers, without a read.
-    sqlx::query("UPDATE servers SET language = 'de' WHERE id = ?").bind(guild).execute(host.db().pool()).await.unwrap();
-    assert_eq!(host.server_language(guild).await.unwrap().chosen, None);
-    // Changes made through the host are seen at once.
-    host.set_server_language(guild, Some("en"), NOW).await.unwrap();
-    assert_eq!(host.server_language(guild).await.unwrap().chosen.as_deref(), Some("en"));
-    host.note_locales(alice().id, Some("en-US"), Some(guild), Some("uk"), NOW).await.unwrap();
-    let language = host.server_language(guild).await.unwrap();
-    assert_eq!((language.discord.as_deref(), language.chosen.as_deref()), (Some("uk"), Some("en")));
-    host.set_server_language(guild, None, NOW).await.unwrap();
-    assert_eq!(host.server_language(guild).await.unwrap().code(), Some("uk"));
+support::both! {
+    async fn an_ongoing_game_exports_with_an_unknown_result() {
+        let host = host().await;
+        let g = game(&host, "copenhagen").await;
+        host.play(g.id, alice().id, "d1-d3", None, NOW).await.unwrap();
+        let record = host.export(g.id).await.unwrap();
+        assert!(record.contains("[result:?]"));
+        assert!(record.contains("1. d1-d3"));
+    }
 }
 
-#[tokio::test]
-async fn a_locale_reported_before_the_person_is_recorded_is_kept_once_they_are() {
-    let host = host().await;
-    let newcomer = tafl_bot::host::User::new(555, "newcomer");
-    host.note_locales(newcomer.id, Some("ru"), None, None, NOW).await.unwrap();
-    assert_eq!(host.user_locale(newcomer.id).await.unwrap(), None, "nobody to keep it on yet");
-    host.remember_user(&newcomer, NOW).await.unwrap();
-    host.note_locales(newcomer.id, Some("ru"), None, None, NOW).await.unwrap();
-    assert_eq!(host.user_locale(newcomer.id).await.unwrap().as_deref(), Some("ru"));
+support::both! {
+    async fn records_that_are_broken_or_unfinished_are_refused() {
+        let host = host().await;
+        let error = refused!(host, host.import("nonsense", &alice(), &bob(), PLACE, NOW));
+        assert!(said(&error).starts_with("The OTN game record cannot be read at line 1"), "{error}");
+        let rules = tafl_rules::otn::rules_string(&Variant::Copenhagen.rules());
+        let unfinished = format!("[rules:{rules}]\n1. d1-d3\n");
+        let error = refused!(host, host.import(&unfinished, &alice(), &bob(), PLACE, NOW));
+        assert!(said(&error).contains("does not say how the game ended"), "{error}");
+        let illegal = format!("[rules:{rules}]\n1. d1-e3\n---\n");
+        let error = refused!(host, host.import(&illegal, &alice(), &bob(), PLACE, NOW));
+        assert!(said(&error).contains("Ply 1 of the record cannot be played"), "{error}");
+        let huge = "ж".repeat(2_000_000);
+        refused!(host, host.import(&huge, &alice(), &bob(), PLACE, NOW));
+    }
+}
+
+support::both! {
+    async fn a_record_with_a_result_tag_imports_as_a_draw_by_agreement() {
+        let host = host().await;
+        let rules = tafl_rules::otn::rules_string(&Variant::Fetlar.rules());
+        let record = format!("[result:0]\n[rules:{rules}]\n1. d1-d3 f4-f3\n");
+        let imported = host.import(&record, &alice(), &bob(), PLACE, NOW).await.unwrap();
+        assert_eq!(imported.ending, Some(Ending { winner: None, reason: EndReason::Agreement }));
+        assert_eq!(imported.variant, "fetlar");
+    }
+}
+
+support::both! {
+    async fn the_database_survives_reopening() {
+        let path = support::temp_path("reopen");
+        let id = {
+            let host = tafl_bot::host::Host::new(tafl_bot::store::Db::open_file(&path).await.unwrap());
+            let g = game(&host, "copenhagen").await;
+            host.play(g.id, alice().id, "d1-d3", None, NOW).await.unwrap();
+            host.db().close().await;
+            g.id
+        };
+        let host = tafl_bot::host::Host::new(tafl_bot::store::Db::open_file(&path).await.unwrap());
+        assert_eq!(host.show(id).await.unwrap().ply, 1);
+        host.play(id, bob().id, "f4-f3", Some(1), NOW).await.unwrap();
+    }
+}
+
+support::both! {
+    async fn a_game_whose_move_text_cache_is_stale_loads_from_the_move_list() {
+        let host = host().await;
+        let g = game(&host, "copenhagen").await;
+        host.play(g.id, alice().id, "d1-d3", None, NOW).await.unwrap();
+        host.play(g.id, bob().id, "f4-f3", None, NOW).await.unwrap();
+        let cached: String = sqlx::query_scalar("SELECT movetext FROM games WHERE id = $1")
+            .bind(g.id)
+            .fetch_one(host.db().pool())
+            .await
+            .unwrap();
+        assert_eq!(cached, "d1-d3 f4-f3");
+        // As a game written before the cache existed.
+        sqlx::query("UPDATE games SET movetext = '' WHERE id = $1").bind(g.id).execute(host.db().pool()).await.unwrap();
+        assert_eq!(host.show(g.id).await.unwrap().ply, 2);
+        let played = host.play(g.id, alice().id, "h1-h3", Some(2), NOW).await.unwrap();
+        assert_eq!(played.game.ply, 3);
+    }
+}
+
+support::both! {
+    async fn a_takeback_rewrites_the_move_text_cache() {
+        let host = host().await;
+        let g = game(&host, "copenhagen").await;
+        host.play(g.id, alice().id, "d1-d3", None, NOW).await.unwrap();
+        host.play(g.id, bob().id, "f4-f3", None, NOW).await.unwrap();
+        host.takeback(g.id, bob().id, OfferAction::Offer, None, NOW).await.unwrap();
+        host.takeback(g.id, alice().id, OfferAction::Accept, None, NOW).await.unwrap();
+        let cached: String = sqlx::query_scalar("SELECT movetext FROM games WHERE id = $1")
+            .bind(g.id)
+            .fetch_one(host.db().pool())
+            .await
+            .unwrap();
+        assert_eq!(cached, "d1-d3");
+    }
+}
+
+support::both! {
+    async fn reading_or_exporting_a_missing_game_is_refused() {
+        let host = host().await;
+        assert_eq!(host.show(7).await.unwrap_err(), HostError::NoSuchGame(7));
+        assert_eq!(host.export(7).await.unwrap_err(), HostError::NoSuchGame(7));
+        assert_eq!(host.legal_moves(7, alice().id, "", 25).await.unwrap_err(), HostError::NoSuchGame(7));
+        assert_eq!(refused!(host, host.resign(7, alice().id, None, NOW)), HostError::NoSuchGame(7));
+        assert_eq!(refused!(host, host.time_out(7, NOW)), HostError::NoSuchGame(7));
+    }
+}
+
+support::both! {
+    async fn offers_in_someone_elses_or_a_finished_game_are_refused() {
+        let host = host().await;
+        let g = game(&host, "copenhagen").await;
+        host.play(g.id, alice().id, "d1-d3", None, NOW).await.unwrap();
+        assert_eq!(
+            refused!(host, host.takeback(g.id, carol().id, OfferAction::Offer, None, NOW)),
+            HostError::NotAPlayer(g.id)
+        );
+        assert_eq!(
+            refused!(host, host.draw(g.id, carol().id, OfferAction::Decline, None, NOW)),
+            HostError::NotAPlayer(g.id)
+        );
+        host.resign(g.id, alice().id, None, NOW).await.unwrap();
+        assert!(matches!(
+            refused!(host, host.takeback(g.id, alice().id, OfferAction::Offer, None, NOW)),
+            HostError::GameOver { .. }
+        ));
+        assert!(matches!(host.legal_moves(g.id, bob().id, "", 25).await, Err(HostError::GameOver { .. })));
+        assert!(matches!(
+            refused!(host, host.finish(g.id, Ending { winner: None, reason: EndReason::Agreement }, NOW)),
+            HostError::GameOver { .. }
+        ));
+    }
+}
+
+support::both! {
+    async fn an_expired_challenge_cannot_be_declined_or_cancelled() {
+        let host = host().await;
+        let c = host.challenge(&request(&alice(), Some(&bob()), "copenhagen", SideChoice::Random), NOW).await.unwrap();
+        assert_eq!(refused!(host, host.decline(c.id, bob().id, c.expires_at)), HostError::ChallengeExpired { id: c.id });
+        assert_eq!(refused!(host, host.cancel(c.id, alice().id, c.expires_at)), HostError::ChallengeExpired { id: c.id });
+    }
+}
+
+support::both! {
+    async fn a_record_with_rules_of_no_preset_imports_as_a_custom_game_that_replays() {
+        let host = host().await;
+        let rules = Variant::Tablut.rules_with_texts(&["king_armed=false"]).unwrap();
+        let text = tafl_rules::otn::rules_string(&rules);
+        let record = format!("[rules:{text}]\n1. d1-d3 e3-f3\n---\n");
+        let imported = host.import(&record, &alice(), &bob(), PLACE, NOW).await.unwrap();
+        assert_eq!(imported.variant, "custom");
+        assert!(!imported.position.rules().king_armed);
+        assert_eq!(imported.ending, Some(Ending { winner: Some(Side::Defenders), reason: EndReason::Resignation }));
+        let exported = host.export(imported.id).await.unwrap();
+        assert!(exported.contains(&format!("[rules:{text}]")), "{exported}");
+    }
+}
+
+support::both! {
+    async fn an_imported_record_may_start_from_a_custom_position() {
+        let host = host().await;
+        let rules = tafl_rules::otn::rules_string(&Variant::Brandubh.rules());
+        let record = format!(
+            "[position:/7/3t3/3T3/ttTK1tt/3T3/3t3/7/]\n[to-move:defenders]\n[rules:{rules}]\n1. d4-e4\n[result:-1]\n"
+        );
+        let error = host.import(&record, &alice(), &bob(), PLACE, NOW).await;
+        // Tags after the moves are not OTN; whatever the parser says, nothing panics and the
+        // message is one sentence.
+        if let Err(error) = error {
+            assert!(!said(&error).contains('\n'));
+        }
+        let record = format!(
+            "[result:-1]\n[position:/7/3t3/3T3/ttTK1tt/3T3/3t3/7/]\n[to-move:defenders]\n[rules:{rules}]\n1. d4-e4\n"
+        );
+        let imported = host.import(&record, &alice(), &bob(), PLACE, NOW).await.unwrap();
+        assert_eq!(imported.ply, 1);
+        assert_eq!(imported.to_move, Side::Attackers);
+        assert_eq!(host.show(imported.id).await.unwrap().position, imported.position);
+    }
+}
+
+support::both! {
+    async fn a_servers_language_is_read_once_and_changes_made_here_are_seen_at_once() {
+        let host = host().await;
+        let guild = 77;
+        host.note_locales(alice().id, Some("en-US"), Some(guild), Some("ru"), NOW).await.unwrap();
+        let language = host.server_language(guild).await.unwrap();
+        assert_eq!((language.discord.as_deref(), language.chosen.as_deref()), (Some("ru"), None));
+        // Changed behind this process's back: the remembered language answers, without a read.
+        sqlx::query("UPDATE servers SET language = 'de' WHERE id = $1").bind(guild).execute(host.db().pool()).await.unwrap();
+        assert_eq!(host.server_language(guild).await.unwrap().chosen, None);
+        // Changes made through the host are seen at once.
+        host.set_server_language(guild, Some("en"), NOW).await.unwrap();
+        assert_eq!(host.server_language(guild).await.unwrap().chosen.as_deref(), Some("en"));
+        host.note_locales(alice().id, Some("en-US"), Some(guild), Some("uk"), NOW).await.unwrap();
+        let language = host.server_language(guild).await.unwrap();
+        assert_eq!((language.discord.as_deref(), language.chosen.as_deref()), (Some("uk"), Some("en")));
+        host.set_server_language(guild, None, NOW).await.unwrap();
+        assert_eq!(host.server_language(guild).await.unwrap().code(), Some("uk"));
+    }
+}
+
+support::both! {
+    async fn a_locale_reported_before_the_person_is_recorded_is_kept_once_they_are() {
+        let host = host().await;
+        let newcomer = tafl_bot::host::User::new(555, "newcomer");
+        host.note_locales(newcomer.id, Some("ru"), None, None, NOW).await.unwrap();
+        assert_eq!(host.user_locale(newcomer.id).await.unwrap(), None, "nobody to keep it on yet");
+        host.remember_user(&newcomer, NOW).await.unwrap();
+        host.note_locales(newcomer.id, Some("ru"), None, None, NOW).await.unwrap();
+        assert_eq!(host.user_locale(newcomer.id).await.unwrap().as_deref(), Some("ru"));
+    }
 }

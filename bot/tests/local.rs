@@ -162,7 +162,7 @@ fn a_fetlar_game_ends_in_a_draw_by_agreement() {
     assert_eq!(
         errors(&out),
         vec![
-            "error: You cannot answer your own draw offer in game #1; wait for your opponent, or withdraw it with decline."
+            "error: You cannot answer your own draw offer in game #1; wait for your opponent, or withdraw it with /draw decline."
         ]
     );
     assert!(out.contains("@ben accepted the draw."), "{out}");
@@ -598,4 +598,29 @@ fn an_aborted_game_says_aborted_once() {
     );
     assert!(out.contains("result: aborted\n"), "{out}");
     assert!(!out.contains("aborted aborted"), "{out}");
+}
+
+/// `--db` takes a database URL too: a whole game played on a `PostgreSQL` database, which then
+/// holds the game and every move.
+#[tokio::test]
+async fn the_console_plays_on_a_postgresql_database_named_by_url() {
+    let Some(database) = support::postgres::database().await else { return };
+    let moves = find_game(Variant::Brandubh, Reason::NoMoves, 300);
+    let url = std::path::PathBuf::from(&database.url);
+    let out = tokio::task::spawn_blocking({
+        let (url, script) = (url.clone(), script("brandubh", &moves));
+        move || local(&url, &["--no-png"], &script)
+    })
+    .await
+    .unwrap();
+    assert!(errors(&out).is_empty(), "{:?}", errors(&out));
+    assert!(out.contains("result: attackers_win no_moves") || out.contains("result: defenders_win no_moves"), "{out}");
+    let pool = sqlx::PgPool::connect(&database.url).await.unwrap();
+    let (games, moves_stored): (i64, i64) =
+        sqlx::query_as("SELECT (SELECT count(*) FROM games), (SELECT count(*) FROM moves)")
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+    pool.close().await;
+    assert_eq!((games, moves_stored), (1, moves.len() as i64), "the game and its moves are in PostgreSQL");
 }

@@ -25,140 +25,146 @@ async fn pending(host: &tafl_bot::host::Host) -> Vec<Show> {
     all
 }
 
-#[tokio::test]
-async fn a_game_records_its_board_notices_and_summary_in_order() {
-    let host = host().await;
-    let g = game(&host, "brandubh").await;
-    assert_eq!(
-        pending(&host).await,
-        [Show::Board { game: g.id, ply: 0 }, Show::YourMove { game: g.id, ply: 0 }],
-        "accepting shows the board and tells the first player"
-    );
-    host.play(g.id, alice().id, "d2-c2", Some(0), NOW).await.unwrap();
-    host.play(g.id, bob().id, "d3-c3", None, NOW).await.unwrap();
-    assert_eq!(
-        pending(&host).await,
-        [
-            Show::Board { game: g.id, ply: 1 },
-            Show::YourMove { game: g.id, ply: 1 },
-            Show::Board { game: g.id, ply: 2 },
-            Show::YourMove { game: g.id, ply: 2 },
-        ]
-    );
-    host.resign(g.id, alice().id, Some(2), NOW).await.unwrap();
-    assert_eq!(pending(&host).await, [Show::Board { game: g.id, ply: 2 }, Show::Summary { game: g.id }]);
+support::both! {
+    async fn a_game_records_its_board_notices_and_summary_in_order() {
+        let host = host().await;
+        let g = game(&host, "brandubh").await;
+        assert_eq!(
+            pending(&host).await,
+            [Show::Board { game: g.id, ply: 0 }, Show::YourMove { game: g.id, ply: 0 }],
+            "accepting shows the board and tells the first player"
+        );
+        host.play(g.id, alice().id, "d2-c2", Some(0), NOW).await.unwrap();
+        host.play(g.id, bob().id, "d3-c3", None, NOW).await.unwrap();
+        assert_eq!(
+            pending(&host).await,
+            [
+                Show::Board { game: g.id, ply: 1 },
+                Show::YourMove { game: g.id, ply: 1 },
+                Show::Board { game: g.id, ply: 2 },
+                Show::YourMove { game: g.id, ply: 2 },
+            ]
+        );
+        host.resign(g.id, alice().id, Some(2), NOW).await.unwrap();
+        assert_eq!(pending(&host).await, [Show::Board { game: g.id, ply: 2 }, Show::Summary { game: g.id }]);
+    }
 }
 
-#[tokio::test]
-async fn offers_and_resignations_on_an_old_board_are_refused_and_record_nothing() {
-    let host = host().await;
-    let g = game(&host, "brandubh").await;
-    host.play(g.id, alice().id, "d2-c2", Some(0), NOW).await.unwrap();
-    pending(&host).await;
-    let before = snapshot(&host).await;
-    let stale = |e: HostError| matches!(e, HostError::StaleBoard { ply: 1, expected: 0, .. });
-    assert!(stale(host.resign(g.id, bob().id, Some(0), NOW).await.unwrap_err()));
-    assert!(stale(host.draw(g.id, bob().id, OfferAction::Offer, Some(0), NOW).await.unwrap_err()));
-    assert!(stale(host.takeback(g.id, alice().id, OfferAction::Offer, Some(0), NOW).await.unwrap_err()));
-    assert_eq!(snapshot(&host).await, before, "nothing changed");
-    assert!(pending(&host).await.is_empty(), "nothing to show");
-    // On the current board they work, and say so.
-    host.draw(g.id, bob().id, OfferAction::Offer, Some(1), NOW).await.unwrap();
-    assert_eq!(
-        pending(&host).await,
-        [
-            Show::Offer {
-                game: g.id,
-                offer: OfferKind::Draw,
-                event: OfferEvent::Offered,
-                by: bob().id,
-                notify: vec![alice().id]
-            },
-            Show::Board { game: g.id, ply: 1 },
-        ]
-    );
+support::both! {
+    async fn offers_and_resignations_on_an_old_board_are_refused_and_record_nothing() {
+        let host = host().await;
+        let g = game(&host, "brandubh").await;
+        host.play(g.id, alice().id, "d2-c2", Some(0), NOW).await.unwrap();
+        pending(&host).await;
+        let before = snapshot(&host).await;
+        let stale = |e: HostError| matches!(e, HostError::StaleBoard { ply: 1, expected: 0, .. });
+        assert!(stale(host.resign(g.id, bob().id, Some(0), NOW).await.unwrap_err()));
+        assert!(stale(host.draw(g.id, bob().id, OfferAction::Offer, Some(0), NOW).await.unwrap_err()));
+        assert!(stale(host.takeback(g.id, alice().id, OfferAction::Offer, Some(0), NOW).await.unwrap_err()));
+        assert_eq!(snapshot(&host).await, before, "nothing changed");
+        assert!(pending(&host).await.is_empty(), "nothing to show");
+        // On the current board they work, and say so.
+        host.draw(g.id, bob().id, OfferAction::Offer, Some(1), NOW).await.unwrap();
+        assert_eq!(
+            pending(&host).await,
+            [
+                Show::Offer {
+                    game: g.id,
+                    offer: OfferKind::Draw,
+                    event: OfferEvent::Offered,
+                    by: bob().id,
+                    notify: vec![alice().id]
+                },
+                Show::Board { game: g.id, ply: 1 },
+            ]
+        );
+    }
 }
 
-#[tokio::test]
-async fn the_schema_keeps_one_open_offer_per_game_and_kind() {
-    let host = host().await;
-    let g = game(&host, "brandubh").await;
-    host.draw(g.id, alice().id, OfferAction::Offer, None, NOW).await.unwrap();
-    let second =
-        sqlx::query("INSERT INTO offers (game_id, kind, by_user, at_ply, created_at) VALUES (?, 'draw', ?, 0, ?)")
+support::both! {
+    async fn the_schema_keeps_one_open_offer_per_game_and_kind() {
+        let host = host().await;
+        let g = game(&host, "brandubh").await;
+        host.draw(g.id, alice().id, OfferAction::Offer, None, NOW).await.unwrap();
+        let second =
+            sqlx::query("INSERT INTO offers (game_id, kind, by_user, at_ply, created_at) VALUES ($1, 'draw', $2, 0, $3)")
+                .bind(g.id)
+                .bind(bob().id)
+                .bind(NOW)
+                .execute(host.db().pool())
+                .await;
+        assert!(second.is_err(), "a second open draw offer is refused by the schema");
+        // Another kind, or once the first is answered, is fine.
+        host.draw(g.id, bob().id, OfferAction::Decline, None, NOW).await.unwrap();
+        host.draw(g.id, bob().id, OfferAction::Offer, None, NOW).await.unwrap();
+    }
+}
+
+support::both! {
+    async fn a_challenge_keeps_to_the_servers_channels_and_takes_its_default_clock() {
+        let host = host().await;
+        let allowed = Place { guild: 1, channel: 10, thread: None };
+        let elsewhere = Place { guild: 1, channel: 11, thread: None };
+        let settings = ServerSettings { threads: false, default_clock: Some("3d".parse().unwrap()), channels: vec![10] };
+        host.set_server_settings(1, &settings, NOW).await.unwrap();
+        let mut req = request(&alice(), Some(&bob()), "brandubh", SideChoice::Attackers);
+        req.clock = None;
+        req.place = elsewhere;
+        assert_eq!(host.challenge(&req, NOW).await.unwrap_err(), HostError::ChannelNotAllowed);
+        req.place = allowed;
+        let c = host.challenge(&req, NOW).await.unwrap();
+        assert_eq!(c.clock.to_string(), "3d", "the server's default clock");
+        req.clock = Some("none".parse().unwrap());
+        let c = host.challenge(&req, NOW).await.unwrap();
+        assert_eq!(c.clock.seconds_per_move(), None, "a clock asked for wins over the default");
+    }
+}
+
+support::both! {
+    async fn boards_coalesce_and_a_board_left_behind_is_redrawn() {
+        let host = host().await;
+        let g = game(&host, "brandubh").await;
+        host.replace_board(g.id, 2, 900, Some(0), host.pending_board(g.id).await.unwrap(), NOW).await.unwrap();
+        host.play(g.id, alice().id, "d2-c2", None, NOW).await.unwrap();
+        host.play(g.id, bob().id, "d3-c3", None, NOW).await.unwrap();
+        // One drawing at ply 2, read after both moves, covers both board items.
+        let covers = host.pending_board(g.id).await.unwrap();
+        host.board_shown(g.id, 900, 2, covers, NOW).await.unwrap();
+        let left: Vec<Show> = pending(&host).await;
+        assert!(!left.iter().any(|s| matches!(s, Show::Board { .. })), "{left:?}");
+        // A drawing that lost a race (it shows ply 1 while the game is at 2) records a new board.
+        host.board_shown(g.id, 900, 1, None, NOW).await.unwrap();
+        assert_eq!(pending(&host).await, [Show::Board { game: g.id, ply: 2 }]);
+        // A board that shows another ply with nothing pending (a crash) is found and redrawn.
+        sqlx::query("UPDATE board_messages SET shown_ply = 0 WHERE game_id = $1")
             .bind(g.id)
-            .bind(bob().id)
-            .bind(NOW)
             .execute(host.db().pool())
-            .await;
-    assert!(second.is_err(), "a second open draw offer is refused by the schema");
-    // Another kind, or once the first is answered, is fine.
-    host.draw(g.id, bob().id, OfferAction::Decline, None, NOW).await.unwrap();
-    host.draw(g.id, bob().id, OfferAction::Offer, None, NOW).await.unwrap();
+            .await
+            .unwrap();
+        assert_eq!(host.redraw_stale_boards(NOW).await.unwrap(), 1);
+        assert_eq!(host.redraw_stale_boards(NOW).await.unwrap(), 0, "once");
+        assert_eq!(pending(&host).await, [Show::Board { game: g.id, ply: 2 }]);
+    }
 }
 
-#[tokio::test]
-async fn a_challenge_keeps_to_the_servers_channels_and_takes_its_default_clock() {
-    let host = host().await;
-    let allowed = Place { guild: 1, channel: 10, thread: None };
-    let elsewhere = Place { guild: 1, channel: 11, thread: None };
-    let settings = ServerSettings { threads: false, default_clock: Some("3d".parse().unwrap()), channels: vec![10] };
-    host.set_server_settings(1, &settings, NOW).await.unwrap();
-    let mut req = request(&alice(), Some(&bob()), "brandubh", SideChoice::Attackers);
-    req.clock = None;
-    req.place = elsewhere;
-    assert_eq!(host.challenge(&req, NOW).await.unwrap_err(), HostError::ChannelNotAllowed);
-    req.place = allowed;
-    let c = host.challenge(&req, NOW).await.unwrap();
-    assert_eq!(c.clock.to_string(), "3d", "the server's default clock");
-    req.clock = Some("none".parse().unwrap());
-    let c = host.challenge(&req, NOW).await.unwrap();
-    assert_eq!(c.clock.seconds_per_move(), None, "a clock asked for wins over the default");
-}
-
-#[tokio::test]
-async fn boards_coalesce_and_a_board_left_behind_is_redrawn() {
-    let host = host().await;
-    let g = game(&host, "brandubh").await;
-    host.replace_board(g.id, 2, 900, Some(0), host.pending_board(g.id).await.unwrap(), NOW).await.unwrap();
-    host.play(g.id, alice().id, "d2-c2", None, NOW).await.unwrap();
-    host.play(g.id, bob().id, "d3-c3", None, NOW).await.unwrap();
-    // One drawing at ply 2, read after both moves, covers both board items.
-    let covers = host.pending_board(g.id).await.unwrap();
-    host.board_shown(g.id, 900, 2, covers, NOW).await.unwrap();
-    let left: Vec<Show> = pending(&host).await;
-    assert!(!left.iter().any(|s| matches!(s, Show::Board { .. })), "{left:?}");
-    // A drawing that lost a race (it shows ply 1 while the game is at 2) records a new board.
-    host.board_shown(g.id, 900, 1, None, NOW).await.unwrap();
-    assert_eq!(pending(&host).await, [Show::Board { game: g.id, ply: 2 }]);
-    // A board that shows another ply with nothing pending (a crash) is found and redrawn.
-    sqlx::query("UPDATE board_messages SET shown_ply = 0 WHERE game_id = ?")
-        .bind(g.id)
-        .execute(host.db().pool())
-        .await
-        .unwrap();
-    assert_eq!(host.redraw_stale_boards(NOW).await.unwrap(), 1);
-    assert_eq!(host.redraw_stale_boards(NOW).await.unwrap(), 0, "once");
-    assert_eq!(pending(&host).await, [Show::Board { game: g.id, ply: 2 }]);
-}
-
-#[tokio::test]
-async fn an_item_given_up_stays_in_the_outbox_and_its_lane_goes_on() {
-    let host = host().await;
-    let g = game(&host, "brandubh").await;
-    let head = host.outbox_head(&format!("game:{}", g.id), NOW).await.unwrap().unwrap();
-    assert_eq!(head.show, Show::Board { game: g.id, ply: 0 });
-    assert_eq!(host.delivery_failed(head.id, "500", NOW * 1000 + 100).await.unwrap(), 1);
-    let again = host.outbox_head(&head.lane, NOW).await.unwrap().unwrap();
-    assert_eq!((again.id, again.attempts, again.not_before_ms), (head.id, 1, NOW * 1000 + 100));
-    host.give_up(head.id, "403 Missing Permissions", NOW).await.unwrap();
-    let next = host.outbox_head(&head.lane, NOW).await.unwrap().unwrap();
-    assert_eq!(next.show, Show::YourMove { game: g.id, ply: 0 });
-    let counts = host.outbox_counts().await.unwrap();
-    assert!(counts.contains(&("given_up".to_owned(), 1)), "{counts:?}");
-    // Only the challenge's players appear in the items; a stranger's refusal adds none.
-    assert!(host.resign(g.id, carol().id, None, NOW).await.is_err());
-    assert_eq!(host.outbox_head(&head.lane, NOW).await.unwrap().unwrap().id, next.id);
+support::both! {
+    async fn an_item_given_up_stays_in_the_outbox_and_its_lane_goes_on() {
+        let host = host().await;
+        let g = game(&host, "brandubh").await;
+        let head = host.outbox_head(&format!("game:{}", g.id), NOW).await.unwrap().unwrap();
+        assert_eq!(head.show, Show::Board { game: g.id, ply: 0 });
+        assert_eq!(host.delivery_failed(head.id, "500", NOW * 1000 + 100).await.unwrap(), 1);
+        let again = host.outbox_head(&head.lane, NOW).await.unwrap().unwrap();
+        assert_eq!((again.id, again.attempts, again.not_before_ms), (head.id, 1, NOW * 1000 + 100));
+        host.give_up(head.id, "403 Missing Permissions", NOW).await.unwrap();
+        let next = host.outbox_head(&head.lane, NOW).await.unwrap().unwrap();
+        assert_eq!(next.show, Show::YourMove { game: g.id, ply: 0 });
+        let counts = host.outbox_counts().await.unwrap();
+        assert!(counts.contains(&("given_up".to_owned(), 1)), "{counts:?}");
+        // Only the challenge's players appear in the items; a stranger's refusal adds none.
+        assert!(host.resign(g.id, carol().id, None, NOW).await.is_err());
+        assert_eq!(host.outbox_head(&head.lane, NOW).await.unwrap().unwrap().id, next.id);
+    }
 }
 
 /// Delivers every pending item as the delivery task would, the notices and summaries as the
@@ -182,57 +188,258 @@ async fn deliver_as(host: &tafl_bot::host::Host, posted: i64) -> Vec<Show> {
     shown
 }
 
-#[tokio::test]
-async fn a_finished_game_has_its_last_your_move_notice_deleted_once_the_summary_is_posted() {
-    let host = host().await;
-    let g = game(&host, "brandubh").await;
-    host.replace_board(g.id, 2, 800, Some(0), None, NOW).await.unwrap();
-    assert!(deliver_as(&host, 801).await.contains(&Show::YourMove { game: g.id, ply: 0 }));
-    assert_eq!(host.board_message(g.id).await.unwrap().unwrap().notice_id, Some(801));
-    host.resign(g.id, alice().id, Some(0), NOW).await.unwrap();
-    let shown = deliver_as(&host, 802).await;
-    let summary = shown.iter().position(|show| *show == Show::Summary { game: g.id }).expect("the summary");
-    // Right after the summary, in the game's lane: the notice goes.
-    assert_eq!(shown[summary + 1..], [Show::Delete { game: g.id, channel: 2, message: 801 }], "{shown:?}");
-    assert_eq!(host.board_message(g.id).await.unwrap().unwrap().notice_id, None);
-}
-
-#[tokio::test]
-async fn a_summary_with_no_notice_before_it_deletes_nothing() {
-    let host = host().await;
-    let g = game(&host, "brandubh").await;
-    host.replace_board(g.id, 2, 800, Some(0), None, NOW).await.unwrap();
-    pending(&host).await;
-    host.resign(g.id, alice().id, Some(0), NOW).await.unwrap();
-    let shown = deliver_as(&host, 802).await;
-    assert!(shown.contains(&Show::Summary { game: g.id }), "{shown:?}");
-    assert!(!shown.iter().any(|show| matches!(show, Show::Delete { .. })), "{shown:?}");
-}
-
-#[tokio::test]
-async fn a_digest_that_comes_due_is_recorded_for_its_reader() {
-    let host = host().await;
-    let g = game(&host, "brandubh").await;
-    pending(&host).await;
-    let settings = tafl_bot::host::UserSettings { digest: true, ..Default::default() };
-    host.set_user_settings(&alice(), &settings, NOW).await.unwrap();
-    // A day later (ticks every few minutes, as the bot does), Alice is to move in game g.
-    let mut now = NOW;
-    while now < NOW + 25 * 3600 {
-        host.tick(now).await.unwrap();
-        now += 20 * 60;
+support::both! {
+    async fn a_finished_game_has_its_last_your_move_notice_deleted_once_the_summary_is_posted() {
+        let host = host().await;
+        let g = game(&host, "brandubh").await;
+        host.replace_board(g.id, 2, 800, Some(0), None, NOW).await.unwrap();
+        assert!(deliver_as(&host, 801).await.contains(&Show::YourMove { game: g.id, ply: 0 }));
+        assert_eq!(host.board_message(g.id).await.unwrap().unwrap().notice_id, Some(801));
+        host.resign(g.id, alice().id, Some(0), NOW).await.unwrap();
+        let shown = deliver_as(&host, 802).await;
+        let summary = shown.iter().position(|show| *show == Show::Summary { game: g.id }).expect("the summary");
+        // Right after the summary, in the game's lane: the notice goes.
+        assert_eq!(shown[summary + 1..], [Show::Delete { game: g.id, channel: 2, message: 801 }], "{shown:?}");
+        assert_eq!(host.board_message(g.id).await.unwrap().unwrap().notice_id, None);
     }
-    let items = pending(&host).await;
-    assert!(items.contains(&Show::Digest { user: alice().id }), "{items:?} (game {})", g.id);
-    assert!(!items.contains(&Show::Digest { user: bob().id }), "{items:?}");
 }
 
-#[tokio::test]
-async fn a_front_end_that_delivers_nothing_can_empty_the_outbox() {
-    let host = host().await;
-    let g = game(&host, "brandubh").await;
-    host.play(g.id, alice().id, "d2-c2", Some(0), NOW).await.unwrap();
-    assert!(!host.outbox_heads(NOW).await.unwrap().is_empty());
-    host.discard_outbox().await.unwrap();
-    assert_eq!(host.outbox_counts().await.unwrap(), []);
+support::both! {
+    async fn a_summary_with_no_notice_before_it_deletes_nothing() {
+        let host = host().await;
+        let g = game(&host, "brandubh").await;
+        host.replace_board(g.id, 2, 800, Some(0), None, NOW).await.unwrap();
+        pending(&host).await;
+        host.resign(g.id, alice().id, Some(0), NOW).await.unwrap();
+        let shown = deliver_as(&host, 802).await;
+        assert!(shown.contains(&Show::Summary { game: g.id }), "{shown:?}");
+        assert!(!shown.iter().any(|show| matches!(show, Show::Delete { .. })), "{shown:?}");
+    }
+}
+
+support::both! {
+    async fn a_digest_that_comes_due_is_recorded_for_its_reader() {
+        let host = host().await;
+        let g = game(&host, "brandubh").await;
+        pending(&host).await;
+        let settings = tafl_bot::host::UserSettings { digest: true, ..Default::default() };
+        host.set_user_settings(&alice(), &settings, NOW).await.unwrap();
+        // A day later (ticks every few minutes, as the bot does), Alice is to move in game g.
+        let mut now = NOW;
+        while now < NOW + 25 * 3600 {
+            host.tick(now).await.unwrap();
+            now += 20 * 60;
+        }
+        let items = pending(&host).await;
+        assert!(items.contains(&Show::Digest { user: alice().id }), "{items:?} (game {})", g.id);
+        assert!(!items.contains(&Show::Digest { user: bob().id }), "{items:?}");
+    }
+}
+
+support::both! {
+    async fn a_front_end_that_delivers_nothing_can_empty_the_outbox() {
+        let host = host().await;
+        let g = game(&host, "brandubh").await;
+        host.play(g.id, alice().id, "d2-c2", Some(0), NOW).await.unwrap();
+        assert!(!host.outbox_heads(NOW).await.unwrap().is_empty());
+        host.discard_outbox().await.unwrap();
+        assert_eq!(host.outbox_counts().await.unwrap(), []);
+    }
+}
+
+// ----- claims: one process per lane, with a lease -----
+
+/// Two hosts on one database, as two processes with their own ids would have.
+async fn two_processes() -> (tafl_bot::host::Host, tafl_bot::host::Host) {
+    let (first, second) = support::two_dbs().await;
+    (tafl_bot::host::Host::new(first).with_process_id("one"), tafl_bot::host::Host::new(second).with_process_id("two"))
+}
+
+/// The lease, in milliseconds, as the claims count it.
+const LEASE_MS: i64 = tafl_bot::host::outbox::OUTBOX_LEASE.as_millis() as i64;
+
+/// Unix milliseconds at the tests' `NOW`.
+const T: i64 = NOW * 1000;
+
+fn lanes(items: &[tafl_bot::host::Pending]) -> Vec<String> {
+    let mut lanes: Vec<String> = items.iter().map(|item| item.lane.clone()).collect();
+    lanes.sort();
+    lanes
+}
+
+support::both! {
+    async fn a_lane_is_claimed_by_one_process_until_its_lease_runs_out() {
+        let (one, two) = two_processes().await;
+        let first = game(&one, "brandubh").await;
+        let second = game(&one, "brandubh").await;
+        let all = lanes(&one.outbox_heads(NOW).await.unwrap());
+        assert!(all.contains(&format!("game:{}", first.id)) && all.contains(&format!("game:{}", second.id)), "{all:?}");
+        // One process takes the oldest lane, the other every other one; neither takes a lane twice.
+        let mine = one.claim_lanes(T, 1).await.unwrap();
+        assert_eq!(mine.len(), 1);
+        let theirs = two.claim_lanes(T, 100).await.unwrap();
+        assert_eq!(theirs.len(), all.len() - 1);
+        assert!(!lanes(&theirs).contains(&mine[0].lane), "{theirs:?}");
+        assert_eq!(one.claim_lanes(T, 100).await.unwrap(), []);
+        assert_eq!(two.claim_lanes(T, 100).await.unwrap(), []);
+        // Its first item delivered, the lane is still the holder's, though its head changed.
+        let lane = mine[0].lane.clone();
+        one.delivered(mine[0].id, None, NOW).await.unwrap();
+        let next = one.outbox_head(&lane, NOW).await.unwrap().expect("a lane of a new game has a second item");
+        assert_eq!(two.claim_lanes(T + LEASE_MS - 1, 100).await.unwrap(), [], "not before the lease ends");
+        // The holder is gone without releasing: when the lease ends, the other process takes the
+        // lane over, from the item the holder did not deliver.
+        // (Its own lanes' leases ended too: it takes them again.)
+        let taken = two.claim_lanes(T + LEASE_MS, 100).await.unwrap();
+        assert_eq!(taken.iter().filter(|item| item.lane == lane).map(|item| item.id).collect::<Vec<_>>(), [next.id]);
+        assert_eq!(lanes(&taken), all);
+        assert!(!one.renew_lane(&lane, T + LEASE_MS + 1).await.unwrap(), "a lost claim is not renewed");
+        one.release_lane(&lane).await.unwrap();
+        let claims = one.outbox_claims().await.unwrap();
+        assert!(claims.contains(&(lane.clone(), "two".to_owned(), T + 2 * LEASE_MS)), "{claims:?}");
+        assert!(claims.iter().all(|(_, by, _)| by == "two"), "{claims:?}");
+        // Released, it is free at once.
+        two.release_lane(&lane).await.unwrap();
+        let again = one.claim_lanes(T + LEASE_MS + 2, 100).await.unwrap();
+        assert_eq!(again.iter().map(|item| item.id).collect::<Vec<_>>(), [next.id]);
+    }
+}
+
+support::both! {
+    async fn a_renewed_claim_is_kept_and_a_lane_waiting_for_a_retry_is_left_until_it_is_due() {
+        let (one, two) = two_processes().await;
+        let g = game(&one, "brandubh").await;
+        let lane = format!("game:{}", g.id);
+        let mine = one.claim_lanes(T, 100).await.unwrap();
+        let head = mine.into_iter().find(|item| item.lane == lane).unwrap();
+        assert!(one.renew_lane(&lane, T + LEASE_MS - 1).await.unwrap());
+        assert_eq!(two.claim_lanes(T + LEASE_MS, 100).await.unwrap(), [], "renewed until T + 2 leases - 1");
+        // A failed try: the holder releases the lane, which nobody takes before the retry is due.
+        one.delivery_failed(head.id, "500", T + LEASE_MS + 500).await.unwrap();
+        one.release_lane(&lane).await.unwrap();
+        assert_eq!(one.next_retry_ms(T + LEASE_MS).await.unwrap(), Some(T + LEASE_MS + 500));
+        assert!(!lanes(&two.claim_lanes(T + LEASE_MS + 499, 100).await.unwrap()).contains(&lane));
+        let due = two.claim_lanes(T + LEASE_MS + 500, 100).await.unwrap();
+        assert_eq!(due.iter().filter(|item| item.lane == lane).map(|item| item.id).collect::<Vec<_>>(), [head.id]);
+        assert_eq!(one.next_retry_ms(T + LEASE_MS + 500).await.unwrap(), None);
+    }
+}
+
+support::both! { multi_thread
+    async fn processes_claiming_at_once_never_share_a_lane() {
+        let (first, second) = support::two_dbs().await;
+        let hosts: Vec<tafl_bot::host::Host> = (0..4)
+            .map(|n| tafl_bot::host::Host::new(if n % 2 == 0 { first.clone() } else { second.clone() }).with_process_id(&format!("p{n}")))
+            .collect();
+        for _ in 0..30 {
+            game(&hosts[0], "brandubh").await;
+        }
+        let all = lanes(&hosts[0].outbox_heads(NOW).await.unwrap());
+        assert!(all.len() >= 30, "{}", all.len());
+        let barrier = std::sync::Arc::new(tokio::sync::Barrier::new(hosts.len()));
+        let tasks: Vec<_> = hosts
+            .iter()
+            .cloned()
+            .map(|host| {
+                let barrier = barrier.clone();
+                tokio::spawn(async move {
+                    barrier.wait().await;
+                    // Small looks, again and again, until nothing is left to take.
+                    let mut taken = Vec::new();
+                    loop {
+                        let claimed = host.claim_lanes(T, 3).await.unwrap();
+                        if claimed.is_empty() {
+                            return (host.process_id().to_owned(), taken);
+                        }
+                        taken.extend(claimed.into_iter().map(|item| item.lane));
+                    }
+                })
+            })
+            .collect();
+        let mut claimed = Vec::new();
+        for task in tasks {
+            let (process, taken) = task.await.unwrap();
+            claimed.extend(taken.into_iter().map(|lane| (lane, process.clone())));
+        }
+        claimed.sort();
+        let mut taken: Vec<String> = claimed.iter().map(|(lane, _)| lane.clone()).collect();
+        taken.dedup();
+        assert_eq!(taken.len(), claimed.len(), "a lane was taken twice: {claimed:?}");
+        assert_eq!(taken, all, "every lane was taken");
+        let mut holders = hosts[0].outbox_claims().await.unwrap();
+        holders.sort();
+        assert_eq!(holders.into_iter().map(|(lane, by, _)| (lane, by)).collect::<Vec<_>>(), claimed);
+    }
+}
+
+support::both! { multi_thread
+    async fn a_kept_lane_stays_with_its_process_and_is_taken_over_once_its_keeper_stops() {
+        use std::time::Duration;
+        let (first, second) = support::two_dbs().await;
+        let lease = Duration::from_millis(600);
+        let one = tafl_bot::host::Host::new(first).with_process_id("one").with_outbox_lease(lease);
+        let two = tafl_bot::host::Host::new(second).with_process_id("two").with_outbox_lease(lease);
+        let g = game(&one, "brandubh").await;
+        let lane = format!("game:{}", g.id);
+        let now_ms = || std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as i64;
+        let claimed_at = now_ms();
+        assert!(lanes(&one.claim_lanes(claimed_at, 100).await.unwrap()).contains(&lane));
+        let keeper = {
+            let (one, lane) = (one.clone(), lane.clone());
+            tokio::spawn(async move { one.keep_lane(&lane, claimed_at).await })
+        };
+        // Three leases later the lane is still kept.
+        tokio::time::sleep(lease * 3).await;
+        assert!(!lanes(&two.claim_lanes(now_ms(), 100).await.unwrap()).contains(&lane));
+        assert!(!keeper.is_finished());
+        // The keeper stops (its process died): the other process takes the lane once the lease ran out.
+        keeper.abort();
+        let stopped = std::time::Instant::now();
+        let taken = loop {
+            if lanes(&two.claim_lanes(now_ms(), 100).await.unwrap()).contains(&lane) {
+                break stopped.elapsed();
+            }
+            assert!(stopped.elapsed() < lease * 4, "the lane was never taken over");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        };
+        assert!(taken >= lease / 2, "not taken before the lease could run out ({taken:?})");
+        // A keeper whose lane was taken over returns (its delivery must stop).
+        tokio::time::timeout(lease * 2, one.keep_lane(&lane, now_ms())).await.expect("the keeper sees that it lost the lane");
+    }
+}
+
+support::both! { multi_thread
+    async fn many_lanes_kept_at_once_are_all_renewed() {
+        use std::time::Duration;
+        let (first, second) = support::two_dbs().await;
+        let lease = Duration::from_millis(900);
+        let one = tafl_bot::host::Host::new(first).with_process_id("one").with_outbox_lease(lease);
+        let two = tafl_bot::host::Host::new(second).with_process_id("two").with_outbox_lease(lease);
+        for _ in 0..25 {
+            game(&one, "brandubh").await;
+        }
+        let now_ms = || std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as i64;
+        let claimed_at = now_ms();
+        let kept = lanes(&one.claim_lanes(claimed_at, 100).await.unwrap());
+        assert!(kept.len() >= 25, "{}", kept.len());
+        let keepers: Vec<_> = kept
+            .iter()
+            .map(|lane| {
+                let (one, lane) = (one.clone(), lane.clone());
+                tokio::spawn(async move { one.keep_lane(&lane, claimed_at).await })
+            })
+            .collect();
+        // Four leases later every lane is still kept, and nobody else could take one.
+        for _ in 0..8 {
+            tokio::time::sleep(lease / 2).await;
+            assert_eq!(two.claim_lanes(now_ms(), 100).await.unwrap(), []);
+        }
+        assert!(keepers.iter().all(|keeper| !keeper.is_finished()), "a keeper lost its lane");
+        let claims = one.outbox_claims().await.unwrap();
+        assert_eq!(claims.len(), kept.len());
+        assert!(claims.iter().all(|(_, by, until)| by == "one" && *until > now_ms()), "{claims:?}");
+        for keeper in keepers {
+            keeper.abort();
+        }
+    }
 }

@@ -426,7 +426,10 @@ async fn the_postgresql_migrations_give_the_same_schema_as_the_sqlite_ones() {
         .await
         .expect("the PostgreSQL database opens and migrates");
 
-    let sqlite = sqlite_schema(lite.pool()).await;
+    // Read through a typed pool: the schema queries decode SQLite's own pragma columns.
+    let typed = SqlitePool::connect_with(sqlx::sqlite::SqliteConnectOptions::new().filename(&path)).await.unwrap();
+    let sqlite = sqlite_schema(&typed).await;
+    typed.close().await;
     let mut conn = pool.acquire().await.unwrap();
     let postgres = postgres_schema(&mut conn).await;
     drop(conn);

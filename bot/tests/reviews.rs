@@ -8,7 +8,8 @@ use std::time::Duration;
 
 use support::{NOW, alice, bob, find_game, game, host, temp_path};
 use tafl_bot::host::review::{self, PLY_LIMITS};
-use tafl_bot::host::{Host, ReviewState, Searches, Show};
+use tafl_bot::host::search_pool::{Priority, SearchPool};
+use tafl_bot::host::{Host, ReviewState, Show};
 use tafl_bot::present::Lang;
 use tafl_bot::present::summary::summary_text;
 use tafl_bot::store::Db;
@@ -24,7 +25,7 @@ async fn play_all(host: &Host, id: i64, moves: &[String]) {
 
 /// The outbox items of one kind recorded for a game.
 async fn items(host: &Host, game: i64, kind: &str) -> i64 {
-    sqlx::query_scalar("SELECT count(*) FROM outbox WHERE lane = 'game:' || ? AND kind = ?")
+    sqlx::query_scalar("SELECT count(*) FROM outbox WHERE lane = 'game:' || $1 AND kind = $2")
         .bind(game)
         .bind(kind)
         .fetch_one(host.db().pool())
@@ -40,24 +41,25 @@ fn record(moves: &[String]) -> Game {
     game
 }
 
-#[tokio::test]
-async fn a_game_that_ends_asks_for_its_review_and_one_in_progress_does_not() {
-    let host = host().await;
-    let g = game(&host, "brandubh").await;
-    let moves = find_game(Variant::Brandubh, Reason::KingEscaped, 60);
-    play_all(&host, g.id, &moves[..2]).await;
-    assert!(host.pending_reviews().await.unwrap().is_empty(), "a game in progress is not reviewed");
-    assert_eq!(host.summary(g.id).await.unwrap().review, None);
+support::both! {
+    async fn a_game_that_ends_asks_for_its_review_and_one_in_progress_does_not() {
+        let host = host().await;
+        let g = game(&host, "brandubh").await;
+        let moves = find_game(Variant::Brandubh, Reason::KingEscaped, 60);
+        play_all(&host, g.id, &moves[..2]).await;
+        assert!(host.pending_reviews().await.unwrap().is_empty(), "a game in progress is not reviewed");
+        assert_eq!(host.summary(g.id).await.unwrap().review, None);
 
-    play_all_from(&host, g.id, &moves, 2).await;
-    assert_eq!(host.pending_reviews().await.unwrap(), [g.id]);
-    let summary = host.summary(g.id).await.unwrap();
-    assert_eq!(summary.review, Some(ReviewState::Pending));
-    assert!(summary.series().evaluation.is_none(), "no chart before the review");
-    let words = summary_text(&summary, Lang::console("en")).description;
-    assert!(words.ends_with("Engine review: in progress…"), "{words}");
-    let words = summary_text(&summary, Lang::console("ru")).description;
-    assert!(words.ends_with("Разбор движком: идёт…"), "{words}");
+        play_all_from(&host, g.id, &moves, 2).await;
+        assert_eq!(host.pending_reviews().await.unwrap(), [g.id]);
+        let summary = host.summary(g.id).await.unwrap();
+        assert_eq!(summary.review, Some(ReviewState::Pending));
+        assert!(summary.series().evaluation.is_none(), "no chart before the review");
+        let words = summary_text(&summary, Lang::console("en")).description;
+        assert!(words.ends_with("Engine review: in progress…"), "{words}");
+        let words = summary_text(&summary, Lang::console("ru")).description;
+        assert!(words.ends_with("Разбор движком: идёт…"), "{words}");
+    }
 }
 
 async fn play_all_from(host: &Host, id: i64, moves: &[String], from: usize) {
@@ -83,7 +85,7 @@ async fn a_pending_review_survives_a_restart_and_the_loop_records_it_once_with_t
     let host = Host::new(Db::open_file(&path).await.unwrap());
     assert_eq!(host.pending_reviews().await.unwrap(), [id], "the restarted bot finds the review");
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
-    let running = tokio::spawn(review::run(host.clone(), Searches::default(), Duration::from_millis(20), move || {
+    let running = tokio::spawn(review::run(host.clone(), SearchPool::new(1), Duration::from_millis(20), move || {
         let _ = tx.send(());
     }));
     tokio::time::timeout(Duration::from_mins(1), rx.recv()).await.expect("reviewed within a minute").unwrap();
@@ -114,7 +116,7 @@ async fn a_pending_review_survives_a_restart_and_the_loop_records_it_once_with_t
     // One outbox item edits the summary; reviewing again finds nothing to do.
     assert_eq!(items(&host, id, "review").await, 1);
     // In the game's lane the review comes after the summary, so the summary is posted first.
-    let kinds: Vec<String> = sqlx::query_scalar("SELECT kind FROM outbox WHERE lane = 'game:' || ? ORDER BY id")
+    let kinds: Vec<String> = sqlx::query_scalar("SELECT kind FROM outbox WHERE lane = 'game:' || $1 ORDER BY id")
         .bind(id)
         .fetch_all(host.db().pool())
         .await
@@ -122,31 +124,76 @@ async fn a_pending_review_survives_a_restart_and_the_loop_records_it_once_with_t
     let summary = kinds.iter().position(|k| k == "summary").unwrap();
     assert_eq!(kinds.iter().position(|k| k == "review"), Some(kinds.len() - 1));
     assert!(summary < kinds.len() - 1, "{kinds:?}");
-    assert_eq!(host.review_game(id, &Searches::default(), NOW).await.unwrap(), None);
+    assert_eq!(host.review_game(id, &SearchPool::new(1), NOW).await.unwrap(), None);
     assert_eq!(items(&host, id, "review").await, 1);
     assert!(host.pending_reviews().await.unwrap().is_empty());
 }
 
-#[tokio::test]
-async fn a_summary_message_is_found_once_the_delivery_posted_it() {
-    let host = host().await;
-    let g = game(&host, "brandubh").await;
-    let moves = find_game(Variant::Brandubh, Reason::KingEscaped, 60);
-    play_all(&host, g.id, &moves).await;
-    assert_eq!(host.summary_message(g.id).await.unwrap(), None);
-    let summary = host
-        .outbox_heads(NOW)
+support::both! { multi_thread
+    async fn a_review_on_the_bots_pool_lets_a_waiting_bot_move_go_first_and_still_finishes() {
+        let host = host().await;
+        let g = game(&host, "brandubh").await;
+        let moves = find_game(Variant::Brandubh, Reason::KingEscaped, 60);
+        play_all(&host, g.id, &moves).await;
+        // One search thread, held by a search already running.
+        let pool = SearchPool::new(1);
+        let (release, on_release) = std::sync::mpsc::channel::<()>();
+        let (started, on_started) = tokio::sync::oneshot::channel::<()>();
+        let running = pool.submit_work(Priority::Move, 0, move |_| {
+            started.send(()).unwrap();
+            on_release.recv().unwrap();
+        });
+        // Until the thread takes it, that search is itself a waiting job, and `waiting()` below
+        // would count it instead of the review's position.
+        on_started.await.unwrap();
+        let review = tokio::spawn({
+            let (host, pool) = (host.clone(), pool.clone());
+            async move { host.review_game(g.id, &pool, NOW).await }
+        });
+        // The review's first position waits for the thread; then a bot move is asked for.
+        tokio::time::timeout(Duration::from_secs(10), async {
+            while pool.waiting() == 0 {
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }
+        })
         .await
-        .unwrap()
-        .into_iter()
-        .find(|p| p.lane == format!("game:{}", g.id))
-        .expect("the game's lane has items");
-    // The lane's items in order: deliver them all, the summary as message 777.
-    let mut head = Some(summary);
-    while let Some(item) = head {
-        let message = (item.show == Show::Summary { game: g.id }).then_some(777);
-        host.delivered(item.id, message, NOW).await.unwrap();
-        head = host.outbox_head(&item.lane, NOW).await.unwrap();
+        .expect("the review queues its first position");
+        let bot_move = pool.submit_work(Priority::Move, NOW, {
+            let pool = pool.clone();
+            move |_| pool.waiting()
+        });
+        release.send(()).unwrap();
+        running.await.unwrap().unwrap();
+        assert_eq!(bot_move.await.unwrap(), Ok(1), "the bot's move ran while the review's position still waited");
+
+        let found = review.await.unwrap().unwrap().expect("the review is recorded");
+        assert_eq!(found, review::review(&record(&moves), &PLY_LIMITS), "the same review as on one thread");
+        assert!(matches!(host.summary(g.id).await.unwrap().review, Some(ReviewState::Done(_))));
+        assert_eq!(items(&host, g.id, "review").await, 1, "the summary is edited");
     }
-    assert_eq!(host.summary_message(g.id).await.unwrap(), Some(777));
+}
+
+support::both! {
+    async fn a_summary_message_is_found_once_the_delivery_posted_it() {
+        let host = host().await;
+        let g = game(&host, "brandubh").await;
+        let moves = find_game(Variant::Brandubh, Reason::KingEscaped, 60);
+        play_all(&host, g.id, &moves).await;
+        assert_eq!(host.summary_message(g.id).await.unwrap(), None);
+        let summary = host
+            .outbox_heads(NOW)
+            .await
+            .unwrap()
+            .into_iter()
+            .find(|p| p.lane == format!("game:{}", g.id))
+            .expect("the game's lane has items");
+        // The lane's items in order: deliver them all, the summary as message 777.
+        let mut head = Some(summary);
+        while let Some(item) = head {
+            let message = (item.show == Show::Summary { game: g.id }).then_some(777);
+            host.delivered(item.id, message, NOW).await.unwrap();
+            head = host.outbox_head(&item.lane, NOW).await.unwrap();
+        }
+        assert_eq!(host.summary_message(g.id).await.unwrap(), Some(777));
+    }
 }

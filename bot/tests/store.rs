@@ -34,6 +34,7 @@ async fn a_database_url_creates_a_migrated_file_in_wal_mode_with_foreign_keys() 
             "moves",
             "offers",
             "outbox",
+            "outbox_claims",
             "rating_changes",
             "ratings",
             "reviews",
@@ -42,6 +43,53 @@ async fn a_database_url_creates_a_migrated_file_in_wal_mode_with_foreign_keys() 
             "users"
         ]
     );
+}
+
+/// The log's size in `SQLite` pages (4 KiB each by default).
+fn wal_pages(db: &std::path::Path) -> u64 {
+    let mut wal = db.as_os_str().to_owned();
+    wal.push("-wal");
+    std::fs::metadata(std::path::PathBuf::from(wal)).map_or(0, |m| m.len()) / 4096
+}
+
+#[tokio::test]
+async fn commits_checkpoint_only_past_the_stores_mark_and_closing_folds_the_log_in() {
+    let path = temp_path("checkpoint");
+    let db = Db::open(&format!("sqlite://{}", path.display())).await.unwrap();
+    // Every connection of the pool has the mark, not only the first one.
+    let mut conns = Vec::new();
+    for _ in 0..3 {
+        let mut conn = db.pool().acquire().await.unwrap();
+        let pages: i64 = sqlx::query_scalar("PRAGMA wal_autocheckpoint").fetch_one(&mut *conn).await.unwrap();
+        assert_eq!(pages, i64::from(store::WAL_AUTOCHECKPOINT_PAGES));
+        conns.push(conn);
+    }
+    drop(conns);
+    // 2,000 commits of a page-sized row each: twice SQLite's default mark of 1,000 pages, a
+    // fifth of ours, so the log holds them all (a checkpoint would have started it over).
+    let name = "x".repeat(3_000);
+    for id in 1..=2_000_i64 {
+        let mut tx = db.begin_write().await.unwrap();
+        sqlx::query("INSERT INTO users (id, name, created_at, updated_at) VALUES ($1, $2, 0, 0)")
+            .bind(id)
+            .bind(&name)
+            .execute(&mut **tx)
+            .await
+            .unwrap();
+        tx.commit().await.unwrap();
+    }
+    let pages = wal_pages(&path);
+    assert!(
+        (2_000..u64::from(store::WAL_AUTOCHECKPOINT_PAGES)).contains(&pages),
+        "{pages} pages in the log after 2,000 commits of a page each"
+    );
+    // The last connection to close copies the log into the database file and removes it.
+    db.close().await;
+    assert_eq!(wal_pages(&path), 0, "the log outlived the last connection");
+    let db = Db::open(&format!("sqlite://{}", path.display())).await.unwrap();
+    let rows: i64 = sqlx::query_scalar("SELECT count(*) FROM users WHERE id > 0").fetch_one(db.pool()).await.unwrap();
+    assert_eq!(rows, 2_000);
+    db.close().await;
 }
 
 #[tokio::test]
@@ -58,48 +106,52 @@ async fn opening_twice_applies_the_migrations_once() {
     assert!(applied >= 3, "0001, 0002 and 0004 at least");
 }
 
-#[tokio::test]
-async fn a_move_for_a_missing_game_is_refused_by_the_schema() {
-    let host = host().await;
-    let mut conn = host.db().pool().acquire().await.unwrap();
-    let error = store::moves::insert(&mut conn, 999, 1, "d1-d3", None, NOW).await.unwrap_err();
-    assert!(error.to_string().contains("FOREIGN KEY"), "{error}");
+support::both! {
+    async fn a_move_for_a_missing_game_is_refused_by_the_schema() {
+        let host = host().await;
+        let mut conn = host.db().pool().acquire().await.unwrap();
+        let error = store::moves::insert(&mut conn, 999, 1, "d1-d3", None, NOW).await.unwrap_err();
+        assert!(error.to_string().to_lowercase().contains("foreign key"), "{error}");
+    }
 }
 
-#[tokio::test]
-async fn server_and_user_settings_are_stored_and_replaced() {
-    let host = host().await;
-    let mut conn = host.db().pool().acquire().await.unwrap();
-    assert_eq!(store::servers::settings(&mut conn, 5).await.unwrap(), "{}");
-    store::servers::set_settings(&mut conn, 5, r#"{"threads":true}"#, NOW).await.unwrap();
-    store::servers::set_settings(&mut conn, 5, r#"{"threads":false}"#, NOW).await.unwrap();
-    assert_eq!(store::servers::settings(&mut conn, 5).await.unwrap(), r#"{"threads":false}"#);
-    assert!(!store::users::set_settings(&mut conn, alice().id, "{}", NOW).await.unwrap(), "unknown user");
-    host.remember_user(&alice(), NOW).await.unwrap();
-    assert!(store::users::set_settings(&mut conn, alice().id, r#"{"dm":true}"#, NOW).await.unwrap());
-    assert_eq!(store::users::find(&mut conn, alice().id).await.unwrap().unwrap().settings, r#"{"dm":true}"#);
+support::both! {
+    async fn server_and_user_settings_are_stored_and_replaced() {
+        let host = host().await;
+        let mut conn = host.db().pool().acquire().await.unwrap();
+        assert_eq!(store::servers::settings(&mut conn, 5).await.unwrap(), "{}");
+        store::servers::set_settings(&mut conn, 5, r#"{"threads":true}"#, NOW).await.unwrap();
+        store::servers::set_settings(&mut conn, 5, r#"{"threads":false}"#, NOW).await.unwrap();
+        assert_eq!(store::servers::settings(&mut conn, 5).await.unwrap(), r#"{"threads":false}"#);
+        assert!(!store::users::set_settings(&mut conn, alice().id, "{}", NOW).await.unwrap(), "unknown user");
+        host.remember_user(&alice(), NOW).await.unwrap();
+        assert!(store::users::set_settings(&mut conn, alice().id, r#"{"dm":true}"#, NOW).await.unwrap());
+        assert_eq!(store::users::find(&mut conn, alice().id).await.unwrap().unwrap().settings, r#"{"dm":true}"#);
+    }
 }
 
-#[tokio::test]
-async fn a_game_can_be_given_its_own_thread() {
-    let host: Host = host().await;
-    let g = game(&host, "copenhagen").await;
-    host.set_thread(g.id, 777, NOW).await.unwrap();
-    assert_eq!(host.show(g.id).await.unwrap().place.thread, Some(777));
-    assert_eq!(host.set_thread(999, 777, NOW).await.unwrap_err(), HostError::NoSuchGame(999));
+support::both! {
+    async fn a_game_can_be_given_its_own_thread() {
+        let host: Host = host().await;
+        let g = game(&host, "copenhagen").await;
+        host.set_thread(g.id, 777, NOW).await.unwrap();
+        assert_eq!(host.show(g.id).await.unwrap().place.thread, Some(777));
+        assert_eq!(host.set_thread(999, 777, NOW).await.unwrap_err(), HostError::NoSuchGame(999));
+    }
 }
 
 #[tokio::test]
 async fn a_database_that_cannot_grow_refuses_with_the_disk_full_sentence_and_recovers() {
-    use sqlx::sqlite::SqliteConnectOptions;
     use tafl_bot::host::{StorageFault, User};
     use tafl_bot::present::Lang;
     use tafl_bot::present::text::host_error;
     // The bot's own pool with one connection, so that the page limit set below holds for every
     // query of the host.
-    let options = SqliteConnectOptions::new().filename(temp_path("cannot-grow")).create_if_missing(true);
-    let pool = store::pool_options().max_connections(1).connect_with(options).await.unwrap();
-    let host = Host::new(Db::from_pool(pool.clone()).await.unwrap());
+    let url = format!("sqlite://{}", temp_path("cannot-grow").display());
+    let settings = store::PoolSettings { max_connections: 1, ..store::PoolSettings::default() };
+    let db = Db::open_with_settings(&url, &settings).await.unwrap();
+    let pool = db.pool().clone();
+    let host = Host::new(db);
     let pages: i64 = sqlx::query_scalar("PRAGMA page_count").fetch_one(&pool).await.unwrap();
     sqlx::query(sqlx::AssertSqlSafe(format!("PRAGMA max_page_count = {pages}"))).execute(&pool).await.unwrap();
     // SQLite answers SQLITE_FULL ("database or disk is full") once the file would have to grow.
@@ -125,4 +177,88 @@ async fn a_database_that_cannot_grow_refuses_with_the_disk_full_sentence_and_rec
     sqlx::query("PRAGMA max_page_count = 1000000").execute(&pool).await.unwrap();
     host.remember_user(&User::new(5000, &long_name), NOW).await.expect("writes resume");
     host.remember_user(&alice(), NOW).await.unwrap();
+}
+
+/// A `PostgreSQL` connection the server ended while it sat idle in the pool (a restarted server, a
+/// network timeout) is found out before an operation uses it and replaced, so the operation
+/// succeeds: the pool pings a connection idle for more than a second before handing it out.
+#[tokio::test]
+async fn a_postgres_connection_ended_while_idle_is_replaced_before_an_operation_uses_it() {
+    use sqlx::Connection;
+    let Some(database) = support::postgres::database().await else { return };
+    let host = Host::new(Db::open(&database.url).await.unwrap());
+    let id = game(&host, "copenhagen").await.id;
+    host.play(id, alice().id, "d1-d3", Some(0), NOW).await.unwrap();
+    // Every connection of the bot's pool is idle now: the server ends them all.
+    let mut admin = sqlx::PgConnection::connect(&database.url).await.unwrap();
+    let ended: Vec<bool> = sqlx::query_scalar(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+         WHERE datname = current_database() AND application_name = 'tafl-bot'",
+    )
+    .fetch_all(&mut admin)
+    .await
+    .unwrap();
+    assert!(!ended.is_empty() && ended.iter().all(|&ended| ended), "the bot's connections were ended: {ended:?}");
+    tokio::time::sleep(std::time::Duration::from_millis(1_500)).await;
+    assert_eq!(host.show(id).await.unwrap().ply, 1, "a read after the connections were ended");
+    host.play(id, support::bob().id, "f4-f3", Some(1), NOW).await.unwrap();
+    assert_eq!(host.show(id).await.unwrap().ply, 2, "and a move");
+    admin.close().await.unwrap();
+}
+
+/// On `SQLite`, writes from the bot's own loops (a background handle) let a person's write go
+/// first: however many of them wait, a person's write waits for the one in progress and at most
+/// one background write. Runs on one thread, so that every waiter is queued (tasks block on the
+/// queue without touching the database) before the first write ends.
+#[tokio::test]
+async fn a_persons_write_waits_for_at_most_one_queued_background_write() {
+    let db = Db::open_file(&temp_path("urgency")).await.unwrap();
+    let background = db.with_urgency(store::Urgency::Background);
+    assert_eq!((db.urgency(), background.urgency()), (store::Urgency::Interactive, store::Urgency::Background));
+    let order = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let writer = |db: Db, name: &'static str| {
+        let order = order.clone();
+        tokio::spawn(async move {
+            let tx = db.begin_write().await.unwrap();
+            order.lock().unwrap().push(name);
+            tx.commit().await.unwrap();
+        })
+    };
+    let settle = || async {
+        for _ in 0..20 {
+            tokio::task::yield_now().await;
+        }
+    };
+    let held = db.begin_write().await.unwrap();
+    let mut tasks = Vec::new();
+    for name in ["background 1", "background 2", "background 3"] {
+        tasks.push(writer(background.clone(), name));
+        settle().await;
+    }
+    tasks.push(writer(db.clone(), "person"));
+    settle().await;
+    assert!(order.lock().unwrap().is_empty(), "everyone waits for the write in progress");
+    held.commit().await.unwrap();
+    for task in tasks {
+        task.await.unwrap();
+    }
+    assert_eq!(*order.lock().unwrap(), ["background 1", "person", "background 2", "background 3"]);
+}
+
+/// The background handle has connections of its own: with every connection of people's pool
+/// taken, the bot's loops still read and write.
+#[tokio::test]
+async fn background_work_has_connections_of_its_own() {
+    let db = Db::open_file(&temp_path("pools")).await.unwrap();
+    let background = db.with_urgency(store::Urgency::Background);
+    let mut taken = Vec::new();
+    for _ in 0..store::PoolSettings::default().max_connections {
+        taken.push(db.pool().acquire().await.unwrap());
+    }
+    let within = std::time::Duration::from_secs(5);
+    let read = tokio::time::timeout(within, background.begin_read()).await.expect("not kept waiting").unwrap();
+    drop(read);
+    let write = tokio::time::timeout(within, background.begin_write()).await.expect("not kept waiting").unwrap();
+    write.commit().await.unwrap();
+    drop(taken);
 }

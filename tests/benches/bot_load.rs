@@ -44,7 +44,7 @@ fn main() {
         fake.wait_until_ready().await;
         let (idle_peak, _) = memory_mb(bot.pid());
         for (label, think) in [("about a second to think", Duration::from_secs(1)), ("back to back", Duration::ZERO)] {
-            let report = bot_load::run(fake, GAMES, rounds, level, think).await;
+            let report = bot_load::run(fake, GAMES, rounds, level, think, "en-US").await;
             let mut latencies = report.people_latencies.clone();
             latencies.sort();
             println!(

@@ -13,6 +13,10 @@
 //! (each game moving as soon as its last move is answered), which saturates the two cores and
 //! measures queueing more than the bot.
 //!
+//! The bot runs as deployed: its scheduler and review loop look for due work every
+//! [`tafl_bot::host::scheduler::TICK_INTERVAL`], not ten times a second as in the tests (whose
+//! ticks, about 80 statements a second with several writes, would be load no real bot carries).
+//!
 //! Timings move with the machine's load, so the first run is followed by a count that does not:
 //! the SQL statements the bot runs per move (the click, its answer, and the deliveries it sets
 //! off), from sqlx's own statement events. `cargo bench -p tafl-e2e --bench latency -- one`
@@ -159,7 +163,7 @@ fn main() {
     runtime.block_on(async {
         let fake: &'static FakeDiscord = Box::leak(Box::new(FakeDiscord::start().await));
         let dir = temp_dir("latency");
-        let bot = TestBot::start(fake, &dir);
+        let bot = TestBot::start_as_deployed(fake, &dir);
         fake.wait_until_ready().await;
 
         // One move at a time.

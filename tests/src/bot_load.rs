@@ -7,9 +7,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use serde_json::json;
+use tafl_rules::engine::Level;
 use tafl_rules::{Game, Position, Status, Variant};
 
-use crate::fake_discord::{FakeDiscord, StoredMessage};
+use crate::fake_discord::{FakeDiscord, PATIENCE, StoredMessage};
 use crate::harness::{Player, Table};
 
 /// What a load run saw.
@@ -56,9 +57,9 @@ fn random_moves(seed: u64, plies: usize) -> Vec<String> {
 }
 
 /// Waits until a board of `game` shows `ply` plies (its picture is named after the ply).
-async fn board_at(fake: &FakeDiscord, channel: u64, game: i64, ply: usize) -> StoredMessage {
+async fn board_at(fake: &FakeDiscord, patience: Duration, channel: u64, game: i64, ply: usize) -> StoredMessage {
     let name = format!("game-{game}-{ply}.png");
-    fake.wait_for_message(&format!("game {game}'s board at ply {ply}"), |m| {
+    fake.wait_for_message_within(patience, &format!("game {game}'s board at ply {ply}"), |m| {
         m.channel_id == channel && m.attachments.iter().any(|a| a.filename == name)
     })
     .await
@@ -67,11 +68,19 @@ async fn board_at(fake: &FakeDiscord, channel: u64, game: i64, ply: usize) -> St
 /// Starts `games` games against the bot at `level` (the bot has the attackers and moves
 /// first), all at once, then plays `rounds` moves in each, every player thinking between none
 /// and twice `think` after the bot's move (none: back to back); meanwhile two people play each
-/// other a move every 100 ms. Each wait fails the run (a panic) if the bot does not answer
-/// within the fake's patience.
-pub async fn run(fake: &'static FakeDiscord, games: usize, rounds: usize, level: i64, think: Duration) -> LoadReport {
+/// other a move every 100 ms. Everyone's client speaks `locale` (a Discord locale, such as
+/// `en-US` or `ru`). Each wait fails the run (a panic) if the bot does not answer within the
+/// fake's patience.
+pub async fn run(
+    fake: &'static FakeDiscord,
+    games: usize,
+    rounds: usize,
+    level: i64,
+    think: Duration,
+    locale: &'static str,
+) -> LoadReport {
     let mut report = LoadReport { games, ..LoadReport::default() };
-    let people = Table { fake, channel: PEOPLE_CHANNEL, locale: "en-US" };
+    let people = Table { fake, channel: PEOPLE_CHANNEL, locale };
     let (a, b) = (player(0), player(1));
     let challenge =
         people.command(a, "challenge", &json!({ "opponent": b.id, "variant": "copenhagen", "side": 0 }), &[b]);
@@ -90,16 +99,17 @@ pub async fn run(fake: &'static FakeDiscord, games: usize, rounds: usize, level:
     // Every challenge at once: fifty searches queue up behind the cores.
     let mut pushed = Vec::with_capacity(games);
     for g in 0..games {
-        let table = Table { fake, channel: channel_of(g), locale: "en-US" };
+        let table = Table { fake, channel: channel_of(g), locale };
         let options = json!({ "variant": "copenhagen", "side": 1, "level": level, "rated": false });
         pushed.push(table.command(player(2 + g), "challenge", &options, &[]));
     }
     let mut ids = Vec::with_capacity(games);
     for interaction in &pushed {
         let answer = fake.wait_for_original(interaction).await;
+        // `Game #12 against…` / `Партия №12 началась…`
         let id: i64 = answer
             .content
-            .split('#')
+            .split(['#', '№'])
             .nth(1)
             .and_then(|rest| rest.split_whitespace().next())
             .and_then(|n| n.parse().ok())
@@ -107,15 +117,20 @@ pub async fn run(fake: &'static FakeDiscord, games: usize, rounds: usize, level:
         ids.push(id);
     }
 
+    // Every game's bot move may wait for all the others' searches (one search thread here): give
+    // each wait that long, twice over, and never less than the fake's own patience.
+    let level_time = Level::new(u8::try_from(level).unwrap_or(1))
+        .map_or(Duration::ZERO, |l| Duration::from_millis(l.budget().millis));
+    let patience = (level_time * 2 * u32::try_from(games).unwrap_or(u32::MAX)).max(PATIENCE);
     let done = Arc::new(AtomicBool::new(false));
     let probe = {
         let done = done.clone();
-        tokio::spawn(async move { people_play(fake, [a, b], people_game, &done).await })
+        tokio::spawn(async move { people_play(fake, [a, b], people_game, locale, &done).await })
     };
     let tasks: Vec<_> = ids
         .iter()
         .enumerate()
-        .map(|(g, &id)| tokio::spawn(async move { play_the_bot(fake, g, id, rounds, think).await }))
+        .map(|(g, &id)| tokio::spawn(async move { play_the_bot(fake, g, id, rounds, think, locale, patience).await }))
         .collect();
     for task in tasks {
         let (bot, mine) = task.await.expect("a game's task");
@@ -136,14 +151,16 @@ async fn play_the_bot(
     game: i64,
     rounds: usize,
     think: Duration,
+    locale: &'static str,
+    patience: Duration,
 ) -> (usize, usize) {
     let channel = channel_of(g);
-    let table = Table { fake, channel, locale: "en-US" };
+    let table = Table { fake, channel, locale };
     let me = player(2 + g);
     let (mut bot, mut mine) = (0, 0);
     for round in 0..rounds {
         let ply = 1 + 2 * round;
-        board_at(fake, channel, game, ply).await;
+        board_at(fake, patience, channel, game, ply).await;
         bot += 1;
         if !think.is_zero() {
             // Spread over the games, so that fifty players do not all move at one instant.
@@ -158,18 +175,24 @@ async fn play_the_bot(
         let mv = choices.first().map(|(_, value)| value.clone()).expect("a legal move");
         let played = table.command(me, "move", &json!({ "notation": mv, "game": game }), &[]);
         let answer = fake.wait_for_answer(&played).await;
-        assert!(answer.content.starts_with("You played"), "game {game}: {}", answer.content);
+        assert!(answer.content.starts_with(table.says("You played", "Вы сыграли")), "game {game}: {}", answer.content);
         mine += 1;
     }
     // The bot's answer to the last move.
-    board_at(fake, channel, game, 2 * rounds + 1).await;
+    board_at(fake, patience, channel, game, 2 * rounds + 1).await;
     (bot + 1, mine)
 }
 
 /// The two people's game: a move every 100 ms until `done`, each timed from its push on the
 /// gateway to the bot's answer reaching the fake.
-async fn people_play(fake: &'static FakeDiscord, players: [Player; 2], game: i64, done: &AtomicBool) -> Vec<Duration> {
-    let table = Table { fake, channel: PEOPLE_CHANNEL, locale: "en-US" };
+async fn people_play(
+    fake: &'static FakeDiscord,
+    players: [Player; 2],
+    game: i64,
+    locale: &'static str,
+    done: &AtomicBool,
+) -> Vec<Duration> {
+    let table = Table { fake, channel: PEOPLE_CHANNEL, locale };
     let moves = random_moves(11, 400);
     let mut latencies = Vec::new();
     for (ply, mv) in moves.iter().enumerate() {
@@ -180,7 +203,7 @@ async fn people_play(fake: &'static FakeDiscord, players: [Player; 2], game: i64
         let played = table.command(players[ply % 2], "move", &json!({ "notation": mv, "game": game }), &[]);
         let answer = fake.wait_for_answer(&played).await;
         let answered = fake.answered_at(&played).expect("the answer was recorded");
-        assert!(answer.content.starts_with("You played"), "{}", answer.content);
+        assert!(answer.content.starts_with(table.says("You played", "Вы сыграли")), "{}", answer.content);
         latencies.push(answered.saturating_duration_since(started));
         tokio::time::sleep(Duration::from_millis(100)).await;
     }

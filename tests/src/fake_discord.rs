@@ -508,7 +508,11 @@ impl FakeDiscord {
     }
 
     async fn wait_until<T>(&self, check: impl Fn() -> Option<T>) -> Option<T> {
-        let deadline = tokio::time::Instant::now() + PATIENCE;
+        self.wait_until_within(PATIENCE, check).await
+    }
+
+    async fn wait_until_within<T>(&self, patience: Duration, check: impl Fn() -> Option<T>) -> Option<T> {
+        let deadline = tokio::time::Instant::now() + patience;
         loop {
             let mut notified = pin!(self.shared.changed.notified());
             notified.as_mut().enable();
@@ -644,7 +648,20 @@ impl FakeDiscord {
     /// Waits for the first message (in its latest state, edits included) that `matches`,
     /// failing the test with every message after [`PATIENCE`].
     pub async fn wait_for_message(&self, what: &str, matches: impl Fn(&StoredMessage) -> bool) -> StoredMessage {
-        let found = self.wait_until(|| lock(&self.shared.store).messages.iter().find(|m| matches(m)).cloned()).await;
+        self.wait_for_message_within(PATIENCE, what, matches).await
+    }
+
+    /// [`FakeDiscord::wait_for_message`] with `patience` instead of [`PATIENCE`]: for what the
+    /// bot is expected to take long over (fifty searches queued for one thread).
+    pub async fn wait_for_message_within(
+        &self,
+        patience: Duration,
+        what: &str,
+        matches: impl Fn(&StoredMessage) -> bool,
+    ) -> StoredMessage {
+        let found = self
+            .wait_until_within(patience, || lock(&self.shared.store).messages.iter().find(|m| matches(m)).cloned())
+            .await;
         found.unwrap_or_else(|| panic!("the bot never showed {what}; messages: {:#?}", self.all_messages()))
     }
 

@@ -47,6 +47,19 @@ impl TestBot {
     /// Like [`TestBot::start`], registering the commands in `guild` (`DISCORD_GUILD_ID`).
     #[must_use]
     pub fn start_in(fake: &FakeDiscord, dir: &Path, guild: Option<u64>) -> TestBot {
+        TestBot::start_ticking(fake, dir, guild, TICK)
+    }
+
+    /// Like [`TestBot::start`], with the scheduler and the review loop looking for due work as
+    /// often as in a deployed bot ([`tafl_bot::host::scheduler::TICK_INTERVAL`]) rather than
+    /// every [`TICK`]: for benchmarks, where a test's ten ticks a second (about 80 SQL
+    /// statements, several of them writes) would be load that no real bot carries.
+    #[must_use]
+    pub fn start_as_deployed(fake: &FakeDiscord, dir: &Path) -> TestBot {
+        TestBot::start_ticking(fake, dir, None, tafl_bot::host::scheduler::TICK_INTERVAL)
+    }
+
+    fn start_ticking(fake: &FakeDiscord, dir: &Path, guild: Option<u64>, tick_interval: Duration) -> TestBot {
         let config = Config {
             token: Token::new("fake-token"),
             database_url: format!("sqlite://{}", dir.join("tafl.db").display()),
@@ -59,7 +72,7 @@ impl TestBot {
                     Api::Resolve { addr: fake.rest_addr(), ca: Some(ca) }
                 }
             },
-            tick_interval: TICK,
+            tick_interval,
             shards: None,
             health_addr: None,
             pool: tafl_bot::store::PoolSettings::default(),
@@ -203,6 +216,19 @@ impl Table<'_> {
         let english = tafl_bot::present::check::english_words(&shown, names);
         assert!(english.is_empty(), "English words on a {} server: {english:?}\n{shown}", self.locale);
     }
+
+    /// [`Table::assert_no_english`] for this table's channel alone (public messages and private
+    /// answers there), for a test whose other tables speak English.
+    pub fn assert_no_english_here(&self, names: &[&str]) {
+        if self.is_english() {
+            return;
+        }
+        let here = self.fake.all_messages().into_iter().filter(|m| m.channel_id == self.channel);
+        let shown = shown_in(here);
+        assert!(!shown.trim().is_empty(), "nothing was shown in channel {}", self.channel);
+        let english = tafl_bot::present::check::english_words(&shown, names);
+        assert!(english.is_empty(), "English words in a {} channel: {english:?}\n{shown}", self.locale);
+    }
 }
 
 /// The locales the scenarios run in: a server and people speaking English, and the same in
@@ -237,8 +263,13 @@ pub async fn private_answer(fake: &FakeDiscord, interaction: &Interaction) -> St
 /// Every word the bot showed anyone: message texts, button labels and menu options.
 #[must_use]
 pub fn everything_shown(fake: &FakeDiscord) -> String {
+    shown_in(fake.all_messages())
+}
+
+/// The words of `messages`: texts, button labels and menu options.
+fn shown_in(messages: impl IntoIterator<Item = StoredMessage>) -> String {
     let mut out = String::new();
-    for message in fake.all_messages() {
+    for message in messages {
         out.push_str(&message.text());
         out.push('\n');
         for (label, _) in message.button_labels() {
@@ -343,7 +374,9 @@ impl BotProcess {
         BotProcess::spawn_with(binary, fake, dir, &[])
     }
 
-    /// [`BotProcess::spawn`] with more environment variables (`DISCORD_SHARDS`, `TAFL_HEALTH_ADDR`…).
+    /// [`BotProcess::spawn`] with more environment variables (`DISCORD_SHARDS`, `TAFL_HEALTH_ADDR`…);
+    /// they override the defaults, so `DATABASE_URL` in `env` replaces the `SQLite` file in `dir`
+    /// (e.g. with a `PostgreSQL` database that several processes share).
     #[must_use]
     pub fn spawn_with(binary: &Path, fake: &FakeDiscord, dir: &Path, env: &[(&str, &str)]) -> BotProcess {
         let ca = dir.join("ca.pem");

@@ -17,6 +17,9 @@
 //! * **One database per test.** [`database`] creates `tafl_test_<pid>_<n>` and drops it when the
 //!   [`TestDatabase`] is dropped (panics included), so a shared `TEST_DATABASE_URL` server is not
 //!   littered.
+//! * **Durable, for benchmarks.** [`durable_server`] starts a second cluster of the same kind
+//!   with `PostgreSQL`'s own defaults (`fsync`, `full_page_writes` and `synchronous_commit` on), so
+//!   that a benchmark measures what a real deployment would pay for each commit.
 //! * **Not installed.** Without `TEST_DATABASE_URL` and without the programs, [`database`] prints
 //!   one line and returns `None`, and the test returns early; under `CI=true` it panics instead,
 //!   because CI must run these tests.
@@ -116,10 +119,29 @@ pub fn server() -> Option<&'static Server> {
     }
 }
 
+/// A server with `PostgreSQL`'s durable defaults, for benchmarks (see the module docs): a cluster
+/// of its own beside [`server`]'s, or the `TEST_DATABASE_URL` server as it is configured. `None`
+/// (after printing why) when `PostgreSQL` is not installed and `CI` is not `true`.
+pub fn durable_server() -> Option<&'static Server> {
+    static SERVER: OnceLock<Result<Option<Server>, String>> = OnceLock::new();
+    match SERVER.get_or_init(|| start_server_with(Durability::Durable)) {
+        Ok(Some(server)) => Some(server),
+        Ok(None) => {
+            eprintln!("skipping: PostgreSQL is not installed (see README: Debian's postgresql package)");
+            None
+        }
+        Err(error) => panic!("{error}"),
+    }
+}
+
 /// A fresh, empty database for one test, or `None` when `PostgreSQL` tests are skipped here.
 pub async fn database() -> Option<TestDatabase> {
+    Some(database_on(server()?).await)
+}
+
+/// A fresh, empty database on `server` (one of [`server`] or [`durable_server`]).
+pub async fn database_on(server: &Server) -> TestDatabase {
     static NEXT: AtomicUsize = AtomicUsize::new(0);
-    let server = server()?;
     let name = format!("tafl_test_{}_{}", std::process::id(), NEXT.fetch_add(1, Ordering::Relaxed));
     let mut admin = PgConnection::connect(&server.admin_url)
         .await
@@ -129,10 +151,23 @@ pub async fn database() -> Option<TestDatabase> {
         .await
         .unwrap_or_else(|e| panic!("cannot create the test database {name}: {e}"));
     let _ = admin.close().await;
-    Some(TestDatabase { url: server.url_of(&name), name, admin_url: server.admin_url.clone() })
+    TestDatabase { url: server.url_of(&name), name, admin_url: server.admin_url.clone() }
+}
+
+/// How the throwaway cluster treats commits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Durability {
+    /// `fsync=off`, `synchronous_commit=off`, `full_page_writes=off`: for tests.
+    Throwaway,
+    /// `PostgreSQL`'s defaults: for benchmarks.
+    Durable,
 }
 
 fn start_server() -> Result<Option<Server>, String> {
+    start_server_with(Durability::Throwaway)
+}
+
+fn start_server_with(durability: Durability) -> Result<Option<Server>, String> {
     if let Some(url) = std::env::var("TEST_DATABASE_URL").ok().filter(|u| !u.trim().is_empty()) {
         let url = url.trim().to_owned();
         if !(url.starts_with("postgres://") || url.starts_with("postgresql://")) {
@@ -151,7 +186,7 @@ fn start_server() -> Result<Option<Server>, String> {
         }
         return Ok(None);
     };
-    let cluster = Cluster::start(&bin)?;
+    let cluster = Cluster::start(&bin, durability)?;
     let admin_url = format!("postgres://postgres@127.0.0.1:{}/postgres", cluster.port);
     Ok(Some(Server { admin_url, cluster: Some(cluster) }))
 }
@@ -218,9 +253,10 @@ fn postgres_account() -> Result<Owner, String> {
 impl Cluster {
     /// `initdb`, then `pg_ctl start` on a free port, then the watchdog that removes it all when
     /// this process exits.
-    fn start(bin: &Path) -> Result<Cluster, String> {
+    fn start(bin: &Path, durability: Durability) -> Result<Cluster, String> {
         let owner = if running_as_root() { Some(postgres_account()?) } else { None };
-        let dir = std::env::temp_dir().join(format!("tafl-pg-{}", std::process::id()));
+        let suffix = if durability == Durability::Durable { "-durable" } else { "" };
+        let dir = std::env::temp_dir().join(format!("tafl-pg-{}{suffix}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(dir.join("socket")).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
         if let Some(owner) = &owner {
@@ -255,9 +291,12 @@ impl Cluster {
         let mut last_error = String::new();
         for _ in 0..5 {
             let port = free_port()?;
+            let unsafe_speed = match durability {
+                Durability::Throwaway => "-c fsync=off -c synchronous_commit=off -c full_page_writes=off ",
+                Durability::Durable => "",
+            };
             let options = format!(
-                "-p {port} -k {} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off \
-                 -c full_page_writes=off -c max_connections=200",
+                "-p {port} -k {} -c listen_addresses=127.0.0.1 {unsafe_speed}-c max_connections=200",
                 path_str(&cluster.dir.join("socket"))?
             );
             let log = cluster.dir.join("log");

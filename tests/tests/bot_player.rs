@@ -1,11 +1,24 @@
 //! Games against the bot through the real bot and the fake Discord (issue 14): challenging the
 //! bot starts a game at once, every move of the player is answered by a board edit with the
-//! bot's move, refusals are one sentence in the caller's language, and hints are drawn.
+//! bot's move, refusals are one sentence in the caller's language, and hints are drawn. The
+//! game, the hint, the load and the restarts run in English and in Russian.
 
 use serde_json::json;
 use tafl_e2e::bot_load;
 use tafl_e2e::fake_discord::{APPLICATION_ID, FakeDiscord, StoredMessage};
-use tafl_e2e::harness::{ALICE, BOB, BotProcess, CHANNEL, Player, Table, TestBot, temp_dir};
+use tafl_e2e::harness::{ALICE, BOB, BotProcess, CHANNEL, LOCALES, Player, Table, TestBot, let_time_pass, temp_dir};
+use tafl_e2e::in_english_and_russian;
+
+in_english_and_russian!(
+    challenging_the_bot_starts_a_game_at_once_and_it_answers_every_move_on_the_board,
+    a_hint_in_an_unrated_game_against_the_bot_is_a_private_picture_and_refused_elsewhere,
+    a_timed_game_survives_the_bot_being_down_past_its_deadline_and_the_bot_is_never_reminded,
+    games_against_the_bot_at_once_are_all_answered_while_two_people_play,
+    a_bot_killed_while_it_searches_plays_its_move_after_a_restart,
+);
+
+/// The Latin words that belong in a Russian run: people's names.
+const NOT_ENGLISH: &[&str] = &["Alice", "Bob"];
 
 /// The bot itself, as a player that can be named in a user option.
 const THE_BOT: Player = Player { id: APPLICATION_ID, name: "tafl" };
@@ -35,10 +48,9 @@ async fn a_legal_move(table: &Table<'_>, player: Player, game: i64) -> String {
     choices.first().map(|(_, value)| value.clone()).expect("a legal move")
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn challenging_the_bot_starts_a_game_at_once_and_it_answers_every_move_on_the_board() {
+async fn challenging_the_bot_starts_a_game_at_once_and_it_answers_every_move_on_the_board(locale: &'static str) {
     let (fake, bot, _dir) = served("bot-game").await;
-    let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
+    let table = Table { fake: &fake, channel: CHANNEL, locale };
     let challenge = table.command(
         ALICE,
         "challenge",
@@ -47,17 +59,22 @@ async fn challenging_the_bot_starts_a_game_at_once_and_it_answers_every_move_on_
     );
     let answer = fake.wait_for_original(&challenge).await;
     assert!(answer.is_ephemeral(), "{answer:#?}");
-    assert!(answer.content.contains("Game #1 against **Tafl bot (level 1)** has started"), "{}", answer.content);
+    let started = table.says(
+        "Game #1 against **Tafl bot (level 1)** has started",
+        "Партия №1 началась, ваш соперник — **Тафл-бот (уровень 1)**",
+    );
+    assert!(answer.content.contains(started), "{}", answer.content);
     // The bot has the attackers and moves first: its move arrives on the board by itself.
     let board = board_at(&fake, 1, 1).await;
-    assert!(board.text().contains("Tafl bot (level 1)"), "{}", board.text());
+    let name = table.says("Tafl bot (level 1)", "Тафл-бот (уровень 1)");
+    assert!(board.text().contains(name), "{}", board.text());
     assert!(!board.text().contains("<@-1>"), "the bot is never mentioned as a user: {}", board.text());
     for n in 0..3 {
         let ply = 1 + 2 * n;
         let mv = a_legal_move(&table, ALICE, 1).await;
         let played = table.command(ALICE, "move", &json!({ "notation": mv }), &[]);
         let answer = fake.wait_for_original(&played).await;
-        assert!(answer.content.starts_with("You played"), "{}", answer.content);
+        assert!(answer.content.starts_with(table.says("You played", "Вы сыграли")), "{}", answer.content);
         let after = board_at(&fake, 1, ply + 2).await;
         assert_eq!(after.id, board.id, "the bot's answer edits the same board");
     }
@@ -67,8 +84,9 @@ async fn challenging_the_bot_starts_a_game_at_once_and_it_answers_every_move_on_
     // `level` alone starts a game too, at once.
     let second = table.command(BOB, "challenge", &json!({ "variant": "brandubh", "side": 0, "level": 2 }), &[]);
     let answer = fake.wait_for_original(&second).await;
-    assert!(answer.content.contains("Game #2"), "{}", answer.content);
+    assert!(answer.content.contains(table.says("Game #2", "Партия №2")), "{}", answer.content);
     board_at(&fake, 2, 0).await;
+    table.assert_no_english(NOT_ENGLISH);
     bot.stop().await;
 }
 
@@ -86,7 +104,14 @@ async fn bad_challenges_of_the_bot_get_one_sentence_in_the_callers_language() {
             &english,
             json!({ "opponent": BOB.id, "rated": false }),
             vec![BOB],
-            "Only games against the bot can be unrated",
+            "Only games against the bot can be unrated; leave rated:false out, or add a level, like level:1,",
+        ),
+        // The options named as the Russian client shows them, not as the console types them.
+        (
+            &russian,
+            json!({ "opponent": BOB.id, "rated": false }),
+            vec![BOB],
+            "уберите рейтинговая:false или укажите уровень, например уровень:1,",
         ),
     ] {
         let refused = table.command(ALICE, "challenge", &options, &users);
@@ -103,15 +128,17 @@ async fn bad_challenges_of_the_bot_get_one_sentence_in_the_callers_language() {
     bot.stop().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_hint_in_an_unrated_game_against_the_bot_is_a_private_picture_and_refused_elsewhere() {
+async fn a_hint_in_an_unrated_game_against_the_bot_is_a_private_picture_and_refused_elsewhere(locale: &'static str) {
     let (fake, bot, _dir) = served("bot-hint").await;
-    let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
+    let table = Table { fake: &fake, channel: CHANNEL, locale };
     let rated = table.command(ALICE, "challenge", &json!({ "variant": "brandubh", "side": 0, "level": 1 }), &[]);
     fake.wait_for_original(&rated).await;
     let refused = table.command(ALICE, "hint", &json!({ "game": 1 }), &[]);
     let answer = fake.wait_for_original(&refused).await;
-    assert!(answer.is_ephemeral() && answer.content.contains("Hints are not given in rated games"), "{answer:#?}");
+    let no_hints = table.says("Hints are not given in rated games", "В рейтинговых партиях подсказок нет");
+    assert!(answer.is_ephemeral() && answer.content.contains(no_hints), "{answer:#?}");
+    let how = table.says("with rated:false to get them", "начните партию с ботом с рейтинговая:false.");
+    assert!(answer.content.contains(how), "the option as the client shows it: {}", answer.content);
 
     let casual = table.command(
         ALICE,
@@ -123,7 +150,7 @@ async fn a_hint_in_an_unrated_game_against_the_bot_is_a_private_picture_and_refu
     let hint = table.command(ALICE, "hint", &json!({ "game": 2 }), &[]);
     let answer = fake.wait_for_original(&hint).await;
     assert!(answer.is_ephemeral(), "{answer:#?}");
-    assert!(answer.text().contains("The engine would play `"), "{}", answer.text());
+    assert!(answer.text().contains(table.says("The engine would play `", "Движок сыграл бы `")), "{}", answer.text());
     let picture = answer.attachments.iter().find(|a| a.filename == "hint-2-0.png").expect("the hint's picture");
     assert!(picture.data.starts_with(b"\x89PNG"));
     // The suggested move is legal: play it.
@@ -131,34 +158,39 @@ async fn a_hint_in_an_unrated_game_against_the_bot_is_a_private_picture_and_refu
     let mv = text.split('`').nth(1).expect("the move in backticks").to_owned();
     let played = table.command(ALICE, "move", &json!({ "notation": mv, "game": 2 }), &[]);
     let answer = fake.wait_for_original(&played).await;
-    assert!(answer.content.starts_with("You played"), "{}", answer.content);
+    assert!(answer.content.starts_with(table.says("You played", "Вы сыграли")), "{}", answer.content);
     board_at(&fake, 2, 2).await;
+    table.assert_no_english(NOT_ENGLISH);
     bot.stop().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn fifty_games_against_the_bot_at_once_are_all_answered_while_two_people_play() {
+/// Fifty games against the bot at once in English: the load itself. The Russian run plays ten,
+/// enough to see every word the load shows (the same boards, answers and cards) in Russian
+/// without doubling the suite's longest test; the fifty are the English run's job.
+async fn games_against_the_bot_at_once_are_all_answered_while_two_people_play(locale: &'static str) {
+    let games = if locale == LOCALES[0] { 50 } else { 10 };
     let fake: &'static FakeDiscord = Box::leak(Box::new(FakeDiscord::start().await));
     let dir = temp_dir("bot-load");
     let bot = TestBot::start(fake, &dir);
     fake.wait_until_ready().await;
     // Level 1 keeps the test short; the benchmark measures the same at higher levels.
-    let report = bot_load::run(fake, 50, 2, 1, std::time::Duration::ZERO).await;
-    assert_eq!(report.games, 50);
-    assert_eq!(report.player_moves, 100, "every player's move was accepted");
-    assert_eq!(report.bot_moves, 150, "every bot move arrived on its board, in every game");
+    let report = bot_load::run(fake, games, 2, 1, std::time::Duration::ZERO, locale).await;
+    assert_eq!(report.games, games);
+    assert_eq!(report.player_moves, 2 * games, "every player's move was accepted");
+    assert_eq!(report.bot_moves, 3 * games, "every bot move arrived on its board, in every game");
     assert!(!report.people_latencies.is_empty(), "the people played meanwhile");
+    // The load's players are `L0`, `L1`…: names, not words.
+    Table { fake, channel: CHANNEL, locale }.assert_no_english(NOT_ENGLISH);
     bot.stop().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_bot_killed_while_it_searches_plays_its_move_after_a_restart() {
+async fn a_bot_killed_while_it_searches_plays_its_move_after_a_restart(locale: &'static str) {
     let fake = FakeDiscord::start_tls().await;
     let dir = temp_dir("bot-kill");
     let binary = std::path::Path::new(env!("CARGO_BIN_EXE_tafl-bot-e2e"));
     let process = BotProcess::spawn(binary, &fake, &dir);
     fake.wait_until_ready().await;
-    let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
+    let table = Table { fake: &fake, channel: CHANNEL, locale };
     // Level 5 thinks for 4.5 s: time enough to kill the process in the middle of its search.
     let challenge = table.command(ALICE, "challenge", &json!({ "variant": "copenhagen", "side": 1, "level": 5 }), &[]);
     fake.wait_for_original(&challenge).await;
@@ -171,7 +203,55 @@ async fn a_bot_killed_while_it_searches_plays_its_move_after_a_restart() {
     let process = BotProcess::spawn(binary, &fake, &dir);
     fake.wait_for_connections(connections + 1).await;
     let board = board_at(&fake, 1, 1).await;
-    assert!(board.text().contains("Tafl bot (level 5)"), "{}", board.text());
+    let name = table.says("Tafl bot (level 5)", "Тафл-бот (уровень 5)");
+    assert!(board.text().contains(name), "{}", board.text());
+    table.assert_no_english(NOT_ENGLISH);
+    process.kill();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The bot's turns have no clock (issue 14): a process killed while the bot searches, and down
+/// until long after the time per move, must not cost the bot the game on time, and nobody
+/// reminds the bot. The scheduler's first tick after the restart comes at once, seconds before
+/// the level-5 search can answer, so a bot turn that still had a deadline would be timed out.
+async fn a_timed_game_survives_the_bot_being_down_past_its_deadline_and_the_bot_is_never_reminded(
+    locale: &'static str,
+) {
+    let fake = FakeDiscord::start_tls().await;
+    let dir = temp_dir("bot-down-timed");
+    let binary = std::path::Path::new(env!("CARGO_BIN_EXE_tafl-bot-e2e"));
+    let process = BotProcess::spawn(binary, &fake, &dir);
+    fake.wait_until_ready().await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale };
+    // Alice attacks with an hour per move; level 5 thinks for 4.5 s.
+    let options = json!({ "variant": "copenhagen", "side": 0, "level": 5, "clock": "1h" });
+    let challenge = table.command(ALICE, "challenge", &options, &[]);
+    fake.wait_for_original(&challenge).await;
+    for ply in [0, 2] {
+        board_at(&fake, 1, ply).await;
+        let mv = a_legal_move(&table, ALICE, 1).await;
+        let played = table.command(ALICE, "move", &json!({ "notation": mv }), &[]);
+        let answer = fake.wait_for_original(&played).await;
+        assert!(answer.content.starts_with(table.says("You played", "Вы сыграли")), "{}", answer.content);
+    }
+    board_at(&fake, 1, 3).await;
+    process.kill();
+    let moved = fake.all_messages().iter().any(|m| m.attachments.iter().any(|a| a.filename == "game-1-4.png"));
+    assert!(!moved, "the bot had not moved yet when it was killed");
+    // Down for two hours: the turn began two hours ago and its hour ran out an hour ago.
+    let_time_pass(&dir, 1, 2 * 3600, -3600).await;
+
+    let connections = fake.connections();
+    let process = BotProcess::spawn(binary, &fake, &dir);
+    fake.wait_for_connections(connections + 1).await;
+    let board = board_at(&fake, 1, 4).await;
+    assert!(!board.custom_ids().is_empty(), "the game goes on: {}", board.text());
+    assert!(board.text().contains(table.says("⏰ Time runs out", "⏰ Время хода истекает")), "{}", board.text());
+    let over = fake.all_messages().iter().any(|m| m.attachments.iter().any(|a| a.filename == "game-1.gif"));
+    assert!(!over, "no summary: the bot did not lose on time");
+    let texts: Vec<String> = fake.all_messages().iter().map(StoredMessage::text).collect();
+    assert!(texts.iter().all(|t| !t.contains("<@-")), "nobody mentions the bot: {texts:#?}");
+    table.assert_no_english(NOT_ENGLISH);
     process.kill();
     let _ = std::fs::remove_dir_all(&dir);
 }

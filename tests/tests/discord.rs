@@ -16,6 +16,7 @@ in_english_and_russian!(
     tafl_variants_answers_in_a_server_channel_too,
     tafl_rules_answers_with_the_rules_and_the_start_position_as_a_png,
     the_rules_answer_is_shown_in_the_channel_with_its_board,
+    the_variant_option_autocompletes_from_what_is_typed,
 );
 
 /// `english` or `russian`, as `locale` speaks.
@@ -95,6 +96,46 @@ async fn commands_are_registered_globally_with_russian_names() {
     let variants = options.iter().find(|o| o["name"] == "variants").expect("a variants subcommand");
     assert_eq!(variants["name_localizations"]["ru"], "варианты");
     assert!(variants["description_localizations"]["ru"].is_string());
+
+    // Everything a Russian client shows of the command is Russian: every subcommand's, option's
+    // and choice's name and description has its Russian text, and none is English. Names are
+    // words joined by `_`, checked to be Cyrillic one by one.
+    let mut texts = vec![tafl["description_localizations"]["ru"].as_str().expect("a Russian description").to_owned()];
+    let mut missing = Vec::new();
+    let mut latin_names = Vec::new();
+    let mut visit = |item: &Value, path: &str| {
+        let name = item["name_localizations"]["ru"].as_str();
+        match name {
+            Some(name) if name.chars().all(|c| c == '_' || c == '-' || c.is_ascii_digit() || !c.is_ascii()) => {}
+            Some(name) => latin_names.push(format!("{path}: {name}")),
+            None => missing.push(format!("{path}: name")),
+        }
+        if item.get("type").is_some_and(Value::is_number) && item.get("description").is_some() {
+            match item["description_localizations"]["ru"].as_str() {
+                Some(description) => texts.push(description.to_owned()),
+                None => missing.push(format!("{path}: description")),
+            }
+        }
+    };
+    for subcommand in options {
+        let path = subcommand["name"].as_str().unwrap_or_default().to_owned();
+        visit(subcommand, &path);
+        for option in subcommand["options"].as_array().into_iter().flatten() {
+            let path = format!("{path} {}", option["name"].as_str().unwrap_or_default());
+            visit(option, &path);
+            for choice in option["choices"].as_array().into_iter().flatten() {
+                let path = format!("{path} = {}", choice["name"].as_str().unwrap_or_default());
+                visit(choice, &path);
+            }
+        }
+    }
+    assert!(missing.is_empty(), "no Russian text: {missing:#?}");
+    assert!(latin_names.is_empty(), "Latin letters in Russian names: {latin_names:#?}");
+    // Values to type are the same in every language (clocks such as `none`, `false`, variant
+    // ids such as `copenhagen`), and so are names (Discord, the OTN format).
+    let typed = ["none", "false", "copenhagen", "Discord", "OTN"];
+    let english = tafl_bot::present::check::english_words(&texts.join("\n"), &typed);
+    assert!(english.is_empty(), "English in the Russian commands: {english:?}\n{texts:#?}");
     bot.stop().await;
 }
 
@@ -249,23 +290,29 @@ async fn an_unknown_variant_gets_a_private_answer_in_the_callers_language() {
     bot.stop().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_variant_option_autocompletes_from_what_is_typed() {
+async fn the_variant_option_autocompletes_from_what_is_typed(locale: &'static str) {
     let fake = FakeDiscord::start().await;
     let bot = Bot::start(&fake, None);
     fake.wait_until_ready().await;
 
-    let options = json!([{ "name": "variant", "type": 3, "value": "histor", "focused": true }]);
-    let mut autocomplete = fake.slash_command("tafl", "rules", &options, 42, "en-US");
-    autocomplete["type"] = json!(4);
-    let interaction = fake.push_interaction(autocomplete);
-    let callback = fake.wait_for("the autocomplete answer", |r| r.path == interaction.callback_path()).await;
+    // The English name's start, and the start of the name in the reader's language.
+    for typed in ["histor", says(locale, "Histor", "Истор")] {
+        let options = json!([{ "name": "variant", "type": 3, "value": typed, "focused": true }]);
+        let mut autocomplete = fake.slash_command("tafl", "rules", &options, 42, locale);
+        autocomplete["type"] = json!(4);
+        let interaction = fake.push_interaction(autocomplete);
+        let callback = fake.wait_for("the autocomplete answer", |r| r.path == interaction.callback_path()).await;
 
-    let json = callback.json.expect("a JSON answer");
-    assert_eq!(json["type"], 8, "an autocomplete result");
-    let values: Vec<&str> =
-        json["data"]["choices"].as_array().unwrap().iter().map(|c| c["value"].as_str().unwrap()).collect();
-    assert_eq!(values, ["historical-7", "historical-9", "historical-11"]);
+        let json = callback.json.expect("a JSON answer");
+        assert_eq!(json["type"], 8, "an autocomplete result");
+        let choices = json["data"]["choices"].as_array().unwrap();
+        let values: Vec<&str> = choices.iter().map(|c| c["value"].as_str().unwrap()).collect();
+        assert_eq!(values, ["historical-7", "historical-9", "historical-11"], "{typed}");
+        let names: Vec<&str> = choices.iter().map(|c| c["name"].as_str().unwrap()).collect();
+        let first = says(locale, "Historical 7x7", "Исторический тафл 7×7");
+        assert!(names[0].starts_with(first), "{names:?}");
+        assert_no_english(locale, &names.join("\n"));
+    }
     bot.stop().await;
 }
 

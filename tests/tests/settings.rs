@@ -1,11 +1,26 @@
 //! `/tafl settings` and threads per game through the real bot and the fake Discord: a manager
 //! turns threads on and a game lives in its own thread; non-managers cannot change the server;
 //! personal settings round-trip and style the boards a player shows; bad input is refused in one
-//! sentence and changes nothing.
+//! sentence and changes nothing. Every scenario runs twice: with a server and people speaking
+//! English, and speaking Russian, where nothing the bot shows may be English prose.
 
 use serde_json::{Value, json};
 use tafl_e2e::fake_discord::{FakeDiscord, Fault, GUILD, Interaction, StoredMessage, in_guild, with_name};
 use tafl_e2e::harness::{ALICE, BOB, CHANNEL, EVE, Player, Table, TestBot, private_answer, temp_dir};
+use tafl_e2e::in_english_and_russian;
+
+in_english_and_russian!(
+    with_threads_on_a_game_lives_in_its_own_thread_under_the_board,
+    when_the_thread_cannot_be_made_the_game_goes_on_in_the_channel,
+    only_managers_change_the_server_settings,
+    personal_settings_round_trip_and_style_the_boards_a_player_shows,
+    a_bad_default_clock_is_refused_and_a_good_one_times_new_challenges,
+    challenges_are_refused_in_channels_the_managers_did_not_allow,
+    the_settings_command_is_registered_with_typed_options_in_both_languages,
+);
+
+/// The Latin words that belong in a Russian run: people's names and what they typed.
+const NOT_ENGLISH: &[&str] = &["Alice", "Bob", "Eve", "soon", "none"];
 
 /// Discord's Manage Server permission bit.
 const MANAGE_GUILD: u64 = 1 << 5;
@@ -48,16 +63,20 @@ struct From {
     manager: bool,
     /// `None` for a direct message to the bot.
     channel: Option<u64>,
+    /// The sender's language.
     locale: &'static str,
+    /// The server's language as Discord sends it (`guild_locale`), in a server channel.
+    server: Option<&'static str>,
 }
 
 impl From {
-    fn member(player: Player) -> From {
-        From { player, manager: false, channel: Some(CHANNEL), locale: "en-US" }
+    /// `player`, a member who may not manage the server, in the table's channel and language.
+    fn member(table: &Table<'_>, player: Player) -> From {
+        From { player, manager: false, channel: Some(table.channel), locale: table.locale, server: Some(table.locale) }
     }
 
-    fn manager(player: Player) -> From {
-        From { manager: true, ..From::member(player) }
+    fn manager(table: &Table<'_>, player: Player) -> From {
+        From { manager: true, ..From::member(table, player) }
     }
 }
 
@@ -84,6 +103,9 @@ fn settings(fake: &FakeDiscord, from: From, options: &[Value]) -> Interaction {
     if !channels.is_empty() {
         payload["data"]["resolved"] = json!({ "channels": channels });
     }
+    if let (Some(_), Some(server)) = (from.channel, from.server) {
+        payload["guild_locale"] = json!(server);
+    }
     fake.push_interaction(payload)
 }
 
@@ -95,7 +117,8 @@ async fn start_game(table: &Table<'_>) -> StoredMessage {
         table.command(ALICE, "challenge", &json!({ "opponent": BOB.id, "variant": "brandubh", "side": 0 }), &[BOB]);
     let card = fake.wait_for_original(&challenge).await;
     assert!(!card.is_ephemeral(), "the challenge card is public: {card:#?}");
-    let accept = card.button_labels().into_iter().find(|(label, _)| label == "Accept").expect("an Accept button").1;
+    let accept = table.says("Accept", "Принять");
+    let accept = card.button_labels().into_iter().find(|(label, _)| label == accept).expect("an Accept button").1;
     let _ = table.click(BOB, &card, &accept, None);
     fake.wait_for_message("the card turned into the board", |m| m.id == card.id && m.edits > 0).await
 }
@@ -109,42 +132,42 @@ async fn board_at(fake: &FakeDiscord, id: u64, game: i64, ply: usize) -> StoredM
     .await
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn with_threads_on_a_game_lives_in_its_own_thread_under_the_board() {
+async fn with_threads_on_a_game_lives_in_its_own_thread_under_the_board(locale: &'static str) {
     let (fake, bot) = served("threads").await;
-    let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
+    let table = Table { fake: &fake, channel: CHANNEL, locale };
 
-    let turned_on = settings(&fake, From::manager(EVE), &[option("threads", json!(true))]);
+    let turned_on = settings(&fake, From::manager(&table, EVE), &[option("threads", json!(true))]);
     let answer = private_answer(&fake, &turned_on).await;
-    assert!(answer.starts_with("Saved.\n"), "{answer}");
-    assert!(answer.contains("A thread for each game: on"), "{answer}");
+    assert!(answer.starts_with(table.says("Saved.\n", "Сохранено.\n")), "{answer}");
+    assert!(answer.contains(table.says("A thread for each game: on", "Ветка для каждой партии: вкл.")), "{answer}");
 
     let board = start_game(&table).await;
     assert_eq!(board.channel_id, CHANNEL, "the board stays in the channel");
-    let notice = fake
-        .wait_for_message("Alice's first notice", |m| m.content.contains("your move: game #1 (Brandubh) has begun"))
-        .await;
+    let begun = table.says("your move: game #1 (Brandubh) has begun", "ваш ход: партия №1 (Брандубх) началась");
+    let notice = fake.wait_for_message("Alice's first notice", |m| m.content.contains(begun)).await;
     let threads = fake.threads();
     assert_eq!(threads.len(), 1, "{threads:#?}");
     let thread = &threads[0];
-    assert_eq!(thread.name, "Alice vs Bob · Brandubh #1");
+    assert_eq!(thread.name, table.says("Alice vs Bob · Brandubh #1", "Alice — Bob · Брандубх №1"));
     assert_eq!((thread.parent_id, thread.message_id, thread.kind), (CHANNEL, Some(board.id), 11), "{thread:#?}");
     assert_eq!(notice.channel_id, thread.id, "the notice goes into the thread");
 
     // A move typed inside the thread finds the game; the board in the channel is edited in place.
-    let in_thread = Table { fake: &fake, channel: thread.id, locale: "en-US" };
+    let in_thread = Table { fake: &fake, channel: thread.id, locale };
     let played = in_thread.command(ALICE, "move", &json!({ "notation": "d2-c2" }), &[]);
-    assert!(private_answer(&fake, &played).await.starts_with("You played `d2-c2`"));
+    assert!(private_answer(&fake, &played).await.starts_with(table.says("You played `d2-c2`", "Вы сыграли `d2-c2`")));
     let board = board_at(&fake, board.id, 1, 1).await;
     assert_eq!(board.channel_id, CHANNEL);
-    let notice = fake.wait_for_message("Bob's notice", |m| m.content.contains("your move in game #1")).await;
+    let your_move = table.says("your move in game #1", "ваш ход в партии №1");
+    let notice = fake.wait_for_message("Bob's notice", |m| m.content.contains(your_move)).await;
     assert_eq!(notice.channel_id, thread.id);
     assert!(notice.content.starts_with(&format!("<@{}>", BOB.id)), "{}", notice.content);
 
     // An offer, and the summary, go into the thread too.
     let offer = in_thread.command(BOB, "draw", &json!({}), &[]);
-    assert!(private_answer(&fake, &offer).await.contains("offers a draw"));
-    let offered = fake.wait_for_message("the offer notice", |m| m.content.contains("offers a draw in game #1")).await;
+    assert!(private_answer(&fake, &offer).await.contains(table.says("offers a draw", "предлагает ничью")));
+    let offers = table.says("offers a draw in game #1", "предлагает ничью в партии №1");
+    let offered = fake.wait_for_message("the offer notice", |m| m.content.contains(offers)).await;
     assert_eq!(offered.channel_id, thread.id);
     let board = fake
         .wait_for_message("the offer on the board", |m| {
@@ -155,7 +178,7 @@ async fn with_threads_on_a_game_lives_in_its_own_thread_under_the_board() {
     let summary =
         fake.wait_for_message("the summary", |m| m.attachments.iter().any(|a| a.filename == "game-1.gif")).await;
     assert_eq!(summary.channel_id, thread.id, "the summary goes into the thread");
-    assert!(summary.text().contains("by agreement"), "{}", summary.text());
+    assert!(summary.text().contains(table.says("by agreement", "по соглашению")), "{}", summary.text());
     let board = fake.wait_for_message("the final board", |m| m.id == board.id && m.custom_ids().is_empty()).await;
     assert_eq!(board.channel_id, CHANNEL);
 
@@ -165,78 +188,109 @@ async fn with_threads_on_a_game_lives_in_its_own_thread_under_the_board() {
     assert_eq!(public, [board.id], "{:#?}", fake.messages_in(CHANNEL));
     assert_eq!(fake.threads().len(), 1, "one thread per game");
     assert!(fake.unknown_requests().is_empty(), "{:#?}", fake.unknown_requests());
+    table.assert_no_english(NOT_ENGLISH);
+    if !table.is_english() {
+        let english = tafl_bot::present::check::english_words(&thread.name, NOT_ENGLISH);
+        assert!(english.is_empty(), "English in the thread's name: {english:?}");
+    }
     bot.stop().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn when_the_thread_cannot_be_made_the_game_goes_on_in_the_channel() {
+async fn when_the_thread_cannot_be_made_the_game_goes_on_in_the_channel(locale: &'static str) {
     let (fake, bot) = served("no-thread").await;
-    let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
-    let turned_on = settings(&fake, From::manager(EVE), &[option("threads", json!(true))]);
-    assert!(private_answer(&fake, &turned_on).await.starts_with("Saved."));
+    let table = Table { fake: &fake, channel: CHANNEL, locale };
+    let turned_on = settings(&fake, From::manager(&table, EVE), &[option("threads", json!(true))]);
+    assert!(private_answer(&fake, &turned_on).await.starts_with(table.says("Saved.", "Сохранено.")));
 
     // Discord fails every attempt to start the thread.
     fake.fail_next(|r| r.method == "POST" && r.path.ends_with("/threads"), 3, Fault::ServerError(503));
     let board = start_game(&table).await;
-    let notice = fake.wait_for_message("Alice's first notice", |m| m.content.contains("your move: game #1")).await;
+    let begun = table.says("your move: game #1", "ваш ход: партия №1");
+    let notice = fake.wait_for_message("Alice's first notice", |m| m.content.contains(begun)).await;
     assert_eq!(notice.channel_id, CHANNEL, "without a thread the notice goes to the channel");
     assert!(fake.threads().is_empty());
     let played = table.command(ALICE, "move", &json!({ "notation": "d2-c2" }), &[]);
-    assert!(private_answer(&fake, &played).await.starts_with("You played"));
+    assert!(private_answer(&fake, &played).await.starts_with(table.says("You played", "Вы сыграли")));
     board_at(&fake, board.id, 1, 1).await;
-    let notice = fake.wait_for_message("Bob's notice", |m| m.content.contains("your move in game #1")).await;
+    let your_move = table.says("your move in game #1", "ваш ход в партии №1");
+    let notice = fake.wait_for_message("Bob's notice", |m| m.content.contains(your_move)).await;
     assert_eq!(notice.channel_id, CHANNEL);
+    table.assert_no_english(NOT_ENGLISH);
     bot.stop().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn only_managers_change_the_server_settings() {
+async fn only_managers_change_the_server_settings(locale: &'static str) {
     let (fake, bot) = served("not-manager").await;
-    let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
+    let table = Table { fake: &fake, channel: CHANNEL, locale };
 
     // Eve may not manage the server: nothing changes, not even her own part of the request.
     let refused = settings(
         &fake,
-        From::member(EVE),
+        From::member(&table, EVE),
         &[option("dm", json!(true)), option("threads", json!(true)), channel("allow_channel", OTHER_CHANNEL)],
     );
     assert_eq!(
         private_answer(&fake, &refused).await,
-        "Only members who can manage this server change its settings; your own settings (dm, digest, orientation, \
-         theme) are yours to change."
+        table.says(
+            "Only members who can manage this server change its settings; your own settings (dm, digest, \
+             orientation, theme) are yours to change.",
+            "Настройки сервера меняют только те, кто может управлять сервером; свои настройки (лс, сводка, \
+             ориентация, тема) вы меняете сами."
+        )
     );
-    let shown = settings(&fake, From::member(EVE), &[]);
+    let shown = settings(&fake, From::member(&table, EVE), &[]);
     let shown = private_answer(&fake, &shown).await;
-    assert!(!shown.contains("Saved."), "{shown}");
-    for line in ["Notices by direct message: off", "A thread for each game: off", "Channels for games: every channel"] {
+    assert!(!shown.contains(table.says("Saved.", "Сохранено.")), "{shown}");
+    let lines = if table.is_english() {
+        ["Notices by direct message: off", "A thread for each game: off", "Channels for games: every channel"]
+    } else {
+        ["Уведомления в личные сообщения: выкл.", "Ветка для каждой партии: выкл.", "Каналы для партий: все"]
+    };
+    for line in lines {
         assert!(shown.contains(line), "{line:?} in {shown}");
     }
     start_game(&table).await;
-    fake.wait_for_message("the first notice", |m| m.content.contains("your move: game #1")).await;
+    let begun = table.says("your move: game #1", "ваш ход: партия №1");
+    fake.wait_for_message("the first notice", |m| m.content.contains(begun)).await;
     assert!(fake.threads().is_empty(), "threads are still off");
 
-    // In Russian too.
-    let refused = settings(&fake, From { locale: "ru", ..From::member(EVE) }, &[option("default_clock", json!("3d"))]);
-    assert!(private_answer(&fake, &refused).await.starts_with("Настройки сервера меняют только те"));
-
     // Server settings cannot be changed from a direct message, personal ones can.
-    let dm = From { channel: None, ..From::manager(ALICE) };
+    let dm = From { channel: None, ..From::manager(&table, ALICE) };
     let refused = settings(&fake, dm, &[option("threads", json!(true))]);
-    assert!(private_answer(&fake, &refused).await.starts_with("Server settings are changed in the server"));
+    let in_server = table.says("Server settings are changed in the server", "Настройки сервера меняют на сервере");
+    assert!(private_answer(&fake, &refused).await.starts_with(in_server));
     let saved = settings(&fake, dm, &[option("digest", json!(true))]);
     let saved = private_answer(&fake, &saved).await;
-    assert!(saved.contains("Daily digest: on") && !saved.contains("This server"), "{saved}");
+    let digest_on = table.says("Daily digest: on", "Ежедневная сводка: вкл.");
+    let server = table.says("This server", "Этот сервер");
+    assert!(saved.contains(digest_on) && !saved.contains(server), "{saved}");
+    table.assert_no_english(NOT_ENGLISH);
+
+    // A member reading the other language is answered in theirs (on a server whose language
+    // Discord does not send).
+    let other = if table.is_english() { "ru" } else { "en-US" };
+    let refused = settings(
+        &fake,
+        From { locale: other, server: None, ..From::member(&table, EVE) },
+        &[option("default_clock", json!("3d"))],
+    );
+    let refused = private_answer(&fake, &refused).await;
+    let expected = if table.is_english() {
+        "Настройки сервера меняют только те"
+    } else {
+        "Only members who can manage"
+    };
+    assert!(refused.starts_with(expected), "{refused}");
     bot.stop().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn personal_settings_round_trip_and_style_the_boards_a_player_shows() {
+async fn personal_settings_round_trip_and_style_the_boards_a_player_shows(locale: &'static str) {
     let (fake, bot) = served("personal").await;
-    let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
+    let table = Table { fake: &fake, channel: CHANNEL, locale };
 
     let set = settings(
         &fake,
-        From::member(BOB),
+        From::member(&table, BOB),
         &[
             option("dm", json!(true)),
             option("digest", json!(true)),
@@ -245,32 +299,41 @@ async fn personal_settings_round_trip_and_style_the_boards_a_player_shows() {
         ],
     );
     let saved = private_answer(&fake, &set).await;
-    let expected = [
-        "Notices by direct message: on",
-        "Daily digest: on",
-        "Board orientation: flipped",
-        "Board theme: high-contrast",
-    ];
-    assert!(saved.starts_with("Saved.\n**Your settings**"), "{saved}");
+    let expected = if table.is_english() {
+        [
+            "Notices by direct message: on",
+            "Daily digest: on",
+            "Board orientation: flipped",
+            "Board theme: high-contrast",
+        ]
+    } else {
+        [
+            "Уведомления в личные сообщения: вкл.",
+            "Ежедневная сводка: вкл.",
+            "Ориентация доски: перевёрнутая",
+            "Тема доски: контрастная",
+        ]
+    };
+    let yours = table.says("**Your settings**", "**Ваши настройки**");
+    assert!(saved.starts_with(&format!("{}\n{yours}", table.says("Saved.", "Сохранено."))), "{saved}");
     for line in expected {
         assert!(saved.contains(line), "{line:?} in {saved}");
     }
-    let shown = settings(&fake, From::member(BOB), &[]);
+    let shown = settings(&fake, From::member(&table, BOB), &[]);
     let shown = private_answer(&fake, &shown).await;
-    assert!(shown.starts_with("**Your settings**"), "{shown}");
+    assert!(shown.starts_with(yours), "{shown}");
     for line in expected {
         assert!(shown.contains(line), "{line:?} in {shown}");
     }
     // Changing one setting keeps the others.
-    let one = settings(&fake, From::member(BOB), &[option("dm", json!(false))]);
+    let one = settings(&fake, From::member(&table, BOB), &[option("dm", json!(false))]);
     let one = private_answer(&fake, &one).await;
-    assert!(one.contains("Notices by direct message: off") && one.contains("Board theme: high-contrast"), "{one}");
-    let russian = settings(&fake, From { locale: "ru", ..From::member(BOB) }, &[]);
-    let russian = private_answer(&fake, &russian).await;
-    assert!(russian.contains("Ориентация доски: перевёрнутая") && russian.contains("Тема доски: контрастная"));
+    let dm_off = table.says("Notices by direct message: off", "Уведомления в личные сообщения: выкл.");
+    assert!(one.contains(dm_off) && one.contains(expected[3]), "{one}");
     // Alice's settings are her own.
-    let alice = settings(&fake, From::member(ALICE), &[]);
-    assert!(private_answer(&fake, &alice).await.contains("Board theme: classic"));
+    let alice = settings(&fake, From::member(&table, ALICE), &[]);
+    let classic = table.says("Board theme: classic", "Тема доски: классическая");
+    assert!(private_answer(&fake, &alice).await.contains(classic));
 
     // `/tafl board` draws the position in the style of whoever asks.
     let board = start_game(&table).await;
@@ -285,88 +348,112 @@ async fn personal_settings_round_trip_and_style_the_boards_a_player_shows() {
     let bobs = fake.wait_for_message("Bob's board", |m| m.id > alices.id && !m.attachments.is_empty()).await;
     assert!(picture(&bobs).starts_with(b"\x89PNG"));
     assert_ne!(picture(&bobs), picture(&alices), "Bob sees his own style");
+    table.assert_no_english(NOT_ENGLISH);
     bot.stop().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_bad_default_clock_is_refused_and_a_good_one_times_new_challenges() {
+async fn a_bad_default_clock_is_refused_and_a_good_one_times_new_challenges(locale: &'static str) {
     let (fake, bot) = served("default-clock").await;
-    let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
+    let table = Table { fake: &fake, channel: CHANNEL, locale };
 
     let bad = settings(
         &fake,
-        From::manager(ALICE),
+        From::manager(&table, ALICE),
         &[option("threads", json!(true)), option("default_clock", json!("soon"))],
     );
     let answer = private_answer(&fake, &bad).await;
-    assert!(answer.starts_with("\"soon\" is not a clock; write a time per move such as 1d, 3d, 12h"), "{answer}");
-    assert!(answer.contains("3d+7d") && answer.ends_with("or none."), "{answer}");
-    let too_long = settings(&fake, From::manager(ALICE), &[option("default_clock", json!("90d"))]);
-    assert!(private_answer(&fake, &too_long).await.contains("30 days"));
-    let shown = settings(&fake, From::manager(ALICE), &[]);
-    let shown = private_answer(&fake, &shown).await;
-    assert!(shown.contains("Default clock: `none`") && shown.contains("A thread for each game: off"), "{shown}");
-
-    let good = settings(&fake, From::manager(ALICE), &[option("default_clock", json!("3d+7d"))]);
-    let answer = private_answer(&fake, &good).await;
-    assert!(
-        answer.contains("Default clock: `3d+7d` (Time per move: 3 days, unused time saved up to 7 days)"),
-        "{answer}"
+    let unreadable = table.says(
+        "\"soon\" is not a clock; write a time per move such as 1d, 3d, 12h",
+        "«soon» — не часы; напишите время на ход, например 1d, 3d, 12h",
     );
+    assert!(answer.starts_with(unreadable), "{answer}");
+    assert!(answer.contains("3d+7d") && answer.ends_with(table.says("or none.", "или none.")), "{answer}");
+    let too_long = settings(&fake, From::manager(&table, ALICE), &[option("default_clock", json!("90d"))]);
+    assert!(private_answer(&fake, &too_long).await.contains(table.says("30 days", "30 дней")));
+    let shown = settings(&fake, From::manager(&table, ALICE), &[]);
+    let shown = private_answer(&fake, &shown).await;
+    let (no_clock, no_threads) = if table.is_english() {
+        ("Default clock: `none`", "A thread for each game: off")
+    } else {
+        ("Часы по умолчанию: `none`", "Ветка для каждой партии: выкл.")
+    };
+    assert!(shown.contains(no_clock) && shown.contains(no_threads), "{shown}");
+
+    let good = settings(&fake, From::manager(&table, ALICE), &[option("default_clock", json!("3d+7d"))]);
+    let answer = private_answer(&fake, &good).await;
+    let words = table.says(
+        "Time per move: 3 days, unused time saved up to 7 days",
+        "Время на ход: 3 дня, неиспользованное копится, но не больше, чем 7 дней",
+    );
+    let default = table.says("Default clock: `3d+7d`", "Часы по умолчанию: `3d+7d`");
+    assert!(answer.contains(&format!("{default} ({words})")), "{answer}");
     let challenge = table.command(ALICE, "challenge", &json!({ "opponent": BOB.id }), &[BOB]);
     let card = fake.wait_for_original(&challenge).await;
-    assert!(card.text().contains("Time per move: 3 days, unused time saved up to 7 days"), "{}", card.text());
-    let untimed = settings(&fake, From::manager(ALICE), &[option("default_clock", json!("none"))]);
-    assert!(private_answer(&fake, &untimed).await.contains("Default clock: `none`"));
+    assert!(card.text().contains(words), "{}", card.text());
+    let untimed = settings(&fake, From::manager(&table, ALICE), &[option("default_clock", json!("none"))]);
+    assert!(private_answer(&fake, &untimed).await.contains(no_clock));
+    table.assert_no_english(NOT_ENGLISH);
     bot.stop().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn challenges_are_refused_in_channels_the_managers_did_not_allow() {
+async fn challenges_are_refused_in_channels_the_managers_did_not_allow(locale: &'static str) {
     let (fake, bot) = served("channels").await;
-    let here = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
-    let there = Table { fake: &fake, channel: OTHER_CHANNEL, locale: "en-US" };
-    let refused = "Games are not played in this channel on this server; ask a manager, or use an allowed channel.";
+    let here = Table { fake: &fake, channel: CHANNEL, locale };
+    let there = Table { fake: &fake, channel: OTHER_CHANNEL, locale };
+    let refused = here.says(
+        "Games are not played in this channel on this server; ask a manager, or use an allowed channel.",
+        "На этом сервере в этом канале не играют; спросите модератора или перейдите в разрешённый канал.",
+    );
+    let channels = here.says("Channels for games:", "Каналы для партий:");
 
-    let allowed = settings(&fake, From::manager(EVE), &[channel("allow_channel", OTHER_CHANNEL)]);
+    let allowed = settings(&fake, From::manager(&here, EVE), &[channel("allow_channel", OTHER_CHANNEL)]);
     let answer = private_answer(&fake, &allowed).await;
-    assert!(answer.contains(&format!("Channels for games: <#{OTHER_CHANNEL}>")), "{answer}");
+    assert!(answer.contains(&format!("{channels} <#{OTHER_CHANNEL}>")), "{answer}");
     let challenge = here.command(ALICE, "challenge", &json!({ "opponent": BOB.id }), &[BOB]);
     assert_eq!(private_answer(&fake, &challenge).await, refused);
     let challenge = there.command(ALICE, "challenge", &json!({ "opponent": BOB.id }), &[BOB]);
     assert!(!fake.wait_for_original(&challenge).await.is_ephemeral(), "a card in the allowed channel");
 
     // The last allowed channel cannot be closed: that would open every channel.
-    let last = settings(&fake, From::manager(EVE), &[channel("disallow_channel", OTHER_CHANNEL)]);
-    assert_eq!(
-        private_answer(&fake, &last).await,
+    let last = settings(&fake, From::manager(&here, EVE), &[channel("disallow_channel", OTHER_CHANNEL)]);
+    let only = if here.is_english() {
         format!(
             "<#{OTHER_CHANNEL}> is the only channel allowed for games; allow another one first, or all of them with \
              all_channels."
         )
-    );
+    } else {
+        format!(
+            "<#{OTHER_CHANNEL}> — единственный канал для партий; сначала разрешите другой или все сразу опцией \
+             все_каналы."
+        )
+    };
+    assert_eq!(private_answer(&fake, &last).await, only);
     // Moving the games from one channel to another.
     let moved = settings(
         &fake,
-        From::manager(EVE),
+        From::manager(&here, EVE),
         &[channel("allow_channel", CHANNEL), channel("disallow_channel", OTHER_CHANNEL)],
     );
-    assert!(private_answer(&fake, &moved).await.ends_with(&format!("Channels for games: <#{CHANNEL}>")));
+    assert!(private_answer(&fake, &moved).await.ends_with(&format!("{channels} <#{CHANNEL}>")));
     let challenge = there.command(BOB, "challenge", &json!({ "opponent": ALICE.id }), &[ALICE]);
     assert_eq!(private_answer(&fake, &challenge).await, refused);
     let challenge = here.command(BOB, "challenge", &json!({ "opponent": ALICE.id }), &[ALICE]);
     assert!(!fake.wait_for_original(&challenge).await.is_ephemeral());
 
     // Every channel again.
-    let all = settings(&fake, From::manager(EVE), &[option("all_channels", json!(true))]);
-    assert!(private_answer(&fake, &all).await.contains("Channels for games: every channel"));
+    let all = settings(&fake, From::manager(&here, EVE), &[option("all_channels", json!(true))]);
+    let every = here.says("Channels for games: every channel", "Каналы для партий: все");
+    assert!(private_answer(&fake, &all).await.contains(every));
     let challenge = there.command(EVE, "challenge", &json!({}), &[]);
     assert!(!fake.wait_for_original(&challenge).await.is_ephemeral());
+    here.assert_no_english(NOT_ENGLISH);
     bot.stop().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_settings_command_is_registered_with_typed_options_in_both_languages() {
+/// The registration is the same whatever the language of whoever reads it; the Russian run
+/// checks the Russian names, descriptions and choices Discord shows a Russian client, and that
+/// none of them is English.
+async fn the_settings_command_is_registered_with_typed_options_in_both_languages(locale: &'static str) {
     let fake = FakeDiscord::start().await;
     let dir = temp_dir("settings-registration");
     let bot = TestBot::start(&fake, &dir);
@@ -374,8 +461,15 @@ async fn the_settings_command_is_registered_with_typed_options_in_both_languages
     let commands = registration.json.expect("a JSON list of commands");
     let subcommands = commands[0]["options"].as_array().expect("subcommands");
     let command = subcommands.iter().find(|o| o["name"] == "settings").expect("a settings subcommand");
-    assert_eq!(command["name_localizations"]["ru"], "настройки");
+    // What a client in `locale` shows of `value` (a command, option or choice): its name and
+    // description in that language, or the default ones.
+    let shown = |value: &Value, field: &str| -> String {
+        let localized = &value[format!("{field}_localizations")][locale];
+        localized.as_str().or_else(|| value[field].as_str()).unwrap_or_default().to_owned()
+    };
+    assert_eq!(shown(command, "name"), if locale == "ru" { "настройки" } else { "settings" });
     let options = command["options"].as_array().expect("options");
+    let mut texts = vec![shown(command, "description")];
     let kind = |name: &str| {
         let option = options.iter().find(|o| o["name"] == name).unwrap_or_else(|| panic!("an option {name}"));
         assert_eq!(option["required"], false, "{option}");
@@ -393,11 +487,32 @@ async fn the_settings_command_is_registered_with_typed_options_in_both_languages
         assert_eq!(option["type"], 4, "{name} is a choice, sent as its index");
         assert_eq!(option["choices"].as_array().map(Vec::len), Some(2), "{option}");
     }
-    assert_eq!(kind("theme")["choices"][1]["name"], "high-contrast");
+    assert_eq!(
+        shown(&kind("theme")["choices"][1], "name"),
+        if locale == "ru" { "контрастная" } else { "high-contrast" }
+    );
     for name in ["allow_channel", "disallow_channel"] {
         let option = kind(name);
         assert_eq!(option["type"], 7, "{name} is a channel");
         assert_eq!(option["channel_types"], json!([0, 5]), "text and announcement channels: {option}");
+    }
+    for option in options {
+        texts.push(shown(option, "name"));
+        texts.push(shown(option, "description"));
+        for choice in option["choices"].as_array().into_iter().flatten() {
+            texts.push(shown(choice, "name"));
+        }
+    }
+    if locale == "ru" {
+        // Option names are single words joined by `_`: the check reads them as notation, so
+        // each is checked to be Cyrillic on its own.
+        for option in options {
+            let name = shown(option, "name");
+            assert!(name.chars().all(|c| c == '_' || ('а'..='я').contains(&c) || c == 'ё'), "{name}");
+        }
+        // `none` is a value to type (like `3d+7d`), the same in every language.
+        let english = tafl_bot::present::check::english_words(&texts.join("\n"), &["none"]);
+        assert!(english.is_empty(), "English in the Russian settings command: {english:?}\n{texts:#?}");
     }
     bot.stop().await;
 }

@@ -3,9 +3,12 @@
 //! only on shard `(guild_id >> 22) % count`, DMs on shard 0.
 //!
 //! Two processes sharing the work (shards 0-0 and 1-1 of 2) need one database that both can
-//! write and whose outbox each item is claimed from once: that is `PostgreSQL`, with the store work
-//! of issue 16. Two processes on one `SQLite` file would both deliver every outbox item, so that
-//! test waits for the `PostgreSQL` store.
+//! write and whose outbox lanes each process claims for itself: that is `PostgreSQL` (lanes are
+//! claimed with a lease, see `bot/src/host/outbox.rs`; eight hosts sharing one database are
+//! tested in `bot/tests/many_hosts.rs`). Every process on one `SQLite` file has the same claim
+//! id, so two of them would both deliver every outbox item. The last test runs two `tafl-bot run`
+//! processes on one throwaway `PostgreSQL` database (`tests/src/postgres.rs`; skipped with one
+//! line without `PostgreSQL`, unless `CI=true`), kills one mid-run and restarts it.
 
 #![cfg(unix)]
 
@@ -16,7 +19,7 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use tafl_e2e::fake_discord::{FakeDiscord, Interaction, StoredMessage, shard_of};
+use tafl_e2e::fake_discord::{FakeDiscord, Interaction, LOADING, StoredMessage, shard_of};
 use tafl_e2e::harness::{ALICE, BOB, BotProcess, Player, Table, decisive_game, temp_dir};
 use tafl_rules::Variant;
 
@@ -84,7 +87,8 @@ async fn start_game(table: &GuildTable<'_>) -> (StoredMessage, i64) {
         &[BOB],
     );
     let card = fake.wait_for_original(&challenge).await;
-    let accept = card.button_labels().into_iter().find(|(label, _)| label == "Accept").expect("an Accept button").1;
+    let accept = table.table.says("Accept", "Принять");
+    let accept = card.button_labels().into_iter().find(|(label, _)| label == accept).expect("an Accept button").1;
     let click = table.table.click(BOB, &card, &accept, None);
     let expected = vec![shard_of(Some(table.guild), 2)];
     assert_eq!(click.delivered_on, expected, "the click came on its guild's shard");
@@ -99,6 +103,7 @@ async fn start_game(table: &GuildTable<'_>) -> (StoredMessage, i64) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn one_process_serving_shards_0_and_1_of_2_plays_games_in_guilds_on_both_shards() {
+    // The guild on shard 0 speaks English, the one on shard 1 Russian: each keeps its language.
     let fake = FakeDiscord::start_tls().await;
     let dir = temp_dir("shards-0-1");
     let health = free_addr();
@@ -124,7 +129,7 @@ async fn one_process_serving_shards_0_and_1_of_2_plays_games_in_guilds_on_both_s
             guild: guild_on(0, 2, 1),
         },
         GuildTable {
-            table: Table { fake: &fake, channel: 1_500_000_000_000_000_102, locale: "en-US" },
+            table: Table { fake: &fake, channel: 1_500_000_000_000_000_102, locale: "ru" },
             guild: guild_on(1, 2, 1),
         },
     ];
@@ -141,7 +146,8 @@ async fn one_process_serving_shards_0_and_1_of_2_plays_games_in_guilds_on_both_s
             let played = table.command(to_move, "move", &json!({ "notation": notation, "game": game }), &[]);
             assert_eq!(played.delivered_on, vec![shard_of(Some(table.guild), 2)]);
             let answer = fake.wait_for_original(&played).await;
-            assert!(answer.content.starts_with("You played"), "game {game}, ply {}: {}", n + 1, answer.content);
+            let confirmed = table.table.says("You played", "Вы сыграли");
+            assert!(answer.content.starts_with(confirmed), "game {game}, ply {}: {}", n + 1, answer.content);
         }
     }
     for (table, (board, game)) in tables.iter().zip(&games) {
@@ -152,9 +158,14 @@ async fn one_process_serving_shards_0_and_1_of_2_plays_games_in_guilds_on_both_s
             })
             .await;
         assert_eq!(summary.channel_id, table.table.channel, "the summary is posted where the game was played");
+        let title = table.table.says(&format!("Game #{game}"), &format!("Партия №{game}")).to_owned();
+        assert!(summary.text().contains(&title), "{}", summary.text());
         let board = fake.message(board.id).unwrap();
         assert!(board.custom_ids().is_empty(), "a finished board has no controls: {board:#?}");
     }
+    // Everything the Russian guild's channel showed (challenge card, boards, answers, summary)
+    // is Russian, though the same process speaks English on the other shard.
+    tables[1].table.assert_no_english_here(&["Alice", "Bob"]);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -279,4 +290,321 @@ async fn the_fake_gateway_closes_an_identify_outside_its_count_with_4010() {
     let Message::Close(Some(frame)) = closed else { panic!("expected a close frame, got {closed:?}") };
     assert_eq!(u16::from(frame.code), 4010);
     assert!(fake.connected_shards().is_empty());
+}
+
+/// One game of the two-process test: where it is played, its board, and how far it has got.
+struct SharedGame<'a> {
+    table: GuildTable<'a>,
+    /// The two players, named Alice and Bob but people of their own in each game (a person may
+    /// have only so many open challenges).
+    alice: Player,
+    bob: Player,
+    /// Alice's side: 0 (the attackers, who move first) or 1.
+    alice_side: u64,
+    board: u64,
+    id: i64,
+    /// How many of the moves have been played.
+    played: usize,
+}
+
+impl SharedGame<'_> {
+    /// The player who makes ply `ply` (0-based): the attackers move first.
+    fn to_move(&self, ply: usize) -> Player {
+        let attacker = if self.alice_side == 0 { self.alice } else { self.bob };
+        let defender = if self.alice_side == 0 { self.bob } else { self.alice };
+        if ply.is_multiple_of(2) { attacker } else { defender }
+    }
+}
+
+/// The Alice and Bob of game `n`.
+fn players_of(n: u64) -> (Player, Player) {
+    (Player { id: ALICE.id + 1_000 * (n + 1), name: "Alice" }, Player { id: BOB.id + 1_000 * (n + 1), name: "Bob" })
+}
+
+/// Alice challenges Bob to Brandubh in `table`'s guild, taking side `alice_side`, for each table
+/// at once (game `n` at the `n`th table, with [`players_of`] `n`), and Bob accepts each: the
+/// boards and game ids, in the tables' order.
+async fn start_games(tables: Vec<(GuildTable<'_>, u64)>) -> Vec<SharedGame<'_>> {
+    let challenges: Vec<Interaction> = (0..)
+        .zip(&tables)
+        .map(|(n, (table, alice_side))| {
+            let (alice, bob) = players_of(n);
+            let options = json!({ "opponent": bob.id, "variant": Variant::Brandubh.id(), "side": alice_side });
+            let challenge = table.command(alice, "challenge", &options, &[bob]);
+            assert_eq!(challenge.delivered_on, vec![shard_of(Some(table.guild), 2)], "a guild's shard only");
+            challenge
+        })
+        .collect();
+    let mut clicks = Vec::new();
+    for (n, ((table, _), challenge)) in (0..).zip(tables.iter().zip(&challenges)) {
+        let card = table.table.fake.wait_for_original(challenge).await;
+        let accept = card.button_labels().into_iter().find(|(label, _)| label == "Accept");
+        let accept = accept.unwrap_or_else(|| panic!("an Accept button: {card:#?}"));
+        let click = table.table.click(players_of(n).1, &card, &accept.1, None);
+        assert_eq!(click.delivered_on, vec![shard_of(Some(table.guild), 2)], "a guild's shard only");
+        clicks.push(click);
+    }
+    let mut games = Vec::new();
+    for (n, ((table, alice_side), click)) in (0..).zip(tables.into_iter().zip(&clicks)) {
+        let board = table.table.fake.wait_for_answer(click).await;
+        let id = board
+            .custom_ids()
+            .iter()
+            .find_map(|id| id.strip_prefix("tafl:piece:").and_then(|rest| rest.split(':').next()?.parse().ok()))
+            .expect("the board has a piece menu naming its game");
+        let (alice, bob) = players_of(n);
+        games.push(SharedGame { table, alice, bob, alice_side, board: board.id, id, played: 0 });
+    }
+    games
+}
+
+/// Sends the next move of each of `games` that `plays` picks, all at once, as players in many
+/// servers would: the moves sent, by the index of their game.
+fn push_next_moves(
+    games: &mut [SharedGame<'_>],
+    moves: &[String],
+    plays: impl Fn(&SharedGame<'_>) -> bool,
+) -> Vec<(usize, Interaction)> {
+    let mut pushed = Vec::new();
+    for (n, game) in games.iter_mut().enumerate() {
+        if game.played == moves.len() || !plays(game) {
+            continue;
+        }
+        let notation = moves[game.played].split('x').next().unwrap();
+        let player = game.to_move(game.played);
+        let sent = game.table.command(player, "move", &json!({ "notation": notation, "game": game.id }), &[]);
+        assert_eq!(sent.delivered_on, vec![shard_of(Some(game.table.guild), 2)], "a guild's shard only");
+        game.played += 1;
+        pushed.push((n, sent));
+    }
+    pushed
+}
+
+/// Checks that `answer`, the answer to a move of `game`, confirms it.
+fn assert_confirmed(game: &SharedGame<'_>, answer: &StoredMessage) {
+    assert!(answer.content.starts_with("You played"), "game {}, ply {}: {}", game.id, game.played, answer.content);
+}
+
+/// Plays the next move of each of `games` that `plays` picks (see [`push_next_moves`]) and waits
+/// until each is confirmed.
+async fn play_next_moves(
+    fake: &FakeDiscord,
+    games: &mut [SharedGame<'_>],
+    moves: &[String],
+    plays: impl Fn(&SharedGame<'_>) -> bool,
+) {
+    for (n, sent) in push_next_moves(games, moves, plays) {
+        assert_confirmed(&games[n], &fake.wait_for_original(&sent).await);
+    }
+}
+
+/// How many outbox lanes the process with pid `pid` holds (leases not run out) in `db`.
+async fn lanes_held_by(db: &mut sqlx::PgConnection, pid: u32) -> i64 {
+    sqlx::query_scalar(
+        "SELECT count(*) FROM outbox_claims WHERE claimed_by LIKE $1 \
+         AND lease_until_ms > (extract(epoch FROM clock_timestamp()) * 1000)::BIGINT",
+    )
+    .bind(format!("pid{pid}-%"))
+    .fetch_one(db)
+    .await
+    .expect("the outbox claims can be read")
+}
+
+/// Polls `check` every 50 ms until it holds; false if it does not within `limit`.
+async fn eventually(limit: Duration, check: impl Fn() -> bool) -> bool {
+    let deadline = std::time::Instant::now() + limit;
+    while !check() {
+        if std::time::Instant::now() > deadline {
+            return false;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    true
+}
+
+/// The outbox items of the database at `url` by state (`pending`, `done`, `given_up`).
+async fn outbox_states(url: &str) -> Vec<(String, i64)> {
+    let mut conn = <sqlx::PgConnection as sqlx::Connection>::connect(url).await.expect("the test database answers");
+    let states = sqlx::query_as("SELECT state, count(*) FROM outbox GROUP BY state ORDER BY state")
+        .fetch_all(&mut conn)
+        .await
+        .expect("the outbox can be read");
+    let _ = sqlx::Connection::close(conn).await;
+    states
+}
+
+/// Public messages posted twice with the same text and files in one channel (boards and
+/// interaction answers left out: every board of a game rightly shows the same picture at times).
+fn duplicates(fake: &FakeDiscord) -> Vec<StoredMessage> {
+    let mut seen = std::collections::HashSet::new();
+    let mut twice = Vec::new();
+    for message in fake.all_messages() {
+        let is_board = message
+            .attachments
+            .iter()
+            .any(|a| Path::new(&a.filename).extension().is_some_and(|e| e.eq_ignore_ascii_case("png")));
+        if message.interaction.is_some() || message.is_ephemeral() || message.deleted || is_board {
+            continue;
+        }
+        let files: Vec<&str> = message.attachments.iter().map(|a| a.filename.as_str()).collect();
+        if !seen.insert((message.channel_id, message.text(), files.join(","))) {
+            twice.push(message);
+        }
+    }
+    twice
+}
+
+/// How many games the two-process test plays, in how many guilds (half of them on each shard).
+const SHARED_GAMES: u64 = 40;
+const SHARED_GUILDS: u64 = 8;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_processes_on_shards_0_and_1_of_2_share_one_postgres_database_through_a_kill_and_restart() {
+    let Some(db) = tafl_e2e::postgres::database().await else { return };
+    let fake = FakeDiscord::start_tls().await;
+    let dirs = [temp_dir("pg-shard-0"), temp_dir("pg-shard-1")];
+    let env_of = |shards| [("DATABASE_URL", db.url.as_str()), ("DISCORD_SHARDS", shards), ("DISCORD_SHARD_COUNT", "2")];
+    let _first = BotProcess::spawn_with(Path::new(BINARY), &fake, &dirs[0], &env_of("0-0"));
+    let second = BotProcess::spawn_with(Path::new(BINARY), &fake, &dirs[1], &env_of("1-1"));
+    let logs = || {
+        dirs.iter()
+            .map(|dir| std::fs::read_to_string(dir.join("bot.log")).unwrap_or_default())
+            .collect::<Vec<_>>()
+            .join("\n----\n")
+    };
+    let registered = |fake: &FakeDiscord| {
+        fake.requests().iter().filter(|r| r.method == "PUT" && r.path.ends_with("/commands")).count()
+    };
+    // Each process migrates (one at a time, under an advisory lock), identifies its shard and
+    // registers the commands.
+    let ready =
+        eventually(Duration::from_mins(1), || fake.connected_shards() == [(0, 2), (1, 2)] && registered(&fake) >= 2)
+            .await;
+    assert!(ready, "both processes are connected; shards {:?}; logs:\n{}", fake.connected_shards(), logs());
+
+    // Game n is played in guild n % 8 (even ones on shard 0, odd ones on shard 1), in a channel of
+    // its own; Alice takes the attackers in games 0-7, 16-23 and 32-39, so that either player wins.
+    let tables = (0..SHARED_GAMES)
+        .map(|n| {
+            let guild = guild_on(n % 2, 2, 10 + n / 2 % (SHARED_GUILDS / 2));
+            let channel = 1_500_000_000_000_100_000 + 100 * (n % SHARED_GUILDS) + n / SHARED_GUILDS;
+            (GuildTable { table: Table { fake: &fake, channel, locale: "en-US" }, guild }, n / SHARED_GUILDS % 2)
+        })
+        .collect();
+    let mut games = start_games(tables).await;
+    let (moves, status) = decisive_game(Variant::Brandubh, 40);
+    let tafl_rules::Status::Finished(outcome) = status else { unreachable!("a decisive game is finished") };
+
+    // Half-way, the process of shard 1 is killed while it delivers a round of moves: as soon as
+    // it holds an outbox lane (a board being edited), maybe before it answered some of those
+    // moves. Its lanes are taken over once their 30 s lease runs out, by the other process or by
+    // its successor, which has a new id.
+    let mut conn = <sqlx::PgConnection as sqlx::Connection>::connect(&db.url).await.expect("the database answers");
+    for _ in 1..moves.len() / 2 {
+        play_next_moves(&fake, &mut games, &moves, |_| true).await;
+    }
+    let pushed = push_next_moves(&mut games, &moves, |_| true);
+    let deadline = std::time::Instant::now() + Duration::from_secs(15);
+    // Not a condition the test needs (the other process may deliver every lane of this round):
+    // the kill comes at the latest after 15 s.
+    while lanes_held_by(&mut conn, second.id()).await == 0 && std::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let pid = second.id();
+    second.kill();
+    let held = lanes_held_by(&mut conn, pid).await;
+    eprintln!("the killed process held {held} outbox lanes");
+    let gone = eventually(Duration::from_secs(30), || fake.connected_shards() == [(0, 2)]).await;
+    assert!(gone, "the killed process's session closed; shards {:?}", fake.connected_shards());
+    for (n, sent) in &pushed {
+        let game = &games[*n];
+        if shard_of(Some(game.table.guild), 2) == 0 {
+            assert_confirmed(game, &fake.wait_for_original(sent).await);
+        } else if let Some(answer) = fake.original_response(sent).filter(|m| m.flags & LOADING == 0) {
+            assert_confirmed(game, &answer);
+        }
+    }
+    // Shard 0's games go on meanwhile.
+    play_next_moves(&fake, &mut games, &moves, |game| shard_of(Some(game.table.guild), 2) == 0).await;
+    let identified = fake.identifies();
+    let _second = BotProcess::spawn_with(Path::new(BINARY), &fake, &dirs[1], &env_of("1-1"));
+    let back = eventually(Duration::from_mins(1), || {
+        fake.identifies() > identified && fake.connected_shards() == [(0, 2), (1, 2)]
+    })
+    .await;
+    assert!(back, "the restarted process is connected; shards {:?}; logs:\n{}", fake.connected_shards(), logs());
+    // A move the killed process was given was saved (with what Discord must show of it) or not
+    // at all: its player sees which in the game, and plays it again if it was lost.
+    for game in games.iter_mut().filter(|game| shard_of(Some(game.table.guild), 2) == 1) {
+        let ply: i64 = sqlx::query_scalar("SELECT ply FROM games WHERE id = $1")
+            .bind(game.id)
+            .fetch_one(&mut conn)
+            .await
+            .expect("the game's ply can be read");
+        let ply = usize::try_from(ply).expect("a ply");
+        assert!(
+            ply == game.played || ply + 1 == game.played,
+            "game {}: ply {ply} after {} moves",
+            game.id,
+            game.played
+        );
+        game.played = ply;
+    }
+    let _ = sqlx::Connection::close(conn).await;
+    while games.iter().any(|game| game.played < moves.len()) {
+        play_next_moves(&fake, &mut games, &moves, |_| true).await;
+    }
+
+    // Everything is delivered: each board at its final ply without controls, each summary
+    // posted, the outbox drained (a lease of 30 s, then the next look within 5 s).
+    let final_png = |game: &SharedGame<'_>| format!("game-{}-{}.png", game.id, moves.len());
+    let shown = |game: &SharedGame<'_>| {
+        let gif = format!("game-{}.gif", game.id);
+        let board = fake.message(game.board).expect("the board message");
+        board.attachments.iter().any(|a| a.filename == final_png(game))
+            && board.custom_ids().is_empty()
+            && fake.all_messages().iter().any(|m| m.attachments.iter().any(|a| a.filename == gif))
+    };
+    let mut drained = false;
+    let deadline = std::time::Instant::now() + Duration::from_mins(2);
+    while std::time::Instant::now() < deadline {
+        if games.iter().all(&shown) && outbox_states(&db.url).await.iter().all(|(state, _)| state != "pending") {
+            drained = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let behind: Vec<i64> = games.iter().filter(|game| !shown(game)).map(|game| game.id).collect();
+    assert!(
+        drained,
+        "games not shown finished: {behind:?}; outbox {:?}; logs:\n{}",
+        outbox_states(&db.url).await,
+        logs()
+    );
+    let outbox = outbox_states(&db.url).await;
+    assert!(outbox.iter().all(|(state, _)| state == "done"), "every outbox item is delivered: {outbox:?}");
+
+    for game in &games {
+        let gif = format!("game-{}.gif", game.id);
+        let summaries: Vec<StoredMessage> = fake
+            .all_messages()
+            .into_iter()
+            .filter(|m| !m.deleted && m.attachments.iter().any(|a| a.filename == gif))
+            .collect();
+        assert_eq!(summaries.len(), 1, "one summary of game {}: {summaries:#?}", game.id);
+        assert_eq!(
+            summaries[0].channel_id, game.table.table.channel,
+            "the summary is posted where the game was played"
+        );
+        let winner = outcome.winner.expect("a decisive game");
+        let alice_won = (winner == tafl_rules::Side::Attackers) == (game.alice_side == 0);
+        let side = if winner == tafl_rules::Side::Attackers { "attackers" } else { "defenders" };
+        let title = format!("Game #{} — {} wins with the {side}", game.id, if alice_won { "Alice" } else { "Bob" });
+        assert!(summaries[0].text().contains(&title), "game {}: {}", game.id, summaries[0].text());
+    }
+    let twice = duplicates(&fake);
+    assert!(twice.is_empty(), "messages posted twice: {twice:#?}");
+    for dir in &dirs {
+        let _ = std::fs::remove_dir_all(dir);
+    }
 }

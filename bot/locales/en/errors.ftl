@@ -7,8 +7,8 @@ error-guild-only = Games are played in a server channel; use this command there.
 error-unknown-command = This command is not available any more; please reopen the command list.
 error-unknown-control = This button no longer works; show the current board with { CMD("board") }.
 error-unknown-variant = There is no such variant; please pick one from the list ({ CMD("variants") } shows them all).
-error-no-game-here = You have no game in this channel; name one with the game option, or see { CMD("games") }.
-error-several-games = You have several games here ({ $list }); choose one with the game option.
+error-no-game-here = You have no game in this channel; name one with the { $game } option, or see { CMD("games") }.
+error-several-games = You have several games here ({ $list }); choose one with the { $game } option.
 error-bots-cannot-play = Bots cannot play; challenge a person, or leave the opponent out for an open challenge.
 error-no-piece-moves = No piece of yours can move from { $square }; pick another.
 
@@ -21,7 +21,7 @@ error-no-such-challenge = There is no challenge #{ $id }; check the number, or s
 error-challenge-closed = Challenge #{ $id } can no longer be answered; start a new one with { CMD("challenge") }.
 error-challenge-expired = Challenge #{ $id } has expired; start a new one with { CMD("challenge") }.
 error-not-your-challenge = Challenge #{ $id } is meant for { $opponent }, not for you; start your own with { CMD("challenge") }.
-error-own-challenge = You cannot accept your own challenge #{ $id }; wait for an opponent, or withdraw it with Decline.
+error-own-challenge = You cannot accept your own challenge #{ $id }; wait for an opponent, or withdraw it { $withdraw }.
 error-not-challenger = Only { $challenger }, who made challenge #{ $id }, can withdraw it.
 error-decline-open = Challenge #{ $id } is open to anyone, so there is nothing to decline; just leave it.
 error-no-such-game = There is no game #{ $id }; see your games with { CMD("games") }.
@@ -35,8 +35,12 @@ error-already-offered-draw = You already offered a draw in game #{ $id }; wait f
 error-already-asked-takeback = You already asked for a takeback in game #{ $id }; wait for your opponent's answer.
 error-takeback-pending = Your opponent asked first: answer their takeback request in game #{ $id }.
 error-nothing-to-take-back = There is no move of yours to take back in game #{ $id }.
-error-own-draw-offer = You cannot answer your own draw offer in game #{ $id }; wait for your opponent, or withdraw it with decline.
-error-own-takeback-request = You cannot answer your own takeback request in game #{ $id }; wait for your opponent, or withdraw it with decline.
+error-own-draw-offer = You cannot answer your own draw offer in game #{ $id }; wait for your opponent, or withdraw it { $withdraw }.
+error-own-takeback-request = You cannot answer your own takeback request in game #{ $id }; wait for your opponent, or withdraw it { $withdraw }.
+# How to do something, for the sentences above: a button by its label, a command as the reader's
+# front end spells it.
+via-button = with the { $label } button
+via-command = with { $command }
 error-too-many-channels = A server may name at most { $max } channels for games; name fewer, or none to allow every channel.
 error-unknown-family = "{ $input }" is neither a variant nor a rating family; choose one of: { $families }.
 
@@ -90,7 +94,7 @@ error-record-move = Ply { $ply } of the record cannot be played: { $why }
 error-record-no-result = The record does not say how the game ended; add a [result:1], [result:-1] or [result:0] tag.
 error-bad-level = There is no bot level { $level }; choose a level from 1 to 5.
 error-level-with-person = A level is for games against the bot; leave the opponent out, or name the bot itself.
-error-bot-refuses-takeback = The bot takes no moves back in a rated game; start one with rated:false to practise with takebacks.
+error-bot-refuses-takeback = The bot takes no moves back in a rated game; start one with { $unrated } to practise with takebacks.
 error-hint-not-against-bot = Hints are only given in games against the bot.
-error-hint-in-rated-game = Hints are not given in rated games; start a game against the bot with rated:false to get them.
-error-unrated-with-person = Only games against the bot can be unrated; leave rated out, or add a level to play the bot.
+error-hint-in-rated-game = Hints are not given in rated games; start a game against the bot with { $unrated } to get them.
+error-unrated-with-person = Only games against the bot can be unrated; leave { $unrated } out, or add a level, like { $level }, to play the bot.

@@ -21,12 +21,12 @@ settings-channels = Channels for games: { $channels }
 settings-every-channel = every channel
 language-auto = The server's own language
 
-settings-not-in-server = Server settings are changed in the server; your own settings (dm, digest, orientation, theme) work here.
-settings-not-manager = Only members who can manage this server change its settings; your own settings (dm, digest, orientation, theme) are yours to change.
+settings-not-in-server = Server settings are changed in the server; your own settings ({ $personal }) work here.
+settings-not-manager = Only members who can manage this server change its settings; your own settings ({ $personal }) are yours to change.
 settings-not-text = { $channel } is not a text channel; games are played in text channels.
 settings-allow-and-disallow = Either allow or disallow { $channel }, not both at once.
-settings-every-channel-already = Games are allowed in every channel; to limit them, allow the channels for games with allow_channel, and the others close.
-settings-last-channel = { $channel } is the only channel allowed for games; allow another one first, or all of them with all_channels.
+settings-every-channel-already = Games are allowed in every channel; to limit them, allow the channels for games with { $allow_channel }, and the others close.
+settings-last-channel = { $channel } is the only channel allowed for games; allow another one first, or all of them with { $all_channels }.
 settings-all-and-one = Allow every channel, or allow or disallow one, not both at once.
-settings-all-false = To limit games to some channels, allow those channels with allow_channel.
+settings-all-false = To limit games to some channels, allow those channels with { $allow_channel }.
 settings-unknown-language = The bot does not speak "{ $input }"; pick a language from the list.

@@ -102,7 +102,7 @@ tafl-settings = настройки
     .disallow_channel = запретить_канал
     .disallow_channel-description = Сервер, только модераторы: больше не разрешать партии в этом канале
     .all_channels = все_каналы
-    .all_channels-description = Сервер, только модераторы: true снова разрешает партии во всех каналах
+    .all_channels-description = Сервер, только модераторы: снова разрешить партии во всех каналах
 
 choice-attackers = нападающие
 choice-defenders = защитники

@@ -145,6 +145,10 @@ pub struct MatchArgs {
     /// Print each game's result as it ends.
     #[arg(long)]
     pub verbose: bool,
+    /// Games played at once, each on a thread of its own (at most one per core, or time budgets
+    /// measure a shared core). The results do not depend on it.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub jobs: usize,
 }
 
 /// One side of a match.
@@ -214,41 +218,65 @@ pub fn run_match(args: &MatchArgs, out: &mut dyn Write) -> Result<(), CliError> 
     if args.games == 0 {
         return Err(CliError::Input("--games must be at least 1".to_owned()));
     }
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    if args.jobs == 0 || args.jobs > cores {
+        return Err(CliError::Input(format!("--jobs must be from 1 to {cores} (the cores here), not {}", args.jobs)));
+    }
     let rules = args.start.rules()?;
     let start = args.start.position(rules)?;
+    let began = Instant::now();
+    // Games are handed out in order and their results kept by number, so that the table is the
+    // same whatever the number of jobs; each finished game is reported at once.
+    let next = std::sync::atomic::AtomicU32::new(0);
+    let (done, finished) = std::sync::mpsc::channel::<(u32, Result<Played, CliError>)>();
+    let mut results: Vec<Option<Played>> = (0..args.games).map(|_| None).collect();
+    std::thread::scope(|scope| -> Result<(), CliError> {
+        for _ in 0..args.jobs {
+            let done = done.clone();
+            let (next, start) = (&next, &start);
+            scope.spawn(move || {
+                loop {
+                    let n = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    if n >= args.games {
+                        return;
+                    }
+                    if done.send((n, play_game(args, a, b, start, n))).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+        drop(done);
+        for (n, result) in finished {
+            let played = result?;
+            if args.verbose {
+                writeln!(
+                    out,
+                    "game {}: A as {}, {} after {} plies ({:.0} s so far)",
+                    n + 1,
+                    played.a_side,
+                    played.status.name().replace('_', " "),
+                    played.plies,
+                    began.elapsed().as_secs_f64()
+                )
+                .map_err(CliError::write)?;
+                out.flush().map_err(CliError::write)?;
+            }
+            results[n as usize] = Some(played);
+        }
+        Ok(())
+    })?;
     let mut as_attackers = Tally::default();
     let mut as_defenders = Tally::default();
-    let mut scores = Vec::new();
-    let began = Instant::now();
-    for n in 0..args.games {
-        let a_side = if n % 2 == 0 { Side::Attackers } else { Side::Defenders };
-        let mut game = Game::new(start.clone());
-        // Both games of a pair open with the same random plies.
-        let opening_seed = args.seed.wrapping_mul(0x9e37_79b9).wrapping_add(u64::from(n / 2));
-        for ply in 0..args.random_plies {
-            if !game.status().is_ongoing() {
-                break;
-            }
-            let moves = game.position().legal_moves();
-            let pick = splitmix(opening_seed ^ u64::from(ply) << 32) as usize % moves.len();
-            game.play(moves[pick]).expect("a listed move is legal");
-        }
-        let mut searchers = (Searcher::new(), Searcher::new());
-        while game.status().is_ongoing() && game.ply() < args.max_plies {
-            let a_moves = game.position().to_move() == a_side;
-            let seed = args.seed ^ u64::from(n) << 20;
-            let mv =
-                if a_moves { a.play(&mut searchers.0, &game, seed) } else { b.play(&mut searchers.1, &game, seed) };
-            let Some(mv) = mv else { break };
-            game.play(mv).map_err(|e| CliError::Input(format!("the engine chose an illegal move {mv}: {e}")))?;
-        }
-        let winner = match game.status() {
+    let mut scores = Vec::with_capacity(results.len());
+    for played in results.into_iter().flatten() {
+        let winner = match played.status {
             Status::Finished(outcome) => outcome.winner,
             Status::Ongoing => None,
         };
-        let tally = if a_side == Side::Attackers { &mut as_attackers } else { &mut as_defenders };
+        let tally = if played.a_side == Side::Attackers { &mut as_attackers } else { &mut as_defenders };
         let score = match winner {
-            Some(w) if w == a_side => {
+            Some(w) if w == played.a_side => {
                 tally.wins += 1;
                 1.0
             }
@@ -262,20 +290,41 @@ pub fn run_match(args: &MatchArgs, out: &mut dyn Write) -> Result<(), CliError> 
             }
         };
         scores.push(score);
-        if args.verbose {
-            writeln!(
-                out,
-                "game {}: A as {a_side}, {} after {} plies ({:.0} s so far)",
-                n + 1,
-                game.status().name().replace('_', " "),
-                game.ply(),
-                began.elapsed().as_secs_f64()
-            )
-            .map_err(CliError::write)?;
-            out.flush().map_err(CliError::write)?;
-        }
     }
     write_table(out, args, as_attackers, as_defenders, &scores)
+}
+
+/// How one game of a match went.
+#[derive(Clone, Copy, Debug)]
+struct Played {
+    a_side: Side,
+    status: Status,
+    plies: usize,
+}
+
+/// Game `n` of the match (0-based): A plays the attackers in even games; each pair of games opens
+/// with the same random plies.
+fn play_game(args: &MatchArgs, a: Player, b: Player, start: &tafl_rules::Position, n: u32) -> Result<Played, CliError> {
+    let a_side = if n.is_multiple_of(2) { Side::Attackers } else { Side::Defenders };
+    let mut game = Game::new(start.clone());
+    let opening_seed = args.seed.wrapping_mul(0x9e37_79b9).wrapping_add(u64::from(n / 2));
+    for ply in 0..args.random_plies {
+        if !game.status().is_ongoing() {
+            break;
+        }
+        let moves = game.position().legal_moves();
+        let pick = splitmix(opening_seed ^ u64::from(ply) << 32) as usize % moves.len();
+        game.play(moves[pick]).expect("a listed move is legal");
+    }
+    let mut searchers = (Searcher::new(), Searcher::new());
+    while game.status().is_ongoing() && game.ply() < args.max_plies {
+        let a_moves = game.position().to_move() == a_side;
+        let seed = args.seed ^ u64::from(n) << 20;
+        let mv = if a_moves { a.play(&mut searchers.0, &game, seed) } else { b.play(&mut searchers.1, &game, seed) };
+        let Some(mv) = mv else { break };
+        game.play(mv).map_err(|e| CliError::Input(format!("the engine chose an illegal move {mv}: {e}")))?;
+    }
+    Ok(Played { a_side, status: game.status(), plies: game.ply() })
 }
 
 fn write_table(out: &mut dyn Write, args: &MatchArgs, att: Tally, def: Tally, scores: &[f64]) -> Result<(), CliError> {

@@ -9,6 +9,7 @@
 
 pub mod ai;
 pub mod engine;
+pub mod migrate_db;
 pub mod perft;
 pub mod render;
 pub mod replay;
@@ -50,6 +51,9 @@ pub enum Command {
     Local(crate::local::LocalArgs),
     /// Connect to Discord (`DISCORD_TOKEN`) and serve the slash commands until Ctrl-C or SIGTERM.
     Run,
+    /// Copy every table of an `SQLite` database into a new, empty `PostgreSQL` one, in one
+    /// transaction, and check every table's count.
+    MigrateDb(migrate_db::MigrateDbArgs),
 }
 
 /// Why a subcommand failed. Each variant is reported as one sentence on stderr.
@@ -124,6 +128,7 @@ pub fn run(command: &Command, out: &mut dyn Write) -> Result<(), CliError> {
         Command::Engine(args) => engine::run(args, &mut io::stdin().lock(), out),
         Command::Local(args) => crate::local::run(args, out),
         Command::Run => crate::discord::run_from_env().map_err(|e| CliError::Input(e.to_string())),
+        Command::MigrateDb(args) => migrate_db::run(args, out),
     }
 }
 

@@ -5,11 +5,11 @@
 
 use poise::serenity_prelude as serenity;
 use tafl_render::{BoardOptions, LastMove, Mark, MarkKind, Orientation, Theme};
-use tafl_rules::{Game, Square};
+use tafl_rules::{Game, Position, Square};
 
 use super::ids::{Control, PageValue};
 use super::{BotError, Data};
-use crate::host::{GameId, GameView, MoveChoice, OfferAction, OfferKind, OpenOffer, movable_pieces};
+use crate::host::{BoardState, GameView, MoveChoice, OfferAction, OfferKind, OpenOffer, movable_pieces};
 use crate::present::Lang;
 use crate::present::text::{self, Label};
 
@@ -71,65 +71,109 @@ impl Board {
     }
 }
 
-/// Builds the board of a game as it stands, with `menu` open, drawn in the default style.
-pub async fn build(data: &Data, game_id: GameId, menu: Menu, lang: Lang) -> Result<Board, BotError> {
-    build_styled(data, game_id, menu, lang, Orientation::default(), Theme::default()).await
+/// Builds the board of a game as `state` has it, with `menu` open, drawn in the default style.
+pub async fn build(data: &Data, state: &BoardState, menu: Menu, lang: Lang) -> Result<Board, BotError> {
+    build_styled(data, state, menu, lang, Orientation::default(), Theme::default()).await
 }
 
 /// [`build`] with the picture drawn in `orientation` and `theme` (a player's own settings).
 pub async fn build_styled(
     data: &Data,
-    game_id: GameId,
+    state: &BoardState,
     menu: Menu,
     lang: Lang,
     orientation: Orientation,
     theme: Theme,
 ) -> Result<Board, BotError> {
-    let (game, history) = data.host.history(game_id).await.map_err(BotError::Host)?;
-    let offers =
-        if game.is_over() { Vec::new() } else { data.host.open_offers(game_id).await.map_err(BotError::Host)? };
-    let png = draw(data, &game, &history, &menu, lang, Style { orientation, theme }).await?;
+    build_from(data, state, menu, lang, Style { orientation, theme }, None).await
+}
+
+/// [`build`], taking the picture from `foreseen` when it was started for exactly this board
+/// (see [`Drawing`]), else drawing it now.
+pub async fn build_foreseen(
+    data: &Data,
+    state: &BoardState,
+    menu: Menu,
+    lang: Lang,
+    foreseen: Option<Drawing>,
+) -> Result<Board, BotError> {
+    build_from(data, state, menu, lang, Style::default(), foreseen).await
+}
+
+async fn build_from(
+    data: &Data,
+    state: &BoardState,
+    menu: Menu,
+    lang: Lang,
+    style: Style,
+    foreseen: Option<Drawing>,
+) -> Result<Board, BotError> {
+    let (game, history, offers) = (&state.game, &state.history, &state.offers);
+    let (position, options) = picture(game, history, &menu, lang, style);
+    let drawing = match foreseen {
+        Some(drawing) if drawing.position == position && drawing.options == options => drawing,
+        _ => Drawing::start(data, position, options),
+    };
+    let png = drawing.finish().await?;
     // The ply in the name makes every picture a new URL, so Discord never shows a cached one.
     let file_name = format!("game-{}-{}.png", game.id, game.ply);
     let embed = serenity::CreateEmbed::new()
-        .title(text::board_title(&game, lang))
-        .description(text::board_description(&game, &history, &offers, lang))
+        .title(text::board_title(game, lang))
+        .description(text::board_description(game, history, offers, lang))
         .image(format!("attachment://{file_name}"));
-    let components = if game.is_over() { Vec::new() } else { controls(&game, &offers, &menu, lang) };
-    Ok(Board { game, embed, components, png, file_name })
+    let components = if game.is_over() { Vec::new() } else { controls(game, offers, &menu, lang) };
+    Ok(Board { game: game.clone(), embed, components, png, file_name })
 }
 
 /// How a picture is drawn.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 struct Style {
     orientation: Orientation,
     theme: Theme,
 }
 
-/// The picture, drawn off the async workers (it is CPU work).
-async fn draw(
-    data: &Data,
-    game: &GameView,
-    history: &Game,
-    menu: &Menu,
-    lang: Lang,
-    style: Style,
-) -> Result<Vec<u8>, BotError> {
-    let marks = marks(history, menu);
+/// What the picture of `game` with `menu` open shows.
+fn picture(game: &GameView, history: &Game, menu: &Menu, lang: Lang, style: Style) -> (Position, BoardOptions) {
     let options = BoardOptions {
         last_move: history.moves().last().map(LastMove::from),
-        marks,
+        marks: marks(history, menu),
         caption: Some(crate::present::summary::caption(game, lang)),
         orientation: style.orientation,
         theme: style.theme,
         ..BoardOptions::default()
     };
-    let renderer = data.renderer.clone();
-    let position = game.position.clone();
-    tokio::task::spawn_blocking(move || renderer.render_png(&position, &options))
-        .await
-        .map_err(|e| BotError::Render(e.to_string()))?
-        .map_err(|e| BotError::Render(e.to_string()))
+    (game.position.clone(), options)
+}
+
+/// A picture being drawn off the async workers (it is CPU work), with what it shows, so that
+/// one started from a forecast of the game ([`crate::host::Host::play_on_board`]) is used only
+/// for the board it turns out to be.
+#[derive(Debug)]
+pub struct Drawing {
+    position: Position,
+    options: BoardOptions,
+    png: tokio::task::JoinHandle<Result<Vec<u8>, tafl_render::RenderError>>,
+}
+
+impl Drawing {
+    fn start(data: &Data, position: Position, options: BoardOptions) -> Drawing {
+        let renderer = data.renderer.clone();
+        let (drawn, shown) = (position.clone(), options.clone());
+        let png = tokio::task::spawn_blocking(move || renderer.render_png(&drawn, &shown));
+        Drawing { position, options, png }
+    }
+
+    /// Starts drawing the board of `game` (at `history`) with no menu open, in the default
+    /// style, as the answer to a move by menu shows it.
+    #[must_use]
+    pub fn foresee(data: &Data, game: &GameView, history: &Game, lang: Lang) -> Drawing {
+        let (position, options) = picture(game, history, &Menu::Pieces(0), lang, Style::default());
+        Drawing::start(data, position, options)
+    }
+
+    async fn finish(self) -> Result<Vec<u8>, BotError> {
+        self.png.await.map_err(|e| BotError::Render(e.to_string()))?.map_err(|e| BotError::Render(e.to_string()))
+    }
 }
 
 /// What the picture marks besides the last move: the captured king of a game that ended so (he
@@ -161,12 +205,7 @@ pub async fn hint_picture(
         caption: Some(crate::present::summary::caption(view, lang)),
         ..BoardOptions::default()
     };
-    let renderer = data.renderer.clone();
-    let position = view.position.clone();
-    tokio::task::spawn_blocking(move || renderer.render_png(&position, &options))
-        .await
-        .map_err(|e| BotError::Render(e.to_string()))?
-        .map_err(|e| BotError::Render(e.to_string()))
+    Drawing::start(data, view.position.clone(), options).finish().await
 }
 
 /// The destination square of a move choice (`e1-e3` → e3).

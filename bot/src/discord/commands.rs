@@ -403,9 +403,16 @@ pub async fn board(ctx: Context<'_>, #[autocomplete = "autocomplete_game"] game:
     }
     // A finished game's board has no controls: shown here, for everyone.
     let style = ctx.data().host.user_settings(caller(ctx).id).await?;
-    let board =
-        board::build_styled(ctx.data(), game, Menu::Pieces(0), public_lang(ctx).await, style.orientation, style.theme)
-            .await?;
+    let state = ctx.data().host.board_state(game).await?;
+    let board = board::build_styled(
+        ctx.data(),
+        &state,
+        Menu::Pieces(0),
+        public_lang(ctx).await,
+        style.orientation,
+        style.theme,
+    )
+    .await?;
     let reply = CreateReply::default()
         .embed(board.embed.clone())
         .attachment(serenity::CreateAttachment::bytes(board.png.clone(), board.file_name.clone()))

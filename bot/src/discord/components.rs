@@ -16,7 +16,7 @@ use super::ids::{Control, PageValue};
 use super::play::now;
 use super::retry::with_retries;
 use super::{BotError, Data};
-use crate::host::{ChallengeState, GameId, HostError, OfferAction, OfferKind, User};
+use crate::host::{BoardState, ChallengeState, GameId, HostError, OfferAction, OfferKind, User};
 use crate::present::Lang;
 use crate::present::text::{self, Label, Refusal};
 
@@ -124,11 +124,11 @@ impl Click<'_> {
         // The card becomes the game's board: one message per game. The thread (on servers with
         // threads on) and the notice to the first player come from the delivery task.
         let _hold = self.data.delivery.hold(game);
-        let covers = self.data.host.pending_board(game).await?;
-        let board = board::build(self.data, game, Menu::Pieces(0), self.public).await?;
+        let state = self.data.host.board_state(game).await?;
+        let board = board::build(self.data, &state, Menu::Pieces(0), self.public).await?;
         self.update(board.response()).await?;
         if let Err(error) =
-            self.data.host.replace_board(game, channel, message, Some(board.game.ply), covers, now()).await
+            self.data.host.replace_board(game, channel, message, Some(board.game.ply), state.covers, now()).await
         {
             tracing::warn!(game, %error, "could not remember the board message");
         }
@@ -188,20 +188,39 @@ impl Click<'_> {
 
     async fn play(&self, game: GameId, ply: usize, notation: &str) -> Result<(), BotError> {
         let _hold = self.data.delivery.hold(game);
-        self.data.host.play(game, self.user.id, notation, Some(ply), now()).await?;
-        self.show(game, Menu::Pieces(0)).await
+        // The new board is drawn while the move is saved; the drawing is used if the game turns
+        // out as forecast (it does, unless something raced the move).
+        let mut foreseen = None;
+        let (_, state) = self
+            .data
+            .host
+            .play_on_board(game, self.user.id, notation, Some(ply), now(), &mut |view, history| {
+                foreseen = Some(board::Drawing::foresee(self.data, view, history, self.public));
+            })
+            .await?;
+        self.show_state(game, state, Menu::Pieces(0), foreseen).await
     }
 
     /// Redraws the clicked board with `menu` open, and records what it shows. A click on an
     /// older board message (one that `/tafl board` replaced while it still had controls) shows
     /// the position there without controls: only the game's board carries them.
     async fn show(&self, game: GameId, menu: Menu) -> Result<(), BotError> {
-        // Read before the game is drawn: the board items this drawing covers.
-        let covers = self.data.host.pending_board(game).await?;
-        let stored = self.data.host.board_message(game).await?;
+        let state = self.data.host.board_state(game).await?;
+        self.show_state(game, state, menu, None).await
+    }
+
+    /// [`Click::show`] of the game as `state` has it, with the picture `foreseen` if it is this one.
+    async fn show_state(
+        &self,
+        game: GameId,
+        state: BoardState,
+        menu: Menu,
+        foreseen: Option<board::Drawing>,
+    ) -> Result<(), BotError> {
         let clicked = self.component.message.id.get() as i64;
+        let stored = state.message.as_ref();
         let is_board = stored.is_some_and(|s| s.message_id == clicked);
-        let mut board = board::build(self.data, game, menu, self.public).await?;
+        let mut board = board::build_foreseen(self.data, &state, menu, self.public, foreseen).await?;
         if !is_board {
             board.components.clear();
         }
@@ -209,8 +228,8 @@ impl Click<'_> {
         let ply = board.game.ply;
         let current = stored.is_some_and(|s| s.shown_ply == Some(ply as i64));
         if is_board
-            && (covers.is_some() || !current)
-            && let Err(error) = self.data.host.board_shown(game, clicked, ply, covers, now()).await
+            && (state.covers.is_some() || !current)
+            && let Err(error) = self.data.host.board_shown(game, clicked, ply, state.covers, now()).await
         {
             // The delivery task redraws the board at its next look.
             tracing::warn!(game, %error, "could not record the board shown");

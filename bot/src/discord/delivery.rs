@@ -3,8 +3,13 @@
 //! error.
 //!
 //! - Lanes (one game, one challenge) are applied in order, one item at a time; different lanes
-//!   go in parallel. An interaction that is answering with a game's board holds its lane
-//!   ([`Delivery::hold`]), so the delivery does not draw the same board at the same moment.
+//!   go in parallel. A lane is claimed in the database before it is delivered, with a lease
+//!   that its task renews, so that with several processes on one database each lane is
+//!   delivered by one of them, and a dead process's lanes are taken over when their leases run
+//!   out (see [`crate::host::outbox`]). An interaction that is answering with a game's board
+//!   holds its lane ([`Delivery::hold`]), so that this process's delivery does not draw the same
+//!   board at the same moment (another process's may: board items coalesce, and a board drawn
+//!   behind its game gets a new item).
 //! - Board items coalesce: a delivery draws the game as it stands and completes every board item
 //!   recorded before it read the game.
 //! - Every message created carries a nonce derived from its item with `enforce_nonce`, so a retry
@@ -41,8 +46,11 @@ const MAX_PAUSE: Duration = Duration::from_mins(1);
 /// The least pause after a 429 (serenity's ratelimiter has already waited what Discord asked
 /// when it is on; through a proxy it is off, and the answer's wait is not exposed).
 const RATE_LIMITED_PAUSE: Duration = Duration::from_secs(1);
-/// How often the task looks at the outbox when nothing wakes it, as a safety net.
+/// How often the task looks at the outbox when nothing wakes it, as a safety net (and to take
+/// over the lanes of a process that died, once their leases ran out).
 const IDLE: Duration = Duration::from_secs(5);
+/// How many lanes one look claims at most.
+const HEADS: i64 = 50;
 
 /// The lanes being delivered or held, and the wake-up call. Shared by the task and every
 /// command and click (in [`Data`]).
@@ -90,6 +98,10 @@ impl Delivery {
         self.lock().held.contains_key(lane)
     }
 
+    fn is_running(&self, lane: &str) -> bool {
+        self.lock().running.contains(lane)
+    }
+
     fn release(&self, lane: &str) {
         self.lock().running.remove(lane);
         self.wake();
@@ -124,24 +136,39 @@ fn now_ms() -> i64 {
 }
 
 /// Delivers until aborted: at once (start-up), whenever woken, when a retry comes due, and
-/// every [`IDLE`] otherwise.
+/// every [`IDLE`] otherwise. Each lane is claimed in the database before it is delivered, so that
+/// with several processes on one database each lane is delivered by one of them (see
+/// [`crate::host::outbox`]); a lane that another process held when it died is taken over at the
+/// first look after its lease ran out.
 pub async fn run(http: Arc<serenity::Http>, data: Data) {
+    // Claims a previous process with this process's id left (on SQLite, a restarted bot's).
+    if let Err(error) = data.host.release_all_lanes().await {
+        tracing::warn!(%error, "the outbox claims of a previous run cannot be released; they run out by themselves");
+    }
     let mut lanes = tokio::task::JoinSet::new();
     loop {
         while lanes.try_join_next().is_some() {}
         let mut pause = IDLE;
-        match data.host.outbox_heads(now()).await {
+        let now_ms = now_ms();
+        match data.host.claim_lanes(now_ms, HEADS).await {
             Ok(heads) => {
-                let now_ms = now_ms();
                 for head in heads {
-                    if head.not_before_ms > now_ms {
-                        let wait = Duration::from_millis((head.not_before_ms - now_ms).unsigned_abs());
-                        pause = pause.min(wait);
-                    } else if data.delivery.claim(&head.lane) {
-                        lanes.spawn(run_lane(http.clone(), data.clone(), head.lane));
+                    if data.delivery.claim(&head.lane) {
+                        lanes.spawn(run_lane(http.clone(), data.clone(), head, now_ms));
+                    } else if data.delivery.is_held(&head.lane) && !data.delivery.is_running(&head.lane) {
+                        // An interaction answers with this board now; the lane is looked at again
+                        // when it is done (the hold's drop wakes this task).
+                        if let Err(error) = data.host.release_lane(&head.lane).await {
+                            tracing::warn!(lane = %head.lane, %error, "a held lane's claim cannot be released; it runs out by itself");
+                        }
                     }
                 }
             }
+            Err(error) => tracing::warn!(%error, "the outbox cannot be read; trying again"),
+        }
+        match data.host.next_retry_ms(now_ms).await {
+            Ok(Some(at)) => pause = pause.min(Duration::from_millis((at - now_ms).unsigned_abs())),
+            Ok(None) => {}
             Err(error) => tracing::warn!(%error, "the outbox cannot be read; trying again"),
         }
         tokio::select! {
@@ -151,33 +178,50 @@ pub async fn run(http: Arc<serenity::Http>, data: Data) {
     }
 }
 
-/// Applies the items of one lane in order until it is empty, waits for a retry, or is held.
-async fn run_lane(http: Arc<serenity::Http>, data: Data, lane: String) {
-    loop {
-        if data.delivery.is_held(&lane) {
-            break;
-        }
-        let head = match data.host.outbox_head(&lane, now()).await {
-            Ok(Some(head)) if head.not_before_ms <= now_ms() => head,
-            Ok(_) => break,
-            Err(error) => {
-                tracing::warn!(%lane, %error, "the outbox cannot be read; trying again");
+/// Applies the items of one lane in order, from `first`, until it is empty, waits for a retry, or
+/// is held, keeping the lane's claim (taken at `claimed_at_ms`) meanwhile; then releases it.
+async fn run_lane(http: Arc<serenity::Http>, data: Data, first: Pending, claimed_at_ms: i64) {
+    let lane = first.lane.clone();
+    let work = async {
+        let mut next = Some(first);
+        loop {
+            if data.delivery.is_held(&lane) {
                 break;
             }
-        };
-        // Boxed: `deliver` holds every kind of item's future (boards, cards, summaries with
-        // files), 16 KB on the stack of this long-lived loop otherwise.
-        if let Err(error) = Box::pin(deliver(&http, &data, &head)).await {
-            tracing::warn!(%lane, item = head.id, %error, "the outbox cannot be updated");
-            break;
+            let head = match next.take() {
+                Some(head) => head,
+                None => match data.host.outbox_head(&lane, now()).await {
+                    Ok(Some(head)) if head.not_before_ms <= now_ms() => head,
+                    Ok(_) => break,
+                    Err(error) => {
+                        tracing::warn!(%lane, %error, "the outbox cannot be read; trying again");
+                        break;
+                    }
+                },
+            };
+            // Boxed: `deliver` holds every kind of item's future (boards, cards, summaries with
+            // files), 16 KB on the stack of this long-lived loop otherwise.
+            if let Err(error) = Box::pin(deliver(&http, &data, &head)).await {
+                tracing::warn!(%lane, item = head.id, %error, "the outbox cannot be updated");
+                break;
+            }
         }
+    };
+    tokio::select! {
+        () = work => {}
+        // Only returns when the claim is lost (logged there): another process delivers now.
+        () = data.host.keep_lane(&lane, claimed_at_ms) => {}
+    }
+    if let Err(error) = data.host.release_lane(&lane).await {
+        tracing::warn!(%lane, %error, "the lane's claim cannot be released; it runs out by itself");
     }
     data.delivery.release(&lane);
 }
 
 /// Applies one item, and records how it went.
 async fn deliver(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(), crate::host::HostError> {
-    let Err(error) = apply(http, data, item).await else { return Ok(()) };
+    // Boxed: the item kinds' futures together are some 19 KB, too large to keep on the stack.
+    let Err(error) = Box::pin(apply(http, data, item)).await else { return Ok(()) };
     let attempts = item.attempts + 1;
     let text = error.to_string();
     match failure(&error) {
@@ -268,11 +312,13 @@ async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(),
         Show::NewBoard { game, by } => {
             let lang = server_lang(data, data.host.game_guild(*game).await?).await;
             let style = data.host.user_settings(*by).await?;
-            let covers = data.host.pending_board(*game).await?;
-            let board = board::build_styled(data, *game, Menu::Pieces(0), lang, style.orientation, style.theme).await?;
+            let state = data.host.board_state(*game).await?;
+            let board =
+                board::build_styled(data, &state, Menu::Pieces(0), lang, style.orientation, style.theme).await?;
             let sent = post_board(http, item, &board).await?;
             let channel = game_channel(&board.game).get() as i64;
-            data.host.replace_board(*game, channel, message_id(&sent), shown_ply(&sent, *game), covers, now()).await?;
+            let shown = shown_ply(&sent, *game);
+            data.host.replace_board(*game, channel, message_id(&sent), shown, state.covers, now()).await?;
             // Done after the board is recorded: should the process die in between, the retry's
             // nonce finds the same message, and recording it again changes nothing.
             data.host.delivered(item.id, Some(message_id(&sent)), now()).await?;
@@ -489,12 +535,13 @@ async fn obsolete(
 /// Brings a game's board message up to date: edits it, or posts a fresh board when there is
 /// none or it was deleted.
 async fn deliver_board(http: &serenity::Http, data: &Data, item: &Pending, game: GameId) -> Result<(), BotError> {
-    // Read before the game is drawn: every board item up to here is covered by this drawing.
-    let covers = data.host.pending_board(game).await?;
-    let lang = server_lang(data, data.host.game_guild(game).await?).await;
-    let board = board::build(data, game, Menu::Pieces(0), lang).await?;
+    // One snapshot: every board item up to it is covered by this drawing.
+    let state = data.host.board_state(game).await?;
+    let covers = state.covers;
+    let lang = server_lang(data, state.game.place.guild).await;
+    let board = board::build(data, &state, Menu::Pieces(0), lang).await?;
     let ply = board.game.ply;
-    if let Some(stored) = data.host.board_message(game).await? {
+    if let Some(stored) = &state.message {
         let channel = serenity::ChannelId::new(stored.channel_id.max(1) as u64);
         let message = serenity::MessageId::new(stored.message_id.max(1) as u64);
         match channel.edit_message(http, message, board.edit()).await {

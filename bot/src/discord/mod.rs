@@ -48,6 +48,14 @@ pub struct Data {
     pub bots: BotPlayer,
 }
 
+impl Data {
+    /// The same data for a background loop: its host is [`Host::background`].
+    #[must_use]
+    pub fn background(&self) -> Data {
+        Data { host: self.host.background(), ..self.clone() }
+    }
+}
+
 /// Why a command failed. Only [`on_error`] turns it into words, and those never include the
 /// cause, which goes to the log.
 #[derive(Debug, thiserror::Error)]
@@ -200,14 +208,16 @@ fn framework(
                     tracing::warn!(%error, "could not look for boards behind their games");
                 }
                 let loops = vec![
-                    tokio::spawn(delivery::run(ctx.http.clone(), data.clone())),
-                    tokio::spawn(scheduler::run(data.clone(), tick)),
+                    // The loops' database work goes after people's (`Host::background`).
+                    tokio::spawn(delivery::run(ctx.http.clone(), data.background())),
+                    tokio::spawn(scheduler::run(data.background(), tick)),
                     // Resumes every game where it is the bot's move, then follows new ones.
                     tokio::spawn(data.bots.clone().run()),
                     // Post-game reviews, each waking the delivery that edits its summary.
                     tokio::spawn(crate::host::review::run(
-                        data.host.clone(),
-                        crate::host::Searches::default(),
+                        data.host.background(),
+                        // On the bot's search threads, after every waiting bot move.
+                        data.bots.pool().clone(),
                         tick.min(crate::host::review::LOOK_INTERVAL),
                         {
                             let delivery = data.delivery.clone();
@@ -246,8 +256,8 @@ pub async fn serve(config: Config, shutdown: impl Future<Output = ()> + Send + '
     };
     // The database first: a URL this build cannot use is refused before anything else.
     let db = Db::open_with_settings(&config.database_url, &config.pool).await.map_err(|source| match source {
-        crate::store::OpenError::NotSqlite { .. } => RunError::DatabaseKind(source),
-        source => RunError::Database { url: crate::printable::printable(&config.database_url).into_owned(), source },
+        crate::store::OpenError::UnknownScheme { .. } => RunError::DatabaseKind(source),
+        source => RunError::Database { url: crate::store::redacted(&config.database_url), source },
     })?;
     // A bad token would otherwise be retried forever by serenity's gateway loop: ask once, and
     // stop with one sentence on a 401. Any other failure (Discord unreachable) is left to the
@@ -306,7 +316,7 @@ pub async fn serve(config: Config, shutdown: impl Future<Output = ()> + Send + '
     let delivery: Arc<delivery::Delivery> = Arc::default();
     // The bot's moves are shown like anyone's: its move is in the outbox, and delivery is woken.
     let woken = delivery.clone();
-    let bots = BotPlayer::new(host.clone(), SearchPool::for_machine(), Arc::new(move |_| woken.wake()));
+    let bots = BotPlayer::new(host.background(), SearchPool::for_machine(), Arc::new(move |_| woken.wake()));
     let data = Data { host, renderer: Arc::new(tafl_render::Renderer::new()), delivery, bots };
     let (started, on_started) = tokio::sync::oneshot::channel::<SetupOutcome>();
     let mut client = serenity::ClientBuilder::new_with_http(http, serenity::GatewayIntents::GUILDS)

@@ -339,15 +339,20 @@ enum Words {
 
 fn words(lang: Lang, which: Words) -> String {
     let channel = |id: i64| format!("<#{id}>");
+    // Options named as the reader's client shows them (their registered localized names).
+    let option = |name: &str| crate::present::markup::option(lang, "settings", name, None);
+    let personal = || ["dm", "digest", "orientation", "theme"].map(option).join(", ");
     match which {
-        Words::NotInServer => tr!(lang, "settings-not-in-server"),
-        Words::NotManager => tr!(lang, "settings-not-manager"),
+        Words::NotInServer => tr!(lang, "settings-not-in-server", personal = personal()),
+        Words::NotManager => tr!(lang, "settings-not-manager", personal = personal()),
         Words::NotText(id) => tr!(lang, "settings-not-text", channel = channel(id)),
         Words::AllowAndDisallow(id) => tr!(lang, "settings-allow-and-disallow", channel = channel(id)),
-        Words::EveryChannel => tr!(lang, "settings-every-channel-already"),
-        Words::LastChannel(id) => tr!(lang, "settings-last-channel", channel = channel(id)),
+        Words::EveryChannel => tr!(lang, "settings-every-channel-already", allow_channel = option("allow_channel")),
+        Words::LastChannel(id) => {
+            tr!(lang, "settings-last-channel", channel = channel(id), all_channels = option("all_channels"))
+        }
         Words::AllAndOne => tr!(lang, "settings-all-and-one"),
-        Words::AllFalse => tr!(lang, "settings-all-false"),
+        Words::AllFalse => tr!(lang, "settings-all-false", allow_channel = option("allow_channel")),
     }
 }
 
@@ -416,7 +421,9 @@ mod tests {
         let all_and_one = Changes { all_channels: Some(true), allow_channel: Some(channel(1)), ..Changes::default() };
         assert!(all_and_one.apply_server(&two, lang_ru()).is_err());
         let not_all = Changes { all_channels: Some(false), ..Changes::default() };
-        assert!(not_all.apply_server(&every, lang_en()).unwrap_err().contains("allow_channel"));
+        assert!(not_all.apply_server(&every, lang_en()).unwrap_err().contains("with allow_channel."));
+        let said = not_all.apply_server(&every, lang_ru()).unwrap_err();
+        assert!(said.ends_with("опцией разрешить_канал."), "the option as Russian clients show it: {said}");
         let voice = Changes {
             allow_channel: Some(Channel { id: 7, kind: serenity::ChannelType::Voice }),
             ..Changes::default()

@@ -6,10 +6,8 @@
 
 use std::borrow::Cow;
 
-use fluent_bundle::FluentArgs;
-
 use super::{BotError, Data};
-use crate::present::{Lang, Locale, Locales, Markup};
+use crate::present::{Locale, Locales};
 
 /// The locales Discord accepts for localizations
 /// (<https://discord.com/developers/docs/reference#locales>).
@@ -38,14 +36,7 @@ pub fn apply_translations(commands: &mut [poise::Command<Data, BotError>], local
 }
 
 fn text(locale: &'static Locale, id: &str) -> Option<String> {
-    let lang = Lang::new(locale, Markup::Discord);
-    // Only what the language itself has: English words under a Russian locale would hide the
-    // English default without translating it.
-    let own = locale.sources().iter().any(|(_, text)| {
-        let message = id.split('.').next().unwrap_or(id);
-        text.lines().any(|line| line.starts_with(message) && line[message.len()..].trim_start().starts_with('='))
-    });
-    (own && lang.has(id)).then(|| lang.format(id, &FluentArgs::new()))
+    locale.own(id)
 }
 
 fn apply(command: &mut poise::Command<Data, BotError>, id: &str, locales: &Locales) {
@@ -97,7 +88,10 @@ fn apply(command: &mut poise::Command<Data, BotError>, id: &str, locales: &Local
 
 #[cfg(test)]
 mod tests {
+    use fluent_bundle::FluentArgs;
+
     use super::*;
+    use crate::present::{Lang, Markup};
 
     fn translated(locales: &Locales) -> Vec<poise::Command<Data, BotError>> {
         let mut commands = super::super::commands::all();
@@ -198,6 +192,33 @@ mod tests {
         let side = challenge.parameters.iter().find(|p| p.name == "side").unwrap();
         let random = side.choices.iter().find(|c| c.name == "random").unwrap();
         assert!(random.localizations.iter().any(|(l, n)| l == "ru" && n == "жребий"));
+    }
+
+    #[test]
+    fn messages_name_options_and_choices_exactly_as_they_are_registered() {
+        // What a refusal calls an option is what the reader's client shows: the same text.
+        let locales = Locales::global();
+        let commands = translated(locales);
+        for &locale in locales.all() {
+            let lang = Lang::new(locale, Markup::Discord);
+            let code = discord_locales(locale.code()).first().copied().unwrap_or("en-US");
+            let shown = |default: &str, localized: &[(Cow<'static, str>, Cow<'static, str>)]| {
+                localized.iter().find(|(l, _)| l == code).map_or_else(|| default.to_owned(), |(_, n)| n.to_string())
+            };
+            for sub in &commands[0].subcommands {
+                for parameter in &sub.parameters {
+                    let registered = shown(&parameter.name, &parameter.name_localizations);
+                    let named = crate::present::markup::option(lang, &sub.name, &parameter.name, None);
+                    assert_eq!(named, registered, "{}: {} {}", locale.code(), sub.name, parameter.name);
+                    for choice in parameter.choices.iter() {
+                        let registered = shown(&choice.name, &choice.localizations);
+                        let typed =
+                            crate::present::markup::command_choice(lang, &sub.name, &parameter.name, &choice.name);
+                        assert!(typed.ends_with(&format!(":{registered}")), "{}: {typed}", locale.code());
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -4,8 +4,10 @@
 
 use tafl_rules::{Game, Position, Square};
 
+use super::outbox::{BOARD_ITEM, game_lane};
 use super::{
-    GameId, GameView, Host, HostError, MoveChoice, UserId, ensure_ongoing, legal, player_side, side_player, view,
+    Conn, GameId, GameView, Host, HostError, Loaded, MoveChoice, UserId, ensure_ongoing, legal, player_side,
+    side_player, view,
 };
 use crate::store::{self, BoardMessageRow};
 
@@ -38,7 +40,54 @@ pub fn movable_pieces(position: &Position) -> Vec<PieceChoice> {
     legal::movable_pieces(position).into_iter().map(|(square, moves)| PieceChoice { square, moves }).collect()
 }
 
+/// Everything a game's board message shows and what it is about, read in one snapshot: the game
+/// with its moves, its open offers, the message that shows it, and the newest pending board item,
+/// which a drawing of this snapshot covers (see [`Host::board_shown`]).
+#[derive(Clone, Debug)]
+pub struct BoardState {
+    pub game: GameView,
+    pub history: Game,
+    pub offers: Vec<OpenOffer>,
+    pub message: Option<BoardMessageRow>,
+    pub covers: Option<i64>,
+}
+
+/// The [`BoardState`] of `loaded`, read in `conn`'s transaction.
+pub(super) async fn state_in(conn: &mut Conn, loaded: &Loaded) -> Result<BoardState, sqlx::Error> {
+    let id = loaded.row.id;
+    let covers = store::outbox::latest(conn, &game_lane(id), BOARD_ITEM).await?;
+    let message = store::messages::board(conn, id).await?;
+    // The row counts the open offers: most boards have none, and then nothing is read. (In a
+    // move's transaction the count is from before the move, so offers it lapsed are still read,
+    // and found closed.)
+    let offers = if loaded.row.open_offers > 0 && loaded.game.status().is_ongoing() {
+        offers_in(conn, id).await?
+    } else {
+        Vec::new()
+    };
+    Ok(BoardState { game: view(loaded), history: loaded.game.clone(), offers, message, covers })
+}
+
+/// The open offers of a game, draw first.
+async fn offers_in(conn: &mut Conn, game_id: GameId) -> Result<Vec<OpenOffer>, sqlx::Error> {
+    let mut offers = Vec::with_capacity(2);
+    for (kind, name) in [(OfferKind::Draw, "draw"), (OfferKind::Takeback, "takeback")] {
+        if let Some(offer) = store::offers::open(conn, game_id, name).await? {
+            offers.push(OpenOffer { kind, by: offer.by_user });
+        }
+    }
+    Ok(offers)
+}
+
 impl Host {
+    /// A game's [`BoardState`]: one read transaction, where a board drawn from separate reads
+    /// took four (the board is drawn after every move, so this is on the path of each click).
+    pub async fn board_state(&self, game_id: GameId) -> Result<BoardState, HostError> {
+        let mut tx = self.db.begin_read().await?;
+        let loaded = self.load(&mut tx, game_id).await?;
+        Ok(state_in(&mut tx, &loaded).await?)
+    }
+
     /// The board message of a game, if a front end has posted one.
     pub async fn board_message(&self, game_id: GameId) -> Result<Option<BoardMessageRow>, HostError> {
         let mut tx = self.db.begin_read().await?;
@@ -57,23 +106,19 @@ impl Host {
         channel_id: i64,
         message_id: i64,
     ) -> Result<(), HostError> {
-        let mut tx = self.db.begin_write().await?;
-        store::challenges::find(&mut tx, challenge_id).await?.ok_or(HostError::NoSuchChallenge(challenge_id))?;
-        store::messages::set_challenge(&mut tx, challenge_id, channel_id, message_id).await?;
-        tx.commit().await?;
-        Ok(())
+        retrying!({
+            let mut tx = self.db.begin_write().await?;
+            store::challenges::find(&mut tx, challenge_id).await?.ok_or(HostError::NoSuchChallenge(challenge_id))?;
+            store::messages::set_challenge(&mut tx, challenge_id, channel_id, message_id).await?;
+            tx.commit().await?;
+            Ok(())
+        })
     }
 
     /// The open draw offer and takeback request of a game (at most one of each).
     pub async fn open_offers(&self, game_id: GameId) -> Result<Vec<OpenOffer>, HostError> {
         let mut tx = self.db.begin_read().await?;
-        let mut offers = Vec::with_capacity(2);
-        for (kind, name) in [(OfferKind::Draw, "draw"), (OfferKind::Takeback, "takeback")] {
-            if let Some(offer) = store::offers::open(&mut tx, game_id, name).await? {
-                offers.push(OpenOffer { kind, by: offer.by_user });
-            }
-        }
-        Ok(offers)
+        Ok(offers_in(&mut tx, game_id).await?)
     }
 
     /// The pieces `user` can move now, for a board at `expected_ply` (refused as stale when the

@@ -23,7 +23,7 @@ use tafl_rules::{Game, Move, Side};
 
 use super::search_pool::{Budget, Job, SearchPool};
 use super::types::{ChallengeRequest, GameId, GameView, Played, SideChoice, UserId};
-use super::{Conn, Host, HostError, Loaded, ServerSettings, outbox, settings};
+use super::{Conn, Host, HostError, Loaded, outbox};
 use crate::host::outbox::Show;
 use crate::store::{self, GameRow, games::NewGame};
 
@@ -123,83 +123,84 @@ impl Host {
         rated: bool,
         now: i64,
     ) -> Result<GameView, HostError> {
-        let level = u8::try_from(level).ok().and_then(Level::new).ok_or(HostError::BadLevel(level))?;
-        if request.opponent.is_some() {
-            return Err(HostError::LevelWithPerson);
-        }
-        let (variant, options) = super::validate_setup(&request.variant, &request.options)?;
-        let rules = variant
-            .rules_with_texts(&super::split_options(&options))
-            .map_err(|e| HostError::corrupt(0, &format!("bot game: {e}")))?;
-        let mut tx = self.db.begin_write().await?;
-        let server: ServerSettings = settings::read(
-            &store::servers::settings(&mut tx, request.place.guild).await?,
-            "server",
-            request.place.guild,
-        );
-        if !server.allows(request.place.channel) {
-            return Err(HostError::ChannelNotAllowed);
-        }
-        let clock = request.clock.or(server.default_clock).unwrap_or_default();
-        let person = request.challenger.id;
-        store::users::remember(&mut tx, person, &super::clean_name(&request.challenger.name), now).await?;
-        let person_side = match request.side {
-            SideChoice::Attackers => Side::Attackers,
-            SideChoice::Defenders => Side::Defenders,
-            SideChoice::Random => super::coin_flip(person, now),
-        };
-        let bot = bot_user(level);
-        let (attacker_id, defender_id) = match person_side {
-            Side::Attackers => (person, bot),
-            Side::Defenders => (bot, person),
-        };
-        let game_id = store::games::insert(
-            &mut tx,
-            &NewGame {
-                guild_id: request.place.guild,
-                channel_id: request.place.channel,
-                thread_id: None,
-                variant: variant.id(),
-                options: &options,
-                rules: &tafl_rules::otn::rules_string(&rules),
-                start_position: None,
-                start_to_move: None,
-                attacker_id,
-                defender_id,
-                clock_seconds: clock.seconds_per_move(),
-                reserve_cap: clock.reserve_cap(),
-                turn: super::scheduler::first_turn(clock, now),
-                imported: false,
-                rated,
-                bot_turn_at: None,
-            },
-            now,
-        )
-        .await?;
-        let mut loaded = self.load(&mut tx, game_id).await?;
-        let bot_moves = note_turn(&mut tx, &mut loaded, now).await?;
-        outbox::record(&mut tx, &Show::Board { game: game_id, ply: 0 }, now).await?;
-        if server.threads && request.place.guild != 0 {
-            outbox::record(&mut tx, &Show::Thread { game: game_id }, now).await?;
-        }
-        if !bot_moves {
-            outbox::record(&mut tx, &Show::YourMove { game: game_id, ply: 0 }, now).await?;
-        }
-        let game = super::view(&loaded);
-        tx.commit().await?;
-        if bot_moves {
-            self.bot_signal.notify_one();
-        }
-        tracing::info!(game = game_id, level = level.number(), rated, "game against the bot started");
-        Ok(game)
+        retrying!({
+            let level = u8::try_from(level).ok().and_then(Level::new).ok_or(HostError::BadLevel(level))?;
+            if request.opponent.is_some() {
+                return Err(HostError::LevelWithPerson);
+            }
+            let (variant, options) = super::validate_setup(&request.variant, &request.options)?;
+            let rules = variant
+                .rules_with_texts(&super::split_options(&options))
+                .map_err(|e| HostError::corrupt(0, &format!("bot game: {e}")))?;
+            let mut tx = self.db.begin_write().await?;
+            let (server, clock) = super::server_terms(&mut tx, request).await?;
+            let person = request.challenger.id;
+            store::users::remember(&mut tx, person, &super::clean_name(&request.challenger.name), now).await?;
+            let person_side = match request.side {
+                SideChoice::Attackers => Side::Attackers,
+                SideChoice::Defenders => Side::Defenders,
+                SideChoice::Random => super::coin_flip(person, now),
+            };
+            let bot = bot_user(level);
+            let (attacker_id, defender_id) = match person_side {
+                Side::Attackers => (person, bot),
+                Side::Defenders => (bot, person),
+            };
+            let game_id = store::games::insert(
+                &mut tx,
+                &NewGame {
+                    guild_id: request.place.guild,
+                    channel_id: request.place.channel,
+                    thread_id: None,
+                    variant: variant.id(),
+                    options: &options,
+                    rules: &tafl_rules::otn::rules_string(&rules),
+                    start_position: None,
+                    start_to_move: None,
+                    attacker_id,
+                    defender_id,
+                    clock_seconds: clock.seconds_per_move(),
+                    reserve_cap: clock.reserve_cap(),
+                    turn: super::scheduler::first_turn(clock, now, attacker_id == bot),
+                    imported: false,
+                    rated,
+                    bot_turn_at: None,
+                },
+                now,
+            )
+            .await?;
+            let mut loaded = self.load(&mut tx, game_id).await?;
+            let bot_moves = note_turn(&mut tx, &mut loaded, now).await?;
+            outbox::record(&mut tx, &Show::Board { game: game_id, ply: 0 }, now).await?;
+            if server.threads && request.place.guild != 0 {
+                outbox::record(&mut tx, &Show::Thread { game: game_id }, now).await?;
+            }
+            if !bot_moves {
+                outbox::record(&mut tx, &Show::YourMove { game: game_id, ply: 0 }, now).await?;
+            }
+            let game = super::view(&loaded);
+            tx.commit().await?;
+            if bot_moves {
+                self.bot_signal.notify_one();
+            }
+            tracing::info!(game = game_id, level = level.number(), rated, "game against the bot started");
+            Ok(game)
+        })
     }
 
     /// The games where the bot must move, the longest waiting first, at most `limit`.
     pub async fn bot_turns(&self, limit: usize) -> Result<Vec<BotTurn>, HostError> {
+        self.bot_turns_except(limit, &HashSet::new()).await
+    }
+
+    /// [`Host::bot_turns`] but for the games in `skip` (those already being searched), which
+    /// are neither loaded nor returned: the bot player looks again after every move of fifty
+    /// games, and rebuilding each waiting game at every look was most of its reads.
+    pub async fn bot_turns_except(&self, limit: usize, skip: &HashSet<GameId>) -> Result<Vec<BotTurn>, HostError> {
         let mut tx = self.db.begin_read().await?;
         let due = store::games::bot_turns(&mut tx, limit as i64).await?;
         let mut turns = Vec::with_capacity(due.len());
-        for (game_id, since) in due {
+        for (game_id, since) in due.into_iter().filter(|(game_id, _)| !skip.contains(game_id)) {
             // A game that cannot be rebuilt (logged by `load`) must not stop the others.
             let Ok(loaded) = self.load(&mut tx, game_id).await else { continue };
             let to_move = loaded.game.position().to_move();
@@ -223,7 +224,10 @@ impl Host {
     /// is no longer where the search started (another move, a takeback, an ending).
     pub async fn play_bot(&self, turn: &BotTurn, mv: Move, now: i64) -> Result<Played, HostError> {
         let user = bot_user(turn.level);
-        self.play_checked(turn.game_id, user, &mv.to_string(), Some(turn.ply), Some(&turn.moves), now).await
+        let (played, _) = self
+            .play_checked(turn.game_id, user, &mv.to_string(), Some(turn.ply), Some(&turn.moves), None, now)
+            .await?;
+        Ok(played)
     }
 
     /// The game a hint is for: `user`'s unrated game against the bot, on their move. Refused in
@@ -307,7 +311,8 @@ impl BotPlayer {
     /// Submits a search for every game where the bot must move and none runs yet; returns how
     /// many were started.
     pub async fn start_searches(&self) -> Result<usize, HostError> {
-        let turns = self.host.bot_turns(BATCH).await?;
+        let searching = self.in_flight.lock().unwrap_or_else(PoisonError::into_inner).clone();
+        let turns = self.host.bot_turns_except(BATCH, &searching).await?;
         let mut started = 0;
         for turn in turns {
             if !self.in_flight.lock().unwrap_or_else(PoisonError::into_inner).insert(turn.game_id) {

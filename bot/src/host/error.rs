@@ -129,16 +129,36 @@ pub enum StorageFault {
     Io,
     #[error("database busy")]
     Busy,
+    /// `PostgreSQL` ended the transaction to break a deadlock or a serialisation conflict with
+    /// another one: running the whole operation again succeeds. The host does so a few times
+    /// (`retrying!` in the host) and then reports [`StorageFault::Busy`].
+    #[error("conflict with a concurrent transaction")]
+    Conflict,
 }
 
 impl StorageFault {
-    /// The fault behind a database error, from `SQLite`'s primary result code; `None` for errors
-    /// that are not about storage (a constraint, a bug).
+    /// The fault behind a database error, from `SQLite`'s primary result code or `PostgreSQL`'s
+    /// SQLSTATE; `None` for errors that are not about storage (a constraint, a bug).
     #[must_use]
     pub fn of(error: &sqlx::Error) -> Option<StorageFault> {
         match error {
             sqlx::Error::Io(_) => Some(StorageFault::Io),
             sqlx::Error::PoolTimedOut => Some(StorageFault::Busy),
+            sqlx::Error::Database(db) if db.try_downcast_ref::<sqlx::postgres::PgDatabaseError>().is_some() => {
+                // https://www.postgresql.org/docs/current/errcodes-appendix.html
+                let code = db.code()?;
+                match &*code {
+                    "40001" | "40P01" => Some(StorageFault::Conflict), // serialization_failure, deadlock_detected
+                    "53100" => Some(StorageFault::DiskFull),
+                    // query_canceled (the statement timeout), lock_not_available, too_many_connections…
+                    "57014" | "55P03" => Some(StorageFault::Busy),
+                    _ if code.starts_with("53") => Some(StorageFault::Busy),
+                    // io_error, data_corrupted, the server shutting down, the connection lost
+                    "58030" | "XX001" | "XX002" => Some(StorageFault::Io),
+                    _ if code.starts_with("57P") || code.starts_with("08") => Some(StorageFault::Io),
+                    _ => None,
+                }
+            }
             sqlx::Error::Database(db) => {
                 let code: i64 = db.code()?.parse().ok()?;
                 // https://www.sqlite.org/rescode.html: the primary code is the low byte.

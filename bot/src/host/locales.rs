@@ -116,45 +116,49 @@ impl Host {
         guild_locale: Option<&str>,
         now: i64,
     ) -> Result<(), HostError> {
-        let fresh = |key: (bool, i64), value: Option<&str>| {
-            let value = value.and_then(clean)?;
-            let cache = self.languages();
-            (cache.seen.get(&key).map(String::as_str) != Some(value)).then(|| value.to_owned())
-        };
-        let user_new = fresh((false, user), user_locale);
-        let guild_new = guild.and_then(|g| fresh((true, g), guild_locale).map(|l| (g, l)));
-        if user_new.is_none() && guild_new.is_none() {
-            return Ok(());
-        }
-        let mut tx = self.db.begin_write().await?;
-        let mut user_known = false;
-        if let Some(locale) = &user_new {
-            user_known = store::users::remember_locale(&mut tx, user, locale, now).await?;
-        }
-        if let Some((guild, locale)) = &guild_new {
-            store::servers::remember_locale(&mut tx, *guild, locale, now).await?;
-        }
-        tx.commit().await?;
-        let mut cache = self.languages();
-        // A person not recorded yet has nowhere to keep a locale: it is written once they are.
-        if let Some(locale) = user_new.filter(|_| user_known) {
-            LanguageCache::note(&mut cache.seen, (false, user), locale);
-        }
-        if let Some((guild, locale)) = guild_new {
-            cache.forget_server(guild);
-            LanguageCache::note(&mut cache.seen, (true, guild), locale);
-        }
-        Ok(())
+        retrying!({
+            let fresh = |key: (bool, i64), value: Option<&str>| {
+                let value = value.and_then(clean)?;
+                let cache = self.languages();
+                (cache.seen.get(&key).map(String::as_str) != Some(value)).then(|| value.to_owned())
+            };
+            let user_new = fresh((false, user), user_locale);
+            let guild_new = guild.and_then(|g| fresh((true, g), guild_locale).map(|l| (g, l)));
+            if user_new.is_none() && guild_new.is_none() {
+                return Ok(());
+            }
+            let mut tx = self.db.begin_write().await?;
+            let mut user_known = false;
+            if let Some(locale) = &user_new {
+                user_known = store::users::remember_locale(&mut tx, user, locale, now).await?;
+            }
+            if let Some((guild, locale)) = &guild_new {
+                store::servers::remember_locale(&mut tx, *guild, locale, now).await?;
+            }
+            tx.commit().await?;
+            let mut cache = self.languages();
+            // A person not recorded yet has nowhere to keep a locale: it is written once they are.
+            if let Some(locale) = user_new.filter(|_| user_known) {
+                LanguageCache::note(&mut cache.seen, (false, user), locale);
+            }
+            if let Some((guild, locale)) = guild_new {
+                cache.forget_server(guild);
+                LanguageCache::note(&mut cache.seen, (true, guild), locale);
+            }
+            Ok(())
+        })
     }
 
     /// Sets the language of a server's public messages, or with `None` follows the server's
     /// own locale again. The caller checks the code is a language the bot speaks.
     pub async fn set_server_language(&self, guild: i64, chosen: Option<&str>, now: i64) -> Result<(), HostError> {
-        let mut tx = self.db.begin_write().await?;
-        store::servers::set_language(&mut tx, guild, chosen.and_then(clean), now).await?;
-        tx.commit().await?;
-        self.languages().forget_server(guild);
-        Ok(())
+        retrying!({
+            let mut tx = self.db.begin_write().await?;
+            store::servers::set_language(&mut tx, guild, chosen.and_then(clean), now).await?;
+            tx.commit().await?;
+            self.languages().forget_server(guild);
+            Ok(())
+        })
     }
 
     /// The server a game is played in, whose language its public messages speak: one row read,

@@ -10,6 +10,36 @@
 //! The current time is a parameter (`now`, unix seconds) so that tests and the scheduler
 //! ([`Host::tick`]) can inject it.
 
+/// Runs the body of a write operation (a block evaluating to `Result<_, HostError>`), and runs it
+/// again, whole, when `PostgreSQL` ended its transaction to break a deadlock or a serialisation
+/// conflict with another process (nothing of it was saved then): at most [`CONFLICT_RETRIES`]
+/// more times, after a short random pause so that the two do not meet again in step. A conflict
+/// that outlasts them is reported as a busy database. `SQLite`, with one writer at a time, never
+/// reports one. A macro rather than a function taking an async closure: the futures of async
+/// closures are not `Send` for every lifetime, which `tokio::spawn` needs.
+macro_rules! retrying {
+    ($body:block) => {{
+        let mut retries = 0;
+        loop {
+            let result: Result<_, $crate::host::HostError> = async $body.await;
+            match result {
+                Err($crate::host::HostError::Storage($crate::host::StorageFault::Conflict))
+                    if retries < $crate::host::CONFLICT_RETRIES =>
+                {
+                    retries += 1;
+                    tracing::debug!(retries, "a transaction met a concurrent one; running the operation again");
+                    tokio::time::sleep($crate::host::conflict_pause(retries)).await;
+                }
+                Err($crate::host::HostError::Storage($crate::host::StorageFault::Conflict)) => {
+                    tracing::warn!(retries, "a transaction kept meeting concurrent ones; giving up");
+                    break Err($crate::host::HostError::Storage($crate::host::StorageFault::Busy));
+                }
+                done => break done,
+            }
+        }
+    }};
+}
+
 mod board;
 pub mod bot;
 mod cards;
@@ -34,7 +64,7 @@ use std::sync::{Arc, Mutex};
 use tafl_rules::otn::{self, GameRecord, RecordEnd};
 use tafl_rules::{Game, MoveText, Position, Setup, Side, Status, Variant, VariantOption};
 
-pub use board::{OfferKind, OpenOffer, PieceChoice, movable_pieces};
+pub use board::{BoardState, OfferKind, OpenOffer, PieceChoice, movable_pieces};
 pub use bot::{BotPlayer, BotTurn, bot_level, bot_user, is_bot};
 pub use cards::{FamilyHistory, HistoryPoint, MAX_HISTORY, RatingHistory};
 pub use clock::{Clock, ClockError};
@@ -42,7 +72,7 @@ pub use error::{HostError, RecordFault, StorageFault};
 pub use locales::ServerLanguage;
 pub use outbox::{OfferEvent, Pending, Show};
 pub use ratings::{BOT_POOL, MAX_LEADERBOARD, rating_families, rating_family, split_pool};
-pub use review::{Review, ReviewState, Searches, TurningPoint};
+pub use review::{Review, ReviewState, Reviewing, TurningPoint};
 pub use scheduler::{Digest, Due, Reminder, ReminderKind};
 pub use settings::{ServerSettings, UserSettings};
 pub use summary::captures_by_side;
@@ -76,7 +106,16 @@ pub struct Host {
     /// Signalled after a commit that gave the bot the move, so that [`BotPlayer`] starts its
     /// search at once rather than at its next look at the database.
     bot_signal: Arc<tokio::sync::Notify>,
+    /// Whose claims on outbox lanes are this process's (see [`Host::process_id`]).
+    process: Arc<str>,
+    /// How long a claim on an outbox lane lasts unless renewed ([`outbox::OUTBOX_LEASE`]).
+    outbox_lease: std::time::Duration,
+    /// The lanes this process keeps, renewed together (see [`Host::keep_lane`]).
+    kept: Arc<outbox::Kept>,
 }
+
+/// What [`Host::play_on_board`] shows the game as a move leaves it, before the move is saved.
+pub type Forecast<'a> = &'a mut (dyn FnMut(&GameView, &Game) + Send);
 
 /// A game rebuilt from its row and its move list.
 struct Loaded {
@@ -87,6 +126,7 @@ struct Loaded {
 impl Host {
     #[must_use]
     pub fn new(db: Db) -> Host {
+        let db_backend = db.backend();
         Host {
             db,
             challenge_ttl: CHALLENGE_TTL,
@@ -95,6 +135,9 @@ impl Host {
             grace: scheduler::GRACE,
             languages: Arc::default(),
             bot_signal: Arc::default(),
+            process: outbox::process_id(db_backend),
+            outbox_lease: outbox::OUTBOX_LEASE,
+            kept: Arc::default(),
         }
     }
 
@@ -110,22 +153,34 @@ impl Host {
         &self.db
     }
 
+    /// The same host for the bot's own loops (the outbox's delivery, the scheduler, the bot's
+    /// moves, reviews): its database work goes on connections of its own and after people's
+    /// writes (see [`crate::store::Urgency`]). Everything else is shared.
+    #[must_use]
+    pub fn background(&self) -> Host {
+        Host { db: self.db.with_urgency(crate::store::Urgency::Background), ..self.clone() }
+    }
+
     /// Records a person's current display name (creating them on first sight).
     pub async fn remember_user(&self, user: &User, now: i64) -> Result<(), HostError> {
-        let mut tx = self.db.begin_write().await?;
-        store::users::remember(&mut tx, user.id, &clean_name(&user.name), now).await?;
-        tx.commit().await?;
-        Ok(())
+        retrying!({
+            let mut tx = self.db.begin_write().await?;
+            store::users::remember(&mut tx, user.id, &clean_name(&user.name), now).await?;
+            tx.commit().await?;
+            Ok(())
+        })
     }
 
     /// Records the thread the front end created for a game, so its messages go there.
     pub async fn set_thread(&self, game_id: GameId, thread_id: i64, now: i64) -> Result<(), HostError> {
-        let mut tx = self.db.begin_write().await?;
-        if !store::games::set_thread(&mut tx, game_id, thread_id, now).await? {
-            return Err(HostError::NoSuchGame(game_id));
-        }
-        tx.commit().await?;
-        Ok(())
+        retrying!({
+            let mut tx = self.db.begin_write().await?;
+            if !store::games::set_thread(&mut tx, game_id, thread_id, now).await? {
+                return Err(HostError::NoSuchGame(game_id));
+            }
+            tx.commit().await?;
+            Ok(())
+        })
     }
 
     // ----- challenges -----
@@ -133,176 +188,182 @@ impl Host {
     /// Challenges one person, or anyone when `opponent` is `None`. The variant and options are
     /// checked by the rules crate now, so that accepting can never fail on them.
     pub async fn challenge(&self, request: &ChallengeRequest, now: i64) -> Result<Challenge, HostError> {
-        let (variant, options) = validate_setup(&request.variant, &request.options)?;
-        if request.opponent.as_ref().is_some_and(|o| o.id == request.challenger.id) {
-            return Err(HostError::ChallengeYourself);
-        }
-        let mut tx = self.db.begin_write().await?;
-        let server: ServerSettings = settings::read(
-            &store::servers::settings(&mut tx, request.place.guild).await?,
-            "server",
-            request.place.guild,
-        );
-        if !server.allows(request.place.channel) {
-            return Err(HostError::ChannelNotAllowed);
-        }
-        let clock = request.clock.or(server.default_clock).unwrap_or_default();
-        let open = store::challenges::open_count_by(&mut tx, request.challenger.id, now).await?;
-        if open >= MAX_OPEN_CHALLENGES {
-            return Err(HostError::TooManyChallenges(open));
-        }
-        store::users::remember(&mut tx, request.challenger.id, &clean_name(&request.challenger.name), now).await?;
-        if let Some(opponent) = &request.opponent {
-            store::users::remember(&mut tx, opponent.id, &clean_name(&opponent.name), now).await?;
-        }
-        let id = store::challenges::insert(
-            &mut tx,
-            &store::challenges::NewChallenge {
-                guild_id: request.place.guild,
-                channel_id: request.place.channel,
-                challenger_id: request.challenger.id,
-                opponent_id: request.opponent.as_ref().map(|o| o.id),
-                variant: variant.id(),
-                options: &options,
-                side: request.side.name(),
-                clock_seconds: clock.seconds_per_move(),
-                reserve_cap: clock.reserve_cap(),
-                expires_at: now.saturating_add(self.challenge_ttl),
-            },
-            now,
-        )
-        .await?;
-        let challenge = reload_challenge(&mut tx, id).await?;
-        tx.commit().await?;
-        tracing::info!(challenge = id, variant = variant.id(), "challenge made");
-        Ok(challenge)
+        retrying!({
+            let (variant, options) = validate_setup(&request.variant, &request.options)?;
+            if request.opponent.as_ref().is_some_and(|o| o.id == request.challenger.id) {
+                return Err(HostError::ChallengeYourself);
+            }
+            let mut tx = self.db.begin_write().await?;
+            let (_, clock) = server_terms(&mut tx, request).await?;
+            let open = store::challenges::open_count_by(&mut tx, request.challenger.id, now).await?;
+            if open >= MAX_OPEN_CHALLENGES {
+                return Err(HostError::TooManyChallenges(open));
+            }
+            store::users::remember(&mut tx, request.challenger.id, &clean_name(&request.challenger.name), now).await?;
+            if let Some(opponent) = &request.opponent {
+                store::users::remember(&mut tx, opponent.id, &clean_name(&opponent.name), now).await?;
+            }
+            let id = store::challenges::insert(
+                &mut tx,
+                &store::challenges::NewChallenge {
+                    guild_id: request.place.guild,
+                    channel_id: request.place.channel,
+                    challenger_id: request.challenger.id,
+                    opponent_id: request.opponent.as_ref().map(|o| o.id),
+                    variant: variant.id(),
+                    options: &options,
+                    side: request.side.name(),
+                    clock_seconds: clock.seconds_per_move(),
+                    reserve_cap: clock.reserve_cap(),
+                    expires_at: now.saturating_add(self.challenge_ttl),
+                },
+                now,
+            )
+            .await?;
+            let challenge = reload_challenge(&mut tx, id).await?;
+            tx.commit().await?;
+            tracing::info!(challenge = id, variant = variant.id(), "challenge made");
+            Ok(challenge)
+        })
     }
 
     /// Accepts a challenge: only its named opponent, or anyone but the challenger for an open one.
     /// Starts the game, with sides drawn at random when the challenger asked for that.
     pub async fn accept(&self, id: ChallengeId, user: &User, now: i64) -> Result<Accepted, HostError> {
-        let mut tx = self.db.begin_write().await?;
-        let row = open_challenge(&mut tx, id, now).await?;
-        if row.challenger_id == user.id {
-            return Err(HostError::OwnChallenge { id });
-        }
-        if let Some(opponent) = row.opponent_id
-            && opponent != user.id
-        {
-            return Err(HostError::NotYourChallenge { id, opponent: store::users::name(&mut tx, opponent).await? });
-        }
-        store::users::remember(&mut tx, user.id, &clean_name(&user.name), now).await?;
-        let (variant, options) = validate_setup(&row.variant, &split_options(&row.options))?;
-        let rules = variant
-            .rules_with_texts(&split_options(&options))
-            .map_err(|e| HostError::corrupt(0, &format!("challenge {id}: {e}")))?;
-        let challenger_side = match row.side.as_str() {
-            "attackers" => Side::Attackers,
-            "defenders" => Side::Defenders,
-            _ => coin_flip(id, now),
-        };
-        let (attacker_id, defender_id) = match challenger_side {
-            Side::Attackers => (row.challenger_id, user.id),
-            Side::Defenders => (user.id, row.challenger_id),
-        };
-        let rules_text = otn::rules_string(&rules);
-        let game_id = store::games::insert(
-            &mut tx,
-            &NewGame {
-                guild_id: row.guild_id,
-                channel_id: row.channel_id,
-                thread_id: None,
-                variant: variant.id(),
-                options: &options,
-                rules: &rules_text,
-                start_position: None,
-                start_to_move: None,
-                attacker_id,
-                defender_id,
-                clock_seconds: row.clock_seconds,
-                reserve_cap: row.reserve_cap,
-                turn: scheduler::first_turn(Clock::from_row(row.clock_seconds, row.reserve_cap), now),
-                imported: false,
-                rated: true,
-                bot_turn_at: None,
-            },
-            now,
-        )
-        .await?;
-        store::challenges::close(&mut tx, id, "accepted", Some(game_id), now).await?;
-        let challenge = reload_challenge(&mut tx, id).await?;
-        let loaded = self.load(&mut tx, game_id).await?;
-        let game = view(&loaded);
-        // The challenge card becomes the game's board: one message per game.
-        if let Some((channel, message)) = store::messages::challenge(&mut tx, id).await? {
-            store::messages::set_board(&mut tx, game_id, channel, message, None, now).await?;
-        }
-        outbox::record(&mut tx, &Show::Board { game: game_id, ply: 0 }, now).await?;
-        let server: ServerSettings =
-            settings::read(&store::servers::settings(&mut tx, row.guild_id).await?, "server", row.guild_id);
-        if server.threads && row.guild_id != 0 {
-            outbox::record(&mut tx, &Show::Thread { game: game_id }, now).await?;
-        }
-        outbox::record(&mut tx, &Show::YourMove { game: game_id, ply: 0 }, now).await?;
-        tx.commit().await?;
-        tracing::info!(challenge = id, game = game_id, "challenge accepted");
-        Ok(Accepted { notify: vec![challenge.challenger.id], challenge, game })
+        retrying!({
+            let mut tx = self.db.begin_write().await?;
+            let row = open_challenge(&mut tx, id, now).await?;
+            if row.challenger_id == user.id {
+                return Err(HostError::OwnChallenge { id });
+            }
+            if let Some(opponent) = row.opponent_id
+                && opponent != user.id
+            {
+                return Err(HostError::NotYourChallenge { id, opponent: store::users::name(&mut tx, opponent).await? });
+            }
+            store::users::remember(&mut tx, user.id, &clean_name(&user.name), now).await?;
+            let (variant, options) = validate_setup(&row.variant, &split_options(&row.options))?;
+            let rules = variant
+                .rules_with_texts(&split_options(&options))
+                .map_err(|e| HostError::corrupt(0, &format!("challenge {id}: {e}")))?;
+            let challenger_side = match row.side.as_str() {
+                "attackers" => Side::Attackers,
+                "defenders" => Side::Defenders,
+                _ => coin_flip(id, now),
+            };
+            let (attacker_id, defender_id) = match challenger_side {
+                Side::Attackers => (row.challenger_id, user.id),
+                Side::Defenders => (user.id, row.challenger_id),
+            };
+            let rules_text = otn::rules_string(&rules);
+            let game_id = store::games::insert(
+                &mut tx,
+                &NewGame {
+                    guild_id: row.guild_id,
+                    channel_id: row.channel_id,
+                    thread_id: None,
+                    variant: variant.id(),
+                    options: &options,
+                    rules: &rules_text,
+                    start_position: None,
+                    start_to_move: None,
+                    attacker_id,
+                    defender_id,
+                    clock_seconds: row.clock_seconds,
+                    reserve_cap: row.reserve_cap,
+                    turn: scheduler::first_turn(Clock::from_row(row.clock_seconds, row.reserve_cap), now, false),
+                    imported: false,
+                    rated: true,
+                    bot_turn_at: None,
+                },
+                now,
+            )
+            .await?;
+            store::challenges::close(&mut tx, id, "accepted", Some(game_id), now).await?;
+            let challenge = reload_challenge(&mut tx, id).await?;
+            let loaded = self.load(&mut tx, game_id).await?;
+            let game = view(&loaded);
+            // The challenge card becomes the game's board: one message per game.
+            if let Some((channel, message)) = store::messages::challenge(&mut tx, id).await? {
+                store::messages::set_board(&mut tx, game_id, channel, message, None, now).await?;
+            }
+            outbox::record(&mut tx, &Show::Board { game: game_id, ply: 0 }, now).await?;
+            let server: ServerSettings =
+                settings::read(&store::servers::settings(&mut tx, row.guild_id).await?, "server", row.guild_id);
+            if server.threads && row.guild_id != 0 {
+                outbox::record(&mut tx, &Show::Thread { game: game_id }, now).await?;
+            }
+            outbox::record(&mut tx, &Show::YourMove { game: game_id, ply: 0 }, now).await?;
+            tx.commit().await?;
+            tracing::info!(challenge = id, game = game_id, "challenge accepted");
+            Ok(Accepted { notify: vec![challenge.challenger.id], challenge, game })
+        })
     }
 
     /// Declines a challenge meant for `user`.
     pub async fn decline(&self, id: ChallengeId, user: UserId, now: i64) -> Result<Challenge, HostError> {
-        let mut tx = self.db.begin_write().await?;
-        let row = open_challenge(&mut tx, id, now).await?;
-        match row.opponent_id {
-            None if row.challenger_id == user => {
-                return Err(HostError::OwnChallenge { id });
-            }
-            None => return Err(HostError::DeclineOpen { id }),
-            Some(opponent) if opponent != user => {
-                if row.challenger_id == user {
+        retrying!({
+            let mut tx = self.db.begin_write().await?;
+            let row = open_challenge(&mut tx, id, now).await?;
+            match row.opponent_id {
+                None if row.challenger_id == user => {
                     return Err(HostError::OwnChallenge { id });
                 }
-                return Err(HostError::NotYourChallenge { id, opponent: store::users::name(&mut tx, opponent).await? });
+                None => return Err(HostError::DeclineOpen { id }),
+                Some(opponent) if opponent != user => {
+                    if row.challenger_id == user {
+                        return Err(HostError::OwnChallenge { id });
+                    }
+                    return Err(HostError::NotYourChallenge {
+                        id,
+                        opponent: store::users::name(&mut tx, opponent).await?,
+                    });
+                }
+                Some(_) => {}
             }
-            Some(_) => {}
-        }
-        store::challenges::close(&mut tx, id, "declined", None, now).await?;
-        outbox::record(&mut tx, &Show::ChallengeClosed { challenge: id, by: user }, now).await?;
-        let challenge = reload_challenge(&mut tx, id).await?;
-        tx.commit().await?;
-        Ok(challenge)
+            store::challenges::close(&mut tx, id, "declined", None, now).await?;
+            outbox::record(&mut tx, &Show::ChallengeClosed { challenge: id, by: user }, now).await?;
+            let challenge = reload_challenge(&mut tx, id).await?;
+            tx.commit().await?;
+            Ok(challenge)
+        })
     }
 
     /// Withdraws a challenge; only its challenger may.
     pub async fn cancel(&self, id: ChallengeId, user: UserId, now: i64) -> Result<Challenge, HostError> {
-        let mut tx = self.db.begin_write().await?;
-        let row = store::challenges::find(&mut tx, id).await?.ok_or(HostError::NoSuchChallenge(id))?;
-        if row.challenger_id != user {
-            return Err(HostError::NotChallenger {
-                id,
-                challenger: store::users::name(&mut tx, row.challenger_id).await?,
-            });
-        }
-        let row = open_challenge(&mut tx, id, now).await?;
-        store::challenges::close(&mut tx, row.id, "cancelled", None, now).await?;
-        outbox::record(&mut tx, &Show::ChallengeClosed { challenge: id, by: user }, now).await?;
-        let challenge = reload_challenge(&mut tx, id).await?;
-        tx.commit().await?;
-        Ok(challenge)
+        retrying!({
+            let mut tx = self.db.begin_write().await?;
+            let row = store::challenges::find(&mut tx, id).await?.ok_or(HostError::NoSuchChallenge(id))?;
+            if row.challenger_id != user {
+                return Err(HostError::NotChallenger {
+                    id,
+                    challenger: store::users::name(&mut tx, row.challenger_id).await?,
+                });
+            }
+            let row = open_challenge(&mut tx, id, now).await?;
+            store::challenges::close(&mut tx, row.id, "cancelled", None, now).await?;
+            outbox::record(&mut tx, &Show::ChallengeClosed { challenge: id, by: user }, now).await?;
+            let challenge = reload_challenge(&mut tx, id).await?;
+            tx.commit().await?;
+            Ok(challenge)
+        })
     }
 
     /// Expires every open challenge whose time is up, returning them so that their cards can be
     /// updated and their challengers told. Meant to be called by a scheduler loop.
     pub async fn expire_challenges(&self, now: i64) -> Result<Vec<Challenge>, HostError> {
-        let mut tx = self.db.begin_write().await?;
-        let rows = store::challenges::expire(&mut tx, now).await?;
-        let mut expired = Vec::with_capacity(rows.len());
-        for row in &rows {
-            outbox::record(&mut tx, &Show::ChallengeClosed { challenge: row.id, by: row.challenger_id }, now).await?;
-            expired.push(challenge_view(&mut tx, row).await?);
-        }
-        tx.commit().await?;
-        Ok(expired)
+        retrying!({
+            let mut tx = self.db.begin_write().await?;
+            let rows = store::challenges::expire(&mut tx, now, i64::MAX).await?;
+            let mut expired = Vec::with_capacity(rows.len());
+            for row in &rows {
+                outbox::record(&mut tx, &Show::ChallengeClosed { challenge: row.id, by: row.challenger_id }, now)
+                    .await?;
+                expired.push(challenge_view(&mut tx, row).await?);
+            }
+            tx.commit().await?;
+            Ok(expired)
+        })
     }
 
     /// The open challenges `user` made or may answer.
@@ -336,11 +397,35 @@ impl Host {
         expected_ply: Option<usize>,
         now: i64,
     ) -> Result<Played, HostError> {
-        self.play_checked(game_id, user, text, expected_ply, None, now).await
+        Ok(self.play_checked(game_id, user, text, expected_ply, None, None, now).await?.0)
+    }
+
+    /// [`Host::play`], also returning the game's [`BoardState`] after the move, read in the
+    /// move's own transaction: for a front end that answers the click with the new board, which
+    /// then needs no read of its own.
+    ///
+    /// `foresee` is shown the game as the move leaves it as soon as the move is found legal,
+    /// before it is written, so that the front end can start drawing the new board while the
+    /// move is saved (drawing is the larger half of answering a click). It is not called for a
+    /// move that ends the game (whose ending is only known once it is recorded), and it may be
+    /// called again should the transaction be run again: what it saw is only a forecast, to be
+    /// checked against the [`BoardState`] returned.
+    pub async fn play_on_board(
+        &self,
+        game_id: GameId,
+        user: UserId,
+        text: &str,
+        expected_ply: Option<usize>,
+        now: i64,
+        foresee: Forecast<'_>,
+    ) -> Result<(Played, BoardState), HostError> {
+        let (played, state) = self.play_checked(game_id, user, text, expected_ply, None, Some(foresee), now).await?;
+        Ok((played, state.ok_or(HostError::Internal)?))
     }
 
     /// [`Host::play`], also refused when the moves played so far are not `expected_moves` (the
     /// bot's move, searched for one board: a takeback and a new move can bring back its ply).
+    #[allow(clippy::too_many_arguments)]
     async fn play_checked(
         &self,
         game_id: GameId,
@@ -348,71 +433,81 @@ impl Host {
         text: &str,
         expected_ply: Option<usize>,
         expected_moves: Option<&str>,
+        mut foresee: Option<Forecast<'_>>,
         now: i64,
-    ) -> Result<Played, HostError> {
-        let mut tx = self.db.begin_write().await?;
-        let mut loaded = self.load(&mut tx, game_id).await?;
-        let side = player_side(&loaded, user)?;
-        ensure_ongoing(&loaded)?;
-        let ply = loaded.game.ply();
-        if let Some(expected) = expected_ply
-            && expected != ply
-        {
-            return Err(HostError::StaleBoard { id: game_id, ply, expected });
-        }
-        if let Some(expected) = expected_moves
-            && expected != movetext(&loaded.game)
-        {
-            return Err(HostError::StaleBoard { id: game_id, ply, expected: ply });
-        }
-        let to_move = loaded.game.position().to_move();
-        if !side.contains(&to_move) {
-            let player = store::users::name(&mut tx, side_player(&loaded.row, to_move)).await?;
-            return Err(HostError::NotYourTurn { id: game_id, to_move, player });
-        }
-        let text: MoveText = text.parse().map_err(|e: tafl_rules::ParseError| HostError::BadMove(e))?;
-        let played = loaded.game.play_text(&text).map_err(HostError::IllegalMove)?.clone();
-        let notation = played.text().to_string();
-        let new_ply = loaded.game.ply() as i64;
-        if let Err(error) = store::moves::insert(&mut tx, game_id, new_ply, &notation, Some(user), now).await {
-            // The primary key caught a second move for this ply: another writer got there first.
-            if is_unique_violation(&error) {
-                return Err(HostError::StaleBoard { id: game_id, ply: ply + 1, expected: ply });
-            }
-            return Err(error.into());
-        }
-        store::games::append_move(&mut tx, game_id, new_ply, &notation, now).await?;
-        if loaded.row.open_offers > 0 {
-            store::offers::lapse_on_move(&mut tx, game_id, user, now).await?;
-        }
-        let mut notify = vec![side_player(&loaded.row, to_move.opponent())];
-        let mut bot_turn = false;
-        if let Status::Finished(outcome) = played.status {
-            let ending = Ending { winner: outcome.winner, reason: EndReason::Board(outcome.reason) };
-            end_game(&mut tx, &mut loaded, ending, None, now).await?;
-            notify = players(&loaded.row);
-        } else {
-            if loaded.row.clock_seconds.is_some() {
-                let turn = scheduler::turn_after_move(&loaded.row, to_move, now);
-                store::games::set_turn(&mut tx, game_id, &turn).await?;
-                set_turn_in_row(&mut loaded.row, &turn);
-            }
+    ) -> Result<(Played, Option<BoardState>), HostError> {
+        retrying!({
+            let mut tx = self.db.begin_write().await?;
+            let mut loaded = self.load_for_update(&mut tx, game_id).await?;
+            let side = player_side(&loaded, user)?;
+            ensure_ongoing(&loaded)?;
             let ply = loaded.game.ply();
-            outbox::record(&mut tx, &Show::Board { game: game_id, ply }, now).await?;
-            // The bot needs no notice: its turn is noted for the bot player instead.
-            bot_turn = bot::note_turn(&mut tx, &mut loaded, now).await?;
-            if !bot_turn {
-                outbox::record(&mut tx, &Show::YourMove { game: game_id, ply }, now).await?;
+            if let Some(expected) = expected_ply
+                && expected != ply
+            {
+                return Err(HostError::StaleBoard { id: game_id, ply, expected });
             }
-        }
-        loaded.row.ply = new_ply;
-        let game = view(&loaded);
-        tx.commit().await?;
-        if bot_turn {
-            self.bot_signal.notify_one();
-        }
-        tracing::debug!(game = game_id, ply = new_ply, %notation, "move played");
-        Ok(Played { game, notation, notify })
+            if let Some(expected) = expected_moves
+                && expected != movetext(&loaded.game)
+            {
+                return Err(HostError::StaleBoard { id: game_id, ply, expected: ply });
+            }
+            let to_move = loaded.game.position().to_move();
+            if !side.contains(&to_move) {
+                let player = store::users::name(&mut tx, side_player(&loaded.row, to_move)).await?;
+                return Err(HostError::NotYourTurn { id: game_id, to_move, player });
+            }
+            let text: MoveText = text.parse().map_err(|e: tafl_rules::ParseError| HostError::BadMove(e))?;
+            let played = loaded.game.play_text(&text).map_err(HostError::IllegalMove)?.clone();
+            if let Some(forecast) = foresee.as_deref_mut()
+                && played.status.is_ongoing()
+            {
+                forecast(&view(&loaded), &loaded.game);
+            }
+            let notation = played.text().to_string();
+            let new_ply = loaded.game.ply() as i64;
+            if let Err(error) = store::moves::insert(&mut tx, game_id, new_ply, &notation, Some(user), now).await {
+                // The primary key caught a second move for this ply: another writer got there first.
+                if is_unique_violation(&error) {
+                    return Err(HostError::StaleBoard { id: game_id, ply: ply + 1, expected: ply });
+                }
+                return Err(error.into());
+            }
+            store::games::append_move(&mut tx, game_id, new_ply, &notation, now).await?;
+            if loaded.row.open_offers > 0 {
+                store::offers::lapse_on_move(&mut tx, game_id, user, now).await?;
+            }
+            let mut notify = vec![side_player(&loaded.row, to_move.opponent())];
+            let mut bot_turn = false;
+            if let Status::Finished(outcome) = played.status {
+                let ending = Ending { winner: outcome.winner, reason: EndReason::Board(outcome.reason) };
+                end_game(&mut tx, &mut loaded, ending, None, now).await?;
+                notify = players(&loaded.row);
+            } else {
+                if loaded.row.clock_seconds.is_some() {
+                    let turn = scheduler::turn_after_move(&loaded.row, to_move, now);
+                    store::games::set_turn(&mut tx, game_id, &turn).await?;
+                    set_turn_in_row(&mut loaded.row, &turn);
+                }
+                let ply = loaded.game.ply();
+                outbox::record(&mut tx, &Show::Board { game: game_id, ply }, now).await?;
+                // The bot needs no notice: its turn is noted for the bot player instead.
+                bot_turn = bot::note_turn(&mut tx, &mut loaded, now).await?;
+                if !bot_turn {
+                    outbox::record(&mut tx, &Show::YourMove { game: game_id, ply }, now).await?;
+                }
+            }
+            loaded.row.ply = new_ply;
+            let game = view(&loaded);
+            // Boxed, so that a plain move does not carry the reads it skips in its future.
+            let state = if foresee.is_some() { Some(Box::pin(board::state_in(&mut tx, &loaded)).await?) } else { None };
+            tx.commit().await?;
+            if bot_turn {
+                self.bot_signal.notify_one();
+            }
+            tracing::debug!(game = game_id, ply = new_ply, %notation, "move played");
+            Ok((Played { game, notation, notify }, state))
+        })
     }
 
     /// Resigns `user`'s game: the opponent wins. `expected_ply` is the ply of the board the
@@ -424,42 +519,48 @@ impl Host {
         expected_ply: Option<usize>,
         now: i64,
     ) -> Result<Finished, HostError> {
-        let mut tx = self.db.begin_write().await?;
-        let loaded = self.load(&mut tx, game_id).await?;
-        let sides = player_side(&loaded, user)?;
-        ensure_ongoing(&loaded)?;
-        ensure_ply(&loaded, expected_ply)?;
-        // Someone playing both sides (an imported or test game) resigns for the side to move.
-        let side = if sides.len() == 1 { sides[0] } else { loaded.game.position().to_move() };
-        let ending = Ending { winner: Some(side.opponent()), reason: EndReason::Resignation };
-        let finished = finish_in(&mut tx, loaded, ending, Some(user), now).await?;
-        tx.commit().await?;
-        Ok(finished)
+        retrying!({
+            let mut tx = self.db.begin_write().await?;
+            let loaded = self.load_for_update(&mut tx, game_id).await?;
+            let sides = player_side(&loaded, user)?;
+            ensure_ongoing(&loaded)?;
+            ensure_ply(&loaded, expected_ply)?;
+            // Someone playing both sides (an imported or test game) resigns for the side to move.
+            let side = if sides.len() == 1 { sides[0] } else { loaded.game.position().to_move() };
+            let ending = Ending { winner: Some(side.opponent()), reason: EndReason::Resignation };
+            let finished = finish_in(&mut tx, loaded, ending, Some(user), now).await?;
+            tx.commit().await?;
+            Ok(finished)
+        })
     }
 
     /// Ends a game for a reason decided outside the board: time (the side to move loses) or an
     /// ending a moderator or the scheduler records. Refuses games already over.
     pub async fn finish(&self, game_id: GameId, ending: Ending, now: i64) -> Result<Finished, HostError> {
-        let mut tx = self.db.begin_write().await?;
-        let loaded = self.load(&mut tx, game_id).await?;
-        ensure_ongoing(&loaded)?;
-        // An aborted game has neither winner nor loser, whatever the caller said.
-        let ending = if ending.reason == EndReason::Aborted { Ending { winner: None, ..ending } } else { ending };
-        let loser = ending.winner.map(|w| side_player(&loaded.row, w.opponent()));
-        let finished = finish_in(&mut tx, loaded, ending, loser, now).await?;
-        tx.commit().await?;
-        Ok(finished)
+        retrying!({
+            let mut tx = self.db.begin_write().await?;
+            let loaded = self.load_for_update(&mut tx, game_id).await?;
+            ensure_ongoing(&loaded)?;
+            // An aborted game has neither winner nor loser, whatever the caller said.
+            let ending = if ending.reason == EndReason::Aborted { Ending { winner: None, ..ending } } else { ending };
+            let loser = ending.winner.map(|w| side_player(&loaded.row, w.opponent()));
+            let finished = finish_in(&mut tx, loaded, ending, loser, now).await?;
+            tx.commit().await?;
+            Ok(finished)
+        })
     }
 
     /// The side to move runs out of time and loses; a game where fewer than two plies were
     /// played is aborted instead (no result, unrated). The scheduler does this at the deadline.
     pub async fn time_out(&self, game_id: GameId, now: i64) -> Result<Finished, HostError> {
-        let mut tx = self.db.begin_write().await?;
-        let loaded = self.load(&mut tx, game_id).await?;
-        ensure_ongoing(&loaded)?;
-        let finished = scheduler::time_out_in(&mut tx, loaded, now).await?;
-        tx.commit().await?;
-        Ok(finished)
+        retrying!({
+            let mut tx = self.db.begin_write().await?;
+            let loaded = self.load_for_update(&mut tx, game_id).await?;
+            ensure_ongoing(&loaded)?;
+            let finished = scheduler::time_out_in(&mut tx, loaded, now).await?;
+            tx.commit().await?;
+            Ok(finished)
+        })
     }
 
     /// Offers, accepts or declines a draw. Offering when the opponent has already offered
@@ -472,53 +573,49 @@ impl Host {
         expected_ply: Option<usize>,
         now: i64,
     ) -> Result<OfferOutcome, HostError> {
-        let mut tx = self.db.begin_write().await?;
-        let loaded = self.load(&mut tx, game_id).await?;
-        player_side(&loaded, user)?;
-        ensure_ongoing(&loaded)?;
-        ensure_ply(&loaded, expected_ply)?;
-        let open = store::offers::open(&mut tx, game_id, "draw").await?;
-        let opponent = opponent_of(&loaded.row, user);
-        if action == OfferAction::Offer && open.is_none() && is_bot(opponent) {
-            let outcome = bot_answers_draw(&mut tx, loaded, user, opponent, now).await?;
+        retrying!({
+            let mut tx = self.db.begin_write().await?;
+            let loaded = self.load_for_update(&mut tx, game_id).await?;
+            player_side(&loaded, user)?;
+            ensure_ongoing(&loaded)?;
+            ensure_ply(&loaded, expected_ply)?;
+            let open = store::offers::open(&mut tx, game_id, "draw").await?;
+            let opponent = opponent_of(&loaded.row, user);
+            if action == OfferAction::Offer && open.is_none() && is_bot(opponent) {
+                let outcome = bot_answers_draw(&mut tx, loaded, user, opponent, now).await?;
+                tx.commit().await?;
+                return Ok(outcome);
+            }
+            let outcome = match (action, open) {
+                (OfferAction::Offer, Some(offer)) if offer.by_user == user => {
+                    return Err(HostError::AlreadyOffered { id: game_id, kind: OfferKind::Draw });
+                }
+                (OfferAction::Offer | OfferAction::Accept, Some(offer)) if offer.by_user != user => {
+                    store::offers::resolve(&mut tx, offer.id, "accepted", now).await?;
+                    let event = OfferEvent::Accepted { plies_taken_back: 0 };
+                    record_offer(&mut tx, game_id, OfferKind::Draw, event, user, Vec::new(), now).await?;
+                    let ending = Ending { winner: None, reason: EndReason::Agreement };
+                    let finished = finish_in(&mut tx, loaded, ending, None, now).await?;
+                    OfferOutcome::Accepted { game: finished.game, notify: finished.notify, plies_taken_back: 0 }
+                }
+                (OfferAction::Offer, _) => {
+                    store::offers::insert(&mut tx, game_id, "draw", user, loaded.game.ply() as i64, now).await?;
+                    record_offer(&mut tx, game_id, OfferKind::Draw, OfferEvent::Offered, user, vec![opponent], now)
+                        .await?;
+                    outbox::record(&mut tx, &Show::Board { game: game_id, ply: loaded.game.ply() }, now).await?;
+                    OfferOutcome::Offered { game: view(&loaded), notify: opponent }
+                }
+                (OfferAction::Accept, Some(_)) => {
+                    return Err(HostError::OwnOffer { id: game_id, kind: OfferKind::Draw });
+                }
+                (OfferAction::Accept | OfferAction::Decline, None) => {
+                    return Err(HostError::NoOffer { id: game_id, kind: OfferKind::Draw, action });
+                }
+                (OfferAction::Decline, Some(offer)) => decline(&mut tx, &loaded, &offer, user, opponent, now).await?,
+            };
             tx.commit().await?;
-            return Ok(outcome);
-        }
-        let outcome = match (action, open) {
-            (OfferAction::Offer, Some(offer)) if offer.by_user == user => {
-                return Err(HostError::AlreadyOffered { id: game_id, kind: OfferKind::Draw });
-            }
-            (OfferAction::Offer | OfferAction::Accept, Some(offer)) if offer.by_user != user => {
-                store::offers::resolve(&mut tx, offer.id, "accepted", now).await?;
-                let event = OfferEvent::Accepted { plies_taken_back: 0 };
-                record_offer(&mut tx, game_id, OfferKind::Draw, event, user, Vec::new(), now).await?;
-                let ending = Ending { winner: None, reason: EndReason::Agreement };
-                let finished = finish_in(&mut tx, loaded, ending, None, now).await?;
-                OfferOutcome::Accepted { game: finished.game, notify: finished.notify, plies_taken_back: 0 }
-            }
-            (OfferAction::Offer, _) => {
-                store::offers::insert(&mut tx, game_id, "draw", user, loaded.game.ply() as i64, now).await?;
-                record_offer(&mut tx, game_id, OfferKind::Draw, OfferEvent::Offered, user, vec![opponent], now).await?;
-                outbox::record(&mut tx, &Show::Board { game: game_id, ply: loaded.game.ply() }, now).await?;
-                OfferOutcome::Offered { game: view(&loaded), notify: opponent }
-            }
-            (OfferAction::Accept, Some(_)) => return Err(HostError::OwnOffer { id: game_id, kind: OfferKind::Draw }),
-            (OfferAction::Accept | OfferAction::Decline, None) => {
-                return Err(HostError::NoOffer { id: game_id, kind: OfferKind::Draw, action });
-            }
-            (OfferAction::Decline, Some(offer)) => {
-                let withdrawn = offer.by_user == user;
-                store::offers::resolve(&mut tx, offer.id, if withdrawn { "withdrawn" } else { "declined" }, now)
-                    .await?;
-                let kind = if offer.kind == "draw" { OfferKind::Draw } else { OfferKind::Takeback };
-                let event = OfferEvent::Declined { withdrawn };
-                record_offer(&mut tx, game_id, kind, event, user, vec![opponent], now).await?;
-                outbox::record(&mut tx, &Show::Board { game: game_id, ply: loaded.game.ply() }, now).await?;
-                OfferOutcome::Declined { game: view(&loaded), notify: opponent, withdrawn }
-            }
-        };
-        tx.commit().await?;
-        Ok(outcome)
+            Ok(outcome)
+        })
     }
 
     /// Requests, accepts or declines a takeback. Accepting takes back moves until it is the
@@ -531,60 +628,54 @@ impl Host {
         expected_ply: Option<usize>,
         now: i64,
     ) -> Result<OfferOutcome, HostError> {
-        let mut tx = self.db.begin_write().await?;
-        let mut loaded = self.load(&mut tx, game_id).await?;
-        player_side(&loaded, user)?;
-        ensure_ongoing(&loaded)?;
-        ensure_ply(&loaded, expected_ply)?;
-        let open = store::offers::open(&mut tx, game_id, "takeback").await?;
-        let opponent = opponent_of(&loaded.row, user);
-        let outcome = match (action, open) {
-            (OfferAction::Offer, Some(offer)) if offer.by_user == user => {
-                return Err(HostError::AlreadyOffered { id: game_id, kind: OfferKind::Takeback });
-            }
-            (OfferAction::Offer, Some(_)) => return Err(HostError::TakebackPending { id: game_id }),
-            (OfferAction::Offer, None) => {
-                if takeback_plies(&loaded, user).is_none() {
-                    return Err(HostError::NothingToTakeBack(game_id));
+        retrying!({
+            let mut tx = self.db.begin_write().await?;
+            let mut loaded = self.load_for_update(&mut tx, game_id).await?;
+            player_side(&loaded, user)?;
+            ensure_ongoing(&loaded)?;
+            ensure_ply(&loaded, expected_ply)?;
+            let open = store::offers::open(&mut tx, game_id, "takeback").await?;
+            let opponent = opponent_of(&loaded.row, user);
+            let outcome = match (action, open) {
+                (OfferAction::Offer, Some(offer)) if offer.by_user == user => {
+                    return Err(HostError::AlreadyOffered { id: game_id, kind: OfferKind::Takeback });
                 }
-                if is_bot(opponent) && !bot::accepts_takeback(&loaded.row) {
-                    return Err(HostError::BotRefusesTakeback { id: game_id });
+                (OfferAction::Offer, Some(_)) => return Err(HostError::TakebackPending { id: game_id }),
+                (OfferAction::Offer, None) => {
+                    if takeback_plies(&loaded, user).is_none() {
+                        return Err(HostError::NothingToTakeBack(game_id));
+                    }
+                    if is_bot(opponent) && !bot::accepts_takeback(&loaded.row) {
+                        return Err(HostError::BotRefusesTakeback { id: game_id });
+                    }
+                    store::offers::insert(&mut tx, game_id, "takeback", user, loaded.game.ply() as i64, now).await?;
+                    if is_bot(opponent) {
+                        // The bot agrees at once (unrated games only, checked above).
+                        let offer =
+                            store::offers::open(&mut tx, game_id, "takeback").await?.ok_or(HostError::Internal)?;
+                        let outcome = take_back(&mut tx, &mut loaded, &offer, opponent, now).await?;
+                        tx.commit().await?;
+                        return Ok(outcome);
+                    }
+                    let event = OfferEvent::Offered;
+                    record_offer(&mut tx, game_id, OfferKind::Takeback, event, user, vec![opponent], now).await?;
+                    outbox::record(&mut tx, &Show::Board { game: game_id, ply: loaded.game.ply() }, now).await?;
+                    OfferOutcome::Offered { game: view(&loaded), notify: opponent }
                 }
-                store::offers::insert(&mut tx, game_id, "takeback", user, loaded.game.ply() as i64, now).await?;
-                if is_bot(opponent) {
-                    // The bot agrees at once (unrated games only, checked above).
-                    let offer = store::offers::open(&mut tx, game_id, "takeback").await?.ok_or(HostError::Internal)?;
-                    let outcome = take_back(&mut tx, &mut loaded, &offer, opponent, now).await?;
-                    tx.commit().await?;
-                    return Ok(outcome);
+                (OfferAction::Accept, Some(offer)) if offer.by_user != user => {
+                    take_back(&mut tx, &mut loaded, &offer, user, now).await?
                 }
-                let event = OfferEvent::Offered;
-                record_offer(&mut tx, game_id, OfferKind::Takeback, event, user, vec![opponent], now).await?;
-                outbox::record(&mut tx, &Show::Board { game: game_id, ply: loaded.game.ply() }, now).await?;
-                OfferOutcome::Offered { game: view(&loaded), notify: opponent }
-            }
-            (OfferAction::Accept, Some(offer)) if offer.by_user != user => {
-                take_back(&mut tx, &mut loaded, &offer, user, now).await?
-            }
-            (OfferAction::Accept, Some(_)) => {
-                return Err(HostError::OwnOffer { id: game_id, kind: OfferKind::Takeback });
-            }
-            (OfferAction::Accept | OfferAction::Decline, None) => {
-                return Err(HostError::NoOffer { id: game_id, kind: OfferKind::Takeback, action });
-            }
-            (OfferAction::Decline, Some(offer)) => {
-                let withdrawn = offer.by_user == user;
-                store::offers::resolve(&mut tx, offer.id, if withdrawn { "withdrawn" } else { "declined" }, now)
-                    .await?;
-                let kind = if offer.kind == "draw" { OfferKind::Draw } else { OfferKind::Takeback };
-                let event = OfferEvent::Declined { withdrawn };
-                record_offer(&mut tx, game_id, kind, event, user, vec![opponent], now).await?;
-                outbox::record(&mut tx, &Show::Board { game: game_id, ply: loaded.game.ply() }, now).await?;
-                OfferOutcome::Declined { game: view(&loaded), notify: opponent, withdrawn }
-            }
-        };
-        tx.commit().await?;
-        Ok(outcome)
+                (OfferAction::Accept, Some(_)) => {
+                    return Err(HostError::OwnOffer { id: game_id, kind: OfferKind::Takeback });
+                }
+                (OfferAction::Accept | OfferAction::Decline, None) => {
+                    return Err(HostError::NoOffer { id: game_id, kind: OfferKind::Takeback, action });
+                }
+                (OfferAction::Decline, Some(offer)) => decline(&mut tx, &loaded, &offer, user, opponent, now).await?,
+            };
+            tx.commit().await?;
+            Ok(outcome)
+        })
     }
 
     // ----- reading -----
@@ -678,97 +769,119 @@ impl Host {
         place: Place,
         now: i64,
     ) -> Result<GameView, HostError> {
-        let parsed = GameRecord::parse(record).map_err(|e| HostError::BadRecord(RecordFault::Unreadable(e)))?;
-        if parsed.moves.len() > crate::limits::MAX_PLIES {
-            return Err(HostError::BadRecord(RecordFault::TooLong { plies: parsed.moves.len() }));
-        }
-        let game = parsed.replay().map_err(|(ply, e)| {
-            HostError::BadRecord(match e {
-                tafl_rules::otn::RecordError::Rules(why) => RecordFault::Rules(why),
-                tafl_rules::otn::RecordError::Move(source) => RecordFault::Move { ply, source },
-            })
-        })?;
-        let to_move = game.position().to_move();
-        let ending = match (game.status(), parsed.end) {
-            (Status::Finished(outcome), _) => {
-                Ending { winner: outcome.winner, reason: EndReason::Board(outcome.reason) }
+        retrying!({
+            let parsed = GameRecord::parse(record).map_err(|e| HostError::BadRecord(RecordFault::Unreadable(e)))?;
+            if parsed.moves.len() > crate::limits::MAX_PLIES {
+                return Err(HostError::BadRecord(RecordFault::TooLong { plies: parsed.moves.len() }));
             }
-            (Status::Ongoing, Some(RecordEnd::Resigned)) => {
-                Ending { winner: Some(to_move.opponent()), reason: EndReason::Resignation }
+            let game = parsed.replay().map_err(|(ply, e)| {
+                HostError::BadRecord(match e {
+                    tafl_rules::otn::RecordError::Rules(why) => RecordFault::Rules(why),
+                    tafl_rules::otn::RecordError::Move(source) => RecordFault::Move { ply, source },
+                })
+            })?;
+            let to_move = game.position().to_move();
+            let ending = match (game.status(), parsed.end) {
+                (Status::Finished(outcome), _) => {
+                    Ending { winner: outcome.winner, reason: EndReason::Board(outcome.reason) }
+                }
+                (Status::Ongoing, Some(RecordEnd::Resigned)) => {
+                    Ending { winner: Some(to_move.opponent()), reason: EndReason::Resignation }
+                }
+                (Status::Ongoing, Some(RecordEnd::Timeout)) => {
+                    Ending { winner: Some(to_move.opponent()), reason: EndReason::Time }
+                }
+                (Status::Ongoing, None) => {
+                    let winner = match parsed.tag("result").map(str::trim) {
+                        Some("1") => Some(Side::Attackers),
+                        Some("-1") => Some(Side::Defenders),
+                        Some("0") => None,
+                        _ => {
+                            return Err(HostError::BadRecord(RecordFault::NoResult));
+                        }
+                    };
+                    let default = if winner.is_some() { EndReason::Resignation } else { EndReason::Agreement };
+                    let reason = parsed
+                        .tag("termination")
+                        .and_then(EndReason::parse)
+                        .filter(|r| !matches!(r, EndReason::Board(_)))
+                        .unwrap_or(default);
+                    Ending { winner, reason }
+                }
+            };
+            let rules_text = otn::rules_string(&parsed.rules);
+            let variant = Variant::ALL
+                .into_iter()
+                .find(|v| otn::rules_string(&v.rules()) == rules_text)
+                .map_or("custom", Variant::id);
+            let start_position = parsed.start.as_ref().map(|(setup, _)| setup.to_string());
+            let start_to_move = parsed.start.as_ref().map(|(_, side)| side.name());
+            let mut tx = self.db.begin_write().await?;
+            store::users::remember(&mut tx, attacker.id, &clean_name(&attacker.name), now).await?;
+            store::users::remember(&mut tx, defender.id, &clean_name(&defender.name), now).await?;
+            let game_id = store::games::insert(
+                &mut tx,
+                &NewGame {
+                    guild_id: place.guild,
+                    channel_id: place.channel,
+                    thread_id: place.thread,
+                    variant,
+                    options: "",
+                    rules: &rules_text,
+                    start_position: start_position.as_deref(),
+                    start_to_move,
+                    attacker_id: attacker.id,
+                    defender_id: defender.id,
+                    clock_seconds: None,
+                    reserve_cap: None,
+                    turn: store::games::Turn::default(),
+                    imported: true,
+                    rated: false,
+                    bot_turn_at: None,
+                },
+                now,
+            )
+            .await?;
+            for (n, played) in game.moves().iter().enumerate() {
+                store::moves::insert(&mut tx, game_id, n as i64 + 1, &played.text().to_string(), None, now).await?;
             }
-            (Status::Ongoing, Some(RecordEnd::Timeout)) => {
-                Ending { winner: Some(to_move.opponent()), reason: EndReason::Time }
-            }
-            (Status::Ongoing, None) => {
-                let winner = match parsed.tag("result").map(str::trim) {
-                    Some("1") => Some(Side::Attackers),
-                    Some("-1") => Some(Side::Defenders),
-                    Some("0") => None,
-                    _ => {
-                        return Err(HostError::BadRecord(RecordFault::NoResult));
-                    }
-                };
-                let default = if winner.is_some() { EndReason::Resignation } else { EndReason::Agreement };
-                let reason = parsed
-                    .tag("termination")
-                    .and_then(EndReason::parse)
-                    .filter(|r| !matches!(r, EndReason::Board(_)))
-                    .unwrap_or(default);
-                Ending { winner, reason }
-            }
-        };
-        let rules_text = otn::rules_string(&parsed.rules);
-        let variant = Variant::ALL
-            .into_iter()
-            .find(|v| otn::rules_string(&v.rules()) == rules_text)
-            .map_or("custom", Variant::id);
-        let start_position = parsed.start.as_ref().map(|(setup, _)| setup.to_string());
-        let start_to_move = parsed.start.as_ref().map(|(_, side)| side.name());
-        let mut tx = self.db.begin_write().await?;
-        store::users::remember(&mut tx, attacker.id, &clean_name(&attacker.name), now).await?;
-        store::users::remember(&mut tx, defender.id, &clean_name(&defender.name), now).await?;
-        let game_id = store::games::insert(
-            &mut tx,
-            &NewGame {
-                guild_id: place.guild,
-                channel_id: place.channel,
-                thread_id: place.thread,
-                variant,
-                options: "",
-                rules: &rules_text,
-                start_position: start_position.as_deref(),
-                start_to_move,
-                attacker_id: attacker.id,
-                defender_id: defender.id,
-                clock_seconds: None,
-                reserve_cap: None,
-                turn: store::games::Turn::default(),
-                imported: true,
-                rated: false,
-                bot_turn_at: None,
-            },
-            now,
-        )
-        .await?;
-        for (n, played) in game.moves().iter().enumerate() {
-            store::moves::insert(&mut tx, game_id, n as i64 + 1, &played.text().to_string(), None, now).await?;
-        }
-        store::games::set_moves(&mut tx, game_id, game.ply() as i64, &movetext(&game), now).await?;
-        let loser = ending.winner.map(|w| if w == Side::Attackers { defender.id } else { attacker.id });
-        let loser = if matches!(ending.reason, EndReason::Board(_)) { None } else { loser };
-        store::games::finish(&mut tx, game_id, ending.status_name(), ending.reason.name(), loser, now).await?;
-        let loaded = self.load(&mut tx, game_id).await?;
-        let view = view(&loaded);
-        tx.commit().await?;
-        Ok(view)
+            store::games::set_moves(&mut tx, game_id, game.ply() as i64, &movetext(&game), now).await?;
+            let loser = ending.winner.map(|w| if w == Side::Attackers { defender.id } else { attacker.id });
+            let loser = if matches!(ending.reason, EndReason::Board(_)) { None } else { loser };
+            store::games::finish(&mut tx, game_id, ending.status_name(), ending.reason.name(), loser, now).await?;
+            let loaded = self.load(&mut tx, game_id).await?;
+            let view = view(&loaded);
+            tx.commit().await?;
+            Ok(view)
+        })
     }
 }
 
 // ----- helpers shared by the operations -----
 
-type Conn = sqlx::SqliteConnection;
+/// How many times an operation is run again after `PostgreSQL` ended its transaction to break a
+/// deadlock or a serialisation conflict (see `retrying!`).
+pub const CONFLICT_RETRIES: u32 = 5;
+
+/// The pause before retry `n` (from 1): 2^n ms plus up to as much again at random, so 2-4 ms
+/// first and 32-64 ms before the fifth.
+pub(crate) fn conflict_pause(n: u32) -> std::time::Duration {
+    let base_us = 1_000u64 << n.min(10);
+    // A fresh `RandomState` is seeded anew each time: enough randomness for a jitter.
+    let jitter_us = std::collections::hash_map::RandomState::new().hash_one(n) % base_us;
+    std::time::Duration::from_micros(base_us + jitter_us)
+}
+
+type Conn = sqlx::AnyConnection;
 
 impl Host {
+    /// [`Host::load`] for an operation that will write the game: its row is locked first (see
+    /// `store::games::lock`), so that what was read stays true until the commit.
+    async fn load_for_update(&self, conn: &mut Conn, game_id: GameId) -> Result<Loaded, HostError> {
+        store::games::lock(conn, game_id).await?;
+        self.load(conn, game_id).await
+    }
+
     /// Rebuilds a game from its row and move list. A row that cannot be rebuilt is a bug or a
     /// damaged database: logged, and reported to the player as an internal error.
     async fn load(&self, conn: &mut Conn, game_id: GameId) -> Result<Loaded, HostError> {
@@ -994,6 +1107,25 @@ fn ensure_ply(loaded: &Loaded, expected: Option<usize>) -> Result<(), HostError>
 }
 
 /// Records the notice of an offer made or answered.
+/// Declines `offer` (or withdraws it, when `user` made it), records the event and redraws the board
+/// in the same transaction: the one way draw offers and takeback requests end unaccepted.
+async fn decline(
+    conn: &mut Conn,
+    loaded: &Loaded,
+    offer: &store::OfferRow,
+    user: UserId,
+    opponent: UserId,
+    now: i64,
+) -> Result<OfferOutcome, HostError> {
+    let game_id = loaded.row.id;
+    let withdrawn = offer.by_user == user;
+    store::offers::resolve(&mut *conn, offer.id, if withdrawn { "withdrawn" } else { "declined" }, now).await?;
+    let kind = if offer.kind == "draw" { OfferKind::Draw } else { OfferKind::Takeback };
+    record_offer(&mut *conn, game_id, kind, OfferEvent::Declined { withdrawn }, user, vec![opponent], now).await?;
+    outbox::record(&mut *conn, &Show::Board { game: game_id, ply: loaded.game.ply() }, now).await?;
+    Ok(OfferOutcome::Declined { game: view(loaded), notify: opponent, withdrawn })
+}
+
 async fn record_offer(
     conn: &mut Conn,
     game: GameId,
@@ -1041,7 +1173,23 @@ fn takeback_plies(loaded: &Loaded, requester: UserId) -> Option<usize> {
     (ply >= plies).then_some(plies)
 }
 
+/// The server's terms for a new challenge or game against the bot at `request.place`: its
+/// settings (read once, for the caller's later choices such as a thread per game), after the
+/// channel is checked against the server's allow-list, and the clock to play with: the one asked
+/// for, else the server's default, else none. The one place both ways of starting a game check.
+async fn server_terms(conn: &mut Conn, request: &ChallengeRequest) -> Result<(ServerSettings, Clock), HostError> {
+    let guild = request.place.guild;
+    let server: ServerSettings = settings::read(&store::servers::settings(conn, guild).await?, "server", guild);
+    if !server.allows(request.place.channel) {
+        return Err(HostError::ChannelNotAllowed);
+    }
+    let clock = request.clock.or(server.default_clock).unwrap_or_default();
+    Ok((server, clock))
+}
+
 async fn open_challenge(conn: &mut Conn, id: ChallengeId, now: i64) -> Result<ChallengeRow, HostError> {
+    // Every caller closes the challenge: lock it first, so that it is closed once.
+    store::challenges::lock(conn, id).await?;
     let row = store::challenges::find(conn, id).await?.ok_or(HostError::NoSuchChallenge(id))?;
     match ChallengeState::parse(&row.state) {
         ChallengeState::Open if row.expires_at <= now => Err(HostError::ChallengeExpired { id }),

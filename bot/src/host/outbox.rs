@@ -5,6 +5,22 @@
 //! *how*, applies the items of each lane (one game, one challenge) in order, and reports back
 //! here. Nothing is lost between a commit and the Discord request that shows it: a crash leaves
 //! the item pending, and the next process delivers it.
+//!
+//! **Several processes on one database** (`PostgreSQL`, issue 16) deliver each lane from one
+//! process at a time: a process claims a lane ([`Host::claim_lanes`]) until a lease time
+//! ([`OUTBOX_LEASE`]), renews the claim while it delivers ([`Host::keep_lane`]) and releases it
+//! when the lane is empty or waits for a retry ([`Host::release_lane`]). Two processes never
+//! take one lane, so no item is posted twice and a lane's items stay in order, one at a time.
+//! A process that dies holding lanes loses nothing: once its leases run out, another process
+//! takes the lanes over and delivers their items. Each process's claims carry its id
+//! ([`Host::process_id`]), made at start-up. On `SQLite` (one process per database file) the
+//! same code runs and the claim is always free: every process that opens the file has the same
+//! id, so a restarted bot takes its predecessor's lanes at once instead of after a lease.
+
+use std::collections::{HashMap, HashSet};
+use std::hash::BuildHasher;
+use std::sync::Arc;
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
@@ -79,7 +95,7 @@ impl Show {
     #[must_use]
     pub const fn kind(&self) -> &'static str {
         match self {
-            Show::Board { .. } => BOARD,
+            Show::Board { .. } => BOARD_ITEM,
             Show::NewBoard { .. } => "new_board",
             Show::Thread { .. } => "thread",
             Show::YourMove { .. } => "your_move",
@@ -95,7 +111,7 @@ impl Show {
     }
 }
 
-const BOARD: &str = "board";
+pub(super) const BOARD_ITEM: &str = "board";
 
 /// The lane of a game's items.
 #[must_use]
@@ -142,7 +158,259 @@ pub(super) async fn record(conn: &mut super::Conn, show: &Show, now: i64) -> Res
 /// How many lanes one look at the outbox returns.
 const HEADS: i64 = 500;
 
+/// How long a process's claim on an outbox lane lasts unless renewed. The holder renews it every
+/// third of this while it delivers, so a claim only runs out when its process died or could not
+/// reach the database for that long; then another process takes the lane over, and the lane's
+/// players see its items late by at most this (plus the delivery's idle look, 5 s). Long enough
+/// that a delivery held up by Discord's rate limits or a slow database keeps its lane (the
+/// holder renews in the background meanwhile), short enough that a dead process's boards catch
+/// up within half a minute.
+pub const OUTBOX_LEASE: Duration = Duration::from_secs(30);
+
+/// The claimant id of every process on a `SQLite` file (see the module docs).
+const SQLITE_PROCESS: &str = "sqlite";
+
+/// A process id for outbox claims, made at start-up: on `PostgreSQL` unique to this process
+/// (its pid and 64 random bits, from the standard library's per-process random hash keys);
+/// on `SQLite` the one id of the file's process.
+pub(super) fn process_id(backend: store::Backend) -> Arc<str> {
+    match backend {
+        store::Backend::Sqlite => Arc::from(SQLITE_PROCESS),
+        store::Backend::Postgres => {
+            let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+            let random = std::hash::RandomState::new().hash_one(nanos);
+            Arc::from(format!("pid{}-{random:016x}", std::process::id()))
+        }
+    }
+}
+
+/// The lanes this process keeps (see [`Host::keep_lane`]) and their last renewal.
+#[derive(Debug, Default)]
+pub(super) struct Kept {
+    /// Each kept lane with how many keepers it has (one, unless a keeper outlived its lease).
+    lanes: std::sync::Mutex<HashMap<String, usize>>,
+    /// One renewal at a time; the keepers that waited for it use its outcome.
+    last: tokio::sync::Mutex<Option<Arc<Renewal>>>,
+}
+
+impl Kept {
+    fn lanes(&self) -> std::sync::MutexGuard<'_, HashMap<String, usize>> {
+        self.lanes.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+/// One renewal of the kept lanes: when it was issued (unix ms, the start of the new leases) and
+/// the lanes that were still this process's.
+#[derive(Debug)]
+struct Renewal {
+    at_ms: i64,
+    lanes: HashSet<String>,
+}
+
+/// A lane registered as kept while its keeper runs.
+struct KeptLane<'a> {
+    kept: &'a Kept,
+    lane: String,
+}
+
+impl<'a> KeptLane<'a> {
+    fn new(kept: &'a Kept, lane: &str) -> KeptLane<'a> {
+        *kept.lanes().entry(lane.to_owned()).or_default() += 1;
+        KeptLane { kept, lane: lane.to_owned() }
+    }
+}
+
+impl Drop for KeptLane<'_> {
+    fn drop(&mut self) {
+        let mut lanes = self.kept.lanes();
+        if let Some(count) = lanes.get_mut(&self.lane) {
+            *count -= 1;
+            if *count == 0 {
+                lanes.remove(&self.lane);
+            }
+        }
+    }
+}
+
+/// The current time in unix milliseconds (leases are wall-clock times, shared by processes).
+fn now_ms() -> i64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
+}
+
 impl Host {
+    /// This process's id in the claims on outbox lanes (see the module docs).
+    #[must_use]
+    pub fn process_id(&self) -> &str {
+        &self.process
+    }
+
+    /// A host with process id `id` (tests: several "processes" in one, or hosts on one `SQLite`
+    /// file that must not share their claims).
+    #[must_use]
+    pub fn with_process_id(mut self, id: &str) -> Host {
+        self.process = Arc::from(id);
+        self
+    }
+
+    /// A host whose claims on outbox lanes last `lease` unless renewed (tests, to see a lane
+    /// taken over without waiting [`OUTBOX_LEASE`]).
+    #[must_use]
+    pub fn with_outbox_lease(mut self, lease: Duration) -> Host {
+        self.outbox_lease = lease;
+        self
+    }
+
+    fn lease_until(&self, now_ms: i64) -> i64 {
+        now_ms.saturating_add(i64::try_from(self.outbox_lease.as_millis()).unwrap_or(i64::MAX))
+    }
+
+    /// Claims for this process up to `limit` lanes whose first item is due at `now_ms` and that no
+    /// other process holds (or whose holder's lease has run out), and returns those first items.
+    /// The caller delivers each lane, keeps its claim ([`Host::keep_lane`]) and releases it
+    /// ([`Host::release_lane`]). Items that cannot be read are given up here, with a log line.
+    pub async fn claim_lanes(&self, now_ms: i64, limit: i64) -> Result<Vec<Pending>, HostError> {
+        let rows = retrying!({
+            // A read first: most looks find nothing to take, and on `SQLite` a write transaction
+            // would take the file's one write lock for nothing.
+            let any = {
+                let mut tx = self.db.begin_read().await?;
+                !store::outbox::claimable(&mut tx, now_ms, 1, false).await?.is_empty()
+            };
+            if !any {
+                return Ok(Vec::new());
+            }
+            let mut tx = self.db.begin_write().await?;
+            let mut claimed = Vec::new();
+            for row in store::outbox::claimable(&mut tx, now_ms, limit, true).await? {
+                if store::outbox::claim(&mut tx, &row.lane, &self.process, self.lease_until(now_ms), now_ms).await? {
+                    claimed.push(row);
+                }
+            }
+            tx.commit().await?;
+            Ok(claimed)
+        })?;
+        let mut heads = Vec::with_capacity(rows.len());
+        for row in rows {
+            if let Some(pending) = parse(&row) {
+                heads.push(pending);
+                continue;
+            }
+            self.give_up(row.id, "the item cannot be read", now_ms / 1000).await?;
+            match self.outbox_head(&row.lane, now_ms / 1000).await? {
+                Some(next) if next.not_before_ms <= now_ms => heads.push(next),
+                _ => self.release_lane(&row.lane).await?,
+            }
+        }
+        Ok(heads)
+    }
+
+    /// Extends this process's claim on `lane` by a lease from `now_ms`; false when another process
+    /// has taken the lane over (this one's lease had run out).
+    pub async fn renew_lane(&self, lane: &str, now_ms: i64) -> Result<bool, HostError> {
+        retrying!({
+            let mut tx = self.db.begin_lease().await?;
+            let renewed = store::outbox::renew(&mut tx, lane, &self.process, self.lease_until(now_ms)).await?;
+            tx.commit().await?;
+            Ok(renewed)
+        })
+    }
+
+    /// Renews this process's claim on `lane`, taken at `claimed_at_ms` (the time given to
+    /// [`Host::claim_lanes`]), every third of the lease, for as long as it is polled; returns only
+    /// when the claim is lost: another process took the lane over, or no renewal got through in
+    /// time. Run it beside the lane's delivery and stop delivering when it returns.
+    ///
+    /// The lanes kept at once are renewed together, by one statement each third of the lease
+    /// (on `PostgreSQL` on a connection of its own): one renewal per lane would queue up behind
+    /// one another when a process delivers many lanes. "In time" is a sixth of the lease before
+    /// the lease ends: a renewal stuck that long (the database unreachable, a lock held by
+    /// another transaction) is abandoned and the delivery stops while the lane is still this
+    /// process's, so two processes never deliver one lane at once, as long as their clocks
+    /// differ by less than that margin.
+    pub async fn keep_lane(&self, lane: &str, claimed_at_ms: i64) {
+        let _kept = KeptLane::new(&self.kept, lane);
+        let margin = i64::try_from((self.outbox_lease / 6).as_millis()).unwrap_or(i64::MAX);
+        let mut valid_until = self.lease_until(claimed_at_ms);
+        loop {
+            tokio::time::sleep(self.outbox_lease / 3).await;
+            let asked = now_ms();
+            let left = Duration::from_millis(u64::try_from(valid_until - margin - asked).unwrap_or(0));
+            match tokio::time::timeout(left, self.renew_kept(asked)).await {
+                Ok(Ok(renewal)) if renewal.lanes.contains(lane) => valid_until = self.lease_until(renewal.at_ms),
+                Ok(Ok(_)) => {
+                    tracing::warn!(%lane, "another process took this lane over; its delivery stops here");
+                    return;
+                }
+                Ok(Err(error)) if now_ms() < valid_until - margin => {
+                    tracing::warn!(%lane, %error, "the lane's lease cannot be renewed; trying again");
+                }
+                Ok(Err(error)) => {
+                    tracing::warn!(%lane, %error, "the lane's lease could not be renewed in time; its delivery stops here");
+                    return;
+                }
+                Err(_) => {
+                    tracing::warn!(%lane, "the lane's lease could not be renewed in time; its delivery stops here");
+                    return;
+                }
+            }
+        }
+    }
+
+    /// A renewal of every kept lane issued at `asked` or later: the last one when it was (a
+    /// keeper that waited for another's renewal uses its outcome), else a new one.
+    async fn renew_kept(&self, asked: i64) -> Result<Arc<Renewal>, HostError> {
+        let mut last = self.kept.last.lock().await;
+        if let Some(renewal) = last.as_ref()
+            && renewal.at_ms >= asked
+        {
+            return Ok(renewal.clone());
+        }
+        let lanes: Vec<String> = self.kept.lanes().keys().cloned().collect();
+        let now = now_ms();
+        let renewed = retrying!({
+            let mut tx = self.db.begin_lease().await?;
+            let renewed = store::outbox::renew_many(&mut tx, &lanes, &self.process, self.lease_until(now)).await?;
+            tx.commit().await?;
+            Ok(renewed)
+        })?;
+        let renewal = Arc::new(Renewal { at_ms: now, lanes: renewed.into_iter().collect() });
+        *last = Some(renewal.clone());
+        Ok(renewal)
+    }
+
+    /// Ends this process's claim on `lane`, so that any process may deliver what comes next.
+    pub async fn release_lane(&self, lane: &str) -> Result<(), HostError> {
+        retrying!({
+            let mut tx = self.db.begin_write().await?;
+            store::outbox::release(&mut tx, lane, &self.process).await?;
+            tx.commit().await?;
+            Ok(())
+        })
+    }
+
+    /// Ends every claim this process's id holds: at start-up, for the claims a previous process
+    /// with the same id left (on `SQLite` every process has the same id, see the module docs).
+    pub async fn release_all_lanes(&self) -> Result<u64, HostError> {
+        retrying!({
+            let mut tx = self.db.begin_write().await?;
+            let released = store::outbox::release_all(&mut tx, &self.process).await?;
+            tx.commit().await?;
+            Ok(released)
+        })
+    }
+
+    /// When the earliest item waiting for a retry comes due, after `now_ms` (unix milliseconds).
+    pub async fn next_retry_ms(&self, now_ms: i64) -> Result<Option<i64>, HostError> {
+        let mut tx = self.db.begin_read().await?;
+        Ok(store::outbox::next_retry(&mut tx, now_ms).await?)
+    }
+
+    /// Every claim on an outbox lane: `(lane, process id, lease until in unix ms)`.
+    pub async fn outbox_claims(&self) -> Result<Vec<(String, String, i64)>, HostError> {
+        let mut tx = self.db.begin_read().await?;
+        Ok(store::outbox::claims(&mut tx).await?)
+    }
+
     /// The first pending item of every lane (due or not). Items that cannot be read (written by
     /// a newer bot, or damaged) are given up here, with a log line.
     pub async fn outbox_heads(&self, now: i64) -> Result<Vec<Pending>, HostError> {
@@ -177,48 +445,56 @@ impl Host {
 
     /// Marks an item applied, with the message it created.
     pub async fn delivered(&self, id: i64, message: Option<i64>, now: i64) -> Result<(), HostError> {
-        let mut tx = self.db.begin_write().await?;
-        store::outbox::done(&mut tx, id, message, now).await?;
-        tx.commit().await?;
-        Ok(())
+        retrying!({
+            let mut tx = self.db.begin_write().await?;
+            store::outbox::done(&mut tx, id, message, now).await?;
+            tx.commit().await?;
+            Ok(())
+        })
     }
 
     /// Records that a message of item `id` is about to be created, once: should the process die
     /// before the item is done, the next one knows that a message may exist.
     pub async fn trying(&self, item: &Pending) -> Result<(), HostError> {
-        if item.tried {
-            return Ok(());
-        }
-        let mut tx = self.db.begin_write().await?;
-        store::outbox::tried(&mut tx, item.id).await?;
-        tx.commit().await?;
-        Ok(())
+        retrying!({
+            if item.tried {
+                return Ok(());
+            }
+            let mut tx = self.db.begin_write().await?;
+            store::outbox::tried(&mut tx, item.id).await?;
+            tx.commit().await?;
+            Ok(())
+        })
     }
 
     /// Counts a failed try of an item, to be tried again from `not_before_ms`; returns the
     /// tries so far.
     pub async fn delivery_failed(&self, id: i64, error: &str, not_before_ms: i64) -> Result<u32, HostError> {
-        let mut tx = self.db.begin_write().await?;
-        let attempts = store::outbox::failed(&mut tx, id, error, not_before_ms).await?;
-        tx.commit().await?;
-        Ok(u32::try_from(attempts).unwrap_or(u32::MAX))
+        retrying!({
+            let mut tx = self.db.begin_write().await?;
+            let attempts = store::outbox::failed(&mut tx, id, error, not_before_ms).await?;
+            tx.commit().await?;
+            Ok(u32::try_from(attempts).unwrap_or(u32::MAX))
+        })
     }
 
     /// Gives an item up: it stays in the outbox, marked `given_up` with its last error, and the
     /// lane goes on with its next item. The caller logs it.
     pub async fn give_up(&self, id: i64, error: &str, now: i64) -> Result<(), HostError> {
-        tracing::warn!(item = id, error, "an outbox item was given up");
-        let mut tx = self.db.begin_write().await?;
-        store::outbox::give_up(&mut tx, id, error, now).await?;
-        tx.commit().await?;
-        Ok(())
+        retrying!({
+            tracing::warn!(item = id, error, "an outbox item was given up");
+            let mut tx = self.db.begin_write().await?;
+            store::outbox::give_up(&mut tx, id, error, now).await?;
+            tx.commit().await?;
+            Ok(())
+        })
     }
 
     /// The newest pending board item of a game. Read before the game is drawn, it names every
     /// board item that drawing covers (see [`Host::board_shown`]).
     pub async fn pending_board(&self, game: GameId) -> Result<Option<i64>, HostError> {
         let mut tx = self.db.begin_read().await?;
-        Ok(store::outbox::latest(&mut tx, &game_lane(game), BOARD).await?)
+        Ok(store::outbox::latest(&mut tx, &game_lane(game), BOARD_ITEM).await?)
     }
 
     /// The board message `message` of a game now shows `ply`, drawn after the board items up
@@ -232,14 +508,16 @@ impl Host {
         covers: Option<i64>,
         now: i64,
     ) -> Result<(), HostError> {
-        let mut tx = self.db.begin_write().await?;
-        if !store::messages::set_shown(&mut tx, game, message, ply as i64, now).await? {
-            // Not the game's board (any more): its items are still to be applied to the board.
-            return Ok(());
-        }
-        finish_board(&mut tx, game, Some(ply), covers, now).await?;
-        tx.commit().await?;
-        Ok(())
+        retrying!({
+            let mut tx = self.db.begin_write().await?;
+            if !store::messages::set_shown(&mut tx, game, message, ply as i64, now).await? {
+                // Not the game's board (any more): its items are still to be applied to the board.
+                return Ok(());
+            }
+            finish_board(&mut tx, game, Some(ply), covers, now).await?;
+            tx.commit().await?;
+            Ok(())
+        })
     }
 
     /// Makes a newly posted message, showing `ply` (`None` when unknown), the game's board; the old board, if there
@@ -255,15 +533,18 @@ impl Host {
         covers: Option<i64>,
         now: i64,
     ) -> Result<(), HostError> {
-        let mut tx = self.db.begin_write().await?;
-        let old = store::messages::board(&mut tx, game).await?;
-        store::messages::set_board(&mut tx, game, channel, message, ply.map(|p| p as i64), now).await?;
-        if let Some(old) = old.filter(|old| old.message_id != message) {
-            record(&mut tx, &Show::RetireBoard { game, channel: old.channel_id, message: old.message_id }, now).await?;
-        }
-        finish_board(&mut tx, game, ply, covers, now).await?;
-        tx.commit().await?;
-        Ok(())
+        retrying!({
+            let mut tx = self.db.begin_write().await?;
+            let old = store::messages::board(&mut tx, game).await?;
+            store::messages::set_board(&mut tx, game, channel, message, ply.map(|p| p as i64), now).await?;
+            if let Some(old) = old.filter(|old| old.message_id != message) {
+                record(&mut tx, &Show::RetireBoard { game, channel: old.channel_id, message: old.message_id }, now)
+                    .await?;
+            }
+            finish_board(&mut tx, game, ply, covers, now).await?;
+            tx.commit().await?;
+            Ok(())
+        })
     }
 
     /// Item `id` posted `message` in `channel`: a "your move" notice, which becomes the game's
@@ -279,60 +560,70 @@ impl Host {
         notice: Option<i64>,
         now: i64,
     ) -> Result<(), HostError> {
-        let mut tx = self.db.begin_write().await?;
-        store::outbox::done(&mut tx, id, Some(message), now).await?;
-        if let Some(previous) = store::messages::replace_notice(&mut tx, game, notice, now).await?
-            && previous != message
-        {
-            record(&mut tx, &Show::Delete { game, channel, message: previous }, now).await?;
-        }
-        tx.commit().await?;
-        Ok(())
+        retrying!({
+            let mut tx = self.db.begin_write().await?;
+            store::outbox::done(&mut tx, id, Some(message), now).await?;
+            if let Some(previous) = store::messages::replace_notice(&mut tx, game, notice, now).await?
+                && previous != message
+            {
+                record(&mut tx, &Show::Delete { game, channel, message: previous }, now).await?;
+            }
+            tx.commit().await?;
+            Ok(())
+        })
     }
 
     /// Item `id` made `message`, which is no longer true (a notice for a ply the game has left,
     /// found when a lost answer was retried): the item is done and the message is to be deleted.
     pub async fn retract(&self, id: i64, game: GameId, channel: i64, message: i64, now: i64) -> Result<(), HostError> {
-        let mut tx = self.db.begin_write().await?;
-        store::outbox::done(&mut tx, id, Some(message), now).await?;
-        record(&mut tx, &Show::Delete { game, channel, message }, now).await?;
-        tx.commit().await?;
-        Ok(())
+        retrying!({
+            let mut tx = self.db.begin_write().await?;
+            store::outbox::done(&mut tx, id, Some(message), now).await?;
+            record(&mut tx, &Show::Delete { game, channel, message }, now).await?;
+            tx.commit().await?;
+            Ok(())
+        })
     }
 
     /// Records a board item for every game whose board shows another ply than the game's and
     /// has none pending (left behind by a crash or a race); returns how many.
     pub async fn redraw_stale_boards(&self, now: i64) -> Result<usize, HostError> {
-        let mut tx = self.db.begin_write().await?;
-        let stale = store::outbox::stale_boards(&mut tx, HEADS).await?;
-        for &(game, ply) in &stale {
-            record(&mut tx, &Show::Board { game, ply: usize::try_from(ply).unwrap_or(0) }, now).await?;
-        }
-        tx.commit().await?;
-        if !stale.is_empty() {
-            tracing::info!(boards = stale.len(), "boards behind their games are redrawn");
-        }
-        Ok(stale.len())
+        retrying!({
+            let mut tx = self.db.begin_write().await?;
+            let stale = store::outbox::stale_boards(&mut tx, HEADS).await?;
+            for &(game, ply) in &stale {
+                record(&mut tx, &Show::Board { game, ply: usize::try_from(ply).unwrap_or(0) }, now).await?;
+            }
+            tx.commit().await?;
+            if !stale.is_empty() {
+                tracing::info!(boards = stale.len(), "boards behind their games are redrawn");
+            }
+            Ok(stale.len())
+        })
     }
 
     /// Asks for a new board message of a game at the bottom of its channel, drawn in `by`'s
     /// style (see [`Show::NewBoard`]).
     pub async fn request_board(&self, game: GameId, by: UserId, now: i64) -> Result<(), HostError> {
-        let mut tx = self.db.begin_write().await?;
-        store::games::find(&mut tx, game).await?.ok_or(HostError::NoSuchGame(game))?;
-        record(&mut tx, &Show::NewBoard { game, by }, now).await?;
-        tx.commit().await?;
-        Ok(())
+        retrying!({
+            let mut tx = self.db.begin_write().await?;
+            store::games::find(&mut tx, game).await?.ok_or(HostError::NoSuchGame(game))?;
+            record(&mut tx, &Show::NewBoard { game, by }, now).await?;
+            tx.commit().await?;
+            Ok(())
+        })
     }
 
     /// Deletes every pending item, for a front end that shows each change as it happens and
     /// delivers nothing afterwards (the console, which owns its database file): without this,
     /// every move would leave rows that nothing ever reads.
     pub async fn discard_outbox(&self) -> Result<(), HostError> {
-        let mut tx = self.db.begin_write().await?;
-        store::outbox::discard_pending(&mut tx).await?;
-        tx.commit().await?;
-        Ok(())
+        retrying!({
+            let mut tx = self.db.begin_write().await?;
+            store::outbox::discard_pending(&mut tx).await?;
+            tx.commit().await?;
+            Ok(())
+        })
     }
 
     /// How many outbox items are in each state (`done`, `given_up`, `pending`).
@@ -353,12 +644,12 @@ async fn finish_board(
 ) -> Result<(), HostError> {
     let lane = game_lane(game);
     if let Some(covers) = covers {
-        store::outbox::done_up_to(conn, &lane, BOARD, covers, now).await?;
+        store::outbox::done_up_to(conn, &lane, BOARD_ITEM, covers, now).await?;
     }
     let current = store::games::find(conn, game).await?.map(|row| row.ply);
     if let Some(current) = current
         && ply.is_none_or(|ply| current != ply as i64)
-        && store::outbox::latest(conn, &lane, BOARD).await?.is_none()
+        && store::outbox::latest(conn, &lane, BOARD_ITEM).await?.is_none()
     {
         record(conn, &Show::Board { game, ply: usize::try_from(current).unwrap_or(0) }, now).await?;
     }

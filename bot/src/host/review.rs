@@ -4,18 +4,22 @@
 //!
 //! A review is asked for in the transaction that ends the game (a `pending` row, see
 //! `migrations/0009_reviews.sql`), so a crash or restart never forgets one: [`run`] looks for
-//! pending reviews at start-up and every few seconds after. Its searches run off the async
-//! workers through [`Searches::run`], the one place reviews reach the CPU. The finding is written
+//! pending reviews at start-up and every few seconds after. Its searches run on the bot's
+//! [`SearchPool`] (its own threads, at a lower priority than the rest of the process), one
+//! position per job at [`Priority::Review`]: a bot move waiting for a thread always goes before
+//! the review's next position, so reviews only take time the bot's moves leave. The review's own
+//! searcher travels with its jobs from position to position, so what one search learned helps
+//! the next and the review is the same whatever else the pool runs. The finding is written
 //! with an outbox item ([`Show::Review`]) in one transaction, and the front end edits the game's
 //! summary to show it: the turning point in words and the evaluation chart on the card.
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use tafl_rules::engine::{self, Limits, Searcher, WIN_BOUND};
-use tafl_rules::{Game, Side, Status};
+use tafl_rules::{Game, Move, Side, Status};
 
 use super::outbox::{self, Show};
+use super::search_pool::{Priority, SearchPool};
 use super::{GameId, Host, HostError};
 use crate::store;
 
@@ -74,23 +78,64 @@ pub enum ReviewState {
     Done(Review),
 }
 
-/// Reviews `game` from its start: one search per position within `limits`. Pure CPU work;
-/// call it through [`Searches::run`].
+/// Reviews `game` from its start on the calling thread: one search per position within
+/// `limits`. Pure CPU work (tests and benchmarks); the host reviews through the search pool
+/// with a [`Reviewing`] per game.
 #[must_use]
 pub fn review(game: &Game, limits: &Limits) -> Review {
-    // A smaller table than a playing engine's: each search is small, and a review shares the
-    // machine with games in progress. Kept across plies, so each search starts from what the
-    // previous one learned.
-    let mut searcher = Searcher::with_table_bits(16);
-    let mut replay = Game::new(game.start().clone());
-    // Per position: the score for the side to move (clamped) and the engine's move there.
-    let mut scores: Vec<i32> = Vec::with_capacity(game.ply() + 1);
-    let mut best: Vec<Option<tafl_rules::Move>> = Vec::with_capacity(game.ply() + 1);
-    let mut evaluation = Vec::with_capacity(game.ply() + 1);
-    for ply in 0..=game.ply() {
-        let position = replay.position();
-        let (score, mv) = match replay.status() {
-            Status::Ongoing => match searcher.analyse(&replay, limits) {
+    let mut reviewing = Reviewing::new(game.clone());
+    while reviewing.step(limits) {}
+    reviewing.finish()
+}
+
+/// A review under way: the game, the replay reached so far, and each position's result. It is
+/// moved to a search thread for each position ([`Reviewing::step`]) and back.
+#[derive(Debug)]
+pub struct Reviewing {
+    game: Game,
+    replay: Game,
+    /// A smaller table than a playing engine's: each search is small. Kept across positions,
+    /// so each search starts from what the previous one learned.
+    searcher: Searcher,
+    /// Per position: the score for the side to move (clamped), the engine's move there, and
+    /// the score from the attackers' view.
+    scores: Vec<i32>,
+    best: Vec<Option<Move>>,
+    evaluation: Vec<i32>,
+    done: bool,
+}
+
+impl Reviewing {
+    #[must_use]
+    pub fn new(game: Game) -> Reviewing {
+        let positions = game.ply() + 1;
+        Reviewing {
+            replay: Game::new(game.start().clone()),
+            game,
+            searcher: Searcher::with_table_bits(16),
+            scores: Vec::with_capacity(positions),
+            best: Vec::with_capacity(positions),
+            evaluation: Vec::with_capacity(positions),
+            done: false,
+        }
+    }
+
+    /// How many positions are searched so far.
+    #[must_use]
+    pub fn searched(&self) -> usize {
+        self.scores.len()
+    }
+
+    /// Searches the next position within `limits` and moves on; `false` once every position is
+    /// searched (then nothing more is done).
+    pub fn step(&mut self, limits: &Limits) -> bool {
+        if self.done {
+            return false;
+        }
+        let ply = self.scores.len();
+        let position = self.replay.position();
+        let (score, mv) = match self.replay.status() {
+            Status::Ongoing => match self.searcher.analyse(&self.replay, limits) {
                 Some(analysis) => (clamp(analysis.score), Some(analysis.best)),
                 None => (0, None),
             },
@@ -101,24 +146,29 @@ pub fn review(game: &Game, limits: &Limits) -> Review {
                 None => (0, None),
             },
         };
-        evaluation.push(engine::score_for(position, Side::Attackers, score));
-        scores.push(score);
-        best.push(mv);
-        if let Some(played) = game.moves().get(ply) {
-            // The game's own moves were legal when played; a record that is not stops here.
-            if replay.play(played.mv).is_err() {
-                break;
-            }
-        }
+        self.evaluation.push(engine::score_for(position, Side::Attackers, score));
+        self.scores.push(score);
+        self.best.push(mv);
+        // The game's own moves were legal when played; a record that is not stops here.
+        self.done = match self.game.moves().get(ply) {
+            Some(played) => self.replay.play(played.mv).is_err(),
+            None => true,
+        };
+        !self.done
     }
-    let turning_point = turning_point(game, &scores, &best);
-    Review { evaluation, turning_point }
+
+    /// The review of the positions searched.
+    #[must_use]
+    pub fn finish(self) -> Review {
+        let turning_point = turning_point(&self.game, &self.scores, &self.best);
+        Review { evaluation: self.evaluation, turning_point }
+    }
 }
 
 /// The ply whose move lost the most against what the engine would have played: the mover's
 /// score before it minus the mover's score after it, among moves other than the engine's own;
 /// the earliest of equal swings. `scores[i]` is for the side to move at position `i`.
-fn turning_point(game: &Game, scores: &[i32], best: &[Option<tafl_rules::Move>]) -> Option<TurningPoint> {
+fn turning_point(game: &Game, scores: &[i32], best: &[Option<Move>]) -> Option<TurningPoint> {
     let mut found: Option<TurningPoint> = None;
     let mut side = game.start().to_move();
     for (i, played) in game.moves().iter().enumerate() {
@@ -152,38 +202,6 @@ fn clamp(score: i32) -> i32 {
     }
 }
 
-/// Runs reviews' searches off the async workers, at most `permits` at once, so reviews never
-/// take more than their share of the cores from games in progress. The one way reviews reach
-/// the CPU: a shared search pool can take its place without touching the rest.
-#[derive(Clone, Debug)]
-pub struct Searches {
-    permits: Arc<tokio::sync::Semaphore>,
-}
-
-impl Default for Searches {
-    /// One search at a time: reviews are background work.
-    fn default() -> Searches {
-        Searches::new(1)
-    }
-}
-
-impl Searches {
-    #[must_use]
-    pub fn new(permits: usize) -> Searches {
-        Searches { permits: Arc::new(tokio::sync::Semaphore::new(permits.max(1))) }
-    }
-
-    /// Runs `job` on tokio's blocking pool once a permit is free. A job that panics is an
-    /// internal error (logged by the caller), never a crash of the bot.
-    pub async fn run<T: Send + 'static>(&self, job: impl FnOnce() -> T + Send + 'static) -> Result<T, HostError> {
-        let _permit = self.permits.acquire().await.map_err(|_| HostError::Internal)?;
-        tokio::task::spawn_blocking(job).await.map_err(|error| {
-            tracing::error!(%error, "a review's search failed");
-            HostError::Internal
-        })
-    }
-}
-
 impl Host {
     /// The games whose review is pending, oldest first.
     pub async fn pending_reviews(&self) -> Result<Vec<GameId>, HostError> {
@@ -191,10 +209,11 @@ impl Host {
         Ok(store::reviews::pending(&mut tx, BATCH).await?)
     }
 
-    /// Reviews one game whose review is pending, within [`PLY_LIMITS`] per position, and records
-    /// the finding with the outbox item that edits its summary. Returns the review, or `None`
-    /// when there was nothing to do (not pending, already done by another process).
-    pub async fn review_game(&self, game: GameId, searches: &Searches, now: i64) -> Result<Option<Review>, HostError> {
+    /// Reviews one game whose review is pending, within [`PLY_LIMITS`] per position, on `pool`
+    /// at [`Priority::Review`], and records the finding with the outbox item that edits its
+    /// summary. Returns the review, or `None` when there was nothing to do (not pending, already
+    /// done by another process).
+    pub async fn review_game(&self, game: GameId, pool: &SearchPool, now: i64) -> Result<Option<Review>, HostError> {
         {
             let mut tx = self.db.begin_read().await?;
             match store::reviews::find(&mut tx, game).await? {
@@ -209,13 +228,9 @@ impl Host {
                 return Err(error);
             }
         };
-        let found = searches.run(move || review(&record, &PLY_LIMITS)).await;
-        let found = match found {
-            Ok(found) => found,
-            Err(error) => {
-                self.review_failed(game, "the search failed", now).await?;
-                return Err(error);
-            }
+        let Some(found) = review_on(pool, game, record).await else {
+            self.review_failed(game, "the search failed", now).await?;
+            return Err(HostError::Internal);
         };
         let evaluation = serde_json::to_string(&found.evaluation).map_err(|_| HostError::Internal)?;
         let turning = found.turning_point.as_ref();
@@ -237,19 +252,41 @@ impl Host {
     }
 
     async fn review_failed(&self, game: GameId, error: &str, now: i64) -> Result<(), HostError> {
-        let mut tx = self.db.begin_write().await?;
-        let attempts = store::reviews::failed(&mut tx, game, error, MAX_ATTEMPTS, now).await?;
-        tx.commit().await?;
-        if attempts >= MAX_ATTEMPTS {
-            tracing::warn!(game, error, "a game's review was given up");
-        }
-        Ok(())
+        retrying!({
+            let mut tx = self.db.begin_write().await?;
+            let attempts = store::reviews::failed(&mut tx, game, error, MAX_ATTEMPTS, now).await?;
+            tx.commit().await?;
+            if attempts >= MAX_ATTEMPTS {
+                tracing::warn!(game, error, "a game's review was given up");
+            }
+            Ok(())
+        })
     }
 
     /// The message the summary of a game was posted as, to edit when its review is done.
     pub async fn summary_message(&self, game: GameId) -> Result<Option<i64>, HostError> {
         let mut tx = self.db.begin_read().await?;
         Ok(store::reviews::summary_message(&mut tx, game).await?)
+    }
+}
+
+/// Reviews `record` on `pool`, one position per job at [`Priority::Review`] keyed by the game
+/// (older games first); `None` if a search failed.
+async fn review_on(pool: &SearchPool, game: GameId, record: Game) -> Option<Review> {
+    let mut reviewing = Box::new(Reviewing::new(record));
+    loop {
+        let step = pool.run(Priority::Review, game, move |_: &mut Searcher| {
+            let more = reviewing.step(&PLY_LIMITS);
+            (reviewing, more)
+        });
+        match step.await {
+            Ok((back, true)) => reviewing = back,
+            Ok((back, false)) => return Some(back.finish()),
+            Err(error) => {
+                tracing::error!(game, %error, "a review's search failed");
+                return None;
+            }
+        }
     }
 }
 
@@ -302,12 +339,12 @@ impl Review {
 /// Reviews pending games until aborted: at once (start-up: reviews a restart interrupted), then
 /// every `interval`. `reviewed` is called after each review recorded, e.g. to wake the delivery
 /// that edits the summary. A failure is logged and the review tried again at a later look.
-pub async fn run(host: Host, searches: Searches, interval: Duration, reviewed: impl Fn() + Send + Sync + 'static) {
+pub async fn run(host: Host, pool: SearchPool, interval: Duration, reviewed: impl Fn() + Send + Sync + 'static) {
     loop {
         match host.pending_reviews().await {
             Ok(games) => {
                 for game in games {
-                    match host.review_game(game, &searches, now()).await {
+                    match host.review_game(game, &pool, now()).await {
                         Ok(Some(_)) => reviewed(),
                         Ok(None) => {}
                         Err(error) => tracing::warn!(game, %error, "a game could not be reviewed; trying again later"),

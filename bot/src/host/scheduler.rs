@@ -2,10 +2,16 @@
 //! [`Host::tick`] every few seconds to find what has come due: reminders, time-outs, expired
 //! challenges and daily digests.
 //!
-//! Each tick is one `BEGIN IMMEDIATE` transaction that finds the due items and marks them done
-//! before it commits, so with several bot processes on one database file, and across restarts,
-//! every item is returned by exactly one tick. (If a process dies after the commit but before
-//! posting, that notice is lost; the time-out itself is recorded either way.)
+//! A tick takes the due items in small batches ([`CLAIM`]), each one transaction that finds its
+//! items, marks them done and records what must be shown in the outbox before it commits. On
+//! `PostgreSQL` every batch locks its rows `FOR UPDATE SKIP LOCKED`, so the processes of a bot
+//! that ticks in several places share the due work instead of waiting for one another, and a row
+//! that another process's batch has just handled is checked again and left out; on `SQLite` each
+//! batch is a `BEGIN IMMEDIATE` transaction, the file's only writer. Either way, and across
+//! restarts, every reminder, time-out, expiry and digest is handled by exactly one tick, and
+//! what it shows is delivered from the outbox (a process that dies after the commit loses
+//! nothing: another one delivers it). Only the start of a tick (recording it, and the downtime
+//! grace below) takes turns between processes.
 //!
 //! **Turns and reminders.** Each move starts the opponent's turn: it runs out at the time per
 //! move (plus their reserve, for reserve clocks). The player to move gets a reminder when half of
@@ -14,6 +20,14 @@
 //! At the deadline the player to move loses on time, except that a game where fewer than two
 //! plies were played is aborted (no result, never rated). A move that reaches the host before
 //! the tick that notices the deadline still counts.
+//!
+//! **The bot's turns have no clock.** A turn of the bot (a user with a negative id, see
+//! [`super::is_bot`]) gets no deadline and no reminders, and the time it takes is not charged to
+//! its reserve. Its move comes within its level's seconds whenever a process is running; it
+//! can only be late because no process was running or its search was still queued, which is the
+//! host's fault, not a player's choice, so the bot never loses on time for it, and its person
+//! gets no win from an outage. A person's turns keep their clock as in any game. (A bot's turn
+//! stored with a deadline by an older version loses it at its first due moment.)
 //!
 //! **Grace after downtime.** The scheduler records its last tick. When a tick finds none, or one
 //! older than [`DOWNTIME`], the bot was down (or is new): every deadline that passed during the
@@ -25,7 +39,7 @@ use tafl_rules::Side;
 use super::clock::{self, Clock};
 use super::{
     Challenge, EndReason, Ending, Finished, GameId, GameSummary, Host, HostError, Place, User, challenge_view,
-    finish_in, settings, side_player, summary,
+    finish_in, is_bot, settings, side_player, summary,
 };
 use crate::store::games::Turn;
 use crate::store::{self, GameRow};
@@ -39,9 +53,14 @@ pub const DIGEST_INTERVAL: i64 = 24 * 60 * 60;
 /// How often the front end should call [`Host::tick`]: reminders and time-outs come at most this
 /// late, far under [`DOWNTIME`].
 pub const TICK_INTERVAL: std::time::Duration = std::time::Duration::from_secs(20);
-/// The most games and the most digests one tick handles, so that a tick stays short after a long
-/// outage; the rest come at the next tick.
+/// The most games, the most challenges and the most digests one tick handles, so that a tick
+/// stays short after a long outage; the rest come at the next tick.
 const BATCH: i64 = 500;
+/// How many items one transaction of a tick takes: few, so that the processes ticking at once
+/// share the due work batch by batch (each locks its rows `FOR UPDATE SKIP LOCKED` on
+/// `PostgreSQL`, and the others take the next ones instead of waiting), and a batch that meets
+/// another transaction (a deadlock on a player's rating row) runs again at little cost.
+const CLAIM: i64 = 20;
 
 /// Something that came due, with what the front end needs to post it.
 #[derive(Clone, Debug)]
@@ -108,53 +127,134 @@ impl Host {
         self
     }
 
-    /// Finds and marks done everything due at `now` (see the module docs), in one transaction.
+    /// Finds and marks done everything due at `now` (see the module docs): first the downtime
+    /// check, then the due games, expired challenges and digests in small batches, each its own
+    /// transaction that marks its items done before it commits.
     pub async fn tick(&self, now: i64) -> Result<Vec<Due>, HostError> {
-        let mut tx = self.db.begin_write().await?;
         let mut due = Vec::new();
-        let last = store::scheduler::last_tick(&mut tx).await?;
-        if last.is_none_or(|last| now - last > self.downtime) {
-            let until = now.saturating_add(self.grace);
-            let mut games = store::games::extend_deadlines(&mut tx, until, now).await?;
-            if !games.is_empty() {
-                games.sort_unstable();
-                tracing::info!(games = games.len(), last_tick = ?last, until, "downtime: deadlines moved to the grace period");
-                for &game in &games {
-                    super::outbox::record(&mut tx, &super::Show::Board { game, ply: 0 }, now).await?;
-                }
-                due.push(Due::Grace { until, games });
+        if let Some(grace) = self.tick_begins(now).await? {
+            due.push(grace);
+        }
+        let mut taken = 0;
+        while taken < BATCH {
+            let (found, items) = self.due_games(now, CLAIM.min(BATCH - taken)).await?;
+            due.extend(items);
+            taken += found;
+            if found < CLAIM {
+                break;
             }
         }
-        for row in store::games::due(&mut tx, now, BATCH).await? {
-            if let Some(item) = self.game_due(&mut tx, row, now).await? {
-                due.push(item);
+        let mut taken = 0;
+        while taken < BATCH {
+            let items = self.expired_challenges(now, CLAIM.min(BATCH - taken)).await?;
+            let found = items.len() as i64;
+            due.extend(items);
+            taken += found;
+            if found < CLAIM {
+                break;
             }
         }
-        for row in store::challenges::expire(&mut tx, now).await? {
-            let closed = super::Show::ChallengeClosed { challenge: row.id, by: row.challenger_id };
-            super::outbox::record(&mut tx, &closed, now).await?;
-            due.push(Due::ChallengeExpired(challenge_view(&mut tx, &row).await?));
-        }
-        for (user, due_at) in store::users::digests_due(&mut tx, now, BATCH).await? {
-            let mut next = due_at.saturating_add(DIGEST_INTERVAL);
-            if next <= now {
-                // Far behind (the bot was down, or the digest was just turned on long ago):
-                // one digest now, the next a day later, not one per missed day.
-                next = now.saturating_add(DIGEST_INTERVAL);
-            }
-            store::users::set_digest_due(&mut tx, user, Some(next)).await?;
-            let rows = store::games::of_user(&mut tx, user, true, 100).await?;
-            let games: Vec<GameSummary> =
-                rows.iter().map(|row| summary(row, user)).filter(GameSummary::my_turn).collect();
-            if !games.is_empty() {
-                super::outbox::record(&mut tx, &super::Show::Digest { user }, now).await?;
-                let user = User { id: user, name: store::users::name(&mut tx, user).await? };
-                due.push(Due::Digest(Digest { user, games }));
+        let mut taken = 0;
+        while taken < BATCH {
+            let (found, items) = self.due_digests(now, CLAIM.min(BATCH - taken)).await?;
+            due.extend(items);
+            taken += found;
+            if found < CLAIM {
+                break;
             }
         }
-        store::scheduler::set_last_tick(&mut tx, now).await?;
-        tx.commit().await?;
         Ok(due)
+    }
+
+    /// Records the tick, and gives the downtime grace when the last tick is too old. Ticks of
+    /// several processes take turns here only (`PostgreSQL`: an advisory lock held by this short
+    /// transaction), so the grace is given once, before any process's tick looks for due games.
+    async fn tick_begins(&self, now: i64) -> Result<Option<Due>, HostError> {
+        retrying!({
+            let mut tx = self.db.begin_write().await?;
+            store::scheduler::lock(&mut tx).await?;
+            let mut grace = None;
+            let last = store::scheduler::last_tick(&mut tx).await?;
+            if last.is_none_or(|last| now - last > self.downtime) {
+                let until = now.saturating_add(self.grace);
+                let mut games = store::games::extend_deadlines(&mut tx, until, now).await?;
+                if !games.is_empty() {
+                    games.sort_unstable();
+                    tracing::info!(games = games.len(), last_tick = ?last, until, "downtime: deadlines moved to the grace period");
+                    for &game in &games {
+                        super::outbox::record(&mut tx, &super::Show::Board { game, ply: 0 }, now).await?;
+                    }
+                    grace = Some(Due::Grace { until, games });
+                }
+            }
+            store::scheduler::set_last_tick(&mut tx, now).await?;
+            tx.commit().await?;
+            Ok(grace)
+        })
+    }
+
+    /// Up to `limit` due games, taken `FOR UPDATE SKIP LOCKED` (see [`store::games::due`]) and
+    /// marked done in one transaction: how many were taken, and what came of them.
+    async fn due_games(&self, now: i64, limit: i64) -> Result<(i64, Vec<Due>), HostError> {
+        retrying!({
+            let mut tx = self.db.begin_write().await?;
+            let rows = store::games::due(&mut tx, now, limit).await?;
+            let found = rows.len() as i64;
+            let mut due = Vec::new();
+            for row in rows {
+                if let Some(item) = self.game_due(&mut tx, row, now).await? {
+                    due.push(item);
+                }
+            }
+            tx.commit().await?;
+            Ok((found, due))
+        })
+    }
+
+    /// Expires up to `limit` challenges whose time is up, in one transaction.
+    async fn expired_challenges(&self, now: i64, limit: i64) -> Result<Vec<Due>, HostError> {
+        retrying!({
+            let mut tx = self.db.begin_write().await?;
+            let mut due = Vec::new();
+            for row in store::challenges::expire(&mut tx, now, limit).await? {
+                let closed = super::Show::ChallengeClosed { challenge: row.id, by: row.challenger_id };
+                super::outbox::record(&mut tx, &closed, now).await?;
+                due.push(Due::ChallengeExpired(challenge_view(&mut tx, &row).await?));
+            }
+            tx.commit().await?;
+            Ok(due)
+        })
+    }
+
+    /// Up to `limit` due digests, taken `FOR UPDATE SKIP LOCKED` on `PostgreSQL`, in one
+    /// transaction: how many people were taken, and their digests (none for someone with no
+    /// game waiting for them).
+    async fn due_digests(&self, now: i64, limit: i64) -> Result<(i64, Vec<Due>), HostError> {
+        retrying!({
+            let mut tx = self.db.begin_write().await?;
+            let people = store::users::digests_due(&mut tx, now, limit).await?;
+            let found = people.len() as i64;
+            let mut due = Vec::new();
+            for (user, due_at) in people {
+                let mut next = due_at.saturating_add(DIGEST_INTERVAL);
+                if next <= now {
+                    // Far behind (the bot was down, or the digest was just turned on long ago):
+                    // one digest now, the next a day later, not one per missed day.
+                    next = now.saturating_add(DIGEST_INTERVAL);
+                }
+                store::users::set_digest_due(&mut tx, user, Some(next)).await?;
+                let rows = store::games::of_user(&mut tx, user, true, 100).await?;
+                let games: Vec<GameSummary> =
+                    rows.iter().map(|row| summary(row, user)).filter(GameSummary::my_turn).collect();
+                if !games.is_empty() {
+                    super::outbox::record(&mut tx, &super::Show::Digest { user }, now).await?;
+                    let user = User { id: user, name: store::users::name(&mut tx, user).await? };
+                    due.push(Due::Digest(Digest { user, games }));
+                }
+            }
+            tx.commit().await?;
+            Ok((found, due))
+        })
     }
 
     /// What is due for one game whose `next_due_at` has come: a time-out, a reminder, or
@@ -165,6 +265,15 @@ impl Host {
             store::games::set_reminders(conn, row.id, row.reminders_sent, None).await?;
             return Ok(None);
         };
+        if is_bot(side_player(&row, to_move(&row))) {
+            // The bot's turn runs without a clock (see the module docs): neither reminded nor
+            // timed out; the deadline a turn stored before that rule is dropped.
+            let clock = Clock::from_row(row.clock_seconds, row.reserve_cap);
+            let turn = turn_from(clock, now, row.attacker_reserve, row.defender_reserve, to_move(&row), true);
+            store::games::set_turn(conn, row.id, &turn).await?;
+            tracing::info!(game = row.id, deadline, "the bot's turn came due; its clock is stopped instead");
+            return Ok(None);
+        }
         if now >= deadline {
             let loaded = self.load(conn, row.id).await?;
             let finished = time_out_in(conn, loaded, now).await?;
@@ -236,38 +345,41 @@ pub(super) fn to_move(row: &GameRow) -> Side {
 }
 
 /// The first turn of a game from the usual start (the attackers move first) at `now`: the
-/// time per move.
-pub(super) fn first_turn(clock: Clock, now: i64) -> Turn {
-    turn_from(clock, now, 0, 0, Side::Attackers)
+/// time per move, or no clock when `bot_first` (the bot plays the attackers).
+pub(super) fn first_turn(clock: Clock, now: i64, bot_first: bool) -> Turn {
+    turn_from(clock, now, 0, 0, Side::Attackers, bot_first)
 }
 
 /// The turn after a move by `mover`, who began thinking at the row's turn start: their unused
-/// time is banked (reserve clocks), and the opponent's turn begins now.
+/// time is banked (reserve clocks), and the opponent's turn begins now. The bot is charged no
+/// time (its turns have no clock, see the module docs).
 pub(super) fn turn_after_move(row: &GameRow, mover: Side, now: i64) -> Turn {
     let clock = Clock::from_row(row.clock_seconds, row.reserve_cap);
-    let start = row.turn_started_at.unwrap_or(now);
+    let start = if is_bot(side_player(row, mover)) { now } else { row.turn_started_at.unwrap_or(now) };
     let (mut attacker, mut defender) = (row.attacker_reserve, row.defender_reserve);
     match mover {
         Side::Attackers => attacker = clock.bank(attacker, start, now),
         Side::Defenders => defender = clock.bank(defender, start, now),
     }
-    turn_from(clock, now, attacker, defender, mover.opponent())
+    let next = mover.opponent();
+    turn_from(clock, now, attacker, defender, next, is_bot(side_player(row, next)))
 }
 
 /// The turn after a takeback: the player to move starts a fresh turn now with the reserve they
 /// have (takebacks need both players' consent, so no one gains time against the other's will).
 pub(super) fn turn_after_takeback(row: &GameRow, to_move: Side, now: i64) -> Turn {
     let clock = Clock::from_row(row.clock_seconds, row.reserve_cap);
-    turn_from(clock, now, row.attacker_reserve, row.defender_reserve, to_move)
+    let bot = is_bot(side_player(row, to_move));
+    turn_from(clock, now, row.attacker_reserve, row.defender_reserve, to_move, bot)
 }
 
-/// A turn of `to_move` beginning at `now`.
-fn turn_from(clock: Clock, now: i64, attacker_reserve: i64, defender_reserve: i64, to_move: Side) -> Turn {
+/// A turn of `to_move` beginning at `now`; a turn of the bot (`bot`) has no deadline.
+fn turn_from(clock: Clock, now: i64, attacker_reserve: i64, defender_reserve: i64, to_move: Side, bot: bool) -> Turn {
     let reserve = match to_move {
         Side::Attackers => attacker_reserve,
         Side::Defenders => defender_reserve,
     };
-    let deadline = clock.deadline(now, reserve);
+    let deadline = if bot { None } else { clock.deadline(now, reserve) };
     Turn {
         attacker_reserve,
         defender_reserve,

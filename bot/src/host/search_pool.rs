@@ -11,14 +11,20 @@
 //! searches take what is left; their budgets are times, so a search on a busy machine answers
 //! as promptly and only sees less deep.
 //!
-//! Jobs waiting for a thread are served in the order of their key (for the bot's moves: when
-//! its turn began, so the longest-waiting game goes first, also after a restart, whose jobs
-//! arrive in that order from the database); ties go to the job submitted first.
+//! Jobs waiting for a thread are served by [`Priority`] first (every waiting move someone
+//! waits for, the bot's or a hint, before any position of a post-game review, which is
+//! background work), then in the order of their key (for the bot's moves: when its turn began,
+//! so the longest-waiting game goes first, also after a restart, whose jobs arrive in that order
+//! from the database); ties go to the job submitted first. A review searches one position per
+//! job, so a bot move submitted while a review runs waits at most for one position's search
+//! (tens of milliseconds), never for the whole review.
 //!
 //! A job is a game (the position with its history, which repetition needs) and a budget; its
-//! result is the engine's [`Analysis`]. The pool knows nothing of hosting: the bot's moves,
-//! hints, and post-game analysis can all use it. Each thread keeps its searcher (and its 6 MB
-//! transposition table) between jobs, so memory stays bounded however many jobs wait.
+//! result is the engine's [`Analysis`]. Other work that needs a searcher (a review's position,
+//! with its own searcher carried from position to position) is submitted as a closure with
+//! [`SearchPool::submit_work`]. The pool knows nothing of hosting. Each thread keeps its
+//! searcher (and its 6 MB transposition table) between jobs, so memory stays bounded however
+//! many jobs wait.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -32,6 +38,16 @@ use tokio::sync::oneshot;
 /// the kernel's weight of a search thread is a tenth of a normal thread's (110 against 1024),
 /// so a woken async worker preempts a search at once and gets nine tenths of a shared core.
 pub const SEARCH_NICE: i32 = 10;
+
+/// Which waiting jobs start first: every [`Priority::Move`] before any [`Priority::Review`],
+/// whatever their keys.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Priority {
+    /// A move someone waits for: the bot's moves (its person waits) and hints.
+    Move,
+    /// The positions of post-game reviews: nobody waits for them, they fill idle time.
+    Review,
+}
 
 /// What a search may spend and how it chooses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,16 +84,53 @@ pub enum PoolError {
     Failed,
 }
 
+/// Work waiting for a search thread, whatever its result type.
+trait Task: Send {
+    /// Whoever submitted it no longer waits for the result.
+    fn cancelled(&self) -> bool;
+    /// Runs it with the thread's searcher and sends the result; `false` when it panicked (the
+    /// searcher's tables may then be half written).
+    fn run(self: Box<Self>, searcher: &mut Searcher) -> bool;
+}
+
+struct Work<T, F> {
+    work: F,
+    reply: oneshot::Sender<Result<T, PoolError>>,
+}
+
+impl<T: Send, F: FnOnce(&mut Searcher) -> T + Send> Task for Work<T, F> {
+    fn cancelled(&self) -> bool {
+        self.reply.is_closed()
+    }
+
+    fn run(self: Box<Self>, searcher: &mut Searcher) -> bool {
+        let Work { work, reply } = *self;
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(searcher))).map_err(|_| {
+            tracing::error!("a search panicked");
+            PoolError::Failed
+        });
+        let completed = result.is_ok();
+        let _ = reply.send(result);
+        completed
+    }
+}
+
 struct Queued {
+    priority: Priority,
     key: i64,
     seq: u64,
-    job: Job,
-    reply: oneshot::Sender<Result<Option<Analysis>, PoolError>>,
+    task: Box<dyn Task>,
+}
+
+impl Queued {
+    fn order(&self) -> (Priority, i64, u64) {
+        (self.priority, self.key, self.seq)
+    }
 }
 
 impl PartialEq for Queued {
     fn eq(&self, other: &Self) -> bool {
-        (self.key, self.seq) == (other.key, other.seq)
+        self.order() == other.order()
     }
 }
 impl Eq for Queued {}
@@ -88,7 +141,7 @@ impl PartialOrd for Queued {
 }
 impl Ord for Queued {
     fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        (self.key, self.seq).cmp(&(other.key, other.seq))
+        self.order().cmp(&other.order())
     }
 }
 
@@ -190,25 +243,48 @@ impl SearchPool {
         self.shared.lock().heap.len()
     }
 
-    /// Queues `job`; lower `key`s start first. The result arrives on the returned receiver.
-    /// Dropping the receiver before the job starts cancels it (a game that ended meanwhile
-    /// costs no search).
+    /// Queues `job` at [`Priority::Move`]; lower `key`s start first. The result arrives on the
+    /// returned receiver. Dropping the receiver before the job starts cancels it (a game that
+    /// ended meanwhile costs no search).
     #[must_use = "dropping the receiver cancels the job"]
     pub fn submit(&self, key: i64, job: Job) -> oneshot::Receiver<Result<Option<Analysis>, PoolError>> {
+        self.submit_work(Priority::Move, key, move |searcher| job.run(searcher))
+    }
+
+    /// Runs `job` at [`Priority::Move`] and waits for its result.
+    pub async fn search(&self, key: i64, job: Job) -> Result<Option<Analysis>, PoolError> {
+        self.submit(key, job).await.unwrap_or(Err(PoolError::Failed))
+    }
+
+    /// Queues `work`, which gets the search thread's searcher (it may use its own instead), at
+    /// `priority` and `key` (see the module docs for the order). A panic in it is
+    /// [`PoolError::Failed`]; dropping the receiver before it starts cancels it.
+    #[must_use = "dropping the receiver cancels the work"]
+    pub fn submit_work<T: Send + 'static>(
+        &self,
+        priority: Priority,
+        key: i64,
+        work: impl FnOnce(&mut Searcher) -> T + Send + 'static,
+    ) -> oneshot::Receiver<Result<T, PoolError>> {
         let (reply, receiver) = oneshot::channel();
         {
             let mut queue = self.shared.lock();
             queue.seq += 1;
             let seq = queue.seq;
-            queue.heap.push(Reverse(Queued { key, seq, job, reply }));
+            queue.heap.push(Reverse(Queued { priority, key, seq, task: Box::new(Work { work, reply }) }));
         }
         self.shared.ready.notify_one();
         receiver
     }
 
-    /// Runs `job` and waits for its result.
-    pub async fn search(&self, key: i64, job: Job) -> Result<Option<Analysis>, PoolError> {
-        self.submit(key, job).await.unwrap_or(Err(PoolError::Failed))
+    /// Runs `work` as [`SearchPool::submit_work`] does and waits for its result.
+    pub async fn run<T: Send + 'static>(
+        &self,
+        priority: Priority,
+        key: i64,
+        work: impl FnOnce(&mut Searcher) -> T + Send + 'static,
+    ) -> Result<T, PoolError> {
+        self.submit_work(priority, key, work).await.unwrap_or(Err(PoolError::Failed))
     }
 
     /// Keeps the threads from taking jobs until the guard is dropped.
@@ -246,7 +322,7 @@ fn work(shared: &Shared) {
                 #[cfg(not(test))]
                 let paused = false;
                 if !paused && let Some(Reverse(queued)) = queue.heap.pop() {
-                    if queued.reply.is_closed() {
+                    if queued.task.cancelled() {
                         continue;
                     }
                     break queued;
@@ -255,16 +331,10 @@ fn work(shared: &Shared) {
             }
         };
         let engine = searcher.get_or_insert_with(Searcher::default);
-        let job = &queued.job;
-        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job.run(engine))).map_err(|_| {
-            tracing::error!("a search panicked");
-            PoolError::Failed
-        });
-        if result.is_err() {
+        if !queued.task.run(engine) {
             // Its tables may be half written: the next job gets a fresh searcher.
             searcher = None;
         }
-        let _ = queued.reply.send(result);
     }
 }
 
@@ -326,6 +396,74 @@ mod tests {
         drop(paused);
     }
 
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_waiting_bot_move_starts_before_every_waiting_review_position_whatever_their_keys() {
+        let pool = SearchPool::new(1);
+        let started = Arc::new(Mutex::new(Vec::new()));
+        let record = |name: &'static str| {
+            let started = started.clone();
+            move |searcher: &mut Searcher| {
+                started.lock().unwrap().push(name);
+                searcher.analyse(&brandubh(), &Limits::depth(1)).map(|a| a.best)
+            }
+        };
+        let paused = pool.pause();
+        // Reviews of older games (lower keys) queued first, then two bot moves and a hint.
+        let reviews = [
+            pool.submit_work(Priority::Review, 1, record("review 1")),
+            pool.submit_work(Priority::Review, 2, record("review 2")),
+        ];
+        let moves = [
+            pool.submit_work(Priority::Move, 500, record("move at 500")),
+            pool.submit_work(Priority::Move, 100, record("move at 100")),
+        ];
+        drop(paused);
+        for receiver in moves.into_iter().chain(reviews) {
+            assert!(receiver.await.expect("answered").expect("completed").is_some());
+        }
+        assert_eq!(*started.lock().unwrap(), ["move at 100", "move at 500", "review 1", "review 2"]);
+
+        // A move submitted while a review position runs starts before the review's next one.
+        let started = Arc::new(Mutex::new(Vec::new()));
+        let (running, on_running) = std::sync::mpsc::channel::<()>();
+        let (release, on_release) = std::sync::mpsc::channel::<()>();
+        let first = {
+            let started = started.clone();
+            pool.submit_work(Priority::Review, 1, move |_: &mut Searcher| {
+                started.lock().unwrap().push("review position 1");
+                running.send(()).unwrap();
+                on_release.recv().unwrap();
+            })
+        };
+        on_running.recv().unwrap();
+        let next = {
+            let started = started.clone();
+            pool.submit_work(Priority::Review, 1, move |_: &mut Searcher| {
+                started.lock().unwrap().push("review position 2");
+            })
+        };
+        let bot = {
+            let started = started.clone();
+            pool.submit_work(Priority::Move, i64::MAX, move |_: &mut Searcher| {
+                started.lock().unwrap().push("bot move");
+            })
+        };
+        release.send(()).unwrap();
+        for receiver in [first, next, bot] {
+            receiver.await.expect("answered").expect("completed");
+        }
+        assert_eq!(*started.lock().unwrap(), ["review position 1", "bot move", "review position 2"]);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn work_that_panics_fails_alone_and_the_pool_goes_on() {
+        let pool = SearchPool::new(1);
+        let failed = pool.run(Priority::Review, 0, |_: &mut Searcher| -> u8 { panic!("a broken review") }).await;
+        assert_eq!(failed, Err(PoolError::Failed));
+        let job = Job { game: brandubh(), budget: Budget::Limits(Limits::depth(1)) };
+        assert!(pool.search(0, job).await.expect("the next job completes").is_some());
+    }
+
     #[cfg(target_os = "linux")]
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn search_threads_run_at_a_lower_priority_than_the_rest_of_the_process() {
@@ -359,11 +497,18 @@ mod tests {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_cancelled_job_is_not_searched() {
         let pool = SearchPool::new(1);
-        let first = pool.submit(0, Job { game: brandubh(), budget: Budget::Limits(Limits::depth(3)) });
-        drop(pool.submit(1, Job { game: brandubh(), budget: Budget::Limits(Limits::depth(1)) }));
+        let searched = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let paused = pool.pause();
+        let first = pool.submit(0, Job { game: brandubh(), budget: Budget::Limits(Limits::depth(1)) });
+        let flag = searched.clone();
+        drop(pool.submit_work(Priority::Move, 1, move |_| flag.store(true, std::sync::atomic::Ordering::SeqCst)));
+        let last = pool.submit(2, Job { game: brandubh(), budget: Budget::Limits(Limits::depth(1)) });
+        drop(paused);
         first.await.expect("answered").expect("searched");
-        // Give the thread time to pass over the cancelled job.
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        // The one thread takes jobs in key order, so once the last job is answered it has passed
+        // over the cancelled one: no waiting for a timer.
+        last.await.expect("answered").expect("searched");
+        assert!(!searched.load(std::sync::atomic::Ordering::SeqCst), "the cancelled job ran");
         assert_eq!(pool.waiting(), 0);
     }
 }

@@ -155,12 +155,13 @@ impl Host {
         change: impl FnOnce(UserSettings) -> UserSettings,
     ) -> Result<UserSettings, HostError> {
         let mut tx = self.db.begin_write().await?;
+        store::users::remember(&mut tx, user.id, &clean_name(&user.name), now).await?;
+        store::users::lock(&mut tx, user.id).await?;
         let current = store::users::find(&mut tx, user.id)
             .await?
             .map_or_else(UserSettings::default, |row| read(&row.settings, "user", user.id));
         let settings = &change(current);
         let json = write(settings)?;
-        store::users::remember(&mut tx, user.id, &clean_name(&user.name), now).await?;
         store::users::set_settings(&mut tx, user.id, &json, now).await?;
         // The digest's schedule lives in its own column (found by index): the first one comes a
         // day after turning it on, and turning it on again keeps the schedule it has.
@@ -197,6 +198,7 @@ impl Host {
         change: impl FnOnce(&ServerSettings) -> Result<ServerSettings, E>,
     ) -> Result<Result<ServerSettings, E>, HostError> {
         let mut tx = self.db.begin_write().await?;
+        store::servers::lock(&mut tx, guild, now).await?;
         let current: ServerSettings = read(&store::servers::settings(&mut tx, guild).await?, "server", guild);
         let mut settings = match change(&current) {
             Ok(settings) => settings,

@@ -8,7 +8,7 @@ use tafl_render::{BoardOptions, GifOptions, LastMove, Mark, MarkKind, Renderer};
 use crate::host::search_pool::SearchPool;
 use crate::host::{
     BotPlayer, ChallengeRequest, Clock, Due, EndReason, GameId, GameView, Host, HostError, OfferAction, OfferOutcome,
-    Place, ReminderKind, Searches, SideChoice, Summary, User, clock, is_bot,
+    Place, ReminderKind, SideChoice, Summary, User, clock, is_bot,
 };
 use crate::present::markup::mention;
 use crate::present::{Lang, summary, text, tr};
@@ -225,13 +225,9 @@ impl Session {
         if let Some(row) = found {
             return Ok(User { id: row.id, name: row.name });
         }
+        // Looked up again inside the write transaction: two consoles on one database agree on ids.
         let mut tx = self.host.db().begin_write().await.map_err(internal)?;
-        // Looked up again inside the write transaction: two consoles on one file agree on ids.
-        if let Some(row) = store::users::find_by_name(&mut tx, name).await.map_err(internal)? {
-            return Ok(User { id: row.id, name: row.name });
-        }
-        let id = store::users::max_id(&mut tx).await.map_err(internal)? + 1;
-        store::users::remember(&mut tx, id, name, now).await.map_err(internal)?;
+        let id = store::users::find_or_create_local(&mut tx, name, now).await.map_err(internal)?;
         tx.commit().await.map_err(internal)?;
         Ok(User { id, name: name.to_owned() })
     }
@@ -594,7 +590,7 @@ impl Session {
         // The console has no message to edit later, so a finished game's pending review is run
         // here, before the summary is read: a few seconds at most, and the summary then names
         // the turning point. Should it fail, the summary is shown without it.
-        if let Err(error) = self.host.review_game(id, &Searches::default(), self.now()).await {
+        if let Err(error) = self.host.review_game(id, self.bots.pool(), self.now()).await {
             tracing::warn!(%error, game = id, "the game could not be reviewed");
         }
         let summary = self.host.summary(id).await.map_err(self.refusal())?;

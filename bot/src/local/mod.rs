@@ -25,7 +25,8 @@ use crate::store::Db;
 /// Arguments of `tafl-bot local`.
 #[derive(Debug, Args)]
 pub struct LocalArgs {
-    /// The database file; created (and migrated) when missing, kept between sessions.
+    /// The database file (created and migrated when missing, kept between sessions), or a
+    /// database URL: `sqlite://FILE` or `postgres://USER@HOST/DATABASE`.
     #[arg(long, default_value = "tafl-local.db")]
     pub db: PathBuf,
     /// Where board images are written, one PNG per position shown.
@@ -149,10 +150,18 @@ pub fn run_with(
     })
 }
 
+/// Opens `--db`: a file name, or a database URL (`sqlite://…`, `postgres://…`).
 async fn open(path: &Path) -> Result<Db, CliError> {
-    Db::open_file(path).await.map_err(|e| {
-        tracing::error!(error = %e, path = %path.display(), "cannot open the database");
-        CliError::Input(format!("cannot open the database {}: {e}", path.display()))
+    let url = path.to_str().filter(|text| crate::store::Backend::of_url(text).is_some());
+    let opened = match url {
+        Some(url) => Db::open(url).await,
+        None => Db::open_file(path).await,
+    };
+    opened.map_err(|e| {
+        // A URL may hold a password: never shown.
+        let name = url.map_or_else(|| path.display().to_string(), crate::store::redacted);
+        tracing::error!(error = %e, db = %name, "cannot open the database");
+        CliError::Input(format!("cannot open the database {name}: {e}"))
     })
 }
 

@@ -57,6 +57,21 @@ impl Locale {
     pub fn sources(&self) -> &[(String, String)] {
         &self.sources
     }
+
+    /// Message `id` (or attribute `id.attr`, without arguments) only if this language's own
+    /// files define the message: English words under another language's name would hide
+    /// Discord's English default without translating it. The command metadata registered with
+    /// Discord and the option names in messages ([`super::markup::option`]) both come from here,
+    /// so a message names an option exactly as the reader's client shows it.
+    #[must_use]
+    pub fn own(&'static self, id: &str) -> Option<String> {
+        let message = id.split('.').next().unwrap_or(id);
+        let defined = self.sources.iter().any(|(_, text)| {
+            text.lines().any(|line| line.starts_with(message) && line[message.len()..].trim_start().starts_with('='))
+        });
+        let lang = Lang::new(self, Markup::Discord);
+        (defined && lang.has(id)).then(|| lang.format(id, &FluentArgs::new()))
+    }
 }
 
 /// Why a set of locales could not be loaded. Only ever met at start-up (embedded files are

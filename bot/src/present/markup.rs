@@ -1,8 +1,10 @@
 //! The one seam where the front ends' text differs: mentions, timestamps, escaping of names and
-//! mentions of commands. Messages in the `.ftl` files name commands as `{ CMD("board") }`;
-//! formatting leaves a token there that [`finish`] turns into Discord's clickable
-//! `</tafl board:ID>` (or the localised `/тафл доска` before the command's id is known) or the
-//! console's `/board`.
+//! mentions of commands and their options. Messages in the `.ftl` files name commands as
+//! `{ CMD("board") }`; formatting leaves a token there that [`finish`] turns into Discord's
+//! clickable `</tafl board:ID>` (or the localised `/тафл доска` before the command's id is known)
+//! or the console's `/board`. Options come as variables (`{ $unrated }`) that the caller fills
+//! with [`option`] or [`command_choice`]: `рейтинговая:false` for a Russian Discord client,
+//! `rated:false` in the console, so every language's message has the same variables.
 
 use std::sync::OnceLock;
 
@@ -85,6 +87,40 @@ pub fn command(lang: Lang, path: &str) -> String {
                 }
             }
             format!("/{}", words.join(" "))
+        }
+    }
+}
+
+/// An option of a command (`challenge rated`) as the reader types it: `name:value`, or the
+/// name alone when `value` is `None`. In Discord the name is the one registered for the reader's
+/// locale (see [`super::Locale::own`]; Discord's default, the English name, where the language
+/// has none), so a Russian client reads `рейтинговая:false`; the console's options are English
+/// in every language (`rated:false`), as they are typed there.
+#[must_use]
+pub fn option(lang: Lang, command: &str, option: &str, value: Option<&str>) -> String {
+    let name = match lang.markup() {
+        Markup::Console => option.to_owned(),
+        Markup::Discord => {
+            let id = format!("tafl-{}.{option}", command.replace(' ', "-"));
+            lang.locale().own(&id).unwrap_or_else(|| option.to_owned())
+        }
+    };
+    match value {
+        Some(value) => format!("{name}:{value}"),
+        None => name,
+    }
+}
+
+/// A command with one of its choices made, as the reader types it: in Discord the choice is an
+/// option (`/тафл ничья действие:отклонить`, names and choice as the reader's client shows
+/// them); the console takes it as a word after the command (`/draw decline`).
+#[must_use]
+pub fn command_choice(lang: Lang, path: &str, option_name: &str, choice: &str) -> String {
+    match lang.markup() {
+        Markup::Console => format!("/{path} {choice}"),
+        Markup::Discord => {
+            let shown = lang.locale().own(&format!("choice-{choice}")).unwrap_or_else(|| choice.to_owned());
+            format!("{} {}", command(lang, path), option(lang, path, option_name, Some(&shown)))
         }
     }
 }

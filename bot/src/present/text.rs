@@ -6,7 +6,7 @@ use tafl_rules::{
     Square, ThronePass, Variant,
 };
 
-use super::markup::{mention, name, timestamp};
+use super::markup::{self, Markup, mention, name, timestamp};
 use super::{Lang, tr};
 use crate::host::{
     Challenge, ChallengeState, Clock, ClockError, EndReason, GameId, GameSummary, GameView, HostError, MoveChoice,
@@ -190,12 +190,23 @@ pub fn host_error(error: &HostError, lang: Lang) -> String {
         HostError::ChannelNotAllowed => tr!(lang, "error-channel-not-allowed"),
         HostError::TooManyChallenges(count) => tr!(lang, "error-too-many-challenges", count = *count),
         HostError::NoSuchChallenge(id) => tr!(lang, "error-no-such-challenge", id = *id),
+        // Expired is expired, whether or not the scheduler has closed the challenge yet: the
+        // player cannot tell (nor can a test racing the scheduler's tick).
+        HostError::ChallengeExpired { id } | HostError::ChallengeClosed { id, state: ChallengeState::Expired } => {
+            tr!(lang, "error-challenge-expired", id = *id)
+        }
         HostError::ChallengeClosed { id, .. } => tr!(lang, "error-challenge-closed", id = *id),
-        HostError::ChallengeExpired { id } => tr!(lang, "error-challenge-expired", id = *id),
         HostError::NotYourChallenge { id, opponent } => {
             tr!(lang, "error-not-your-challenge", id = *id, opponent = name(lang, opponent))
         }
-        HostError::OwnChallenge { id } => tr!(lang, "error-own-challenge", id = *id),
+        HostError::OwnChallenge { id } => {
+            // Discord withdraws a challenge with its card's button; the console has a command.
+            let withdraw = match lang.markup() {
+                Markup::Discord => tr!(lang, "via-button", label = tr!(lang, "label-decline")),
+                Markup::Console => tr!(lang, "via-command", command = format!("/cancel {id}")),
+            };
+            tr!(lang, "error-own-challenge", id = *id, withdraw = withdraw)
+        }
         HostError::NotChallenger { id, challenger } => {
             tr!(lang, "error-not-challenger", id = *id, challenger = name(lang, challenger))
         }
@@ -217,21 +228,38 @@ pub fn host_error(error: &HostError, lang: Lang) -> String {
         },
         HostError::TakebackPending { id } => tr!(lang, "error-takeback-pending", id = *id),
         HostError::NothingToTakeBack(id) => tr!(lang, "error-nothing-to-take-back", id = *id),
-        HostError::OwnOffer { id, kind: OfferKind::Draw } => tr!(lang, "error-own-draw-offer", id = *id),
-        HostError::OwnOffer { id, kind: OfferKind::Takeback } => tr!(lang, "error-own-takeback-request", id = *id),
+        HostError::OwnOffer { id, kind } => {
+            let (message, command) = match kind {
+                OfferKind::Draw => ("error-own-draw-offer", "draw"),
+                OfferKind::Takeback => ("error-own-takeback-request", "takeback"),
+            };
+            let decline = markup::command_choice(lang, command, "action", "decline");
+            tr!(lang, message, id = *id, withdraw = tr!(lang, "via-command", command = decline))
+        }
         HostError::TooManyChannels { max } => tr!(lang, "error-too-many-channels", max = *max),
         HostError::BadRecord(fault) => record_fault(fault, lang),
         HostError::Storage(StorageFault::DiskFull) => tr!(lang, "error-storage-disk-full"),
         HostError::Storage(StorageFault::Io) => tr!(lang, "error-storage-io"),
-        HostError::Storage(StorageFault::Busy) => tr!(lang, "error-storage-busy"),
+        // A conflict is retried by the host; one that outlasts the retries is a busy database.
+        HostError::Storage(StorageFault::Busy | StorageFault::Conflict) => tr!(lang, "error-storage-busy"),
         HostError::BadLevel(level) => tr!(lang, "error-bad-level", level = *level),
         HostError::LevelWithPerson => tr!(lang, "error-level-with-person"),
-        HostError::UnratedWithPerson => tr!(lang, "error-unrated-with-person"),
-        HostError::BotRefusesTakeback { .. } => tr!(lang, "error-bot-refuses-takeback"),
+        HostError::UnratedWithPerson => tr!(
+            lang,
+            "error-unrated-with-person",
+            unrated = unrated(lang),
+            level = markup::option(lang, "challenge", "level", Some("1"))
+        ),
+        HostError::BotRefusesTakeback { .. } => tr!(lang, "error-bot-refuses-takeback", unrated = unrated(lang)),
         HostError::HintNotAgainstBot => tr!(lang, "error-hint-not-against-bot"),
-        HostError::HintInRatedGame => tr!(lang, "error-hint-in-rated-game"),
+        HostError::HintInRatedGame => tr!(lang, "error-hint-in-rated-game", unrated = unrated(lang)),
         HostError::Internal => tr!(lang, "error-internal"),
     }
+}
+
+/// The challenge option that makes a casual game, as the reader's front end spells it.
+fn unrated(lang: Lang) -> String {
+    markup::option(lang, "challenge", "rated", Some("false"))
 }
 
 /// Badly written notation, in the reader's language.
@@ -406,11 +434,13 @@ pub fn no_piece_moves(square: Square, lang: Lang) -> String {
 /// Which game a command means, when the channel has none or several of the caller's.
 #[must_use]
 pub fn which_game(found: &[GameId], lang: Lang) -> String {
+    // Every command that acts on a game names its option alike; `move`'s stands for them all.
+    let game = markup::option(lang, "move", "game", None);
     if found.is_empty() {
-        return tr!(lang, "error-no-game-here");
+        return tr!(lang, "error-no-game-here", game = game);
     }
     let list = found.iter().map(|id| short_number(*id, lang)).collect::<Vec<_>>().join(", ");
-    tr!(lang, "error-several-games", list = list)
+    tr!(lang, "error-several-games", list = list, game = game)
 }
 
 // ----- games -----
@@ -941,7 +971,13 @@ mod tests {
             host_error(&HostError::NoSuchGame(9), Lang::console("ru")),
             "Партии №9 нет; ваши партии покажет /games."
         );
-        assert!(host_error(&HostError::OwnChallenge { id: 2 }, english()).ends_with("withdraw it with Decline."));
+        assert!(
+            host_error(&HostError::OwnChallenge { id: 2 }, english()).ends_with("withdraw it with the Decline button.")
+        );
+        let swept = HostError::ChallengeClosed { id: 2, state: ChallengeState::Expired };
+        assert_eq!(host_error(&swept, russian()), host_error(&HostError::ChallengeExpired { id: 2 }, russian()));
+        let taken = HostError::ChallengeClosed { id: 2, state: ChallengeState::Accepted };
+        assert!(host_error(&taken, english()).starts_with("Challenge #2 can no longer be answered"));
         // The engine's refusals are typed, so they read in Russian too, square in lower case.
         let blocked = tafl_rules::IllegalMove::Blocked {
             mv: tafl_rules::Move::new("d1".parse().unwrap(), "d7".parse().unwrap()),
@@ -957,6 +993,47 @@ mod tests {
             russian(),
         );
         assert!(variant.starts_with("«chess» — не вариант; варианты: sea-battle-9"), "{variant}");
+    }
+
+    #[test]
+    fn refusals_name_options_as_each_front_end_spells_them() {
+        let console_ru = Lang::console("ru");
+        let console_en = Lang::console("en");
+        // A Russian Discord client shows the options by their Russian names; the console types
+        // them in English whatever its language.
+        let hint = host_error(&HostError::HintInRatedGame, russian());
+        assert!(hint.ends_with("начните партию с ботом с рейтинговая:false."), "{hint}");
+        assert!(!hint.contains("rated"), "{hint}");
+        assert!(host_error(&HostError::HintInRatedGame, english()).contains(" with rated:false "));
+        assert!(host_error(&HostError::HintInRatedGame, console_ru).contains(" с rated:false."));
+        let takeback = host_error(&HostError::BotRefusesTakeback { id: 1 }, russian());
+        assert!(takeback.ends_with("начните партию с рейтинговая:false."), "{takeback}");
+        assert!(host_error(&HostError::BotRefusesTakeback { id: 1 }, console_en).contains(" with rated:false "));
+        let unrated = host_error(&HostError::UnratedWithPerson, russian());
+        assert!(unrated.contains("уберите рейтинговая:false или укажите уровень, например уровень:1,"), "{unrated}");
+        let unrated = host_error(&HostError::UnratedWithPerson, console_ru);
+        assert!(unrated.contains("уберите rated:false или укажите уровень, например level:1,"), "{unrated}");
+        let unrated = host_error(&HostError::UnratedWithPerson, english());
+        assert!(unrated.contains("leave rated:false out, or add a level, like level:1, to play"), "{unrated}");
+
+        // Withdrawing: Discord's draw command with its action chosen, the console's `/draw decline`.
+        let own = HostError::OwnOffer { id: 4, kind: OfferKind::Draw };
+        let said = host_error(&own, russian());
+        assert!(said.ends_with(" ничья действие:отклонить."), "{said}");
+        assert!(said.contains("отзовите его командой </tafl") || said.contains("командой /тафл ничья"), "{said}");
+        assert!(host_error(&own, console_ru).ends_with("отзовите его командой /draw decline."));
+        let own = HostError::OwnOffer { id: 4, kind: OfferKind::Takeback };
+        assert!(host_error(&own, english()).ends_with(" action:decline."), "{}", host_error(&own, english()));
+        assert!(host_error(&own, console_en).ends_with("withdraw it with /takeback decline."));
+        // A challenge: Discord's card has a button for it, the console a command.
+        let own = HostError::OwnChallenge { id: 2 };
+        assert!(host_error(&own, russian()).ends_with("отзовите вызов кнопкой «Отклонить»."));
+        assert!(host_error(&own, console_en).ends_with("withdraw it with /cancel 2."));
+
+        // Which game: the option as the Russian client shows it.
+        let several = which_game(&[3, 7], russian());
+        assert!(several.ends_with("укажите нужную в опции «партия»."), "{several}");
+        assert!(which_game(&[], english()).contains("name one with the game option"));
     }
 
     #[test]

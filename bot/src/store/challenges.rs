@@ -1,6 +1,8 @@
 //! `challenges`: invitations to a game, to one person or open to anyone.
 
-use sqlx::SqliteConnection;
+use sqlx::AnyConnection;
+
+use super::Backend;
 
 /// A challenge as stored.
 #[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
@@ -37,10 +39,10 @@ pub struct NewChallenge<'a> {
     pub expires_at: i64,
 }
 
-pub async fn insert(conn: &mut SqliteConnection, c: &NewChallenge<'_>, now: i64) -> Result<i64, sqlx::Error> {
+pub async fn insert(conn: &mut AnyConnection, c: &NewChallenge<'_>, now: i64) -> Result<i64, sqlx::Error> {
     sqlx::query_scalar(
         "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, variant, options, side, \
-         clock_seconds, reserve_cap, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+         clock_seconds, reserve_cap, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id",
     )
     .bind(c.guild_id)
     .bind(c.channel_id)
@@ -57,10 +59,19 @@ pub async fn insert(conn: &mut SqliteConnection, c: &NewChallenge<'_>, now: i64)
     .await
 }
 
-pub async fn find(conn: &mut SqliteConnection, id: i64) -> Result<Option<ChallengeRow>, sqlx::Error> {
+/// Locks a challenge's row until the transaction ends (`PostgreSQL`; see [`super::games::lock`]),
+/// so that a challenge accepted twice at once starts one game.
+pub async fn lock(conn: &mut AnyConnection, id: i64) -> Result<(), sqlx::Error> {
+    if Backend::of(conn) == Backend::Postgres {
+        sqlx::query("SELECT id FROM challenges WHERE id = $1 FOR UPDATE").bind(id).fetch_optional(conn).await?;
+    }
+    Ok(())
+}
+
+pub async fn find(conn: &mut AnyConnection, id: i64) -> Result<Option<ChallengeRow>, sqlx::Error> {
     sqlx::query_as(
         "SELECT id, guild_id, channel_id, challenger_id, opponent_id, variant, options, side, clock_seconds, \
-         reserve_cap, state, game_id, created_at, expires_at FROM challenges WHERE id = ?",
+         reserve_cap, state, game_id, created_at, expires_at FROM challenges WHERE id = $1",
     )
     .bind(id)
     .fetch_optional(conn)
@@ -68,11 +79,11 @@ pub async fn find(conn: &mut SqliteConnection, id: i64) -> Result<Option<Challen
 }
 
 /// Open challenges a user may answer or has made, oldest first.
-pub async fn open_for(conn: &mut SqliteConnection, user_id: i64, now: i64) -> Result<Vec<ChallengeRow>, sqlx::Error> {
+pub async fn open_for(conn: &mut AnyConnection, user_id: i64, now: i64) -> Result<Vec<ChallengeRow>, sqlx::Error> {
     sqlx::query_as(
         "SELECT id, guild_id, channel_id, challenger_id, opponent_id, variant, options, side, clock_seconds, \
          reserve_cap, state, game_id, created_at, expires_at FROM challenges \
-         WHERE state = 'open' AND expires_at > ? AND (opponent_id IS NULL OR opponent_id = ? OR challenger_id = ?) \
+         WHERE state = 'open' AND expires_at > $1 AND (opponent_id IS NULL OR opponent_id = $2 OR challenger_id = $3) \
          ORDER BY id",
     )
     .bind(now)
@@ -83,23 +94,25 @@ pub async fn open_for(conn: &mut SqliteConnection, user_id: i64, now: i64) -> Re
 }
 
 /// How many open challenges `challenger` has made (spam limit).
-pub async fn open_count_by(conn: &mut SqliteConnection, challenger_id: i64, now: i64) -> Result<i64, sqlx::Error> {
-    sqlx::query_scalar("SELECT COUNT(*) FROM challenges WHERE challenger_id = ? AND state = 'open' AND expires_at > ?")
-        .bind(challenger_id)
-        .bind(now)
-        .fetch_one(conn)
-        .await
+pub async fn open_count_by(conn: &mut AnyConnection, challenger_id: i64, now: i64) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar(
+        "SELECT COUNT(*) FROM challenges WHERE challenger_id = $1 AND state = 'open' AND expires_at > $2",
+    )
+    .bind(challenger_id)
+    .bind(now)
+    .fetch_one(conn)
+    .await
 }
 
 /// Closes an open challenge with `state` (and the game it started, when accepted).
 pub async fn close(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     id: i64,
     state: &str,
     game_id: Option<i64>,
     now: i64,
 ) -> Result<(), sqlx::Error> {
-    sqlx::query("UPDATE challenges SET state = ?, game_id = ?, closed_at = ? WHERE id = ? AND state = 'open'")
+    sqlx::query("UPDATE challenges SET state = $1, game_id = $2, closed_at = $3 WHERE id = $4 AND state = 'open'")
         .bind(state)
         .bind(game_id)
         .bind(now)
@@ -109,19 +122,29 @@ pub async fn close(
     Ok(())
 }
 
-/// Marks every open challenge past its expiry as expired, returning them.
-pub async fn expire(conn: &mut SqliteConnection, now: i64) -> Result<Vec<ChallengeRow>, sqlx::Error> {
-    let rows: Vec<ChallengeRow> = sqlx::query_as(
-        "SELECT id, guild_id, channel_id, challenger_id, opponent_id, variant, options, side, clock_seconds, \
-         reserve_cap, state, game_id, created_at, expires_at FROM challenges WHERE state = 'open' AND expires_at <= ? ORDER BY id",
-    )
-    .bind(now)
-    .fetch_all(&mut *conn)
-    .await?;
-    sqlx::query("UPDATE challenges SET state = 'expired', closed_at = ? WHERE state = 'open' AND expires_at <= ?")
-        .bind(now)
-        .bind(now)
-        .execute(conn)
-        .await?;
-    Ok(rows.into_iter().map(|r| ChallengeRow { state: "expired".to_owned(), ..r }).collect())
+/// Marks up to `limit` open challenges past their expiry as expired, returning them. Two
+/// processes expiring at once never both report one challenge: on `PostgreSQL` the rows are
+/// taken `FOR UPDATE SKIP LOCKED` (each process gets other ones, and a row another transaction
+/// changed meanwhile is checked again and left out when no longer open); on `SQLite` the write
+/// transaction is the only writer.
+pub async fn expire(conn: &mut AnyConnection, now: i64, limit: i64) -> Result<Vec<ChallengeRow>, sqlx::Error> {
+    macro_rules! expire_sql {
+        ($lock:literal) => {
+            concat!(
+                "UPDATE challenges SET state = 'expired', closed_at = $1 WHERE state = 'open' AND id IN \
+                 (SELECT id FROM challenges WHERE state = 'open' AND expires_at <= $2 ORDER BY id LIMIT $3",
+                $lock,
+                ") RETURNING id, guild_id, channel_id, challenger_id, opponent_id, variant, options, side, \
+                 clock_seconds, reserve_cap, state, game_id, created_at, expires_at"
+            )
+        };
+    }
+    let sql = match Backend::of(conn) {
+        Backend::Sqlite => expire_sql!(""),
+        Backend::Postgres => expire_sql!(" FOR UPDATE SKIP LOCKED"),
+    };
+    let mut rows: Vec<ChallengeRow> = sqlx::query_as(sql).bind(now).bind(now).bind(limit).fetch_all(conn).await?;
+    // RETURNING follows no ORDER BY.
+    rows.sort_unstable_by_key(|r| r.id);
+    Ok(rows)
 }

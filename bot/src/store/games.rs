@@ -1,7 +1,9 @@
 //! `games`: one row per game; `ply`, `status`, `reason` are caches of the move list, written in the
 //! same transaction as the moves.
 
-use sqlx::SqliteConnection;
+use sqlx::AnyConnection;
+
+use super::Backend;
 
 /// A game as stored.
 #[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
@@ -22,6 +24,7 @@ pub struct GameRow {
     pub loser_id: Option<i64>,
     pub ply: i64,
     pub clock_seconds: Option<i64>,
+    #[sqlx(try_from = "super::Flag")]
     pub imported: bool,
     pub created_at: i64,
     pub updated_at: i64,
@@ -45,6 +48,7 @@ pub struct GameRow {
     pub reminders_sent: i64,
     pub next_due_at: Option<i64>,
     /// False for a game its players chose not to rate (see migration 0008).
+    #[sqlx(try_from = "super::Flag")]
     pub rated: bool,
     /// When the bot's current turn began; `None` when it is not the bot's move.
     pub bot_turn_at: Option<i64>,
@@ -102,12 +106,12 @@ pub struct NewGame<'a> {
     pub bot_turn_at: Option<i64>,
 }
 
-pub async fn insert(conn: &mut SqliteConnection, game: &NewGame<'_>, now: i64) -> Result<i64, sqlx::Error> {
+pub async fn insert(conn: &mut AnyConnection, game: &NewGame<'_>, now: i64) -> Result<i64, sqlx::Error> {
     sqlx::query_scalar(
         "INSERT INTO games (guild_id, channel_id, thread_id, variant, options, rules, start_position, start_to_move, \
          attacker_id, defender_id, clock_seconds, reserve_cap, turn_started_at, deadline_at, next_due_at, imported, \
          rated, bot_turn_at, created_at, updated_at) \
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20) RETURNING id",
     )
     .bind(game.guild_id)
     .bind(game.channel_id)
@@ -133,25 +137,36 @@ pub async fn insert(conn: &mut SqliteConnection, game: &NewGame<'_>, now: i64) -
     .await
 }
 
-pub async fn find(conn: &mut SqliteConnection, id: i64) -> Result<Option<GameRow>, sqlx::Error> {
-    sqlx::query_as(select_games!("WHERE g.id = ?")).bind(id).fetch_optional(conn).await
+/// Locks a game's row until the transaction ends, so that an operation that reads a game and
+/// then writes it is never interleaved with another on the same game: two processes answering
+/// two clicks on one board take turns, games of their own do not wait for each other. Only on
+/// `PostgreSQL`: on `SQLite` the write transaction already holds the database's one write lock.
+pub async fn lock(conn: &mut AnyConnection, id: i64) -> Result<(), sqlx::Error> {
+    if Backend::of(conn) == Backend::Postgres {
+        sqlx::query("SELECT id FROM games WHERE id = $1 FOR UPDATE").bind(id).fetch_optional(conn).await?;
+    }
+    Ok(())
+}
+
+pub async fn find(conn: &mut AnyConnection, id: i64) -> Result<Option<GameRow>, sqlx::Error> {
+    sqlx::query_as(select_games!("WHERE g.id = $1")).bind(id).fetch_optional(conn).await
 }
 
 /// The server a game is played in.
-pub async fn guild(conn: &mut SqliteConnection, id: i64) -> Result<Option<i64>, sqlx::Error> {
-    sqlx::query_scalar("SELECT guild_id FROM games WHERE id = ?").bind(id).fetch_optional(conn).await
+pub async fn guild(conn: &mut AnyConnection, id: i64) -> Result<Option<i64>, sqlx::Error> {
+    sqlx::query_scalar("SELECT guild_id FROM games WHERE id = $1").bind(id).fetch_optional(conn).await
 }
 
 /// The games of a user, most recently active first: ongoing ones only, or all.
 pub async fn of_user(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     user_id: i64,
     ongoing_only: bool,
     limit: i64,
 ) -> Result<Vec<GameRow>, sqlx::Error> {
     sqlx::query_as(select_games!(
-        "WHERE (g.attacker_id = ? OR g.defender_id = ?) AND (g.status = 'ongoing' OR ? = 0) \
-         ORDER BY g.updated_at DESC, g.id DESC LIMIT ?"
+        "WHERE (g.attacker_id = $1 OR g.defender_id = $2) AND (g.status = 'ongoing' OR NOT $3) \
+         ORDER BY g.updated_at DESC, g.id DESC LIMIT $4"
     ))
     .bind(user_id)
     .bind(user_id)
@@ -162,9 +177,9 @@ pub async fn of_user(
 }
 
 /// How many games [`of_user`] would list without its limit.
-pub async fn count_of_user(conn: &mut SqliteConnection, user_id: i64, ongoing_only: bool) -> Result<i64, sqlx::Error> {
+pub async fn count_of_user(conn: &mut AnyConnection, user_id: i64, ongoing_only: bool) -> Result<i64, sqlx::Error> {
     sqlx::query_scalar(
-        "SELECT count(*) FROM games WHERE (attacker_id = ? OR defender_id = ?) AND (status = 'ongoing' OR ? = 0)",
+        "SELECT count(*) FROM games WHERE (attacker_id = $1 OR defender_id = $2) AND (status = 'ongoing' OR NOT $3)",
     )
     .bind(user_id)
     .bind(user_id)
@@ -175,15 +190,15 @@ pub async fn count_of_user(conn: &mut SqliteConnection, user_id: i64, ongoing_on
 
 /// Records a move appended to the move list: the ply count and the move-text cache.
 pub async fn append_move(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     id: i64,
     ply: i64,
     notation: &str,
     now: i64,
 ) -> Result<(), sqlx::Error> {
     sqlx::query(
-        "UPDATE games SET ply = ?, movetext = CASE WHEN movetext = '' THEN ? ELSE movetext || ' ' || ? END, \
-         updated_at = ? WHERE id = ?",
+        "UPDATE games SET ply = $1, movetext = CASE WHEN movetext = '' THEN $2 ELSE movetext || ' ' || $3 END, \
+         updated_at = $4 WHERE id = $5",
     )
     .bind(ply)
     .bind(notation)
@@ -197,13 +212,13 @@ pub async fn append_move(
 
 /// Records a whole move list (a takeback or an import): the ply count and the move-text cache.
 pub async fn set_moves(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     id: i64,
     ply: i64,
     movetext: &str,
     now: i64,
 ) -> Result<(), sqlx::Error> {
-    sqlx::query("UPDATE games SET ply = ?, movetext = ?, updated_at = ? WHERE id = ?")
+    sqlx::query("UPDATE games SET ply = $1, movetext = $2, updated_at = $3 WHERE id = $4")
         .bind(ply)
         .bind(movetext)
         .bind(now)
@@ -214,8 +229,8 @@ pub async fn set_moves(
 }
 
 /// Records the thread a game was given (servers with a thread per game).
-pub async fn set_thread(conn: &mut SqliteConnection, id: i64, thread_id: i64, now: i64) -> Result<bool, sqlx::Error> {
-    let done = sqlx::query("UPDATE games SET thread_id = ?, updated_at = ? WHERE id = ?")
+pub async fn set_thread(conn: &mut AnyConnection, id: i64, thread_id: i64, now: i64) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query("UPDATE games SET thread_id = $1, updated_at = $2 WHERE id = $3")
         .bind(thread_id)
         .bind(now)
         .bind(id)
@@ -226,7 +241,7 @@ pub async fn set_thread(conn: &mut SqliteConnection, id: i64, thread_id: i64, no
 
 /// Marks a game finished; its clock stops (no deadline, nothing due).
 pub async fn finish(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     id: i64,
     status: &str,
     reason: &str,
@@ -234,8 +249,8 @@ pub async fn finish(
     now: i64,
 ) -> Result<(), sqlx::Error> {
     sqlx::query(
-        "UPDATE games SET status = ?, reason = ?, loser_id = ?, updated_at = ?, finished_at = ?, \
-         deadline_at = NULL, next_due_at = NULL, bot_turn_at = NULL WHERE id = ? AND status = 'ongoing'",
+        "UPDATE games SET status = $1, reason = $2, loser_id = $3, updated_at = $4, finished_at = $5, \
+         deadline_at = NULL, next_due_at = NULL, bot_turn_at = NULL WHERE id = $6 AND status = 'ongoing'",
     )
     .bind(status)
     .bind(reason)
@@ -249,10 +264,10 @@ pub async fn finish(
 }
 
 /// Records the clock state of a game's current turn.
-pub async fn set_turn(conn: &mut SqliteConnection, id: i64, turn: &Turn) -> Result<(), sqlx::Error> {
+pub async fn set_turn(conn: &mut AnyConnection, id: i64, turn: &Turn) -> Result<(), sqlx::Error> {
     sqlx::query(
-        "UPDATE games SET attacker_reserve = ?, defender_reserve = ?, turn_started_at = ?, deadline_at = ?, \
-         reminders_sent = ?, next_due_at = ? WHERE id = ?",
+        "UPDATE games SET attacker_reserve = $1, defender_reserve = $2, turn_started_at = $3, deadline_at = $4, \
+         reminders_sent = $5, next_due_at = $6 WHERE id = $7",
     )
     .bind(turn.attacker_reserve)
     .bind(turn.defender_reserve)
@@ -268,12 +283,12 @@ pub async fn set_turn(conn: &mut SqliteConnection, id: i64, turn: &Turn) -> Resu
 
 /// Records the reminders sent in a game's current turn and when the scheduler next looks at it.
 pub async fn set_reminders(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     id: i64,
     reminders_sent: i64,
     next_due_at: Option<i64>,
 ) -> Result<(), sqlx::Error> {
-    sqlx::query("UPDATE games SET reminders_sent = ?, next_due_at = ? WHERE id = ?")
+    sqlx::query("UPDATE games SET reminders_sent = $1, next_due_at = $2 WHERE id = $3")
         .bind(reminders_sent)
         .bind(next_due_at)
         .bind(id)
@@ -282,24 +297,29 @@ pub async fn set_reminders(
     Ok(())
 }
 
-/// The ongoing games the scheduler has something to do for at `now`, oldest due first.
-pub async fn due(conn: &mut SqliteConnection, now: i64, limit: i64) -> Result<Vec<GameRow>, sqlx::Error> {
-    sqlx::query_as(select_games!(
-        "WHERE g.next_due_at <= ? AND g.status = 'ongoing' ORDER BY g.next_due_at, g.id LIMIT ?"
-    ))
-    .bind(now)
-    .bind(limit)
-    .fetch_all(conn)
-    .await
+/// The ongoing games the scheduler has something to do for at `now`, oldest due first. On
+/// `PostgreSQL` they are locked until the transaction ends, and a game locked by an operation in
+/// progress (a move, which sets its clock anew) is skipped until the next tick.
+pub async fn due(conn: &mut AnyConnection, now: i64, limit: i64) -> Result<Vec<GameRow>, sqlx::Error> {
+    let sql = match Backend::of(conn) {
+        Backend::Sqlite => {
+            select_games!("WHERE g.next_due_at <= $1 AND g.status = 'ongoing' ORDER BY g.next_due_at, g.id LIMIT $2")
+        }
+        Backend::Postgres => select_games!(
+            "WHERE g.next_due_at <= $1 AND g.status = 'ongoing' ORDER BY g.next_due_at, g.id LIMIT $2 \
+             FOR UPDATE OF g SKIP LOCKED"
+        ),
+    };
+    sqlx::query_as(sql).bind(now).bind(limit).fetch_all(conn).await
 }
 
 /// Moves every ongoing deadline earlier than `until` to `until` (the grace after downtime) and
 /// makes those games due at `now`, so that their reminders are worked out again; returns their
 /// ids.
-pub async fn extend_deadlines(conn: &mut SqliteConnection, until: i64, now: i64) -> Result<Vec<i64>, sqlx::Error> {
+pub async fn extend_deadlines(conn: &mut AnyConnection, until: i64, now: i64) -> Result<Vec<i64>, sqlx::Error> {
     sqlx::query_scalar(
-        "UPDATE games SET deadline_at = ?, next_due_at = ? \
-         WHERE status = 'ongoing' AND deadline_at IS NOT NULL AND deadline_at < ? RETURNING id",
+        "UPDATE games SET deadline_at = $1, next_due_at = $2 \
+         WHERE status = 'ongoing' AND deadline_at IS NOT NULL AND deadline_at < $3 RETURNING id",
     )
     .bind(until)
     .bind(now)
@@ -309,16 +329,16 @@ pub async fn extend_deadlines(conn: &mut SqliteConnection, until: i64, now: i64)
 }
 
 /// Records whether the bot must move in a game, and since when (`None`: it need not).
-pub async fn set_bot_turn(conn: &mut SqliteConnection, id: i64, since: Option<i64>) -> Result<(), sqlx::Error> {
-    sqlx::query("UPDATE games SET bot_turn_at = ? WHERE id = ?").bind(since).bind(id).execute(conn).await?;
+pub async fn set_bot_turn(conn: &mut AnyConnection, id: i64, since: Option<i64>) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE games SET bot_turn_at = $1 WHERE id = $2").bind(since).bind(id).execute(conn).await?;
     Ok(())
 }
 
 /// The ongoing games where the bot must move, the longest waiting first: `(game, since)`.
-pub async fn bot_turns(conn: &mut SqliteConnection, limit: i64) -> Result<Vec<(i64, i64)>, sqlx::Error> {
+pub async fn bot_turns(conn: &mut AnyConnection, limit: i64) -> Result<Vec<(i64, i64)>, sqlx::Error> {
     sqlx::query_as(
         "SELECT id, bot_turn_at FROM games WHERE bot_turn_at IS NOT NULL AND status = 'ongoing' \
-         ORDER BY bot_turn_at, id LIMIT ?",
+         ORDER BY bot_turn_at, id LIMIT $1",
     )
     .bind(limit)
     .fetch_all(conn)
@@ -326,6 +346,6 @@ pub async fn bot_turns(conn: &mut SqliteConnection, limit: i64) -> Result<Vec<(i
 }
 
 /// How many games there are (benchmarks and tests).
-pub async fn count(conn: &mut SqliteConnection) -> Result<i64, sqlx::Error> {
+pub async fn count(conn: &mut AnyConnection) -> Result<i64, sqlx::Error> {
     sqlx::query_scalar("SELECT COUNT(*) FROM games").fetch_one(conn).await
 }

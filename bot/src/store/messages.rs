@@ -1,7 +1,7 @@
 //! `board_messages` and `challenge_messages`: where the Discord front end shows each game and
 //! challenge, so that it can edit them in place after a restart.
 
-use sqlx::SqliteConnection;
+use sqlx::AnyConnection;
 
 /// The board message of a game, and its latest "your move" notice.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, sqlx::FromRow)]
@@ -13,8 +13,8 @@ pub struct BoardMessageRow {
     pub shown_ply: Option<i64>,
 }
 
-pub async fn board(conn: &mut SqliteConnection, game_id: i64) -> Result<Option<BoardMessageRow>, sqlx::Error> {
-    sqlx::query_as("SELECT channel_id, message_id, notice_id, shown_ply FROM board_messages WHERE game_id = ?")
+pub async fn board(conn: &mut AnyConnection, game_id: i64) -> Result<Option<BoardMessageRow>, sqlx::Error> {
+    sqlx::query_as("SELECT channel_id, message_id, notice_id, shown_ply FROM board_messages WHERE game_id = $1")
         .bind(game_id)
         .fetch_optional(conn)
         .await
@@ -23,7 +23,7 @@ pub async fn board(conn: &mut SqliteConnection, game_id: i64) -> Result<Option<B
 /// Makes `message_id` the board message of a game, showing `shown_ply` (a new board replaces
 /// the old one; the notice stays until the next one replaces it).
 pub async fn set_board(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     game_id: i64,
     channel_id: i64,
     message_id: i64,
@@ -31,7 +31,7 @@ pub async fn set_board(
     now: i64,
 ) -> Result<(), sqlx::Error> {
     sqlx::query(
-        "INSERT INTO board_messages (game_id, channel_id, message_id, shown_ply, updated_at) VALUES (?, ?, ?, ?, ?) \
+        "INSERT INTO board_messages (game_id, channel_id, message_id, shown_ply, updated_at) VALUES ($1, $2, $3, $4, $5) \
          ON CONFLICT (game_id) DO UPDATE SET channel_id = excluded.channel_id, \
          message_id = excluded.message_id, shown_ply = excluded.shown_ply, updated_at = excluded.updated_at",
     )
@@ -48,14 +48,14 @@ pub async fn set_board(
 /// Records that the board message `message_id` of a game now shows `ply`; false when that
 /// message is no longer the game's board.
 pub async fn set_shown(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     game_id: i64,
     message_id: i64,
     ply: i64,
     now: i64,
 ) -> Result<bool, sqlx::Error> {
     let updated =
-        sqlx::query("UPDATE board_messages SET shown_ply = ?, updated_at = ? WHERE game_id = ? AND message_id = ?")
+        sqlx::query("UPDATE board_messages SET shown_ply = $1, updated_at = $2 WHERE game_id = $3 AND message_id = $4")
             .bind(ply)
             .bind(now)
             .bind(game_id)
@@ -68,16 +68,16 @@ pub async fn set_shown(
 /// Records the latest notice of a game (`None`: the game has none any more) and returns the one
 /// it replaces. Does nothing (and returns `None`) for a game without a board message.
 pub async fn replace_notice(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     game_id: i64,
     notice_id: Option<i64>,
     now: i64,
 ) -> Result<Option<i64>, sqlx::Error> {
-    let previous: Option<Option<i64>> = sqlx::query_scalar("SELECT notice_id FROM board_messages WHERE game_id = ?")
+    let previous: Option<Option<i64>> = sqlx::query_scalar("SELECT notice_id FROM board_messages WHERE game_id = $1")
         .bind(game_id)
         .fetch_optional(&mut *conn)
         .await?;
-    sqlx::query("UPDATE board_messages SET notice_id = ?, updated_at = ? WHERE game_id = ?")
+    sqlx::query("UPDATE board_messages SET notice_id = $1, updated_at = $2 WHERE game_id = $3")
         .bind(notice_id)
         .bind(now)
         .bind(game_id)
@@ -87,21 +87,21 @@ pub async fn replace_notice(
 }
 
 /// The channel and message of a challenge card.
-pub async fn challenge(conn: &mut SqliteConnection, challenge_id: i64) -> Result<Option<(i64, i64)>, sqlx::Error> {
-    sqlx::query_as("SELECT channel_id, message_id FROM challenge_messages WHERE challenge_id = ?")
+pub async fn challenge(conn: &mut AnyConnection, challenge_id: i64) -> Result<Option<(i64, i64)>, sqlx::Error> {
+    sqlx::query_as("SELECT channel_id, message_id FROM challenge_messages WHERE challenge_id = $1")
         .bind(challenge_id)
         .fetch_optional(conn)
         .await
 }
 
 pub async fn set_challenge(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     challenge_id: i64,
     channel_id: i64,
     message_id: i64,
 ) -> Result<(), sqlx::Error> {
     sqlx::query(
-        "INSERT INTO challenge_messages (challenge_id, channel_id, message_id) VALUES (?, ?, ?) \
+        "INSERT INTO challenge_messages (challenge_id, channel_id, message_id) VALUES ($1, $2, $3) \
          ON CONFLICT (challenge_id) DO UPDATE SET channel_id = excluded.channel_id, message_id = excluded.message_id",
     )
     .bind(challenge_id)

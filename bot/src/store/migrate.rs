@@ -38,8 +38,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use sqlx::migrate::{Migration, MigrationType, Migrator};
-use sqlx::pool::PoolConnection;
-use sqlx::{AssertSqlSafe, Connection, Executor, Sqlite, SqlitePool};
+use sqlx::{AssertSqlSafe, Connection, Executor, SqliteConnection};
 
 /// Every migration of this binary, embedded from `migrations/`.
 static MIGRATOR: Migrator = sqlx::migrate!("../migrations");
@@ -93,12 +92,19 @@ struct Applied {
     checksum: Vec<u8>,
 }
 
-/// Brings the database behind `pool` to [`latest_version`] (see the module docs).
-pub(crate) async fn run(pool: &SqlitePool) -> Result<(), MigrateError> {
+/// Brings the database behind `conn` to [`latest_version`] (see the module docs). The
+/// connection is the migrator's own: the caller closes it afterwards, so a failure that leaves it
+/// with foreign keys off or mid-transaction never reaches the bot's pool.
+pub(crate) async fn run_on_connection(conn: &mut SqliteConnection) -> Result<(), MigrateError> {
+    run_on(conn).await
+}
+
+/// [`run_on_connection`] on a connection of `pool` (tools with a typed `SQLite` pool, such as
+/// `tafl-bot migrate-db`); a connection a failure may have left with foreign keys off or
+/// mid-transaction is closed rather than handed back to the pool.
+pub(crate) async fn run(pool: &sqlx::SqlitePool) -> Result<(), MigrateError> {
     let mut conn = pool.acquire().await?;
     let result = run_on(&mut conn).await;
-    // The connection may have foreign keys off or be mid-transaction after a failure; never hand
-    // it back to the pool then.
     let reset = conn.execute("PRAGMA foreign_keys = ON").await;
     if result.is_err() || reset.is_err() || conn.is_in_transaction() {
         conn.close_on_drop();
@@ -106,7 +112,7 @@ pub(crate) async fn run(pool: &SqlitePool) -> Result<(), MigrateError> {
     result
 }
 
-async fn run_on(conn: &mut PoolConnection<Sqlite>) -> Result<(), MigrateError> {
+async fn run_on(conn: &mut SqliteConnection) -> Result<(), MigrateError> {
     // sqlx's table, exactly as sqlx creates it.
     conn.execute(
         "CREATE TABLE IF NOT EXISTS _sqlx_migrations (
@@ -121,7 +127,7 @@ async fn run_on(conn: &mut PoolConnection<Sqlite>) -> Result<(), MigrateError> {
     .await?;
     let applied: Vec<Applied> =
         sqlx::query_as("SELECT version, success, checksum FROM _sqlx_migrations ORDER BY version")
-            .fetch_all(&mut **conn)
+            .fetch_all(&mut *conn)
             .await?;
     check_applied(&applied)?;
     let pending: Vec<&Migration> = migrations().filter(|m| !applied.iter().any(|a| a.version == m.version)).collect();
@@ -159,11 +165,11 @@ fn check_applied(applied: &[Applied]) -> Result<(), MigrateError> {
 
 /// Records `migration` without running it when an earlier binary already applied it but died
 /// before recording it; `true` when that was the case.
-async fn repair_legacy(conn: &mut PoolConnection<Sqlite>, migration: &Migration) -> Result<bool, MigrateError> {
+async fn repair_legacy(conn: &mut SqliteConnection, migration: &Migration) -> Result<bool, MigrateError> {
     let Some((_, probe)) = LEGACY_UNRECORDED.iter().find(|(version, _)| *version == migration.version) else {
         return Ok(false);
     };
-    let applied: bool = sqlx::query_scalar(*probe).fetch_one(&mut **conn).await?;
+    let applied: bool = sqlx::query_scalar(*probe).fetch_one(&mut *conn).await?;
     if !applied {
         return Ok(false);
     }
@@ -180,7 +186,7 @@ async fn repair_legacy(conn: &mut PoolConnection<Sqlite>, migration: &Migration)
 }
 
 /// Runs one migration and records it in the same transaction.
-async fn apply(conn: &mut PoolConnection<Sqlite>, migration: &Migration) -> Result<(), MigrateError> {
+async fn apply(conn: &mut SqliteConnection, migration: &Migration) -> Result<(), MigrateError> {
     let failed = |source| MigrateError::Failed {
         version: migration.version,
         description: migration.description.to_string(),
@@ -270,15 +276,15 @@ fn body_without_transaction_control(sql: &str) -> String {
 
 /// Copies a database that holds games to `<file>.v<version>-backup-<unix time>` before it is
 /// migrated. In-memory databases and databases without games are not copied.
-async fn backup(conn: &mut PoolConnection<Sqlite>, version: i64) -> Result<(), MigrateError> {
+async fn backup(conn: &mut SqliteConnection, version: i64) -> Result<(), MigrateError> {
     let has_games: bool =
         sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'games')")
-            .fetch_one(&mut **conn)
+            .fetch_one(&mut *conn)
             .await?;
     if !has_games {
         return Ok(());
     }
-    let games: i64 = sqlx::query_scalar("SELECT count(*) FROM games").fetch_one(&mut **conn).await?;
+    let games: i64 = sqlx::query_scalar("SELECT count(*) FROM games").fetch_one(&mut *conn).await?;
     let Some(file) = main_file(conn).await? else { return Ok(()) };
     if games == 0 {
         return Ok(());
@@ -291,7 +297,7 @@ async fn backup(conn: &mut PoolConnection<Sqlite>, version: i64) -> Result<(), M
     let _ = std::fs::remove_file(&partial);
     sqlx::query("VACUUM INTO ?")
         .bind(partial.to_string_lossy().into_owned())
-        .execute(&mut **conn)
+        .execute(&mut *conn)
         .await
         .map_err(MigrateError::Backup)?;
     std::fs::rename(&partial, &target).map_err(|e| MigrateError::Backup(sqlx::Error::Io(e)))?;
@@ -300,9 +306,9 @@ async fn backup(conn: &mut PoolConnection<Sqlite>, version: i64) -> Result<(), M
 }
 
 /// The file of the main database, `None` for an in-memory one.
-async fn main_file(conn: &mut PoolConnection<Sqlite>) -> Result<Option<PathBuf>, sqlx::Error> {
+async fn main_file(conn: &mut SqliteConnection) -> Result<Option<PathBuf>, sqlx::Error> {
     let file: Option<String> = sqlx::query_scalar("SELECT file FROM pragma_database_list WHERE name = 'main'")
-        .fetch_optional(&mut **conn)
+        .fetch_optional(&mut *conn)
         .await?;
     Ok(file.filter(|f| !f.is_empty()).map(PathBuf::from))
 }

@@ -1,11 +1,54 @@
 //! Storage: the one place that knows SQL. One file per table; each function takes a connection
 //! (a pool connection or an open transaction) and returns domain rows, `Option` for "not found".
 //!
+//! # Two backends, one set of queries
+//!
+//! `DATABASE_URL` picks the backend at start-up: `sqlite://…` (the default) or `postgres://…`.
+//! Both run through sqlx's `Any` driver, so every store function takes one connection type
+//! ([`sqlx::AnyConnection`]), the host never learns which database it talks to, and a query is
+//! written once, with `$1, $2…` placeholders, which `SQLite` reads as numbered parameters too.
+//! Where the SQL differs it is decided here, by [`Backend::of`] the connection: the row locks
+//! (`FOR UPDATE`, `SKIP LOCKED`), the scheduler's advisory lock. The schema takes care of the
+//! rest: flags are BOOLEAN on `PostgreSQL` and 0/1 on `SQLite`, bound as Rust `bool` (which sqlx
+//! sends as either) and read through [`Flag`]; literals are `TRUE`/`FALSE`; upserts are
+//! `ON CONFLICT … DO UPDATE`, `IS DISTINCT FROM` compares nullable values, `RETURNING` gives ids.
+//!
+//! Why `Any` rather than two typed pools behind an enum: every query would have to be written
+//! twice, or every store function made generic over the database with bounds on each bound
+//! type. What `Any` costs was checked: it copies every row into its own value type (a few
+//! microseconds a row; a move's ~30 statements are dominated by `SQLite`'s own work, see the
+//! figures in the README), it cannot decode `bool` from `SQLite`'s integers (hence [`Flag`]),
+//! and it takes only a URL, so `SQLite`'s pragmas are set on each new connection instead.
+//!
+//! # `SQLite`
+//!
 //! `SQLite` runs in WAL mode with `synchronous=NORMAL` (a commit survives a process crash; only a
 //! power cut may lose the last few), a busy timeout, and foreign keys on. Every write happens in a
 //! `BEGIN IMMEDIATE` transaction ([`Db::begin_write`]): a transaction that reads and then writes
 //! under a plain `BEGIN` fails with "database is locked" when another process wrote in between,
 //! whereas `IMMEDIATE` takes the write lock first and the other writer simply waits its turn.
+//! Migrations run through our own runner ([`migrate`]) on a connection of its own.
+//!
+//! # People first
+//!
+//! A [`Db`] handle does either a person's work or the bot's own ([`Urgency`]): each kind has a
+//! pool of its own, and on `SQLite` a person's write waits for at most one of the bot's queued
+//! writes, however many there are ([`Writers`]). With fifty games against the bot, its moves and
+//! their deliveries are most of the writes, and a person's click used to queue behind them all.
+//!
+//! # `PostgreSQL`
+//!
+//! No global writer: write transactions are plain (READ COMMITTED), and an operation that reads
+//! and then writes a game, a challenge or someone's settings first locks that row
+//! ([`games::lock`], [`challenges::lock`], [`users::lock`], [`servers::lock`]; no-ops on `SQLite`),
+//! so two processes answering two clicks on one board take turns while other games go on at once.
+//! The scheduler takes due games, challenges and digests in small batches `FOR UPDATE SKIP
+//! LOCKED`, so processes ticking at once share them; only a tick's start (its record and the
+//! downtime grace) takes turns under an advisory lock ([`scheduler::lock`]). The outbox's lanes
+//! are claimed by one process at a time with a lease ([`outbox::claim`]). A deadlock or a
+//! serialisation failure ends a transaction with nothing saved; the host runs the whole
+//! operation again a few times (`Host::retrying`). Read transactions are REPEATABLE READ, one
+//! snapshot for several reads. Migrations are `postgres::MIGRATOR`'s.
 
 pub mod challenges;
 pub mod games;
@@ -26,8 +69,9 @@ pub mod users;
 use std::str::FromStr;
 use std::sync::Arc;
 
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
-use sqlx::{Sqlite, SqlitePool, Transaction};
+use sqlx::any::{AnyConnectOptions, AnyPoolOptions, AnyTypeInfo, AnyTypeInfoKind, AnyValueRef};
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqliteSynchronous};
+use sqlx::{Any, AnyConnection, AnyPool, Connection, Executor, Transaction, ValueRef};
 
 pub use challenges::ChallengeRow;
 pub use games::GameRow;
@@ -39,21 +83,104 @@ pub use users::UserRow;
 /// The database URL used when `DATABASE_URL` is not set.
 pub const DEFAULT_URL: &str = "sqlite://tafl.db";
 
-/// A read transaction.
-pub type Tx = Transaction<'static, Sqlite>;
+/// How many pages `SQLite`'s write-ahead log grows to before a commit copies them into the
+/// database file (`wal_autocheckpoint`; `SQLite`'s default is 1,000). That checkpoint runs inside
+/// the commit that crosses the mark and costs two fsyncs (the log, then the database file), 4-6
+/// ms here, and little more for a larger log: it writes each changed page once, and a busy bot
+/// rewrites the same pages (the outbox, the games, the ends of the moves table). At the default
+/// about one move in sixty paid for one, the latency benchmark's whole p99 tail; at 10,000 it is
+/// ten times rarer, and the log file stays under 40 MB (reused, not grown, after a checkpoint).
+/// A checkpoint off the commit path, on a connection of its own every 500 ms, was tried and
+/// measured slower: its fsyncs stalled the commits running beside it.
+pub const WAL_AUTOCHECKPOINT_PAGES: u32 = 10_000;
 
-/// A write transaction, holding this process's turn to write until it commits or is dropped
-/// (see [`Db::begin_write`]). It derefs to the transaction, so store functions take it as a
-/// connection like any other.
+/// A read transaction.
+pub type Tx = Transaction<'static, Any>;
+
+/// The two databases the store runs on, chosen by the URL's scheme at start-up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+impl Backend {
+    /// The backend a `DATABASE_URL` names, by its scheme (`sqlite:`, `postgres:`/`postgresql:`).
+    #[must_use]
+    pub fn of_url(url: &str) -> Option<Backend> {
+        let scheme = url.split_once(':').map_or("", |(scheme, _)| scheme);
+        if scheme.eq_ignore_ascii_case("sqlite") {
+            Some(Backend::Sqlite)
+        } else if scheme.eq_ignore_ascii_case("postgres") || scheme.eq_ignore_ascii_case("postgresql") {
+            Some(Backend::Postgres)
+        } else {
+            None
+        }
+    }
+
+    /// The backend behind a connection (a transaction derefs to one), for the few statements
+    /// whose SQL differs.
+    #[must_use]
+    pub fn of(conn: &AnyConnection) -> Backend {
+        // sqlx's `Database::NAME` of the driver: "SQLite" or "PostgreSQL".
+        if conn.backend_name() == "PostgreSQL" { Backend::Postgres } else { Backend::Sqlite }
+    }
+}
+
+/// A 0/1 flag column as a Rust `bool`: BOOLEAN on `PostgreSQL`, INTEGER on `SQLite` (see
+/// `migrations/postgres/0001_init.sql`). sqlx's `Any` driver decodes `bool` only from a BOOLEAN
+/// value, and `SQLite` has none, so rows read flags through this (`#[sqlx(try_from = "Flag")]`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Flag(pub bool);
+
+impl sqlx::Type<Any> for Flag {
+    fn type_info() -> AnyTypeInfo {
+        <bool as sqlx::Type<Any>>::type_info()
+    }
+
+    fn compatible(ty: &AnyTypeInfo) -> bool {
+        <bool as sqlx::Type<Any>>::compatible(ty) || <i64 as sqlx::Type<Any>>::compatible(ty)
+    }
+}
+
+impl<'r> sqlx::Decode<'r, Any> for Flag {
+    fn decode(value: AnyValueRef<'r>) -> Result<Flag, sqlx::error::BoxDynError> {
+        if value.type_info().kind() == AnyTypeInfoKind::Bool {
+            Ok(Flag(<bool as sqlx::Decode<Any>>::decode(value)?))
+        } else {
+            Ok(Flag(<i64 as sqlx::Decode<Any>>::decode(value)? != 0))
+        }
+    }
+}
+
+impl From<Flag> for bool {
+    fn from(flag: Flag) -> bool {
+        flag.0
+    }
+}
+
+/// A write transaction. On `SQLite` it holds this process's turn to write until it commits or
+/// is dropped (see [`Db::begin_write`]); on `PostgreSQL` it is a plain transaction, and the
+/// store's `lock_*` functions lock the rows an operation reads before writing. It derefs to the
+/// transaction, so store functions take it as a connection like any other.
 #[derive(Debug)]
 pub struct WriteTx {
     tx: Tx,
-    _turn: tokio::sync::OwnedMutexGuard<()>,
+    // Dropped in this order, after the transaction: the turn first, so that a person's write
+    // waiting for it goes before the next background writer gets through the gate.
+    _turn: Option<tokio::sync::OwnedMutexGuard<()>>,
+    _gate: Option<tokio::sync::OwnedMutexGuard<()>>,
 }
 
 impl WriteTx {
     pub async fn commit(self) -> Result<(), sqlx::Error> {
         self.tx.commit().await
+    }
+
+    /// Ends the transaction with nothing saved, and returns once the database has done so (a
+    /// dropped transaction is rolled back later, when its connection is next used).
+    pub async fn rollback(self) -> Result<(), sqlx::Error> {
+        self.tx.rollback().await
     }
 }
 
@@ -74,27 +201,15 @@ impl std::ops::DerefMut for WriteTx {
 #[derive(Debug, thiserror::Error)]
 pub enum OpenError {
     #[error(
-        "DATABASE_URL names a {scheme} database, but this tafl-bot stores games only in SQLite; use sqlite://FILE, e.g. {DEFAULT_URL}"
+        "DATABASE_URL names a {scheme} database, but this tafl-bot stores games only in SQLite or PostgreSQL; use sqlite://FILE (e.g. {DEFAULT_URL}) or postgres://USER@HOST/DATABASE"
     )]
-    NotSqlite { scheme: String },
+    UnknownScheme { scheme: String },
     #[error("{0}")]
     Migrate(#[from] migrate::MigrateError),
+    #[error("the PostgreSQL migrations failed: {0}")]
+    MigratePostgres(#[from] sqlx::migrate::MigrateError),
     #[error("{0}")]
     Database(#[from] sqlx::Error),
-}
-
-/// How the bot's pools are built: four connections, and `reusable` checked on every release.
-#[must_use]
-pub fn pool_options() -> SqlitePoolOptions {
-    pool_options_sized(PoolSettings::default().max_connections)
-}
-
-/// [`pool_options`] with `max_connections` connections (`DATABASE_MAX_CONNECTIONS`).
-#[must_use]
-pub fn pool_options_sized(max_connections: u32) -> SqlitePoolOptions {
-    SqlitePoolOptions::new()
-        .max_connections(max_connections)
-        .after_release(|conn, _| Box::pin(async move { reusable(conn).await }))
 }
 
 /// Whether a connection may go back to the pool after use. A storage error (disk full, I/O error,
@@ -103,10 +218,17 @@ pub fn pool_options_sized(max_connections: u32) -> SqlitePoolOptions {
 /// later `begin` on that connection would fail with "attempted to call `begin_with` at non-zero
 /// transaction depth". Such a connection is closed here and the pool opens a fresh one, so the
 /// next operation after the cause is gone succeeds.
-async fn reusable(conn: &mut sqlx::SqliteConnection) -> Result<bool, sqlx::Error> {
-    use sqlx::Connection;
-    // The rollback a dropped transaction queued runs before the ping answers.
-    conn.ping().await?;
+///
+/// On `SQLite` the rollback a dropped transaction queued runs on the connection's worker thread,
+/// and the ping waits for it, so that the depth read next is the settled one. On `PostgreSQL`
+/// the depth is sqlx's own count, already lowered when the rollback was queued, and sqlx pings
+/// every released connection itself right after this check (flushing that rollback, and closing
+/// a connection that lost its server): a second ping here would only add a round trip to every
+/// operation.
+async fn reusable(conn: &mut AnyConnection) -> Result<bool, sqlx::Error> {
+    if Backend::of(conn) == Backend::Sqlite {
+        conn.ping().await?;
+    }
     if conn.is_in_transaction() {
         tracing::warn!("closing a database connection left inside a failed transaction");
         return Ok(false);
@@ -114,36 +236,81 @@ async fn reusable(conn: &mut sqlx::SqliteConnection) -> Result<bool, sqlx::Error
     Ok(true)
 }
 
-/// The database: a connection pool plus the rules for using it.
+/// How long a `PostgreSQL` connection may sit idle in the pool before it is pinged when taken out
+/// (see [`pool_options`]).
+const IDLE_BEFORE_PING: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// Whose work a [`Db`] handle does, which decides who goes first when both wait.
+///
+/// A person who clicked waits for the answer; the bot's own work (delivering the outbox, the
+/// scheduler's ticks, its moves against people, post-game reviews) is waited for by nobody in
+/// particular, and with fifty games against the bot it is most of the writes. Background work
+/// therefore has connections of its own, so that it never keeps a click waiting for one, and on
+/// `SQLite` it lets people's writes go first (see [`Db::begin_write`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Urgency {
+    /// Answering someone: commands, clicks, the console.
+    Interactive,
+    /// Work of the bot's own loops.
+    Background,
+}
+
+/// `SQLite`'s writers in this process: they take turns here before `BEGIN IMMEDIATE`. `SQLite`
+/// makes a writer that finds the lock taken sleep and poll (1, 2, 5, 10… ms), which put tens of
+/// milliseconds on the slowest moves when many games move at once; an async queue wakes the next
+/// writer the moment the previous one commits. Other processes on the same file still wait
+/// through `SQLite`'s busy timeout.
+#[derive(Debug, Default)]
+struct Writers {
+    /// The turn to write: a fair queue.
+    turn: Arc<tokio::sync::Mutex<()>>,
+    /// Background writers pass this gate first and hold it until they are done, so that at most
+    /// one of them is ever in `turn`'s queue: a person's write waits for the transaction in
+    /// progress and at most one background one, however many the bot's loops have queued.
+    gate: Arc<tokio::sync::Mutex<()>>,
+}
+
+/// The database: connection pools plus the rules for using them. Cheap to clone; clones share
+/// the pools and the writers' queue.
 #[derive(Clone, Debug)]
 pub struct Db {
-    pool: SqlitePool,
-    /// Writers of this process take turns here before `BEGIN IMMEDIATE`. `SQLite` makes a writer
-    /// that finds the lock taken sleep and poll (1, 2, 5, 10… ms), which put tens of
-    /// milliseconds on the slowest moves when many games move at once; an async queue wakes the
-    /// next writer the moment the previous one commits. Other processes on the same file still
-    /// wait through `SQLite`'s busy timeout.
-    writer: Arc<tokio::sync::Mutex<()>>,
+    /// The connections of interactive work.
+    pool: AnyPool,
+    /// The connections of background work (see [`Urgency`]).
+    background_pool: AnyPool,
+    urgency: Urgency,
+    backend: Backend,
+    /// `SQLite` only; `PostgreSQL` has no global writer: operations lock the rows they change,
+    /// so different games are written at once.
+    writers: Arc<Writers>,
+    /// `PostgreSQL` only: one connection of its own for renewing the process's claims on outbox
+    /// lanes ([`Db::begin_lease`]). A renewal queued behind the pool's other work (a burst of
+    /// moves whose transactions wait for one another's game locks) could come after the lease
+    /// ran out, and the lane would go to another process; the delivery would stop for nothing.
+    leases: Option<AnyPool>,
 }
 
 impl Db {
-    /// Opens (creating it if missing) and migrates the database at `url`, e.g. `sqlite://tafl.db`
-    /// or `sqlite:///abs/path.db`. Any other kind of URL is refused by name: `SQLite` is the only
-    /// backend so far.
+    /// Opens and migrates the database at `url`: `sqlite://tafl.db` or `sqlite:///abs/path.db`
+    /// (the file is created when missing), or `postgres://user@host/database` (the database must
+    /// exist). Any other kind of URL is refused by name.
     pub async fn open(url: &str) -> Result<Db, OpenError> {
         Db::open_with_settings(url, &PoolSettings::default()).await
     }
 
-    /// [`Db::open`] with the pool size and busy timeout of `settings` (the environment's
+    /// [`Db::open`] with the pool size and statement timeout of `settings` (the environment's
     /// `DATABASE_MAX_CONNECTIONS` and `DATABASE_STATEMENT_TIMEOUT_MS`, see [`pool`]).
     pub async fn open_with_settings(url: &str, settings: &PoolSettings) -> Result<Db, OpenError> {
-        let scheme = url.split_once(':').map_or("", |(scheme, _)| scheme);
-        if !scheme.eq_ignore_ascii_case("sqlite") {
-            return Err(OpenError::NotSqlite {
-                scheme: crate::printable::printable(&crate::cli::shorten(scheme, 20)).into_owned(),
-            });
+        match Backend::of_url(url) {
+            Some(Backend::Sqlite) => Db::open_sqlite(SqliteConnectOptions::from_str(url)?, settings).await,
+            Some(Backend::Postgres) => Db::open_postgres(url, settings).await,
+            None => {
+                let scheme = url.split_once(':').map_or("", |(scheme, _)| scheme);
+                Err(OpenError::UnknownScheme {
+                    scheme: crate::printable::printable(&crate::cli::shorten(scheme, 20)).into_owned(),
+                })
+            }
         }
-        Db::open_configured(SqliteConnectOptions::from_str(url)?, settings).await
     }
 
     /// Opens the database named by `DATABASE_URL`, or [`DEFAULT_URL`] when it is not set.
@@ -152,61 +319,280 @@ impl Db {
         Db::open(&url).await
     }
 
-    /// Opens the database file at `path`.
+    /// Opens the `SQLite` database file at `path`.
     pub async fn open_file(path: &std::path::Path) -> Result<Db, OpenError> {
-        let options = SqliteConnectOptions::new().filename(path);
-        Db::open_with(options).await
+        Db::open_sqlite(SqliteConnectOptions::new().filename(path), &PoolSettings::default()).await
     }
 
-    async fn open_with(options: SqliteConnectOptions) -> Result<Db, OpenError> {
-        Db::open_configured(options, &PoolSettings::default()).await
-    }
-
-    async fn open_configured(options: SqliteConnectOptions, settings: &PoolSettings) -> Result<Db, OpenError> {
+    /// `SQLite`: migrates through a connection of the migrator's own (typed: the migrator uses
+    /// `SQLite`'s pragmas and backups), then opens the bot's pool on the same file.
+    async fn open_sqlite(options: SqliteConnectOptions, settings: &PoolSettings) -> Result<Db, OpenError> {
         let options = options
             .create_if_missing(true)
             .journal_mode(SqliteJournalMode::Wal)
             .synchronous(SqliteSynchronous::Normal)
             .busy_timeout(settings.statement_timeout)
             .foreign_keys(true);
-        let pool = pool_options_sized(settings.max_connections).connect_with(options).await?;
-        let db = Db { pool, writer: Arc::default() };
-        db.migrate().await?;
-        Ok(db)
+        let mut conn = sqlx::SqliteConnection::connect_with(&options).await?;
+        let migrated = migrate::run_on_connection(&mut conn).await;
+        // Closing also ends a transaction a failed migration left open.
+        let closed = conn.close().await;
+        migrated?;
+        closed?;
+        // sqlx's `Any` driver takes only a URL, and `SQLite`'s URL carries the file and its
+        // mode, not the pragmas: those are set on every new connection instead.
+        let url = sqlite_url(&options.get_filename().to_string_lossy());
+        let any_options = AnyConnectOptions::from_str(&url)?;
+        let timeout_ms = settings.statement_timeout.as_millis();
+        let connect = || {
+            pool_options(Backend::Sqlite, settings.max_connections)
+                .after_connect(move |conn, _| {
+                    Box::pin(async move {
+                        conn.execute(sqlx::AssertSqlSafe(format!(
+                            "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; \
+                             PRAGMA busy_timeout = {timeout_ms}; PRAGMA foreign_keys = ON; \
+                             PRAGMA wal_autocheckpoint = {WAL_AUTOCHECKPOINT_PAGES}"
+                        )))
+                        .await?;
+                        Ok(())
+                    })
+                })
+                .connect_with(any_options.clone())
+        };
+        let pool = connect().await?;
+        let background_pool = connect().await?;
+        Ok(Db {
+            pool,
+            background_pool,
+            urgency: Urgency::Interactive,
+            backend: Backend::Sqlite,
+            writers: Arc::default(),
+            leases: None,
+        })
     }
 
-    /// Wraps an already configured pool, migrating it. Build it from [`pool_options`] so that a
-    /// connection left in a failed transaction is replaced (a `#[sqlx::test]` pool is not).
-    pub async fn from_pool(pool: SqlitePool) -> Result<Db, OpenError> {
-        let db = Db { pool, writer: Arc::default() };
-        db.migrate().await?;
-        Ok(db)
+    /// `PostgreSQL`: migrated by [`postgres::MIGRATOR`] (which takes an advisory lock, so
+    /// processes starting at once migrate one after the other), each connection with the
+    /// statement timeout.
+    async fn open_postgres(url: &str, settings: &PoolSettings) -> Result<Db, OpenError> {
+        let migrator = postgres::open(url, &PoolSettings { max_connections: 1, ..*settings }).await?;
+        migrator.close().await;
+        let timeout_ms = settings.statement_timeout.as_millis();
+        // Each pool's connections name it in `pg_stat_activity`.
+        let pool_of = |size: u32, name: &'static str| {
+            pool_options(Backend::Postgres, size).after_connect(move |conn, _| {
+                Box::pin(async move {
+                    conn.execute(sqlx::AssertSqlSafe(format!(
+                        "SET statement_timeout = {timeout_ms}; SET application_name = '{name}'"
+                    )))
+                    .await?;
+                    Ok(())
+                })
+            })
+        };
+        let options = AnyConnectOptions::from_str(url)?;
+        let pool = pool_of(settings.max_connections, "tafl-bot").connect_with(options.clone()).await?;
+        let background_pool =
+            pool_of(settings.max_connections, "tafl-bot background").connect_lazy_with(options.clone());
+        let leases = pool_of(1, "tafl-bot leases").connect_lazy_with(options);
+        Ok(Db {
+            pool,
+            background_pool,
+            urgency: Urgency::Interactive,
+            backend: Backend::Postgres,
+            writers: Arc::default(),
+            leases: Some(leases),
+        })
     }
 
-    async fn migrate(&self) -> Result<(), migrate::MigrateError> {
-        migrate::run(&self.pool).await
+    /// Which database this is.
+    #[must_use]
+    pub fn backend(&self) -> Backend {
+        self.backend
     }
 
-    /// Starts a write transaction, taking the write lock at once (see the module docs).
+    /// The same database for work of `urgency` (see [`Urgency`]): the same pools and writers'
+    /// queue, its transactions on that work's connections and in that work's place in the queue.
+    #[must_use]
+    pub fn with_urgency(&self, urgency: Urgency) -> Db {
+        Db { urgency, ..self.clone() }
+    }
+
+    /// Whose work this handle does.
+    #[must_use]
+    pub fn urgency(&self) -> Urgency {
+        self.urgency
+    }
+
+    /// The connections of this handle's work.
+    fn connections(&self) -> &AnyPool {
+        match self.urgency {
+            Urgency::Interactive => &self.pool,
+            Urgency::Background => &self.background_pool,
+        }
+    }
+
+    /// Starts a write transaction. On `SQLite` it takes the write lock at once (see the module
+    /// docs), a background handle behind every person's write already waiting (see
+    /// [`Writers`]); on `PostgreSQL` it is a plain READ COMMITTED transaction, and the operation
+    /// locks the game (challenge, user…) it is about to change before reading it.
     pub async fn begin_write(&self) -> Result<WriteTx, sqlx::Error> {
-        let turn = self.writer.clone().lock_owned().await;
-        let tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
-        Ok(WriteTx { tx, _turn: turn })
+        self.begin_write_as(self.urgency).await
+    }
+
+    async fn begin_write_as(&self, urgency: Urgency) -> Result<WriteTx, sqlx::Error> {
+        match self.backend {
+            Backend::Sqlite => {
+                let gate = match urgency {
+                    Urgency::Interactive => None,
+                    Urgency::Background => Some(self.writers.gate.clone().lock_owned().await),
+                };
+                let turn = self.writers.turn.clone().lock_owned().await;
+                let tx = self.connections().begin_with("BEGIN IMMEDIATE").await?;
+                Ok(WriteTx { tx, _turn: Some(turn), _gate: gate })
+            }
+            Backend::Postgres => Ok(WriteTx { tx: self.connections().begin().await?, _turn: None, _gate: None }),
+        }
+    }
+
+    /// Starts a write transaction for renewing outbox leases: on `PostgreSQL` on a connection of
+    /// its own (see the `leases` field), on `SQLite` as [`Db::begin_write`] does for a person,
+    /// whatever the handle: a renewal that waited behind the bot's other writes could come
+    /// after its lease ran out.
+    pub async fn begin_lease(&self) -> Result<WriteTx, sqlx::Error> {
+        match &self.leases {
+            Some(leases) => Ok(WriteTx { tx: leases.begin().await?, _turn: None, _gate: None }),
+            None => self.begin_write_as(Urgency::Interactive).await,
+        }
     }
 
     /// Starts a read-only transaction: one consistent snapshot for several reads.
     pub async fn begin_read(&self) -> Result<Tx, sqlx::Error> {
-        self.pool.begin().await
+        match self.backend {
+            Backend::Sqlite => self.connections().begin().await,
+            // READ COMMITTED would give every statement its own snapshot.
+            Backend::Postgres => self.connections().begin_with("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY").await,
+        }
     }
 
     /// The pool, for tests and tools that read the tables directly.
     #[must_use]
-    pub fn pool(&self) -> &SqlitePool {
+    pub fn pool(&self) -> &AnyPool {
         &self.pool
     }
 
-    /// Closes every connection, flushing the WAL.
+    /// Closes every connection (on `SQLite`, flushing the WAL).
     pub async fn close(&self) {
         self.pool.close().await;
+        self.background_pool.close().await;
+        if let Some(leases) = &self.leases {
+            leases.close().await;
+        }
+    }
+}
+
+/// How the bot's pools are built: `max_connections` connections (`DATABASE_MAX_CONNECTIONS`),
+/// and `reusable` checked on every release.
+///
+/// sqlx pings every connection it takes out of the pool by default. sqlx also pings every
+/// connection it puts back, so one just used is known to be alive; the ping on the way out
+/// cost a round trip to the server on every operation (a move was 11 round trips on
+/// `PostgreSQL`, 3 of them pings). Here it is kept only where it can find something: on
+/// `PostgreSQL`, for a connection idle longer than [`IDLE_BEFORE_PING`], which a restarted server
+/// or a network timeout may have cut meanwhile (a dead one is then replaced before the operation
+/// uses it). A connection cut within that second fails the operation that takes it, as an
+/// operation in flight at that moment would. An `SQLite` connection is a file in this process:
+/// it has no server to lose.
+fn pool_options(backend: Backend, max_connections: u32) -> AnyPoolOptions {
+    sqlx::any::install_default_drivers();
+    AnyPoolOptions::new()
+        .max_connections(max_connections)
+        .test_before_acquire(false)
+        .before_acquire(move |conn, meta| {
+            Box::pin(async move {
+                if backend == Backend::Postgres && meta.idle_for > IDLE_BEFORE_PING {
+                    // An error closes the connection, and the pool opens another.
+                    conn.ping().await?;
+                }
+                Ok(true)
+            })
+        })
+        .after_release(|conn, _| Box::pin(async move { reusable(conn).await }))
+}
+
+/// A database URL fit to show: its password (`postgres://user:secret@host/db`) replaced by
+/// `***`, and made printable.
+#[must_use]
+pub fn redacted(url: &str) -> String {
+    let shown = match url.split_once("://") {
+        Some((scheme, rest)) => {
+            // The user information ends at the last '@' before the path.
+            let authority_end = rest.find('/').unwrap_or(rest.len());
+            match rest[..authority_end].rfind('@') {
+                Some(at) => match rest[..at].split_once(':') {
+                    Some((user, _password)) => format!("{scheme}://{user}:***{}", &rest[at..]),
+                    None => url.to_owned(),
+                },
+                None => url.to_owned(),
+            }
+        }
+        None => url.to_owned(),
+    };
+    crate::printable::printable(&shown).into_owned()
+}
+
+/// The `Any` driver's URL of the `SQLite` file `filename`. `SQLite` percent-decodes the file
+/// name, so the characters a URL would read otherwise (`%`, `?`, `#`) are encoded.
+fn sqlite_url(filename: &str) -> String {
+    let mut url = String::from("sqlite:");
+    for c in filename.chars() {
+        match c {
+            '%' => url.push_str("%25"),
+            '?' => url.push_str("%3F"),
+            '#' => url.push_str("%23"),
+            c => url.push(c),
+        }
+    }
+    url.push_str("?mode=rwc");
+    url
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_backend_is_the_urls_scheme() {
+        assert_eq!(Backend::of_url("sqlite://tafl.db"), Some(Backend::Sqlite));
+        assert_eq!(Backend::of_url("SQLite:tafl.db"), Some(Backend::Sqlite));
+        assert_eq!(Backend::of_url("postgres://tafl@db/tafl"), Some(Backend::Postgres));
+        assert_eq!(Backend::of_url("postgresql://tafl@db/tafl"), Some(Backend::Postgres));
+        assert_eq!(Backend::of_url("mysql://db/tafl"), None);
+        assert_eq!(Backend::of_url("tafl.db"), None);
+    }
+
+    #[test]
+    fn a_password_is_never_shown() {
+        assert_eq!(
+            redacted("postgres://tafl:s3cret@db.internal:5432/tafl"),
+            "postgres://tafl:***@db.internal:5432/tafl"
+        );
+        assert_eq!(redacted("postgres://tafl@db.internal/tafl"), "postgres://tafl@db.internal/tafl");
+        assert_eq!(redacted("postgres://a:b@c@host/db"), "postgres://a:***@host/db");
+        assert_eq!(redacted("sqlite://tafl.db"), "sqlite://tafl.db");
+        assert_eq!(
+            redacted("sqlite://dir/a@b:c.db"),
+            "sqlite://dir/a@b:c.db",
+            "an '@' in the path is not user information"
+        );
+    }
+
+    #[test]
+    fn sqlite_file_names_survive_the_url() {
+        assert_eq!(sqlite_url("/tmp/a b/t%1?#.db"), "sqlite:/tmp/a b/t%251%3F%23.db?mode=rwc");
+        // The way the `Any` driver reads it: parsed as a URL, then by `SQLite`.
+        let any = AnyConnectOptions::from_str(&sqlite_url("/tmp/a b/t%1?#.db")).unwrap();
+        let options = SqliteConnectOptions::try_from(&any).unwrap();
+        assert_eq!(options.get_filename(), std::path::Path::new("/tmp/a b/t%1?#.db"));
     }
 }

@@ -1,6 +1,6 @@
 //! `offers`: draw offers and takeback requests.
 
-use sqlx::SqliteConnection;
+use sqlx::AnyConnection;
 
 /// An offer as stored.
 #[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
@@ -14,10 +14,10 @@ pub struct OfferRow {
 }
 
 /// The open offer of `kind` in a game, if any.
-pub async fn open(conn: &mut SqliteConnection, game_id: i64, kind: &str) -> Result<Option<OfferRow>, sqlx::Error> {
+pub async fn open(conn: &mut AnyConnection, game_id: i64, kind: &str) -> Result<Option<OfferRow>, sqlx::Error> {
     sqlx::query_as(
         "SELECT id, game_id, kind, by_user, at_ply, state FROM offers \
-         WHERE game_id = ? AND kind = ? AND state = 'open' ORDER BY id DESC LIMIT 1",
+         WHERE game_id = $1 AND kind = $2 AND state = 'open' ORDER BY id DESC LIMIT 1",
     )
     .bind(game_id)
     .bind(kind)
@@ -26,7 +26,7 @@ pub async fn open(conn: &mut SqliteConnection, game_id: i64, kind: &str) -> Resu
 }
 
 pub async fn insert(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     game_id: i64,
     kind: &str,
     by_user: i64,
@@ -34,7 +34,7 @@ pub async fn insert(
     now: i64,
 ) -> Result<i64, sqlx::Error> {
     sqlx::query_scalar(
-        "INSERT INTO offers (game_id, kind, by_user, at_ply, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id",
+        "INSERT INTO offers (game_id, kind, by_user, at_ply, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING id",
     )
     .bind(game_id)
     .bind(kind)
@@ -46,8 +46,8 @@ pub async fn insert(
 }
 
 /// Closes one open offer with `state`.
-pub async fn resolve(conn: &mut SqliteConnection, id: i64, state: &str, now: i64) -> Result<(), sqlx::Error> {
-    sqlx::query("UPDATE offers SET state = ?, resolved_at = ? WHERE id = ? AND state = 'open'")
+pub async fn resolve(conn: &mut AnyConnection, id: i64, state: &str, now: i64) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE offers SET state = $1, resolved_at = $2 WHERE id = $3 AND state = 'open'")
         .bind(state)
         .bind(now)
         .bind(id)
@@ -58,15 +58,10 @@ pub async fn resolve(conn: &mut SqliteConnection, id: i64, state: &str, now: i64
 
 /// Lapses the open offers of a game made by anyone but `keep_by` (a move answers the other
 /// player's draw offer with "no"), and every open takeback request.
-pub async fn lapse_on_move(
-    conn: &mut SqliteConnection,
-    game_id: i64,
-    keep_by: i64,
-    now: i64,
-) -> Result<(), sqlx::Error> {
+pub async fn lapse_on_move(conn: &mut AnyConnection, game_id: i64, keep_by: i64, now: i64) -> Result<(), sqlx::Error> {
     sqlx::query(
-        "UPDATE offers SET state = 'lapsed', resolved_at = ? \
-         WHERE game_id = ? AND state = 'open' AND (kind = 'takeback' OR by_user <> ?)",
+        "UPDATE offers SET state = 'lapsed', resolved_at = $1 \
+         WHERE game_id = $2 AND state = 'open' AND (kind = 'takeback' OR by_user <> $3)",
     )
     .bind(now)
     .bind(game_id)
@@ -77,8 +72,8 @@ pub async fn lapse_on_move(
 }
 
 /// Lapses every open offer of a game (it has ended).
-pub async fn lapse_all(conn: &mut SqliteConnection, game_id: i64, now: i64) -> Result<(), sqlx::Error> {
-    sqlx::query("UPDATE offers SET state = 'lapsed', resolved_at = ? WHERE game_id = ? AND state = 'open'")
+pub async fn lapse_all(conn: &mut AnyConnection, game_id: i64, now: i64) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE offers SET state = 'lapsed', resolved_at = $1 WHERE game_id = $2 AND state = 'open'")
         .bind(now)
         .bind(game_id)
         .execute(conn)

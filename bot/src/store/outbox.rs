@@ -1,7 +1,9 @@
 //! `outbox`: what a front end must show, written in the transaction that changed the game or
 //! challenge, and the delivery's progress on each item (see `migrations/0006_outbox.sql`).
 
-use sqlx::SqliteConnection;
+use sqlx::AnyConnection;
+
+use super::Backend;
 
 /// One item as stored.
 #[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
@@ -11,19 +13,20 @@ pub struct OutboxRow {
     pub kind: String,
     pub item: String,
     pub attempts: i64,
+    #[sqlx(try_from = "super::Flag")]
     pub tried: bool,
     pub not_before_ms: i64,
     pub created_at: i64,
 }
 
 pub async fn insert(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     lane: &str,
     kind: &str,
     item: &str,
     now: i64,
 ) -> Result<i64, sqlx::Error> {
-    sqlx::query_scalar("INSERT INTO outbox (lane, kind, item, created_at) VALUES (?, ?, ?, ?) RETURNING id")
+    sqlx::query_scalar("INSERT INTO outbox (lane, kind, item, created_at) VALUES ($1, $2, $3, $4) RETURNING id")
         .bind(lane)
         .bind(kind)
         .bind(item)
@@ -34,10 +37,10 @@ pub async fn insert(
 
 /// The first pending item of every lane (at most `limit` lanes), due or not: a lane waits for
 /// its head, so that its items are applied in order.
-pub async fn heads(conn: &mut SqliteConnection, limit: i64) -> Result<Vec<OutboxRow>, sqlx::Error> {
+pub async fn heads(conn: &mut AnyConnection, limit: i64) -> Result<Vec<OutboxRow>, sqlx::Error> {
     sqlx::query_as(
         "SELECT id, lane, kind, item, attempts, tried, not_before_ms, created_at FROM outbox WHERE id IN \
-         (SELECT min(id) FROM outbox WHERE state = 'pending' GROUP BY lane) ORDER BY id LIMIT ?",
+         (SELECT min(id) FROM outbox WHERE state = 'pending' GROUP BY lane) ORDER BY id LIMIT $1",
     )
     .bind(limit)
     .fetch_all(conn)
@@ -45,10 +48,10 @@ pub async fn heads(conn: &mut SqliteConnection, limit: i64) -> Result<Vec<Outbox
 }
 
 /// The first pending item of one lane.
-pub async fn head(conn: &mut SqliteConnection, lane: &str) -> Result<Option<OutboxRow>, sqlx::Error> {
+pub async fn head(conn: &mut AnyConnection, lane: &str) -> Result<Option<OutboxRow>, sqlx::Error> {
     sqlx::query_as(
         "SELECT id, lane, kind, item, attempts, tried, not_before_ms, created_at FROM outbox \
-         WHERE lane = ? AND state = 'pending' ORDER BY id LIMIT 1",
+         WHERE lane = $1 AND state = 'pending' ORDER BY id LIMIT 1",
     )
     .bind(lane)
     .fetch_optional(conn)
@@ -56,8 +59,8 @@ pub async fn head(conn: &mut SqliteConnection, lane: &str) -> Result<Option<Outb
 }
 
 /// The newest pending item of `kind` in a lane.
-pub async fn latest(conn: &mut SqliteConnection, lane: &str, kind: &str) -> Result<Option<i64>, sqlx::Error> {
-    sqlx::query_scalar("SELECT max(id) FROM outbox WHERE lane = ? AND kind = ? AND state = 'pending'")
+pub async fn latest(conn: &mut AnyConnection, lane: &str, kind: &str) -> Result<Option<i64>, sqlx::Error> {
+    sqlx::query_scalar("SELECT max(id) FROM outbox WHERE lane = $1 AND kind = $2 AND state = 'pending'")
         .bind(lane)
         .bind(kind)
         .fetch_one(conn)
@@ -65,10 +68,10 @@ pub async fn latest(conn: &mut SqliteConnection, lane: &str, kind: &str) -> Resu
 }
 
 /// Marks an item applied, with the message it created.
-pub async fn done(conn: &mut SqliteConnection, id: i64, message_id: Option<i64>, now: i64) -> Result<(), sqlx::Error> {
+pub async fn done(conn: &mut AnyConnection, id: i64, message_id: Option<i64>, now: i64) -> Result<(), sqlx::Error> {
     sqlx::query(
-        "UPDATE outbox SET state = 'done', message_id = coalesce(?, message_id), finished_at = ? \
-         WHERE id = ? AND state = 'pending'",
+        "UPDATE outbox SET state = 'done', message_id = coalesce($1, message_id), finished_at = $2 \
+         WHERE id = $3 AND state = 'pending'",
     )
     .bind(message_id)
     .bind(now)
@@ -81,14 +84,14 @@ pub async fn done(conn: &mut SqliteConnection, id: i64, message_id: Option<i64>,
 /// Marks every pending item of `kind` in a lane up to `up_to` applied: one delivery showed the
 /// state they all asked for (boards coalesce).
 pub async fn done_up_to(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     lane: &str,
     kind: &str,
     up_to: i64,
     now: i64,
 ) -> Result<u64, sqlx::Error> {
     let done = sqlx::query(
-        "UPDATE outbox SET state = 'done', finished_at = ? WHERE lane = ? AND kind = ? AND state = 'pending' AND id <= ?",
+        "UPDATE outbox SET state = 'done', finished_at = $1 WHERE lane = $2 AND kind = $3 AND state = 'pending' AND id <= $4",
     )
     .bind(now)
     .bind(lane)
@@ -100,15 +103,15 @@ pub async fn done_up_to(
 }
 
 /// Marks that a create of the item is about to be sent (see the `tried` column).
-pub async fn tried(conn: &mut SqliteConnection, id: i64) -> Result<(), sqlx::Error> {
-    sqlx::query("UPDATE outbox SET tried = 1 WHERE id = ?").bind(id).execute(conn).await?;
+pub async fn tried(conn: &mut AnyConnection, id: i64) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE outbox SET tried = TRUE WHERE id = $1").bind(id).execute(conn).await?;
     Ok(())
 }
 
 /// Counts a failed try and sets when the next one may come; returns the tries so far.
-pub async fn failed(conn: &mut SqliteConnection, id: i64, error: &str, not_before_ms: i64) -> Result<i64, sqlx::Error> {
+pub async fn failed(conn: &mut AnyConnection, id: i64, error: &str, not_before_ms: i64) -> Result<i64, sqlx::Error> {
     sqlx::query_scalar(
-        "UPDATE outbox SET attempts = attempts + 1, last_error = ?, not_before_ms = ? WHERE id = ? RETURNING attempts",
+        "UPDATE outbox SET attempts = attempts + 1, last_error = $1, not_before_ms = $2 WHERE id = $3 RETURNING attempts",
     )
     .bind(error)
     .bind(not_before_ms)
@@ -118,8 +121,8 @@ pub async fn failed(conn: &mut SqliteConnection, id: i64, error: &str, not_befor
 }
 
 /// Gives an item up: it stays in the table, marked, with its last error.
-pub async fn give_up(conn: &mut SqliteConnection, id: i64, error: &str, now: i64) -> Result<(), sqlx::Error> {
-    sqlx::query("UPDATE outbox SET state = 'given_up', last_error = ?, finished_at = ? WHERE id = ?")
+pub async fn give_up(conn: &mut AnyConnection, id: i64, error: &str, now: i64) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE outbox SET state = 'given_up', last_error = $1, finished_at = $2 WHERE id = $3")
         .bind(error)
         .bind(now)
         .bind(id)
@@ -130,13 +133,13 @@ pub async fn give_up(conn: &mut SqliteConnection, id: i64, error: &str, now: i64
 
 /// Games whose stored board shows another ply than the game's and that have no board pending:
 /// boards left behind by a crash or a race.
-pub async fn stale_boards(conn: &mut SqliteConnection, limit: i64) -> Result<Vec<(i64, i64)>, sqlx::Error> {
+pub async fn stale_boards(conn: &mut AnyConnection, limit: i64) -> Result<Vec<(i64, i64)>, sqlx::Error> {
     sqlx::query_as(
         "SELECT g.id, g.ply FROM board_messages b JOIN games g ON g.id = b.game_id \
          WHERE (b.shown_ply IS NULL OR b.shown_ply != g.ply) \
          AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.lane = 'game:' || g.id AND o.kind = 'board' \
                          AND o.state = 'pending') \
-         ORDER BY g.id LIMIT ?",
+         ORDER BY g.id LIMIT $1",
     )
     .bind(limit)
     .fetch_all(conn)
@@ -144,11 +147,135 @@ pub async fn stale_boards(conn: &mut SqliteConnection, limit: i64) -> Result<Vec
 }
 
 /// Deletes every pending item (see `Host::discard_outbox`); returns how many.
-pub async fn discard_pending(conn: &mut SqliteConnection) -> Result<u64, sqlx::Error> {
+pub async fn discard_pending(conn: &mut AnyConnection) -> Result<u64, sqlx::Error> {
     Ok(sqlx::query("DELETE FROM outbox WHERE state = 'pending'").execute(conn).await?.rows_affected())
 }
 
 /// Pending and given-up items, for tests and operators: `(state, count)`.
-pub async fn counts(conn: &mut SqliteConnection) -> Result<Vec<(String, i64)>, sqlx::Error> {
+pub async fn counts(conn: &mut AnyConnection) -> Result<Vec<(String, i64)>, sqlx::Error> {
     sqlx::query_as("SELECT state, count(*) FROM outbox GROUP BY state ORDER BY state").fetch_all(conn).await
+}
+
+// ----- claims: which process delivers a lane (see `migrations/0010_outbox_claims.sql`) -----
+
+/// The query of [`claimable`], without its locking clause.
+macro_rules! claimable_sql {
+    () => {
+        "SELECT o.id, o.lane, o.kind, o.item, o.attempts, o.tried, o.not_before_ms, o.created_at \
+         FROM outbox o WHERE o.state = 'pending' AND o.not_before_ms <= $1 \
+         AND NOT EXISTS (SELECT 1 FROM outbox e WHERE e.lane = o.lane AND e.state = 'pending' AND e.id < o.id) \
+         AND NOT EXISTS (SELECT 1 FROM outbox_claims c WHERE c.lane = o.lane AND c.lease_until_ms > $2) \
+         ORDER BY o.id LIMIT $3"
+    };
+}
+
+/// The first pending item of every lane that is due at `now_ms` and not claimed by a process
+/// whose lease still runs (this one included: a lane this process delivers is not taken again),
+/// oldest first, at most `limit`. With `lock` (`PostgreSQL`, in a write transaction) the items
+/// are locked `FOR UPDATE SKIP LOCKED`, so that processes looking at once each get other lanes
+/// instead of waiting for one another's. Taking a lane is [`claim`].
+pub async fn claimable(
+    conn: &mut AnyConnection,
+    now_ms: i64,
+    limit: i64,
+    lock: bool,
+) -> Result<Vec<OutboxRow>, sqlx::Error> {
+    let sql = if lock && Backend::of(conn) == Backend::Postgres {
+        concat!(claimable_sql!(), " FOR UPDATE OF o SKIP LOCKED")
+    } else {
+        claimable_sql!()
+    };
+    sqlx::query_as(sql).bind(now_ms).bind(now_ms).bind(limit).fetch_all(conn).await
+}
+
+/// Claims `lane` for process `by` until `lease_until_ms`: true when it is free (no claim, or a
+/// lease that ended by `now_ms`) or already `by`'s. One row per lane, so that two processes
+/// claiming, renewing or taking over one lane are serialised by its row (`PostgreSQL` makes a
+/// second insert of one key wait for the first, then re-checks the condition on the row).
+pub async fn claim(
+    conn: &mut AnyConnection,
+    lane: &str,
+    by: &str,
+    lease_until_ms: i64,
+    now_ms: i64,
+) -> Result<bool, sqlx::Error> {
+    let claimed: Option<String> = sqlx::query_scalar(
+        "INSERT INTO outbox_claims (lane, claimed_by, lease_until_ms) VALUES ($1, $2, $3) \
+         ON CONFLICT (lane) DO UPDATE SET claimed_by = excluded.claimed_by, lease_until_ms = excluded.lease_until_ms \
+         WHERE outbox_claims.claimed_by = excluded.claimed_by OR outbox_claims.lease_until_ms <= $4 \
+         RETURNING lane",
+    )
+    .bind(lane)
+    .bind(by)
+    .bind(lease_until_ms)
+    .bind(now_ms)
+    .fetch_optional(conn)
+    .await?;
+    Ok(claimed.is_some())
+}
+
+/// Extends `by`'s claim on `lane` to `lease_until_ms`; false when `by` no longer holds it (another
+/// process took it over after the lease ran out). A lease that ran out but that nobody took is
+/// still `by`'s: the row is the one place both would write, so there is no moment when both hold it.
+pub async fn renew(conn: &mut AnyConnection, lane: &str, by: &str, lease_until_ms: i64) -> Result<bool, sqlx::Error> {
+    let renewed = sqlx::query("UPDATE outbox_claims SET lease_until_ms = $1 WHERE lane = $2 AND claimed_by = $3")
+        .bind(lease_until_ms)
+        .bind(lane)
+        .bind(by)
+        .execute(conn)
+        .await?;
+    Ok(renewed.rows_affected() > 0)
+}
+
+/// Extends `by`'s claims on `lanes` to `lease_until_ms` in one statement per 500 lanes; returns
+/// the lanes `by` still held (the others were taken over).
+pub async fn renew_many(
+    conn: &mut AnyConnection,
+    lanes: &[String],
+    by: &str,
+    lease_until_ms: i64,
+) -> Result<Vec<String>, sqlx::Error> {
+    let mut renewed = Vec::with_capacity(lanes.len());
+    for chunk in lanes.chunks(500) {
+        // Only placeholders are written into the statement, never a lane.
+        let list: Vec<String> = (0..chunk.len()).map(|n| format!("${}", n + 3)).collect();
+        let sql = format!(
+            "UPDATE outbox_claims SET lease_until_ms = $1 WHERE claimed_by = $2 AND lane IN ({}) RETURNING lane",
+            list.join(", ")
+        );
+        let mut query = sqlx::query_scalar(sqlx::AssertSqlSafe(sql)).bind(lease_until_ms).bind(by);
+        for lane in chunk {
+            query = query.bind(lane);
+        }
+        renewed.extend(query.fetch_all(&mut *conn).await?);
+    }
+    Ok(renewed)
+}
+
+/// Ends `by`'s claim on `lane` (nothing when another process holds it now).
+pub async fn release(conn: &mut AnyConnection, lane: &str, by: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("DELETE FROM outbox_claims WHERE lane = $1 AND claimed_by = $2")
+        .bind(lane)
+        .bind(by)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+/// Ends every claim of process `by`; returns how many.
+pub async fn release_all(conn: &mut AnyConnection, by: &str) -> Result<u64, sqlx::Error> {
+    Ok(sqlx::query("DELETE FROM outbox_claims WHERE claimed_by = $1").bind(by).execute(conn).await?.rows_affected())
+}
+
+/// The earliest moment after `now_ms` at which a pending item waiting for a retry comes due.
+pub async fn next_retry(conn: &mut AnyConnection, now_ms: i64) -> Result<Option<i64>, sqlx::Error> {
+    sqlx::query_scalar("SELECT min(not_before_ms) FROM outbox WHERE state = 'pending' AND not_before_ms > $1")
+        .bind(now_ms)
+        .fetch_one(conn)
+        .await
+}
+
+/// Every claim, `(lane, claimed_by, lease_until_ms)` by lane, for tests and operators.
+pub async fn claims(conn: &mut AnyConnection) -> Result<Vec<(String, String, i64)>, sqlx::Error> {
+    sqlx::query_as("SELECT lane, claimed_by, lease_until_ms FROM outbox_claims ORDER BY lane").fetch_all(conn).await
 }

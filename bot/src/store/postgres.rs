@@ -1,6 +1,6 @@
 //! `PostgreSQL`, the second backend (issue 16), for several bot processes that each serve a range
-//! of Discord shards. So far: its migrations and how its pools are built. The store's queries
-//! run on `SQLite` only until the store takes a backend (the next step of issue 16).
+//! of Discord shards: its migrations and typed pools (for the migrator and tools). The store's
+//! queries run on it through [`super::Db`] (see the module docs of [`super`]).
 //!
 //! The migrations live in `migrations/postgres/`, one file per `SQLite` migration with the same
 //! version and description, and the same schema meaning; `bot/tests/postgres_schema.rs` compares

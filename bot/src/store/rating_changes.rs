@@ -1,6 +1,6 @@
 //! `rating_changes`: what each rated game did to its players' ratings, per scope.
 
-use sqlx::SqliteConnection;
+use sqlx::AnyConnection;
 
 /// One player's change in one scope, with the display name joined in.
 #[derive(Clone, Debug, PartialEq, sqlx::FromRow)]
@@ -30,10 +30,10 @@ pub struct NewChange<'a> {
 }
 
 /// Records a change. The primary key (game, user, scope) refuses rating one game twice.
-pub async fn insert(conn: &mut SqliteConnection, change: &NewChange<'_>, now: i64) -> Result<(), sqlx::Error> {
+pub async fn insert(conn: &mut AnyConnection, change: &NewChange<'_>, now: i64) -> Result<(), sqlx::Error> {
     sqlx::query(
         "INSERT INTO rating_changes (game_id, user_id, family, scope, rating_before, deviation_before, \
-         rating_after, deviation_after, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+         rating_after, deviation_after, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
     )
     .bind(change.game_id)
     .bind(change.user_id)
@@ -50,11 +50,11 @@ pub async fn insert(conn: &mut SqliteConnection, change: &NewChange<'_>, now: i6
 }
 
 /// The changes a game made, global scope first, attacker before defender within a scope.
-pub async fn of_game(conn: &mut SqliteConnection, game_id: i64) -> Result<Vec<ChangeRow>, sqlx::Error> {
+pub async fn of_game(conn: &mut AnyConnection, game_id: i64) -> Result<Vec<ChangeRow>, sqlx::Error> {
     sqlx::query_as(
         "SELECT c.game_id, c.user_id, u.name, c.family, c.scope, c.rating_before, c.deviation_before, \
          c.rating_after, c.deviation_after FROM rating_changes c JOIN users u ON u.id = c.user_id \
-         JOIN games g ON g.id = c.game_id WHERE c.game_id = ? \
+         JOIN games g ON g.id = c.game_id WHERE c.game_id = $1 \
          ORDER BY c.scope <> 0, c.scope, c.user_id <> g.attacker_id",
     )
     .bind(game_id)
@@ -73,14 +73,10 @@ pub struct RatedGameRow {
 }
 
 /// A person's rated games in a scope, the most recently finished first.
-pub async fn rated_games(
-    conn: &mut SqliteConnection,
-    user_id: i64,
-    scope: i64,
-) -> Result<Vec<RatedGameRow>, sqlx::Error> {
+pub async fn rated_games(conn: &mut AnyConnection, user_id: i64, scope: i64) -> Result<Vec<RatedGameRow>, sqlx::Error> {
     sqlx::query_as(
         "SELECT g.id AS game_id, g.attacker_id, g.defender_id, g.status FROM rating_changes c \
-         JOIN games g ON g.id = c.game_id WHERE c.user_id = ? AND c.scope = ? \
+         JOIN games g ON g.id = c.game_id WHERE c.user_id = $1 AND c.scope = $2 \
          ORDER BY g.finished_at DESC, g.id DESC",
     )
     .bind(user_id)
@@ -102,7 +98,7 @@ pub struct HistoryRow {
 /// A person's rated games in a scope with the rating each left them at, oldest first; with a
 /// family, only that family's, and at most the `limit` most recent.
 pub async fn history(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     user_id: i64,
     scope: i64,
     family: Option<&str>,
@@ -110,8 +106,8 @@ pub async fn history(
 ) -> Result<Vec<HistoryRow>, sqlx::Error> {
     let mut rows: Vec<HistoryRow> = sqlx::query_as(
         "SELECT c.game_id, c.family, g.variant, c.rating_after, c.deviation_after FROM rating_changes c \
-         JOIN games g ON g.id = c.game_id WHERE c.user_id = ? AND c.scope = ? AND (? IS NULL OR c.family = ?) \
-         ORDER BY c.created_at DESC, c.game_id DESC LIMIT ?",
+         JOIN games g ON g.id = c.game_id WHERE c.user_id = $1 AND c.scope = $2 AND ($3 IS NULL OR c.family = $4) \
+         ORDER BY c.created_at DESC, c.game_id DESC LIMIT $5",
     )
     .bind(user_id)
     .bind(scope)

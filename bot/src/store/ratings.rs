@@ -1,6 +1,6 @@
 //! `ratings`: each person's Glicko-2 rating per variant family and scope (see migration 0004).
 
-use sqlx::SqliteConnection;
+use sqlx::AnyConnection;
 
 /// A rating as stored, with the person's display name joined in for leaderboards.
 #[derive(Clone, Debug, PartialEq, sqlx::FromRow)]
@@ -27,12 +27,12 @@ macro_rules! select_ratings {
 }
 
 pub async fn find(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     user_id: i64,
     family: &str,
     scope: i64,
 ) -> Result<Option<RatingRow>, sqlx::Error> {
-    sqlx::query_as(select_ratings!("WHERE r.user_id = ? AND r.family = ? AND r.scope = ?"))
+    sqlx::query_as(select_ratings!("WHERE r.user_id = $1 AND r.family = $2 AND r.scope = $3"))
         .bind(user_id)
         .bind(family)
         .bind(scope)
@@ -53,10 +53,10 @@ pub struct NewRating<'a> {
 }
 
 /// Writes a rating, creating the row on a person's first rated game in the family and scope.
-pub async fn save(conn: &mut SqliteConnection, new: &NewRating<'_>, now: i64) -> Result<(), sqlx::Error> {
+pub async fn save(conn: &mut AnyConnection, new: &NewRating<'_>, now: i64) -> Result<(), sqlx::Error> {
     sqlx::query(
         "INSERT INTO ratings (user_id, family, scope, rating, deviation, volatility, games, updated_at) \
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) \
          ON CONFLICT (user_id, family, scope) DO UPDATE SET rating = excluded.rating, \
          deviation = excluded.deviation, volatility = excluded.volatility, games = excluded.games, \
          updated_at = excluded.updated_at",
@@ -77,13 +77,13 @@ pub async fn save(conn: &mut SqliteConnection, new: &NewRating<'_>, now: i64) ->
 /// The best ratings of a family in a scope: highest first, then most games, then the earliest
 /// id, so that the order is total and stable.
 pub async fn leaderboard(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     family: &str,
     scope: i64,
     limit: i64,
 ) -> Result<Vec<RatingRow>, sqlx::Error> {
     sqlx::query_as(select_ratings!(
-        "WHERE r.family = ? AND r.scope = ? ORDER BY r.rating DESC, r.games DESC, r.user_id LIMIT ?"
+        "WHERE r.family = $1 AND r.scope = $2 ORDER BY r.rating DESC, r.games DESC, r.user_id LIMIT $3"
     ))
     .bind(family)
     .bind(scope)
@@ -93,8 +93,8 @@ pub async fn leaderboard(
 }
 
 /// A person's ratings in a scope, one per family played, most games first.
-pub async fn of_user(conn: &mut SqliteConnection, user_id: i64, scope: i64) -> Result<Vec<RatingRow>, sqlx::Error> {
-    sqlx::query_as(select_ratings!("WHERE r.user_id = ? AND r.scope = ? ORDER BY r.games DESC, r.family"))
+pub async fn of_user(conn: &mut AnyConnection, user_id: i64, scope: i64) -> Result<Vec<RatingRow>, sqlx::Error> {
+    sqlx::query_as(select_ratings!("WHERE r.user_id = $1 AND r.scope = $2 ORDER BY r.games DESC, r.family"))
         .bind(user_id)
         .bind(scope)
         .fetch_all(conn)

@@ -1,7 +1,7 @@
 //! `reviews`: the engine's post-game review of each hosted game that ended, pending until it has
 //! run (see `migrations/0009_reviews.sql`).
 
-use sqlx::SqliteConnection;
+use sqlx::AnyConnection;
 
 /// A review as stored.
 #[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
@@ -28,8 +28,8 @@ pub struct Finding<'a> {
 
 /// Asks for a review of a game that just ended (once: a second ending of the same game, which
 /// cannot happen, would change nothing).
-pub async fn enqueue(conn: &mut SqliteConnection, game: i64, now: i64) -> Result<(), sqlx::Error> {
-    sqlx::query("INSERT INTO reviews (game_id, created_at) VALUES (?, ?) ON CONFLICT (game_id) DO NOTHING")
+pub async fn enqueue(conn: &mut AnyConnection, game: i64, now: i64) -> Result<(), sqlx::Error> {
+    sqlx::query("INSERT INTO reviews (game_id, created_at) VALUES ($1, $2) ON CONFLICT (game_id) DO NOTHING")
         .bind(game)
         .bind(now)
         .execute(conn)
@@ -38,16 +38,16 @@ pub async fn enqueue(conn: &mut SqliteConnection, game: i64, now: i64) -> Result
 }
 
 /// The games waiting for their review, oldest first.
-pub async fn pending(conn: &mut SqliteConnection, limit: i64) -> Result<Vec<i64>, sqlx::Error> {
-    sqlx::query_scalar("SELECT game_id FROM reviews WHERE state = 'pending' ORDER BY game_id LIMIT ?")
+pub async fn pending(conn: &mut AnyConnection, limit: i64) -> Result<Vec<i64>, sqlx::Error> {
+    sqlx::query_scalar("SELECT game_id FROM reviews WHERE state = 'pending' ORDER BY game_id LIMIT $1")
         .bind(limit)
         .fetch_all(conn)
         .await
 }
 
-pub async fn find(conn: &mut SqliteConnection, game: i64) -> Result<Option<ReviewRow>, sqlx::Error> {
+pub async fn find(conn: &mut AnyConnection, game: i64) -> Result<Option<ReviewRow>, sqlx::Error> {
     sqlx::query_as(
-        "SELECT game_id, state, attempts, evaluation, turning_ply, swing, played, better FROM reviews WHERE game_id = ?",
+        "SELECT game_id, state, attempts, evaluation, turning_ply, swing, played, better FROM reviews WHERE game_id = $1",
     )
     .bind(game)
     .fetch_optional(conn)
@@ -56,15 +56,10 @@ pub async fn find(conn: &mut SqliteConnection, game: i64) -> Result<Option<Revie
 
 /// Records the finding of a pending review; false when it was not pending (another process, or
 /// an earlier try whose answer was lost, finished it first).
-pub async fn finish(
-    conn: &mut SqliteConnection,
-    game: i64,
-    finding: &Finding<'_>,
-    now: i64,
-) -> Result<bool, sqlx::Error> {
+pub async fn finish(conn: &mut AnyConnection, game: i64, finding: &Finding<'_>, now: i64) -> Result<bool, sqlx::Error> {
     let done = sqlx::query(
-        "UPDATE reviews SET state = 'done', evaluation = ?, turning_ply = ?, swing = ?, played = ?, better = ?, \
-         finished_at = ? WHERE game_id = ? AND state = 'pending'",
+        "UPDATE reviews SET state = 'done', evaluation = $1, turning_ply = $2, swing = $3, played = $4, better = $5, \
+         finished_at = $6 WHERE game_id = $7 AND state = 'pending'",
     )
     .bind(finding.evaluation)
     .bind(finding.turning_ply)
@@ -81,17 +76,17 @@ pub async fn finish(
 /// Counts a failed try; after `max_attempts` the review is marked `failed` (kept, not retried).
 /// Returns the tries so far.
 pub async fn failed(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     game: i64,
     error: &str,
     max_attempts: i64,
     now: i64,
 ) -> Result<i64, sqlx::Error> {
     sqlx::query_scalar(
-        "UPDATE reviews SET attempts = attempts + 1, last_error = ?, \
-         state = CASE WHEN attempts + 1 >= ? THEN 'failed' ELSE state END, \
-         finished_at = CASE WHEN attempts + 1 >= ? THEN ? ELSE finished_at END \
-         WHERE game_id = ? AND state = 'pending' RETURNING attempts",
+        "UPDATE reviews SET attempts = attempts + 1, last_error = $1, \
+         state = CASE WHEN attempts + 1 >= $2 THEN 'failed' ELSE state END, \
+         finished_at = CASE WHEN attempts + 1 >= $3 THEN $4 ELSE finished_at END \
+         WHERE game_id = $5 AND state = 'pending' RETURNING attempts",
     )
     .bind(error)
     .bind(max_attempts)
@@ -104,9 +99,9 @@ pub async fn failed(
 }
 
 /// The summary message the delivery posted for a game (the newest, should there be several).
-pub async fn summary_message(conn: &mut SqliteConnection, game: i64) -> Result<Option<i64>, sqlx::Error> {
+pub async fn summary_message(conn: &mut AnyConnection, game: i64) -> Result<Option<i64>, sqlx::Error> {
     sqlx::query_scalar(
-        "SELECT message_id FROM outbox WHERE lane = 'game:' || ? AND kind = 'summary' AND state = 'done' \
+        "SELECT message_id FROM outbox WHERE lane = 'game:' || $1 AND kind = 'summary' AND state = 'done' \
          AND message_id IS NOT NULL ORDER BY id DESC LIMIT 1",
     )
     .bind(game)

@@ -1,18 +1,36 @@
 //! `servers`: Discord servers and their settings (a JSON object the settings commands own).
 
-use sqlx::SqliteConnection;
+use sqlx::AnyConnection;
+
+use super::Backend;
+
+/// Locks a server's row until the transaction ends (`PostgreSQL`; see [`super::games::lock`]),
+/// creating it with the default settings when missing, so that two changes of its settings at
+/// once cannot undo each other.
+pub async fn lock(conn: &mut AnyConnection, id: i64, now: i64) -> Result<(), sqlx::Error> {
+    if Backend::of(conn) == Backend::Postgres {
+        sqlx::query("INSERT INTO servers (id, created_at, updated_at) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING")
+            .bind(id)
+            .bind(now)
+            .bind(now)
+            .execute(&mut *conn)
+            .await?;
+        sqlx::query("SELECT id FROM servers WHERE id = $1 FOR UPDATE").bind(id).fetch_optional(conn).await?;
+    }
+    Ok(())
+}
 
 /// A server's settings, `{}` for a server never configured.
-pub async fn settings(conn: &mut SqliteConnection, id: i64) -> Result<String, sqlx::Error> {
+pub async fn settings(conn: &mut AnyConnection, id: i64) -> Result<String, sqlx::Error> {
     let found: Option<String> =
-        sqlx::query_scalar("SELECT settings FROM servers WHERE id = ?").bind(id).fetch_optional(conn).await?;
+        sqlx::query_scalar("SELECT settings FROM servers WHERE id = $1").bind(id).fetch_optional(conn).await?;
     Ok(found.unwrap_or_else(|| "{}".to_owned()))
 }
 
 /// Replaces a server's settings, creating its row on first use.
-pub async fn set_settings(conn: &mut SqliteConnection, id: i64, settings: &str, now: i64) -> Result<(), sqlx::Error> {
+pub async fn set_settings(conn: &mut AnyConnection, id: i64, settings: &str, now: i64) -> Result<(), sqlx::Error> {
     sqlx::query(
-        "INSERT INTO servers (id, settings, created_at, updated_at) VALUES (?, ?, ?, ?) \
+        "INSERT INTO servers (id, settings, created_at, updated_at) VALUES ($1, $2, $3, $4) \
          ON CONFLICT (id) DO UPDATE SET settings = excluded.settings, updated_at = excluded.updated_at",
     )
     .bind(id)
@@ -25,19 +43,19 @@ pub async fn set_settings(conn: &mut SqliteConnection, id: i64, settings: &str, 
 }
 
 /// A server's locale as Discord reports it and the language its managers chose, if any.
-pub async fn language(conn: &mut SqliteConnection, id: i64) -> Result<(Option<String>, Option<String>), sqlx::Error> {
+pub async fn language(conn: &mut AnyConnection, id: i64) -> Result<(Option<String>, Option<String>), sqlx::Error> {
     let found: Option<(Option<String>, Option<String>)> =
-        sqlx::query_as("SELECT locale, language FROM servers WHERE id = ?").bind(id).fetch_optional(conn).await?;
+        sqlx::query_as("SELECT locale, language FROM servers WHERE id = $1").bind(id).fetch_optional(conn).await?;
     Ok(found.unwrap_or_default())
 }
 
 /// Records the locale Discord reports for a server, creating its row on first sight; writes
 /// only when it changed.
-pub async fn remember_locale(conn: &mut SqliteConnection, id: i64, locale: &str, now: i64) -> Result<(), sqlx::Error> {
+pub async fn remember_locale(conn: &mut AnyConnection, id: i64, locale: &str, now: i64) -> Result<(), sqlx::Error> {
     sqlx::query(
-        "INSERT INTO servers (id, locale, created_at, updated_at) VALUES (?, ?, ?, ?) \
+        "INSERT INTO servers (id, locale, created_at, updated_at) VALUES ($1, $2, $3, $4) \
          ON CONFLICT (id) DO UPDATE SET locale = excluded.locale, updated_at = excluded.updated_at \
-         WHERE servers.locale IS NOT excluded.locale",
+         WHERE servers.locale IS DISTINCT FROM excluded.locale",
     )
     .bind(id)
     .bind(locale)
@@ -50,13 +68,13 @@ pub async fn remember_locale(conn: &mut SqliteConnection, id: i64, locale: &str,
 
 /// Sets (or, with `None`, clears) the language a server's managers chose.
 pub async fn set_language(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     id: i64,
     language: Option<&str>,
     now: i64,
 ) -> Result<(), sqlx::Error> {
     sqlx::query(
-        "INSERT INTO servers (id, language, created_at, updated_at) VALUES (?, ?, ?, ?) \
+        "INSERT INTO servers (id, language, created_at, updated_at) VALUES ($1, $2, $3, $4) \
          ON CONFLICT (id) DO UPDATE SET language = excluded.language, updated_at = excluded.updated_at",
     )
     .bind(id)

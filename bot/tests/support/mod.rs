@@ -3,10 +3,12 @@
 //! rules engine.
 #![allow(dead_code)]
 
+use std::cell::{Cell, RefCell};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use tafl_bot::host::{ChallengeRequest, Clock, GameView, Host, Place, SideChoice, User};
+pub use tafl_bot::store::Backend;
 use tafl_bot::store::Db;
 use tafl_rules::{Game, Position, Reason, Side, Status, Variant};
 
@@ -35,25 +37,136 @@ pub fn temp_path(name: &str) -> PathBuf {
     path
 }
 
-/// A host on a fresh database file, opened exactly as the bot opens its own.
+#[path = "../../../tests/src/postgres.rs"]
+pub mod postgres;
+
+thread_local! {
+    /// The backend of the test running on this thread (see [`on`]).
+    static BACKEND: Cell<Backend> = const { Cell::new(Backend::Sqlite) };
+    /// The `PostgreSQL` databases its hosts use, dropped when it ends.
+    static DATABASES: RefCell<Vec<postgres::TestDatabase>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Runs a test body with [`db`] and [`host`] opening databases on `backend`; on `PostgreSQL`, each
+/// a fresh database of the throwaway cluster, dropped at the end. Without `PostgreSQL` (and
+/// without `CI=true`) the body is skipped with one line.
+pub async fn on(backend: Backend, body: impl Future<Output = ()>) {
+    if backend == Backend::Postgres && postgres::server().is_none() {
+        return;
+    }
+    BACKEND.set(backend);
+    body.await;
+    BACKEND.set(Backend::Sqlite);
+    drop(DATABASES.take());
+}
+
+/// The same test body on `SQLite` and on `PostgreSQL`: `both! { async fn name() { … } }` makes
+/// the tests `name::sqlite` and `name::postgres`, whose [`host`] and [`db`] open that backend.
+/// `both! { multi_thread async fn … }` runs them on a runtime of two worker threads.
+#[allow(unused_macros)] // not every test file that shares this module uses it
+macro_rules! both {
+    (multi_thread $(#[$meta:meta])* async fn $name:ident() $body:block) => {
+        $(#[$meta])*
+        mod $name {
+            #[allow(unused_imports)]
+            use super::*;
+
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn sqlite() {
+                $crate::support::on($crate::support::Backend::Sqlite, async $body).await;
+            }
+
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn postgres() {
+                $crate::support::on($crate::support::Backend::Postgres, async $body).await;
+            }
+        }
+    };
+    ($(#[$meta:meta])* async fn $name:ident() $body:block) => {
+        $(#[$meta])*
+        mod $name {
+            #[allow(unused_imports)]
+            use super::*;
+
+            #[tokio::test]
+            async fn sqlite() {
+                $crate::support::on($crate::support::Backend::Sqlite, async $body).await;
+            }
+
+            #[tokio::test]
+            async fn postgres() {
+                $crate::support::on($crate::support::Backend::Postgres, async $body).await;
+            }
+        }
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use both;
+
+/// The backend of the running test.
+pub fn backend() -> Backend {
+    BACKEND.get()
+}
+
+/// A fresh database on the running test's backend (see [`on`]), opened exactly as the bot opens
+/// its own.
+pub async fn db() -> Db {
+    match BACKEND.get() {
+        Backend::Sqlite => Db::open_file(&temp_path("host")).await.expect("the database opens"),
+        Backend::Postgres => {
+            let database = postgres::database().await.expect("PostgreSQL was found before the test began");
+            let db = Db::open(&database.url).await.expect("the PostgreSQL database opens");
+            DATABASES.with_borrow_mut(|databases| databases.push(database));
+            db
+        }
+    }
+}
+
+/// Two pools on one fresh database of the running test's backend, as two bot processes have.
+pub async fn two_dbs() -> (Db, Db) {
+    match BACKEND.get() {
+        Backend::Sqlite => {
+            let path = temp_path("shared");
+            (
+                Db::open_file(&path).await.expect("the database opens"),
+                Db::open_file(&path).await.expect("it opens twice"),
+            )
+        }
+        Backend::Postgres => {
+            let database = postgres::database().await.expect("PostgreSQL was found before the test began");
+            let first = Db::open(&database.url).await.expect("the PostgreSQL database opens");
+            let second = Db::open(&database.url).await.expect("it opens twice");
+            DATABASES.with_borrow_mut(|databases| databases.push(database));
+            (first, second)
+        }
+    }
+}
+
+/// A host on a fresh database of the running test's backend.
 pub async fn host() -> Host {
-    Host::new(Db::open_file(&temp_path("host")).await.expect("the database opens"))
+    Host::new(db().await)
 }
 
 /// Every row of every table as text, to compare before and after a refusal.
 pub async fn snapshot(host: &Host) -> String {
     let pool = host.db().pool();
     let mut out = String::new();
+    // Portable SQL: string_agg (SQLite 3.44 has it too), every value cast to text.
     for sql in [
-        "SELECT group_concat(id || '|' || name || '|' || settings || '|' || updated_at || '|' || coalesce(digest_due_at, '-'), ';') FROM users",
-        "SELECT group_concat(id || '|' || state || '|' || coalesce(game_id, '-') || '|' || coalesce(closed_at, '-'), ';') FROM challenges",
-        "SELECT group_concat(id || '|' || status || '|' || coalesce(reason, '-') || '|' || ply || '|' || updated_at || '|' || coalesce(loser_id, '-') \
-         || '|' || coalesce(deadline_at, '-') || '|' || coalesce(turn_started_at, '-') || '|' || reminders_sent || '|' || coalesce(next_due_at, '-') \
-         || '|' || attacker_reserve || '|' || defender_reserve, ';') FROM games",
-        "SELECT group_concat(game_id || '|' || ply || '|' || notation, ';') FROM moves",
-        "SELECT group_concat(id || '|' || kind || '|' || state || '|' || by_user || '|' || at_ply, ';') FROM offers",
-        "SELECT group_concat(id || '|' || settings || '|' || updated_at, ';') FROM servers",
-        "SELECT group_concat(last_tick_at, ';') FROM scheduler",
+        "SELECT string_agg(CAST(id AS TEXT) || '|' || name || '|' || settings || '|' || CAST(updated_at AS TEXT) || '|' \
+         || coalesce(CAST(digest_due_at AS TEXT), '-'), ';' ORDER BY id) FROM users",
+        "SELECT string_agg(CAST(id AS TEXT) || '|' || state || '|' || coalesce(CAST(game_id AS TEXT), '-') || '|' \
+         || coalesce(CAST(closed_at AS TEXT), '-'), ';' ORDER BY id) FROM challenges",
+        "SELECT string_agg(CAST(id AS TEXT) || '|' || status || '|' || coalesce(reason, '-') || '|' || CAST(ply AS TEXT) || '|' \
+         || CAST(updated_at AS TEXT) || '|' || coalesce(CAST(loser_id AS TEXT), '-') || '|' || coalesce(CAST(deadline_at AS TEXT), '-') \
+         || '|' || coalesce(CAST(turn_started_at AS TEXT), '-') || '|' || CAST(reminders_sent AS TEXT) || '|' \
+         || coalesce(CAST(next_due_at AS TEXT), '-') || '|' || CAST(attacker_reserve AS TEXT) || '|' \
+         || CAST(defender_reserve AS TEXT), ';' ORDER BY id) FROM games",
+        "SELECT string_agg(CAST(game_id AS TEXT) || '|' || CAST(ply AS TEXT) || '|' || notation, ';' ORDER BY game_id, ply) FROM moves",
+        "SELECT string_agg(CAST(id AS TEXT) || '|' || kind || '|' || state || '|' || CAST(by_user AS TEXT) || '|' \
+         || CAST(at_ply AS TEXT), ';' ORDER BY id) FROM offers",
+        "SELECT string_agg(CAST(id AS TEXT) || '|' || settings || '|' || CAST(updated_at AS TEXT), ';' ORDER BY id) FROM servers",
+        "SELECT string_agg(CAST(last_tick_at AS TEXT), ';') FROM scheduler",
     ] {
         let row: Option<String> = sqlx::query_scalar(sql).fetch_one(pool).await.expect("the snapshot query runs");
         out.push_str(&row.unwrap_or_default());

@@ -1,0 +1,824 @@
+//! `tafl-bot migrate-db`: an `SQLite` database made by the real host copied into `PostgreSQL` and
+//! compared row by row; ids continuing past the copied ones; refusals (a target holding data,
+//! schemas that differ, a source from a newer binary) and failures in the middle (an insert that
+//! fails, a count that differs, a kill) leaving the target as new; the binary's output lines
+//! and one-sentence errors; and the speed on 2,000 games.
+//!
+//! Runs on the throwaway cluster of `tests/src/postgres.rs` (or `TEST_DATABASE_URL`); skipped
+//! with one line when `PostgreSQL` is not installed, except under `CI=true`.
+
+mod support;
+
+// The throwaway cluster harness, which `support` includes for the tests on both backends.
+use support::postgres;
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use sqlx::postgres::PgRow;
+use sqlx::sqlite::SqliteRow;
+use sqlx::{AssertSqlSafe, Column, Connection, Executor, PgConnection, Row, SqlitePool, TypeInfo, ValueRef};
+use support::{NOW, PLACE, alice, bob, carol, find_game, game, request, temp_path};
+use tafl_bot::cli::migrate_db::{MigrateDbError, copy};
+use tafl_bot::host::search_pool::SearchPool;
+use tafl_bot::host::{Clock, Host, OfferAction, ServerSettings, SideChoice, User, UserSettings};
+use tafl_bot::store::Db;
+use tafl_rules::{Reason, Variant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_tafl-bot");
+
+/// A stored value, compared across the backends: `PostgreSQL`'s BOOLEAN is `SQLite`'s 0/1.
+#[derive(Clone, Debug, PartialEq, PartialOrd)]
+enum Cell {
+    Null,
+    Int(i64),
+    Real(f64),
+    Text(String),
+    Blob(Vec<u8>),
+}
+
+fn sqlite_cell(row: &SqliteRow, i: usize) -> Cell {
+    let raw = row.try_get_raw(i).unwrap();
+    if raw.is_null() {
+        return Cell::Null;
+    }
+    match raw.type_info().name() {
+        "INTEGER" => Cell::Int(row.try_get_unchecked(i).unwrap()),
+        "REAL" => Cell::Real(row.try_get_unchecked(i).unwrap()),
+        "TEXT" => Cell::Text(row.try_get_unchecked(i).unwrap()),
+        _ => Cell::Blob(row.try_get_unchecked(i).unwrap()),
+    }
+}
+
+fn pg_cell(row: &PgRow, i: usize) -> Cell {
+    let ty = row.column(i).type_info().name().to_owned();
+    let cell = match ty.as_str() {
+        "INT8" => row.try_get::<Option<i64>, _>(i).unwrap().map(Cell::Int),
+        "BOOL" => row.try_get::<Option<bool>, _>(i).unwrap().map(|b| Cell::Int(i64::from(b))),
+        "FLOAT8" => row.try_get::<Option<f64>, _>(i).unwrap().map(Cell::Real),
+        "TEXT" => row.try_get::<Option<String>, _>(i).unwrap().map(Cell::Text),
+        "BYTEA" => row.try_get::<Option<Vec<u8>>, _>(i).unwrap().map(Cell::Blob),
+        other => panic!("a column of type {other} in the PostgreSQL schema"),
+    };
+    cell.unwrap_or(Cell::Null)
+}
+
+fn sorted(mut rows: Vec<Vec<Cell>>) -> Vec<Vec<Cell>> {
+    rows.sort_by(|a, b| a.partial_cmp(b).expect("no NaN is stored"));
+    rows
+}
+
+/// The tables of the source's schema, without the migrator's history, with their columns.
+async fn sqlite_tables(pool: &SqlitePool) -> Vec<(String, Vec<String>)> {
+    let names: Vec<String> = sqlx::query_scalar(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%' AND name <> '_sqlx_migrations' ORDER BY name",
+    )
+    .fetch_all(pool)
+    .await
+    .unwrap();
+    let mut tables = Vec::new();
+    for name in names {
+        let columns: Vec<String> =
+            sqlx::query_scalar("SELECT name FROM pragma_table_info(?)").bind(&name).fetch_all(pool).await.unwrap();
+        tables.push((name, columns));
+    }
+    tables
+}
+
+async fn sqlite_rows(pool: &SqlitePool, table: &str, columns: &[String]) -> Vec<Vec<Cell>> {
+    let sql = format!("SELECT {} FROM {table}", columns.join(", "));
+    let rows = sqlx::query(AssertSqlSafe(sql)).fetch_all(pool).await.unwrap();
+    sorted(rows.iter().map(|row| (0..columns.len()).map(|i| sqlite_cell(row, i)).collect()).collect())
+}
+
+async fn pg_rows(conn: &mut PgConnection, table: &str, columns: &[String]) -> Vec<Vec<Cell>> {
+    let sql = format!("SELECT {} FROM {table}", columns.join(", "));
+    let rows = sqlx::query(AssertSqlSafe(sql)).fetch_all(conn).await.unwrap();
+    sorted(rows.iter().map(|row| (0..columns.len()).map(|i| pg_cell(row, i)).collect()).collect())
+}
+
+/// Every table of the `PostgreSQL` database but the migrator's history, row by row, sorted.
+async fn pg_dump(url: &str) -> Vec<(String, Vec<Vec<Cell>>)> {
+    let mut conn = PgConnection::connect(url).await.unwrap();
+    let tables: Vec<String> = sqlx::query_scalar(
+        "SELECT table_name::text FROM information_schema.tables
+         WHERE table_schema = current_schema() AND table_name <> '_sqlx_migrations' ORDER BY 1",
+    )
+    .fetch_all(&mut conn)
+    .await
+    .unwrap();
+    let mut dump = Vec::new();
+    for table in tables {
+        let columns: Vec<String> = sqlx::query_scalar(
+            "SELECT column_name::text FROM information_schema.columns
+             WHERE table_schema = current_schema() AND table_name = $1 ORDER BY ordinal_position",
+        )
+        .bind(&table)
+        .fetch_all(&mut conn)
+        .await
+        .unwrap();
+        let rows = pg_rows(&mut conn, &table, &columns).await;
+        dump.push((table, rows));
+    }
+    conn.close().await.unwrap();
+    dump
+}
+
+/// What a freshly migrated target holds: the dump of a new database migrated the same way.
+async fn fresh_dump() -> Vec<(String, Vec<Vec<Cell>>)> {
+    let database = postgres::database().await.expect("the server runs");
+    let pool = tafl_bot::store::postgres::open(&database.url, &tafl_bot::store::PoolSettings::default()).await.unwrap();
+    pool.close().await;
+    pg_dump(&database.url).await
+}
+
+/// Compares every table of both databases row by row; returns the rows per table.
+async fn assert_same_rows(source: &Path, target: &str) -> Vec<(String, usize)> {
+    let pool = SqlitePool::connect(&format!("sqlite://{}", source.display())).await.unwrap();
+    let tables = sqlite_tables(&pool).await;
+    let mut target_conn = PgConnection::connect(target).await.unwrap();
+    let pg_tables: Vec<String> = sqlx::query_scalar(
+        "SELECT table_name::text FROM information_schema.tables
+         WHERE table_schema = current_schema() AND table_name <> '_sqlx_migrations' ORDER BY 1",
+    )
+    .fetch_all(&mut target_conn)
+    .await
+    .unwrap();
+    assert_eq!(tables.iter().map(|(t, _)| t.clone()).collect::<Vec<_>>(), pg_tables, "the same tables");
+    let mut counts = Vec::new();
+    for (table, columns) in &tables {
+        let expected = sqlite_rows(&pool, table, columns).await;
+        let found = pg_rows(&mut target_conn, table, columns).await;
+        assert_eq!(found.len(), expected.len(), "rows of {table}");
+        for (f, e) in found.iter().zip(&expected) {
+            assert_eq!(f, e, "a row of {table} (columns {columns:?})");
+        }
+        counts.push((table.clone(), expected.len()));
+    }
+    pool.close().await;
+    target_conn.close().await.unwrap();
+    counts
+}
+
+/// A database the way a bot leaves it after a while, made through the real host: finished
+/// games (rated, with rating changes and reviews, one reviewed), an imported one, games in
+/// progress with moves, a clock and an open offer, open and declined challenges, a posted
+/// board and challenge card, outbox items delivered, pending, retried and given up, personal
+/// and server settings, locales (a Russian server), and the scheduler's tick.
+async fn realistic_database() -> PathBuf {
+    let path = temp_path("migrate-source");
+    let host = Host::new(Db::open_file(&path).await.unwrap());
+    let dave = User::new(104, "Дмитрий \"dave\" O'Neil");
+    // Finished games: a king capture and a resignation, both rated.
+    for reason in [Reason::KingCaptured, Reason::KingEscaped] {
+        let g = game(&host, "brandubh").await;
+        for (n, mv) in find_game(Variant::Brandubh, reason, 200).iter().enumerate() {
+            let user = if n % 2 == 0 { alice().id } else { bob().id };
+            host.play(g.id, user, mv, None, NOW + 10 + n as i64).await.unwrap();
+        }
+    }
+    let g = game(&host, "copenhagen").await;
+    host.play(g.id, alice().id, "d1-d3", None, NOW + 20).await.unwrap();
+    host.resign(g.id, bob().id, None, NOW + 30).await.unwrap();
+    let record = host.export(g.id).await.unwrap();
+    host.import(&record, &carol(), &dave, PLACE, NOW + 40).await.unwrap();
+    // One review done, the others pending.
+    let pending = host.pending_reviews().await.unwrap();
+    assert!(pending.len() >= 2, "finished games ask for reviews");
+    host.review_game(pending[0], &SearchPool::new(1), NOW + 50).await.unwrap();
+    // Games in progress: one with an open draw offer and a posted board, one on a clock.
+    let g = game(&host, "tablut").await;
+    host.play(g.id, alice().id, "e2-f2", None, NOW + 60).await.unwrap_or_else(|_| {
+        panic!("a legal tablut move");
+    });
+    host.draw(g.id, bob().id, OfferAction::Offer, None, NOW + 61).await.unwrap();
+    host.replace_board(g.id, PLACE.channel, 900_001, Some(1), None, NOW + 62).await.unwrap();
+    let mut timed = request(&carol(), Some(&dave), "brandubh", SideChoice::Attackers);
+    timed.clock = Some(Clock::per_move(24 * 3600).unwrap());
+    let c = host.challenge(&timed, NOW + 70).await.unwrap();
+    let g = host.accept(c.id, &dave, NOW + 71).await.unwrap().game;
+    host.play(g.id, carol().id, "d2-c2", None, NOW + 72).await.unwrap();
+    // Challenges: one open with its card, one declined.
+    let open = host.challenge(&request(&alice(), None, "copenhagen", SideChoice::Random), NOW + 80).await.unwrap();
+    host.set_challenge_message(open.id, 2, 900_002).await.unwrap();
+    let declined =
+        host.challenge(&request(&bob(), Some(&carol()), "tablut", SideChoice::Defenders), NOW + 81).await.unwrap();
+    host.decline(declined.id, carol().id, NOW + 82).await.unwrap();
+    // Settings and locales: a Russian server, personal settings with the digest on.
+    let settings = UserSettings { dm_notifications: true, digest: true, ..UserSettings::default() };
+    host.set_user_settings(&alice(), &settings, NOW + 90).await.unwrap();
+    let server = ServerSettings { threads: true, channels: vec![2, 3], ..ServerSettings::default() };
+    host.set_server_settings(PLACE.guild, &server, NOW + 91).await.unwrap();
+    host.note_locales(bob().id, Some("ru"), Some(PLACE.guild), Some("ru"), NOW + 92).await.unwrap();
+    host.set_server_language(PLACE.guild, Some("ru"), NOW + 93).await.unwrap();
+    // The outbox: one lane delivered, one item retried, one given up, the rest pending.
+    let heads = host.outbox_heads(NOW + 100).await.unwrap();
+    assert!(heads.len() >= 3, "several lanes wait: {}", heads.len());
+    host.delivered(heads[0].id, Some(900_003), NOW + 100).await.unwrap();
+    host.trying(&heads[1]).await.unwrap();
+    host.delivery_failed(heads[1].id, "500 Internal Server Error", (NOW + 100) * 1000 + 500).await.unwrap();
+    host.give_up(heads[2].id, "403 Missing Permissions", NOW + 101).await.unwrap();
+    // A lane claimed by the process that was delivering when the bot stopped.
+    assert!(!host.claim_lanes((NOW + 102) * 1000, 1).await.unwrap().is_empty());
+    host.tick(NOW + 110).await.unwrap();
+    host.db().pool().close().await;
+    path
+}
+
+/// Asserts the dump shows a target exactly as a fresh migration leaves it.
+async fn assert_as_new(url: &str, fresh: &[(String, Vec<Vec<Cell>>)]) {
+    assert_eq!(pg_dump(url).await, fresh, "the target is as a fresh migration left it");
+}
+
+#[tokio::test]
+async fn every_table_is_copied_row_by_row_and_new_ids_follow_the_copied_ones() {
+    let Some(target) = postgres::database().await else { return };
+    let source = realistic_database().await;
+    let from = format!("sqlite://{}", source.display());
+    let mut progress = Vec::new();
+    let report = copy(&from, &target.url, &mut |line| progress.push(line.to_owned())).await.unwrap();
+
+    let counts = assert_same_rows(&source, &target.url).await;
+    // The comparison means something only where there are rows: every table of the schema has
+    // some in this database.
+    for (table, rows) in &counts {
+        assert!(*rows > 0, "the realistic database has rows in {table}");
+    }
+    let mut reported: Vec<(String, usize)> = report.tables.iter().map(|(t, n)| (t.clone(), *n as usize)).collect();
+    reported.sort();
+    assert_eq!(reported, counts, "the report gives every table's rows");
+    assert_eq!(progress.len(), counts.len(), "one progress line per table: {progress:?}");
+    let position = |table: &str| report.tables.iter().position(|(t, _)| t == table).unwrap();
+    assert!(position("users") < position("games") && position("games") < position("moves"), "parents first");
+    assert!(position("challenges") < position("challenge_messages"));
+    let server: String = {
+        let mut conn = PgConnection::connect(&target.url).await.unwrap();
+        sqlx::query_scalar("SELECT language FROM servers WHERE id = $1")
+            .bind(PLACE.guild)
+            .fetch_one(&mut conn)
+            .await
+            .unwrap()
+    };
+    assert_eq!(server, "ru");
+
+    // Every identity sequence continues past the copied ids.
+    let mut conn = PgConnection::connect(&target.url).await.unwrap();
+    for table in ["games", "challenges", "offers", "outbox"] {
+        let max: i64 = sqlx::query_scalar(AssertSqlSafe(format!("SELECT max(id) FROM {table}")))
+            .fetch_one(&mut conn)
+            .await
+            .unwrap();
+        let next: i64 =
+            sqlx::query_scalar(AssertSqlSafe(format!("SELECT nextval(pg_get_serial_sequence('{table}', 'id'))")))
+                .fetch_one(&mut conn)
+                .await
+                .unwrap();
+        assert_eq!(next, max + 1, "the next id of {table}");
+    }
+    // And a game created the way the store creates one (the id left to the database) is new.
+    let max_game: i64 = sqlx::query_scalar("SELECT max(id) FROM games").fetch_one(&mut conn).await.unwrap();
+    let new_game: i64 = sqlx::query_scalar(
+        "INSERT INTO games (guild_id, channel_id, variant, rules, attacker_id, defender_id, created_at, updated_at)
+         VALUES (1, 2, 'brandubh', 'x', 101, 102, 0, 0) RETURNING id",
+    )
+    .fetch_one(&mut conn)
+    .await
+    .unwrap();
+    assert!(new_game > max_game, "a new game gets id {new_game}, above the copied {max_game}");
+    conn.close().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_target_that_holds_data_is_refused_and_left_unchanged() {
+    let Some(target) = postgres::database().await else { return };
+    let source = realistic_database().await;
+    let from = format!("sqlite://{}", source.display());
+    copy(&from, &target.url, &mut |_| {}).await.unwrap();
+    let before = pg_dump(&target.url).await;
+    let error = copy(&from, &target.url, &mut |_| {}).await.unwrap_err();
+    assert!(matches!(error, MigrateDbError::TargetNotEmpty { .. }), "{error}");
+    assert!(error.to_string().starts_with("the target database already holds data ("), "{error}");
+    assert_eq!(pg_dump(&target.url).await, before, "the refused copy changed nothing");
+
+    // One person more than a new database has is data too.
+    let Some(other) = postgres::database().await else { return };
+    let pool = tafl_bot::store::postgres::open(&other.url, &tafl_bot::store::PoolSettings::default()).await.unwrap();
+    sqlx::query("INSERT INTO users (id, name, created_at, updated_at) VALUES (7, 'early', 0, 0)")
+        .execute(&pool)
+        .await
+        .unwrap();
+    pool.close().await;
+    let before = pg_dump(&other.url).await;
+    let error = copy(&from, &other.url, &mut |_| {}).await.unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "the target database already holds data (6 rows in users where a new one has 5); migrate-db copies only \
+         into a database that holds nothing but tafl-bot's schema, so that no ids are merged or duplicated: \
+         create a new database and name it with --to"
+    );
+    assert_eq!(pg_dump(&other.url).await, before);
+
+    // A bot player renamed by hand is not what a new database holds either.
+    let Some(third) = postgres::database().await else { return };
+    let pool = tafl_bot::store::postgres::open(&third.url, &tafl_bot::store::PoolSettings::default()).await.unwrap();
+    sqlx::query("UPDATE users SET name = 'Robot' WHERE id = -1").execute(&pool).await.unwrap();
+    pool.close().await;
+    let error = copy(&from, &third.url, &mut |_| {}).await.unwrap_err();
+    assert!(error.to_string().contains("users holds rows that a new database does not have"), "{error}");
+}
+
+/// A trigger on the target that fails every insert into `table`.
+async fn failing_inserts(url: &str, table: &str) {
+    let pool = tafl_bot::store::postgres::open(url, &tafl_bot::store::PoolSettings::default()).await.unwrap();
+    pool.execute(
+        "CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused by a test trigger'; END $$",
+    )
+    .await
+    .unwrap();
+    pool.execute(AssertSqlSafe(format!(
+        "CREATE TRIGGER refuse BEFORE INSERT ON {table} FOR EACH ROW EXECUTE FUNCTION refuse()"
+    )))
+    .await
+    .unwrap();
+    pool.close().await;
+}
+
+#[tokio::test]
+async fn a_failure_in_the_middle_leaves_the_target_as_new_and_a_retry_then_succeeds() {
+    let Some(target) = postgres::database().await else { return };
+    let fresh = fresh_dump().await;
+    let source = realistic_database().await;
+    let from = format!("sqlite://{}", source.display());
+    // reviews comes after games, moves and most other tables: they are written when it fails.
+    failing_inserts(&target.url, "reviews").await;
+    let mut progress = Vec::new();
+    let error = copy(&from, &target.url, &mut |line| progress.push(line.to_owned())).await.unwrap_err();
+    assert!(progress.iter().any(|line| line.starts_with("copying moves")), "moves were copied first: {progress:?}");
+    let message = error.to_string();
+    assert!(message.starts_with("copying reviews failed, so nothing was written to the target: "), "{message}");
+    assert!(message.contains("refused by a test trigger"), "{message}");
+    assert_as_new(&target.url, &fresh).await;
+
+    let mut conn = PgConnection::connect(&target.url).await.unwrap();
+    conn.execute("DROP TRIGGER refuse ON reviews").await.unwrap();
+    conn.close().await.unwrap();
+    copy(&from, &target.url, &mut |_| {}).await.unwrap();
+    assert_same_rows(&source, &target.url).await;
+}
+
+#[tokio::test]
+async fn a_count_that_differs_after_the_copy_rolls_everything_back() {
+    let Some(target) = postgres::database().await else { return };
+    let fresh = fresh_dump().await;
+    let source = realistic_database().await;
+    // A trigger that silently drops the first move of every game: the inserts succeed, the
+    // count of moves does not match.
+    let mut conn = PgConnection::connect(&target.url).await.unwrap();
+    tafl_bot::store::postgres::MIGRATOR.run(&mut conn).await.unwrap();
+    conn.execute(
+        "CREATE FUNCTION drop_first() RETURNS trigger LANGUAGE plpgsql AS $$
+         BEGIN IF NEW.ply = 1 THEN RETURN NULL; END IF; RETURN NEW; END $$",
+    )
+    .await
+    .unwrap();
+    conn.execute("CREATE TRIGGER drop_first BEFORE INSERT ON moves FOR EACH ROW EXECUTE FUNCTION drop_first()")
+        .await
+        .unwrap();
+    conn.close().await.unwrap();
+    let error = copy(&format!("sqlite://{}", source.display()), &target.url, &mut |_| {}).await.unwrap_err();
+    let MigrateDbError::CountMismatch { table, source_rows, target_rows } = &error else { panic!("{error}") };
+    assert_eq!(table, "moves");
+    assert!(target_rows < source_rows, "{error}");
+    assert!(error.to_string().ends_with("; nothing was written to the target"), "{error}");
+    assert_as_new(&target.url, &fresh).await;
+}
+
+#[tokio::test]
+async fn a_value_the_target_column_cannot_hold_is_refused_by_row_and_column() {
+    let Some(target) = postgres::database().await else { return };
+    let fresh = fresh_dump().await;
+    for (damage, expected) in [
+        (
+            "UPDATE games SET imported = 2 WHERE id = 3",
+            "games row (id 3) cannot be copied: column imported holds 2 where a flag must be 0 or 1; nothing was \
+             written to the target",
+        ),
+        (
+            "UPDATE moves SET played_at = 'soon' WHERE game_id = 2 AND ply = 4",
+            "moves row (game_id 2, ply 4) cannot be copied: column played_at holds the text \"soon\" where \
+             PostgreSQL's column is bigint; nothing was written to the target",
+        ),
+    ] {
+        let source = large_database(3, 5).await;
+        let db = Db::open_file(&source).await.unwrap();
+        sqlx::query(AssertSqlSafe(damage)).execute(db.pool()).await.unwrap();
+        db.pool().close().await;
+        let error = copy(&format!("sqlite://{}", source.display()), &target.url, &mut |_| {}).await.unwrap_err();
+        assert_eq!(error.to_string(), expected);
+        assert_as_new(&target.url, &fresh).await;
+    }
+}
+
+#[tokio::test]
+async fn schemas_that_differ_are_refused_naming_what_differs() {
+    let Some(target) = postgres::database().await else { return };
+    let fresh_target = {
+        let mut conn = PgConnection::connect(&target.url).await.unwrap();
+        tafl_bot::store::postgres::MIGRATOR.run(&mut conn).await.unwrap();
+        conn.execute("ALTER TABLE games ADD COLUMN note TEXT").await.unwrap();
+        conn.execute("CREATE TABLE tournaments (id BIGINT PRIMARY KEY)").await.unwrap();
+        conn.close().await.unwrap();
+        pg_dump(&target.url).await
+    };
+    let source = temp_path("migrate-schema");
+    let db = Db::open_file(&source).await.unwrap();
+    sqlx::query("CREATE TABLE local_notes (id INTEGER PRIMARY KEY)").execute(db.pool()).await.unwrap();
+    db.pool().close().await;
+    let error = copy(&format!("sqlite://{}", source.display()), &target.url, &mut |_| {}).await.unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "the source and target schemas differ (table local_notes is only in the source; table tournaments is only \
+         in the target; column games.note is only in the target), so the copy would leave data behind; both were \
+         migrated by this tafl-bot, so one was changed by hand"
+    );
+    assert_eq!(pg_dump(&target.url).await, fresh_target);
+}
+
+#[tokio::test]
+async fn a_source_from_a_newer_tafl_bot_is_refused_before_the_target_is_touched() {
+    let source = temp_path("migrate-newer");
+    let db = Db::open_file(&source).await.unwrap();
+    sqlx::query(
+        "INSERT INTO _sqlx_migrations (version, description, success, checksum, execution_time)
+         VALUES (9999, 'from the future', TRUE, x'00', 0)",
+    )
+    .execute(db.pool())
+    .await
+    .unwrap();
+    db.pool().close().await;
+    // Port 1 never answers: the refusal comes before any connection to the target.
+    let error = copy(&format!("sqlite://{}", source.display()), "postgres://tafl@127.0.0.1:1/tafl", &mut |_| {})
+        .await
+        .unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        format!(
+            "the source database {} was written by a newer tafl-bot (schema version 9999; this one knows up to {}); \
+             run migrate-db from that version",
+            source.display(),
+            tafl_bot::store::migrate::latest_version()
+        )
+    );
+}
+
+#[tokio::test]
+async fn a_target_from_a_newer_tafl_bot_is_refused() {
+    let Some(target) = postgres::database().await else { return };
+    let pool = tafl_bot::store::postgres::open(&target.url, &tafl_bot::store::PoolSettings::default()).await.unwrap();
+    sqlx::query(
+        "INSERT INTO _sqlx_migrations (version, description, success, checksum, execution_time)
+         VALUES (9999, 'from the future', TRUE, '\\x00', 0)",
+    )
+    .execute(&pool)
+    .await
+    .unwrap();
+    pool.close().await;
+    let before = pg_dump(&target.url).await;
+    let source = realistic_database().await;
+    let error = copy(&format!("sqlite://{}", source.display()), &target.url, &mut |_| {}).await.unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        format!(
+            "the target database was written by a newer tafl-bot (schema version 9999; this one knows up to {}); \
+             run migrate-db from that version",
+            tafl_bot::store::postgres::latest_version()
+        )
+    );
+    assert_eq!(pg_dump(&target.url).await, before);
+}
+
+#[tokio::test]
+async fn an_older_source_is_migrated_before_it_is_copied() {
+    let Some(target) = postgres::database().await else { return };
+    // A database as the first release left it: sqlx's migrator, migration 1 only, one user.
+    let source = temp_path("migrate-old");
+    let options = sqlx::sqlite::SqliteConnectOptions::new().filename(&source).create_if_missing(true);
+    let pool = SqlitePool::connect_with(options).await.unwrap();
+    let mut first =
+        sqlx::migrate::Migrator::new(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../migrations"))).await.unwrap();
+    first.migrations = std::borrow::Cow::Owned(first.migrations.iter().filter(|m| m.version == 1).cloned().collect());
+    first.run(&pool).await.unwrap();
+    sqlx::query("INSERT INTO users (id, name, created_at, updated_at) VALUES (101, 'alice', 1, 1)")
+        .execute(&pool)
+        .await
+        .unwrap();
+    pool.close().await;
+    let report = copy(&format!("sqlite://{}", source.display()), &target.url, &mut |_| {}).await.unwrap();
+    assert!(report.tables.iter().any(|(t, _)| t == "reviews"), "the source gained the later tables");
+    let users = report.tables.iter().find(|(t, _)| t == "users").unwrap().1;
+    assert_eq!(users, 6, "alice and the five bot players (migration 8)");
+    assert_same_rows(&source, &target.url).await;
+}
+
+/// A source of `games` finished games of `plies` moves each (plus their users), written with
+/// plain SQL: the size of a busy server's database in seconds instead of minutes.
+async fn large_database(games: i64, plies: i64) -> PathBuf {
+    let path = temp_path("migrate-large");
+    let db = Db::open_file(&path).await.unwrap();
+    let mut tx = db.pool().begin().await.unwrap();
+    tx.execute("INSERT INTO users (id, name, created_at, updated_at) VALUES (101, 'alice', 1, 1), (102, 'bob', 1, 1)")
+        .await
+        .unwrap();
+    sqlx::query(
+        "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+         INSERT INTO games (id, guild_id, channel_id, variant, rules, attacker_id, defender_id, status, reason,
+                            loser_id, ply, created_at, updated_at, finished_at, movetext)
+         SELECT i, 1, 2, 'copenhagen', 'rules ' || i, 101, 102, 'attackers_win', 'king_captured', 102, ?,
+                i, i, i + 100, 'd1-d3 e5-e2 ' || i FROM n",
+    )
+    .bind(games)
+    .bind(plies)
+    .execute(&mut *tx)
+    .await
+    .unwrap();
+    sqlx::query(
+        "WITH RECURSIVE p(j) AS (SELECT 1 UNION ALL SELECT j + 1 FROM p WHERE j < ?)
+         INSERT INTO moves (game_id, ply, notation, user_id, played_at)
+         SELECT g.id, p.j, 'd' || p.j || '-e' || p.j, CASE p.j % 2 WHEN 1 THEN 101 ELSE 102 END, g.created_at + p.j
+         FROM games g, p",
+    )
+    .bind(plies)
+    .execute(&mut *tx)
+    .await
+    .unwrap();
+    tx.commit().await.unwrap();
+    db.pool().close().await;
+    path
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bot_writing_during_the_copy_cannot_tear_the_copy() {
+    let Some(target) = postgres::database().await else { return };
+    let source = large_database(500, 40).await;
+    // A bot still running on the source: each of its writes adds a move and raises the game's
+    // ply in one transaction. Games are copied long before moves, so a copy that did not read
+    // one snapshot would find more moves than plies.
+    let db = Db::open_file(&source).await.unwrap();
+    let writes = std::sync::Arc::new(std::sync::atomic::AtomicI64::new(0));
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let bot = {
+        let (db, writes, stop) = (db.clone(), writes.clone(), stop.clone());
+        tokio::spawn(async move {
+            let mut n = 0i64;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                let game = 1 + n % 500;
+                let mut tx = db.begin_write().await.unwrap();
+                sqlx::query(
+                    "INSERT INTO moves (game_id, ply, notation, user_id, played_at)
+                     SELECT id, ply + 1, 'a1-a2', 101, 0 FROM games WHERE id = ?",
+                )
+                .bind(game)
+                .execute(&mut **tx)
+                .await
+                .unwrap();
+                sqlx::query("UPDATE games SET ply = ply + 1 WHERE id = ?").bind(game).execute(&mut **tx).await.unwrap();
+                tx.commit().await.unwrap();
+                n += 1;
+                writes.store(n, std::sync::atomic::Ordering::Relaxed);
+            }
+        })
+    };
+    let mut writes_at_start = None;
+    let report = copy(&format!("sqlite://{}", source.display()), &target.url, &mut |line| {
+        if line.starts_with("copying outbox") {
+            writes_at_start = Some(writes.load(std::sync::atomic::Ordering::Relaxed));
+        }
+    })
+    .await
+    .unwrap();
+    let writes_at_end = writes.load(std::sync::atomic::Ordering::Relaxed);
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    bot.await.unwrap();
+    db.pool().close().await;
+    let during = writes_at_end - writes_at_start.expect("the first table was announced");
+    assert!(during > 0, "the bot wrote while the copy ran");
+    let mut conn = PgConnection::connect(&target.url).await.unwrap();
+    let torn: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM games g WHERE g.ply <> (SELECT count(*) FROM moves m WHERE m.game_id = g.id)",
+    )
+    .fetch_one(&mut conn)
+    .await
+    .unwrap();
+    assert_eq!(torn, 0, "every copied game's ply matches its copied moves");
+    let moves: i64 = sqlx::query_scalar("SELECT count(*) FROM moves").fetch_one(&mut conn).await.unwrap();
+    assert_eq!(moves, report.tables.iter().find(|(t, _)| t == "moves").unwrap().1);
+    assert!(moves >= 500 * 40 && moves <= 500 * 40 + writes_at_end, "{moves} moves");
+    conn.close().await.unwrap();
+    eprintln!("migrate-db: {during} writes on the source during the copy; {moves} moves copied in one snapshot");
+}
+
+#[tokio::test]
+async fn two_thousand_games_are_copied_and_the_speed_is_reported() {
+    let Some(target) = postgres::database().await else { return };
+    let source = large_database(2_000, 40).await;
+    // When each table started, to show where the time goes.
+    let mut started = Vec::new();
+    let report = copy(&format!("sqlite://{}", source.display()), &target.url, &mut |line| {
+        started.push((std::time::Instant::now(), line.to_owned()));
+    })
+    .await
+    .unwrap();
+    let done = std::time::Instant::now();
+    for (n, (at, line)) in started.iter().enumerate() {
+        let until = started.get(n + 1).map_or(done, |(next, _)| *next);
+        eprintln!("migrate-db: {line} took {:.2} s", (until - *at).as_secs_f64());
+    }
+    let rows = |table: &str| report.tables.iter().find(|(t, _)| t == table).unwrap().1;
+    assert_eq!(rows("games"), 2_000);
+    assert_eq!(rows("moves"), 80_000);
+    eprintln!(
+        "migrate-db: {} rows (2,000 games, 80,000 moves) in {:.2} s: {:.0} rows/s (debug build; other builds may share the machine)",
+        report.rows(),
+        report.elapsed.as_secs_f64(),
+        report.rows_per_second()
+    );
+    assert_same_rows(&source, &target.url).await;
+}
+
+// ----- the binary -----
+
+fn run(args: &[&str]) -> Output {
+    Command::new(BIN).args(args).stdin(Stdio::null()).output().expect("the tafl-bot binary runs")
+}
+
+/// The command failed the way every error must: status 1, nothing on stdout, one line on stderr
+/// that starts with `error: `. Returns the sentence after `error: `.
+fn one_sentence_error(output: &Output) -> String {
+    let err = String::from_utf8(output.stderr.clone()).unwrap();
+    assert_eq!(output.status.code(), Some(1), "exit status; stderr: {err}");
+    assert!(output.stdout.is_empty(), "stdout: {}", String::from_utf8_lossy(&output.stdout));
+    assert_eq!(err.lines().count(), 1, "one line on stderr: {err:?}");
+    err.trim_end().strip_prefix("error: ").unwrap_or_else(|| panic!("starts with `error: `: {err:?}")).to_owned()
+}
+
+#[tokio::test]
+async fn the_binary_copies_prints_a_table_and_refuses_a_second_copy() {
+    let Some(target) = postgres::database().await else { return };
+    let source = realistic_database().await;
+    let from = format!("sqlite://{}", source.display());
+    let output = run(&["migrate-db", "--from", &from, "--to", &target.url]);
+    let stderr = String::from_utf8(output.stderr.clone()).unwrap();
+    assert_eq!(output.status.code(), Some(0), "stderr: {stderr}");
+    let counts = assert_same_rows(&source, &target.url).await;
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), counts.len() + 2, "a header, one line per table, the total: {stdout}");
+    assert_eq!(lines[0].split_whitespace().collect::<Vec<_>>(), ["table", "rows"]);
+    let mut printed: Vec<(String, usize)> = lines[1..=counts.len()]
+        .iter()
+        .map(|line| {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            assert_eq!(fields.len(), 2, "{line}");
+            (fields[0].to_owned(), fields[1].parse().unwrap())
+        })
+        .collect();
+    printed.sort();
+    assert_eq!(printed, counts);
+    let total: usize = counts.iter().map(|(_, n)| n).sum();
+    let last = lines.last().unwrap();
+    assert!(last.starts_with(&format!("copied {total} rows in ")), "{last}");
+    assert!(last.ends_with(" rows/s); every table's count matches the source"), "{last}");
+    assert_eq!(stderr.lines().count(), counts.len(), "one progress line per table: {stderr}");
+    assert!(stderr.lines().any(|line| line.starts_with("copying games: ")), "{stderr}");
+
+    let again = run(&["migrate-db", "--from", &from, "--to", &target.url]);
+    let error = one_sentence_error(&again);
+    assert!(error.starts_with("the target database already holds data ("), "{error}");
+}
+
+#[tokio::test]
+async fn bad_inputs_are_one_sentence_each_and_touch_nothing() {
+    let Some(target) = postgres::database().await else { return };
+    let fresh = fresh_dump().await;
+    // A migrated target, so that "touch nothing" can be checked against a new database.
+    tafl_bot::store::postgres::open(&target.url, &tafl_bot::store::PoolSettings::default())
+        .await
+        .unwrap()
+        .close()
+        .await;
+    let dir = temp_path("migrate-inputs");
+    let missing = dir.with_extension("missing");
+    let text = dir.with_extension("txt");
+    std::fs::write(&text, "these are not the tables you are looking for\n").unwrap();
+    let directory = dir.with_extension("d");
+    std::fs::create_dir_all(&directory).unwrap();
+    let empty = dir.with_extension("empty");
+    std::fs::write(&empty, "").unwrap();
+    let foreign = dir.with_extension("foreign.db");
+    {
+        let pool = SqlitePool::connect(&format!("sqlite://{}?mode=rwc", foreign.display())).await.unwrap();
+        pool.execute("CREATE TABLE accounts (id INTEGER PRIMARY KEY)").await.unwrap();
+        pool.close().await;
+    }
+    let good = realistic_database().await;
+    let good_url = format!("sqlite://{}", good.display());
+    let closed_port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let unreachable = format!("postgres://tafl@127.0.0.1:{closed_port}/tafl");
+    let cases: Vec<(String, String, String)> = vec![
+        (
+            format!("sqlite://{}", missing.display()),
+            target.url.clone(),
+            format!("the source database {} does not exist", missing.display()),
+        ),
+        (
+            format!("sqlite://{}", text.display()),
+            target.url.clone(),
+            format!("the source {} is not an SQLite database", text.display()),
+        ),
+        (
+            format!("sqlite://{}", empty.display()),
+            target.url.clone(),
+            format!("the source {} is not an SQLite database", empty.display()),
+        ),
+        (
+            format!("sqlite://{}", foreign.display()),
+            target.url.clone(),
+            format!(
+                "the source {} is an SQLite database but not tafl-bot's (it has no _sqlx_migrations table)",
+                foreign.display()
+            ),
+        ),
+        (
+            good.display().to_string(),
+            target.url.clone(),
+            format!(
+                "--from must name an SQLite database such as sqlite://tafl.db, not {:?}",
+                good.display().to_string()
+            ),
+        ),
+        (
+            good_url.clone(),
+            "sqlite://other.db".to_owned(),
+            "--to must name a PostgreSQL database such as postgres://user@host/tafl, not a \"sqlite\" URL".to_owned(),
+        ),
+        (good_url.clone(), unreachable, "cannot connect to the PostgreSQL database of --to: ".to_owned()),
+        (
+            good_url.clone(),
+            format!("{}_missing", target.url),
+            format!(
+                "cannot connect to the PostgreSQL database of --to: error returned from database: database \"{}_missing\" does not exist",
+                target.name
+            ),
+        ),
+        (
+            format!("sqlite://{}", directory.display()),
+            target.url.clone(),
+            format!("cannot read the source database {}: it is a directory", directory.display()),
+        ),
+    ];
+    for (from, to, expected) in cases {
+        let error = one_sentence_error(&run(&["migrate-db", "--from", &from, "--to", &to]));
+        assert!(error.starts_with(&expected), "for --from {from} --to {to}:\n  {error}\n  expected {expected}");
+    }
+    assert!(!missing.exists(), "a missing source is not created");
+    assert_eq!(std::fs::metadata(&empty).unwrap().len(), 0, "an empty file is left alone");
+    assert_as_new(&target.url, &fresh).await;
+    let error = one_sentence_error(&run(&["migrate-db", "--from", &good_url]));
+    assert!(error.contains("--to"), "{error}");
+}
+
+#[tokio::test]
+async fn a_copy_killed_in_the_middle_leaves_the_target_as_new() {
+    let Some(target) = postgres::database().await else { return };
+    let fresh = fresh_dump().await;
+    let source = large_database(2_000, 60).await;
+    let mut child = Command::new(BIN)
+        .args(["migrate-db", "--from", &format!("sqlite://{}", source.display()), "--to", &target.url])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stderr = child.stderr.take().unwrap();
+    let mut lines = BufReader::new(stderr).lines();
+    // Killed as soon as it starts on the 120,000 moves: games and users are written by then.
+    let mut seen = Vec::new();
+    for line in lines.by_ref() {
+        let line = line.unwrap();
+        let moves = line.starts_with("copying moves");
+        seen.push(line);
+        if moves {
+            break;
+        }
+    }
+    child.kill().unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(seen.iter().any(|l| l.starts_with("copying games")), "games came before moves: {seen:?}");
+    assert!(output.stdout.is_empty(), "it was killed before it committed: {}", String::from_utf8_lossy(&output.stdout));
+    // The server notices the closed connection and rolls back; nothing was ever visible.
+    assert_as_new(&target.url, &fresh).await;
+    // And the target takes a full copy afterwards.
+    let output = run(&["migrate-db", "--from", &format!("sqlite://{}", source.display()), "--to", &target.url]);
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+}
