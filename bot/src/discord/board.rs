@@ -152,14 +152,13 @@ fn picture(game: &GameView, history: &Game, menu: &Menu, lang: Lang, style: Styl
 pub struct Drawing {
     position: Position,
     options: BoardOptions,
-    png: tokio::task::JoinHandle<Result<Vec<u8>, tafl_render::RenderError>>,
+    png: super::Picture<Vec<u8>>,
 }
 
 impl Drawing {
     fn start(data: &Data, position: Position, options: BoardOptions) -> Drawing {
-        let renderer = data.renderer.clone();
         let (drawn, shown) = (position.clone(), options.clone());
-        let png = tokio::task::spawn_blocking(move || renderer.render_png(&drawn, &shown));
+        let png = data.draw(move |renderer| renderer.render_png(&drawn, &shown));
         Drawing { position, options, png }
     }
 
@@ -172,7 +171,7 @@ impl Drawing {
     }
 
     async fn finish(self) -> Result<Vec<u8>, BotError> {
-        self.png.await.map_err(|e| BotError::Render(e.to_string()))?.map_err(|e| BotError::Render(e.to_string()))
+        self.png.finish().await
     }
 }
 

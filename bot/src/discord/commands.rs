@@ -79,15 +79,10 @@ pub async fn rules(ctx: Context<'_>, #[autocomplete = "autocomplete_variant"] va
     let Ok(variant) = variant.trim().parse::<Variant>() else {
         return Err(BotError::User(text::refusal(Refusal::UnknownVariant, lang)));
     };
-    let renderer = ctx.data().renderer.clone();
+    let position = Position::new(variant.rules()).map_err(|e| BotError::Render(e.to_string()))?;
     // Drawing is CPU work: keep it off the async workers that serve other interactions.
-    let png = tokio::task::spawn_blocking(move || {
-        let position = Position::new(variant.rules()).map_err(|e| e.to_string())?;
-        renderer.render_png(&position, &BoardOptions::default()).map_err(|e| e.to_string())
-    })
-    .await
-    .map_err(|e| BotError::Render(e.to_string()))?
-    .map_err(BotError::Render)?;
+    let png =
+        ctx.data().draw(move |renderer| renderer.render_png(&position, &BoardOptions::default())).finish().await?;
     let file_name = format!("{}.png", variant.id());
     let embed = serenity::CreateEmbed::new()
         .title(text::variant_name(variant.id(), lang))
@@ -582,11 +577,7 @@ async fn draw_card(
     data: &super::Data,
     draw: impl FnOnce(&tafl_render::Renderer) -> Result<Vec<u8>, tafl_render::RenderError> + Send + 'static,
 ) -> Result<Vec<u8>, BotError> {
-    let renderer = data.renderer.clone();
-    tokio::task::spawn_blocking(move || draw(&renderer))
-        .await
-        .map_err(|e| BotError::Render(e.to_string()))?
-        .map_err(|e| BotError::Render(e.to_string()))
+    data.draw(draw).finish().await
 }
 
 /// The server whose ratings to show: this one, or none (global) when asked or in a DM.

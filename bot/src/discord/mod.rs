@@ -46,6 +46,11 @@ pub struct Data {
     pub delivery: Arc<delivery::Delivery>,
     /// Plays the bot's moves on a bounded search pool (hints use the same pool).
     pub bots: BotPlayer,
+    /// One turn to draw, taken by the bot's own work (a delivery, the scheduler) for each
+    /// picture, so that its pictures are drawn one at a time: fifty boards drawn at once after
+    /// fifty bot moves would share the cores fifty ways with the board of a person's move,
+    /// which is drawn without a turn.
+    pub background_drawing: Arc<tokio::sync::Semaphore>,
 }
 
 impl Data {
@@ -53,6 +58,44 @@ impl Data {
     #[must_use]
     pub fn background(&self) -> Data {
         Data { host: self.host.background(), ..self.clone() }
+    }
+
+    /// Starts drawing on the blocking pool (a picture is CPU work, milliseconds of it). The
+    /// bot's own work draws one picture at a time, its next ones waiting (on no thread) for
+    /// their turn; a person's picture never waits for them.
+    pub fn draw<T: Send + 'static>(
+        &self,
+        draw: impl FnOnce(&tafl_render::Renderer) -> Result<T, tafl_render::RenderError> + Send + 'static,
+    ) -> Picture<T> {
+        let renderer = self.renderer.clone();
+        let turn = (self.host.urgency() == crate::store::Urgency::Background).then(|| self.background_drawing.clone());
+        Picture(tokio::spawn(async move {
+            let _turn = match turn {
+                Some(turn) => Some(turn.acquire_owned().await.map_err(|e| BotError::Render(e.to_string()))?),
+                None => None,
+            };
+            tokio::task::spawn_blocking(move || draw(&renderer))
+                .await
+                .map_err(|e| BotError::Render(e.to_string()))?
+                .map_err(|e| BotError::Render(e.to_string()))
+        }))
+    }
+}
+
+/// A picture being drawn ([`Data::draw`]).
+#[derive(Debug)]
+pub struct Picture<T>(tokio::task::JoinHandle<Result<T, BotError>>);
+
+impl<T> Picture<T> {
+    /// The picture, once drawn.
+    pub async fn finish(self) -> Result<T, BotError> {
+        self.0.await.map_err(|e| BotError::Render(e.to_string()))?
+    }
+
+    /// Whether it is drawn (or failed).
+    #[must_use]
+    pub fn is_finished(&self) -> bool {
+        self.0.is_finished()
     }
 }
 
@@ -317,7 +360,13 @@ pub async fn serve(config: Config, shutdown: impl Future<Output = ()> + Send + '
     // The bot's moves are shown like anyone's: its move is in the outbox, and delivery is woken.
     let woken = delivery.clone();
     let bots = BotPlayer::new(host.background(), SearchPool::for_machine(), Arc::new(move |_| woken.wake()));
-    let data = Data { host, renderer: Arc::new(tafl_render::Renderer::new()), delivery, bots };
+    let data = Data {
+        host,
+        renderer: Arc::new(tafl_render::Renderer::new()),
+        delivery,
+        bots,
+        background_drawing: Arc::new(tokio::sync::Semaphore::new(1)),
+    };
     let (started, on_started) = tokio::sync::oneshot::channel::<SetupOutcome>();
     let mut client = serenity::ClientBuilder::new_with_http(http, serenity::GatewayIntents::GUILDS)
         .framework(framework(data, config.guild_id, config.tick_interval, started))
@@ -546,4 +595,49 @@ fn on_error(error: poise::FrameworkError<'_, Data, BotError>) -> poise::BoxFutur
             tracing::warn!(%command, %error, "could not send the error message");
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    use super::{Data, delivery};
+    use crate::host::search_pool::SearchPool;
+    use crate::host::{BotPlayer, Host};
+    use crate::store::Db;
+
+    async fn data(name: &str) -> Data {
+        let path = std::env::temp_dir().join(format!("tafl-bot-drawing-{name}-{}.db", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        let host = Host::new(Db::open_file(&path).await.expect("a database"));
+        let bots = BotPlayer::new(host.background(), SearchPool::new(1), Arc::new(|_| {}));
+        Data {
+            host,
+            renderer: Arc::new(tafl_render::Renderer::new()),
+            delivery: Arc::<delivery::Delivery>::default(),
+            bots,
+            background_drawing: Arc::new(tokio::sync::Semaphore::new(1)),
+        }
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_bots_pictures_take_turns_and_a_persons_never_waits_for_them() {
+        let data = data("turns").await;
+        let bots = data.background();
+        // A picture of the bot's in progress, until the test lets it finish.
+        let (finish, finished) = std::sync::mpsc::channel::<()>();
+        let first = bots.draw(move |_| Ok(finished.recv_timeout(Duration::from_secs(30)).is_ok()));
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        let second = bots.draw(|_| Ok(2));
+        let person = data.draw(|_| Ok(1));
+        let drawn = tokio::time::timeout(Duration::from_secs(30), person.finish()).await;
+        assert_eq!(drawn.expect("a person's picture is drawn meanwhile").expect("drawn"), 1);
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        assert!(!second.is_finished(), "the bot's second picture waits for its first");
+        finish.send(()).expect("the first picture is waiting");
+        assert!(first.finish().await.expect("drawn"), "the first picture was let finish");
+        let drawn = tokio::time::timeout(Duration::from_secs(30), second.finish()).await;
+        assert_eq!(drawn.expect("then the second is drawn").expect("drawn"), 2);
+    }
 }

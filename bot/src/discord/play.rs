@@ -43,18 +43,12 @@ pub async fn summary_message(
         last_footer,
         ..GifOptions::default()
     };
-    let renderer = data.renderer.clone();
     let frames = summary.record.clone();
     let card = super::cards::summary_card(&summary, lang, tafl_render::Theme::default());
-    let (gif, card) = tokio::task::spawn_blocking(move || {
-        Ok::<_, tafl_render::RenderError>((
-            renderer.render_gif(&frames, &options)?,
-            renderer.render_summary_card(&card)?,
-        ))
-    })
-    .await
-    .map_err(|e| BotError::Render(e.to_string()))?
-    .map_err(|e| BotError::Render(e.to_string()))?;
+    let (gif, card) = data
+        .draw(move |renderer| Ok((renderer.render_gif(&frames, &options)?, renderer.render_summary_card(&card)?)))
+        .finish()
+        .await?;
     let gif_name = format!("game-{game_id}.gif");
     let card_name = format!("game-{game_id}-summary.png");
     let words = crate::present::summary::summary_text(&summary, lang);

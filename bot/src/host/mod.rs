@@ -161,6 +161,12 @@ impl Host {
         Host { db: self.db.with_urgency(crate::store::Urgency::Background), ..self.clone() }
     }
 
+    /// Whose work this host does: a person's, or the bot's own ([`Host::background`]).
+    #[must_use]
+    pub fn urgency(&self) -> crate::store::Urgency {
+        self.db.urgency()
+    }
+
     /// Records a person's current display name (creating them on first sight).
     pub async fn remember_user(&self, user: &User, now: i64) -> Result<(), HostError> {
         retrying!({
