@@ -68,16 +68,15 @@ impl Data {
         draw: impl FnOnce(&tafl_render::Renderer) -> Result<T, tafl_render::RenderError> + Send + 'static,
     ) -> Picture<T> {
         let renderer = self.renderer.clone();
-        let turn = (self.host.urgency() == crate::store::Urgency::Background).then(|| self.background_drawing.clone());
+        let drawn = move || draw(&renderer).map_err(|e| BotError::Render(e.to_string()));
+        if self.host.urgency() == crate::store::Urgency::Interactive {
+            // A person's picture goes straight to a thread: no task, no turn, on the move's path.
+            return Picture(tokio::task::spawn_blocking(drawn));
+        }
+        let turn = self.background_drawing.clone();
         Picture(tokio::spawn(async move {
-            let _turn = match turn {
-                Some(turn) => Some(turn.acquire_owned().await.map_err(|e| BotError::Render(e.to_string()))?),
-                None => None,
-            };
-            tokio::task::spawn_blocking(move || draw(&renderer))
-                .await
-                .map_err(|e| BotError::Render(e.to_string()))?
-                .map_err(|e| BotError::Render(e.to_string()))
+            let _turn = turn.acquire_owned().await.map_err(|e| BotError::Render(e.to_string()))?;
+            tokio::task::spawn_blocking(drawn).await.map_err(|e| BotError::Render(e.to_string()))?
         }))
     }
 }
@@ -607,29 +606,29 @@ mod tests {
     use crate::host::{BotPlayer, Host};
     use crate::store::Db;
 
-    async fn data(name: &str) -> Data {
-        let path = std::env::temp_dir().join(format!("tafl-bot-drawing-{name}-{}.db", std::process::id()));
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_bots_pictures_take_turns_and_a_persons_never_waits_for_them() {
+        let path = std::env::temp_dir().join(format!("tafl-bot-drawing-{}.db", std::process::id()));
         let _ = std::fs::remove_file(&path);
         let host = Host::new(Db::open_file(&path).await.expect("a database"));
         let bots = BotPlayer::new(host.background(), SearchPool::new(1), Arc::new(|_| {}));
-        Data {
+        let data = Data {
             host,
             renderer: Arc::new(tafl_render::Renderer::new()),
             delivery: Arc::<delivery::Delivery>::default(),
             bots,
             background_drawing: Arc::new(tokio::sync::Semaphore::new(1)),
-        }
-    }
-
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn the_bots_pictures_take_turns_and_a_persons_never_waits_for_them() {
-        let data = data("turns").await;
-        let bots = data.background();
-        // A picture of the bot's in progress, until the test lets it finish.
+        };
+        let background = data.background();
+        // A picture of the bot's in progress (it has its turn), until the test lets it finish.
+        let (started, on_started) = tokio::sync::oneshot::channel::<()>();
         let (finish, finished) = std::sync::mpsc::channel::<()>();
-        let first = bots.draw(move |_| Ok(finished.recv_timeout(Duration::from_secs(30)).is_ok()));
-        tokio::time::sleep(Duration::from_millis(50)).await;
-        let second = bots.draw(|_| Ok(2));
+        let first = background.draw(move |_| {
+            let _ = started.send(());
+            Ok(finished.recv_timeout(Duration::from_secs(30)).is_ok())
+        });
+        on_started.await.expect("the first picture starts");
+        let second = background.draw(|_| Ok(2));
         let person = data.draw(|_| Ok(1));
         let drawn = tokio::time::timeout(Duration::from_secs(30), person.finish()).await;
         assert_eq!(drawn.expect("a person's picture is drawn meanwhile").expect("drawn"), 1);
@@ -639,5 +638,8 @@ mod tests {
         assert!(first.finish().await.expect("drawn"), "the first picture was let finish");
         let drawn = tokio::time::timeout(Duration::from_secs(30), second.finish()).await;
         assert_eq!(drawn.expect("then the second is drawn").expect("drawn"), 2);
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+        }
     }
 }
