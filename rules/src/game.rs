@@ -27,7 +27,10 @@ pub struct Game {
     start: Position,
     position: Position,
     moves: Vec<PlayedMove>,
-    /// Repetition keys of every position so far, the start included.
+    /// Repetition keys of the positions since the last capture (the start's, before any): a
+    /// capture leaves fewer pieces, so no earlier position can occur again. Keeping only these
+    /// makes a replay linear in the moves, not quadratic (the bot replays a game from its moves
+    /// at every click).
     keys: Vec<Key>,
     status: Status,
 }
@@ -79,6 +82,9 @@ impl Game {
         let mover = self.position.to_move();
         let effects = self.position.play_unchecked(mv);
         let key = self.position.key();
+        if !effects.captures.is_empty() {
+            self.keys.clear();
+        }
         self.keys.push(key);
         let status = match effects.status {
             Status::Finished(outcome) if outcome.reason != Reason::NoMoves => effects.status,
