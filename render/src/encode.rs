@@ -26,7 +26,8 @@ pub(crate) fn png(canvas: &Canvas, palette: &Palette) -> Result<Vec<u8>, RenderE
     SCRATCH.with(|scratch| {
         let mut scratch = scratch.borrow_mut();
         let Scratch { compressor, raw, deflated } = &mut *scratch;
-        raw.clear();
+        // Every byte is written below: resizing (not clearing) keeps the last image's bytes
+        // instead of zeroing the whole buffer first.
         raw.resize((w + 1) * h, 0);
         for (y, out) in raw.chunks_exact_mut(w + 1).enumerate() {
             let row = &canvas.pixels[y * w..(y + 1) * w];
@@ -41,7 +42,7 @@ pub(crate) fn png(canvas: &Canvas, palette: &Palette) -> Result<Vec<u8>, RenderE
                 }
             }
         }
-        deflate(compressor, raw, deflated)?;
+        let deflated = deflate(compressor, raw, deflated)?;
         let mut out = Vec::with_capacity(deflated.len() + palette.len() * 3 + 64);
         out.extend_from_slice(b"\x89PNG\r\n\x1a\n");
         let mut header = Vec::with_capacity(13);
@@ -74,20 +75,25 @@ thread_local! {
     });
 }
 
-/// `input` deflated at zlib level 1 (see [`png`]) into `output`, with `compressor` reset first.
-fn deflate(compressor: &mut CompressorOxide, mut input: &[u8], output: &mut Vec<u8>) -> Result<(), RenderError> {
+/// `input` deflated at zlib level 1 (see [`png`]), with `compressor` reset first, into the
+/// front of `output`. The buffer keeps its length between images (it only grows), so that its
+/// half a megabyte is not zeroed again for every board.
+fn deflate<'a>(
+    compressor: &mut CompressorOxide,
+    mut input: &[u8],
+    output: &'a mut Vec<u8>,
+) -> Result<&'a [u8], RenderError> {
     compressor.reset();
-    output.clear();
-    output.resize((input.len() / 2).max(64), 0);
+    let least = (input.len() / 2).max(64);
+    if output.len() < least {
+        output.resize(least, 0);
+    }
     let mut written = 0;
     loop {
         let (status, read, wrote) = compress(compressor, input, &mut output[written..], TDEFLFlush::Finish);
         written += wrote;
         match status {
-            TDEFLStatus::Done => {
-                output.truncate(written);
-                return Ok(());
-            }
+            TDEFLStatus::Done => return Ok(&output[..written]),
             TDEFLStatus::Okay => {
                 input = &input[read..];
                 if output.len() - written < 64 {
