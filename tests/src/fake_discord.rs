@@ -1546,12 +1546,13 @@ pub fn multipart(body: &[u8], boundary: &str) -> Vec<Part> {
 }
 
 fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
-    haystack.windows(needle.len()).position(|window| window == needle)
+    memchr::memmem::find(haystack, needle)
 }
 
 fn split<'a>(mut body: &'a [u8], delimiter: &[u8]) -> VecDeque<&'a [u8]> {
     let mut sections = VecDeque::new();
-    while let Some(at) = find(body, delimiter) {
+    let finder = memchr::memmem::Finder::new(delimiter);
+    while let Some(at) = finder.find(body) {
         sections.push_back(&body[..at]);
         body = &body[at + delimiter.len()..];
     }
