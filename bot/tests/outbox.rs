@@ -148,6 +148,29 @@ support::both! {
 }
 
 support::both! {
+    async fn a_finished_games_board_is_checked_for_an_hour_after_its_end() {
+        let host = host().await;
+        let g = game(&host, "brandubh").await;
+        host.replace_board(g.id, 2, 900, Some(0), host.pending_board(g.id).await.unwrap(), NOW).await.unwrap();
+        host.resign(g.id, alice().id, Some(0), NOW).await.unwrap();
+        pending(&host).await;
+        let behind = || async {
+            sqlx::query("UPDATE board_messages SET shown_ply = 5 WHERE game_id = $1")
+                .bind(g.id)
+                .execute(host.db().pool())
+                .await
+                .unwrap();
+        };
+        behind().await;
+        let hour = tafl_bot::host::outbox::RECENTLY_FINISHED_SECS;
+        assert_eq!(host.redraw_stale_boards(NOW + hour).await.unwrap(), 1, "just finished: redrawn");
+        assert_eq!(pending(&host).await, [Show::Board { game: g.id, ply: 0 }]);
+        behind().await;
+        assert_eq!(host.redraw_stale_boards(NOW + hour + 1).await.unwrap(), 0, "finished over an hour ago: left");
+    }
+}
+
+support::both! {
     async fn an_item_given_up_stays_in_the_outbox_and_its_lane_goes_on() {
         let host = host().await;
         let g = game(&host, "brandubh").await;

@@ -157,6 +157,8 @@ pub(super) async fn record(conn: &mut super::Conn, show: &Show, now: i64) -> Res
 
 /// How many lanes one look at the outbox returns.
 const HEADS: i64 = 500;
+/// How long after its end a game's board is still checked for being behind it (seconds).
+pub const RECENTLY_FINISHED_SECS: i64 = 3_600;
 
 /// How long a process's claim on an outbox lane lasts unless renewed. The holder renews it every
 /// third of this while it delivers, so a claim only runs out when its process died or could not
@@ -585,12 +587,13 @@ impl Host {
         })
     }
 
-    /// Records a board item for every game whose board shows another ply than the game's and
-    /// has none pending (left behind by a crash or a race); returns how many.
+    /// Records a board item for every ongoing game, or one finished in the last hour
+    /// ([`RECENTLY_FINISHED_SECS`]), whose board shows another ply than the game's and has none
+    /// pending (left behind by a crash or a race); returns how many.
     pub async fn redraw_stale_boards(&self, now: i64) -> Result<usize, HostError> {
         retrying!({
             let mut tx = self.db.begin_write().await?;
-            let stale = store::outbox::stale_boards(&mut tx, HEADS).await?;
+            let stale = store::outbox::stale_boards(&mut tx, now - RECENTLY_FINISHED_SECS, HEADS).await?;
             for &(game, ply) in &stale {
                 record(&mut tx, &Show::Board { game, ply: usize::try_from(ply).unwrap_or(0) }, now).await?;
             }

@@ -131,19 +131,31 @@ pub async fn give_up(conn: &mut AnyConnection, id: i64, error: &str, now: i64) -
     Ok(())
 }
 
-/// Games whose stored board shows another ply than the game's and that have no board pending:
-/// boards left behind by a crash or a race.
-pub async fn stale_boards(conn: &mut AnyConnection, limit: i64) -> Result<Vec<(i64, i64)>, sqlx::Error> {
-    sqlx::query_as(
-        "SELECT g.id, g.ply FROM board_messages b JOIN games g ON g.id = b.game_id \
-         WHERE (b.shown_ply IS NULL OR b.shown_ply != g.ply) \
-         AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.lane = 'game:' || g.id AND o.kind = 'board' \
+/// The query of [`stale_boards`].
+macro_rules! stale_boards_sql {
+    () => {
+        "SELECT recent.id, recent.ply FROM \
+         (SELECT id, ply FROM games WHERE status = 'ongoing' \
+          UNION SELECT id, ply FROM games WHERE finished_at >= $1) AS recent \
+         JOIN board_messages b ON b.game_id = recent.id \
+         WHERE (b.shown_ply IS NULL OR b.shown_ply != recent.ply) \
+         AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.lane = 'game:' || recent.id AND o.kind = 'board' \
                          AND o.state = 'pending') \
-         ORDER BY g.id LIMIT $1",
-    )
-    .bind(limit)
-    .fetch_all(conn)
-    .await
+         ORDER BY recent.id LIMIT $2"
+    };
+}
+
+/// Games whose stored board shows another ply than the game's and that have no board pending:
+/// boards left behind by a crash or a race. Only ongoing games and games finished since
+/// `finished_since` (unix seconds) are looked at, through their indexes (migration 0011): the
+/// check runs on every scheduler tick, and a game finished long ago had its last board drawn,
+/// or given up, long ago.
+pub async fn stale_boards(
+    conn: &mut AnyConnection,
+    finished_since: i64,
+    limit: i64,
+) -> Result<Vec<(i64, i64)>, sqlx::Error> {
+    sqlx::query_as(stale_boards_sql!()).bind(finished_since).bind(limit).fetch_all(conn).await
 }
 
 /// Deletes every pending item (see `Host::discard_outbox`); returns how many.
@@ -159,13 +171,18 @@ pub async fn counts(conn: &mut AnyConnection) -> Result<Vec<(String, i64)>, sqlx
 // ----- claims: which process delivers a lane (see `migrations/0010_outbox_claims.sql`) -----
 
 /// The query of [`claimable`], without its locking clause.
+///
+/// `ORDER BY +o.id`, not `o.id`: ordering by the bare key let `SQLite` (without statistics, as
+/// the bot runs it) walk the whole table in key order to skip the sort, every done item since
+/// the bot began included: 4.6 ms a look at 20,000 items, and a look runs after every move,
+/// inside a write transaction. The expression leaves it the pending items' index (0.09 ms).
 macro_rules! claimable_sql {
     () => {
         "SELECT o.id, o.lane, o.kind, o.item, o.attempts, o.tried, o.not_before_ms, o.created_at \
          FROM outbox o WHERE o.state = 'pending' AND o.not_before_ms <= $1 \
          AND NOT EXISTS (SELECT 1 FROM outbox e WHERE e.lane = o.lane AND e.state = 'pending' AND e.id < o.id) \
          AND NOT EXISTS (SELECT 1 FROM outbox_claims c WHERE c.lane = o.lane AND c.lease_until_ms > $2) \
-         ORDER BY o.id LIMIT $3"
+         ORDER BY +o.id LIMIT $3"
     };
 }
 
@@ -278,4 +295,54 @@ pub async fn next_retry(conn: &mut AnyConnection, now_ms: i64) -> Result<Option<
 /// Every claim, `(lane, claimed_by, lease_until_ms)` by lane, for tests and operators.
 pub async fn claims(conn: &mut AnyConnection) -> Result<Vec<(String, String, i64)>, sqlx::Error> {
     sqlx::query_as("SELECT lane, claimed_by, lease_until_ms FROM outbox_claims ORDER BY lane").fetch_all(conn).await
+}
+
+#[cfg(test)]
+mod tests {
+    use sqlx::Connection;
+
+    /// `SQLite`'s plan for the delivery's look at the outbox, on a database without statistics
+    /// (the bot never runs `ANALYZE`): it must reach the pending items through their index, not
+    /// by walking every item ever delivered.
+    #[tokio::test]
+    async fn the_delivery_and_the_board_check_read_what_is_pending_or_recent_only() {
+        let dir = std::env::temp_dir().join(format!("tafl-outbox-plan-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("plan.db");
+        let _ = std::fs::remove_file(&path);
+        let options = sqlx::sqlite::SqliteConnectOptions::new().filename(&path).create_if_missing(true);
+        let mut conn = sqlx::SqliteConnection::connect_with(&options).await.unwrap();
+        crate::store::migrate::run_on_connection(&mut conn).await.unwrap();
+        let plan: Vec<(i64, i64, i64, String)> = sqlx::query_as(concat!("EXPLAIN QUERY PLAN ", claimable_sql!()))
+            .bind(0)
+            .bind(0)
+            .bind(50)
+            .fetch_all(&mut conn)
+            .await
+            .unwrap();
+        let steps: Vec<&str> = plan.iter().map(|(.., detail)| detail.as_str()).collect();
+        assert!(steps.iter().any(|s| s.contains("outbox_pending")), "{steps:?}");
+        assert!(
+            !steps.iter().any(|s| s.starts_with("SCAN") && !s.contains("INDEX")),
+            "a table is walked whole: {steps:?}"
+        );
+        // The check for boards behind their games reaches games through the indexes of the
+        // ongoing and the recently finished ones, and boards by their game.
+        let plan: Vec<(i64, i64, i64, String)> = sqlx::query_as(concat!("EXPLAIN QUERY PLAN ", stale_boards_sql!()))
+            .bind(0)
+            .bind(50)
+            .fetch_all(&mut conn)
+            .await
+            .unwrap();
+        let steps: Vec<&str> = plan.iter().map(|(.., detail)| detail.as_str()).collect();
+        for index in ["games_ongoing", "games_finished"] {
+            assert!(steps.iter().any(|s| s.contains(index)), "{index}: {steps:?}");
+        }
+        assert!(
+            !steps.iter().any(|s| ["SCAN games", "SCAN b", "SCAN o"].contains(s)),
+            "a table is walked whole: {steps:?}"
+        );
+        conn.close().await.unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }
