@@ -301,9 +301,19 @@ pub async fn claims(conn: &mut AnyConnection) -> Result<Vec<(String, String, i64
 mod tests {
     use sqlx::Connection;
 
-    /// `SQLite`'s plan for the delivery's look at the outbox, on a database without statistics
-    /// (the bot never runs `ANALYZE`): it must reach the pending items through their index, not
-    /// by walking every item ever delivered.
+    /// The steps of `SQLite`'s plan for `sql`, its parameters bound to `values`.
+    async fn plan(conn: &mut sqlx::SqliteConnection, sql: &str, values: &[i64]) -> Vec<String> {
+        let explain = format!("EXPLAIN QUERY PLAN {sql}");
+        let mut query = sqlx::query_as::<_, (i64, i64, i64, String)>(sqlx::AssertSqlSafe(explain));
+        for &value in values {
+            query = query.bind(value);
+        }
+        query.fetch_all(conn).await.unwrap().into_iter().map(|(.., detail)| detail).collect()
+    }
+
+    /// `SQLite`'s plans for the delivery's look at the outbox and the check for boards behind
+    /// their games, on a database without statistics (the bot never runs `ANALYZE`): they must
+    /// reach pending items and recent games through their indexes, not walk all history.
     #[tokio::test]
     async fn the_delivery_and_the_board_check_read_what_is_pending_or_recent_only() {
         let dir = std::env::temp_dir().join(format!("tafl-outbox-plan-{}", std::process::id()));
@@ -313,33 +323,18 @@ mod tests {
         let options = sqlx::sqlite::SqliteConnectOptions::new().filename(&path).create_if_missing(true);
         let mut conn = sqlx::SqliteConnection::connect_with(&options).await.unwrap();
         crate::store::migrate::run_on_connection(&mut conn).await.unwrap();
-        let plan: Vec<(i64, i64, i64, String)> = sqlx::query_as(concat!("EXPLAIN QUERY PLAN ", claimable_sql!()))
-            .bind(0)
-            .bind(0)
-            .bind(50)
-            .fetch_all(&mut conn)
-            .await
-            .unwrap();
-        let steps: Vec<&str> = plan.iter().map(|(.., detail)| detail.as_str()).collect();
+        let steps = plan(&mut conn, claimable_sql!(), &[0, 0, 50]).await;
         assert!(steps.iter().any(|s| s.contains("outbox_pending")), "{steps:?}");
         assert!(
             !steps.iter().any(|s| s.starts_with("SCAN") && !s.contains("INDEX")),
             "a table is walked whole: {steps:?}"
         );
-        // The check for boards behind their games reaches games through the indexes of the
-        // ongoing and the recently finished ones, and boards by their game.
-        let plan: Vec<(i64, i64, i64, String)> = sqlx::query_as(concat!("EXPLAIN QUERY PLAN ", stale_boards_sql!()))
-            .bind(0)
-            .bind(50)
-            .fetch_all(&mut conn)
-            .await
-            .unwrap();
-        let steps: Vec<&str> = plan.iter().map(|(.., detail)| detail.as_str()).collect();
+        let steps = plan(&mut conn, stale_boards_sql!(), &[0, 50]).await;
         for index in ["games_ongoing", "games_finished"] {
             assert!(steps.iter().any(|s| s.contains(index)), "{index}: {steps:?}");
         }
         assert!(
-            !steps.iter().any(|s| ["SCAN games", "SCAN b", "SCAN o"].contains(s)),
+            !steps.iter().any(|s| ["SCAN games", "SCAN b", "SCAN o"].contains(&s.as_str())),
             "a table is walked whole: {steps:?}"
         );
         conn.close().await.unwrap();
