@@ -635,3 +635,37 @@ fn a_match_gives_the_same_table_whatever_the_number_of_jobs() {
     assert_eq!(refused.status.code(), Some(1));
     assert!(stderr(&refused).contains("--jobs must be from 1 to"), "{}", stderr(&refused));
 }
+
+#[test]
+fn a_match_writes_each_games_record_which_replays_to_its_result() {
+    use tafl_rules::otn::{GameRecord, result_tag};
+    let dir = std::env::temp_dir().join(format!("tafl-match-records-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let args = ["match", "--variant", "brandubh", "--a", "depth:1", "--b", "greedy", "--games", "2", "--records"];
+    let output = run(&[&args[..], &[dir.to_str().unwrap()]].concat(), None);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let mut names: Vec<String> =
+        std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    names.sort();
+    assert_eq!(names, ["game-1.otn", "game-2.otn"]);
+    for (n, name) in names.iter().enumerate() {
+        let text = std::fs::read_to_string(dir.join(name)).unwrap();
+        let record = GameRecord::parse(&text).unwrap();
+        let game = record.replay().unwrap_or_else(|(ply, e)| panic!("{name} ply {ply}: {e:?}"));
+        assert!(record.moves.len() >= 2, "{name} starts with the two random plies and goes on: {text}");
+        assert_eq!(record.tag("game"), Some((n + 1).to_string().as_str()));
+        assert_eq!(record.tag("result"), Some(result_tag(game.status())), "{name}: {text}");
+        // A plays the attackers in the first game of a pair and the defenders in the second.
+        let (attackers, defenders) = if n == 0 { ("depth:1 (A)", "greedy (B)") } else { ("greedy (B)", "depth:1 (A)") };
+        assert_eq!((record.tag("attackers"), record.tag("defenders")), (Some(attackers), Some(defenders)));
+        let replayed = run(&["replay", "--record", dir.join(name).to_str().unwrap()], None);
+        assert!(replayed.status.success(), "{}", stderr(&replayed));
+    }
+    // A records "folder" that is a file: one sentence, exit 1.
+    let file = dir.join("game-1.otn");
+    let refused = run(&[&args[..], &[file.to_str().unwrap()]].concat(), None);
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(stderr(&refused).contains("cannot create the records folder"), "{}", stderr(&refused));
+    assert_eq!(stderr(&refused).lines().count(), 1, "{}", stderr(&refused));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -6,6 +6,7 @@ use std::time::Instant;
 
 use serde::Serialize;
 use tafl_rules::engine::{self, Level, Limits, Searcher};
+use tafl_rules::otn::{self, GameRecord};
 use tafl_rules::{Game, MoveText, Side, Status};
 
 use super::{CliError, StartArgs, shorten};
@@ -149,6 +150,10 @@ pub struct MatchArgs {
     /// measure a shared core). The results do not depend on it.
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub jobs: usize,
+    /// Write each game's OTN record to DIR/game-N.otn as it ends, tagged with the players, the
+    /// seed and the result, to study games move by move (`tafl-bot replay --record FILE`).
+    #[arg(long, value_name = "DIR")]
+    pub records: Option<std::path::PathBuf>,
 }
 
 /// One side of a match.
@@ -224,6 +229,10 @@ pub fn run_match(args: &MatchArgs, out: &mut dyn Write) -> Result<(), CliError> 
     }
     let rules = args.start.rules()?;
     let start = args.start.position(rules)?;
+    if let Some(dir) = &args.records {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| CliError::Input(format!("cannot create the records folder {}: {e}", dir.display())))?;
+    }
     let began = Instant::now();
     // Games are handed out in order and their results kept by number, so that the table is the
     // same whatever the number of jobs; each finished game is reported at once.
@@ -249,6 +258,12 @@ pub fn run_match(args: &MatchArgs, out: &mut dyn Write) -> Result<(), CliError> 
         drop(done);
         for (n, result) in finished {
             let played = result?;
+            if let (Some(dir), Some(record)) = (&args.records, &played.record) {
+                let width = args.games.to_string().len();
+                let path = dir.join(format!("game-{:0width$}.otn", n + 1));
+                std::fs::write(&path, record)
+                    .map_err(|e| CliError::Input(format!("cannot write the record {}: {e}", path.display())))?;
+            }
             if args.verbose {
                 writeln!(
                     out,
@@ -295,11 +310,13 @@ pub fn run_match(args: &MatchArgs, out: &mut dyn Write) -> Result<(), CliError> 
 }
 
 /// How one game of a match went.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 struct Played {
     a_side: Side,
     status: Status,
     plies: usize,
+    /// The game's OTN record, when the match writes records.
+    record: Option<String>,
 }
 
 /// Game `n` of the match (0-based): A plays the attackers in even games; each pair of games opens
@@ -324,7 +341,23 @@ fn play_game(args: &MatchArgs, a: Player, b: Player, start: &tafl_rules::Positio
         let Some(mv) = mv else { break };
         game.play(mv).map_err(|e| CliError::Input(format!("the engine chose an illegal move {mv}: {e}")))?;
     }
-    Ok(Played { a_side, status: game.status(), plies: game.ply() })
+    let record = args.records.as_ref().map(|_| {
+        let (attackers, defenders) = if a_side == Side::Attackers { (&args.a, &args.b) } else { (&args.b, &args.a) };
+        let termination = match game.status() {
+            Status::Finished(outcome) => outcome.reason.name().to_owned(),
+            Status::Ongoing => format!("unfinished after {} plies, scored a draw", game.ply()),
+        };
+        let tags = [
+            ("game", (n + 1).to_string()),
+            ("attackers", format!("{} ({})", attackers, if a_side == Side::Attackers { "A" } else { "B" })),
+            ("defenders", format!("{} ({})", defenders, if a_side == Side::Defenders { "A" } else { "B" })),
+            ("seed", args.seed.to_string()),
+            ("result", otn::result_tag(game.status()).to_owned()),
+            ("termination", termination),
+        ];
+        GameRecord::from_game(&game, tags.into_iter().map(|(k, v)| (k.to_owned(), v)).collect()).to_string()
+    });
+    Ok(Played { a_side, status: game.status(), plies: game.ply(), record })
 }
 
 fn write_table(out: &mut dyn Write, args: &MatchArgs, att: Tally, def: Tally, scores: &[f64]) -> Result<(), CliError> {
