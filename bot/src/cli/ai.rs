@@ -342,15 +342,16 @@ fn play_game(args: &MatchArgs, a: Player, b: Player, start: &tafl_rules::Positio
         game.play(mv).map_err(|e| CliError::Input(format!("the engine chose an illegal move {mv}: {e}")))?;
     }
     let record = args.records.as_ref().map(|_| {
-        let (attackers, defenders) = if a_side == Side::Attackers { (&args.a, &args.b) } else { (&args.b, &args.a) };
+        let (a, b) = (format!("{} (A)", args.a), format!("{} (B)", args.b));
+        let (attackers, defenders) = if a_side == Side::Attackers { (a, b) } else { (b, a) };
         let termination = match game.status() {
             Status::Finished(outcome) => outcome.reason.name().to_owned(),
             Status::Ongoing => format!("unfinished after {} plies, scored a draw", game.ply()),
         };
         let tags = [
             ("game", (n + 1).to_string()),
-            ("attackers", format!("{} ({})", attackers, if a_side == Side::Attackers { "A" } else { "B" })),
-            ("defenders", format!("{} ({})", defenders, if a_side == Side::Defenders { "A" } else { "B" })),
+            ("attackers", attackers),
+            ("defenders", defenders),
             ("seed", args.seed.to_string()),
             ("result", otn::result_tag(game.status()).to_owned()),
             ("termination", termination),
