@@ -639,31 +639,53 @@ fn a_match_gives_the_same_table_whatever_the_number_of_jobs() {
 #[test]
 fn a_match_writes_each_games_record_which_replays_to_its_result() {
     use tafl_rules::otn::{GameRecord, result_tag};
+    use tafl_rules::{Side, Status};
     let dir = std::env::temp_dir().join(format!("tafl-match-records-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let args = ["match", "--variant", "brandubh", "--a", "depth:1", "--b", "greedy", "--games", "2", "--records"];
-    let output = run(&[&args[..], &[dir.to_str().unwrap()]].concat(), None);
+    let with_dir = |dir: &std::path::Path| run(&[&args[..], &[dir.to_str().unwrap()]].concat(), None);
+    let output = with_dir(&dir);
     assert!(output.status.success(), "{}", stderr(&output));
     let mut names: Vec<String> =
         std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
     names.sort();
     assert_eq!(names, ["game-1.otn", "game-2.otn"]);
+    let mut a_wins = 0;
     for (n, name) in names.iter().enumerate() {
         let text = std::fs::read_to_string(dir.join(name)).unwrap();
         let record = GameRecord::parse(&text).unwrap();
+        // The whole game, not its opening: these two players always finish well within 400 plies.
         let game = record.replay().unwrap_or_else(|(ply, e)| panic!("{name} ply {ply}: {e:?}"));
-        assert!(record.moves.len() >= 2, "{name} starts with the two random plies and goes on: {text}");
+        let Status::Finished(outcome) = game.status() else { panic!("{name} replays to an unfinished game: {text}") };
         assert_eq!(record.tag("game"), Some((n + 1).to_string().as_str()));
         assert_eq!(record.tag("result"), Some(result_tag(game.status())), "{name}: {text}");
+        assert_eq!(record.tag("termination"), Some(outcome.reason.name()), "{name}: {text}");
         // A plays the attackers in the first game of a pair and the defenders in the second.
-        let (attackers, defenders) = if n == 0 { ("depth:1 (A)", "greedy (B)") } else { ("greedy (B)", "depth:1 (A)") };
+        let (a_side, attackers, defenders) = if n == 0 {
+            (Side::Attackers, "depth:1 (A)", "greedy (B)")
+        } else {
+            (Side::Defenders, "greedy (B)", "depth:1 (A)")
+        };
         assert_eq!((record.tag("attackers"), record.tag("defenders")), (Some(attackers), Some(defenders)));
+        a_wins += u32::from(outcome.winner == Some(a_side));
         let replayed = run(&["replay", "--record", dir.join(name).to_str().unwrap()], None);
         assert!(replayed.status.success(), "{}", stderr(&replayed));
     }
+    // The records tell the same story as the table.
+    let total = stdout(&output).lines().find(|l| l.starts_with("total")).unwrap().to_owned();
+    assert_eq!(total.split_whitespace().nth(2), Some(a_wins.to_string().as_str()), "{}", stdout(&output));
+
+    // A record that cannot be written (a folder stands where it goes): one sentence, exit 1, and
+    // no half-written file left behind.
+    std::fs::remove_file(dir.join("game-1.otn")).unwrap();
+    std::fs::create_dir(dir.join("game-1.otn")).unwrap();
+    let refused = with_dir(&dir);
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(stderr(&refused).contains("cannot write the record"), "{}", stderr(&refused));
+    assert_eq!(stderr(&refused).lines().count(), 1, "{}", stderr(&refused));
+    assert!(!dir.join("game-1.otn.part").exists(), "the partial record is removed");
     // A records "folder" that is a file: one sentence, exit 1.
-    let file = dir.join("game-1.otn");
-    let refused = run(&[&args[..], &[file.to_str().unwrap()]].concat(), None);
+    let refused = with_dir(&dir.join("game-2.otn"));
     assert_eq!(refused.status.code(), Some(1));
     assert!(stderr(&refused).contains("cannot create the records folder"), "{}", stderr(&refused));
     assert_eq!(stderr(&refused).lines().count(), 1, "{}", stderr(&refused));

@@ -230,8 +230,10 @@ pub fn run_match(args: &MatchArgs, out: &mut dyn Write) -> Result<(), CliError> 
     let rules = args.start.rules()?;
     let start = args.start.position(rules)?;
     if let Some(dir) = &args.records {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| CliError::Input(format!("cannot create the records folder {}: {e}", dir.display())))?;
+        std::fs::create_dir_all(dir).map_err(|source| CliError::Io {
+            context: format!("cannot create the records folder {}", dir.display()).into(),
+            source,
+        })?;
     }
     let began = Instant::now();
     // Games are handed out in order and their results kept by number, so that the table is the
@@ -259,10 +261,7 @@ pub fn run_match(args: &MatchArgs, out: &mut dyn Write) -> Result<(), CliError> 
         for (n, result) in finished {
             let played = result?;
             if let (Some(dir), Some(record)) = (&args.records, &played.record) {
-                let width = args.games.to_string().len();
-                let path = dir.join(format!("game-{:0width$}.otn", n + 1));
-                std::fs::write(&path, record)
-                    .map_err(|e| CliError::Input(format!("cannot write the record {}: {e}", path.display())))?;
+                write_record(dir, n, args.games, record)?;
             }
             if args.verbose {
                 writeln!(
@@ -359,6 +358,20 @@ fn play_game(args: &MatchArgs, a: Player, b: Player, start: &tafl_rules::Positio
         GameRecord::from_game(&game, tags.into_iter().map(|(k, v)| (k.to_owned(), v)).collect()).to_string()
     });
     Ok(Played { a_side, status: game.status(), plies: game.ply(), record })
+}
+
+/// Writes game `n`'s record as `dir/game-N.otn` (N zero-padded to the width of `games`, so the
+/// files sort in game order), replacing a file of that name. It is written beside under another
+/// name and renamed, so a match killed or a disk filled mid-write leaves no truncated record
+/// that reads as a shorter game.
+fn write_record(dir: &std::path::Path, n: u32, games: u32, record: &str) -> Result<(), CliError> {
+    let width = games.to_string().len();
+    let path = dir.join(format!("game-{:0width$}.otn", n + 1));
+    let partial = path.with_extension("otn.part");
+    std::fs::write(&partial, record).and_then(|()| std::fs::rename(&partial, &path)).map_err(|source| {
+        let _ = std::fs::remove_file(&partial);
+        CliError::Io { context: format!("cannot write the record {}", path.display()).into(), source }
+    })
 }
 
 fn write_table(out: &mut dyn Write, args: &MatchArgs, att: Tally, def: Tally, scores: &[f64]) -> Result<(), CliError> {

@@ -48,7 +48,7 @@ pub fn run(args: &EngineArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> R
         line.clear();
         let read = std::io::Read::take(&mut *input, MAX_LINE)
             .read_until(b'\n', &mut line)
-            .map_err(|source| CliError::Io { context: "cannot read from OpenTafl", source })?;
+            .map_err(|source| CliError::Io { context: "cannot read from OpenTafl".into(), source })?;
         if read == 0 {
             return Ok(());
         }

@@ -68,14 +68,14 @@ pub enum CliError {
     /// Commands of a piped console session failed; each was answered already.
     #[error("{failures} of the session's commands failed (see the error lines above)")]
     SessionFailed { failures: usize },
-    /// Writing the output or reading stdin failed.
+    /// Writing the output or a file, or reading stdin, failed.
     #[error("{context}: {source}")]
-    Io { context: &'static str, source: io::Error },
+    Io { context: std::borrow::Cow<'static, str>, source: io::Error },
 }
 
 impl CliError {
     pub(crate) fn write(source: io::Error) -> CliError {
-        CliError::Io { context: "cannot write the output", source }
+        CliError::Io { context: "cannot write the output".into(), source }
     }
 }
 

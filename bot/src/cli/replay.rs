@@ -90,7 +90,7 @@ pub fn run(args: &ReplayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> R
             line.clear();
             let read = input
                 .read_until(b'\n', &mut line)
-                .map_err(|source| CliError::Io { context: "cannot read the moves from stdin", source })?;
+                .map_err(|source| CliError::Io { context: "cannot read the moves from stdin".into(), source })?;
             if read == 0 {
                 break;
             }

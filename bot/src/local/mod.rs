@@ -107,8 +107,8 @@ pub fn run_with(
                 out.flush().map_err(write)?;
             }
             line.clear();
-            let read =
-                read_line(input, &mut line).map_err(|source| CliError::Io { context: "cannot read stdin", source })?;
+            let read = read_line(input, &mut line)
+                .map_err(|source| CliError::Io { context: "cannot read stdin".into(), source })?;
             if read == 0 {
                 break;
             }
