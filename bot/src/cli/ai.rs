@@ -368,7 +368,15 @@ fn write_record(dir: &std::path::Path, n: u32, games: u32, record: &str) -> Resu
     let width = games.to_string().len();
     let path = dir.join(format!("game-{:0width$}.otn", n + 1));
     let partial = path.with_extension("otn.part");
-    std::fs::write(&partial, record).and_then(|()| std::fs::rename(&partial, &path)).map_err(|source| {
+    // Written whole and flushed to the disk before the rename, so that a kill or a power cut
+    // leaves either no record or a complete one, never an empty `game-N.otn`.
+    let write = || -> std::io::Result<()> {
+        let mut file = std::fs::File::create(&partial)?;
+        file.write_all(record.as_bytes())?;
+        file.sync_all()?;
+        std::fs::rename(&partial, &path)
+    };
+    write().map_err(|source| {
         let _ = std::fs::remove_file(&partial);
         CliError::Io { context: format!("cannot write the record {}", path.display()).into(), source }
     })
