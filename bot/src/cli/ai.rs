@@ -361,20 +361,23 @@ fn play_game(args: &MatchArgs, a: Player, b: Player, start: &tafl_rules::Positio
 }
 
 /// Writes game `n`'s record as `dir/game-N.otn` (N zero-padded to the width of `games`, so the
-/// files sort in game order), replacing a file of that name. It is written beside under another
-/// name and renamed, so a match killed or a disk filled mid-write leaves no truncated record
-/// that reads as a shorter game.
+/// files sort in game order), replacing a file of that name. It is written whole beside under
+/// another name, flushed to the disk, renamed, and the folder flushed too, so that a kill, a
+/// full disk or a power cut leaves the old file or the complete new one, never a truncated
+/// record that reads as a shorter game.
 fn write_record(dir: &std::path::Path, n: u32, games: u32, record: &str) -> Result<(), CliError> {
     let width = games.to_string().len();
     let path = dir.join(format!("game-{:0width$}.otn", n + 1));
     let partial = path.with_extension("otn.part");
-    // Written whole and flushed to the disk before the rename, so that a kill or a power cut
-    // leaves either no record or a complete one, never an empty `game-N.otn`.
     let write = || -> std::io::Result<()> {
         let mut file = std::fs::File::create(&partial)?;
         file.write_all(record.as_bytes())?;
         file.sync_all()?;
-        std::fs::rename(&partial, &path)
+        std::fs::rename(&partial, &path)?;
+        // The rename lives in the folder's entries; without this a power cut could undo it.
+        #[cfg(unix)]
+        std::fs::File::open(dir)?.sync_all()?;
+        Ok(())
     };
     write().map_err(|source| {
         let _ = std::fs::remove_file(&partial);
