@@ -270,6 +270,46 @@ support::both! {
     }
 }
 
+support::both! {
+    async fn delivered_items_go_after_a_week_but_summaries_and_undelivered_items_stay() {
+        use tafl_bot::host::outbox::DELIVERED_KEPT_SECS;
+        let host = host().await;
+        let g = game(&host, "brandubh").await;
+        // More delivered items than one batch deletes.
+        for _ in 0..600 {
+            host.request_board(g.id, alice().id, NOW).await.unwrap();
+        }
+        host.resign(g.id, alice().id, Some(0), NOW).await.unwrap();
+        deliver_as(&host, 802).await;
+        host.request_board(g.id, bob().id, NOW).await.unwrap();
+        let head = host.outbox_head(&format!("game:{}", g.id), NOW).await.unwrap().unwrap();
+        host.give_up(head.id, "403 Missing Permissions", NOW).await.unwrap();
+        host.request_board(g.id, bob().id, NOW).await.unwrap();
+        let count = |counts: &[(String, i64)], state: &str| {
+            counts.iter().find(|(s, _)| s == state).map_or(0, |&(_, n)| n)
+        };
+        let before = host.outbox_counts().await.unwrap();
+        assert!(count(&before, "done") > 600, "{before:?}");
+        assert_eq!((count(&before, "pending"), count(&before, "given_up")), (1, 1), "{before:?}");
+
+        // A week to the second after delivery, nothing is old enough yet.
+        assert_eq!(host.prune_outbox(NOW + DELIVERED_KEPT_SECS).await.unwrap(), 0);
+        assert_eq!(host.outbox_counts().await.unwrap(), before);
+        let pruned = host.prune_outbox(NOW + DELIVERED_KEPT_SECS + 1).await.unwrap();
+        assert_eq!(pruned, (count(&before, "done") - 1) as u64);
+        let after = host.outbox_counts().await.unwrap();
+        assert_eq!(
+            after,
+            [("done".to_owned(), 1), ("given_up".to_owned(), 1), ("pending".to_owned(), 1)],
+            "only the summary, the given-up item and the pending one are left"
+        );
+        // The review can still find the summary it edits, and the lane goes on.
+        assert_eq!(host.summary_message(g.id).await.unwrap(), Some(802));
+        assert_eq!(host.outbox_head(&head.lane, NOW).await.unwrap().unwrap().show, Show::NewBoard { game: g.id, by: bob().id });
+        assert_eq!(host.prune_outbox(NOW + 2 * DELIVERED_KEPT_SECS).await.unwrap(), 0);
+    }
+}
+
 // ----- claims: one process per lane, with a lease -----
 
 /// Two hosts on one database, as two processes with their own ids would have.

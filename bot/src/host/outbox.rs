@@ -160,6 +160,13 @@ const HEADS: i64 = 500;
 /// How long after its end a game's board is still checked for being behind it (seconds).
 pub const RECENTLY_FINISHED_SECS: i64 = 3_600;
 
+/// How long a delivered item is kept (a week): long enough for an operator looking into what
+/// a game showed, and for the stale-board check, which looks back an hour.
+pub const DELIVERED_KEPT_SECS: i64 = 7 * 86_400;
+
+/// How many old delivered items one transaction deletes: a few milliseconds of a write lock.
+const PRUNE_BATCH: i64 = 500;
+
 /// How long a process's claim on an outbox lane lasts unless renewed. The holder renews it every
 /// third of this while it delivers, so a claim only runs out when its process died or could not
 /// reach the database for that long; then another process takes the lane over, and the lane's
@@ -603,6 +610,30 @@ impl Host {
             }
             Ok(stale.len())
         })
+    }
+
+    /// Deletes the delivered items older than [`DELIVERED_KEPT_SECS`] (summaries excepted, see
+    /// [`store::outbox::prune_done`]), in batches of [`PRUNE_BATCH`], each its own short write
+    /// transaction so that moves are not kept waiting; returns how many went. Pending and
+    /// given-up items stay.
+    pub async fn prune_outbox(&self, now: i64) -> Result<u64, HostError> {
+        let mut pruned = 0;
+        loop {
+            let batch = retrying!({
+                let mut tx = self.db.begin_write().await?;
+                let batch = store::outbox::prune_done(&mut tx, now - DELIVERED_KEPT_SECS, PRUNE_BATCH).await?;
+                tx.commit().await?;
+                Ok(batch)
+            })?;
+            pruned += batch;
+            if batch < PRUNE_BATCH as u64 {
+                break;
+            }
+        }
+        if pruned > 0 {
+            tracing::info!(items = pruned, "delivered outbox items older than a week deleted");
+        }
+        Ok(pruned)
     }
 
     /// Asks for a new board message of a game at the bottom of its channel, drawn in `by`'s

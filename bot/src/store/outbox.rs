@@ -158,6 +158,23 @@ pub async fn stale_boards(
     sqlx::query_as(stale_boards_sql!()).bind(finished_since).bind(limit).fetch_all(conn).await
 }
 
+/// The query of [`prune_done`].
+macro_rules! prune_done_sql {
+    () => {
+        "DELETE FROM outbox WHERE id IN (SELECT id FROM outbox WHERE state = 'done' AND kind <> 'summary' \
+         AND finished_at < $1 ORDER BY finished_at LIMIT $2)"
+    };
+}
+
+/// Deletes up to `limit` delivered items finished before `finished_before` (unix seconds), the
+/// oldest first, through their index (migration 0012, whose condition this query repeats so
+/// that `SQLite` may use it); returns how many. Summaries stay: a review edits the message its
+/// summary item recorded ([`super::reviews::summary_message`]). Pending and given-up items are
+/// never deleted here.
+pub async fn prune_done(conn: &mut AnyConnection, finished_before: i64, limit: i64) -> Result<u64, sqlx::Error> {
+    Ok(sqlx::query(prune_done_sql!()).bind(finished_before).bind(limit).execute(conn).await?.rows_affected())
+}
+
 /// Deletes every pending item (see `Host::discard_outbox`); returns how many.
 pub async fn discard_pending(conn: &mut AnyConnection) -> Result<u64, sqlx::Error> {
     Ok(sqlx::query("DELETE FROM outbox WHERE state = 'pending'").execute(conn).await?.rows_affected())
@@ -311,9 +328,10 @@ mod tests {
         query.fetch_all(conn).await.unwrap().into_iter().map(|(.., detail)| detail).collect()
     }
 
-    /// `SQLite`'s plans for the delivery's look at the outbox and the check for boards behind
-    /// their games, on a database without statistics (the bot never runs `ANALYZE`): they must
-    /// reach pending items and recent games through their indexes, not walk all history.
+    /// `SQLite`'s plans for the delivery's look at the outbox, the check for boards behind their
+    /// games and the hourly deletion of old delivered items, on a database without statistics
+    /// (the bot never runs `ANALYZE`): they must reach pending items, recent games and old items
+    /// through their indexes, not walk all history.
     #[tokio::test]
     async fn the_delivery_and_the_board_check_read_what_is_pending_or_recent_only() {
         let dir = std::env::temp_dir().join(format!("tafl-outbox-plan-{}", std::process::id()));
@@ -337,6 +355,9 @@ mod tests {
             !steps.iter().any(|s| ["SCAN games", "SCAN b", "SCAN o"].contains(&s.as_str())),
             "a table is walked whole: {steps:?}"
         );
+        let steps = plan(&mut conn, prune_done_sql!(), &[0, 50]).await;
+        assert!(steps.iter().any(|s| s.contains("outbox_done")), "{steps:?}");
+        assert!(!steps.iter().any(|s| s == "SCAN outbox"), "the outbox is walked whole: {steps:?}");
         conn.close().await.unwrap();
         let _ = std::fs::remove_dir_all(&dir);
     }
