@@ -160,8 +160,8 @@ const HEADS: i64 = 500;
 /// How long after its end a game's board is still checked for being behind it (seconds).
 pub const RECENTLY_FINISHED_SECS: i64 = 3_600;
 
-/// How long a delivered item is kept (a week): long enough for an operator looking into what
-/// a game showed, and for the stale-board check, which looks back an hour.
+/// How long a delivered item is kept (a week), for an operator looking into what a game showed.
+/// Nothing in the bot reads a delivered item but a summary's, and summaries are kept.
 pub const DELIVERED_KEPT_SECS: i64 = 7 * 86_400;
 
 /// How many old delivered items one transaction deletes: a few milliseconds of a write lock.
