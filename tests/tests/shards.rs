@@ -433,6 +433,17 @@ async fn outbox_states(url: &str) -> Vec<(String, i64)> {
     states
 }
 
+/// Finished games whose post-game review has not been recorded yet (each will edit its summary).
+async fn pending_reviews(url: &str) -> i64 {
+    let mut conn = <sqlx::PgConnection as sqlx::Connection>::connect(url).await.expect("the test database answers");
+    let pending = sqlx::query_scalar("SELECT count(*) FROM reviews WHERE state = 'pending'")
+        .fetch_one(&mut conn)
+        .await
+        .expect("the reviews can be read");
+    let _ = sqlx::Connection::close(conn).await;
+    pending
+}
+
 /// Public messages posted twice with the same text and files in one channel (boards and
 /// interaction answers left out: every board of a game rightly shows the same picture at times).
 fn duplicates(fake: &FakeDiscord) -> Vec<StoredMessage> {
@@ -556,7 +567,8 @@ async fn two_processes_on_shards_0_and_1_of_2_share_one_postgres_database_throug
     }
 
     // Everything is delivered: each board at its final ply without controls, each summary
-    // posted, the outbox drained (a lease of 30 s, then the next look within 5 s).
+    // posted, every review recorded, the outbox drained (a lease of 30 s, then the next look
+    // within 5 s).
     let final_png = |game: &SharedGame<'_>| format!("game-{}-{}.png", game.id, moves.len());
     let shown = |game: &SharedGame<'_>| {
         let gif = format!("game-{}.gif", game.id);
@@ -568,7 +580,12 @@ async fn two_processes_on_shards_0_and_1_of_2_share_one_postgres_database_throug
     let mut drained = false;
     let deadline = std::time::Instant::now() + Duration::from_mins(2);
     while std::time::Instant::now() < deadline {
-        if games.iter().all(&shown) && outbox_states(&db.url).await.iter().all(|(state, _)| state != "pending") {
+        // Reviews first: one that finishes records its summary edit in the same transaction, so
+        // with none pending, the outbox read after holds every item still to come.
+        if games.iter().all(&shown)
+            && pending_reviews(&db.url).await == 0
+            && outbox_states(&db.url).await.iter().all(|(state, _)| state != "pending")
+        {
             drained = true;
             break;
         }
