@@ -422,26 +422,22 @@ async fn eventually(limit: Duration, check: impl Fn() -> bool) -> bool {
     true
 }
 
-/// The outbox items of the database at `url` by state (`pending`, `done`, `given_up`).
-async fn outbox_states(url: &str) -> Vec<(String, i64)> {
+/// What is still to be shown: the finished games whose review is not recorded yet (each will
+/// edit its summary), and the outbox's items by state. Reviews are read first: one that finishes
+/// records its summary edit in the same transaction, so with none pending, the outbox read after
+/// holds every item still to come.
+async fn backlog(url: &str) -> (i64, Vec<(String, i64)>) {
     let mut conn = <sqlx::PgConnection as sqlx::Connection>::connect(url).await.expect("the test database answers");
-    let states = sqlx::query_as("SELECT state, count(*) FROM outbox GROUP BY state ORDER BY state")
+    let reviews = sqlx::query_scalar("SELECT count(*) FROM reviews WHERE state = 'pending'")
+        .fetch_one(&mut conn)
+        .await
+        .expect("the reviews can be read");
+    let outbox = sqlx::query_as("SELECT state, count(*) FROM outbox GROUP BY state ORDER BY state")
         .fetch_all(&mut conn)
         .await
         .expect("the outbox can be read");
     let _ = sqlx::Connection::close(conn).await;
-    states
-}
-
-/// Finished games whose post-game review has not been recorded yet (each will edit its summary).
-async fn pending_reviews(url: &str) -> i64 {
-    let mut conn = <sqlx::PgConnection as sqlx::Connection>::connect(url).await.expect("the test database answers");
-    let pending = sqlx::query_scalar("SELECT count(*) FROM reviews WHERE state = 'pending'")
-        .fetch_one(&mut conn)
-        .await
-        .expect("the reviews can be read");
-    let _ = sqlx::Connection::close(conn).await;
-    pending
+    (reviews, outbox)
 }
 
 /// Public messages posted twice with the same text and files in one channel (boards and
@@ -580,12 +576,10 @@ async fn two_processes_on_shards_0_and_1_of_2_share_one_postgres_database_throug
     let mut drained = false;
     let deadline = std::time::Instant::now() + Duration::from_mins(2);
     while std::time::Instant::now() < deadline {
-        // Reviews first: one that finishes records its summary edit in the same transaction, so
-        // with none pending, the outbox read after holds every item still to come.
-        if games.iter().all(&shown)
-            && pending_reviews(&db.url).await == 0
-            && outbox_states(&db.url).await.iter().all(|(state, _)| state != "pending")
-        {
+        if games.iter().all(&shown) && {
+            let (reviews, outbox) = backlog(&db.url).await;
+            reviews == 0 && outbox.iter().all(|(state, _)| state != "pending")
+        } {
             drained = true;
             break;
         }
@@ -594,11 +588,11 @@ async fn two_processes_on_shards_0_and_1_of_2_share_one_postgres_database_throug
     let behind: Vec<i64> = games.iter().filter(|game| !shown(game)).map(|game| game.id).collect();
     assert!(
         drained,
-        "games not shown finished: {behind:?}; outbox {:?}; logs:\n{}",
-        outbox_states(&db.url).await,
+        "games not shown finished: {behind:?}; pending reviews and outbox {:?}; logs:\n{}",
+        backlog(&db.url).await,
         logs()
     );
-    let outbox = outbox_states(&db.url).await;
+    let (_, outbox) = backlog(&db.url).await;
     assert!(outbox.iter().all(|(state, _)| state == "done"), "every outbox item is delivered: {outbox:?}");
 
     for game in &games {
