@@ -279,11 +279,12 @@ impl Engine {
         const LOW_BITS: u64 = 0x0101_0101_0101_0101;
         // An attacker is bit 0 without bit 1, a defender or the king is bit 1 (OFF has neither).
         const _: () = assert!(EMPTY == 0 && ATTACKER == 1 && DEFENDER == 2 && KING == 3 && OFF == 4);
+        // Eight cells read from the largest board's last square stay within the array.
+        const _: () = assert!(MAX_SIZE as usize * STRIDE_MAX + MAX_SIZE as usize + 8 <= CELLS);
         let end = self.interior.last().map_or(0, |&i| i + 1);
         let mut base = self.stride + 1;
         while base < end {
-            // In bounds: the array is sized for the largest board, whose last interior square
-            // is followed by its ring, a whole row and more.
+            // In bounds: `base` is at most the last interior square (asserted above).
             let word = u64::from_le_bytes(s.cells[base..base + 8].try_into().expect("eight cells"));
             let mut mask = match side {
                 Side::Attackers => word & !(word >> 1) & LOW_BITS,
