@@ -344,8 +344,20 @@ async fn console_game_against_the_engine(lang: &str) {
         assert!(reply.failed && reply.text.contains(says(english, russian)), "{line}: {}", reply.text);
         shown.push_str(&reply.text);
     }
+    // The end of the game and its summary name the bot in the reader's language too (its stored
+    // name is English).
+    let reply = session.execute("/resign").await;
+    assert!(!reply.failed, "{}", reply.text);
+    shown.push_str(&reply.text);
+    let reply = session.execute("/summary 1").await;
+    assert!(!reply.failed, "{}", reply.text);
+    let winner = says("Game #1 — Tafl bot (level 2) wins", "Партия №1 — победа: Тафл-бот (уровень 2) (нападающие)");
+    assert!(reply.text.contains(winner), "{}", reply.text);
+    shown.push_str(&reply.text);
     if ru {
-        let english = tafl_bot::present::check::english_words(&shown, &["you", "ai", "bob"]);
+        // The `result:` line is for scripts: the outcome's codes as stored, in every language.
+        let prose = shown.lines().filter(|line| !line.starts_with("итог: ")).collect::<Vec<_>>().join("\n");
+        let english = tafl_bot::present::check::english_words(&prose, &["you", "ai", "bob"]);
         assert!(english.is_empty(), "English in a Russian console: {english:?}\n{shown}");
     }
 }

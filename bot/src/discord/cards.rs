@@ -8,6 +8,7 @@ use tafl_render::{
 use tafl_rules::{Reason, Side, Variant};
 
 use crate::host::{EndReason, Ending, Leaderboard, PlayerResult, Profile, RatingHistory, Scope, Summary};
+use crate::present::markup::plain_name;
 use crate::present::summary::{duration, family_name};
 use crate::present::{Lang, tr};
 
@@ -20,7 +21,7 @@ pub fn summary_card(summary: &Summary, lang: Lang, theme: Theme) -> SummaryCard 
     let player = |side: Side, fallback: &str| {
         let user = game.player(side);
         CardPlayer {
-            name: card_name(user, lang),
+            name: plain_name(lang, user),
             fallback: fallback.to_owned(),
             side,
             rating: summary
@@ -114,7 +115,7 @@ pub fn profile_card(profile: &Profile, history: &RatingHistory, lang: Lang, them
         |r: crate::host::SideRecord| tafl_render::SideRecord { wins: r.wins, losses: r.losses, draws: r.draws };
     ProfileCard {
         theme,
-        name: card_name(&profile.user, lang),
+        name: plain_name(lang, &profile.user),
         fallback: tr!(lang, "card-player", n = 1),
         subtitle,
         history: history
@@ -169,7 +170,7 @@ pub fn leaderboard_card(board: &Leaderboard, trends: &[Vec<f64>], lang: Lang, th
             .enumerate()
             .map(|(i, e)| LeaderboardRow {
                 rank: e.rank as u32,
-                name: card_name(&e.user, lang),
+                name: plain_name(lang, &e.user),
                 fallback: tr!(lang, "card-player", n = e.rank),
                 rating: e.rating.rating,
                 games: u32::try_from(e.rating.games).unwrap_or(0),
@@ -184,18 +185,14 @@ pub fn leaderboard_card(board: &Leaderboard, trends: &[Vec<f64>], lang: Lang, th
     }
 }
 
-/// A name as a card draws it: the bot's levels in the reader's language (their stored name is
-/// English), people as they call themselves. Cards draw plain text, so nothing is escaped here,
-/// unlike [`crate::present::markup::player_name`].
-fn card_name(user: &crate::host::User, lang: Lang) -> String {
-    match crate::host::bot_level(user.id) {
-        Some(level) => tr!(lang, "bot-player", level = level.number()),
-        None => user.name.clone(),
-    }
-}
-
+/// A preset's name in the reader's language, as the summary's text names it; any other rule set
+/// is "custom rules".
 fn variant_name(id: &str, lang: Lang) -> String {
-    id.parse::<Variant>().map_or_else(|_| tr!(lang, "card-custom-rules"), |v| v.name().to_owned())
+    if id.parse::<Variant>().is_ok() {
+        crate::present::text::variant_name(id, lang)
+    } else {
+        tr!(lang, "card-custom-rules")
+    }
 }
 
 #[cfg(test)]
@@ -215,10 +212,17 @@ mod tests {
     #[test]
     fn the_bots_levels_are_named_in_the_readers_language_and_people_as_they_are() {
         let bot = crate::host::User { id: -3, name: "Tafl bot (level 3)".to_owned() };
-        assert_eq!(card_name(&bot, Lang::discord(Some("ru"))), "Тафл-бот (уровень 3)");
-        assert!(card_name(&bot, Lang::discord(None)).contains('3'));
+        assert_eq!(plain_name(Lang::discord(Some("ru")), &bot), "Тафл-бот (уровень 3)");
+        assert!(plain_name(Lang::discord(None), &bot).contains('3'));
         let person = crate::host::User { id: 42, name: "*Ása*".to_owned() };
-        assert_eq!(card_name(&person, Lang::discord(Some("ru"))), "*Ása*");
+        assert_eq!(plain_name(Lang::discord(Some("ru")), &person), "*Ása*");
+    }
+
+    #[test]
+    fn cards_name_the_variant_as_the_summary_does() {
+        assert_eq!(variant_name("brandubh", Lang::discord(Some("ru"))), "Брандубх");
+        assert_eq!(variant_name("brandubh", Lang::discord(None)), "Brandubh");
+        assert_eq!(variant_name("custom", Lang::discord(Some("ru"))), "свои правила");
     }
 
     #[test]

@@ -2,7 +2,6 @@
 //! they go, whom they mention, and the summary.
 
 use poise::serenity_prelude as serenity;
-use tafl_render::GifOptions;
 
 use super::{BotError, Data};
 use crate::host::{GameId, GameView};
@@ -34,15 +33,7 @@ pub async fn summary_message(
 ) -> Result<(serenity::CreateEmbed, Vec<serenity::CreateAttachment>), BotError> {
     let summary = data.host.summary(game_id).await?;
     let record = data.host.export(game_id).await?;
-    let (first_footer, last_footer) =
-        crate::present::summary::gif_footers(&summary.game, summary.record.start().to_move(), lang);
-    let options = GifOptions {
-        attackers: summary.game.attacker.name.clone(),
-        defenders: summary.game.defender.name.clone(),
-        first_footer,
-        last_footer,
-        ..GifOptions::default()
-    };
+    let options = crate::present::summary::gif_options(&summary, lang);
     let frames = summary.record.clone();
     let card = super::cards::summary_card(&summary, lang, tafl_render::Theme::default());
     let (gif, card) = data

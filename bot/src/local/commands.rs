@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use tafl_render::{BoardOptions, GifOptions, LastMove, Mark, MarkKind, Renderer};
+use tafl_render::{BoardOptions, LastMove, Mark, MarkKind, Renderer};
 
 use crate::host::search_pool::SearchPool;
 use crate::host::{
@@ -872,23 +872,15 @@ impl Session {
     /// Writes the GIF of a whole game beside the board images, with the result on its last frame.
     fn write_gif(&self, summary: &Summary) -> Option<PathBuf> {
         let (dir, renderer) = (self.boards.as_ref()?, self.renderer.as_ref()?);
-        let game = &summary.game;
-        let (first_footer, last_footer) = summary::gif_footers(game, summary.record.start().to_move(), self.lang);
-        let options = GifOptions {
-            attackers: game.attacker.name.clone(),
-            defenders: game.defender.name.clone(),
-            first_footer,
-            last_footer,
-            ..GifOptions::default()
-        };
+        let options = summary::gif_options(summary, self.lang);
         let gif = match renderer.render_gif(&summary.record, &options) {
             Ok(gif) => gif,
             Err(error) => {
-                tracing::warn!(%error, game = game.id, "cannot draw the game");
+                tracing::warn!(%error, game = summary.game.id, "cannot draw the game");
                 return None;
             }
         };
-        let path = dir.join(format!("game-{}.gif", game.id));
+        let path = dir.join(format!("game-{}.gif", summary.game.id));
         match std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&path, gif)) {
             Ok(()) => Some(path),
             Err(error) => {

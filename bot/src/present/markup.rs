@@ -148,8 +148,19 @@ pub fn mention(lang: Lang, user: &User) -> String {
 #[must_use]
 pub fn player_name(lang: Lang, user: &User) -> String {
     match crate::host::bot_level(user.id) {
-        Some(level) => super::tr!(lang, "bot-player", level = level.number()),
+        Some(_) => plain_name(lang, user),
         None => name(lang, &user.name),
+    }
+}
+
+/// A player's name where text is drawn or shown verbatim (board captions, cards, the GIF,
+/// autocomplete labels): the bot's levels in the reader's language (their stored name is
+/// English), people as they call themselves, nothing escaped.
+#[must_use]
+pub fn plain_name(lang: Lang, user: &User) -> String {
+    match crate::host::bot_level(user.id) {
+        Some(level) => super::tr!(lang, "bot-player", level = level.number()),
+        None => user.name.clone(),
     }
 }
 

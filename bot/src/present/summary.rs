@@ -1,10 +1,10 @@
 //! View values of the end-of-game summary, the leaderboard, the profile and the captions of
 //! board pictures. The front ends put them into embeds (Discord) or print them (console).
 
-use tafl_render::Caption;
+use tafl_render::{Caption, GifOptions};
 use tafl_rules::{Reason, Side, Square};
 
-use super::markup::{name, timestamp};
+use super::markup::{plain_name, player_name, timestamp};
 use super::text::{move_number, side_name, variant_name};
 use super::{Lang, tr};
 use crate::host::{
@@ -53,7 +53,7 @@ pub fn summary_text(summary: &Summary, lang: Lang) -> EmbedText {
             lang,
             "summary-title-won",
             id = id,
-            player = name(lang, &game.player(side).name),
+            player = player_name(lang, game.player(side)),
             side = side_name(side, lang)
         ),
     };
@@ -62,8 +62,8 @@ pub fn summary_text(summary: &Summary, lang: Lang) -> EmbedText {
         tr!(
             lang,
             "summary-players",
-            attackers = name(lang, &game.attacker.name),
-            defenders = name(lang, &game.defender.name)
+            attackers = player_name(lang, &game.attacker),
+            defenders = player_name(lang, &game.defender)
         ),
     ];
     let options = if game.options.is_empty() { String::new() } else { format!(" ({})", game.options) };
@@ -116,7 +116,7 @@ pub fn conclusion_text(summary: &Summary, lang: Lang) -> String {
         tr!(
             lang,
             "player-with-side",
-            player = name(lang, &summary.game.player(side).name),
+            player = player_name(lang, summary.game.player(side)),
             side = side_name(side, lang)
         )
     };
@@ -189,8 +189,8 @@ pub fn caption(game: &GameView, lang: Lang) -> Caption {
         None => to_move_caption(game.to_move, lang),
     };
     Caption {
-        attackers: game.attacker.name.clone(),
-        defenders: game.defender.name.clone(),
+        attackers: plain_name(lang, &game.attacker),
+        defenders: plain_name(lang, &game.defender),
         footer: tr!(lang, "caption-move", number = move_number(game.ply), status = status),
         to_move: game.ending.is_none().then_some(game.to_move),
     }
@@ -214,18 +214,20 @@ pub fn rules_caption(game: &tafl_rules::Game, attackers: &str, defenders: &str, 
     }
 }
 
-/// The footers of the first and last frames of a game's animation: the start, and where the
-/// game stands at the end (its result, or whose turn it is).
+/// The labels of a game's animation: the players' names in its header, and the footers of the
+/// first and last frames (the start, and where the game stands at the end: its result, or whose
+/// turn it is). Both front ends draw the GIF with these.
 #[must_use]
-pub fn gif_footers(game: &GameView, first_to_move: Side, lang: Lang) -> (String, String) {
-    let first = tr!(
+pub fn gif_options(summary: &Summary, lang: Lang) -> GifOptions {
+    let first_footer = tr!(
         lang,
-        match first_to_move {
+        match summary.record.start().to_move() {
             Side::Attackers => "caption-start",
             Side::Defenders => "caption-start-defenders",
         }
     );
-    (first, caption(game, lang).footer)
+    let Caption { attackers, defenders, footer, .. } = caption(&summary.game, lang);
+    GifOptions { attackers, defenders, first_footer, last_footer: footer, ..GifOptions::default() }
 }
 
 /// A leaderboard: rank, name, rating (with `?` while provisional) and games.
@@ -246,7 +248,7 @@ pub fn leaderboard_text(board: &Leaderboard, lang: Lang) -> EmbedText {
             lang,
             "leaderboard-line",
             rank = entry.rank,
-            player = super::markup::player_name(lang, &entry.user),
+            player = player_name(lang, &entry.user),
             rating = rating(entry.rating.rating, entry.rating.provisional),
             games = entry.rating.games
         );
@@ -263,7 +265,7 @@ pub fn leaderboard_text(board: &Leaderboard, lang: Lang) -> EmbedText {
 #[must_use]
 pub fn profile_text(profile: &Profile, lang: Lang) -> EmbedText {
     let title =
-        tr!(lang, "profile-title", player = name(lang, &profile.user.name), scope = scope_name(profile.scope, lang));
+        tr!(lang, "profile-title", player = player_name(lang, &profile.user), scope = scope_name(profile.scope, lang));
     if profile.games() == 0 && profile.ratings.is_empty() {
         return EmbedText { title, description: tr!(lang, "no-rated-games") };
     }
@@ -317,7 +319,7 @@ fn side_record(id: &str, record: SideRecord, lang: Lang) -> String {
 fn rating_change(change: &RatingChange, lang: Lang) -> String {
     let before = change.before.round() as i64;
     let after = change.after.round() as i64;
-    format!("{} {before} → {after} ({:+})", name(lang, &change.user.name), after - before)
+    format!("{} {before} → {after} ({:+})", player_name(lang, &change.user), after - before)
 }
 
 fn rating(value: f64, provisional: bool) -> String {
@@ -549,6 +551,36 @@ mod tests {
     }
 
     #[test]
+    fn the_bot_is_named_in_the_readers_language_in_the_summary_the_captions_and_the_animation() {
+        // The bot's stored name is English; a Russian reader must never see it.
+        let mut s = summary(
+            Some(ended(Some(Side::Attackers), EndReason::Resignation)),
+            Conclusion::Resignation { side: Some(Side::Defenders) },
+        );
+        s.game.attacker =
+            User::new(crate::host::bot_user(tafl_rules::engine::Level::new(3).unwrap()), "Tafl bot (level 3)");
+        s.rating_changes.push(RatingChange {
+            user: s.game.attacker.clone(),
+            family: "copenhagen".to_owned(),
+            scope: Scope::Global,
+            before: 1500.0,
+            after: 1662.0,
+            deviation_before: 350.0,
+            deviation_after: 290.0,
+        });
+        let text = summary_text(&s, russian());
+        let all = format!("{}\n{}", text.title, text.description);
+        assert!(all.contains("Тафл-бот (уровень 3)"), "{all}");
+        assert!(!all.contains("Tafl bot"), "{all}");
+        assert!(all.contains("Тафл-бот (уровень 3) 1500 → 1662 (+162)"), "{all}");
+        let caption = caption(&s.game, russian());
+        assert_eq!((caption.attackers.as_str(), caption.defenders.as_str()), ("Тафл-бот (уровень 3)", "bob"));
+        let gif = gif_options(&s, russian());
+        assert_eq!((gif.attackers.as_str(), gif.defenders.as_str()), ("Тафл-бот (уровень 3)", "bob"));
+        assert!(summary_text(&s, english()).title.contains("Tafl bot (level 3)"));
+    }
+
+    #[test]
     fn captions_say_the_result_and_whose_turn_in_the_readers_words() {
         let escaped = ended(Some(Side::Defenders), EndReason::Board(Reason::KingEscaped));
         assert_eq!(result_caption(escaped, english()), "Defenders win · king escaped");
@@ -563,9 +595,10 @@ mod tests {
         assert_eq!(caption.to_move, Some(Side::Defenders));
         assert_eq!((caption.attackers.as_str(), caption.defenders.as_str()), ("alice", "bob"));
         let over = summary(Some(resigned), Conclusion::Resignation { side: Some(Side::Defenders) });
-        let (first, last) = gif_footers(&over.game, Side::Attackers, english());
-        assert_eq!(first, "Start · Attackers to move");
-        assert_eq!(last, "Move 23 · Attackers win · resignation");
+        let gif = gif_options(&over, english());
+        assert_eq!(gif.first_footer, "Start · Attackers to move");
+        assert_eq!(gif.last_footer, "Move 23 · Attackers win · resignation");
+        assert_eq!((gif.attackers.as_str(), gif.defenders.as_str()), ("alice", "bob"));
         assert_eq!(super::caption(&over.game, english()).to_move, None, "nobody is to move in a finished game");
     }
 

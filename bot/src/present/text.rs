@@ -6,7 +6,7 @@ use tafl_rules::{
     Square, ThronePass, Variant,
 };
 
-use super::markup::{self, Markup, mention, name, timestamp};
+use super::markup::{self, Markup, mention, name, plain_name, player_name, timestamp};
 use super::{Lang, tr};
 use crate::host::{
     Challenge, ChallengeState, Clock, ClockError, EndReason, GameId, GameSummary, GameView, HostError, MoveChoice,
@@ -492,8 +492,8 @@ pub fn result_line(game: &GameView, lang: Lang) -> String {
     let Some(ending) = game.ending else { return String::new() };
     let how = reason_words(ending.reason, game, lang);
     match ending.winner {
-        Some(Side::Attackers) => tr!(lang, "result-attackers", player = name(lang, &game.attacker.name), how = how),
-        Some(Side::Defenders) => tr!(lang, "result-defenders", player = name(lang, &game.defender.name), how = how),
+        Some(Side::Attackers) => tr!(lang, "result-attackers", player = player_name(lang, &game.attacker), how = how),
+        Some(Side::Defenders) => tr!(lang, "result-defenders", player = player_name(lang, &game.defender), how = how),
         None => tr!(lang, "result-draw", how = how),
     }
 }
@@ -504,7 +504,7 @@ pub fn reason_words(reason: EndReason, game: &GameView, lang: Lang) -> String {
     let to = game.last_move.as_ref().map(|m| m.mv.to.to_string()).unwrap_or_default();
     let king = game.position.king().to_string();
     let loser =
-        game.ending.and_then(|e| e.winner).map(|w| name(lang, &game.player(w.opponent()).name)).unwrap_or_default();
+        game.ending.and_then(|e| e.winner).map(|w| player_name(lang, game.player(w.opponent()))).unwrap_or_default();
     match reason {
         EndReason::Board(Reason::KingEscaped) => tr!(lang, "how-king-escaped", square = to),
         EndReason::Board(Reason::KingCaptured) => tr!(lang, "how-king-captured", square = king),
@@ -826,7 +826,7 @@ pub fn game_line(game: &GameSummary, now: i64, lang: Lang) -> String {
         id = game.id,
         link = link,
         variant = variant_name(&game.variant, lang),
-        opponent = name(lang, &game.opponent.name),
+        opponent = player_name(lang, &game.opponent),
         side = side_heading(game.side, lang),
         number = move_number(game.ply),
         state = state,
@@ -843,7 +843,7 @@ pub fn game_choice(game: &GameSummary, lang: Lang) -> String {
         "game-choice",
         id = game.id,
         variant = variant_name(&game.variant, lang),
-        opponent = game.opponent.name.as_str(),
+        opponent = plain_name(lang, &game.opponent),
         state = state
     )
 }
