@@ -88,51 +88,71 @@ pub fn review(game: &Game, limits: &Limits) -> Review {
     reviewing.finish()
 }
 
-/// A review under way: the game, the replay reached so far, and each position's result. It is
-/// moved to a search thread for each position ([`Reviewing::step`]) and back.
+/// A review under way: the game, the position to search next, and each position's result. It
+/// is moved to a search thread for each position ([`Reviewing::step`]) and back.
+///
+/// Every position is searched twice, first from the start to the end of the game and then back
+/// from the end to the start, and the second pass's results are the review: the table then
+/// carries what the searches of the later positions found into the search of each one before
+/// them, as analysis programs review a game backwards. Searched once from the start, a small
+/// search scores a move by what it sees within its horizon and learns one ply later that the
+/// move lost by force; the review then named the move before it, the one that allowed the
+/// blunder, as the turning point. The forward pass fills the table for the backward one (a
+/// backward pass alone, measured on the same games, named more moves that lost nothing).
 #[derive(Debug)]
 pub struct Reviewing {
     game: Game,
+    /// The position to search next: the game up to it. Its moves are the game's own, up to the
+    /// first that is not legal (a record that is not stops there).
     replay: Game,
-    /// A smaller table than a playing engine's: each search is small. Kept across positions,
-    /// so each search starts from what the previous one learned.
+    /// How many moves of the game are legal: the last position is the replay after them.
+    legal: usize,
+    pass: Pass,
+    /// A smaller table than a playing engine's: each search is small. Kept across positions
+    /// and passes.
     searcher: Searcher,
-    /// Per position: the score for the side to move (clamped), the engine's move there, and
-    /// the score from the attackers' view.
+    /// Per position from the start (filled by the backward pass): the score for the side to
+    /// move (clamped), the engine's move there, and the score from the attackers' view.
     scores: Vec<i32>,
     best: Vec<Option<Move>>,
     evaluation: Vec<i32>,
-    done: bool,
+}
+
+/// Which way a review is going through the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Pass {
+    /// From the start to the end: filling the table.
+    Forward,
+    /// From the end to the start: the review's results.
+    Backward,
+    Done,
 }
 
 impl Reviewing {
     #[must_use]
     pub fn new(game: Game) -> Reviewing {
-        let positions = game.ply() + 1;
+        let mut trial = Game::new(game.start().clone());
+        // The game's own moves were legal when played; a record that is not stops here.
+        let legal = game.moves().iter().take_while(|played| trial.play(played.mv).is_ok()).count();
         Reviewing {
             replay: Game::new(game.start().clone()),
             game,
+            legal,
+            pass: Pass::Forward,
             searcher: Searcher::with_table_bits(16),
-            scores: Vec::with_capacity(positions),
-            best: Vec::with_capacity(positions),
-            evaluation: Vec::with_capacity(positions),
-            done: false,
+            scores: vec![0; legal + 1],
+            best: vec![None; legal + 1],
+            evaluation: vec![0; legal + 1],
         }
-    }
-
-    /// How many positions are searched so far.
-    #[must_use]
-    pub fn searched(&self) -> usize {
-        self.scores.len()
     }
 
     /// Searches the next position within `limits` and moves on; `false` once every position is
-    /// searched (then nothing more is done).
+    /// searched on both passes (then nothing more is done).
     pub fn step(&mut self, limits: &Limits) -> bool {
-        if self.done {
+        if self.pass == Pass::Done {
             return false;
         }
-        let ply = self.scores.len();
+        let ply = self.replay.ply();
         let position = self.replay.position();
         let (score, mv) = match self.replay.status() {
             Status::Ongoing => match self.searcher.analyse(&self.replay, limits) {
@@ -146,15 +166,24 @@ impl Reviewing {
                 None => (0, None),
             },
         };
-        self.evaluation.push(engine::score_for(position, Side::Attackers, score));
-        self.scores.push(score);
-        self.best.push(mv);
-        // The game's own moves were legal when played; a record that is not stops here.
-        self.done = match self.game.moves().get(ply) {
-            Some(played) => self.replay.play(played.mv).is_err(),
-            None => true,
-        };
-        !self.done
+        match self.pass {
+            Pass::Forward if ply < self.legal => {
+                let next = self.game.moves()[ply].mv;
+                self.replay.play(next).expect("the legal moves were counted by playing them");
+            }
+            // The end: the backward pass starts here, with this position again.
+            Pass::Forward => self.pass = Pass::Backward,
+            Pass::Backward => {
+                self.evaluation[ply] = engine::score_for(position, Side::Attackers, score);
+                self.scores[ply] = score;
+                self.best[ply] = mv;
+                if self.replay.take_back().is_none() {
+                    self.pass = Pass::Done;
+                }
+            }
+            Pass::Done => unreachable!("returned above"),
+        }
+        self.pass != Pass::Done
     }
 
     /// The review of the positions searched.
@@ -406,6 +435,21 @@ mod tests {
         // One value per position, attackers' view: won, then lost, then over.
         assert_eq!(review.evaluation, [SCORE_CAP, -SCORE_CAP, -SCORE_CAP]);
         assert_eq!(review.chart(), [40.0, -40.0, -40.0]);
+    }
+
+    #[test]
+    fn the_move_that_lost_by_force_is_named_not_the_one_before_it() {
+        // Brandubh, played in the console against level 3: after e4-e7 the bot took the man
+        // with f6-f7xe7, and the king then wins by force (d4-d6). A review that searched the
+        // positions once from the start saw the loss only one ply late, scored f6-f7 its own
+        // best move, and named e4-e7, the defenders' good move, as the turning point.
+        let start = Game::new(Position::new(Variant::Brandubh.rules()).unwrap());
+        let game = played(start, &["d2-e2", "d5-f5", "d6-f6", "e4-e7", "f6-f7"]);
+        let review = review(&game, &PLY_LIMITS);
+        let turning = review.turning_point.clone().unwrap_or_else(|| panic!("a turning point: {review:?}"));
+        assert_eq!((turning.ply, turning.side, turning.played.as_str()), (5, Side::Attackers, "f6-f7"), "{review:?}");
+        assert_eq!(review.evaluation.last(), Some(&-SCORE_CAP), "the defenders win by force at the end");
+        assert!(review.evaluation[4] > 0, "before f6-f7 the attackers stood well: {review:?}");
     }
 
     #[test]
