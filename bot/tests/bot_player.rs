@@ -322,6 +322,19 @@ async fn console_game_against_the_engine(lang: &str) {
     );
     assert!(reply.text.contains(accepted), "{}", reply.text);
     shown.push_str(&reply.text);
+    // A hint, as in Discord: the engine's move for the player, one of their legal moves.
+    let reply = session.execute("/hint").await;
+    let prefix = says("the engine would play ", "движок сыграл бы ");
+    let hinted = reply.text.strip_prefix(prefix).and_then(|rest| rest.split_whitespace().next());
+    let hinted = hinted.unwrap_or_else(|| panic!("a hint: {}", reply.text)).to_owned();
+    assert!(!reply.failed && reply.text.ends_with(says("in game #1", "в партии №1")), "{}", reply.text);
+    let legal = session.execute("/moves").await;
+    assert!(
+        legal.text.lines().any(|line| line.split_whitespace().next() == Some(hinted.as_str())),
+        "{hinted}: {}",
+        legal.text
+    );
+    shown.push_str(&reply.text);
     for (line, english, russian) in [
         (
             "/challenge @ai level:6",

@@ -13,6 +13,7 @@ console-help =
       /move e1-e3 [game:N]    play a move (in your latest game unless game:N is given)
       /moves [prefix]         your legal moves, labelled as the suggestions show them
       /board [N]              show a game
+      /hint [N]               the engine's move in your unrated game against it, on a board image
       /games [@user] [all]    your (or someone's) games; all includes finished ones
       /resign                 resign
       /draw offer|accept|decline
@@ -116,6 +117,7 @@ console-result = result: { $status }{ $reason }
 console-to-move = game #{ $id }, ply { $ply }: { $player } ({ $side }) to move
 console-reserve = { " " }(reserve { $reserve })
 console-board-image = board image: { $path }
+console-hint = the engine would play { $notation } in game #{ $id }
 console-summary-card = summary card: { $path }
 console-leaderboard-card = leaderboard card: { $path }
 console-profile-card = profile card: { $path }

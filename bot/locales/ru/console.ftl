@@ -13,6 +13,7 @@ console-help =
       /move e1-e3 [game:N]    сделать ход (в вашей последней партии, если не указано game:N)
       /moves [начало]         ваши возможные ходы с пометками, как в подсказках
       /board [N]              показать партию
+      /hint [N]               ход движка в вашей партии с ним без рейтинга, на картинке доски
       /games [@игрок] [all]   ваши (или чужие) партии; all добавляет законченные
       /resign                 сдаться
       /draw offer|accept|decline
@@ -118,6 +119,7 @@ console-result = итог: { $status }{ $reason }
 console-to-move = партия №{ $id }, полуход { $ply }: ходит { $player } ({ $side })
 console-reserve = { " " }(запас { $reserve })
 console-board-image = картинка доски: { $path }
+console-hint = движок сыграл бы { $notation } в партии №{ $id }
 console-summary-card = карточка итога: { $path }
 console-leaderboard-card = карточка рейтинга: { $path }
 console-profile-card = карточка профиля: { $path }

@@ -196,14 +196,7 @@ pub async fn hint_picture(
     mv: tafl_rules::Move,
     lang: Lang,
 ) -> Result<Vec<u8>, BotError> {
-    let mut after = game.clone();
-    let captures = after.play(mv).map(|played| played.captures.clone()).unwrap_or_default();
-    let options = BoardOptions {
-        last_move: Some(LastMove { mv, captures }),
-        marks: vec![Mark { square: mv.to, kind: MarkKind::Dot }],
-        caption: Some(crate::present::summary::caption(view, lang)),
-        ..BoardOptions::default()
-    };
+    let options = crate::present::summary::hint_board(view, game, mv, lang);
     Drawing::start(data, view.position.clone(), options).finish().await
 }
 

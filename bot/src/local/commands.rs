@@ -151,6 +151,7 @@ impl Session {
             "move" | "play" => self.play(&args).await,
             "moves" => self.moves(&args).await,
             "board" => self.board(&args).await,
+            "hint" => self.hint(&args).await,
             "games" => self.games(&args).await,
             "resign" => self.resign(&args).await,
             "draw" => self.offer(&args, false).await,
@@ -479,6 +480,24 @@ impl Session {
         Ok(self.show(&game))
     }
 
+    /// `/hint [N]`: the engine's move in the player's unrated game against the bot, drawn on a
+    /// board image beside the others.
+    async fn hint(&mut self, args: &[&str]) -> Result<String, String> {
+        let me = self.me().await?;
+        let id = self.pick_game(args.first().copied(), &me).await?;
+        let (view, job) = self.host.hint_game(id, me.id).await.map_err(self.refusal())?;
+        let Ok(Some(analysis)) = self.bots.pool().search(self.now(), job.clone()).await else {
+            return Err((self.refusal())(HostError::Internal));
+        };
+        let mut out = tr!(self.lang, "console-hint", notation = analysis.best.to_string(), id = id);
+        let options = summary::hint_board(&view, &job.game, analysis.best, self.lang);
+        let name = format!("hint-{id}-ply-{}.png", view.ply);
+        if let Some(path) = self.write_picture(&name, |r| r.render_png(&view.position, &options)) {
+            let _ = write!(out, "\n{}", tr!(self.lang, "console-board-image", path = path.display().to_string()));
+        }
+        Ok(out)
+    }
+
     async fn games(&mut self, args: &[&str]) -> Result<String, String> {
         let all = args.contains(&"all");
         let user = match args.iter().find(|a| a.starts_with('@')) {
@@ -600,7 +619,7 @@ impl Session {
             let _ = writeln!(out, "{}", tr!(self.lang, "console-game-animation", path = path.display().to_string()));
         }
         let card = crate::discord::cards::summary_card(&summary, self.lang, tafl_render::Theme::default());
-        if let Some(path) = self.write_card(&format!("game-{id}-summary.png"), |r| r.render_summary_card(&card)) {
+        if let Some(path) = self.write_picture(&format!("game-{id}-summary.png"), |r| r.render_summary_card(&card)) {
             let _ = writeln!(out, "{}", tr!(self.lang, "console-summary-card", path = path.display().to_string()));
         }
         Ok(out)
@@ -614,7 +633,7 @@ impl Session {
         let trends = self.host.rating_trends(&board, 20).await.map_err(self.refusal())?;
         let card = crate::discord::cards::leaderboard_card(&board, &trends, self.lang, tafl_render::Theme::default());
         let name = format!("leaderboard-{}.png", board.family);
-        if let Some(path) = self.write_card(&name, |r| r.render_leaderboard_card(&card)) {
+        if let Some(path) = self.write_picture(&name, |r| r.render_leaderboard_card(&card)) {
             let _ = write!(out, "\n{}", tr!(self.lang, "console-leaderboard-card", path = path.display().to_string()));
         }
         Ok(out)
@@ -630,7 +649,7 @@ impl Session {
         let mut out = format!("{}\n{}", words.title, words.description);
         let history = self.host.rating_history(user.id, None).await.map_err(self.refusal())?;
         let card = crate::discord::cards::profile_card(&profile, &history, self.lang, tafl_render::Theme::default());
-        if let Some(path) = self.write_card(&format!("profile-{}.png", user.id), |r| r.render_profile_card(&card)) {
+        if let Some(path) = self.write_picture(&format!("profile-{}.png", user.id), |r| r.render_profile_card(&card)) {
             let _ = write!(out, "\n{}", tr!(self.lang, "console-profile-card", path = path.display().to_string()));
         }
         Ok(out)
@@ -810,9 +829,8 @@ impl Session {
         out
     }
 
-    /// Writes the board PNG for a position: the one place where the console draws images.
+    /// Writes the board PNG for a position.
     fn write_png(&self, game: &GameView) -> Option<PathBuf> {
-        let (dir, renderer) = (self.boards.as_ref()?, self.renderer.as_ref()?);
         let options = BoardOptions {
             last_move: game.last_move.as_ref().map(|m| LastMove { mv: m.mv, captures: m.captures.clone() }),
             caption: Some(summary::caption(game, self.lang)),
@@ -825,28 +843,15 @@ impl Session {
                 .collect(),
             ..BoardOptions::default()
         };
-        let png = match renderer.render_png(&game.position, &options) {
-            Ok(png) => png,
-            Err(error) => {
-                tracing::warn!(%error, game = game.id, "cannot draw the board");
-                return None;
-            }
-        };
-        let path = dir.join(format!("game-{}-ply-{}.png", game.id, game.ply));
-        let written = std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&path, png));
-        match written {
-            Ok(()) => Some(path),
-            Err(error) => {
-                tracing::warn!(%error, path = %path.display(), "cannot write the board image");
-                None
-            }
-        }
+        let name = format!("game-{}-ply-{}.png", game.id, game.ply);
+        self.write_picture(&name, |r| r.render_png(&game.position, &options))
     }
 }
 
 impl Session {
-    /// Draws a card and writes it beside the board images as `name`.
-    fn write_card(
+    /// Draws a picture (a board, a hint, a card) and writes it beside the board images as
+    /// `name`: the one place where the console writes images. A failure is logged and skipped.
+    fn write_picture(
         &self,
         name: &str,
         draw: impl FnOnce(&Renderer) -> Result<Vec<u8>, tafl_render::RenderError>,
@@ -855,7 +860,7 @@ impl Session {
         let png = match draw(renderer) {
             Ok(png) => png,
             Err(error) => {
-                tracing::warn!(%error, name, "cannot draw the card");
+                tracing::warn!(%error, name, "cannot draw the picture");
                 return None;
             }
         };
@@ -863,7 +868,7 @@ impl Session {
         match std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&path, png)) {
             Ok(()) => Some(path),
             Err(error) => {
-                tracing::warn!(%error, path = %path.display(), "cannot write the card");
+                tracing::warn!(%error, path = %path.display(), "cannot write the picture");
                 None
             }
         }

@@ -1,7 +1,7 @@
 //! View values of the end-of-game summary, the leaderboard, the profile and the captions of
 //! board pictures. The front ends put them into embeds (Discord) or print them (console).
 
-use tafl_render::{Caption, GifOptions};
+use tafl_render::{BoardOptions, Caption, GifOptions, LastMove, Mark, MarkKind};
 use tafl_rules::{Reason, Side, Square};
 
 use super::markup::{plain_name, player_name, timestamp};
@@ -193,6 +193,21 @@ pub fn caption(game: &GameView, lang: Lang) -> Caption {
         defenders: plain_name(lang, &game.defender),
         footer: tr!(lang, "caption-move", number = move_number(game.ply), status = status),
         to_move: game.ending.is_none().then_some(game.to_move),
+    }
+}
+
+/// How a hint is drawn: the position of `game` (shown as `view`) with the engine's move `mv` as
+/// the move on the board (tinted squares, the captures it would make marked) and a dot where it
+/// lands. Both front ends draw hints with these.
+#[must_use]
+pub fn hint_board(view: &GameView, game: &tafl_rules::Game, mv: tafl_rules::Move, lang: Lang) -> BoardOptions {
+    let mut after = game.clone();
+    let captures = after.play(mv).map(|played| played.captures.clone()).unwrap_or_default();
+    BoardOptions {
+        last_move: Some(LastMove { mv, captures }),
+        marks: vec![Mark { square: mv.to, kind: MarkKind::Dot }],
+        caption: Some(caption(view, lang)),
+        ..BoardOptions::default()
     }
 }
 
