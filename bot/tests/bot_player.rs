@@ -342,6 +342,16 @@ async fn console_game_against_the_engine(lang: &str) {
             "Уровня бота 6 нет; выберите уровень от 1 до 5.",
         ),
         (
+            "/challenge @ai level:x",
+            "\"x\" is not a level; choose a level from 1 to 5, like level:3",
+            "«x» — не уровень; выберите уровень от 1 до 5, например level:3",
+        ),
+        (
+            "/challenge @ai level:2 rated:maybe",
+            "\"rated:maybe\": write rated:true or rated:false",
+            "«rated:maybe»: напишите rated:true или rated:false",
+        ),
+        (
             "/challenge @bob level:2",
             "A level is for games against the bot",
             "Уровень задаётся только для партии с ботом",

@@ -48,6 +48,8 @@ console-bad-name = "{ $input }" is not a name; write @ and letters or digits, li
 console-bad-number = "{ $input }" is not a number like 12
 console-bad-side = "{ $input }" is not a side; choose attackers, defenders or random
 console-bad-challenge-option = "{ $input }" is not a challenge option; type /help
+console-bad-level = "{ $input }" is not a level; choose a level from 1 to 5, like level:3
+console-bad-rated = "{ $input }": write rated:true or rated:false
 
 console-anyone = anyone
 console-with-clock = { " " }with { $per_move } per move

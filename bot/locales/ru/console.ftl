@@ -48,6 +48,8 @@ console-bad-name = «{ $input }» — не имя; напишите @ и бук�
 console-bad-number = «{ $input }» — не номер вроде 12
 console-bad-side = «{ $input }» — не сторона; выберите attackers, defenders или random
 console-bad-challenge-option = «{ $input }» — не параметр вызова; см. /help
+console-bad-level = «{ $input }» — не уровень; выберите уровень от 1 до 5, например level:3
+console-bad-rated = «{ $input }»: напишите rated:true или rated:false
 
 console-anyone = любой желающий
 console-with-clock = { " " }с часами: { $per_move } на ход

@@ -252,12 +252,15 @@ impl Session {
                 // `@ai` is the engine, as the bot itself is in Discord.
                 against_bot = true;
             } else if let Some(value) = arg.strip_prefix("level:") {
-                level = Some(value.parse::<i64>().map_err(|_| text::host_error(&HostError::BadLevel(0), self.lang))?);
+                // A number out of range is the host's to refuse; anything else is no number.
+                level = Some(
+                    value.parse::<i64>().map_err(|_| tr!(self.lang, "console-bad-level", input = shorten(value)))?,
+                );
             } else if let Some(value) = arg.strip_prefix("rated:") {
                 rated = match value.to_ascii_lowercase().as_str() {
                     "true" | "yes" => true,
                     "false" | "no" => false,
-                    _ => return Err(tr!(self.lang, "console-bad-challenge-option", input = shorten(arg))),
+                    _ => return Err(tr!(self.lang, "console-bad-rated", input = shorten(arg))),
                 };
             } else if arg.starts_with('@') || arg.starts_with("opponent:") {
                 let name = parse_name(arg.trim_start_matches("opponent:"), self.lang)?;
