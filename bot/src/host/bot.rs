@@ -11,15 +11,15 @@
 //!   list it searched, so a move searched for a board that has since changed (a takeback, a
 //!   resignation) is refused like a stale click;
 //! - takebacks: the bot agrees in unrated games and refuses in rated ones;
-//! - draw offers: the bot agrees when its evaluation of the position, from its side, is at most
-//!   [`DRAW_MARGIN`]: when it is not better.
+//! - draw offers: the bot agrees when its evaluation of the position, from its side, is more
+//!   than [`DRAW_MARGIN`] below the start's: when it is worse off than at the start.
 
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use tafl_rules::engine::{self, Analysis, Level, Limits};
-use tafl_rules::{Game, Move, Side};
+use tafl_rules::{Game, Move, Position, Side};
 
 use super::search_pool::{Budget, Job, SearchPool};
 use super::types::{ChallengeRequest, GameId, GameView, Played, SideChoice, UserId};
@@ -45,9 +45,9 @@ pub fn is_bot(user: UserId) -> bool {
     bot_level(user).is_some()
 }
 
-/// The bot accepts a draw when its evaluation, from its own side, is at most this many points
-/// (one attacker is 100): "not better" with a margin for the evaluation's noise, a fifth of a
-/// piece. Above it, the bot plays on.
+/// The bot accepts a draw when its evaluation, from its own side, is more than this many points
+/// (one attacker is 100) below the start's: "worse off", with a margin for the evaluation's
+/// noise, a fifth of a piece. Otherwise the bot plays on.
 pub const DRAW_MARGIN: i32 = 20;
 
 /// The level of a game against the bot when the bot is named without one.
@@ -93,12 +93,17 @@ pub(super) async fn note_turn(conn: &mut Conn, loaded: &mut Loaded, now: i64) ->
 }
 
 /// Whether the bot, playing `side`, accepts a draw in `game`: its static evaluation from its
-/// own side is at most [`DRAW_MARGIN`]. A position the bot wins outright it never gives away,
-/// and one it is losing it gladly shares.
+/// own side stands more than [`DRAW_MARGIN`] below the evaluation of the game's start.
+///
+/// The evaluation is not centred on an even game: every preset's start scores the attackers 50
+/// to 500 points up (the king far from his escape squares counts for them). Judged by the bare
+/// score, the defenders' bot agreed to a draw on the first move of every game, a free half point
+/// against level 5 in a rated game, and the attackers' bot almost never. Measured against the
+/// start, the bot plays on in an even game and in a better one, and shares one it is losing.
 #[must_use]
 pub fn accepts_draw(game: &Game, side: Side) -> bool {
-    let position = game.position();
-    engine::score_for(position, side, engine::evaluate(position)) <= DRAW_MARGIN
+    let standing = |position: &Position| engine::score_for(position, side, engine::evaluate(position));
+    standing(game.position()) < standing(game.start()) - DRAW_MARGIN
 }
 
 /// Whether the bot agrees to take back moves: only in unrated games, where a takeback cannot
