@@ -65,4 +65,3 @@ card-leaderboard = Leaderboard
 card-column-rating = Rating
 card-column-games = Games
 card-column-trend = Trend
-card-custom-rules = custom rules

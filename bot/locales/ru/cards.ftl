@@ -60,4 +60,3 @@ card-leaderboard = Таблица лидеров
 card-column-rating = Рейтинг
 card-column-games = Партии
 card-column-trend = Динамика
-card-custom-rules = свои правила

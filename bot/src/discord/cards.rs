@@ -5,11 +5,12 @@ use tafl_render::{
     CardPlayer, LeaderboardCard, LeaderboardLabels, LeaderboardRow, ProfileCard, ProfileLabels, RatingPoint,
     SummaryCard, SummaryLabels, Theme, VariantCount,
 };
-use tafl_rules::{Reason, Side, Variant};
+use tafl_rules::{Reason, Side};
 
 use crate::host::{EndReason, Ending, Leaderboard, PlayerResult, Profile, RatingHistory, Scope, Summary};
 use crate::present::markup::plain_name;
 use crate::present::summary::{duration, family_name};
+use crate::present::text::variant_name;
 use crate::present::{Lang, tr};
 
 /// The summary card of a game in `lang`.
@@ -182,16 +183,6 @@ pub fn leaderboard_card(board: &Leaderboard, trends: &[Vec<f64>], lang: Lang, th
             games: tr!(lang, "card-column-games"),
             trend: tr!(lang, "card-column-trend"),
         },
-    }
-}
-
-/// A preset's name in the reader's language, as the summary's text names it; any other rule set
-/// is "custom rules".
-fn variant_name(id: &str, lang: Lang) -> String {
-    if id.parse::<Variant>().is_ok() {
-        crate::present::text::variant_name(id, lang)
-    } else {
-        tr!(lang, "card-custom-rules")
     }
 }
 
