@@ -12,6 +12,7 @@ use tafl_bot::host::bot::{DRAW_MARGIN, accepts_draw};
 use tafl_bot::host::search_pool::SearchPool;
 use tafl_bot::host::{BotPlayer, GameView, Host, HostError, OfferAction, OfferOutcome, SideChoice, bot_user, is_bot};
 use tafl_bot::present::Lang;
+use tafl_bot::present::text::host_error;
 use tafl_bot::store::Db;
 use tafl_rules::engine::{Level, evaluate, score_for};
 use tafl_rules::{Game, Position, Side, Variant};
@@ -246,6 +247,11 @@ support::both! { multi_thread
         let casual = against_bot(&host, "brandubh", SideChoice::Defenders, 3, false).await;
         let error = refused!(host, host.hint_game(casual.id, alice().id));
         assert!(matches!(error, HostError::NotYourTurn { .. }), "the bot moves first: {error}");
+        // Who is to move, in the reader's words: the bot's stored name is English.
+        assert_eq!(host_error(&error, Lang::discord(Some("ru"))), "Сейчас не ваш ход: ходит Тафл-бот (уровень 3).");
+        assert_eq!(host_error(&error, Lang::discord(None)), "It is not your turn: Tafl bot (level 3) moves next.");
+        let error = refused!(host, host.play(casual.id, alice().id, "d5-f5", Some(0), NOW + 2));
+        assert_eq!(host_error(&error, Lang::discord(Some("ru"))), "Сейчас не ваш ход: ходит Тафл-бот (уровень 3).");
         assert_eq!(refused!(host, host.hint_game(casual.id, bob().id)), HostError::NotAPlayer(casual.id));
         player(&host).settle().await.unwrap();
         let (view, job) = host.hint_game(casual.id, alice().id).await.unwrap();

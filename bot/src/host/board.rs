@@ -6,8 +6,8 @@ use tafl_rules::{Game, Position, Square};
 
 use super::outbox::{BOARD_ITEM, game_lane};
 use super::{
-    Conn, GameId, GameView, Host, HostError, Loaded, MoveChoice, UserId, ensure_ongoing, legal, player_side,
-    side_player, view,
+    Conn, GameId, GameView, Host, HostError, Loaded, MoveChoice, UserId, ensure_ongoing, ensure_turn, legal,
+    player_side, view,
 };
 use crate::store::{self, BoardMessageRow};
 
@@ -163,11 +163,7 @@ impl Host {
         if ply != expected_ply {
             return Err(HostError::StaleBoard { id: game_id, ply, expected: expected_ply });
         }
-        let to_move = loaded.game.position().to_move();
-        if !sides.contains(&to_move) {
-            let player = store::users::name(&mut tx, side_player(&loaded.row, to_move)).await?;
-            return Err(HostError::NotYourTurn { id: game_id, to_move, player });
-        }
+        ensure_turn(&mut tx, &loaded, &sides).await?;
         Ok(loaded.game)
     }
 }

@@ -248,11 +248,7 @@ impl Host {
         if loaded.row.rated {
             return Err(HostError::HintInRatedGame);
         }
-        let to_move = loaded.game.position().to_move();
-        if !sides.contains(&to_move) {
-            let player = store::users::name(&mut tx, super::side_player(&loaded.row, to_move)).await?;
-            return Err(HostError::NotYourTurn { id: game_id, to_move, player });
-        }
+        super::ensure_turn(&mut tx, &loaded, &sides).await?;
         let job = Job { game: loaded.game.clone(), budget: Budget::Limits(Limits::millis(HINT_MILLIS)) };
         Ok((super::view(&loaded), job))
     }

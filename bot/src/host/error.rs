@@ -8,7 +8,7 @@ use thiserror::Error;
 
 use super::board::OfferKind;
 use super::clock::ClockError;
-use super::types::{ChallengeState, OfferAction};
+use super::types::{ChallengeState, OfferAction, User};
 
 /// Why the host refused or could not do something. On every variant, nothing was changed.
 #[derive(Debug, Error, PartialEq, Eq)]
@@ -48,8 +48,8 @@ pub enum HostError {
     NotAPlayer(i64),
     #[error("game {id} is over")]
     GameOver { id: i64 },
-    #[error("not the turn of the caller in game {id}: {to_move:?} ({player}) to move")]
-    NotYourTurn { id: i64, to_move: Side, player: String },
+    #[error("not the turn of the caller in game {id}: {to_move:?} ({}) to move", .player.name)]
+    NotYourTurn { id: i64, to_move: Side, player: User },
     #[error("stale board: game {id} at ply {ply}, not {expected}")]
     StaleBoard { id: i64, ply: usize, expected: usize },
     /// Badly written notation.

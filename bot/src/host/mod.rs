@@ -458,11 +458,7 @@ impl Host {
             {
                 return Err(HostError::StaleBoard { id: game_id, ply, expected: ply });
             }
-            let to_move = loaded.game.position().to_move();
-            if !side.contains(&to_move) {
-                let player = store::users::name(&mut tx, side_player(&loaded.row, to_move)).await?;
-                return Err(HostError::NotYourTurn { id: game_id, to_move, player });
-            }
+            let to_move = ensure_turn(&mut tx, &loaded, &side).await?;
             let text: MoveText = text.parse().map_err(|e: tafl_rules::ParseError| HostError::BadMove(e))?;
             let played = loaded.game.play_text(&text).map_err(HostError::IllegalMove)?.clone();
             if let Some(forecast) = foresee.as_deref_mut()
@@ -724,11 +720,7 @@ impl Host {
         let loaded = self.load(&mut tx, game_id).await?;
         let side = player_side(&loaded, user)?;
         ensure_ongoing(&loaded)?;
-        let to_move = loaded.game.position().to_move();
-        if !side.contains(&to_move) {
-            let player = store::users::name(&mut tx, side_player(&loaded.row, to_move)).await?;
-            return Err(HostError::NotYourTurn { id: game_id, to_move, player });
-        }
+        ensure_turn(&mut tx, &loaded, &side).await?;
         Ok(legal::choices(&loaded.game, prefix, limit))
     }
 
@@ -1153,6 +1145,18 @@ fn ensure_ongoing(loaded: &Loaded) -> Result<(), HostError> {
             Err(HostError::GameOver { id: loaded.row.id })
         }
     }
+}
+
+/// The side to move, when it is one of `sides` (the caller's); otherwise the refusal, which
+/// names who is to move (the bot's levels by their level, in the reader's words).
+async fn ensure_turn(conn: &mut Conn, loaded: &Loaded, sides: &[Side]) -> Result<Side, HostError> {
+    let to_move = loaded.game.position().to_move();
+    if sides.contains(&to_move) {
+        return Ok(to_move);
+    }
+    let id = side_player(&loaded.row, to_move);
+    let player = User { id, name: store::users::name(conn, id).await? };
+    Err(HostError::NotYourTurn { id: loaded.row.id, to_move, player })
 }
 
 fn side_player(row: &GameRow, side: Side) -> UserId {

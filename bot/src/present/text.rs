@@ -214,7 +214,7 @@ pub fn host_error(error: &HostError, lang: Lang) -> String {
         HostError::NoSuchGame(id) => tr!(lang, "error-no-such-game", id = *id),
         HostError::NotAPlayer(_) => tr!(lang, "error-not-a-player"),
         HostError::GameOver { id } => tr!(lang, "error-game-over", id = *id),
-        HostError::NotYourTurn { player, .. } => tr!(lang, "error-not-your-turn", player = name(lang, player)),
+        HostError::NotYourTurn { player, .. } => tr!(lang, "error-not-your-turn", player = player_name(lang, player)),
         HostError::StaleBoard { .. } => tr!(lang, "error-stale-board"),
         HostError::BadMove(error) => parse_error(error, lang),
         HostError::IllegalMove(error) => {
