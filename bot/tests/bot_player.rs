@@ -60,7 +60,7 @@ support::both! { multi_thread
         assert!(!outbox_kinds(&host, game.id).await.contains(&"your_move".to_owned()), "the bot gets no notice");
 
         let bots = player(&host);
-        let played = bots.settle().await.unwrap();
+        let played = bots.settle(NOW).await.unwrap();
         assert_eq!(played.len(), 1);
         assert_eq!(played[0].game.ply, 1);
         assert!(host.bot_turns(10).await.unwrap().is_empty(), "the bot's turn is over");
@@ -71,7 +71,7 @@ support::both! { multi_thread
         let after = host.play(game.id, alice().id, &mv, Some(1), NOW + 10).await.unwrap();
         assert_eq!(after.game.player_to_move().map(|u| u.id), Some(bot_user(level(2))));
         assert_eq!(host.bot_turns(10).await.unwrap()[0].since, NOW + 10);
-        let played = bots.settle().await.unwrap();
+        let played = bots.settle(NOW + 10).await.unwrap();
         assert_eq!(played.iter().map(|p| p.game.ply).collect::<Vec<_>>(), vec![3]);
         let view = host.show(game.id).await.unwrap();
         assert_eq!(view.ply, 3);
@@ -116,14 +116,14 @@ support::both! { multi_thread
         assert!(host.bot_turns(10).await.unwrap().is_empty());
         // After the bot answered, it takes back its answer and alice's move.
         host.play(casual.id, alice().id, &mv, None, NOW + 3).await.unwrap();
-        bots.settle().await.unwrap();
+        bots.settle(NOW + 3).await.unwrap();
         let outcome = host.takeback(casual.id, alice().id, OfferAction::Offer, None, NOW + 4).await.unwrap();
         assert!(matches!(outcome, OfferOutcome::Accepted { plies_taken_back: 2, .. }), "{outcome:?}");
         assert_eq!(host.show(casual.id).await.unwrap().ply, 0);
 
         let rated = against_bot(&host, "brandubh", SideChoice::Attackers, 1, true).await;
         host.play(rated.id, alice().id, &mv, None, NOW + 5).await.unwrap();
-        bots.settle().await.unwrap();
+        bots.settle(NOW + 5).await.unwrap();
         let error = refused!(host, host.takeback(rated.id, alice().id, OfferAction::Offer, None, NOW + 6));
         assert_eq!(error, HostError::BotRefusesTakeback { id: rated.id });
     }
@@ -202,7 +202,7 @@ support::both! { multi_thread
         let game = against_bot(&host, "brandubh", SideChoice::Attackers, 2, true).await;
         let mv = host.legal_moves(game.id, alice().id, "", 1).await.unwrap()[0].notation.clone();
         host.play(game.id, alice().id, &mv, None, NOW + 1).await.unwrap();
-        bots.settle().await.unwrap();
+        bots.settle(NOW + 1).await.unwrap();
         host.resign(game.id, alice().id, None, NOW + 2).await.unwrap();
         let people = host.leaderboard("brandubh", None, 10).await.unwrap();
         assert!(people.entries.is_empty(), "the people's leaderboard has no bot game: {people:?}");
@@ -218,7 +218,7 @@ support::both! { multi_thread
         assert_eq!(host.leaderboard("copenhagen", None, 10).await.unwrap().entries.len(), 2);
         let casual = against_bot(&host, "brandubh", SideChoice::Attackers, 4, false).await;
         host.play(casual.id, alice().id, &mv, None, NOW + 30).await.unwrap();
-        bots.settle().await.unwrap();
+        bots.settle(NOW + 30).await.unwrap();
         host.resign(casual.id, alice().id, None, NOW + 31).await.unwrap();
         let pool = host.leaderboard("bot:brandubh", None, 10).await.unwrap();
         assert!(pool.entries.iter().all(|e| e.user.id != bot_user(level(4))), "the casual game is not rated");
@@ -253,7 +253,7 @@ support::both! { multi_thread
         let error = refused!(host, host.play(casual.id, alice().id, "d5-f5", Some(0), NOW + 2));
         assert_eq!(host_error(&error, Lang::discord(Some("ru"))), "Сейчас не ваш ход: ходит Тафл-бот (уровень 3).");
         assert_eq!(refused!(host, host.hint_game(casual.id, bob().id)), HostError::NotAPlayer(casual.id));
-        player(&host).settle().await.unwrap();
+        player(&host).settle(NOW + 2).await.unwrap();
         let (view, job) = host.hint_game(casual.id, alice().id).await.unwrap();
         let analysis = SearchPool::new(1).search(0, job).await.unwrap().expect("a move");
         assert!(view.position.legal_moves().contains(&analysis.best));
@@ -401,5 +401,25 @@ support::both! { multi_thread
 support::both! { multi_thread
     async fn the_console_plays_the_engine_in_russian_with_no_english() {
         console_game_against_the_engine("ru").await;
+    }
+}
+
+support::both! { multi_thread
+    async fn the_bots_moves_in_the_console_keep_the_time_the_console_waited() {
+        // After /wait the console's clock runs two days ahead of the system's; the bot's answer
+        // must start the player's day from the console's time, not two days in the past.
+        let mut session = tafl_bot::local::Session::new(host().await, None).with_lang(Lang::console("en"));
+        assert!(!session.execute("/wait 2d").await.failed);
+        let reply = session.execute("/challenge @ai brandubh level:1 clock:1d side:defenders rated:false").await;
+        assert!(!reply.failed, "{}", reply.text);
+        // A day, less the second the clock may have ticked since the bot's move.
+        let left = ["game #1, ply 1: @you (defenders) to move, 1d left", "game #1, ply 1: @you (defenders) to move, 23h59m"];
+        assert!(left.iter().any(|l| reply.text.contains(l)), "{}", reply.text);
+        let reply = session.execute("/wait 23h").await;
+        assert!(!reply.text.contains("ran out of time"), "{}", reply.text);
+        // An hour left, less the real seconds the test took since the bot's move.
+        let reply = session.execute("/board").await;
+        let left = ["to move, 1h left", "to move, 59m"];
+        assert!(left.iter().any(|l| reply.text.contains(l)), "{}", reply.text);
     }
 }

@@ -355,8 +355,11 @@ impl BotPlayer {
     }
 
     /// Plays every bot move due now and every one those moves lead to, waiting for each:
-    /// for the console and tests, which show the position after the bot answered.
-    pub async fn settle(&self) -> Result<Vec<Played>, HostError> {
+    /// for the console and tests, which show the position after the bot answered. The moves are
+    /// played at `now`, the caller's clock: the console's runs ahead of the system's after
+    /// `/wait`, and a move stamped with the system's time would start the player's clock in the
+    /// past.
+    pub async fn settle(&self, now: i64) -> Result<Vec<Played>, HostError> {
         let mut played = Vec::new();
         loop {
             let turns = self.host.bot_turns(BATCH).await?;
@@ -368,7 +371,7 @@ impl BotPlayer {
                 let seed = (turn.game_id as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ turn.ply as u64;
                 let job = Job { game: turn.game.clone(), budget: Budget::Level { level: turn.level, seed } };
                 let Ok(Some(analysis)) = self.pool.search(turn.since, job).await else { continue };
-                if let Ok(p) = self.host.play_bot(&turn, analysis.best, now_secs()).await {
+                if let Ok(p) = self.host.play_bot(&turn, analysis.best, now).await {
                     (self.on_move)(&p);
                     played.push(p);
                     any = true;

@@ -178,7 +178,7 @@ impl Session {
 
     /// `text`, followed by the moves the bot played after it (each with its board).
     async fn bot_answers(&mut self, mut text: String) -> String {
-        let played = match self.bots.settle().await {
+        let played = match self.bots.settle(self.now()).await {
             Ok(played) => played,
             Err(error) => {
                 let _ = write!(text, "\n{}", tr!(self.lang, "console-error", message = (self.refusal())(error)));
