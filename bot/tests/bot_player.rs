@@ -423,3 +423,26 @@ support::both! { multi_thread
         assert!(left.iter().any(|l| reply.text.contains(l)), "{}", reply.text);
     }
 }
+
+support::both! { multi_thread
+    async fn the_consoles_leaderboard_shows_the_pool_of_games_against_the_bot_as_discords_does() {
+        let mut session = tafl_bot::local::Session::new(host().await, None).with_lang(Lang::console("en"));
+        let reply = session.execute("/challenge @ai brandubh level:1 side:defenders").await;
+        assert!(!reply.failed, "{}", reply.text);
+        let mv = session.execute("/moves").await.text.lines().next().unwrap().split_whitespace().next().unwrap().to_owned();
+        assert!(!session.execute(&format!("/move {mv}")).await.failed);
+        assert!(!session.execute("/resign").await.failed);
+        let pool = session.execute("/leaderboard brandubh against_bot:true").await;
+        assert!(!pool.failed, "{}", pool.text);
+        assert!(pool.text.contains("1. Tafl bot (level 1)") && pool.text.contains("2. you"), "{}", pool.text);
+        let people = session.execute("/leaderboard brandubh").await;
+        assert!(people.text.contains("No rated games yet"), "the people's board has no bot game: {}", people.text);
+        for (line, said) in [
+            ("/leaderboard brandubh against_bot:maybe", "\"against_bot:maybe\": write against_bot:true or against_bot:false"),
+            ("/leaderboard brandubh global:true", "\"global:true\" is not an option of /leaderboard; type /help"),
+        ] {
+            let reply = session.execute(line).await;
+            assert!(reply.failed && reply.text.contains(said), "{line}: {}", reply.text);
+        }
+    }
+}

@@ -20,7 +20,9 @@ console-help =
       /takeback request|accept|decline
       /export [N]             print the OTN record of a game
       /summary [N]            the summary of a game (and its GIF beside the boards)
-      /leaderboard [variant]  the best players of a variant's family (default copenhagen)
+      /leaderboard [variant] [against_bot:true]
+                              the best players of a variant's family (default copenhagen),
+                              or of its games against the bot
       /profile [@user]        ratings, results by side and current streak
       /import FILE [@attackers] [@defenders]
                               import a finished game from an OTN record file
@@ -49,7 +51,8 @@ console-bad-number = "{ $input }" is not a number like 12
 console-bad-side = "{ $input }" is not a side; choose attackers, defenders or random
 console-bad-challenge-option = "{ $input }" is not a challenge option; type /help
 console-bad-level = "{ $input }" is not a level; choose a level from 1 to 5, like level:3
-console-bad-rated = "{ $input }": write rated:true or rated:false
+console-bad-flag = "{ $input }": write { $option }:true or { $option }:false
+console-bad-option = "{ $input }" is not an option of /{ $command }; type /help
 
 console-anyone = anyone
 console-with-clock = { " " }with { $per_move } per move

@@ -20,7 +20,9 @@ console-help =
       /takeback request|accept|decline
       /export [N]             запись партии в OTN
       /summary [N]            итог партии (и её анимация рядом с досками)
-      /leaderboard [вариант]  лучшие игроки семейства вариантов (по умолчанию copenhagen)
+      /leaderboard [вариант] [against_bot:true]
+                              лучшие игроки семейства вариантов (по умолчанию copenhagen)
+                              или его партий с ботом
       /profile [@игрок]       рейтинги, результаты за каждую сторону и текущая серия
       /import ФАЙЛ [@нападающие] [@защитники]
                               загрузить законченную партию из файла записи OTN
@@ -49,7 +51,8 @@ console-bad-number = «{ $input }» — не номер вроде 12
 console-bad-side = «{ $input }» — не сторона; выберите attackers, defenders или random
 console-bad-challenge-option = «{ $input }» — не параметр вызова; см. /help
 console-bad-level = «{ $input }» — не уровень; выберите уровень от 1 до 5, например level:3
-console-bad-rated = «{ $input }»: напишите rated:true или rated:false
+console-bad-flag = «{ $input }»: напишите { $option }:true или { $option }:false
+console-bad-option = «{ $input }» — не параметр /{ $command }; см. /help
 
 console-anyone = любой желающий
 console-with-clock = { " " }с часами: { $per_move } на ход

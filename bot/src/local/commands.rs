@@ -257,11 +257,7 @@ impl Session {
                     value.parse::<i64>().map_err(|_| tr!(self.lang, "console-bad-level", input = shorten(value)))?,
                 );
             } else if let Some(value) = arg.strip_prefix("rated:") {
-                rated = match value.to_ascii_lowercase().as_str() {
-                    "true" | "yes" => true,
-                    "false" | "no" => false,
-                    _ => return Err(tr!(self.lang, "console-bad-rated", input = shorten(arg))),
-                };
+                rated = flag(arg, "rated", value, self.lang)?;
             } else if arg.starts_with('@') || arg.starts_with("opponent:") {
                 let name = parse_name(arg.trim_start_matches("opponent:"), self.lang)?;
                 opponent = Some(self.user(&name).await?);
@@ -628,9 +624,23 @@ impl Session {
         Ok(out)
     }
 
+    /// `/leaderboard [variant] [against_bot:true]`, as in Discord: the people's games, or the
+    /// pool of games against the bot.
     async fn leaderboard(&mut self, args: &[&str]) -> Result<String, String> {
-        let family = args.first().copied().unwrap_or("copenhagen");
-        let board = self.host.leaderboard(family, None, 20).await.map_err(self.refusal())?;
+        let mut variant = None;
+        let mut against_bot = false;
+        for arg in args {
+            if let Some(value) = arg.strip_prefix("against_bot:") {
+                against_bot = flag(arg, "against_bot", value, self.lang)?;
+            } else if variant.is_none() && !arg.contains(':') {
+                variant = Some(*arg);
+            } else {
+                return Err(tr!(self.lang, "console-bad-option", input = shorten(arg), command = "leaderboard"));
+            }
+        }
+        let variant = variant.unwrap_or("copenhagen");
+        let family = if against_bot { format!("{}{variant}", crate::host::BOT_POOL) } else { variant.to_owned() };
+        let board = self.host.leaderboard(&family, None, 20).await.map_err(self.refusal())?;
         let words = summary::leaderboard_text(&board, self.lang);
         let mut out = format!("{}\n{}", words.title, words.description);
         let trends = self.host.rating_trends(&board, 20).await.map_err(self.refusal())?;
@@ -896,6 +906,15 @@ impl Session {
                 None
             }
         }
+    }
+}
+
+/// The value of a yes-or-no option (`rated:false`), or the sentence that says how to write it.
+fn flag(arg: &str, option: &str, value: &str, lang: Lang) -> Result<bool, String> {
+    match value.to_ascii_lowercase().as_str() {
+        "true" | "yes" => Ok(true),
+        "false" | "no" => Ok(false),
+        _ => Err(tr!(lang, "console-bad-flag", input = shorten(arg), option = option)),
     }
 }
 
