@@ -526,7 +526,7 @@ pub async fn leaderboard(
     let guild = scope(ctx, global);
     let variant = variant.unwrap_or_else(|| Variant::Copenhagen.id().to_owned());
     // The pool of games against the bot: its levels and the people who played them.
-    let variant = if against_bot == Some(true) { format!("{}{variant}", crate::host::BOT_POOL) } else { variant };
+    let variant = if against_bot == Some(true) { crate::host::in_bot_pool(&variant) } else { variant };
     let board = ctx.data().host.leaderboard(&variant, guild, 20).await?;
     let public = public_lang(ctx).await;
     let words = crate::present::summary::leaderboard_text(&board, public);

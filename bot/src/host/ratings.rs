@@ -49,11 +49,17 @@ pub fn rating_families() -> Vec<&'static str> {
 fn is_rated(row: &GameRow, plies: usize) -> Option<String> {
     let counts = row.attacker_id != row.defender_id && plies >= 2 && !row.imported && row.rated;
     let family = counts.then(|| rating_family(&row.variant)).flatten()?;
-    Some(if super::bot::bot_in(row).is_some() { format!("{BOT_POOL}{family}") } else { family.to_owned() })
+    Some(if super::bot::bot_in(row).is_some() { in_bot_pool(family) } else { family.to_owned() })
 }
 
 /// The prefix of the rating families of games against the bot (`bot:copenhagen`).
 pub const BOT_POOL: &str = "bot:";
+
+/// A family (or a variant, for a leaderboard) in the pool of games against the bot.
+#[must_use]
+pub fn in_bot_pool(family: &str) -> String {
+    format!("{BOT_POOL}{family}")
+}
 
 /// The family of a rating and whether it is of the pool of games against the bot.
 #[must_use]
@@ -147,7 +153,7 @@ impl Host {
         let family = rating_family(name).ok_or_else(|| HostError::UnknownFamily {
             input: family.chars().filter(|c| !c.is_control()).take(32).collect(),
         })?;
-        let family = if bot_pool { format!("{BOT_POOL}{family}") } else { family.to_owned() };
+        let family = if bot_pool { in_bot_pool(family) } else { family.to_owned() };
         let family = family.as_str();
         let scope = Scope::of(guild);
         let limit = limit.clamp(1, MAX_LEADERBOARD);

@@ -639,7 +639,7 @@ impl Session {
             }
         }
         let variant = variant.unwrap_or("copenhagen");
-        let family = if against_bot { format!("{}{variant}", crate::host::BOT_POOL) } else { variant.to_owned() };
+        let family = if against_bot { crate::host::in_bot_pool(variant) } else { variant.to_owned() };
         let board = self.host.leaderboard(&family, None, 20).await.map_err(self.refusal())?;
         let words = summary::leaderboard_text(&board, self.lang);
         let mut out = format!("{}\n{}", words.title, words.description);
