@@ -210,13 +210,6 @@ mod tests {
     }
 
     #[test]
-    fn cards_name_the_variant_as_the_summary_does() {
-        assert_eq!(variant_name("brandubh", Lang::discord(Some("ru"))), "Брандубх");
-        assert_eq!(variant_name("brandubh", Lang::discord(None)), "Brandubh");
-        assert_eq!(variant_name("custom", Lang::discord(Some("ru"))), "свои правила");
-    }
-
-    #[test]
     fn streaks_use_the_right_russian_plural() {
         assert_eq!(streak_line(PlayerResult::Win, 1, Lang::discord(Some("ru"))), "Текущая серия: 1 победа подряд");
         assert_eq!(streak_line(PlayerResult::Win, 3, Lang::discord(Some("ru"))), "Текущая серия: 3 победы подряд");

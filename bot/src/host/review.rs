@@ -177,6 +177,9 @@ impl Reviewing {
                 self.evaluation[ply] = engine::score_for(position, Side::Attackers, score);
                 self.scores[ply] = score;
                 self.best[ply] = mv;
+                // A takeback replays the game from its start, so the backward pass replays
+                // quadratically many moves; each costs far less than one search (the benchmark's
+                // 200-ply figure includes them).
                 if self.replay.take_back().is_none() {
                     self.pass = Pass::Done;
                 }

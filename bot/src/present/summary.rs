@@ -592,6 +592,10 @@ mod tests {
         assert_eq!((caption.attackers.as_str(), caption.defenders.as_str()), ("Тафл-бот (уровень 3)", "bob"));
         let gif = gif_options(&s, russian());
         assert_eq!((gif.attackers.as_str(), gif.defenders.as_str()), ("Тафл-бот (уровень 3)", "bob"));
+        // The card too, and its title names the variant as the text does.
+        let card = crate::discord::cards::summary_card(&s, russian(), tafl_render::Theme::default());
+        assert_eq!(card.players[0].name, "Тафл-бот (уровень 3)");
+        assert_eq!(card.title, "Копенгагенский хнефатафл · рейтинговая");
         assert!(summary_text(&s, english()).title.contains("Tafl bot (level 3)"));
     }
 
