@@ -645,7 +645,11 @@ impl Session {
         let mut out = format!("{}\n{}", words.title, words.description);
         let trends = self.host.rating_trends(&board, 20).await.map_err(self.refusal())?;
         let card = crate::discord::cards::leaderboard_card(&board, &trends, self.lang, tafl_render::Theme::default());
-        let name = format!("leaderboard-{}.png", board.family);
+        // A file name, not the pool's key: "bot:" would put a colon in it.
+        let name = match crate::host::split_pool(&board.family) {
+            (family, true) => format!("leaderboard-bot-{family}.png"),
+            (family, false) => format!("leaderboard-{family}.png"),
+        };
         if let Some(path) = self.write_picture(&name, |r| r.render_leaderboard_card(&card)) {
             let _ = write!(out, "\n{}", tr!(self.lang, "console-leaderboard-card", path = path.display().to_string()));
         }
