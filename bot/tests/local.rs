@@ -36,17 +36,26 @@ fn local(db: &std::path::Path, extra: &[&str], script: &str) -> String {
     let stdout = String::from_utf8(output.stdout).unwrap();
     let stderr = String::from_utf8(output.stderr).unwrap();
     // A piped session ends with status 1 exactly when one of its commands failed, and says how
-    // many did.
-    let failures = stdout.lines().filter(|l| l.starts_with("error:") || l.starts_with("ошибка:")).count();
+    // many did, in the session's language.
+    let english = stdout.lines().filter(|l| l.starts_with("error:")).count();
+    let russian = stdout.lines().filter(|l| l.starts_with("ошибка:")).count();
+    let failures = english + russian;
     if failures == 0 {
         assert!(output.status.success(), "tafl-bot local failed: {stderr}\n{stdout}");
     } else {
         assert_eq!(output.status.code(), Some(1), "{failures} failures: {stderr}\n{stdout}");
-        assert_eq!(
-            stderr.trim_end().lines().last(),
-            Some(&*format!("error: {failures} of the session's commands failed (see the error lines above)")),
-            "{stderr}"
-        );
+        let said = if russian == 0 {
+            format!("error: {failures} of the session's commands failed (see the error lines above)")
+        } else {
+            assert_eq!(english, 0, "one language a session: {stdout}");
+            let commands = match (failures % 10, failures % 100) {
+                (1, n) if n != 11 => "команда сеанса не выполнена",
+                (2..=4, n) if !(12..=14).contains(&n) => "команды сеанса не выполнены",
+                _ => "команд сеанса не выполнены",
+            };
+            format!("ошибка: {failures} {commands} (см. строки с ошибками выше)")
+        };
+        assert_eq!(stderr.trim_end().lines().last(), Some(&*said), "{stderr}");
     }
     assert!(!stderr.contains("panicked"), "{stderr}");
     stdout
@@ -550,6 +559,27 @@ fn a_language_the_console_does_not_speak_is_refused() {
     assert!(!output.status.success());
     let stderr = String::from_utf8(output.stderr).unwrap();
     assert!(stderr.contains("does not speak \"tlh\"; choose one of: en, ru"), "{stderr}");
+}
+
+#[test]
+fn a_database_the_console_cannot_open_is_said_in_the_sessions_language() {
+    // A folder is no database file; the sentence names it, in the session's language.
+    let dir = temp_path("local-db-is-a-folder");
+    std::fs::create_dir_all(&dir).unwrap();
+    for (lang, said) in [("en", "error: cannot open the database "), ("ru", "ошибка: не удаётся открыть базу данных ")]
+    {
+        let output = Command::new(BIN)
+            .args(["local", "--no-png", "--lang", lang, "--db"])
+            .arg(&dir)
+            .env("RUST_LOG", "off")
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(1));
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        let expected = format!("{said}{}: ", dir.display());
+        assert!(stderr.trim_end().lines().last().is_some_and(|l| l.starts_with(&expected)), "{stderr}");
+    }
 }
 
 #[test]

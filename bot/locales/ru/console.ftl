@@ -35,6 +35,12 @@ console-welcome = tafl-bot local: база { $path }. Список команд:
 console-error = ошибка: { $message }
 console-bye = до встречи
 console-line-too-long = строка команды длиннее 64 КБ, больше консоль не читает; сеанс окончен
+console-db-unavailable = не удаётся открыть базу данных { $name }: { $error }
+console-session-failed = { $failures ->
+    [one] { $failures } команда сеанса не выполнена
+    [few] { $failures } команды сеанса не выполнены
+   *[many] { $failures } команд сеанса не выполнены
+} (см. строки с ошибками выше)
 console-as-inside-as = as { $player } выполняет одну команду за { $player }; чтобы переключиться насовсем, наберите /as отдельно, например /as @bob
 console-moves-cut = показано { $shown } из { $total }; уточните начало хода, например /moves { $prefix }
 console-games-cut = показано { $shown } из { $total }, сначала новые; уточните, например /games { $player } (только идущие)

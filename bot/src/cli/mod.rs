@@ -65,9 +65,10 @@ pub enum CliError {
     /// A move of `replay` that cannot be played; the output stream has already reported it.
     #[error("ply {ply}: {message}")]
     BadPly { ply: usize, mv: String, message: String },
-    /// Commands of a piped console session failed; each was answered already.
-    #[error("{failures} of the session's commands failed (see the error lines above)")]
-    SessionFailed { failures: usize },
+    /// A sentence already worded in its reader's language, its "error:" included (the console
+    /// speaks Russian too): printed as it is.
+    #[error("{0}")]
+    Said(String),
     /// Writing the output or a file, or reading stdin, failed.
     #[error("{context}: {source}")]
     Io { context: std::borrow::Cow<'static, str>, source: io::Error },
@@ -97,8 +98,12 @@ pub fn main() -> ExitCode {
         // The reader went away (`tafl-bot perft … | head -1`): nobody is left to tell.
         Err(CliError::Io { source, .. }) if source.kind() == io::ErrorKind::BrokenPipe => ExitCode::FAILURE,
         Err(error) => {
+            let line = match error {
+                CliError::Said(said) => said,
+                error => format!("error: {error}"),
+            };
             // Every error is one line; whatever input it quotes cannot break or colour it.
-            complain(&crate::printable::printable(&format!("error: {error}")));
+            complain(&crate::printable::printable(&line));
             ExitCode::FAILURE
         }
     }

@@ -91,9 +91,9 @@ pub fn run_with(
         .build()
         .map_err(|e| CliError::Input(format!("cannot start the async runtime: {e}")))?;
     runtime.block_on(async {
-        let db = open(&args.db).await?;
-        let boards = (!args.no_png).then(|| args.boards.clone());
         let lang = args.language();
+        let db = open(&args.db, lang).await?;
+        let boards = (!args.no_png).then(|| args.boards.clone());
         let mut session = Session::new(Host::new(db), boards).with_lang(lang);
         let write = CliError::write;
         if interactive {
@@ -115,7 +115,8 @@ pub fn run_with(
             if read > MAX_LINE_BYTES {
                 // Endless input (`< /dev/zero`) has no next line to go on with.
                 session.close().await;
-                return Err(CliError::Input(tr!(lang, "console-line-too-long")));
+                let said = tr!(lang, "console-line-too-long");
+                return Err(CliError::Said(tr!(lang, "console-error", message = said)));
             }
             let command = line.trim();
             if command.is_empty() || command.starts_with('#') {
@@ -144,14 +145,15 @@ pub fn run_with(
         session.close().await;
         // A script whose commands failed must not look like a success to whoever ran it.
         if failures > 0 && !interactive {
-            return Err(CliError::SessionFailed { failures });
+            let said = tr!(lang, "console-session-failed", failures = failures);
+            return Err(CliError::Said(tr!(lang, "console-error", message = said)));
         }
         Ok(())
     })
 }
 
 /// Opens `--db`: a file name, or a database URL (`sqlite://…`, `postgres://…`).
-async fn open(path: &Path) -> Result<Db, CliError> {
+async fn open(path: &Path, lang: Lang) -> Result<Db, CliError> {
     let url = path.to_str().filter(|text| crate::store::Backend::of_url(text).is_some());
     let opened = match url {
         Some(url) => Db::open(url).await,
@@ -161,7 +163,8 @@ async fn open(path: &Path) -> Result<Db, CliError> {
         // A URL may hold a password: never shown.
         let name = url.map_or_else(|| path.display().to_string(), crate::store::redacted);
         tracing::error!(error = %e, db = %name, "cannot open the database");
-        CliError::Input(format!("cannot open the database {name}: {e}"))
+        let said = tr!(lang, "console-db-unavailable", name = name, error = e.to_string());
+        CliError::Said(tr!(lang, "console-error", message = said))
     })
 }
 
