@@ -65,6 +65,7 @@ error-stops-on-corner = { $notation }: only the king may stop on a corner.
 error-capture-mismatch = { $notation }: the move captures { $actual }, not { $claimed }.
 nothing = nothing
 error-illegal-hint = { $why } See the legal moves with { CMD("board") } or the move suggestions.
+error-illegal-hint-console = { $why } See the legal moves with { CMD("moves") } or { CMD("board") }.
 
 error-unknown-variant-named = "{ $input }" is not a variant; the variants are: { $known }.
 error-unknown-option = { $variant } has no option "{ $key }"; { $options ->

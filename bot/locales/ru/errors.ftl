@@ -65,6 +65,7 @@ error-stops-on-corner = { $notation }: на угловое поле может �
 error-capture-mismatch = { $notation }: этот ход берёт { $actual }, а не { $claimed }.
 nothing = ничего
 error-illegal-hint = { $why } Возможные ходы покажут { CMD("board") } и подсказки к ходу.
+error-illegal-hint-console = { $why } Возможные ходы покажут { CMD("moves") } и { CMD("board") }.
 
 error-unknown-variant-named = «{ $input }» — не вариант; варианты: { $known }.
 error-unknown-option = У варианта «{ $variant }» нет опции «{ $key }»; { $options ->

@@ -218,7 +218,12 @@ pub fn host_error(error: &HostError, lang: Lang) -> String {
         HostError::StaleBoard { .. } => tr!(lang, "error-stale-board"),
         HostError::BadMove(error) => parse_error(error, lang),
         HostError::IllegalMove(error) => {
-            tr!(lang, "error-illegal-hint", why = illegal_move(error, lang))
+            // Discord suggests moves as the player types; the console lists them with /moves.
+            let hint = match lang.markup() {
+                Markup::Discord => "error-illegal-hint",
+                Markup::Console => "error-illegal-hint-console",
+            };
+            tr!(lang, hint, why = illegal_move(error, lang))
         }
         HostError::NoOffer { id, kind: OfferKind::Draw, .. } => tr!(lang, "error-no-draw-offer", id = *id),
         HostError::NoOffer { id, kind: OfferKind::Takeback, .. } => tr!(lang, "error-no-takeback-request", id = *id),
