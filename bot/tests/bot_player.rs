@@ -389,6 +389,18 @@ async fn console_game_against_the_engine(lang: &str) {
     let winner = says("Game #1 — Tafl bot (level 2) wins", "Партия №1 — победа: Тафл-бот (уровень 2) (нападающие)");
     assert!(reply.text.contains(winner), "{}", reply.text);
     shown.push_str(&reply.text);
+    // Its record names the bot as stored, and comes back as a game against the same level.
+    let record = session.execute("/export 1").await;
+    assert!(record.text.contains("[attackers:Tafl bot (level 2)]"), "{}", record.text);
+    let file = temp_path(&format!("bot-record-{lang}.otn"));
+    std::fs::write(&file, &record.text).unwrap();
+    let reply = session.execute(&format!("/import {}", file.display())).await;
+    let imported = says(
+        "@Tafl bot (level 2) (attackers) against @you (defenders)",
+        "@Тафл-бот (уровень 2) (нападающие) против @you (защитники)",
+    );
+    assert!(!reply.failed && reply.text.contains(imported), "{}", reply.text);
+    shown.push_str(&reply.text);
     if ru {
         // The `result:` line is for scripts: the outcome's codes as stored, in every language.
         let prose = shown.lines().filter(|line| !line.starts_with("итог: ")).collect::<Vec<_>>().join("\n");

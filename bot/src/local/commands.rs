@@ -215,6 +215,15 @@ impl Session {
     }
 
     /// The stable id of a name, created on first use.
+    /// The bot's level whose stored name is `name`, if any.
+    async fn bot_named(&self, name: &str) -> Result<Option<User>, String> {
+        let lang = self.lang;
+        let internal = |error: sqlx::Error| text::host_error(&HostError::from(error), lang);
+        let mut conn = self.host.db().pool().acquire().await.map_err(internal)?;
+        let found = store::users::find_by_name(&mut conn, name).await.map_err(internal)?;
+        Ok(found.filter(|row| crate::host::is_bot(row.id)).map(|row| User { id: row.id, name: row.name }))
+    }
+
     async fn user(&self, name: &str) -> Result<User, String> {
         let now = self.now();
         let lang = self.lang;
@@ -697,9 +706,17 @@ impl Session {
         {
             let name = match (given, tag(side.name())) {
                 (Some(given), _) => parse_name(given, lang)?,
-                (None, Some(tagged)) => parse_name(&tagged, lang).map_err(|e| {
-                    tr!(lang, "console-bad-record-player", side = text::side_name(side, lang), error = e)
-                })?,
+                (None, Some(tagged)) => {
+                    // `/export` names the bot as it is stored ("Tafl bot (level 3)"): its game
+                    // comes back as a game against that level.
+                    if let Some(bot) = self.bot_named(&tagged).await? {
+                        players.push(bot);
+                        continue;
+                    }
+                    parse_name(&tagged, lang).map_err(|e| {
+                        tr!(lang, "console-bad-record-player", side = text::side_name(side, lang), error = e)
+                    })?
+                }
                 (None, None) => self.current.clone(),
             };
             players.push(self.user(&name).await?);
