@@ -364,6 +364,12 @@ async fn console_game_against_the_engine(lang: &str) {
             "«rated:maybe»: напишите rated:true или rated:false",
         ),
         (
+            "/profile @ai",
+            "The bot plays at five levels, each with its own rating and games: see them with /leaderboard against_bot:true.",
+            "Бот играет на пяти уровнях, у каждого свои рейтинг и партии: их покажет /leaderboard against_bot:true.",
+        ),
+        ("/games @ai all", "The bot plays at five levels", "Бот играет на пяти уровнях"),
+        (
             "/challenge @bob level:2",
             "A level is for games against the bot",
             "Уровень задаётся только для партии с ботом",

@@ -120,6 +120,20 @@ async fn bad_challenges_of_the_bot_get_one_sentence_in_the_callers_language() {
         assert!(answer.content.contains(words), "{options}: {}", answer.content);
         assert!(answer.content.matches(['.', ';']).count() <= 2, "one sentence: {}", answer.content);
     }
+    // The bot's own user plays as its five levels: its profile or games point to them.
+    for (table, command, words) in [
+        (
+            &english,
+            "profile",
+            ["The bot plays at five levels, each with its own rating and games", "against_bot:true."],
+        ),
+        (&russian, "games", ["Бот играет на пяти уровнях, у каждого свои рейтинг и партии", "против_бота:true."]),
+    ] {
+        let asked = table.command(ALICE, command, &json!({ "user": THE_BOT.id }), &[THE_BOT]);
+        let answer = fake.wait_for_original(&asked).await;
+        assert!(answer.is_ephemeral(), "{answer:#?}");
+        assert!(words.iter().all(|w| answer.content.contains(w)), "{command}: {}", answer.content);
+    }
     assert!(
         fake.messages_in(CHANNEL).iter().all(StoredMessage::is_ephemeral),
         "nothing public was posted: {:#?}",

@@ -98,4 +98,5 @@ error-level-with-person = A level is for games against the bot; leave the oppone
 error-bot-refuses-takeback = The bot takes no moves back in a rated game; start one with { $unrated } to practise with takebacks.
 error-hint-not-against-bot = Hints are only given in games against the bot.
 error-hint-in-rated-game = Hints are not given in rated games; start a game against the bot with { $unrated } to get them.
+error-the-bot-has-levels = The bot plays at five levels, each with its own rating and games: see them with { $leaderboard }.
 error-unrated-with-person = Only games against the bot can be unrated; leave { $unrated } out, or add a level, like { $level }, to play the bot.

@@ -469,6 +469,7 @@ async fn offer(
 /// Your games in progress (or someone else's), with jump links.
 #[poise::command(slash_command)]
 pub async fn games(ctx: Context<'_>, user: Option<serenity::User>) -> Result<(), BotError> {
+    refuse_the_bot_itself(ctx, user.as_ref())?;
     let lang = lang(ctx);
     let whose = user.as_ref().map_or(caller(ctx).id, |u| u.id.get() as i64);
     let games = ctx.data().host.games(whose, false).await?;
@@ -549,6 +550,7 @@ pub async fn leaderboard(
 /// A player's ratings and results by side, on this server or everywhere.
 #[poise::command(slash_command)]
 pub async fn profile(ctx: Context<'_>, user: Option<serenity::User>, global: Option<bool>) -> Result<(), BotError> {
+    refuse_the_bot_itself(ctx, user.as_ref())?;
     let whose = user.as_ref().map_or(caller(ctx).id, |u| u.id.get() as i64);
     let profile = ctx.data().host.profile(whose, scope(ctx, global)).await?;
     let public = public_lang(ctx).await;
@@ -566,6 +568,15 @@ pub async fn profile(ctx: Context<'_>, user: Option<serenity::User>, global: Opt
         .attachment(serenity::CreateAttachment::bytes(png, "profile.png"))
         .allowed_mentions(serenity::CreateAllowedMentions::new());
     with_retries(|| ctx.send(reply.clone())).await?;
+    Ok(())
+}
+
+/// The bot's own Discord user is no player: its five levels are (`/tafl challenge` reads it the
+/// same way), so its profile or games would be an empty page. Says where its levels are.
+fn refuse_the_bot_itself(ctx: Context<'_>, user: Option<&serenity::User>) -> Result<(), BotError> {
+    if user.is_some_and(|u| u.id == ctx.framework().bot_id()) {
+        return Err(BotError::Host(HostError::TheBotHasLevels));
+    }
     Ok(())
 }
 

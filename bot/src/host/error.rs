@@ -96,6 +96,10 @@ pub enum HostError {
     /// Hints would make a rated game meaningless.
     #[error("hint in a rated game")]
     HintInRatedGame,
+    /// A profile or game list asked of the bot itself, which plays as five levels, each rated
+    /// on its own (the front ends know which name or user is the bot).
+    #[error("the bot itself has no profile; its levels do")]
+    TheBotHasLevels,
     #[error("internal error")]
     Internal,
 }

@@ -257,8 +257,7 @@ impl Session {
         let mut rated = true;
         let mut against_bot = false;
         for arg in args {
-            if arg.eq_ignore_ascii_case("@ai") || arg.eq_ignore_ascii_case("opponent:@ai") {
-                // `@ai` is the engine, as the bot itself is in Discord.
+            if is_the_engine(arg.strip_prefix("opponent:").unwrap_or(arg)) {
                 against_bot = true;
             } else if let Some(value) = arg.strip_prefix("level:") {
                 // A number out of range is the host's to refuse; anything else is no number.
@@ -509,6 +508,7 @@ impl Session {
     async fn games(&mut self, args: &[&str]) -> Result<String, String> {
         let all = args.contains(&"all");
         let user = match args.iter().find(|a| a.starts_with('@')) {
+            Some(name) if is_the_engine(name) => return Err(text::host_error(&HostError::TheBotHasLevels, self.lang)),
             Some(name) => self.user(&parse_name(name, self.lang)?).await?,
             None => self.me().await?,
         };
@@ -667,6 +667,7 @@ impl Session {
 
     async fn profile(&mut self, args: &[&str]) -> Result<String, String> {
         let user = match args.first() {
+            Some(name) if is_the_engine(name) => return Err(text::host_error(&HostError::TheBotHasLevels, self.lang)),
             Some(name) => self.user(&parse_name(name, self.lang)?).await?,
             None => self.me().await?,
         };
@@ -937,6 +938,11 @@ fn flag(arg: &str, option: &str, value: &str, lang: Lang) -> Result<bool, String
         "false" | "no" => Ok(false),
         _ => Err(tr!(lang, "console-bad-flag", input = shorten(arg), option = option)),
     }
+}
+
+/// Whether a name typed in the console is the engine: `@ai`, as the bot itself is in Discord.
+fn is_the_engine(name: &str) -> bool {
+    name.eq_ignore_ascii_case("@ai")
 }
 
 /// `@bob` or `bob`: letters, digits, `_`, `-` and `.`, at most 32 characters.

@@ -258,6 +258,15 @@ pub fn host_error(error: &HostError, lang: Lang) -> String {
         HostError::BotRefusesTakeback { .. } => tr!(lang, "error-bot-refuses-takeback", unrated = unrated(lang)),
         HostError::HintNotAgainstBot => tr!(lang, "error-hint-not-against-bot"),
         HostError::HintInRatedGame => tr!(lang, "error-hint-in-rated-game", unrated = unrated(lang)),
+        HostError::TheBotHasLevels => tr!(
+            lang,
+            "error-the-bot-has-levels",
+            leaderboard = format!(
+                "{} {}",
+                markup::command(lang, "leaderboard"),
+                markup::option(lang, "leaderboard", "against_bot", Some("true"))
+            )
+        ),
         HostError::Internal => tr!(lang, "error-internal"),
     }
 }
