@@ -120,6 +120,18 @@ async fn bad_challenges_of_the_bot_get_one_sentence_in_the_callers_language() {
         assert!(answer.content.contains(words), "{options}: {}", answer.content);
         assert!(answer.content.matches(['.', ';']).count() <= 2, "one sentence: {}", answer.content);
     }
+    // Another bot cannot play; this one can, and the refusal says so.
+    let other_bot = Player { id: 2_000_000_000_000_000_099, name: "Dice" };
+    for (table, words) in [
+        (&english, "Other bots cannot play; challenge a person or this bot itself,"),
+        (&russian, "Другие боты не играют; вызовите человека или самого этого бота"),
+    ] {
+        let mut payload = table.command_payload(ALICE, "challenge", &json!({ "opponent": other_bot.id }), &[other_bot]);
+        payload["data"]["resolved"]["users"][other_bot.id.to_string()]["bot"] = json!(true);
+        let refused = fake.push_interaction(payload);
+        let answer = fake.wait_for_original(&refused).await;
+        assert!(answer.is_ephemeral() && answer.content.contains(words), "{}", answer.content);
+    }
     // The bot's own user plays as its five levels: its profile or games point to them.
     for (table, command, words) in [
         (

@@ -9,7 +9,7 @@ error-unknown-control = This button no longer works; show the current board with
 error-unknown-variant = There is no such variant; please pick one from the list ({ CMD("variants") } shows them all).
 error-no-game-here = You have no game in this channel; name one with the { $game } option, or see { CMD("games") }.
 error-several-games = You have several games here ({ $list }); choose one with the { $game } option.
-error-bots-cannot-play = Bots cannot play; challenge a person, or leave the opponent out for an open challenge.
+error-bots-cannot-play = Other bots cannot play; challenge a person or this bot itself, or leave the opponent out for an open challenge.
 error-no-piece-moves = No piece of yours can move from { $square }; pick another.
 
 error-challenge-yourself = You cannot challenge yourself; name another player, or leave the opponent out for an open challenge.
