@@ -11,7 +11,11 @@
 //!   `synchronous_commit` on and off, beside one process on `SQLite` on disk. Without `PostgreSQL`
 //!   the table has the `SQLite` row only, and one line says why.
 //!
-//! `cargo bench -p tafl-bot --bench host -- processes` (or `moves`, `memory`) runs one section.
+//! * the bot's answer to a draw offer (`bot::accepts_draw`: a short search, run in the offer's
+//!   transaction on an async worker), per preset, on positions of random games.
+//!
+//! `cargo bench -p tafl-bot --bench host -- processes` (or `moves`, `memory`, `draw`) runs one
+//! section.
 
 #[path = "../tests/support/mod.rs"]
 mod support;
@@ -429,5 +433,30 @@ fn main() {
     }
     if wanted("processes") {
         processes_table(&runtime, full);
+    }
+    if wanted("draw") {
+        draw_offers(if full { 20 } else { 2 });
+    }
+}
+
+/// How long the bot takes to judge a draw offer, after `plies` random plies of every preset.
+fn draw_offers(games: usize) {
+    println!("the bot's answer to a draw offer (a search of 2,000 nodes), {games} positions a preset:");
+    for variant in Variant::ALL {
+        let mut times = Vec::new();
+        for moves in random_games(variant, games, 30, 7) {
+            let mut game = Game::new(Position::new(variant.rules()).unwrap());
+            for mv in &moves {
+                game.play_text(&mv.parse().unwrap()).unwrap();
+            }
+            for side in [tafl_rules::Side::Attackers, tafl_rules::Side::Defenders] {
+                let started = Instant::now();
+                std::hint::black_box(tafl_bot::host::bot::accepts_draw(&game, side));
+                times.push(started.elapsed().as_secs_f64() * 1000.0);
+            }
+        }
+        let mean = times.iter().sum::<f64>() / times.len() as f64;
+        let worst = times.iter().copied().fold(0.0, f64::max);
+        println!("  {:<14} mean {mean:>6.2} ms, worst {worst:>6.2} ms", variant.id());
     }
 }

@@ -8,14 +8,14 @@ mod support;
 use std::sync::Arc;
 
 use support::{NOW, alice, bob, game, host, request, snapshot, temp_path};
-use tafl_bot::host::bot::accepts_draw;
+use tafl_bot::host::bot::{DRAW_MARGIN, accepts_draw};
 use tafl_bot::host::search_pool::SearchPool;
 use tafl_bot::host::{BotPlayer, GameView, Host, HostError, OfferAction, OfferOutcome, SideChoice, bot_user, is_bot};
 use tafl_bot::present::Lang;
 use tafl_bot::present::text::host_error;
 use tafl_bot::store::Db;
 use tafl_rules::engine::{Level, evaluate, score_for};
-use tafl_rules::{Game, Position, Side, Variant};
+use tafl_rules::{Game, Position, Side, Status, Variant};
 
 macro_rules! refused {
     ($host:expr, $op:expr) => {{
@@ -154,6 +154,50 @@ fn the_bot_accepts_a_draw_exactly_when_it_stands_worse_than_at_the_start() {
     assert_eq!(game.moves().last().unwrap().captures.len(), 1);
     assert!(!accepts_draw(&game, Side::Attackers));
     assert!(accepts_draw(&game, Side::Defenders));
+}
+
+/// A position of random play in some preset where the side to move can win at once, and the
+/// static score from `side` stands more than the draw margin below the start's (`below`) or
+/// not (`!below`): a position the static score alone misjudges.
+fn win_at_hand(side_to_move_is_bot: bool, below: bool) -> (Variant, Game) {
+    for variant in Variant::ALL {
+        for seed in 1..500u64 {
+            let mut rng = support::Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+            let mut game = Game::new(Position::new(variant.rules()).unwrap());
+            while game.status().is_ongoing() && game.ply() < 120 {
+                let position = game.position();
+                let to_move = position.to_move();
+                let bot = if side_to_move_is_bot { to_move } else { to_move.opponent() };
+                let standing = |p: &Position| score_for(p, bot, evaluate(p));
+                let wins = |mv| {
+                    let mut trial = position.clone();
+                    matches!(trial.play_unchecked(mv).status, Status::Finished(o) if o.winner == Some(to_move))
+                };
+                let moves = position.legal_moves();
+                if (standing(position) < standing(game.start()) - DRAW_MARGIN) == below
+                    && moves.iter().copied().any(wins)
+                {
+                    return (variant, game);
+                }
+                game.play(moves[rng.below(moves.len())]).unwrap();
+            }
+        }
+    }
+    panic!("no position with a win at hand found");
+}
+
+#[test]
+fn the_bot_judges_a_draw_offer_by_a_forced_result_the_static_score_misses() {
+    // The bot to move, worse off by the static count than the margin allows, with a win at
+    // hand: it plays on.
+    let (variant, game) = win_at_hand(true, true);
+    let bot = game.position().to_move();
+    assert!(!accepts_draw(&game, bot), "{variant:?} {bot:?} declines at ply {}", game.ply());
+    // The opponent to move with a win at hand, the bot even or better by the static count: it
+    // takes the half point.
+    let (variant, game) = win_at_hand(false, false);
+    let bot = game.position().to_move().opponent();
+    assert!(accepts_draw(&game, bot), "{variant:?} {bot:?} accepts at ply {}", game.ply());
 }
 
 support::both! {

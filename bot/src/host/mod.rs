@@ -1055,8 +1055,8 @@ async fn take_back(
 }
 
 /// The bot's answer to `user`'s draw offer, given at once in the offer's transaction: agreed
-/// when its evaluation says it is clearly worse off than at the start ([`bot::accepts_draw`]),
-/// else declined.
+/// when a short search finds it lost, or its evaluation says it is clearly worse off than at
+/// the start ([`bot::accepts_draw`]), else declined.
 async fn bot_answers_draw(
     conn: &mut Conn,
     loaded: Loaded,
