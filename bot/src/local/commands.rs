@@ -214,7 +214,6 @@ impl Session {
         Ok(tr!(self.lang, "console-now-playing", player = format!("@{}", self.current)))
     }
 
-    /// The stable id of a name, created on first use.
     /// The bot's level whose stored name is `name`, if any.
     async fn bot_named(&self, name: &str) -> Result<Option<User>, String> {
         let lang = self.lang;
@@ -224,6 +223,7 @@ impl Session {
         Ok(found.filter(|row| crate::host::is_bot(row.id)).map(|row| User { id: row.id, name: row.name }))
     }
 
+    /// The stable id of a name, created on first use.
     async fn user(&self, name: &str) -> Result<User, String> {
         let now = self.now();
         let lang = self.lang;
