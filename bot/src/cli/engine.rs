@@ -151,6 +151,10 @@ impl Session {
     /// never more than `max_millis`; `max_millis` without a clock.
     fn move_millis(&self) -> u64 {
         let Some((main, overtime)) = self.clock else { return self.max_millis };
+        // The protocol's -1: this game has no main time (and no clock at all unless overtime).
+        if main < 0.0 && overtime <= 0.0 {
+            return self.max_millis;
+        }
         let seconds = if main > 0.0 { main / 30.0 + overtime * 0.8 } else { overtime * 0.8 };
         ((seconds * 1000.0) as u64).clamp(50, self.max_millis)
     }
@@ -184,6 +188,29 @@ mod tests {
         let mut game = Game::new(Position::new(tafl_rules::Variant::Brandubh.rules()).expect("a preset"));
         game.play("d2-b2".parse::<MoveText>().expect("a move").mv).expect("legal");
         game.play(reply.parse::<MoveText>().expect("simple notation").mv).expect("the engine's reply is legal");
+    }
+
+    #[test]
+    fn the_time_for_a_move_follows_the_clock_and_an_untimed_game_gets_the_full_budget() {
+        let mut session = Session {
+            game: None,
+            side: Side::Defenders,
+            clock: None,
+            searcher: Searcher::with_table_bits(10),
+            max_millis: 4_500,
+        };
+        let mut after = |clock: &str| {
+            session.command(clock, &mut Vec::new()).expect("in memory");
+            session.move_millis()
+        };
+        // OpenTafl says -1 for the main time of a game without a clock.
+        assert_eq!(after("clock -1 -1 0 0 0"), 4_500);
+        // The defenders' 60 seconds: two seconds a move.
+        assert_eq!(after("clock 300 60 0 0 0"), 2_000);
+        // Main time spent, overtime periods of 5 seconds: most of one.
+        assert_eq!(after("clock 300 0 5 3 3"), 4_000);
+        assert_eq!(after("clock 300 3 5 3 3"), 4_100);
+        assert_eq!(after("clock 9000 9000 0 0 0"), 4_500, "never more than the budget");
     }
 
     #[test]
