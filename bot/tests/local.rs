@@ -143,7 +143,7 @@ fn a_game_with_a_clock_shows_time_left_reminds_and_times_out_as_time_passes() {
     let s = "/tick\nas @ann /challenge @ben brandubh side:attackers clock:1h\nas @ben /accept\nas @ann /move a4-a5\n\
              as @ben /move d5-e5\n/tick\nas @ann /games\n/wait 40m\n/wait 30m\nas @ann /games all\n/wait 0m\n";
     let out = local(&temp_path("local"), &["--no-png"], s);
-    assert!(out.contains("challenges @ben to Brandubh with 1 hour per move"), "{out}");
+    assert!(out.contains("challenges @ben to Brandubh with 1 hour per move, challenger's side: attackers."), "{out}");
     // Time passes in the console's clock only, but a second of real time may pass between two
     // commands, so the times left are checked by their shape.
     let to_move = out.lines().find(|l| l.starts_with("game #1, ply 0: @ann (attackers) to move, ")).unwrap();

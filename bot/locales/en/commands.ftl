@@ -16,7 +16,7 @@ tafl-challenge = challenge
     .clock = clock
     .clock-description = Time per move: 1d, 3d, 7d, 1d12h, 3d+7d (with a reserve), none
     .options = options
-    .options-description = Options of the preset, e.g. king=unarmed
+    .options-description = Options of the preset, e.g. king_armed=false
     .level = level
     .level-description = Play the bot at this level, 1 (beginner) to 5 (strongest); starts at once
     .rated = rated

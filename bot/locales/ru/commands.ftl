@@ -14,7 +14,7 @@ tafl-challenge = вызов
     .clock = часы
     .clock-description = Время на ход: 1d, 3d, 7d, 1d12h, 3d+7d (с запасом), none
     .options = опции
-    .options-description = Опции варианта, например king=unarmed
+    .options-description = Опции варианта, например king_armed=false
     .level = уровень
     .level-description = Играть с ботом этого уровня: от 1 (новичок) до 5 (сильнейший); партия начнётся сразу
     .rated = рейтинговая

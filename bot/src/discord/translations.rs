@@ -174,6 +174,24 @@ mod tests {
     }
 
     #[test]
+    fn every_option_a_description_gives_as_an_example_is_one_a_preset_takes() {
+        // "e.g. king_armed=false": an example a player copies must work (it said king=unarmed).
+        let all = entries(&translated(Locales::global()), None);
+        let mut examples = 0;
+        for (path, _, _, description, descriptions) in &all {
+            for text in description.iter().chain(descriptions.iter().map(|(_, d)| d)) {
+                for word in text.split_whitespace().filter(|w| w.contains('=')) {
+                    let option = word.trim_end_matches([',', '.', ')']);
+                    let takes = tafl_rules::Variant::ALL.iter().any(|v| v.rules_with_texts(&[option]).is_ok());
+                    assert!(takes, "{path}: no preset takes {option:?}: {text}");
+                    examples += 1;
+                }
+            }
+        }
+        assert!(examples >= 2, "the options' description gives an example in each language");
+    }
+
+    #[test]
     fn the_english_file_names_every_command_as_the_bot_reads_it() {
         // Options are read by their default (English) names, so the file must not rename them.
         let english = Lang::new(Locales::global().reference(), Markup::Discord);
