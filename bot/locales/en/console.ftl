@@ -15,9 +15,10 @@ console-help =
       /board [N]              show a game
       /hint [N]               the engine's move in your unrated game against it, on a board image
       /games [@user] [all]    your (or someone's) games; all includes finished ones
-      /resign                 resign
-      /draw offer|accept|decline
-      /takeback request|accept|decline
+      /resign [N]             resign a game (your latest one without N)
+      /draw offer|accept|decline [N]
+      /takeback request|accept|decline [N]
+                              offer or answer a draw or a takeback (in your latest game without N)
       /export [N]             print the OTN record of a game
       /summary [N]            the summary of a game (and its GIF beside the boards)
       /leaderboard [variant] [against_bot:true]

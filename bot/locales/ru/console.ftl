@@ -15,9 +15,10 @@ console-help =
       /board [N]              показать партию
       /hint [N]               ход движка в вашей партии с ним без рейтинга, на картинке доски
       /games [@игрок] [all]   ваши (или чужие) партии; all добавляет законченные
-      /resign                 сдаться
-      /draw offer|accept|decline
-      /takeback request|accept|decline
+      /resign [N]             сдать партию (без N — последнюю)
+      /draw offer|accept|decline [N]
+      /takeback request|accept|decline [N]
+                              предложить ничью или возврат хода либо ответить (без N — в последней партии)
       /export [N]             запись партии в OTN
       /summary [N]            итог партии (и её анимация рядом с досками)
       /leaderboard [вариант] [against_bot:true]
