@@ -151,6 +151,7 @@ pub fn rules_explanation(rules: &Rules, lang: Lang) -> Vec<String> {
     let how_captured = tr!(
         lang,
         match rules.king_capture {
+            KingCapture::Strong if rules.throne.is_none() => "rules-king-strong-no-throne",
             KingCapture::Strong => "rules-king-strong",
             KingCapture::StrongNearThrone => "rules-king-strong-near-throne",
             KingCapture::Middleweight => "rules-king-middleweight",
@@ -1085,6 +1086,16 @@ mod tests {
         assert!(copenhagen.contains("Exit fort"), "{copenhagen}");
         let sea = rules_explanation(&Variant::SeaBattle9.rules(), english()).join("\n");
         assert!(sea.contains("any edge square") && sea.contains("Throne.** None"), "{sea}");
+        assert!(sea.matches("throne").count() == 0, "no throne, so the king is not captured against it: {sea}");
+        // Every line is a sentence: after its bold heading, a capital letter.
+        for lang in [english(), russian()] {
+            for variant in Variant::ALL {
+                for line in rules_explanation(&variant.rules(), lang) {
+                    let after = line.split("** ").nth(1).and_then(|rest| rest.chars().next());
+                    assert!(after.is_some_and(char::is_uppercase), "{}: {line}", variant.id());
+                }
+            }
+        }
         assert!(!sea.contains("Exit fort"), "{sea}");
         let tablut = rules_explanation(&Variant::Tablut.rules(), russian()).join("\n");
         assert!(tablut.contains("Трон"), "{tablut}");
