@@ -469,7 +469,7 @@ fn a_russian_session_of_every_command_prints_no_english() {
     let _ = write!(
         s,
         "as @ann /export\nas @ann /summary\nas @ben /resign\nas @ben /profile\nas @ann /leaderboard brandubh\n\
-         /import {}\n/import /nonexistent/x.otn\n/import\n/as @ben\n/quit\n",
+         /import {}\n/import /nonexistent/x.otn\n/import\n/variants\n/rules tablut\n/rules\n/as @ben\n/quit\n",
         record.display()
     );
     // A record to import: written by an English session first.
@@ -551,6 +551,29 @@ fn summary_profile_and_leaderboard_write_their_cards_beside_the_boards_and_say_w
         assert_eq!(path.parent(), Some(dir.as_path()));
         assert_eq!(png_size(&std::fs::read(path).unwrap()).0, 1200);
     }
+}
+
+#[test]
+fn the_console_lists_the_variants_and_explains_a_presets_rules_with_its_start_drawn() {
+    let dir = temp_path("local-rules");
+    let out = local(
+        &temp_path("local"),
+        &["--boards", dir.to_str().unwrap()],
+        "/variants\n/rules brandubh\n/rules chess\n/rules\n",
+    );
+    for variant in Variant::ALL {
+        assert!(out.lines().any(|l| l.starts_with(&format!("{} — ", variant.id()))), "{}: {out}", variant.id());
+    }
+    assert!(out.contains("Goal. The defenders win when the king reaches a corner square"), "{out}");
+    assert!(out.contains("Throne. Only the king may stop on it or pass through it"), "{out}");
+    assert!(!out.contains("**") && !out.contains('`'), "no Discord markdown in a terminal: {out}");
+    let start = printed_path(&out, "board image: ");
+    assert_eq!(start, dir.join("rules-brandubh.png"));
+    assert!(png_size(&std::fs::read(&start).unwrap()).0 > 0);
+    let errors = errors(&out);
+    assert_eq!(errors.len(), 2, "{errors:?}");
+    assert!(errors[0].contains("\"chess\" is not a variant"), "{}", errors[0]);
+    assert!(errors[1].contains("name a variant, like /rules brandubh"), "{}", errors[1]);
 }
 
 #[test]

@@ -27,6 +27,8 @@ console-help =
       /profile [@user]        ratings, results by side and current streak
       /import FILE [@attackers] [@defenders]
                               import a finished game from an OTN record file
+      /variants               the presets, a line each
+      /rules VARIANT          a preset's rules in a few lines, and its start drawn
       /tick                   run the scheduler now: reminders, time-outs, expired challenges
       /wait 2h                let time pass (1d, 90m, 1d12h…), running the scheduler as a bot would
       /as @bob                switch to playing as @bob (you start as @you)
@@ -95,6 +97,7 @@ console-withdrew-takeback = { $by } withdrew the takeback offer
 console-declined-draw = { $by } declined the draw offer
 console-declined-takeback = { $by } declined the takeback offer
 console-game-animation = game animation: { $path }
+console-rules-usage = name a variant, like /rules brandubh (/variants lists them)
 console-import-usage = write the record's file, like /import game.otn @ann @ben
 console-cannot-read = cannot read { $path }
 console-too-large = cannot read { $path }: it is larger than 1 MB, the most the bot reads

@@ -4,13 +4,14 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use tafl_render::{BoardOptions, LastMove, Mark, MarkKind, Renderer};
+use tafl_rules::{Position, Variant};
 
 use crate::host::search_pool::SearchPool;
 use crate::host::{
     BotPlayer, ChallengeRequest, Clock, Due, EndReason, GameId, GameView, Host, HostError, OfferAction, OfferOutcome,
     Place, ReminderKind, SideChoice, Summary, User, clock, is_bot,
 };
-use crate::present::markup::mention;
+use crate::present::markup::{self, mention};
 use crate::present::{Lang, summary, text, tr};
 use crate::store;
 
@@ -161,6 +162,8 @@ impl Session {
             "leaderboard" => self.leaderboard(&args).await,
             "profile" => self.profile(&args).await,
             "import" => self.import(&args).await,
+            "variants" => Ok(self.variants()),
+            "rules" => self.rules(&args),
             "tick" => self.tick().await,
             "wait" => self.wait(&args).await,
             _ => Err(tr!(self.lang, "console-unknown-command", name = shorten(&name))),
@@ -735,6 +738,30 @@ impl Session {
             defender = self.at(&game.defender)
         );
         Ok(format!("{line}\n{}", self.show(&game)))
+    }
+
+    /// `/variants`: the presets, a line each, as Discord lists them.
+    fn variants(&self) -> String {
+        let lang = self.lang;
+        format!("{}\n{}", text::variants_title(lang), markup::plain(&text::variants_list(lang)))
+    }
+
+    /// `/rules VARIANT`: the preset's rules in a few lines, as in Discord, and its start position
+    /// drawn beside the boards.
+    fn rules(&self, args: &[&str]) -> Result<String, String> {
+        let lang = self.lang;
+        let [id] = args else {
+            return Err(tr!(lang, "console-rules-usage"));
+        };
+        let variant = id.parse::<Variant>().map_err(|e| text::host_error(&HostError::BadSetup(e), lang))?;
+        let name = text::variant_name(variant.id(), lang);
+        let mut out = format!("{name}\n{}", markup::plain(&text::rules_description(variant, lang)));
+        let start = Position::new(variant.rules()).map_err(|e| text::host_error(&HostError::BadSetup(e), lang))?;
+        let file = format!("rules-{}.png", variant.id());
+        if let Some(path) = self.write_picture(&file, |r| r.render_png(&start, &BoardOptions::default())) {
+            let _ = write!(out, "\n{}", tr!(lang, "console-board-image", path = path.display().to_string()));
+        }
+        Ok(out)
     }
 
     async fn tick(&mut self) -> Result<String, String> {

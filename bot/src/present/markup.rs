@@ -125,6 +125,13 @@ pub fn command_choice(lang: Lang, path: &str, option_name: &str, choice: &str) -
     }
 }
 
+/// A text written for Discord (the rules, the variants' list), for a terminal: without the
+/// markdown that marks bold and code, which a terminal would print as it is.
+#[must_use]
+pub fn plain(text: &str) -> String {
+    text.replace("**", "").replace('`', "")
+}
+
 /// A person, as the front end names them: a Discord mention (which shows their name and
 /// notifies only where allowed), or `@name` in the console.
 #[must_use]
