@@ -108,7 +108,7 @@ caption-why-aborted = aborted
 ## Variants and rules
 
 variants-title = Tafl variants
-variant-line = `{ $id }` — { $name }: { $size }×{ $size }, { $rules }
+variant-line = `{ $id }` — { $name }: { $rules }
 rules-otn = OTN rules
 rule-escape-corner = the king escapes to a corner
 rule-escape-edge = the king escapes to the edge

@@ -110,7 +110,7 @@ caption-why-aborted = прервана
 ## Варианты и правила
 
 variants-title = Варианты тафла
-variant-line = `{ $id }` — { $name }: { $size }×{ $size }, { $rules }
+variant-line = `{ $id }` — { $name }: { $rules }
 rules-otn = Правила в OTN
 rule-escape-corner = король уходит в угол
 rule-escape-edge = король уходит на край

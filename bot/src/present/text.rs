@@ -32,14 +32,14 @@ pub fn variants_list(lang: Lang) -> String {
 /// what the engine plays.
 #[must_use]
 pub fn variant_line(variant: Variant, lang: Lang) -> String {
-    tr!(
-        lang,
-        "variant-line",
-        id = variant.id(),
-        name = variant_name(variant.id(), lang),
-        size = variant.size(),
-        rules = rule_summary(&variant.rules(), lang).join(", ")
-    )
+    let name = variant_name(variant.id(), lang);
+    let size = variant.size();
+    let mut rules = rule_summary(&variant.rules(), lang);
+    // "Sea Battle 9x9: 9×9, …" would say the size twice.
+    if ![format!("{size}x{size}"), format!("{size}×{size}")].iter().any(|dims| name.contains(dims.as_str())) {
+        rules.insert(0, format!("{size}×{size}"));
+    }
+    tr!(lang, "variant-line", id = variant.id(), name = name, rules = rules.join(", "))
 }
 
 /// The rules that tell presets apart, as short phrases.
@@ -936,6 +936,16 @@ mod tests {
              armed king, shieldwall, exit fort, encirclement"
         );
         assert!(variant_line(Variant::SeaBattle9, russian()).contains("король уходит на край"));
+        // A name that gives the size is not followed by it again.
+        for lang in [english(), russian()] {
+            for variant in Variant::ALL {
+                let line = variant_line(variant, lang);
+                let size = variant.size();
+                let told =
+                    line.matches(&format!("{size}×{size}")).count() + line.matches(&format!("{size}x{size}")).count();
+                assert_eq!(told, 1, "{line}");
+            }
+        }
     }
 
     #[test]
