@@ -33,6 +33,12 @@ pub const PLY_LIMITS: Limits = Limits { depth: Some(6), nodes: Some(12_000), mil
 /// forced win found at one ply and not the next does not dwarf every other swing.
 pub const SCORE_CAP: i32 = 4_000;
 
+/// The card's chart shows at most this many points (ten attackers) either way. Its scale follows
+/// the largest value, and a forced result at [`SCORE_CAP`] (40 attackers) flattened every
+/// ordinary score of the game (within five attackers or so) to a line at zero; a forced result
+/// is drawn at the edge instead.
+pub const CHART_CAP: i32 = 1_000;
+
 /// A swing smaller than this (a fifth of an attacker) is search noise, not a turning point.
 pub const MIN_SWING: i32 = 20;
 
@@ -361,10 +367,10 @@ impl Review {
     }
 
     /// The evaluation as the summary card plots it: in attackers (100 points), attackers'
-    /// view.
+    /// view, at most [`CHART_CAP`] either way.
     #[must_use]
     pub fn chart(&self) -> Vec<f32> {
-        self.evaluation.iter().map(|&p| p as f32 / 100.0).collect()
+        self.evaluation.iter().map(|&p| p.clamp(-CHART_CAP, CHART_CAP) as f32 / 100.0).collect()
     }
 }
 
@@ -437,7 +443,7 @@ mod tests {
         assert_eq!(turning.swing, 2 * SCORE_CAP, "a won game thrown away");
         // One value per position, attackers' view: won, then lost, then over.
         assert_eq!(review.evaluation, [SCORE_CAP, -SCORE_CAP, -SCORE_CAP]);
-        assert_eq!(review.chart(), [40.0, -40.0, -40.0]);
+        assert_eq!(review.chart(), [10.0, -10.0, -10.0], "a forced result at the chart's edge");
     }
 
     #[test]
@@ -510,7 +516,7 @@ mod tests {
         };
         let Some(ReviewState::Done(review)) = state_of(&row, Side::Attackers) else { panic!() };
         assert_eq!(review.evaluation, [0, -40, 3900]);
-        assert_eq!(review.chart(), [0.0, -0.4, 39.0]);
+        assert_eq!(review.chart(), [0.0, -0.4, 10.0]);
         let t = review.turning_point.unwrap();
         assert_eq!((t.ply, t.side, t.swing), (2, Side::Defenders, 3940));
         // A record whose defenders moved first: ply 2 was the attackers'.
