@@ -278,6 +278,21 @@ impl Fonts {
         String::new()
     }
 
+    /// `text` at the largest size from `px` down to `min_px` (whole pixels) at which it is at most
+    /// `max` pixels wide, with that size; shortened with an ellipsis at `min_px` when even that
+    /// is too wide. For a line whose words matter more than its size (a Russian sentence runs a
+    /// third longer than its English one).
+    pub(crate) fn shrink_to_fit(&self, weight: Weight, text: &str, px: f32, min_px: f32, max: f32) -> (String, f32) {
+        let mut size = px;
+        while size > min_px {
+            if self.width(weight, text, size) <= max {
+                return (text.to_owned(), size);
+            }
+            size -= 1.0;
+        }
+        (self.fit(weight, text, min_px, max), min_px)
+    }
+
     /// Draws already cleaned `text` with its left end at `x` and its capital letters centred
     /// on `centre_y`; returns the width drawn.
     pub(crate) fn draw(
@@ -382,6 +397,19 @@ mod tests {
         assert_eq!(fonts.clean("Bob \u{1F6E1}\u{FE0F}"), "Bob");
         assert_eq!(fonts.clean("\u{7}Ann\nLee "), "Ann Lee");
         assert!(!fonts.clean("a\u{1F600}b").contains('?'));
+    }
+
+    #[test]
+    fn a_line_too_wide_is_drawn_smaller_before_it_is_cut() {
+        let fonts = Fonts::new();
+        let line = "Текущая серия: 12 поражений подряд";
+        let full = fonts.width(Weight::Bold, line, 26.0);
+        let (text, px) = fonts.shrink_to_fit(Weight::Bold, line, 26.0, 18.0, full * 0.85);
+        assert_eq!(text, line, "whole, at a smaller size");
+        assert!(px < 26.0 && fonts.width(Weight::Bold, line, px) <= full * 0.85, "{px}");
+        assert_eq!(fonts.shrink_to_fit(Weight::Bold, line, 26.0, 18.0, full), (line.to_owned(), 26.0));
+        let (cut, px) = fonts.shrink_to_fit(Weight::Bold, line, 26.0, 18.0, full * 0.3);
+        assert!(cut.ends_with('…') && (px - 18.0).abs() < f32::EPSILON, "{cut} at {px}");
     }
 
     #[test]

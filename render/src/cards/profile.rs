@@ -34,8 +34,8 @@ pub(crate) fn draw(fonts: &Fonts, card: &ProfileCard) -> RgbaImage {
     let mut y = top + by_side_h + 16.0;
     if !streak.is_empty() {
         chart::fill(&mut image, (x, y, w, 56.0), colours.panel);
-        let streak = fonts.fit(Weight::Bold, &streak, 26.0, w - 28.0);
-        fonts.draw(&mut image, Weight::Bold, &streak, 26.0, (x + 14.0, y + 28.0), colours.text);
+        let (streak, px) = fonts.shrink_to_fit(Weight::Bold, &streak, 26.0, 18.0, w - 28.0);
+        fonts.draw(&mut image, Weight::Bold, &streak, px, (x + 14.0, y + 28.0), colours.text);
         y += 56.0 + 16.0;
     }
     most_played(&mut image, fonts, &colours, card, (x, y, w, HEIGHT as f32 - PAD - y));
