@@ -439,6 +439,28 @@ fn the_captured_king_is_marked_on_the_last_gif_frame_and_on_the_final_board() {
 }
 
 #[test]
+fn a_provisional_rating_is_marked_on_the_leaderboard_card_as_in_the_text() {
+    use common::{Lang, leaderboard_card};
+    let renderer = Renderer::new();
+    let settled = leaderboard_card(Lang::English, Theme::Classic);
+    let mut provisional = settled.clone();
+    provisional.rows[1].provisional = true;
+    let (a, b) = (
+        image::load_from_memory(&renderer.render_leaderboard_card(&settled).unwrap()).unwrap().to_rgb8(),
+        image::load_from_memory(&renderer.render_leaderboard_card(&provisional).unwrap()).unwrap().to_rgb8(),
+    );
+    assert_eq!(a.dimensions(), b.dimensions());
+    let differ: Vec<(u32, u32)> =
+        a.enumerate_pixels().filter(|(x, y, p)| b.get_pixel(*x, *y) != *p).map(|(x, y, _)| (x, y)).collect();
+    assert!(!differ.is_empty(), "the mark is drawn");
+    // Only beside the second row's rating: nothing else moved.
+    let (xs, ys): (Vec<u32>, Vec<u32>) = differ.into_iter().unzip();
+    let (x0, x1) = (xs.iter().min().unwrap(), xs.iter().max().unwrap());
+    let (y0, y1) = (ys.iter().min().unwrap(), ys.iter().max().unwrap());
+    assert!(x1 - x0 < 30 && y1 - y0 < 40, "a small mark: x {x0}..{x1}, y {y0}..{y1}");
+}
+
+#[test]
 fn cards_take_any_text_and_any_series_without_panicking() {
     use common::{Lang, leaderboard_card, profile_card, summary_card};
     let renderer = Renderer::new();

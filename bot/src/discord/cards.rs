@@ -174,6 +174,7 @@ pub fn leaderboard_card(board: &Leaderboard, trends: &[Vec<f64>], lang: Lang, th
                 name: plain_name(lang, &e.user),
                 fallback: tr!(lang, "card-player", n = e.rank),
                 rating: e.rating.rating,
+                provisional: e.rating.provisional,
                 games: u32::try_from(e.rating.games).unwrap_or(0),
                 trend: trends.get(i).cloned().unwrap_or_default(),
             })

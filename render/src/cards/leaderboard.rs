@@ -61,6 +61,10 @@ pub(crate) fn draw(fonts: &Fonts, card: &LeaderboardCard) -> RgbaImage {
         let rating = if row.rating.is_finite() { format!("{}", row.rating.round() as i64) } else { "–".to_owned() };
         let tw = fonts.width(Weight::Bold, &rating, 30.0);
         fonts.draw(&mut image, Weight::Bold, &rating, 30.0, (rating_r - tw, cy), colours.text);
+        if row.provisional {
+            // Beside the column's right edge, so that settled and provisional ratings align.
+            fonts.draw(&mut image, Weight::Bold, "?", 30.0, (rating_r + 2.0, cy), colours.muted);
+        }
         let games = row.games.to_string();
         let gw = fonts.width(Weight::Regular, &games, 26.0);
         fonts.draw(&mut image, Weight::Regular, &games, 26.0, (games_r - gw, cy), colours.muted);

@@ -221,6 +221,9 @@ pub struct LeaderboardRow {
     pub name: String,
     pub fallback: String,
     pub rating: f64,
+    /// Marked with a `?` after the rating, as the text marks it, while the rating is not yet
+    /// settled (its deviation is high).
+    pub provisional: bool,
     pub games: u32,
     /// Recent ratings, oldest first, for the sparkline.
     pub trend: Vec<f64>,

@@ -243,6 +243,7 @@ fn leaderboard_of(names: &[&str], lang: Lang, theme: tafl_render::Theme) -> tafl
                 name: (*name).into(),
                 fallback: format!("#{}", i + 1),
                 rating: base,
+                provisional: false,
                 games: 120 - 9 * i as u32,
                 trend,
             }
