@@ -162,7 +162,9 @@ async fn open(path: &Path, lang: Lang) -> Result<Db, CliError> {
     opened.map_err(|e| {
         // A URL may hold a password: never shown.
         let name = url.map_or_else(|| path.display().to_string(), crate::store::redacted);
-        tracing::error!(error = %e, db = %name, "cannot open the database");
+        // The sentence below says all of it; the log line (off by default, `RUST_LOG=info`) is
+        // for a session whose stderr is read by a program.
+        tracing::info!(error = %e, db = %name, "cannot open the database");
         let said = tr!(lang, "console-db-unavailable", name = name, error = e.to_string());
         CliError::Said(tr!(lang, "console-error", message = said))
     })
