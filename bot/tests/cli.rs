@@ -219,6 +219,18 @@ fn a_wrong_capture_suffix_is_reported_as_an_error_line_with_exit_status_1() {
 }
 
 #[test]
+fn a_mistyped_option_or_command_is_answered_with_what_was_probably_meant() {
+    for (args, meant) in [
+        (&["render", "--variant", "brandubh", "--out", "x.png"][..], "a similar argument exists: '--output'"),
+        (&["ai", "--variant", "brandubh", "--levl", "3"][..], "a similar argument exists: '--level'"),
+        (&["aii"][..], "a similar subcommand exists: 'ai'"),
+    ] {
+        let err = assert_one_sentence_error(&run(args, None));
+        assert!(err.contains(meant), "{args:?}: {err}");
+    }
+}
+
+#[test]
 fn a_claimed_capture_that_does_not_happen_is_an_error() {
     let output = run(&["replay", "--variant", "copenhagen", "--json", "h1-h3xh2"], None);
     assert_one_sentence_error(&output);

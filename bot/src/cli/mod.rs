@@ -168,10 +168,18 @@ pub(crate) fn complain(line: &str) {
 
 /// Clap's first paragraph on one line: `error: the following required arguments were not
 /// provided:\n  --variant <ID>` becomes `the following required arguments were not provided: --variant <ID>`.
+/// Clap's tips follow it (`unexpected argument '--out' found; a similar argument exists:
+/// '--output'`): they name what was probably meant.
 fn one_sentence(rendered: &str) -> String {
-    let first = rendered.split("\n\n").next().unwrap_or(rendered);
+    let mut paragraphs = rendered.split("\n\n");
+    let first = paragraphs.next().unwrap_or(rendered);
     let first = first.trim().strip_prefix("error:").unwrap_or(first);
-    first.split_whitespace().collect::<Vec<_>>().join(" ")
+    let tips = paragraphs.filter_map(|p| p.trim().strip_prefix("tip:"));
+    std::iter::once(first)
+        .chain(tips)
+        .map(|p| p.split_whitespace().collect::<Vec<_>>().join(" "))
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 /// Where a game starts: a preset with its options, and optionally a custom position. Shared by
