@@ -8,6 +8,7 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 
 use support::{find_game, temp_path};
+use tafl_bot::local::COMMANDS;
 use tafl_rules::{Reason, Variant};
 
 const BIN: &str = env!("CARGO_BIN_EXE_tafl-bot");
@@ -574,6 +575,29 @@ fn the_console_lists_the_variants_and_explains_a_presets_rules_with_its_start_dr
     assert_eq!(errors.len(), 2, "{errors:?}");
     assert!(errors[0].contains("\"chess\" is not a variant"), "{}", errors[0]);
     assert!(errors[1].contains("name a variant, like /rules brandubh"), "{}", errors[1]);
+}
+
+#[test]
+fn every_command_the_console_suggests_is_one_it_runs_and_a_typo_gets_a_suggestion() {
+    // Every listed command runs (refused for want of arguments, perhaps, but known); /quit and
+    // /exit last, as they end the session.
+    let mut script = String::new();
+    for command in COMMANDS.iter().filter(|c| !matches!(**c, "quit" | "exit")) {
+        let _ = writeln!(script, "/{command}");
+    }
+    script.push_str("/chalenge @bob\n/leaderbord\n/frobnicate\n/exit\n");
+    let out = local(&temp_path("local"), &["--no-png"], &script);
+    let unknown: Vec<&str> = out.lines().filter(|l| l.contains("there is no command")).collect();
+    assert_eq!(
+        unknown,
+        [
+            "error: there is no command /chalenge; did you mean /challenge? (/help lists them)",
+            "error: there is no command /leaderbord; did you mean /leaderboard? (/help lists them)",
+            "error: there is no command /frobnicate; type /help for the list",
+        ],
+        "{out}"
+    );
+    assert!(out.contains("bye"), "{out}");
 }
 
 #[test]

@@ -49,6 +49,7 @@ console-as-needs-command = write a command after the name, like: as @bob /accept
 console-as-needs-slash = write a slash command after the name, like: as @bob /accept
 console-not-a-command = commands start with /, like /move e1-e3; type /help for the list
 console-unknown-command = there is no command /{ $name }; type /help for the list
+console-unknown-command-meant = there is no command /{ $name }; did you mean /{ $meant }? (/help lists them)
 console-as-usage = write whom to play as, like /as @bob
 console-now-playing = you are now { $player }
 console-bad-name = "{ $input }" is not a name; write @ and letters or digits, like @bob

@@ -53,6 +53,7 @@ console-as-needs-command = после имени напишите команду
 console-as-needs-slash = после имени напишите команду со слэшем, например: as @bob /accept
 console-not-a-command = команды начинаются с /, например /move e1-e3; список команд: /help
 console-unknown-command = команды /{ $name } нет; список команд: /help
+console-unknown-command-meant = команды /{ $name } нет; может быть, /{ $meant }? Список команд: /help
 console-as-usage = напишите, за кого играть, например /as @bob
 console-now-playing = теперь вы — { $player }
 console-bad-name = «{ $input }» — не имя; напишите @ и буквы или цифры, например @bob

@@ -166,7 +166,11 @@ impl Session {
             "rules" => self.rules(&args),
             "tick" => self.tick().await,
             "wait" => self.wait(&args).await,
-            _ => Err(tr!(self.lang, "console-unknown-command", name = shorten(&name))),
+            _ => Err(if let Some(meant) = closest_command(&name) {
+                tr!(self.lang, "console-unknown-command-meant", name = shorten(&name), meant = meant)
+            } else {
+                tr!(self.lang, "console-unknown-command", name = shorten(&name))
+            }),
         };
         // What the command changed is printed above; nothing delivers the outbox here.
         if let Err(error) = self.host.discard_outbox().await {
@@ -965,6 +969,48 @@ fn flag(arg: &str, option: &str, value: &str, lang: Lang) -> Result<bool, String
         "false" | "no" => Ok(false),
         _ => Err(tr!(lang, "console-bad-flag", input = shorten(arg), option = option)),
     }
+}
+
+/// The names `execute` answers to, for the suggestion after a typo (a test runs every one).
+pub const COMMANDS: [&str; 27] = [
+    "help",
+    "quit",
+    "exit",
+    "as",
+    "challenge",
+    "accept",
+    "decline",
+    "cancel",
+    "challenges",
+    "move",
+    "play",
+    "moves",
+    "board",
+    "hint",
+    "games",
+    "resign",
+    "draw",
+    "takeback",
+    "export",
+    "summary",
+    "leaderboard",
+    "profile",
+    "import",
+    "variants",
+    "rules",
+    "tick",
+    "wait",
+];
+
+/// The command `typed` most probably meant, if one is close: the similarity (Jaro) and the
+/// threshold clap uses for its own suggestions.
+fn closest_command(typed: &str) -> Option<&'static str> {
+    COMMANDS
+        .iter()
+        .map(|&c| (c, strsim::jaro(typed, c)))
+        .filter(|&(_, similarity)| similarity > 0.7)
+        .max_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(c, _)| c)
 }
 
 /// Whether a name typed in the console is the engine: `@ai`, as the bot itself is in Discord.

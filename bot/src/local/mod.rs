@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-pub use commands::Session;
+pub use commands::{COMMANDS, Session};
 
 use crate::cli::CliError;
 use crate::host::Host;
