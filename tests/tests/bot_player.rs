@@ -86,6 +86,15 @@ async fn challenging_the_bot_starts_a_game_at_once_and_it_answers_every_move_on_
     let answer = fake.wait_for_original(&second).await;
     assert!(answer.content.contains(table.says("Game #2", "Партия №2")), "{}", answer.content);
     board_at(&fake, 2, 0).await;
+    // A draw offered to the bot at the start is declined at once, and the private answer names
+    // the bot as the one who declined (it named the player who offered).
+    let offer = table.command(BOB, "draw", &json!({ "game": 2 }), &[]);
+    let answer = fake.wait_for_original(&offer).await;
+    let declined = table.says(
+        "**Tafl bot (level 2)** declines the draw in game #2.",
+        "**Тафл-бот (уровень 2)** отклоняет ничью в партии №2.",
+    );
+    assert!(answer.is_ephemeral() && answer.content == declined, "{}", answer.content);
     table.assert_no_english(NOT_ENGLISH);
     bot.stop().await;
 }

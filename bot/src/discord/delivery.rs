@@ -393,18 +393,18 @@ async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(),
             let lang = server_lang(data, view.place.guild).await;
             let first = notify.first().copied().unwrap_or(*by);
             let outcome = match *event {
-                OfferEvent::Offered => OfferOutcome::Offered { game: view.clone(), notify: first },
+                OfferEvent::Offered => OfferOutcome::Offered { game: view.clone(), by: *by, notify: first },
                 OfferEvent::Declined { withdrawn } => {
-                    OfferOutcome::Declined { game: view.clone(), notify: first, withdrawn }
+                    OfferOutcome::Declined { game: view.clone(), by: *by, notify: first, withdrawn }
                 }
                 OfferEvent::Accepted { plies_taken_back } => {
-                    OfferOutcome::Accepted { game: view.clone(), notify: notify.clone(), plies_taken_back }
+                    OfferOutcome::Accepted { game: view.clone(), by: *by, notify: notify.clone(), plies_taken_back }
                 }
             };
             let mentions: Vec<i64> =
                 if matches!(event, OfferEvent::Accepted { .. }) { Vec::new() } else { vec![first] };
             let message = create(item, 'o')
-                .content(text::offer_notice(&outcome, *offer, *by, lang))
+                .content(text::offer_notice(&outcome, *offer, lang))
                 .allowed_mentions(mentioning(&mentions));
             let sent = game_channel(&view).send_message(http, message).await?;
             data.host.delivered(item.id, Some(message_id(&sent)), now()).await?;

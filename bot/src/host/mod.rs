@@ -598,14 +598,19 @@ impl Host {
                     record_offer(&mut tx, game_id, OfferKind::Draw, event, user, Vec::new(), now).await?;
                     let ending = Ending { winner: None, reason: EndReason::Agreement };
                     let finished = finish_in(&mut tx, loaded, ending, None, now).await?;
-                    OfferOutcome::Accepted { game: finished.game, notify: finished.notify, plies_taken_back: 0 }
+                    OfferOutcome::Accepted {
+                        game: finished.game,
+                        by: user,
+                        notify: finished.notify,
+                        plies_taken_back: 0,
+                    }
                 }
                 (OfferAction::Offer, _) => {
                     store::offers::insert(&mut tx, game_id, "draw", user, loaded.game.ply() as i64, now).await?;
                     record_offer(&mut tx, game_id, OfferKind::Draw, OfferEvent::Offered, user, vec![opponent], now)
                         .await?;
                     outbox::record(&mut tx, &Show::Board { game: game_id, ply: loaded.game.ply() }, now).await?;
-                    OfferOutcome::Offered { game: view(&loaded), notify: opponent }
+                    OfferOutcome::Offered { game: view(&loaded), by: user, notify: opponent }
                 }
                 (OfferAction::Accept, Some(_)) => {
                     return Err(HostError::OwnOffer { id: game_id, kind: OfferKind::Draw });
@@ -662,7 +667,7 @@ impl Host {
                     let event = OfferEvent::Offered;
                     record_offer(&mut tx, game_id, OfferKind::Takeback, event, user, vec![opponent], now).await?;
                     outbox::record(&mut tx, &Show::Board { game: game_id, ply: loaded.game.ply() }, now).await?;
-                    OfferOutcome::Offered { game: view(&loaded), notify: opponent }
+                    OfferOutcome::Offered { game: view(&loaded), by: user, notify: opponent }
                 }
                 (OfferAction::Accept, Some(offer)) if offer.by_user != user => {
                     take_back(&mut tx, &mut loaded, &offer, user, now).await?
@@ -1051,7 +1056,7 @@ async fn take_back(
     if !bot::note_turn(conn, loaded, now).await? {
         outbox::record(conn, &Show::YourMove { game: game_id, ply }, now).await?;
     }
-    Ok(OfferOutcome::Accepted { game: view(loaded), notify: vec![offer.by_user], plies_taken_back: plies })
+    Ok(OfferOutcome::Accepted { game: view(loaded), by: user, notify: vec![offer.by_user], plies_taken_back: plies })
 }
 
 /// The bot's answer to `user`'s draw offer, given at once in the offer's transaction: agreed
@@ -1074,13 +1079,18 @@ async fn bot_answers_draw(
         record_offer(conn, game_id, OfferKind::Draw, event, bot, Vec::new(), now).await?;
         let ending = Ending { winner: None, reason: EndReason::Agreement };
         let finished = finish_in(conn, loaded, ending, None, now).await?;
-        return Ok(OfferOutcome::Accepted { game: finished.game, notify: finished.notify, plies_taken_back: 0 });
+        return Ok(OfferOutcome::Accepted {
+            game: finished.game,
+            by: bot,
+            notify: finished.notify,
+            plies_taken_back: 0,
+        });
     }
     store::offers::resolve(conn, offer.id, "declined", now).await?;
     let event = OfferEvent::Declined { withdrawn: false };
     record_offer(conn, game_id, OfferKind::Draw, event, bot, vec![user], now).await?;
     outbox::record(conn, &Show::Board { game: game_id, ply: loaded.game.ply() }, now).await?;
-    Ok(OfferOutcome::Declined { game: view(&loaded), notify: user, withdrawn: false })
+    Ok(OfferOutcome::Declined { game: view(&loaded), by: bot, notify: user, withdrawn: false })
 }
 
 /// The sides `user` plays in a game (both, in a game against oneself), or a refusal.
@@ -1122,7 +1132,7 @@ async fn decline(
     let kind = if offer.kind == "draw" { OfferKind::Draw } else { OfferKind::Takeback };
     record_offer(&mut *conn, game_id, kind, OfferEvent::Declined { withdrawn }, user, vec![opponent], now).await?;
     outbox::record(&mut *conn, &Show::Board { game: game_id, ply: loaded.game.ply() }, now).await?;
-    Ok(OfferOutcome::Declined { game: view(loaded), notify: opponent, withdrawn })
+    Ok(OfferOutcome::Declined { game: view(loaded), by: user, notify: opponent, withdrawn })
 }
 
 async fn record_offer(

@@ -373,12 +373,13 @@ pub struct Finished {
 /// What a draw or takeback answer did.
 #[derive(Clone, Debug)]
 pub enum OfferOutcome {
-    /// The offer is waiting for the opponent, who must be told.
-    Offered { game: GameView, notify: UserId },
-    /// The opponent accepted: for a draw, the game is over; for a takeback, moves were taken back.
-    Accepted { game: GameView, notify: Vec<UserId>, plies_taken_back: usize },
-    /// The opponent declined, or the offerer withdrew it.
-    Declined { game: GameView, notify: UserId, withdrawn: bool },
+    /// The offer, made `by` a player, is waiting for the opponent, who must be told.
+    Offered { game: GameView, by: UserId, notify: UserId },
+    /// Accepted `by` the opponent: for a draw, the game is over; for a takeback, moves were
+    /// taken back.
+    Accepted { game: GameView, by: UserId, notify: Vec<UserId>, plies_taken_back: usize },
+    /// Declined `by` the opponent, or withdrawn `by` the offerer.
+    Declined { game: GameView, by: UserId, notify: UserId, withdrawn: bool },
 }
 
 impl OfferOutcome {
@@ -388,6 +389,17 @@ impl OfferOutcome {
             OfferOutcome::Offered { game, .. }
             | OfferOutcome::Accepted { game, .. }
             | OfferOutcome::Declined { game, .. } => game,
+        }
+    }
+
+    /// Who did what this outcome tells: not always the caller, since the bot answers an offer
+    /// made to it at once.
+    #[must_use]
+    pub fn by(&self) -> UserId {
+        match self {
+            OfferOutcome::Offered { by, .. }
+            | OfferOutcome::Accepted { by, .. }
+            | OfferOutcome::Declined { by, .. } => *by,
         }
     }
 }

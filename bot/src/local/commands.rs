@@ -586,10 +586,8 @@ impl Session {
         .map_err(self.refusal())?;
         self.last_game = Some(id);
         let game = outcome.game();
-        let opponent = if game.attacker.id == me.id { &game.defender } else { &game.attacker };
         // The bot answers an offer at once: the answer is its own.
-        let answered_by_bot = is_bot(opponent.id) && action == OfferAction::Offer;
-        let by = self.at(if answered_by_bot { opponent } else { &me });
+        let by = self.at(if game.attacker.id == outcome.by() { &game.attacker } else { &game.defender });
         Ok(match &outcome {
             OfferOutcome::Offered { game, .. } => {
                 let other = self.at(if game.attacker.id == me.id { &game.defender } else { &game.attacker });

@@ -641,12 +641,13 @@ pub fn played(notation: &str, game: GameId, lang: Lang) -> String {
     tr!(lang, "played", notation = notation_with_spaces(notation), id = game)
 }
 
-/// The notice about an offer, a decline or a takeback, by `by`.
+/// The notice about an offer, a decline or a takeback, naming whoever made it
+/// ([`OfferOutcome::by`]: the bot, when it answered the caller's offer).
 #[must_use]
-pub fn offer_notice(outcome: &OfferOutcome, kind: OfferKind, by: UserId, lang: Lang) -> String {
+pub fn offer_notice(outcome: &OfferOutcome, kind: OfferKind, lang: Lang) -> String {
     let game = outcome.game();
     let id = game.id;
-    let by = mention(lang, &player_of(game, by));
+    let by = mention(lang, &player_of(game, outcome.by()));
     match (outcome, kind) {
         (OfferOutcome::Offered { notify, .. }, OfferKind::Draw) => {
             tr!(lang, "offer-draw", player = mention(lang, &player_of(game, *notify)), by = by, id = id)
