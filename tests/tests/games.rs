@@ -530,6 +530,9 @@ async fn after_a_game_the_summary_has_the_gif_and_record_and_the_leaderboard_sho
     let asked = table.command(EVE, "profile", &json!({ "user": BOB.id }), &[BOB]);
     let profile = fake.wait_for_original(&asked).await;
     assert!(profile.text().contains("Bob"), "{}", profile.text());
+    // Eve has played nothing: her profile still has her name, not the store's "user 2000…".
+    let own = fake.wait_for_original(&table.command(EVE, "profile", &json!({}), &[])).await;
+    assert!(own.text().starts_with("Eve ("), "{}", own.text());
     table.assert_no_english(NOT_ENGLISH);
     bot.stop().await;
 }

@@ -551,8 +551,12 @@ pub async fn leaderboard(
 #[poise::command(slash_command)]
 pub async fn profile(ctx: Context<'_>, user: Option<serenity::User>, global: Option<bool>) -> Result<(), BotError> {
     refuse_the_bot_itself(ctx, user.as_ref())?;
-    let whose = user.as_ref().map_or(caller(ctx).id, |u| u.id.get() as i64);
-    let profile = ctx.data().host.profile(whose, scope(ctx, global)).await?;
+    let who = user.as_ref().map_or_else(|| caller(ctx), |u| User::new(u.id.get() as i64, u.display_name()));
+    let whose = who.id;
+    let mut profile = ctx.data().host.profile(whose, scope(ctx, global)).await?;
+    // Discord knows the name today, also of someone who has not played here yet, for whom the
+    // store has none ("user 2000…").
+    profile.user.name = who.name;
     let public = public_lang(ctx).await;
     let words = crate::present::summary::profile_text(&profile, public);
     let history = ctx.data().host.rating_history(whose, scope(ctx, global)).await?;
