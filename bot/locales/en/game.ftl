@@ -142,6 +142,10 @@ minutes = { $n ->
     [one] 1 minute
    *[other] { $n } minutes
 }
+seconds = { $n ->
+    [one] 1 second
+   *[other] { $n } seconds
+}
 
 ## Game lists, reminders and the digest
 

@@ -807,12 +807,19 @@ pub fn clock_words(clock: Clock, lang: Lang) -> String {
 /// `3 days`, `36 hours`, `90 minutes`: a clock's time in words, in its largest whole unit.
 #[must_use]
 pub fn duration_words(seconds: i64, lang: Lang) -> String {
+    let seconds = seconds.max(0);
     if seconds % 86_400 == 0 && seconds > 0 {
         tr!(lang, "days", n = seconds / 86_400)
     } else if seconds % 3600 == 0 && seconds > 0 {
         tr!(lang, "hours", n = seconds / 3600)
+    } else if seconds % 60 == 0 {
+        tr!(lang, "minutes", n = seconds / 60)
+    } else if seconds < 60 {
+        // Clocks are typed in seconds too (`30s`, refused as too short, or `90s`): said as typed,
+        // not rounded to a minute that would contradict the limit the sentence names.
+        tr!(lang, "seconds", n = seconds)
     } else {
-        tr!(lang, "minutes", n = (seconds.max(0) + 59) / 60)
+        format!("{} {}", tr!(lang, "minutes", n = seconds / 60), tr!(lang, "seconds", n = seconds % 60))
     }
 }
 
@@ -1079,6 +1086,11 @@ mod tests {
         assert_eq!(duration_words(86_400, russian()), "1 день");
         assert_eq!(duration_words(5 * 3600, russian()), "5 часов");
         assert_eq!(duration_words(21 * 60, russian()), "21 минута");
+        // Seconds, as a clock may be typed (`1s` is refused as too short: not "1 minute").
+        assert_eq!(duration_words(1, english()), "1 second");
+        assert_eq!(duration_words(30, russian()), "30 секунд");
+        assert_eq!(duration_words(90, english()), "1 minute 30 seconds");
+        assert_eq!(duration_words(62, russian()), "1 минута 2 секунды");
     }
 
     #[test]
