@@ -13,6 +13,7 @@ use super::play::now;
 use super::retry::with_retries;
 use crate::host::GameView;
 use crate::present::Lang;
+use crate::present::markup::plain_name;
 use crate::present::text;
 
 /// Discord's longest channel (and thread) name, in characters.
@@ -26,7 +27,9 @@ const THREAD_EXISTS: isize = 160_004;
 /// first), at most [`MAX_NAME`] characters whatever the players call themselves.
 #[must_use]
 pub fn thread_name(game: &GameView, lang: Lang) -> String {
-    name_for(&game.attacker.name, &game.defender.name, &text::variant_name(&game.variant, lang), game.id, lang)
+    // The bot by its name in the server's language, as everywhere else it is drawn or written.
+    let (attacker, defender) = (plain_name(lang, &game.attacker), plain_name(lang, &game.defender));
+    name_for(&attacker, &defender, &text::variant_name(&game.variant, lang), game.id, lang)
 }
 
 /// [`thread_name`] from its parts. Control characters and runs of spaces in names are
@@ -129,6 +132,34 @@ mod tests {
     fn a_thread_is_named_after_the_players_and_variant() {
         assert_eq!(name_for("Alice", "Bob", "Brandubh", 3, Lang::discord(None)), "Alice vs Bob · Brandubh #3");
         assert_eq!(name_for("Алиса", "Боб", "Brandubh", 3, Lang::discord(Some("ru"))), "Алиса — Боб · Brandubh №3");
+    }
+
+    #[test]
+    fn a_game_against_the_bot_names_its_thread_after_the_bot_in_the_servers_language() {
+        let position = tafl_rules::Position::new(tafl_rules::Variant::Brandubh.rules()).unwrap();
+        let game = GameView {
+            id: 4,
+            place: crate::host::Place { guild: 1, channel: 2, thread: None },
+            variant: "brandubh".to_owned(),
+            options: String::new(),
+            attacker: crate::host::User::new(
+                crate::host::bot_user(tafl_rules::engine::Level::new(3).unwrap()),
+                "Tafl bot (level 3)",
+            ),
+            defender: crate::host::User::new(2, "Алиса"),
+            ply: 0,
+            to_move: tafl_rules::Side::Attackers,
+            ending: None,
+            last_move: None,
+            position,
+            clock: crate::host::Clock::UNTIMED,
+            deadline_at: None,
+            attacker_reserve: 0,
+            defender_reserve: 0,
+            imported: false,
+        };
+        assert_eq!(thread_name(&game, Lang::discord(Some("ru"))), "Тафл-бот (уровень 3) — Алиса · Брандубх №4");
+        assert_eq!(thread_name(&game, Lang::discord(None)), "Tafl bot (level 3) vs Алиса · Brandubh #4");
     }
 
     #[test]
