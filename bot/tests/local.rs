@@ -676,10 +676,15 @@ fn an_aborted_game_says_aborted_once() {
     let out = local(
         &temp_path("aborted"),
         &["--no-png", "--quiet"],
-        "/as @ann\n/challenge @ben brandubh side:attackers clock:1d\nas @ben /accept\n/wait 3d\n/board 1\n",
+        "/as @ann\n/challenge @ben brandubh side:attackers clock:1d\nas @ben /accept\n/wait 3d\n/board 1\n/summary 1\n",
     );
+    assert!(out.contains("Game #1 — no result\n"), "{out}");
+    assert!(!out.contains("Engine review"), "no move, nothing reviewed: {out}");
     assert!(out.contains("result: aborted\n"), "{out}");
     assert!(!out.contains("aborted aborted"), "{out}");
+    // Not a draw: no result.
+    assert!(out.contains("game #1 is over: No result · aborted\n"), "{out}");
+    assert!(!out.contains("Draw"), "{out}");
 }
 
 /// `--db` takes a database URL too: a whole game played on a `PostgreSQL` database, which then

@@ -65,6 +65,7 @@ move-effect-threat = threat
 result-attackers = **Attackers win** ({ $player }): { $how }
 result-defenders = **Defenders win** ({ $player }): { $how }
 result-draw = **Draw**: { $how }
+result-aborted = **No result**: { $how }
 how-king-escaped = the king escaped at { $square }
 how-king-captured = the king was captured at { $square }
 how-encirclement = the defenders are encircled

@@ -4,6 +4,7 @@
 
 summary-title-running = Game #{ $id } — in progress
 summary-title-draw = Game #{ $id } — draw
+summary-title-aborted = Game #{ $id } — no result
 summary-title-won = Game #{ $id } — { $player } wins with the { $side }
 summary-players = Attackers: { $attackers } · Defenders: { $defenders }
 summary-variant = Variant: { $variant }{ $options }
@@ -94,6 +95,7 @@ caption-result = { $result } · { $why }
 caption-attackers-win = Attackers win
 caption-defenders-win = Defenders win
 caption-draw = Draw
+caption-no-result = No result
 caption-why-king-captured = king captured
 caption-why-king-escaped = king escaped
 caption-why-exit-fort = exit fort

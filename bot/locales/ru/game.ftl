@@ -65,6 +65,7 @@ move-effect-threat = угроза
 result-attackers = **Победа нападающих** ({ $player }): { $how }
 result-defenders = **Победа защитников** ({ $player }): { $how }
 result-draw = **Ничья**: { $how }
+result-aborted = **Без результата**: { $how }
 how-king-escaped = король ушёл на { $square }
 how-king-captured = король взят на { $square }
 how-encirclement = защитники окружены

@@ -4,6 +4,7 @@
 
 summary-title-running = Партия №{ $id } — идёт
 summary-title-draw = Партия №{ $id } — ничья
+summary-title-aborted = Партия №{ $id } — без результата
 summary-title-won = Партия №{ $id } — победа: { $player } ({ $side })
 summary-players = Нападающие: { $attackers } · Защитники: { $defenders }
 summary-variant = Вариант: { $variant }{ $options }
@@ -96,6 +97,7 @@ caption-result = { $result } · { $why }
 caption-attackers-win = Победа нападающих
 caption-defenders-win = Победа защитников
 caption-draw = Ничья
+caption-no-result = Без результата
 caption-why-king-captured = король взят
 caption-why-king-escaped = король ушёл
 caption-why-exit-fort = крепость

@@ -48,6 +48,8 @@ pub fn summary_text(summary: &Summary, lang: Lang) -> EmbedText {
     let id = game.id;
     let title = match (game.ending, summary.winner()) {
         (None, _) => tr!(lang, "summary-title-running", id = id),
+        // Aborted before the second move: no result, which is not a draw.
+        (Some(Ending { reason: EndReason::Aborted, .. }), _) => tr!(lang, "summary-title-aborted", id = id),
         (Some(_), None) => tr!(lang, "summary-title-draw", id = id),
         (Some(_), Some(side)) => tr!(
             lang,
@@ -103,7 +105,9 @@ pub fn summary_text(summary: &Summary, lang: Lang) -> EmbedText {
     if game.imported {
         lines.push(tr!(lang, "summary-imported"));
     }
-    if let Some(line) = review_line(summary.review.as_ref(), lang) {
+    // A game without a move has nothing for the engine to review ("no move gave away the
+    // advantage" would be true and empty).
+    if let Some(line) = review_line(summary.review.as_ref(), lang).filter(|_| summary.plies > 0) {
         lines.push(line);
     }
     EmbedText { title, description: lines.join("\n") }
@@ -149,6 +153,7 @@ pub fn result_caption(ending: Ending, lang: Lang) -> String {
         match ending.winner {
             Some(Side::Attackers) => "caption-attackers-win",
             Some(Side::Defenders) => "caption-defenders-win",
+            None if ending.reason == EndReason::Aborted => "caption-no-result",
             None => "caption-draw",
         }
     );

@@ -509,6 +509,7 @@ pub fn result_line(game: &GameView, lang: Lang) -> String {
     match ending.winner {
         Some(Side::Attackers) => tr!(lang, "result-attackers", player = player_name(lang, &game.attacker), how = how),
         Some(Side::Defenders) => tr!(lang, "result-defenders", player = player_name(lang, &game.defender), how = how),
+        None if ending.reason == EndReason::Aborted => tr!(lang, "result-aborted", how = how),
         None => tr!(lang, "result-draw", how = how),
     }
 }
