@@ -136,28 +136,13 @@ mod tests {
 
     #[test]
     fn a_game_against_the_bot_names_its_thread_after_the_bot_in_the_servers_language() {
-        let position = tafl_rules::Position::new(tafl_rules::Variant::Brandubh.rules()).unwrap();
-        let game = GameView {
-            id: 4,
-            place: crate::host::Place { guild: 1, channel: 2, thread: None },
-            variant: "brandubh".to_owned(),
-            options: String::new(),
-            attacker: crate::host::User::new(
-                crate::host::bot_user(tafl_rules::engine::Level::new(3).unwrap()),
-                "Tafl bot (level 3)",
-            ),
-            defender: crate::host::User::new(2, "Алиса"),
-            ply: 0,
-            to_move: tafl_rules::Side::Attackers,
-            ending: None,
-            last_move: None,
-            position,
-            clock: crate::host::Clock::UNTIMED,
-            deadline_at: None,
-            attacker_reserve: 0,
-            defender_reserve: 0,
-            imported: false,
-        };
+        let bot = crate::host::bot_user(tafl_rules::engine::Level::new(3).unwrap());
+        let game = GameView::sample(
+            4,
+            tafl_rules::Variant::Brandubh,
+            crate::host::User::new(bot, "Tafl bot (level 3)"),
+            crate::host::User::new(2, "Алиса"),
+        );
         assert_eq!(thread_name(&game, Lang::discord(Some("ru"))), "Тафл-бот (уровень 3) — Алиса · Брандубх №4");
         assert_eq!(thread_name(&game, Lang::discord(None)), "Tafl bot (level 3) vs Алиса · Brandubh #4");
     }

@@ -268,6 +268,32 @@ pub struct GameView {
     pub imported: bool,
 }
 
+#[cfg(test)]
+impl GameView {
+    /// A game of `variant` at its start, untimed, on one server's channel: the presentation's
+    /// unit tests change what they need.
+    pub(crate) fn sample(id: GameId, variant: tafl_rules::Variant, attacker: User, defender: User) -> GameView {
+        GameView {
+            id,
+            place: Place { guild: 1, channel: 2, thread: None },
+            variant: variant.id().to_owned(),
+            options: String::new(),
+            attacker,
+            defender,
+            ply: 0,
+            to_move: Side::Attackers,
+            ending: None,
+            last_move: None,
+            position: Position::new(variant.rules()).expect("a preset's start"),
+            clock: Clock::UNTIMED,
+            deadline_at: None,
+            attacker_reserve: 0,
+            defender_reserve: 0,
+            imported: false,
+        }
+    }
+}
+
 impl GameView {
     /// The player of `side`.
     #[must_use]

@@ -221,27 +221,28 @@ impl Session {
         Ok(tr!(self.lang, "console-now-playing", player = format!("@{}", self.current)))
     }
 
-    /// The bot's level whose stored name is `name`, if any.
-    async fn bot_named(&self, name: &str) -> Result<Option<User>, String> {
+    /// The stored player called `name`, person or bot level, if any.
+    async fn find_user(&self, name: &str) -> Result<Option<User>, String> {
         let lang = self.lang;
         let internal = |error: sqlx::Error| text::host_error(&HostError::from(error), lang);
         let mut conn = self.host.db().pool().acquire().await.map_err(internal)?;
         let found = store::users::find_by_name(&mut conn, name).await.map_err(internal)?;
-        Ok(found.filter(|row| crate::host::is_bot(row.id)).map(|row| User { id: row.id, name: row.name }))
+        Ok(found.map(|row| User { id: row.id, name: row.name }))
+    }
+
+    /// The bot's level whose stored name is `name`, if any.
+    async fn bot_named(&self, name: &str) -> Result<Option<User>, String> {
+        Ok(self.find_user(name).await?.filter(|user| is_bot(user.id)))
     }
 
     /// The stable id of a name, created on first use.
     async fn user(&self, name: &str) -> Result<User, String> {
+        if let Some(user) = self.find_user(name).await? {
+            return Ok(user);
+        }
         let now = self.now();
         let lang = self.lang;
         let internal = |error: sqlx::Error| text::host_error(&HostError::from(error), lang);
-        let found = {
-            let mut conn = self.host.db().pool().acquire().await.map_err(internal)?;
-            store::users::find_by_name(&mut conn, name).await.map_err(internal)?
-        };
-        if let Some(row) = found {
-            return Ok(User { id: row.id, name: row.name });
-        }
         // Looked up again inside the write transaction: two consoles on one database agree on ids.
         let mut tx = self.host.db().begin_write().await.map_err(internal)?;
         let id = store::users::find_or_create_local(&mut tx, name, now).await.map_err(internal)?;

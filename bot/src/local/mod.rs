@@ -115,8 +115,7 @@ pub fn run_with(
             if read > MAX_LINE_BYTES {
                 // Endless input (`< /dev/zero`) has no next line to go on with.
                 session.close().await;
-                let said = tr!(lang, "console-line-too-long");
-                return Err(CliError::Said(tr!(lang, "console-error", message = said)));
+                return Err(console_error(lang, &tr!(lang, "console-line-too-long")));
             }
             let command = line.trim();
             if command.is_empty() || command.starts_with('#') {
@@ -145,11 +144,15 @@ pub fn run_with(
         session.close().await;
         // A script whose commands failed must not look like a success to whoever ran it.
         if failures > 0 && !interactive {
-            let said = tr!(lang, "console-session-failed", failures = failures);
-            return Err(CliError::Said(tr!(lang, "console-error", message = said)));
+            return Err(console_error(lang, &tr!(lang, "console-session-failed", failures = failures)));
         }
         Ok(())
     })
+}
+
+/// The session's last word, an error in its language, "ошибка: …" as its commands' errors are.
+fn console_error(lang: Lang, message: &str) -> CliError {
+    CliError::Said(tr!(lang, "console-error", message = message))
 }
 
 /// Opens `--db`: a file name, or a database URL (`sqlite://…`, `postgres://…`).
@@ -165,8 +168,7 @@ async fn open(path: &Path, lang: Lang) -> Result<Db, CliError> {
         // The sentence below says all of it; the log line (off by default, `RUST_LOG=info`) is
         // for a session whose stderr is read by a program.
         tracing::info!(error = %e, db = %name, "cannot open the database");
-        let said = tr!(lang, "console-db-unavailable", name = name, error = e.to_string());
-        CliError::Said(tr!(lang, "console-error", message = said))
+        console_error(lang, &tr!(lang, "console-db-unavailable", name = name, error = e.to_string()))
     })
 }
 

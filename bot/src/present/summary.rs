@@ -368,36 +368,20 @@ mod tests {
     fn russian() -> Lang {
         Lang::discord(Some("ru"))
     }
-    use crate::host::{FamilyRating, GameView, LeaderboardEntry, Place, Streak, User};
-    use tafl_rules::{Game, Position, Reason};
+    use crate::host::{FamilyRating, GameView, LeaderboardEntry, Streak, User};
+    use tafl_rules::{Game, Reason};
 
     fn sq(name: &str) -> Square {
         name.parse().unwrap()
     }
 
     fn summary(ending: Option<Ending>, conclusion: Conclusion) -> Summary {
-        let position = Position::new(Variant::Copenhagen.rules()).unwrap();
-        let game = GameView {
-            id: 7,
-            place: Place { guild: 1, channel: 2, thread: None },
-            variant: "copenhagen".to_owned(),
-            options: String::new(),
-            attacker: User::new(1, "alice"),
-            defender: User::new(2, "bob"),
-            ply: 45,
-            to_move: Side::Defenders,
-            ending,
-            last_move: None,
-            position: position.clone(),
-            clock: crate::host::Clock::UNTIMED,
-            deadline_at: None,
-            attacker_reserve: 0,
-            defender_reserve: 0,
-            imported: false,
-        };
+        let start = GameView::sample(7, Variant::Copenhagen, User::new(1, "alice"), User::new(2, "bob"));
+        let record = Game::new(start.position.clone());
+        let game = GameView { ply: 45, to_move: Side::Defenders, ending, ..start };
         Summary {
             game,
-            record: Game::new(position),
+            record,
             conclusion,
             plies: 45,
             full_moves: 23,
