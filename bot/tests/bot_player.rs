@@ -436,7 +436,7 @@ async fn console_game_against_the_engine(lang: &str) {
     shown.push_str(&reply.text);
     let reply = session.execute("/summary 1").await;
     assert!(!reply.failed, "{}", reply.text);
-    let winner = says("Game #1 — Tafl bot (level 2) wins", "Партия №1 — победа: Тафл-бот (уровень 2) (нападающие)");
+    let winner = says("Game #1 — Tafl bot (level 2) wins", "Партия №1 — победа нападающих: Тафл-бот (уровень 2)");
     assert!(reply.text.contains(winner), "{}", reply.text);
     shown.push_str(&reply.text);
     // Its record names the bot as stored, and comes back as a game against the same level.

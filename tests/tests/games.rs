@@ -63,8 +63,8 @@ async fn board_at(fake: &FakeDiscord, id: u64, game: i64, ply: usize) -> StoredM
 /// How the summary names the winner: Alice plays the attackers, Bob the defenders.
 fn summary_words(table: &Table<'_>, winner: Option<Side>) -> &'static str {
     match winner {
-        Some(Side::Attackers) => table.says("Alice wins with the attackers", "победа: Alice (нападающие)"),
-        Some(Side::Defenders) => table.says("Bob wins with the defenders", "победа: Bob (защитники)"),
+        Some(Side::Attackers) => table.says("Alice wins with the attackers", "победа нападающих: Alice"),
+        Some(Side::Defenders) => table.says("Bob wins with the defenders", "победа защитников: Bob"),
         None => table.says("Draw", "Ничья"),
     }
 }

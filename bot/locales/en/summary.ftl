@@ -5,7 +5,10 @@
 summary-title-running = Game #{ $id } — in progress
 summary-title-draw = Game #{ $id } — draw
 summary-title-aborted = Game #{ $id } — no result
-summary-title-won = Game #{ $id } — { $player } wins with the { $side }
+summary-title-won = Game #{ $id } — { $player } wins with the { $side ->
+    [attackers] attackers
+   *[defenders] defenders
+}
 summary-players = Attackers: { $attackers } · Defenders: { $defenders }
 summary-variant = Variant: { $variant }{ $options }
 summary-moves = Moves: { $moves } ({ $plies ->

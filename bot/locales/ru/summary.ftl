@@ -5,7 +5,11 @@
 summary-title-running = Партия №{ $id } — идёт
 summary-title-draw = Партия №{ $id } — ничья
 summary-title-aborted = Партия №{ $id } — без результата
-summary-title-won = Партия №{ $id } — победа: { $player } ({ $side })
+# «победа: Тафл-бот (уровень 2) (нападающие)» читалось со скобками подряд: сторона — в падеже.
+summary-title-won = Партия №{ $id } — победа { $side ->
+    [attackers] нападающих
+   *[defenders] защитников
+}: { $player }
 summary-players = Нападающие: { $attackers } · Защитники: { $defenders }
 summary-variant = Вариант: { $variant }{ $options }
 summary-moves = Ходов: { $moves } ({ $plies ->

@@ -51,13 +51,9 @@ pub fn summary_text(summary: &Summary, lang: Lang) -> EmbedText {
         // Aborted before the second move: no result, which is not a draw.
         (Some(Ending { reason: EndReason::Aborted, .. }), _) => tr!(lang, "summary-title-aborted", id = id),
         (Some(_), None) => tr!(lang, "summary-title-draw", id = id),
-        (Some(_), Some(side)) => tr!(
-            lang,
-            "summary-title-won",
-            id = id,
-            player = player_name(lang, game.player(side)),
-            side = side_name(side, lang)
-        ),
+        (Some(_), Some(side)) => {
+            tr!(lang, "summary-title-won", id = id, player = player_name(lang, game.player(side)), side = side.name())
+        }
     };
     let mut lines = vec![
         conclusion_text(summary, lang),
@@ -495,7 +491,7 @@ mod tests {
              Moves: 23 (45 plies)\nPieces captured: 5 by the attackers, 3 by the defenders\nDuration: 2 d 3 h"
         );
         let ru = summary_text(&s, russian());
-        assert_eq!(ru.title, "Партия №7 — победа: bob (защитники)");
+        assert_eq!(ru.title, "Партия №7 — победа защитников: bob");
         assert_eq!(
             ru.description,
             "Король ушёл на a1.\nНападающие: alice · Защитники: bob\nВариант: Копенгагенский хнефатафл\n\
