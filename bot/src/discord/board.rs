@@ -256,7 +256,7 @@ fn controls(game: &GameView, offers: &[OpenOffer], menu: &Menu, lang: Lang) -> V
                 .style(serenity::ButtonStyle::Secondary),
         );
     }
-    if ply > 0 && !offers.iter().any(|o| o.kind == OfferKind::Takeback) {
+    if game.takeback_possible() && !offers.iter().any(|o| o.kind == OfferKind::Takeback) {
         buttons.push(
             serenity::CreateButton::new(offer(OfferKind::Takeback, OfferAction::Offer))
                 .label(text::label(Label::Takeback, lang))
@@ -320,7 +320,10 @@ mod tests {
     use tafl_render::{Mark, MarkKind};
     use tafl_rules::{Game, Position, Setup, Side, Variant};
 
-    use super::{Menu, marks, page_bounds};
+    use super::{Menu, controls, marks, page_bounds};
+    use crate::discord::ids::Control;
+    use crate::host::{GameView, OfferAction, OfferKind, User, bot_user};
+    use crate::present::Lang;
 
     /// Brandubh (historical rules): the attacker from d7 closes on the king at c3, taken
     /// between it and the attacker on b3.
@@ -368,5 +371,40 @@ mod tests {
         assert_eq!(page_bounds(60, 2), (48, 60, Some(0)));
         // A page from an older, longer menu shows the last page.
         assert_eq!(page_bounds(60, 9), (48, 60, Some(0)));
+    }
+
+    /// Whether the board of `game` at `ply` offers the Take back button.
+    fn offers_takeback(game: &GameView, ply: usize) -> bool {
+        let game = GameView {
+            ply,
+            to_move: if ply.is_multiple_of(2) { Side::Attackers } else { Side::Defenders },
+            ..game.clone()
+        };
+        let takeback = Control::Offer { kind: OfferKind::Takeback, action: OfferAction::Offer, game: game.id, ply };
+        controls(&game, &[], &Menu::Pieces(0), Lang::discord(None))
+            .iter()
+            .flat_map(|row| serde_json::to_value(row).unwrap()["components"].as_array().cloned().unwrap_or_default())
+            .any(|button| button["custom_id"] == takeback.to_string())
+    }
+
+    #[test]
+    fn the_take_back_button_shows_only_when_someone_could_take_back() {
+        let (alice, bob) = (User { id: 1, name: "Alice".into() }, User { id: 2, name: "Bob".into() });
+        let bot = User { id: bot_user(tafl_rules::engine::Level::new(2).unwrap()), name: "bot".into() };
+        let people = GameView::sample(1, Variant::Brandubh, alice.clone(), bob);
+        // Between people the first mover may take back from ply 1 on.
+        assert!(!offers_takeback(&people, 0));
+        assert!(offers_takeback(&people, 1));
+        // The bot moved first: at ply 1 the person has no move to take back.
+        let casual = GameView { rated: false, ..GameView::sample(2, Variant::Brandubh, bot.clone(), alice.clone()) };
+        assert!(!offers_takeback(&casual, 1));
+        assert!(offers_takeback(&casual, 2));
+        assert!(offers_takeback(&casual, 3));
+        // The person moved first: from ply 1.
+        let first = GameView { rated: false, ..GameView::sample(3, Variant::Brandubh, alice.clone(), bot.clone()) };
+        assert!(offers_takeback(&first, 1));
+        // The bot refuses takebacks in rated games: no button to be refused by.
+        let rated = GameView::sample(4, Variant::Brandubh, bot, alice);
+        assert!(!offers_takeback(&rated, 3));
     }
 }

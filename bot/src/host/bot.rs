@@ -136,8 +136,8 @@ const DRAW_SEARCH_TABLE_BITS: u32 = 10;
 /// Whether the bot agrees to take back moves: only in unrated games, where a takeback cannot
 /// buy rating points.
 #[must_use]
-pub fn accepts_takeback(row: &GameRow) -> bool {
-    !row.rated
+pub const fn accepts_takeback(rated: bool) -> bool {
+    !rated
 }
 
 fn now_secs() -> i64 {

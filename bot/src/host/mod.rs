@@ -652,7 +652,7 @@ impl Host {
                     if takeback_plies(&loaded, user).is_none() {
                         return Err(HostError::NothingToTakeBack(game_id));
                     }
-                    if is_bot(opponent) && !bot::accepts_takeback(&loaded.row) {
+                    if is_bot(opponent) && !bot::accepts_takeback(loaded.row.rated) {
                         return Err(HostError::BotRefusesTakeback { id: game_id });
                     }
                     store::offers::insert(&mut tx, game_id, "takeback", user, loaded.game.ply() as i64, now).await?;
@@ -953,6 +953,7 @@ fn view(loaded: &Loaded) -> GameView {
         attacker_reserve: row.attacker_reserve,
         defender_reserve: row.defender_reserve,
         imported: row.imported,
+        rated: row.rated,
     }
 }
 
@@ -1184,14 +1185,12 @@ fn players(row: &GameRow) -> Vec<UserId> {
     if row.attacker_id == row.defender_id { vec![row.attacker_id] } else { vec![row.attacker_id, row.defender_id] }
 }
 
-/// How many plies a takeback for `requester` removes: their last move, plus the opponent's
-/// reply when it is the requester's turn again. `None` when they have not moved yet.
+/// How many plies a takeback for `requester` removes ([`types::takeback_plies`]).
 fn takeback_plies(loaded: &Loaded, requester: UserId) -> Option<usize> {
-    let ply = loaded.game.ply();
-    let to_move = loaded.game.position().to_move();
-    let their_turn = side_player(&loaded.row, to_move) == requester;
-    let plies = if their_turn && loaded.row.attacker_id != loaded.row.defender_id { 2 } else { 1 };
-    (ply >= plies).then_some(plies)
+    let row = &loaded.row;
+    let side = if row.attacker_id == requester { Side::Attackers } else { Side::Defenders };
+    let (ply, to_move) = (loaded.game.ply(), loaded.game.position().to_move());
+    types::takeback_plies(ply, to_move, side, row.attacker_id == row.defender_id)
 }
 
 /// The server's terms for a new challenge or game against the bot at `request.place`: its

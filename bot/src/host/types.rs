@@ -6,6 +6,7 @@ use std::str::FromStr;
 use tafl_rules::{MoveText, Position, Reason, Side, Square, Status};
 
 use super::Clock;
+use super::bot::{self, is_bot};
 
 /// A person: a Discord snowflake (or a fake id in the local console).
 pub type UserId = i64;
@@ -266,6 +267,17 @@ pub struct GameView {
     pub attacker_reserve: i64,
     pub defender_reserve: i64,
     pub imported: bool,
+    /// Whether the game counts for ratings (games against the bot may be casual).
+    pub rated: bool,
+}
+
+/// How many plies a takeback asked by the player of `side` removes: their last move, plus the
+/// opponent's reply when it is their turn again (one ply when one person plays both sides).
+/// `None` when they have not moved yet.
+#[must_use]
+pub fn takeback_plies(ply: usize, to_move: Side, side: Side, solo: bool) -> Option<usize> {
+    let plies = if to_move == side && !solo { 2 } else { 1 };
+    (ply >= plies).then_some(plies)
 }
 
 #[cfg(test)]
@@ -290,6 +302,7 @@ impl GameView {
             attacker_reserve: 0,
             defender_reserve: 0,
             imported: false,
+            rated: true,
         }
     }
 }
@@ -308,6 +321,22 @@ impl GameView {
     #[must_use]
     pub fn player_to_move(&self) -> Option<&User> {
         self.ending.is_none().then(|| self.player(self.to_move))
+    }
+
+    /// Whether someone may ask to take back now: a person who has made a move, and against the
+    /// bot only in a casual game (it refuses in rated ones). The board offers the button only
+    /// then: at ply 1 of a game where the bot moved first it could only be refused.
+    #[must_use]
+    pub fn takeback_possible(&self) -> bool {
+        let bot_plays = is_bot(self.attacker.id) || is_bot(self.defender.id);
+        if self.is_over() || (bot_plays && !bot::accepts_takeback(self.rated)) {
+            return false;
+        }
+        let solo = self.attacker.id == self.defender.id;
+        [Side::Attackers, Side::Defenders]
+            .into_iter()
+            .filter(|&side| !is_bot(self.player(side).id))
+            .any(|side| takeback_plies(self.ply, self.to_move, side, solo).is_some())
     }
 
     #[must_use]
