@@ -664,7 +664,7 @@ support::both! {
             host.play(g.id, user, mv, None, NOW).await.unwrap();
         }
         let choices = host.legal_moves(g.id, bob().id, "", 25).await.unwrap();
-        let escape = Some(MoveEffect::Ends(Reason::KingEscaped));
+        let escape = Some(MoveEffect::Wins(Reason::KingEscaped));
         assert_eq!(choices[0].effect, escape, "winning moves come first: {choices:?}");
         let last = moves.last().unwrap();
         assert!(choices.iter().any(|c| c.notation == last.split('x').next().unwrap() && c.effect == escape));

@@ -75,24 +75,41 @@ impl Game {
 
     /// Plays a move; on error nothing changes.
     pub fn play(&mut self, mv: Move) -> Result<&PlayedMove, IllegalMove> {
+        let (played, after, key) = self.trial(mv)?;
+        if !played.captures.is_empty() {
+            self.keys.clear();
+        }
+        self.keys.push(key);
+        self.position = after;
+        self.status = played.status;
+        self.moves.push(played);
+        Ok(self.moves.last().expect("just pushed"))
+    }
+
+    /// What playing `mv` would do (its captures, and the game's status after it, the repetition
+    /// rule included, which [`Position::play_unchecked`] cannot see), without playing it.
+    pub fn preview(&self, mv: Move) -> Result<PlayedMove, IllegalMove> {
+        self.trial(mv).map(|(played, _, _)| played)
+    }
+
+    /// The move as it would be played, the position it leads to and that position's repetition
+    /// key.
+    fn trial(&self, mv: Move) -> Result<(PlayedMove, Position, Key), IllegalMove> {
         if !self.status.is_ongoing() {
             return Err(IllegalMove::GameOver);
         }
         self.position.check(mv)?;
         let mover = self.position.to_move();
-        let effects = self.position.play_unchecked(mv);
-        let key = self.position.key();
-        if !effects.captures.is_empty() {
-            self.keys.clear();
-        }
-        self.keys.push(key);
+        let mut after = self.position.clone();
+        let effects = after.play_unchecked(mv);
+        let key = after.key();
+        // A capture leaves fewer pieces: no earlier position can occur again.
+        let earlier = if effects.captures.is_empty() { self.keys.iter().filter(|&&k| k == key).count() } else { 0 };
         let status = match effects.status {
             Status::Finished(outcome) if outcome.reason != Reason::NoMoves => effects.status,
-            board_status => self.repetition(key, mover).unwrap_or(board_status),
+            board_status => self.repetition(earlier + 1, mover).unwrap_or(board_status),
         };
-        self.status = status;
-        self.moves.push(PlayedMove { mv, captures: effects.captures, status });
-        Ok(self.moves.last().expect("just pushed"))
+        Ok((PlayedMove { mv, captures: effects.captures, status }, after, key))
     }
 
     /// Plays a written move; captures written with it must be exactly the ones the move makes.
@@ -125,10 +142,10 @@ impl Game {
         Some(last)
     }
 
-    /// The outcome of the third occurrence of `key`, if this is it.
-    fn repetition(&self, key: Key, mover: Side) -> Option<Status> {
+    /// The outcome of a position's `occurrences`-th occurrence, if it is the third.
+    fn repetition(&self, occurrences: usize, mover: Side) -> Option<Status> {
         let policy = self.position.rules().repetition;
-        if policy == Repetition::Ignore || self.keys.iter().filter(|&&k| k == key).count() < 3 {
+        if policy == Repetition::Ignore || occurrences < 3 {
             return None;
         }
         let winner = match policy {

@@ -59,7 +59,9 @@ move-effect-king-captured = captures the king!
 move-effect-exit-fort = exit fort!
 move-effect-encirclement = encircles!
 move-effect-no-moves = leaves no move!
-move-effect-repetition = repetition
+move-effect-repetition-wins = repetition: wins!
+move-effect-repetition-draws = repetition: draw
+move-effect-repetition-loses = repetition: loses!
 move-effect-threat = threat
 
 result-attackers = **Attackers win** ({ $player }): { $how }

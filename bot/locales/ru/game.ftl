@@ -59,7 +59,9 @@ move-effect-king-captured = берёт короля!
 move-effect-exit-fort = крепость!
 move-effect-encirclement = окружение!
 move-effect-no-moves = не оставляет ходов!
-move-effect-repetition = повторение
+move-effect-repetition-wins = повторение: победа!
+move-effect-repetition-draws = повторение: ничья
+move-effect-repetition-loses = повторение: проигрыш!
 move-effect-threat = угроза
 
 result-attackers = **Победа нападающих** ({ $player }): { $how }

@@ -6,15 +6,17 @@ use tafl_rules::{Game, Move, Position, Reason, Side, Square, Status};
 use super::{MoveChoice, MoveEffect};
 
 /// At most `limit` legal moves whose notation starts with `prefix` (case, spaces and the dash
-/// are ignored), winning moves first, then captures and threats, then the rest in board order.
+/// are ignored): winning moves first, then captures, threats and drawing moves, then the rest in
+/// board order, and last the moves that lose the game (a third repetition, where the preset
+/// scores it a loss for the side that makes it).
 pub(crate) fn choices(game: &Game, prefix: &str, limit: usize) -> Vec<MoveChoice> {
-    let position = game.position();
     let wanted = squash(prefix);
-    let mut ranked: Vec<(u8, MoveChoice)> = position
+    let mut ranked: Vec<(u8, MoveChoice)> = game
+        .position()
         .legal_moves()
         .into_iter()
         .filter(|mv| squash(&mv.to_string()).starts_with(&wanted))
-        .map(|mv| describe(position, mv))
+        .filter_map(|mv| describe(game, mv))
         .collect();
     ranked.sort_by(|(a, x), (b, y)| a.cmp(b).then_with(|| x.notation.cmp(&y.notation)));
     ranked.into_iter().take(limit).map(|(_, choice)| choice).collect()
@@ -25,29 +27,37 @@ fn squash(text: &str) -> String {
     text.chars().take(16).filter(|c| !c.is_whitespace() && *c != '-').flat_map(char::to_lowercase).collect()
 }
 
-/// A move with its label and rank (0 wins, 1 captures or threatens, 2 the rest).
-fn describe(position: &Position, mv: Move) -> (u8, MoveChoice) {
-    let notation = mv.to_string();
-    let mut after = position.clone();
-    let effects = after.play_unchecked(mv);
-    let mut rank = if effects.captures.is_empty() { 2 } else { 1 };
-    let effect = match effects.status {
+/// A legal move with its label and rank (0 wins, 1 captures, threatens or draws, 2 the rest,
+/// 3 loses). `None` only if the game is over, when there is nothing to list.
+fn describe(game: &Game, mv: Move) -> Option<(u8, MoveChoice)> {
+    let position = game.position();
+    let mover = position.to_move();
+    let played = game.preview(mv).ok()?;
+    let mut rank = if played.captures.is_empty() { 2 } else { 1 };
+    let effect = match played.status {
         Status::Finished(outcome) => {
-            rank = 0;
-            Some(MoveEffect::Ends(outcome.reason))
+            let (r, effect) = match outcome.winner {
+                Some(winner) if winner == mover => (0, MoveEffect::Wins(outcome.reason)),
+                None => (1, MoveEffect::Draws),
+                Some(_) => (3, MoveEffect::Loses),
+            };
+            rank = r;
+            Some(effect)
         }
-        Status::Ongoing if position.to_move() == Side::Defenders && king_can_escape(&after) => {
+        Status::Ongoing if mover == Side::Defenders && king_can_escape(position, mv) => {
             rank = rank.min(1);
             Some(MoveEffect::EscapeThreat)
         }
         Status::Ongoing => None,
     };
-    (rank, MoveChoice { notation, captures: effects.captures.clone(), effect })
+    Some((rank, MoveChoice { notation: mv.to_string(), captures: played.captures, effect }))
 }
 
-/// Whether the king could escape with its next move if the defenders moved again: a threat
-/// the attackers must answer.
-fn king_can_escape(after: &Position) -> bool {
+/// Whether, after the defenders' `mv`, the king could escape with their next move if they moved
+/// again: a threat the attackers must answer.
+fn king_can_escape(position: &Position, mv: Move) -> bool {
+    let mut after = position.clone();
+    after.play_unchecked(mv);
     let Ok(again) = after.with_setup(&after.setup(), Side::Defenders) else {
         return false;
     };
@@ -75,6 +85,62 @@ pub(crate) fn movable_pieces(position: &Position) -> Vec<(Square, usize)> {
 /// The moves of the piece on `from`, labelled as for autocomplete, in board order of their
 /// destinations: the second menu.
 pub(crate) fn moves_from(game: &Game, from: Square) -> Vec<MoveChoice> {
-    let position = game.position();
-    position.legal_moves().into_iter().filter(|mv| mv.from == from).map(|mv| describe(position, mv).1).collect()
+    let moves = game.position().legal_moves();
+    moves
+        .into_iter()
+        .filter(|mv| mv.from == from)
+        .filter_map(|mv| describe(game, mv))
+        .map(|(_, choice)| choice)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use tafl_rules::{Game, Position, Reason, Variant};
+
+    use super::{MoveEffect, choices, moves_from};
+    use crate::present::{Lang, text::move_label};
+
+    /// `variant` after `moves`, each side shuffling one piece to and fro.
+    fn shuffled(variant: Variant, moves: &[&str]) -> Game {
+        let mut game = Game::new(Position::new(variant.rules()).unwrap());
+        for mv in moves {
+            game.play(mv.parse().unwrap()).unwrap();
+        }
+        game
+    }
+
+    #[test]
+    fn a_third_repetition_is_labelled_by_what_the_preset_makes_of_it_and_a_losing_one_comes_last() {
+        // The defenders' eighth ply would bring back the start a third time.
+        let copenhagen = ["h1-i1", "f4-f3", "i1-h1", "f3-f4", "h1-i1", "f4-f3", "i1-h1"];
+        let game = shuffled(Variant::Copenhagen, &copenhagen);
+        let all = choices(&game, "", 500);
+        let back = all.iter().position(|c| c.notation == "f3-f4").unwrap();
+        // Copenhagen: the defenders lose by repetition, so the move is listed last.
+        assert_eq!(all[back].effect, Some(MoveEffect::Loses));
+        assert_eq!(back, all.len() - 1, "{all:?}");
+        let from_f3 = moves_from(&game, "f3".parse().unwrap());
+        let english = Lang::console("en");
+        let label = from_f3.iter().find(|c| c.notation == "f3-f4").map(|c| move_label(c, english));
+        assert_eq!(label.as_deref(), Some("f3-f4 repetition: loses!"));
+        // Brandubh scores it a draw.
+        let brandubh = ["d1-e1", "d3-e3", "e1-d1", "e3-d3", "d1-e1", "d3-e3", "e1-d1"];
+        let game = shuffled(Variant::Brandubh, &brandubh);
+        let back = choices(&game, "e3-d3", 5);
+        assert_eq!(back[0].effect, Some(MoveEffect::Draws));
+        assert_eq!(move_label(&back[0], Lang::console("ru")), "e3-d3 повторение: ничья");
+        // A second occurrence is no ending.
+        let game = shuffled(Variant::Brandubh, &brandubh[..3]);
+        assert_eq!(choices(&game, "e3-d3", 5)[0].effect, None);
+    }
+
+    #[test]
+    fn a_move_that_wins_by_repetition_says_so() {
+        let english = Lang::console("en");
+        let choice =
+            |effect| super::MoveChoice { notation: "a1-a2".into(), captures: Vec::new(), effect: Some(effect) };
+        assert_eq!(move_label(&choice(MoveEffect::Wins(Reason::Repetition)), english), "a1-a2 repetition: wins!");
+        assert_eq!(move_label(&choice(MoveEffect::Wins(Reason::KingEscaped)), english), "a1-a2 escape!");
+    }
 }

@@ -481,8 +481,14 @@ pub struct MoveChoice {
 /// What a move does beyond moving and capturing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MoveEffect {
-    /// It ends the game, for this reason.
-    Ends(Reason),
+    /// It wins the game for the side that makes it, for this reason.
+    Wins(Reason),
+    /// It ends the game drawn: a third repetition where the preset scores it a draw (nothing
+    /// else draws a game by a move).
+    Draws,
+    /// It loses the game for the side that makes it: a third repetition where the preset
+    /// scores it so (Copenhagen's defenders, Sea Battle's mover).
+    Loses,
     /// The king could escape with the defenders' next move: the attackers must answer.
     EscapeThreat,
 }

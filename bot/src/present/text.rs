@@ -596,12 +596,14 @@ pub fn move_label(choice: &MoveChoice, lang: Lang) -> String {
     };
     if let Some(effect) = choice.effect {
         let id = match effect {
-            MoveEffect::Ends(Reason::KingEscaped) => "move-effect-king-escaped",
-            MoveEffect::Ends(Reason::KingCaptured) => "move-effect-king-captured",
-            MoveEffect::Ends(Reason::ExitFort) => "move-effect-exit-fort",
-            MoveEffect::Ends(Reason::Encirclement) => "move-effect-encirclement",
-            MoveEffect::Ends(Reason::NoMoves) => "move-effect-no-moves",
-            MoveEffect::Ends(Reason::Repetition) => "move-effect-repetition",
+            MoveEffect::Wins(Reason::KingEscaped) => "move-effect-king-escaped",
+            MoveEffect::Wins(Reason::KingCaptured) => "move-effect-king-captured",
+            MoveEffect::Wins(Reason::ExitFort) => "move-effect-exit-fort",
+            MoveEffect::Wins(Reason::Encirclement) => "move-effect-encirclement",
+            MoveEffect::Wins(Reason::NoMoves) => "move-effect-no-moves",
+            MoveEffect::Wins(Reason::Repetition) => "move-effect-repetition-wins",
+            MoveEffect::Draws => "move-effect-repetition-draws",
+            MoveEffect::Loses => "move-effect-repetition-loses",
             MoveEffect::EscapeThreat => "move-effect-threat",
         };
         label.push(' ');
