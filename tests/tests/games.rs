@@ -229,7 +229,7 @@ async fn move_autocomplete_offers_legal_moves_filtered_and_labelled(locale: &'st
     let typed = table.autocomplete(ALICE, "board", &json!({}), "game", "");
     fake.wait_for("the game choices", |r| r.path == typed.callback_path()).await;
     let choices = fake.autocomplete_choices(&typed).expect("choices");
-    let choice = table.says("#1 Brandubh vs Bob (your move)", "№1 Брандубх, соперник: Bob (ваш ход)");
+    let choice = table.says("#1 Brandubh vs Bob · your move", "№1 Брандубх, соперник: Bob · ваш ход");
     assert_eq!(choices, [(choice.to_owned(), "1".to_owned())]);
     table.assert_no_english(NOT_ENGLISH);
     bot.stop().await;

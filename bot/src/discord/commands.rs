@@ -132,7 +132,7 @@ async fn games_here(ctx: Context<'_>) -> Result<Vec<GameId>, BotError> {
     Ok(games.iter().filter(|g| g.place.channel == channel || g.place.thread == Some(channel)).map(|g| g.id).collect())
 }
 
-/// The caller's games going on, for the `game` option: `#12 Copenhagen vs Bob (your move)`.
+/// The caller's games going on, for the `game` option: `#12 Copenhagen vs Bob · your move`.
 async fn autocomplete_game(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteResponse {
     let lang = lang(ctx);
     let wanted = partial.trim().trim_start_matches('#');

@@ -860,7 +860,8 @@ pub fn game_line(game: &GameSummary, now: i64, lang: Lang) -> String {
     )
 }
 
-/// A game in the `game` option's suggestions: `#12 Copenhagen vs Bob (your move)`.
+/// A game in the `game` option's suggestions: `#12 Copenhagen vs Bob · your move` (not in
+/// brackets, which would follow the bot's own: `Tafl bot (level 2)`).
 #[must_use]
 pub fn game_choice(game: &GameSummary, lang: Lang) -> String {
     let state = tr!(lang, if game.my_turn() { "game-choice-your-move" } else { "game-choice-their-move" });
