@@ -74,8 +74,8 @@ proptest! {
     #![proptest_config(Config { cases: 64, ..Config::default() })]
 
     /// Random games of every preset: at every ply the move generator, `check` and `play` agree,
-    /// `Game` and `Position` report the same captures and board status, and an illegal move
-    /// leaves the game untouched.
+    /// `Game::preview` foretells `Game::play`, `Game` and `Position` report the same captures
+    /// and board status, and an illegal move leaves the game untouched.
     #[test]
     fn legal_moves_check_and_play_agree_in_random_games(
         rule_set in 0usize..64,
@@ -102,7 +102,9 @@ proptest! {
                 let victim = position.piece_at(*square);
                 prop_assert!(victim.is_some_and(|p| p.side() != position.to_move() && p != Piece::King));
             }
+            let previewed = game.preview(mv).expect("a listed move is legal");
             let played = game.play(mv).expect("a listed move is legal").clone();
+            prop_assert_eq!(&previewed, &played, "a preview foretells the move exactly, repetition included");
             prop_assert_eq!(&played.captures, &effects.captures);
             prop_assert_eq!(game.position(), &by_position);
             if played.status != effects.status {
