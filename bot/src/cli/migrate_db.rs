@@ -63,14 +63,16 @@ const CONNECT_WAIT: Duration = Duration::from_secs(30);
 /// The migrators' own history, kept by each backend for its own files: never copied.
 const HISTORY_TABLE: &str = "_sqlx_migrations";
 
-/// Arguments of `tafl-bot migrate-db`.
+/// Arguments of `tafl-bot migrate-db`. (Their doc comments are the help texts: product names go
+/// unquoted there.)
+#[allow(clippy::doc_markdown)]
 #[derive(Debug, Clone, clap::Args)]
 pub struct MigrateDbArgs {
-    /// The `SQLite` database to copy, e.g. `sqlite://tafl.db`; it is first brought to this
+    /// The SQLite database to copy, e.g. `sqlite://tafl.db`; it is first brought to this
     /// tafl-bot's schema, as the bot would on start-up.
     #[arg(long, value_name = "sqlite://FILE")]
     pub from: String,
-    /// The `PostgreSQL` database to copy into, e.g. `postgres://tafl@db.internal/tafl`; it must
+    /// The PostgreSQL database to copy into, e.g. `postgres://tafl@db.internal/tafl`; it must
     /// hold nothing but tafl-bot's schema (a new database).
     #[arg(long, value_name = "postgres://…")]
     pub to: String,

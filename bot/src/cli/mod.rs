@@ -31,6 +31,8 @@ pub struct Cli {
     pub command: Command,
 }
 
+// The doc comments are clap's help texts, read in a terminal: product names go unquoted there.
+#[allow(clippy::doc_markdown)]
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// List the preset variants: id, name, size, options and OTN rules string.
@@ -45,13 +47,13 @@ pub enum Command {
     Ai(ai::AiArgs),
     /// Engine against engine, alternating sides: results by side and the Elo difference.
     Match(ai::MatchArgs),
-    /// Speak `OpenTafl`'s engine protocol on stdin and stdout.
+    /// Speak OpenTafl's engine protocol on stdin and stdout.
     Engine(engine::EngineArgs),
     /// Play in the terminal without Discord: the same commands, the same game host.
     Local(crate::local::LocalArgs),
     /// Connect to Discord (`DISCORD_TOKEN`) and serve the slash commands until Ctrl-C or SIGTERM.
     Run,
-    /// Copy every table of an `SQLite` database into a new, empty `PostgreSQL` one, in one
+    /// Copy every table of an SQLite database into a new, empty PostgreSQL one, in one
     /// transaction, and check every table's count.
     MigrateDb(migrate_db::MigrateDbArgs),
 }
@@ -261,6 +263,24 @@ pub(crate) fn shorten(text: &str, limit: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The help texts come from doc comments, where the linter wants product names in code
+    /// quotes; a terminal shows the quotes as they are.
+    #[test]
+    fn help_texts_name_products_without_code_quotes() {
+        use clap::CommandFactory;
+        let mut cli = Cli::command();
+        let mut texts = vec![cli.render_long_help().to_string()];
+        for sub in cli.get_subcommands_mut() {
+            texts.push(sub.render_long_help().to_string());
+        }
+        for name in ["OpenTafl", "SQLite", "PostgreSQL", "Discord"] {
+            for text in &texts {
+                assert!(!text.contains(&format!("`{name}")), "{name} in quotes:\n{text}");
+            }
+        }
+        assert!(texts.iter().any(|t| t.contains("Speak OpenTafl's engine protocol")));
+    }
 
     #[test]
     fn clap_messages_become_one_line_without_the_usage_block() {
