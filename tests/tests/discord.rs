@@ -309,7 +309,7 @@ async fn the_variant_option_autocompletes_from_what_is_typed(locale: &'static st
         let values: Vec<&str> = choices.iter().map(|c| c["value"].as_str().unwrap()).collect();
         assert_eq!(values, ["historical-7", "historical-9", "historical-11"], "{typed}");
         let names: Vec<&str> = choices.iter().map(|c| c["name"].as_str().unwrap()).collect();
-        let first = says(locale, "Historical 7x7", "Исторический тафл 7×7");
+        let first = says(locale, "Historical 7×7", "Исторический тафл 7×7");
         assert!(names[0].starts_with(first), "{names:?}");
         assert_no_english(locale, &names.join("\n"));
     }

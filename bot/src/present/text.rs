@@ -35,7 +35,7 @@ pub fn variant_line(variant: Variant, lang: Lang) -> String {
     let name = variant_name(variant.id(), lang);
     let size = variant.size();
     let mut rules = rule_summary(&variant.rules(), lang);
-    // "Sea Battle 9x9: 9×9, …" would say the size twice.
+    // "Sea Battle 9×9: 9×9, …" would say the size twice (the CLI's names write 9x9).
     if ![format!("{size}x{size}"), format!("{size}×{size}")].iter().any(|dims| name.contains(dims.as_str())) {
         rules.insert(0, format!("{size}×{size}"));
     }
