@@ -11,7 +11,7 @@ use tafl_e2e::in_english_and_russian;
 use tafl_rules::{Side, Status, Variant};
 
 /// Names and typed input, Latin letters in any language.
-const NOT_ENGLISH: &[&str] = &["Alice", "Bob", "Eve", "OTN"];
+const NOT_ENGLISH: &[&str] = &["Alice", "Bob", "Eve", "OTN", "OpenTafl"];
 
 in_english_and_russian!(
     two_players_finish_a_game_with_slash_commands_only,
@@ -517,6 +517,17 @@ async fn after_a_game_the_summary_has_the_gif_and_record_and_the_leaderboard_sho
     let later = fake.wait_for_original(&later).await;
     assert!(later.text().contains(summary_words(&table, outcome.winner)), "{}", later.text());
     assert!(later.attachments.iter().any(|a| a.filename == "game-1.otn"), "{later:#?}");
+
+    // `/tafl export` answers privately with the record as a file, and says what the file is.
+    let export = fake.wait_for_original(&table.command(EVE, "export", &json!({ "game": 1 }), &[])).await;
+    assert!(export.is_ephemeral());
+    let caption = table.says("Game #1 as an OTN record", "Партия №1 в записи OTN");
+    assert!(export.text().starts_with(caption), "{}", export.text());
+    let record = export.attachments.iter().find(|a| a.filename == "game-1.otn").expect("the record as a file");
+    let record = std::str::from_utf8(&record.data).expect("the record is text");
+    assert!(record.contains("[variant:brandubh]\n[attackers:Alice]\n[defenders:Bob]"), "{record}");
+    let last = moves.last().unwrap();
+    assert!(record.trim_end().ends_with(last.as_str()), "the record ends with the game's last move {last}: {record}");
 
     let asked = table.command(EVE, "leaderboard", &json!({ "variant": "brandubh" }), &[]);
     let leaderboard = fake.wait_for_original(&asked).await;

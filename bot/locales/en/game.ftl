@@ -173,6 +173,7 @@ digest-title = { $count ->
    *[other] Your move in { $count } games
 }
 board-posted = The board of game #{ $id } is posted below; its old message loses its buttons.
+export-caption = Game #{ $id } as an OTN record, the notation OpenTafl reads.
 
 # The bot as a player (its levels are named, never mentioned).
 bot-player = Tafl bot (level { $level })

@@ -511,7 +511,7 @@ pub async fn export(ctx: Context<'_>, #[autocomplete = "autocomplete_game"] game
     let game = resolve_game(ctx, game).await?;
     let record = ctx.data().host.export(game).await?;
     let file = serenity::CreateAttachment::bytes(record.into_bytes(), format!("game-{game}.otn"));
-    let reply = CreateReply::default().attachment(file).ephemeral(true);
+    let reply = CreateReply::default().content(text::export_caption(game, lang(ctx))).attachment(file).ephemeral(true);
     with_retries(|| ctx.send(reply.clone())).await?;
     Ok(())
 }

@@ -775,6 +775,12 @@ pub fn board_posted(game: GameId, lang: Lang) -> String {
     tr!(lang, "board-posted", id = game)
 }
 
+/// The private answer to /export, above the record's file: what the file is and what reads it.
+#[must_use]
+pub fn export_caption(game: GameId, lang: Lang) -> String {
+    tr!(lang, "export-caption", id = game)
+}
+
 /// What a closed challenge's card says instead of its invitation.
 #[must_use]
 pub fn challenge_closed(challenge: &Challenge, by: &User, lang: Lang) -> String {
