@@ -445,10 +445,8 @@ async fn console_game_against_the_engine(lang: &str) {
     let file = temp_path(&format!("bot-record-{lang}.otn"));
     std::fs::write(&file, &record.text).unwrap();
     let reply = session.execute(&format!("/import {}", file.display())).await;
-    let imported = says(
-        "@Tafl bot (level 2) (attackers) against @you (defenders)",
-        "@Тафл-бот (уровень 2) (нападающие) против @you (защитники)",
-    );
+    let imported =
+        says("attackers: @Tafl bot (level 2), defenders: @you.", "нападающие: @Тафл-бот (уровень 2), защитники: @you.");
     assert!(!reply.failed && reply.text.contains(imported), "{}", reply.text);
     shown.push_str(&reply.text);
     if ru {

@@ -68,7 +68,7 @@ console-challenge-answer = { $player } may answer with: as { $player } /accept {
 console-challenge-answer-open = anyone may answer with: as @name /accept { $id }
 console-no-challenge-to-cancel = you have no open challenge to cancel
 console-no-challenge-to-answer = there is no open challenge for you to answer
-console-accepted = { $by } accepted challenge #{ $challenge }: game #{ $id } of { $variant } starts, { $attacker } (attackers) against { $defender } (defenders).
+console-accepted = { $by } accepted challenge #{ $challenge }: game #{ $id } of { $variant } starts; attackers: { $attacker }, defenders: { $defender }.
 console-declined = { $by } declined challenge #{ $id } from { $challenger }
 console-cancelled = challenge #{ $id } cancelled
 console-no-open-challenges = no open challenges
@@ -105,7 +105,7 @@ console-too-large = cannot read { $path }: it is larger than 1 MB, the most the 
 console-imported = imported as game #{ $id } ({ $variant }, { $plies ->
     [one] 1 ply
    *[other] { $plies } plies
-}), { $attacker } (attackers) against { $defender } (defenders).
+}); attackers: { $attacker }, defenders: { $defender }.
 
 console-nothing-due = nothing is due
 console-bad-wait = "{ $input }" is not a time to wait; write one like 2h, 90m, 1d or 1d12h (at most a year)

@@ -72,7 +72,7 @@ console-challenge-answer = { $player } может ответить так: as { 
 console-challenge-answer-open = ответить может любой: as @имя /accept { $id }
 console-no-challenge-to-cancel = у вас нет открытого вызова, который можно отменить
 console-no-challenge-to-answer = нет открытого вызова, на который вы можете ответить
-console-accepted = { $by } принимает вызов №{ $challenge }: начинается партия №{ $id }, вариант: { $variant }; { $attacker } (нападающие) против { $defender } (защитники).
+console-accepted = { $by } принимает вызов №{ $challenge }: начинается партия №{ $id }, вариант: { $variant }; нападающие: { $attacker }, защитники: { $defender }.
 console-declined = { $by } отклоняет вызов №{ $id } от { $challenger }
 console-cancelled = вызов №{ $id } отменён
 console-no-open-challenges = открытых вызовов нет
@@ -111,7 +111,7 @@ console-imported = загружено как партия №{ $id } ({ $variant
     [one] { $plies } полуход
     [few] { $plies } полухода
    *[many] { $plies } полуходов
-}), { $attacker } (нападающие) против { $defender } (защитники).
+}); нападающие: { $attacker }, защитники: { $defender }.
 
 console-nothing-due = ничего не наступило
 console-bad-wait = «{ $input }» — не срок ожидания; напишите, например, 2h, 90m, 1d или 1d12h (не больше года)
