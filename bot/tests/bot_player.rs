@@ -363,7 +363,8 @@ async fn console_game_against_the_engine(lang: &str) {
     assert!(reply.text.contains(started), "{}", reply.text);
     let played = says("@Tafl bot (level 2) played ", "@Тафл-бот (уровень 2): ход ");
     assert!(reply.text.contains(played), "the bot's first move is shown: {}", reply.text);
-    let to_move = says("game #1, ply 1: @you (defenders) to move", "партия №1, полуход 1: ходит @you (защитники)");
+    let to_move =
+        says("game #1, ply 1: @you to move with the defenders", "партия №1, полуход 1: ходит @you за защитников");
     assert!(reply.text.contains(to_move), "{}", reply.text);
     shown.push_str(&reply.text);
     let reply = session.execute("/move d5-e5").await;
@@ -478,13 +479,13 @@ support::both! { multi_thread
         let reply = session.execute("/challenge @ai brandubh level:1 clock:1d side:defenders rated:false").await;
         assert!(!reply.failed, "{}", reply.text);
         // A day, less the second the clock may have ticked since the bot's move.
-        let left = ["game #1, ply 1: @you (defenders) to move, 1d left", "game #1, ply 1: @you (defenders) to move, 23h59m"];
+        let left = ["game #1, ply 1: @you to move with the defenders, 1d left", "game #1, ply 1: @you to move with the defenders, 23h59m"];
         assert!(left.iter().any(|l| reply.text.contains(l)), "{}", reply.text);
         let reply = session.execute("/wait 23h").await;
         assert!(!reply.text.contains("ran out of time"), "{}", reply.text);
         // An hour left, less the real seconds the test took since the bot's move.
         let reply = session.execute("/board").await;
-        let left = ["to move, 1h left", "to move, 59m"];
+        let left = ["with the defenders, 1h left", "with the defenders, 59m"];
         assert!(left.iter().any(|l| reply.text.contains(l)), "{}", reply.text);
     }
 }

@@ -89,7 +89,9 @@ fn a_full_disk_refuses_moves_with_its_own_sentence_and_writes_resume_once_space_
         );
         assert!(answer.contains("nothing was saved"), "{answer}");
     }
-    assert!(console.send("/board 1", |l| l.starts_with("game #1, ply")).ends_with("ply 3: @ben (defenders) to move"));
+    assert!(
+        console.send("/board 1", |l| l.starts_with("game #1, ply")).ends_with("ply 3: @ben to move with the defenders")
+    );
 
     // Space returns: the very next move is saved, and so are the ones after it.
     set_file_size_limit(console.child.id(), "unlimited");

@@ -146,7 +146,7 @@ fn a_game_with_a_clock_shows_time_left_reminds_and_times_out_as_time_passes() {
     assert!(out.contains("challenges @ben to Brandubh with 1 hour per move, challenger's side: attackers."), "{out}");
     // Time passes in the console's clock only, but a second of real time may pass between two
     // commands, so the times left are checked by their shape.
-    let to_move = out.lines().find(|l| l.starts_with("game #1, ply 0: @ann (attackers) to move, ")).unwrap();
+    let to_move = out.lines().find(|l| l.starts_with("game #1, ply 0: @ann to move with the attackers, ")).unwrap();
     assert!(to_move.ends_with(" left") && (to_move.contains("1h") || to_move.contains("59m")), "{to_move}");
     assert_eq!(out.matches("you> /tick\nnothing is due").count(), 2, "{out}");
     let listed = out.lines().find(|l| l.starts_with("game #1: Brandubh against @ben")).unwrap();

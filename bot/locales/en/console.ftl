@@ -126,7 +126,11 @@ console-grace = the scheduler was not running: the deadlines of games { $games }
 console-game-over = game #{ $id } is over: { $result }
 console-winner = { $player } wins
 console-result = result: { $status }{ $reason }
-console-to-move = game #{ $id }, ply { $ply }: { $player } ({ $side }) to move
+# Not "{ $player } ({ $side })": the bot's name has brackets of its own.
+console-to-move = game #{ $id }, ply { $ply }: { $player } to move with the { $side ->
+    [attackers] attackers
+   *[defenders] defenders
+}
 console-reserve = { " " }(reserve { $reserve })
 console-board-image = board image: { $path }
 console-hint = the engine would play { $notation } in game #{ $id }

@@ -132,7 +132,11 @@ console-grace = планировщик не работал: сроки парт�
 console-game-over = партия №{ $id } окончена: { $result }
 console-winner = побеждает { $player }
 console-result = итог: { $status }{ $reason }
-console-to-move = партия №{ $id }, полуход { $ply }: ходит { $player } ({ $side })
+# Не «{ $player } ({ $side })»: у имени бота свои скобки.
+console-to-move = партия №{ $id }, полуход { $ply }: ходит { $player } за { $side ->
+    [attackers] нападающих
+   *[defenders] защитников
+}
 console-reserve = { " " }(запас { $reserve })
 console-board-image = картинка доски: { $path }
 console-hint = движок сыграл бы { $notation } в партии №{ $id }

@@ -871,11 +871,17 @@ impl Session {
                 let _ = writeln!(out, "{}", tr!(lang, "console-result", status = status, reason = reason));
             }
             (None, Some(player)) => {
-                let side = text::side_name(game.to_move, lang);
                 let _ = write!(
                     out,
                     "{}",
-                    tr!(lang, "console-to-move", id = game.id, ply = game.ply, player = self.at(player), side = side)
+                    tr!(
+                        lang,
+                        "console-to-move",
+                        id = game.id,
+                        ply = game.ply,
+                        player = self.at(player),
+                        side = game.to_move.name()
+                    )
                 );
                 if let Some(left) = game.time_left(self.now()) {
                     let _ = write!(out, "{}", tr!(lang, "console-left", left = clock::format_duration(left)));
