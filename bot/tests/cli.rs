@@ -432,17 +432,18 @@ fn bad_perft_depths_are_refused_in_one_sentence() {
 
 #[test]
 fn malformed_command_lines_give_one_sentence_and_exit_status_1() {
-    let cases: [&[&str]; 5] = [
-        &["replay"],
-        &["replay", "--variant"],
-        &["perft", "--variant", "copenhagen"],
-        &["variants", "--colour"],
-        &["fly"],
+    // Each points to the help that lists the arguments it is about.
+    let cases: [(&[&str], &str); 5] = [
+        (&["replay"], "tafl-bot --help"),
+        (&["replay", "--variant"], "`tafl-bot replay --help`"),
+        (&["perft", "--variant", "copenhagen"], "`tafl-bot perft --help`"),
+        (&["variants", "--colour"], "`tafl-bot variants --help`"),
+        (&["fly"], "`tafl-bot --help`"),
     ];
-    for args in cases {
+    for (args, help) in cases {
         let output = run(args, None);
         let err = assert_one_sentence_error(&output);
-        assert!(err.contains("tafl-bot --help"), "{err}");
+        assert!(err.contains(help), "{args:?}: {err}");
     }
 }
 

@@ -156,10 +156,23 @@ fn clap_failure(error: &clap::Error) -> ExitCode {
         return ExitCode::FAILURE;
     }
     complain(&format!(
-        "error: {}; see `tafl-bot --help`",
-        crate::printable::printable(&one_sentence(&error.render().to_string()))
+        "error: {}; see `{} --help`",
+        crate::printable::printable(&one_sentence(&error.render().to_string())),
+        command_of(std::env::args_os().skip(1))
     ));
     ExitCode::FAILURE
+}
+
+/// The command whose help lists the arguments an error is about: `tafl-bot render` when the
+/// command line starts with that subcommand, else `tafl-bot`.
+fn command_of(mut args: impl Iterator<Item = std::ffi::OsString>) -> String {
+    use clap::CommandFactory;
+    let first = args.next();
+    let first = first.as_ref().and_then(|arg| arg.to_str()).unwrap_or_default();
+    match Cli::command().find_subcommand(first) {
+        Some(sub) if first != "help" => format!("tafl-bot {}", sub.get_name()),
+        _ => "tafl-bot".to_owned(),
+    }
 }
 
 /// Writes one line to stderr. A stderr that cannot be written (`2>/dev/full`, a closed pipe) is
@@ -188,8 +201,9 @@ fn one_sentence(rendered: &str) -> String {
 /// `replay` and `render` so both read these arguments and word their errors the same way.
 #[derive(Debug, Clone, clap::Args)]
 pub struct StartArgs {
-    /// The preset, e.g. copenhagen (`tafl-bot variants` lists them). Required, except where a
-    /// command takes the rules from elsewhere (`replay --record`); the command checks.
+    /// The preset, e.g. copenhagen (`tafl-bot variants` lists them). Required, except that
+    /// `replay --record` may take it from the record.
+    // Optional here because of that one exception: each command checks for it itself.
     #[arg(long, value_name = "ID")]
     pub variant: Option<String>,
     /// A preset option, e.g. escape=edge; may be repeated.
@@ -280,6 +294,17 @@ mod tests {
             }
         }
         assert!(texts.iter().any(|t| t.contains("Speak OpenTafl's engine protocol")));
+    }
+
+    #[test]
+    fn an_error_points_to_the_help_of_its_own_subcommand() {
+        let help = |args: &[&str]| command_of(args.iter().map(std::ffi::OsString::from));
+        assert_eq!(help(&["render", "--out", "x.png"]), "tafl-bot render");
+        assert_eq!(help(&["match", "--a", "5"]), "tafl-bot match");
+        assert_eq!(help(&["migrate-db"]), "tafl-bot migrate-db");
+        assert_eq!(help(&["frob", "render"]), "tafl-bot");
+        assert_eq!(help(&["--colour"]), "tafl-bot");
+        assert_eq!(help(&[]), "tafl-bot");
     }
 
     #[test]

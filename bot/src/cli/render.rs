@@ -34,10 +34,11 @@ pub struct RenderArgs {
     /// Draw the board turned round (a1 top-right).
     #[arg(long)]
     pub flip: bool,
-    /// Attacker's name for a header; with --defenders-name or either alone, adds the caption.
+    /// The attackers' player, named above the board (either name adds that header and a footer
+    /// saying whose move it is; a side left unnamed is called Attackers or Defenders).
     #[arg(long = "attackers-name", value_name = "NAME")]
     pub attackers_name: Option<String>,
-    /// Defender's name for the header.
+    /// The defenders' player, named above the board.
     #[arg(long = "defenders-name", value_name = "NAME")]
     pub defenders_name: Option<String>,
 }
