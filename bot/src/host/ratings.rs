@@ -47,7 +47,8 @@ pub fn rating_families() -> Vec<&'static str> {
 /// where each level has its rating like a person, so a person's rating among people is only
 /// ever moved by games against people. A game its players chose not to rate is not.
 fn is_rated(row: &GameRow, plies: usize) -> Option<String> {
-    let counts = row.attacker_id != row.defender_id && plies >= 2 && !row.imported && row.rated;
+    let counts =
+        row.attacker_id != row.defender_id && plies >= super::types::PLIES_TO_COUNT && !row.imported && row.rated;
     let family = counts.then(|| rating_family(&row.variant)).flatten()?;
     Some(if super::bot::bot_in(row).is_some() { in_bot_pool(family) } else { family.to_owned() })
 }

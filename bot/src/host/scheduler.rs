@@ -322,14 +322,14 @@ impl Host {
 }
 
 /// Ends a game on time in an open transaction: the side to move loses, or the game is aborted
-/// when fewer than two plies were played.
+/// when fewer than [`PLIES_TO_COUNT`](super::types::PLIES_TO_COUNT) plies were played.
 pub(super) async fn time_out_in(
     conn: &mut super::Conn,
     loaded: super::Loaded,
     now: i64,
 ) -> Result<Finished, HostError> {
     let loser = loaded.game.position().to_move();
-    if loaded.game.ply() < 2 {
+    if loaded.game.ply() < super::types::PLIES_TO_COUNT {
         let ending = Ending { winner: None, reason: EndReason::Aborted };
         return finish_in(conn, loaded, ending, None, now).await;
     }
