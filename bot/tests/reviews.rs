@@ -62,6 +62,27 @@ support::both! {
     }
 }
 
+support::both! {
+    async fn a_game_that_ends_before_each_side_has_moved_is_not_reviewed() {
+        let host = host().await;
+        let moves = find_game(Variant::Brandubh, Reason::KingEscaped, 60);
+        // Resigned after the first move: nothing to review, and the summary says nothing of it.
+        let short = game(&host, "brandubh").await;
+        play_all(&host, short.id, &moves[..1]).await;
+        host.resign(short.id, bob().id, None, NOW + 20).await.unwrap();
+        // Resigned after each side has moved once: reviewed.
+        let counted = game(&host, "brandubh").await;
+        play_all(&host, counted.id, &moves[..2]).await;
+        host.resign(counted.id, alice().id, None, NOW + 20).await.unwrap();
+        assert_eq!(host.pending_reviews().await.unwrap(), [counted.id]);
+        let summary = host.summary(short.id).await.unwrap();
+        assert_eq!(summary.review, None);
+        let words = summary_text(&summary, Lang::console("en")).description;
+        assert!(!words.contains("Engine review"), "{words}");
+        assert_eq!(host.summary(counted.id).await.unwrap().review, Some(ReviewState::Pending));
+    }
+}
+
 async fn play_all_from(host: &Host, id: i64, moves: &[String], from: usize) {
     for (n, mv) in moves.iter().enumerate().skip(from) {
         let player = if n % 2 == 0 { alice() } else { bob() };

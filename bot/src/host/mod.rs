@@ -1015,8 +1015,13 @@ async fn end_game(
     // The final board (without controls) and the summary, whatever ended the game.
     outbox::record(conn, &Show::Board { game: id, ply: loaded.game.ply() }, now).await?;
     outbox::record(conn, &Show::Summary { game: id }, now).await?;
-    // The engine's review of the game, asked for with its end so that no restart forgets it.
-    store::reviews::enqueue(conn, id, now).await?;
+    // The engine's review of the game, asked for with its end so that no restart forgets it. A
+    // game that ended before each side had moved is not reviewed: its only move (a level-1
+    // bot's opening, say, before a resignation) would be named the turning point of a game that
+    // never began.
+    if loaded.game.ply() >= types::PLIES_TO_COUNT {
+        store::reviews::enqueue(conn, id, now).await?;
+    }
     ending.status_name().clone_into(&mut loaded.row.status);
     loaded.row.reason = Some(ending.reason.name().to_owned());
     loaded.row.loser_id = loser;

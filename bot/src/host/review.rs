@@ -205,13 +205,8 @@ impl Reviewing {
 
 /// The ply whose move lost the most against what the engine would have played: the mover's
 /// score before it minus the mover's score after it, among moves other than the engine's own;
-/// the earliest of equal swings. `scores[i]` is for the side to move at position `i`. A game that
-/// ended before each side had moved has none: a first move a player resigned after (or the bot's
-/// level-1 opening) is no turning point of a game that never began.
+/// the earliest of equal swings. `scores[i]` is for the side to move at position `i`.
 fn turning_point(game: &Game, scores: &[i32], best: &[Option<Move>]) -> Option<TurningPoint> {
-    if game.ply() < super::types::PLIES_TO_COUNT {
-        return None;
-    }
     let mut found: Option<TurningPoint> = None;
     let mut side = game.start().to_move();
     for (i, played) in game.moves().iter().enumerate() {
@@ -497,19 +492,6 @@ mod tests {
         // Below the noise floor nothing turns.
         let scores = [0, 5, 0, 5, 0];
         assert_eq!(turning_point(&game, &scores, &best), None);
-    }
-
-    #[test]
-    fn a_game_that_ends_before_each_side_has_moved_has_no_turning_point() {
-        // Ply 1 swings by 300, far above the noise floor, but the game ended there.
-        let game = played(threat(), &["g6-g5"]);
-        let m = |s: &str| Some(s.parse::<tafl_rules::MoveText>().unwrap().mv);
-        let (scores, best) = ([200, 100], [m("c2-a2"), None]);
-        assert_eq!(turning_point(&game, &scores, &best), None);
-        // One ply more, and the same first move is the game's turning point.
-        let game = played(threat(), &["g6-g5", "e5-e6"]);
-        let t = turning_point(&game, &[200, 100, -100], &[m("c2-a2"), m("a3-a1"), None]);
-        assert_eq!(t.map(|t| t.ply), Some(1));
     }
 
     #[test]

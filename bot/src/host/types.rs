@@ -144,7 +144,7 @@ pub struct Challenge {
 
 /// A game counts once each side has moved, that is after this many plies. One that ends before
 /// (a time-out, a resignation, an abandoned first move) is aborted when it runs out of time, is
-/// never rated, and names no turning point: nothing was decided in it.
+/// never rated, and not reviewed: nothing was decided in it.
 pub const PLIES_TO_COUNT: usize = 2;
 
 /// Why a game ended: a reason of the rules, or one that happens off the board.
