@@ -510,8 +510,8 @@ async fn through_random_moves_boards_restarts_and_faults_every_game_ends_up_show
 }
 
 /// Plays `text` in game `id` by the menus of its board once the board shows `ply` and is the
-/// only one with controls; false (nothing played) when the board lost its controls between the
-/// two clicks, as when a `/tafl board` asked for earlier is posted meanwhile.
+/// only one with controls; false (nothing played) when the board lost its controls before or
+/// between the two clicks, as when a `/tafl board` asked for earlier is posted meanwhile.
 async fn play_by_menus(table: &Table<'_>, id: i64, ply: usize, player: Player, text: &str) -> bool {
     let fake = table.fake;
     let board = fake.wait_for_message("the board to play on", |m| is_live_board(m, id, ply)).await;
@@ -521,7 +521,13 @@ async fn play_by_menus(table: &Table<'_>, id: i64, ply: usize, player: Player, t
         return false;
     };
     let (from, _) = text.split_once('-').unwrap();
-    let click = table.click(player, &board, &format!("tafl:piece:{id}:{ply}"), Some(from));
+    // The board found may have lost its controls since (a `/tafl board` posted meanwhile): a
+    // player would see no menu to pick from, and the fake refuses a click on what is not there.
+    let piece = format!("tafl:piece:{id}:{ply}");
+    if !fake.message(board.id).is_some_and(|m| !m.deleted && m.custom_ids().contains(&piece)) {
+        return false;
+    }
+    let click = table.click(player, &board, &piece, Some(from));
     let menu = fake.wait_for_answer(&click).await;
     let to = format!("tafl:to:{id}:{ply}:{from}");
     if !fake.message(menu.id).is_some_and(|m| m.custom_ids().contains(&to)) {
