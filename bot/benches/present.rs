@@ -53,7 +53,7 @@ fn main() {
                 bytes += text::board_title(&game, lang).len();
                 bytes += text::board_description(&game, &history, &[], lang).len();
                 bytes += summary::caption(&game, lang).footer.len();
-                bytes += text::your_move(&game, lang).len();
+                bytes += text::your_move(&game, false, lang).len();
                 bytes += text::played("d1-d3", game.id, lang).len();
             }
             let per_move = start.elapsed().as_secs_f64() / f64::from(ROUNDS);

@@ -31,7 +31,7 @@ support::both! {
         let g = game(&host, "brandubh").await;
         assert_eq!(
             pending(&host).await,
-            [Show::Board { game: g.id, ply: 0 }, Show::YourMove { game: g.id, ply: 0 }],
+            [Show::Board { game: g.id, ply: 0 }, Show::YourMove { game: g.id, ply: 0, after_takeback: false }],
             "accepting shows the board and tells the first player"
         );
         host.play(g.id, alice().id, "d2-c2", Some(0), NOW).await.unwrap();
@@ -40,13 +40,29 @@ support::both! {
             pending(&host).await,
             [
                 Show::Board { game: g.id, ply: 1 },
-                Show::YourMove { game: g.id, ply: 1 },
+                Show::YourMove { game: g.id, ply: 1, after_takeback: false },
                 Show::Board { game: g.id, ply: 2 },
-                Show::YourMove { game: g.id, ply: 2 },
+                Show::YourMove { game: g.id, ply: 2, after_takeback: false },
             ]
         );
         host.resign(g.id, alice().id, Some(2), NOW).await.unwrap();
         assert_eq!(pending(&host).await, [Show::Board { game: g.id, ply: 2 }, Show::Summary { game: g.id }]);
+    }
+}
+
+support::both! {
+    async fn a_turn_given_back_by_a_takeback_is_told_as_such() {
+        let host = host().await;
+        let g = game(&host, "brandubh").await;
+        host.play(g.id, alice().id, "d2-c2", Some(0), NOW).await.unwrap();
+        host.play(g.id, bob().id, "d3-c3", None, NOW).await.unwrap();
+        host.takeback(g.id, bob().id, OfferAction::Offer, None, NOW).await.unwrap();
+        pending(&host).await;
+        host.takeback(g.id, alice().id, OfferAction::Accept, None, NOW).await.unwrap();
+        let shown = pending(&host).await;
+        // Bob's move again, at ply 1: not "`d2-c2` was played", which is Alice's old move.
+        let notices: Vec<&Show> = shown.iter().filter(|s| matches!(s, Show::YourMove { .. })).collect();
+        assert_eq!(notices, [&Show::YourMove { game: g.id, ply: 1, after_takeback: true }], "{shown:?}");
     }
 }
 
@@ -181,7 +197,7 @@ support::both! {
         assert_eq!((again.id, again.attempts, again.not_before_ms), (head.id, 1, NOW * 1000 + 100));
         host.give_up(head.id, "403 Missing Permissions", NOW).await.unwrap();
         let next = host.outbox_head(&head.lane, NOW).await.unwrap().unwrap();
-        assert_eq!(next.show, Show::YourMove { game: g.id, ply: 0 });
+        assert_eq!(next.show, Show::YourMove { game: g.id, ply: 0, after_takeback: false });
         let counts = host.outbox_counts().await.unwrap();
         assert!(counts.contains(&("given_up".to_owned(), 1)), "{counts:?}");
         // Only the challenge's players appear in the items; a stranger's refusal adds none.
@@ -216,7 +232,7 @@ support::both! {
         let host = host().await;
         let g = game(&host, "brandubh").await;
         host.replace_board(g.id, 2, 800, Some(0), None, NOW).await.unwrap();
-        assert!(deliver_as(&host, 801).await.contains(&Show::YourMove { game: g.id, ply: 0 }));
+        assert!(deliver_as(&host, 801).await.contains(&Show::YourMove { game: g.id, ply: 0, after_takeback: false }));
         assert_eq!(host.board_message(g.id).await.unwrap().unwrap().notice_id, Some(801));
         host.resign(g.id, alice().id, Some(0), NOW).await.unwrap();
         let shown = deliver_as(&host, 802).await;

@@ -70,6 +70,9 @@ async fn a_russian_server_plays_a_whole_game_in_russian() {
     let grant = server.command(ALICE, "takeback", &json!({ "action": 1 }), &[]);
     let granted = private_answer(&fake, &grant).await;
     assert!(granted.contains("соглашается: в партии №1 возвращён 1 полуход"), "{granted}");
+    // Bob is told it is his move again, without Alice's old move read as a new one.
+    let again = fake.wait_for_message("Bob's move again", |m| m.content.contains("после возврата хода")).await;
+    assert_eq!(again.content, format!("<@{}>, ваш ход в партии №1 (Брандубх) после возврата хода.", BOB.id));
     let played = server.command(BOB, "move", &json!({ "notation": "d3-c3" }), &[]);
     assert_eq!(private_answer(&fake, &played).await, "Вы сыграли `d3-c3` в партии №1.");
 

@@ -100,6 +100,7 @@ label-more-moves = More moves…
 ## Notices
 
 your-move-after = { $player }, your move in game #{ $id } ({ $variant }): `{ $notation }` was played.
+your-move-after-takeback = { $player }, your move in game #{ $id } ({ $variant }) after the takeback.
 your-move-first = { $player }, your move: game #{ $id } ({ $variant }) has begun.
 played = You played `{ $notation }` in game #{ $id }.
 offer-draw = { $player }, { $by } offers a draw in game #{ $id }: accept or decline on the board.

@@ -100,6 +100,7 @@ label-more-moves = Ещё ходы…
 ## Уведомления
 
 your-move-after = { $player }, ваш ход в партии №{ $id } ({ $variant }): сыгран `{ $notation }`.
+your-move-after-takeback = { $player }, ваш ход в партии №{ $id } ({ $variant }) после возврата хода.
 your-move-first = { $player }, ваш ход: партия №{ $id } ({ $variant }) началась.
 played = Вы сыграли `{ $notation }` в партии №{ $id }.
 offer-draw = { $player }, { $by } предлагает ничью в партии №{ $id }: примите или отклоните на доске.

@@ -335,7 +335,7 @@ async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(),
             data.host.delivered(item.id, None, now()).await?;
             Ok(())
         }
-        Show::YourMove { game, ply } => {
+        Show::YourMove { game, ply, after_takeback } => {
             let view = data.host.show(*game).await?;
             let channel = game_channel(&view);
             let Some(player) = view.player_to_move().filter(|_| view.ply == *ply && !view.is_over()) else {
@@ -343,8 +343,9 @@ async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(),
                 return obsolete(http, data, item, *game, channel, 'n').await;
             };
             let lang = server_lang(data, view.place.guild).await;
-            let message =
-                create(item, 'n').content(text::your_move(&view, lang)).allowed_mentions(mentioning(&[player.id]));
+            let message = create(item, 'n')
+                .content(text::your_move(&view, *after_takeback, lang))
+                .allowed_mentions(mentioning(&[player.id]));
             data.host.trying(item).await?;
             let sent = channel.send_message(http, message).await?;
             data.host

@@ -299,7 +299,7 @@ impl Host {
             if server.threads && row.guild_id != 0 {
                 outbox::record(&mut tx, &Show::Thread { game: game_id }, now).await?;
             }
-            outbox::record(&mut tx, &Show::YourMove { game: game_id, ply: 0 }, now).await?;
+            outbox::record(&mut tx, &Show::YourMove { game: game_id, ply: 0, after_takeback: false }, now).await?;
             tx.commit().await?;
             tracing::info!(challenge = id, game = game_id, "challenge accepted");
             Ok(Accepted { notify: vec![challenge.challenger.id], challenge, game })
@@ -496,7 +496,7 @@ impl Host {
                 // The bot needs no notice: its turn is noted for the bot player instead.
                 bot_turn = bot::note_turn(&mut tx, &mut loaded, now).await?;
                 if !bot_turn {
-                    outbox::record(&mut tx, &Show::YourMove { game: game_id, ply }, now).await?;
+                    outbox::record(&mut tx, &Show::YourMove { game: game_id, ply, after_takeback: false }, now).await?;
                 }
             }
             loaded.row.ply = new_ply;
@@ -1060,7 +1060,8 @@ async fn take_back(
     outbox::record(conn, &Show::Board { game: game_id, ply }, now).await?;
     // A search the bot had started for the board taken back is refused when it ends.
     if !bot::note_turn(conn, loaded, now).await? {
-        outbox::record(conn, &Show::YourMove { game: game_id, ply }, now).await?;
+        // Not "`e4-e1` was played": that move is old, and would read as the opponent's new one.
+        outbox::record(conn, &Show::YourMove { game: game_id, ply, after_takeback: true }, now).await?;
     }
     Ok(OfferOutcome::Accepted { game: view(loaded), by: user, notify: vec![offer.by_user], plies_taken_back: plies })
 }

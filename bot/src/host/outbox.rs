@@ -40,7 +40,14 @@ pub enum Show {
     /// A thread under the board for the game's messages (servers with threads on).
     Thread { game: GameId },
     /// Tell the player to move at `ply` that it is their move; nothing once the game moved on.
-    YourMove { game: GameId, ply: usize },
+    /// `after_takeback`: the turn came back by a takeback, not by a move (items stored before
+    /// the field existed read as `false`).
+    YourMove {
+        game: GameId,
+        ply: usize,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        after_takeback: bool,
+    },
     /// The summary of a finished game.
     Summary { game: GameId },
     /// The game's review is done: its summary message is edited to show the turning point and
@@ -716,7 +723,8 @@ mod tests {
     fn items_round_trip_through_their_stored_form() {
         let items = [
             Show::Board { game: 3, ply: 7 },
-            Show::YourMove { game: 3, ply: 7 },
+            Show::YourMove { game: 3, ply: 7, after_takeback: false },
+            Show::YourMove { game: 3, ply: 7, after_takeback: true },
             Show::Offer {
                 game: 3,
                 offer: OfferKind::Takeback,
@@ -734,6 +742,9 @@ mod tests {
             assert!(json.contains(&format!("\"kind\":\"{}\"", item.kind())), "{json}");
             assert_eq!(serde_json::from_str::<Show>(&json).unwrap(), item);
         }
+        // An item stored before `after_takeback` existed reads as an ordinary notice.
+        let old: Show = serde_json::from_str(r#"{"kind":"your_move","game":3,"ply":7}"#).unwrap();
+        assert_eq!(old, Show::YourMove { game: 3, ply: 7, after_takeback: false });
         assert_eq!(Show::Summary { game: 12 }.lane(), "game:12");
         assert_eq!(Show::ChallengeClosed { challenge: 4, by: 1 }.lane(), "challenge:4");
         assert_eq!(Show::Digest { user: 5 }.lane(), "user:5");

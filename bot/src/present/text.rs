@@ -625,12 +625,15 @@ pub fn hint(notation: &str, game: GameId, lang: Lang) -> String {
 }
 
 /// The "your move" notice, the one message per move that mentions (and so notifies) a player.
+/// After a takeback it names no move: the last one on the board is old news.
 #[must_use]
-pub fn your_move(game: &GameView, lang: Lang) -> String {
+pub fn your_move(game: &GameView, after_takeback: bool, lang: Lang) -> String {
     let Some(player) = game.player_to_move() else { return String::new() };
     let variant = variant_name(&game.variant, lang);
     let player = mention(lang, player);
-    if let Some(last) = &game.last_move {
+    if after_takeback {
+        tr!(lang, "your-move-after-takeback", player = player, id = game.id, variant = variant)
+    } else if let Some(last) = &game.last_move {
         let notation = notation_with_spaces(&last.to_string());
         tr!(lang, "your-move-after", player = player, id = game.id, variant = variant, notation = notation)
     } else {
