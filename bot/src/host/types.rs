@@ -142,9 +142,9 @@ pub struct Challenge {
     pub expires_at: i64,
 }
 
-/// A game counts once each side has moved, that is after this many plies. One that ends before
-/// (a time-out, a resignation, an abandoned first move) is aborted when it runs out of time, is
-/// never rated, and not reviewed: nothing was decided in it.
+/// A game counts once each side has moved, that is after this many plies. One that ends sooner
+/// is neither rated nor reviewed, and one whose time runs out sooner is aborted rather than
+/// lost: nothing was decided in it.
 pub const PLIES_TO_COUNT: usize = 2;
 
 /// Why a game ended: a reason of the rules, or one that happens off the board.
