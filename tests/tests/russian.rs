@@ -58,18 +58,23 @@ async fn a_russian_server_plays_a_whole_game_in_russian() {
     assert_eq!(private_answer(&fake, &played).await, "Вы сыграли `d3-c3` в партии №1.");
 
     // A draw offer, declined; a takeback, granted.
+    // Each caller is answered privately in their own words; the opponent is told in public.
     let offer = server.command(ALICE, "draw", &json!({}), &[]);
     let offered = private_answer(&fake, &offer).await;
-    assert!(offered.contains("предлагает ничью в партии №1"), "{offered}");
+    assert_eq!(offered, format!("Вы предложили ничью в партии №1; <@{}> ответит на доске.", BOB.id));
+    let notice =
+        format!("<@{}>, <@{}> предлагает ничью в партии №1: примите или отклоните на доске.", BOB.id, ALICE.id);
+    fake.wait_for_message("the offer's public notice", |m| m.content == notice && !m.is_ephemeral()).await;
     let decline = server.command(BOB, "draw", &json!({ "action": 2 }), &[]);
-    assert!(private_answer(&fake, &decline).await.contains("отклоняет ничью в партии №1"));
+    assert_eq!(private_answer(&fake, &decline).await, "Вы отклонили ничью в партии №1.");
     let ask = server.command(BOB, "takeback", &json!({}), &[]);
-    assert!(private_answer(&fake, &ask).await.contains("просит вернуть ход в партии №1"));
+    let asked = private_answer(&fake, &ask).await;
+    assert_eq!(asked, format!("Вы попросили вернуть ваш последний ход в партии №1; <@{}> ответит на доске.", ALICE.id));
     let own = server.command(BOB, "takeback", &json!({ "action": 1 }), &[]);
     assert!(private_answer(&fake, &own).await.starts_with("Нельзя отвечать на собственную просьбу"));
     let grant = server.command(ALICE, "takeback", &json!({ "action": 1 }), &[]);
     let granted = private_answer(&fake, &grant).await;
-    assert!(granted.contains("соглашается: в партии №1 возвращён 1 полуход"), "{granted}");
+    assert_eq!(granted, "Вы согласились: в партии №1 возвращён 1 полуход.");
     // Bob is told it is his move again, without Alice's old move read as a new one.
     let again = fake.wait_for_message("Bob's move again", |m| m.content.contains("после возврата хода")).await;
     assert_eq!(again.content, format!("<@{}>, ваш ход в партии №1 (Брандубх) после возврата хода.", BOB.id));

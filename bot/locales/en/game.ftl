@@ -113,6 +113,17 @@ offer-takeback-accepted = { $by } agrees: { $plies ->
    *[other] { $plies } plies taken back
 } in game #{ $id }.
 offer-draw-accepted = { $by } accepts the draw in game #{ $id }.
+# The same events as the caller's private answer, in their own words.
+answer-draw-offered = You offered a draw in game #{ $id }; { $player } answers on the board.
+answer-takeback-asked = You asked to take back your last move in game #{ $id }; { $player } answers on the board.
+answer-withdrawn = You withdrew your offer in game #{ $id }.
+answer-draw-declined = You declined the draw in game #{ $id }.
+answer-takeback-declined = You refused the takeback in game #{ $id }.
+answer-takeback-accepted = You agreed: { $plies ->
+    [one] 1 ply
+   *[other] { $plies } plies
+} taken back in game #{ $id }.
+answer-draw-accepted = You accepted the draw in game #{ $id }.
 confirm-resign = Resign game #{ $id }? Your opponent wins; this cannot be undone.
 resigned = You resigned game #{ $id }.
 

@@ -114,6 +114,18 @@ offer-takeback-accepted = { $by } соглашается: в партии №{ $
    *[many] возвращено { $plies } полуходов
 }.
 offer-draw-accepted = { $by } соглашается на ничью в партии №{ $id }.
+# Те же события в личном ответе тому, кто их совершил, — его словами.
+answer-draw-offered = Вы предложили ничью в партии №{ $id }; { $player } ответит на доске.
+answer-takeback-asked = Вы попросили вернуть ваш последний ход в партии №{ $id }; { $player } ответит на доске.
+answer-withdrawn = Вы отозвали предложение в партии №{ $id }.
+answer-draw-declined = Вы отклонили ничью в партии №{ $id }.
+answer-takeback-declined = Вы отказали в возврате хода в партии №{ $id }.
+answer-takeback-accepted = Вы согласились: в партии №{ $id } { $plies ->
+    [one] возвращён { $plies } полуход
+    [few] возвращены { $plies } полухода
+   *[many] возвращено { $plies } полуходов
+}.
+answer-draw-accepted = Вы согласились на ничью в партии №{ $id }.
 confirm-resign = Сдать партию №{ $id }? Победа перейдёт к сопернику; отменить будет нельзя.
 resigned = Вы сдали партию №{ $id }.
 

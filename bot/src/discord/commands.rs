@@ -461,7 +461,7 @@ async fn offer(
         OfferKind::Takeback => ctx.data().host.takeback(game, user, action, None, now()).await?,
     };
     ctx.data().delivery.wake();
-    let reply = CreateReply::default().content(text::offer_notice(&outcome, kind, lang(ctx))).ephemeral(true);
+    let reply = CreateReply::default().content(text::offer_answer(&outcome, kind, user, lang(ctx))).ephemeral(true);
     with_retries(|| ctx.send(reply.clone())).await?;
     Ok(())
 }

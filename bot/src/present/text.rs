@@ -673,6 +673,35 @@ pub fn offer_notice(outcome: &OfferOutcome, kind: OfferKind, lang: Lang) -> Stri
     }
 }
 
+/// The private answer to a player who made, answered or withdrew an offer by command, in their
+/// own words ("You offered a draw…"): the public notice is addressed to the opponent ("Bob,
+/// Alice offers a draw…: accept or decline on the board") and would read as a request to the
+/// caller. When the bot answered the caller's offer at once, its answer is the news, told as
+/// the notice tells it.
+#[must_use]
+pub fn offer_answer(outcome: &OfferOutcome, kind: OfferKind, caller: UserId, lang: Lang) -> String {
+    if outcome.by() != caller {
+        return offer_notice(outcome, kind, lang);
+    }
+    let game = outcome.game();
+    let id = game.id;
+    match (outcome, kind) {
+        (OfferOutcome::Offered { notify, .. }, OfferKind::Draw) => {
+            tr!(lang, "answer-draw-offered", player = mention(lang, &player_of(game, *notify)), id = id)
+        }
+        (OfferOutcome::Offered { notify, .. }, OfferKind::Takeback) => {
+            tr!(lang, "answer-takeback-asked", player = mention(lang, &player_of(game, *notify)), id = id)
+        }
+        (OfferOutcome::Declined { withdrawn: true, .. }, _) => tr!(lang, "answer-withdrawn", id = id),
+        (OfferOutcome::Declined { .. }, OfferKind::Draw) => tr!(lang, "answer-draw-declined", id = id),
+        (OfferOutcome::Declined { .. }, OfferKind::Takeback) => tr!(lang, "answer-takeback-declined", id = id),
+        (OfferOutcome::Accepted { plies_taken_back, .. }, OfferKind::Takeback) => {
+            tr!(lang, "answer-takeback-accepted", plies = *plies_taken_back, id = id)
+        }
+        (OfferOutcome::Accepted { .. }, OfferKind::Draw) => tr!(lang, "answer-draw-accepted", id = id),
+    }
+}
+
 /// The private question before a resignation.
 #[must_use]
 pub fn confirm_resign(game: GameId, lang: Lang) -> String {
@@ -935,6 +964,30 @@ mod tests {
 
     fn russian() -> Lang {
         Lang::discord(Some("ru"))
+    }
+
+    #[test]
+    fn a_caller_is_answered_in_their_own_words_and_the_bots_answer_as_its_notice() {
+        use crate::host::User;
+        let game = GameView::sample(7, Variant::Brandubh, User::new(1, "alice"), User::new(2, "bob"));
+        let offered = OfferOutcome::Offered { game: game.clone(), by: 1, notify: 2 };
+        let answer = offer_answer(&offered, OfferKind::Draw, 1, english());
+        assert!(answer.starts_with("You offered a draw in game #7; "), "{answer}");
+        assert!(answer.ends_with(" answers on the board."), "{answer}");
+        let notice = offer_notice(&offered, OfferKind::Draw, english());
+        assert!(notice.ends_with("offers a draw in game #7: accept or decline on the board."), "{notice}");
+        let agreed = OfferOutcome::Accepted { game: game.clone(), by: 2, notify: vec![1], plies_taken_back: 2 };
+        assert_eq!(
+            offer_answer(&agreed, OfferKind::Takeback, 2, english()),
+            "You agreed: 2 plies taken back in game #7."
+        );
+        let withdrawn = OfferOutcome::Declined { game: game.clone(), by: 1, notify: 2, withdrawn: true };
+        assert_eq!(offer_answer(&withdrawn, OfferKind::Draw, 1, russian()), "Вы отозвали предложение в партии №7.");
+        // Someone else did it (the bot, answering the caller's offer at once): the notice says who.
+        let declined = OfferOutcome::Declined { game, by: 2, notify: 1, withdrawn: false };
+        let answer = offer_answer(&declined, OfferKind::Draw, 1, english());
+        assert_eq!(answer, offer_notice(&declined, OfferKind::Draw, english()));
+        assert!(answer.ends_with("declines the draw in game #7."), "{answer}");
     }
 
     #[test]
