@@ -165,7 +165,11 @@ async fn with_threads_on_a_game_lives_in_its_own_thread_under_the_board(locale: 
 
     // An offer, and the summary, go into the thread too.
     let offer = in_thread.command(BOB, "draw", &json!({}), &[]);
-    assert!(private_answer(&fake, &offer).await.contains(table.says("offers a draw", "предлагает ничью")));
+    let answer = private_answer(&fake, &offer).await;
+    assert!(
+        answer.starts_with(table.says("You offered a draw in game #1", "Вы предложили ничью в партии №1")),
+        "{answer}"
+    );
     let offers = table.says("offers a draw in game #1", "предлагает ничью в партии №1");
     let offered = fake.wait_for_message("the offer notice", |m| m.content.contains(offers)).await;
     assert_eq!(offered.channel_id, thread.id);
