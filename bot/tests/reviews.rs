@@ -80,6 +80,14 @@ support::both! {
         let words = summary_text(&summary, Lang::console("en")).description;
         assert!(!words.contains("Engine review"), "{words}");
         assert_eq!(host.summary(counted.id).await.unwrap().review, Some(ReviewState::Pending));
+        // A review an earlier version asked for such a game is not shown either.
+        sqlx::query("INSERT INTO reviews (game_id, created_at) VALUES ($1, $2)")
+            .bind(short.id)
+            .bind(NOW + 20)
+            .execute(host.db().pool())
+            .await
+            .unwrap();
+        assert_eq!(host.summary(short.id).await.unwrap().review, None);
     }
 }
 

@@ -27,7 +27,11 @@ impl Host {
             })
             .collect();
         let mut summary = summarise(&loaded, rating_changes);
-        summary.review = review.and_then(|row| super::review::state_of(&row, loaded.game.start().to_move()));
+        // A game that ended before each side had moved is not reviewed (`end_game`); a review
+        // stored for one by an earlier version is not shown either.
+        let counted = loaded.game.ply() >= super::types::PLIES_TO_COUNT;
+        summary.review =
+            review.filter(|_| counted).and_then(|row| super::review::state_of(&row, loaded.game.start().to_move()));
         Ok(summary)
     }
 }

@@ -101,9 +101,7 @@ pub fn summary_text(summary: &Summary, lang: Lang) -> EmbedText {
     if game.imported {
         lines.push(tr!(lang, "summary-imported"));
     }
-    // A game without a move has nothing for the engine to review ("no move gave away the
-    // advantage" would be true and empty).
-    if let Some(line) = review_line(summary.review.as_ref(), lang).filter(|_| summary.plies > 0) {
+    if let Some(line) = review_line(summary.review.as_ref(), lang) {
         lines.push(line);
     }
     EmbedText { title, description: lines.join("\n") }
