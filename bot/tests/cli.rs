@@ -432,9 +432,9 @@ fn bad_perft_depths_are_refused_in_one_sentence() {
 
 #[test]
 fn malformed_command_lines_give_one_sentence_and_exit_status_1() {
-    // Each points to the help that lists the arguments it is about.
+    // Each points to the help that lists the arguments it is about, or says what is missing.
     let cases: [(&[&str], &str); 5] = [
-        (&["replay"], "tafl-bot --help"),
+        (&["replay"], "say which rules to play with --variant ID (`tafl-bot variants` lists them)"),
         (&["replay", "--variant"], "`tafl-bot replay --help`"),
         (&["perft", "--variant", "copenhagen"], "`tafl-bot perft --help`"),
         (&["variants", "--colour"], "`tafl-bot variants --help`"),

@@ -226,10 +226,7 @@ impl StartArgs {
     /// The `--variant` given.
     pub fn variant(&self) -> Result<&str, CliError> {
         self.variant.as_deref().ok_or_else(|| {
-            CliError::Input(
-                "say which rules to play with --variant ID (tafl-bot variants lists them; tafl-bot --help shows the rest)"
-                    .to_owned(),
-            )
+            CliError::Input("say which rules to play with --variant ID (`tafl-bot variants` lists them)".to_owned())
         })
     }
 
