@@ -569,6 +569,32 @@ fn an_unreachable_postgresql_database_is_named_without_its_password() {
     let err = run_with_database("postgres://user:secret@db.invalid/tafl");
     assert!(err.starts_with("error: cannot open the database postgres://user:***@db.invalid/tafl: "), "{err}");
     assert!(!err.contains("secret"), "{err}");
+    // Why, not a pool's "pool timed out" after half a minute of retries.
+    assert!(err.contains("lookup address"), "{err}");
+}
+
+#[test]
+fn an_sqlite_file_in_a_missing_folder_names_the_folder() {
+    let folder = std::env::temp_dir().join(format!("tafl-no-such-folder-{}", std::process::id()));
+    let err = run_with_database(&format!("sqlite://{}/tafl.db", folder.display()));
+    assert_eq!(
+        err.trim_end(),
+        format!(
+            "error: cannot open the database sqlite://{0}/tafl.db: its folder {0} does not exist; create it, or name a file in a folder that does",
+            folder.display()
+        )
+    );
+    assert!(!folder.exists(), "nothing was created");
+}
+
+#[test]
+fn a_refused_postgresql_connection_says_so() {
+    // A loopback port nobody listens on: bound, then freed.
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let err = run_with_database(&format!("postgres://tafl@127.0.0.1:{port}/tafl"));
+    // Refused is known at once; a pool retried it for its whole acquire timeout (30 s) and then
+    // said only "pool timed out while waiting for an open connection".
+    assert!(err.contains("Connection refused"), "{err}");
 }
 
 #[test]

@@ -631,6 +631,29 @@ fn a_database_the_console_cannot_open_is_said_in_the_sessions_language() {
 }
 
 #[test]
+fn a_database_in_a_missing_folder_names_the_folder_in_the_sessions_language() {
+    let folder = temp_path("local-no-such-folder");
+    let file = folder.join("tafl.db");
+    let output = Command::new(BIN)
+        .args(["local", "--no-png", "--lang", "ru", "--db"])
+        .arg(&file)
+        .env_remove("RUST_LOG")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8(output.stderr).unwrap(),
+        format!(
+            "ошибка: не удаётся открыть базу данных {}: папки {} нет; создайте её или укажите файл в существующей папке\n",
+            file.display(),
+            folder.display()
+        )
+    );
+    assert!(!folder.exists(), "nothing was created");
+}
+
+#[test]
 fn the_console_speaks_the_terminals_language_by_default() {
     let mut child = Command::new(BIN)
         .args(["local", "--no-png", "--db"])

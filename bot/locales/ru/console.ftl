@@ -39,6 +39,7 @@ console-error = ошибка: { $message }
 console-bye = до встречи
 console-line-too-long = строка команды длиннее 64 КБ, больше консоль не читает; сеанс окончен
 console-db-unavailable = не удаётся открыть базу данных { $name }: { $error }
+console-db-no-folder = не удаётся открыть базу данных { $name }: папки { $folder } нет; создайте её или укажите файл в существующей папке
 console-session-failed = { $failures ->
     [one] { $failures } команда сеанса не выполнена
     [few] { $failures } команды сеанса не выполнены

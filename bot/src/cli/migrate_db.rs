@@ -58,8 +58,6 @@ use crate::store::migrate::MigrateError;
 const BATCH_ROWS: usize = 5_000;
 /// How long the copy waits for a table of the target that another session holds locked.
 const LOCK_WAIT: Duration = Duration::from_secs(10);
-/// How long connecting to the `PostgreSQL` server may take.
-const CONNECT_WAIT: Duration = Duration::from_secs(30);
 /// The migrators' own history, kept by each backend for its own files: never copied.
 const HISTORY_TABLE: &str = "_sqlx_migrations";
 
@@ -286,15 +284,9 @@ fn source_error(path: &Path, error: &sqlx::Error) -> MigrateDbError {
 }
 
 async fn open_target(options: PgConnectOptions) -> Result<PgConnection, MigrateDbError> {
-    let mut conn = match tokio::time::timeout(CONNECT_WAIT, PgConnection::connect_with(&options)).await {
-        Ok(Ok(conn)) => conn,
-        Ok(Err(e)) => return Err(MigrateDbError::TargetUnreachable { reason: one_line(&e.to_string()) }),
-        Err(_) => {
-            return Err(MigrateDbError::TargetUnreachable {
-                reason: format!("no answer within {} s", CONNECT_WAIT.as_secs()),
-            });
-        }
-    };
+    let mut conn = crate::store::postgres::connect(&options)
+        .await
+        .map_err(|e| MigrateDbError::TargetUnreachable { reason: one_line(&e.to_string()) })?;
     if let Err(error) = crate::store::postgres::MIGRATOR.run(&mut conn).await {
         let _ = conn.close().await;
         return Err(match error {

@@ -208,6 +208,10 @@ pub enum OpenError {
     Migrate(#[from] migrate::MigrateError),
     #[error("the PostgreSQL migrations failed: {0}")]
     MigratePostgres(#[from] sqlx::migrate::MigrateError),
+    /// `SQLite` creates a missing file, not a missing folder, and says only "unable to open
+    /// database file".
+    #[error("its folder {} does not exist; create it, or name a file in a folder that does", folder.display())]
+    NoFolder { folder: std::path::PathBuf },
     #[error("{0}")]
     Database(#[from] sqlx::Error),
 }
@@ -333,7 +337,16 @@ impl Db {
             .synchronous(SqliteSynchronous::Normal)
             .busy_timeout(settings.statement_timeout)
             .foreign_keys(true);
-        let mut conn = sqlx::SqliteConnection::connect_with(&options).await?;
+        let mut conn = match sqlx::SqliteConnection::connect_with(&options).await {
+            Ok(conn) => conn,
+            Err(error) => {
+                let folder = options.get_filename().parent().filter(|folder| !folder.as_os_str().is_empty());
+                return Err(match folder {
+                    Some(folder) if !folder.is_dir() => OpenError::NoFolder { folder: folder.to_owned() },
+                    _ => error.into(),
+                });
+            }
+        };
         let migrated = migrate::run_on_connection(&mut conn).await;
         // Closing also ends a transaction a failed migration left open.
         let closed = conn.close().await;
