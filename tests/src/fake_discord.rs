@@ -821,14 +821,29 @@ impl FakeDiscord {
     /// copy passed, as the user sees the message as it is now; it must not be deleted.
     #[must_use]
     pub fn component(&self, message: &StoredMessage, custom_id: &str, values: &[&str], user: u64) -> Value {
+        self.try_component(message, custom_id, values, user).unwrap_or_else(|missing| panic!("{missing}"))
+    }
+
+    /// [`FakeDiscord::component`], or why nobody can press it now (the message deleted, or
+    /// edited meanwhile to lose the component): for a test whose bot may edit the message at
+    /// any moment, as a user's click may come just too late.
+    pub fn try_component(
+        &self,
+        message: &StoredMessage,
+        custom_id: &str,
+        values: &[&str],
+        user: u64,
+    ) -> Result<Value, String> {
         let latest = self.message(message.id);
-        if let Some(latest) = &latest {
-            assert!(!latest.deleted, "message {} is deleted: nobody can press {custom_id:?} on it", latest.id);
+        if let Some(latest) = &latest
+            && latest.deleted
+        {
+            return Err(format!("message {} is deleted: nobody can press {custom_id:?} on it", latest.id));
         }
         let message = latest.as_ref().unwrap_or(message);
-        let component = message.component(custom_id).unwrap_or_else(|| {
-            panic!("message {} has no component {custom_id:?}: {:#?}", message.id, message.components)
-        });
+        let Some(component) = message.component(custom_id) else {
+            return Err(format!("message {} has no component {custom_id:?}: {:#?}", message.id, message.components));
+        };
         assert!(component["disabled"] != true, "the component {custom_id:?} is disabled: {component}");
         let component_type = component["type"].as_u64().unwrap_or(2);
         let mut data = json!({ "custom_id": custom_id, "component_type": component_type });
@@ -866,10 +881,10 @@ impl FakeDiscord {
             "context": 1,
             "attachment_size_limit": 26_214_400,
         });
-        match guild {
+        Ok(match guild {
             Some(guild) => in_guild(payload, guild, message.channel_id),
             None => payload,
-        }
+        })
     }
 }
 

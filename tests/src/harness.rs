@@ -176,11 +176,23 @@ impl Table<'_> {
     /// on `message`.
     #[must_use = "the interaction names the answer to wait for"]
     pub fn click(&self, player: Player, message: &StoredMessage, custom_id: &str, value: Option<&str>) -> Interaction {
+        self.try_click(player, message, custom_id, value).unwrap_or_else(|missing| panic!("{missing}"))
+    }
+
+    /// [`Table::click`], or why the control is not there to press: the bot edited the message
+    /// meanwhile (see [`FakeDiscord::try_component`]).
+    pub fn try_click(
+        &self,
+        player: Player,
+        message: &StoredMessage,
+        custom_id: &str,
+        value: Option<&str>,
+    ) -> Result<Interaction, String> {
         let values: Vec<&str> = value.into_iter().collect();
-        let mut payload = with_name(self.fake.component(message, custom_id, &values, player.id), player.name);
+        let mut payload = with_name(self.fake.try_component(message, custom_id, &values, player.id)?, player.name);
         payload["locale"] = json!(self.locale);
         payload["guild_locale"] = json!(self.locale);
-        self.fake.push_interaction(payload)
+        Ok(self.fake.push_interaction(payload))
     }
 
     /// `/tafl <subcommand>` from a member who may manage the server (Manage Server, as Discord

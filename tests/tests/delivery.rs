@@ -521,19 +521,18 @@ async fn play_by_menus(table: &Table<'_>, id: i64, ply: usize, player: Player, t
         return false;
     };
     let (from, _) = text.split_once('-').unwrap();
-    // The board found may have lost its controls since (a `/tafl board` posted meanwhile): a
-    // player would see no menu to pick from, and the fake refuses a click on what is not there.
+    // The board found may lose its controls at any moment, between the two clicks as before the
+    // first (the delivery task takes them off a board that a `/tafl board` replaced): a player
+    // would see no menu to pick from, and the fake refuses a click on what is not there.
     let piece = format!("tafl:piece:{id}:{ply}");
-    if !fake.message(board.id).is_some_and(|m| !m.deleted && m.custom_ids().contains(&piece)) {
+    let Ok(click) = table.try_click(player, &board, &piece, Some(from)) else {
         return false;
-    }
-    let click = table.click(player, &board, &piece, Some(from));
+    };
     let menu = fake.wait_for_answer(&click).await;
     let to = format!("tafl:to:{id}:{ply}:{from}");
-    if !fake.message(menu.id).is_some_and(|m| m.custom_ids().contains(&to)) {
+    let Ok(click) = table.try_click(player, &menu, &to, Some(text)) else {
         return false;
-    }
-    let click = table.click(player, &menu, &to, Some(text));
+    };
     let answer = fake.wait_for_answer(&click).await;
     assert!(!answer.is_ephemeral(), "{}", answer.content);
     true
