@@ -51,6 +51,20 @@ support::both! {
 }
 
 support::both! {
+    async fn accepting_names_the_new_game_before_it_is_committed_and_a_refusal_names_none() {
+        // A click answering with the board holds the game's delivery lane from this call on.
+        let host = host().await;
+        let c = host.challenge(&request(&alice(), Some(&bob()), "brandubh", SideChoice::Defenders), NOW).await.unwrap();
+        let mut named = Vec::new();
+        let error = refused!(host, host.accept_with(c.id, &carol(), NOW, &mut |game| named.push(game)));
+        assert!(matches!(error, HostError::NotYourChallenge { .. }), "{error}");
+        assert!(named.is_empty(), "a refused accept starts no game: {named:?}");
+        let accepted = host.accept_with(c.id, &bob(), NOW, &mut |game| named.push(game)).await.unwrap();
+        assert_eq!(named, vec![accepted.game.id]);
+    }
+}
+
+support::both! {
     async fn an_open_challenge_may_be_accepted_by_anyone_but_the_challenger() {
         let host = host().await;
         let c = host.challenge(&request(&alice(), None, "brandubh", SideChoice::Attackers), NOW).await.unwrap();

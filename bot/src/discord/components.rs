@@ -111,7 +111,13 @@ impl Click<'_> {
         // delivery task never posts a second board for the game.
         let (channel, message) = (self.component.channel_id.get() as i64, self.component.message.id.get() as i64);
         self.data.host.set_challenge_message(id, channel, message).await?;
-        let accepted = match self.data.host.accept(id, &self.user, now()).await {
+        // The card becomes the game's board: one message per game, drawn here, with the delivery
+        // kept off the game's lane from before the game exists to the end of this answer (the
+        // thread and the notice to the first player come from the delivery afterwards).
+        let mut hold = None;
+        let delivery = &self.data.delivery;
+        let mut hold_lane = |game| hold = Some(delivery.hold(game));
+        let accepted = match self.data.host.accept_with(id, &self.user, now(), &mut hold_lane).await {
             Ok(accepted) => accepted,
             Err(error @ (HostError::ChallengeExpired { .. } | HostError::ChallengeClosed { .. })) => {
                 // The card still offers buttons that can no longer work: close it for everyone.
@@ -121,9 +127,7 @@ impl Click<'_> {
             Err(error) => return Err(error.into()),
         };
         let game = accepted.game.id;
-        // The card becomes the game's board: one message per game. The thread (on servers with
-        // threads on) and the notice to the first player come from the delivery task.
-        let _hold = self.data.delivery.hold(game);
+        let _hold = hold;
         let state = self.data.host.board_state(game).await?;
         let board = board::build(self.data, &state, Menu::Pieces(0), self.public).await?;
         self.update(board.response()).await?;

@@ -236,6 +236,21 @@ impl Host {
     /// Accepts a challenge: only its named opponent, or anyone but the challenger for an open one.
     /// Starts the game, with sides drawn at random when the challenger asked for that.
     pub async fn accept(&self, id: ChallengeId, user: &User, now: i64) -> Result<Accepted, HostError> {
+        self.accept_with(id, user, now, &mut |_| {}).await
+    }
+
+    /// [`Host::accept`], calling `before_commit` with the new game's id before the game is
+    /// committed (again if the transaction is retried). A click that answers with the game's
+    /// board keeps the delivery off the game's lane there: once the game is committed, the
+    /// delivery may draw the same board at once, and its edit, landing after the player's next
+    /// click, would close the menu that click opened.
+    pub async fn accept_with(
+        &self,
+        id: ChallengeId,
+        user: &User,
+        now: i64,
+        before_commit: &mut (dyn FnMut(GameId) + Send),
+    ) -> Result<Accepted, HostError> {
         retrying!({
             let mut tx = self.db.begin_write().await?;
             let row = open_challenge(&mut tx, id, now).await?;
@@ -300,6 +315,7 @@ impl Host {
                 outbox::record(&mut tx, &Show::Thread { game: game_id }, now).await?;
             }
             outbox::record(&mut tx, &Show::YourMove { game: game_id, ply: 0, after_takeback: false }, now).await?;
+            before_commit(game_id);
             tx.commit().await?;
             tracing::info!(challenge = id, game = game_id, "challenge accepted");
             Ok(Accepted { notify: vec![challenge.challenger.id], challenge, game })
