@@ -98,10 +98,6 @@ impl Delivery {
         self.lock().held.contains_key(lane)
     }
 
-    fn is_running(&self, lane: &str) -> bool {
-        self.lock().running.contains(lane)
-    }
-
     fn release(&self, lane: &str) {
         self.lock().running.remove(lane);
         self.wake();
@@ -150,22 +146,7 @@ pub async fn run(http: Arc<serenity::Http>, data: Data) {
         while lanes.try_join_next().is_some() {}
         let mut pause = IDLE;
         let now_ms = now_ms();
-        match data.host.claim_lanes(now_ms, HEADS).await {
-            Ok(heads) => {
-                for head in heads {
-                    if data.delivery.claim(&head.lane) {
-                        lanes.spawn(run_lane(http.clone(), data.clone(), head, now_ms));
-                    } else if data.delivery.is_held(&head.lane) && !data.delivery.is_running(&head.lane) {
-                        // An interaction answers with this board now; the lane is looked at again
-                        // when it is done (the hold's drop wakes this task).
-                        if let Err(error) = data.host.release_lane(&head.lane).await {
-                            tracing::warn!(lane = %head.lane, %error, "a held lane's claim cannot be released; it runs out by itself");
-                        }
-                    }
-                }
-            }
-            Err(error) => tracing::warn!(%error, "the outbox cannot be read; trying again"),
-        }
+        take_lanes(&http, &data, &mut lanes, now_ms).await;
         match data.host.next_retry_ms(now_ms).await {
             Ok(Some(at)) => pause = pause.min(Duration::from_millis((at - now_ms).unsigned_abs())),
             Ok(None) => {}
@@ -174,6 +155,31 @@ pub async fn run(http: Arc<serenity::Http>, data: Data) {
         tokio::select! {
             () = data.delivery.wake.notified() => {}
             () = tokio::time::sleep(pause) => {}
+        }
+    }
+}
+
+/// Claims the lanes due at `now_ms` and starts delivering each in `lanes`, except those that
+/// cannot be delivered here now, whose claims are given back at once:
+/// - a lane held by an interaction that answers with its board (the hold's drop wakes the task
+///   to look again);
+/// - a lane still running here: its task has just given its claim back and is about to end (the
+///   claim could only be taken because it was free), and its end wakes the task. Kept, that claim
+///   would leave the lane to nobody until its lease ran out (30 s), since a claimed lane is not
+///   claimable.
+async fn take_lanes(http: &Arc<serenity::Http>, data: &Data, lanes: &mut tokio::task::JoinSet<()>, now_ms: i64) {
+    let heads = match data.host.claim_lanes(now_ms, HEADS).await {
+        Ok(heads) => heads,
+        Err(error) => {
+            tracing::warn!(%error, "the outbox cannot be read; trying again");
+            return;
+        }
+    };
+    for head in heads {
+        if data.delivery.claim(&head.lane) {
+            lanes.spawn(run_lane(http.clone(), data.clone(), head, now_ms));
+        } else if let Err(error) = data.host.release_lane(&head.lane).await {
+            tracing::warn!(lane = %head.lane, %error, "a lane's claim cannot be given back; it runs out by itself");
         }
     }
 }
@@ -581,4 +587,56 @@ async fn post_board(
         .add_file(serenity::CreateAttachment::bytes(board.png.clone(), board.file_name.clone()))
         .allowed_mentions(serenity::CreateAllowedMentions::new());
     game_channel(&board.game).send_message(http, message).await
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::{Delivery, HEADS, take_lanes};
+    use crate::discord::Data;
+    use crate::host::search_pool::SearchPool;
+    use crate::host::{BotPlayer, ChallengeRequest, Clock, Host, Place, SideChoice, User};
+    use crate::store::Db;
+
+    #[tokio::test]
+    async fn a_lane_whose_task_is_ending_is_given_back_not_kept_for_nobody() {
+        let path = std::env::temp_dir().join(format!("tafl-bot-take-lanes-{}.db", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        let host = Host::new(Db::open_file(&path).await.expect("a database"));
+        let request = ChallengeRequest {
+            challenger: User::new(101, "alice"),
+            opponent: Some(User::new(102, "bob")),
+            variant: "brandubh".to_owned(),
+            options: Vec::new(),
+            side: SideChoice::Attackers,
+            clock: Some(Clock::UNTIMED),
+            place: Place { guild: 1, channel: 2, thread: None },
+        };
+        let challenge = host.challenge(&request, 1_000).await.expect("a challenge");
+        let game = host.accept(challenge.id, &User::new(102, "bob"), 1_001).await.expect("a game").game;
+        let lane = crate::host::outbox::game_lane(game.id);
+        let bots = BotPlayer::new(host.background(), SearchPool::new(1), Arc::new(|_| {}));
+        let data = Data {
+            host: host.clone(),
+            renderer: Arc::new(tafl_render::Renderer::new()),
+            delivery: Arc::<Delivery>::default(),
+            bots,
+            background_drawing: Arc::new(tokio::sync::Semaphore::new(1)),
+        };
+        // The lane's task is between giving its claim back and leaving the running set.
+        assert!(data.delivery.claim(&lane));
+        let http = Arc::new(poise::serenity_prelude::Http::new("unused"));
+        let mut lanes = tokio::task::JoinSet::new();
+        let now_ms = 1_002_000;
+        take_lanes(&http, &data, &mut lanes, now_ms).await;
+        assert!(lanes.is_empty(), "nothing is delivered twice at once");
+        // The look after the task ends (its end wakes it) takes the lane again at once.
+        data.delivery.release(&lane);
+        let heads = host.claim_lanes(now_ms + 1, HEADS).await.expect("the outbox reads");
+        assert_eq!(heads.iter().map(|h| h.lane.as_str()).collect::<Vec<_>>(), [lane.as_str()]);
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+        }
+    }
 }
