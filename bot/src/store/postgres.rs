@@ -35,7 +35,7 @@ pub async fn migrate(pool: &PgPool) -> Result<(), sqlx::migrate::MigrateError> {
 }
 
 /// How long connecting to the `PostgreSQL` server may take.
-pub const CONNECT_WAIT: Duration = Duration::from_secs(30);
+const CONNECT_WAIT: Duration = Duration::from_secs(30);
 
 /// One connection to the server of `options`, or why there is none. A pool retries a refused
 /// or unresolvable server until its acquire timeout and then reports only "pool timed out";
