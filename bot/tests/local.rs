@@ -627,6 +627,12 @@ fn a_database_the_console_cannot_open_is_said_in_the_sessions_language() {
         let expected = format!("{said}{}: ", dir.display());
         assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
         assert!(stderr.starts_with(&expected), "{stderr}");
+        let why = if lang == "en" {
+            "it is a folder, not a database file; name a file in it, such as "
+        } else {
+            "это папка, а не файл базы; укажите файл в ней, например "
+        };
+        assert_eq!(stderr.trim_end(), format!("{expected}{why}{}", dir.join("tafl.db").display()));
     }
 }
 

@@ -40,6 +40,7 @@ console-bye = bye
 console-line-too-long = a command line is longer than 64 KB, the most the console reads; the session ends
 console-db-unavailable = cannot open the database { $name }: { $error }
 console-db-no-folder = cannot open the database { $name }: its folder { $folder } does not exist; create it, or name a file in a folder that does
+console-db-is-folder = cannot open the database { $name }: it is a folder, not a database file; name a file in it, such as { $file }
 console-session-failed = { $failures } of the session's commands failed (see the error lines above)
 console-as-inside-as = as { $player } runs one command as { $player }; to switch for good, type /as on its own, like /as @bob
 console-moves-cut = { $shown } of { $total }; type more to narrow, like /moves { $prefix }

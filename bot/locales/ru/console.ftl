@@ -40,6 +40,7 @@ console-bye = до встречи
 console-line-too-long = строка команды длиннее 64 КБ, больше консоль не читает; сеанс окончен
 console-db-unavailable = не удаётся открыть базу данных { $name }: { $error }
 console-db-no-folder = не удаётся открыть базу данных { $name }: папки { $folder } нет; создайте её или укажите файл в существующей папке
+console-db-is-folder = не удаётся открыть базу данных { $name }: это папка, а не файл базы; укажите файл в ней, например { $file }
 console-session-failed = { $failures ->
     [one] { $failures } команда сеанса не выполнена
     [few] { $failures } команды сеанса не выполнены

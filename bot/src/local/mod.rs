@@ -168,10 +168,14 @@ async fn open(path: &Path, lang: Lang) -> Result<Db, CliError> {
         // The sentence below says all of it; the log line (off by default, `RUST_LOG=info`) is
         // for a session whose stderr is read by a program.
         tracing::info!(error = %e, db = %name, "cannot open the database");
-        let sentence = if let crate::store::OpenError::NoFolder { folder } = &e {
-            tr!(lang, "console-db-no-folder", name = name, folder = folder.display().to_string())
-        } else {
-            tr!(lang, "console-db-unavailable", name = name, error = e.to_string())
+        let sentence = match &e {
+            crate::store::OpenError::NoFolder { folder } => {
+                tr!(lang, "console-db-no-folder", name = name, folder = folder.display().to_string())
+            }
+            crate::store::OpenError::IsFolder { path } => {
+                tr!(lang, "console-db-is-folder", name = name, file = path.join("tafl.db").display().to_string())
+            }
+            _ => tr!(lang, "console-db-unavailable", name = name, error = e.to_string()),
         };
         console_error(lang, &sentence)
     })

@@ -212,6 +212,9 @@ pub enum OpenError {
     /// database file".
     #[error("its folder {} does not exist; create it, or name a file in a folder that does", folder.display())]
     NoFolder { folder: std::path::PathBuf },
+    /// The same "unable to open database file" for a folder named as the database.
+    #[error("it is a folder, not a database file; name a file in it, such as {}", path.join("tafl.db").display())]
+    IsFolder { path: std::path::PathBuf },
     #[error("{0}")]
     Database(#[from] sqlx::Error),
 }
@@ -340,9 +343,11 @@ impl Db {
         let mut conn = match sqlx::SqliteConnection::connect_with(&options).await {
             Ok(conn) => conn,
             Err(error) => {
-                let folder = options.get_filename().parent().filter(|folder| !folder.as_os_str().is_empty());
+                let file = options.get_filename();
+                let folder = file.parent().filter(|folder| !folder.as_os_str().is_empty());
                 return Err(match folder {
                     Some(folder) if !folder.is_dir() => OpenError::NoFolder { folder: folder.to_owned() },
+                    _ if file.is_dir() => OpenError::IsFolder { path: file.to_owned() },
                     _ => error.into(),
                 });
             }
