@@ -607,6 +607,19 @@ fn a_language_the_console_does_not_speak_is_refused() {
     assert!(stderr.contains("does not speak \"tlh\"; choose one of: en, ru"), "{stderr}");
 }
 
+/// A console session in `lang` on the database `db`, which it refuses: its stderr (exit 1).
+fn console_refusing(lang: &str, db: &std::path::Path) -> String {
+    let output = Command::new(BIN)
+        .args(["local", "--no-png", "--lang", lang, "--db"])
+        .arg(db)
+        .env_remove("RUST_LOG")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    String::from_utf8(output.stderr).unwrap()
+}
+
 #[test]
 fn a_database_the_console_cannot_open_is_said_in_the_sessions_language() {
     // A folder is no database file; the sentence names it, in the session's language.
@@ -614,15 +627,7 @@ fn a_database_the_console_cannot_open_is_said_in_the_sessions_language() {
     std::fs::create_dir_all(&dir).unwrap();
     for (lang, said) in [("en", "error: cannot open the database "), ("ru", "ошибка: не удаётся открыть базу данных ")]
     {
-        let output = Command::new(BIN)
-            .args(["local", "--no-png", "--lang", lang, "--db"])
-            .arg(&dir)
-            .env_remove("RUST_LOG")
-            .stdin(Stdio::null())
-            .output()
-            .unwrap();
-        assert_eq!(output.status.code(), Some(1));
-        let stderr = String::from_utf8(output.stderr).unwrap();
+        let stderr = console_refusing(lang, &dir);
         // One sentence, not an English log line before it.
         let expected = format!("{said}{}: ", dir.display());
         assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
@@ -640,16 +645,8 @@ fn a_database_the_console_cannot_open_is_said_in_the_sessions_language() {
 fn a_database_in_a_missing_folder_names_the_folder_in_the_sessions_language() {
     let folder = temp_path("local-no-such-folder");
     let file = folder.join("tafl.db");
-    let output = Command::new(BIN)
-        .args(["local", "--no-png", "--lang", "ru", "--db"])
-        .arg(&file)
-        .env_remove("RUST_LOG")
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    assert_eq!(output.status.code(), Some(1));
     assert_eq!(
-        String::from_utf8(output.stderr).unwrap(),
+        console_refusing("ru", &file),
         format!(
             "ошибка: не удаётся открыть базу данных {}: папки {} нет; создайте её или укажите файл в существующей папке\n",
             file.display(),

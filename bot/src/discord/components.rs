@@ -111,9 +111,9 @@ impl Click<'_> {
         // delivery task never posts a second board for the game.
         let (channel, message) = (self.component.channel_id.get() as i64, self.component.message.id.get() as i64);
         self.data.host.set_challenge_message(id, channel, message).await?;
-        // The card becomes the game's board: one message per game, drawn here, with the delivery
-        // kept off the game's lane from before the game exists to the end of this answer (the
-        // thread and the notice to the first player come from the delivery afterwards).
+        // The card is drawn as the board here, with the delivery kept off the game's lane from
+        // before the game exists to the end of this answer (the thread and the notice to the
+        // first player come from the delivery afterwards).
         let mut hold = None;
         let delivery = &self.data.delivery;
         let mut hold_lane = |game| hold = Some(delivery.hold(game));

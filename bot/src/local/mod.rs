@@ -172,8 +172,8 @@ async fn open(path: &Path, lang: Lang) -> Result<Db, CliError> {
             crate::store::OpenError::NoFolder { folder } => {
                 tr!(lang, "console-db-no-folder", name = name, folder = folder.display().to_string())
             }
-            crate::store::OpenError::IsFolder { path } => {
-                tr!(lang, "console-db-is-folder", name = name, file = path.join("tafl.db").display().to_string())
+            crate::store::OpenError::IsFolder { instead } => {
+                tr!(lang, "console-db-is-folder", name = name, file = instead.display().to_string())
             }
             _ => tr!(lang, "console-db-unavailable", name = name, error = e.to_string()),
         };

@@ -212,9 +212,10 @@ pub enum OpenError {
     /// database file".
     #[error("its folder {} does not exist; create it, or name a file in a folder that does", folder.display())]
     NoFolder { folder: std::path::PathBuf },
-    /// The same "unable to open database file" for a folder named as the database.
-    #[error("it is a folder, not a database file; name a file in it, such as {}", path.join("tafl.db").display())]
-    IsFolder { path: std::path::PathBuf },
+    /// The same "unable to open database file" for a folder named as the database; `instead` is
+    /// a file in it to name.
+    #[error("it is a folder, not a database file; name a file in it, such as {}", instead.display())]
+    IsFolder { instead: std::path::PathBuf },
     #[error("{0}")]
     Database(#[from] sqlx::Error),
 }
@@ -347,7 +348,7 @@ impl Db {
                 let folder = file.parent().filter(|folder| !folder.as_os_str().is_empty());
                 return Err(match folder {
                     Some(folder) if !folder.is_dir() => OpenError::NoFolder { folder: folder.to_owned() },
-                    _ if file.is_dir() => OpenError::IsFolder { path: file.to_owned() },
+                    _ if file.is_dir() => OpenError::IsFolder { instead: file.join("tafl.db") },
                     _ => error.into(),
                 });
             }
