@@ -123,6 +123,9 @@ pub enum Fault {
     AppliedThenServerError(u16),
     /// 401, as Discord answers every request made with a bad token.
     Unauthorized,
+    /// The request waits `millis` before it is carried out and answered as usual, as on a slow
+    /// connection; [`FakeDiscord::wait_for_slow_requests`] sees it arrive.
+    Slow { millis: u64 },
 }
 
 type Matcher = Box<dyn Fn(&Recorded) -> bool + Send + Sync>;
@@ -188,6 +191,8 @@ struct Shared {
     store: Mutex<Store>,
     /// Close every Identify with 4004 (Authentication failed), as Discord does for a bad token.
     reject_identify: std::sync::atomic::AtomicBool,
+    /// The requests held by [`Fault::Slow`] so far, arrived but not necessarily carried out.
+    slow_arrived: AtomicU64,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -762,6 +767,14 @@ impl FakeDiscord {
         lock(&self.shared.faults).push(FaultRule { matches: Box::new(matches), remaining: times, fault });
     }
 
+    /// Waits until `count` requests held by [`Fault::Slow`] have arrived, failing the test after
+    /// [`PATIENCE`].
+    pub async fn wait_for_slow_requests(&self, count: u64) {
+        let arrived =
+            self.wait_until(|| (self.shared.slow_arrived.load(Ordering::Relaxed) >= count).then_some(())).await;
+        arrived.unwrap_or_else(|| panic!("{count} slow requests never arrived; requests: {:#?}", self.requests()));
+    }
+
     /// Forgets every scripted fault not yet used up.
     pub fn clear_faults(&self) {
         lock(&self.shared.faults).clear();
@@ -1055,7 +1068,14 @@ async fn handle_rest(shared: &Shared, request: Request<Incoming>) -> Response<Fu
         _ => (serde_json::from_slice(&body).ok(), Vec::new()),
     };
     let mut recorded = Recorded { method, host, path, json, parts, status: 0, response: Value::Null };
-    let response = if let Some(fault) = scripted_fault(shared, &recorded) {
+    let mut fault = scripted_fault(shared, &recorded);
+    if let Some(Fault::Slow { millis }) = fault {
+        shared.slow_arrived.fetch_add(1, Ordering::Relaxed);
+        shared.changed.notify_waiters();
+        tokio::time::sleep(Duration::from_millis(millis)).await;
+        fault = None;
+    }
+    let response = if let Some(fault) = fault {
         if let Fault::AppliedThenServerError(status) = fault {
             recorded.response = respond(shared, &recorded).1;
             fault_response(Fault::ServerError(status))
@@ -1102,6 +1122,7 @@ fn fault_response(fault: Fault) -> Response<Full<Bytes>> {
             reply(status, &json!({ "message": "500: Internal Server Error", "code": 0 }))
         }
         Fault::Unauthorized => reply(StatusCode::UNAUTHORIZED, &json!({ "message": "401: Unauthorized", "code": 0 })),
+        Fault::Slow { .. } => unreachable!("a slow request is answered as usual, once it has waited"),
     }
 }
 
