@@ -191,7 +191,7 @@ impl Click<'_> {
     }
 
     async fn play(&self, game: GameId, ply: usize, notation: &str) -> Result<(), BotError> {
-        let _hold = self.data.delivery.hold(game);
+        let _hold = self.data.delivery.hold_board(game).await;
         // The new board is drawn while the move is saved; the drawing is used if the game turns
         // out as forecast (it does, unless something raced the move).
         let mut foreseen = None;
@@ -209,6 +209,9 @@ impl Click<'_> {
     /// older board message (one that `/tafl board` replaced while it still had controls) shows
     /// the position there without controls: only the game's board carries them.
     async fn show(&self, game: GameId, menu: Menu) -> Result<(), BotError> {
+        // The delivery's drawing of this board, if one is under way, lands first: after the
+        // menu, its edit would close it.
+        let _hold = self.data.delivery.hold_board(game).await;
         let state = self.data.host.board_state(game).await?;
         self.show_state(game, state, menu, None).await
     }
@@ -265,7 +268,7 @@ impl Click<'_> {
     }
 
     async fn offer(&self, kind: OfferKind, action: OfferAction, game: GameId, ply: usize) -> Result<(), BotError> {
-        let _hold = self.data.delivery.hold(game);
+        let _hold = self.data.delivery.hold_board(game).await;
         match kind {
             OfferKind::Draw => self.data.host.draw(game, self.user.id, action, Some(ply), now()).await?,
             OfferKind::Takeback => self.data.host.takeback(game, self.user.id, action, Some(ply), now()).await?,

@@ -6,10 +6,14 @@
 //!   go in parallel. A lane is claimed in the database before it is delivered, with a lease
 //!   that its task renews, so that with several processes on one database each lane is
 //!   delivered by one of them, and a dead process's lanes are taken over when their leases run
-//!   out (see [`crate::host::outbox`]). An interaction that is answering with a game's board
-//!   holds its lane ([`Delivery::hold`]), so that this process's delivery does not draw the same
-//!   board at the same moment (another process's may: board items coalesce, and a board drawn
-//!   behind its game gets a new item).
+//!   out (see [`crate::host::outbox`]).
+//! - A click that answers with a game's board holds its lane ([`Delivery::hold_board`]): this
+//!   process's delivery starts no drawing of that board meanwhile, and a drawing already under
+//!   way is waited for. The board message is thus written by one of them at a time, in the
+//!   order their snapshots were taken: a delivery's edit drawn before a move cannot land after
+//!   the click's answer (showing the old position), nor after the next click opened a menu
+//!   (closing it). Another process's delivery may still race a click: board items coalesce, and
+//!   a board drawn behind its game gets a new item.
 //! - Board items coalesce: a delivery draws the game as it stands and completes every board item
 //!   recorded before it read the game.
 //! - Every message created carries a nonce derived from its item with `enforce_nonce`, so a retry
@@ -51,12 +55,18 @@ const RATE_LIMITED_PAUSE: Duration = Duration::from_secs(1);
 const IDLE: Duration = Duration::from_secs(5);
 /// How many lanes one look claims at most.
 const HEADS: i64 = 50;
+/// How long a click waits for a board the delivery is drawing (a render and one edit, some tens
+/// of milliseconds) before answering anyway: well inside the 3 s Discord gives an interaction's
+/// answer, should the edit be stuck behind a rate limit.
+const DRAWING_WAIT: Duration = Duration::from_secs(1);
 
 /// The lanes being delivered or held, and the wake-up call. Shared by the task and every
 /// command and click (in [`Data`]).
 #[derive(Debug, Default)]
 pub struct Delivery {
     wake: tokio::sync::Notify,
+    /// Told when a drawing of a board ends.
+    drawn: tokio::sync::Notify,
     lanes: Mutex<Lanes>,
 }
 
@@ -64,6 +74,8 @@ pub struct Delivery {
 struct Lanes {
     running: HashSet<String>,
     held: HashMap<String, usize>,
+    /// The lanes whose board the delivery is drawing now ([`Drawing`]).
+    drawing: HashSet<String>,
 }
 
 impl Delivery {
@@ -72,12 +84,48 @@ impl Delivery {
         self.wake.notify_one();
     }
 
-    /// Keeps the task off a game's lane until the returned guard is dropped (then it is woken):
-    /// for an interaction that answers with the game's board itself.
+    /// Keeps the task off a game's lane until the returned guard is dropped (then it is woken),
+    /// without waiting for a drawing under way: for a game being created, which the delivery
+    /// cannot be drawing yet. Clicks on an existing board use [`Delivery::hold_board`].
     pub fn hold(self: &Arc<Self>, game: GameId) -> Hold {
         let lane = game_lane(game);
         *self.lock().held.entry(lane.clone()).or_default() += 1;
         Hold { delivery: self.clone(), lane }
+    }
+
+    /// [`Delivery::hold`], then waits until a drawing of the game's board under way has been
+    /// shown and recorded (up to [`DRAWING_WAIT`]): for a click that answers with the game's
+    /// board, so that the delivery's edit and the click's answer never cross.
+    pub async fn hold_board(self: &Arc<Self>, game: GameId) -> Hold {
+        let hold = self.hold(game);
+        let drawn = async {
+            loop {
+                // Registered before the check, so that a drawing ending in between still wakes it.
+                let ended = self.drawn.notified();
+                tokio::pin!(ended);
+                ended.as_mut().enable();
+                if !self.lock().drawing.contains(&hold.lane) {
+                    return;
+                }
+                ended.await;
+            }
+        };
+        if tokio::time::timeout(DRAWING_WAIT, drawn).await.is_err() {
+            tracing::warn!(game, "the board being drawn is still not shown; the click answers anyway");
+        }
+        hold
+    }
+
+    /// Marks the game's board as being drawn by the delivery until the guard is dropped; `None`
+    /// when a click holds the lane (its answer draws the board and completes the board items).
+    fn start_drawing(self: &Arc<Self>, game: GameId) -> Option<Drawing> {
+        let lane = game_lane(game);
+        let mut lanes = self.lock();
+        if lanes.held.contains_key(&lane) {
+            return None;
+        }
+        lanes.drawing.insert(lane.clone());
+        Some(Drawing { delivery: self.clone(), lane })
     }
 
     fn lock(&self) -> MutexGuard<'_, Lanes> {
@@ -123,6 +171,20 @@ impl Drop for Hold {
             }
         }
         self.delivery.wake();
+    }
+}
+
+/// A board being drawn by the delivery (see [`Delivery::start_drawing`]).
+#[derive(Debug)]
+struct Drawing {
+    delivery: Arc<Delivery>,
+    lane: String,
+}
+
+impl Drop for Drawing {
+    fn drop(&mut self) {
+        self.delivery.lock().drawing.remove(&self.lane);
+        self.delivery.drawn.notify_waiters();
     }
 }
 
@@ -542,6 +604,11 @@ async fn obsolete(
 /// Brings a game's board message up to date: edits it, or posts a fresh board when there is
 /// none or it was deleted.
 async fn deliver_board(http: &serenity::Http, data: &Data, item: &Pending, game: GameId) -> Result<(), BotError> {
+    let Some(_drawing) = data.delivery.start_drawing(game) else {
+        // A click is answering with this board: it completes the items it draws, and the lane's
+        // task stops at the hold and looks again when it is released.
+        return Ok(());
+    };
     // One snapshot: every board item up to it is covered by this drawing.
     let state = data.host.board_state(game).await?;
     let covers = state.covers;
@@ -593,7 +660,7 @@ async fn post_board(
 mod tests {
     use std::sync::Arc;
 
-    use super::{Delivery, HEADS, take_lanes};
+    use super::{DRAWING_WAIT, Delivery, HEADS, take_lanes};
     use crate::discord::Data;
     use crate::host::search_pool::SearchPool;
     use crate::host::{BotPlayer, ChallengeRequest, Clock, Host, Place, SideChoice, User};
@@ -638,5 +705,35 @@ mod tests {
         for suffix in ["", "-wal", "-shm"] {
             let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
         }
+    }
+
+    #[tokio::test]
+    async fn a_click_waits_for_the_board_being_drawn_and_no_drawing_starts_while_it_answers() {
+        let delivery = Arc::<Delivery>::default();
+        let drawing = delivery.start_drawing(7).expect("nothing holds game 7");
+        let clicked = tokio::spawn({
+            let delivery = delivery.clone();
+            async move { delivery.hold_board(7).await }
+        });
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        assert!(!clicked.is_finished(), "the click waits while the board is being drawn");
+        let ended = std::time::Instant::now();
+        drop(drawing);
+        let hold = clicked.await.expect("the click's task");
+        assert!(ended.elapsed() < DRAWING_WAIT / 2, "the drawing's end, not the time limit, let the click go on");
+        assert!(delivery.start_drawing(7).is_none(), "no drawing of a board a click is answering with");
+        assert!(delivery.start_drawing(8).is_some(), "other games' boards are drawn meanwhile");
+        drop(hold);
+        assert!(delivery.start_drawing(7).is_some(), "the board is drawn again once the click has answered");
+    }
+
+    #[tokio::test]
+    async fn a_drawing_that_does_not_end_keeps_a_click_waiting_no_longer_than_the_limit() {
+        let delivery = Arc::<Delivery>::default();
+        let _stuck = delivery.start_drawing(7).expect("nothing holds game 7");
+        let started = std::time::Instant::now();
+        let answered = tokio::time::timeout(DRAWING_WAIT * 10, delivery.hold_board(7)).await;
+        assert!(answered.is_ok(), "the click goes on after the limit");
+        assert!(started.elapsed() >= DRAWING_WAIT, "the click waited for the drawing first");
     }
 }
