@@ -26,6 +26,7 @@ in_english_and_russian!(
     a_player_is_reminded_and_then_loses_on_time_with_the_summary_posted,
     after_a_game_the_summary_has_the_gif_and_record_and_the_leaderboard_shows_both_players,
     a_menu_opened_while_the_board_is_being_redrawn_stays_open,
+    a_menu_opened_while_the_opponents_click_is_answered_stays_open,
 );
 
 /// A preset's name as the table's people read it.
@@ -400,6 +401,34 @@ async fn a_menu_opened_while_the_board_is_being_redrawn_stays_open(locale: &'sta
     let shown = fake.message(board.id).expect("the board");
     assert!(shown.custom_ids().contains(&destinations), "the menu is still open: {shown:#?}");
     assert!(shown.text().contains(table.says("offers a draw", "предлагает ничью")), "{}", shown.text());
+    table.assert_no_english(NOT_ENGLISH);
+    bot.stop().await;
+}
+
+/// Bob offers a draw with the board's button, and Alice opens a menu while the answer to Bob's
+/// click (the board with the offer) is still on its way: her click waits for his, and her menu,
+/// answered last, stays open and shows the offer.
+async fn a_menu_opened_while_the_opponents_click_is_answered_stays_open(locale: &'static str) {
+    use tafl_e2e::fake_discord::Fault;
+    let (fake, bot, _dir) = served("menu-during-click").await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale };
+    let board = start_game(&table, Variant::Brandubh).await;
+    let is_offer_answer = |r: &tafl_e2e::fake_discord::Recorded| {
+        r.path.ends_with("/callback")
+            && r.json.as_ref().is_some_and(|json| json.to_string().contains("tafl:draw-yes:1:0"))
+    };
+    fake.fail_next(is_offer_answer, 1, Fault::Slow { millis: 400 });
+
+    let offer = table.click(BOB, &board, "tafl:draw:1:0", None);
+    fake.wait_for_slow_requests(1).await;
+    let click = table.click(ALICE, &board, "tafl:piece:1:0", Some("d2"));
+    let menu = fake.wait_for_answer(&click).await;
+    let destinations = "tafl:to:1:0:d2".to_owned();
+    assert!(menu.custom_ids().contains(&destinations), "the destination menu opens: {menu:#?}");
+    fake.wait_for("the answer to Bob's click", |r| r.path == offer.callback_path()).await;
+    let shown = fake.message(board.id).expect("the board");
+    assert!(shown.custom_ids().contains(&destinations), "the menu is still open: {shown:#?}");
+    assert!(shown.custom_ids().contains(&"tafl:draw-yes:1:0".to_owned()), "and offers the draw: {shown:#?}");
     table.assert_no_english(NOT_ENGLISH);
     bot.stop().await;
 }

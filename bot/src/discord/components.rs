@@ -209,9 +209,14 @@ impl Click<'_> {
     /// older board message (one that `/tafl board` replaced while it still had controls) shows
     /// the position there without controls: only the game's board carries them.
     async fn show(&self, game: GameId, menu: Menu) -> Result<(), BotError> {
-        // The delivery's drawing of this board, if one is under way, lands first: after the
-        // menu, its edit would close it.
+        // A drawing of this board under way (the delivery's, or another click's answer) lands
+        // first: after the menu, it would close it.
         let _hold = self.data.delivery.hold_board(game).await;
+        self.show_held(game, menu).await
+    }
+
+    /// [`Click::show`] for a caller that holds the game's board already.
+    async fn show_held(&self, game: GameId, menu: Menu) -> Result<(), BotError> {
         let state = self.data.host.board_state(game).await?;
         self.show_state(game, state, menu, None).await
     }
@@ -273,7 +278,7 @@ impl Click<'_> {
             OfferKind::Draw => self.data.host.draw(game, self.user.id, action, Some(ply), now()).await?,
             OfferKind::Takeback => self.data.host.takeback(game, self.user.id, action, Some(ply), now()).await?,
         };
-        self.show(game, Menu::Pieces(0)).await
+        self.show_held(game, Menu::Pieces(0)).await
     }
 
     /// Refuses a control of a game the clicker does not play, or of a board that is out of date.

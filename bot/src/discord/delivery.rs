@@ -7,13 +7,14 @@
 //!   that its task renews, so that with several processes on one database each lane is
 //!   delivered by one of them, and a dead process's lanes are taken over when their leases run
 //!   out (see [`crate::host::outbox`]).
-//! - A click that answers with a game's board holds its lane ([`Delivery::hold_board`]): this
-//!   process's delivery starts no drawing of that board meanwhile, and a drawing already under
-//!   way is waited for. The board message is thus written by one of them at a time, in the
-//!   order their snapshots were taken: a delivery's edit drawn before a move cannot land after
-//!   the click's answer (showing the old position), nor after the next click opened a menu
-//!   (closing it). Another process's delivery may still race a click: board items coalesce, and
-//!   a board drawn behind its game gets a new item.
+//! - A game's board message is written by one writer of this process at a time, the delivery or
+//!   a click, each holding the game's pen from its snapshot of the game to the record of what it
+//!   showed ([`Delivery::hold_board`]). So writes land in the order of their snapshots: an edit
+//!   drawn before a move cannot land after the click that answered with the move (showing the
+//!   old position), nor after a click that opened a menu (closing it). A click waits for the pen
+//!   (briefly: see [`PEN_WAIT`]); the delivery never does, and leaves a board a click is drawing
+//!   to it. Another process may still race a click: board items coalesce, and a board shown
+//!   behind its game gets a new item.
 //! - Board items coalesce: a delivery draws the game as it stands and completes every board item
 //!   recorded before it read the game.
 //! - Every message created carries a nonce derived from its item with `enforce_nonce`, so a retry
@@ -55,18 +56,18 @@ const RATE_LIMITED_PAUSE: Duration = Duration::from_secs(1);
 const IDLE: Duration = Duration::from_secs(5);
 /// How many lanes one look claims at most.
 const HEADS: i64 = 50;
-/// How long a click waits for a board the delivery is drawing (a render and one edit, some tens
-/// of milliseconds) before answering anyway: well inside the 3 s Discord gives an interaction's
-/// answer, should the edit be stuck behind a rate limit.
-const DRAWING_WAIT: Duration = Duration::from_secs(1);
+/// How long a click waits for a game's pen (held for a render and one edit, some tens of
+/// milliseconds) before answering without it: well inside the 3 s Discord gives an
+/// interaction's answer, should the writer before it be stuck behind a rate limit.
+const PEN_WAIT: Duration = Duration::from_secs(1);
 
 /// The lanes being delivered or held, and the wake-up call. Shared by the task and every
 /// command and click (in [`Data`]).
 #[derive(Debug, Default)]
 pub struct Delivery {
     wake: tokio::sync::Notify,
-    /// Told when a drawing of a board ends.
-    drawn: tokio::sync::Notify,
+    /// Told when a pen is put down.
+    pen_free: tokio::sync::Notify,
     lanes: Mutex<Lanes>,
 }
 
@@ -74,8 +75,8 @@ pub struct Delivery {
 struct Lanes {
     running: HashSet<String>,
     held: HashMap<String, usize>,
-    /// The lanes whose board the delivery is drawing now ([`Drawing`]).
-    drawing: HashSet<String>,
+    /// The lanes whose board message is being written now, by the delivery or a click ([`Pen`]).
+    pens: HashSet<String>,
 }
 
 impl Delivery {
@@ -85,47 +86,50 @@ impl Delivery {
     }
 
     /// Keeps the task off a game's lane until the returned guard is dropped (then it is woken),
-    /// without waiting for a drawing under way: for a game being created, which the delivery
-    /// cannot be drawing yet. Clicks on an existing board use [`Delivery::hold_board`].
+    /// without the game's pen: for a game being created, whose board nobody else can be writing
+    /// yet. Clicks on an existing board use [`Delivery::hold_board`].
     pub fn hold(self: &Arc<Self>, game: GameId) -> Hold {
         let lane = game_lane(game);
         *self.lock().held.entry(lane.clone()).or_default() += 1;
-        Hold { delivery: self.clone(), lane }
+        Hold { delivery: self.clone(), lane, pen: None }
     }
 
-    /// [`Delivery::hold`], then waits until a drawing of the game's board under way has been
-    /// shown and recorded (up to [`DRAWING_WAIT`]): for a click that answers with the game's
-    /// board, so that the delivery's edit and the click's answer never cross.
+    /// [`Delivery::hold`], and the game's pen, once the delivery or another click writing the
+    /// board has shown and recorded what it drew (waited for up to [`PEN_WAIT`], then the click
+    /// goes on without it): for a click that answers with the game's board.
     pub async fn hold_board(self: &Arc<Self>, game: GameId) -> Hold {
-        let hold = self.hold(game);
-        let drawn = async {
+        let mut hold = self.hold(game);
+        let taken = async {
             loop {
-                // Registered before the check, so that a drawing ending in between still wakes it.
-                let ended = self.drawn.notified();
-                tokio::pin!(ended);
-                ended.as_mut().enable();
-                if !self.lock().drawing.contains(&hold.lane) {
-                    return;
+                // Registered before the look, so that a pen put down in between still wakes it.
+                let freed = self.pen_free.notified();
+                tokio::pin!(freed);
+                freed.as_mut().enable();
+                if let Some(pen) = self.take_pen(&hold.lane) {
+                    return pen;
                 }
-                ended.await;
+                freed.await;
             }
         };
-        if tokio::time::timeout(DRAWING_WAIT, drawn).await.is_err() {
-            tracing::warn!(game, "the board being drawn is still not shown; the click answers anyway");
+        hold.pen = tokio::time::timeout(PEN_WAIT, taken).await.ok();
+        if hold.pen.is_none() {
+            tracing::warn!(game, "the game's board is still being written; the click answers anyway");
         }
         hold
     }
 
-    /// Marks the game's board as being drawn by the delivery until the guard is dropped; `None`
-    /// when a click holds the lane (its answer draws the board and completes the board items).
-    fn start_drawing(self: &Arc<Self>, game: GameId) -> Option<Drawing> {
+    /// The pen of the game's board for the delivery; `None` when a click holds the lane (its
+    /// answer draws the board and completes the board items drawn).
+    fn pen_for_delivery(self: &Arc<Self>, game: GameId) -> Option<Pen> {
         let lane = game_lane(game);
-        let mut lanes = self.lock();
-        if lanes.held.contains_key(&lane) {
+        if self.is_held(&lane) {
             return None;
         }
-        lanes.drawing.insert(lane.clone());
-        Some(Drawing { delivery: self.clone(), lane })
+        self.take_pen(&lane)
+    }
+
+    fn take_pen(self: &Arc<Self>, lane: &str) -> Option<Pen> {
+        self.lock().pens.insert(lane.to_owned()).then(|| Pen { delivery: self.clone(), lane: lane.to_owned() })
     }
 
     fn lock(&self) -> MutexGuard<'_, Lanes> {
@@ -152,15 +156,18 @@ impl Delivery {
     }
 }
 
-/// A held lane (see [`Delivery::hold`]).
+/// A held lane (see [`Delivery::hold`]), with the game's pen if it was taken.
 #[derive(Debug)]
 pub struct Hold {
     delivery: Arc<Delivery>,
     lane: String,
+    pen: Option<Pen>,
 }
 
 impl Drop for Hold {
     fn drop(&mut self) {
+        // The pen first: the delivery, woken by the lane's release, must find it free.
+        drop(self.pen.take());
         {
             let mut lanes = self.delivery.lock();
             if let Some(count) = lanes.held.get_mut(&self.lane) {
@@ -174,17 +181,17 @@ impl Drop for Hold {
     }
 }
 
-/// A board being drawn by the delivery (see [`Delivery::start_drawing`]).
+/// The right to write a game's board message, until dropped (see [`Delivery::hold_board`]).
 #[derive(Debug)]
-struct Drawing {
+struct Pen {
     delivery: Arc<Delivery>,
     lane: String,
 }
 
-impl Drop for Drawing {
+impl Drop for Pen {
     fn drop(&mut self) {
-        self.delivery.lock().drawing.remove(&self.lane);
-        self.delivery.drawn.notify_waiters();
+        self.delivery.lock().pens.remove(&self.lane);
+        self.delivery.pen_free.notify_waiters();
     }
 }
 
@@ -604,7 +611,7 @@ async fn obsolete(
 /// Brings a game's board message up to date: edits it, or posts a fresh board when there is
 /// none or it was deleted.
 async fn deliver_board(http: &serenity::Http, data: &Data, item: &Pending, game: GameId) -> Result<(), BotError> {
-    let Some(_drawing) = data.delivery.start_drawing(game) else {
+    let Some(_pen) = data.delivery.pen_for_delivery(game) else {
         // A click is answering with this board: it completes the items it draws, and the lane's
         // task stops at the hold and looks again when it is released.
         return Ok(());
@@ -660,7 +667,7 @@ async fn post_board(
 mod tests {
     use std::sync::Arc;
 
-    use super::{DRAWING_WAIT, Delivery, HEADS, take_lanes};
+    use super::{Delivery, HEADS, PEN_WAIT, take_lanes};
     use crate::discord::Data;
     use crate::host::search_pool::SearchPool;
     use crate::host::{BotPlayer, ChallengeRequest, Clock, Host, Place, SideChoice, User};
@@ -710,7 +717,7 @@ mod tests {
     #[tokio::test]
     async fn a_click_waits_for_the_board_being_drawn_and_no_drawing_starts_while_it_answers() {
         let delivery = Arc::<Delivery>::default();
-        let drawing = delivery.start_drawing(7).expect("nothing holds game 7");
+        let drawing = delivery.pen_for_delivery(7).expect("nothing holds game 7");
         let clicked = tokio::spawn({
             let delivery = delivery.clone();
             async move { delivery.hold_board(7).await }
@@ -720,20 +727,38 @@ mod tests {
         let ended = std::time::Instant::now();
         drop(drawing);
         let hold = clicked.await.expect("the click's task");
-        assert!(ended.elapsed() < DRAWING_WAIT / 2, "the drawing's end, not the time limit, let the click go on");
-        assert!(delivery.start_drawing(7).is_none(), "no drawing of a board a click is answering with");
-        assert!(delivery.start_drawing(8).is_some(), "other games' boards are drawn meanwhile");
+        assert!(ended.elapsed() < PEN_WAIT / 2, "the drawing's end, not the time limit, let the click go on");
+        assert!(hold.pen.is_some(), "the click writes the board");
+        assert!(delivery.pen_for_delivery(7).is_none(), "no drawing of a board a click is answering with");
+        assert!(delivery.pen_for_delivery(8).is_some(), "other games' boards are drawn meanwhile");
         drop(hold);
-        assert!(delivery.start_drawing(7).is_some(), "the board is drawn again once the click has answered");
+        assert!(delivery.pen_for_delivery(7).is_some(), "the board is drawn again once the click has answered");
+    }
+
+    #[tokio::test]
+    async fn two_clicks_on_one_board_answer_one_after_the_other() {
+        let delivery = Arc::<Delivery>::default();
+        let first = delivery.hold_board(7).await;
+        let second = tokio::spawn({
+            let delivery = delivery.clone();
+            async move { delivery.hold_board(7).await }
+        });
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        assert!(!second.is_finished(), "the second click waits for the first one's answer");
+        drop(first);
+        let second = second.await.expect("the second click's task");
+        assert!(second.pen.is_some(), "then it writes the board");
+        assert!(delivery.pen_for_delivery(7).is_none(), "and the delivery still keeps off it");
     }
 
     #[tokio::test]
     async fn a_drawing_that_does_not_end_keeps_a_click_waiting_no_longer_than_the_limit() {
         let delivery = Arc::<Delivery>::default();
-        let _stuck = delivery.start_drawing(7).expect("nothing holds game 7");
+        let _stuck = delivery.pen_for_delivery(7).expect("nothing holds game 7");
         let started = std::time::Instant::now();
-        let answered = tokio::time::timeout(DRAWING_WAIT * 10, delivery.hold_board(7)).await;
-        assert!(answered.is_ok(), "the click goes on after the limit");
-        assert!(started.elapsed() >= DRAWING_WAIT, "the click waited for the drawing first");
+        let answered = tokio::time::timeout(PEN_WAIT * 10, delivery.hold_board(7)).await;
+        let hold = answered.expect("the click goes on after the limit");
+        assert!(started.elapsed() >= PEN_WAIT, "the click waited for the drawing first");
+        assert!(hold.pen.is_none(), "without the pen");
     }
 }
