@@ -375,6 +375,25 @@ async fn a_game_ends_by_resignation_and_another_by_agreed_draw(locale: &'static 
     bot.stop().await;
 }
 
+/// Alice opens the destination menu of d2 (game 1, ply 0) while another write of the board is
+/// on its way, and it is still open once that write (the request `landed` matches) is answered:
+/// returns the board then.
+async fn menu_stays_open_after(
+    table: &Table<'_>,
+    board: &StoredMessage,
+    landed: impl Fn(&tafl_e2e::fake_discord::Recorded) -> bool,
+) -> StoredMessage {
+    let fake = table.fake;
+    let click = table.click(ALICE, board, "tafl:piece:1:0", Some("d2"));
+    let menu = fake.wait_for_answer(&click).await;
+    let destinations = "tafl:to:1:0:d2".to_owned();
+    assert!(menu.custom_ids().contains(&destinations), "the destination menu opens: {menu:#?}");
+    fake.wait_for("the other write of the board", landed).await;
+    let shown = fake.message(board.id).expect("the board");
+    assert!(shown.custom_ids().contains(&destinations), "the menu is still open: {shown:#?}");
+    shown
+}
+
 /// A player opens a menu while the delivery's edit of the board (here, with a draw offer the
 /// player just made by command) is still on its way: the click waits for that edit, which lands
 /// first, and the menu it opens stays open, showing the offer too. Answered at once, the menu
@@ -393,13 +412,7 @@ async fn a_menu_opened_while_the_board_is_being_redrawn_stays_open(locale: &'sta
     let offered = private_answer(&fake, &offer).await;
     assert!(offered.starts_with(table.says("You offered a draw", "Вы предложили ничью")), "{offered}");
     fake.wait_for_slow_requests(1).await;
-    let click = table.click(ALICE, &board, "tafl:piece:1:0", Some("d2"));
-    let menu = fake.wait_for_answer(&click).await;
-    let destinations = "tafl:to:1:0:d2".to_owned();
-    assert!(menu.custom_ids().contains(&destinations), "the destination menu opens: {menu:#?}");
-    fake.wait_for("the slow edit of the board", |r| is_board_edit(r) && r.status == 200).await;
-    let shown = fake.message(board.id).expect("the board");
-    assert!(shown.custom_ids().contains(&destinations), "the menu is still open: {shown:#?}");
+    let shown = menu_stays_open_after(&table, &board, |r| is_board_edit(r) && r.status == 200).await;
     assert!(shown.text().contains(table.says("offers a draw", "предлагает ничью")), "{}", shown.text());
     table.assert_no_english(NOT_ENGLISH);
     bot.stop().await;
@@ -421,13 +434,7 @@ async fn a_menu_opened_while_the_opponents_click_is_answered_stays_open(locale: 
 
     let offer = table.click(BOB, &board, "tafl:draw:1:0", None);
     fake.wait_for_slow_requests(1).await;
-    let click = table.click(ALICE, &board, "tafl:piece:1:0", Some("d2"));
-    let menu = fake.wait_for_answer(&click).await;
-    let destinations = "tafl:to:1:0:d2".to_owned();
-    assert!(menu.custom_ids().contains(&destinations), "the destination menu opens: {menu:#?}");
-    fake.wait_for("the answer to Bob's click", |r| r.path == offer.callback_path()).await;
-    let shown = fake.message(board.id).expect("the board");
-    assert!(shown.custom_ids().contains(&destinations), "the menu is still open: {shown:#?}");
+    let shown = menu_stays_open_after(&table, &board, |r| r.path == offer.callback_path()).await;
     assert!(shown.custom_ids().contains(&"tafl:draw-yes:1:0".to_owned()), "and offers the draw: {shown:#?}");
     table.assert_no_english(NOT_ENGLISH);
     bot.stop().await;
