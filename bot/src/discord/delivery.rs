@@ -61,8 +61,8 @@ const HEADS: i64 = 50;
 /// interaction's answer, should the writer before it be stuck behind a rate limit.
 const PEN_WAIT: Duration = Duration::from_secs(1);
 
-/// The lanes being delivered or held, and the wake-up call. Shared by the task and every
-/// command and click (in [`Data`]).
+/// The lanes being delivered or held, the boards being written, and the wake-up calls. Shared by
+/// the task and every command and click (in [`Data`]).
 #[derive(Debug, Default)]
 pub struct Delivery {
     wake: tokio::sync::Notify,
