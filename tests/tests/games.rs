@@ -27,6 +27,8 @@ in_english_and_russian!(
     after_a_game_the_summary_has_the_gif_and_record_and_the_leaderboard_shows_both_players,
     a_menu_opened_while_the_board_is_being_redrawn_stays_open,
     a_menu_opened_while_the_opponents_click_is_answered_stays_open,
+    a_click_kept_waiting_by_a_slow_edit_is_acknowledged_and_answered_after_it,
+    a_double_click_kept_waiting_is_acknowledged_and_refused_by_a_follow_up,
 );
 
 /// A preset's name as the table's people read it.
@@ -376,7 +378,8 @@ async fn a_game_ends_by_resignation_and_another_by_agreed_draw(locale: &'static 
 }
 
 /// Alice opens the destination menu of d2 (game 1, ply 0) while another write of the board is
-/// on its way, and it is still open once that write (the request `landed` matches) is answered:
+/// on its way, and it is still open once that write (the request `landed` matches) and her
+/// click's answer (the answer itself, or the edit of an acknowledged one) are both done:
 /// returns the board then.
 async fn menu_stays_open_after(
     table: &Table<'_>,
@@ -385,12 +388,18 @@ async fn menu_stays_open_after(
 ) -> StoredMessage {
     let fake = table.fake;
     let click = table.click(ALICE, board, "tafl:piece:1:0", Some("d2"));
-    let menu = fake.wait_for_answer(&click).await;
-    let destinations = "tafl:to:1:0:d2".to_owned();
-    assert!(menu.custom_ids().contains(&destinations), "the destination menu opens: {menu:#?}");
+    let acknowledged_edit = format!("/{}/messages/@original", click.token);
     fake.wait_for("the other write of the board", landed).await;
+    let answer = fake
+        .wait_for("the click's answer with the board", |r| {
+            (r.path == click.callback_path() && r.json.as_ref().is_some_and(|json| json["type"] == 7))
+                || (r.method == "PATCH" && r.path.ends_with(&acknowledged_edit))
+        })
+        .await;
+    assert!(answer.status < 300, "{answer:#?}");
     let shown = fake.message(board.id).expect("the board");
-    assert!(shown.custom_ids().contains(&destinations), "the menu is still open: {shown:#?}");
+    let destinations = "tafl:to:1:0:d2".to_owned();
+    assert!(shown.custom_ids().contains(&destinations), "the menu is open after both: {shown:#?}");
     shown
 }
 
@@ -436,6 +445,59 @@ async fn a_menu_opened_while_the_opponents_click_is_answered_stays_open(locale: 
     fake.wait_for_slow_requests(1).await;
     let shown = menu_stays_open_after(&table, &board, |r| r.path == offer.callback_path()).await;
     assert!(shown.custom_ids().contains(&"tafl:draw-yes:1:0".to_owned()), "and offers the draw: {shown:#?}");
+    table.assert_no_english(NOT_ENGLISH);
+    bot.stop().await;
+}
+
+/// The delivery's edit of the board is held back longer than a click may wait before its first
+/// answer: Alice's click is acknowledged (a deferred update, so Discord's 3 s cannot run out),
+/// and her menu comes as the edit of that answer once the slow edit has landed.
+async fn a_click_kept_waiting_by_a_slow_edit_is_acknowledged_and_answered_after_it(locale: &'static str) {
+    use tafl_e2e::fake_discord::Fault;
+    let (fake, bot, _dir) = served("menu-after-slow-edit").await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale };
+    let board = start_game(&table, Variant::Brandubh).await;
+    let board_edit = format!("/messages/{}", board.id);
+    let is_board_edit =
+        move |r: &tafl_e2e::fake_discord::Recorded| r.method == "PATCH" && r.path.ends_with(&board_edit);
+    fake.fail_next(is_board_edit.clone(), 1, Fault::Slow { millis: 2_000 });
+
+    let offer = table.command(ALICE, "draw", &json!({}), &[]);
+    private_answer(&fake, &offer).await;
+    fake.wait_for_slow_requests(1).await;
+    let shown = menu_stays_open_after(&table, &board, |r| is_board_edit(r) && r.status == 200).await;
+    assert!(shown.text().contains(table.says("offers a draw", "предлагает ничью")), "{}", shown.text());
+    let callbacks: Vec<_> = fake.requests().into_iter().filter(|r| r.path.ends_with("/callback")).collect();
+    let acknowledged = callbacks.last().and_then(|r| r.json.as_ref()).map(|json| json["type"].clone());
+    assert_eq!(acknowledged, Some(json!(6)), "the click was acknowledged first: {callbacks:#?}");
+    table.assert_no_english(NOT_ENGLISH);
+    bot.stop().await;
+}
+
+/// A double click whose first press's answer is held back past the moment the second must be
+/// acknowledged: the second is acknowledged, waits for the first, and is then refused privately
+/// by a follow-up (its first answer is spent); the move is played once.
+async fn a_double_click_kept_waiting_is_acknowledged_and_refused_by_a_follow_up(locale: &'static str) {
+    use tafl_e2e::fake_discord::Fault;
+    let (fake, bot, _dir) = served("slow-double-click").await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale };
+    let board = start_game(&table, Variant::Brandubh).await;
+    let click = table.click(ALICE, &board, "tafl:piece:1:0", Some("d2"));
+    let menu = fake.wait_for_answer(&click).await;
+
+    fake.fail_next(|r| r.path.ends_with("/callback"), 1, Fault::Slow { millis: 2_000 });
+    let first = table.click(ALICE, &menu, "tafl:to:1:0:d2", Some("d2-c2"));
+    fake.wait_for_slow_requests(1).await;
+    let second = table.click(ALICE, &menu, "tafl:to:1:0:d2", Some("d2-c2"));
+    let refusal = fake.wait_for_message("the refusal of the second press", |m| m.interaction == Some(second.id)).await;
+    assert!(refusal.is_ephemeral(), "{refusal:#?}");
+    assert!(refusal.content.starts_with(table.says("The board has changed", "Доска уже изменилась")), "{refusal:#?}");
+    let acknowledged = fake.wait_for("the second press's first answer", |r| r.path == second.callback_path()).await;
+    assert_eq!(acknowledged.json.as_ref().map(|json| json["type"].clone()), Some(json!(6)), "{acknowledged:#?}");
+    assert!(!fake.wait_for_answer(&first).await.is_ephemeral(), "the first press moved");
+    let board = board_at(&fake, board.id, 1, 1).await;
+    let to_move = table.says("Move 1: <@{}> to move", "Ход 1: ходит <@{}>").replace("{}", &BOB.id.to_string());
+    assert!(board.text().contains(&to_move), "played once: {}", board.text());
     table.assert_no_english(NOT_ENGLISH);
     bot.stop().await;
 }

@@ -61,6 +61,16 @@ impl Board {
             .allowed_mentions(serenity::CreateAllowedMentions::new())
     }
 
+    /// As the edit of a click's acknowledged answer (the clicked board message).
+    pub fn edit_response(&self) -> serenity::EditInteractionResponse {
+        serenity::EditInteractionResponse::new()
+            .content("")
+            .embed(self.embed.clone())
+            .components(self.components.clone())
+            .new_attachment(self.attachment())
+            .allowed_mentions(serenity::CreateAllowedMentions::new())
+    }
+
     /// As a new message in a channel.
     pub fn message(&self) -> serenity::CreateMessage {
         serenity::CreateMessage::new()

@@ -11,7 +11,11 @@
 use poise::serenity_prelude as serenity;
 use tafl_rules::Square;
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
 use super::board::{self, Menu};
+use super::delivery::Hold;
 use super::ids::{Control, PageValue};
 use super::play::now;
 use super::retry::with_retries;
@@ -42,6 +46,7 @@ pub async fn handle(ctx: &serenity::Context, data: &Data, component: &serenity::
         user: User::new(component.user.id.get() as i64, component.user.display_name()),
         lang,
         public: super::server_lang(data, guild, guild_locale, lang).await,
+        deferred: AtomicBool::new(false),
     };
     let Ok(control) = component.data.custom_id.parse::<Control>() else {
         tracing::warn!(custom_id = %component.data.custom_id, "unknown control");
@@ -72,7 +77,18 @@ struct Click<'a> {
     lang: Lang,
     /// The server's language, for what everyone sees.
     public: Lang,
+    /// Whether the click was acknowledged before its answer (see [`Click::hold_board`]): the
+    /// answer is then an edit of the acknowledged response, and a refusal a follow-up.
+    deferred: AtomicBool,
 }
+
+/// How long a click waits for its board's pen before acknowledging the click: Discord gives an
+/// interaction 3 s for its first answer. The writer before it normally takes some tens of
+/// milliseconds (a render and one edit).
+const PEN_WAIT: Duration = Duration::from_secs(1);
+/// How long an acknowledged click waits on for the pen (a writer stuck behind a rate limit)
+/// before it answers without it.
+const PEN_PATIENCE: Duration = Duration::from_secs(15);
 
 impl Click<'_> {
     /// Carries out a control. An `Err` means nothing was answered yet (the caller answers it);
@@ -191,7 +207,7 @@ impl Click<'_> {
     }
 
     async fn play(&self, game: GameId, ply: usize, notation: &str) -> Result<(), BotError> {
-        let _hold = self.data.delivery.hold_board(game).await;
+        let _hold = self.hold_board(game).await?;
         // The new board is drawn while the move is saved; the drawing is used if the game turns
         // out as forecast (it does, unless something raced the move).
         let mut foreseen = None;
@@ -211,7 +227,7 @@ impl Click<'_> {
     async fn show(&self, game: GameId, menu: Menu) -> Result<(), BotError> {
         // A drawing of this board under way (the delivery's, or another click's answer) lands
         // first: after the menu, it would close it.
-        let _hold = self.data.delivery.hold_board(game).await;
+        let _hold = self.hold_board(game).await?;
         self.show_held(game, menu).await
     }
 
@@ -236,7 +252,7 @@ impl Click<'_> {
         if !is_board {
             board.components.clear();
         }
-        self.update(board.response()).await?;
+        self.answer_board(&board).await?;
         let ply = board.game.ply;
         let current = stored.is_some_and(|s| s.shown_ply == Some(ply as i64));
         if is_board
@@ -273,7 +289,7 @@ impl Click<'_> {
     }
 
     async fn offer(&self, kind: OfferKind, action: OfferAction, game: GameId, ply: usize) -> Result<(), BotError> {
-        let _hold = self.data.delivery.hold_board(game).await;
+        let _hold = self.hold_board(game).await?;
         match kind {
             OfferKind::Draw => self.data.host.draw(game, self.user.id, action, Some(ply), now()).await?,
             OfferKind::Takeback => self.data.host.takeback(game, self.user.id, action, Some(ply), now()).await?,
@@ -308,6 +324,34 @@ impl Click<'_> {
         BotError::User(text::refusal(Refusal::UnknownControl, self.lang))
     }
 
+    /// Holds the game's lane and takes its board's pen for this click's answer (see
+    /// [`super::delivery`]): at once when no other answer or drawing of the board is under way,
+    /// else after it. A wait longer than [`PEN_WAIT`] is acknowledged first (a deferred update,
+    /// which keeps the board as it is), and given up after [`PEN_PATIENCE`] more: the click then
+    /// answers without the pen.
+    async fn hold_board(&self, game: GameId) -> Result<Hold, BotError> {
+        let mut hold = self.data.delivery.hold(game);
+        if !hold.take_pen(PEN_WAIT).await {
+            self.respond(serenity::CreateInteractionResponse::Acknowledge).await?;
+            self.deferred.store(true, Ordering::Relaxed);
+            if !hold.take_pen(PEN_PATIENCE).await {
+                tracing::warn!(game, "the game's board is still being written; the click answers anyway");
+            }
+        }
+        Ok(hold)
+    }
+
+    /// Shows `board` on the clicked message: the click's answer, or the edit of its
+    /// acknowledged answer.
+    async fn answer_board(&self, board: &board::Board) -> Result<(), BotError> {
+        if self.deferred.load(Ordering::Relaxed) {
+            with_retries(|| self.component.edit_response(self.http, board.edit_response())).await?;
+            Ok(())
+        } else {
+            self.update(board.response()).await
+        }
+    }
+
     /// Replaces the clicked message (the board, the card, or the private question).
     async fn update(&self, message: serenity::CreateInteractionResponseMessage) -> Result<(), BotError> {
         self.respond(serenity::CreateInteractionResponse::UpdateMessage(message)).await
@@ -318,8 +362,15 @@ impl Click<'_> {
         Ok(())
     }
 
-    /// A private one-sentence answer.
+    /// A private one-sentence answer (a follow-up when the click was acknowledged already).
     async fn refuse(&self, message: String) {
+        if self.deferred.load(Ordering::Relaxed) {
+            let followup = serenity::CreateInteractionResponseFollowup::new().content(message).ephemeral(true);
+            if let Err(error) = with_retries(|| self.component.create_followup(self.http, followup.clone())).await {
+                tracing::warn!(%error, "could not answer a control");
+            }
+            return;
+        }
         let answer = serenity::CreateInteractionResponseMessage::new().content(message).ephemeral(true);
         let response = serenity::CreateInteractionResponse::Message(answer);
         if let Err(error) = with_retries(|| self.component.create_response(self.http, response.clone())).await {

@@ -9,11 +9,11 @@
 //!   out (see [`crate::host::outbox`]).
 //! - A game's board message is written by one writer of this process at a time, the delivery or
 //!   a click, each holding the game's pen from its snapshot of the game to the record of what it
-//!   showed ([`Delivery::hold_board`]). So writes land in the order of their snapshots: an edit
-//!   drawn before a move cannot land after the click that answered with the move (showing the
-//!   old position), nor after a click that opened a menu (closing it). A click waits for the pen
-//!   (briefly: see [`PEN_WAIT`]); the delivery never does, and leaves a board a click is drawing
-//!   to it. Another process may still race a click: board items coalesce, and a board shown
+//!   showed ([`Hold::take_pen`]). So writes land in the order of their snapshots: an edit drawn
+//!   before a move cannot land after the click that answered with the move (showing the old
+//!   position), nor after a click that opened a menu (closing it). A click waits for the pen
+//!   (holding the lane meanwhile); the delivery never does, and leaves a board a click holds to
+//!   that click. Another process may still race a click: board items coalesce, and a board shown
 //!   behind its game gets a new item.
 //! - Board items coalesce: a delivery draws the game as it stands and completes every board item
 //!   recorded before it read the game.
@@ -56,10 +56,6 @@ const RATE_LIMITED_PAUSE: Duration = Duration::from_secs(1);
 const IDLE: Duration = Duration::from_secs(5);
 /// How many lanes one look claims at most.
 const HEADS: i64 = 50;
-/// How long a click waits for a game's pen (held for a render and one edit, some tens of
-/// milliseconds) before answering without it: well inside the 3 s Discord gives an
-/// interaction's answer, should the writer before it be stuck behind a rate limit.
-const PEN_WAIT: Duration = Duration::from_secs(1);
 
 /// The lanes being delivered or held, the boards being written, and the wake-up calls. Shared by
 /// the task and every command and click (in [`Data`]).
@@ -85,37 +81,13 @@ impl Delivery {
         self.wake.notify_one();
     }
 
-    /// Keeps the task off a game's lane until the returned guard is dropped (then it is woken),
-    /// without the game's pen: for a game being created, whose board nobody else can be writing
-    /// yet. Clicks on an existing board use [`Delivery::hold_board`].
+    /// Keeps the task off a game's lane until the returned guard is dropped (then it is woken):
+    /// for an interaction that answers with the game's board itself. A click on an existing
+    /// board also takes its pen ([`Hold::take_pen`]); a game being created has no other writer.
     pub fn hold(self: &Arc<Self>, game: GameId) -> Hold {
         let lane = game_lane(game);
         *self.lock().held.entry(lane.clone()).or_default() += 1;
         Hold { delivery: self.clone(), lane, pen: None }
-    }
-
-    /// [`Delivery::hold`], and the game's pen, once the delivery or another click writing the
-    /// board has shown and recorded what it drew (waited for up to [`PEN_WAIT`], then the click
-    /// goes on without it): for a click that answers with the game's board.
-    pub async fn hold_board(self: &Arc<Self>, game: GameId) -> Hold {
-        let mut hold = self.hold(game);
-        let taken = async {
-            loop {
-                // Registered before the look, so that a pen put down in between still wakes it.
-                let freed = self.pen_free.notified();
-                tokio::pin!(freed);
-                freed.as_mut().enable();
-                if let Some(pen) = self.take_pen(&hold.lane) {
-                    return pen;
-                }
-                freed.await;
-            }
-        };
-        hold.pen = tokio::time::timeout(PEN_WAIT, taken).await.ok();
-        if hold.pen.is_none() {
-            tracing::warn!(game, "the game's board is still being written; the click answers anyway");
-        }
-        hold
     }
 
     /// The pen of the game's board for the delivery; `None` when a click holds the lane (its
@@ -164,6 +136,33 @@ pub struct Hold {
     pen: Option<Pen>,
 }
 
+impl Hold {
+    /// Takes the game's pen, once the delivery or another click writing the board has shown
+    /// and recorded what it drew; false if that takes longer than `within` (the hold stays, and
+    /// the caller may wait again). True at once when the pen is already this hold's.
+    pub async fn take_pen(&mut self, within: Duration) -> bool {
+        if self.pen.is_some() {
+            return true;
+        }
+        let delivery = &self.delivery;
+        let lane = &self.lane;
+        let taken = async {
+            loop {
+                // Registered before the look, so that a pen put down in between still wakes it.
+                let freed = delivery.pen_free.notified();
+                tokio::pin!(freed);
+                freed.as_mut().enable();
+                if let Some(pen) = delivery.take_pen(lane) {
+                    return pen;
+                }
+                freed.await;
+            }
+        };
+        self.pen = tokio::time::timeout(within, taken).await.ok();
+        self.pen.is_some()
+    }
+}
+
 impl Drop for Hold {
     fn drop(&mut self) {
         // The pen first: the delivery, woken by the lane's release, must find it free.
@@ -181,7 +180,7 @@ impl Drop for Hold {
     }
 }
 
-/// The right to write a game's board message, until dropped (see [`Delivery::hold_board`]).
+/// The right to write a game's board message, until dropped (see [`Hold::take_pen`]).
 #[derive(Debug)]
 struct Pen {
     delivery: Arc<Delivery>,
@@ -667,7 +666,7 @@ async fn post_board(
 mod tests {
     use std::sync::Arc;
 
-    use super::{Delivery, HEADS, PEN_WAIT, take_lanes};
+    use super::{Delivery, HEADS, take_lanes};
     use crate::discord::Data;
     use crate::host::search_pool::SearchPool;
     use crate::host::{BotPlayer, ChallengeRequest, Clock, Host, Place, SideChoice, User};
@@ -714,21 +713,23 @@ mod tests {
         }
     }
 
+    /// Long enough for any test machine to get a free pen: the waits below end by the pen, not
+    /// by this.
+    const PATIENCE: std::time::Duration = std::time::Duration::from_secs(10);
+
     #[tokio::test]
     async fn a_click_waits_for_the_board_being_drawn_and_no_drawing_starts_while_it_answers() {
         let delivery = Arc::<Delivery>::default();
         let drawing = delivery.pen_for_delivery(7).expect("nothing holds game 7");
         let clicked = tokio::spawn({
-            let delivery = delivery.clone();
-            async move { delivery.hold_board(7).await }
+            let mut hold = delivery.hold(7);
+            async move { (hold.take_pen(PATIENCE).await, hold) }
         });
         tokio::time::sleep(std::time::Duration::from_millis(100)).await;
         assert!(!clicked.is_finished(), "the click waits while the board is being drawn");
-        let ended = std::time::Instant::now();
         drop(drawing);
-        let hold = clicked.await.expect("the click's task");
-        assert!(ended.elapsed() < PEN_WAIT / 2, "the drawing's end, not the time limit, let the click go on");
-        assert!(hold.pen.is_some(), "the click writes the board");
+        let (taken, hold) = clicked.await.expect("the click's task");
+        assert!(taken, "the click writes the board once the drawing is shown");
         assert!(delivery.pen_for_delivery(7).is_none(), "no drawing of a board a click is answering with");
         assert!(delivery.pen_for_delivery(8).is_some(), "other games' boards are drawn meanwhile");
         drop(hold);
@@ -738,27 +739,29 @@ mod tests {
     #[tokio::test]
     async fn two_clicks_on_one_board_answer_one_after_the_other() {
         let delivery = Arc::<Delivery>::default();
-        let first = delivery.hold_board(7).await;
+        let mut first = delivery.hold(7);
+        assert!(first.take_pen(PATIENCE).await);
         let second = tokio::spawn({
-            let delivery = delivery.clone();
-            async move { delivery.hold_board(7).await }
+            let mut hold = delivery.hold(7);
+            async move { (hold.take_pen(PATIENCE).await, hold) }
         });
         tokio::time::sleep(std::time::Duration::from_millis(100)).await;
         assert!(!second.is_finished(), "the second click waits for the first one's answer");
         drop(first);
-        let second = second.await.expect("the second click's task");
-        assert!(second.pen.is_some(), "then it writes the board");
+        let (taken, _second) = second.await.expect("the second click's task");
+        assert!(taken, "then it writes the board");
         assert!(delivery.pen_for_delivery(7).is_none(), "and the delivery still keeps off it");
     }
 
     #[tokio::test]
-    async fn a_drawing_that_does_not_end_keeps_a_click_waiting_no_longer_than_the_limit() {
+    async fn a_click_that_waited_too_long_for_the_pen_keeps_its_hold_and_may_wait_again() {
         let delivery = Arc::<Delivery>::default();
-        let _stuck = delivery.pen_for_delivery(7).expect("nothing holds game 7");
-        let started = std::time::Instant::now();
-        let answered = tokio::time::timeout(PEN_WAIT * 10, delivery.hold_board(7)).await;
-        let hold = answered.expect("the click goes on after the limit");
-        assert!(started.elapsed() >= PEN_WAIT, "the click waited for the drawing first");
-        assert!(hold.pen.is_none(), "without the pen");
+        let stuck = delivery.pen_for_delivery(7).expect("nothing holds game 7");
+        let mut hold = delivery.hold(7);
+        assert!(!hold.take_pen(std::time::Duration::from_millis(50)).await, "the drawing is not over");
+        assert!(delivery.pen_for_delivery(7).is_none(), "the lane stays held");
+        drop(stuck);
+        assert!(hold.take_pen(PATIENCE).await, "the pen, once the drawing is over");
+        assert!(hold.take_pen(std::time::Duration::ZERO).await, "and it stays the click's");
     }
 }
