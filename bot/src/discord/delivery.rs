@@ -717,16 +717,21 @@ mod tests {
     /// by this.
     const PATIENCE: std::time::Duration = std::time::Duration::from_secs(10);
 
+    /// A click on game 7's board, holding its lane at once and waiting for the pen in a task of
+    /// its own; checked after a tenth of a second still to be waiting.
+    async fn waiting_click(delivery: &Arc<Delivery>) -> tokio::task::JoinHandle<(bool, super::Hold)> {
+        let mut hold = delivery.hold(7);
+        let click = tokio::spawn(async move { (hold.take_pen(PATIENCE).await, hold) });
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        assert!(!click.is_finished(), "the click waits for the writer before it");
+        click
+    }
+
     #[tokio::test]
     async fn a_click_waits_for_the_board_being_drawn_and_no_drawing_starts_while_it_answers() {
         let delivery = Arc::<Delivery>::default();
         let drawing = delivery.pen_for_delivery(7).expect("nothing holds game 7");
-        let clicked = tokio::spawn({
-            let mut hold = delivery.hold(7);
-            async move { (hold.take_pen(PATIENCE).await, hold) }
-        });
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-        assert!(!clicked.is_finished(), "the click waits while the board is being drawn");
+        let clicked = waiting_click(&delivery).await;
         drop(drawing);
         let (taken, hold) = clicked.await.expect("the click's task");
         assert!(taken, "the click writes the board once the drawing is shown");
@@ -741,12 +746,7 @@ mod tests {
         let delivery = Arc::<Delivery>::default();
         let mut first = delivery.hold(7);
         assert!(first.take_pen(PATIENCE).await);
-        let second = tokio::spawn({
-            let mut hold = delivery.hold(7);
-            async move { (hold.take_pen(PATIENCE).await, hold) }
-        });
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-        assert!(!second.is_finished(), "the second click waits for the first one's answer");
+        let second = waiting_click(&delivery).await;
         drop(first);
         let (taken, _second) = second.await.expect("the second click's task");
         assert!(taken, "then it writes the board");
