@@ -408,14 +408,23 @@ async fn menu_stays_open_after(
 /// first, and the menu it opens stays open, showing the offer too. Answered at once, the menu
 /// would be closed by the edit landing after it.
 async fn a_menu_opened_while_the_board_is_being_redrawn_stays_open(locale: &'static str) {
+    let first_answer = menu_opened_during_a_slow_board_edit(locale, "menu-during-redraw", 400).await;
+    assert_eq!(first_answer, json!(7), "a short wait: the click's answer is the board itself");
+}
+
+/// Alice makes a draw offer by command, and the delivery's edit of the board that shows it is
+/// held back `millis` by the fake; meanwhile she opens the destination menu of d2, which must
+/// stay open once both are done. Returns the type of her click's first answer (7, the board
+/// itself; 6, an acknowledgement that the board edit follows).
+async fn menu_opened_during_a_slow_board_edit(locale: &'static str, name: &str, millis: u64) -> serde_json::Value {
     use tafl_e2e::fake_discord::Fault;
-    let (fake, bot, _dir) = served("menu-during-redraw").await;
+    let (fake, bot, _dir) = served(name).await;
     let table = Table { fake: &fake, channel: CHANNEL, locale };
     let board = start_game(&table, Variant::Brandubh).await;
     let board_edit = format!("/messages/{}", board.id);
     let is_board_edit =
         move |r: &tafl_e2e::fake_discord::Recorded| r.method == "PATCH" && r.path.ends_with(&board_edit);
-    fake.fail_next(is_board_edit.clone(), 1, Fault::Slow { millis: 400 });
+    fake.fail_next(is_board_edit.clone(), 1, Fault::Slow { millis });
 
     let offer = table.command(ALICE, "draw", &json!({}), &[]);
     let offered = private_answer(&fake, &offer).await;
@@ -423,8 +432,12 @@ async fn a_menu_opened_while_the_board_is_being_redrawn_stays_open(locale: &'sta
     fake.wait_for_slow_requests(1).await;
     let shown = menu_stays_open_after(&table, &board, |r| is_board_edit(r) && r.status == 200).await;
     assert!(shown.text().contains(table.says("offers a draw", "предлагает ничью")), "{}", shown.text());
+    // The click's first answer is the last callback: the command's and the challenge's came before.
+    let callbacks: Vec<_> = fake.requests().into_iter().filter(|r| r.path.ends_with("/callback")).collect();
+    let first_answer = callbacks.last().and_then(|r| r.json.as_ref()).map(|json| json["type"].clone());
     table.assert_no_english(NOT_ENGLISH);
     bot.stop().await;
+    first_answer.unwrap_or_default()
 }
 
 /// Bob offers a draw with the board's button, and Alice opens a menu while the answer to Bob's
@@ -453,25 +466,8 @@ async fn a_menu_opened_while_the_opponents_click_is_answered_stays_open(locale: 
 /// answer: Alice's click is acknowledged (a deferred update, so Discord's 3 s cannot run out),
 /// and her menu comes as the edit of that answer once the slow edit has landed.
 async fn a_click_kept_waiting_by_a_slow_edit_is_acknowledged_and_answered_after_it(locale: &'static str) {
-    use tafl_e2e::fake_discord::Fault;
-    let (fake, bot, _dir) = served("menu-after-slow-edit").await;
-    let table = Table { fake: &fake, channel: CHANNEL, locale };
-    let board = start_game(&table, Variant::Brandubh).await;
-    let board_edit = format!("/messages/{}", board.id);
-    let is_board_edit =
-        move |r: &tafl_e2e::fake_discord::Recorded| r.method == "PATCH" && r.path.ends_with(&board_edit);
-    fake.fail_next(is_board_edit.clone(), 1, Fault::Slow { millis: 2_000 });
-
-    let offer = table.command(ALICE, "draw", &json!({}), &[]);
-    private_answer(&fake, &offer).await;
-    fake.wait_for_slow_requests(1).await;
-    let shown = menu_stays_open_after(&table, &board, |r| is_board_edit(r) && r.status == 200).await;
-    assert!(shown.text().contains(table.says("offers a draw", "предлагает ничью")), "{}", shown.text());
-    let callbacks: Vec<_> = fake.requests().into_iter().filter(|r| r.path.ends_with("/callback")).collect();
-    let acknowledged = callbacks.last().and_then(|r| r.json.as_ref()).map(|json| json["type"].clone());
-    assert_eq!(acknowledged, Some(json!(6)), "the click was acknowledged first: {callbacks:#?}");
-    table.assert_no_english(NOT_ENGLISH);
-    bot.stop().await;
+    let first_answer = menu_opened_during_a_slow_board_edit(locale, "menu-after-slow-edit", 2_000).await;
+    assert_eq!(first_answer, json!(6), "a long wait: the click was acknowledged first");
 }
 
 /// A double click whose first press's answer is held back past the moment the second must be
