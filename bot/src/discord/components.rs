@@ -8,11 +8,11 @@
 //! private and in the clicker's language; the board and the notices are public and in the
 //! server's language.
 
-use poise::serenity_prelude as serenity;
-use tafl_rules::Square;
-
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
+
+use poise::serenity_prelude as serenity;
+use tafl_rules::Square;
 
 use super::board::{self, Menu};
 use super::delivery::Hold;
@@ -91,8 +91,9 @@ const PEN_WAIT: Duration = Duration::from_secs(1);
 const PEN_PATIENCE: Duration = Duration::from_secs(15);
 
 impl Click<'_> {
-    /// Carries out a control. An `Err` means nothing was answered yet (the caller answers it);
-    /// failures after the answer are logged by [`play::after_change`].
+    /// Carries out a control. An `Err` means nothing was answered yet, or only acknowledged (the
+    /// caller answers it, see [`Click::refuse`]); failures after the answer are logged by
+    /// [`play::after_change`].
     async fn run(&self, control: Control) -> Result<(), BotError> {
         match control {
             Control::Accept(id) => self.accept(id).await,
