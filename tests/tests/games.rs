@@ -29,6 +29,7 @@ in_english_and_russian!(
     a_menu_opened_while_the_opponents_click_is_answered_stays_open,
     a_click_kept_waiting_by_a_slow_edit_is_acknowledged_and_answered_after_it,
     a_double_click_kept_waiting_is_acknowledged_and_refused_by_a_follow_up,
+    a_click_whose_acknowledgement_reply_is_lost_is_still_answered,
 );
 
 /// A preset's name as the table's people read it.
@@ -408,15 +409,21 @@ async fn menu_stays_open_after(
 /// first, and the menu it opens stays open, showing the offer too. Answered at once, the menu
 /// would be closed by the edit landing after it.
 async fn a_menu_opened_while_the_board_is_being_redrawn_stays_open(locale: &'static str) {
-    let first_answer = menu_opened_during_a_slow_board_edit(locale, "menu-during-redraw", 400).await;
+    let first_answer = menu_opened_during_a_slow_board_edit(locale, "menu-during-redraw", 400, false).await;
     assert_eq!(first_answer, json!(7), "a short wait: the click's answer is the board itself");
 }
 
 /// Alice makes a draw offer by command, and the delivery's edit of the board that shows it is
 /// held back `millis` by the fake; meanwhile she opens the destination menu of d2, which must
 /// stay open once both are done. Returns the type of her click's first answer (7, the board
-/// itself; 6, an acknowledgement that the board edit follows).
-async fn menu_opened_during_a_slow_board_edit(locale: &'static str, name: &str, millis: u64) -> serde_json::Value {
+/// itself; 6, an acknowledgement that the board edit follows). With `lose_acknowledgement`, the
+/// fake carries out the first acknowledgement and answers it with a 500.
+async fn menu_opened_during_a_slow_board_edit(
+    locale: &'static str,
+    name: &str,
+    millis: u64,
+    lose_acknowledgement: bool,
+) -> serde_json::Value {
     use tafl_e2e::fake_discord::Fault;
     let (fake, bot, _dir) = served(name).await;
     let table = Table { fake: &fake, channel: CHANNEL, locale };
@@ -425,6 +432,12 @@ async fn menu_opened_during_a_slow_board_edit(locale: &'static str, name: &str, 
     let is_board_edit =
         move |r: &tafl_e2e::fake_discord::Recorded| r.method == "PATCH" && r.path.ends_with(&board_edit);
     fake.fail_next(is_board_edit.clone(), 1, Fault::Slow { millis });
+    if lose_acknowledgement {
+        let is_acknowledgement = |r: &tafl_e2e::fake_discord::Recorded| {
+            r.path.ends_with("/callback") && r.json.as_ref().is_some_and(|json| json["type"] == 6)
+        };
+        fake.fail_next(is_acknowledgement, 1, Fault::AppliedThenServerError(500));
+    }
 
     let offer = table.command(ALICE, "draw", &json!({}), &[]);
     let offered = private_answer(&fake, &offer).await;
@@ -466,8 +479,15 @@ async fn a_menu_opened_while_the_opponents_click_is_answered_stays_open(locale: 
 /// answer: Alice's click is acknowledged (a deferred update, so Discord's 3 s cannot run out),
 /// and her menu comes as the edit of that answer once the slow edit has landed.
 async fn a_click_kept_waiting_by_a_slow_edit_is_acknowledged_and_answered_after_it(locale: &'static str) {
-    let first_answer = menu_opened_during_a_slow_board_edit(locale, "menu-after-slow-edit", 2_000).await;
+    let first_answer = menu_opened_during_a_slow_board_edit(locale, "menu-after-slow-edit", 2_000, false).await;
     assert_eq!(first_answer, json!(6), "a long wait: the click was acknowledged first");
+}
+
+/// As above, with Discord's reply to the acknowledgement lost after it took effect (a 500): the
+/// retry is told the click is acknowledged already, and the click goes on to its menu.
+async fn a_click_whose_acknowledgement_reply_is_lost_is_still_answered(locale: &'static str) {
+    let first_answer = menu_opened_during_a_slow_board_edit(locale, "lost-acknowledgement", 2_000, true).await;
+    assert_eq!(first_answer, json!(6), "the acknowledgement, tried again");
 }
 
 /// A double click whose first press's answer is held back past the moment the second must be

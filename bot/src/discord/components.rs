@@ -18,7 +18,7 @@ use super::board::{self, Menu};
 use super::delivery::Hold;
 use super::ids::{Control, PageValue};
 use super::play::now;
-use super::retry::with_retries;
+use super::retry::{is_already_acknowledged, with_retries};
 use super::{BotError, Data};
 use crate::host::{BoardState, ChallengeState, GameId, HostError, OfferAction, OfferKind, User};
 use crate::present::Lang;
@@ -333,7 +333,13 @@ impl Click<'_> {
     async fn hold_board(&self, game: GameId) -> Result<Hold, BotError> {
         let mut hold = self.data.delivery.hold(game);
         if !hold.take_pen(PEN_WAIT).await {
-            self.respond(serenity::CreateInteractionResponse::Acknowledge).await?;
+            let acknowledge = serenity::CreateInteractionResponse::Acknowledge;
+            match with_retries(|| self.component.create_response(self.http, acknowledge.clone())).await {
+                Ok(()) => {}
+                // The first try did it and its reply was lost: the click is acknowledged.
+                Err(error) if is_already_acknowledged(&error) => {}
+                Err(error) => return Err(error.into()),
+            }
             self.deferred.store(true, Ordering::Relaxed);
             if !hold.take_pen(PEN_PATIENCE).await {
                 tracing::warn!(game, "the game's board is still being written; the click answers anyway");

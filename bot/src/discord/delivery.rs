@@ -37,6 +37,7 @@ use poise::serenity_prelude as serenity;
 
 use super::board::{self, Menu};
 use super::play::{self, game_channel, mentioning, now};
+use super::retry::discord_code;
 use super::{BotError, Data, threads};
 use crate::host::outbox::game_lane;
 use crate::host::{Challenge, GameId, GameSummary, OfferEvent, OfferOutcome, Pending, Reminder, Show, User, UserId};
@@ -94,14 +95,17 @@ impl Delivery {
     /// answer draws the board and completes the board items drawn).
     fn pen_for_delivery(self: &Arc<Self>, game: GameId) -> Option<Pen> {
         let lane = game_lane(game);
-        if self.is_held(&lane) {
-            return None;
-        }
-        self.take_pen(&lane)
+        // One look at both, so that no click can hold the lane in between.
+        let free = {
+            let mut lanes = self.lock();
+            !lanes.held.contains_key(&lane) && lanes.pens.insert(lane.clone())
+        };
+        free.then(|| Pen { delivery: self.clone(), lane })
     }
 
     fn take_pen(self: &Arc<Self>, lane: &str) -> Option<Pen> {
-        self.lock().pens.insert(lane.to_owned()).then(|| Pen { delivery: self.clone(), lane: lane.to_owned() })
+        let free = self.lock().pens.insert(lane.to_owned());
+        free.then(|| Pen { delivery: self.clone(), lane: lane.to_owned() })
     }
 
     fn lock(&self) -> MutexGuard<'_, Lanes> {
@@ -340,14 +344,6 @@ fn failure(error: &BotError) -> Failure {
         },
         BotError::Render(_) | BotError::User(_) => Failure::Permanent,
         BotError::Host(_) => Failure::Transient,
-    }
-}
-
-/// Discord's JSON error code of a refused request.
-fn discord_code(error: &serenity::Error) -> Option<isize> {
-    match error {
-        serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(response)) => Some(response.error.code),
-        _ => None,
     }
 }
 

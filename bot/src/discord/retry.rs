@@ -46,3 +46,17 @@ fn is_transient(error: &serenity::Error) -> bool {
         _ => false,
     }
 }
+
+/// Discord's JSON error code of a refused request.
+pub fn discord_code(error: &serenity::Error) -> Option<isize> {
+    match error {
+        serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(response)) => Some(response.error.code),
+        _ => None,
+    }
+}
+
+/// "Interaction has already been acknowledged" (40060): what a retried answer meets when its
+/// first try reached Discord and only the reply was lost.
+pub fn is_already_acknowledged(error: &serenity::Error) -> bool {
+    discord_code(error) == Some(40_060)
+}
