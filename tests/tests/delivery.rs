@@ -346,6 +346,7 @@ enum Step {
     RateLimit,
     ServerError,
     LostAnswer,
+    SlowEdit,
     DropGateway,
 }
 
@@ -383,7 +384,7 @@ async fn through_random_moves_boards_restarts_and_faults_every_game_ends_up_show
     }
     let steps = 80;
     for step in 0..steps {
-        let kind = match rng.below(20) {
+        let kind = match rng.below(22) {
             0..=8 => Step::Move,
             9 => Step::Resign,
             10..=11 => Step::Board,
@@ -391,9 +392,10 @@ async fn through_random_moves_boards_restarts_and_faults_every_game_ends_up_show
             13..=14 => Step::RateLimit,
             15..=16 => Step::ServerError,
             17..=18 => Step::LostAnswer,
+            19..=20 => Step::SlowEdit,
             _ => Step::DropGateway,
         };
-        if matches!(kind, Step::RateLimit | Step::ServerError | Step::LostAnswer) {
+        if matches!(kind, Step::RateLimit | Step::ServerError | Step::LostAnswer | Step::SlowEdit) {
             // One burst of faults at a time: a dozen piled up would only test the backoff's
             // patience (it doubles up to a minute), not the outcome.
             fake.clear_faults();
@@ -464,6 +466,13 @@ async fn through_random_moves_boards_restarts_and_faults_every_game_ends_up_show
                     1,
                     Fault::AppliedThenServerError(502),
                 );
+            }
+            Step::SlowEdit => {
+                // The next edit of a message (a delivery's board, or a click's answer) takes up
+                // to 2.4 s: the steps after it meet an edit still under way, and a restart may
+                // kill the bot in the middle of one.
+                let millis = 300 + 300 * rng.below(8) as u64;
+                fake.fail_next(|r| r.method == "PATCH" && r.path.contains("/messages/"), 1, Fault::Slow { millis });
             }
             Step::DropGateway => {
                 let connections = fake.connections();
