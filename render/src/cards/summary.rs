@@ -243,16 +243,34 @@ fn evaluation(image: &mut RgbaImage, colours: &Colours, plot: &Plot, values: &[f
         return;
     }
     let zero = plot.at(0.0, 0.0).1;
-    let last = (values.len() - 1) as f64;
     for (sign, colour) in [(1.0, colours.attackers), (-1.0, colours.defenders)] {
-        let mut area = vec![plot.at(0.0, 0.0)];
-        area.extend(values.iter().enumerate().map(|(i, &v)| plot.at(i as f64, if v * sign > 0.0 { v } else { 0.0 })));
-        area.push(plot.at(last, 0.0));
+        let area: Vec<(f32, f32)> = side_area(values, sign).into_iter().map(|(x, y)| plot.at(x, y)).collect();
         chart::polygon(image, &area, chart::mix(colours.panel, colour, 0.45));
     }
     chart::fill(image, (plot.x, zero.round(), plot.w, 1.0), colours.axis);
     let line: Vec<(f32, f32)> = values.iter().enumerate().map(|(i, &v)| plot.at(i as f64, v)).collect();
     chart::polyline(image, &line, colours.text, thickness.saturating_sub(1).max(1));
+}
+
+/// The outline, in the chart's values (ply, score), of the area between the zero line and the
+/// part of the evaluation on `sign`'s side of it (1: above, -1: below). Where the evaluation
+/// crosses zero between two plies the outline meets the zero line at the crossing itself, so
+/// that neither side's area reaches past it: clamped only at the plies, a swing from +1 to -10
+/// would shade the attackers' colour the whole ply after the crossing.
+fn side_area(values: &[f64], sign: f64) -> Vec<(f64, f64)> {
+    let on_side = |v: f64| if v * sign > 0.0 { v } else { 0.0 };
+    let mut area = vec![(0.0, 0.0)];
+    for (i, &v) in values.iter().enumerate() {
+        if i > 0 {
+            let before = values[i - 1];
+            if before * v < 0.0 {
+                area.push(((i - 1) as f64 + before / (before - v), 0.0));
+            }
+        }
+        area.push((i as f64, on_side(v)));
+    }
+    area.push((values.len().saturating_sub(1) as f64, 0.0));
+    area
 }
 
 /// The turning point: a thin rule at its ply across the chart, the swing itself (from the
@@ -324,6 +342,25 @@ mod tests {
             game.play(taking.unwrap_or(moves[(game.ply() * 7) % moves.len()])).unwrap();
         }
         game
+    }
+
+    #[test]
+    fn each_sides_evaluation_area_ends_where_the_line_crosses_zero() {
+        // From +1 at ply 4 to -10 at ply 5: the line crosses zero at ply 4 + 1/11.
+        let values = [3.0, 1.0, 1.0, 1.0, 1.0, -10.0, -10.0];
+        let crossing = 4.0 + 1.0 / 11.0;
+        let above = side_area(&values, 1.0);
+        let below = side_area(&values, -1.0);
+        for area in [&above, &below] {
+            assert!(area.iter().any(|&(x, y)| (x - crossing).abs() < 1e-9 && y == 0.0), "{area:?}");
+        }
+        // Past the crossing the attackers' area lies on the zero line; before it, the defenders'.
+        assert!(above.iter().filter(|&&(x, _)| x > crossing).all(|&(_, y)| y == 0.0), "{above:?}");
+        assert!(below.iter().filter(|&&(x, _)| x < crossing).all(|&(_, y)| y == 0.0), "{below:?}");
+        assert!(above.contains(&(0.0, 3.0)) && below.contains(&(6.0, -10.0)));
+        // A score of exactly zero is no crossing: nothing is added.
+        assert_eq!(side_area(&[2.0, 0.0, -2.0], 1.0).len(), 5);
+        assert_eq!(side_area(&[], 1.0), vec![(0.0, 0.0), (0.0, 0.0)]);
     }
 
     #[test]
