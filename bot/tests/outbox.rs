@@ -404,6 +404,39 @@ support::both! {
     }
 }
 
+support::both! {
+    async fn a_process_serving_shards_delivers_its_servers_items_and_anothers_only_after_a_grace() {
+        use tafl_bot::host::outbox::FOREIGN_GRACE;
+        let (first, second) = support::two_dbs().await;
+        let zero = tafl_bot::host::Host::new(first).with_process_id("zero").with_shards(0, 0, 2);
+        let one = tafl_bot::host::Host::new(second).with_process_id("one").with_shards(1, 1, 2);
+        // Discord puts a server on shard `(id >> 22) % count`.
+        let server_on = |shard: i64| ((1_000 + shard) << 22) | 7;
+        let game_in = |guild: i64, at: i64| {
+            let zero = zero.clone();
+            async move {
+                let mut asked = request(&alice(), Some(&bob()), "brandubh", SideChoice::Attackers);
+                asked.place = Place { guild, channel: 2, thread: None };
+                let challenge = zero.challenge(&asked, at).await.unwrap();
+                format!("game:{}", zero.accept(challenge.id, &bob(), at).await.unwrap().game.id)
+            }
+        };
+        let (a, b) = (game_in(server_on(0), NOW).await, game_in(server_on(1), NOW).await);
+        let taken = |items: Vec<tafl_bot::host::Pending>| lanes(&items);
+        // Each process takes its own shard's game, whichever process recorded it.
+        assert_eq!(taken(one.claim_lanes(T, 100).await.unwrap()), [b]);
+        assert_eq!(taken(zero.claim_lanes(T, 100).await.unwrap()), std::slice::from_ref(&a));
+        // Shard 0's process is gone, its lane given back undelivered: a new game of its server
+        // waits for it for the grace, then goes to anyone, as the older lane already has.
+        zero.release_lane(&a).await.unwrap();
+        let c = game_in(server_on(0), NOW + 10).await;
+        let grace = FOREIGN_GRACE.as_millis() as i64;
+        let before = taken(one.claim_lanes((NOW + 10) * 1000 + grace - 1000, 100).await.unwrap());
+        assert_eq!(before, [a], "recorded more than the grace ago");
+        assert_eq!(taken(one.claim_lanes((NOW + 10) * 1000 + grace, 100).await.unwrap()), [c]);
+    }
+}
+
 support::both! { multi_thread
     async fn processes_claiming_at_once_never_share_a_lane() {
         let (first, second) = support::two_dbs().await;

@@ -410,6 +410,29 @@ async fn lanes_held_by(db: &mut sqlx::PgConnection, pid: u32) -> i64 {
     .expect("the outbox claims can be read")
 }
 
+/// Polls the outbox claims until a process holds the lane of a game of the other process's
+/// shard (the process with pid `pids[s]` serves shard `s` of 2), and returns that claim as
+/// `(lane, claimed_by)`.
+async fn first_foreign_claim(url: String, pids: [u32; 2]) -> (String, String) {
+    let mut conn = <sqlx::PgConnection as sqlx::Connection>::connect(&url).await.expect("the database answers");
+    loop {
+        let found = sqlx::query_as(
+            "SELECT c.lane, c.claimed_by FROM outbox_claims c JOIN games g ON c.lane = 'game:' || g.id \
+             WHERE (c.claimed_by LIKE $1 AND (g.guild_id >> 22) % 2 <> 0) \
+             OR (c.claimed_by LIKE $2 AND (g.guild_id >> 22) % 2 <> 1) LIMIT 1",
+        )
+        .bind(format!("pid{}-%", pids[0]))
+        .bind(format!("pid{}-%", pids[1]))
+        .fetch_optional(&mut conn)
+        .await
+        .expect("the outbox claims can be read");
+        if let Some(claim) = found {
+            return claim;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
 /// Polls `check` every 50 ms until it holds; false if it does not within `limit`.
 async fn eventually(limit: Duration, check: impl Fn() -> bool) -> bool {
     let deadline = std::time::Instant::now() + limit;
@@ -471,7 +494,7 @@ async fn two_processes_on_shards_0_and_1_of_2_share_one_postgres_database_throug
     let fake = FakeDiscord::start_tls().await;
     let dirs = [temp_dir("pg-shard-0"), temp_dir("pg-shard-1")];
     let env_of = |shards| [("DATABASE_URL", db.url.as_str()), ("DISCORD_SHARDS", shards), ("DISCORD_SHARD_COUNT", "2")];
-    let _first = BotProcess::spawn_with(Path::new(BINARY), &fake, &dirs[0], &env_of("0-0"));
+    let first = BotProcess::spawn_with(Path::new(BINARY), &fake, &dirs[0], &env_of("0-0"));
     let second = BotProcess::spawn_with(Path::new(BINARY), &fake, &dirs[1], &env_of("1-1"));
     let logs = || {
         dirs.iter()
@@ -507,9 +530,15 @@ async fn two_processes_on_shards_0_and_1_of_2_share_one_postgres_database_throug
     // moves. Its lanes are taken over once their 30 s lease runs out, by the other process or by
     // its successor, which has a new id.
     let mut conn = <sqlx::PgConnection as sqlx::Connection>::connect(&db.url).await.expect("the database answers");
+    // Meanwhile, each game's lane is delivered by the process of its server's shard, the one
+    // that answers the clicks on its board (an item waits 15 s for it before anyone takes it).
+    let watch = tokio::spawn(first_foreign_claim(db.url.clone(), [first.id(), second.id()]));
     for _ in 1..moves.len() / 2 {
         play_next_moves(&fake, &mut games, &moves, |_| true).await;
     }
+    watch.abort();
+    let foreign = watch.await.ok();
+    assert!(foreign.is_none(), "a process took the lane of another shard's game: {foreign:?}");
     let pushed = push_next_moves(&mut games, &moves, |_| true);
     let deadline = std::time::Instant::now() + Duration::from_secs(15);
     // Not a condition the test needs (the other process may deliver every lane of this round):

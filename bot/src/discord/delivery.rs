@@ -13,8 +13,10 @@
 //!   before a move cannot land after the click that answered with the move (showing the old
 //!   position), nor after a click that opened a menu (closing it). A click waits for the pen
 //!   (holding the lane meanwhile); the delivery never does, and leaves a board a click holds to
-//!   that click. Another process may still race a click: board items coalesce, and a board shown
-//!   behind its game gets a new item.
+//!   that click. Across processes, a process serving shard ranges delivers the lanes of its own
+//!   shards' servers, whose clicks it answers ([`crate::host::Host::with_shards`]); only an item
+//!   its process left for 15 s (down, or stuck) goes to another, which may then race a click:
+//!   board items coalesce, and a board shown behind its game gets a new item.
 //! - Board items coalesce: a delivery draws the game as it stands and completes every board item
 //!   recorded before it read the game.
 //! - Every message created carries a nonce derived from its item with `enforce_nonce`, so a retry

@@ -354,7 +354,10 @@ pub async fn serve(config: Config, shutdown: impl Future<Output = ()> + Send + '
     };
     // Slash commands and components arrive without privileged intents; GUILDS keeps the cache
     // aware of channels and threads for later features.
-    let host = Host::new(db.clone());
+    let host = match &shards {
+        Some((range, count)) => Host::new(db.clone()).with_shards(*range.start(), *range.end(), *count),
+        None => Host::new(db.clone()),
+    };
     let delivery: Arc<delivery::Delivery> = Arc::default();
     // The bot's moves are shown like anyone's: its move is in the outbox, and delivery is woken.
     let woken = delivery.clone();

@@ -112,6 +112,9 @@ pub struct Host {
     outbox_lease: std::time::Duration,
     /// The lanes this process keeps, renewed together (see [`Host::keep_lane`]).
     kept: Arc<outbox::Kept>,
+    /// The Discord shards whose servers' items this process delivers; `None`: every server's
+    /// (see [`Host::with_shards`]).
+    shards: Option<store::outbox::Shards>,
 }
 
 /// What [`Host::play_on_board`] shows the game as a move leaves it, before the move is saved.
@@ -138,6 +141,7 @@ impl Host {
             process: outbox::process_id(db_backend),
             outbox_lease: outbox::OUTBOX_LEASE,
             kept: Arc::default(),
+            shards: None,
         }
     }
 

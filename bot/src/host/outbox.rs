@@ -12,7 +12,9 @@
 //! when the lane is empty or waits for a retry ([`Host::release_lane`]). Two processes never
 //! take one lane, so no item is posted twice and a lane's items stay in order, one at a time.
 //! A process that dies holding lanes loses nothing: once its leases run out, another process
-//! takes the lanes over and delivers their items. Each process's claims carry its id
+//! takes the lanes over and delivers their items. A process serving Discord shard ranges takes
+//! only its own shards' servers' items, and another's once nobody took it within
+//! [`FOREIGN_GRACE`] ([`Host::with_shards`]). Each process's claims carry its id
 //! ([`Host::process_id`]), made at start-up. On `SQLite` (one process per database file) the
 //! same code runs and the claim is always free: every process that opens the file has the same
 //! id, so a restarted bot takes its predecessor's lanes at once instead of after a lease.
@@ -98,6 +100,24 @@ impl Show {
         }
     }
 
+    /// Whose server the item is shown in: its game's or challenge's, or nobody's (a DM).
+    const fn place(&self) -> store::outbox::Place {
+        match self {
+            Show::Board { game, .. }
+            | Show::NewBoard { game, .. }
+            | Show::Thread { game }
+            | Show::YourMove { game, .. }
+            | Show::Summary { game }
+            | Show::Review { game }
+            | Show::Offer { game, .. }
+            | Show::Reminder { game, .. }
+            | Show::RetireBoard { game, .. }
+            | Show::Delete { game, .. } => store::outbox::Place::Game(*game),
+            Show::ChallengeClosed { challenge, .. } => store::outbox::Place::Challenge(*challenge),
+            Show::Digest { .. } => store::outbox::Place::Nobody,
+        }
+    }
+
     /// The kind's name, as stored beside the item.
     #[must_use]
     pub const fn kind(&self) -> &'static str {
@@ -158,7 +178,7 @@ pub(super) async fn record(conn: &mut super::Conn, show: &Show, now: i64) -> Res
         tracing::error!(%error, "an outbox item cannot be written as JSON");
         HostError::Internal
     })?;
-    store::outbox::insert(conn, &show.lane(), show.kind(), &item, now).await?;
+    store::outbox::insert(conn, &show.lane(), show.kind(), &item, show.place(), now).await?;
     Ok(())
 }
 
@@ -182,6 +202,11 @@ const PRUNE_BATCH: i64 = 500;
 /// holder renews in the background meanwhile), short enough that a dead process's boards catch
 /// up within half a minute.
 pub const OUTBOX_LEASE: Duration = Duration::from_secs(30);
+
+/// How long an item of another shard's server waits for its own process before any process
+/// delivers it (see [`Host::with_shards`]): three of the delivery's idle looks (5 s), so that a
+/// process that is up always takes its own first.
+pub const FOREIGN_GRACE: Duration = Duration::from_secs(15);
 
 /// The claimant id of every process on a `SQLite` file (see the module docs).
 const SQLITE_PROCESS: &str = "sqlite";
@@ -276,6 +301,23 @@ impl Host {
         self
     }
 
+    /// A host that delivers the items of the servers on Discord shards `first..=last` of
+    /// `count` (and of no server), and another shard's item only once [`FOREIGN_GRACE`] has
+    /// passed since it was recorded with nobody taking it (its shard's process may be down). So
+    /// that the process answering a server's clicks is also the one drawing its boards, which
+    /// keeps one writer of a board message at a time (see `discord::delivery`).
+    #[must_use]
+    pub fn with_shards(mut self, first: u32, last: u32, count: u32) -> Host {
+        self.shards = Some(store::outbox::Shards { first, last, count });
+        self
+    }
+
+    /// The shard condition of a look at the outbox at `now_ms` (see [`Host::with_shards`]).
+    fn served(&self, now_ms: i64) -> Option<(store::outbox::Shards, i64)> {
+        let grace = i64::try_from(FOREIGN_GRACE.as_secs()).unwrap_or(i64::MAX);
+        self.shards.map(|shards| (shards, (now_ms / 1000).saturating_sub(grace)))
+    }
+
     fn lease_until(&self, now_ms: i64) -> i64 {
         now_ms.saturating_add(i64::try_from(self.outbox_lease.as_millis()).unwrap_or(i64::MAX))
     }
@@ -290,14 +332,14 @@ impl Host {
             // would take the file's one write lock for nothing.
             let any = {
                 let mut tx = self.db.begin_read().await?;
-                !store::outbox::claimable(&mut tx, now_ms, 1, false).await?.is_empty()
+                !store::outbox::claimable(&mut tx, now_ms, 1, self.served(now_ms), false).await?.is_empty()
             };
             if !any {
                 return Ok(Vec::new());
             }
             let mut tx = self.db.begin_write().await?;
             let mut claimed = Vec::new();
-            for row in store::outbox::claimable(&mut tx, now_ms, limit, true).await? {
+            for row in store::outbox::claimable(&mut tx, now_ms, limit, self.served(now_ms), true).await? {
                 if store::outbox::claim(&mut tx, &row.lane, &self.process, self.lease_until(now_ms), now_ms).await? {
                     claimed.push(row);
                 }

@@ -19,20 +19,47 @@ pub struct OutboxRow {
     pub created_at: i64,
 }
 
+/// Whose server an item is shown in, for its `guild_id` (see [`claimable`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Place {
+    /// The server of this game's row.
+    Game(i64),
+    /// The server of this challenge's row.
+    Challenge(i64),
+    /// No server: a person's direct messages.
+    Nobody,
+}
+
 pub async fn insert(
     conn: &mut AnyConnection,
     lane: &str,
     kind: &str,
     item: &str,
+    place: Place,
     now: i64,
 ) -> Result<i64, sqlx::Error> {
-    sqlx::query_scalar("INSERT INTO outbox (lane, kind, item, created_at) VALUES ($1, $2, $3, $4) RETURNING id")
-        .bind(lane)
-        .bind(kind)
-        .bind(item)
-        .bind(now)
-        .fetch_one(conn)
-        .await
+    // The server is read from the row in the same statement: every caller has the game or
+    // challenge at hand by id, not necessarily its server.
+    let (sql, owner) = match place {
+        Place::Game(game) => (
+            "INSERT INTO outbox (lane, kind, item, created_at, guild_id) \
+             VALUES ($1, $2, $3, $4, (SELECT guild_id FROM games WHERE id = $5)) RETURNING id",
+            Some(game),
+        ),
+        Place::Challenge(challenge) => (
+            "INSERT INTO outbox (lane, kind, item, created_at, guild_id) \
+             VALUES ($1, $2, $3, $4, (SELECT guild_id FROM challenges WHERE id = $5)) RETURNING id",
+            Some(challenge),
+        ),
+        Place::Nobody => {
+            ("INSERT INTO outbox (lane, kind, item, created_at) VALUES ($1, $2, $3, $4) RETURNING id", None)
+        }
+    };
+    let query = sqlx::query_scalar(sql).bind(lane).bind(kind).bind(item).bind(now);
+    match owner {
+        Some(id) => query.bind(id).fetch_one(conn).await,
+        None => query.fetch_one(conn).await,
+    }
 }
 
 /// The first pending item of every lane (at most `limit` lanes), due or not: a lane waits for
@@ -199,19 +226,32 @@ macro_rules! claimable_sql {
          FROM outbox o WHERE o.state = 'pending' AND o.not_before_ms <= $1 \
          AND NOT EXISTS (SELECT 1 FROM outbox e WHERE e.lane = o.lane AND e.state = 'pending' AND e.id < o.id) \
          AND NOT EXISTS (SELECT 1 FROM outbox_claims c WHERE c.lane = o.lane AND c.lease_until_ms > $2) \
+         AND (o.guild_id IS NULL OR (o.guild_id >> 22) % $4 BETWEEN $5 AND $6 OR o.created_at <= $7) \
          ORDER BY +o.id LIMIT $3"
     };
 }
 
+/// The Discord shards a process serves, for [`claimable`]: `first..=last` of `count`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shards {
+    pub first: u32,
+    pub last: u32,
+    pub count: u32,
+}
+
 /// The first pending item of every lane that is due at `now_ms` and not claimed by a process
 /// whose lease still runs (this one included: a lane this process delivers is not taken again),
-/// oldest first, at most `limit`. With `lock` (`PostgreSQL`, in a write transaction) the items
-/// are locked `FOR UPDATE SKIP LOCKED`, so that processes looking at once each get other lanes
-/// instead of waiting for one another's. Taking a lane is [`claim`].
+/// oldest first, at most `limit`. With `shards`, only the items of servers on those shards, of
+/// no server, or recorded at or before `foreign_after` (unix seconds: an item the process of
+/// its shard has not taken by then, perhaps because it is down, is anyone's). With `lock`
+/// (`PostgreSQL`, in a write transaction) the items are locked `FOR UPDATE SKIP LOCKED`, so that
+/// processes looking at once each get other lanes instead of waiting for one another's. Taking
+/// a lane is [`claim`].
 pub async fn claimable(
     conn: &mut AnyConnection,
     now_ms: i64,
     limit: i64,
+    shards: Option<(Shards, i64)>,
     lock: bool,
 ) -> Result<Vec<OutboxRow>, sqlx::Error> {
     let sql = if lock && Backend::of(conn) == Backend::Postgres {
@@ -219,7 +259,19 @@ pub async fn claimable(
     } else {
         claimable_sql!()
     };
-    sqlx::query_as(sql).bind(now_ms).bind(now_ms).bind(limit).fetch_all(conn).await
+    // Without shards, shard 0 of 1: every server's items. (A count of 0 would divide by zero.)
+    let (served, foreign_after) = shards.unwrap_or((Shards { first: 0, last: 0, count: 1 }, 0));
+    let served = Shards { count: served.count.max(1), ..served };
+    sqlx::query_as(sql)
+        .bind(now_ms)
+        .bind(now_ms)
+        .bind(limit)
+        .bind(i64::from(served.count))
+        .bind(i64::from(served.first))
+        .bind(i64::from(served.last))
+        .bind(foreign_after)
+        .fetch_all(conn)
+        .await
 }
 
 /// Claims `lane` for process `by` until `lease_until_ms`: true when it is free (no claim, or a
@@ -341,7 +393,7 @@ mod tests {
         let options = sqlx::sqlite::SqliteConnectOptions::new().filename(&path).create_if_missing(true);
         let mut conn = sqlx::SqliteConnection::connect_with(&options).await.unwrap();
         crate::store::migrate::run_on_connection(&mut conn).await.unwrap();
-        let steps = plan(&mut conn, claimable_sql!(), &[0, 0, 50]).await;
+        let steps = plan(&mut conn, claimable_sql!(), &[0, 0, 50, 4, 1, 2, 0]).await;
         assert!(steps.iter().any(|s| s.contains("outbox_pending")), "{steps:?}");
         assert!(
             !steps.iter().any(|s| s.starts_with("SCAN") && !s.contains("INDEX")),
