@@ -93,14 +93,10 @@ pub fn result_line(ending: Option<Ending>, lang: Lang) -> String {
     tr!(lang, "card-result", result = result.as_str(), why = why.as_str())
 }
 
-/// The profile card of a player in `lang`; `None` for someone with no rated game in its scope,
-/// whose card would be empty charts (the answer's words say there are no games yet).
+/// The profile card of a player in `lang`.
 #[must_use]
-pub fn profile_card(profile: &Profile, history: &RatingHistory, lang: Lang, theme: Theme) -> Option<ProfileCard> {
+pub fn profile_card(profile: &Profile, history: &RatingHistory, lang: Lang, theme: Theme) -> ProfileCard {
     let games = profile.games();
-    if games == 0 && history.variants.is_empty() && history.families.iter().all(|f| f.points.is_empty()) {
-        return None;
-    }
     let subtitle = match profile.scope {
         Scope::Global => tr!(lang, "card-profile-global", games = games),
         Scope::Server(_) => tr!(lang, "card-profile-server", games = games),
@@ -118,7 +114,7 @@ pub fn profile_card(profile: &Profile, history: &RatingHistory, lang: Lang, them
     };
     let record =
         |r: crate::host::SideRecord| tafl_render::SideRecord { wins: r.wins, losses: r.losses, draws: r.draws };
-    Some(ProfileCard {
+    ProfileCard {
         theme,
         name: plain_name(lang, &profile.user),
         fallback: tr!(lang, "card-player", n = 1),
@@ -144,7 +140,7 @@ pub fn profile_card(profile: &Profile, history: &RatingHistory, lang: Lang, them
             .map(|(variant, games)| VariantCount { name: variant_name(variant, lang), games: *games })
             .collect(),
         labels,
-    })
+    }
 }
 
 /// "Current streak: 3 wins" / "Текущая серия: 3 победы".
@@ -157,19 +153,14 @@ fn streak_line(result: PlayerResult, n: u32, lang: Lang) -> String {
     tr!(lang, id, n = n)
 }
 
-/// The leaderboard card (the first ten entries) in `lang`, with each entry's recent ratings;
-/// `None` for a pool nobody has played a rated game in yet, whose card would be column headings
-/// over nothing (the answer's words say there are no games yet).
+/// The leaderboard card (the first ten entries) in `lang`, with each entry's recent ratings.
 #[must_use]
-pub fn leaderboard_card(board: &Leaderboard, trends: &[Vec<f64>], lang: Lang, theme: Theme) -> Option<LeaderboardCard> {
-    if board.entries.is_empty() {
-        return None;
-    }
+pub fn leaderboard_card(board: &Leaderboard, trends: &[Vec<f64>], lang: Lang, theme: Theme) -> LeaderboardCard {
     let scope = match board.scope {
         Scope::Global => tr!(lang, "card-scope-global"),
         Scope::Server(_) => tr!(lang, "card-scope-server"),
     };
-    Some(LeaderboardCard {
+    LeaderboardCard {
         theme,
         title: tr!(lang, "card-leaderboard"),
         subtitle: format!("{} · {scope}", family_name(&board.family, lang)),
@@ -193,7 +184,7 @@ pub fn leaderboard_card(board: &Leaderboard, trends: &[Vec<f64>], lang: Lang, th
             games: tr!(lang, "card-column-games"),
             trend: tr!(lang, "card-column-trend"),
         },
-    })
+    }
 }
 
 #[cfg(test)]

@@ -533,11 +533,18 @@ pub async fn leaderboard(
     let words = crate::present::summary::leaderboard_text(&board, public);
     let trends = ctx.data().host.rating_trends(&board, CARD_TREND).await?;
     let card = super::cards::leaderboard_card(&board, &trends, public, tafl_render::Theme::default());
-    let png = match card {
-        Some(card) => Some(draw_card(ctx.data(), move |r| r.render_leaderboard_card(&card)).await?),
-        None => None,
-    };
-    answer_with_card(ctx, words, png, "leaderboard.png").await
+    let png = draw_card(ctx.data(), move |r| r.render_leaderboard_card(&card)).await?;
+    let reply = CreateReply::default()
+        .embed(
+            serenity::CreateEmbed::new()
+                .title(words.title)
+                .description(words.description)
+                .image("attachment://leaderboard.png"),
+        )
+        .attachment(serenity::CreateAttachment::bytes(png, "leaderboard.png"))
+        .allowed_mentions(serenity::CreateAllowedMentions::new());
+    with_retries(|| ctx.send(reply.clone())).await?;
+    Ok(())
 }
 
 /// A player's ratings and results by side, on this server or everywhere.
@@ -554,28 +561,16 @@ pub async fn profile(ctx: Context<'_>, user: Option<serenity::User>, global: Opt
     let words = crate::present::summary::profile_text(&profile, public);
     let history = ctx.data().host.rating_history(whose, scope(ctx, global)).await?;
     let card = super::cards::profile_card(&profile, &history, public, tafl_render::Theme::default());
-    let png = match card {
-        Some(card) => Some(draw_card(ctx.data(), move |r| r.render_profile_card(&card)).await?),
-        None => None,
-    };
-    answer_with_card(ctx, words, png, "profile.png").await
-}
-
-/// Answers in public with `words` as an embed whose picture is the card `png`, attached as
-/// `name`; without a picture when there is no card (nothing played yet to draw).
-async fn answer_with_card(
-    ctx: Context<'_>,
-    words: crate::present::summary::EmbedText,
-    png: Option<Vec<u8>>,
-    name: &str,
-) -> Result<(), BotError> {
-    let mut embed = serenity::CreateEmbed::new().title(words.title).description(words.description);
-    let mut reply = CreateReply::default().allowed_mentions(serenity::CreateAllowedMentions::new());
-    if let Some(png) = png {
-        embed = embed.image(format!("attachment://{name}"));
-        reply = reply.attachment(serenity::CreateAttachment::bytes(png, name));
-    }
-    let reply = reply.embed(embed);
+    let png = draw_card(ctx.data(), move |r| r.render_profile_card(&card)).await?;
+    let reply = CreateReply::default()
+        .embed(
+            serenity::CreateEmbed::new()
+                .title(words.title)
+                .description(words.description)
+                .image("attachment://profile.png"),
+        )
+        .attachment(serenity::CreateAttachment::bytes(png, "profile.png"))
+        .allowed_mentions(serenity::CreateAllowedMentions::new());
     with_retries(|| ctx.send(reply.clone())).await?;
     Ok(())
 }

@@ -665,9 +665,7 @@ impl Session {
             (family, true) => format!("leaderboard-bot-{family}.png"),
             (family, false) => format!("leaderboard-{family}.png"),
         };
-        if let Some(card) = card
-            && let Some(path) = self.write_picture(&name, |r| r.render_leaderboard_card(&card))
-        {
+        if let Some(path) = self.write_picture(&name, |r| r.render_leaderboard_card(&card)) {
             let _ = write!(out, "\n{}", tr!(self.lang, "console-leaderboard-card", path = path.display().to_string()));
         }
         Ok(out)
@@ -684,10 +682,7 @@ impl Session {
         let mut out = format!("{}\n{}", words.title, words.description);
         let history = self.host.rating_history(user.id, None).await.map_err(self.refusal())?;
         let card = crate::discord::cards::profile_card(&profile, &history, self.lang, tafl_render::Theme::default());
-        if let Some(card) = card
-            && let Some(path) =
-                self.write_picture(&format!("profile-{}.png", user.id), |r| r.render_profile_card(&card))
-        {
+        if let Some(path) = self.write_picture(&format!("profile-{}.png", user.id), |r| r.render_profile_card(&card)) {
             let _ = write!(out, "\n{}", tr!(self.lang, "console-profile-card", path = path.display().to_string()));
         }
         Ok(out)
