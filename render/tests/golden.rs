@@ -15,7 +15,8 @@ mod common;
 use std::path::PathBuf;
 
 use common::{
-    Lang, from_otn, leaderboard_card, profile_card, scripted_game, scripts_leaderboard_card, start, summary_card,
+    Lang, empty_leaderboard_card, from_otn, leaderboard_card, profile_card, scripted_game, scripts_leaderboard_card,
+    start, summary_card,
 };
 use image::AnimationDecoder as _;
 use tafl_render::{BoardOptions, Caption, GifOptions, LastMove, Mark, MarkKind, Orientation, Renderer, Theme};
@@ -156,6 +157,7 @@ fn cards(r: &Renderer, out: &mut Vec<(&'static str, Vec<u8>)>) {
         ("profile-classic-en", profile_card(120, "Ragnhild", Lang::English, Theme::Classic)),
         ("profile-high-contrast-ru", profile_card(500, "Ярослав", Lang::Russian, Theme::HighContrast)),
         ("profile-few-games-classic-ru", profile_card(3, "Σοφία", Lang::Russian, Theme::Classic)),
+        ("profile-no-games-classic-ru", profile_card(0, "Новичок", Lang::Russian, Theme::Classic)),
     ];
     for (name, card) in profiles {
         out.push((name, r.render_profile_card(&card).expect("profile cards render")));
@@ -166,6 +168,8 @@ fn cards(r: &Renderer, out: &mut Vec<(&'static str, Vec<u8>)>) {
     ] {
         out.push((name, r.render_leaderboard_card(&leaderboard_card(lang, theme)).expect("leaderboards render")));
     }
+    let empty = empty_leaderboard_card(Lang::English, Theme::Classic);
+    out.push(("leaderboard-empty-classic-en", r.render_leaderboard_card(&empty).expect("leaderboards render")));
     let scripts = scripts_leaderboard_card(Lang::English, Theme::Classic);
     out.push(("leaderboard-scripts-classic-en", r.render_leaderboard_card(&scripts).expect("leaderboards render")));
     // A summary whose players write right to left and in Devanagari, with a turning point.

@@ -111,6 +111,7 @@ pub fn profile_card(profile: &Profile, history: &RatingHistory, lang: Lang, them
         losses: tr!(lang, "card-losses"),
         draws: tr!(lang, "card-draws"),
         most_played: tr!(lang, "card-most-played"),
+        nothing_yet: tr!(lang, "no-rated-games"),
     };
     let record =
         |r: crate::host::SideRecord| tafl_render::SideRecord { wins: r.wins, losses: r.losses, draws: r.draws };
@@ -183,6 +184,7 @@ pub fn leaderboard_card(board: &Leaderboard, trends: &[Vec<f64>], lang: Lang, th
             rating: tr!(lang, "card-column-rating"),
             games: tr!(lang, "card-column-games"),
             trend: tr!(lang, "card-column-trend"),
+            nothing_yet: tr!(lang, "no-rated-games"),
         },
     }
 }

@@ -141,6 +141,25 @@ pub(crate) struct Panel<'a> {
     pub whole_y: bool,
 }
 
+/// A panel with nothing to draw: its background, its title, and `note` in the middle, muted.
+pub(crate) fn empty_panel(
+    image: &mut RgbaImage,
+    fonts: &Fonts,
+    colours: &Colours,
+    (x, y, w, h): (f32, f32, f32, f32),
+    title: &str,
+    note: &str,
+) {
+    fill(image, (x, y, w, h), colours.panel);
+    let pad = 14.0;
+    let title = fonts.fit(Weight::Bold, title, TITLE_PX, w - 2.0 * pad);
+    fonts.draw(image, Weight::Bold, &title, TITLE_PX, (x + pad, y + pad + TITLE_PX / 2.0), colours.text);
+    let (note, px) = fonts.shrink_to_fit(Weight::Regular, note, 26.0, 18.0, w - 2.0 * pad);
+    let nw = fonts.width(Weight::Regular, &note, px);
+    let middle = y + pad + TITLE_PX + (h - pad - TITLE_PX) / 2.0;
+    fonts.draw(image, Weight::Regular, &note, px, (x + (w - nw) / 2.0, middle), colours.muted);
+}
+
 pub(crate) const TITLE_PX: f32 = 28.0;
 pub(crate) const TICK_PX: f32 = 22.0;
 

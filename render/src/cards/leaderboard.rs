@@ -27,6 +27,22 @@ pub(crate) fn draw(fonts: &Fonts, card: &LeaderboardCard) -> RgbaImage {
     let subtitle = fonts.fit(Weight::Regular, &fonts.clean(&card.subtitle), 24.0, full);
     fonts.draw(&mut image, Weight::Regular, &subtitle, 24.0, (PAD, PAD + 64.0), colours.muted);
 
+    if rows.is_empty() {
+        // No table: one row's band that says why.
+        chart::fill(&mut image, (PAD, HEAD_H, full, ROW_H), colours.panel);
+        let (note, px) = fonts.shrink_to_fit(Weight::Regular, &fonts.clean(&card.labels.nothing_yet), 26.0, 18.0, full);
+        let nw = fonts.width(Weight::Regular, &note, px);
+        fonts.draw(
+            &mut image,
+            Weight::Regular,
+            &note,
+            px,
+            (PAD + (full - nw) / 2.0, HEAD_H + ROW_H / 2.0),
+            colours.muted,
+        );
+        return image;
+    }
+
     // Columns: rank, name, rating, games, trend.
     let spark_w = 240.0;
     let spark_x = WIDTH as f32 - PAD - 14.0 - spark_w;

@@ -194,6 +194,9 @@ pub struct ProfileLabels {
     pub draws: String,
     /// Title of the variants panel, e.g. "Most played".
     pub most_played: String,
+    /// Said in the rating chart and the variants panel when there is nothing to draw in them,
+    /// e.g. "No rated games yet".
+    pub nothing_yet: String,
 }
 
 /// A player's record as one picture.
@@ -237,6 +240,8 @@ pub struct LeaderboardLabels {
     pub games: String,
     /// Column heading over the sparklines, e.g. "Trend".
     pub trend: String,
+    /// Said instead of the table when nobody is on it, e.g. "No rated games yet".
+    pub nothing_yet: String,
 }
 
 /// The best players as one picture; the first ten rows are drawn.

@@ -50,6 +50,11 @@ fn rating_chart(
     rect: (f32, f32, f32, f32),
 ) {
     let histories: Vec<_> = card.history.iter().filter(|h| !h.points.is_empty()).take(colours.series.len()).collect();
+    if histories.is_empty() {
+        let (title, note) = (fonts.clean(&card.labels.rating), fonts.clean(&card.labels.nothing_yet));
+        chart::empty_panel(image, fonts, colours, rect, &title, &note);
+        return;
+    }
     let points = || histories.iter().flat_map(|h| h.points.iter()).filter(|p| p.rating.is_finite());
     let dev = |d: f64| if d.is_finite() { d.clamp(0.0, 1000.0) } else { 0.0 };
     let lo = points().map(|p| p.rating - dev(p.deviation)).fold(f64::INFINITY, f64::min);
@@ -173,6 +178,11 @@ fn most_played(
     (x, y, w, h): (f32, f32, f32, f32),
 ) {
     if h < 60.0 {
+        return;
+    }
+    if card.most_played.is_empty() {
+        let (title, note) = (fonts.clean(&card.labels.most_played), fonts.clean(&card.labels.nothing_yet));
+        chart::empty_panel(image, fonts, colours, (x, y, w, h), &title, &note);
         return;
     }
     chart::fill(image, (x, y, w, h), colours.panel);

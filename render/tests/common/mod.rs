@@ -139,6 +139,7 @@ pub fn profile_card(games: u32, name: &str, lang: Lang, theme: tafl_render::Them
                 losses: "losses".into(),
                 draws: "draws".into(),
                 most_played: "Most played".into(),
+                nothing_yet: "No rated games yet".into(),
             },
             ["Corner escape", "Edge escape"],
             format!("{games} rated games"),
@@ -156,6 +157,7 @@ pub fn profile_card(games: u32, name: &str, lang: Lang, theme: tafl_render::Them
                 losses: "поражения".into(),
                 draws: "ничьи".into(),
                 most_played: "Чаще всего".into(),
+                nothing_yet: "Рейтинговых партий пока нет".into(),
             },
             ["Выход в угол", "Выход на край"],
             format!("{games} рейтинговых партий"),
@@ -174,9 +176,11 @@ pub fn profile_card(games: u32, name: &str, lang: Lang, theme: tafl_render::Them
         ],
         attackers: SideRecord { wins: games / 4, losses: games / 5, draws: games / 20 },
         defenders: SideRecord { wins: games / 3, losses: games / 6, draws: games / 25 },
-        streak_line: streak.into(),
+        streak_line: if games > 0 { streak.into() } else { String::new() },
+        // Someone with no rated game has played no variant either (the bot lists none).
         most_played: variants
             .iter()
+            .filter(|_| games > 0)
             .zip([games / 2, games / 4, games / 6, games / 12])
             .map(|(n, g)| VariantCount { name: (*n).into(), games: g })
             .collect(),
@@ -202,6 +206,11 @@ pub fn leaderboard_card(lang: Lang, theme: tafl_render::Theme) -> tafl_render::L
         lang,
         theme,
     )
+}
+
+/// A leaderboard nobody is on yet.
+pub fn empty_leaderboard_card(lang: Lang, theme: tafl_render::Theme) -> tafl_render::LeaderboardCard {
+    leaderboard_of(&[], lang, theme)
 }
 
 /// Names in each script the cards' fallback faces add, as people write them (right to left,
@@ -250,14 +259,25 @@ fn leaderboard_of(names: &[&str], lang: Lang, theme: tafl_render::Theme) -> tafl
         })
         .collect();
     let (title, subtitle, labels) = match lang {
-        Lang::English => ("Leaderboard", "Corner escape · rated games", ["Rating", "Games", "Trend"]),
-        Lang::Russian => ("Таблица лидеров", "Выход в угол · рейтинговые партии", ["Рейтинг", "Партии", "Динамика"]),
+        Lang::English => {
+            ("Leaderboard", "Corner escape · rated games", ["Rating", "Games", "Trend", "No rated games yet"])
+        }
+        Lang::Russian => (
+            "Таблица лидеров",
+            "Выход в угол · рейтинговые партии",
+            ["Рейтинг", "Партии", "Динамика", "Рейтинговых партий пока нет"],
+        ),
     };
     LeaderboardCard {
         theme,
         title: title.into(),
         subtitle: subtitle.into(),
         rows,
-        labels: LeaderboardLabels { rating: labels[0].into(), games: labels[1].into(), trend: labels[2].into() },
+        labels: LeaderboardLabels {
+            rating: labels[0].into(),
+            games: labels[1].into(),
+            trend: labels[2].into(),
+            nothing_yet: labels[3].into(),
+        },
     }
 }
