@@ -71,6 +71,14 @@ pub enum Show {
     Digest { user: UserId },
 }
 
+/// What an item is about (see [`Show::lane`]).
+#[derive(Clone, Copy)]
+enum Subject {
+    Game(GameId),
+    Challenge(ChallengeId),
+    Person(UserId),
+}
+
 /// What happened to an offer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -81,9 +89,8 @@ pub enum OfferEvent {
 }
 
 impl Show {
-    /// The lane whose items are applied in order, one at a time.
-    #[must_use]
-    pub fn lane(&self) -> String {
+    /// What the item is about: a game, a challenge, or a person (their digest).
+    const fn subject(&self) -> Subject {
         match self {
             Show::Board { game, .. }
             | Show::NewBoard { game, .. }
@@ -94,27 +101,28 @@ impl Show {
             | Show::Offer { game, .. }
             | Show::Reminder { game, .. }
             | Show::RetireBoard { game, .. }
-            | Show::Delete { game, .. } => game_lane(*game),
-            Show::ChallengeClosed { challenge, .. } => format!("challenge:{challenge}"),
-            Show::Digest { user } => format!("user:{user}"),
+            | Show::Delete { game, .. } => Subject::Game(*game),
+            Show::ChallengeClosed { challenge, .. } => Subject::Challenge(*challenge),
+            Show::Digest { user } => Subject::Person(*user),
+        }
+    }
+
+    /// The lane whose items are applied in order, one at a time: one per subject.
+    #[must_use]
+    pub fn lane(&self) -> String {
+        match self.subject() {
+            Subject::Game(game) => game_lane(game),
+            Subject::Challenge(challenge) => format!("challenge:{challenge}"),
+            Subject::Person(user) => format!("user:{user}"),
         }
     }
 
     /// Whose server the item is shown in: its game's or challenge's, or nobody's (a DM).
     const fn place(&self) -> store::outbox::Place {
-        match self {
-            Show::Board { game, .. }
-            | Show::NewBoard { game, .. }
-            | Show::Thread { game }
-            | Show::YourMove { game, .. }
-            | Show::Summary { game }
-            | Show::Review { game }
-            | Show::Offer { game, .. }
-            | Show::Reminder { game, .. }
-            | Show::RetireBoard { game, .. }
-            | Show::Delete { game, .. } => store::outbox::Place::Game(*game),
-            Show::ChallengeClosed { challenge, .. } => store::outbox::Place::Challenge(*challenge),
-            Show::Digest { .. } => store::outbox::Place::Nobody,
+        match self.subject() {
+            Subject::Game(game) => store::outbox::Place::Game(game),
+            Subject::Challenge(challenge) => store::outbox::Place::Challenge(challenge),
+            Subject::Person(_) => store::outbox::Place::Nobody,
         }
     }
 
