@@ -114,7 +114,7 @@ pub struct Host {
     kept: Arc<outbox::Kept>,
     /// The Discord shards whose servers' items this process delivers; `None`: every server's
     /// (see [`Host::with_shards`]).
-    shards: Option<store::outbox::Shards>,
+    shards: Option<store::outbox::ServedShards>,
 }
 
 /// What [`Host::play_on_board`] shows the game as a move leaves it, before the move is saved.

@@ -118,11 +118,11 @@ impl Show {
     }
 
     /// Whose server the item is shown in: its game's or challenge's, or nobody's (a DM).
-    const fn place(&self) -> store::outbox::Place {
+    const fn server(&self) -> store::outbox::ServerOf {
         match self.subject() {
-            Subject::Game(game) => store::outbox::Place::Game(game),
-            Subject::Challenge(challenge) => store::outbox::Place::Challenge(challenge),
-            Subject::Person(_) => store::outbox::Place::Nobody,
+            Subject::Game(game) => store::outbox::ServerOf::Game(game),
+            Subject::Challenge(challenge) => store::outbox::ServerOf::Challenge(challenge),
+            Subject::Person(_) => store::outbox::ServerOf::Nobody,
         }
     }
 
@@ -186,7 +186,7 @@ pub(super) async fn record(conn: &mut super::Conn, show: &Show, now: i64) -> Res
         tracing::error!(%error, "an outbox item cannot be written as JSON");
         HostError::Internal
     })?;
-    store::outbox::insert(conn, &show.lane(), show.kind(), &item, show.place(), now).await?;
+    store::outbox::insert(conn, &show.lane(), show.kind(), &item, show.server(), now).await?;
     Ok(())
 }
 
@@ -316,12 +316,12 @@ impl Host {
     /// keeps one writer of a board message at a time (see `discord::delivery`).
     #[must_use]
     pub fn with_shards(mut self, first: u32, last: u32, count: u32) -> Host {
-        self.shards = Some(store::outbox::Shards { first, last, count });
+        self.shards = Some(store::outbox::ServedShards { first, last, count });
         self
     }
 
     /// The shard condition of a look at the outbox at `now_ms` (see [`Host::with_shards`]).
-    fn served(&self, now_ms: i64) -> Option<(store::outbox::Shards, i64)> {
+    fn served(&self, now_ms: i64) -> Option<(store::outbox::ServedShards, i64)> {
         let grace = i64::try_from(FOREIGN_GRACE.as_secs()).unwrap_or(i64::MAX);
         self.shards.map(|shards| (shards, (now_ms / 1000).saturating_sub(grace)))
     }

@@ -21,7 +21,7 @@ pub struct OutboxRow {
 
 /// Whose server an item is shown in, for its `guild_id` (see [`claimable`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Place {
+pub enum ServerOf {
     /// The server of this game's row.
     Game(i64),
     /// The server of this challenge's row.
@@ -35,23 +35,23 @@ pub async fn insert(
     lane: &str,
     kind: &str,
     item: &str,
-    place: Place,
+    server: ServerOf,
     now: i64,
 ) -> Result<i64, sqlx::Error> {
     // The server is read from the row in the same statement: every caller has the game or
     // challenge at hand by id, not necessarily its server.
-    let (sql, owner) = match place {
-        Place::Game(game) => (
+    let (sql, owner) = match server {
+        ServerOf::Game(game) => (
             "INSERT INTO outbox (lane, kind, item, created_at, guild_id) \
              VALUES ($1, $2, $3, $4, (SELECT guild_id FROM games WHERE id = $5)) RETURNING id",
             Some(game),
         ),
-        Place::Challenge(challenge) => (
+        ServerOf::Challenge(challenge) => (
             "INSERT INTO outbox (lane, kind, item, created_at, guild_id) \
              VALUES ($1, $2, $3, $4, (SELECT guild_id FROM challenges WHERE id = $5)) RETURNING id",
             Some(challenge),
         ),
-        Place::Nobody => {
+        ServerOf::Nobody => {
             ("INSERT INTO outbox (lane, kind, item, created_at) VALUES ($1, $2, $3, $4) RETURNING id", None)
         }
     };
@@ -233,7 +233,7 @@ macro_rules! claimable_sql {
 
 /// The Discord shards a process serves, for [`claimable`]: `first..=last` of `count`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Shards {
+pub struct ServedShards {
     pub first: u32,
     pub last: u32,
     pub count: u32,
@@ -251,7 +251,7 @@ pub async fn claimable(
     conn: &mut AnyConnection,
     now_ms: i64,
     limit: i64,
-    shards: Option<(Shards, i64)>,
+    shards: Option<(ServedShards, i64)>,
     lock: bool,
 ) -> Result<Vec<OutboxRow>, sqlx::Error> {
     let sql = if lock && Backend::of(conn) == Backend::Postgres {
@@ -260,8 +260,8 @@ pub async fn claimable(
         claimable_sql!()
     };
     // Without shards, shard 0 of 1: every server's items. (A count of 0 would divide by zero.)
-    let (served, foreign_after) = shards.unwrap_or((Shards { first: 0, last: 0, count: 1 }, 0));
-    let served = Shards { count: served.count.max(1), ..served };
+    let (served, foreign_after) = shards.unwrap_or((ServedShards { first: 0, last: 0, count: 1 }, 0));
+    let served = ServedShards { count: served.count.max(1), ..served };
     sqlx::query_as(sql)
         .bind(now_ms)
         .bind(now_ms)
