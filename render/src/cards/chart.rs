@@ -154,10 +154,21 @@ pub(crate) fn empty_panel(
     let pad = 14.0;
     let title = fonts.fit(Weight::Bold, title, TITLE_PX, w - 2.0 * pad);
     fonts.draw(image, Weight::Bold, &title, TITLE_PX, (x + pad, y + pad + TITLE_PX / 2.0), colours.text);
-    let (note, px) = fonts.shrink_to_fit(Weight::Regular, note, 26.0, 18.0, w - 2.0 * pad);
+    let below = y + pad + TITLE_PX;
+    centred_note(image, fonts, colours, (x + pad, below, w - 2.0 * pad, y + h - below), note);
+}
+
+/// `note` in the middle of `rect`, muted, shrunk (down to 18 px) to fit its width.
+pub(crate) fn centred_note(
+    image: &mut RgbaImage,
+    fonts: &Fonts,
+    colours: &Colours,
+    (x, y, w, h): (f32, f32, f32, f32),
+    note: &str,
+) {
+    let (note, px) = fonts.shrink_to_fit(Weight::Regular, note, 26.0, 18.0, w);
     let nw = fonts.width(Weight::Regular, &note, px);
-    let middle = y + pad + TITLE_PX + (h - pad - TITLE_PX) / 2.0;
-    fonts.draw(image, Weight::Regular, &note, px, (x + (w - nw) / 2.0, middle), colours.muted);
+    fonts.draw(image, Weight::Regular, &note, px, (x + (w - nw) / 2.0, y + h / 2.0), colours.muted);
 }
 
 pub(crate) const TITLE_PX: f32 = 28.0;

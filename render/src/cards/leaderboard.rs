@@ -30,16 +30,8 @@ pub(crate) fn draw(fonts: &Fonts, card: &LeaderboardCard) -> RgbaImage {
     if rows.is_empty() {
         // No table: one row's band that says why.
         chart::fill(&mut image, (PAD, HEAD_H, full, ROW_H), colours.panel);
-        let (note, px) = fonts.shrink_to_fit(Weight::Regular, &fonts.clean(&card.labels.nothing_yet), 26.0, 18.0, full);
-        let nw = fonts.width(Weight::Regular, &note, px);
-        fonts.draw(
-            &mut image,
-            Weight::Regular,
-            &note,
-            px,
-            (PAD + (full - nw) / 2.0, HEAD_H + ROW_H / 2.0),
-            colours.muted,
-        );
+        let note = fonts.clean(&card.labels.nothing_yet);
+        chart::centred_note(&mut image, fonts, &colours, (PAD, HEAD_H, full, ROW_H), &note);
         return image;
     }
 
