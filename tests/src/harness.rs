@@ -2,7 +2,6 @@
 //! against a [`FakeDiscord`], with its own database file; and the players and table of a game.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use serde_json::{Value, json};
@@ -22,18 +21,11 @@ pub struct TestBot {
     task: JoinHandle<Result<(), RunError>>,
 }
 
-/// A fresh directory for one test's database and files.
+/// A fresh directory for one test's database and files, removed when the test ends
+/// ([`crate::scratch`]).
 #[must_use]
 pub fn temp_dir(name: &str) -> PathBuf {
-    static NEXT: AtomicUsize = AtomicUsize::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "tafl-e2e-{name}-{}-{}",
-        std::process::id(),
-        NEXT.fetch_add(1, Ordering::Relaxed)
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("create the test directory");
-    dir
+    crate::scratch::scratch_dir(&format!("tafl-e2e-{name}"))
 }
 
 impl TestBot {

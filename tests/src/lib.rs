@@ -5,3 +5,4 @@ pub mod bot_load;
 pub mod fake_discord;
 pub mod harness;
 pub mod postgres;
+pub mod scratch;

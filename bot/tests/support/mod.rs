@@ -5,7 +5,6 @@
 
 use std::cell::{Cell, RefCell};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use tafl_bot::host::{ChallengeRequest, Clock, GameView, Host, Place, SideChoice, User};
 pub use tafl_bot::store::Backend;
@@ -25,17 +24,14 @@ pub fn carol() -> User {
     User::new(103, "carol")
 }
 
-/// A fresh, empty path for a database file, removed with its directory at the end of the run
-/// by the OS's temp cleaning; unique per process and call.
+/// A fresh path for a database file (or any file or folder a test makes there), in a scratch
+/// directory of its own that is removed when the test ends ([`scratch`]).
 pub fn temp_path(name: &str) -> PathBuf {
-    static COUNTER: AtomicUsize = AtomicUsize::new(0);
-    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-    let dir = std::env::temp_dir().join(format!("tafl-bot-tests-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("the temp directory can be created");
-    let path = dir.join(format!("{name}-{n}.db"));
-    let _ = std::fs::remove_file(&path);
-    path
+    scratch::scratch_dir(&format!("tafl-bot-test-{name}")).join(format!("{name}.db"))
 }
+
+#[path = "../../../tests/src/scratch.rs"]
+pub mod scratch;
 
 #[path = "../../../tests/src/postgres.rs"]
 pub mod postgres;
