@@ -35,7 +35,7 @@ fn main() {
         let c =
             host.challenge(&request(&alice(), Some(&bob()), "copenhagen", SideChoice::Attackers), NOW).await.unwrap();
         let id = host.accept(c.id, &bob(), NOW).await.unwrap().game.id;
-        for (n, mv) in ["d1-d3", "f4-f3", "h1-h3", "f3-f2"].iter().enumerate() {
+        for (n, mv) in ["d1-d3", "f4-f3", "h1-h3", "f3-g3"].iter().enumerate() {
             let user = if n % 2 == 0 { alice().id } else { bob().id };
             host.play(id, user, mv, None, NOW).await.unwrap();
         }
