@@ -652,6 +652,18 @@ fn ai_prints_one_json_line_with_its_keys_in_order_and_refuses_bad_input_in_one_s
     let bad = run(&["ai", "--variant", "brandubh", "--depth", "2", "d2-d9"], None);
     assert_eq!(bad.status.code(), Some(1));
     assert_eq!(stderr(&bad).lines().count(), 1, "{}", stderr(&bad));
+    // Each refused move is numbered, and named once: in the error's own words where they name it.
+    let blocked = run(&["ai", "--variant", "brandubh", "--depth", "2", "d2-b2", "d3-d1"], None);
+    assert_eq!(stderr(&blocked), "error: move 2: d3-d1: the way is blocked by the piece on d1\n");
+    let garbled = run(&["ai", "--variant", "brandubh", "--depth", "2", "zz"], None);
+    assert_eq!(
+        stderr(&garbled),
+        "error: move 1: \"zz\" is not a move: it does not start with a square; write moves like e1-e3\n"
+    );
+    let corner = ["--position", "/5t1/7/7/7/7/7/1K5/", "--to-move", "defenders"];
+    let after_the_end =
+        run(&[&["ai", "--variant", "brandubh", "--depth", "2"][..], &corner, &["b7-a7", "f1-f2"]].concat(), None);
+    assert_eq!(stderr(&after_the_end), "error: move 2 (f1-f2): the game is over\n");
 }
 
 #[test]

@@ -48,6 +48,18 @@ pub struct AiLine {
     pub pv: Vec<String>,
 }
 
+/// "move 2: d3-d1: the way is blocked by the piece on d1". Most errors name the move already;
+/// the others get it in brackets ("move 5 (d1-d3): the game is over").
+fn at_move(n: usize, token: &str, error: &dyn std::fmt::Display) -> CliError {
+    let token = shorten(token, 24);
+    let message = error.to_string();
+    if message.contains(&token) {
+        CliError::Input(format!("move {}: {message}", n + 1))
+    } else {
+        CliError::Input(format!("move {} ({token}): {message}", n + 1))
+    }
+}
+
 /// The deepest `--depth` accepted: beyond it the search's own ply limit decides anyway.
 pub const MAX_DEPTH: u32 = 60;
 
@@ -55,10 +67,8 @@ pub fn run(args: &AiArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let rules = args.start.rules()?;
     let mut game = Game::new(args.start.position(rules)?);
     for (n, token) in args.moves.iter().enumerate() {
-        let text: MoveText = token.parse().map_err(|e: tafl_rules::ParseError| {
-            CliError::Input(format!("move {} ({}): {e}", n + 1, shorten(token, 24)))
-        })?;
-        game.play_text(&text).map_err(|e| CliError::Input(format!("move {} ({}): {e}", n + 1, text.mv)))?;
+        let text: MoveText = token.parse().map_err(|e: tafl_rules::ParseError| at_move(n, token, &e))?;
+        game.play_text(&text).map_err(|e| at_move(n, token, &e))?;
     }
     if let Status::Finished(outcome) = game.status() {
         return Err(CliError::Input(format!(
