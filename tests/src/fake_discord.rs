@@ -530,8 +530,8 @@ impl FakeDiscord {
         }
     }
 
-    /// Delivers `INTERACTION_CREATE` with `payload` (see [`slash_command`]) to every identified
-    /// gateway session.
+    /// Delivers `INTERACTION_CREATE` with `payload` (see [`FakeDiscord::slash_command`]) to every
+    /// identified gateway session.
     #[must_use = "the interaction names the callback route to wait for"]
     pub fn push_interaction(&self, payload: Value) -> Interaction {
         let Interaction { id, token, payload, .. } = self.register_interaction(payload);
