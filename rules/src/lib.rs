@@ -9,7 +9,7 @@
 //! * [`Position`] is a validated board with the side to move; [`Position::play`] is checked and
 //!   hands the position back unchanged on error, [`Position::play_unchecked`] is the fast path.
 //! * [`Game`] adds the move history, repetition and the final [`Outcome`].
-//! * [`perft`] counts move sequences, the standard correctness check for move generators.
+//! * [`perft()`] counts move sequences, the standard correctness check for move generators.
 
 mod board;
 pub mod engine;

@@ -92,8 +92,9 @@ const PEN_PATIENCE: Duration = Duration::from_secs(15);
 
 impl Click<'_> {
     /// Carries out a control. An `Err` means nothing was answered yet, or only acknowledged (the
-    /// caller answers it, see [`Click::refuse`]); failures after the answer are logged by
-    /// [`play::after_change`].
+    /// caller answers it, see [`Click::refuse`]). What follows the answer (the other player's
+    /// notice, the summary) is recorded with the change and sent by [`super::delivery`], which
+    /// retries and logs its own failures.
     async fn run(&self, control: Control) -> Result<(), BotError> {
         match control {
             Control::Accept(id) => self.accept(id).await,
