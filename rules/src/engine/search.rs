@@ -115,6 +115,12 @@ pub(crate) struct Searcher {
     lists: Vec<Vec<Packed>>,
     scores: Vec<Vec<i32>>,
     pv: Vec<Vec<Packed>>,
+    /// The previous iteration's best move, searched first at the root (the table's entry for
+    /// the root may have been overwritten), or 0.
+    root_first: Packed,
+    /// The score of the root's best move so far in the current iteration (`pv[0]`'s first
+    /// move): an interrupted iteration returns 0, not this.
+    root_score: i32,
 }
 
 impl std::fmt::Debug for Searcher {
@@ -151,6 +157,8 @@ impl Searcher {
             lists: (0..MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
             scores: (0..MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
             pv: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
+            root_first: 0,
+            root_score: 0,
         }
     }
 
@@ -209,18 +217,19 @@ impl Searcher {
                 break;
             }
             run.may_stop = depth > 1;
+            self.root_first = best.as_ref().map_or(0, |b| b.best);
             let score = self.negamax(&mut run, depth as i32, 0, -INFINITY, INFINITY, true);
             let pv = self.pv[0].clone();
             if run.stopped {
-                // A partial iteration still counts if it found a better first move than the
-                // previous iteration's (its first move is the previous best, searched first).
-                if let (Some(first), Some(prev)) = (pv.first(), best.as_mut())
-                    && *first != prev.best
-                    && score > prev.score
-                    && !pv.is_empty()
+                // An interrupted iteration still counts when it found a different best move:
+                // the previous best is searched first, so another move is in `pv` only if it
+                // searched to the end and scored above the previous best's score at this depth.
+                // (`score` is 0 here, the stop's return value; the move's score is `root_score`.)
+                if let (Some(&first), Some(prev)) = (pv.first(), best.as_mut())
+                    && first != prev.best
                 {
-                    prev.best = *first;
-                    prev.score = score;
+                    prev.best = first;
+                    prev.score = self.root_score;
                     prev.pv = pv;
                 }
                 break;
@@ -343,9 +352,11 @@ impl Searcher {
         }
 
         let entry = self.probe(run.hash);
-        let mut hash_move = 0;
+        let mut hash_move = if ply == 0 { self.root_first } else { 0 };
         if let Some(e) = entry {
-            hash_move = e.best;
+            if hash_move == 0 {
+                hash_move = e.best;
+            }
             if !pv_node && i32::from(e.depth) >= depth && ply > 0 {
                 let score = from_table(i32::from(e.score), ply);
                 let usable = match e.bound {
@@ -426,6 +437,9 @@ impl Searcher {
                 best_move = m;
                 if score > alpha {
                     alpha = score;
+                    if ply == 0 {
+                        self.root_score = score;
+                    }
                     let (head, tail) = self.pv.split_at_mut(ply + 1);
                     head[ply].clear();
                     head[ply].push(m);
