@@ -179,32 +179,40 @@ fn a_search_with_a_node_or_depth_budget_is_reproducible() {
     assert_eq!(deep.depth, 3);
 }
 
-/// A budget that runs out in the middle of an iteration keeps what that iteration learned: the
-/// previous best move is searched first, so another move there has searched to the end and
-/// scored above it at the new depth. (The search once compared that move with the stopped
-/// iteration's return value, 0, and so kept the previous move whenever it scored above 0.)
-#[test]
-fn an_interrupted_iteration_plays_the_better_move_it_found() {
+/// Brandubh after `moves`, searched with `nodes`, and with depth budgets of the last iteration
+/// that search completed and of the one it cut short.
+fn interrupted(moves: &[&str], nodes: u64) -> (engine::Analysis, engine::Analysis, engine::Analysis) {
     let mut g = Game::new(Position::new(Variant::Brandubh.rules()).expect("a preset"));
-    for mv in ["b4-b1", "d3-a3", "f4-f7", "c4-b4", "b1-b2", "d5-b5", "d6-e6"] {
+    for mv in moves {
         g.play(mv.parse::<tafl_rules::Move>().expect("a move")).expect("legal");
     }
-    let limited = Searcher::new().analyse(&g, &Limits::nodes(50_000)).expect("a move");
-    let depth = limited.depth;
-    let before = Searcher::new().analyse(&g, &Limits::depth(depth)).expect("a move");
-    let after = Searcher::new().analyse(&g, &Limits::depth(depth + 1)).expect("a move");
-    // The position must still be one where the next iteration changes its mind for the better
-    // and the budget stops it after the new move (the searches are deterministic); if the
-    // engine's evaluation changes, find another with the same shape.
+    let limited = Searcher::new().analyse(&g, &Limits::nodes(nodes)).expect("a move");
+    let before = Searcher::new().analyse(&g, &Limits::depth(limited.depth)).expect("a move");
+    let after = Searcher::new().analyse(&g, &Limits::depth(limited.depth + 1)).expect("a move");
+    // The searches are deterministic: the limited one is the depth-limited one cut short. The
+    // positions below must still be ones where the budget stops it inside the next iteration
+    // (if the engine's evaluation changes, find others of the same shape).
+    assert!(limited.nodes < after.nodes, "{moves:?}: the budget no longer stops an iteration: {after:?}");
+    (limited, before, after)
+}
+
+/// A budget that runs out in the middle of an iteration keeps what that iteration searched to
+/// the end. The last iteration's move is searched first: once it is done, its new score is more
+/// exact than the old one; a move that beats it afterwards is the better move at the new depth.
+/// (The search once compared such a move with the cut-short iteration's return value, 0, so it
+/// kept the old move whenever that had scored 0 or more, and reported 0 for a move it switched to.)
+#[test]
+fn an_interrupted_iteration_plays_the_better_move_it_found() {
+    let (limited, before, after) =
+        interrupted(&["b4-b1", "d3-a3", "f4-f7", "c4-b4", "b1-b2", "d5-b5", "d6-e6"], 50_000);
+    assert!(before.best != after.best && before.score > 0, "no longer a change of mind: {before:?} then {after:?}");
+    assert_eq!((limited.best, limited.score), (after.best, after.score), "{limited:?}");
+
+    // The same move, found to win by force in the iteration cut short.
+    let (limited, before, after) = interrupted(&["b4-b1", "d5-e5", "g4-g6", "c4-c7", "g6-g5"], 50_000);
     assert!(
-        before.best != after.best && before.score > 0 && limited.nodes < after.nodes,
-        "no longer a test of an interrupted iteration: depth {depth} plays {} ({}), depth {} plays {} ({}) in {} nodes",
-        before.best,
-        before.score,
-        depth + 1,
-        after.best,
-        after.score,
-        after.nodes
+        before.best == after.best && before.score < engine::WIN_BOUND && after.score >= engine::WIN_BOUND,
+        "no longer a win found one iteration deeper: {before:?} then {after:?}"
     );
     assert_eq!((limited.best, limited.score), (after.best, after.score), "{limited:?}");
 }

@@ -221,13 +221,12 @@ impl Searcher {
             let score = self.negamax(&mut run, depth as i32, 0, -INFINITY, INFINITY, true);
             let pv = self.pv[0].clone();
             if run.stopped {
-                // An interrupted iteration still counts when it found a different best move:
-                // the previous best is searched first, so another move is in `pv` only if it
-                // searched to the end and scored above the previous best's score at this depth.
-                // (`score` is 0 here, the stop's return value; the move's score is `root_score`.)
-                if let (Some(&first), Some(prev)) = (pv.first(), best.as_mut())
-                    && first != prev.best
-                {
+                // An interrupted iteration still counts for what it searched to the end. The
+                // previous best is searched first: `pv` holds it once its search at this depth
+                // is complete (with a score more exact than the last iteration's), and another
+                // move only if that move then searched to the end and scored above it. (`score`
+                // is 0 here, the stop's return value; the best move's score is `root_score`.)
+                if let (Some(&first), Some(prev)) = (pv.first(), best.as_mut()) {
                     prev.best = first;
                     prev.score = self.root_score;
                     prev.pv = pv;
