@@ -196,19 +196,26 @@ fn interrupted(moves: &[&str], nodes: u64) -> (engine::Analysis, engine::Analysi
     (limited, before, after)
 }
 
-/// A budget that runs out in the middle of an iteration keeps what that iteration searched to
-/// the end. The last iteration's move is searched first: once it is done, its new score is more
-/// exact than the old one; a move that beats it afterwards is the better move at the new depth.
-/// (The search once compared such a move with the cut-short iteration's return value, 0, so it
-/// kept the old move whenever that had scored 0 or more, and reported 0 for a move it switched to.)
+/// A budget that runs out in the middle of an iteration: the move is the last complete
+/// iteration's, and its score the cut-short iteration's once that move, searched first, has been
+/// searched to the end there. (The search once compared the cut-short iteration's return value,
+/// 0, with the last score, and below 0 switched to whatever move it had found better so far,
+/// reporting 0 for it: here a move that loses by force.)
 #[test]
-fn an_interrupted_iteration_plays_the_better_move_it_found() {
-    let (limited, before, after) =
-        interrupted(&["b4-b1", "d3-a3", "f4-f7", "c4-b4", "b1-b2", "d5-b5", "d6-e6"], 50_000);
-    assert!(before.best != after.best && before.score > 0, "no longer a change of mind: {before:?} then {after:?}");
-    assert_eq!((limited.best, limited.score), (after.best, after.score), "{limited:?}");
+fn an_interrupted_iteration_keeps_the_move_and_refines_its_score() {
+    let moves = [
+        "a4-a6", "d5-a5", "d6-c6", "a5-a3", "f4-f2", "e4-e5", "d7-b7", "c4-c1", "f2-f6", "a3-b3", "d1-f1", "e5-c5",
+        "c6-b6", "c1-c2",
+    ];
+    let (limited, before, after) = interrupted(&moves, 20_000);
+    assert!(
+        before.score < 0 && after.score <= -engine::WIN_BOUND,
+        "no longer a lost position seen one iteration deeper: {before:?} then {after:?}"
+    );
+    assert_eq!(limited.best, before.best, "{limited:?}");
+    assert!(limited.score <= -engine::WIN_BOUND, "the deeper iteration's forced loss: {limited:?}");
 
-    // The same move, found to win by force in the iteration cut short.
+    // Ahead: the same move, found to win by force in the iteration cut short.
     let (limited, before, after) = interrupted(&["b4-b1", "d5-e5", "g4-g6", "c4-c7", "g6-g5"], 50_000);
     assert!(
         before.best == after.best && before.score < engine::WIN_BOUND && after.score >= engine::WIN_BOUND,

@@ -118,9 +118,9 @@ pub(crate) struct Searcher {
     /// The previous iteration's best move, searched first at the root (the table's entry for
     /// the root may have been overwritten), or 0.
     root_first: Packed,
-    /// The score of the root's best move so far in the current iteration (`pv[0]`'s first
-    /// move): an interrupted iteration returns 0, not this.
-    root_score: i32,
+    /// That move's score in the current iteration, once its search is complete: an interrupted
+    /// iteration returns 0, not this.
+    root_first_score: Option<i32>,
 }
 
 impl std::fmt::Debug for Searcher {
@@ -158,7 +158,7 @@ impl Searcher {
             scores: (0..MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
             pv: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
             root_first: 0,
-            root_score: 0,
+            root_first_score: None,
         }
     }
 
@@ -218,18 +218,21 @@ impl Searcher {
             }
             run.may_stop = depth > 1;
             self.root_first = best.as_ref().map_or(0, |b| b.best);
+            self.root_first_score = None;
             let score = self.negamax(&mut run, depth as i32, 0, -INFINITY, INFINITY, true);
             let pv = self.pv[0].clone();
             if run.stopped {
-                // An interrupted iteration still counts for what it searched to the end. The
-                // previous best is searched first: `pv` holds it once its search at this depth
-                // is complete (with a score more exact than the last iteration's), and another
-                // move only if that move then searched to the end and scored above it. (`score`
-                // is 0 here, the stop's return value; the best move's score is `root_score`.)
-                if let (Some(&first), Some(prev)) = (pv.first(), best.as_mut()) {
-                    prev.best = first;
-                    prev.score = self.root_score;
-                    prev.pv = pv;
+                // Only a complete iteration chooses the move: playing a move that beat the last
+                // best before the budget ran out, with the other moves unsearched, lost more
+                // games in matches than it won (README, Strength). But the last best move is
+                // searched first, and once its search at this depth is complete its score is
+                // more exact than the last iteration's (a forced win or loss found one ply
+                // deeper). `score` itself is the stop's 0.
+                if let (Some(new_score), Some(prev)) = (self.root_first_score, best.as_mut()) {
+                    prev.score = new_score;
+                    if pv.first() == Some(&prev.best) {
+                        prev.pv = pv;
+                    }
                 }
                 break;
             }
@@ -431,14 +434,14 @@ impl Searcher {
                 self.scores[ply] = scores;
                 return 0;
             }
+            if ply == 0 && index == 0 && m == self.root_first {
+                self.root_first_score = Some(score);
+            }
             if score > best_score {
                 best_score = score;
                 best_move = m;
                 if score > alpha {
                     alpha = score;
-                    if ply == 0 {
-                        self.root_score = score;
-                    }
                     let (head, tail) = self.pv.split_at_mut(ply + 1);
                     head[ply].clear();
                     head[ply].push(m);
