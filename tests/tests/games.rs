@@ -30,6 +30,7 @@ in_english_and_russian!(
     a_click_kept_waiting_by_a_slow_edit_is_acknowledged_and_answered_after_it,
     a_double_click_kept_waiting_is_acknowledged_and_refused_by_a_follow_up,
     a_click_whose_acknowledgement_reply_is_lost_is_still_answered,
+    a_menu_click_overtaken_by_a_move_while_it_waits_is_refused_and_the_board_stays_playable,
 );
 
 /// A preset's name as the table's people read it.
@@ -514,6 +515,45 @@ async fn a_double_click_kept_waiting_is_acknowledged_and_refused_by_a_follow_up(
     let board = board_at(&fake, board.id, 1, 1).await;
     let to_move = table.says("Move 1: <@{}> to move", "Ход 1: ходит <@{}>").replace("{}", &BOB.id.to_string());
     assert!(board.text().contains(&to_move), "played once: {}", board.text());
+    table.assert_no_english(NOT_ENGLISH);
+    bot.stop().await;
+}
+
+/// Alice picks d2 while the delivery's edit of the board (her draw offer) is held back, so her
+/// click waits for the board, and she types a move meanwhile: once the board is free the click
+/// is refused as stale (by a follow-up: it was acknowledged), and the board shows the new
+/// position with Bob's pieces menu. The menu used to be checked before the wait and drawn after
+/// it: d2's moves from the old position on the new one, on Bob's turn, recorded as the board
+/// shown, so no later drawing replaced it (found by the randomized fault test, seed 144057465).
+async fn a_menu_click_overtaken_by_a_move_while_it_waits_is_refused_and_the_board_stays_playable(locale: &'static str) {
+    use tafl_e2e::fake_discord::Fault;
+    let (fake, bot, _dir) = served("menu-overtaken").await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale };
+    let board = start_game(&table, Variant::Brandubh).await;
+    let board_edit = format!("/messages/{}", board.id);
+    let is_board_edit =
+        move |r: &tafl_e2e::fake_discord::Recorded| r.method == "PATCH" && r.path.ends_with(&board_edit);
+    fake.fail_next(is_board_edit, 1, Fault::Slow { millis: 2_500 });
+    let offer = table.command(ALICE, "draw", &json!({}), &[]);
+    private_answer(&fake, &offer).await;
+    fake.wait_for_slow_requests(1).await;
+
+    let click = table.click(ALICE, &board, "tafl:piece:1:0", Some("d2"));
+    let acknowledged = fake.wait_for("the click acknowledged", |r| r.path == click.callback_path()).await;
+    assert_eq!(acknowledged.json.as_ref().map(|json| json["type"].clone()), Some(json!(6)), "{acknowledged:#?}");
+    let typed = table.command(ALICE, "move", &json!({ "notation": "d2-c2" }), &[]);
+    assert!(private_answer(&fake, &typed).await.starts_with(table.says("You played", "Вы сыграли")));
+
+    let refusal = fake.wait_for_message("the refusal of the click", |m| m.interaction == Some(click.id)).await;
+    assert!(refusal.is_ephemeral(), "{refusal:#?}");
+    assert!(refusal.content.starts_with(table.says("The board has changed", "Доска уже изменилась")), "{refusal:#?}");
+    let live = |m: &StoredMessage| m.custom_ids().contains(&"tafl:piece:1:1".to_owned());
+    let shown = fake.wait_for_message("the board at ply 1 with Bob's pieces", |m| m.id == board.id && live(m)).await;
+    assert!(shown.attachments.iter().any(|a| a.filename == "game-1-1.png"), "{shown:#?}");
+    // And it stays so: nothing of the click's lands on it afterwards.
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    let board = fake.message(board.id).expect("the board");
+    assert!(live(&board) && !board.custom_ids().iter().any(|id| id.starts_with("tafl:to:")), "{board:#?}");
     table.assert_no_english(NOT_ENGLISH);
     bot.stop().await;
 }

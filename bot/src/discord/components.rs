@@ -20,7 +20,7 @@ use super::ids::{Control, PageValue};
 use super::play::now;
 use super::retry::{is_already_acknowledged, with_retries};
 use super::{BotError, Data};
-use crate::host::{BoardState, ChallengeState, GameId, HostError, OfferAction, OfferKind, User};
+use crate::host::{self, BoardState, ChallengeState, GameId, HostError, OfferAction, OfferKind, User};
 use crate::present::Lang;
 use crate::present::text::{self, Label, Refusal};
 
@@ -100,10 +100,7 @@ impl Click<'_> {
             Control::Accept(id) => self.accept(id).await,
             Control::Decline(id) => self.decline(id).await,
             Control::Piece { game, ply } => match self.choice()? {
-                Choice::Page(page) => {
-                    self.data.host.movable_pieces(game, self.user.id, ply).await?;
-                    self.show(game, Menu::Pieces(page)).await
-                }
+                Choice::Page(page) => self.pieces(game, ply, page).await,
                 Choice::Value(square) => {
                     let from: Square = square.parse().map_err(|_| self.bad_choice())?;
                     self.destinations(game, ply, from, 0).await
@@ -113,10 +110,7 @@ impl Click<'_> {
                 Choice::Page(page) => self.destinations(game, ply, from, page).await,
                 Choice::Value(notation) => self.play(game, ply, &notation).await,
             },
-            Control::Back { game, ply } => {
-                self.data.host.movable_pieces(game, self.user.id, ply).await?;
-                self.show(game, Menu::Pieces(0)).await
-            }
+            Control::Back { game, ply } => self.pieces(game, ply, 0).await,
             Control::Resign { game, ply } => self.ask_to_resign(game, ply).await,
             Control::ConfirmResign { game, ply } => self.resign(game, ply).await,
             Control::Offer { kind, action, game, ply } => self.offer(kind, action, game, ply).await,
@@ -199,13 +193,33 @@ impl Click<'_> {
         }
     }
 
+    /// Opens the pieces menu at `page`.
+    async fn pieces(&self, game: GameId, ply: usize, page: usize) -> Result<(), BotError> {
+        let (_hold, state) = self.board_to_move(game, ply).await?;
+        self.show_state(game, state, Menu::Pieces(page), None).await
+    }
+
     /// Opens the destination menu of the piece on `from`.
     async fn destinations(&self, game: GameId, ply: usize, from: Square, page: usize) -> Result<(), BotError> {
-        let moves = self.data.host.destinations(game, self.user.id, from, ply).await?;
+        let (_hold, state) = self.board_to_move(game, ply).await?;
+        let moves = host::destinations(&state.history, from);
         if moves.is_empty() {
             return Err(BotError::User(text::no_piece_moves(from, self.lang)));
         }
-        self.show(game, Menu::Destinations { from, moves, page }).await
+        self.show_state(game, state, Menu::Destinations { from, moves, page }, None).await
+    }
+
+    /// Takes the board's pen, then reads the game for a menu of the clicker's move at `ply`.
+    /// The pen first: a drawing of this board under way (the delivery's, or another click's
+    /// answer) lands before the menu, which it would close if it landed after. The read second:
+    /// a change made while the click waited (a move typed meanwhile) refuses the click as stale.
+    /// Checked before the wait, the menu was drawn on the newer position, with the old
+    /// position's moves, on the board everyone sees, and recorded as shown, so the delivery did
+    /// not replace it.
+    async fn board_to_move(&self, game: GameId, ply: usize) -> Result<(Hold, BoardState), BotError> {
+        let hold = self.hold_board(game).await?;
+        let state = self.data.host.board_to_move(game, self.user.id, ply).await?;
+        Ok((hold, state))
     }
 
     async fn play(&self, game: GameId, ply: usize, notation: &str) -> Result<(), BotError> {
@@ -223,23 +237,17 @@ impl Click<'_> {
         self.show_state(game, state, Menu::Pieces(0), foreseen).await
     }
 
-    /// Redraws the clicked board with `menu` open, and records what it shows. A click on an
-    /// older board message (one that `/tafl board` replaced while it still had controls) shows
-    /// the position there without controls: only the game's board carries them.
-    async fn show(&self, game: GameId, menu: Menu) -> Result<(), BotError> {
-        // A drawing of this board under way (the delivery's, or another click's answer) lands
-        // first: after the menu, it would close it.
-        let _hold = self.hold_board(game).await?;
-        self.show_held(game, menu).await
-    }
-
-    /// [`Click::show`] for a caller that holds the game's board already.
+    /// Redraws the clicked board, as it stands, with `menu` open, for a caller that holds the
+    /// game's board already.
     async fn show_held(&self, game: GameId, menu: Menu) -> Result<(), BotError> {
         let state = self.data.host.board_state(game).await?;
         self.show_state(game, state, menu, None).await
     }
 
-    /// [`Click::show`] of the game as `state` has it, with the picture `foreseen` if it is this one.
+    /// Redraws the clicked board with `menu` open, as `state` has it, with the picture `foreseen`
+    /// if it is this one, and records what it shows. A click on an older board message (one
+    /// that `/tafl board` replaced while it still had controls) shows the position there without
+    /// controls: only the game's board carries them.
     async fn show_state(
         &self,
         game: GameId,

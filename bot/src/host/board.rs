@@ -40,6 +40,13 @@ pub fn movable_pieces(position: &Position) -> Vec<PieceChoice> {
     legal::movable_pieces(position).into_iter().map(|(square, moves)| PieceChoice { square, moves }).collect()
 }
 
+/// The moves of the piece on `from` in `game`, labelled with captures and escapes, in board
+/// order of their destinations. Empty when no piece of the side to move can move from there.
+#[must_use]
+pub fn destinations(game: &Game, from: Square) -> Vec<MoveChoice> {
+    legal::moves_from(game, from)
+}
+
 /// Everything a game's board message shows and what it is about, read in one snapshot: the game
 /// with its moves, its open offers, the message that shows it, and the newest pending board item,
 /// which a drawing of this snapshot covers (see [`Host::board_shown`]).
@@ -121,40 +128,15 @@ impl Host {
         Ok(offers_in(&mut tx, game_id).await?)
     }
 
-    /// The pieces `user` can move now, for a board at `expected_ply` (refused as stale when the
-    /// game has moved on, like [`Host::play`]).
-    pub async fn movable_pieces(
+    /// The board of a game that `user` is to move in at `expected_ply`, for a move menu: refused
+    /// as stale when the game has moved on, like [`Host::play`]. The check and the state are one
+    /// snapshot, so a menu drawn from it shows the position it was checked against.
+    pub async fn board_to_move(
         &self,
         game_id: GameId,
         user: UserId,
         expected_ply: usize,
-    ) -> Result<Vec<PieceChoice>, HostError> {
-        let game = self.game_to_move(game_id, user, expected_ply).await?;
-        Ok(movable_pieces(game.position()))
-    }
-
-    /// Where the piece on `from` can go, labelled with captures and escapes. Empty when there
-    /// is no movable piece of `user`'s there.
-    pub async fn destinations(
-        &self,
-        game_id: GameId,
-        user: UserId,
-        from: Square,
-        expected_ply: usize,
-    ) -> Result<Vec<MoveChoice>, HostError> {
-        let game = self.game_to_move(game_id, user, expected_ply).await?;
-        Ok(legal::moves_from(&game, from))
-    }
-
-    /// A game with its whole history, for animations and records.
-    pub async fn history(&self, game_id: GameId) -> Result<(GameView, Game), HostError> {
-        let mut tx = self.db.begin_read().await?;
-        let loaded = self.load(&mut tx, game_id).await?;
-        Ok((view(&loaded), loaded.game))
-    }
-
-    /// The game, when `user` plays in it, it goes on, it is at `expected_ply` and `user` is to move.
-    async fn game_to_move(&self, game_id: GameId, user: UserId, expected_ply: usize) -> Result<Game, HostError> {
+    ) -> Result<BoardState, HostError> {
         let mut tx = self.db.begin_read().await?;
         let loaded = self.load(&mut tx, game_id).await?;
         let sides = player_side(&loaded, user)?;
@@ -164,6 +146,13 @@ impl Host {
             return Err(HostError::StaleBoard { id: game_id, ply, expected: expected_ply });
         }
         ensure_turn(&mut tx, &loaded, &sides).await?;
-        Ok(loaded.game)
+        Ok(state_in(&mut tx, &loaded).await?)
+    }
+
+    /// A game with its whole history, for animations and records.
+    pub async fn history(&self, game_id: GameId) -> Result<(GameView, Game), HostError> {
+        let mut tx = self.db.begin_read().await?;
+        let loaded = self.load(&mut tx, game_id).await?;
+        Ok((view(&loaded), loaded.game))
     }
 }
