@@ -1,8 +1,8 @@
 //! What players see catches up with the game (the outbox and its delivery task), through the real
 //! bot and the fake Discord: a bot killed between a move's commit and its board edit, `/tafl
 //! board` racing a move, answers lost after Discord created a message, command registration that
-//! fails, refusals that stay private, daily digests, and a randomized run of faults. The
-//! scenarios run on an English server and on a Russian one.
+//! fails, refusals that stay private, daily digests, and a randomized run of faults and of clicks
+//! racing typed moves. The scenarios run on an English server and on a Russian one.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -348,6 +348,7 @@ enum Step {
     LostAnswer,
     SlowEdit,
     DropGateway,
+    Race,
 }
 
 /// A small, seeded random number generator (xorshift), so that a failing run can be repeated.
@@ -384,7 +385,7 @@ async fn through_random_moves_boards_restarts_and_faults_every_game_ends_up_show
     }
     let steps = 80;
     for step in 0..steps {
-        let kind = match rng.below(22) {
+        let kind = match rng.below(25) {
             0..=8 => Step::Move,
             9 => Step::Resign,
             10..=11 => Step::Board,
@@ -393,7 +394,8 @@ async fn through_random_moves_boards_restarts_and_faults_every_game_ends_up_show
             15..=16 => Step::ServerError,
             17..=18 => Step::LostAnswer,
             19..=20 => Step::SlowEdit,
-            _ => Step::DropGateway,
+            21 => Step::DropGateway,
+            _ => Step::Race,
         };
         if matches!(kind, Step::RateLimit | Step::ServerError | Step::LostAnswer | Step::SlowEdit) {
             // One burst of faults at a time: a dozen piled up would only test the backoff's
@@ -431,6 +433,23 @@ async fn through_random_moves_boards_restarts_and_faults_every_game_ends_up_show
                     assert!(answer.content.starts_with(confirmed), "step {step}, seed {seed}: {}", answer.content);
                 }
                 game.play(mv).unwrap();
+            }
+            Step::Race => {
+                let game = &mut games[at];
+                if resigned[at] || game.status() != tafl_rules::Status::Ongoing {
+                    continue;
+                }
+                let moves = game.position().legal_moves();
+                let clicked = moves[rng.below(moves.len())].to_string();
+                let typed = moves[rng.below(moves.len())].to_string();
+                let player: Player = if game.position().to_move() == tafl_rules::Side::Attackers { ALICE } else { BOB };
+                let whole_move = rng.below(2) == 0;
+                let what = format!("step {step}, seed {seed}: game {id} at ply {}", game.ply());
+                let landed =
+                    race_a_click_and_a_typed_move(&table, id, game.ply(), player, &clicked, whole_move, &typed)
+                        .await
+                        .unwrap_or_else(|answer| panic!("{what}: neither move was played: {answer}"));
+                game.play(*moves.iter().find(|mv| mv.to_string() == landed).unwrap()).unwrap();
             }
             Step::Board => {
                 let shown = table.command(ALICE, "board", &json!({ "game": id }), &[]);
@@ -545,6 +564,62 @@ async fn play_by_menus(table: &Table<'_>, id: i64, ply: usize, player: Player, t
     let answer = fake.wait_for_answer(&click).await;
     assert!(!answer.is_ephemeral(), "{}", answer.content);
     true
+}
+
+/// The player to move clicks on the board of game `id` at `ply` (the piece of `clicked`, and with
+/// `whole_move` its destination too) while typing `typed`, the last click and the command pushed
+/// together: two devices, or a click that waits for the board's pen while the command does not.
+/// Exactly one move may land, at most: the typed one is always played when the click only opens
+/// a menu; when the click plays too, the later of the two is refused (a stale board, or not
+/// the player's turn any more). Returns the move played, or the typed answer when none was.
+async fn race_a_click_and_a_typed_move(
+    table: &Table<'_>,
+    id: i64,
+    ply: usize,
+    player: Player,
+    clicked: &str,
+    whole_move: bool,
+    typed: &str,
+) -> Result<String, String> {
+    let fake = table.fake;
+    let type_it = || table.command(player, "move", &json!({ "notation": typed, "game": id }), &[]);
+    let board = fake.wait_for_message("the board to race on", |m| is_live_board(m, id, ply)).await;
+    let (from, _) = clicked.split_once('-').unwrap();
+    let piece = format!("tafl:piece:{id}:{ply}");
+    let mut click = None;
+    if whole_move {
+        // The menu first, then its destination against the typed move.
+        if let Ok(opened) = table.try_click(player, &board, &piece, Some(from)) {
+            let menu = fake.wait_for_answer(&opened).await;
+            let to = format!("tafl:to:{id}:{ply}:{from}");
+            click = table.try_click(player, &menu, &to, Some(clicked)).ok();
+        }
+    } else {
+        // A new menu against the typed move: the move always lands, the menu opens or is refused.
+        click = table.try_click(player, &board, &piece, Some(from)).ok();
+    }
+    let typed_move = type_it();
+    let answer = fake.wait_for_original(&typed_move).await;
+    if answer.content.starts_with(table.says("You played", "Вы сыграли")) {
+        if let (true, Some(click)) = (whole_move, &click) {
+            // Its move came second: refused privately, not played as well.
+            let refusal = fake.wait_for_message("the refusal of the clicked move", |m| m.interaction == Some(click.id));
+            assert!(refusal.await.is_ephemeral(), "the typed {typed} and the clicked {clicked} were both played");
+        }
+        return Ok(typed.to_owned());
+    }
+    // The click played first: the typed move came a turn late, or after the game ended.
+    if !(whole_move && click.is_some()) {
+        return Err(answer.content);
+    }
+    assert!(answer.is_ephemeral(), "{answer:#?}");
+    let last = format!("`{clicked}");
+    let name = format!("game-{id}-{}.png", ply + 1);
+    fake.wait_for_message("the board after the clicked move", |m| {
+        !m.deleted && m.attachments.iter().any(|a| a.filename == name) && m.text().contains(&last)
+    })
+    .await;
+    Ok(clicked.to_owned())
 }
 
 /// How many times a bot has registered its commands.
