@@ -130,8 +130,17 @@ impl FromStr for Setup {
         let rows: Vec<&str> = inner.split('/').collect();
         let size = rows.len();
         if !(3..=26).contains(&size) {
-            return Err(err(format!("it has {size} rows")));
+            let rows = if size == 1 { "row" } else { "rows" };
+            return Err(err(format!("it has {size} {rows}; a board has 3 to 26")));
         }
+        // The rows say how large the board is; a row of another width is most often a row
+        // missing or one too many, so the message names both counts.
+        let width = |rank: usize, squares: String| {
+            err(format!(
+                "row {} has {squares} squares, but there are {size} rows (a board is as wide as it is high)",
+                rank + 1
+            ))
+        };
         let mut setup = Setup::empty(size as u8);
         for (rank, row) in rows.iter().enumerate() {
             let mut file = 0usize;
@@ -169,11 +178,11 @@ impl FromStr for Setup {
                     file += 1;
                 }
                 if file > size {
-                    return Err(err(format!("row {} is longer than the board ({size} squares)", rank + 1)));
+                    return Err(width(rank, format!("more than {size}")));
                 }
             }
             if file != size {
-                return Err(err(format!("row {} has {file} squares, not {size}", rank + 1)));
+                return Err(width(rank, file.to_string()));
             }
         }
         Ok(setup)

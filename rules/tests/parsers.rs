@@ -86,6 +86,22 @@ fn squares_beyond_the_largest_board_are_worded_like_squares_off_this_board() {
 }
 
 #[test]
+fn a_position_whose_rows_disagree_with_its_height_names_both_counts() {
+    let short = "/3t3/3t3/3T3/ttTKTtt/3T3/3t3/".parse::<Setup>().unwrap_err().to_string();
+    assert!(
+        short.ends_with("row 1 has more than 6 squares, but there are 6 rows (a board is as wide as it is high)"),
+        "{short}"
+    );
+    let narrow = "/3t2/3t3/3T3/ttTKTtt/3T3/3t3/3t3/".parse::<Setup>().unwrap_err().to_string();
+    assert!(
+        narrow.ends_with("row 1 has 6 squares, but there are 7 rows (a board is as wide as it is high)"),
+        "{narrow}"
+    );
+    let one = "/9t/".parse::<Setup>().unwrap_err().to_string();
+    assert!(one.ends_with("it has 1 row; a board has 3 to 26"), "{one}");
+}
+
+#[test]
 fn a_zero_count_in_a_position_is_refused() {
     for text in [
         "/3t03/3t3/3T3/ttTKTtt/3T3/3t3/3t3/",
