@@ -320,3 +320,25 @@ fn the_king_near_a_corner_weighs_more_where_repetition_is_a_draw() {
     assert!(draw > 0, "a king near a corner is worse for the Brandubh attackers ({draw})");
     assert!(draw >= loss + 100, "Brandubh {draw} against historical-7 {loss}");
 }
+
+#[test]
+fn excluded_moves_are_never_chosen_and_excluding_every_move_leaves_none() {
+    // The king escapes in one at d1-a1 or d1-g1: excluding one, the engine plays the other;
+    // excluding both, it searches the other moves.
+    let g = game(Variant::Brandubh, &[], "/3K3/7/7/5t1/7/2t4/7/", Side::Defenders);
+    let escapes: Vec<_> = ["d1-a1", "d1-g1"].iter().map(|m| m.parse::<tafl_rules::MoveText>().unwrap().mv).collect();
+    let mut searcher = Searcher::new();
+    let best = searcher.analyse(&g, &Limits::depth(2)).expect("the game is on").best;
+    assert!(escapes.contains(&best), "{best}");
+    let other = searcher.analyse_excluding(&g, &Limits::depth(2), &[best]).expect("another move");
+    assert!(escapes.contains(&other.best) && other.best != best, "{}", other.best);
+    for limits in [Limits::depth(3), Limits::nodes(20_000)] {
+        let rest = searcher.analyse_excluding(&g, &limits, &escapes).expect("other moves");
+        assert!(!escapes.contains(&rest.best), "{limits:?}: {}", rest.best);
+        // Searched, not a fallback: d1-e1 still wins (in three plies), d1-a1 and d1-g1 aside.
+        assert!(rest.depth >= 1 && rest.pv.first() == Some(&rest.best), "{rest:?}");
+        g.clone().play(rest.best).expect("a legal move");
+    }
+    let every = g.position().legal_moves();
+    assert_eq!(searcher.analyse_excluding(&g, &Limits::depth(2), &every), None);
+}

@@ -179,6 +179,12 @@ impl Searcher {
 
     /// Searches the game's position for the side to move. `None` if the game is over.
     pub fn analyse(&mut self, game: &Game, limits: &Limits) -> Option<Analysis> {
+        self.analyse_excluding(game, limits, &[])
+    }
+
+    /// [`Searcher::analyse`], choosing among the legal moves not in `excluded` (moves a host
+    /// refused, say). `None` if the game is over or every legal move is excluded.
+    pub fn analyse_excluding(&mut self, game: &Game, limits: &Limits, excluded: &[Move]) -> Option<Analysis> {
         if !game.status().is_ongoing() {
             return None;
         }
@@ -194,7 +200,9 @@ impl Searcher {
             deadline: limits.millis.map(|ms| start + Duration::from_millis(ms * 97 / 100)),
             soft_deadline: limits.millis.map(|ms| start + Duration::from_millis(ms * 2 / 5)),
         };
-        let result = self.core.search(board, &tables, position.state(), &history, reversible_from, budget)?;
+        let excluded: Vec<Packed> = excluded.iter().map(|&mv| to_packed(board, mv)).collect();
+        let result =
+            self.core.search(board, &tables, position.state(), &history, reversible_from, budget, &excluded)?;
         Some(Analysis {
             best: to_move(board, result.best),
             score: result.score,
@@ -306,6 +314,10 @@ pub fn greedy(game: &Game, seed: u64) -> Option<Move> {
 fn to_move(board: &Board, m: Packed) -> Move {
     let (from, to) = unpack(m);
     Move::new(board.square(from), board.square(to))
+}
+
+fn to_packed(board: &Board, mv: Move) -> Packed {
+    search::pack(board.index(mv.from), board.index(mv.to))
 }
 
 /// The Zobrist hashes of the game's positions before the current one, and the index of the

@@ -145,6 +145,8 @@ struct Run<'a> {
     /// False during the first iteration: a move chosen without even a one-ply search would be
     /// arbitrary, and that iteration is short (a few thousand nodes).
     may_stop: bool,
+    /// Root moves the search must not choose.
+    excluded: &'a [Packed],
 }
 
 impl Searcher {
@@ -163,8 +165,8 @@ impl Searcher {
     }
 
     /// Searches `s` (whose earlier positions, for repetition, are `history`, with the index
-    /// of the first that can still recur) until the budget runs out. `None` when the side to
-    /// move has no move.
+    /// of the first that can still recur) until the budget runs out, choosing among the moves
+    /// not `excluded`. `None` when the side to move has no other move.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn search(
         &mut self,
@@ -174,6 +176,7 @@ impl Searcher {
         history: &[u64],
         reversible_from: usize,
         budget: Budget,
+        excluded: &[Packed],
     ) -> Option<RootResult> {
         self.killers = [[0; 2]; MAX_PLY];
         for h in &mut self.history {
@@ -191,11 +194,13 @@ impl Searcher {
             budget,
             stopped: false,
             may_stop: false,
+            excluded,
         };
         run.path.push(hash);
 
         let mut root: Vec<Packed> = Vec::new();
         board.for_each_move(s, |from, to| root.push(pack(from, to)));
+        root.retain(|m| !excluded.contains(m));
         if root.is_empty() {
             return None;
         }
@@ -272,6 +277,7 @@ impl Searcher {
             budget,
             stopped: false,
             may_stop: false,
+            excluded: &[],
         };
         run.path.push(hash);
         let mut root: Vec<Packed> = Vec::new();
@@ -375,8 +381,9 @@ impl Searcher {
         let b = run.board;
         let mover = run.s.to_move;
         let threats = eval::king_lines(b, &run.s, false);
-        // A defender to move with an open line escapes now.
-        if mover == Side::Defenders && threats.routes > 0 {
+        // A defender to move with an open line escapes now. (At the root `search` has played
+        // such a move already, unless it was excluded: then the other moves are searched.)
+        if mover == Side::Defenders && threats.routes > 0 && ply > 0 {
             return WIN - ply as i32 - 1;
         }
 
@@ -385,6 +392,9 @@ impl Searcher {
         list.clear();
         scores.clear();
         b.for_each_move(&run.s, |from, to| list.push(pack(from, to)));
+        if ply == 0 && !run.excluded.is_empty() {
+            list.retain(|m| !run.excluded.contains(m));
+        }
         // Attackers facing an open line must block it (or take the king): every other move loses.
         if mover == Side::Attackers && threats.routes > 0 {
             list.retain(|&m| blocks_or_captures_king(b, &run.s, &threats, m));
