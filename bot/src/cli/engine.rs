@@ -2,15 +2,22 @@
 //! (and the computer tournaments built on it) can use this engine.
 //!
 //! Implemented from `OpenTafl`'s `opentafl-engine-protocol.txt`: the engine says `hello`, takes
-//! `rules`, `position`, `side`, `clock`, `start`, `play`, `opponent-move`, `analyze` and `finish`,
-//! and answers `move`, `analysis` and `error 0` (rules it cannot play). Moves travel in simple
-//! notation (`a4-a1`); captures written after them are accepted. Unknown commands are ignored,
-//! as the protocol's commands are unacknowledged.
+//! `rules`, `position`, `side`, `clock`, `start`, `play`, `opponent-move`, `analyze`, `error` and
+//! `finish`, and answers `move`, `analysis` and `error 0` (rules it cannot play). Moves travel in
+//! simple notation (`a4-a1`); captures written after them are accepted. Unknown commands are
+//! ignored, as the protocol's commands are unacknowledged.
+//!
+//! Where `OpenTafl`'s own host (`ExternalEngineHost.java`) differs from the document, this
+//! follows the program: `clock` gives milliseconds (a `*` marks the time left in the current
+//! overtime period), not seconds; a refused move is answered with `error N`, then the game's
+//! moves and board again and another `play`, so the refused move is taken back here and not
+//! offered again in that position; and `position` comes before the `side` to move, so `play` and
+//! `analyze` search for the side they are about, whatever side the board was set up with.
 
 use std::io::{BufRead, Write};
 
 use tafl_rules::engine::{Level, Limits, Searcher};
-use tafl_rules::{Game, MoveText, Position, Setup, Side, otn};
+use tafl_rules::{Game, Move, MoveText, Position, Setup, Side, otn};
 
 use super::CliError;
 
@@ -28,10 +35,46 @@ const MAX_LINE: u64 = 16 * 1024;
 struct Session {
     game: Option<Game>,
     side: Side,
-    /// Our remaining main time and overtime period, in seconds, from the last `clock`.
-    clock: Option<(f64, f64)>,
+    /// Our time, from the last `clock`.
+    clock: Option<Clock>,
     searcher: Searcher,
     max_millis: u64,
+    /// Our last move and the game before it, until `OpenTafl` takes it (an opponent's move or a
+    /// new board) or refuses it (`error`).
+    ours: Option<(Game, Move)>,
+    /// Moves `OpenTafl` refused, and the position where it did.
+    refused: Option<(Position, Vec<Move>)>,
+}
+
+/// Our time from a `clock` command: `clock ATTACKERS DEFENDERS OVERTIME-SECONDS
+/// ATTACKER-OVERTIMES DEFENDER-OVERTIMES`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Clock {
+    /// Milliseconds of main time left, or of the current overtime period when `in_overtime`;
+    /// negative when the game has no main time (the document's -1).
+    left_ms: f64,
+    in_overtime: bool,
+    /// The length of one overtime period.
+    period_ms: f64,
+    /// Overtime periods left.
+    periods: u32,
+}
+
+impl Clock {
+    fn parse(text: &str, side: Side) -> Option<Clock> {
+        let fields: Vec<&str> = text.split_whitespace().collect();
+        let (ours, periods) = if side == Side::Attackers { (0, 3) } else { (1, 4) };
+        let raw = *fields.get(ours)?;
+        let (number, in_overtime) = raw.strip_suffix('*').map_or((raw, false), |n| (n, true));
+        let left_ms = number.parse::<f64>().ok().filter(|v| v.is_finite())?;
+        let period_seconds = fields.get(2).and_then(|f| f.parse::<f64>().ok()).filter(|v| v.is_finite() && *v > 0.0);
+        Some(Clock {
+            left_ms,
+            in_overtime,
+            period_ms: period_seconds.map_or(0.0, |s| s * 1000.0),
+            periods: fields.get(periods).and_then(|f| f.parse().ok()).unwrap_or(0),
+        })
+    }
 }
 
 pub fn run(args: &EngineArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<(), CliError> {
@@ -41,6 +84,8 @@ pub fn run(args: &EngineArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> R
         clock: None,
         searcher: Searcher::new(),
         max_millis: args.max_millis,
+        ours: None,
+        refused: None,
     };
     say(out, "hello")?;
     let mut line = Vec::new();
@@ -71,6 +116,7 @@ impl Session {
         match name {
             "rules" => {
                 self.game = otn::parse_rules(rest).ok().and_then(|rules| Position::new(rules).ok()).map(Game::new);
+                (self.ours, self.refused) = (None, None);
                 if self.game.is_none() {
                     say(out, "error 0")?;
                 }
@@ -81,11 +127,7 @@ impl Session {
                 }
             }
             "position" => self.resync(rest, self.side),
-            "clock" => {
-                let fields: Vec<f64> = rest.split_whitespace().filter_map(|f| f.parse().ok()).collect();
-                let ours = if self.side == Side::Attackers { fields.first() } else { fields.get(1) };
-                self.clock = ours.map(|&main| (main, fields.get(2).copied().unwrap_or(0.0)));
-            }
+            "clock" => self.clock = Clock::parse(rest, self.side),
             "opponent-move" => {
                 let mut parts = rest.split_whitespace();
                 let played = parts.next().and_then(|m| m.parse::<MoveText>().ok()).and_then(|text| {
@@ -94,31 +136,56 @@ impl Session {
                     // the move alone.
                     if game.play_text(&text).is_ok() || game.play(text.mv).is_ok() { Some(()) } else { None }
                 });
-                // Out of step with `OpenTafl` (or a capture list we read differently): take its
-                // board as the truth, with us to move.
+                self.ours = None;
+                // Out of step with `OpenTafl` (or a capture list we read differently, or the list
+                // of every move it sends after refusing ours): take its board as the truth, with
+                // us to move.
                 if played.is_none()
                     && let Some(position) = parts.next()
                 {
                     self.resync(position, self.side);
                 }
             }
+            "error" => {
+                // Our last move was refused. `OpenTafl` sends the board again and asks anew;
+                // the same search would offer the same move.
+                if let Some((before, mv)) = self.ours.take() {
+                    match &mut self.refused {
+                        Some((at, moves)) if at == before.position() => moves.push(mv),
+                        _ => self.refused = Some((before.position().clone(), vec![mv])),
+                    }
+                    self.game = Some(before);
+                }
+            }
             "play" => {
                 if let Some(side) = Side::from_name(rest) {
                     self.side = side;
                 }
+                self.set_to_move(self.side);
                 let millis = self.move_millis();
-                match self.game.as_ref().and_then(|game| self.searcher.analyse(game, &Limits::millis(millis))) {
-                    Some(analysis) => {
-                        if let Some(game) = self.game.as_mut() {
-                            // Keep our own game in step; `OpenTafl` does not echo our move back.
-                            let _ = game.play(analysis.best);
+                let refused = match (&self.refused, &self.game) {
+                    (Some((at, moves)), Some(game)) if at == game.position() => moves.as_slice(),
+                    _ => &[],
+                };
+                let analysis = self
+                    .game
+                    .as_ref()
+                    .and_then(|game| self.searcher.analyse_excluding(game, &Limits::millis(millis), refused));
+                match (analysis, self.game.as_mut()) {
+                    (Some(analysis), Some(game)) => {
+                        // Keep our own game in step; `OpenTafl` does not echo our move back.
+                        let before = game.clone();
+                        if game.play(analysis.best).is_ok() {
+                            self.ours = Some((before, analysis.best));
                         }
                         say(out, &format!("move {}", analysis.best))?;
                     }
-                    None => say(out, "error 0")?,
+                    _ => say(out, "error 0")?,
                 }
             }
             "analyze" => {
+                // `OpenTafl` sends the board, then the side to move, then this.
+                self.set_to_move(self.side);
                 let mut fields = rest.split_whitespace();
                 let _count = fields.next();
                 let seconds: f64 = fields.next().and_then(|s| s.parse().ok()).unwrap_or(1.0);
@@ -139,24 +206,45 @@ impl Session {
 
     /// Replaces our game by `OpenTafl`'s board, keeping the rules.
     fn resync(&mut self, record: &str, to_move: Side) {
-        let Some(game) = &self.game else { return };
-        if let Ok(setup) = record.parse::<Setup>()
-            && let Ok(position) = game.start().with_setup(&setup, to_move)
-        {
-            self.game = Some(Game::new(position));
+        if let Ok(setup) = record.parse::<Setup>() {
+            self.set_board(&setup, to_move);
         }
     }
 
-    /// This move's time: a thirtieth of the main time left plus most of an overtime period,
-    /// never more than `max_millis`; `max_millis` without a clock.
-    fn move_millis(&self) -> u64 {
-        let Some((main, overtime)) = self.clock else { return self.max_millis };
-        // The protocol's -1: this game has no main time (and no clock at all unless overtime).
-        if main < 0.0 && overtime <= 0.0 {
-            return self.max_millis;
+    /// Makes `side` the side to move on our board, which is out of step when it is not: the
+    /// board came with the other side to move, or a move was missed.
+    fn set_to_move(&mut self, side: Side) {
+        if let Some(game) = &self.game
+            && game.position().to_move() != side
+        {
+            let setup = game.position().setup();
+            self.set_board(&setup, side);
         }
-        let seconds = if main > 0.0 { main / 30.0 + overtime * 0.8 } else { overtime * 0.8 };
-        ((seconds * 1000.0) as u64).clamp(50, self.max_millis)
+    }
+
+    fn set_board(&mut self, setup: &Setup, to_move: Side) {
+        let Some(game) = &self.game else { return };
+        if let Ok(position) = game.start().with_setup(setup, to_move) {
+            self.game = Some(Game::new(position));
+            self.ours = None;
+        }
+    }
+
+    /// This move's time: in overtime, most of what is left of the period; otherwise a thirtieth
+    /// of the main time left plus most of a period while periods are left. Never more than
+    /// `max_millis`, which is also the time without a clock.
+    fn move_millis(&self) -> u64 {
+        let Some(clock) = self.clock else { return self.max_millis };
+        let millis = if clock.in_overtime {
+            clock.left_ms * 0.8
+        } else if clock.left_ms > 0.0 {
+            clock.left_ms / 30.0 + if clock.periods > 0 { clock.period_ms * 0.8 } else { 0.0 }
+        } else if clock.period_ms > 0.0 {
+            clock.period_ms * 0.8
+        } else {
+            return self.max_millis;
+        };
+        (millis as u64).clamp(50, self.max_millis)
     }
 }
 
@@ -198,19 +286,89 @@ mod tests {
             clock: None,
             searcher: Searcher::with_table_bits(10),
             max_millis: 4_500,
+            ours: None,
+            refused: None,
         };
         let mut after = |clock: &str| {
             session.command(clock, &mut Vec::new()).expect("in memory");
             session.move_millis()
         };
-        // OpenTafl says -1 for the main time of a game without a clock.
+        assert_eq!(after("hello"), 4_500, "no clock: the full budget");
+        // OpenTafl sends milliseconds. The defenders' 60 seconds: two seconds a move.
+        assert_eq!(after("clock 300000 60000 0 0 0"), 2_000);
+        // With overtime periods of 2 seconds left, most of one comes on top.
+        assert_eq!(after("clock 300000 30000 2 3 2"), 1_000 + 1_600);
+        assert_eq!(after("clock 300000 30000 2 3 0"), 1_000, "none left");
+        // Main time spent: what is left of the current period, marked `*`.
+        assert_eq!(after("clock 300000 3000* 5 3 2"), 2_400);
+        assert_eq!(after("clock 2000* 300000 5 2 3"), 4_500, "the attackers' overtime is not ours");
+        // The protocol document's -1, no main time: most of a period, or the budget without one.
+        assert_eq!(after("clock -1 -1 5 3 3"), 4_000);
         assert_eq!(after("clock -1 -1 0 0 0"), 4_500);
-        // The defenders' 60 seconds: two seconds a move.
-        assert_eq!(after("clock 300 60 0 0 0"), 2_000);
-        // Main time spent, overtime periods of 5 seconds: most of one.
-        assert_eq!(after("clock 300 0 5 3 3"), 4_000);
-        assert_eq!(after("clock 300 3 5 3 3"), 4_100);
-        assert_eq!(after("clock 9000 9000 0 0 0"), 4_500, "never more than the budget");
+        assert_eq!(after("clock 9000000 9000000 0 0 0"), 4_500, "never more than the budget");
+        assert_eq!(after("clock 300000 0* 5 0 0"), 50, "never less than 50 ms");
+        assert_eq!(after("clock nonsense"), 4_500, "an unreadable clock is no clock");
+    }
+
+    /// Plays `line` (moves in simple notation) from the start of Brandubh.
+    fn brandubh_after(line: &[&str]) -> Game {
+        let mut game = Game::new(Position::new(tafl_rules::Variant::Brandubh.rules()).expect("a preset"));
+        for mv in line {
+            game.play(mv.parse::<MoveText>().expect("simple notation").mv).expect("a legal move");
+        }
+        game
+    }
+
+    fn moves_said(output: &str) -> Vec<String> {
+        output.lines().filter_map(|l| l.strip_prefix("move ")).map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn a_refused_move_is_taken_back_and_not_offered_again_in_that_position() {
+        let rules = otn::rules_string(&tafl_rules::Variant::Brandubh.rules());
+        let board = "/3t3/1t5/3T3/ttTKTtt/3T3/3t3/3t3/";
+        let opening = format!("rules {rules}\nside defenders\nstart\nopponent-move d2-b2 {board}\n");
+        // As OpenTafl does after refusing a move: `error`, then every move of the game since our
+        // last accepted one (here the opponent's d2-b2, which our board has played already)
+        // with its board, the clock, and `play` again; twice.
+        let refusal = format!("error 2\nopponent-move d2-b2 {board}\nclock 300000 300000 0 0 0\nplay defenders\n");
+        let output = session(&format!("{opening}play defenders\n{refusal}{refusal}"));
+        let said = moves_said(&output);
+        assert_eq!(said.len(), 3, "{output}");
+        assert!(said[0] != said[1] && said[1] != said[2] && said[0] != said[2], "{said:?}");
+        for mv in &said {
+            brandubh_after(&["d2-b2", mv]);
+        }
+        // A move taken is no longer ours to take back: the opponent's reply comes, then the
+        // next refusal concerns the next position only.
+        let first = &said[0];
+        // (The board after b2-b1 is not read: the move plays on ours.)
+        let output =
+            session(&format!("{opening}play defenders\nopponent-move b2-b1 {board}\nerror 2\nplay defenders\n"));
+        let replies = moves_said(&output);
+        assert_eq!(replies[0], *first, "the same search gives the same first move");
+        brandubh_after(&["d2-b2", first, "b2-b1", &replies[1]]);
+    }
+
+    #[test]
+    fn play_and_analyze_search_for_the_side_they_name() {
+        let rules = otn::rules_string(&tafl_rules::Variant::Brandubh.rules());
+        // `play defenders` with the attackers to move on our board: a defenders' move on it.
+        let output = session(&format!("rules {rules}\nside attackers\nplay defenders\n"));
+        let said = moves_said(&output);
+        let start = brandubh_after(&[]);
+        let position = start.start().with_setup(&start.position().setup(), Side::Defenders);
+        let mut game = Game::new(position.expect("the start with the defenders to move"));
+        game.play(said[0].parse::<MoveText>().expect("simple notation").mv).expect("a defenders' move");
+        // As OpenTafl analyses: the board, then the side to move, then `analyze`.
+        let board = "/3t3/1t1t3/3T3/ttTKTt1/3T3/3t3/3t3/";
+        let output =
+            session(&format!("rules {rules}\nside attackers\nposition {board}\nside defenders\nanalyze 1 1\n"));
+        let line = output.lines().find_map(|l| l.strip_prefix("analysis 1 ")).expect("an analysis");
+        let first = line.split(['|', ' ']).next().expect("a move");
+        let setup: Setup = board.parse().expect("a position");
+        let position = game.start().with_setup(&setup, Side::Defenders).expect("a legal board");
+        Game::new(position).play(first.parse::<MoveText>().expect("a move").mv).expect("a defenders' move");
     }
 
     #[test]
