@@ -151,6 +151,7 @@ impl Game {
         let winner = match policy {
             Repetition::Draw => None,
             Repetition::MoverLoses => Some(mover.opponent()),
+            Repetition::MoverWins => Some(mover),
             Repetition::DefendersLose => Some(Side::Attackers),
             Repetition::Ignore => unreachable!("handled above"),
         };

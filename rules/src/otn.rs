@@ -6,8 +6,10 @@
 //! rather than playing a different game than the writer meant. Two values go beyond the
 //! specification, because OTN cannot say them: `ks:c` (captured by two, except on or next to the
 //! throne: our `strong_near_throne`) and `ks:m` (middleweight), and `tfr:a` (the third occurrence
-//! of a position makes the defenders lose, whoever moved). Every preset exports to a string that
-//! imports back to the same rules.
+//! of a position makes the defenders lose, whoever moved). `tfr:w` and `tfr:l` are read as
+//! `OpenTafl` plays them: the player whose move makes the third occurrence wins or loses (its
+//! Copenhagen is `tfr:w`; no preset here is). Every preset exports to a string that imports back
+//! to the same rules.
 //!
 //! A game record is `[tag:value]` lines, the rules tag last, then numbered turns:
 //! `1. d1-d3 h6-h9xh5`.
@@ -71,6 +73,7 @@ pub fn rules_string(rules: &Rules) -> String {
     let tfr = match rules.repetition {
         Repetition::Draw => 'd',
         Repetition::MoverLoses => 'l',
+        Repetition::MoverWins => 'w',
         Repetition::DefendersLose => 'a',
         Repetition::Ignore => 'i',
     };
@@ -189,7 +192,7 @@ pub fn parse_rules(input: &str) -> Result<Rules, ParseError> {
                     "l" => Repetition::MoverLoses,
                     "a" => Repetition::DefendersLose,
                     "i" => Repetition::Ignore,
-                    "w" => return Err(unsupported("a repetition won by the player who repeats")),
+                    "w" => Repetition::MoverWins,
                     _ => return Err(bad("d, l, a, i or w")),
                 }
             }

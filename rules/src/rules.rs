@@ -89,7 +89,11 @@ pub enum Shieldwall {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Repetition {
     Draw,
+    /// The player whose move made it loses.
     MoverLoses,
+    /// The player whose move made it wins: no preset's rule, but `OpenTafl`'s `tfr:w`, which
+    /// its Copenhagen uses (in a perpetual king threat the attackers, forced to block, repeat).
+    MoverWins,
     DefendersLose,
     Ignore,
 }
@@ -100,6 +104,7 @@ impl Repetition {
         match self {
             Repetition::Draw => "draw",
             Repetition::MoverLoses => "mover_loses",
+            Repetition::MoverWins => "mover_wins",
             Repetition::DefendersLose => "defenders_lose",
             Repetition::Ignore => "ignore",
         }

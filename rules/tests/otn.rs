@@ -59,7 +59,6 @@ fn rules_strings_this_bot_cannot_play_are_refused_by_name() {
         (format!("dim:7 ks:n {start}"), "weak king"),
         (format!("dim:7 ber:c {start}"), "berserk"),
         (format!("dim:7 esc:e {start}"), "corner squares"),
-        (format!("dim:7 tfr:w {start}"), "who repeats"),
         (format!("dim:7 zz:y {start}"), "not a rules key"),
         (format!("dim:9 {start}"), "does not match"),
         ("dim:7".to_owned(), "start: (the starting position) is missing"),
@@ -127,4 +126,34 @@ fn malformed_records_say_which_line_is_wrong() {
         let err = GameRecord::parse(&text).expect_err(&text).to_string();
         assert!(err.contains(expected), "{text}: {err}");
     }
+}
+
+/// `OpenTafl`'s own Copenhagen rules string (its `tfr:w`: the player whose move makes a position
+/// occur the third time wins; in a perpetual king threat that is the attackers, forced to block).
+const OPENTAFL_COPENHAGEN: &str = "dim:11 name:Copenhagen atkf:y tfr:w sw:s efe:y start:/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/";
+
+#[test]
+fn opentafl_copenhagen_is_ours_with_the_repeating_mover_winning() {
+    let rules = parse_rules(OPENTAFL_COPENHAGEN).unwrap();
+    assert_eq!(rules.repetition, Repetition::MoverWins);
+    let ours = tafl_rules::Rules { repetition: Repetition::MoverWins, ..Variant::Copenhagen.rules() };
+    assert_eq!(rules, ours, "every other rule is OpenTafl's default or named");
+    let exported = tafl_rules::otn::rules_string(&rules);
+    assert!(exported.contains(" tfr:w "), "{exported}");
+    assert_eq!(parse_rules(&exported).unwrap(), rules);
+
+    // The start is the first occurrence: the defenders' f3-f4 on the eighth ply makes the third
+    // and wins. The engine, with the defenders to move on ply 7, sees it.
+    let cycle = ["a4-a3", "f4-f3", "a3-a4", "f3-f4"];
+    let mut game = Game::new(Position::new(rules).unwrap());
+    for mv in [cycle, cycle].concat().iter().take(7) {
+        game.play(mv.parse().unwrap()).unwrap();
+        assert!(game.status().is_ongoing());
+    }
+    let analysis = tafl_rules::engine::Searcher::new().analyse(&game, &tafl_rules::engine::Limits::depth(2)).unwrap();
+    assert_eq!(analysis.best.to_string(), "f3-f4", "{analysis:?}");
+    assert!(analysis.score > 20_000, "{analysis:?}");
+    game.play(analysis.best).unwrap();
+    let won = tafl_rules::Outcome { winner: Some(tafl_rules::Side::Defenders), reason: tafl_rules::Reason::Repetition };
+    assert_eq!(game.status(), tafl_rules::Status::Finished(won));
 }

@@ -156,5 +156,6 @@ rules-shieldwall-corners = **Shieldwall.** A row of pieces along the edge, brack
 rules-exit-fort = **Exit fort.** The defenders also win when the king, on the edge and able to move, sits in a fortress that can never be broken.
 rules-repetition-draw = **Repetition.** The third time a position occurs, the game is drawn.
 rules-repetition-mover-loses = **Repetition.** Whoever makes a position occur for the third time loses.
+rules-repetition-mover-wins = **Repetition.** Whoever makes a position occur for the third time wins.
 rules-repetition-defenders-lose = **Repetition.** When a position occurs for the third time, the defenders lose.
 rules-repetition-ignore = **Repetition.** Positions may repeat freely.

@@ -372,6 +372,15 @@ mod tests {
     }
 
     #[test]
+    fn opentafls_own_copenhagen_rules_are_played() {
+        let rules = "dim:11 name:Copenhagen atkf:y tfr:w sw:s efe:y start:/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/";
+        let output = session(&format!("rules {rules}\nside attackers\nstart\nplay attackers\n"));
+        let mv = output.lines().nth(1).and_then(|l| l.strip_prefix("move ")).expect("a move, not error 0");
+        let mut game = Game::new(Position::new(tafl_rules::Variant::Copenhagen.rules()).expect("a preset"));
+        game.play(mv.parse::<MoveText>().expect("simple notation").mv).expect("a legal move");
+    }
+
+    #[test]
     fn rules_it_cannot_read_are_answered_with_error_0() {
         let output = session("rules nonsense\nplay attackers\nfinish 1\n");
         assert_eq!(output.lines().collect::<Vec<_>>(), ["hello", "error 0", "error 0"]);

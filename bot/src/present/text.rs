@@ -169,6 +169,7 @@ pub fn rules_explanation(rules: &Rules, lang: Lang) -> Vec<String> {
         match rules.repetition {
             Repetition::Draw => "rules-repetition-draw",
             Repetition::MoverLoses => "rules-repetition-mover-loses",
+            Repetition::MoverWins => "rules-repetition-mover-wins",
             Repetition::DefendersLose => "rules-repetition-defenders-lose",
             Repetition::Ignore => "rules-repetition-ignore",
         }

@@ -786,7 +786,7 @@ impl Run<'_> {
             Repetition::Draw | Repetition::Ignore => 0,
             Repetition::MoverLoses => -(WIN_BOUND - 1),
             Repetition::DefendersLose if mover == Side::Defenders => -(WIN_BOUND - 1),
-            Repetition::DefendersLose => WIN_BOUND - 1,
+            Repetition::MoverWins | Repetition::DefendersLose => WIN_BOUND - 1,
         })
     }
 }
