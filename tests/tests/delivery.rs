@@ -16,8 +16,8 @@ use tafl_rules::{Game, Position, Variant};
 
 const BINARY: &str = env!("CARGO_BIN_EXE_tafl-bot-e2e");
 
-/// People's names, Latin letters in any language.
-const NAMES: &[&str] = &["Alice", "Bob"];
+/// People's names and the names of the export's format, Latin letters in any language.
+const NAMES: &[&str] = &["Alice", "Bob", "OTN", "OpenTafl"];
 
 in_english_and_russian!(
     a_bot_killed_between_a_move_and_its_board_edit_catches_up_after_a_restart,
@@ -51,6 +51,14 @@ fn is_live_board(message: &StoredMessage, game: i64, ply: usize) -> bool {
     !message.deleted
         && message.attachments.iter().any(|a| a.filename == format!("game-{game}-{ply}.png"))
         && message.custom_ids().iter().any(|id| id.starts_with(&format!("tafl:piece:{game}:{ply}")))
+}
+
+/// Whether `message` is the live board of game `id` showing `game`'s position: its ply and its
+/// last move. A takeback and new moves reach a ply again in another position, and the board may
+/// show the old one at that ply until the delivery catches up.
+fn shows_position(message: &StoredMessage, id: i64, game: &Game) -> bool {
+    is_live_board(message, id, game.ply())
+        && game.moves().last().is_none_or(|last| message.text().contains(&format!("`{}", last.mv)))
 }
 
 /// Every message of game `game` with live controls (any ply).
@@ -88,12 +96,26 @@ fn summaries(fake: &FakeDiscord, game: i64) -> usize {
     fake.all_messages().iter().filter(|m| !m.deleted && m.attachments.iter().any(|a| a.filename == gif)).count()
 }
 
-/// Public messages the bot created through channel routes twice with the same content: what a
-/// retried post without a nonce would leave behind. Boards are left out: two `/tafl board` at
-/// the same ply rightly post the same picture twice (the older one without controls), and
-/// [`boards_with_controls`] checks them.
+/// Public messages the bot created through channel routes twice with the same content and the
+/// same nonce, or without one: what a retried post without a nonce would leave behind. Two
+/// messages of the same words for two things that happened (two takeback requests) have the
+/// nonces of two outbox items. Boards are left out: two `/tafl board` at the same ply rightly
+/// post the same picture twice (the older one without controls), and [`boards_with_controls`]
+/// checks them.
 fn duplicates(fake: &FakeDiscord) -> Vec<StoredMessage> {
-    let mut seen: HashMap<(u64, String, String), u64> = HashMap::new();
+    // The nonce each message was created with (its post's answer names it, even when the fake
+    // lost that answer on purpose).
+    let mut nonces: HashMap<u64, String> = HashMap::new();
+    for request in fake.requests() {
+        let created = request.response["id"].as_str().and_then(|id| id.parse().ok());
+        let nonce = request.json.as_ref().and_then(|json| json["nonce"].as_str().map(str::to_owned));
+        if request.method == "POST"
+            && let (Some(created), Some(nonce)) = (created, nonce)
+        {
+            nonces.insert(created, nonce);
+        }
+    }
+    let mut seen: HashMap<(u64, String, String, Option<String>), u64> = HashMap::new();
     let mut twice = Vec::new();
     for message in fake.all_messages() {
         let is_board = message
@@ -104,7 +126,7 @@ fn duplicates(fake: &FakeDiscord) -> Vec<StoredMessage> {
             continue;
         }
         let names: Vec<&str> = message.attachments.iter().map(|a| a.filename.as_str()).collect();
-        let key = (message.channel_id, message.text(), names.join(","));
+        let key = (message.channel_id, message.text(), names.join(","), nonces.get(&message.id).cloned());
         if seen.insert(key, message.id).is_some() {
             twice.push(message);
         }
@@ -349,6 +371,7 @@ enum Step {
     SlowEdit,
     DropGateway,
     Race,
+    Takeback,
 }
 
 /// A small, seeded random number generator (xorshift), so that a failing run can be repeated.
@@ -385,7 +408,7 @@ async fn through_random_moves_boards_restarts_and_faults_every_game_ends_up_show
     }
     let steps = 80;
     for step in 0..steps {
-        let kind = match rng.below(25) {
+        let kind = match rng.below(27) {
             0..=8 => Step::Move,
             9 => Step::Resign,
             10..=11 => Step::Board,
@@ -395,7 +418,8 @@ async fn through_random_moves_boards_restarts_and_faults_every_game_ends_up_show
             17..=18 => Step::LostAnswer,
             19..=20 => Step::SlowEdit,
             21 => Step::DropGateway,
-            _ => Step::Race,
+            22..=24 => Step::Race,
+            _ => Step::Takeback,
         };
         if matches!(kind, Step::RateLimit | Step::ServerError | Step::LostAnswer | Step::SlowEdit) {
             // One burst of faults at a time: a dozen piled up would only test the backoff's
@@ -424,8 +448,7 @@ async fn through_random_moves_boards_restarts_and_faults_every_game_ends_up_show
                 let mv = moves[rng.below(moves.len())];
                 let player: Player = if game.position().to_move() == tafl_rules::Side::Attackers { ALICE } else { BOB };
                 let text = mv.to_string();
-                let ply = game.ply();
-                let by_menus = rng.below(2) == 0 && play_by_menus(&table, id, ply, player, &text).await;
+                let by_menus = rng.below(2) == 0 && play_by_menus(&table, id, game, player, &text).await;
                 if !by_menus {
                     let typed = table.command(player, "move", &json!({ "notation": text, "game": id }), &[]);
                     let answer = fake.wait_for_original(&typed).await;
@@ -445,11 +468,27 @@ async fn through_random_moves_boards_restarts_and_faults_every_game_ends_up_show
                 let player: Player = if game.position().to_move() == tafl_rules::Side::Attackers { ALICE } else { BOB };
                 let whole_move = rng.below(2) == 0;
                 let what = format!("step {step}, seed {seed}: game {id} at ply {}", game.ply());
-                let landed =
-                    race_a_click_and_a_typed_move(&table, id, game.ply(), player, &clicked, whole_move, &typed)
-                        .await
-                        .unwrap_or_else(|answer| panic!("{what}: neither move was played: {answer}"));
+                let landed = race_a_click_and_a_typed_move(&table, id, game, player, &clicked, whole_move, &typed)
+                    .await
+                    .unwrap_or_else(|answer| panic!("{what}: neither move was played: {answer}"));
                 game.play(*moves.iter().find(|mv| mv.to_string() == landed).unwrap()).unwrap();
+            }
+            Step::Takeback => {
+                let game = &games[at];
+                if resigned[at] || game.status() != tafl_rules::Status::Ongoing || game.ply() == 0 {
+                    continue;
+                }
+                let player_of = |side| if side == tafl_rules::Side::Attackers { ALICE } else { BOB };
+                let to_move = game.position().to_move();
+                // Whoever moved last, or the player to move when they have moved before.
+                let asks = if game.ply() >= 2 && rng.below(2) == 0 { to_move } else { to_move.opponent() };
+                let legal = game.position().legal_moves();
+                let typed = legal[rng.below(legal.len())].to_string();
+                let what = format!("step {step}, seed {seed}: game {id} at ply {}", game.ply());
+                let (asker, answerer) = (player_of(asks), player_of(asks.opponent()));
+                games[at] = race_a_takeback_and_a_move(&table, id, asker, answerer, player_of(to_move), &typed)
+                    .await
+                    .unwrap_or_else(|why| panic!("{what}: {why}"));
             }
             Step::Board => {
                 let shown = table.command(ALICE, "board", &json!({ "game": id }), &[]);
@@ -508,13 +547,13 @@ async fn through_random_moves_boards_restarts_and_faults_every_game_ends_up_show
         let ply = game.ply();
         let what = format!("game {id} at ply {ply} (seed {seed})");
         if !resigned[at] && game.status() == tafl_rules::Status::Ongoing {
-            fake.wait_for_message(&format!("the board of {what}"), |m| is_live_board(m, id, ply)).await;
+            fake.wait_for_message(&format!("the board of {what}"), |m| shows_position(m, id, game)).await;
             // Older boards lose their controls in the same lane, a moment later (and a board
             // found live may be one that a later `/tafl board` replaces).
             wait_a_little_for(|| boards_with_controls(&fake, id).len() == 1).await;
             let controls = boards_with_controls(&fake, id);
             assert_eq!(controls.len(), 1, "{what}: {controls:#?}");
-            assert!(is_live_board(&controls[0], id, ply), "{what}: {controls:#?}");
+            assert!(shows_position(&controls[0], id, game), "{what}: {controls:#?}");
             let to_move = if game.position().to_move() == tafl_rules::Side::Attackers { ALICE } else { BOB };
             fake.wait_for_message(&format!("the notice of {what}"), |m| is_notice_for(m, id, to_move)).await;
             wait_a_little_for(|| notices(&fake, id).len() == 1).await;
@@ -537,14 +576,15 @@ async fn through_random_moves_boards_restarts_and_faults_every_game_ends_up_show
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Plays `text` in game `id` by the menus of its board once the board shows `ply` and is the
+/// Plays `text` in game `id` by the menus of its board once the board shows `game` and is the
 /// only one with controls; false (nothing played) when the board lost its controls before or
 /// between the two clicks, as when a `/tafl board` asked for earlier is posted meanwhile.
-async fn play_by_menus(table: &Table<'_>, id: i64, ply: usize, player: Player, text: &str) -> bool {
+async fn play_by_menus(table: &Table<'_>, id: i64, game: &Game, player: Player, text: &str) -> bool {
     let fake = table.fake;
-    let board = fake.wait_for_message("the board to play on", |m| is_live_board(m, id, ply)).await;
+    let ply = game.ply();
+    let board = fake.wait_for_message("the board to play on", |m| shows_position(m, id, game)).await;
     wait_a_little_for(|| boards_with_controls(fake, id).len() == 1).await;
-    let Some(board) = boards_with_controls(fake, id).into_iter().find(|m| is_live_board(m, id, ply)).or(Some(board))
+    let Some(board) = boards_with_controls(fake, id).into_iter().find(|m| shows_position(m, id, game)).or(Some(board))
     else {
         return false;
     };
@@ -566,7 +606,7 @@ async fn play_by_menus(table: &Table<'_>, id: i64, ply: usize, player: Player, t
     true
 }
 
-/// The player to move clicks on the board of game `id` at `ply` (the piece of `clicked`, and with
+/// The player to move clicks on the board of game `id` showing `game` (the piece of `clicked`, and with
 /// `whole_move` its destination too) while typing `typed`, the last click and the command pushed
 /// together: two devices, or a click that waits for the board's pen while the command does not.
 /// Exactly one move may land, at most: the typed one is always played when the click only opens
@@ -575,7 +615,7 @@ async fn play_by_menus(table: &Table<'_>, id: i64, ply: usize, player: Player, t
 async fn race_a_click_and_a_typed_move(
     table: &Table<'_>,
     id: i64,
-    ply: usize,
+    game: &Game,
     player: Player,
     clicked: &str,
     whole_move: bool,
@@ -583,7 +623,8 @@ async fn race_a_click_and_a_typed_move(
 ) -> Result<String, String> {
     let fake = table.fake;
     let type_it = || table.command(player, "move", &json!({ "notation": typed, "game": id }), &[]);
-    let board = fake.wait_for_message("the board to race on", |m| is_live_board(m, id, ply)).await;
+    let ply = game.ply();
+    let board = fake.wait_for_message("the board to race on", |m| shows_position(m, id, game)).await;
     let (from, _) = clicked.split_once('-').unwrap();
     let piece = format!("tafl:piece:{id}:{ply}");
     let mut click = None;
@@ -620,6 +661,69 @@ async fn race_a_click_and_a_typed_move(
     })
     .await;
     Ok(clicked.to_owned())
+}
+
+/// `asks` requests a takeback in game `id`; then `answers` accepts it while `to_move` types
+/// `typed`, both pushed together. Each lands or is refused as a whole: the game as
+/// the bot exports it afterwards has the ply it had, plus one if the move was played, less the
+/// plies the acceptance says it took back. Returns that game, the test's copy from then on.
+async fn race_a_takeback_and_a_move(
+    table: &Table<'_>,
+    id: i64,
+    asks: Player,
+    answers: Player,
+    to_move: Player,
+    typed: &str,
+) -> Result<Game, String> {
+    let fake = table.fake;
+    let before = exported(table, id).await.ply();
+    let request = table.command(asks, "takeback", &json!({ "game": id }), &[]);
+    let requested = fake.wait_for_original(&request).await.content;
+    if !requested.starts_with(table.says("You asked to take back", "Вы попросили вернуть")) {
+        // Refused (a request already open, say): nothing changed.
+        let after = exported(table, id).await;
+        return if after.ply() == before {
+            Ok(after)
+        } else {
+            Err(format!("a refused request moved the game: {requested}"))
+        };
+    }
+    let accept = table.command(answers, "takeback", &json!({ "action": 1, "game": id }), &[]);
+    let played = table.command(to_move, "move", &json!({ "notation": typed, "game": id }), &[]);
+    let accepted = fake.wait_for_original(&accept).await.content;
+    let played = fake.wait_for_original(&played).await.content;
+    let taken: usize = if accepted.starts_with(table.says("You agreed", "Вы согласились")) {
+        // The numbers said are the game's and the plies'.
+        let mut numbers: Vec<usize> =
+            accepted.split(|c: char| !c.is_ascii_digit()).filter_map(|n| n.parse().ok()).collect();
+        if let Some(at) = numbers.iter().position(|&n| n as i64 == id) {
+            numbers.remove(at);
+        }
+        numbers.into_iter().find(|&n| n == 1 || n == 2).ok_or(accepted.clone())?
+    } else {
+        0
+    };
+    let landed = usize::from(played.starts_with(table.says("You played", "Вы сыграли")));
+    let after = exported(table, id).await;
+    if after.ply() + taken == before + landed {
+        Ok(after)
+    } else {
+        Err(format!(
+            "from ply {before}, {landed} move and {taken} taken back gave ply {}: {accepted} / {played}",
+            after.ply()
+        ))
+    }
+}
+
+/// Game `id` as `/tafl export` gives it, replayed.
+async fn exported(table: &Table<'_>, id: i64) -> Game {
+    let fake = table.fake;
+    let export = table.command(ALICE, "export", &json!({ "game": id }), &[]);
+    let answer = fake.wait_for_original(&export).await;
+    let name = format!("game-{id}.otn");
+    let file = answer.attachments.iter().find(|a| a.filename == name).unwrap_or_else(|| panic!("{answer:#?}"));
+    let record = tafl_rules::otn::GameRecord::parse(&String::from_utf8_lossy(&file.data)).expect("an OTN record");
+    record.replay().expect("the record replays")
 }
 
 /// How many times a bot has registered its commands.
