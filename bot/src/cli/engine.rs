@@ -2,8 +2,9 @@
 //! (and the computer tournaments built on it) can use this engine.
 //!
 //! Implemented from `OpenTafl`'s `opentafl-engine-protocol.txt`: the engine says `hello`, takes
-//! `rules`, `position`, `side`, `clock`, `start`, `play`, `opponent-move`, `analyze`, `error` and
-//! `finish`, and answers `move`, `analysis` and `error 0` (rules it cannot play). Moves travel in
+//! `rules`, `position`, `side`, `clock`, `start`, `play`, `opponent-move`, `analyze`, `move` (our
+//! move taken), `error` (our move refused) and `finish`, and answers `move`, `analysis` and
+//! `error 0` (rules it cannot play). Moves travel in
 //! simple notation (`a4-a1`); captures written after them are accepted. Unknown commands are
 //! ignored, as the protocol's commands are unacknowledged.
 //!
@@ -144,6 +145,17 @@ impl Session {
                     && let Some(position) = parts.next()
                 {
                     self.resync(position, self.side);
+                }
+            }
+            "move" => {
+                // `OpenTafl` took our move and sends the board after it: a later `error` is not
+                // about this move. Its board wins when ours differs.
+                self.ours = None;
+                if let (Some(game), Ok(setup)) = (&self.game, rest.parse::<Setup>())
+                    && game.position().setup() != setup
+                {
+                    let to_move = game.position().to_move();
+                    self.set_board(&setup, to_move);
                 }
             }
             "error" => {
@@ -339,14 +351,20 @@ mod tests {
         for mv in &said {
             brandubh_after(&["d2-b2", mv]);
         }
-        // A move taken is no longer ours to take back: the opponent's reply comes, then the
-        // next refusal concerns the next position only.
+        // A move taken is no longer ours to take back: OpenTafl confirms it with the board after
+        // it (`move`), or the opponent's reply comes; a later error is not about it.
         let first = &said[0];
         // (The board after b2-b1 is not read: the move plays on ours.)
         let output =
             session(&format!("{opening}play defenders\nopponent-move b2-b1 {board}\nerror 2\nplay defenders\n"));
         let replies = moves_said(&output);
         assert_eq!(replies[0], *first, "the same search gives the same first move");
+        brandubh_after(&["d2-b2", first, "b2-b1", &replies[1]]);
+        let after_first = brandubh_after(&["d2-b2", first]).position().setup();
+        let output = session(&format!(
+            "{opening}play defenders\nmove {after_first}\nerror 5\nopponent-move b2-b1\nplay defenders\n"
+        ));
+        let replies = moves_said(&output);
         brandubh_after(&["d2-b2", first, "b2-b1", &replies[1]]);
     }
 
