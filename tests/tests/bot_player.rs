@@ -17,8 +17,8 @@ in_english_and_russian!(
     a_bot_killed_while_it_searches_plays_its_move_after_a_restart,
 );
 
-/// The Latin words that belong in a Russian run: people's names.
-const NOT_ENGLISH: &[&str] = &["Alice", "Bob"];
+/// The Latin words that belong in a Russian run: people's names, and the export's format.
+const NOT_ENGLISH: &[&str] = &["Alice", "Bob", "OTN", "OpenTafl"];
 
 /// The bot itself, as a player that can be named in a user option.
 const THE_BOT: Player = Player { id: APPLICATION_ID, name: "tafl" };
@@ -195,6 +195,25 @@ async fn a_hint_in_an_unrated_game_against_the_bot_is_a_private_picture_and_refu
     let answer = fake.wait_for_original(&played).await;
     assert!(answer.content.starts_with(table.says("You played", "Вы сыграли")), "{}", answer.content);
     board_at(&fake, 2, 2).await;
+
+    // A hint asked for, and a move typed while the engine thinks about it (half a second): the
+    // hint would be about a position that is gone, so it is refused.
+    let export = table.command(ALICE, "export", &json!({ "game": 2 }), &[]);
+    let record = fake.wait_for_original(&export).await;
+    let record = String::from_utf8_lossy(&record.attachments[0].data).into_owned();
+    let game = tafl_rules::otn::GameRecord::parse(&record).expect("a record").replay().expect("it replays");
+    assert_eq!(game.ply(), 2, "Alice to move after the bot's reply");
+    let legal = game.position().legal_moves()[0].to_string();
+    let hint = table.command(ALICE, "hint", &json!({ "game": 2 }), &[]);
+    let typed = table.command(ALICE, "move", &json!({ "notation": legal, "game": 2 }), &[]);
+    let moved = fake.wait_for_original(&typed).await;
+    assert!(moved.content.starts_with(table.says("You played", "Вы сыграли")), "{moved:#?}");
+    let answer = fake.wait_for_original(&hint).await;
+    let changed = table.says("The board has changed since", "Доска уже изменилась");
+    assert!(
+        answer.is_ephemeral() && answer.attachments.is_empty() && answer.content.starts_with(changed),
+        "{answer:#?}"
+    );
     table.assert_no_english(NOT_ENGLISH);
     bot.stop().await;
 }

@@ -343,6 +343,12 @@ pub async fn hint(ctx: Context<'_>, #[autocomplete = "autocomplete_game"] game: 
     let Ok(Some(analysis)) = analysis else {
         return Err(BotError::Host(HostError::Internal));
     };
+    // A move made while the engine thought (the player's own, typed meanwhile) leaves the hint
+    // about a position that is gone, its move perhaps illegal now.
+    let current = ctx.data().host.show(game).await?;
+    if current.ply != view.ply {
+        return Err(BotError::Host(HostError::StaleBoard { id: game, ply: current.ply, expected: view.ply }));
+    }
     let png = board::hint_picture(ctx.data(), &view, &job.game, analysis.best, lang(ctx)).await?;
     let file_name = format!("hint-{game}-{}.png", view.ply);
     let embed = serenity::CreateEmbed::new()
