@@ -379,7 +379,7 @@ support::both! {
             let user = if n % 2 == 0 { alice().id } else { bob().id };
             let mut forecasts = Vec::new();
             let (played, state) = host
-                .play_on_board(g.id, user, mv, Some(n), NOW, &mut |view, history| {
+                .play_on_board(g.id, user, mv, (Some(n), None), NOW, &mut |view, history| {
                     forecasts.push((view.clone(), history.clone()));
                 })
                 .await
@@ -402,7 +402,7 @@ support::both! {
         }
         // A refused move forecasts nothing and changes nothing.
         let mut forecast = false;
-        refused!(host, host.play_on_board(g.id, alice().id, "a4-a5", None, NOW, &mut |_, _| forecast = true));
+        refused!(host, host.play_on_board(g.id, alice().id, "a4-a5", (None, None), NOW, &mut |_, _| forecast = true));
         assert!(!forecast);
     }
 }
@@ -566,6 +566,33 @@ support::both! {
         let moves: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM moves").fetch_one(host.db().pool()).await.unwrap();
         assert_eq!(moves, 0);
         host.play(g.id, alice().id, "h1-h3", Some(0), NOW).await.unwrap();
+    }
+}
+
+support::both! {
+    async fn a_board_from_before_a_takeback_is_refused_at_the_same_ply_by_its_moves_tag() {
+        let host = host().await;
+        let g = game(&host, "copenhagen").await;
+        host.play(g.id, alice().id, "d1-d3", None, NOW).await.unwrap();
+        // Bob's menus on this board carry its ply and the tag of its moves.
+        let old = host.board_state(g.id).await.unwrap();
+        let old_tag = tafl_bot::host::moves_tag(&old.history);
+        host.board_to_move(g.id, bob().id, (1, Some(old_tag))).await.unwrap();
+        host.takeback(g.id, alice().id, OfferAction::Offer, None, NOW).await.unwrap();
+        host.takeback(g.id, bob().id, OfferAction::Accept, None, NOW).await.unwrap();
+        host.play(g.id, alice().id, "h1-h3", None, NOW).await.unwrap();
+        // Ply 1 again, another position: the old board's menus and moves are refused.
+        let new = host.board_state(g.id).await.unwrap();
+        let new_tag = tafl_bot::host::moves_tag(&new.history);
+        assert_ne!(old_tag, new_tag);
+        let stale = refused!(host, host.board_to_move(g.id, bob().id, (1, Some(old_tag))));
+        assert!(matches!(stale, HostError::StaleBoard { .. }), "{stale:?}");
+        let stale = refused!(host, host.play_on_board(g.id, bob().id, "f4-f3", (Some(1), Some(old_tag)), NOW, &mut |_, _| ()));
+        assert!(matches!(stale, HostError::StaleBoard { .. }), "{stale:?}");
+        // The current board's tag, or none (a menu drawn before tags), is taken.
+        host.board_to_move(g.id, bob().id, (1, Some(new_tag))).await.unwrap();
+        host.board_to_move(g.id, bob().id, (1, None)).await.unwrap();
+        host.play_on_board(g.id, bob().id, "f4-f3", (Some(1), Some(new_tag)), NOW, &mut |_, _| ()).await.unwrap();
     }
 }
 

@@ -279,8 +279,8 @@ impl StoredMessage {
     /// `(label, value)` of the options of the select menu `custom_id`; empty when there is none.
     #[must_use]
     pub fn select_options(&self, custom_id: &str) -> Vec<(String, String)> {
-        self.all_components()
-            .filter(|c| c["custom_id"] == custom_id)
+        self.component(custom_id)
+            .into_iter()
             .filter_map(|c| c["options"].as_array())
             .flatten()
             .map(|o| (str_of(&o["label"]), str_of(&o["value"])))
@@ -311,10 +311,35 @@ impl StoredMessage {
         lines.join("\n")
     }
 
-    /// The component `custom_id` of this message.
+    /// The component `custom_id` of this message. A test may name a move menu without the moves
+    /// tag the bot puts after its ply (`tafl:to:1:0:d2` for `tafl:to:1:0.1a2b3c4d:d2`): the
+    /// tag is the bot's business, the ply and square are what a test means.
     fn component(&self, custom_id: &str) -> Option<&Value> {
-        self.all_components().find(|c| c["custom_id"] == custom_id)
+        self.all_components().find(|c| c["custom_id"] == custom_id).or_else(|| {
+            self.all_components().find(|c| c["custom_id"].as_str().is_some_and(|id| untagged(id) == custom_id))
+        })
     }
+
+    /// Whether the message has the control `custom_id`, named with or without its moves tag.
+    #[must_use]
+    pub fn has_control(&self, custom_id: &str) -> bool {
+        self.component(custom_id).is_some()
+    }
+}
+
+/// A `custom_id` without the moves tag after its ply (`.` and 8 hex digits).
+#[must_use]
+pub fn untagged(custom_id: &str) -> String {
+    let parts: Vec<&str> = custom_id.split(':').collect();
+    parts
+        .iter()
+        .enumerate()
+        .map(|(i, part)| match part.split_once('.') {
+            Some((ply, tag)) if i == 3 && tag.len() == 8 && tag.bytes().all(|b| b.is_ascii_hexdigit()) => ply,
+            _ => part,
+        })
+        .collect::<Vec<_>>()
+        .join(":")
 }
 
 fn str_of(value: &Value) -> String {
@@ -857,6 +882,9 @@ impl FakeDiscord {
         let Some(component) = message.component(custom_id) else {
             return Err(format!("message {} has no component {custom_id:?}: {:#?}", message.id, message.components));
         };
+        // The id as the bot made it, moves tag included.
+        let custom_id = component["custom_id"].as_str().unwrap_or(custom_id).to_owned();
+        let custom_id = custom_id.as_str();
         assert!(component["disabled"] != true, "the component {custom_id:?} is disabled: {component}");
         let component_type = component["type"].as_u64().unwrap_or(2);
         let mut data = json!({ "custom_id": custom_id, "component_type": component_type });

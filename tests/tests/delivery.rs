@@ -50,7 +50,7 @@ async fn start_game(table: &Table<'_>) -> StoredMessage {
 fn is_live_board(message: &StoredMessage, game: i64, ply: usize) -> bool {
     !message.deleted
         && message.attachments.iter().any(|a| a.filename == format!("game-{game}-{ply}.png"))
-        && message.custom_ids().iter().any(|id| id.starts_with(&format!("tafl:piece:{game}:{ply}")))
+        && message.has_control(&format!("tafl:piece:{game}:{ply}"))
 }
 
 /// Whether `message` is the live board of game `id` showing `game`'s position: its ply and its

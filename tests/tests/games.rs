@@ -31,6 +31,7 @@ in_english_and_russian!(
     a_double_click_kept_waiting_is_acknowledged_and_refused_by_a_follow_up,
     a_click_whose_acknowledgement_reply_is_lost_is_still_answered,
     a_menu_click_overtaken_by_a_move_while_it_waits_is_refused_and_the_board_stays_playable,
+    a_menu_from_before_a_takeback_is_refused_when_the_game_is_back_at_its_ply,
 );
 
 /// A preset's name as the table's people read it.
@@ -154,7 +155,7 @@ async fn play_by_menus(
     let to = format!("tafl:to:{game}:{ply}:{from}");
     let click = table.click(player, board, &pieces, Some(from));
     let menu = fake.wait_for_answer(&click).await;
-    assert!(menu.id == board.id && menu.custom_ids().contains(&to), "the destination menu: {menu:#?}");
+    assert!(menu.id == board.id && menu.has_control(&to), "the destination menu: {menu:#?}");
     let options = menu.select_options(&to);
     assert!(options.iter().any(|(_, value)| value == mv), "{mv} is offered: {options:?}");
     assert!(menu.attachments[0].filename.starts_with(&format!("game-{game}-{ply}")), "{:#?}", menu.attachments);
@@ -291,7 +292,7 @@ async fn a_double_click_plays_the_move_once(locale: &'static str) {
     let board = start_game(&table, Variant::Brandubh).await;
     let click = table.click(ALICE, &board, "tafl:piece:1:0", Some("d2"));
     let menu = fake.wait_for_answer(&click).await;
-    assert!(menu.custom_ids().contains(&"tafl:to:1:0:d2".to_owned()), "{menu:#?}");
+    assert!(menu.has_control("tafl:to:1:0:d2"), "{menu:#?}");
 
     // Two presses of the same option, sent together as a nervous thumb would.
     let first = table.click(ALICE, &menu, "tafl:to:1:0:d2", Some("d2-c2"));
@@ -401,7 +402,7 @@ async fn menu_stays_open_after(
     assert!(answer.status < 300, "{answer:#?}");
     let shown = fake.message(board.id).expect("the board");
     let destinations = "tafl:to:1:0:d2".to_owned();
-    assert!(shown.custom_ids().contains(&destinations), "the menu is open after both: {shown:#?}");
+    assert!(shown.has_control(&destinations), "the menu is open after both: {shown:#?}");
     shown
 }
 
@@ -547,13 +548,58 @@ async fn a_menu_click_overtaken_by_a_move_while_it_waits_is_refused_and_the_boar
     let refusal = fake.wait_for_message("the refusal of the click", |m| m.interaction == Some(click.id)).await;
     assert!(refusal.is_ephemeral(), "{refusal:#?}");
     assert!(refusal.content.starts_with(table.says("The board has changed", "Доска уже изменилась")), "{refusal:#?}");
-    let live = |m: &StoredMessage| m.custom_ids().contains(&"tafl:piece:1:1".to_owned());
+    let live = |m: &StoredMessage| m.has_control("tafl:piece:1:1");
     let shown = fake.wait_for_message("the board at ply 1 with Bob's pieces", |m| m.id == board.id && live(m)).await;
     assert!(shown.attachments.iter().any(|a| a.filename == "game-1-1.png"), "{shown:#?}");
     // And it stays so: nothing of the click's lands on it afterwards.
     tokio::time::sleep(std::time::Duration::from_millis(500)).await;
     let board = fake.message(board.id).expect("the board");
     assert!(live(&board) && !board.custom_ids().iter().any(|id| id.starts_with("tafl:to:")), "{board:#?}");
+    table.assert_no_english(NOT_ENGLISH);
+    bot.stop().await;
+}
+
+/// Bob opens d3's destinations at ply 1; Alice's move is taken back and she plays another, so
+/// the game is at ply 1 again in another position. Bob's client, still showing the old board
+/// (its edit not yet arrived), picks d3-d2 there: refused as stale, nothing played. The menus
+/// carried only the ply, and the move was played on a position Bob had not seen.
+async fn a_menu_from_before_a_takeback_is_refused_when_the_game_is_back_at_its_ply(locale: &'static str) {
+    let (fake, bot, _dir) = served("menu-before-takeback").await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale };
+    let board = start_game(&table, Variant::Brandubh).await;
+    let first = table.command(ALICE, "move", &json!({ "notation": "d2-c2" }), &[]);
+    assert!(private_answer(&fake, &first).await.starts_with(table.says("You played", "Вы сыграли")));
+    let old = fake
+        .wait_for_message("the board at ply 1", |m| {
+            m.id == board.id && m.custom_ids().iter().any(|id| id.starts_with("tafl:piece:1:1"))
+        })
+        .await;
+    let piece = old.custom_ids().into_iter().find(|id| id.starts_with("tafl:piece:1:1")).expect("a piece menu");
+    let opened = table.click(BOB, &old, &piece, Some("d3"));
+    let menu = fake.wait_for_answer(&opened).await;
+    let to = menu.custom_ids().into_iter().find(|id| id.starts_with("tafl:to:1:1")).expect("d3's destinations");
+    // Bob's client keeps this board; his pick on it comes after the takeback and the new move.
+    let mut stale = tafl_e2e::fake_discord::with_name(fake.component(&menu, &to, &["d3-d2"], BOB.id), BOB.name);
+    stale["locale"] = json!(locale);
+    stale["guild_locale"] = json!(locale);
+
+    let asked = table.command(ALICE, "takeback", &json!({}), &[]);
+    private_answer(&fake, &asked).await;
+    let agreed = table.command(BOB, "takeback", &json!({ "action": 1 }), &[]);
+    assert!(private_answer(&fake, &agreed).await.starts_with(table.says("You agreed", "Вы согласились")));
+    let second = table.command(ALICE, "move", &json!({ "notation": "d2-e2" }), &[]);
+    assert!(private_answer(&fake, &second).await.starts_with(table.says("You played", "Вы сыграли")));
+
+    let click = fake.push_interaction(stale);
+    let refusal =
+        fake.wait_for_message("the refusal of the old board's pick", |m| m.interaction == Some(click.id)).await;
+    assert!(refusal.is_ephemeral(), "{refusal:#?}");
+    assert!(refusal.content.starts_with(table.says("The board has changed", "Доска уже изменилась")), "{refusal:#?}");
+    // Nothing was played: Bob is still to move after d2-e2.
+    let shown =
+        fake.wait_for_message("the board after d2-e2", |m| m.id == board.id && m.text().contains("`d2-e2")).await;
+    let to_move = table.says("Move 1: <@{}> to move", "Ход 1: ходит <@{}>").replace("{}", &BOB.id.to_string());
+    assert!(shown.text().contains(&to_move), "{}", shown.text());
     table.assert_no_english(NOT_ENGLISH);
     bot.stop().await;
 }

@@ -131,7 +131,7 @@ async fn build_from(
         .title(text::board_title(game, lang))
         .description(text::board_description(game, history, offers, lang))
         .image(format!("attachment://{file_name}"));
-    let components = if game.is_over() { Vec::new() } else { controls(game, offers, &menu, lang) };
+    let components = if game.is_over() { Vec::new() } else { controls(game, history, offers, &menu, lang) };
     Ok(Board { game: game.clone(), embed, components, png, file_name })
 }
 
@@ -216,8 +216,14 @@ fn destination(choice: &MoveChoice) -> Option<Square> {
 }
 
 /// The menus and buttons of a game that goes on.
-fn controls(game: &GameView, offers: &[OpenOffer], menu: &Menu, lang: Lang) -> Vec<serenity::CreateActionRow> {
-    let (id, ply) = (game.id, game.ply);
+fn controls(
+    game: &GameView,
+    history: &Game,
+    offers: &[OpenOffer],
+    menu: &Menu,
+    lang: Lang,
+) -> Vec<serenity::CreateActionRow> {
+    let (id, ply, tag) = (game.id, game.ply, Some(crate::host::moves_tag(history)));
     let mut rows = Vec::with_capacity(3);
     let mut buttons = Vec::with_capacity(4);
     match menu {
@@ -228,7 +234,7 @@ fn controls(game: &GameView, offers: &[OpenOffer], menu: &Menu, lang: Lang) -> V
                 .collect();
             let options = paged(&pieces, *page, &text::label(Label::MorePieces, lang));
             let select = serenity::CreateSelectMenu::new(
-                Control::Piece { game: id, ply }.to_string(),
+                Control::Piece { game: id, ply, tag }.to_string(),
                 serenity::CreateSelectMenuKind::String { options },
             )
             .placeholder(text::label(Label::PickPiece, lang));
@@ -241,13 +247,13 @@ fn controls(game: &GameView, offers: &[OpenOffer], menu: &Menu, lang: Lang) -> V
                 .collect();
             let options = paged(&choices, *page, &text::label(Label::MoreMoves, lang));
             let select = serenity::CreateSelectMenu::new(
-                Control::Destination { game: id, ply, from: *from }.to_string(),
+                Control::Destination { game: id, ply, tag, from: *from }.to_string(),
                 serenity::CreateSelectMenuKind::String { options },
             )
             .placeholder(text::pick_destination(*from, lang));
             rows.push(serenity::CreateActionRow::SelectMenu(select));
             buttons.push(
-                serenity::CreateButton::new(Control::Back { game: id, ply }.to_string())
+                serenity::CreateButton::new(Control::Back { game: id, ply, tag }.to_string())
                     .label(text::label(Label::Back, lang))
                     .style(serenity::ButtonStyle::Secondary),
             );
@@ -391,7 +397,8 @@ mod tests {
             ..game.clone()
         };
         let takeback = Control::Offer { kind: OfferKind::Takeback, action: OfferAction::Offer, game: game.id, ply };
-        controls(&game, &[], &Menu::Pieces(0), Lang::discord(None))
+        let history = Game::new(game.position.clone());
+        controls(&game, &history, &[], &Menu::Pieces(0), Lang::discord(None))
             .iter()
             .flat_map(|row| serde_json::to_value(row).unwrap()["components"].as_array().cloned().unwrap_or_default())
             .any(|button| button["custom_id"] == takeback.to_string())

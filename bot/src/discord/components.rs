@@ -99,18 +99,18 @@ impl Click<'_> {
         match control {
             Control::Accept(id) => self.accept(id).await,
             Control::Decline(id) => self.decline(id).await,
-            Control::Piece { game, ply } => match self.choice()? {
-                Choice::Page(page) => self.pieces(game, ply, page).await,
+            Control::Piece { game, ply, tag } => match self.choice()? {
+                Choice::Page(page) => self.pieces(game, (ply, tag), page).await,
                 Choice::Value(square) => {
                     let from: Square = square.parse().map_err(|_| self.bad_choice())?;
-                    self.destinations(game, ply, from, 0).await
+                    self.destinations(game, (ply, tag), from, 0).await
                 }
             },
-            Control::Destination { game, ply, from } => match self.choice()? {
-                Choice::Page(page) => self.destinations(game, ply, from, page).await,
-                Choice::Value(notation) => self.play(game, ply, &notation).await,
+            Control::Destination { game, ply, tag, from } => match self.choice()? {
+                Choice::Page(page) => self.destinations(game, (ply, tag), from, page).await,
+                Choice::Value(notation) => self.play(game, (ply, tag), &notation).await,
             },
-            Control::Back { game, ply } => self.pieces(game, ply, 0).await,
+            Control::Back { game, ply, tag } => self.pieces(game, (ply, tag), 0).await,
             Control::Resign { game, ply } => self.ask_to_resign(game, ply).await,
             Control::ConfirmResign { game, ply } => self.resign(game, ply).await,
             Control::Offer { kind, action, game, ply } => self.offer(kind, action, game, ply).await,
@@ -193,15 +193,21 @@ impl Click<'_> {
         }
     }
 
-    /// Opens the pieces menu at `page`.
-    async fn pieces(&self, game: GameId, ply: usize, page: usize) -> Result<(), BotError> {
-        let (_hold, state) = self.board_to_move(game, ply).await?;
+    /// Opens the pieces menu at `page`. `seen` is the ply and moves tag of the board clicked.
+    async fn pieces(&self, game: GameId, seen: (usize, Option<u32>), page: usize) -> Result<(), BotError> {
+        let (_hold, state) = self.board_to_move(game, seen).await?;
         self.show_state(game, state, Menu::Pieces(page), None).await
     }
 
     /// Opens the destination menu of the piece on `from`.
-    async fn destinations(&self, game: GameId, ply: usize, from: Square, page: usize) -> Result<(), BotError> {
-        let (_hold, state) = self.board_to_move(game, ply).await?;
+    async fn destinations(
+        &self,
+        game: GameId,
+        seen: (usize, Option<u32>),
+        from: Square,
+        page: usize,
+    ) -> Result<(), BotError> {
+        let (_hold, state) = self.board_to_move(game, seen).await?;
         let moves = host::destinations(&state.history, from);
         if moves.is_empty() {
             return Err(BotError::User(text::no_piece_moves(from, self.lang)));
@@ -209,20 +215,21 @@ impl Click<'_> {
         self.show_state(game, state, Menu::Destinations { from, moves, page }, None).await
     }
 
-    /// Takes the board's pen, then reads the game for a menu of the clicker's move at `ply`.
+    /// Takes the board's pen, then reads the game for a menu of the clicker's move on the board
+    /// `seen` (its ply and moves tag).
     /// The pen first: a drawing of this board under way (the delivery's, or another click's
     /// answer) lands before the menu, which it would close if it landed after. The read second:
     /// a change made while the click waited (a move typed meanwhile) refuses the click as stale.
     /// Checked before the wait, the menu was drawn on the newer position, with the old
     /// position's moves, on the board everyone sees, and recorded as shown, so the delivery did
     /// not replace it.
-    async fn board_to_move(&self, game: GameId, ply: usize) -> Result<(Hold, BoardState), BotError> {
+    async fn board_to_move(&self, game: GameId, seen: (usize, Option<u32>)) -> Result<(Hold, BoardState), BotError> {
         let hold = self.hold_board(game).await?;
-        let state = self.data.host.board_to_move(game, self.user.id, ply).await?;
+        let state = self.data.host.board_to_move(game, self.user.id, seen).await?;
         Ok((hold, state))
     }
 
-    async fn play(&self, game: GameId, ply: usize, notation: &str) -> Result<(), BotError> {
+    async fn play(&self, game: GameId, (ply, tag): (usize, Option<u32>), notation: &str) -> Result<(), BotError> {
         let _hold = self.hold_board(game).await?;
         // The new board is drawn while the move is saved; the drawing is used if the game turns
         // out as forecast (it does, unless something raced the move).
@@ -230,7 +237,7 @@ impl Click<'_> {
         let (_, state) = self
             .data
             .host
-            .play_on_board(game, self.user.id, notation, Some(ply), now(), &mut |view, history| {
+            .play_on_board(game, self.user.id, notation, (Some(ply), tag), now(), &mut |view, history| {
                 foreseen = Some(board::Drawing::foresee(self.data, view, history, self.public));
             })
             .await?;

@@ -3,8 +3,11 @@
 //! after a restart with no state kept in memory, and a control on an outdated board is recognised
 //! and refused ("the board has changed") instead of acting on a position its user did not see.
 //!
-//! Format: `tafl:<action>:<game or challenge>[:<ply>[:<square>]]`, at most 100 characters as
-//! Discord requires (the longest is about 45).
+//! Format: `tafl:<action>:<game or challenge>[:<ply>[.<tag>][:<square>]]`, at most 100 characters
+//! as Discord requires (the longest is about 55). The move menus carry the board's moves tag (8
+//! hex digits, see [`crate::host::moves_tag`]) after the ply: a takeback and new moves can bring
+//! a game back to a ply in another position. Menus drawn before the tag existed have none and
+//! are checked by the ply alone.
 
 use std::fmt;
 use std::str::FromStr;
@@ -21,11 +24,11 @@ pub enum Control {
     /// Decline a challenge, or cancel it when pressed by the challenger.
     Decline(ChallengeId),
     /// The piece menu of a board; its value is a square, or a page of the menu.
-    Piece { game: GameId, ply: usize },
+    Piece { game: GameId, ply: usize, tag: Option<u32> },
     /// The destination menu for the piece on `from`; its value is a move, or a page.
-    Destination { game: GameId, ply: usize, from: Square },
+    Destination { game: GameId, ply: usize, tag: Option<u32>, from: Square },
     /// Back from the destination menu to the piece menu.
-    Back { game: GameId, ply: usize },
+    Back { game: GameId, ply: usize, tag: Option<u32> },
     /// Resign: asks the player to confirm, privately.
     Resign { game: GameId, ply: usize },
     /// The confirmation of a resignation.
@@ -37,14 +40,26 @@ pub enum Control {
 /// The prefix of every `custom_id` of this bot, so that other bots' components are ignored.
 const PREFIX: &str = "tafl";
 
+/// A ply with the board's moves tag, when there is one: `33` or `33.0a1b2c3d`.
+struct Seen(usize, Option<u32>);
+
+impl fmt::Display for Seen {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.1 {
+            Some(tag) => write!(f, "{}.{tag:08x}", self.0),
+            None => write!(f, "{}", self.0),
+        }
+    }
+}
+
 impl fmt::Display for Control {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             Control::Accept(id) => write!(f, "{PREFIX}:accept:{id}"),
             Control::Decline(id) => write!(f, "{PREFIX}:decline:{id}"),
-            Control::Piece { game, ply } => write!(f, "{PREFIX}:piece:{game}:{ply}"),
-            Control::Destination { game, ply, from } => write!(f, "{PREFIX}:to:{game}:{ply}:{from}"),
-            Control::Back { game, ply } => write!(f, "{PREFIX}:back:{game}:{ply}"),
+            Control::Piece { game, ply, tag } => write!(f, "{PREFIX}:piece:{game}:{}", Seen(ply, tag)),
+            Control::Destination { game, ply, tag, from } => write!(f, "{PREFIX}:to:{game}:{}:{from}", Seen(ply, tag)),
+            Control::Back { game, ply, tag } => write!(f, "{PREFIX}:back:{game}:{}", Seen(ply, tag)),
             Control::Resign { game, ply } => write!(f, "{PREFIX}:resign:{game}:{ply}"),
             Control::ConfirmResign { game, ply } => write!(f, "{PREFIX}:resign-yes:{game}:{ply}"),
             Control::Offer { kind, action, game, ply } => {
@@ -80,18 +95,34 @@ impl FromStr for Control {
         }
         let action = parts.next().ok_or(UnknownControl)?;
         let id: i64 = parts.next().and_then(|p| p.parse().ok()).filter(|id| *id > 0).ok_or(UnknownControl)?;
-        let ply = parts.next().map(|p| p.parse::<usize>().map_err(|_| UnknownControl)).transpose()?;
+        let seen = parts.next().map(|p| {
+            let (ply, tag) = p.split_once('.').map_or((p, None), |(ply, tag)| (ply, Some(tag)));
+            let ply = ply.parse::<usize>().map_err(|_| UnknownControl)?;
+            let tag = tag.map(|t| if t.len() == 8 { u32::from_str_radix(t, 16).ok() } else { None });
+            match tag {
+                Some(None) => Err(UnknownControl),
+                tag => Ok((ply, tag.flatten())),
+            }
+        });
+        let (ply, tag) = match seen.transpose()? {
+            Some((ply, tag)) => (Some(ply), tag),
+            None => (None, None),
+        };
         let square = parts.next().map(|p| p.parse::<Square>().map_err(|_| UnknownControl)).transpose()?;
         if parts.next().is_some() {
             return Err(UnknownControl);
         }
         let offer = |kind, action| ply.map(|ply| Control::Offer { kind, action, game: id, ply });
+        let menu = matches!(action, "piece" | "to" | "back");
+        if tag.is_some() && !menu {
+            return Err(UnknownControl);
+        }
         let control = match (action, ply, square) {
             ("accept", None, None) => Some(Control::Accept(id)),
             ("decline", None, None) => Some(Control::Decline(id)),
-            ("piece", Some(ply), None) => Some(Control::Piece { game: id, ply }),
-            ("to", Some(ply), Some(from)) => Some(Control::Destination { game: id, ply, from }),
-            ("back", Some(ply), None) => Some(Control::Back { game: id, ply }),
+            ("piece", Some(ply), None) => Some(Control::Piece { game: id, ply, tag }),
+            ("to", Some(ply), Some(from)) => Some(Control::Destination { game: id, ply, tag, from }),
+            ("back", Some(ply), None) => Some(Control::Back { game: id, ply, tag }),
             ("resign", Some(ply), None) => Some(Control::Resign { game: id, ply }),
             ("resign-yes", Some(ply), None) => Some(Control::ConfirmResign { game: id, ply }),
             ("draw", _, None) => offer(OfferKind::Draw, OfferAction::Offer),
@@ -137,9 +168,11 @@ mod tests {
         let controls = [
             Control::Accept(7),
             Control::Decline(7),
-            Control::Piece { game: 12, ply: 0 },
-            Control::Destination { game: 12, ply: 33, from: sq("k11") },
-            Control::Back { game: 12, ply: 33 },
+            Control::Piece { game: 12, ply: 0, tag: None },
+            Control::Piece { game: 12, ply: 0, tag: Some(0x811c_9dc5) },
+            Control::Destination { game: 12, ply: 33, tag: None, from: sq("k11") },
+            Control::Destination { game: 12, ply: 33, tag: Some(7), from: sq("k11") },
+            Control::Back { game: 12, ply: 33, tag: Some(u32::MAX) },
             Control::Resign { game: 12, ply: 33 },
             Control::ConfirmResign { game: 12, ply: 33 },
             Control::Offer { kind: OfferKind::Draw, action: OfferAction::Offer, game: 3, ply: 4 },
@@ -154,7 +187,10 @@ mod tests {
             assert!(id.len() <= 100, "{id}");
             assert_eq!(id.parse::<Control>(), Ok(control), "{id}");
         }
-        assert_eq!("tafl:to:12:33:k11".parse::<Control>(), Ok(controls[3]));
+        // Menus drawn before the moves tag existed still work, checked by their ply alone.
+        assert_eq!("tafl:to:12:33:k11".parse::<Control>(), Ok(controls[4]));
+        assert_eq!("tafl:piece:12:0".parse::<Control>(), Ok(controls[2]));
+        assert_eq!("tafl:to:12:33.00000007:k11".parse::<Control>(), Ok(controls[5]));
     }
 
     #[test]
@@ -175,6 +211,13 @@ mod tests {
             "tafl:move:1:2",
             "tafl:draw:1",
             "tafl:resign:1:2:3:4",
+            "tafl:piece:1:2.",
+            "tafl:piece:1:2.xyz00000",
+            "tafl:piece:1:2.abc",
+            "tafl:piece:1:2.0000000000",
+            "tafl:piece:1:.00000001",
+            "tafl:resign:1:2.00000001",
+            "tafl:draw-yes:1:2.00000001",
             "tafl:accept:99999999999999999999999",
         ] {
             assert_eq!(id.parse::<Control>(), Err(UnknownControl), "{id}");

@@ -128,21 +128,22 @@ impl Host {
         Ok(offers_in(&mut tx, game_id).await?)
     }
 
-    /// The board of a game that `user` is to move in at `expected_ply`, for a move menu: refused
-    /// as stale when the game has moved on, like [`Host::play`]. The check and the state are one
+    /// The board of a game that `user` is to move in at `expected_ply` (and, when given, with
+    /// the moves of `expected_tag`, see [`super::moves_tag`]), for a move menu: refused as stale
+    /// when the game has moved on, like [`Host::play`]. The check and the state are one
     /// snapshot, so a menu drawn from it shows the position it was checked against.
     pub async fn board_to_move(
         &self,
         game_id: GameId,
         user: UserId,
-        expected_ply: usize,
+        (expected_ply, expected_tag): (usize, Option<u32>),
     ) -> Result<BoardState, HostError> {
         let mut tx = self.db.begin_read().await?;
         let loaded = self.load(&mut tx, game_id).await?;
         let sides = player_side(&loaded, user)?;
         ensure_ongoing(&loaded)?;
         let ply = loaded.game.ply();
-        if ply != expected_ply {
+        if ply != expected_ply || expected_tag.is_some_and(|tag| tag != super::moves_tag(&loaded.game)) {
             return Err(HostError::StaleBoard { id: game_id, ply, expected: expected_ply });
         }
         ensure_turn(&mut tx, &loaded, &sides).await?;

@@ -257,7 +257,7 @@ impl Host {
     pub async fn play_bot(&self, turn: &BotTurn, mv: Move, now: i64) -> Result<Played, HostError> {
         let user = bot_user(turn.level);
         let (played, _) = self
-            .play_checked(turn.game_id, user, &mv.to_string(), Some(turn.ply), Some(&turn.moves), None, now)
+            .play_checked(turn.game_id, user, &mv.to_string(), (Some(turn.ply), None), Some(&turn.moves), None, now)
             .await?;
         Ok(played)
     }

@@ -415,6 +415,8 @@ impl Host {
     /// Plays a move for `user`. `expected_ply` is the ply of the board the player saw (from a
     /// button or a form); when the game has moved on since, the move is refused rather than
     /// applied to a board the player did not see. `None` skips that check (a typed command).
+    /// `expected_tag`, the board's [`moves_tag`], refuses it too when the game came back to that
+    /// ply by other moves.
     pub async fn play(
         &self,
         game_id: GameId,
@@ -423,7 +425,7 @@ impl Host {
         expected_ply: Option<usize>,
         now: i64,
     ) -> Result<Played, HostError> {
-        Ok(self.play_checked(game_id, user, text, expected_ply, None, None, now).await?.0)
+        Ok(self.play_checked(game_id, user, text, (expected_ply, None), None, None, now).await?.0)
     }
 
     /// [`Host::play`], also returning the game's [`BoardState`] after the move, read in the
@@ -441,11 +443,11 @@ impl Host {
         game_id: GameId,
         user: UserId,
         text: &str,
-        expected_ply: Option<usize>,
+        expected: (Option<usize>, Option<u32>),
         now: i64,
         foresee: Forecast<'_>,
     ) -> Result<(Played, BoardState), HostError> {
-        let (played, state) = self.play_checked(game_id, user, text, expected_ply, None, Some(foresee), now).await?;
+        let (played, state) = self.play_checked(game_id, user, text, expected, None, Some(foresee), now).await?;
         Ok((played, state.ok_or(HostError::Internal)?))
     }
 
@@ -457,7 +459,7 @@ impl Host {
         game_id: GameId,
         user: UserId,
         text: &str,
-        expected_ply: Option<usize>,
+        (expected_ply, expected_tag): (Option<usize>, Option<u32>),
         expected_moves: Option<&str>,
         mut foresee: Option<Forecast<'_>>,
         now: i64,
@@ -475,6 +477,11 @@ impl Host {
             }
             if let Some(expected) = expected_moves
                 && expected != movetext(&loaded.game)
+            {
+                return Err(HostError::StaleBoard { id: game_id, ply, expected: ply });
+            }
+            if let Some(expected) = expected_tag
+                && expected != moves_tag(&loaded.game)
             {
                 return Err(HostError::StaleBoard { id: game_id, ply, expected: ply });
             }
@@ -1289,6 +1296,16 @@ fn validate_setup(variant: &str, options: &[String]) -> Result<(Variant, String)
 /// The canonical move text of a game, as cached in `games.movetext`.
 fn movetext(game: &Game) -> String {
     game.moves().iter().map(|m| m.text().to_string()).collect::<Vec<_>>().join(" ")
+}
+
+/// A short tag of the moves a game has had, for the move controls drawn for one board. A
+/// takeback and new moves can bring a game back to a ply in another position, and a board still
+/// showing the old one (its edit not yet delivered, a client not yet refreshed) would otherwise
+/// have its menus accepted against the new one: the ply alone does not tell them apart.
+#[must_use]
+pub fn moves_tag(game: &Game) -> u32 {
+    // FNV-1a: stable across processes and versions, which a control made before a restart needs.
+    movetext(game).bytes().fold(0x811c_9dc5_u32, |hash, byte| (hash ^ u32::from(byte)).wrapping_mul(0x0100_0193))
 }
 
 fn split_options(options: &str) -> Vec<String> {
