@@ -95,19 +95,8 @@ impl FromStr for Control {
         }
         let action = parts.next().ok_or(UnknownControl)?;
         let id: i64 = parts.next().and_then(|p| p.parse().ok()).filter(|id| *id > 0).ok_or(UnknownControl)?;
-        let seen = parts.next().map(|p| {
-            let (ply, tag) = p.split_once('.').map_or((p, None), |(ply, tag)| (ply, Some(tag)));
-            let ply = ply.parse::<usize>().map_err(|_| UnknownControl)?;
-            let tag = tag.map(|t| if t.len() == 8 { u32::from_str_radix(t, 16).ok() } else { None });
-            match tag {
-                Some(None) => Err(UnknownControl),
-                tag => Ok((ply, tag.flatten())),
-            }
-        });
-        let (ply, tag) = match seen.transpose()? {
-            Some((ply, tag)) => (Some(ply), tag),
-            None => (None, None),
-        };
+        let seen = parts.next().map(parse_seen).transpose()?;
+        let (ply, tag) = seen.map_or((None, None), |(ply, tag)| (Some(ply), tag));
         let square = parts.next().map(|p| p.parse::<Square>().map_err(|_| UnknownControl)).transpose()?;
         if parts.next().is_some() {
             return Err(UnknownControl);
@@ -135,6 +124,16 @@ impl FromStr for Control {
         };
         control.ok_or(UnknownControl)
     }
+}
+
+/// A ply with or without the board's moves tag: `33` or `33.0a1b2c3d` (see [`Seen`]).
+fn parse_seen(text: &str) -> Result<(usize, Option<u32>), UnknownControl> {
+    let (ply, tag) = match text.split_once('.') {
+        None => (text, None),
+        Some((ply, tag)) if tag.len() == 8 => (ply, Some(u32::from_str_radix(tag, 16).map_err(|_| UnknownControl)?)),
+        Some(_) => return Err(UnknownControl),
+    };
+    Ok((ply.parse().map_err(|_| UnknownControl)?, tag))
 }
 
 /// The value of a select-menu option that shows another page of the menu instead of choosing.
