@@ -328,8 +328,7 @@ impl StoredMessage {
 }
 
 /// A `custom_id` without the moves tag after its ply (`.` and 8 hex digits).
-#[must_use]
-pub fn untagged(custom_id: &str) -> String {
+fn untagged(custom_id: &str) -> String {
     let parts: Vec<&str> = custom_id.split(':').collect();
     parts
         .iter()

@@ -343,10 +343,11 @@ pub async fn hint(ctx: Context<'_>, #[autocomplete = "autocomplete_game"] game: 
     let Ok(Some(analysis)) = analysis else {
         return Err(BotError::Host(HostError::Internal));
     };
-    // A move made while the engine thought (the player's own, typed meanwhile) leaves the hint
-    // about a position that is gone, its move perhaps illegal now.
-    let current = ctx.data().host.show(game).await?;
-    if current.ply != view.ply {
+    // A move made while the engine thought (the player's own, typed meanwhile; or a takeback and
+    // another move, back at the same ply) leaves the hint about a position that is gone, its move
+    // perhaps illegal now: the moves are compared, as a menu's tag is.
+    let (current, history) = ctx.data().host.history(game).await?;
+    if crate::host::moves_tag(&history) != crate::host::moves_tag(&job.game) {
         return Err(BotError::Host(HostError::StaleBoard { id: game, ply: current.ply, expected: view.ply }));
     }
     let png = board::hint_picture(ctx.data(), &view, &job.game, analysis.best, lang(ctx)).await?;
