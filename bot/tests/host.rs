@@ -5,7 +5,7 @@ mod support;
 
 use support::{NOW, PLACE, alice, bob, carol, find_game, game, host, request, said, snapshot};
 use tafl_bot::host::{
-    ChallengeState, EndReason, Ending, HostError, MoveEffect, OfferAction, OfferOutcome, SideChoice, User,
+    ChallengeState, EndReason, Ending, HostError, MoveEffect, OfferAction, OfferOutcome, SeenBoard, SideChoice, User,
 };
 use tafl_rules::{Reason, Side, Variant};
 
@@ -379,7 +379,7 @@ support::both! {
             let user = if n % 2 == 0 { alice().id } else { bob().id };
             let mut forecasts = Vec::new();
             let (played, state) = host
-                .play_on_board(g.id, user, mv, (Some(n), None), NOW, &mut |view, history| {
+                .play_on_board(g.id, user, mv, Some(SeenBoard::at_ply(n)), NOW, &mut |view, history| {
                     forecasts.push((view.clone(), history.clone()));
                 })
                 .await
@@ -402,7 +402,7 @@ support::both! {
         }
         // A refused move forecasts nothing and changes nothing.
         let mut forecast = false;
-        refused!(host, host.play_on_board(g.id, alice().id, "a4-a5", (None, None), NOW, &mut |_, _| forecast = true));
+        refused!(host, host.play_on_board(g.id, alice().id, "a4-a5", None, NOW, &mut |_, _| forecast = true));
         assert!(!forecast);
     }
 }
@@ -577,7 +577,7 @@ support::both! {
         // Bob's menus on this board carry its ply and the tag of its moves.
         let old = host.board_state(g.id).await.unwrap();
         let old_tag = tafl_bot::host::moves_tag(&old.history);
-        host.board_to_move(g.id, bob().id, (1, Some(old_tag))).await.unwrap();
+        host.board_to_move(g.id, bob().id, SeenBoard { ply: 1, tag: Some(old_tag) }).await.unwrap();
         host.takeback(g.id, alice().id, OfferAction::Offer, None, NOW).await.unwrap();
         host.takeback(g.id, bob().id, OfferAction::Accept, None, NOW).await.unwrap();
         host.play(g.id, alice().id, "h1-h3", None, NOW).await.unwrap();
@@ -585,14 +585,14 @@ support::both! {
         let new = host.board_state(g.id).await.unwrap();
         let new_tag = tafl_bot::host::moves_tag(&new.history);
         assert_ne!(old_tag, new_tag);
-        let stale = refused!(host, host.board_to_move(g.id, bob().id, (1, Some(old_tag))));
+        let stale = refused!(host, host.board_to_move(g.id, bob().id, SeenBoard { ply: 1, tag: Some(old_tag) }));
         assert!(matches!(stale, HostError::StaleBoard { .. }), "{stale:?}");
-        let stale = refused!(host, host.play_on_board(g.id, bob().id, "f4-f3", (Some(1), Some(old_tag)), NOW, &mut |_, _| ()));
+        let stale = refused!(host, host.play_on_board(g.id, bob().id, "f4-f3", Some(SeenBoard { ply: 1, tag: Some(old_tag) }), NOW, &mut |_, _| ()));
         assert!(matches!(stale, HostError::StaleBoard { .. }), "{stale:?}");
         // The current board's tag, or none (a menu drawn before tags), is taken.
-        host.board_to_move(g.id, bob().id, (1, Some(new_tag))).await.unwrap();
-        host.board_to_move(g.id, bob().id, (1, None)).await.unwrap();
-        host.play_on_board(g.id, bob().id, "f4-f3", (Some(1), Some(new_tag)), NOW, &mut |_, _| ()).await.unwrap();
+        host.board_to_move(g.id, bob().id, SeenBoard { ply: 1, tag: Some(new_tag) }).await.unwrap();
+        host.board_to_move(g.id, bob().id, SeenBoard::at_ply(1)).await.unwrap();
+        host.play_on_board(g.id, bob().id, "f4-f3", Some(SeenBoard { ply: 1, tag: Some(new_tag) }), NOW, &mut |_, _| ()).await.unwrap();
     }
 }
 

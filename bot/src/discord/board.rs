@@ -223,7 +223,7 @@ fn controls(
     menu: &Menu,
     lang: Lang,
 ) -> Vec<serenity::CreateActionRow> {
-    let (id, ply, tag) = (game.id, game.ply, Some(crate::host::moves_tag(history)));
+    let (id, ply, board) = (game.id, game.ply, crate::host::SeenBoard::of(history));
     let mut rows = Vec::with_capacity(3);
     let mut buttons = Vec::with_capacity(4);
     match menu {
@@ -234,7 +234,7 @@ fn controls(
                 .collect();
             let options = paged(&pieces, *page, &text::label(Label::MorePieces, lang));
             let select = serenity::CreateSelectMenu::new(
-                Control::Piece { game: id, ply, tag }.to_string(),
+                Control::Piece { game: id, board }.to_string(),
                 serenity::CreateSelectMenuKind::String { options },
             )
             .placeholder(text::label(Label::PickPiece, lang));
@@ -247,13 +247,13 @@ fn controls(
                 .collect();
             let options = paged(&choices, *page, &text::label(Label::MoreMoves, lang));
             let select = serenity::CreateSelectMenu::new(
-                Control::Destination { game: id, ply, tag, from: *from }.to_string(),
+                Control::Destination { game: id, board, from: *from }.to_string(),
                 serenity::CreateSelectMenuKind::String { options },
             )
             .placeholder(text::pick_destination(*from, lang));
             rows.push(serenity::CreateActionRow::SelectMenu(select));
             buttons.push(
-                serenity::CreateButton::new(Control::Back { game: id, ply, tag }.to_string())
+                serenity::CreateButton::new(Control::Back { game: id, board }.to_string())
                     .label(text::label(Label::Back, lang))
                     .style(serenity::ButtonStyle::Secondary),
             );

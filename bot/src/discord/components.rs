@@ -20,7 +20,7 @@ use super::ids::{Control, PageValue};
 use super::play::now;
 use super::retry::{is_already_acknowledged, with_retries};
 use super::{BotError, Data};
-use crate::host::{self, BoardState, ChallengeState, GameId, HostError, OfferAction, OfferKind, User};
+use crate::host::{self, BoardState, ChallengeState, GameId, HostError, OfferAction, OfferKind, SeenBoard, User};
 use crate::present::Lang;
 use crate::present::text::{self, Label, Refusal};
 
@@ -99,18 +99,18 @@ impl Click<'_> {
         match control {
             Control::Accept(id) => self.accept(id).await,
             Control::Decline(id) => self.decline(id).await,
-            Control::Piece { game, ply, tag } => match self.choice()? {
-                Choice::Page(page) => self.pieces(game, (ply, tag), page).await,
+            Control::Piece { game, board } => match self.choice()? {
+                Choice::Page(page) => self.pieces(game, board, page).await,
                 Choice::Value(square) => {
                     let from: Square = square.parse().map_err(|_| self.bad_choice())?;
-                    self.destinations(game, (ply, tag), from, 0).await
+                    self.destinations(game, board, from, 0).await
                 }
             },
-            Control::Destination { game, ply, tag, from } => match self.choice()? {
-                Choice::Page(page) => self.destinations(game, (ply, tag), from, page).await,
-                Choice::Value(notation) => self.play(game, (ply, tag), &notation).await,
+            Control::Destination { game, board, from } => match self.choice()? {
+                Choice::Page(page) => self.destinations(game, board, from, page).await,
+                Choice::Value(notation) => self.play(game, board, &notation).await,
             },
-            Control::Back { game, ply, tag } => self.pieces(game, (ply, tag), 0).await,
+            Control::Back { game, board } => self.pieces(game, board, 0).await,
             Control::Resign { game, ply } => self.ask_to_resign(game, ply).await,
             Control::ConfirmResign { game, ply } => self.resign(game, ply).await,
             Control::Offer { kind, action, game, ply } => self.offer(kind, action, game, ply).await,
@@ -193,20 +193,14 @@ impl Click<'_> {
         }
     }
 
-    /// Opens the pieces menu at `page`. `seen` is the ply and moves tag of the board clicked.
-    async fn pieces(&self, game: GameId, seen: (usize, Option<u32>), page: usize) -> Result<(), BotError> {
+    /// Opens the pieces menu at `page`. `seen` is the board clicked.
+    async fn pieces(&self, game: GameId, seen: SeenBoard, page: usize) -> Result<(), BotError> {
         let (_hold, state) = self.board_to_move(game, seen).await?;
         self.show_state(game, state, Menu::Pieces(page), None).await
     }
 
     /// Opens the destination menu of the piece on `from`.
-    async fn destinations(
-        &self,
-        game: GameId,
-        seen: (usize, Option<u32>),
-        from: Square,
-        page: usize,
-    ) -> Result<(), BotError> {
+    async fn destinations(&self, game: GameId, seen: SeenBoard, from: Square, page: usize) -> Result<(), BotError> {
         let (_hold, state) = self.board_to_move(game, seen).await?;
         let moves = host::destinations(&state.history, from);
         if moves.is_empty() {
@@ -216,20 +210,20 @@ impl Click<'_> {
     }
 
     /// Takes the board's pen, then reads the game for a menu of the clicker's move on the board
-    /// `seen` (its ply and moves tag).
+    /// `seen`.
     /// The pen first: a drawing of this board under way (the delivery's, or another click's
     /// answer) lands before the menu, which it would close if it landed after. The read second:
     /// a change made while the click waited (a move typed meanwhile) refuses the click as stale.
     /// Checked before the wait, the menu was drawn on the newer position, with the old
     /// position's moves, on the board everyone sees, and recorded as shown, so the delivery did
     /// not replace it.
-    async fn board_to_move(&self, game: GameId, seen: (usize, Option<u32>)) -> Result<(Hold, BoardState), BotError> {
+    async fn board_to_move(&self, game: GameId, seen: SeenBoard) -> Result<(Hold, BoardState), BotError> {
         let hold = self.hold_board(game).await?;
         let state = self.data.host.board_to_move(game, self.user.id, seen).await?;
         Ok((hold, state))
     }
 
-    async fn play(&self, game: GameId, (ply, tag): (usize, Option<u32>), notation: &str) -> Result<(), BotError> {
+    async fn play(&self, game: GameId, seen: SeenBoard, notation: &str) -> Result<(), BotError> {
         let _hold = self.hold_board(game).await?;
         // The new board is drawn while the move is saved; the drawing is used if the game turns
         // out as forecast (it does, unless something raced the move).
@@ -237,7 +231,7 @@ impl Click<'_> {
         let (_, state) = self
             .data
             .host
-            .play_on_board(game, self.user.id, notation, (Some(ply), tag), now(), &mut |view, history| {
+            .play_on_board(game, self.user.id, notation, Some(seen), now(), &mut |view, history| {
                 foreseen = Some(board::Drawing::foresee(self.data, view, history, self.public));
             })
             .await?;

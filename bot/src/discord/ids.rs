@@ -14,7 +14,7 @@ use std::str::FromStr;
 
 use tafl_rules::Square;
 
-use crate::host::{ChallengeId, GameId, OfferAction, OfferKind};
+use crate::host::{ChallengeId, GameId, OfferAction, OfferKind, SeenBoard};
 
 /// What a button or select menu does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -24,11 +24,11 @@ pub enum Control {
     /// Decline a challenge, or cancel it when pressed by the challenger.
     Decline(ChallengeId),
     /// The piece menu of a board; its value is a square, or a page of the menu.
-    Piece { game: GameId, ply: usize, tag: Option<u32> },
+    Piece { game: GameId, board: SeenBoard },
     /// The destination menu for the piece on `from`; its value is a move, or a page.
-    Destination { game: GameId, ply: usize, tag: Option<u32>, from: Square },
+    Destination { game: GameId, board: SeenBoard, from: Square },
     /// Back from the destination menu to the piece menu.
-    Back { game: GameId, ply: usize, tag: Option<u32> },
+    Back { game: GameId, board: SeenBoard },
     /// Resign: asks the player to confirm, privately.
     Resign { game: GameId, ply: usize },
     /// The confirmation of a resignation.
@@ -40,14 +40,14 @@ pub enum Control {
 /// The prefix of every `custom_id` of this bot, so that other bots' components are ignored.
 const PREFIX: &str = "tafl";
 
-/// A ply with the board's moves tag, when there is one: `33` or `33.0a1b2c3d`.
-struct Seen(usize, Option<u32>);
+/// A board in an id: its ply, with its moves tag when there is one: `33` or `33.0a1b2c3d`.
+struct BoardText(SeenBoard);
 
-impl fmt::Display for Seen {
+impl fmt::Display for BoardText {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.1 {
-            Some(tag) => write!(f, "{}.{tag:08x}", self.0),
-            None => write!(f, "{}", self.0),
+        match self.0.tag {
+            Some(tag) => write!(f, "{}.{tag:08x}", self.0.ply),
+            None => write!(f, "{}", self.0.ply),
         }
     }
 }
@@ -57,9 +57,9 @@ impl fmt::Display for Control {
         match *self {
             Control::Accept(id) => write!(f, "{PREFIX}:accept:{id}"),
             Control::Decline(id) => write!(f, "{PREFIX}:decline:{id}"),
-            Control::Piece { game, ply, tag } => write!(f, "{PREFIX}:piece:{game}:{}", Seen(ply, tag)),
-            Control::Destination { game, ply, tag, from } => write!(f, "{PREFIX}:to:{game}:{}:{from}", Seen(ply, tag)),
-            Control::Back { game, ply, tag } => write!(f, "{PREFIX}:back:{game}:{}", Seen(ply, tag)),
+            Control::Piece { game, board } => write!(f, "{PREFIX}:piece:{game}:{}", BoardText(board)),
+            Control::Destination { game, board, from } => write!(f, "{PREFIX}:to:{game}:{}:{from}", BoardText(board)),
+            Control::Back { game, board } => write!(f, "{PREFIX}:back:{game}:{}", BoardText(board)),
             Control::Resign { game, ply } => write!(f, "{PREFIX}:resign:{game}:{ply}"),
             Control::ConfirmResign { game, ply } => write!(f, "{PREFIX}:resign-yes:{game}:{ply}"),
             Control::Offer { kind, action, game, ply } => {
@@ -95,25 +95,25 @@ impl FromStr for Control {
         }
         let action = parts.next().ok_or(UnknownControl)?;
         let id: i64 = parts.next().and_then(|p| p.parse().ok()).filter(|id| *id > 0).ok_or(UnknownControl)?;
-        let seen = parts.next().map(parse_seen).transpose()?;
-        let (ply, tag) = seen.map_or((None, None), |(ply, tag)| (Some(ply), tag));
+        let board = parts.next().map(parse_board).transpose()?;
+        let ply = board.map(|board| board.ply);
         let square = parts.next().map(|p| p.parse::<Square>().map_err(|_| UnknownControl)).transpose()?;
         if parts.next().is_some() {
             return Err(UnknownControl);
         }
         let offer = |kind, action| ply.map(|ply| Control::Offer { kind, action, game: id, ply });
         let menu = matches!(action, "piece" | "to" | "back");
-        if tag.is_some() && !menu {
+        if board.is_some_and(|board| board.tag.is_some()) && !menu {
             return Err(UnknownControl);
         }
-        let control = match (action, ply, square) {
+        let control = match (action, board, square) {
             ("accept", None, None) => Some(Control::Accept(id)),
             ("decline", None, None) => Some(Control::Decline(id)),
-            ("piece", Some(ply), None) => Some(Control::Piece { game: id, ply, tag }),
-            ("to", Some(ply), Some(from)) => Some(Control::Destination { game: id, ply, tag, from }),
-            ("back", Some(ply), None) => Some(Control::Back { game: id, ply, tag }),
-            ("resign", Some(ply), None) => Some(Control::Resign { game: id, ply }),
-            ("resign-yes", Some(ply), None) => Some(Control::ConfirmResign { game: id, ply }),
+            ("piece", Some(board), None) => Some(Control::Piece { game: id, board }),
+            ("to", Some(board), Some(from)) => Some(Control::Destination { game: id, board, from }),
+            ("back", Some(board), None) => Some(Control::Back { game: id, board }),
+            ("resign", Some(board), None) => Some(Control::Resign { game: id, ply: board.ply }),
+            ("resign-yes", Some(board), None) => Some(Control::ConfirmResign { game: id, ply: board.ply }),
             ("draw", _, None) => offer(OfferKind::Draw, OfferAction::Offer),
             ("draw-yes", _, None) => offer(OfferKind::Draw, OfferAction::Accept),
             ("draw-no", _, None) => offer(OfferKind::Draw, OfferAction::Decline),
@@ -126,14 +126,14 @@ impl FromStr for Control {
     }
 }
 
-/// A ply with or without the board's moves tag: `33` or `33.0a1b2c3d` (see [`Seen`]).
-fn parse_seen(text: &str) -> Result<(usize, Option<u32>), UnknownControl> {
+/// A ply with or without the board's moves tag: `33` or `33.0a1b2c3d` (see [`BoardText`]).
+fn parse_board(text: &str) -> Result<SeenBoard, UnknownControl> {
     let (ply, tag) = match text.split_once('.') {
         None => (text, None),
         Some((ply, tag)) if tag.len() == 8 => (ply, Some(u32::from_str_radix(tag, 16).map_err(|_| UnknownControl)?)),
         Some(_) => return Err(UnknownControl),
     };
-    Ok((ply.parse().map_err(|_| UnknownControl)?, tag))
+    Ok(SeenBoard { ply: ply.parse().map_err(|_| UnknownControl)?, tag })
 }
 
 /// The value of a select-menu option that shows another page of the menu instead of choosing.
@@ -167,11 +167,11 @@ mod tests {
         let controls = [
             Control::Accept(7),
             Control::Decline(7),
-            Control::Piece { game: 12, ply: 0, tag: None },
-            Control::Piece { game: 12, ply: 0, tag: Some(0x811c_9dc5) },
-            Control::Destination { game: 12, ply: 33, tag: None, from: sq("k11") },
-            Control::Destination { game: 12, ply: 33, tag: Some(7), from: sq("k11") },
-            Control::Back { game: 12, ply: 33, tag: Some(u32::MAX) },
+            Control::Piece { game: 12, board: SeenBoard { ply: 0, tag: None } },
+            Control::Piece { game: 12, board: SeenBoard { ply: 0, tag: Some(0x811c_9dc5) } },
+            Control::Destination { game: 12, board: SeenBoard { ply: 33, tag: None }, from: sq("k11") },
+            Control::Destination { game: 12, board: SeenBoard { ply: 33, tag: Some(7) }, from: sq("k11") },
+            Control::Back { game: 12, board: SeenBoard { ply: 33, tag: Some(u32::MAX) } },
             Control::Resign { game: 12, ply: 33 },
             Control::ConfirmResign { game: 12, ply: 33 },
             Control::Offer { kind: OfferKind::Draw, action: OfferAction::Offer, game: 3, ply: 4 },

@@ -26,6 +26,39 @@ pub struct OpenOffer {
     pub by: UserId,
 }
 
+/// The board a player chose a move on, as its controls name it: the ply, and the moves tag
+/// ([`super::moves_tag`]) when the control carries one. A takeback and new moves can bring a
+/// game back to a ply in another position, which the tag tells apart; controls drawn before
+/// the tag existed are checked by the ply alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SeenBoard {
+    pub ply: usize,
+    pub tag: Option<u32>,
+}
+
+impl SeenBoard {
+    /// The board of `game` as it stands, tag included.
+    #[must_use]
+    pub fn of(game: &Game) -> SeenBoard {
+        SeenBoard { ply: game.ply(), tag: Some(super::moves_tag(game)) }
+    }
+
+    /// A board known by its ply alone (a form or an untagged control).
+    #[must_use]
+    pub fn at_ply(ply: usize) -> SeenBoard {
+        SeenBoard { ply, tag: None }
+    }
+
+    /// `Ok` when `game` (number `id`) still shows this board; else the stale-board refusal.
+    pub(super) fn check(self, id: GameId, game: &Game) -> Result<(), HostError> {
+        let ply = game.ply();
+        if ply != self.ply || self.tag.is_some_and(|tag| tag != super::moves_tag(game)) {
+            return Err(HostError::StaleBoard { id, ply, expected: self.ply });
+        }
+        Ok(())
+    }
+}
+
 /// A piece that can move, for the first move menu.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PieceChoice {
@@ -128,24 +161,16 @@ impl Host {
         Ok(offers_in(&mut tx, game_id).await?)
     }
 
-    /// The board of a game that `user` is to move in at `expected_ply` (and, when given, with
-    /// the moves of `expected_tag`, see [`super::moves_tag`]), for a move menu: refused as stale
-    /// when the game has moved on, like [`Host::play`]. The check and the state are one
-    /// snapshot, so a menu drawn from it shows the position it was checked against.
-    pub async fn board_to_move(
-        &self,
-        game_id: GameId,
-        user: UserId,
-        (expected_ply, expected_tag): (usize, Option<u32>),
-    ) -> Result<BoardState, HostError> {
+    /// The board of a game that `user` is to move in, for a move menu drawn on the board
+    /// `seen`: refused as stale when the game has moved on, like [`Host::play`]. The check and
+    /// the state are one snapshot, so a menu drawn from it shows the position it was checked
+    /// against.
+    pub async fn board_to_move(&self, game_id: GameId, user: UserId, seen: SeenBoard) -> Result<BoardState, HostError> {
         let mut tx = self.db.begin_read().await?;
         let loaded = self.load(&mut tx, game_id).await?;
         let sides = player_side(&loaded, user)?;
         ensure_ongoing(&loaded)?;
-        let ply = loaded.game.ply();
-        if ply != expected_ply || expected_tag.is_some_and(|tag| tag != super::moves_tag(&loaded.game)) {
-            return Err(HostError::StaleBoard { id: game_id, ply, expected: expected_ply });
-        }
+        seen.check(game_id, &loaded.game)?;
         ensure_turn(&mut tx, &loaded, &sides).await?;
         Ok(state_in(&mut tx, &loaded).await?)
     }

@@ -24,7 +24,7 @@ use tafl_rules::{Game, Move, Position, Side};
 
 use super::search_pool::{Budget, Job, SearchPool};
 use super::types::{ChallengeRequest, GameId, GameView, Played, SideChoice, UserId};
-use super::{Conn, Host, HostError, Loaded, outbox};
+use super::{Conn, Host, HostError, Loaded, SeenBoard, outbox};
 use crate::host::outbox::Show;
 use crate::store::{self, GameRow, games::NewGame};
 
@@ -257,7 +257,15 @@ impl Host {
     pub async fn play_bot(&self, turn: &BotTurn, mv: Move, now: i64) -> Result<Played, HostError> {
         let user = bot_user(turn.level);
         let (played, _) = self
-            .play_checked(turn.game_id, user, &mv.to_string(), (Some(turn.ply), None), Some(&turn.moves), None, now)
+            .play_checked(
+                turn.game_id,
+                user,
+                &mv.to_string(),
+                Some(SeenBoard::at_ply(turn.ply)),
+                Some(&turn.moves),
+                None,
+                now,
+            )
             .await?;
         Ok(played)
     }

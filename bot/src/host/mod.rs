@@ -64,7 +64,7 @@ use std::sync::{Arc, Mutex};
 use tafl_rules::otn::{self, GameRecord, RecordEnd};
 use tafl_rules::{Game, MoveText, Position, Setup, Side, Status, Variant, VariantOption};
 
-pub use board::{BoardState, OfferKind, OpenOffer, PieceChoice, destinations, movable_pieces};
+pub use board::{BoardState, OfferKind, OpenOffer, PieceChoice, SeenBoard, destinations, movable_pieces};
 pub use bot::{BotPlayer, BotTurn, bot_level, bot_user, is_bot};
 pub use cards::{FamilyHistory, HistoryPoint, MAX_HISTORY, RatingHistory};
 pub use clock::{Clock, ClockError};
@@ -415,8 +415,6 @@ impl Host {
     /// Plays a move for `user`. `expected_ply` is the ply of the board the player saw (from a
     /// button or a form); when the game has moved on since, the move is refused rather than
     /// applied to a board the player did not see. `None` skips that check (a typed command).
-    /// `expected_tag`, the board's [`moves_tag`], refuses it too when the game came back to that
-    /// ply by other moves.
     pub async fn play(
         &self,
         game_id: GameId,
@@ -425,11 +423,13 @@ impl Host {
         expected_ply: Option<usize>,
         now: i64,
     ) -> Result<Played, HostError> {
-        Ok(self.play_checked(game_id, user, text, (expected_ply, None), None, None, now).await?.0)
+        let seen = expected_ply.map(SeenBoard::at_ply);
+        Ok(self.play_checked(game_id, user, text, seen, None, None, now).await?.0)
     }
 
-    /// [`Host::play`], also returning the game's [`BoardState`] after the move, read in the
-    /// move's own transaction: for a front end that answers the click with the new board, which
+    /// [`Host::play`] on the board `seen` (its moves tag, when known, refuses the move too when
+    /// the game came back to that ply by other moves), also returning the game's [`BoardState`]
+    /// after the move, read in the move's own transaction: for a front end that answers the click with the new board, which
     /// then needs no read of its own.
     ///
     /// `foresee` is shown the game as the move leaves it as soon as the move is found legal,
@@ -443,11 +443,11 @@ impl Host {
         game_id: GameId,
         user: UserId,
         text: &str,
-        expected: (Option<usize>, Option<u32>),
+        seen: Option<SeenBoard>,
         now: i64,
         foresee: Forecast<'_>,
     ) -> Result<(Played, BoardState), HostError> {
-        let (played, state) = self.play_checked(game_id, user, text, expected, None, Some(foresee), now).await?;
+        let (played, state) = self.play_checked(game_id, user, text, seen, None, Some(foresee), now).await?;
         Ok((played, state.ok_or(HostError::Internal)?))
     }
 
@@ -459,7 +459,7 @@ impl Host {
         game_id: GameId,
         user: UserId,
         text: &str,
-        (expected_ply, expected_tag): (Option<usize>, Option<u32>),
+        seen: Option<SeenBoard>,
         expected_moves: Option<&str>,
         mut foresee: Option<Forecast<'_>>,
         now: i64,
@@ -469,19 +469,12 @@ impl Host {
             let mut loaded = self.load_for_update(&mut tx, game_id).await?;
             let side = player_side(&loaded, user)?;
             ensure_ongoing(&loaded)?;
-            let ply = loaded.game.ply();
-            if let Some(expected) = expected_ply
-                && expected != ply
-            {
-                return Err(HostError::StaleBoard { id: game_id, ply, expected });
+            if let Some(seen) = seen {
+                seen.check(game_id, &loaded.game)?;
             }
+            let ply = loaded.game.ply();
             if let Some(expected) = expected_moves
                 && expected != movetext(&loaded.game)
-            {
-                return Err(HostError::StaleBoard { id: game_id, ply, expected: ply });
-            }
-            if let Some(expected) = expected_tag
-                && expected != moves_tag(&loaded.game)
             {
                 return Err(HostError::StaleBoard { id: game_id, ply, expected: ply });
             }
