@@ -793,6 +793,8 @@ impl Engine {
                     attacker_or(opposite, CORNER)
                 }
             }
+            // As a defender is taken: the attacker that moved and what stands opposite it.
+            KingCapture::Weak => self.brackets(s, back(k, to.wrapping_sub(k)), Side::Attackers),
         }
     }
 

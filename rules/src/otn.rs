@@ -3,13 +3,14 @@
 //! A rules string is a space-separated list of `key:value` entries, `dim:` first and `start:` last
 //! (`dim:11 esc:c ka:y ks:s sw:s efe:y tfr:a start:/…/`). This module reads the keys of the OTN
 //! specification that describe rule sets this engine can play, and refuses the others by name
-//! rather than playing a different game than the writer meant. Two values go beyond the
-//! specification, because OTN cannot say them: `ks:c` (captured by two, except on or next to the
-//! throne: our `strong_near_throne`) and `ks:m` (middleweight), and `tfr:a` (the third occurrence
-//! of a position makes the defenders lose, whoever moved). `tfr:w` and `tfr:l` are read as
-//! `OpenTafl` plays them: the player whose move makes the third occurrence wins or loses (its
-//! Copenhagen is `tfr:w`; no preset here is). Every preset exports to a string that imports back
-//! to the same rules.
+//! rather than playing a different game than the writer meant. The king's strength is read as
+//! `OpenTafl`'s own program reads it, beyond the specification's yes or no: `ks:s` (or `y`)
+//! strong, `ks:c` (captured by two, except on or next to the throne: our `strong_near_throne`),
+//! `ks:m` (middleweight) and `ks:w` (or `n`: weak, captured by two anywhere, as in its
+//! Brandubh). `tfr:a` goes beyond both (the third occurrence of a position makes the defenders
+//! lose, whoever moved). `tfr:w` and `tfr:l` are read as `OpenTafl` plays them: the player whose
+//! move makes the third occurrence wins or loses (its Copenhagen is `tfr:w`; no preset here is).
+//! Every preset exports to a string that imports back to the same rules.
 //!
 //! A game record is `[tag:value]` lines, the rules tag last, then numbered turns:
 //! `1. d1-d3 h6-h9xh5`.
@@ -36,6 +37,7 @@ pub fn rules_string(rules: &Rules) -> String {
         KingCapture::Strong => 's',
         KingCapture::StrongNearThrone => 'c',
         KingCapture::Middleweight => 'm',
+        KingCapture::Weak => 'w',
     };
     let _ = write!(s, " ks:{ks}");
     match rules.throne {
@@ -138,13 +140,22 @@ pub fn parse_rules(input: &str) -> Result<Rules, ParseError> {
                     return Err(unsupported("the defenders moving first"));
                 }
             }
-            "ka" => king_armed = yes_no()?,
+            "ka" => {
+                king_armed = match value {
+                    "y" => true,
+                    "n" => false,
+                    "h" | "a" => {
+                        return Err(unsupported("a king who captures only as the moving or the waiting piece"));
+                    }
+                    _ => return Err(bad("y, n, h or a")),
+                }
+            }
             "ks" => {
                 king_capture = match value {
                     "y" | "s" => KingCapture::Strong,
                     "c" => KingCapture::StrongNearThrone,
                     "m" => KingCapture::Middleweight,
-                    "n" | "w" => return Err(unsupported("a weak king captured by two everywhere")),
+                    "w" | "n" => KingCapture::Weak,
                     _ => return Err(bad("s, c, m or w")),
                 }
             }
@@ -169,9 +180,21 @@ pub fn parse_rules(input: &str) -> Result<Rules, ParseError> {
                     return Err(unsupported("fortress squares"));
                 }
             }
+            // Every piece here moves any distance, and the king may come back to the throne and
+            // the corners (the only pieces that may stop there).
+            "spd" => {
+                if value != "-1" {
+                    return Err(unsupported("pieces with a limited move length"));
+                }
+            }
+            "cenre" | "corre" => {
+                if !normalise(value).contains('K') {
+                    return Err(unsupported("a king who may not come back to a special square"));
+                }
+            }
             // Knights and commanders do not exist here, so their jump modes say nothing, and
             // without fortress squares neither do the fortresses' lists; `name` is a label.
-            "nj" | "cj" | "aforh" | "dforh" | "aforp" | "dforp" | "afors" | "dfors" | "name" => {}
+            "nj" | "cj" | "aforh" | "dforh" | "aforp" | "dforp" | "afors" | "dfors" | "aforre" | "dforre" | "name" => {}
             "sw" => {
                 shieldwall = match value {
                     "n" => Shieldwall::Off,

@@ -76,6 +76,10 @@ pub enum KingCapture {
     StrongNearThrone,
     /// Every neighbour is an attacker, the board edge, the empty throne or a corner.
     Middleweight,
+    /// Like any defender, anywhere (the throne included): two attackers on opposite sides, or
+    /// one and a square hostile to defenders (a corner; the empty throne where it is hostile to
+    /// them). No preset; `OpenTafl`'s Brandubh (`ks:w`).
+    Weak,
 }
 
 /// The shieldwall rule: a line of pieces along the edge captured together.

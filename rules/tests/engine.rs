@@ -135,8 +135,16 @@ fn every_player_plays_only_legal_moves_in_random_positions_of_every_preset_and_o
         (seed >> 33) as usize
     };
     let weak = Level::new(1).expect("level 1");
-    for (variant, options) in rule_sets() {
-        let rules = variant.rules_with_texts(&options).expect("a preset option");
+    let mut sets: Vec<(String, tafl_rules::Rules)> = rule_sets()
+        .into_iter()
+        .map(|(variant, options)| {
+            (format!("{variant} {options:?}"), variant.rules_with_texts(&options).expect("an option"))
+        })
+        .collect();
+    // OpenTafl's Brandubh: a weak king, which no preset has.
+    let opentafl = "dim:7 name:Brandub surf:n atkf:y ks:w cenh: cenhe: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
+    sets.push(("OpenTafl's Brandubh".to_owned(), tafl_rules::otn::parse_rules(opentafl).expect("its rules")));
+    for (name, rules) in sets {
         let mut searcher = Searcher::with_table_bits(12);
         for _ in 0..3 {
             let mut g = Game::new(Position::new(rules.clone()).expect("a preset"));
@@ -157,7 +165,7 @@ fn every_player_plays_only_legal_moves_in_random_positions_of_every_preset_and_o
                 engine::greedy(&g, next() as u64).expect("a move"),
             ];
             for mv in moves {
-                assert!(legal.contains(&mv), "{variant} {options:?}: {mv} is not legal in\n{}", g.position());
+                assert!(legal.contains(&mv), "{name}: {mv} is not legal in\n{}", g.position());
             }
         }
     }

@@ -56,14 +56,15 @@ fn rules_strings_this_bot_cannot_play_are_refused_by_name() {
     let start = "start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
     let cases = [
         (format!("dim:7 atkf:n {start}"), "defenders moving first"),
-        (format!("dim:7 ks:n {start}"), "weak king"),
+        (format!("dim:7 ka:h {start}"), "only as the moving"),
         (format!("dim:7 ber:c {start}"), "berserk"),
         (format!("dim:7 esc:e {start}"), "corner squares"),
         (format!("dim:7 zz:y {start}"), "not a rules key"),
         (format!("dim:9 {start}"), "does not match"),
         ("dim:7".to_owned(), "start: (the starting position) is missing"),
         (start.to_owned(), "dim: (the board size) is missing"),
-        (format!("dim:7 ka:maybe {start}"), "is not y or n"),
+        (format!("dim:7 ka:maybe {start}"), "is not y, n, h or a"),
+        (format!("dim:7 surf:maybe {start}"), "is not y or n"),
         ("dim:7 start:/3t3/3t3/3T3/ttT1Ttt/3T3/3t3/3t3/".to_owned(), "exactly one"),
     ];
     for (text, expected) in cases {

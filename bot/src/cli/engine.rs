@@ -399,6 +399,22 @@ mod tests {
     }
 
     #[test]
+    fn opentafls_own_brandubh_with_its_weak_king_is_played() {
+        // OpenTafl's built-in Brandubh as its RulesSerializer writes it: the king is taken by two,
+        // on the throne too, so e2-e4 or e6-e4 wins here (a middleweight king would hold).
+        let rules = "dim:7 name:Brandub surf:n atkf:y ks:w cenh: cenhe: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
+        let board = "/7/4t2/7/2tK3/7/4t2/7/";
+        let output =
+            session(&format!("rules {rules}\nside attackers\nposition {board}\nside attackers\nplay attackers\n"));
+        let mv = output.lines().nth(1).and_then(|l| l.strip_prefix("move ")).expect("a move, not error 0");
+        let setup: Setup = board.parse().expect("a position");
+        let start = Position::new(otn::parse_rules(rules).expect("its rules")).expect("valid");
+        let mut game = Game::new(start.with_setup(&setup, Side::Attackers).expect("a legal board"));
+        game.play(mv.parse::<MoveText>().expect("simple notation").mv).expect("a legal move");
+        assert!(matches!(game.status(), tafl_rules::Status::Finished(o) if o.winner == Some(Side::Attackers)), "{mv}");
+    }
+
+    #[test]
     fn rules_it_cannot_read_are_answered_with_error_0() {
         let output = session("rules nonsense\nplay attackers\nfinish 1\n");
         assert_eq!(output.lines().collect::<Vec<_>>(), ["hello", "error 0", "error 0"]);

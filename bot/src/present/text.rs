@@ -54,6 +54,7 @@ pub fn rule_summary(rules: &Rules, lang: Lang) -> Vec<String> {
             KingCapture::Strong => "rule-capture-strong",
             KingCapture::StrongNearThrone => "rule-capture-strong-near-throne",
             KingCapture::Middleweight => "rule-capture-middleweight",
+            KingCapture::Weak => "rule-capture-weak",
         },
         if rules.king_armed { "rule-king-armed" } else { "rule-king-unarmed" },
     ];
@@ -155,6 +156,7 @@ pub fn rules_explanation(rules: &Rules, lang: Lang) -> Vec<String> {
             KingCapture::Strong => "rules-king-strong",
             KingCapture::StrongNearThrone => "rules-king-strong-near-throne",
             KingCapture::Middleweight => "rules-king-middleweight",
+            KingCapture::Weak => "rules-king-weak",
         }
     );
     lines.push(tr!(lang, "rules-king", armed = armed, captured = how_captured));

@@ -223,16 +223,18 @@ fn king_pressure(b: &Board, s: &State) -> i32 {
         KingCapture::StrongNearThrone => {
             b.flags[k] & THRONE == 0 && !b.dirs.iter().any(|&d| b.flags[step(k, d)] & THRONE != 0)
         }
-        _ => false,
+        KingCapture::Weak => true,
+        KingCapture::Strong | KingCapture::Middleweight => false,
     };
     if custodial {
-        // Taken like a man: an attacker (or a hostile corner) on one side and an empty square
-        // opposite that an attacker may reach.
+        // Taken like a man: an attacker (or a square hostile to defenders) on one side and an
+        // empty square opposite that an attacker may reach.
         let [east, north, west, south] = b.dirs.map(|d| step(k, d));
         let mut threat = 0;
         for (x, y) in [(east, west), (north, south)] {
-            let hostile = |n: usize| closed_by(n, CORNER);
-            if (hostile(x) && s.cells[y] == EMPTY) || (hostile(y) && s.cells[x] == EMPTY) {
+            let hostile = |n: usize| b.brackets(s, n, Side::Attackers);
+            let open = |n: usize| s.cells[n] == EMPTY && b.flags[n] & NO_STOP == 0;
+            if (hostile(x) && open(y)) || (hostile(y) && open(x)) {
                 threat += 1;
             }
         }
