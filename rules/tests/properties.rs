@@ -30,13 +30,19 @@ fn rule_sets() -> Vec<(Variant, Vec<&'static str>)> {
 const OPENTAFL_BRANDUBH: &str =
     "dim:7 name:Brandub surf:n atkf:y ks:w cenh: cenhe: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
 
-/// Every rule set of [`rule_sets`], and `OpenTafl`'s Brandubh.
+/// A weak king who escapes to the edge, with no throne and no corners, and encirclement (as in
+/// `OpenTafl`'s Tawlbwrdd), on the Copenhagen layout.
+const WEAK_KING_EDGE: &str = "dim:11 esc:e cor: cen: ks:w \
+    start:/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/";
+
+/// Every rule set of [`rule_sets`], and two with a weak king, which no preset has.
 fn all_rules() -> Vec<tafl_rules::Rules> {
     let mut out: Vec<_> = rule_sets()
         .iter()
         .map(|(variant, options)| variant.rules_with_texts(options).expect("valid options"))
         .collect();
     out.push(otn::parse_rules(OPENTAFL_BRANDUBH).expect("OpenTafl's Brandubh"));
+    out.push(otn::parse_rules(WEAK_KING_EDGE).expect("a weak king at the edge"));
     out
 }
 
@@ -88,9 +94,10 @@ fn assert_move_generation_agrees(position: &Position, random_pairs: &[(u8, u8, u
 proptest! {
     #![proptest_config(Config { cases: 64, ..Config::default() })]
 
-    /// Random games of every preset (and `OpenTafl`'s Brandubh): at every ply the move generator, `check` and `play` agree,
-    /// `Game::preview` foretells `Game::play`, `Game` and `Position` report the same captures
-    /// and board status, and an illegal move leaves the game untouched.
+    /// Random games of every preset (and two weak-king rule sets): at every ply the move
+    /// generator, `check` and `play` agree, `Game::preview` foretells `Game::play`, `Game` and
+    /// `Position` report the same captures and board status, and an illegal move leaves the game
+    /// untouched.
     #[test]
     fn legal_moves_check_and_play_agree_in_random_games(
         rule_set in 0usize..64,
