@@ -9,7 +9,9 @@ use tafl_rules::{Game, Position, Square};
 
 use super::ids::{Control, PageValue};
 use super::{BotError, Data};
-use crate::host::{BoardState, GameView, MoveChoice, OfferAction, OfferKind, OpenOffer, movable_pieces};
+use crate::host::{
+    BoardState, GameId, GameView, MoveChoice, OfferAction, OfferKind, OpenOffer, SeenBoard, movable_pieces,
+};
 use crate::present::Lang;
 use crate::present::text::{self, Label};
 
@@ -34,6 +36,35 @@ pub struct Board {
     pub components: Vec<serenity::CreateActionRow>,
     pub png: Vec<u8>,
     pub file_name: String,
+    /// What the message shows, as it can be read back from Discord ([`shown`]): the ply, and the
+    /// moves tag its menus carry (none once the game is over and the menus are gone).
+    pub shows: SeenBoard,
+}
+
+/// What a board message on Discord shows: the ply of its picture (`game-3-12.png`) and the moves
+/// tag of its piece menu, if it has one. `None` when it is no board of `game`.
+#[must_use]
+pub fn shown(message: &serenity::Message, game: GameId) -> Option<SeenBoard> {
+    let prefix = format!("game-{game}-");
+    let ply = message
+        .attachments
+        .iter()
+        .find_map(|a| a.filename.strip_prefix(&prefix)?.strip_suffix(".png")?.parse().ok())?;
+    let tag = message
+        .components
+        .iter()
+        .flat_map(|row| &row.components)
+        .find_map(|component| match component {
+            serenity::ActionRowComponent::SelectMenu(menu) => menu.custom_id.as_deref()?.parse::<Control>().ok(),
+            _ => None,
+        })
+        .and_then(|control| match control {
+            Control::Piece { game: id, board } | Control::Destination { game: id, board, .. } if id == game => {
+                board.tag
+            }
+            _ => None,
+        });
+    Some(SeenBoard { ply, tag })
 }
 
 impl Board {
@@ -131,8 +162,12 @@ async fn build_from(
         .title(text::board_title(game, lang))
         .description(text::board_description(game, history, offers, lang))
         .image(format!("attachment://{file_name}"));
-    let components = if game.is_over() { Vec::new() } else { controls(game, history, offers, &menu, lang) };
-    Ok(Board { game: game.clone(), embed, components, png, file_name })
+    let (components, shows) = if game.is_over() {
+        (Vec::new(), SeenBoard::at_ply(game.ply))
+    } else {
+        (controls(game, history, offers, &menu, lang), SeenBoard::of(history))
+    };
+    Ok(Board { game: game.clone(), embed, components, png, file_name, shows })
 }
 
 /// How a picture is drawn.
@@ -223,7 +258,7 @@ fn controls(
     menu: &Menu,
     lang: Lang,
 ) -> Vec<serenity::CreateActionRow> {
-    let (id, ply, board) = (game.id, game.ply, crate::host::SeenBoard::of(history));
+    let (id, ply, board) = (game.id, game.ply, SeenBoard::of(history));
     let mut rows = Vec::with_capacity(3);
     let mut buttons = Vec::with_capacity(4);
     match menu {

@@ -389,8 +389,8 @@ async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(),
                 board::build_styled(data, &state, Menu::Pieces(0), lang, style.orientation, style.theme).await?;
             let sent = post_board(http, item, &board).await?;
             let channel = game_channel(&board.game).get() as i64;
-            let shown = shown_ply(&sent, *game);
-            data.host.replace_board(*game, channel, message_id(&sent), shown, state.covers, now()).await?;
+            let (shown, covers) = posted_shows(&sent, &board, state.covers);
+            data.host.replace_board(*game, channel, message_id(&sent), shown, covers, now()).await?;
             // Done after the board is recorded: should the process die in between, the retry's
             // nonce finds the same message, and recording it again changes nothing.
             data.host.delivered(item.id, Some(message_id(&sent)), now()).await?;
@@ -635,15 +635,25 @@ async fn deliver_board(http: &serenity::Http, data: &Data, item: &Pending, game:
     }
     let sent = post_board(http, item, &board).await?;
     let channel = game_channel(&board.game).get() as i64;
-    data.host.replace_board(game, channel, message_id(&sent), shown_ply(&sent, game), covers, now()).await?;
+    let (shown, covers) = posted_shows(&sent, &board, covers);
+    data.host.replace_board(game, channel, message_id(&sent), shown, covers, now()).await?;
     Ok(())
 }
 
-/// The ply a posted board shows, from its picture's name (`game-3-12.png`): not necessarily the
-/// ply just drawn, since a retry's nonce may return the message an earlier try made.
-fn shown_ply(message: &serenity::Message, game: GameId) -> Option<usize> {
-    let prefix = format!("game-{game}-");
-    message.attachments.iter().find_map(|a| a.filename.strip_prefix(&prefix)?.strip_suffix(".png")?.parse().ok())
+/// The ply a posted board shows and the board items it covers, for [`Host::replace_board`]. A
+/// retry's nonce may return the message an earlier try made, drawn from an older state: its ply
+/// alone cannot tell, since a takeback and other moves bring a game back to a ply in another
+/// position, so its menus' moves tag is compared too. A message that is not the drawing just
+/// made covers no item and shows an unknown ply, so that the board is drawn on it again.
+///
+/// [`Host::replace_board`]: crate::host::Host::replace_board
+fn posted_shows(sent: &serenity::Message, board: &board::Board, covers: Option<i64>) -> (Option<usize>, Option<i64>) {
+    if board::shown(sent, board.game.id) == Some(board.shows) {
+        (Some(board.shows.ply), covers)
+    } else {
+        tracing::info!(game = board.game.id, "the board found by its nonce shows an earlier state; it is drawn again");
+        (None, None)
+    }
 }
 
 /// Posts `board` as a new message in its game's channel, with `item`'s nonce.
