@@ -206,6 +206,35 @@ pub fn assert_illegal(rules: &Rules, board: &str, to_move: Side, text: &str, mes
     assert_eq!(after, before, "a refused move changed the position");
 }
 
+/// An attacker's move next to the king under `rules`: it takes no man, ends with `status`, and
+/// never removes the king (a captured king stays on the board, the game over).
+#[track_caller]
+pub fn assert_king_move(rules: &Rules, board: &str, text: &str, status: Status) {
+    let after = assert_move(rules, board, Side::Attackers, text, &[], status);
+    assert!(after.pieces().any(|(_, p)| p == Piece::King), "the king is never removed");
+}
+
+/// A king who steps between two attackers (b3 and d3) is not taken by them; an attacker that
+/// lands beside him with no partner opposite (a4-c4) does not take him; one that closes a pair
+/// with it (g2-c2) does. The statuses after the four plies, on a 7x7 board with a corner a1 and
+/// the throne d4 (the king on c2, the defenders to move).
+#[track_caller]
+#[must_use]
+pub fn king_steps_between_two_attackers(rules: &Rules) -> Vec<Status> {
+    let board = "
+        7 # . . . . . #
+        6 . . . . . . .
+        5 . . . . . T .
+        4 t . . + . . .
+        3 . t . t . . .
+        2 . . K . . . t
+        1 # . . . . . #
+          a b c d e f g
+        ";
+    let mut g = game(rules, board, Side::Defenders);
+    play_all(&mut g, &["c2-c3", "a4-c4", "f5-f6", "g2-c2"])
+}
+
 /// The squares a piece on `from` may reach, as sorted text (`["e2", "e3"]`).
 #[track_caller]
 #[must_use]
