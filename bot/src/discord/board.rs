@@ -371,9 +371,11 @@ mod tests {
     use tafl_render::{Mark, MarkKind};
     use tafl_rules::{Game, Position, Setup, Side, Variant};
 
-    use super::{Menu, controls, marks, page_bounds};
+    use poise::serenity_prelude as serenity;
+
+    use super::{Menu, controls, marks, page_bounds, shown};
     use crate::discord::ids::Control;
-    use crate::host::{GameView, OfferAction, OfferKind, User, bot_user};
+    use crate::host::{GameView, OfferAction, OfferKind, SeenBoard, User, bot_user};
     use crate::present::Lang;
 
     /// Brandubh (historical rules): the attacker from d7 closes on the king at c3, taken
@@ -422,6 +424,48 @@ mod tests {
         assert_eq!(page_bounds(60, 2), (48, 60, Some(0)));
         // A page from an older, longer menu shows the last page.
         assert_eq!(page_bounds(60, 9), (48, 60, Some(0)));
+    }
+
+    /// A message as Discord answers a post of the board of `game`: its picture named for `ply`,
+    /// with `components`.
+    fn posted(game: &GameView, ply: usize, components: &[serenity::CreateActionRow]) -> serenity::Message {
+        let message = serde_json::json!({
+            "id": "11", "channel_id": "12", "type": 0, "content": "", "tts": false, "pinned": false,
+            "mention_everyone": false, "mentions": [], "mention_roles": [], "embeds": [],
+            "timestamp": "2026-12-05T00:00:00+00:00",
+            "author": { "id": "13", "username": "tafl", "discriminator": "0", "avatar": null },
+            "attachments": [{
+                "id": "14", "filename": format!("game-{}-{ply}.png", game.id), "size": 1,
+                "url": "https://cdn.example/x.png", "proxy_url": "https://cdn.example/x.png"
+            }],
+            "components": serde_json::to_value(components).unwrap(),
+        });
+        serde_json::from_value(message).expect("a message as Discord sends it")
+    }
+
+    #[test]
+    fn a_posted_board_is_read_back_as_its_ply_and_moves_tag() {
+        let people =
+            GameView::sample(1, Variant::Brandubh, User { id: 1, name: "A".into() }, User { id: 2, name: "B".into() });
+        let mut history = Game::new(people.position.clone());
+        for mv in ["b4-b3", "c4-b4"] {
+            history.play_text(&mv.parse().unwrap()).unwrap();
+        }
+        let game = GameView { ply: 2, position: history.position().clone(), ..people };
+        let shows = SeenBoard::of(&history);
+        let components = controls(&game, &history, &[], &Menu::Pieces(0), Lang::discord(None));
+        assert_eq!(shown(&posted(&game, 2, &components), game.id), Some(shows));
+        // The same ply after a takeback and another move: another tag.
+        let mut other = history.clone();
+        other.take_back();
+        other.take_back();
+        for mv in ["b4-b3", "d5-c5"] {
+            other.play_text(&mv.parse().unwrap()).unwrap();
+        }
+        assert_ne!(shown(&posted(&game, 2, &components), game.id), Some(SeenBoard::of(&other)));
+        // A finished game's board has no menu: its ply alone; another game's board is none.
+        assert_eq!(shown(&posted(&game, 2, &[]), game.id), Some(SeenBoard::at_ply(2)));
+        assert_eq!(shown(&posted(&game, 2, &components), game.id + 1), None);
     }
 
     /// Whether the board of `game` at `ply` offers the Take back button.
