@@ -215,6 +215,47 @@ async fn postgres_locks_one_game_not_the_database() {
     .await;
 }
 
+/// On `PostgreSQL` board items recorded by two transactions of one game are committed in the
+/// order of their ids. A drawing of the board covers the items up to the newest it saw, so an
+/// older id committed after a newer one would be covered by a drawing that never saw its
+/// change: here a transaction that holds the game (as a move or an offer does) has recorded an
+/// item, while another process records that the board shows a ply the game is not at, which
+/// records an item of its own. That one used to take no lock and commit first.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_a_drawing_never_covers_a_board_item_it_did_not_see() {
+    use tafl_bot::store::outbox::{ServerOf, insert};
+    Box::pin(support::on(support::Backend::Postgres, async {
+        let (one, two) = two_hosts().await;
+        let a = game(&one, "brandubh").await;
+        // The board message shows the start, every board item so far done.
+        one.replace_board(a.id, 2, 900, Some(0), one.pending_board(a.id).await.unwrap(), NOW).await.unwrap();
+        assert_eq!(one.pending_board(a.id).await.unwrap(), None);
+        let mut holder = one.db().begin_write().await.unwrap();
+        tafl_bot::store::games::lock(&mut holder, a.id).await.unwrap();
+        let show = serde_json::to_string(&tafl_bot::host::Show::Board { game: a.id, ply: 0 }).unwrap();
+        let lane = tafl_bot::host::outbox::game_lane(a.id);
+        let held = insert(&mut holder, &lane, "board", &show, ServerOf::Game(a.id), NOW).await.unwrap();
+        let other = {
+            let two = two.clone();
+            tokio::spawn(async move { two.board_shown(a.id, 900, 5, None, NOW).await })
+        };
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        // A delivery reads the board to draw it now, the held transaction still open.
+        let covers = one.pending_board(a.id).await.unwrap();
+        holder.commit().await.unwrap();
+        tokio::time::timeout(std::time::Duration::from_secs(5), other).await.expect("it goes on").unwrap().unwrap();
+        one.board_shown(a.id, 900, 0, covers, NOW).await.unwrap();
+        // The held item's change was not in that drawing: it is still to be shown.
+        let state: String = sqlx::query_scalar("SELECT state FROM outbox WHERE id = $1")
+            .bind(held)
+            .fetch_one(one.db().pool())
+            .await
+            .unwrap();
+        assert_eq!(state, "pending", "covers {covers:?}, held item {held}");
+    }))
+    .await;
+}
+
 /// On `PostgreSQL` an operation ended by a deadlock is run again, whole, and succeeds: here an
 /// acceptance holds the challenge's lock and waits for the accepting person's row, which another
 /// transaction holds while it waits for the challenge. `PostgreSQL` ends the acceptance (it has

@@ -576,6 +576,8 @@ impl Host {
     ) -> Result<(), HostError> {
         retrying!({
             let mut tx = self.db.begin_write().await?;
+            // See `finish_board`: the game first, as every writer of its board items takes it.
+            store::games::lock(&mut tx, game).await?;
             if !store::messages::set_shown(&mut tx, game, message, ply as i64, now).await? {
                 // Not the game's board (any more): its items are still to be applied to the board.
                 return Ok(());
@@ -601,6 +603,7 @@ impl Host {
     ) -> Result<(), HostError> {
         retrying!({
             let mut tx = self.db.begin_write().await?;
+            store::games::lock(&mut tx, game).await?;
             let old = store::messages::board(&mut tx, game).await?;
             store::messages::set_board(&mut tx, game, channel, message, ply.map(|p| p as i64), now).await?;
             if let Some(old) = old.filter(|old| old.message_id != message) {
@@ -658,7 +661,10 @@ impl Host {
         retrying!({
             let mut tx = self.db.begin_write().await?;
             let stale = store::outbox::stale_boards(&mut tx, now - RECENTLY_FINISHED_SECS, HEADS).await?;
+            // In the games' order (the query's), so that two processes sweeping at once never
+            // wait for each other's locks in a cycle; see `finish_board` for why they are taken.
             for &(game, ply) in &stale {
+                store::games::lock(&mut tx, game).await?;
                 record(&mut tx, &Show::Board { game, ply: usize::try_from(ply).unwrap_or(0) }, now).await?;
             }
             tx.commit().await?;
@@ -726,6 +732,13 @@ impl Host {
 
 /// The board items up to `covers` are done; when the game is no longer at `ply` (or `ply` is
 /// unknown) and no board is pending, a new one is recorded.
+///
+/// The caller holds the game's row lock (`store::games::lock`), as every transaction that
+/// records a board item of a game does (the game's operations take it first). `covers` is the
+/// newest item a drawing saw, and on `PostgreSQL` ids come from a sequence when an item is
+/// inserted, not when it is committed: two writers of one game not taking turns could commit a
+/// newer id before an older one, and a drawing that saw the newer would cover the older, whose
+/// change it never showed (an offer's buttons, say, at the same ply).
 async fn finish_board(
     conn: &mut super::Conn,
     game: GameId,
