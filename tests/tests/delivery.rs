@@ -468,7 +468,9 @@ async fn through_random_moves_boards_restarts_and_faults_every_game_ends_up_show
     fake.wait_until_ready().await;
     let table = Table { fake: &fake, channel: CHANNEL, locale };
 
-    // Three games between Alice and Bob, each followed by our own copy of the rules.
+    // Three games between Alice and Bob, each followed by our own copy of the rules, and a fourth
+    // of Alice against the bot (level 1: a tenth of a second to think), whose moves the test
+    // learns from the game's export.
     let mut games: Vec<Game> = Vec::new();
     let mut resigned = Vec::new();
     for _ in 0..3 {
@@ -476,6 +478,9 @@ async fn through_random_moves_boards_restarts_and_faults_every_game_ends_up_show
         games.push(Game::new(Position::new(Variant::Brandubh.rules()).unwrap()));
         resigned.push(false);
     }
+    let against_bot = start_bot_game(&table).await;
+    games.push(Game::new(Position::new(Variant::Brandubh.rules()).unwrap()));
+    resigned.push(false);
     let steps = 80;
     for step in 0..steps {
         let kind = match rng.below(27) {
@@ -498,12 +503,20 @@ async fn through_random_moves_boards_restarts_and_faults_every_game_ends_up_show
         }
         let at = rng.below(games.len());
         let id = at as i64 + 1;
+        let with_bot = id == against_bot;
+        if with_bot && !resigned[at] {
+            // The bot's answer to Alice's last move, whenever it came (a restart may have
+            // killed its search; the next process plays it).
+            games[at] = after_the_bot(&table, id, &format!("step {step}, seed {seed}")).await;
+        }
         match kind {
+            Step::Race | Step::Takeback if with_bot => {}
             Step::Resign => {
                 if resigned[at] || games[at].status() != tafl_rules::Status::Ongoing {
                     continue;
                 }
-                let resign = table.command(BOB, "resign", &json!({ "game": id }), &[]);
+                let who = if with_bot { ALICE } else { BOB };
+                let resign = table.command(who, "resign", &json!({ "game": id }), &[]);
                 let answer = fake.wait_for_original(&resign).await;
                 let said = table.says("resigned", "сдали");
                 assert!(answer.content.contains(said), "step {step}, seed {seed}: {}", answer.content);
@@ -526,6 +539,7 @@ async fn through_random_moves_boards_restarts_and_faults_every_game_ends_up_show
                     assert!(answer.content.starts_with(confirmed), "step {step}, seed {seed}: {}", answer.content);
                 }
                 game.play(mv).unwrap();
+                // The bot's reply is learned before the game's next step.
             }
             Step::Race => {
                 let game = &mut games[at];
@@ -612,6 +626,12 @@ async fn through_random_moves_boards_restarts_and_faults_every_game_ends_up_show
     fake.clear_faults();
 
     // Afterwards (within a few delivery cycles), every game is shown as it stands.
+    let bot_at = usize::try_from(against_bot - 1).unwrap();
+    if !resigned[bot_at] {
+        games[bot_at] = after_the_bot(&table, against_bot, &format!("the end, seed {seed}")).await;
+    }
+    let plies: Vec<usize> = games.iter().map(Game::ply).collect();
+    println!("seed {seed}: the games end at plies {plies:?} (the last against the bot), resigned {resigned:?}");
     for (at, game) in games.iter().enumerate() {
         let id = at as i64 + 1;
         let ply = game.ply();
@@ -782,6 +802,39 @@ async fn race_a_takeback_and_a_move(
             "from ply {before}, {landed} move and {taken} taken back gave ply {}: {accepted} / {played}",
             after.ply()
         ))
+    }
+}
+
+/// Alice challenges the bot to an unrated Brandubh game at level 1, as the attackers: the game's
+/// number.
+async fn start_bot_game(table: &Table<'_>) -> i64 {
+    let challenge = table.command(
+        ALICE,
+        "challenge",
+        &json!({ "variant": Variant::Brandubh.id(), "side": 0, "level": 1, "rated": false }),
+        &[],
+    );
+    let answer = table.fake.wait_for_original(&challenge).await;
+    // "Game #4 against …" / "Партия №4 началась…": the first number said.
+    let number = answer.content.split(|c: char| !c.is_ascii_digit()).find_map(|n| n.parse().ok());
+    number.unwrap_or_else(|| panic!("a game number: {}", answer.content))
+}
+
+/// Game `id` against the bot, in which Alice has the attackers, once the bot has answered her
+/// last move (the attackers are to move again) or the game is over.
+async fn after_the_bot(table: &Table<'_>, id: i64, what: &str) -> Game {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        let game = exported(table, id).await;
+        if game.status() != tafl_rules::Status::Ongoing || game.position().to_move() == tafl_rules::Side::Attackers {
+            return game;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "{what}: the bot never answered in game {id} at ply {}",
+            game.ply()
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }
 
