@@ -328,3 +328,69 @@ support::both! { multi_thread
         assert_eq!(names, [(ann, "ann".to_owned()), (bea, "bea".to_owned())]);
     }
 }
+
+/// A task cancelled while its transaction begins (an aborted delivery, a lane whose lease was
+/// lost, a timeout) must not hand its connection back inside that transaction: the next
+/// operation on it would run in the stale transaction, its `BEGIN` ignored with a warning, its
+/// isolation not the one asked for, and after one error every statement on that connection would
+/// fail until it was closed. sqlx 0.9.0 did exactly that on `PostgreSQL` (its issue 4393: the
+/// depth its rollback-on-drop keys on was raised only after the `BEGIN` round trip); 0.9.1 queues
+/// the rollback. Seen as a `HostError::Internal` from a plain read at the end of the many-hosts
+/// test, after every delivery task had been aborted.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_a_transaction_cancelled_while_it_begins_leaves_no_transaction_behind() {
+    use std::future::Future;
+    use std::pin::pin;
+    use std::task::Poll;
+    use tafl_bot::store::{Db, PoolSettings};
+
+    /// Polls `begin` up to `polls` times, letting other tasks run between, and drops it; true
+    /// if it was still pending then. Fewer polls cancel it while it waits for a connection, more
+    /// while it waits for the server's answer to `BEGIN`.
+    async fn cancel_after<T>(begin: impl Future<Output = T>, polls: usize) -> bool {
+        let mut begin = pin!(begin);
+        for _ in 0..polls {
+            if std::future::poll_fn(|cx| Poll::Ready(begin.as_mut().poll(cx).is_ready())).await {
+                return false;
+            }
+            tokio::task::yield_now().await;
+        }
+        true
+    }
+
+    /// Whether the pool's one connection is inside a transaction begun before this statement:
+    /// outside one, `now()` (the transaction's start) is this statement's own start.
+    async fn inside_an_old_transaction(db: &Db) -> bool {
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        sqlx::query_scalar::<_, bool>("SELECT now() < statement_timestamp() - interval '10 milliseconds'")
+            .fetch_one(db.pool())
+            .await
+            .expect("the connection answers")
+    }
+
+    Box::pin(support::on(support::Backend::Postgres, async {
+        let database = support::postgres::database().await.expect("PostgreSQL was found before the test began");
+        // One connection, so that the next operation gets the one the cancelled task used.
+        let settings = PoolSettings { max_connections: 1, ..PoolSettings::default() };
+        let db = Db::open_with_settings(&database.url, &settings).await.expect("the PostgreSQL database opens");
+        let mut cancelled_in_flight = 0;
+        for round in 0..40 {
+            let polls = 1 + round / 2 % 10;
+            let in_flight = if round % 2 == 0 {
+                cancel_after(db.begin_write(), polls).await
+            } else {
+                cancel_after(db.begin_read(), polls).await
+            };
+            cancelled_in_flight += usize::from(in_flight);
+            assert!(
+                !inside_an_old_transaction(&db).await,
+                "round {round}: the connection came back inside the cancelled task's transaction"
+            );
+            let mut tx = db.begin_write().await.expect("a write transaction begins on it");
+            sqlx::query("SELECT 1").execute(&mut **tx).await.expect("and runs a statement");
+            tx.commit().await.expect("and commits");
+        }
+        assert!(cancelled_in_flight > 0, "no begin was cancelled while it waited for the server");
+    }))
+    .await;
+}
