@@ -329,6 +329,20 @@ support::both! { multi_thread
     }
 }
 
+/// Polls `begin` up to `polls` times, letting other tasks run between, and drops it; true if it
+/// was still pending then. Fewer polls cancel it while it waits for a connection (or, on
+/// `SQLite`, for its turn to write), more while it waits for the database's answer to `BEGIN`.
+async fn cancel_after<T>(begin: impl std::future::Future<Output = T>, polls: usize) -> bool {
+    let mut begin = std::pin::pin!(begin);
+    for _ in 0..polls {
+        if std::future::poll_fn(|cx| std::task::Poll::Ready(begin.as_mut().poll(cx).is_ready())).await {
+            return false;
+        }
+        tokio::task::yield_now().await;
+    }
+    true
+}
+
 /// A task cancelled while its transaction begins (an aborted delivery, a lane whose lease was
 /// lost, a timeout) must not hand its connection back inside that transaction: the next
 /// operation on it would run in the stale transaction, its `BEGIN` ignored with a warning, its
@@ -339,24 +353,7 @@ support::both! { multi_thread
 /// test, after every delivery task had been aborted.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn postgres_a_transaction_cancelled_while_it_begins_leaves_no_transaction_behind() {
-    use std::future::Future;
-    use std::pin::pin;
-    use std::task::Poll;
     use tafl_bot::store::{Db, PoolSettings};
-
-    /// Polls `begin` up to `polls` times, letting other tasks run between, and drops it; true
-    /// if it was still pending then. Fewer polls cancel it while it waits for a connection, more
-    /// while it waits for the server's answer to `BEGIN`.
-    async fn cancel_after<T>(begin: impl Future<Output = T>, polls: usize) -> bool {
-        let mut begin = pin!(begin);
-        for _ in 0..polls {
-            if std::future::poll_fn(|cx| Poll::Ready(begin.as_mut().poll(cx).is_ready())).await {
-                return false;
-            }
-            tokio::task::yield_now().await;
-        }
-        true
-    }
 
     /// Whether the pool's one connection is inside a transaction begun before this statement:
     /// outside one, `now()` (the transaction's start) is this statement's own start.
@@ -393,4 +390,37 @@ async fn postgres_a_transaction_cancelled_while_it_begins_leaves_no_transaction_
         assert!(cancelled_in_flight > 0, "no begin was cancelled while it waited for the server");
     }))
     .await;
+}
+
+/// The same on `SQLite`, where a connection left inside a cancelled `BEGIN IMMEDIATE` would hold
+/// the file's write lock for good: every other writer, in this process or another, would wait
+/// out its busy timeout and fail.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_a_transaction_cancelled_while_it_begins_leaves_no_lock_behind() {
+    use tafl_bot::store::{Db, PoolSettings};
+
+    let path = support::temp_path("cancelled-begin");
+    let db = Db::open_file(&path).await.expect("the database opens");
+    // Another process's handle, which gives up on a held write lock after 300 ms.
+    let settings = PoolSettings { statement_timeout: std::time::Duration::from_millis(300), ..PoolSettings::default() };
+    let other = Db::open_with_settings(&format!("sqlite:{}", path.display()), &settings).await.expect("it opens twice");
+    let mut cancelled_in_flight = 0;
+    for round in 0..40 {
+        let polls = 1 + round / 2 % 10;
+        let in_flight = if round % 2 == 0 {
+            cancel_after(db.begin_write(), polls).await
+        } else {
+            cancel_after(db.begin_read(), polls).await
+        };
+        cancelled_in_flight += usize::from(in_flight);
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        let tx = other.begin_write().await.unwrap_or_else(|error| panic!("round {round}: another writer: {error}"));
+        tx.commit().await.expect("commits");
+        for _ in 0..2 {
+            let tx = db.begin_write().await.unwrap_or_else(|error| panic!("round {round}: the same handle: {error}"));
+            tx.commit().await.expect("commits");
+            drop(db.begin_read().await.unwrap_or_else(|error| panic!("round {round}: a read: {error}")));
+        }
+    }
+    assert!(cancelled_in_flight > 0, "no begin was cancelled before it finished");
 }
