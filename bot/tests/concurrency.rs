@@ -343,6 +343,23 @@ async fn cancel_after<T>(begin: impl std::future::Future<Output = T>, polls: usi
     true
 }
 
+/// Cancels 40 of `db`'s `begin_write`s and `begin_read`s at different points ([`cancel_after`]),
+/// calling `check` with the round after each; fails if none was cancelled before it finished.
+async fn cancel_begins(db: &tafl_bot::store::Db, mut check: impl AsyncFnMut(usize)) {
+    let mut cancelled_in_flight = 0;
+    for round in 0..40 {
+        let polls = 1 + round / 2 % 10;
+        let in_flight = if round % 2 == 0 {
+            cancel_after(db.begin_write(), polls).await
+        } else {
+            cancel_after(db.begin_read(), polls).await
+        };
+        cancelled_in_flight += usize::from(in_flight);
+        check(round).await;
+    }
+    assert!(cancelled_in_flight > 0, "no begin was cancelled before it finished");
+}
+
 /// A task cancelled while its transaction begins (an aborted delivery, a lane whose lease was
 /// lost, a timeout) must not hand its connection back inside that transaction: the next
 /// operation on it would run in the stale transaction, its `BEGIN` ignored with a warning, its
@@ -370,15 +387,7 @@ async fn postgres_a_transaction_cancelled_while_it_begins_leaves_no_transaction_
         // One connection, so that the next operation gets the one the cancelled task used.
         let settings = PoolSettings { max_connections: 1, ..PoolSettings::default() };
         let db = Db::open_with_settings(&database.url, &settings).await.expect("the PostgreSQL database opens");
-        let mut cancelled_in_flight = 0;
-        for round in 0..40 {
-            let polls = 1 + round / 2 % 10;
-            let in_flight = if round % 2 == 0 {
-                cancel_after(db.begin_write(), polls).await
-            } else {
-                cancel_after(db.begin_read(), polls).await
-            };
-            cancelled_in_flight += usize::from(in_flight);
+        cancel_begins(&db, async |round| {
             assert!(
                 !inside_an_old_transaction(&db).await,
                 "round {round}: the connection came back inside the cancelled task's transaction"
@@ -386,8 +395,8 @@ async fn postgres_a_transaction_cancelled_while_it_begins_leaves_no_transaction_
             let mut tx = db.begin_write().await.expect("a write transaction begins on it");
             sqlx::query("SELECT 1").execute(&mut **tx).await.expect("and runs a statement");
             tx.commit().await.expect("and commits");
-        }
-        assert!(cancelled_in_flight > 0, "no begin was cancelled while it waited for the server");
+        })
+        .await;
     }))
     .await;
 }
@@ -404,15 +413,7 @@ async fn sqlite_a_transaction_cancelled_while_it_begins_leaves_no_lock_behind() 
     // Another process's handle, which gives up on a held write lock after 300 ms.
     let settings = PoolSettings { statement_timeout: std::time::Duration::from_millis(300), ..PoolSettings::default() };
     let other = Db::open_with_settings(&format!("sqlite:{}", path.display()), &settings).await.expect("it opens twice");
-    let mut cancelled_in_flight = 0;
-    for round in 0..40 {
-        let polls = 1 + round / 2 % 10;
-        let in_flight = if round % 2 == 0 {
-            cancel_after(db.begin_write(), polls).await
-        } else {
-            cancel_after(db.begin_read(), polls).await
-        };
-        cancelled_in_flight += usize::from(in_flight);
+    cancel_begins(&db, async |round| {
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;
         let tx = other.begin_write().await.unwrap_or_else(|error| panic!("round {round}: another writer: {error}"));
         tx.commit().await.expect("commits");
@@ -421,6 +422,6 @@ async fn sqlite_a_transaction_cancelled_while_it_begins_leaves_no_lock_behind() 
             tx.commit().await.expect("commits");
             drop(db.begin_read().await.unwrap_or_else(|error| panic!("round {round}: a read: {error}")));
         }
-    }
-    assert!(cancelled_in_flight > 0, "no begin was cancelled before it finished");
+    })
+    .await;
 }
