@@ -329,18 +329,21 @@ support::both! { multi_thread
     }
 }
 
-/// Polls `begin` up to `polls` times, letting other tasks run between, and drops it; true if it
-/// was still pending then. Fewer polls cancel it while it waits for a connection (or, on
-/// `SQLite`, for its turn to write), more while it waits for the database's answer to `BEGIN`.
-async fn cancel_after<T>(begin: impl std::future::Future<Output = T>, polls: usize) -> bool {
-    let mut begin = std::pin::pin!(begin);
+/// Polls `operation` up to `polls` times, letting other tasks run between, and drops it if it
+/// has not finished by then: its output, or `None` when it was cancelled. Fewer polls cancel it
+/// while it waits for a connection (or, on `SQLite`, for its turn to write), more while it waits
+/// for the database's answers.
+async fn cancel_after<T>(operation: impl std::future::Future<Output = T>, polls: usize) -> Option<T> {
+    let mut operation = std::pin::pin!(operation);
     for _ in 0..polls {
-        if std::future::poll_fn(|cx| std::task::Poll::Ready(begin.as_mut().poll(cx).is_ready())).await {
-            return false;
+        if let std::task::Poll::Ready(output) =
+            std::future::poll_fn(|cx| std::task::Poll::Ready(operation.as_mut().poll(cx))).await
+        {
+            return Some(output);
         }
         tokio::task::yield_now().await;
     }
-    true
+    None
 }
 
 /// Cancels 40 of `db`'s `begin_write`s and `begin_read`s at different points ([`cancel_after`]),
@@ -350,9 +353,9 @@ async fn cancel_begins(db: &tafl_bot::store::Db, mut check: impl AsyncFnMut(usiz
     for round in 0..40 {
         let polls = 1 + round / 2 % 10;
         let in_flight = if round % 2 == 0 {
-            cancel_after(db.begin_write(), polls).await
+            cancel_after(db.begin_write(), polls).await.is_none()
         } else {
-            cancel_after(db.begin_read(), polls).await
+            cancel_after(db.begin_read(), polls).await.is_none()
         };
         cancelled_in_flight += usize::from(in_flight);
         check(round).await;
@@ -424,4 +427,100 @@ async fn sqlite_a_transaction_cancelled_while_it_begins_leaves_no_lock_behind() 
         }
     })
     .await;
+}
+
+support::both! { multi_thread
+    /// Operations cancelled at random points (a click's handler dropped, a delivery whose lease
+    /// was lost, a task aborted at shutdown) are applied whole or not at all, and leave nothing
+    /// behind that fails the next one: a game's moves, its record and its view agree after every
+    /// cancellation, and at the end every outbox item is delivered. A randomized test: it prints
+    /// its seed, and `TAFL_CANCEL_SEED=n` repeats a run. On sqlx 0.9.0 (see the test above) a
+    /// move after a cancelled one failed with an internal error in 6 runs of 10 on `PostgreSQL`.
+    async fn operations_cancelled_at_random_points_are_applied_whole_or_not_at_all() {
+        let seed = std::env::var("TAFL_CANCEL_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or_else(|| {
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos() as u64 | 1
+        });
+        println!("cancellation test ({:?}): seed {seed} (TAFL_CANCEL_SEED={seed} repeats it)", support::backend());
+        let mut rng = support::Rng(seed);
+        let host = support::host().await;
+        let view = game(&host, "brandubh").await;
+        let moves = support::find_game(tafl_rules::Variant::Brandubh, tafl_rules::Reason::KingCaptured, 80);
+        let players = [alice().id, bob().id];
+        let mut cancelled = 0;
+        let mut rounds = 0;
+        loop {
+            let current = host.show(view.id).await.unwrap_or_else(|error| panic!("seed {seed}: the game reads: {error}"));
+            if current.is_over() {
+                break;
+            }
+            let ply = current.ply;
+            rounds += 1;
+            assert!(rounds < 2_000, "seed {seed}: the game never ended");
+            // One operation in four runs to its end; the others are dropped after 1 to 200 polls.
+            let polls = if rng.below(4) == 0 { usize::MAX } else { 1 + rng.below(200) };
+            let done = match rng.below(3) {
+                0 | 1 => {
+                    let mv = host.play(view.id, players[ply % 2], &moves[ply], Some(ply), NOW + ply as i64);
+                    cancel_after(mv, polls).await.map(|played| match played {
+                        // A cancelled move whose COMMIT was already sent landed meanwhile.
+                        Ok(_) | Err(HostError::StaleBoard { .. }) => {}
+                        Err(error) => panic!("seed {seed}: the move at ply {ply}: {error}"),
+                    })
+                }
+                _ => {
+                    let deliver = async {
+                        for head in host.claim_lanes(NOW * 1000, 5).await? {
+                            host.delivered(head.id, None, NOW).await?;
+                            host.release_lane(&head.lane).await?;
+                        }
+                        Ok::<(), HostError>(())
+                    };
+                    cancel_after(deliver, polls).await.map(|delivered| {
+                        delivered.unwrap_or_else(|error| panic!("seed {seed}: a delivery: {error}"));
+                    })
+                }
+            }
+            .is_some();
+            cancelled += usize::from(!done);
+            // The moves and the record agree: the move was made whole or not at all. One snapshot
+            // for both: a cancelled move whose COMMIT was already sent commits meanwhile.
+            let mut tx = host.db().begin_read().await.unwrap_or_else(|error| panic!("seed {seed}: a read: {error}"));
+            let stored: Vec<String> = sqlx::query_scalar("SELECT notation FROM moves WHERE game_id = $1 ORDER BY ply")
+                .bind(view.id)
+                .fetch_all(&mut *tx)
+                .await
+                .unwrap_or_else(|error| panic!("seed {seed}: the moves read: {error}"));
+            let record: String = sqlx::query_scalar("SELECT movetext FROM games WHERE id = $1")
+                .bind(view.id)
+                .fetch_one(&mut *tx)
+                .await
+                .unwrap_or_else(|error| panic!("seed {seed}: the record reads: {error}"));
+            drop(tx);
+            assert_eq!(stored, record.split_whitespace().collect::<Vec<_>>(), "seed {seed}: moves and record");
+            assert!(stored.len() == ply || stored.len() == ply + 1, "seed {seed}: from ply {ply} to {}", stored.len());
+            assert_eq!(stored, moves[..stored.len()], "seed {seed}: the moves are the game's");
+            let now = host.show(view.id).await.unwrap_or_else(|error| panic!("seed {seed}: the game reads: {error}"));
+            assert!(now.ply >= stored.len() && now.ply <= ply + 1, "seed {seed}: the view at ply {}", now.ply);
+        }
+        // Everything recorded is delivered, lanes left claimed by cancelled deliveries included
+        // (their leases have run out by this later clock).
+        let later = (NOW + 3_600) * 1000;
+        loop {
+            let heads = host.claim_lanes(later, 50).await.unwrap_or_else(|error| panic!("seed {seed}: claim: {error}"));
+            if heads.is_empty() {
+                break;
+            }
+            for head in heads {
+                host.delivered(head.id, None, NOW).await.unwrap_or_else(|error| panic!("seed {seed}: delivered: {error}"));
+                host.release_lane(&head.lane).await.unwrap_or_else(|error| panic!("seed {seed}: release: {error}"));
+            }
+        }
+        let pending: i64 = sqlx::query_scalar("SELECT count(*) FROM outbox WHERE state = 'pending'")
+            .fetch_one(host.db().pool())
+            .await
+            .unwrap();
+        assert_eq!(pending, 0, "seed {seed}: outbox items left undelivered");
+        println!("seed {seed}: {rounds} operations, {cancelled} cancelled before they finished");
+        assert!(cancelled > 0, "seed {seed}: nothing was cancelled");
+    }
 }
