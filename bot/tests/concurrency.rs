@@ -2,6 +2,8 @@
 //! would have), two tasks playing for the same game at the same instant, on `SQLite` (one file)
 //! and on `PostgreSQL` (one database, no global writer: the game's row lock serialises them).
 //! Exactly one move is applied; the other request is refused with "the board has changed".
+//! And operations cancelled half-way (a dropped handler, an aborted task): applied whole or not at
+//! all, and the connection they used handed back clean.
 
 mod support;
 
