@@ -432,8 +432,9 @@ async fn sqlite_a_transaction_cancelled_while_it_begins_leaves_no_lock_behind() 
 }
 
 support::both! { multi_thread
-    /// Operations cancelled at random points (a click's handler dropped, a delivery whose lease
-    /// was lost, a task aborted at shutdown) are applied whole or not at all, and leave nothing
+    /// Operations cancelled at random points (a move, a new board asked for, a delivery: a
+    /// click's handler dropped, a delivery whose lease was lost, a task aborted at shutdown) are
+    /// applied whole or not at all, and leave nothing
     /// behind that fails the next one: a game's moves, its record and its view agree after every
     /// cancellation, and at the end every outbox item is delivered. A randomized test: it prints
     /// its seed, and `TAFL_CANCEL_SEED=n` repeats a run. On sqlx 0.9.0 (see the test above) a
@@ -460,7 +461,7 @@ support::both! { multi_thread
             assert!(rounds < 2_000, "seed {seed}: the game never ended");
             // One operation in four runs to its end; the others are dropped after 1 to 200 polls.
             let polls = if rng.below(4) == 0 { usize::MAX } else { 1 + rng.below(200) };
-            let done = match rng.below(3) {
+            let done = match rng.below(4) {
                 0 | 1 => {
                     let mv = host.play(view.id, players[ply % 2], &moves[ply], Some(ply), NOW + ply as i64);
                     cancel_after(mv, polls).await.map(|played| match played {
@@ -469,6 +470,9 @@ support::both! { multi_thread
                         Err(error) => panic!("seed {seed}: the move at ply {ply}: {error}"),
                     })
                 }
+                2 => cancel_after(host.request_board(view.id, players[ply % 2], NOW), polls).await.map(|asked| {
+                    asked.unwrap_or_else(|error| panic!("seed {seed}: a new board: {error}"));
+                }),
                 _ => {
                     let deliver = async {
                         for head in host.claim_lanes(NOW * 1000, 5).await? {
