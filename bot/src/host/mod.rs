@@ -429,8 +429,8 @@ impl Host {
 
     /// [`Host::play`] on the board `seen` (its moves tag, when known, refuses the move too when
     /// the game came back to that ply by other moves), also returning the game's [`BoardState`]
-    /// after the move, read in the move's own transaction: for a front end that answers the click with the new board, which
-    /// then needs no read of its own.
+    /// after the move, read in the move's own transaction: for a front end that answers the
+    /// click with the new board, which then needs no read of its own.
     ///
     /// `foresee` is shown the game as the move leaves it as soon as the move is found legal,
     /// before it is written, so that the front end can start drawing the new board while the
