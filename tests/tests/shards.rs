@@ -593,7 +593,9 @@ async fn two_processes_on_shards_0_and_1_of_2_share_one_postgres_database_throug
 
     // Everything is delivered: each board at its final ply without controls, each summary
     // posted, every review recorded, the outbox drained (a lease of 30 s, then the next look
-    // within 5 s).
+    // within 5 s). The reviews are engine searches, one game after another, and take minutes on
+    // a loaded machine: the test fails when nothing has moved for two minutes (or after fifteen
+    // in all, should something move for ever), not at a fixed time.
     let final_png = |game: &SharedGame<'_>| format!("game-{}-{}.png", game.id, moves.len());
     let shown = |game: &SharedGame<'_>| {
         let gif = format!("game-{}.gif", game.id);
@@ -603,14 +605,20 @@ async fn two_processes_on_shards_0_and_1_of_2_share_one_postgres_database_throug
             && fake.all_messages().iter().any(|m| m.attachments.iter().any(|a| a.filename == gif))
     };
     let mut drained = false;
-    let deadline = std::time::Instant::now() + Duration::from_mins(2);
-    while std::time::Instant::now() < deadline {
-        if games.iter().all(&shown) && {
-            let (reviews, outbox) = backlog(&db.url).await;
-            reviews == 0 && outbox.iter().all(|(state, _)| state != "pending")
-        } {
+    let mut last = None;
+    let mut deadline = std::time::Instant::now() + Duration::from_mins(2);
+    let give_up = std::time::Instant::now() + Duration::from_mins(15);
+    while std::time::Instant::now() < deadline.min(give_up) {
+        let finished = games.iter().filter(|game| shown(game)).count();
+        let (reviews, outbox) = backlog(&db.url).await;
+        if finished == games.len() && reviews == 0 && outbox.iter().all(|(state, _)| state != "pending") {
             drained = true;
             break;
+        }
+        let progress = Some((finished, reviews, outbox));
+        if progress != last {
+            last = progress;
+            deadline = std::time::Instant::now() + Duration::from_mins(2);
         }
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
