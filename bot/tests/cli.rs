@@ -682,6 +682,13 @@ fn a_match_gives_the_same_table_whatever_the_number_of_jobs() {
     if cores >= 2 {
         assert_eq!(table("2"), one);
     }
+    let material =
+        run(&["match", "--variant", "brandubh", "--a", "depth:1", "--b", "greedy:material", "--games", "2"], None);
+    assert!(
+        stdout(&material).contains("2 games of brandubh: A = depth:1, B = greedy:material"),
+        "{}",
+        stderr(&material)
+    );
     let refused = run(&["match", "--variant", "brandubh", "--a", "1", "--b", "2", "--jobs", "0"], None);
     assert_eq!(refused.status.code(), Some(1));
     assert!(stderr(&refused).contains("--jobs must be from 1 to"), "{}", stderr(&refused));

@@ -162,7 +162,8 @@ fn every_player_plays_only_legal_moves_in_random_positions_of_every_preset_and_o
                 searcher.analyse(&g, &Limits::nodes(3_000)).expect("a move").best,
                 searcher.analyse(&g, &Limits::depth(2)).expect("a move").best,
                 searcher.choose_within(&g, weak, &Limits::depth(1), next() as u64).expect("a move").best,
-                engine::greedy(&g, next() as u64).expect("a move"),
+                engine::greedy(&g, engine::Greed::Evaluation, next() as u64).expect("a move"),
+                engine::greedy(&g, engine::Greed::Material, next() as u64).expect("a move"),
             ];
             for mv in moves {
                 assert!(legal.contains(&mv), "{name}: {mv} is not legal in\n{}", g.position());
@@ -282,7 +283,27 @@ fn a_finished_game_has_no_move_and_a_win_in_one_ends_the_search() {
     g.play(analysis.best).expect("legal");
     assert!(!g.status().is_ongoing());
     assert!(Searcher::new().analyse(&g, &Limits::depth(3)).is_none());
-    assert!(engine::greedy(&g, 0).is_none());
+    assert!(engine::greedy(&g, engine::Greed::Evaluation, 0).is_none());
+    assert!(engine::greedy(&g, engine::Greed::Material, 0).is_none());
+}
+
+#[test]
+fn the_material_greedy_player_takes_a_man_whenever_it_can_and_wins_at_once() {
+    // Attackers to move: e1-e2 takes the defender on d2 against c2; nothing else takes a man.
+    let g = game(Variant::Brandubh, &[], "/4t2/2tT3/7/3K3/7/7/7/", Side::Attackers);
+    for seed in 0..20 {
+        let taken = engine::greedy(&g, engine::Greed::Material, seed).expect("a move");
+        assert_eq!(taken.to_string(), "e1-e2", "seed {seed}");
+    }
+    // The defenders to move, the king on d1 with open lines to a1 and g1: he escapes.
+    let g = game(Variant::Brandubh, &[], "/3K3/7/7/5t1/7/2t4/7/", Side::Defenders);
+    let escape = engine::greedy(&g, engine::Greed::Material, 0).expect("a move");
+    assert!(["d1-a1", "d1-g1"].contains(&escape.to_string().as_str()), "{escape}");
+    // Otherwise its moves are its seed's random choice among equals: not one move every time.
+    let g = Game::new(Position::new(Variant::Brandubh.rules()).expect("a preset"));
+    let moves: std::collections::HashSet<_> =
+        (0..20).map(|seed| engine::greedy(&g, engine::Greed::Material, seed)).collect();
+    assert!(moves.len() > 5, "{moves:?}");
 }
 
 /// Brandubh, from a game against the greedy player: the king on f5 threatens to step to g5,

@@ -5,7 +5,7 @@ use std::io::Write;
 use std::time::Instant;
 
 use serde::Serialize;
-use tafl_rules::engine::{self, Level, Limits, Searcher};
+use tafl_rules::engine::{self, Greed, Level, Limits, Searcher};
 use tafl_rules::otn::{self, GameRecord};
 use tafl_rules::{Game, MoveText, Side, Status};
 
@@ -134,7 +134,8 @@ pub struct MatchArgs {
     #[command(flatten)]
     pub start: StartArgs,
     /// Player A: a level 1..5 at its time, LEVEL@nodes at its node budget (reproducible),
-    /// millis:N, nodes:N, depth:N, or greedy (the one-ply player).
+    /// millis:N, nodes:N, depth:N, greedy (the one-ply player, judging by the evaluation) or
+    /// greedy:material (the one-ply player counting men only).
     #[arg(long, value_name = "PLAYER")]
     pub a: String,
     /// Player B, as for --a.
@@ -171,20 +172,22 @@ pub struct MatchArgs {
 pub enum Player {
     Level(Level, Limits),
     Search(Limits),
-    Greedy,
+    Greedy(Greed),
 }
 
 impl Player {
     pub fn parse(text: &str) -> Result<Player, CliError> {
         let bad = || {
             CliError::Input(format!(
-                "\"{}\" is not a player; use a level 1..5, LEVEL@nodes, millis:N, nodes:N, depth:N or greedy",
+                "\"{}\" is not a player; use a level 1..5, LEVEL@nodes, millis:N, nodes:N, depth:N, greedy or greedy:material",
                 shorten(text, 24)
             ))
         };
         let number = |s: &str| s.parse::<u64>().ok().filter(|&n| n > 0).ok_or_else(bad);
-        if text == "greedy" {
-            return Ok(Player::Greedy);
+        match text {
+            "greedy" => return Ok(Player::Greedy(Greed::Evaluation)),
+            "greedy:material" => return Ok(Player::Greedy(Greed::Material)),
+            _ => {}
         }
         if let Some(n) = text.strip_prefix("millis:") {
             return Ok(Player::Search(Limits::millis(number(n)?)));
@@ -208,7 +211,7 @@ impl Player {
         match self {
             Player::Level(level, limits) => searcher.choose_within(game, level, &limits, seed).map(|a| a.best),
             Player::Search(limits) => searcher.analyse(game, &limits).map(|a| a.best),
-            Player::Greedy => engine::greedy(game, seed),
+            Player::Greedy(greed) => engine::greedy(game, greed, seed),
         }
     }
 }
@@ -460,11 +463,12 @@ mod tests {
 
     #[test]
     fn players_parse_and_bad_ones_are_named() {
-        assert_eq!(Player::parse("greedy").unwrap(), Player::Greedy);
+        assert_eq!(Player::parse("greedy").unwrap(), Player::Greedy(Greed::Evaluation));
+        assert_eq!(Player::parse("greedy:material").unwrap(), Player::Greedy(Greed::Material));
         assert_eq!(Player::parse("millis:250").unwrap(), Player::Search(Limits::millis(250)));
         let five = Level::new(5).unwrap();
         assert_eq!(Player::parse("5@nodes").unwrap(), Player::Level(five, five.node_limits()));
-        for bad in ["6", "0", "millis:0", "nodes:x", "depth:999", "strong"] {
+        for bad in ["6", "0", "millis:0", "nodes:x", "depth:999", "strong", "greedy:", "greedy:men"] {
             let message = Player::parse(bad).unwrap_err().to_string();
             assert!(message.contains("is not a player"), "{bad}: {message}");
         }

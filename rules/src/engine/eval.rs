@@ -113,6 +113,20 @@ impl Tables {
     }
 }
 
+/// Material alone (the men on the board, as [`for_attackers`] weighs them), from the point of
+/// view of the side to move: what the textbook greedy player counts.
+pub(crate) fn material(b: &Board, t: &Tables, s: &State) -> i32 {
+    let mut score = 0;
+    for &i in &b.interior {
+        match s.cells[i] {
+            A => score += ATTACKER,
+            D => score -= t.defender_value,
+            _ => {}
+        }
+    }
+    if s.to_move == Side::Attackers { score } else { -score }
+}
+
 /// The evaluation from the point of view of the side to move.
 pub(crate) fn evaluate(b: &Board, t: &Tables, s: &State) -> i32 {
     let score = for_attackers(b, t, s);

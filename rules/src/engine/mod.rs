@@ -279,11 +279,22 @@ pub fn score_for(position: &Position, side: Side, score: i32) -> i32 {
     if position.to_move() == side { score } else { -score }
 }
 
-/// The one-ply greedy player the levels are measured against: it wins at once when it can,
-/// otherwise plays the move whose resulting position evaluates best for it (no search), ties
-/// broken by `seed`. `None` if the game is over.
+/// What a one-ply greedy player counts when it compares the positions its moves lead to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Greed {
+    /// The engine's static evaluation (king's lines, material, mobility…): the player the levels
+    /// are measured against.
+    Evaluation,
+    /// Men only, a defender weighed as the evaluation weighs him: the textbook greedy player, who
+    /// takes whatever he can and otherwise moves at random.
+    Material,
+}
+
+/// A one-ply greedy player: it wins at once when it can, otherwise plays the move whose
+/// resulting position is best for it by `greed` (no search), ties broken by `seed`. `None` if
+/// the game is over.
 #[must_use]
-pub fn greedy(game: &Game, seed: u64) -> Option<Move> {
+pub fn greedy(game: &Game, greed: Greed, seed: u64) -> Option<Move> {
     if !game.status().is_ongoing() {
         return None;
     }
@@ -300,7 +311,10 @@ pub fn greedy(game: &Game, seed: u64) -> Option<Move> {
             crate::Status::Finished(outcome) if outcome.winner == Some(mover) => i64::from(WIN),
             crate::Status::Finished(outcome) if outcome.winner.is_none() => 0,
             crate::Status::Finished(_) => -i64::from(WIN),
-            crate::Status::Ongoing => -i64::from(eval::evaluate(board, &tables, &child)),
+            crate::Status::Ongoing => -i64::from(match greed {
+                Greed::Evaluation => eval::evaluate(board, &tables, &child),
+                Greed::Material => eval::material(board, &tables, &child),
+            }),
         };
         // Ties are broken at random, but reproducibly: low bits of the key are noise.
         let key = value * 1024 + (rng.next_u64() % 1024) as i64;
