@@ -362,6 +362,10 @@ fn replay_without_json_prints_one_line_per_ply_and_a_summary_with_the_board() {
     assert!(text.contains("   5. g3-e3xe2"), "{text}");
     assert!(text.contains("ongoing after 5 plies; defenders to move, 70 legal moves"), "{text}");
     assert!(text.contains("    a b c d e f g h i j k"), "{text}");
+
+    let output = run(&["replay", "--variant", "brandubh", "d2-b2"], None);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(stdout(&output).contains("ongoing after 1 ply; defenders to move, "), "{}", stdout(&output));
 }
 
 #[test]

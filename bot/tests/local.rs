@@ -361,12 +361,19 @@ fn an_exported_game_imports_back_from_a_file() {
     let out = local(
         &db,
         &["--no-png", "--quiet"],
-        &format!("/import {} @cy @di\n/import /nonexistent/x.otn\n/import {}\n", file.display(), file.display()),
+        &format!(
+            "/import {} @cy @di\n/import /nonexistent/x.otn\n/import {}\n/import {}\n",
+            file.display(),
+            std::env::temp_dir().display(),
+            file.display()
+        ),
     );
     let imported = format!("(Brandubh, {} plies); attackers: @cy, defenders: @di.", moves.len());
     assert!(out.contains(&format!("imported as game #2 {imported}")), "{out}");
     assert!(out.contains("result: attackers_win king_captured"), "{out}");
-    assert!(out.contains("error: cannot read /nonexistent/x.otn"), "{out}");
+    assert!(out.contains("error: cannot read /nonexistent/x.otn: there is no such file\n"), "{out}");
+    let folder = format!("error: cannot read {}: it is a folder, not a file\n", std::env::temp_dir().display());
+    assert!(out.contains(&folder), "{out}");
     // Without names, the record's own [attackers:ann] [defenders:ben] say who played.
     let tagged = format!("(Brandubh, {} plies); attackers: @ann, defenders: @ben.", moves.len());
     assert!(out.contains(&format!("imported as game #3 {tagged}")), "{out}");
@@ -501,6 +508,7 @@ fn a_russian_session_of_every_command_prints_no_english() {
         "напоминание:",
         "итог: ",
         "загружено как партия №",
+        "ошибка: не удаётся прочитать /nonexistent/x.otn: такого файла нет",
         "Текущая серия",
     ] {
         assert!(out.contains(expected), "{expected:?} in\n{out}");
@@ -654,6 +662,25 @@ fn a_database_in_a_missing_folder_names_the_folder_in_the_sessions_language() {
         )
     );
     assert!(!folder.exists(), "nothing was created");
+}
+
+#[test]
+fn a_database_url_of_another_kind_is_refused_by_its_scheme_without_its_password() {
+    for (lang, expected) in [
+        (
+            "en",
+            "error: cannot open the database: tafl-bot stores games only in SQLite or PostgreSQL, not mysql; name a file, or a sqlite://FILE or postgres://USER@HOST/DATABASE URL\n",
+        ),
+        (
+            "ru",
+            "ошибка: не удаётся открыть базу данных: tafl-bot хранит партии только в SQLite или PostgreSQL, не в mysql; укажите файл или адрес sqlite://ФАЙЛ или postgres://ПОЛЬЗОВАТЕЛЬ@ХОСТ/БАЗА\n",
+        ),
+    ] {
+        // Opened as a file name before, whose error printed the whole URL, password included.
+        let stderr = console_refusing(lang, std::path::Path::new("mysql://tafl:s3cret@db.internal/tafl"));
+        assert_eq!(stderr, expected);
+        assert!(!stderr.contains("s3cret"), "{stderr}");
+    }
 }
 
 #[test]

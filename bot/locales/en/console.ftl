@@ -41,6 +41,7 @@ console-line-too-long = a command line is longer than 64 KB, the most the consol
 console-db-unavailable = cannot open the database { $name }: { $error }
 console-db-no-folder = cannot open the database { $name }: its folder { $folder } does not exist; create it, or name a file in a folder that does
 console-db-is-folder = cannot open the database { $name }: it is a folder, not a database file; name a file in it, such as { $file }
+console-db-unknown-scheme = cannot open the database: tafl-bot stores games only in SQLite or PostgreSQL, not { $scheme }; name a file, or a sqlite://FILE or postgres://USER@HOST/DATABASE URL
 console-session-failed = { $failures } of the session's commands failed (see the error lines above)
 console-as-inside-as = as { $player } runs one command as { $player }; to switch for good, type /as on its own, like /as @bob
 console-moves-cut = { $shown } of { $total }; type more to narrow, like /moves { $prefix }
@@ -103,6 +104,9 @@ console-game-animation = game animation: { $path }
 console-rules-usage = name a variant, like /rules brandubh (/variants lists them)
 console-import-usage = write the record's file, like /import game.otn @ann @ben
 console-cannot-read = cannot read { $path }
+console-cannot-read-missing = cannot read { $path }: there is no such file
+console-cannot-read-denied = cannot read { $path }: permission denied
+console-cannot-read-folder = cannot read { $path }: it is a folder, not a file
 console-too-large = cannot read { $path }: it is larger than 1 MB, the most the bot reads
 console-imported = imported as game #{ $id } ({ $variant }, { $plies ->
     [one] 1 ply

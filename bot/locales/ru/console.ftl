@@ -41,6 +41,7 @@ console-line-too-long = строка команды длиннее 64 КБ, бо
 console-db-unavailable = не удаётся открыть базу данных { $name }: { $error }
 console-db-no-folder = не удаётся открыть базу данных { $name }: папки { $folder } нет; создайте её или укажите файл в существующей папке
 console-db-is-folder = не удаётся открыть базу данных { $name }: это папка, а не файл базы; укажите файл в ней, например { $file }
+console-db-unknown-scheme = не удаётся открыть базу данных: tafl-bot хранит партии только в SQLite или PostgreSQL, не в { $scheme }; укажите файл или адрес sqlite://ФАЙЛ или postgres://ПОЛЬЗОВАТЕЛЬ@ХОСТ/БАЗА
 console-session-failed = { $failures ->
     [one] { $failures } команда сеанса не выполнена
     [few] { $failures } команды сеанса не выполнены
@@ -108,6 +109,9 @@ console-game-animation = анимация партии: { $path }
 console-rules-usage = укажите вариант, например /rules brandubh (все варианты: /variants)
 console-import-usage = укажите файл записи, например /import game.otn @ann @ben
 console-cannot-read = не удаётся прочитать { $path }
+console-cannot-read-missing = не удаётся прочитать { $path }: такого файла нет
+console-cannot-read-denied = не удаётся прочитать { $path }: нет прав на чтение
+console-cannot-read-folder = не удаётся прочитать { $path }: это папка, а не файл
 console-too-large = не удаётся прочитать { $path }: файл больше 1 МБ, больше бот не читает
 console-imported = загружено как партия №{ $id } ({ $variant }, { $plies ->
     [one] { $plies } полуход

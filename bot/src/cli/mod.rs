@@ -271,6 +271,11 @@ pub(crate) fn shorten(text: &str, limit: usize) -> String {
     crate::printable::printable(&cut).into_owned()
 }
 
+/// `n` and the noun in the right number: "1 ply", "5 plies".
+pub(crate) fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -231,10 +231,11 @@ impl Report<'_> {
         }
         writeln!(
             self.out,
-            "{} after {} plies; {} to move, {legal_moves} legal moves\n{}\n{position}",
+            "{} after {}; {} to move, {}\n{}\n{position}",
             describe(status),
-            game.ply(),
+            super::count(game.ply(), "ply", "plies"),
             position.to_move(),
+            super::count(legal_moves, "legal move", "legal moves"),
             position.setup(),
         )
         .map_err(CliError::write)

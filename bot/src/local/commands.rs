@@ -699,9 +699,16 @@ impl Session {
         let record = crate::limits::read_file(std::path::Path::new(path)).map_err(|error| match error {
             crate::limits::ReadError::TooLarge => tr!(lang, "console-too-large", path = shorten(path)),
             crate::limits::ReadError::Io(error) => {
-                // The operating system's words are English; the log keeps them.
+                // The operating system's words are English; the log keeps them, and the common
+                // reasons are said in the session's language.
                 tracing::info!(%error, path = %shorten(path), "cannot read a record file");
-                tr!(lang, "console-cannot-read", path = shorten(path))
+                let key = match error.kind() {
+                    std::io::ErrorKind::NotFound => "console-cannot-read-missing",
+                    std::io::ErrorKind::PermissionDenied => "console-cannot-read-denied",
+                    std::io::ErrorKind::IsADirectory => "console-cannot-read-folder",
+                    _ => "console-cannot-read",
+                };
+                tr!(lang, key, path = shorten(path))
             }
         })?;
         // Players named on the command line, else the record's own [attackers:…] and

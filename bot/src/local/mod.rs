@@ -157,7 +157,20 @@ fn console_error(lang: Lang, message: &str) -> CliError {
 
 /// Opens `--db`: a file name, or a database URL (`sqlite://…`, `postgres://…`).
 async fn open(path: &Path, lang: Lang) -> Result<Db, CliError> {
-    let url = path.to_str().filter(|text| crate::store::Backend::of_url(text).is_some());
+    let text = path.to_str();
+    if let Some(text) = text
+        && let Some((scheme, _)) = text.split_once("://")
+        && crate::store::Backend::of_url(text).is_none()
+        && !scheme.is_empty()
+        && scheme.chars().all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
+    {
+        // A URL of a kind the bot does not store games in (`mysql://user:secret@host/db`): refused
+        // by its scheme, not opened as a file named after it, whose error would print the whole
+        // URL, password included.
+        let scheme = crate::printable::printable(&crate::cli::shorten(scheme, 20)).into_owned();
+        return Err(console_error(lang, &tr!(lang, "console-db-unknown-scheme", scheme = scheme)));
+    }
+    let url = text.filter(|text| crate::store::Backend::of_url(text).is_some());
     let opened = match url {
         Some(url) => Db::open(url).await,
         None => Db::open_file(path).await,
