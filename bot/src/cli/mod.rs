@@ -201,9 +201,9 @@ fn one_sentence(rendered: &str) -> String {
 /// `replay` and `render` so both read these arguments and word their errors the same way.
 #[derive(Debug, Clone, clap::Args)]
 pub struct StartArgs {
-    /// The preset, e.g. copenhagen (`tafl-bot variants` lists them). Required, except that
-    /// `replay --record` may take it from the record.
-    // Optional here because of that one exception: each command checks for it itself.
+    /// The preset, e.g. copenhagen (`tafl-bot variants` lists them).
+    // Required, except that `replay --record` takes it from the record (its own help says so):
+    // optional here because of that one exception, and each command checks for it itself.
     #[arg(long, value_name = "ID")]
     pub variant: Option<String>,
     /// A preset option, e.g. escape=edge; may be repeated.
