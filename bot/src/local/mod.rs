@@ -167,8 +167,8 @@ async fn open(path: &Path, lang: Lang) -> Result<Db, CliError> {
         // A URL of a kind the bot does not store games in (`mysql://user:secret@host/db`): refused
         // by its scheme, not opened as a file named after it, whose error would print the whole
         // URL, password included.
-        let scheme = crate::printable::printable(&crate::cli::shorten(scheme, 20)).into_owned();
-        return Err(console_error(lang, &tr!(lang, "console-db-unknown-scheme", scheme = scheme)));
+        let scheme = crate::cli::shorten(scheme, 20); // made printable there
+        return Err(console_error(lang, &tr!(lang, "console-db-unknown-scheme", scheme = &scheme)));
     }
     let url = text.filter(|text| crate::store::Backend::of_url(text).is_some());
     let opened = match url {
