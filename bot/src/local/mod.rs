@@ -157,20 +157,10 @@ fn console_error(lang: Lang, message: &str) -> CliError {
 
 /// Opens `--db`: a file name, or a database URL (`sqlite://…`, `postgres://…`).
 async fn open(path: &Path, lang: Lang) -> Result<Db, CliError> {
-    let text = path.to_str();
-    if let Some(text) = text
-        && let Some((scheme, _)) = text.split_once("://")
-        && crate::store::Backend::of_url(text).is_none()
-        && !scheme.is_empty()
-        && scheme.chars().all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
-    {
-        // A URL of a kind the bot does not store games in (`mysql://user:secret@host/db`): refused
-        // by its scheme, not opened as a file named after it, whose error would print the whole
-        // URL, password included.
-        let scheme = crate::cli::shorten(scheme, 20); // made printable there
-        return Err(console_error(lang, &tr!(lang, "console-db-unknown-scheme", scheme = &scheme)));
-    }
-    let url = text.filter(|text| crate::store::Backend::of_url(text).is_some());
+    // Anything shaped like a URL goes to `Db::open`, which refuses the kinds it does not store
+    // games in by their scheme (`mysql://user:secret@host/db`); opened as a file name instead,
+    // its error printed the whole URL, password included.
+    let url = path.to_str().filter(|text| text.contains("://") || crate::store::Backend::of_url(text).is_some());
     let opened = match url {
         Some(url) => Db::open(url).await,
         None => Db::open_file(path).await,
@@ -187,6 +177,9 @@ async fn open(path: &Path, lang: Lang) -> Result<Db, CliError> {
             }
             crate::store::OpenError::IsFolder { instead } => {
                 tr!(lang, "console-db-is-folder", name = name, file = instead.display().to_string())
+            }
+            crate::store::OpenError::UnknownScheme { scheme } => {
+                tr!(lang, "console-db-unknown-scheme", scheme = scheme)
             }
             _ => tr!(lang, "console-db-unavailable", name = name, error = e.to_string()),
         };
