@@ -4,7 +4,7 @@
 //! independent full-width search written here over the public rules API (`Game::play`) must
 //! prove that the engine's move really forces the win against every reply.
 
-use tafl_rules::engine::{self, Level, Limits, Searcher, WIN};
+use tafl_rules::engine::{self, Draws, Level, Limits, Searcher, WIN};
 use tafl_rules::{Game, Position, Reason, Setup, Side, Status, Variant};
 
 /// Whether `side` wins by `reason` within `plies` plies whatever the other side does.
@@ -370,4 +370,47 @@ fn excluded_moves_are_never_chosen_and_excluding_every_move_leaves_none() {
     }
     let every = g.position().legal_moves();
     assert_eq!(searcher.analyse_excluding(&g, &Limits::depth(2), &every), None);
+}
+
+/// Hnefatafl (a repetition draws) in a game level 5 drew as the defenders against the greedy
+/// player: after `plies` of these moves. At ply 13 the defenders can repeat the position of ply
+/// 10 with d9-d10; the attackers' b9 and b10 shuttle.
+fn shuttle(plies: usize) -> Game {
+    let moves = "d11-c11 e5-c5 b6-b9 e6-e3 j6-j9 d6-d5 f10-i10 f6-d6 f2-c2 d6-d10 b9-b10 d10-d9 b10-b9";
+    let mut g = Game::new(Position::new(Variant::Hnefatafl.rules()).expect("a preset"));
+    for mv in moves.split(' ').take(plies) {
+        g.play(mv.parse::<tafl_rules::Move>().expect("a move")).expect("legal");
+    }
+    g
+}
+
+/// Every preset's start scores the attackers well up, so a draw scored 0 looked better to the
+/// defenders than the even game it is: level 5 took this repetition with the defenders' men
+/// intact and the king free, scoring it 0 against -289 for playing on, and 13 of its 60
+/// Hnefatafl games as the defenders against the greedy player ended so (README, Strength).
+/// A draw is worth the start's score to the defenders now: they play on.
+#[test]
+fn the_defenders_play_on_rather_than_repeat_into_a_draw_in_an_even_game() {
+    let repeat: tafl_rules::Move = "d9-d10".parse().expect("a move");
+    let g = shuttle(13);
+    for limits in [Limits::depth(4), Limits::depth(5), Limits::nodes(200_000)] {
+        let analysis = Searcher::new().analyse(&g, &limits).expect("the game is on");
+        assert_ne!(analysis.best, repeat, "{limits:?}: {analysis:?}");
+        let mut after = g.clone();
+        after.play(analysis.best).expect("a legal move");
+        assert!(after.status().is_ongoing(), "{limits:?}: {analysis:?}");
+    }
+    // Scored 0 (`Draws::Zero`, for a review), the repetition is still the defenders' choice.
+    let zero = Searcher::new().with_draws(Draws::Zero).analyse(&g, &Limits::depth(4)).expect("the game is on");
+    assert_eq!((zero.best, zero.score), (repeat, 0), "{zero:?}");
+    // One searcher for both sides (a search thread of the bot): the attackers' search at ply
+    // 12, where a draw is worth 0 to them, leaves nothing in the table that the defenders'
+    // search reads.
+    // (Left in, its entries made the defenders' depth-5 search play f5-e5 at -312.) The node
+    // count may differ: the move-ordering history carries over.
+    let mut both = Searcher::new();
+    both.analyse(&shuttle(12), &Limits::depth(7)).expect("the game is on");
+    let reused = both.analyse(&g, &Limits::depth(5)).expect("the game is on");
+    let fresh = Searcher::new().analyse(&g, &Limits::depth(5)).expect("the game is on");
+    assert_eq!((reused.best, reused.score), (fresh.best, fresh.score), "{reused:?}");
 }

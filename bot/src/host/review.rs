@@ -15,7 +15,7 @@
 
 use std::time::Duration;
 
-use tafl_rules::engine::{self, Limits, Searcher, WIN_BOUND};
+use tafl_rules::engine::{self, Draws, Limits, Searcher, WIN_BOUND};
 use tafl_rules::{Game, Move, Side, Status};
 
 use super::outbox::{self, Show};
@@ -115,7 +115,8 @@ pub struct Reviewing {
     legal: usize,
     pass: Pass,
     /// A smaller table than a playing engine's: each search is small. Kept across positions
-    /// and passes.
+    /// and passes, so it scores drawn repetitions 0 for both sides ([`Draws::Zero`]): a
+    /// player's contempt, which differs by side, would clear it at every position.
     searcher: Searcher,
     /// Per position from the start (filled by the backward pass): the score for the side to
     /// move (clamped), the engine's move there, and the score from the attackers' view.
@@ -145,7 +146,7 @@ impl Reviewing {
             game,
             legal,
             pass: Pass::Forward,
-            searcher: Searcher::with_table_bits(16),
+            searcher: Searcher::with_table_bits(16).with_draws(Draws::Zero),
             scores: vec![0; legal + 1],
             best: vec![None; legal + 1],
             evaluation: vec![0; legal + 1],

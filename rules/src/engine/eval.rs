@@ -88,6 +88,10 @@ pub(crate) struct Tables {
     king_distance: i32,
     /// Points per square from which the king would have an open line next move.
     second_line: i32,
+    /// The start position's evaluation: what an even game scores. Not 0: every preset's start
+    /// scores the attackers 50 to 500 points up (the king far from his escape squares counts
+    /// for them), so the search weighs a draw against this (see `search::draw_score`).
+    pub even: i32,
 }
 
 impl Tables {
@@ -104,12 +108,15 @@ impl Tables {
         // the defenders lose by repetition (Copenhagen) perpetual threats are no resource and
         // the weights stay as they were tuned.
         let (king_distance, second_line) = if b.rules.repetition == Repetition::Draw { (40, 120) } else { (6, 45) };
-        Tables {
+        let mut tables = Tables {
             defender_value: defender_value(attackers, defenders),
             corner_guard: corner_guard_table(b),
             king_distance,
             second_line,
-        }
+            even: 0,
+        };
+        tables.even = for_attackers(b, &tables, &b.state(start, Side::Attackers));
+        tables
     }
 }
 

@@ -35,7 +35,7 @@ use rand_core::Rng;
 use crate::board::{Engine as Board, State};
 use crate::{Game, Move, Position, Side};
 use search::{Budget, Packed, Searcher as Core, unpack};
-pub use search::{WIN, WIN_BOUND};
+pub use search::{Draws, WIN, WIN_BOUND};
 
 /// How long a search may run. Every limit given applies; the search stops at the first one
 /// reached, except that the first iteration (depth 1 and its quiescence search) always
@@ -175,6 +175,14 @@ impl Searcher {
     #[must_use]
     pub fn with_table_bits(bits: u32) -> Searcher {
         Searcher { core: Core::new(bits.clamp(10, 26)) }
+    }
+
+    /// The same searcher, scoring a drawn repetition as `draws` says (by default
+    /// [`Draws::Contempt`], as a player).
+    #[must_use]
+    pub fn with_draws(mut self, draws: Draws) -> Searcher {
+        self.core.set_draws(draws);
+        self
     }
 
     /// Searches the game's position for the side to move. `None` if the game is over.

@@ -121,6 +121,25 @@ pub(crate) struct Searcher {
     /// That move's score in the current iteration, once its search is complete: an interrupted
     /// iteration returns 0, not this.
     root_first_score: Option<i32>,
+    /// How drawn repetitions are scored.
+    draws: Draws,
+    /// The drawn repetition's score (attackers' view) that the table's entries were searched
+    /// with: under [`Draws::Contempt`] it depends on the side searching, so the table is
+    /// cleared when it changes (a search thread serves both sides of many games).
+    draw: i32,
+}
+
+/// How a search scores a repetition that the preset draws.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Draws {
+    /// As a player would: for the side searching, no more than nothing and no more than the
+    /// even game (see `draw_score`). A drawn repetition then scores the same for every search
+    /// of one side.
+    #[default]
+    Contempt,
+    /// As 0, whichever side searches: for scoring both sides' moves with one table, as a
+    /// game's review does, each search reading what the last (the other side's) found.
+    Zero,
 }
 
 impl std::fmt::Debug for Searcher {
@@ -147,6 +166,8 @@ struct Run<'a> {
     may_stop: bool,
     /// Root moves the search must not choose.
     excluded: &'a [Packed],
+    /// A drawn repetition's score from the attackers' view ([`draw_score`]).
+    draw: i32,
 }
 
 impl Searcher {
@@ -161,7 +182,27 @@ impl Searcher {
             pv: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
             root_first: 0,
             root_first_score: None,
+            draws: Draws::Contempt,
+            draw: 0,
         }
+    }
+
+    pub(crate) fn set_draws(&mut self, draws: Draws) {
+        self.draws = draws;
+    }
+
+    /// Prepares a search by `root`: the drawn repetition's score, with the table cleared if
+    /// that score changed since the last search.
+    fn draw_for(&mut self, board: &Board, tables: &Tables, root: Side) -> i32 {
+        let draw = match self.draws {
+            Draws::Contempt => draw_score(board, tables, root),
+            Draws::Zero => 0,
+        };
+        if draw != self.draw {
+            self.table.fill(None);
+            self.draw = draw;
+        }
+        draw
     }
 
     /// Searches `s` (whose earlier positions, for repetition, are `history`, with the index
@@ -183,6 +224,7 @@ impl Searcher {
             *h /= 8;
         }
         let hash = hash(board, s);
+        let draw = self.draw_for(board, tables, s.to_move);
         let mut run = Run {
             board,
             tables,
@@ -195,6 +237,7 @@ impl Searcher {
             stopped: false,
             may_stop: false,
             excluded,
+            draw,
         };
         run.path.push(hash);
 
@@ -266,6 +309,7 @@ impl Searcher {
     ) -> Vec<(Packed, i32)> {
         let hash = hash(board, s);
         let budget = Budget { depth, nodes: u64::MAX, deadline: None, soft_deadline: None };
+        let draw = self.draw_for(board, tables, s.to_move);
         let mut run = Run {
             board,
             tables,
@@ -278,6 +322,7 @@ impl Searcher {
             stopped: false,
             may_stop: false,
             excluded: &[],
+            draw,
         };
         run.path.push(hash);
         let mut root: Vec<Packed> = Vec::new();
@@ -676,6 +721,22 @@ fn gives_threat(run: &Run, to: usize) -> bool {
     }
 }
 
+/// What a drawn repetition scores, from the attackers' view, in a search by `root`: never more
+/// for `root` than nothing, nor than the even game ([`Tables::even`]). For the attackers that is
+/// 0, which is already below every preset's start (so they play on for the win). For the
+/// defenders it is the start's score: scored 0, a repetition looked better to them than the even
+/// game it is, and level 5's defenders took repetitions in positions they were winning
+/// (Hnefatafl against the greedy player: 13 draws in 60 games; README, Strength).
+fn draw_score(board: &Board, tables: &Tables, root: Side) -> i32 {
+    if board.rules.repetition != Repetition::Draw {
+        return 0;
+    }
+    match root {
+        Side::Attackers => tables.even.min(0),
+        Side::Defenders => tables.even.max(0),
+    }
+}
+
 /// The score of a finished game for `mover`, who just moved, found `ply` plies from the root.
 fn terminal(outcome: Outcome, mover: Side, ply: usize) -> i32 {
     match outcome.winner {
@@ -783,7 +844,8 @@ impl Run<'_> {
         }
         let mover = self.s.to_move.opponent();
         Some(match policy {
-            Repetition::Draw | Repetition::Ignore => 0,
+            Repetition::Draw | Repetition::Ignore if mover == Side::Attackers => self.draw,
+            Repetition::Draw | Repetition::Ignore => -self.draw,
             Repetition::MoverLoses => -(WIN_BOUND - 1),
             Repetition::DefendersLose if mover == Side::Defenders => -(WIN_BOUND - 1),
             Repetition::MoverWins | Repetition::DefendersLose => WIN_BOUND - 1,
