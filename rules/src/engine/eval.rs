@@ -91,7 +91,7 @@ pub(crate) struct Tables {
     /// The start position's evaluation: what an even game scores. Not 0: every preset's start
     /// scores the attackers 50 to 500 points up (the king far from his escape squares counts
     /// for them), so the search weighs a draw against this (see `search::draw_score`).
-    pub even: i32,
+    pub(crate) even: i32,
 }
 
 impl Tables {
