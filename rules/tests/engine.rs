@@ -386,8 +386,8 @@ fn shuttle(plies: usize) -> Game {
 
 /// Every preset's start scores the attackers well up, so a draw scored 0 looked better to the
 /// defenders than the even game it is: level 5 took this repetition with the defenders' men
-/// intact and the king free, scoring it 0 against -289 for playing on, and 13 of its 60
-/// Hnefatafl games as the defenders against the greedy player ended so (README, Strength).
+/// intact and the king free, scoring it 0 against -321 (depth 4) for playing on, and drew 13
+/// of its 60 Hnefatafl games as the defenders against the greedy player (README, Strength).
 /// A draw is worth the start's score to the defenders now: they play on.
 #[test]
 fn the_defenders_play_on_rather_than_repeat_into_a_draw_in_an_even_game() {
@@ -405,9 +405,8 @@ fn the_defenders_play_on_rather_than_repeat_into_a_draw_in_an_even_game() {
     assert_eq!((zero.best, zero.score), (repeat, 0), "{zero:?}");
     // One searcher for both sides (a search thread of the bot): the attackers' search at ply
     // 12, where a draw is worth 0 to them, leaves nothing in the table that the defenders'
-    // search reads.
-    // (Left in, its entries made the defenders' depth-5 search play f5-e5 at -312.) The node
-    // count may differ: the move-ordering history carries over.
+    // search reads (left in, its entries made the defenders' depth-5 search play f5-e5 at
+    // -312). The node count may differ: the move-ordering history carries over.
     let mut both = Searcher::new();
     both.analyse(&shuttle(12), &Limits::depth(7)).expect("the game is on");
     let reused = both.analyse(&g, &Limits::depth(5)).expect("the game is on");

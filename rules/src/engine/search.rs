@@ -726,7 +726,7 @@ fn gives_threat(run: &Run, to: usize) -> bool {
 /// 0, which is already below every preset's start (so they play on for the win). For the
 /// defenders it is the start's score: scored 0, a repetition looked better to them than the even
 /// game it is, and level 5's defenders took repetitions in positions they were winning
-/// (Hnefatafl against the greedy player: 13 draws in 60 games; README, Strength).
+/// (Hnefatafl against the greedy player, seeds 1-3: 13 draws in 60 games; README, Strength).
 fn draw_score(board: &Board, tables: &Tables, root: Side) -> i32 {
     if board.rules.repetition != Repetition::Draw {
         return 0;
