@@ -52,7 +52,7 @@ fn local(db: &std::path::Path, extra: &[&str], script: &str) -> String {
             let commands = match (failures % 10, failures % 100) {
                 (1, n) if n != 11 => "команда сеанса не выполнена",
                 (2..=4, n) if !(12..=14).contains(&n) => "команды сеанса не выполнены",
-                _ => "команд сеанса не выполнены",
+                _ => "команд сеанса не выполнено",
             };
             format!("ошибка: {failures} {commands} (см. строки с ошибками выше)")
         };
@@ -501,7 +501,7 @@ fn a_russian_session_of_every_command_prints_no_english() {
     assert!(english_words.is_empty(), "English in a Russian session: {english_words:?}\n{out}");
     for expected in [
         "ошибка: Нельзя вызвать самого себя",
-        "Король взят на",
+        "Король захвачен на",
         "Победа",
         "теперь вы — @ben",
         "до встречи",

@@ -172,7 +172,7 @@ async fn a_hint_in_an_unrated_game_against_the_bot_is_a_private_picture_and_refu
     let answer = fake.wait_for_original(&refused).await;
     let no_hints = table.says("Hints are not given in rated games", "В рейтинговых партиях подсказок нет");
     assert!(answer.is_ephemeral() && answer.content.contains(no_hints), "{answer:#?}");
-    let how = table.says("with rated:false to get them", "начните партию с ботом с рейтинговая:false.");
+    let how = table.says("with rated:false to get them", "начните партию с ботом, указав рейтинговая:false.");
     assert!(answer.content.contains(how), "the option as the client shows it: {}", answer.content);
 
     let casual = table.command(

@@ -387,7 +387,7 @@ async fn a_bad_default_clock_is_refused_and_a_good_one_times_new_challenges(loca
     let answer = private_answer(&fake, &good).await;
     let words = table.says(
         "Time per move: 3 days, unused time saved up to 7 days",
-        "Время на ход: 3 дня, неиспользованное копится, но не больше, чем 7 дней",
+        "Время на ход: 3 дня, неиспользованное время копится, но не больше, чем 7 дней",
     );
     let default = table.says("Default clock: `3d+7d`", "Часы по умолчанию: `3d+7d`");
     assert!(answer.contains(&format!("{default} ({words})")), "{answer}");
@@ -406,7 +406,7 @@ async fn challenges_are_refused_in_channels_the_managers_did_not_allow(locale: &
     let there = Table { fake: &fake, channel: OTHER_CHANNEL, locale };
     let refused = here.says(
         "Games are not played in this channel on this server; ask a manager, or use an allowed channel.",
-        "На этом сервере в этом канале не играют; спросите модератора или перейдите в разрешённый канал.",
+        "На этом сервере в этом канале не играют; спросите администратора сервера или перейдите в разрешённый канал.",
     );
     let channels = here.says("Channels for games:", "Каналы для партий:");
 

@@ -1,7 +1,7 @@
 # Слова на карточках итогов, профиля и таблицы лидеров.
 
 card-player = Игрок { $n }
-card-rated = { $variant } · рейтинговая
+card-rated = { $variant } · рейтинговая партия
 card-moves = Ходов: { $moves } ({ $plies ->
     [one] { $plies } полуход
     [few] { $plies } полухода
@@ -18,9 +18,9 @@ card-result = { $result } · { $why }
 card-win-attackers = Победа нападающих
 card-win-defenders = Победа защитников
 card-draw = Ничья
-card-why-king-captured = король взят
+card-why-king-captured = король захвачен
 card-why-king-escaped = король ушёл
-card-why-exit-fort = крепость у края
+card-why-exit-fort = крепость на краю
 card-why-encirclement = окружение
 card-why-repetition = повторение позиции
 card-why-no-moves = нет ходов

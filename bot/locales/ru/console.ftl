@@ -11,7 +11,7 @@ console-help =
                               ответить на вызов (без номера — на последний)
       /challenges             открытые вызовы: ваши и адресованные вам
       /move e1-e3 [game:N]    сделать ход (в вашей последней партии, если не указано game:N)
-      /moves [начало]         ваши возможные ходы с пометками, как в подсказках
+      /moves [начало]         ваши возможные ходы с пометками, как в автодополнении
       /board [N]              показать партию
       /hint [N]               ход движка в вашей партии с ним без рейтинга, на картинке доски
       /games [@игрок] [all]   ваши (или чужие) партии; all добавляет законченные
@@ -45,7 +45,7 @@ console-db-unknown-scheme = не удаётся открыть базу данн
 console-session-failed = { $failures ->
     [one] { $failures } команда сеанса не выполнена
     [few] { $failures } команды сеанса не выполнены
-   *[many] { $failures } команд сеанса не выполнены
+   *[many] { $failures } команд сеанса не выполнено
 } (см. строки с ошибками выше)
 console-as-inside-as = as { $player } выполняет одну команду за { $player }; чтобы переключиться насовсем, наберите /as отдельно, например /as @bob
 console-moves-cut = показано { $shown } из { $total }; уточните начало хода, например /moves { $prefix }
@@ -69,8 +69,8 @@ console-bad-option = «{ $input }» — не параметр /{ $command }; с�
 
 console-anyone = любой желающий
 console-with-clock = { " " }с часами: { $per_move } на ход
-console-with-reserve = { " " }с часами: { $per_move } на ход, неиспользованное копится, но не больше, чем { $cap }
-console-challenge = вызов №{ $id }: { $by } → { $to }, вариант: { $variant }{ $options }; вызывающий играет: { $side }.
+console-with-reserve = { " " }с часами: { $per_move } на ход, неиспользованное время копится, но не больше, чем { $cap }
+console-challenge = вызов №{ $id }: { $by } → { $to }, вариант: { $variant }{ $options }; сторона вызывающего: { $side }.
 console-challenge-answer = { $player } может ответить так: as { $player } /accept { $id }
 console-challenge-answer-open = ответить может любой: as @имя /accept { $id }
 console-no-challenge-to-cancel = у вас нет открытого вызова, который можно отменить
@@ -119,9 +119,9 @@ console-imported = загружено как партия №{ $id } ({ $variant
    *[many] { $plies } полуходов
 }); нападающие: { $attacker }, защитники: { $defender }.
 
-console-nothing-due = ничего не наступило
+console-nothing-due = сейчас выполнять нечего
 console-bad-wait = «{ $input }» — не срок ожидания; напишите, например, 2h, 90m, 1d или 1d12h (не больше года)
-console-nothing-came-due = ничего не наступило
+console-nothing-came-due = за это время ничего не подошло по сроку
 console-waited = прошло { $duration }:
 console-reminder = напоминание: { $player }, половина вашего времени в партии №{ $id } прошла; осталось { $left }
 console-last-warning = последнее предупреждение: { $player }, в партии №{ $id } осталось всего { $left }
@@ -133,7 +133,7 @@ console-digest = сводка для { $player }: ваш ход в { $count ->
 }: { $games }
 console-digest-game = №{ $id } ({ $variant }, соперник: { $opponent }{ $left })
 console-left = , осталось { $left }
-console-grace = планировщик не работал: сроки партий { $games } перенесены на { $after } от текущего момента
+console-grace = планировщик не работал: сроки партий { $games } сдвинуты и теперь истекают через { $after }
 
 console-game-over = партия №{ $id } окончена: { $result }
 console-winner = побеждает { $player }
@@ -147,5 +147,5 @@ console-reserve = { " " }(запас { $reserve })
 console-board-image = картинка доски: { $path }
 console-hint = движок сыграл бы { $notation } в партии №{ $id }
 console-summary-card = карточка итога: { $path }
-console-leaderboard-card = карточка рейтинга: { $path }
+console-leaderboard-card = карточка таблицы лидеров: { $path }
 console-profile-card = карточка профиля: { $path }

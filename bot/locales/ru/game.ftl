@@ -44,7 +44,7 @@ thread-versus = —
 board-title = { $variant } · партия №{ $id }
 board-to-move = Ход { $number }: ходит { $player }
 board-last-move = Последний ход: `{ $notation }`
-board-captured = Взято: нападающими { $attackers }, защитниками { $defenders }
+board-captured = Захвачено: нападающими { $attackers }, защитниками { $defenders }
 board-deadline = ⏰ Время хода истекает { $when }
 board-offer-draw = 🤝 { $by } предлагает ничью
 board-offer-takeback = ↩️ { $by } просит вернуть свой последний ход
@@ -55,7 +55,7 @@ piece-option = { $square } ({ $moves ->
 })
 move-label-captures = { $notation } x { $captures }
 move-effect-king-escaped = король уходит!
-move-effect-king-captured = берёт короля!
+move-effect-king-captured = захватывает короля!
 move-effect-exit-fort = крепость!
 move-effect-encirclement = окружение!
 move-effect-no-moves = не оставляет ходов!
@@ -69,9 +69,9 @@ result-defenders = **Победа защитников** ({ $player }): { $how }
 result-draw = **Ничья**: { $how }
 result-aborted = **Без результата**: { $how }
 how-king-escaped = король ушёл на { $square }
-how-king-captured = король взят на { $square }
+how-king-captured = король захвачен на { $square }
 how-encirclement = защитники окружены
-how-exit-fort = неприступная крепость у края
+how-exit-fort = неприступная крепость на краю
 how-repetition = повторение позиции
 how-no-moves = у проигравшей стороны не осталось ходов
 how-resignation = { $player } сдаётся
@@ -137,15 +137,15 @@ challenge-open = { $by } ищет соперника: { $variant }. Принят
 challenge-side = Сторона вызывающего: { $side }
 challenge-options = Опции: `{ $options }`
 challenge-expires = Вызов истекает { $when }.
-challenge-declined = Вызов №{ $id } отклонён; отклоняет { $by }.
-challenge-cancelled = Вызов №{ $id } отозван; отзывает { $by }.
+challenge-declined = { $by } отклоняет вызов №{ $id }.
+challenge-cancelled = { $by } отзывает вызов №{ $id }.
 challenge-expired = Вызов №{ $id } истёк без ответа.
 challenge-accepted = Вызов №{ $id } принят.
 
 ## Часы
 
 clock-per-move = Время на ход: { $per_move }
-clock-with-reserve = Время на ход: { $per_move }, неиспользованное копится, но не больше, чем { $cap }
+clock-with-reserve = Время на ход: { $per_move }, неиспользованное время копится, но не больше, чем { $cap }
 clock-untimed = Без часов: думайте сколько угодно
 days = { $n ->
     [one] { $n } день
@@ -182,7 +182,7 @@ game-choice-their-move = ход соперника
 games-title = { $count ->
     [one] { $count } партия идёт
     [few] { $count } партии идут
-   *[many] { $count } партий идут
+   *[many] { $count } партий идёт
 }
 no-games = Сейчас партий нет. Начните с { CMD("challenge") }.
 reminder-halfway = { $player }, ваш ход в партии №{ $id } ({ $variant }); половина времени прошла, оно истекает { $when }.

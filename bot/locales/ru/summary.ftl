@@ -17,7 +17,7 @@ summary-moves = Ходов: { $moves } ({ $plies ->
     [few] { $plies } полухода
    *[many] { $plies } полуходов
 })
-summary-captured = Взято фигур: нападающими { $attackers }, защитниками { $defenders }
+summary-captured = Захвачено фигур: нападающими { $attackers }, защитниками { $defenders }
 summary-duration = Длительность: { $duration }
 summary-started = Начата { $when }
 summary-rating-global = Рейтинг (общий): { $changes }
@@ -27,18 +27,18 @@ summary-turning-point = Перелом партии: { $ply }-й полуход,
     [attackers] нападающие сыграли
    *[defenders] защитники сыграли
 } { $played }; движок предпочёл бы { $better }.
-summary-no-turning-point = Разбор движком: ни один ход не упустил преимущества.
+summary-no-turning-point = Разбор движком: ни один ход не отдал преимущества.
 summary-review-pending = Разбор движком: идёт…
 player-with-side = { $player } ({ $side })
 
 conclusion-to-move = Ход: { $player }.
 conclusion-king-escaped = Король ушёл на { $square }.
-conclusion-king-captured = Король взят на { $square }.
-conclusion-exit-fort = Король на { $square } укрылся в неприступной крепости у края доски.
+conclusion-king-captured = Король захвачен на { $square }.
+conclusion-exit-fort = Король на { $square } укрылся в неприступной крепости на краю доски.
 conclusion-encirclement = Нападающие окружили защитников.
 conclusion-repetition-draw = Ничья: позиция повторилась трижды.
-conclusion-repetition-loss = Позиция повторилась трижды — поражение: { $side }.
-conclusion-no-moves = У стороны «{ $side }» не осталось ходов.
+conclusion-repetition-loss = Позиция повторилась трижды — { $side } проигрывают.
+conclusion-no-moves = Ходов не осталось: { $side } не могли сделать ни одного хода.
 conclusion-resignation = { $player } сдаётся.
 conclusion-resignation-unknown = Партия окончена сдачей.
 conclusion-time = У игрока { $player } вышло время.
@@ -65,7 +65,7 @@ duration-short = { $days ->
 
 ## Рейтинги и профили
 
-leaderboard-title = Рейтинг: { $family } ({ $scope })
+leaderboard-title = Таблица лидеров: { $family } ({ $scope })
 scope-global = общий
 scope-server = этот сервер
 no-rated-games = Рейтинговых партий пока нет.
@@ -102,9 +102,9 @@ caption-attackers-win = Победа нападающих
 caption-defenders-win = Победа защитников
 caption-draw = Ничья
 caption-no-result = Без результата
-caption-why-king-captured = король взят
+caption-why-king-captured = король захвачен
 caption-why-king-escaped = король ушёл
-caption-why-exit-fort = крепость
+caption-why-exit-fort = крепость на краю
 caption-why-encirclement = окружение
 caption-why-repetition = повторение
 caption-why-no-moves = нет ходов
@@ -120,26 +120,26 @@ variant-line = `{ $id }` — { $name }: { $rules }
 rules-otn = Правила в OTN
 rule-escape-corner = король уходит в угол
 rule-escape-edge = король уходит на край
-rule-capture-strong = берётся с четырёх сторон
-rule-capture-strong-near-throne = берётся вчетвером у трона, вдвоём в поле
-rule-capture-middleweight = берётся в окружении, край считается
-rule-capture-weak = берётся вдвоём, как любая фигура
-rule-king-armed = король бьёт
-rule-king-unarmed = король не бьёт
+rule-capture-strong = короля захватывают с четырёх сторон
+rule-capture-strong-near-throne = короля захватывают вчетвером у трона, вдвоём в остальных местах
+rule-capture-middleweight = короля захватывают в окружении, край считается
+rule-capture-weak = короля захватывают вдвоём, как любую фигуру
+rule-king-armed = король вооружён
+rule-king-unarmed = король безоружен
 rule-shieldwall = стена щитов
 rule-exit-fort = крепость на краю
 rule-encirclement = окружение
 
-rules-goal-corner = **Цель.** Защитники побеждают, когда король доходит до углового поля; нападающие — когда берут короля{ $encirclement ->
+rules-goal-corner = **Цель.** Защитники побеждают, когда король доходит до углового поля; нападающие — когда захватывают короля{ $encirclement ->
     [yes] { " " }или окружают всех защитников.
    *[no] .
 }
-rules-goal-edge = **Цель.** Защитники побеждают, когда король доходит до любого поля края; нападающие — когда берут короля{ $encirclement ->
+rules-goal-edge = **Цель.** Защитники побеждают, когда король доходит до края доски; нападающие — когда захватывают короля{ $encirclement ->
     [yes] { " "}или окружают всех защитников.
    *[no] .
 }
-rules-captures = **Взятие.** Фигуры ходят на любое число пустых полей, как ладья; фигура снята, когда её зажали с двух сторон по линии.
-rules-corners-hostile = Угловые поля враждебны: бьют как вражеская фигура.
+rules-captures = **Захват.** Фигуры ходят, как ладья, на любое число пустых полей; фигуру захватывают, зажав её между двумя вражескими фигурами по вертикали или горизонтали.
+rules-corners-hostile = Угловые поля враждебны: участвуют в захвате как вражеская фигура.
 rules-no-throne = **Трон.** Трона нет: центр — обычное поле.
 rules-throne = **Трон.** { $pass }; { $hostile }.
 rules-throne-king-only = Вставать на него и проходить через него может только король
@@ -147,20 +147,20 @@ rules-throne-everyone = Вставать на него может только �
 rules-throne-hostile-both = пустой трон враждебен обеим сторонам
 rules-throne-hostile-attackers = пустой трон враждебен только нападающим
 rules-throne-hostile-defenders = пустой трон враждебен только защитникам
-rules-throne-hostile-none = трон никого не бьёт
+rules-throne-hostile-none = трон не участвует в захватах
 rules-king = **Король.** { $armed }; { $captured }.
-rules-king-armed = Король участвует во взятиях
-rules-king-unarmed = Король не бьёт
-rules-king-strong = его берут, только окружив с четырёх сторон (нападающими или троном)
-rules-king-strong-no-throne = его берут, только окружив нападающими с четырёх сторон
-rules-king-strong-near-throne = на троне и рядом с ним его окружают с четырёх сторон, в поле хватает двух
-rules-king-middleweight = его берут в окружении, причём край доски считается стороной
-rules-king-weak = его берут вдвоём, как любую фигуру, где бы он ни стоял
+rules-king-armed = Король вооружён: участвует в захватах
+rules-king-unarmed = Король безоружен: в захватах не участвует
+rules-king-strong = его захватывают, только окружив с четырёх сторон (нападающими или троном)
+rules-king-strong-no-throne = его захватывают, только окружив нападающими с четырёх сторон
+rules-king-strong-near-throne = на троне и рядом с ним его окружают с четырёх сторон, в остальных местах хватает двух нападающих
+rules-king-middleweight = его захватывают в окружении, причём край доски считается стороной
+rules-king-weak = его захватывают вдвоём, как любую фигуру, где бы он ни стоял
 rules-shieldwall = **Стена щитов.** Ряд фигур у края, зажатый с обоих концов и закрытый спереди, снимается целиком.
 rules-shieldwall-corners = **Стена щитов.** Ряд фигур у края, зажатый с обоих концов и закрытый спереди, снимается целиком (угол может замкнуть ряд).
-rules-exit-fort = **Крепость.** Защитники побеждают и тогда, когда король на краю может ходить и заперт в крепости, которую нельзя разбить.
+rules-exit-fort = **Крепость на краю.** Защитники побеждают и тогда, когда король стоит на краю доски, может ходить и укрыт в крепости, которую нельзя разрушить.
 rules-repetition-draw = **Повторение.** Третье повторение позиции — ничья.
 rules-repetition-mover-loses = **Повторение.** Проигрывает та сторона, что повторяет позицию в третий раз.
 rules-repetition-mover-wins = **Повторение.** Побеждает та сторона, что повторяет позицию в третий раз.
 rules-repetition-defenders-lose = **Повторение.** При третьем повторении позиции проигрывают защитники.
-rules-repetition-ignore = **Повторение.** Позиции могут повторяться.
+rules-repetition-ignore = **Повторение.** Позиции могут повторяться без последствий.

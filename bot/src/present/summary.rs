@@ -408,13 +408,13 @@ mod tests {
                 Some(ended(a, EndReason::Board(Reason::KingCaptured))),
                 Conclusion::KingCaptured { at: sq("f5") },
                 "The king was captured at f5.",
-                "Король взят на f5.",
+                "Король захвачен на f5.",
             ),
             (
                 Some(ended(d, EndReason::Board(Reason::ExitFort))),
                 Conclusion::ExitFort { at: sq("k6") },
                 "The king built an exit fort at k6.",
-                "Король на k6 укрылся в неприступной крепости у края доски.",
+                "Король на k6 укрылся в неприступной крепости на краю доски.",
             ),
             (
                 Some(ended(a, EndReason::Board(Reason::Encirclement))),
@@ -432,13 +432,13 @@ mod tests {
                 Some(ended(a, EndReason::Board(Reason::Repetition))),
                 Conclusion::Repetition,
                 "The same position occurred three times, which the defenders lose.",
-                "Позиция повторилась трижды — поражение: защитники.",
+                "Позиция повторилась трижды — защитники проигрывают.",
             ),
             (
                 Some(ended(a, EndReason::Board(Reason::NoMoves))),
                 Conclusion::NoMoves { side: Side::Defenders },
                 "The defenders had no legal move.",
-                "У стороны «защитники» не осталось ходов.",
+                "Ходов не осталось: защитники не могли сделать ни одного хода.",
             ),
             (
                 Some(ended(a, EndReason::Resignation)),
@@ -493,7 +493,7 @@ mod tests {
         assert_eq!(
             ru.description,
             "Король ушёл на a1.\nНападающие: alice · Защитники: bob\nВариант: Копенгагенский хнефатафл\n\
-             Ходов: 23 (45 полуходов)\nВзято фигур: нападающими 5, защитниками 3\nДлительность: 2 д 3 ч"
+             Ходов: 23 (45 полуходов)\nЗахвачено фигур: нападающими 5, защитниками 3\nДлительность: 2 д 3 ч"
         );
     }
 
@@ -578,7 +578,7 @@ mod tests {
         // The card too, and its title names the variant as the text does.
         let card = crate::discord::cards::summary_card(&s, russian(), tafl_render::Theme::default());
         assert_eq!(card.players[0].name, "Тафл-бот (уровень 3)");
-        assert_eq!(card.title, "Копенгагенский хнефатафл · рейтинговая");
+        assert_eq!(card.title, "Копенгагенский хнефатафл · рейтинговая партия");
         assert!(summary_text(&s, english()).title.contains("Tafl bot (level 3)"));
     }
 
@@ -658,11 +658,11 @@ mod tests {
         assert_eq!(en.title, "Leaderboard: Copenhagen Hnefatafl (this server)");
         assert_eq!(en.description, "1. alice — 1712 · games: 12\n2. bob — 1500? · games: 1");
         let ru = leaderboard_text(&board, russian());
-        assert_eq!(ru.title, "Рейтинг: Копенгагенский хнефатафл (этот сервер)");
+        assert_eq!(ru.title, "Таблица лидеров: Копенгагенский хнефатафл (этот сервер)");
         assert_eq!(ru.description, "1. alice — 1712 · партий: 12\n2. bob — 1500? · партий: 1");
         let empty = Leaderboard { family: "seed-001".into(), scope: Scope::Global, entries: Vec::new() };
         assert_eq!(leaderboard_text(&empty, english()).description, "No rated games yet.");
-        assert_eq!(leaderboard_text(&empty, russian()).title, "Рейтинг: Таблут · Брандубх · Хнефатафл (общий)");
+        assert_eq!(leaderboard_text(&empty, russian()).title, "Таблица лидеров: Таблут · Брандубх · Хнефатафл (общий)");
     }
 
     #[test]

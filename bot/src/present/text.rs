@@ -1104,12 +1104,12 @@ mod tests {
         // A Russian Discord client shows the options by their Russian names; the console types
         // them in English whatever its language.
         let hint = host_error(&HostError::HintInRatedGame, russian());
-        assert!(hint.ends_with("начните партию с ботом с рейтинговая:false."), "{hint}");
+        assert!(hint.ends_with("начните партию с ботом, указав рейтинговая:false."), "{hint}");
         assert!(!hint.contains("rated"), "{hint}");
         assert!(host_error(&HostError::HintInRatedGame, english()).contains(" with rated:false "));
-        assert!(host_error(&HostError::HintInRatedGame, console_ru).contains(" с rated:false."));
+        assert!(host_error(&HostError::HintInRatedGame, console_ru).contains(", указав rated:false."));
         let takeback = host_error(&HostError::BotRefusesTakeback { id: 1 }, russian());
-        assert!(takeback.ends_with("начните партию с рейтинговая:false."), "{takeback}");
+        assert!(takeback.ends_with("начните партию, указав рейтинговая:false."), "{takeback}");
         assert!(host_error(&HostError::BotRefusesTakeback { id: 1 }, console_en).contains(" with rated:false "));
         let unrated = host_error(&HostError::UnratedWithPerson, russian());
         assert!(unrated.contains("уберите рейтинговая:false или укажите уровень, например уровень:1,"), "{unrated}");
