@@ -5,12 +5,15 @@
 
 mod support;
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
-use support::{NOW, alice, bob, game, host, request, snapshot, temp_path};
+use support::{Backend, NOW, alice, bob, game, host, request, snapshot, temp_path};
 use tafl_bot::host::bot::{DRAW_MARGIN, accepts_draw};
-use tafl_bot::host::search_pool::SearchPool;
-use tafl_bot::host::{BotPlayer, GameView, Host, HostError, OfferAction, OfferOutcome, SideChoice, bot_user, is_bot};
+use tafl_bot::host::search_pool::{Budget, Job, Priority, SearchPool};
+use tafl_bot::host::{
+    BotPlayer, GameView, Host, HostError, OfferAction, OfferOutcome, Played, SideChoice, bot_user, is_bot,
+};
 use tafl_bot::present::Lang;
 use tafl_bot::present::text::host_error;
 use tafl_bot::store::Db;
@@ -241,6 +244,125 @@ support::both! { multi_thread
         let error = refused!(host, host.play_bot(&fresh, mv, NOW + 6));
         assert_eq!(error, HostError::GameOver { id: game.id });
         assert!(host.bot_turns(10).await.unwrap().is_empty(), "a finished game waits for nobody");
+    }
+}
+
+support::both! { multi_thread
+    async fn the_bots_turns_in_a_game_share_its_seed_so_the_engine_draws_afresh_at_each_ply() {
+        // The engine mixes the ply into the seed itself; a seed that mixed it in as well would
+        // cancel it out, and a beginner would make the same draw at every move of a game.
+        let host = host().await;
+        let bots = player(&host);
+        let first = against_bot(&host, "brandubh", SideChoice::Defenders, 1, false).await;
+        against_bot(&host, "brandubh", SideChoice::Defenders, 1, false).await;
+        let seed = |job: Job| match job.budget {
+            Budget::Level { seed, .. } => seed,
+            Budget::Limits(limits) => panic!("a level's search, not {limits:?}"),
+        };
+        let opening: Vec<u64> = host.bot_turns(10).await.unwrap().iter().map(|turn| seed(turn.job())).collect();
+        assert_eq!(opening.len(), 2);
+        assert_ne!(opening[0], opening[1], "each game has its own seed");
+        bots.settle(NOW).await.unwrap();
+        let mv = host.legal_moves(first.id, alice().id, "", 1).await.unwrap()[0].notation.clone();
+        host.play(first.id, alice().id, &mv, None, NOW + 1).await.unwrap();
+        let later = host.bot_turns(10).await.unwrap().remove(0);
+        assert_eq!((later.game_id, later.ply), (first.id, 2));
+        assert_eq!(seed(later.job()), opening[0]);
+    }
+}
+
+/// Waits (at most 30 s) until `done` holds, looking every few milliseconds.
+async fn until(what: &str, mut done: impl FnMut() -> bool) {
+    let start = std::time::Instant::now();
+    while !done() {
+        assert!(start.elapsed() < Duration::from_secs(30), "still waiting for {what}");
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+}
+
+support::both! { multi_thread
+    async fn a_search_for_a_turn_that_is_over_is_cancelled_before_it_starts() {
+        let host = host().await;
+        let pool = SearchPool::new(1);
+        let answers = Arc::new(Mutex::new(Vec::new()));
+        let log = answers.clone();
+        let on_move = move |p: &Played| log.lock().unwrap().push((p.game.id, p.game.ply));
+        let bots = BotPlayer::new(host.clone(), pool.clone(), Arc::new(on_move));
+        // The pool's one thread is held, so every search waits in its queue.
+        let (release, held) = std::sync::mpsc::channel::<()>();
+        let blocker = pool.submit_work(Priority::Move, i64::MIN, move |_| held.recv().is_ok());
+        until("the blocker to start", || pool.waiting() == 0).await;
+
+        // Two turns of the bot's queued: a game it opens, and its answer to alice's first move.
+        let resigned = against_bot(&host, "brandubh", SideChoice::Defenders, 5, false).await;
+        let casual = against_bot(&host, "brandubh", SideChoice::Attackers, 5, false).await;
+        let moves = host.legal_moves(casual.id, alice().id, "", 2).await.unwrap();
+        host.play(casual.id, alice().id, &moves[0].notation, None, NOW + 1).await.unwrap();
+        assert_eq!(bots.start_searches().await.unwrap(), 2);
+        assert_eq!(pool.waiting(), 2);
+
+        // Both turns end before a thread is free: alice resigns one game, and in the other takes
+        // her move back and plays another (the same ply, a turn that began later).
+        host.resign(resigned.id, alice().id, None, NOW + 2).await.unwrap();
+        host.takeback(casual.id, alice().id, OfferAction::Offer, None, NOW + 3).await.unwrap();
+        host.play(casual.id, alice().id, &moves[1].notation, None, NOW + 4).await.unwrap();
+        assert_eq!(bots.start_searches().await.unwrap(), 1, "the new turn is searched at once");
+        until("the two searches of turns that are over to be cancelled", || pool.waiting() == 1).await;
+
+        // Freed, the thread skips the cancelled searches: the bot answers the new turn only.
+        release.send(()).unwrap();
+        assert_eq!(blocker.await.unwrap(), Ok(true));
+        until("the bot's answer", || !answers.lock().unwrap().is_empty()).await;
+        assert_eq!(*answers.lock().unwrap(), [(casual.id, 2)]);
+        assert_eq!(host.show(casual.id).await.unwrap().ply, 2);
+        assert_eq!(host.show(resigned.id).await.unwrap().ply, 0, "no move after the resignation");
+    }
+}
+
+/// Makes the database refuse (or accept again) every new move, as a failing disk would.
+async fn refuse_moves(host: &Host, refuse: bool) {
+    let statements: &[&'static str] = match (host.db().backend(), refuse) {
+        (Backend::Sqlite, true) => {
+            &["CREATE TRIGGER refuse_moves BEFORE INSERT ON moves BEGIN SELECT RAISE(ABORT, 'the disk fails'); END"]
+        }
+        (Backend::Sqlite, false) => &["DROP TRIGGER refuse_moves"],
+        (Backend::Postgres, true) => &[
+            "CREATE FUNCTION refuse_moves() RETURNS trigger LANGUAGE plpgsql AS \
+             $$ BEGIN RAISE EXCEPTION 'the disk fails'; END $$",
+            "CREATE TRIGGER refuse_moves BEFORE INSERT ON moves FOR EACH ROW EXECUTE FUNCTION refuse_moves()",
+        ],
+        (Backend::Postgres, false) => &["DROP TRIGGER refuse_moves ON moves"],
+    };
+    for statement in statements {
+        sqlx::query(*statement).execute(host.db().pool()).await.expect("the trigger is made or dropped");
+    }
+}
+
+support::both! { multi_thread
+    async fn a_turn_whose_move_is_refused_rests_before_it_is_tried_again() {
+        let host = host().await;
+        let pause = Duration::from_millis(300);
+        let bots = player(&host).retrying_after(pause);
+        let game = against_bot(&host, "brandubh", SideChoice::Defenders, 1, false).await;
+        refuse_moves(&host, true).await;
+        assert_eq!(bots.start_searches().await.unwrap(), 1);
+        until("the refused move", || bots.resting() == 1).await;
+        let refused_at = std::time::Instant::now();
+        // Looks at once (another game's move wakes the player) leave the turn resting: no
+        // search is queued for it again and again.
+        assert_eq!(bots.start_searches().await.unwrap(), 0);
+        assert_eq!(bots.pool().waiting(), 0);
+        assert_eq!(host.show(game.id).await.unwrap().ply, 0);
+
+        refuse_moves(&host, false).await;
+        tokio::time::sleep(pause.saturating_sub(refused_at.elapsed())).await;
+        assert_eq!(bots.start_searches().await.unwrap(), 1, "tried again after the pause");
+        assert_eq!(bots.resting(), 0);
+        let start = std::time::Instant::now();
+        while host.show(game.id).await.unwrap().ply == 0 {
+            assert!(start.elapsed() < Duration::from_secs(30), "the bot never moved");
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
     }
 }
 

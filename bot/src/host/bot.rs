@@ -15,9 +15,12 @@
 //!   the position, from its side, is more than [`DRAW_MARGIN`] below the start's (clearly worse
 //!   off than at the start) and no search finds it winning.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+use tokio::sync::oneshot;
 
 use tafl_rules::engine::{self, Analysis, Level, Limits};
 use tafl_rules::{Game, Move, Position, Side};
@@ -252,6 +255,17 @@ impl Host {
         Ok(turns)
     }
 
+    /// Of the games `ids`, those where the bot must move now, with the ply and the moment its
+    /// turn began.
+    pub async fn bot_turns_of(&self, ids: &[GameId]) -> Result<HashMap<GameId, (usize, i64)>, HostError> {
+        let mut tx = self.db.begin_read().await?;
+        let due = store::games::bot_turns_of(&mut tx, ids).await?;
+        Ok(due
+            .into_iter()
+            .map(|(game, ply, since)| (game, (usize::try_from(ply).unwrap_or(usize::MAX), since)))
+            .collect())
+    }
+
     /// Plays the bot's move `mv` searched for `turn`. Refused, like a stale click, when the game
     /// is no longer where the search started (another move, a takeback, an ending).
     pub async fn play_bot(&self, turn: &BotTurn, mv: Move, now: i64) -> Result<Played, HostError> {
@@ -292,13 +306,44 @@ impl Host {
 /// Plays the bot's moves: finds the games where it must move (at start-up, whenever woken, and
 /// every [`BotPlayer::TICK`] as a safety net), searches each on the pool in the order its turn
 /// began, and plays the result. Cheap to clone.
+///
+/// At every look it also checks the turns it is busy with against the database: a search for a
+/// turn that is over (the person resigned, took a move back and played another, ran out of
+/// time) is cancelled, so it neither holds the queue for other games nor delays the game's new
+/// turn. A search still waiting for a thread never starts; one already running finishes and its
+/// move is refused as stale.
 #[derive(Clone)]
 pub struct BotPlayer {
     host: Host,
     pool: SearchPool,
-    in_flight: Arc<Mutex<HashSet<GameId>>>,
+    flights: Arc<Mutex<HashMap<GameId, Flight>>>,
+    /// Numbers the flights, so that a search ending after its game moved on leaves the next
+    /// flight of that game alone.
+    next_flight: Arc<AtomicU64>,
+    /// How long a turn whose search or move failed rests before it is tried again.
+    retry_after: Duration,
     /// Called after each move the bot played (the front end wakes its delivery).
     on_move: Arc<dyn Fn(&Played) + Send + Sync>,
+}
+
+/// A turn the bot player is busy with.
+struct Flight {
+    /// The turn, as the database tells turns apart: a takeback and a new move come back to
+    /// the same ply, but their turn begins later (in another second; one within the same second
+    /// is caught when the move is played, as stale).
+    ply: usize,
+    since: i64,
+    number: u64,
+    state: FlightState,
+}
+
+enum FlightState {
+    /// Its search is queued or running; dropping the sender (kept for that alone) cancels it.
+    Searching { _cancel: oneshot::Sender<()> },
+    /// Its search found nothing or its move was refused (a full disk, say): it is tried again
+    /// at this instant, not at once, so a lasting fault costs a warning a while rather than a
+    /// busy loop at the head of the queue.
+    Resting(Instant),
 }
 
 impl std::fmt::Debug for BotPlayer {
@@ -310,19 +355,53 @@ impl std::fmt::Debug for BotPlayer {
 /// The most games looked at in one pass; the rest are found at the next.
 const BATCH: usize = 500;
 
+impl BotTurn {
+    /// The search for this turn at its level. The seed is the game's alone: the engine mixes in
+    /// the ply, so each move of the game draws afresh, and the same turn after a restart plays
+    /// the same move at the softmax levels.
+    #[must_use]
+    pub fn job(&self) -> Job {
+        let seed = (self.game_id as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        Job { game: self.game.clone(), budget: Budget::Level { level: self.level, seed } }
+    }
+}
+
 impl BotPlayer {
     /// How often the player looks for games when nothing wakes it.
     pub const TICK: Duration = Duration::from_secs(5);
 
+    /// How long a turn whose search or move failed waits before it is tried again.
+    pub const RETRY_AFTER: Duration = Duration::from_secs(30);
+
     #[must_use]
     pub fn new(host: Host, pool: SearchPool, on_move: Arc<dyn Fn(&Played) + Send + Sync>) -> BotPlayer {
-        BotPlayer { host, pool, in_flight: Arc::default(), on_move }
+        BotPlayer {
+            host,
+            pool,
+            flights: Arc::default(),
+            next_flight: Arc::default(),
+            retry_after: Self::RETRY_AFTER,
+            on_move,
+        }
+    }
+
+    /// The same player with another pause after a failed turn (tests shorten it).
+    #[must_use]
+    pub fn retrying_after(mut self, pause: Duration) -> BotPlayer {
+        self.retry_after = pause;
+        self
     }
 
     /// The pool its searches run on (hints use it too).
     #[must_use]
     pub fn pool(&self) -> &SearchPool {
         &self.pool
+    }
+
+    /// How many turns rest after a failed search or a refused move, waiting to be tried again.
+    #[must_use]
+    pub fn resting(&self) -> usize {
+        self.flights().values().filter(|flight| matches!(flight.state, FlightState::Resting(_))).count()
     }
 
     /// Asks the player to look for games now. The host does so itself after every change that
@@ -344,27 +423,41 @@ impl BotPlayer {
         }
     }
 
-    /// Submits a search for every game where the bot must move and none runs yet; returns how
-    /// many were started.
+    fn flights(&self) -> std::sync::MutexGuard<'_, HashMap<GameId, Flight>> {
+        self.flights.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Cancels the searches of turns that are over, ends the rests that have passed, then
+    /// submits a search for every game where the bot must move and none runs or rests yet;
+    /// returns how many were started.
     pub async fn start_searches(&self) -> Result<usize, HostError> {
-        let searching = self.in_flight.lock().unwrap_or_else(PoisonError::into_inner).clone();
-        let turns = self.host.bot_turns_except(BATCH, &searching).await?;
+        self.drop_finished_turns().await?;
+        let busy: HashSet<GameId> = self.flights().keys().copied().collect();
+        let turns = self.host.bot_turns_except(BATCH, &busy).await?;
         let mut started = 0;
         for turn in turns {
-            if !self.in_flight.lock().unwrap_or_else(PoisonError::into_inner).insert(turn.game_id) {
-                continue;
+            let (cancel, cancelled) = oneshot::channel();
+            let number = self.next_flight.fetch_add(1, Ordering::Relaxed);
+            {
+                let mut flights = self.flights();
+                if flights.contains_key(&turn.game_id) {
+                    continue;
+                }
+                let state = FlightState::Searching { _cancel: cancel };
+                flights.insert(turn.game_id, Flight { ply: turn.ply, since: turn.since, number, state });
             }
             started += 1;
-            // Seeded by game and ply: the same turn after a restart plays the same move at the
-            // softmax levels.
-            let seed = (turn.game_id as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ turn.ply as u64;
-            let job = Job { game: turn.game.clone(), budget: Budget::Level { level: turn.level, seed } };
-            let receiver = self.pool.submit(turn.since, job);
+            let receiver = self.pool.submit(turn.since, turn.job());
             let player = self.clone();
             tokio::spawn(async move {
-                let result = receiver.await;
-                player.finish(&turn, result.ok().and_then(Result::ok).flatten()).await;
-                player.in_flight.lock().unwrap_or_else(PoisonError::into_inner).remove(&turn.game_id);
+                let analysis = tokio::select! {
+                    result = receiver => result.ok().and_then(Result::ok).flatten(),
+                    // The turn is over: the receiver goes with this task, so a search still
+                    // queued never starts.
+                    _ = cancelled => return,
+                };
+                let done = player.finish(&turn, analysis).await;
+                player.land(turn.game_id, number, done);
                 // Another turn of the same game (after a takeback and a new move) may be waiting.
                 player.wake();
             });
@@ -372,20 +465,63 @@ impl BotPlayer {
         Ok(started)
     }
 
-    async fn finish(&self, turn: &BotTurn, analysis: Option<Analysis>) {
+    /// Forgets every flight whose turn the database no longer has (which cancels its search)
+    /// and every rest that has passed.
+    async fn drop_finished_turns(&self) -> Result<(), HostError> {
+        let known: HashSet<GameId> = self.flights().keys().copied().collect();
+        if known.is_empty() {
+            return Ok(());
+        }
+        let ids: Vec<GameId> = known.iter().copied().collect();
+        let due = self.host.bot_turns_of(&ids).await?;
+        let now = Instant::now();
+        self.flights().retain(|game, flight| {
+            if !known.contains(game) {
+                return true;
+            }
+            let same_turn = due.get(game) == Some(&(flight.ply, flight.since));
+            let live = match flight.state {
+                FlightState::Searching { .. } => true,
+                FlightState::Resting(until) => until > now,
+            };
+            same_turn && live
+        });
+        Ok(())
+    }
+
+    /// Ends flight `number` of `game`: forgotten when its turn is done with, resting when it
+    /// failed. A later flight of the game is left alone.
+    fn land(&self, game: GameId, number: u64, done: bool) {
+        let mut flights = self.flights();
+        let Some(flight) = flights.get_mut(&game).filter(|flight| flight.number == number) else { return };
+        if done {
+            flights.remove(&game);
+        } else {
+            flight.state = FlightState::Resting(Instant::now() + self.retry_after);
+        }
+    }
+
+    /// Plays the move searched for `turn`; returns whether the turn is done with (played, or
+    /// gone since), `false` when it must be tried again.
+    async fn finish(&self, turn: &BotTurn, analysis: Option<Analysis>) -> bool {
         let Some(analysis) = analysis else {
             tracing::warn!(game = turn.game_id, "the engine found no move; trying again later");
-            return;
+            return false;
         };
         match self.host.play_bot(turn, analysis.best, now_secs()).await {
             Ok(played) => {
                 tracing::debug!(game = turn.game_id, notation = %played.notation, "the bot moved");
                 (self.on_move)(&played);
+                true
             }
             Err(HostError::StaleBoard { .. } | HostError::GameOver { .. }) => {
                 tracing::debug!(game = turn.game_id, "the game changed during the bot's search; its move is dropped");
+                true
             }
-            Err(error) => tracing::warn!(game = turn.game_id, %error, "the bot's move was refused"),
+            Err(error) => {
+                tracing::warn!(game = turn.game_id, %error, "the bot's move was refused; trying again later");
+                false
+            }
         }
     }
 
@@ -403,9 +539,7 @@ impl BotPlayer {
             }
             let mut any = false;
             for turn in turns {
-                let seed = (turn.game_id as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ turn.ply as u64;
-                let job = Job { game: turn.game.clone(), budget: Budget::Level { level: turn.level, seed } };
-                let Ok(Some(analysis)) = self.pool.search(turn.since, job).await else { continue };
+                let Ok(Some(analysis)) = self.pool.search(turn.since, turn.job()).await else { continue };
                 if let Ok(p) = self.host.play_bot(&turn, analysis.best, now).await {
                     (self.on_move)(&p);
                     played.push(p);

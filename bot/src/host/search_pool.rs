@@ -237,10 +237,11 @@ impl SearchPool {
         self.size
     }
 
-    /// Jobs submitted and not yet started.
+    /// Jobs submitted, not yet started, and still waited for (a cancelled job stays queued
+    /// until a thread comes to it and skips it).
     #[must_use]
     pub fn waiting(&self) -> usize {
-        self.shared.lock().heap.len()
+        self.shared.lock().heap.iter().filter(|queued| !queued.0.task.cancelled()).count()
     }
 
     /// Queues `job` at [`Priority::Move`]; lower `key`s start first. The result arrives on the

@@ -345,6 +345,27 @@ pub async fn bot_turns(conn: &mut AnyConnection, limit: i64) -> Result<Vec<(i64,
     .await
 }
 
+/// Of the games `ids`, those where the bot must move now, as `(game, ply, since)`: what the bot
+/// player checks its running searches against. One statement per 500 games.
+pub async fn bot_turns_of(conn: &mut AnyConnection, ids: &[i64]) -> Result<Vec<(i64, i64, i64)>, sqlx::Error> {
+    let mut turns = Vec::with_capacity(ids.len());
+    for chunk in ids.chunks(500) {
+        // Only placeholders are written into the statement, never an id.
+        let list: Vec<String> = (1..=chunk.len()).map(|n| format!("${n}")).collect();
+        let sql = format!(
+            "SELECT id, ply, bot_turn_at FROM games WHERE bot_turn_at IS NOT NULL AND status = 'ongoing' \
+             AND id IN ({})",
+            list.join(", ")
+        );
+        let mut query = sqlx::query_as::<_, (i64, i64, i64)>(sqlx::AssertSqlSafe(sql));
+        for id in chunk {
+            query = query.bind(*id);
+        }
+        turns.extend(query.fetch_all(&mut *conn).await?);
+    }
+    Ok(turns)
+}
+
 /// How many games there are (benchmarks and tests).
 pub async fn count(conn: &mut AnyConnection) -> Result<i64, sqlx::Error> {
     sqlx::query_scalar("SELECT COUNT(*) FROM games").fetch_one(conn).await

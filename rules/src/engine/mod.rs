@@ -221,6 +221,10 @@ impl Searcher {
     }
 
     /// The move `level` plays, within its time. `None` if the game is over.
+    ///
+    /// `seed` is one per game: the game's ply is mixed in here, so that each of its moves draws
+    /// afresh. A caller that mixes in the ply itself cancels that out (the same draw at every
+    /// move).
     pub fn choose(&mut self, game: &Game, level: Level, seed: u64) -> Option<Analysis> {
         self.choose_within(game, level, &level.limits(), seed)
     }
