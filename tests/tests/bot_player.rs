@@ -218,6 +218,17 @@ async fn a_hint_in_an_unrated_game_against_the_bot_is_a_private_picture_and_refu
             && (answer.content.starts_with(changed) || answer.content.starts_with(not_yours)),
         "{answer:#?}"
     );
+
+    // A hint asked for, and the game resigned while the engine thinks: the moves are the same,
+    // but a finished game gets no hint (refused after the search, or before it when the
+    // resignation came first).
+    board_at(&fake, 2, 4).await;
+    let hint = table.command(ALICE, "hint", &json!({ "game": 2 }), &[]);
+    let resigned = table.command(ALICE, "resign", &json!({ "game": 2 }), &[]);
+    fake.wait_for_original(&resigned).await;
+    let answer = fake.wait_for_original(&hint).await;
+    let over = table.says("Game #2 is over", "Партия №2 уже окончена");
+    assert!(answer.is_ephemeral() && answer.attachments.is_empty() && answer.content.starts_with(over), "{answer:#?}");
     table.assert_no_english(NOT_ENGLISH);
     bot.stop().await;
 }

@@ -350,6 +350,10 @@ pub async fn hint(ctx: Context<'_>, #[autocomplete = "autocomplete_game"] game: 
     if crate::host::moves_tag(&history) != crate::host::moves_tag(&job.game) {
         return Err(BotError::Host(HostError::StaleBoard { id: game, ply: current.ply, expected: view.ply }));
     }
+    // The same moves, but the game ended meanwhile (a resignation, the clock): no hint for it.
+    if current.ending.is_some() {
+        return Err(BotError::Host(HostError::GameOver { id: game }));
+    }
     let png = board::hint_picture(ctx.data(), &view, &job.game, analysis.best, lang(ctx)).await?;
     let file_name = format!("hint-{game}-{}.png", view.ply);
     let embed = serenity::CreateEmbed::new()
