@@ -12,7 +12,8 @@ use support::{Backend, NOW, alice, bob, game, host, request, snapshot, temp_path
 use tafl_bot::host::bot::{DRAW_MARGIN, accepts_draw};
 use tafl_bot::host::search_pool::{Budget, Job, Priority, SearchPool};
 use tafl_bot::host::{
-    BotPlayer, GameView, Host, HostError, OfferAction, OfferOutcome, Played, SideChoice, bot_user, is_bot,
+    BotPlayer, ChallengeRequest, GameView, Host, HostError, OfferAction, OfferOutcome, Place, Played, SideChoice,
+    bot_user, is_bot,
 };
 use tafl_bot::present::Lang;
 use tafl_bot::present::text::host_error;
@@ -316,6 +317,26 @@ support::both! { multi_thread
         assert_eq!(*answers.lock().unwrap(), [(casual.id, 2)]);
         assert_eq!(host.show(casual.id).await.unwrap().ply, 2);
         assert_eq!(host.show(resigned.id).await.unwrap().ply, 0, "no move after the resignation");
+    }
+}
+
+support::both! { multi_thread
+    async fn a_process_serving_some_shards_searches_their_servers_turns_and_others_left_waiting() {
+        let host = host().await.with_shards(0, 0, 2);
+        let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() as i64;
+        // Discord puts a server on shard (id >> 22) % count: PLACE's server on shard 0, this one on 1.
+        let elsewhere = |side| ChallengeRequest {
+            place: Place { guild: 1 << 22, channel: 3, thread: None },
+            ..request(&alice(), None, "brandubh", side)
+        };
+        let own = host.challenge_bot(&request(&alice(), None, "brandubh", SideChoice::Defenders), 1, false, now).await.unwrap();
+        host.challenge_bot(&elsewhere(SideChoice::Defenders), 1, false, now).await.unwrap();
+        let grace = tafl_bot::host::bot::FOREIGN_TURN_GRACE.as_secs() as i64;
+        let abandoned = host.challenge_bot(&elsewhere(SideChoice::Defenders), 1, false, now - grace - 1).await.unwrap();
+        let turns: Vec<i64> = host.bot_turns(10).await.unwrap().iter().map(|turn| turn.game_id).collect();
+        assert_eq!(turns, [abandoned.id, own.id], "the other shard's fresh turn waits for its own process");
+        let every: Vec<i64> = host.with_shards(0, 1, 2).bot_turns(10).await.unwrap().iter().map(|t| t.game_id).collect();
+        assert_eq!(every.len(), 3, "{every:?}");
     }
 }
 

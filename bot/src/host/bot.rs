@@ -58,6 +58,13 @@ pub fn is_bot(user: UserId) -> bool {
 /// bot plays on.
 pub const DRAW_MARGIN: i32 = 200;
 
+/// How long the bot's turn in a server on another process's shards waits before this process
+/// searches it too (its own process may be down; see [`Host::with_shards`]). Longer than the
+/// outbox's 15 s: a turn may wait in its process's queue behind other games' searches of
+/// seconds each, and a turn searched by two processes costs a whole search twice (the second
+/// move is refused as stale).
+pub const FOREIGN_TURN_GRACE: Duration = Duration::from_mins(1);
+
 /// The level of a game against the bot when the bot is named without one.
 pub const DEFAULT_LEVEL: i64 = 3;
 
@@ -223,7 +230,9 @@ impl Host {
         })
     }
 
-    /// The games where the bot must move, the longest waiting first, at most `limit`.
+    /// The games where the bot must move, the longest waiting first, at most `limit`; with
+    /// shards ([`Host::with_shards`]), those of this process's servers and any waiting longer
+    /// than [`FOREIGN_TURN_GRACE`].
     pub async fn bot_turns(&self, limit: usize) -> Result<Vec<BotTurn>, HostError> {
         self.bot_turns_except(limit, &HashSet::new()).await
     }
@@ -233,7 +242,9 @@ impl Host {
     /// games, and rebuilding each waiting game at every look was most of its reads.
     pub async fn bot_turns_except(&self, limit: usize, skip: &HashSet<GameId>) -> Result<Vec<BotTurn>, HostError> {
         let mut tx = self.db.begin_read().await?;
-        let due = store::games::bot_turns(&mut tx, limit as i64).await?;
+        let grace = i64::try_from(FOREIGN_TURN_GRACE.as_secs()).unwrap_or(i64::MAX);
+        let served = self.shards.map(|shards| (shards, now_secs().saturating_sub(grace)));
+        let due = store::games::bot_turns(&mut tx, limit as i64, served).await?;
         let mut turns = Vec::with_capacity(due.len());
         for (game_id, since) in due.into_iter().filter(|(game_id, _)| !skip.contains(game_id)) {
             // A game that cannot be rebuilt (logged by `load`) must not stop the others.

@@ -313,7 +313,10 @@ impl Host {
     /// `count` (and of no server), and another shard's item only once [`FOREIGN_GRACE`] has
     /// passed since it was recorded with nobody taking it (its shard's process may be down). So
     /// that the process answering a server's clicks is also the one drawing its boards, which
-    /// keeps one writer of a board message at a time (see `discord::delivery`).
+    /// keeps one writer of a board message at a time (see `discord::delivery`). Its bot player
+    /// likewise searches the bot's turns in those servers' games, and another's once
+    /// [`super::bot::FOREIGN_TURN_GRACE`] has passed, so that processes do not all search every
+    /// turn.
     #[must_use]
     pub fn with_shards(mut self, first: u32, last: u32, count: u32) -> Host {
         self.shards = Some(store::outbox::ServedShards { first, last, count });

@@ -334,13 +334,27 @@ pub async fn set_bot_turn(conn: &mut AnyConnection, id: i64, since: Option<i64>)
     Ok(())
 }
 
-/// The ongoing games where the bot must move, the longest waiting first: `(game, since)`.
-pub async fn bot_turns(conn: &mut AnyConnection, limit: i64) -> Result<Vec<(i64, i64)>, sqlx::Error> {
+/// The ongoing games where the bot must move, the longest waiting first: `(game, since)`, at
+/// most `limit`. With `shards`, only the games of servers on those shards, of no server, or
+/// whose turn began at or before `foreign_after` (unix seconds: a turn the process of its shard
+/// has not played by then, perhaps because it is down, is anyone's), as the outbox does.
+pub async fn bot_turns(
+    conn: &mut AnyConnection,
+    limit: i64,
+    shards: Option<(super::outbox::ServedShards, i64)>,
+) -> Result<Vec<(i64, i64)>, sqlx::Error> {
+    // Without shards, shard 0 of 1: every server's games. (A count of 0 would divide by zero.)
+    let (served, foreign_after) = shards.unwrap_or((super::outbox::ServedShards { first: 0, last: 0, count: 1 }, 0));
     sqlx::query_as(
         "SELECT id, bot_turn_at FROM games WHERE bot_turn_at IS NOT NULL AND status = 'ongoing' \
+         AND (guild_id = 0 OR (guild_id >> 22) % $2 BETWEEN $3 AND $4 OR bot_turn_at <= $5) \
          ORDER BY bot_turn_at, id LIMIT $1",
     )
     .bind(limit)
+    .bind(i64::from(served.count.max(1)))
+    .bind(i64::from(served.first))
+    .bind(i64::from(served.last))
+    .bind(foreign_after)
     .fetch_all(conn)
     .await
 }
