@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use support::{Backend, NOW, alice, bob, game, host, request, snapshot, temp_path};
-use tafl_bot::host::bot::{DRAW_MARGIN, accepts_draw};
+use tafl_bot::host::bot::{DRAW_MARGIN, MAX_BOT_GAMES, accepts_draw};
 use tafl_bot::host::search_pool::{Budget, Job, Priority, SearchPool};
 use tafl_bot::host::{
     BotPlayer, ChallengeRequest, GameView, Host, HostError, OfferAction, OfferOutcome, Place, Played, SideChoice,
@@ -269,6 +269,33 @@ support::both! { multi_thread
         let later = host.bot_turns(10).await.unwrap().remove(0);
         assert_eq!((later.game_id, later.ply), (first.id, 2));
         assert_eq!(seed(later.job()), opening[0]);
+    }
+}
+
+support::both! { multi_thread
+    async fn a_person_may_have_ten_games_against_the_bot_going_at_once() {
+        let host = host().await;
+        let mut going = Vec::new();
+        for _ in 0..MAX_BOT_GAMES {
+            going.push(against_bot(&host, "brandubh", SideChoice::Attackers, 1, false).await);
+        }
+        // A game between people counts for nothing here.
+        game_between_people(&host).await;
+        let one_more = request(&alice(), None, "brandubh", SideChoice::Attackers);
+        let error = refused!(host, host.challenge_bot(&one_more, 5, true, NOW));
+        assert_eq!(error, HostError::TooManyBotGames(MAX_BOT_GAMES));
+        assert_eq!(
+            host_error(&error, Lang::discord(None)),
+            "You already have 10 games against the bot going; finish or resign one before starting another."
+        );
+        assert_eq!(
+            host_error(&error, Lang::discord(Some("ru"))),
+            "У вас уже идёт 10 партий с ботом; доиграйте или сдайте одну из них, прежде чем начинать новую."
+        );
+        // Bob's games are his own; and once alice resigns one, she may start another.
+        host.challenge_bot(&request(&bob(), None, "brandubh", SideChoice::Attackers), 1, false, NOW).await.unwrap();
+        host.resign(going[0].id, alice().id, None, NOW + 1).await.unwrap();
+        host.challenge_bot(&one_more, 5, true, NOW + 2).await.expect("a game finished frees its place");
     }
 }
 

@@ -17,6 +17,10 @@ error-too-many-challenges = { $count ->
     [one] You already have 1 open challenge; cancel it or wait for an answer before making another.
    *[other] You already have { $count } open challenges; cancel one or wait for answers before making another.
 }
+error-too-many-bot-games = { $count ->
+    [one] You already have 1 game against the bot going; finish or resign it before starting another.
+   *[other] You already have { $count } games against the bot going; finish or resign one before starting another.
+}
 error-no-such-challenge = There is no challenge #{ $id }; check the number, or start one with { CMD("challenge") }.
 error-challenge-closed = Challenge #{ $id } can no longer be answered; start a new one with { CMD("challenge") }.
 error-challenge-expired = Challenge #{ $id } has expired; start a new one with { CMD("challenge") }.

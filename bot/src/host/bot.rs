@@ -65,6 +65,11 @@ pub const DRAW_MARGIN: i32 = 200;
 /// move is refused as stale).
 pub const FOREIGN_TURN_GRACE: Duration = Duration::from_mins(1);
 
+/// How many games against the bot one person may have going at once. Every turn of the bot's
+/// takes a search thread for up to 4.5 s (level 5), so a hundred games started at once would
+/// hold every other player's bot moves behind them for minutes.
+pub const MAX_BOT_GAMES: i64 = 10;
+
 /// The level of a game against the bot when the bot is named without one.
 pub const DEFAULT_LEVEL: i64 = 3;
 
@@ -177,6 +182,10 @@ impl Host {
             let mut tx = self.db.begin_write().await?;
             let (server, clock) = super::server_terms(&mut tx, request).await?;
             let person = request.challenger.id;
+            let going = store::games::ongoing_against_bot(&mut tx, person).await?;
+            if going >= MAX_BOT_GAMES {
+                return Err(HostError::TooManyBotGames(going));
+            }
             store::users::remember(&mut tx, person, &super::clean_name(&request.challenger.name), now).await?;
             let person_side = match request.side {
                 SideChoice::Attackers => Side::Attackers,

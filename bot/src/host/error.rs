@@ -26,6 +26,8 @@ pub enum HostError {
     ChallengeYourself,
     #[error("already {0} open challenges")]
     TooManyChallenges(i64),
+    #[error("already {0} games against the bot")]
+    TooManyBotGames(i64),
     #[error("channel not allowed for games")]
     ChannelNotAllowed,
     #[error("no challenge {0}")]

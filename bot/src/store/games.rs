@@ -380,6 +380,18 @@ pub async fn bot_turns_of(conn: &mut AnyConnection, ids: &[i64]) -> Result<Vec<(
     Ok(turns)
 }
 
+/// How many games against the bot (levels are users below 0, see migration 0008) `user` has
+/// going.
+pub async fn ongoing_against_bot(conn: &mut AnyConnection, user: i64) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar(
+        "SELECT COUNT(*) FROM games WHERE status = 'ongoing' \
+         AND ((attacker_id = $1 AND defender_id < 0) OR (defender_id = $1 AND attacker_id < 0))",
+    )
+    .bind(user)
+    .fetch_one(conn)
+    .await
+}
+
 /// How many games there are (benchmarks and tests).
 pub async fn count(conn: &mut AnyConnection) -> Result<i64, sqlx::Error> {
     sqlx::query_scalar("SELECT COUNT(*) FROM games").fetch_one(conn).await
