@@ -352,7 +352,7 @@ support::both! {
         let error = refused!(host, host.play(g.id, alice().id, "d1-d3xd2", None, NOW));
         assert!(said(&error).contains("captures nothing, not d2"), "{error}");
         let error = refused!(host, host.play(g.id, alice().id, "z1-z3", None, NOW));
-        assert!(said(&error).contains("z1 is off the board: this one is 11x11"), "{error}");
+        assert!(said(&error).contains("z1 is off the board: this one is 11×11"), "{error}");
     }
 }
 

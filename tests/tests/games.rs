@@ -309,6 +309,27 @@ async fn a_double_click_plays_the_move_once(locale: &'static str) {
     assert!(board.attachments.iter().any(|a| a.filename == "game-1-1.png"), "{board:#?}");
     let to_move = table.says("Move 1: <@{}> to move", "Ход 1: ходит <@{}>").replace("{}", &BOB.id.to_string());
     assert!(board.text().contains(&to_move), "{}", board.text());
+
+    // The lists of games: one's own says whose move it is from one's side; someone else's
+    // names the player to move, never "your move".
+    let lists = [
+        (BOB, None, table.says("**your move**", "**ваш ход**").to_owned()),
+        (ALICE, None, table.says("their move", "ход соперника").to_owned()),
+        (ALICE, Some(BOB), table.says("**Bob to move**", "**ходит Bob**").to_owned()),
+        (BOB, Some(ALICE), table.says("opponent to move", "ход соперника").to_owned()),
+    ];
+    for (asker, whose, state) in lists {
+        let options = whose.map_or(json!({}), |player| json!({ "user": player.id }));
+        let listed = table.command(asker, "games", &options, &whose.into_iter().collect::<Vec<_>>());
+        let answer = fake.wait_for_original(&listed).await;
+        assert!(answer.is_ephemeral() && answer.text().contains(&state), "{state}: {}", answer.text());
+        if whose.is_some() {
+            assert!(!answer.text().contains(table.says("your move", "ваш ход")), "{}", answer.text());
+        }
+    }
+    let nobody = table.command(ALICE, "games", &json!({ "user": EVE.id }), &[EVE]);
+    let none = table.says("Eve has no games in progress.", "У игрока Eve нет идущих партий.");
+    assert_eq!(private_answer(&fake, &nobody).await, none);
     table.assert_no_english(NOT_ENGLISH);
     bot.stop().await;
 }
@@ -702,7 +723,7 @@ async fn a_player_is_reminded_and_then_loses_on_time_with_the_summary_posted(loc
 
     // Alice has used 13 of her 24 hours: the halfway reminder mentions her, with the deadline.
     let_time_pass(&dir, 1, 13 * 3600, 11 * 3600).await;
-    let halfway = table.says("half of your time is gone", "половина времени прошла");
+    let halfway = table.says("half your time is gone", "половина времени прошла");
     let reminder = fake.wait_for_message("the reminder", |m| m.content.contains(halfway)).await;
     assert!(reminder.content.starts_with(&format!("<@{}>", ALICE.id)), "{}", reminder.content);
     assert!(reminder.content.contains(table.says("runs out <t:", "истекает <t:")), "{}", reminder.content);

@@ -390,7 +390,7 @@ async fn a_bad_default_clock_is_refused_and_a_good_one_times_new_challenges(loca
         "Время на ход: 3 дня, неиспользованное время копится, но не больше, чем 7 дней",
     );
     let default = table.says("Default clock: `3d+7d`", "Часы по умолчанию: `3d+7d`");
-    assert!(answer.contains(&format!("{default} ({words})")), "{answer}");
+    assert!(answer.contains(&format!("{default}. {words}")), "{answer}");
     let challenge = table.command(ALICE, "challenge", &json!({ "opponent": BOB.id }), &[BOB]);
     let card = fake.wait_for_original(&challenge).await;
     assert!(card.text().contains(words), "{}", card.text());

@@ -20,6 +20,7 @@ card-result = { $result } · { $why }
 card-win-attackers = Attackers win
 card-win-defenders = Defenders win
 card-draw = Draw
+card-no-result = No result
 card-why-king-captured = the king was captured
 card-why-king-escaped = the king escaped
 card-why-exit-fort = exit fort

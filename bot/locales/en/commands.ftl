@@ -100,9 +100,9 @@ tafl-settings = settings
     .default_clock = default_clock
     .default_clock-description = Server, managers only: the clock of challenges without one: 3d, 3d+7d, none…
     .allow_channel = allow_channel
-    .allow_channel-description = Server, managers only: allow games in this channel (then only in allowed ones)
+    .allow_channel-description = Server, managers only: allow games in a channel (once one is allowed, only allowed ones)
     .disallow_channel = disallow_channel
-    .disallow_channel-description = Server, managers only: no longer allow games in this channel
+    .disallow_channel-description = Server, managers only: no longer allow games in a channel
     .all_channels = all_channels
     .all_channels-description = Server, managers only: true allows games in every channel again
 

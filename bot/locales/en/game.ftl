@@ -71,7 +71,7 @@ result-aborted = **No result**: { $how }
 how-king-escaped = the king escaped at { $square }
 how-king-captured = the king was captured at { $square }
 how-encirclement = the defenders are encircled
-how-exit-fort = an exit fort
+how-exit-fort = the king's exit fort
 how-repetition = repetition
 how-no-moves = no legal moves left
 how-resignation = { $player } resigned
@@ -170,6 +170,8 @@ game-line-clock = { " " }· ⏰ { $when }
 game-state-finished = finished
 game-state-your-move = **your move**
 game-state-their-move = their move
+game-state-player-to-move = **{ $player } to move**
+game-state-opponent-to-move = opponent to move
 game-choice = #{ $id } { $variant } vs { $opponent } · { $state }
 game-choice-your-move = your move
 game-choice-their-move = their move
@@ -178,8 +180,9 @@ games-title = { $count ->
    *[other] { $count } games in progress
 }
 no-games = No games in progress. Start one with { CMD("challenge") }.
-reminder-halfway = { $player }, it is your move in game #{ $id } ({ $variant }); half of your time is gone, it runs out { $when }.
-reminder-last = { $player }, last warning: your time in game #{ $id } ({ $variant }) runs out { $when }, and then the game is lost.
+no-games-other = { $player } has no games in progress.
+reminder-halfway = { $player }, it is your move in game #{ $id } ({ $variant }); half your time is gone, and it runs out { $when }.
+reminder-last = { $player }, last warning: your time in game #{ $id } ({ $variant }) runs out { $when }, and then you lose the game.
 digest-title = { $count ->
     [one] Your move in 1 game
    *[other] Your move in { $count } games

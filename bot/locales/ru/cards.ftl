@@ -18,6 +18,7 @@ card-result = { $result } · { $why }
 card-win-attackers = Победа нападающих
 card-win-defenders = Победа защитников
 card-draw = Ничья
+card-no-result = Без результата
 card-why-king-captured = король захвачен
 card-why-king-escaped = король ушёл
 card-why-exit-fort = крепость на краю

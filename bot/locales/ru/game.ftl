@@ -176,6 +176,8 @@ game-line-clock = { " " }· ⏰ { $when }
 game-state-finished = окончена
 game-state-your-move = **ваш ход**
 game-state-their-move = ход соперника
+game-state-player-to-move = **ходит { $player }**
+game-state-opponent-to-move = ход соперника
 game-choice = №{ $id } { $variant }, соперник: { $opponent } · { $state }
 game-choice-your-move = ваш ход
 game-choice-their-move = ход соперника
@@ -185,8 +187,9 @@ games-title = { $count ->
    *[many] { $count } партий идёт
 }
 no-games = Сейчас партий нет. Начните с { CMD("challenge") }.
+no-games-other = У игрока { $player } нет идущих партий.
 reminder-halfway = { $player }, ваш ход в партии №{ $id } ({ $variant }); половина времени прошла, оно истекает { $when }.
-reminder-last = { $player }, последнее предупреждение: время в партии №{ $id } ({ $variant }) истекает { $when }, потом партия будет проиграна.
+reminder-last = { $player }, последнее предупреждение: время в партии №{ $id } ({ $variant }) истекает { $when }, и тогда вы проиграете партию.
 digest-title = { $count ->
     [one] Ваш ход в { $count } партии
    *[other] Ваш ход в { $count } партиях

@@ -72,10 +72,12 @@ fn summary_labels(lang: Lang) -> SummaryLabels {
 #[must_use]
 pub fn result_line(ending: Option<Ending>, lang: Lang) -> String {
     let Some(ending) = ending else { return tr!(lang, "card-in-progress") };
-    let result = match ending.winner {
-        Some(Side::Attackers) => "card-win-attackers",
-        Some(Side::Defenders) => "card-win-defenders",
-        None => "card-draw",
+    let result = match (ending.winner, ending.reason) {
+        (Some(Side::Attackers), _) => "card-win-attackers",
+        (Some(Side::Defenders), _) => "card-win-defenders",
+        // Aborted before the second move: no result, as the summary and the board say.
+        (None, EndReason::Aborted) => "card-no-result",
+        (None, _) => "card-draw",
     };
     let why = match ending.reason {
         EndReason::Board(Reason::KingCaptured) => "card-why-king-captured",
@@ -201,6 +203,9 @@ mod tests {
         let draw = Ending { winner: None, reason: EndReason::Agreement };
         assert_eq!(result_line(Some(draw), Lang::discord(None)), "Draw · agreement");
         assert_eq!(result_line(None, Lang::discord(Some("ru"))), "Партия идёт");
+        let aborted = Ending { winner: None, reason: EndReason::Aborted };
+        assert_eq!(result_line(Some(aborted), Lang::discord(None)), "No result · aborted");
+        assert_eq!(result_line(Some(aborted), Lang::discord(Some("ru"))), "Без результата · прервана");
     }
 
     #[test]

@@ -482,13 +482,15 @@ async fn offer(
 pub async fn games(ctx: Context<'_>, user: Option<serenity::User>) -> Result<(), BotError> {
     refuse_the_bot_itself(ctx, user.as_ref())?;
     let lang = lang(ctx);
-    let whose = user.as_ref().map_or(caller(ctx).id, |u| u.id.get() as i64);
-    let games = ctx.data().host.games(whose, false).await?;
+    let me = caller(ctx);
+    let other = user.as_ref().map(|u| User::new(u.id.get() as i64, u.display_name())).filter(|u| u.id != me.id);
+    let whose = other.as_ref().map_or(text::Whose::Reader, text::Whose::Other);
+    let games = ctx.data().host.games(other.as_ref().map_or(me.id, |u| u.id), false).await?;
     let reply = if games.is_empty() {
-        CreateReply::default().content(text::no_games(lang))
+        CreateReply::default().content(text::no_games(whose, lang))
     } else {
         // An embed description holds 4096 characters: about 25 lines with links.
-        let lines: Vec<String> = games.iter().take(25).map(|g| text::game_line(g, now(), lang)).collect();
+        let lines: Vec<String> = games.iter().take(25).map(|g| text::game_line(g, now(), whose, lang)).collect();
         let title = text::games_title(games.len(), lang);
         CreateReply::default().embed(serenity::CreateEmbed::new().title(title).description(lines.join("\n")))
     };

@@ -431,7 +431,7 @@ mod tests {
             (
                 Some(ended(a, EndReason::Board(Reason::Repetition))),
                 Conclusion::Repetition,
-                "The same position occurred three times, which the defenders lose.",
+                "The same position occurred three times; the defenders lose by repetition.",
                 "Позиция повторилась трижды — защитники проигрывают.",
             ),
             (

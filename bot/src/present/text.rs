@@ -261,7 +261,12 @@ pub fn host_error(error: &HostError, lang: Lang) -> String {
             level = markup::option(lang, "challenge", "level", Some("1"))
         ),
         HostError::BotRefusesTakeback { .. } => tr!(lang, "error-bot-refuses-takeback", unrated = unrated(lang)),
-        HostError::HintNotAgainstBot => tr!(lang, "error-hint-not-against-bot"),
+        HostError::HintNotAgainstBot => tr!(
+            lang,
+            "error-hint-not-against-bot",
+            unrated = unrated(lang),
+            level = markup::option(lang, "challenge", "level", Some("3"))
+        ),
         HostError::HintInRatedGame => tr!(lang, "error-hint-in-rated-game", unrated = unrated(lang)),
         HostError::TheBotHasLevels => tr!(
             lang,
@@ -872,15 +877,16 @@ pub fn duration_words(seconds: i64, lang: Lang) -> String {
 
 /// One line of `/tafl games` and of the digest, with the deadline when the game has a clock.
 #[must_use]
-pub fn game_line(game: &GameSummary, now: i64, lang: Lang) -> String {
-    let state = tr!(
-        lang,
-        match (game.ending, game.my_turn()) {
-            (Some(_), _) => "game-state-finished",
-            (None, true) => "game-state-your-move",
-            (None, false) => "game-state-their-move",
+pub fn game_line(game: &GameSummary, now: i64, whose: Whose<'_>, lang: Lang) -> String {
+    let state = match (game.ending, game.my_turn(), whose) {
+        (Some(_), _, _) => tr!(lang, "game-state-finished"),
+        (None, true, Whose::Reader) => tr!(lang, "game-state-your-move"),
+        (None, false, Whose::Reader) => tr!(lang, "game-state-their-move"),
+        (None, true, Whose::Other(player)) => {
+            tr!(lang, "game-state-player-to-move", player = player_name(lang, player))
         }
-    );
+        (None, false, Whose::Other(_)) => tr!(lang, "game-state-opponent-to-move"),
+    };
     let clock = match (game.deadline_at, game.time_left(now)) {
         (Some(deadline), Some(_)) => tr!(lang, "game-line-clock", when = timestamp(lang, deadline)),
         _ => String::new(),
@@ -925,8 +931,19 @@ pub fn games_title(count: usize, lang: Lang) -> String {
 
 /// The answer to `/tafl games` for someone with no games.
 #[must_use]
-pub fn no_games(lang: Lang) -> String {
-    tr!(lang, "no-games")
+pub fn no_games(whose: Whose<'_>, lang: Lang) -> String {
+    match whose {
+        Whose::Reader => tr!(lang, "no-games"),
+        Whose::Other(player) => tr!(lang, "no-games-other", player = player_name(lang, player)),
+    }
+}
+
+/// Whose games a list shows: the reader's own ("your move"), or another player's, whose turn
+/// is then named ("Bob to move"), never "yours".
+#[derive(Clone, Copy, Debug)]
+pub enum Whose<'a> {
+    Reader,
+    Other(&'a User),
 }
 
 /// A reminder to move: at half time, or the last warning.
@@ -1010,7 +1027,7 @@ mod tests {
     fn copenhagen_is_described_by_its_rules() {
         assert_eq!(
             variant_line(Variant::Copenhagen, english()),
-            "`copenhagen` — Copenhagen Hnefatafl: 11×11, the king escapes to a corner, captured on four sides, \
+            "`copenhagen` — Copenhagen Hnefatafl: 11×11, the king escapes to a corner, king captured on four sides, \
              armed king, shieldwall, exit fort, encirclement"
         );
         assert!(variant_line(Variant::SeaBattle9, russian()).contains("король уходит на край"));
@@ -1111,7 +1128,7 @@ mod tests {
         assert!(host_error(&HostError::HintInRatedGame, console_ru).contains(", указав rated:false."));
         let takeback = host_error(&HostError::BotRefusesTakeback { id: 1 }, russian());
         assert!(takeback.ends_with("начните партию, указав рейтинговая:false."), "{takeback}");
-        assert!(host_error(&HostError::BotRefusesTakeback { id: 1 }, console_en).contains(" with rated:false "));
+        assert!(host_error(&HostError::BotRefusesTakeback { id: 1 }, console_en).contains(" with rated:false."));
         let unrated = host_error(&HostError::UnratedWithPerson, russian());
         assert!(unrated.contains("уберите рейтинговая:false или укажите уровень, например уровень:1,"), "{unrated}");
         let unrated = host_error(&HostError::UnratedWithPerson, console_ru);
