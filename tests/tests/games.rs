@@ -3,7 +3,7 @@
 //! twice: on an English server and on a Russian one, where nothing the bot shows may be English.
 
 use serde_json::json;
-use tafl_e2e::fake_discord::{FakeDiscord, StoredMessage};
+use tafl_e2e::fake_discord::{FakeDiscord, Fault, StoredMessage};
 use tafl_e2e::harness::{
     ALICE, BOB, CHANNEL, EVE, Player, Table, TestBot, decisive_game, let_time_pass, private_answer, temp_dir,
 };
@@ -19,6 +19,8 @@ in_english_and_russian!(
     move_autocomplete_offers_legal_moves_filtered_and_labelled,
     a_stranger_cannot_use_the_players_controls_and_changes_nothing,
     a_double_click_plays_the_move_once,
+    a_double_click_on_accept_starts_one_game_and_keeps_its_board,
+    only_the_players_can_post_a_games_board_anew,
     an_expired_challenge_cannot_be_accepted_and_its_card_says_so,
     a_game_ends_by_resignation_and_another_by_agreed_draw,
     after_a_restart_the_old_board_still_works,
@@ -282,6 +284,68 @@ async fn a_stranger_cannot_use_the_players_controls_and_changes_nothing(locale: 
     // Alice still moves normally.
     let after = play_by_menus(&table, &board, 1, 0, ALICE, "d2-c2").await;
     assert!(after.text().contains(table.says("Last move: `d2-c2`", "Последний ход: `d2-c2`")), "{}", after.text());
+    table.assert_no_english(NOT_ENGLISH);
+    bot.stop().await;
+}
+
+async fn a_double_click_on_accept_starts_one_game_and_keeps_its_board(locale: &'static str) {
+    let (fake, bot, _dir) = served("double-accept").await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale };
+    let challenge = table.command(ALICE, "challenge", &json!({ "opponent": BOB.id, "variant": "brandubh" }), &[BOB]);
+    let card = fake.wait_for_original(&challenge).await;
+    let accept = card.button_labels().into_iter().find(|(label, _)| label == table.says("Accept", "Принять"));
+    let accept = accept.expect("an Accept button").1;
+    // The refused click used to close the card with an edit of its own; held up on a slow
+    // connection, that edit landed after the board and took its picture and controls away.
+    let card_edit = format!("/messages/{}", card.id);
+    fake.fail_next(
+        move |r| r.method == "PATCH" && r.path.ends_with(card_edit.as_str()),
+        1,
+        Fault::Slow { millis: 300 },
+    );
+    let first = table.click(BOB, &card, &accept, None);
+    let second = table.click(BOB, &card, &accept, None);
+    let answers = [fake.wait_for_answer(&first).await, fake.wait_for_answer(&second).await];
+    tokio::time::sleep(std::time::Duration::from_millis(400)).await;
+    // One click turned the card into the board; the other was refused privately, and left the
+    // card, now the game's board, as it was: its picture and its controls.
+    let refused: Vec<&str> = answers.iter().filter(|m| m.is_ephemeral()).map(|m| m.content.as_str()).collect();
+    let closed = table.says("Challenge #1 can no longer be answered", "На вызов №1 уже нельзя ответить");
+    assert!(refused.len() == 1 && refused[0].starts_with(closed), "{refused:?}");
+    let board = fake.message(card.id).expect("the card");
+    assert!(board.attachments.iter().any(|a| a.filename == "game-1-0.png"), "{board:#?}");
+    assert!(board.has_control("tafl:piece:1:0"), "{board:#?}");
+    let games = table.command(BOB, "games", &json!({}), &[]);
+    let listed = fake.wait_for_original(&games).await;
+    assert!(listed.text().contains(table.says("1 game in progress", "1 партия идёт")), "{}", listed.text());
+    table.assert_no_english(NOT_ENGLISH);
+    bot.stop().await;
+}
+
+async fn only_the_players_can_post_a_games_board_anew(locale: &'static str) {
+    let (fake, bot, _dir) = served("stranger-board").await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale };
+    let board = start_game(&table, Variant::Brandubh).await;
+    // Someone outside the game asking for its board sees it privately, without controls: nothing
+    // is posted in the game's channel, and its board keeps its controls.
+    let boards = || {
+        let posted = fake.messages_in(CHANNEL);
+        posted
+            .iter()
+            .filter(|m| !m.is_ephemeral() && m.attachments.iter().any(|a| a.filename == "game-1-0.png"))
+            .count()
+    };
+    assert_eq!(boards(), 1);
+    let look = table.command(EVE, "board", &json!({ "game": 1 }), &[]);
+    let shown = fake.wait_for_original(&look).await;
+    assert!(shown.is_ephemeral() && shown.custom_ids().is_empty(), "{shown:#?}");
+    assert!(shown.attachments.iter().any(|a| a.filename.starts_with("game-1-")), "{shown:#?}");
+    assert!(fake.message(board.id).expect("the board").has_control("tafl:piece:1:0"));
+    // A player's request for the board, after the stranger's in the game's queue, posts one.
+    let repost = table.command(BOB, "board", &json!({ "game": 1 }), &[]);
+    fake.wait_for_original(&repost).await;
+    fake.wait_for_message("the reposted board", |m| m.id != board.id && m.has_control("tafl:piece:1:0")).await;
+    assert_eq!(boards(), 2, "no board was posted for the stranger");
     table.assert_no_english(NOT_ENGLISH);
     bot.stop().await;
 }

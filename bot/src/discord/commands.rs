@@ -398,7 +398,9 @@ pub async fn move_(
 pub async fn board(ctx: Context<'_>, #[autocomplete = "autocomplete_game"] game: Option<i64>) -> Result<(), BotError> {
     let game = resolve_game(ctx, game).await?;
     let view = ctx.data().host.show(game).await?;
-    if !view.is_over() {
+    let me = caller(ctx).id;
+    let playing = view.attacker.id == me || view.defender.id == me;
+    if !view.is_over() && playing {
         // The new board is posted by the delivery task, so that it is recorded as the game's
         // board whatever happens (a crash, a lost answer); the old one then loses its controls.
         ctx.data().host.request_board(game, caller(ctx).id, now()).await?;
@@ -407,7 +409,9 @@ pub async fn board(ctx: Context<'_>, #[autocomplete = "autocomplete_game"] game:
         with_retries(|| ctx.send(reply.clone())).await?;
         return Ok(());
     }
-    // A finished game's board has no controls: shown here, for everyone.
+    // A finished game's board has no controls: shown here, for everyone. A game going on is
+    // shown so to someone who does not play it, privately: only its players may post its board
+    // anew in its channel (and take the controls off the old one).
     let style = ctx.data().host.user_settings(caller(ctx).id).await?;
     let state = ctx.data().host.board_state(game).await?;
     let board = board::build_styled(
@@ -422,7 +426,8 @@ pub async fn board(ctx: Context<'_>, #[autocomplete = "autocomplete_game"] game:
     let reply = CreateReply::default()
         .embed(board.embed.clone())
         .attachment(serenity::CreateAttachment::bytes(board.png.clone(), board.file_name.clone()))
-        .allowed_mentions(serenity::CreateAllowedMentions::new());
+        .allowed_mentions(serenity::CreateAllowedMentions::new())
+        .ephemeral(!view.is_over());
     with_retries(|| ctx.send(reply.clone())).await?;
     Ok(())
 }

@@ -133,7 +133,12 @@ impl Click<'_> {
             Ok(accepted) => accepted,
             Err(error @ (HostError::ChallengeExpired { .. } | HostError::ChallengeClosed { .. })) => {
                 // The card still offers buttons that can no longer work: close it for everyone.
-                self.close_card(id).await;
+                // Unless the challenge was accepted: then the card is the game's board (a second
+                // click on Accept, or two people accepting an open challenge at once), which
+                // must keep its picture and controls.
+                if !matches!(error, HostError::ChallengeClosed { state: ChallengeState::Accepted, .. }) {
+                    self.close_card(id).await;
+                }
                 return Err(error.into());
             }
             Err(error) => return Err(error.into()),
