@@ -120,6 +120,16 @@ support::both! {
         req.options = vec!["escape=sideways".to_owned()];
         let message = said(&refused!(host, host.challenge(&req, NOW)));
         assert!(message.contains("edge or corner"), "{message}");
+        // Stored sorted, the two would have swapped which one wins: refused, against the bot too.
+        req.options = vec!["escape=edge".to_owned(), "escape=corner".to_owned()];
+        let message = said(&refused!(host, host.challenge(&req, NOW)));
+        assert_eq!(message, "The options escape=edge and escape=corner contradict each other; give one of them.");
+        req.opponent = None;
+        let message = said(&refused!(host, host.challenge_bot(&req, 1, false, NOW)));
+        assert!(message.contains("contradict each other"), "{message}");
+        // The same option twice is one option.
+        req.options = vec!["escape=edge".to_owned(), "escape=EDGE".to_owned()];
+        assert_eq!(host.challenge_bot(&req, 1, false, NOW).await.unwrap().options, "escape=edge");
     }
 }
 

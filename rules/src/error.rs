@@ -93,6 +93,8 @@ pub enum RulesError {
     BadOptionValue { variant: &'static str, key: &'static str, value: String, expected: &'static str },
     #[error("\"{input}\" is not an option; write KEY=VALUE, like escape=edge")]
     OptionSyntax { input: String },
+    #[error("the options {first} and {second} contradict each other; give one of them")]
+    ContradictoryOptions { first: String, second: String },
     #[error("the starting position does not fit the rules: {0}")]
     Start(#[from] SetupError),
     #[error("{0}")]

@@ -84,6 +84,15 @@ impl VariantOption {
         }
     }
 
+    /// The option's key, as written before the `=`.
+    #[must_use]
+    pub fn key(self) -> &'static str {
+        match self {
+            VariantOption::KingArmed(_) => "king_armed",
+            VariantOption::Escape(_) => "escape",
+        }
+    }
+
     /// The canonical `key=value` text.
     #[must_use]
     pub fn text(self) -> String {
@@ -267,6 +276,13 @@ impl Variant {
 
     /// The preset's rules with options applied.
     pub fn rules_with(self, options: &[VariantOption]) -> Result<Rules, RulesError> {
+        // The same option twice with two values is a mistake to point out, not a choice to
+        // make: which one wins would depend on how the options are ordered once stored.
+        for (n, option) in options.iter().enumerate() {
+            if let Some(other) = options[..n].iter().find(|o| o.key() == option.key() && *o != option) {
+                return Err(RulesError::ContradictoryOptions { first: other.text(), second: option.text() });
+            }
+        }
         let mut rules = self.rules();
         for option in options {
             match *option {

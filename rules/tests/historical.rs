@@ -60,6 +60,12 @@ fn the_escape_option_is_the_only_historical_option() {
                 "{variant} has no option \"king_armed\"; the king is armed in {variant}, and its options are: escape"
             )
         );
+        let twice = variant.rules_with_texts(&["escape=edge", "escape=corner"]).expect_err("contradictory");
+        assert_eq!(
+            twice.to_string(),
+            "the options escape=edge and escape=corner contradict each other; give one of them"
+        );
+        assert_eq!(variant.rules_with_texts(&["escape=edge", "escape=edge"]).unwrap().escape, Escape::Edge);
         let bad = VariantOption::parse(variant, "escape=middle").expect_err("bad value");
         assert_eq!(bad.to_string(), format!("option escape of {variant} takes edge or corner, not \"middle\""));
         let r = variant.rules();

@@ -78,6 +78,7 @@ error-unknown-option = { $variant } has no option "{ $key }"; { $options ->
 }
 error-bad-option-value = Option { $key } of { $variant } takes { $expected }, not "{ $value }".
 or = or
+error-contradictory-options = The options { $first } and { $second } contradict each other; give one of them.
 error-option-syntax = "{ $input }" is not an option; write KEY=VALUE, like escape=edge.
 error-bad-size = A board must be an odd size from { $min } to { $max }, not { $size }.
 error-bad-start = The starting position does not fit the rules.

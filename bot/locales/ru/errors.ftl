@@ -79,6 +79,7 @@ error-unknown-option = У варианта «{ $variant }» нет опции «
 }
 error-bad-option-value = Опция { $key } варианта «{ $variant }» принимает { $expected }, а не «{ $value }».
 or = или
+error-contradictory-options = Опции { $first } и { $second } противоречат друг другу; оставьте одну из них.
 error-option-syntax = «{ $input }» — не опция; пишите КЛЮЧ=ЗНАЧЕНИЕ, например escape=edge.
 error-bad-size = Доска должна быть нечётного размера от { $min } до { $max }, а не { $size }.
 error-bad-start = Начальная позиция не подходит к правилам.

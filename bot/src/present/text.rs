@@ -381,6 +381,9 @@ pub fn rules_error(error: &RulesError, lang: Lang) -> String {
             )
         }
         RulesError::OptionSyntax { input } => tr!(lang, "error-option-syntax", input = input.as_str()),
+        RulesError::ContradictoryOptions { first, second } => {
+            tr!(lang, "error-contradictory-options", first = first.as_str(), second = second.as_str())
+        }
         RulesError::Start(_) => tr!(lang, "error-bad-start"),
         RulesError::Unsupported(_) => tr!(lang, "error-unsupported-rules"),
     }
