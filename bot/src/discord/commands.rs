@@ -201,7 +201,8 @@ async fn autocomplete_clock(ctx: Context<'_>, partial: &str) -> serenity::Create
     if let Ok(clock) = partial.parse::<Clock>()
         && !partial.trim().is_empty()
     {
-        let name = text::clock_words(clock, lang);
+        // A choice's name holds 100 characters: a long typed clock's words (in Russian) do not.
+        let name: String = text::clock_words(clock, lang).chars().take(100).collect();
         choices.push(serenity::AutocompleteChoice::new(name, clock.to_string()));
     }
     for usual in ["1d", "3d", "7d", "1d+3d", "3d+7d", "none"] {
@@ -494,10 +495,9 @@ pub async fn games(ctx: Context<'_>, user: Option<serenity::User>) -> Result<(),
     let reply = if games.is_empty() {
         CreateReply::default().content(text::no_games(whose, lang))
     } else {
-        // An embed description holds 4096 characters: about 25 lines with links.
-        let lines: Vec<String> = games.iter().take(25).map(|g| text::game_line(g, now(), whose, lang)).collect();
         let title = text::games_title(games.len(), lang);
-        CreateReply::default().embed(serenity::CreateEmbed::new().title(title).description(lines.join("\n")))
+        let list = text::game_list(&games, now(), whose, lang);
+        CreateReply::default().embed(serenity::CreateEmbed::new().title(title).description(list))
     };
     with_retries(|| ctx.send(reply.clone().ephemeral(true))).await?;
     Ok(())

@@ -576,9 +576,8 @@ async fn deliver_digest(http: &serenity::Http, data: &Data, item: &Pending, user
         return Ok(());
     }
     let lang = Lang::discord(data.host.user_locale(user).await?.as_deref());
-    let lines: Vec<String> =
-        games.iter().take(25).map(|g| text::game_line(g, now(), text::Whose::Reader, lang)).collect();
-    let embed = serenity::CreateEmbed::new().title(text::digest_title(games.len(), lang)).description(lines.join("\n"));
+    let list = text::game_list(&games, now(), text::Whose::Reader, lang);
+    let embed = serenity::CreateEmbed::new().title(text::digest_title(games.len(), lang)).description(list);
     let sent = serenity::UserId::new(user.max(1) as u64).direct_message(http, create(item, 'g').embed(embed)).await?;
     data.host.delivered(item.id, Some(message_id(&sent)), now()).await?;
     Ok(())

@@ -879,8 +879,7 @@ pub fn duration_words(seconds: i64, lang: Lang) -> String {
 // ----- game lists, reminders, digests -----
 
 /// One line of `/tafl games` and of the digest, with the deadline when the game has a clock.
-#[must_use]
-pub fn game_line(game: &GameSummary, now: i64, whose: Whose<'_>, lang: Lang) -> String {
+fn game_line(game: &GameSummary, now: i64, whose: Whose<'_>, lang: Lang) -> String {
     let state = match (game.ending, game.my_turn(), whose) {
         (Some(_), _, _) => tr!(lang, "game-state-finished"),
         (None, true, Whose::Reader) => tr!(lang, "game-state-your-move"),
@@ -930,6 +929,23 @@ pub fn game_choice(game: &GameSummary, lang: Lang) -> String {
 #[must_use]
 pub fn games_title(count: usize, lang: Lang) -> String {
     tr!(lang, "games-title", count = count)
+}
+
+/// The lines of a list of games, one a game, newest first as given, as many as an embed's
+/// description holds (names can be long, and escaped ones longer: 25 lines of 64-character
+/// names came to 7,000 characters).
+#[must_use]
+pub fn game_list(games: &[GameSummary], now: i64, whose: Whose<'_>, lang: Lang) -> String {
+    let mut list = String::new();
+    for game in games {
+        let line = game_line(game, now, whose, lang);
+        if list.len() + line.len() + 1 > super::summary::MAX_DESCRIPTION {
+            break;
+        }
+        list.push_str(&line);
+        list.push('\n');
+    }
+    list.trim_end().to_owned()
 }
 
 /// The answer to `/tafl games` for someone with no games.
@@ -988,6 +1004,32 @@ mod tests {
 
     fn russian() -> Lang {
         Lang::discord(Some("ru"))
+    }
+
+    #[test]
+    fn a_list_of_games_stops_at_what_an_embed_holds() {
+        // 30 games against opponents with 64-character names that Discord markup escapes.
+        let games: Vec<GameSummary> = (1..=30)
+            .map(|id| GameSummary {
+                id,
+                place: crate::host::Place { guild: 1, channel: 2, thread: None },
+                variant: "copenhagen".to_owned(),
+                side: Side::Attackers,
+                opponent: User::new(100 + id, &"*_".repeat(32)),
+                ply: 40,
+                to_move: Side::Attackers,
+                ending: None,
+                clock: Clock::default(),
+                deadline_at: None,
+            })
+            .collect();
+        for lang in [english(), russian()] {
+            let list = game_list(&games, 0, Whose::Reader, lang);
+            let lines = list.lines().count();
+            assert!((10..30).contains(&lines), "{lines} lines");
+            assert!(list.chars().count() <= 4096, "{} characters", list.chars().count());
+            assert!(list.starts_with("[#1]") || list.starts_with("[№1]"), "{list}");
+        }
     }
 
     #[test]
