@@ -6,10 +6,10 @@ mod support;
 
 use std::time::Duration;
 
-use support::{NOW, alice, bob, find_game, game, host, temp_path};
+use support::{NOW, alice, bob, find_game, game, host, request, temp_path};
 use tafl_bot::host::review::{self, PLY_LIMITS};
 use tafl_bot::host::search_pool::{Priority, SearchPool};
-use tafl_bot::host::{Host, ReviewState, Show};
+use tafl_bot::host::{Host, Place, ReviewState, Show, SideChoice};
 use tafl_bot::present::Lang;
 use tafl_bot::present::summary::summary_text;
 use tafl_bot::store::Db;
@@ -95,6 +95,70 @@ async fn play_all_from(host: &Host, id: i64, moves: &[String], from: usize) {
     for (n, mv) in moves.iter().enumerate().skip(from) {
         let player = if n % 2 == 0 { alice() } else { bob() };
         host.play(id, player.id, mv, Some(n), NOW + 10 + n as i64).await.unwrap();
+    }
+}
+
+support::both! {
+    async fn a_review_given_up_redraws_the_summary_without_its_pending_line() {
+        let host = host().await;
+        let g = game(&host, "brandubh").await;
+        let moves = find_game(Variant::Brandubh, Reason::KingEscaped, 60);
+        play_all(&host, g.id, &moves).await;
+        assert_eq!(host.summary(g.id).await.unwrap().review, Some(ReviewState::Pending));
+        // The stored rules no longer read, so every try fails.
+        let rules: String = sqlx::query_scalar("SELECT rules FROM games WHERE id = $1")
+            .bind(g.id)
+            .fetch_one(host.db().pool())
+            .await
+            .unwrap();
+        let set_rules = |text: String| {
+            sqlx::query("UPDATE games SET rules = $1 WHERE id = $2").bind(text).bind(g.id).execute(host.db().pool())
+        };
+        set_rules("dim:0".to_owned()).await.unwrap();
+        let pool = SearchPool::new(1);
+        for _ in 0..3 {
+            assert!(host.review_game(g.id, &pool, NOW).await.is_err());
+        }
+        assert!(host.pending_reviews().await.unwrap().is_empty(), "given up");
+        // Given up in the same transaction as the item that redraws the summary, which then
+        // says nothing of a review.
+        assert_eq!(items(&host, g.id, "review").await, 1);
+        set_rules(rules).await.unwrap();
+        let summary = host.summary(g.id).await.unwrap();
+        assert_eq!(summary.review, None, "{:?}", summary.review);
+        let words = summary_text(&summary, Lang::console("en")).description;
+        assert!(!words.contains("Engine review"), "{words}");
+        // Once given up, the review is not tried again, and nothing more is recorded.
+        assert_eq!(host.review_game(g.id, &pool, NOW).await.unwrap(), None);
+        assert_eq!(items(&host, g.id, "review").await, 1);
+    }
+}
+
+support::both! {
+    async fn a_process_serving_some_shards_reviews_their_servers_games_and_others_left_waiting() {
+        let host = host().await;
+        let moves = find_game(Variant::Brandubh, Reason::KingEscaped, 60);
+        let own = game(&host, "brandubh").await;
+        // Discord puts a server on shard (id >> 22) % count: PLACE's server on shard 0, this one on 1.
+        let mut elsewhere = request(&alice(), Some(&bob()), "brandubh", SideChoice::Attackers);
+        elsewhere.place = Place { guild: 1 << 22, channel: 3, thread: None };
+        let mut others = Vec::new();
+        for _ in 0..2 {
+            let challenge = host.challenge(&elsewhere, NOW).await.unwrap();
+            others.push(host.accept(challenge.id, &bob(), NOW + 1).await.unwrap().game.id);
+        }
+        for id in [own.id, others[0], others[1]] {
+            play_all(&host, id, &moves).await;
+        }
+        // One of the other server's reviews was asked for long ago: its process may be down.
+        sqlx::query("UPDATE reviews SET created_at = 0 WHERE game_id = $1")
+            .bind(others[1])
+            .execute(host.db().pool())
+            .await
+            .unwrap();
+        assert_eq!(host.pending_reviews().await.unwrap(), [own.id, others[0], others[1]]);
+        let sharded = host.with_shards(0, 0, 2);
+        assert_eq!(sharded.pending_reviews().await.unwrap(), [own.id, others[1]]);
     }
 }
 

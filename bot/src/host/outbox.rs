@@ -315,8 +315,9 @@ impl Host {
     /// that the process answering a server's clicks is also the one drawing its boards, which
     /// keeps one writer of a board message at a time (see `discord::delivery`). Its bot player
     /// likewise searches the bot's turns in those servers' games, and another's once
-    /// [`super::bot::FOREIGN_TURN_GRACE`] has passed, so that processes do not all search every
-    /// turn.
+    /// [`super::bot::FOREIGN_TURN_GRACE`] has passed, and its review loop reviews those games
+    /// (another's after [`super::review::FOREIGN_REVIEW_GRACE`]), so that processes do not all
+    /// do the same searches.
     #[must_use]
     pub fn with_shards(mut self, first: u32, last: u32, count: u32) -> Host {
         self.shards = Some(store::outbox::ServedShards { first, last, count });

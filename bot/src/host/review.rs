@@ -52,6 +52,12 @@ pub const LOOK_INTERVAL: Duration = Duration::from_secs(3);
 /// How many pending reviews one look takes on.
 const BATCH: i64 = 20;
 
+/// How long the review of a game in a server on another process's shards waits for that
+/// process before this one reviews it too (its own may be down). Every process used to review
+/// every game, all but one of them for nothing; a review waits behind the others of its
+/// process, and nobody waits for it, so the grace is long.
+pub const FOREIGN_REVIEW_GRACE: Duration = Duration::from_mins(10);
+
 /// The ply where the game turned.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TurningPoint {
@@ -242,10 +248,13 @@ fn clamp(score: i32) -> i32 {
 }
 
 impl Host {
-    /// The games whose review is pending, oldest first.
+    /// The games whose review is pending, oldest first; with shards ([`Host::with_shards`]),
+    /// those of this process's servers and any asked for more than [`FOREIGN_REVIEW_GRACE`] ago.
     pub async fn pending_reviews(&self) -> Result<Vec<GameId>, HostError> {
+        let grace = i64::try_from(FOREIGN_REVIEW_GRACE.as_secs()).unwrap_or(i64::MAX);
+        let served = self.shards.map(|shards| (shards, now().saturating_sub(grace)));
         let mut tx = self.db.begin_read().await?;
-        Ok(store::reviews::pending(&mut tx, BATCH).await?)
+        Ok(store::reviews::pending(&mut tx, BATCH, served).await?)
     }
 
     /// Reviews one game whose review is pending, within [`PLY_LIMITS`] per position, on `pool`
@@ -280,12 +289,19 @@ impl Host {
             played: turning.map(|t| t.played.as_str()),
             better: turning.map(|t| t.better.as_str()),
         };
-        let mut tx = self.db.begin_write().await?;
-        if !store::reviews::finish(&mut tx, game, &finding, now).await? {
+        // Retried on a conflict like every write: a lost write would cost the whole review again.
+        let recorded = retrying!({
+            let mut tx = self.db.begin_write().await?;
+            if !store::reviews::finish(&mut tx, game, &finding, now).await? {
+                return Ok(false);
+            }
+            outbox::record(&mut tx, &Show::Review { game }, now).await?;
+            tx.commit().await?;
+            Ok(true)
+        })?;
+        if !recorded {
             return Ok(None);
         }
-        outbox::record(&mut tx, &Show::Review { game }, now).await?;
-        tx.commit().await?;
         tracing::info!(game, turning_ply = ?turning.map(|t| t.ply), "game reviewed");
         Ok(Some(found))
     }
@@ -293,9 +309,18 @@ impl Host {
     async fn review_failed(&self, game: GameId, error: &str, now: i64) -> Result<(), HostError> {
         retrying!({
             let mut tx = self.db.begin_write().await?;
-            let attempts = store::reviews::failed(&mut tx, game, error, MAX_ATTEMPTS, now).await?;
+            let Some(attempts) = store::reviews::failed(&mut tx, game, error, MAX_ATTEMPTS, now).await? else {
+                // No longer pending: another process recorded it meanwhile.
+                return Ok(());
+            };
+            let given_up = attempts >= MAX_ATTEMPTS;
+            if given_up {
+                // The summary was posted saying the review runs: it is drawn again without that
+                // line, or it would say so for ever.
+                outbox::record(&mut tx, &Show::Review { game }, now).await?;
+            }
             tx.commit().await?;
-            if attempts >= MAX_ATTEMPTS {
+            if given_up {
                 tracing::warn!(game, error, "a game's review was given up");
             }
             Ok(())

@@ -37,12 +37,28 @@ pub async fn enqueue(conn: &mut AnyConnection, game: i64, now: i64) -> Result<()
     Ok(())
 }
 
-/// The games waiting for their review, oldest first.
-pub async fn pending(conn: &mut AnyConnection, limit: i64) -> Result<Vec<i64>, sqlx::Error> {
-    sqlx::query_scalar("SELECT game_id FROM reviews WHERE state = 'pending' ORDER BY game_id LIMIT $1")
-        .bind(limit)
-        .fetch_all(conn)
-        .await
+/// The games waiting for their review, oldest first. With `shards`, only the games of servers
+/// on those shards, of no server, or asked for at or before `foreign_after` (unix seconds), as
+/// the outbox and the bot's turns are shared out.
+pub async fn pending(
+    conn: &mut AnyConnection,
+    limit: i64,
+    shards: Option<(super::outbox::ServedShards, i64)>,
+) -> Result<Vec<i64>, sqlx::Error> {
+    // Without shards, shard 0 of 1: every server's games. (A count of 0 would divide by zero.)
+    let (served, foreign_after) = shards.unwrap_or((super::outbox::ServedShards { first: 0, last: 0, count: 1 }, 0));
+    sqlx::query_scalar(
+        "SELECT r.game_id FROM reviews r JOIN games g ON g.id = r.game_id WHERE r.state = 'pending' \
+         AND (g.guild_id = 0 OR (g.guild_id >> 22) % $2 BETWEEN $3 AND $4 OR r.created_at <= $5) \
+         ORDER BY r.game_id LIMIT $1",
+    )
+    .bind(limit)
+    .bind(i64::from(served.count.max(1)))
+    .bind(i64::from(served.first))
+    .bind(i64::from(served.last))
+    .bind(foreign_after)
+    .fetch_all(conn)
+    .await
 }
 
 pub async fn find(conn: &mut AnyConnection, game: i64) -> Result<Option<ReviewRow>, sqlx::Error> {
@@ -74,14 +90,14 @@ pub async fn finish(conn: &mut AnyConnection, game: i64, finding: &Finding<'_>, 
 }
 
 /// Counts a failed try; after `max_attempts` the review is marked `failed` (kept, not retried).
-/// Returns the tries so far.
+/// Returns the tries so far, or `None` when the review was not pending.
 pub async fn failed(
     conn: &mut AnyConnection,
     game: i64,
     error: &str,
     max_attempts: i64,
     now: i64,
-) -> Result<i64, sqlx::Error> {
+) -> Result<Option<i64>, sqlx::Error> {
     sqlx::query_scalar(
         "UPDATE reviews SET attempts = attempts + 1, last_error = $1, \
          state = CASE WHEN attempts + 1 >= $2 THEN 'failed' ELSE state END, \
@@ -95,7 +111,6 @@ pub async fn failed(
     .bind(game)
     .fetch_optional(conn)
     .await
-    .map(|a| a.unwrap_or(max_attempts))
 }
 
 /// The summary message the delivery posted for a game (the newest, should there be several).
