@@ -259,6 +259,21 @@ fn a_gif_has_the_callers_captions_on_its_first_and_last_frames() {
 }
 
 #[test]
+fn a_long_game_gif_shows_every_nth_ply_up_to_its_frame_budget_and_ends_on_the_same_frame() {
+    let renderer = Renderer::new();
+    let game = scripted_game(Variant::Copenhagen, 95);
+    let every = gif_frames(&renderer.render_gif(&game, &GifOptions::default()).unwrap());
+    let options = GifOptions { max_frames: 30, ..GifOptions::default() };
+    let sampled = gif_frames(&renderer.render_gif(&game, &options).unwrap());
+    // Every 4th ply (95 / 30, rounded up): plies 4, 8, … 92, then the last, 95.
+    assert_eq!(sampled.len(), 1 + 23 + 1);
+    assert_eq!(sampled.first(), every.first());
+    assert_eq!(sampled.last(), every.last());
+    assert_eq!(sampled[1], every[4]);
+    assert_eq!(sampled[23], every[92]);
+}
+
+#[test]
 fn a_game_without_moves_is_a_one_frame_gif() {
     let renderer = Renderer::new();
     let game = Game::new(start(Variant::Brandubh));
