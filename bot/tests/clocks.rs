@@ -448,6 +448,44 @@ support::both! {
     }
 }
 
+support::both! {
+    async fn a_slow_clock_elsewhere_does_not_make_the_scheduler_give_the_grace_again() {
+        let host = host().await;
+        host.tick(NOW).await.unwrap();
+        let g = timed_game(&host, "1h", NOW).await;
+        // Another process, its clock 20 minutes behind, ticks; then this one ticks on time.
+        host.tick(NOW - 20 * MINUTE).await.unwrap();
+        let found = run(&host, NOW + MINUTE, NOW + 2 * HOUR, MINUTE).await;
+        assert!(found.iter().all(|(_, d)| !matches!(d, Due::Grace { .. })), "no downtime was seen");
+        assert_eq!(timeouts(&found), vec![(NOW + HOUR, g.id, Some(Ending { winner: None, reason: EndReason::Aborted }))]);
+    }
+}
+
+support::both! {
+    async fn a_timed_game_that_cannot_be_rebuilt_does_not_hold_up_the_others() {
+        let host = host().await;
+        host.tick(NOW).await.unwrap();
+        let damaged = timed_game(&host, "1h", NOW).await;
+        let sound = timed_game(&host, "1h", NOW + 1).await;
+        sqlx::query("UPDATE games SET rules = 'dim:0' WHERE id = $1")
+            .bind(damaged.id)
+            .execute(host.db().pool())
+            .await
+            .unwrap();
+        // Both run out; the damaged game, due first, heads the batch.
+        let found = run(&host, NOW + MINUTE, NOW + 2 * HOUR, MINUTE).await;
+        let aborted = Some(Ending { winner: None, reason: EndReason::Aborted });
+        assert_eq!(timeouts(&found), vec![(NOW + HOUR + MINUTE, sound.id, aborted)]);
+        assert_eq!(stored(&host, damaged.id, "next_due_at").await, None, "no longer due");
+        let status: String = sqlx::query_scalar("SELECT status FROM games WHERE id = $1")
+            .bind(damaged.id)
+            .fetch_one(host.db().pool())
+            .await
+            .unwrap();
+        assert_eq!(status, "ongoing", "left as it was, for an operator to look at");
+    }
+}
+
 /// A key naming one due item, to find duplicates.
 fn key(due: &Due) -> String {
     match due {

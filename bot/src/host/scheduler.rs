@@ -187,7 +187,9 @@ impl Host {
                     grace = Some(Due::Grace { until, games });
                 }
             }
-            store::scheduler::set_last_tick(&mut tx, now).await?;
+            // Never backwards: a process whose clock runs behind another's must not make the
+            // other see a gap, and give the grace again, at each of its ticks.
+            store::scheduler::set_last_tick(&mut tx, last.map_or(now, |last| last.max(now))).await?;
             tx.commit().await?;
             Ok(grace)
         })
@@ -275,7 +277,18 @@ impl Host {
             return Ok(None);
         }
         if now >= deadline {
-            let loaded = self.load(conn, row.id).await?;
+            let loaded = match self.load(conn, row.id).await {
+                Ok(loaded) => loaded,
+                // A game that cannot be rebuilt (logged by `load`) cannot be timed out either.
+                // Were the error returned, the batch would roll back and the game, oldest due,
+                // would head every later batch: no other game timed out or reminded, no
+                // challenge expired, no digest sent, for good. It stops being due instead.
+                Err(HostError::Internal) => {
+                    store::games::set_reminders(conn, row.id, row.reminders_sent, None).await?;
+                    return Ok(None);
+                }
+                Err(error) => return Err(error),
+            };
             let finished = time_out_in(conn, loaded, now).await?;
             return Ok(Some(Due::TimedOut(Box::new(finished))));
         }
