@@ -10,7 +10,9 @@ mod support;
 use std::sync::Arc;
 
 use support::{NOW, alice, bob, game, said};
-use tafl_bot::host::{ChallengeState, Host, HostError};
+use tafl_bot::host::bot::MAX_BOT_GAMES;
+use tafl_bot::host::search_pool::SearchPool;
+use tafl_bot::host::{BotPlayer, ChallengeState, Host, HostError, SideChoice, User};
 use tokio::sync::Barrier;
 
 const ROUNDS: usize = 60;
@@ -539,5 +541,81 @@ support::both! { multi_thread
         assert!(done > 0, "seed {seed}: the game's moves recorded nothing to show");
         println!("seed {seed}: {rounds} operations, {cancelled} cancelled before they finished");
         assert!(cancelled > 0, "seed {seed}: nothing was cancelled");
+    }
+}
+
+support::both! { multi_thread
+    async fn games_against_one_level_ending_at_once_all_count_in_its_rating() {
+        const PEOPLE: i64 = 8;
+        let (one, two) = two_hosts().await;
+        let bots = BotPlayer::new(one.clone(), SearchPool::new(1), Arc::new(|_| {}));
+        let mut games = Vec::new();
+        for n in 0..PEOPLE {
+            let person = User::new(300 + n, &format!("p{n}"));
+            let req = support::request(&person, None, "brandubh", SideChoice::Attackers);
+            let g = one.challenge_bot(&req, 1, true, NOW).await.unwrap();
+            let mv = one.legal_moves(g.id, person.id, "", 1).await.unwrap()[0].notation.clone();
+            one.play(g.id, person.id, &mv, None, NOW).await.unwrap();
+            games.push((g.id, person.id));
+        }
+        bots.settle(NOW).await.unwrap();
+        // Everyone resigns at once, half through each pool: each game rates level 1 anew.
+        let barrier = Arc::new(Barrier::new(games.len()));
+        let mut resigning = Vec::new();
+        for (n, &(game, person)) in games.iter().enumerate() {
+            let host = if n % 2 == 0 { one.clone() } else { two.clone() };
+            let barrier = Arc::clone(&barrier);
+            resigning.push(tokio::spawn(async move {
+                barrier.wait().await;
+                host.resign(game, person, None, NOW + 1).await
+            }));
+        }
+        for r in resigning {
+            r.await.unwrap().unwrap();
+        }
+        let counts: Vec<i64> = sqlx::query_scalar("SELECT games FROM ratings WHERE user_id = -1 ORDER BY scope")
+            .fetch_all(one.db().pool())
+            .await
+            .unwrap();
+        assert_eq!(counts, [PEOPLE, PEOPLE], "every game counted, globally and on the server");
+        // Each change starts from the rating another left (or the first's from the start): no
+        // two started from the same one.
+        let changes: Vec<(f64, f64)> = sqlx::query_as(
+            "SELECT rating_before, rating_after FROM rating_changes WHERE user_id = -1 AND scope = 0",
+        )
+        .fetch_all(one.db().pool())
+        .await
+        .unwrap();
+        assert_eq!(changes.len() as i64, PEOPLE);
+        let afters: Vec<f64> = changes.iter().map(|c| c.1).collect();
+        let starts = changes.iter().filter(|c| !afters.contains(&c.0)).count();
+        assert_eq!(starts, 1, "one chain of changes: {changes:?}");
+    }
+}
+
+support::both! { multi_thread
+    async fn two_games_against_the_bot_asked_at_once_at_the_limit_start_only_one() {
+        let (one, two) = two_hosts().await;
+        let req = support::request(&alice(), None, "brandubh", SideChoice::Attackers);
+        for _ in 1..MAX_BOT_GAMES {
+            one.challenge_bot(&req, 1, false, NOW).await.unwrap();
+        }
+        for _ in 0..ROUNDS / 6 {
+            let barrier = Arc::new(Barrier::new(2));
+            let ask = |host: Host| {
+                let (barrier, req) = (Arc::clone(&barrier), req.clone());
+                tokio::spawn(async move {
+                    barrier.wait().await;
+                    host.challenge_bot(&req, 1, false, NOW).await
+                })
+            };
+            let (first, second) = (ask(one.clone()), ask(two.clone()));
+            let results = [first.await.unwrap(), second.await.unwrap()];
+            let started: Vec<i64> = results.iter().filter_map(|r| r.as_ref().ok().map(|g| g.id)).collect();
+            assert_eq!(started.len(), 1, "{results:?}");
+            assert!(results.iter().any(|r| matches!(r, Err(HostError::TooManyBotGames(MAX_BOT_GAMES)))));
+            // Back to one below the limit for the next round.
+            one.resign(started[0], alice().id, None, NOW).await.unwrap();
+        }
     }
 }

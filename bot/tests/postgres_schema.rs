@@ -434,7 +434,7 @@ async fn the_postgresql_migrations_give_the_same_schema_as_the_sqlite_ones() {
     let postgres = postgres_schema(&mut conn).await;
     drop(conn);
     // Migrating again changes nothing.
-    tafl_bot::store::postgres::migrate(&pool).await.expect("a second migration is a no-op");
+    tafl_bot::store::postgres::MIGRATOR.run(&pool).await.expect("a second migration is a no-op");
     lite.close().await;
     pool.close().await;
     let _ = std::fs::remove_dir_all(&dir);

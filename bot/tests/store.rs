@@ -179,6 +179,27 @@ async fn a_database_that_cannot_grow_refuses_with_the_disk_full_sentence_and_rec
     host.remember_user(&alice(), NOW).await.unwrap();
 }
 
+/// The migrations run without the bot's statement timeout, which bounds its own statements
+/// only: a database migrates even when every statement of the bot may take a millisecond,
+/// and may then not take longer.
+#[tokio::test]
+async fn a_postgres_database_migrates_whatever_the_statement_timeout() {
+    let Some(database) = support::postgres::database().await else { return };
+    let settings = store::PoolSettings {
+        statement_timeout: std::time::Duration::from_millis(1),
+        ..store::PoolSettings::default()
+    };
+    let db = Db::open_with_settings(&database.url, &settings).await.expect("the database migrates and opens");
+    let version: i64 = sqlx::query_scalar("SELECT MAX(version) FROM _sqlx_migrations WHERE success")
+        .fetch_one(db.pool())
+        .await
+        .unwrap();
+    assert_eq!(version, store::postgres::latest_version());
+    let slow = sqlx::query("SELECT pg_sleep(0.05)").execute(db.pool()).await;
+    assert!(slow.is_err(), "the bot's own statements keep their timeout");
+    db.close().await;
+}
+
 /// A `PostgreSQL` connection the server ended while it sat idle in the pool (a restarted server, a
 /// network timeout) is found out before an operation uses it and replaced, so the operation
 /// succeeds: the pool pings a connection idle for more than a second before handing it out.

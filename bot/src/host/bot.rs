@@ -182,11 +182,15 @@ impl Host {
             let mut tx = self.db.begin_write().await?;
             let (server, clock) = super::server_terms(&mut tx, request).await?;
             let person = request.challenger.id;
+            // The person's row is locked before counting, so that two of their challenges at
+            // once (two processes, or two transactions on PostgreSQL) cannot both see room for
+            // one more. A refusal rolls the remembered name back with the rest.
+            store::users::remember(&mut tx, person, &super::clean_name(&request.challenger.name), now).await?;
+            store::users::lock(&mut tx, person).await?;
             let going = store::games::ongoing_against_bot(&mut tx, person).await?;
             if going >= MAX_BOT_GAMES {
                 return Err(HostError::TooManyBotGames(going));
             }
-            store::users::remember(&mut tx, person, &super::clean_name(&request.challenger.name), now).await?;
             let person_side = match request.side {
                 SideChoice::Attackers => Side::Attackers,
                 SideChoice::Defenders => Side::Defenders,

@@ -205,11 +205,13 @@ impl Host {
             }
             let mut tx = self.db.begin_write().await?;
             let (_, clock) = server_terms(&mut tx, request).await?;
+            // Locked before counting, as for games against the bot (see `challenge_bot`).
+            store::users::remember(&mut tx, request.challenger.id, &clean_name(&request.challenger.name), now).await?;
+            store::users::lock(&mut tx, request.challenger.id).await?;
             let open = store::challenges::open_count_by(&mut tx, request.challenger.id, now).await?;
             if open >= MAX_OPEN_CHALLENGES {
                 return Err(HostError::TooManyChallenges(open));
             }
-            store::users::remember(&mut tx, request.challenger.id, &clean_name(&request.challenger.name), now).await?;
             if let Some(opponent) = &request.opponent {
                 store::users::remember(&mut tx, opponent.id, &clean_name(&opponent.name), now).await?;
             }

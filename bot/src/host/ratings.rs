@@ -81,6 +81,13 @@ pub(super) async fn rate_game(
 ) -> Result<(), HostError> {
     let Some(family) = is_rated(row, plies) else { return Ok(()) };
     let family = family.as_str();
+    // Each rating is read, then written whole: two games of one player ending at once (on
+    // PostgreSQL, where other games' transactions run side by side) would both start from the
+    // same rating and the second write would undo the first. The players' rows are locked
+    // first, in id order so that two such transactions cannot wait on each other.
+    for user in [row.attacker_id.min(row.defender_id), row.attacker_id.max(row.defender_id)] {
+        store::users::lock(conn, user).await?;
+    }
     let score = match ending.winner {
         Some(Side::Attackers) => 1.0,
         Some(Side::Defenders) => 0.0,

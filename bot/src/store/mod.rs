@@ -544,10 +544,13 @@ fn pool_options(backend: Backend, max_connections: u32) -> AnyPoolOptions {
 #[must_use]
 pub fn redacted(url: &str) -> String {
     let shown = match url.split_once("://") {
+        // A file name has no password, whatever '@' and ':' it holds.
+        Some((scheme, _)) if scheme.eq_ignore_ascii_case("sqlite") => url.to_owned(),
         Some((scheme, rest)) => {
-            // The user information ends at the last '@' before the path.
-            let authority_end = rest.find('/').unwrap_or(rest.len());
-            match rest[..authority_end].rfind('@') {
+            // The user information ends at an '@'. A password may hold '/', '?' or '#' (which the
+            // URL parser then refuses, and its error shows the URL), so the last '@' of all is
+            // taken: hiding too much is better than showing a password.
+            match rest.rfind('@') {
                 Some(at) => match rest[..at].split_once(':') {
                     Some((user, _password)) => format!("{scheme}://{user}:***{}", &rest[at..]),
                     None => url.to_owned(),
@@ -598,6 +601,11 @@ mod tests {
         );
         assert_eq!(redacted("postgres://tafl@db.internal/tafl"), "postgres://tafl@db.internal/tafl");
         assert_eq!(redacted("postgres://a:b@c@host/db"), "postgres://a:***@host/db");
+        assert_eq!(redacted("postgres://tafl:se/cr?e#t@db/tafl"), "postgres://tafl:***@db/tafl");
+        assert_eq!(
+            redacted("postgresql://tafl:s@db/tafl?sslmode=require"),
+            "postgresql://tafl:***@db/tafl?sslmode=require"
+        );
         assert_eq!(redacted("sqlite://tafl.db"), "sqlite://tafl.db");
         assert_eq!(
             redacted("sqlite://dir/a@b:c.db"),

@@ -29,11 +29,6 @@ pub fn latest_version() -> i64 {
     MIGRATOR.iter().map(|m| m.version).max().unwrap_or(0)
 }
 
-/// Brings the database behind `pool` to [`latest_version`].
-pub async fn migrate(pool: &PgPool) -> Result<(), sqlx::migrate::MigrateError> {
-    MIGRATOR.run(pool).await
-}
-
 /// How long connecting to the `PostgreSQL` server may take.
 const CONNECT_WAIT: Duration = Duration::from_secs(30);
 
@@ -51,15 +46,22 @@ pub async fn connect(options: &PgConnectOptions) -> Result<PgConnection, sqlx::E
     }
 }
 
-/// Opens a pool on `url` sized and timed by `settings` (`statement_timeout` is set on every
-/// connection at start-up, so no statement of the bot waits or runs longer), and migrates it.
+/// Brings the database at `url` to [`latest_version`], then opens a pool on it sized and timed
+/// by `settings` (`statement_timeout` is set on every connection at start-up, so no statement
+/// of the bot waits or runs longer).
 pub async fn open(url: &str, settings: &PoolSettings) -> Result<PgPool, sqlx::Error> {
     let options: PgConnectOptions = url.parse()?;
-    let timeout_ms = settings.statement_timeout.as_millis().to_string();
-    let options = options.application_name("tafl-bot").options([("statement_timeout", timeout_ms.as_str())]);
+    let options = options.application_name("tafl-bot");
     // Only to learn why the server cannot be reached, if it cannot (see [`connect`]).
     connect(&options).await?.close().await?;
-    let pool = PgPoolOptions::new().max_connections(settings.max_connections).connect_with(options).await?;
-    migrate(&pool).await.map_err(|e| sqlx::Error::Migrate(Box::new(e)))?;
-    Ok(pool)
+    // The migrations run on a connection of their own, without the bot's statement timeout: a
+    // migration may rightly take longer than any statement of the bot (an index built on a
+    // large table), and so may the wait for the advisory lock another process holds while it
+    // migrates.
+    let migrating = PgPoolOptions::new().max_connections(1).connect_with(options.clone()).await?;
+    MIGRATOR.run(&migrating).await.map_err(|e| sqlx::Error::Migrate(Box::new(e)))?;
+    migrating.close().await;
+    let timeout_ms = settings.statement_timeout.as_millis().to_string();
+    let options = options.options([("statement_timeout", timeout_ms.as_str())]);
+    PgPoolOptions::new().max_connections(settings.max_connections).connect_with(options).await
 }
