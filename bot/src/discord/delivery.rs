@@ -46,8 +46,13 @@ use crate::host::{Challenge, GameId, GameSummary, OfferEvent, OfferOutcome, Pend
 use crate::present::Lang;
 use crate::present::text;
 
-/// Tries of one item before it is given up.
+/// Tries of one item failing for a reason of ours (a game that cannot be drawn, say) before it
+/// is given up.
 pub const MAX_ATTEMPTS: u32 = 10;
+/// Tries of one item failing because Discord, the network or the database is down for a while:
+/// with the pauses below, over six hours. An outage of a minute used to use up the ten tries,
+/// and the notices, summaries, offers and closed cards of that minute were lost for good.
+pub const OUTAGE_ATTEMPTS: u32 = 400;
 /// The pause after the first failure; each further one doubles, up to [`MAX_PAUSE`].
 const FIRST_PAUSE: Duration = Duration::from_millis(100);
 const MAX_PAUSE: Duration = Duration::from_mins(1);
@@ -304,14 +309,12 @@ async fn deliver(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(
     let Err(error) = Box::pin(apply(http, data, item)).await else { return Ok(()) };
     let attempts = item.attempts + 1;
     let text = error.to_string();
-    match failure(&error) {
+    let kind = failure(&error);
+    match kind {
         Failure::Permanent => data.host.give_up(item.id, &text, now()).await,
-        _ if attempts >= MAX_ATTEMPTS => data.host.give_up(item.id, &text, now()).await,
+        _ if attempts >= kind.patience() => data.host.give_up(item.id, &text, now()).await,
         kind => {
-            let mut pause = FIRST_PAUSE.saturating_mul(1 << (attempts - 1).min(16)).min(MAX_PAUSE);
-            if kind == Failure::RateLimited {
-                pause = pause.max(RATE_LIMITED_PAUSE);
-            }
+            let pause = pause(kind, attempts);
             tracing::info!(item = item.id, attempts, retry_in_ms = pause.as_millis(), error = %text, "delivery failed; retrying");
             data.host.delivery_failed(item.id, &text, now_ms() + pause.as_millis() as i64).await.map(|_| ())
         }
@@ -320,13 +323,33 @@ async fn deliver(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Failure {
-    /// Worth another try soon (a server error, a lost connection, a busy database).
+    /// Worth a few more tries (an error of ours that may not recur).
     Transient,
+    /// Discord, the network or the database is unavailable (a server error, a lost connection,
+    /// a busy or full database): worth trying for as long as such outages last.
+    Outage,
     /// Discord asked us to slow down.
     RateLimited,
     /// Discord refused the request for good (no permission, a bad request): trying again
     /// cannot help.
     Permanent,
+}
+
+/// The pause after an item's `attempts`-th failed try.
+fn pause(kind: Failure, attempts: u32) -> Duration {
+    let pause = FIRST_PAUSE.saturating_mul(1 << attempts.saturating_sub(1).min(16)).min(MAX_PAUSE);
+    if kind == Failure::RateLimited { pause.max(RATE_LIMITED_PAUSE) } else { pause }
+}
+
+impl Failure {
+    /// How many tries an item failing so gets in all.
+    fn patience(self) -> u32 {
+        match self {
+            Failure::Outage | Failure::RateLimited => OUTAGE_ATTEMPTS,
+            Failure::Transient => MAX_ATTEMPTS,
+            Failure::Permanent => 1,
+        }
+    }
 }
 
 fn failure(error: &BotError) -> Failure {
@@ -339,12 +362,14 @@ fn failure(error: &BotError) -> Failure {
                 } else if status.is_client_error() {
                     Failure::Permanent
                 } else {
-                    Failure::Transient
+                    Failure::Outage
                 }
             }
-            _ => Failure::Transient,
+            // No answer at all: a refused or dropped connection, a timeout.
+            _ => Failure::Outage,
         },
         BotError::Render(_) | BotError::User(_) => Failure::Permanent,
+        BotError::Host(crate::host::HostError::Storage(_)) => Failure::Outage,
         BotError::Host(_) => Failure::Transient,
     }
 }
@@ -674,11 +699,32 @@ async fn post_board(
 mod tests {
     use std::sync::Arc;
 
-    use super::{Delivery, HEADS, take_lanes};
+    use std::time::Duration;
+
+    use super::{Delivery, Failure, HEADS, failure, pause, take_lanes};
+    use crate::discord::BotError;
     use crate::discord::Data;
     use crate::host::search_pool::SearchPool;
     use crate::host::{BotPlayer, ChallengeRequest, Clock, Host, Place, SideChoice, User};
+    use crate::host::{HostError, StorageFault};
     use crate::store::Db;
+
+    /// The time an item is tried for before it is given up.
+    fn tried_for(kind: Failure) -> Duration {
+        (1..kind.patience()).map(|attempts| pause(kind, attempts)).sum()
+    }
+
+    #[test]
+    fn an_outage_is_waited_out_for_hours_and_an_error_of_ours_given_up_in_a_minute_or_two() {
+        // A database down or full is an outage, as Discord's 5xx and dropped connections are.
+        assert_eq!(failure(&BotError::Host(HostError::Storage(StorageFault::DiskFull))), Failure::Outage);
+        assert_eq!(failure(&BotError::Host(HostError::Internal)), Failure::Transient);
+        assert!(tried_for(Failure::Outage) >= Duration::from_hours(6), "{:?}", tried_for(Failure::Outage));
+        assert!(tried_for(Failure::RateLimited) >= Duration::from_hours(6));
+        let ours = tried_for(Failure::Transient);
+        assert!(ours >= Duration::from_secs(30) && ours <= Duration::from_mins(2), "{ours:?}");
+        assert_eq!(Failure::Permanent.patience(), 1);
+    }
 
     #[tokio::test]
     async fn a_lane_whose_task_is_ending_is_given_back_not_kept_for_nobody() {
