@@ -191,6 +191,27 @@ fn a_timeout_token_ends_the_input() {
     assert_eq!(lines_count(&output), 2);
 }
 
+#[test]
+fn a_replay_stopped_at_its_limits_ends_with_an_error_line_too() {
+    // 10,004 plies of a shuttle (repetition ignored), one more than replay plays.
+    let shuttle = "d2-b2 d3-c3 b2-d2 c3-d3 ".repeat(2_501);
+    let output = run(&["replay", "--variant", "brandubh", "--no-repetition", "--json"], Some(shuttle.as_bytes()));
+    let err = assert_one_sentence_error(&output);
+    assert!(err.contains("10,000 plies"), "{err}");
+    let last: serde_json::Value = serde_json::from_str(lines(&output).last().unwrap()).unwrap();
+    assert_eq!(last["ply"], 10_001);
+    assert_eq!(last["move"], "d2-b2");
+    assert!(last["error"].as_str().unwrap().contains("10,000 plies"), "{last}");
+
+    // One endless line after a move: the 1 MB limit.
+    let mut endless = b"d2-b2 ".to_vec();
+    endless.extend(std::iter::repeat_n(b' ', 1_100_000));
+    let output = run(&["replay", "--variant", "brandubh", "--json"], Some(&endless));
+    assert_one_sentence_error(&output);
+    let last: serde_json::Value = serde_json::from_str(lines(&output).last().unwrap()).unwrap();
+    assert!(last["error"].as_str().unwrap().contains("1 MB"), "{last}");
+}
+
 fn lines_count(output: &Output) -> usize {
     lines(output).len()
 }
@@ -668,6 +689,24 @@ fn ai_prints_one_json_line_with_its_keys_in_order_and_refuses_bad_input_in_one_s
     let after_the_end =
         run(&[&["ai", "--variant", "brandubh", "--depth", "2"][..], &corner, &["b7-a7", "f1-f2"]].concat(), None);
     assert_eq!(stderr(&after_the_end), "error: move 2 (f1-f2): the game is over\n");
+}
+
+#[test]
+fn budgets_and_counts_too_large_to_mean_anything_are_refused_in_one_sentence_not_a_crash() {
+    // Each used to overflow a multiplication, exhaust memory or trip a clamp's bounds.
+    for args in [
+        &["ai", "--variant", "brandubh", "--millis", "18446744073709551615"][..],
+        &["match", "--variant", "brandubh", "--a", "millis:18446744073709551615", "--b", "greedy"],
+        &["match", "--variant", "brandubh", "--a", "greedy", "--b", "greedy", "--games", "4294967295"],
+        &["engine", "--max-millis", "20"],
+    ] {
+        let output = run(args, Some(b""));
+        assert_eq!(output.status.code(), Some(1), "{args:?}: {}", stderr(&output));
+        assert_eq!(stderr(&output).lines().count(), 1, "{args:?}: {}", stderr(&output));
+    }
+    // Every game drawn is an even match, not a bound.
+    let drawn = run(&["match", "--variant", "brandubh", "--a", "greedy", "--b", "greedy", "--max-plies", "0"], None);
+    assert!(stdout(&drawn).contains("Elo difference A - B: +0 (every game drawn)"), "{}", stdout(&drawn));
 }
 
 #[test]

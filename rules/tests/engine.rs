@@ -186,6 +186,9 @@ fn a_search_with_a_node_or_depth_budget_is_reproducible() {
     let deep = Searcher::new().analyse(&g, &Limits::depth(3)).expect("a move");
     assert_eq!(deep, Searcher::new().analyse(&g, &Limits::depth(3)).expect("a move"));
     assert_eq!(deep.depth, 3);
+    // A time budget of centuries is no deadline, not an overflow: the depth ends the search.
+    let endless = Limits { millis: Some(u64::MAX), ..Limits::depth(2) };
+    assert_eq!(Searcher::new().analyse(&g, &endless).expect("a move").depth, 2);
 }
 
 /// Brandubh after `moves`, searched with `nodes`, and with depth budgets of the last iteration

@@ -63,6 +63,12 @@ fn at_move(n: usize, token: &str, error: &dyn std::fmt::Display) -> CliError {
 /// The deepest `--depth` accepted: beyond it the search's own ply limit decides anyway.
 pub const MAX_DEPTH: u32 = 60;
 
+/// The longest search asked for by time: a day. Longer is surely a slip of the keyboard.
+pub const MAX_MILLIS: u64 = 24 * 60 * 60 * 1000;
+
+/// The most games one `match` plays (its results are kept until the end).
+pub const MAX_GAMES: u32 = 1_000_000;
+
 pub fn run(args: &AiArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let rules = args.start.rules()?;
     let mut game = Game::new(args.start.position(rules)?);
@@ -80,8 +86,8 @@ pub fn run(args: &AiArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let mut searcher = Searcher::new();
     let analysis = match (args.level, args.millis, args.depth) {
         (_, Some(millis), _) => {
-            if millis == 0 {
-                return Err(CliError::Input("--millis must be at least 1".to_owned()));
+            if !(1..=MAX_MILLIS).contains(&millis) {
+                return Err(CliError::Input(format!("--millis must be from 1 to {MAX_MILLIS} (a day), not {millis}")));
             }
             searcher.analyse(&game, &Limits::millis(millis))
         }
@@ -190,7 +196,8 @@ impl Player {
             _ => {}
         }
         if let Some(n) = text.strip_prefix("millis:") {
-            return Ok(Player::Search(Limits::millis(number(n)?)));
+            let millis = number(n).ok().filter(|&ms| ms <= MAX_MILLIS).ok_or_else(bad)?;
+            return Ok(Player::Search(Limits::millis(millis)));
         }
         if let Some(n) = text.strip_prefix("nodes:") {
             return Ok(Player::Search(Limits::nodes(number(n)?)));
@@ -233,8 +240,8 @@ impl Tally {
 pub fn run_match(args: &MatchArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let a = Player::parse(&args.a)?;
     let b = Player::parse(&args.b)?;
-    if args.games == 0 {
-        return Err(CliError::Input("--games must be at least 1".to_owned()));
+    if !(1..=MAX_GAMES).contains(&args.games) {
+        return Err(CliError::Input(format!("--games must be from 1 to {MAX_GAMES}, not {}", args.games)));
     }
     let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
     if args.jobs == 0 || args.jobs > cores {
@@ -410,7 +417,11 @@ fn write_table(out: &mut dyn Write, args: &MatchArgs, att: Tally, def: Tally, sc
     let (elo, low, high) = elo(scores);
     let score = 100.0 * mean(scores);
     if (high - low).abs() < f64::EPSILON {
-        // Every game had one result: no spread, so only a bound can be given.
+        if elo == 0.0 {
+            // Every game drawn: even, as far as these games tell.
+            return w(out, format!("A scores {score:.1}%; Elo difference A - B: +0 (every game drawn)"));
+        }
+        // Every game won by one player: no spread, so only a bound can be given.
         let bound = if elo > 0.0 { "at least" } else { "at most" };
         return w(
             out,

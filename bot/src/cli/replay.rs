@@ -95,10 +95,10 @@ pub fn run(args: &ReplayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> R
                 break;
             }
             if input.limit() == 0 {
-                return Err(CliError::Input(
-                    "the moves on stdin are longer than 1 MB, the most replay reads; a game fits in far less"
-                        .to_owned(),
-                ));
+                let message = "the moves on stdin are longer than 1 MB, the most replay reads; a game fits in far less";
+                // With --json the last line says why, as for a ply that cannot be played.
+                report.error(game.ply() + 1, "", message)?;
+                return Err(CliError::Input(message.to_owned()));
             }
             // Bytes that are not UTF-8 become U+FFFD and then fail as a malformed move.
             let text = String::from_utf8_lossy(&line);
@@ -169,7 +169,9 @@ fn play_tokens<'a>(
         }
         let ply = game.ply() + 1;
         if ply > MAX_PLIES {
-            return Err(CliError::Input("the game is longer than 10,000 plies, the most replay plays".to_owned()));
+            let message = "the game is longer than 10,000 plies, the most replay plays";
+            report.error(ply, &shorten(token.trim(), 24), message)?;
+            return Err(CliError::Input(message.to_owned()));
         }
         let played = match token.parse::<MoveText>() {
             Err(e) => Err((shorten(token.trim(), 24), e.to_string())),

@@ -204,9 +204,14 @@ impl Searcher {
         let budget = Budget {
             depth: limits.depth.unwrap_or(search::MAX_PLY as u32),
             nodes: limits.nodes.unwrap_or(u64::MAX),
-            // The last few percent are left for unwinding the search and answering.
-            deadline: limits.millis.map(|ms| start + Duration::from_millis(ms * 97 / 100)),
-            soft_deadline: limits.millis.map(|ms| start + Duration::from_millis(ms * 2 / 5)),
+            // The last few percent are left for unwinding the search and answering. A budget too
+            // large to be a moment (years) is no deadline at all.
+            deadline: limits
+                .millis
+                .and_then(|ms| start.checked_add(Duration::from_millis(ms.saturating_mul(97) / 100))),
+            soft_deadline: limits
+                .millis
+                .and_then(|ms| start.checked_add(Duration::from_millis(ms.saturating_mul(2) / 5))),
         };
         let excluded: Vec<Packed> = excluded.iter().map(|&mv| to_packed(board, mv)).collect();
         let result =
