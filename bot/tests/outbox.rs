@@ -206,6 +206,28 @@ support::both! {
     }
 }
 
+support::both! {
+    async fn a_board_discord_refused_for_good_is_not_asked_for_again_at_every_tick() {
+        let host = host().await;
+        let g = game(&host, "brandubh").await;
+        host.replace_board(g.id, 2, 900, Some(0), host.pending_board(g.id).await.unwrap(), NOW).await.unwrap();
+        pending(&host).await;
+        host.play(g.id, alice().id, "d2-c2", None, NOW).await.unwrap();
+        // The board edit is refused for good (the bot lost access to the channel).
+        let head = host.outbox_head(&format!("game:{}", g.id), NOW).await.unwrap().unwrap();
+        assert_eq!(head.show, Show::Board { game: g.id, ply: 1 });
+        host.give_up(head.id, "403 Missing Access", NOW).await.unwrap();
+        pending(&host).await;
+        // The board is behind its game, but the sweep leaves it for an hour, then tries again.
+        let rest = tafl_bot::host::outbox::GIVEN_UP_BOARD_REST_SECS;
+        for now in [NOW, NOW + 20, NOW + rest - 1] {
+            assert_eq!(host.redraw_stale_boards(now).await.unwrap(), 0, "at {now}");
+        }
+        assert_eq!(host.redraw_stale_boards(NOW + rest + 1).await.unwrap(), 1);
+        assert_eq!(pending(&host).await, [Show::Board { game: g.id, ply: 1 }]);
+    }
+}
+
 /// Delivers every pending item as the delivery task would, the notices and summaries as the
 /// messages `posted` (channel 2), and returns what was delivered.
 async fn deliver_as(host: &tafl_bot::host::Host, posted: i64) -> Vec<Show> {

@@ -194,6 +194,11 @@ pub(super) async fn record(conn: &mut super::Conn, show: &Show, now: i64) -> Res
 const HEADS: i64 = 500;
 /// How long after its end a game's board is still checked for being behind it (seconds).
 pub const RECENTLY_FINISHED_SECS: i64 = 3_600;
+/// How long a game whose board item was given up (Discord refused it for good: the channel
+/// deleted, access taken away) is left out of the sweep for boards behind their games
+/// (seconds). Without the rest the sweep asked Discord again at every tick, and every refusal
+/// counts toward Discord's limit of invalid requests.
+pub const GIVEN_UP_BOARD_REST_SECS: i64 = 3_600;
 
 /// How long a delivered item is kept (a week), for an operator looking into what a game showed.
 /// Nothing in the bot reads a delivered item but a summary's, and summaries are kept.
@@ -660,11 +665,13 @@ impl Host {
 
     /// Records a board item for every ongoing game, or one finished in the last hour
     /// ([`RECENTLY_FINISHED_SECS`]), whose board shows another ply than the game's and has none
-    /// pending (left behind by a crash or a race); returns how many.
+    /// pending (left behind by a crash or a race); returns how many. A game whose board Discord
+    /// refused for good in the last [`GIVEN_UP_BOARD_REST_SECS`] is left alone meanwhile.
     pub async fn redraw_stale_boards(&self, now: i64) -> Result<usize, HostError> {
         retrying!({
             let mut tx = self.db.begin_write().await?;
-            let stale = store::outbox::stale_boards(&mut tx, now - RECENTLY_FINISHED_SECS, HEADS).await?;
+            let (finished_since, given_up_since) = (now - RECENTLY_FINISHED_SECS, now - GIVEN_UP_BOARD_REST_SECS);
+            let stale = store::outbox::stale_boards(&mut tx, finished_since, given_up_since, HEADS).await?;
             // In the games' order (the query's), so that two processes sweeping at once never
             // wait for each other's locks in a cycle; see `finish_board` for why they are taken.
             for &(game, ply) in &stale {

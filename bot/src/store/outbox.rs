@@ -168,6 +168,8 @@ macro_rules! stale_boards_sql {
          WHERE (b.shown_ply IS NULL OR b.shown_ply != recent.ply) \
          AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.lane = 'game:' || recent.id AND o.kind = 'board' \
                          AND o.state = 'pending') \
+         AND NOT EXISTS (SELECT 1 FROM outbox g WHERE g.lane = 'game:' || recent.id AND g.state = 'given_up' \
+                         AND g.finished_at >= $3 AND g.kind = 'board') \
          ORDER BY recent.id LIMIT $2"
     };
 }
@@ -180,9 +182,10 @@ macro_rules! stale_boards_sql {
 pub async fn stale_boards(
     conn: &mut AnyConnection,
     finished_since: i64,
+    given_up_since: i64,
     limit: i64,
 ) -> Result<Vec<(i64, i64)>, sqlx::Error> {
-    sqlx::query_as(stale_boards_sql!()).bind(finished_since).bind(limit).fetch_all(conn).await
+    sqlx::query_as(stale_boards_sql!()).bind(finished_since).bind(limit).bind(given_up_since).fetch_all(conn).await
 }
 
 /// The query of [`prune_done`].
