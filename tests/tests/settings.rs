@@ -12,6 +12,7 @@ use tafl_e2e::in_english_and_russian;
 in_english_and_russian!(
     with_threads_on_a_game_lives_in_its_own_thread_under_the_board,
     when_the_thread_cannot_be_made_the_game_goes_on_in_the_channel,
+    a_thread_discord_fails_to_make_for_a_while_is_made_once_it_is_back,
     only_managers_change_the_server_settings,
     personal_settings_round_trip_and_style_the_boards_a_player_shows,
     a_bad_default_clock_is_refused_and_a_good_one_times_new_challenges,
@@ -206,8 +207,8 @@ async fn when_the_thread_cannot_be_made_the_game_goes_on_in_the_channel(locale: 
     let turned_on = settings(&fake, From::manager(&table, EVE), &[option("threads", json!(true))]);
     assert!(private_answer(&fake, &turned_on).await.starts_with(table.says("Saved.", "Сохранено.")));
 
-    // Discord fails every attempt to start the thread.
-    fake.fail_next(|r| r.method == "POST" && r.path.ends_with("/threads"), 3, Fault::ServerError(503));
+    // Discord refuses the thread for good (the bot may not create threads there).
+    fake.fail_next(|r| r.method == "POST" && r.path.ends_with("/threads"), 3, Fault::ServerError(403));
     let board = start_game(&table).await;
     let begun = table.says("your move: game #1", "ваш ход: партия №1");
     let notice = fake.wait_for_message("Alice's first notice", |m| m.content.contains(begun)).await;
@@ -219,6 +220,28 @@ async fn when_the_thread_cannot_be_made_the_game_goes_on_in_the_channel(locale: 
     let your_move = table.says("your move in game #1", "ваш ход в партии №1");
     let notice = fake.wait_for_message("Bob's notice", |m| m.content.contains(your_move)).await;
     assert_eq!(notice.channel_id, CHANNEL);
+    table.assert_no_english(NOT_ENGLISH);
+    bot.stop().await;
+}
+
+async fn a_thread_discord_fails_to_make_for_a_while_is_made_once_it_is_back(locale: &'static str) {
+    let (fake, bot) = served("thread-later").await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale };
+    let turned_on = settings(&fake, From::manager(&table, EVE), &[option("threads", json!(true))]);
+    assert!(private_answer(&fake, &turned_on).await.starts_with(table.says("Saved.", "Сохранено.")));
+
+    // Five server errors: more than one delivery's quick retries, fewer than the outbox's.
+    fake.fail_next(|r| r.method == "POST" && r.path.ends_with("/threads"), 5, Fault::ServerError(503));
+    let board = start_game(&table).await;
+    let begun = table.says("your move: game #1", "ваш ход: партия №1");
+    let notice = fake.wait_for_message("Alice's first notice", |m| m.content.contains(begun)).await;
+    let threads = fake.threads();
+    assert_eq!(threads.len(), 1, "{threads:?}");
+    assert_ne!(notice.channel_id, CHANNEL, "the notice waited for the thread and went there");
+    assert_eq!(notice.channel_id, threads[0].id);
+    let tries = fake.requests().iter().filter(|r| r.method == "POST" && r.path.ends_with("/threads")).count();
+    assert_eq!(tries, 6, "five refused, the sixth made it");
+    board_at(&fake, board.id, 1, 0).await;
     table.assert_no_english(NOT_ENGLISH);
     bot.stop().await;
 }

@@ -427,7 +427,7 @@ async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(),
             if let Some(stored) = data.host.board_message(*game).await? {
                 let channel = serenity::ChannelId::new(stored.channel_id.max(1) as u64);
                 let message = serenity::MessageId::new(stored.message_id.max(1) as u64);
-                threads::open(http, data, &view, channel, message, lang).await;
+                threads::open(http, data, &view, channel, message, lang).await?;
             }
             data.host.delivered(item.id, None, now()).await?;
             Ok(())

@@ -8,9 +8,9 @@
 
 use poise::serenity_prelude as serenity;
 
-use super::Data;
 use super::play::now;
 use super::retry::with_retries;
+use super::{BotError, Data};
 use crate::host::GameView;
 use crate::present::Lang;
 use crate::present::markup::plain_name;
@@ -64,8 +64,10 @@ fn one_line(text: &str, limit: usize) -> String {
 
 /// Opens the thread of a game that has just started on `message` in `channel`, when its server
 /// wants threads, and records it so the game's messages go there. Returns the thread's id, or
-/// `None` when the game stays in the channel (threads off, or the thread could not be made, e.g.
-/// because the game started inside a thread: logged).
+/// `None` when the game stays in the channel (threads off, or Discord refused the thread for
+/// good, e.g. because the game started inside a thread: logged). A failure that may pass
+/// (Discord or the database unavailable) is returned, for the outbox to try again: marked done,
+/// a game would have lost its thread to a moment's outage.
 pub async fn open(
     http: &serenity::Http,
     data: &Data,
@@ -73,19 +75,12 @@ pub async fn open(
     channel: serenity::ChannelId,
     message: serenity::MessageId,
     lang: Lang,
-) -> Option<i64> {
+) -> Result<Option<i64>, BotError> {
     if game.place.thread.is_some() || game.place.guild == 0 {
-        return None;
+        return Ok(None);
     }
-    let settings = match data.host.server_settings(game.place.guild).await {
-        Ok(settings) => settings,
-        Err(error) => {
-            tracing::warn!(game = game.id, %error, "could not read the server settings; no thread");
-            return None;
-        }
-    };
-    if !settings.threads {
-        return None;
+    if !data.host.server_settings(game.place.guild).await?.threads {
+        return Ok(None);
     }
     let builder = serenity::CreateThread::new(thread_name(game, lang))
         .auto_archive_duration(serenity::AutoArchiveDuration::OneWeek);
@@ -94,17 +89,16 @@ pub async fn open(
         // An earlier attempt reached Discord but its answer was lost: a thread started from a
         // message has the message's id.
         Err(error) if discord_code(&error) == Some(THREAD_EXISTS) => serenity::ChannelId::new(message.get()),
-        Err(error) => {
+        Err(error) if refused_for_good(&error) => {
             tracing::warn!(game = game.id, %error, "could not open a thread for the game; it goes on in the channel");
-            return None;
+            return Ok(None);
         }
+        Err(error) => return Err(error.into()),
     };
     let thread = thread.get() as i64;
-    if let Err(error) = data.host.set_thread(game.id, thread, now()).await {
-        tracing::warn!(game = game.id, %error, "could not record the game's thread; it goes on in the channel");
-        return None;
-    }
-    Some(thread)
+    // Should this fail, the next try finds the thread made (`THREAD_EXISTS`) and records it.
+    data.host.set_thread(game.id, thread, now()).await?;
+    Ok(Some(thread))
 }
 
 /// Whether a channel is a thread (where no thread can be started).
@@ -114,6 +108,17 @@ pub fn is_thread(kind: serenity::ChannelType) -> bool {
         kind,
         serenity::ChannelType::PublicThread | serenity::ChannelType::PrivateThread | serenity::ChannelType::NewsThread
     )
+}
+
+/// Whether Discord refused a request for good (a 4xx other than 429: no permission, a channel
+/// where no thread can start), as opposed to failing for a while.
+fn refused_for_good(error: &serenity::Error) -> bool {
+    match error {
+        serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(response)) => {
+            response.status_code.is_client_error() && response.status_code != reqwest::StatusCode::TOO_MANY_REQUESTS
+        }
+        _ => false,
+    }
 }
 
 /// Discord's JSON error code of a refused request.
