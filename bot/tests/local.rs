@@ -258,6 +258,19 @@ fn a_session_resumes_from_the_database_with_the_same_names() {
     );
 }
 
+#[test]
+fn a_resumed_session_keeps_the_time_an_earlier_one_waited() {
+    // Bob moves twenty hours into his day; the stored move is twenty hours ahead of the real
+    // clock. A session starting at the real clock gave @you 1d20h for a 1d turn.
+    let db = temp_path("resume-clock");
+    let first =
+        "/challenge @bob brandubh side:defenders clock:1d+2d\nas @bob /accept\n/wait 20h\nas @bob /move d2-c2\n";
+    local(&db, &["--no-png", "--quiet"], first);
+    let out = local(&db, &["--no-png", "--quiet"], "/games\n");
+    let line = out.lines().find(|l| l.starts_with("game #1: Brandubh against @bob")).expect("the game");
+    assert!(line.ends_with(", 1d left") || line.ends_with(", 23h59m left"), "{line}");
+}
+
 /// Random command lines, valid and not, never panic the console and always get an answer.
 #[test]
 fn random_command_lines_never_panic_and_are_always_answered() {

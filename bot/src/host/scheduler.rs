@@ -127,6 +127,16 @@ impl Host {
         self
     }
 
+    /// The latest moment the database recorded (unix seconds): the scheduler's last run or a
+    /// game's last change, if any. The console's clock, which `/wait` moves ahead, resumes
+    /// from it.
+    pub async fn latest_moment(&self) -> Result<Option<i64>, HostError> {
+        let mut tx = self.db.begin_read().await?;
+        let tick = store::scheduler::last_tick(&mut tx).await?;
+        let change = store::games::latest_change(&mut tx).await?;
+        Ok(tick.max(change))
+    }
+
     /// Finds and marks done everything due at `now` (see the module docs): first the downtime
     /// check, then the due games, expired challenges and digests in small batches, each its own
     /// transaction that marks its items done before it commits.

@@ -107,6 +107,17 @@ impl Session {
         self.host.db().close().await;
     }
 
+    /// Resumes the clock of an earlier session on this database: time `/wait` added there is
+    /// in the deadlines and moves it stored, and a session starting at the real time would see
+    /// those in its future (a turn with more time left than it was given, a reserve growing by
+    /// the wait). The clock starts at the latest moment stored when that is ahead of the real
+    /// one.
+    pub async fn resume_clock(&mut self) -> Result<(), String> {
+        let last = self.host.latest_moment().await.map_err(self.refusal())?;
+        self.offset = last.map_or(0, |last| last.saturating_sub(now()).max(0));
+        Ok(())
+    }
+
     /// Runs one command line and returns what to print.
     pub async fn execute(&mut self, line: &str) -> Reply {
         let line = line.trim();

@@ -95,6 +95,7 @@ pub fn run_with(
         let db = open(&args.db, lang).await?;
         let boards = (!args.no_png).then(|| args.boards.clone());
         let mut session = Session::new(Host::new(db), boards).with_lang(lang);
+        session.resume_clock().await.map_err(|message| console_error(lang, &message))?;
         let write = CliError::write;
         if interactive {
             writeln!(out, "{}", tr!(lang, "console-welcome", path = args.db.display().to_string())).map_err(write)?;

@@ -392,6 +392,11 @@ pub async fn ongoing_against_bot(conn: &mut AnyConnection, user: i64) -> Result<
     .await
 }
 
+/// When a game last changed, the latest of all (unix seconds); `None` without games.
+pub async fn latest_change(conn: &mut AnyConnection) -> Result<Option<i64>, sqlx::Error> {
+    sqlx::query_scalar("SELECT MAX(updated_at) FROM games").fetch_one(conn).await
+}
+
 /// How many games there are (benchmarks and tests).
 pub async fn count(conn: &mut AnyConnection) -> Result<i64, sqlx::Error> {
     sqlx::query_scalar("SELECT COUNT(*) FROM games").fetch_one(conn).await
