@@ -381,6 +381,8 @@ struct Store {
     index: HashMap<u64, usize>,
     interactions: HashMap<String, Pending>,
     threads: Vec<Thread>,
+    /// Channels and threads deleted ([`FakeDiscord::delete_channel`]): posts there are refused.
+    deleted_channels: HashSet<u64>,
     /// The DM channel of each user.
     dms: HashMap<u64, u64>,
     dm_channels: HashSet<u64>,
@@ -666,6 +668,14 @@ impl FakeDiscord {
     #[must_use]
     pub fn threads(&self) -> Vec<Thread> {
         lock(&self.shared.store).threads.clone()
+    }
+
+    /// Deletes a channel or thread, as a moderator would: from now on a message posted there is
+    /// refused with Discord's "Unknown Channel" (10003).
+    pub fn delete_channel(&self, channel: u64) {
+        let mut store = lock(&self.shared.store);
+        store.deleted_channels.insert(channel);
+        store.threads.retain(|thread| thread.id != channel);
     }
 
     /// The DM channel the bot opened with `user`.
@@ -1213,6 +1223,9 @@ fn respond(shared: &Shared, request: &Recorded) -> Answer {
             None => discord_error(StatusCode::BAD_REQUEST, "Invalid Form Body", 50_035),
         },
         ("POST", ["channels", channel, "messages"]) => match id(channel) {
+            Some(channel) if lock(&shared.store).deleted_channels.contains(&channel) => {
+                discord_error(StatusCode::NOT_FOUND, "Unknown Channel", 10_003)
+            }
             Some(channel) => {
                 let mut store = lock(&shared.store);
                 let nonce = match &body["nonce"] {

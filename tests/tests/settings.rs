@@ -13,6 +13,7 @@ in_english_and_russian!(
     with_threads_on_a_game_lives_in_its_own_thread_under_the_board,
     when_the_thread_cannot_be_made_the_game_goes_on_in_the_channel,
     a_thread_discord_fails_to_make_for_a_while_is_made_once_it_is_back,
+    when_a_games_thread_is_deleted_the_game_goes_on_in_the_channel,
     only_managers_change_the_server_settings,
     personal_settings_round_trip_and_style_the_boards_a_player_shows,
     a_bad_default_clock_is_refused_and_a_good_one_times_new_challenges,
@@ -242,6 +243,29 @@ async fn a_thread_discord_fails_to_make_for_a_while_is_made_once_it_is_back(loca
     let tries = fake.requests().iter().filter(|r| r.method == "POST" && r.path.ends_with("/threads")).count();
     assert_eq!(tries, 6, "five refused, the sixth made it");
     board_at(&fake, board.id, 1, 0).await;
+    table.assert_no_english(NOT_ENGLISH);
+    bot.stop().await;
+}
+
+async fn when_a_games_thread_is_deleted_the_game_goes_on_in_the_channel(locale: &'static str) {
+    let (fake, bot) = served("thread-deleted").await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale };
+    let turned_on = settings(&fake, From::manager(&table, EVE), &[option("threads", json!(true))]);
+    assert!(private_answer(&fake, &turned_on).await.starts_with(table.says("Saved.", "Сохранено.")));
+    let board = start_game(&table).await;
+    let begun = table.says("your move: game #1", "ваш ход: партия №1");
+    let notice = fake.wait_for_message("Alice's first notice", |m| m.content.contains(begun)).await;
+    let thread = fake.threads()[0].id;
+    assert_eq!(notice.channel_id, thread);
+
+    // A moderator deletes the thread; the game goes on, its messages back in the channel.
+    fake.delete_channel(thread);
+    let played = table.command(ALICE, "move", &json!({ "notation": "d2-c2" }), &[]);
+    assert!(private_answer(&fake, &played).await.starts_with(table.says("You played", "Вы сыграли")));
+    board_at(&fake, board.id, 1, 1).await;
+    let your_move = table.says("your move in game #1", "ваш ход в партии №1");
+    let notice = fake.wait_for_message("Bob's notice", |m| m.content.contains(your_move)).await;
+    assert_eq!(notice.channel_id, CHANNEL, "in the channel, the thread being gone");
     table.assert_no_english(NOT_ENGLISH);
     bot.stop().await;
 }

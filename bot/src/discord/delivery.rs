@@ -309,6 +309,16 @@ async fn deliver(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(
     let Err(error) = Box::pin(apply(http, data, item)).await else { return Ok(()) };
     let attempts = item.attempts + 1;
     let text = error.to_string();
+    // The game's thread was deleted (a moderator tidying up): the game goes on in its channel,
+    // and the item is tried again there at once. Without this every later notice, offer and
+    // summary was refused as a post to an unknown channel and given up.
+    if let (BotError::Discord(refused), Some(game)) = (&error, item.show.game())
+        && discord_code(refused) == Some(UNKNOWN_CHANNEL)
+        && data.host.leave_thread(game, now()).await?
+    {
+        tracing::info!(game, "the game's thread is gone; it goes on in its channel");
+        return data.host.delivery_failed(item.id, &text, now_ms()).await.map(|_| ());
+    }
     let kind = failure(&error);
     match kind {
         Failure::Permanent => data.host.give_up(item.id, &text, now()).await,
@@ -374,9 +384,12 @@ fn failure(error: &BotError) -> Failure {
     }
 }
 
+/// Discord's code for a channel (or thread) that does not exist.
+const UNKNOWN_CHANNEL: isize = 10_003;
+
 /// "Unknown Message" (10008) or "Unknown Channel" (10003): the message is gone.
 fn is_gone(error: &serenity::Error) -> bool {
-    matches!(discord_code(error), Some(10_003 | 10_008))
+    matches!(discord_code(error), Some(UNKNOWN_CHANNEL | 10_008))
 }
 
 /// A message created for `item`, carrying its nonce.

@@ -193,6 +193,17 @@ impl Host {
         })
     }
 
+    /// Forgets the thread of a game whose thread was deleted, so that its messages go to its
+    /// channel again; returns whether it had one.
+    pub async fn leave_thread(&self, game_id: GameId, now: i64) -> Result<bool, HostError> {
+        retrying!({
+            let mut tx = self.db.begin_write().await?;
+            let left = store::games::clear_thread(&mut tx, game_id, now).await?;
+            tx.commit().await?;
+            Ok(left)
+        })
+    }
+
     // ----- challenges -----
 
     /// Challenges one person, or anyone when `opponent` is `None`. The variant and options are

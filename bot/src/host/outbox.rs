@@ -107,6 +107,15 @@ impl Show {
         }
     }
 
+    /// The game the item is about, if it is about one.
+    #[must_use]
+    pub const fn game(&self) -> Option<GameId> {
+        match self.subject() {
+            Subject::Game(game) => Some(game),
+            Subject::Challenge(_) | Subject::Person(_) => None,
+        }
+    }
+
     /// The lane whose items are applied in order, one at a time: one per subject.
     #[must_use]
     pub fn lane(&self) -> String {

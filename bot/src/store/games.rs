@@ -239,6 +239,18 @@ pub async fn set_thread(conn: &mut AnyConnection, id: i64, thread_id: i64, now: 
     Ok(done.rows_affected() == 1)
 }
 
+/// Forgets a game's thread (it was deleted): its messages go to its channel again. False when it
+/// had none.
+pub async fn clear_thread(conn: &mut AnyConnection, id: i64, now: i64) -> Result<bool, sqlx::Error> {
+    let done =
+        sqlx::query("UPDATE games SET thread_id = NULL, updated_at = $1 WHERE id = $2 AND thread_id IS NOT NULL")
+            .bind(now)
+            .bind(id)
+            .execute(conn)
+            .await?;
+    Ok(done.rows_affected() == 1)
+}
+
 /// Marks a game finished; its clock stops (no deadline, nothing due).
 pub async fn finish(
     conn: &mut AnyConnection,
