@@ -400,11 +400,10 @@ pub async fn board(ctx: Context<'_>, #[autocomplete = "autocomplete_game"] game:
     let game = resolve_game(ctx, game).await?;
     let view = ctx.data().host.show(game).await?;
     let me = caller(ctx).id;
-    let playing = view.attacker.id == me || view.defender.id == me;
-    if !view.is_over() && playing {
+    if !view.is_over() && view.players().contains(&me) {
         // The new board is posted by the delivery task, so that it is recorded as the game's
         // board whatever happens (a crash, a lost answer); the old one then loses its controls.
-        ctx.data().host.request_board(game, caller(ctx).id, now()).await?;
+        ctx.data().host.request_board(game, me, now()).await?;
         ctx.data().delivery.wake();
         let reply = CreateReply::default().content(text::board_posted(game, lang(ctx))).ephemeral(true);
         with_retries(|| ctx.send(reply.clone())).await?;
@@ -413,7 +412,7 @@ pub async fn board(ctx: Context<'_>, #[autocomplete = "autocomplete_game"] game:
     // A finished game's board has no controls: shown here, for everyone. A game going on is
     // shown so to someone who does not play it, privately: only its players may post its board
     // anew in its channel (and take the controls off the old one).
-    let style = ctx.data().host.user_settings(caller(ctx).id).await?;
+    let style = ctx.data().host.user_settings(me).await?;
     let state = ctx.data().host.board_state(game).await?;
     let board = board::build_styled(
         ctx.data(),

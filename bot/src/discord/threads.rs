@@ -64,10 +64,10 @@ fn one_line(text: &str, limit: usize) -> String {
 
 /// Opens the thread of a game that has just started on `message` in `channel`, when its server
 /// wants threads, and records it so the game's messages go there. Returns the thread's id, or
-/// `None` when the game stays in the channel (threads off, or Discord refused the thread for
-/// good, e.g. because the game started inside a thread: logged). A failure that may pass
-/// (Discord or the database unavailable) is returned, for the outbox to try again: marked done,
-/// a game would have lost its thread to a moment's outage.
+/// `None` when its server has threads off. A failure is returned for the outbox to judge like
+/// any delivery's: tried again while Discord or the database is unavailable (marked done, a game
+/// would have lost its thread to a moment's outage), given up when Discord refuses for good (no
+/// permission; the game then stays in the channel).
 pub async fn open(
     http: &serenity::Http,
     data: &Data,
@@ -89,10 +89,6 @@ pub async fn open(
         // An earlier attempt reached Discord but its answer was lost: a thread started from a
         // message has the message's id.
         Err(error) if discord_code(&error) == Some(THREAD_EXISTS) => serenity::ChannelId::new(message.get()),
-        Err(error) if refused_for_good(&error) => {
-            tracing::warn!(game = game.id, %error, "could not open a thread for the game; it goes on in the channel");
-            return Ok(None);
-        }
         Err(error) => return Err(error.into()),
     };
     let thread = thread.get() as i64;
@@ -108,17 +104,6 @@ pub fn is_thread(kind: serenity::ChannelType) -> bool {
         kind,
         serenity::ChannelType::PublicThread | serenity::ChannelType::PrivateThread | serenity::ChannelType::NewsThread
     )
-}
-
-/// Whether Discord refused a request for good (a 4xx other than 429: no permission, a channel
-/// where no thread can start), as opposed to failing for a while.
-fn refused_for_good(error: &serenity::Error) -> bool {
-    match error {
-        serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(response)) => {
-            response.status_code.is_client_error() && response.status_code != reqwest::StatusCode::TOO_MANY_REQUESTS
-        }
-        _ => false,
-    }
 }
 
 /// Discord's JSON error code of a refused request.
