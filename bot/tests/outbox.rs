@@ -133,6 +133,13 @@ support::both! {
         req.clock = Some("none".parse().unwrap());
         let c = host.challenge(&req, NOW).await.unwrap();
         assert_eq!(c.clock.seconds_per_move(), None, "a clock asked for wins over the default");
+        // The managers close the channel to games before the challenge is taken: refused, and
+        // it stays open (to expire, or be accepted should the channel be allowed again).
+        let closed = ServerSettings { channels: vec![12], ..settings };
+        host.set_server_settings(1, &closed, NOW).await.unwrap();
+        assert_eq!(host.accept(c.id, &bob(), NOW).await.unwrap_err(), HostError::ChannelNotAllowed);
+        host.set_server_settings(1, &ServerSettings { channels: vec![10], ..closed }, NOW).await.unwrap();
+        host.accept(c.id, &bob(), NOW).await.expect("allowed again");
     }
 }
 

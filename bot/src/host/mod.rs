@@ -279,6 +279,12 @@ impl Host {
             {
                 return Err(HostError::NotYourChallenge { id, opponent: store::users::name(&mut tx, opponent).await? });
             }
+            // The server's managers may have closed the channel to games since the challenge.
+            let server: ServerSettings =
+                settings::read(&store::servers::settings(&mut tx, row.guild_id).await?, "server", row.guild_id);
+            if !server.allows(row.channel_id) {
+                return Err(HostError::ChannelNotAllowed);
+            }
             store::users::remember(&mut tx, user.id, &clean_name(&user.name), now).await?;
             let (variant, options) = validate_setup(&row.variant, &split_options(&row.options))?;
             let rules = variant
@@ -326,8 +332,6 @@ impl Host {
                 store::messages::set_board(&mut tx, game_id, channel, message, None, now).await?;
             }
             outbox::record(&mut tx, &Show::Board { game: game_id, ply: 0 }, now).await?;
-            let server: ServerSettings =
-                settings::read(&store::servers::settings(&mut tx, row.guild_id).await?, "server", row.guild_id);
             if server.threads && row.guild_id != 0 {
                 outbox::record(&mut tx, &Show::Thread { game: game_id }, now).await?;
             }
