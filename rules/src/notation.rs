@@ -161,7 +161,8 @@ impl FromStr for Setup {
                     if run == 0 || row[start..].starts_with('0') {
                         return Err(err(format!("row {} counts zero empty squares", rank + 1)));
                     }
-                    file += run;
+                    // Saturating: a count of twenty digits is refused as too wide, not an overflow.
+                    file = file.saturating_add(run);
                 } else {
                     let piece = match c {
                         't' => Piece::Attacker,

@@ -95,7 +95,8 @@ pub fn parse_rules(input: &str) -> Result<Rules, ParseError> {
     let mut dim: Option<u8> = None;
     let mut start: Option<Setup> = None;
     let mut escape = Escape::Corner;
-    let mut corners_default = true;
+    // Read once `dim:` is known, wherever it stands.
+    let mut corners: Option<&str> = None;
     let mut encirclement = true;
     let mut king_armed = true;
     let mut king_capture = KingCapture::Strong;
@@ -133,7 +134,7 @@ pub fn parse_rules(input: &str) -> Result<Rules, ParseError> {
                     _ => return Err(bad("c or e")),
                 }
             }
-            "cor" => corners_default = value == "default" || is_default_corner_list(value, dim),
+            "cor" => corners = Some(value),
             "surf" => encirclement = yes_no()?,
             "atkf" => {
                 if !yes_no()? {
@@ -228,6 +229,7 @@ pub fn parse_rules(input: &str) -> Result<Rules, ParseError> {
     if start.size() != dim {
         return Err(err(format!("dim:{dim} does not match the {0}x{0} starting position", start.size())));
     }
+    let corners_default = corners.is_none_or(|value| value == "default" || is_default_corner_list(value, dim));
     if escape == Escape::Edge && corners_default {
         // OTN's default keeps the corner squares; this bot's edge escape has none.
         return Err(err("edge escape with corner squares is not supported; write cor: to remove them".into()));
@@ -240,7 +242,7 @@ pub fn parse_rules(input: &str) -> Result<Rules, ParseError> {
     if let Some(cen) = input.split_whitespace().find_map(|e| e.strip_prefix("cen:"))
         && !cen.is_empty()
         && cen != "default"
-        && cen.trim_end_matches(',') != centre
+        && !cen.trim_end_matches(',').eq_ignore_ascii_case(&centre)
     {
         return Err(err(format!("cen:{} is not supported; the throne is the centre square {centre}", shorten(cen))));
     }
@@ -280,12 +282,13 @@ fn normalise(list: &str) -> String {
     kept.into_iter().collect()
 }
 
-/// Whether `cor:` lists exactly the four physical corners.
-fn is_default_corner_list(value: &str, dim: Option<u8>) -> bool {
-    let Some(n) = dim else { return false };
+/// Whether `cor:` lists exactly the four physical corners of a board of `n` files.
+fn is_default_corner_list(value: &str, n: u8) -> bool {
+    let Some(last) = n.checked_sub(1).filter(|&last| last < 26).map(|last| (b'a' + last) as char) else {
+        return false;
+    };
     let mut listed: Vec<String> = value.split(',').filter(|s| !s.is_empty()).map(str::to_ascii_lowercase).collect();
     listed.sort();
-    let last = (b'a' + n - 1) as char;
     let mut corners = vec!["a1".to_owned(), format!("a{n}"), format!("{last}1"), format!("{last}{n}")];
     corners.sort();
     listed == corners
@@ -336,6 +339,8 @@ impl GameRecord {
         if input.len() > MAX_RECORD_LEN {
             return Err(ParseError::Record { line: 1, reason: "it is longer than any game".into() });
         }
+        // A byte-order mark, as some editors on Windows save text.
+        let input = input.strip_prefix('\u{feff}').unwrap_or(input);
         let mut tags = Vec::new();
         let mut rules = None;
         let mut position = None;

@@ -85,6 +85,11 @@ impl Position {
         rules.validate()?;
         let engine = Engine::new(rules);
         let state = engine.state(&engine.rules.start, Side::Attackers);
+        // As for any setup (see `with_setup`): a custom start already encircled would break
+        // play's shortcut, which checks encirclement only where a move could have changed it.
+        if engine.encirclement && engine.is_encircled(&state) {
+            return Err(RulesError::Start(SetupError::Encircled));
+        }
         Ok(Position { engine: Arc::new(engine), state })
     }
 

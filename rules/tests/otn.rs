@@ -158,3 +158,30 @@ fn opentafl_copenhagen_is_ours_with_the_repeating_mover_winning() {
     let won = tafl_rules::Outcome { winner: Some(tafl_rules::Side::Defenders), reason: tafl_rules::Reason::Repetition };
     assert_eq!(game.status(), tafl_rules::Status::Finished(won));
 }
+
+#[test]
+fn odd_input_an_outside_tool_might_send_is_refused_or_read_never_a_panic() {
+    const BRANDUBH: &str = "/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
+    // A count of empty squares too large for any number type: too wide, not an overflow.
+    assert!("/t18446744073709551615/3t3/3T3/ttTKTtt/3T3/3t3/3t3/".parse::<tafl_rules::Setup>().is_err());
+    // Corners listed for a board too large to letter, or before the board's size is known.
+    assert!(parse_rules("dim:200 cor:a1 start:/3t3/").is_err());
+    let early = format!("cor:a1,a7,g1,g7 esc:e dim:7 start:{BRANDUBH}");
+    let late = format!("esc:e dim:7 cor:a1,a7,g1,g7 start:{BRANDUBH}");
+    assert_eq!(parse_rules(&early), parse_rules(&late), "the same rules whatever the keys' order");
+    assert!(parse_rules(&early).is_err(), "edge escape with corner squares is refused either way");
+    let corner = format!("cor:a1,a7,g1,g7 dim:7 start:{BRANDUBH}");
+    assert_eq!(parse_rules(&corner).expect("corner escape, listed first").escape, Escape::Corner);
+    // The throne named in capitals is the same square.
+    assert!(parse_rules(&format!("dim:7 cen:D4 start:{BRANDUBH}")).is_ok());
+    // A start whose defenders are already surrounded, with encirclement on: refused at the door
+    // (play checks encirclement only where a move could change it).
+    let encircled =
+        parse_rules("dim:7 esc:e cor: surf:y ka:y ks:s cen: sw:n efe:n tfr:d start:/7/7/3t3/2tKt2/3t3/7/t6/")
+            .expect("the string reads");
+    assert!(Position::new(encircled).is_err());
+    // A record saved with a byte-order mark reads as without one.
+    let record = format!("[rules:dim:7 start:{BRANDUBH}]\n1. d2-c2\n");
+    assert_eq!(GameRecord::parse(&format!("\u{feff}{record}")), GameRecord::parse(&record));
+    assert!(GameRecord::parse(&record).is_ok());
+}
