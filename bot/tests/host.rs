@@ -815,6 +815,18 @@ support::both! {
         let imported = host.import(&record, &alice(), &bob(), PLACE, NOW).await.unwrap();
         assert_eq!(imported.ending, Some(Ending { winner: None, reason: EndReason::Agreement }));
         assert_eq!(imported.variant, "fetlar");
+        // A termination that cannot end a game so is not taken at its word: a win is by
+        // resignation, not agreement; a draw by agreement, not resignation.
+        let won = format!("[result:1]\n[termination:agreement]\n[rules:{rules}]\n1. d1-d3 f4-f3\n");
+        let imported = host.import(&won, &alice(), &bob(), PLACE, NOW).await.unwrap();
+        assert_eq!(imported.ending, Some(Ending { winner: Some(Side::Attackers), reason: EndReason::Resignation }));
+        let drawn = format!("[result:0]\n[termination:resignation]\n[rules:{rules}]\n1. d1-d3 f4-f3\n");
+        let imported = host.import(&drawn, &alice(), &bob(), PLACE, NOW).await.unwrap();
+        assert_eq!(imported.ending, Some(Ending { winner: None, reason: EndReason::Agreement }));
+        // A result tag naming another winner than the moves or the end marker: refused.
+        let timeout = format!("[result:1]\n[rules:{rules}]\n1. d1-d3 f4-f3\ntimeout\n");
+        let error = refused!(host, host.import(&timeout, &alice(), &bob(), PLACE, NOW));
+        assert_eq!(said(&error), "The record's result tag names another winner than its moves do; correct the tag or leave it out.");
     }
 }
 

@@ -97,6 +97,7 @@ error-storage-io = The server could not write to its disk, so nothing was saved;
 error-storage-busy = The server's database is busy, so nothing was saved; try again in a moment.
 error-record-unplayable = The record's rules cannot be played.
 error-record-move = Ply { $ply } of the record cannot be played: { $why }
+error-record-contradictory-result = The record's result tag names another winner than its moves do; correct the tag or leave it out.
 error-record-no-result = The record does not say how the game ended; add a [result:1], [result:-1] or [result:0] tag.
 error-bad-level = There is no bot level { $level }; choose a level from 1 to 5.
 error-level-with-person = A level is for games against the bot; leave the opponent out, or name the bot itself.

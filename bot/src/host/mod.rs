@@ -821,6 +821,13 @@ impl Host {
                 })
             })?;
             let to_move = game.position().to_move();
+            // The result tag's winner (`Some(None)`: a draw), when it names one.
+            let tagged = match parsed.tag("result").map(str::trim) {
+                Some("1") => Some(Some(Side::Attackers)),
+                Some("-1") => Some(Some(Side::Defenders)),
+                Some("0") => Some(None),
+                _ => None,
+            };
             let ending = match (game.status(), parsed.end) {
                 (Status::Finished(outcome), _) => {
                     Ending { winner: outcome.winner, reason: EndReason::Board(outcome.reason) }
@@ -832,23 +839,25 @@ impl Host {
                     Ending { winner: Some(to_move.opponent()), reason: EndReason::Time }
                 }
                 (Status::Ongoing, None) => {
-                    let winner = match parsed.tag("result").map(str::trim) {
-                        Some("1") => Some(Side::Attackers),
-                        Some("-1") => Some(Side::Defenders),
-                        Some("0") => None,
-                        _ => {
-                            return Err(HostError::BadRecord(RecordFault::NoResult));
-                        }
-                    };
+                    let Some(winner) = tagged else { return Err(HostError::BadRecord(RecordFault::NoResult)) };
                     let default = if winner.is_some() { EndReason::Resignation } else { EndReason::Agreement };
+                    // A termination that cannot end the game so (a draw by resignation, a win
+                    // by agreement) is not taken at its word.
                     let reason = parsed
                         .tag("termination")
                         .and_then(EndReason::parse)
-                        .filter(|r| !matches!(r, EndReason::Board(_)))
+                        .filter(|reason| match reason {
+                            EndReason::Agreement => winner.is_none(),
+                            EndReason::Resignation | EndReason::Time => winner.is_some(),
+                            EndReason::Board(_) | EndReason::Aborted => false,
+                        })
                         .unwrap_or(default);
                     Ending { winner, reason }
                 }
             };
+            if tagged.is_some_and(|winner| winner != ending.winner) {
+                return Err(HostError::BadRecord(RecordFault::ContradictoryResult));
+            }
             let rules_text = otn::rules_string(&parsed.rules);
             let variant = Variant::ALL
                 .into_iter()

@@ -419,6 +419,7 @@ fn record_fault(fault: &RecordFault, lang: Lang) -> String {
             tr!(lang, "error-record-move", ply = *ply, why = illegal_move(source, lang))
         }
         RecordFault::NoResult => tr!(lang, "error-record-no-result"),
+        RecordFault::ContradictoryResult => tr!(lang, "error-record-contradictory-result"),
     }
 }
 
