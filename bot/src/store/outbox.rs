@@ -242,6 +242,16 @@ pub struct ServedShards {
     pub count: u32,
 }
 
+impl ServedShards {
+    /// What a query's shard condition binds, `(count, first, last, foreign_after)`, for
+    /// `shards` and the moment before which another shard's work is anyone's. Without shards,
+    /// shard 0 of 1: every server's. (A count of 0 would divide by zero.)
+    pub(crate) fn bound(shards: Option<(ServedShards, i64)>) -> (i64, i64, i64, i64) {
+        let (served, foreign_after) = shards.unwrap_or((ServedShards { first: 0, last: 0, count: 1 }, 0));
+        (i64::from(served.count.max(1)), i64::from(served.first), i64::from(served.last), foreign_after)
+    }
+}
+
 /// The first pending item of every lane that is due at `now_ms` and not claimed by a process
 /// whose lease still runs (this one included: a lane this process delivers is not taken again),
 /// oldest first, at most `limit`. With `shards`, only the items of servers on those shards, of
@@ -262,16 +272,14 @@ pub async fn claimable(
     } else {
         claimable_sql!()
     };
-    // Without shards, shard 0 of 1: every server's items. (A count of 0 would divide by zero.)
-    let (served, foreign_after) = shards.unwrap_or((ServedShards { first: 0, last: 0, count: 1 }, 0));
-    let served = ServedShards { count: served.count.max(1), ..served };
+    let (count, first, last, foreign_after) = ServedShards::bound(shards);
     sqlx::query_as(sql)
         .bind(now_ms)
         .bind(now_ms)
         .bind(limit)
-        .bind(i64::from(served.count))
-        .bind(i64::from(served.first))
-        .bind(i64::from(served.last))
+        .bind(count)
+        .bind(first)
+        .bind(last)
         .bind(foreign_after)
         .fetch_all(conn)
         .await

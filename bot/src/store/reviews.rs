@@ -45,17 +45,16 @@ pub async fn pending(
     limit: i64,
     shards: Option<(super::outbox::ServedShards, i64)>,
 ) -> Result<Vec<i64>, sqlx::Error> {
-    // Without shards, shard 0 of 1: every server's games. (A count of 0 would divide by zero.)
-    let (served, foreign_after) = shards.unwrap_or((super::outbox::ServedShards { first: 0, last: 0, count: 1 }, 0));
+    let (count, first, last, foreign_after) = super::outbox::ServedShards::bound(shards);
     sqlx::query_scalar(
         "SELECT r.game_id FROM reviews r JOIN games g ON g.id = r.game_id WHERE r.state = 'pending' \
          AND (g.guild_id = 0 OR (g.guild_id >> 22) % $2 BETWEEN $3 AND $4 OR r.created_at <= $5) \
          ORDER BY r.game_id LIMIT $1",
     )
     .bind(limit)
-    .bind(i64::from(served.count.max(1)))
-    .bind(i64::from(served.first))
-    .bind(i64::from(served.last))
+    .bind(count)
+    .bind(first)
+    .bind(last)
     .bind(foreign_after)
     .fetch_all(conn)
     .await
