@@ -53,6 +53,8 @@ use tokio_tungstenite::tungstenite::Message;
 pub const APPLICATION_ID: u64 = 1_100_000_000_000_000_001;
 /// The guild a channel belongs to when no pushed interaction or thread said otherwise.
 pub const GUILD: u64 = 1_600_000_000_000_000_001;
+/// The category the fake server's text channels are in.
+pub const CATEGORY: u64 = 1_500_000_000_000_000_900;
 /// The DM channel of [`FakeDiscord::slash_command`] payloads.
 pub const DM_CHANNEL: u64 = 1_400_000_000_000_000_001;
 /// Message flag: only the user of the interaction sees the message.
@@ -979,6 +981,21 @@ impl FakeDiscord {
     }
 }
 
+/// `payload` (from [`in_guild`]) as sent from thread `thread` of channel `parent`: a thread
+/// people opened themselves, as Discord describes it.
+#[must_use]
+pub fn in_thread(mut payload: Value, parent: u64, thread: u64) -> Value {
+    payload["channel_id"] = json!(thread.to_string());
+    payload["channel"] = json!({
+        "id": thread.to_string(), "type": 11, "name": "a thread", "parent_id": parent.to_string(),
+        "thread_metadata": {
+            "archived": false, "auto_archive_duration": 10080, "archive_timestamp": "2026-01-01T00:00:00.000000+00:00",
+            "locked": false,
+        },
+    });
+    payload
+}
+
 /// `payload` (from [`FakeDiscord::slash_command`], [`FakeDiscord::autocomplete`] or
 /// [`FakeDiscord::component`]) as sent from a channel of `guild`: the user becomes a guild member,
 /// as Discord sends it.
@@ -992,6 +1009,12 @@ pub fn in_guild(mut payload: Value, guild: u64, channel: u64) -> Value {
     object.remove("user");
     object.insert("guild_id".to_owned(), json!(guild.to_string()));
     object.insert("channel_id".to_owned(), json!(channel.to_string()));
+    // Discord describes the channel too; a text channel's parent is its category, which the bot
+    // must not take for a thread's parent channel.
+    object.insert(
+        "channel".to_owned(),
+        json!({ "id": channel.to_string(), "type": 0, "name": "games", "parent_id": CATEGORY.to_string() }),
+    );
     object.insert("guild_locale".to_owned(), json!("en-US"));
     object.insert("context".to_owned(), json!(0));
     object.insert(

@@ -5,7 +5,7 @@
 //! English, and speaking Russian, where nothing the bot shows may be English prose.
 
 use serde_json::{Value, json};
-use tafl_e2e::fake_discord::{FakeDiscord, Fault, GUILD, Interaction, StoredMessage, in_guild, with_name};
+use tafl_e2e::fake_discord::{FakeDiscord, Fault, GUILD, Interaction, StoredMessage, in_guild, in_thread, with_name};
 use tafl_e2e::harness::{ALICE, BOB, CHANNEL, EVE, Player, Table, TestBot, private_answer, temp_dir};
 use tafl_e2e::in_english_and_russian;
 
@@ -18,6 +18,7 @@ in_english_and_russian!(
     personal_settings_round_trip_and_style_the_boards_a_player_shows,
     a_bad_default_clock_is_refused_and_a_good_one_times_new_challenges,
     challenges_are_refused_in_channels_the_managers_did_not_allow,
+    a_challenge_in_a_thread_is_judged_by_its_channel_and_played_in_the_thread,
     the_settings_command_is_registered_with_typed_options_in_both_languages,
 );
 
@@ -497,6 +498,66 @@ async fn challenges_are_refused_in_channels_the_managers_did_not_allow(locale: &
     assert!(private_answer(&fake, &all).await.contains(every));
     let challenge = there.command(EVE, "challenge", &json!({}), &[]);
     assert!(!fake.wait_for_original(&challenge).await.is_ephemeral());
+    here.assert_no_english(NOT_ENGLISH);
+    bot.stop().await;
+}
+
+/// A thread people opened under a channel is not in the allow-list itself: its channel is what
+/// the managers allowed or not. A game challenged in a thread is played in that thread, and no
+/// thread is made inside it even with a thread per game on.
+async fn a_challenge_in_a_thread_is_judged_by_its_channel_and_played_in_the_thread(locale: &'static str) {
+    const HERE_THREAD: u64 = 1_500_000_000_000_000_101;
+    const THERE_THREAD: u64 = 1_500_000_000_000_000_102;
+    let (fake, bot) = served("thread-challenge").await;
+    let here = Table { fake: &fake, channel: CHANNEL, locale };
+    let there = Table { fake: &fake, channel: OTHER_CHANNEL, locale };
+    let set = settings(
+        &fake,
+        From::manager(&here, EVE),
+        &[option("threads", json!(true)), channel("allow_channel", OTHER_CHANNEL)],
+    );
+    assert!(private_answer(&fake, &set).await.contains(&format!("<#{OTHER_CHANNEL}>")));
+    // `/tafl …` typed in `thread` under `table`'s channel.
+    let typed =
+        |table: &Table<'_>, thread: u64, player: Player, subcommand: &str, options: &Value, users: &[Player]| {
+            fake.push_interaction(in_thread(
+                table.command_payload(player, subcommand, options, users),
+                table.channel,
+                thread,
+            ))
+        };
+
+    let refused = here.says(
+        "Games are not played in this channel on this server; ask a manager, or use an allowed channel.",
+        "На этом сервере в этом канале не играют; спросите администратора сервера или перейдите в разрешённый канал.",
+    );
+    let challenge = typed(&here, HERE_THREAD, ALICE, "challenge", &json!({ "opponent": BOB.id }), &[BOB]);
+    assert_eq!(private_answer(&fake, &challenge).await, refused, "a thread of a channel not allowed");
+
+    let options = json!({ "opponent": BOB.id, "variant": "brandubh", "side": 0 });
+    let challenge = typed(&there, THERE_THREAD, ALICE, "challenge", &options, &[BOB]);
+    let card = fake.wait_for_original(&challenge).await;
+    assert!(!card.is_ephemeral(), "a card in a thread of the allowed channel: {card:#?}");
+    assert_eq!(card.channel_id, THERE_THREAD);
+    let accept = here.says("Accept", "Принять");
+    let accept = card.button_labels().into_iter().find(|(label, _)| label == accept).expect("an Accept button").1;
+    let _ = there.click(BOB, &card, &accept, None);
+    let begun = here.says("your move: game #1 (Brandubh) has begun", "ваш ход: партия №1 (Брандубх) началась");
+    let notice = fake.wait_for_message("Alice's first notice", |m| m.content.contains(begun)).await;
+    assert_eq!(notice.channel_id, THERE_THREAD, "the game is played in the thread");
+
+    let played = typed(&there, THERE_THREAD, ALICE, "move", &json!({ "notation": "d2-c2" }), &[]);
+    let answer = private_answer(&fake, &played).await;
+    assert!(answer.starts_with(here.says("You played `d2-c2`", "Вы сыграли `d2-c2`")), "{answer}");
+    let board = board_at(&fake, card.id, 1, 1).await;
+    assert_eq!(board.channel_id, THERE_THREAD, "the card became the board, in the thread");
+    let your_move = here.says("your move in game #1", "ваш ход в партии №1");
+    let notice = fake.wait_for_message("Bob's notice", |m| m.content.contains(your_move)).await;
+    assert_eq!(notice.channel_id, THERE_THREAD);
+    assert!(fake.threads().is_empty(), "no thread is made in a thread: {:#?}", fake.threads());
+    let public = |channel: u64| fake.messages_in(channel).iter().filter(|m| !m.is_ephemeral()).count();
+    assert_eq!((public(CHANNEL), public(OTHER_CHANNEL)), (0, 0), "nothing in the channels themselves");
+    assert!(fake.unknown_requests().is_empty(), "{:#?}", fake.unknown_requests());
     here.assert_no_english(NOT_ENGLISH);
     bot.stop().await;
 }

@@ -98,6 +98,24 @@ fn caller(ctx: Context<'_>) -> User {
     User::new(ctx.author().id.get() as i64, ctx.author().display_name())
 }
 
+/// Where the command was used: a channel, or a thread (a forum post too) with its parent
+/// channel, which the server's allow-list judges.
+fn place(ctx: Context<'_>) -> Place {
+    let guild = ctx.guild_id().map_or(0, |g| g.get() as i64);
+    let here = ctx.channel_id().get() as i64;
+    // Discord names a channel's category as its parent too: only a thread's parent counts.
+    let parent = match ctx {
+        poise::Context::Application(app) => {
+            app.interaction.channel.as_ref().filter(|c| super::threads::is_thread(c.kind)).and_then(|c| c.parent_id)
+        }
+        poise::Context::Prefix(_) => None,
+    };
+    match parent {
+        Some(parent) => Place { guild, channel: parent.get() as i64, thread: Some(here) },
+        None => Place { guild, channel: here, thread: None },
+    }
+}
+
 /// The caller's language, for private answers.
 fn lang(ctx: Context<'_>) -> Lang {
     Lang::discord(ctx.locale())
@@ -270,7 +288,6 @@ pub async fn challenge(
     if rated == Some(false) && !against_bot {
         return Err(BotError::Host(HostError::UnratedWithPerson));
     }
-    let guild = ctx.guild_id().map_or(0, |g| g.get() as i64);
     // Without a clock, the host takes the server's default; it also checks the channel.
     let clock = match clock {
         Some(text) => Some(text.parse::<Clock>().map_err(|e| BotError::Host(HostError::BadClock(e)))?),
@@ -287,7 +304,7 @@ pub async fn challenge(
             SideParam::Random => SideChoice::Random,
         },
         clock,
-        place: Place { guild, channel: ctx.channel_id().get() as i64, thread: None },
+        place: place(ctx),
     };
     if against_bot {
         // The bot itself named as the opponent is no person: the level says who plays.

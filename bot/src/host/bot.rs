@@ -206,7 +206,7 @@ impl Host {
                 &NewGame {
                     guild_id: request.place.guild,
                     channel_id: request.place.channel,
-                    thread_id: None,
+                    thread_id: request.place.thread,
                     variant: variant.id(),
                     options: &options,
                     rules: &tafl_rules::otn::rules_string(&rules),
@@ -227,7 +227,7 @@ impl Host {
             let mut loaded = self.load(&mut tx, game_id).await?;
             let bot_moves = note_turn(&mut tx, &mut loaded, now).await?;
             outbox::record(&mut tx, &Show::Board { game: game_id, ply: 0 }, now).await?;
-            if server.threads && request.place.guild != 0 {
+            if server.threads && request.place.guild != 0 && request.place.thread.is_none() {
                 outbox::record(&mut tx, &Show::Thread { game: game_id }, now).await?;
             }
             if !bot_moves {

@@ -231,6 +231,7 @@ impl Host {
                 &store::challenges::NewChallenge {
                     guild_id: request.place.guild,
                     channel_id: request.place.channel,
+                    thread_id: request.place.thread,
                     challenger_id: request.challenger.id,
                     opponent_id: request.opponent.as_ref().map(|o| o.id),
                     variant: variant.id(),
@@ -305,7 +306,7 @@ impl Host {
                 &NewGame {
                     guild_id: row.guild_id,
                     channel_id: row.channel_id,
-                    thread_id: None,
+                    thread_id: row.thread_id,
                     variant: variant.id(),
                     options: &options,
                     rules: &rules_text,
@@ -332,7 +333,8 @@ impl Host {
                 store::messages::set_board(&mut tx, game_id, channel, message, None, now).await?;
             }
             outbox::record(&mut tx, &Show::Board { game: game_id, ply: 0 }, now).await?;
-            if server.threads && row.guild_id != 0 {
+            // A game accepted in a thread is played there: no thread is made in a thread.
+            if server.threads && row.guild_id != 0 && row.thread_id.is_none() {
                 outbox::record(&mut tx, &Show::Thread { game: game_id }, now).await?;
             }
             outbox::record(&mut tx, &Show::YourMove { game: game_id, ply: 0, after_takeback: false }, now).await?;
@@ -1289,7 +1291,7 @@ async fn challenge_view(conn: &mut Conn, row: &ChallengeRow) -> Result<Challenge
         options: row.options.clone(),
         side: row.side.parse().unwrap_or(SideChoice::Random),
         clock: Clock::from_row(row.clock_seconds, row.reserve_cap),
-        place: Place { guild: row.guild_id, channel: row.channel_id, thread: None },
+        place: Place { guild: row.guild_id, channel: row.channel_id, thread: row.thread_id },
         state: ChallengeState::parse(&row.state),
         game_id: row.game_id,
         expires_at: row.expires_at,

@@ -10,6 +10,9 @@ pub struct ChallengeRow {
     pub id: i64,
     pub guild_id: i64,
     pub channel_id: i64,
+    /// The thread the challenge was made in (its channel is the thread's parent); `None` in a
+    /// channel.
+    pub thread_id: Option<i64>,
     pub challenger_id: i64,
     pub opponent_id: Option<i64>,
     pub variant: String,
@@ -29,6 +32,7 @@ pub struct ChallengeRow {
 pub struct NewChallenge<'a> {
     pub guild_id: i64,
     pub channel_id: i64,
+    pub thread_id: Option<i64>,
     pub challenger_id: i64,
     pub opponent_id: Option<i64>,
     pub variant: &'a str,
@@ -41,11 +45,13 @@ pub struct NewChallenge<'a> {
 
 pub async fn insert(conn: &mut AnyConnection, c: &NewChallenge<'_>, now: i64) -> Result<i64, sqlx::Error> {
     sqlx::query_scalar(
-        "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, variant, options, side, \
-         clock_seconds, reserve_cap, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id",
+        "INSERT INTO challenges (guild_id, channel_id, thread_id, challenger_id, opponent_id, variant, options, side, \
+         clock_seconds, reserve_cap, created_at, expires_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id",
     )
     .bind(c.guild_id)
     .bind(c.channel_id)
+    .bind(c.thread_id)
     .bind(c.challenger_id)
     .bind(c.opponent_id)
     .bind(c.variant)
@@ -70,7 +76,7 @@ pub async fn lock(conn: &mut AnyConnection, id: i64) -> Result<(), sqlx::Error> 
 
 pub async fn find(conn: &mut AnyConnection, id: i64) -> Result<Option<ChallengeRow>, sqlx::Error> {
     sqlx::query_as(
-        "SELECT id, guild_id, channel_id, challenger_id, opponent_id, variant, options, side, clock_seconds, \
+        "SELECT id, guild_id, channel_id, thread_id, challenger_id, opponent_id, variant, options, side, clock_seconds, \
          reserve_cap, state, game_id, created_at, expires_at FROM challenges WHERE id = $1",
     )
     .bind(id)
@@ -81,7 +87,7 @@ pub async fn find(conn: &mut AnyConnection, id: i64) -> Result<Option<ChallengeR
 /// Open challenges a user may answer or has made, oldest first.
 pub async fn open_for(conn: &mut AnyConnection, user_id: i64, now: i64) -> Result<Vec<ChallengeRow>, sqlx::Error> {
     sqlx::query_as(
-        "SELECT id, guild_id, channel_id, challenger_id, opponent_id, variant, options, side, clock_seconds, \
+        "SELECT id, guild_id, channel_id, thread_id, challenger_id, opponent_id, variant, options, side, clock_seconds, \
          reserve_cap, state, game_id, created_at, expires_at FROM challenges \
          WHERE state = 'open' AND expires_at > $1 AND (opponent_id IS NULL OR opponent_id = $2 OR challenger_id = $3) \
          ORDER BY id",
@@ -134,7 +140,7 @@ pub async fn expire(conn: &mut AnyConnection, now: i64, limit: i64) -> Result<Ve
                 "UPDATE challenges SET state = 'expired', closed_at = $1 WHERE state = 'open' AND id IN \
                  (SELECT id FROM challenges WHERE state = 'open' AND expires_at <= $2 ORDER BY id LIMIT $3",
                 $lock,
-                ") RETURNING id, guild_id, channel_id, challenger_id, opponent_id, variant, options, side, \
+                ") RETURNING id, guild_id, channel_id, thread_id, challenger_id, opponent_id, variant, options, side, \
                  clock_seconds, reserve_cap, state, game_id, created_at, expires_at"
             )
         };
