@@ -971,7 +971,7 @@ support::both! {
     async fn a_servers_language_is_read_once_and_changes_made_here_are_seen_at_once() {
         let host = host().await;
         let guild = 77;
-        host.note_locales(alice().id, Some("en-US"), Some(guild), Some("ru"), NOW).await.unwrap();
+        host.note_caller(&alice(), Some("en-US"), Some(guild), Some("ru"), NOW).await.unwrap();
         let language = host.server_language(guild).await.unwrap();
         assert_eq!((language.discord.as_deref(), language.chosen.as_deref()), (Some("ru"), None));
         // Changed behind this process's back: the remembered language answers, without a read.
@@ -980,7 +980,7 @@ support::both! {
         // Changes made through the host are seen at once.
         host.set_server_language(guild, Some("en"), NOW).await.unwrap();
         assert_eq!(host.server_language(guild).await.unwrap().chosen.as_deref(), Some("en"));
-        host.note_locales(alice().id, Some("en-US"), Some(guild), Some("uk"), NOW).await.unwrap();
+        host.note_caller(&alice(), Some("en-US"), Some(guild), Some("uk"), NOW).await.unwrap();
         let language = host.server_language(guild).await.unwrap();
         assert_eq!((language.discord.as_deref(), language.chosen.as_deref()), (Some("uk"), Some("en")));
         host.set_server_language(guild, None, NOW).await.unwrap();
@@ -992,10 +992,37 @@ support::both! {
     async fn a_locale_reported_before_the_person_is_recorded_is_kept_once_they_are() {
         let host = host().await;
         let newcomer = tafl_bot::host::User::new(555, "newcomer");
-        host.note_locales(newcomer.id, Some("ru"), None, None, NOW).await.unwrap();
+        host.note_caller(&newcomer, Some("ru"), None, None, NOW).await.unwrap();
         assert_eq!(host.user_locale(newcomer.id).await.unwrap(), None, "nobody to keep it on yet");
         host.remember_user(&newcomer, NOW).await.unwrap();
-        host.note_locales(newcomer.id, Some("ru"), None, None, NOW).await.unwrap();
+        host.note_caller(&newcomer, Some("ru"), None, None, NOW).await.unwrap();
         assert_eq!(host.user_locale(newcomer.id).await.unwrap().as_deref(), Some("ru"));
+    }
+}
+
+support::both! {
+    async fn a_player_who_changes_their_name_is_shown_by_the_new_one_from_their_next_interaction() {
+        let host = host().await;
+        let game = game(&host, "brandubh").await;
+        host.note_caller(&User::new(alice().id, "Alicia\u{7}"), Some("en-US"), None, None, NOW + 1).await.unwrap();
+        let view = host.show(game.id).await.unwrap();
+        assert_eq!(view.attacker.name, "Alicia", "cleaned like every stored name");
+        // The same name again writes nothing: the row's last change stays where it was.
+        let changed = || async {
+            let at: i64 = sqlx::query_scalar("SELECT updated_at FROM users WHERE id = $1")
+                .bind(alice().id)
+                .fetch_one(host.db().pool())
+                .await
+                .unwrap();
+            at
+        };
+        assert_eq!(changed().await, NOW + 1);
+        host.note_caller(&User::new(alice().id, "Alicia"), Some("en-US"), None, None, NOW + 2).await.unwrap();
+        assert_eq!(changed().await, NOW + 1);
+        // Someone never recorded gets no row from an interaction alone.
+        host.note_caller(&User::new(556, "passer-by"), Some("ru"), None, None, NOW).await.unwrap();
+        let rows: i64 =
+            sqlx::query_scalar("SELECT COUNT(*) FROM users WHERE id = 556").fetch_one(host.db().pool()).await.unwrap();
+        assert_eq!(rows, 0);
     }
 }

@@ -210,7 +210,7 @@ async fn realistic_database() -> PathBuf {
     host.set_user_settings(&alice(), &settings, NOW + 90).await.unwrap();
     let server = ServerSettings { threads: true, channels: vec![2, 3], ..ServerSettings::default() };
     host.set_server_settings(PLACE.guild, &server, NOW + 91).await.unwrap();
-    host.note_locales(bob().id, Some("ru"), Some(PLACE.guild), Some("ru"), NOW + 92).await.unwrap();
+    host.note_caller(&bob(), Some("ru"), Some(PLACE.guild), Some("ru"), NOW + 92).await.unwrap();
     host.set_server_language(PLACE.guild, Some("ru"), NOW + 93).await.unwrap();
     // The outbox: one lane delivered, one item retried, one given up, the rest pending.
     let heads = host.outbox_heads(NOW + 100).await.unwrap();

@@ -38,7 +38,7 @@ pub async fn handle(ctx: &serenity::Context, data: &Data, component: &serenity::
     let lang = Lang::discord(Some(&component.locale));
     let guild = component.guild_id.map(|g| g.get() as i64);
     let guild_locale = component.guild_locale.as_deref();
-    super::note_locales(data, component.user.id.get() as i64, &component.locale, guild, guild_locale).await;
+    super::note_caller(data, &component.user, &component.locale, guild, guild_locale).await;
     let click = Click {
         http: &ctx.http,
         data,

@@ -32,7 +32,7 @@ use crate::present::text::{self, Refusal};
 pub use config::{Api, Config, ConfigError, ShardCount, Shards, Token};
 
 use crate::host::search_pool::SearchPool;
-use crate::host::{BotPlayer, Host};
+use crate::host::{BotPlayer, Host, User};
 use crate::store::Db;
 
 /// What every command can reach: the game host, which owns the database, the renderer, whose
@@ -202,9 +202,8 @@ fn framework(
                     if let poise::Context::Application(app) = ctx {
                         let interaction = app.interaction;
                         let guild = interaction.guild_id.map(|g| g.get() as i64);
-                        let user = interaction.user.id.get() as i64;
-                        note_locales(ctx.data(), user, &interaction.locale, guild, interaction.guild_locale.as_deref())
-                            .await;
+                        let guild_locale = interaction.guild_locale.as_deref();
+                        note_caller(ctx.data(), &interaction.user, &interaction.locale, guild, guild_locale).await;
                     }
                 })
             },
@@ -522,11 +521,18 @@ fn stop_signal() -> std::io::Result<impl Future<Output = ()> + Send + 'static> {
     }
 }
 
-/// Records the locales an interaction reports (for the scheduler's messages later). A failure
-/// is logged and changes nothing about the answer.
-pub async fn note_locales(data: &Data, user: i64, locale: &str, guild: Option<i64>, guild_locale: Option<&str>) {
-    if let Err(error) = data.host.note_locales(user, Some(locale), guild, guild_locale, play::now()).await {
-        tracing::warn!(%error, "could not record the locales of an interaction");
+/// Records the caller's name and the locales an interaction reports ([`Host::note_caller`]). A
+/// failure is logged and changes nothing about the answer.
+pub async fn note_caller(
+    data: &Data,
+    user: &serenity::User,
+    locale: &str,
+    guild: Option<i64>,
+    guild_locale: Option<&str>,
+) {
+    let caller = User::new(user.id.get() as i64, user.display_name());
+    if let Err(error) = data.host.note_caller(&caller, Some(locale), guild, guild_locale, play::now()).await {
+        tracing::warn!(%error, "could not record the caller and locales of an interaction");
     }
 }
 

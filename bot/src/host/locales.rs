@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use super::{GameId, Host, HostError, UserId};
+use super::{GameId, Host, HostError, User, UserId};
 use crate::store;
 
 /// How long this process trusts a server's language it read or wrote before reading it again.
@@ -23,8 +23,8 @@ const CACHE_LIMIT: usize = 100_000;
 /// interaction reports locales that rarely change.
 #[derive(Debug, Default)]
 pub(super) struct LanguageCache {
-    /// The locales last written per person (`false`) and server (`true`).
-    seen: HashMap<(bool, i64), String>,
+    /// What was last written of each person and server.
+    seen: HashMap<Noted, String>,
     /// Servers' languages as read, and when.
     servers: HashMap<i64, (ServerLanguage, Instant)>,
     /// Bumped by every write of a server's language: a read that started before a write must not
@@ -51,6 +51,15 @@ impl LanguageCache {
         }
         map.insert(key, value);
     }
+}
+
+/// What an interaction reports that the bot keeps: a person's locale and display name, and a
+/// server's locale.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Noted {
+    Locale(UserId),
+    Name(UserId),
+    ServerLocale(i64),
 }
 
 /// What the bot knows of a server's language.
@@ -105,30 +114,39 @@ impl Host {
         Ok(language)
     }
 
-    /// Records the locales Discord reported with an interaction. Each value is written once per
-    /// change (this process remembers what it last wrote), so the cost per interaction is a map
-    /// lookup, and no write transaction is opened when nothing changed.
-    pub async fn note_locales(
+    /// Records what Discord reported with an interaction of `caller`: their display name (so
+    /// that leaderboards and summaries show a renamed person's new name without waiting for
+    /// their next challenge) and their and the server's locales (for the scheduler's messages
+    /// later). Each value is written once per change (this process remembers what it last
+    /// wrote), so the cost per interaction is a map lookup, and no write transaction is opened
+    /// when nothing changed.
+    pub async fn note_caller(
         &self,
-        user: UserId,
+        caller: &User,
         user_locale: Option<&str>,
         guild: Option<i64>,
         guild_locale: Option<&str>,
         now: i64,
     ) -> Result<(), HostError> {
         retrying!({
-            let fresh = |key: (bool, i64), value: Option<&str>| {
-                let value = value.and_then(clean)?;
+            let fresh = |key: Noted, value: Option<String>| {
                 let cache = self.languages();
-                (cache.seen.get(&key).map(String::as_str) != Some(value)).then(|| value.to_owned())
+                value.filter(|value| cache.seen.get(&key) != Some(value))
             };
-            let user_new = fresh((false, user), user_locale);
-            let guild_new = guild.and_then(|g| fresh((true, g), guild_locale).map(|l| (g, l)));
-            if user_new.is_none() && guild_new.is_none() {
+            let user = caller.id;
+            let name_new = fresh(Noted::Name(user), Some(super::clean_name(&caller.name)));
+            let user_new = fresh(Noted::Locale(user), user_locale.and_then(clean).map(str::to_owned));
+            let guild_new = guild.and_then(|g| {
+                fresh(Noted::ServerLocale(g), guild_locale.and_then(clean).map(str::to_owned)).map(|l| (g, l))
+            });
+            if name_new.is_none() && user_new.is_none() && guild_new.is_none() {
                 return Ok(());
             }
             let mut tx = self.db.begin_write().await?;
             let mut user_known = false;
+            if let Some(name) = &name_new {
+                user_known = store::users::rename(&mut tx, user, name, now).await?;
+            }
             if let Some(locale) = &user_new {
                 user_known = store::users::remember_locale(&mut tx, user, locale, now).await?;
             }
@@ -137,13 +155,19 @@ impl Host {
             }
             tx.commit().await?;
             let mut cache = self.languages();
-            // A person not recorded yet has nowhere to keep a locale: it is written once they are.
-            if let Some(locale) = user_new.filter(|_| user_known) {
-                LanguageCache::note(&mut cache.seen, (false, user), locale);
+            // A person not recorded yet has nowhere to keep a name or a locale: they are written
+            // once the person is (with a first challenge or game).
+            if user_known {
+                if let Some(name) = name_new {
+                    LanguageCache::note(&mut cache.seen, Noted::Name(user), name);
+                }
+                if let Some(locale) = user_new {
+                    LanguageCache::note(&mut cache.seen, Noted::Locale(user), locale);
+                }
             }
             if let Some((guild, locale)) = guild_new {
                 cache.forget_server(guild);
-                LanguageCache::note(&mut cache.seen, (true, guild), locale);
+                LanguageCache::note(&mut cache.seen, Noted::ServerLocale(guild), locale);
             }
             Ok(())
         })

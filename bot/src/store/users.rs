@@ -38,6 +38,21 @@ pub async fn remember(conn: &mut AnyConnection, id: i64, name: &str, now: i64) -
     Ok(())
 }
 
+/// Records a person's current display name; writes only when it changed. Returns whether the
+/// person is known: one never seen before gets no row here (see [`remember_locale`]).
+pub async fn rename(conn: &mut AnyConnection, id: i64, name: &str, now: i64) -> Result<bool, sqlx::Error> {
+    let updated = sqlx::query(
+        "UPDATE users SET updated_at = CASE WHEN name <> $1 THEN $2 ELSE updated_at END, name = $3 WHERE id = $4",
+    )
+    .bind(name)
+    .bind(now)
+    .bind(name)
+    .bind(id)
+    .execute(conn)
+    .await?;
+    Ok(updated.rows_affected() > 0)
+}
+
 /// Records the client locale Discord reports for a person; writes only when it changed. A
 /// person never seen before gets no row here (rows are made with a name by [`remember`]).
 pub async fn remember_locale(conn: &mut AnyConnection, id: i64, locale: &str, now: i64) -> Result<bool, sqlx::Error> {
