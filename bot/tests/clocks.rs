@@ -8,8 +8,8 @@ use std::sync::Arc;
 
 use support::{NOW, PLACE, alice, bob, carol, host, request, snapshot, temp_path};
 use tafl_bot::host::{
-    ChallengeState, Clock, Due, EndReason, Ending, GameId, GameView, Host, HostError, OfferAction, OfferOutcome,
-    ReminderKind, ServerSettings, SideChoice, UserId, UserSettings,
+    CLAIM_AFTER, ChallengeState, Clock, Conclusion, Due, EndReason, Ending, GameId, GameView, Host, HostError,
+    OfferAction, OfferOutcome, ReminderKind, ServerSettings, SideChoice, UserId, UserSettings,
 };
 use tafl_bot::local::Session;
 use tafl_bot::store::Db;
@@ -743,7 +743,8 @@ async fn the_clock_migration_keeps_every_game_move_offer_and_challenge_of_an_exi
             // The clocked game's turn began with its last move.
             (1, "ongoing".into(), None, None, 2, "d1-d3 f4-f3".into(), Some(2000 + 86_400), Some(2000)),
             (2, "attackers_win".into(), Some("resignation".into()), Some(101), 0, String::new(), None, None),
-            (3, "ongoing".into(), None, None, 0, String::new(), None, None),
+            // The untimed game's turn began with its start (0016, for claims).
+            (3, "ongoing".into(), None, None, 0, String::new(), None, Some(1000)),
         ]
     );
     let fk: i64 = sqlx::query_scalar("PRAGMA foreign_keys").fetch_one(pool).await.unwrap();
@@ -902,4 +903,59 @@ async fn postgres_a_batch_in_progress_elsewhere_does_not_hold_up_a_tick() {
         assert!(two.tick(late + 2).await.unwrap().is_empty());
     }))
     .await;
+}
+
+// ----- claims: untimed games left unplayed -----
+
+support::both! {
+    async fn an_untimed_game_left_unplayed_for_two_weeks_is_won_by_the_player_waiting() {
+        let host = host().await;
+        let game = timed_game(&host, "none", NOW).await;
+        move_at(&host, game.id, NOW + HOUR).await;
+        move_at(&host, game.id, NOW + 2 * HOUR).await;
+        let since = NOW + 3 * HOUR;
+        assert_eq!(move_at(&host, game.id, since).await.to_move, Side::Defenders, "bob's move from now on");
+
+        // Only a player, only the one waiting, and only after two weeks.
+        let late = since + 30 * DAY;
+        assert_eq!(host.claim(game.id, carol().id, late).await.unwrap_err(), HostError::NotAPlayer(game.id));
+        assert_eq!(host.claim(game.id, bob().id, late).await.unwrap_err(), HostError::ClaimOnYourMove { id: game.id });
+        let early = host.claim(game.id, alice().id, since + CLAIM_AFTER - 1).await.unwrap_err();
+        assert_eq!(early, HostError::ClaimTooSoon { id: game.id, player: bob(), since, claimable_at: since + CLAIM_AFTER });
+        assert_eq!(host.show(game.id).await.unwrap().ending, None, "a refused claim changes nothing");
+
+        let finished = host.claim(game.id, alice().id, since + CLAIM_AFTER).await.unwrap();
+        let won = Ending { winner: Some(Side::Attackers), reason: EndReason::Abandoned };
+        assert_eq!(finished.game.ending, Some(won));
+        assert_eq!(stored(&host, game.id, "loser_id").await, Some(bob().id));
+        let summary = host.summary(game.id).await.unwrap();
+        assert_eq!(summary.conclusion, Conclusion::Abandoned { side: Some(Side::Defenders) });
+        assert!(!summary.rating_changes.is_empty(), "rated like any game won");
+        // The record says how it ended, and reads back as the same ending.
+        let record = host.export(game.id).await.unwrap();
+        assert!(record.contains("[termination:abandoned]"), "{record}");
+        let imported = host.import(&record, &alice(), &bob(), PLACE, late).await.unwrap();
+        assert_eq!(imported.ending, Some(won));
+        let again = host.claim(game.id, alice().id, late).await.unwrap_err();
+        assert_eq!(again, HostError::GameOver { id: game.id });
+    }
+}
+
+support::both! {
+    async fn a_timed_game_is_not_claimed_and_one_left_before_the_second_move_is_aborted() {
+        let host = host().await;
+        let timed = timed_game(&host, "1d", NOW).await;
+        move_at(&host, timed.id, NOW + HOUR).await;
+        let refused = host.claim(timed.id, alice().id, NOW + HOUR + CLAIM_AFTER).await.unwrap_err();
+        assert_eq!(refused, HostError::ClaimTimed { id: timed.id }, "its clock ends it");
+
+        let untimed = timed_game(&host, "none", NOW).await;
+        move_at(&host, untimed.id, NOW + HOUR).await;
+        let finished = host.claim(untimed.id, alice().id, NOW + HOUR + CLAIM_AFTER).await.unwrap();
+        assert_eq!(finished.game.ending, Some(Ending { winner: None, reason: EndReason::Aborted }));
+        let summary = host.summary(untimed.id).await.unwrap();
+        assert_eq!(summary.conclusion, Conclusion::Aborted);
+        assert!(summary.rating_changes.is_empty(), "a game that never began is not rated");
+        assert_eq!(host.profile(alice().id, None).await.unwrap().games(), 0);
+    }
 }

@@ -13,7 +13,7 @@ use sqlx::migrate::Migrator;
 use sqlx::sqlite::{SqliteConnectOptions, SqlitePoolOptions};
 use sqlx::{AssertSqlSafe, SqlitePool};
 use support::{Rng, find_game, temp_path};
-use tafl_bot::host::Host;
+use tafl_bot::host::{CLAIM_AFTER, EndReason, Host, HostError};
 use tafl_bot::store::Db;
 use tafl_rules::{Reason, Variant, otn};
 
@@ -136,6 +136,37 @@ async fn a_database_half_migrated_by_an_earlier_binary_is_repaired_and_keeps_eve
     let pool = raw_pool(&path).await;
     sqlx_migrator(i64::MAX).await.run(&pool).await.expect("sqlx accepts the repaired history");
     pool.close().await;
+}
+
+/// Games without a clock recorded no start of their turn before 0016; it gives each ongoing game
+/// the moment of its last move (or its start), from which an abandoned one can be claimed.
+#[tokio::test]
+async fn untimed_games_from_before_claims_can_be_claimed_from_their_last_move() {
+    let path = temp_path("claims-from-before");
+    let games = version_2_database(&path, 8).await;
+    let db = Db::open_file(&path).await.expect("the old database opens");
+    for (id, moves) in &games {
+        let start: Option<i64> = sqlx::query_scalar("SELECT turn_started_at FROM games WHERE id = ?")
+            .bind(id)
+            .fetch_one(db.pool())
+            .await
+            .unwrap();
+        // The helper played ply n at 100 + n - 1, in games made at 100.
+        let last_move = if moves.is_empty() { 100 } else { 100 + moves.len() as i64 - 1 };
+        assert_eq!(start, Some(last_move), "game {id} ({} plies)", moves.len());
+    }
+    let host = Host::new(db);
+    let (id, moves) = games.iter().find(|(id, moves)| id % 2 == 0 && moves.len() >= 2).expect("an untimed game");
+    let view = host.show(*id).await.unwrap();
+    assert!(view.clock.is_untimed());
+    let waiting = view.player(view.to_move.opponent()).id;
+    let since = 100 + moves.len() as i64 - 1;
+    let early = host.claim(*id, waiting, since + CLAIM_AFTER - 1).await.unwrap_err();
+    assert!(matches!(early, HostError::ClaimTooSoon { since: at, .. } if at == since), "{early:?}");
+    let finished = host.claim(*id, waiting, since + CLAIM_AFTER).await.unwrap();
+    let ending = finished.game.ending.expect("the claim ends the game");
+    assert_eq!((ending.winner, ending.reason), (Some(view.to_move.opponent()), EndReason::Abandoned));
+    host.db().close().await;
 }
 
 #[tokio::test]

@@ -26,6 +26,7 @@ in_english_and_russian!(
     after_a_restart_the_old_board_still_works,
     through_rate_limits_server_errors_and_a_dropped_gateway_no_move_is_lost_or_doubled,
     a_player_is_reminded_and_then_loses_on_time_with_the_summary_posted,
+    an_untimed_game_left_unplayed_for_two_weeks_is_claimed_with_the_summary_posted,
     after_a_game_the_summary_has_the_gif_and_record_and_the_leaderboard_shows_both_players,
     a_menu_opened_while_the_board_is_being_redrawn_stays_open,
     a_menu_opened_while_the_opponents_click_is_answered_stays_open,
@@ -804,6 +805,56 @@ async fn a_player_is_reminded_and_then_loses_on_time_with_the_summary_posted(loc
     assert!(board.text().contains(ran_out), "{}", board.text());
     let reminders = fake.all_messages().iter().filter(|m| m.content.contains(halfway)).count();
     assert_eq!(reminders, 1, "one reminder");
+    table.assert_no_english(NOT_ENGLISH);
+    bot.stop().await;
+}
+
+async fn an_untimed_game_left_unplayed_for_two_weeks_is_claimed_with_the_summary_posted(locale: &'static str) {
+    let (fake, bot, dir) = served("claim").await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale };
+    let board = start_game(&table, Variant::Brandubh).await;
+    let board = play_by_menus(&table, &board, 1, 0, ALICE, "d2-c2").await;
+    play_by_menus(&table, &board, 1, 1, BOB, "d3-c3").await;
+
+    // Alice has the move: only Bob may claim, and not yet.
+    let mine = table.command(ALICE, "claim", &json!({}), &[]);
+    let answer = private_answer(&fake, &mine).await;
+    let own_move = table.says("It is your move in game #1;", "В партии №1 сейчас ваш ход;");
+    assert!(answer.starts_with(own_move), "{answer}");
+    let early = table.command(BOB, "claim", &json!({}), &[]);
+    let answer = private_answer(&fake, &early).await;
+    let (got, then) = if table.is_english() {
+        ("Alice got the move in game #1 <t:", "; you can claim the win <t:")
+    } else {
+        ("Ход в партии №1 перешёл к игроку Alice <t:", "; если хода не будет, победу можно будет забрать <t:")
+    };
+    assert!(answer.starts_with(got) && answer.contains(then), "{answer}");
+
+    // Two weeks and a day later, Bob's claim wins the game, and the summary says how.
+    let db = tafl_bot::store::Db::open(&format!("sqlite://{}", dir.join("tafl.db").display())).await.unwrap();
+    sqlx::query("UPDATE games SET turn_started_at = turn_started_at - 15 * 86400 WHERE id = 1")
+        .execute(db.pool())
+        .await
+        .unwrap();
+    db.close().await;
+    let claim = table.command(BOB, "claim", &json!({}), &[]);
+    let answer = private_answer(&fake, &claim).await;
+    let claimed = table.says(
+        "You claimed game #1: Alice had not moved for 14 days, and the win is yours.",
+        "Вы забрали победу в партии №1: ходов от игрока Alice не было 14 дней.",
+    );
+    assert_eq!(answer, claimed);
+    let summary =
+        fake.wait_for_message("the summary", |m| m.attachments.iter().any(|a| a.filename == "game-1.gif")).await;
+    assert!(summary.text().contains(summary_words(&table, Some(Side::Defenders))), "{}", summary.text());
+    let left = table.says(
+        "Alice (attackers) had not moved for 14 days, and the win was claimed.",
+        "Ходов от игрока Alice (нападающие) не было 14 дней, и соперник забрал победу.",
+    );
+    assert!(summary.text().contains(left), "{}", summary.text());
+    let board = fake.wait_for_message("the final board", |m| m.id == board.id && m.custom_ids().is_empty()).await;
+    let left = table.says("Alice left the game unplayed", "партия брошена игроком Alice");
+    assert!(board.text().contains(left), "{}", board.text());
     table.assert_no_english(NOT_ENGLISH);
     bot.stop().await;
 }

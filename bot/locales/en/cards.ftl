@@ -30,6 +30,7 @@ card-why-no-moves = no legal move
 card-why-resignation = resignation
 card-why-agreement = agreement
 card-why-time = time
+card-why-abandoned = abandoned
 card-why-aborted = aborted
 card-profile-global = { $games ->
     [one] { $games } rated game

@@ -16,6 +16,7 @@ console-help =
       /hint [N]               the engine's move in your unrated game against it, on a board image
       /games [@user] [all]    your (or someone's) games; all includes finished ones
       /resign [N]             resign a game (your latest one without N)
+      /claim [N]              win an untimed game your opponent left unplayed for two weeks
       /draw offer|accept|decline [N]
       /takeback request|accept|decline [N]
                               offer or answer a draw or a takeback (in your latest game without N)

@@ -76,6 +76,7 @@ how-repetition = repetition
 how-no-moves = no legal moves left
 how-resignation = { $player } resigned
 how-time = { $player } ran out of time
+how-abandoned = { $player } left the game unplayed
 how-aborted = aborted before the second move
 how-agreement = by agreement
 
@@ -126,6 +127,14 @@ answer-takeback-accepted = You agreed: { $plies ->
 answer-draw-accepted = You accepted the draw in game #{ $id }.
 confirm-resign = Resign game #{ $id }? Your opponent wins; this cannot be undone.
 resigned = You resigned game #{ $id }.
+claimed = You claimed game #{ $id }: { $player } had not moved for { $days ->
+    [one] a day
+   *[other] { $days } days
+}, and the win is yours.
+claimed-aborted = Game #{ $id } is aborted: { $player } had not moved for { $days ->
+    [one] a day
+   *[other] { $days } days
+}, and the game ended before the second move, so it has no result and no rating.
 
 ## Challenges
 

@@ -43,8 +43,13 @@ conclusion-resignation = { $player } resigned.
 conclusion-resignation-unknown = The game ended by resignation.
 conclusion-time = { $player } ran out of time.
 conclusion-time-unknown = The game ended on time.
+conclusion-abandoned = { $player } had not moved for { $days ->
+    [one] a day
+   *[other] { $days } days
+}, and the win was claimed.
+conclusion-abandoned-unknown = The game was abandoned, and the win claimed.
 conclusion-agreement = Drawn by agreement.
-conclusion-aborted = Aborted: the clock ran out before the second move. No result, no rating.
+conclusion-aborted = Aborted before each side had moved: no result, no rating.
 
 duration-short = { $days ->
     [0] { $hours ->
@@ -108,6 +113,7 @@ caption-why-no-moves = no legal move
 caption-why-resignation = resignation
 caption-why-agreement = agreement
 caption-why-time = time
+caption-why-abandoned = abandoned
 caption-why-aborted = aborted
 
 ## Variants and rules

@@ -28,6 +28,7 @@ card-why-no-moves = нет ходов
 card-why-resignation = сдача
 card-why-agreement = соглашение
 card-why-time = время
+card-why-abandoned = партия брошена
 card-why-aborted = прервана
 card-profile-global = Рейтинговых партий: { $games } · все серверы
 card-profile-server = Рейтинговых партий: { $games } · этот сервер

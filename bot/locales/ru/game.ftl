@@ -76,6 +76,7 @@ how-repetition = повторение позиции
 how-no-moves = у проигравшей стороны не осталось ходов
 how-resignation = { $player } сдаётся
 how-time = у игрока { $player } кончилось время
+how-abandoned = партия брошена игроком { $player }
 how-aborted = партия прервана до второго хода
 how-agreement = по соглашению
 
@@ -128,6 +129,16 @@ answer-takeback-accepted = Вы согласились: в партии №{ $id
 answer-draw-accepted = Вы согласились на ничью в партии №{ $id }.
 confirm-resign = Сдать партию №{ $id }? Победа перейдёт к сопернику; отменить будет нельзя.
 resigned = Вы сдали партию №{ $id }.
+claimed = Вы забрали победу в партии №{ $id }: ходов от игрока { $player } не было { $days ->
+    [one] { $days } день
+    [few] { $days } дня
+   *[many] { $days } дней
+}.
+claimed-aborted = Партия №{ $id } прервана: ходов от игрока { $player } не было { $days ->
+    [one] { $days } день
+    [few] { $days } дня
+   *[many] { $days } дней
+}, а до второго хода партия так и не дошла, поэтому она без результата и рейтинга.
 
 ## Вызовы
 

@@ -43,8 +43,14 @@ conclusion-resignation = { $player } сдаётся.
 conclusion-resignation-unknown = Партия окончена сдачей.
 conclusion-time = У игрока { $player } вышло время.
 conclusion-time-unknown = Партия окончена по времени.
+conclusion-abandoned = Ходов от игрока { $player } не было { $days ->
+    [one] { $days } день
+    [few] { $days } дня
+   *[many] { $days } дней
+}, и соперник забрал победу.
+conclusion-abandoned-unknown = Партия брошена, и победа засчитана сопернику.
 conclusion-agreement = Ничья по соглашению.
-conclusion-aborted = Партия прервана: время вышло до второго хода. Без результата и рейтинга.
+conclusion-aborted = Партия прервана до того, как обе стороны сделали ход: без результата и рейтинга.
 
 duration-short = { $days ->
     [0] { $hours ->
@@ -111,6 +117,7 @@ caption-why-no-moves = нет ходов
 caption-why-resignation = сдача
 caption-why-agreement = соглашение
 caption-why-time = время
+caption-why-abandoned = партия брошена
 caption-why-aborted = прервана
 
 ## Варианты и правила

@@ -89,6 +89,7 @@ pub fn result_line(ending: Option<Ending>, lang: Lang) -> String {
         EndReason::Resignation => "card-why-resignation",
         EndReason::Agreement => "card-why-agreement",
         EndReason::Time => "card-why-time",
+        EndReason::Abandoned => "card-why-abandoned",
         EndReason::Aborted => "card-why-aborted",
     };
     let (result, why) = (tr!(lang, result), tr!(lang, why));

@@ -32,6 +32,7 @@ pub fn all() -> Vec<poise::Command<super::Data, BotError>> {
         "move_",
         "board",
         "resign",
+        "claim",
         "draw",
         "takeback",
         "hint",
@@ -456,6 +457,17 @@ pub async fn resign(ctx: Context<'_>, #[autocomplete = "autocomplete_game"] game
     ctx.data().host.resign(game, caller(ctx).id, None, now()).await?;
     ctx.data().delivery.wake();
     let reply = CreateReply::default().content(text::resigned(game, lang(ctx))).ephemeral(true);
+    with_retries(|| ctx.send(reply.clone())).await?;
+    Ok(())
+}
+
+/// Claim the win in a game without a clock that your opponent left unplayed for two weeks.
+#[poise::command(slash_command)]
+pub async fn claim(ctx: Context<'_>, #[autocomplete = "autocomplete_game"] game: Option<i64>) -> Result<(), BotError> {
+    let game = resolve_game(ctx, game).await?;
+    let finished = ctx.data().host.claim(game, caller(ctx).id, now()).await?;
+    ctx.data().delivery.wake();
+    let reply = CreateReply::default().content(text::claimed(&finished.game, lang(ctx))).ephemeral(true);
     with_retries(|| ctx.send(reply.clone())).await?;
     Ok(())
 }

@@ -68,6 +68,16 @@ pub enum HostError {
     TakebackPending { id: i64 },
     #[error("nothing to take back in game {0}")]
     NothingToTakeBack(i64),
+    /// A claim in a game with a clock, which ends on time by itself.
+    #[error("claim in timed game {id}")]
+    ClaimTimed { id: i64 },
+    /// A claim by the player to move: only the one waiting for a move may claim.
+    #[error("claim on the caller's own move in game {id}")]
+    ClaimOnYourMove { id: i64 },
+    /// A claim before the opponent's turn has lasted long enough: `player`'s turn began at
+    /// `since`, and the game may be claimed from `claimable_at` (unix seconds).
+    #[error("claim too soon in game {id}: {} to move since {since}, claimable at {claimable_at}", .player.name)]
+    ClaimTooSoon { id: i64, player: User, since: i64, claimable_at: i64 },
     #[error("own {kind:?} offer in game {id}")]
     OwnOffer { id: i64, kind: OfferKind },
     /// A server naming more channels for games than it may.

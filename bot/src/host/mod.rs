@@ -77,10 +77,10 @@ pub use scheduler::{Digest, Due, Reminder, ReminderKind};
 pub use settings::{ServerSettings, UserSettings};
 pub use summary::captures_by_side;
 pub use types::{
-    Accepted, Challenge, ChallengeId, ChallengeRequest, ChallengeState, Conclusion, EndReason, Ending, FamilyRating,
-    Finished, GameId, GameSummary, GameView, Leaderboard, LeaderboardEntry, MoveChoice, MoveEffect, OfferAction,
-    OfferOutcome, Place, Played, PlayerResult, Profile, RatingChange, Scope, SideChoice, SideRecord, Streak, Summary,
-    User, UserId,
+    Accepted, CLAIM_AFTER, Challenge, ChallengeId, ChallengeRequest, ChallengeState, Conclusion, EndReason, Ending,
+    FamilyRating, Finished, GameId, GameSummary, GameView, Leaderboard, LeaderboardEntry, MoveChoice, MoveEffect,
+    OfferAction, OfferOutcome, Place, Played, PlayerResult, Profile, RatingChange, Scope, SideChoice, SideRecord,
+    Streak, Summary, User, UserId,
 };
 
 use crate::store::games::NewGame;
@@ -525,11 +525,10 @@ impl Host {
                 end_game(&mut tx, &mut loaded, ending, None, now).await?;
                 notify = players(&loaded.row);
             } else {
-                if loaded.row.clock_seconds.is_some() {
-                    let turn = scheduler::turn_after_move(&loaded.row, to_move, now);
-                    store::games::set_turn(&mut tx, game_id, &turn).await?;
-                    set_turn_in_row(&mut loaded.row, &turn);
-                }
+                // Untimed games too: an untimed turn's start is when a claim becomes possible.
+                let turn = scheduler::turn_after_move(&loaded.row, to_move, now);
+                store::games::set_turn(&mut tx, game_id, &turn).await?;
+                set_turn_in_row(&mut loaded.row, &turn);
                 let ply = loaded.game.ply();
                 outbox::record(&mut tx, &Show::Board { game: game_id, ply }, now).await?;
                 // The bot needs no notice: its turn is noted for the bot player instead.
@@ -570,6 +569,45 @@ impl Host {
             let side = if sides.len() == 1 { sides[0] } else { loaded.game.position().to_move() };
             let ending = Ending { winner: Some(side.opponent()), reason: EndReason::Resignation };
             let finished = finish_in(&mut tx, loaded, ending, Some(user), now).await?;
+            tx.commit().await?;
+            Ok(finished)
+        })
+    }
+
+    /// Claims `user`'s untimed game that their opponent has left: once the opponent's turn has
+    /// lasted [`CLAIM_AFTER`](types::CLAIM_AFTER), the player waiting for a move wins (the game
+    /// is abandoned), or, when fewer than two plies were played, the game is aborted (no result,
+    /// unrated), as a clock running out would. A timed game ends on time by itself, so it cannot
+    /// be claimed.
+    pub async fn claim(&self, game_id: GameId, user: UserId, now: i64) -> Result<Finished, HostError> {
+        retrying!({
+            let mut tx = self.db.begin_write().await?;
+            let loaded = self.load_for_update(&mut tx, game_id).await?;
+            let sides = player_side(&loaded, user)?;
+            ensure_ongoing(&loaded)?;
+            let row = &loaded.row;
+            if row.clock_seconds.is_some() {
+                return Err(HostError::ClaimTimed { id: game_id });
+            }
+            let to_move = loaded.game.position().to_move();
+            if sides.contains(&to_move) {
+                return Err(HostError::ClaimOnYourMove { id: game_id });
+            }
+            // Every turn records its start (migration 0016 gave ongoing games theirs).
+            let since = row.turn_started_at.unwrap_or(row.updated_at);
+            let claimable_at = since.saturating_add(types::CLAIM_AFTER);
+            if now < claimable_at {
+                let name = if to_move == Side::Attackers { &row.attacker_name } else { &row.defender_name };
+                let player = User { id: side_player(row, to_move), name: name.clone() };
+                return Err(HostError::ClaimTooSoon { id: game_id, player, since, claimable_at });
+            }
+            let loser = side_player(row, to_move);
+            let (ending, loser) = if loaded.game.ply() < types::PLIES_TO_COUNT {
+                (Ending { winner: None, reason: EndReason::Aborted }, None)
+            } else {
+                (Ending { winner: Some(to_move.opponent()), reason: EndReason::Abandoned }, Some(loser))
+            };
+            let finished = finish_in(&mut tx, loaded, ending, loser, now).await?;
             tx.commit().await?;
             Ok(finished)
         })
@@ -850,7 +888,7 @@ impl Host {
                         .and_then(EndReason::parse)
                         .filter(|reason| match reason {
                             EndReason::Agreement => winner.is_none(),
-                            EndReason::Resignation | EndReason::Time => winner.is_some(),
+                            EndReason::Resignation | EndReason::Time | EndReason::Abandoned => winner.is_some(),
                             EndReason::Board(_) | EndReason::Aborted => false,
                         })
                         .unwrap_or(default);
@@ -1096,12 +1134,11 @@ async fn take_back(
     store::games::set_moves(conn, game_id, ply, &movetext(&loaded.game), now).await?;
     store::offers::resolve(conn, offer.id, "accepted", now).await?;
     loaded.row.ply = ply;
-    if loaded.row.clock_seconds.is_some() {
-        let to_move = loaded.game.position().to_move();
-        let turn = scheduler::turn_after_takeback(&loaded.row, to_move, now);
-        store::games::set_turn(conn, game_id, &turn).await?;
-        set_turn_in_row(&mut loaded.row, &turn);
-    }
+    // A takeback begins a fresh turn, untimed ones included (see `play_checked`).
+    let to_move = loaded.game.position().to_move();
+    let turn = scheduler::turn_after_takeback(&loaded.row, to_move, now);
+    store::games::set_turn(conn, game_id, &turn).await?;
+    set_turn_in_row(&mut loaded.row, &turn);
     let event = OfferEvent::Accepted { plies_taken_back: plies };
     record_offer(conn, game_id, OfferKind::Takeback, event, user, vec![offer.by_user], now).await?;
     let ply = loaded.game.ply();

@@ -406,7 +406,8 @@ fn turn_from(clock: Clock, now: i64, attacker_reserve: i64, defender_reserve: i6
     Turn {
         attacker_reserve,
         defender_reserve,
-        turn_started_at: deadline.map(|_| now),
+        // Untimed turns record their start too: an untimed game left unplayed is claimed from it.
+        turn_started_at: Some(now),
         deadline_at: deadline,
         reminders_sent: 0,
         next_due_at: deadline.map(|deadline| clock::next_due(now, deadline, 0)),

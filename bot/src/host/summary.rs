@@ -72,6 +72,7 @@ fn summarise(loaded: &Loaded, rating_changes: Vec<RatingChange>) -> Summary {
             EndReason::Board(Reason::NoMoves) => Conclusion::NoMoves { side: game.to_move },
             EndReason::Resignation => Conclusion::Resignation { side: loser },
             EndReason::Time => Conclusion::Time { side: loser },
+            EndReason::Abandoned => Conclusion::Abandoned { side: loser },
             EndReason::Agreement => Conclusion::Agreement,
             EndReason::Aborted => Conclusion::Aborted,
         },

@@ -150,6 +150,11 @@ pub struct Challenge {
 /// lost: nothing was decided in it.
 pub const PLIES_TO_COUNT: usize = 2;
 
+/// How long the player to move in an untimed game may leave it unplayed before their opponent
+/// may claim the win (two weeks): long enough for a holiday, short enough that a game nobody
+/// will finish does not stay open for good.
+pub const CLAIM_AFTER: i64 = 14 * 86_400;
+
 /// Why a game ended: a reason of the rules, or one that happens off the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EndReason {
@@ -157,9 +162,11 @@ pub enum EndReason {
     Resignation,
     Agreement,
     Time,
-    /// Ended before both sides had moved (the first player to move ran out of time): no result,
-    /// never rated.
+    /// Ended before both sides had moved (the first player to move ran out of time, or left an
+    /// untimed game unplayed): no result, never rated.
     Aborted,
+    /// Won by claim: the loser left an untimed game unplayed for [`CLAIM_AFTER`] seconds.
+    Abandoned,
 }
 
 impl EndReason {
@@ -172,11 +179,12 @@ impl EndReason {
             EndReason::Agreement => "agreement",
             EndReason::Time => "time",
             EndReason::Aborted => "aborted",
+            EndReason::Abandoned => "abandoned",
         }
     }
 
     /// Every reason, for tests and documentation.
-    pub const ALL: [EndReason; 10] = [
+    pub const ALL: [EndReason; 11] = [
         EndReason::Board(Reason::KingCaptured),
         EndReason::Board(Reason::KingEscaped),
         EndReason::Board(Reason::ExitFort),
@@ -187,6 +195,7 @@ impl EndReason {
         EndReason::Agreement,
         EndReason::Time,
         EndReason::Aborted,
+        EndReason::Abandoned,
     ];
 
     #[must_use]
@@ -668,7 +677,13 @@ pub enum Conclusion {
         side: Option<Side>,
     },
     Agreement,
-    /// The clock ran out before the second move: no result, and no rating.
+    /// `side` left an untimed game unplayed, and the opponent claimed the win (`None` as for
+    /// resignation).
+    Abandoned {
+        side: Option<Side>,
+    },
+    /// The clock ran out (or an untimed game was left) before the second move: no result, and
+    /// no rating.
     Aborted,
 }
 

@@ -166,6 +166,7 @@ impl Session {
             "hint" => self.hint(&args).await,
             "games" => self.games(&args).await,
             "resign" => self.resign(&args).await,
+            "claim" => self.claim(&args).await,
             "draw" => self.offer(&args, false).await,
             "takeback" => self.offer(&args, true).await,
             "export" => self.export(&args).await,
@@ -578,6 +579,13 @@ impl Session {
         let finished = self.host.resign(id, me.id, None, self.now()).await.map_err(self.refusal())?;
         let line = tr!(self.lang, "console-resigned", by = self.at(&me), id = id);
         Ok(format!("{line}\n{}", self.show(&finished.game)))
+    }
+
+    async fn claim(&mut self, args: &[&str]) -> Result<String, String> {
+        let me = self.me().await?;
+        let id = self.pick_game(args.first().copied(), &me).await?;
+        let finished = self.host.claim(id, me.id, self.now()).await.map_err(self.refusal())?;
+        Ok(format!("{}\n{}", text::claimed(&finished.game, self.lang), self.show(&finished.game)))
     }
 
     async fn offer(&mut self, args: &[&str], takeback: bool) -> Result<String, String> {
@@ -995,7 +1003,7 @@ fn flag(arg: &str, option: &str, value: &str, lang: Lang) -> Result<bool, String
 }
 
 /// The names `execute` answers to, for the suggestion after a typo (a test runs every one).
-pub const COMMANDS: [&str; 27] = [
+pub const COMMANDS: [&str; 28] = [
     "help",
     "quit",
     "exit",
@@ -1012,6 +1020,7 @@ pub const COMMANDS: [&str; 27] = [
     "hint",
     "games",
     "resign",
+    "claim",
     "draw",
     "takeback",
     "export",

@@ -8,8 +8,8 @@ use super::markup::{plain_name, player_name, timestamp};
 use super::text::{move_number, side_name, variant_name};
 use super::{Lang, tr};
 use crate::host::{
-    Conclusion, EndReason, Ending, GameView, Leaderboard, PlayerResult, Profile, RatingChange, Review, ReviewState,
-    Scope, SideRecord, Summary,
+    CLAIM_AFTER, Conclusion, EndReason, Ending, GameView, Leaderboard, PlayerResult, Profile, RatingChange, Review,
+    ReviewState, Scope, SideRecord, Summary,
 };
 
 /// The engine review's line of a summary: the turning point with the ply, the move played and
@@ -134,6 +134,10 @@ pub fn conclusion_text(summary: &Summary, lang: Lang) -> String {
         Conclusion::Resignation { side: None } => tr!(lang, "conclusion-resignation-unknown"),
         Conclusion::Time { side: Some(side) } => tr!(lang, "conclusion-time", player = player(side)),
         Conclusion::Time { side: None } => tr!(lang, "conclusion-time-unknown"),
+        Conclusion::Abandoned { side: Some(side) } => {
+            tr!(lang, "conclusion-abandoned", player = player(side), days = CLAIM_AFTER / 86_400)
+        }
+        Conclusion::Abandoned { side: None } => tr!(lang, "conclusion-abandoned-unknown"),
         Conclusion::Agreement => tr!(lang, "conclusion-agreement"),
         Conclusion::Aborted => tr!(lang, "conclusion-aborted"),
     }
@@ -163,6 +167,7 @@ pub fn result_caption(ending: Ending, lang: Lang) -> String {
             EndReason::Resignation => "caption-why-resignation",
             EndReason::Agreement => "caption-why-agreement",
             EndReason::Time => "caption-why-time",
+            EndReason::Abandoned => "caption-why-abandoned",
             EndReason::Aborted => "caption-why-aborted",
         }
     );

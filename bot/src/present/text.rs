@@ -9,9 +9,9 @@ use tafl_rules::{
 use super::markup::{self, Markup, mention, name, plain_name, player_name, timestamp};
 use super::{Lang, tr};
 use crate::host::{
-    Challenge, ChallengeState, Clock, ClockError, EndReason, GameId, GameSummary, GameView, HostError, MoveChoice,
-    MoveEffect, OfferKind, OfferOutcome, OpenOffer, RecordFault, Reminder, ReminderKind, SideChoice, StorageFault,
-    User, UserId, rating_families,
+    CLAIM_AFTER, Challenge, ChallengeState, Clock, ClockError, EndReason, GameId, GameSummary, GameView, HostError,
+    MoveChoice, MoveEffect, OfferKind, OfferOutcome, OpenOffer, RecordFault, Reminder, ReminderKind, SideChoice,
+    StorageFault, User, UserId, rating_families,
 };
 
 // ----- variants and rules -----
@@ -238,6 +238,16 @@ pub fn host_error(error: &HostError, lang: Lang) -> String {
         },
         HostError::TakebackPending { id } => tr!(lang, "error-takeback-pending", id = *id),
         HostError::NothingToTakeBack(id) => tr!(lang, "error-nothing-to-take-back", id = *id),
+        HostError::ClaimTimed { id } => tr!(lang, "error-claim-timed", id = *id),
+        HostError::ClaimOnYourMove { id } => tr!(lang, "error-claim-on-your-move", id = *id),
+        HostError::ClaimTooSoon { id, player, since, claimable_at } => tr!(
+            lang,
+            "error-claim-too-soon",
+            id = *id,
+            player = player_name(lang, player),
+            since = markup::timestamp(lang, *since),
+            when = markup::timestamp(lang, *claimable_at)
+        ),
         HostError::OwnOffer { id, kind } => {
             let (message, command) = match kind {
                 OfferKind::Draw => ("error-own-draw-offer", "draw"),
@@ -543,6 +553,7 @@ pub fn reason_words(reason: EndReason, game: &GameView, lang: Lang) -> String {
         EndReason::Board(Reason::NoMoves) => tr!(lang, "how-no-moves"),
         EndReason::Resignation => tr!(lang, "how-resignation", player = loser),
         EndReason::Time => tr!(lang, "how-time", player = loser),
+        EndReason::Abandoned => tr!(lang, "how-abandoned", player = loser),
         EndReason::Aborted => tr!(lang, "how-aborted"),
         EndReason::Agreement => tr!(lang, "how-agreement"),
     }
@@ -725,6 +736,17 @@ pub fn confirm_resign(game: GameId, lang: Lang) -> String {
 #[must_use]
 pub fn resigned(game: GameId, lang: Lang) -> String {
     tr!(lang, "resigned", id = game)
+}
+
+/// The private answer after claiming a game the opponent left (`game`, finished by the claim):
+/// won, or aborted when it ended before the second move.
+#[must_use]
+pub fn claimed(game: &GameView, lang: Lang) -> String {
+    let aborted = game.ending.is_some_and(|e| e.reason == EndReason::Aborted);
+    // The one who left it is the one to move: a claim changes no position.
+    let player = player_name(lang, game.player(game.to_move));
+    let days = CLAIM_AFTER / 86_400;
+    tr!(lang, if aborted { "claimed-aborted" } else { "claimed" }, id = game.id, player = player, days = days)
 }
 
 /// Labels of buttons and menus.
