@@ -8,7 +8,7 @@
 --
 -- Every turn now records when it began, untimed ones too (`turn_started_at`, NULL before for
 -- games without a clock): the claim is measured from it. Ongoing games get the moment of their
--- last move, or their start.
+-- last move, or their start, and untimed ones the moment they may be claimed (`next_due_at`).
 
 PRAGMA foreign_keys = OFF;
 
@@ -89,6 +89,11 @@ CREATE INDEX games_finished ON games (finished_at) WHERE finished_at IS NOT NULL
 UPDATE games
 SET turn_started_at = coalesce((SELECT max(m.played_at) FROM moves m WHERE m.game_id = games.id), created_at)
 WHERE status = 'ongoing' AND turn_started_at IS NULL;
+
+-- An untimed turn comes due once, two weeks (1,209,600 s) after it began: the scheduler then
+-- tells the person waiting that they may claim, or the bot, when it is the one waiting, claims.
+-- (A turn of the bot's is never due; the scheduler drops such a moment when it comes.)
+UPDATE games SET next_due_at = turn_started_at + 1209600 WHERE status = 'ongoing' AND clock_seconds IS NULL;
 
 COMMIT;
 

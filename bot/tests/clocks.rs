@@ -8,8 +8,8 @@ use std::sync::Arc;
 
 use support::{NOW, PLACE, alice, bob, carol, host, request, snapshot, temp_path};
 use tafl_bot::host::{
-    CLAIM_AFTER, ChallengeState, Clock, Conclusion, Due, EndReason, Ending, GameId, GameView, Host, HostError,
-    OfferAction, OfferOutcome, ReminderKind, ServerSettings, SideChoice, UserId, UserSettings,
+    CLAIM_AFTER, ChallengeState, Claimable, Clock, Conclusion, Due, EndReason, Ending, GameId, GameView, Host,
+    HostError, OfferAction, OfferOutcome, ReminderKind, ServerSettings, SideChoice, UserId, UserSettings,
 };
 use tafl_bot::local::Session;
 use tafl_bot::store::Db;
@@ -165,14 +165,16 @@ support::both! {
 }
 
 support::both! {
-    async fn an_untimed_game_has_no_deadline_and_never_comes_due() {
+    async fn an_untimed_game_has_no_deadline_and_comes_due_only_once_it_may_be_claimed() {
         let host = host().await;
         let g = timed_game(&host, "none", NOW).await;
         assert_eq!(g.deadline_at, None);
         assert!(g.clock.is_untimed());
         move_at(&host, g.id, NOW + 10).await;
-        assert!(run(&host, NOW, NOW + 400 * DAY, 5 * DAY).await.is_empty());
-        assert!(!host.show(g.id).await.unwrap().is_over());
+        let found = run(&host, NOW, NOW + 400 * DAY, 5 * DAY).await;
+        let [(_, Due::Claimable(told))] = found.as_slice() else { panic!("one notice, nothing else: {found:?}") };
+        assert_eq!((told.claimant.id, told.absent.id), (alice().id, bob().id));
+        assert!(!host.show(g.id).await.unwrap().is_over(), "never lost on time");
     }
 }
 
@@ -494,6 +496,8 @@ fn key(due: &Due) -> String {
         Due::ChallengeExpired(c) => format!("challenge {}", c.id),
         Due::Digest(d) => format!("digest {}", d.user.id),
         Due::Grace { until, .. } => format!("grace {until}"),
+        Due::Claimable(c) => format!("claimable {}", c.game),
+        Due::Claimed(f) => format!("claimed {}", f.game.id),
     }
 }
 
@@ -764,7 +768,10 @@ async fn the_clock_migration_keeps_every_game_move_offer_and_challenge_of_an_exi
     sqlx::query("DELETE FROM games WHERE id = 1").execute(pool).await.unwrap();
     assert_eq!((count("moves").await, count("offers").await), (0, 0), "cascaded");
     // The new outcome is allowed, and the indexes are back.
-    sqlx::query("UPDATE games SET status = 'aborted', reason = 'aborted' WHERE id = 3").execute(pool).await.unwrap();
+    sqlx::query("UPDATE games SET status = 'aborted', reason = 'aborted', next_due_at = NULL WHERE id = 3")
+        .execute(pool)
+        .await
+        .unwrap();
     let indexes: Vec<String> =
         sqlx::query_scalar("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'games' ORDER BY name")
             .fetch_all(pool)
@@ -957,5 +964,116 @@ support::both! {
         assert_eq!(summary.conclusion, Conclusion::Aborted);
         assert!(summary.rating_changes.is_empty(), "a game that never began is not rated");
         assert_eq!(host.profile(alice().id, None).await.unwrap().games(), 0);
+    }
+}
+
+fn claimables(found: &[(i64, Due)]) -> Vec<(i64, Claimable)> {
+    found
+        .iter()
+        .filter_map(|(at, due)| match due {
+            Due::Claimable(c) => Some((*at, c.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+support::both! {
+    async fn the_person_waiting_is_told_once_when_an_untimed_game_may_be_claimed() {
+        let host = host().await;
+        host.tick(NOW).await.unwrap();
+        let game = timed_game(&host, "none", NOW).await;
+        assert_eq!(stored(&host, game.id, "next_due_at").await, Some(NOW + CLAIM_AFTER), "alice's turn");
+        move_at(&host, game.id, NOW + HOUR).await;
+        let since = NOW + 2 * HOUR;
+        move_at(&host, game.id, since).await;
+        assert_eq!(stored(&host, game.id, "next_due_at").await, Some(since + CLAIM_AFTER), "each move restarts it");
+
+        // Alice's untimed turn: nothing for two weeks, then Bob is told, once.
+        let found = run(&host, since, since + CLAIM_AFTER + 2 * DAY, 6 * HOUR).await;
+        let told = claimables(&found);
+        let expected = Claimable { game: game.id, claimant: bob(), absent: alice() };
+        assert_eq!(told, [(since + CLAIM_AFTER, expected)], "{found:?}");
+        assert!(timeouts(&found).is_empty() && reminders(&found).is_empty(), "{found:?}");
+        assert_eq!(stored(&host, game.id, "next_due_at").await, None, "told once");
+        assert!(!host.show(game.id).await.unwrap().is_over(), "only a claim ends it");
+        let kinds: Vec<String> = sqlx::query_scalar("SELECT kind FROM outbox WHERE kind = 'claimable'")
+            .fetch_all(host.db().pool())
+            .await
+            .unwrap();
+        assert_eq!(kinds.len(), 1, "the notice is in the outbox");
+        let claimed = host.claim(game.id, bob().id, since + CLAIM_AFTER + 2 * DAY).await.unwrap();
+        assert_eq!(claimed.game.ending.map(|e| e.reason), Some(EndReason::Abandoned));
+    }
+}
+
+#[tokio::test]
+async fn the_bot_claims_an_untimed_game_its_person_left_and_its_own_turns_never_come_due() {
+    let host = host().await;
+    host.tick(NOW).await.unwrap();
+    // The bot attacks: its turn is never due, however long it lasts.
+    let game = bot_game(&host, "none", SideChoice::Defenders, NOW).await;
+    assert_eq!(stored(&host, game.id, "next_due_at").await, None);
+    let since = NOW + HOUR;
+    bot_moves_at(&host, since).await;
+    assert_eq!(stored(&host, game.id, "next_due_at").await, Some(since + CLAIM_AFTER), "alice's turn");
+    move_at(&host, game.id, since + MINUTE).await;
+    assert_eq!(stored(&host, game.id, "next_due_at").await, None, "the bot's turn again");
+    let since = since + 2 * MINUTE;
+    bot_moves_at(&host, since).await;
+
+    // Alice leaves it: two weeks later the bot claims the win.
+    let found = run(&host, since, since + CLAIM_AFTER + DAY, 6 * HOUR).await;
+    let claimed: Vec<(i64, Option<Ending>)> = found
+        .iter()
+        .filter_map(|(at, due)| match due {
+            Due::Claimed(finished) => Some((*at, finished.game.ending)),
+            _ => None,
+        })
+        .collect();
+    let won = Ending { winner: Some(Side::Attackers), reason: EndReason::Abandoned };
+    assert_eq!(claimed, [(since + CLAIM_AFTER, Some(won))], "{found:?}");
+    assert!(claimables(&found).is_empty(), "nobody to tell");
+    assert_eq!(host.show(game.id).await.unwrap().ending, Some(won));
+}
+
+support::both! { multi_thread
+    async fn two_schedulers_tell_each_person_waiting_once() {
+        let (one, two) = support::two_dbs().await;
+        let one = Host::new(one).with_grace(1000 * DAY, HOUR);
+        let two = Host::new(two).with_grace(1000 * DAY, HOUR);
+        one.tick(NOW).await.unwrap();
+        let mut games = Vec::new();
+        for n in 0..30 {
+            let game = timed_game(if n % 2 == 0 { &one } else { &two }, "none", NOW + n).await;
+            move_at(&one, game.id, NOW + 100).await;
+            games.push(game.id);
+        }
+        let at = NOW + 100 + CLAIM_AFTER;
+        let barrier = Arc::new(Barrier::new(2));
+        let spawn = |host: Host| {
+            let barrier = Arc::clone(&barrier);
+            tokio::spawn(async move {
+                barrier.wait().await;
+                host.tick(at).await.unwrap()
+            })
+        };
+        let (a, b) = (spawn(one.clone()), spawn(two.clone()));
+        let mut told: Vec<GameId> = a
+            .await
+            .unwrap()
+            .into_iter()
+            .chain(b.await.unwrap())
+            .filter_map(|due| match due {
+                Due::Claimable(c) => Some(c.game),
+                _ => None,
+            })
+            .collect();
+        told.sort_unstable();
+        assert_eq!(told, games, "each game once, by one scheduler or the other");
+        let notices: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM outbox WHERE kind = 'claimable'")
+            .fetch_one(one.db().pool())
+            .await
+            .unwrap();
+        assert_eq!(notices, 30);
     }
 }

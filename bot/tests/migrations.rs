@@ -146,14 +146,18 @@ async fn untimed_games_from_before_claims_can_be_claimed_from_their_last_move() 
     let games = version_2_database(&path, 8).await;
     let db = Db::open_file(&path).await.expect("the old database opens");
     for (id, moves) in &games {
-        let start: Option<i64> = sqlx::query_scalar("SELECT turn_started_at FROM games WHERE id = ?")
-            .bind(id)
-            .fetch_one(db.pool())
-            .await
-            .unwrap();
+        let (start, due, clock): (Option<i64>, Option<i64>, Option<i64>) =
+            sqlx::query_as("SELECT turn_started_at, next_due_at, clock_seconds FROM games WHERE id = ?")
+                .bind(id)
+                .fetch_one(db.pool())
+                .await
+                .unwrap();
         // The helper played ply n at 100 + n - 1, in games made at 100.
         let last_move = if moves.is_empty() { 100 } else { 100 + moves.len() as i64 - 1 };
         assert_eq!(start, Some(last_move), "game {id} ({} plies)", moves.len());
+        if clock.is_none() {
+            assert_eq!(due, Some(last_move + CLAIM_AFTER), "game {id}: due when it may be claimed");
+        }
     }
     let host = Host::new(db);
     let (id, moves) = games.iter().find(|(id, moves)| id % 2 == 0 && moves.len() >= 2).expect("an untimed game");

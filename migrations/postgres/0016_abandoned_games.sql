@@ -1,6 +1,7 @@
 -- PostgreSQL's version of migrations/0016_abandoned_games.sql: the reason `abandoned` (an
--- untimed game won by claim after the loser left it unplayed for two weeks), and the start of
--- every turn, untimed ones too. PostgreSQL changes the CHECK constraint in place.
+-- untimed game won by claim after the loser left it unplayed for two weeks), the start of every
+-- turn, untimed ones too, and when an untimed one may be claimed. PostgreSQL changes the CHECK
+-- constraint in place.
 
 ALTER TABLE games DROP CONSTRAINT games_reason_check;
 ALTER TABLE games ADD CONSTRAINT games_reason_check
@@ -10,3 +11,8 @@ ALTER TABLE games ADD CONSTRAINT games_reason_check
 UPDATE games
 SET turn_started_at = coalesce((SELECT max(m.played_at) FROM moves m WHERE m.game_id = games.id), created_at)
 WHERE status = 'ongoing' AND turn_started_at IS NULL;
+
+-- An untimed turn comes due once, two weeks (1,209,600 s) after it began: the scheduler then
+-- tells the person waiting that they may claim, or the bot, when it is the one waiting, claims.
+-- (A turn of the bot's is never due; the scheduler drops such a moment when it comes.)
+UPDATE games SET next_due_at = turn_started_at + 1209600 WHERE status = 'ongoing' AND clock_seconds IS NULL;

@@ -830,13 +830,23 @@ async fn an_untimed_game_left_unplayed_for_two_weeks_is_claimed_with_the_summary
     };
     assert!(answer.starts_with(got) && answer.contains(then), "{answer}");
 
-    // Two weeks and a day later, Bob's claim wins the game, and the summary says how.
+    // Two weeks and a day later: the scheduler tells Bob, and his claim wins the game.
     let db = tafl_bot::store::Db::open(&format!("sqlite://{}", dir.join("tafl.db").display())).await.unwrap();
-    sqlx::query("UPDATE games SET turn_started_at = turn_started_at - 15 * 86400 WHERE id = 1")
-        .execute(db.pool())
-        .await
-        .unwrap();
+    sqlx::query(
+        "UPDATE games SET turn_started_at = turn_started_at - 15 * 86400, next_due_at = turn_started_at - 86400 \
+         WHERE id = 1",
+    )
+    .execute(db.pool())
+    .await
+    .unwrap();
     db.close().await;
+    let told = table.says("Alice has not moved in game #1", "ходов от игрока Alice в партии №1");
+    let notice = fake.wait_for_message("the claim notice", |m| m.content.contains(told)).await;
+    assert!(notice.content.starts_with(&format!("<@{}>, ", BOB.id)), "{}", notice.content);
+    let may =
+        table.says("for 14 days: you may claim the win with ", "не было 14 дней: вы можете забрать победу командой ");
+    assert!(notice.content.contains(may), "{}", notice.content);
+    assert_eq!(notice.channel_id, CHANNEL);
     let claim = table.command(BOB, "claim", &json!({}), &[]);
     let answer = private_answer(&fake, &claim).await;
     let claimed = table.says(

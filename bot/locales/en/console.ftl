@@ -122,6 +122,14 @@ console-reminder = reminder: { $player }, half your time in game #{ $id } is gon
 console-last-warning = last warning: { $player }, only { $left } left in game #{ $id }
 console-timed-out = { $player } ran out of time in game #{ $id }.
 console-challenge-expired = challenge #{ $id } from { $by } expired unanswered
+console-claimable = { $player } may now claim game #{ $id } with /claim: { $absent } has not moved for { $days ->
+    [one] a day
+   *[other] { $days } days
+}.
+console-claimed = { $player } claimed game #{ $id }: { $absent } had not moved for { $days ->
+    [one] a day
+   *[other] { $days } days
+}.
 console-digest = digest for { $player }: your turn in { $count ->
     [one] 1 game
    *[other] { $count } games

@@ -196,6 +196,10 @@ digest-title = { $count ->
     [one] Your move in 1 game
    *[other] Your move in { $count } games
 }
+claimable = { $player }, { $absent } has not moved in game #{ $id } ({ $variant }) for { $days ->
+    [one] a day
+   *[other] { $days } days
+}: you may claim the win with { $claim }, or keep waiting.
 board-posted = The board of game #{ $id } is posted below; its old message loses its buttons.
 export-caption = Game #{ $id } as an OTN record, the notation OpenTafl reads.
 

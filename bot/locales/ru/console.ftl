@@ -128,6 +128,16 @@ console-reminder = напоминание: { $player }, половина ваш�
 console-last-warning = последнее предупреждение: { $player }, в партии №{ $id } осталось всего { $left }
 console-timed-out = у игрока { $player } кончилось время в партии №{ $id }.
 console-challenge-expired = вызов №{ $id } от { $by } истёк без ответа
+console-claimable = { $player } может забрать победу в партии №{ $id } командой /claim: ходов от { $absent } не было { $days ->
+    [one] { $days } день
+    [few] { $days } дня
+   *[many] { $days } дней
+}.
+console-claimed = { $player } забирает победу в партии №{ $id }: ходов от { $absent } не было { $days ->
+    [one] { $days } день
+    [few] { $days } дня
+   *[many] { $days } дней
+}.
 console-digest = сводка для { $player }: ваш ход в { $count ->
     [one] { $count } партии
    *[other] { $count } партиях

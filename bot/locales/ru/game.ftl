@@ -205,6 +205,11 @@ digest-title = { $count ->
     [one] Ваш ход в { $count } партии
    *[other] Ваш ход в { $count } партиях
 }
+claimable = { $player }, ходов от игрока { $absent } в партии №{ $id } ({ $variant }) не было { $days ->
+    [one] { $days } день
+    [few] { $days } дня
+   *[many] { $days } дней
+}: вы можете забрать победу командой { $claim } или подождать ещё.
 board-posted = Доска партии №{ $id } опубликована ниже; у старого сообщения кнопки пропадут.
 export-caption = Партия №{ $id } в записи OTN — нотации, которую читает OpenTafl.
 

@@ -558,6 +558,30 @@ async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(),
             data.host.delivered(item.id, Some(message_id(&sent)), now()).await?;
             Ok(())
         }
+        Show::Claimable { game, ply, dm } => {
+            let view = data.host.show(*game).await?;
+            if view.ply != *ply || view.is_over() {
+                return obsolete(http, data, item, *game, game_channel(&view), 'c').await;
+            }
+            let lang = server_lang(data, view.place.guild).await;
+            let claimant = view.player(view.to_move.opponent()).clone();
+            let content = text::claimable(&view, lang);
+            let channel = game_channel(&view);
+            let message = create(item, 'c').content(content.clone()).allowed_mentions(mentioning(&[claimant.id]));
+            data.host.trying(item).await?;
+            let sent = channel.send_message(http, message).await?;
+            if *dm {
+                let user = serenity::UserId::new(claimant.id.max(1) as u64);
+                let link = format!("https://discord.com/channels/{}/{}", view.place.guild, channel.get());
+                let dm = create(item, 'e').content(format!("{content}\n{link}"));
+                // A user who closed their DMs still got the mention in the channel.
+                if let Err(error) = user.direct_message(http, dm).await {
+                    tracing::info!(user = claimant.id, %error, "could not send a claim notice by DM");
+                }
+            }
+            data.host.delivered(item.id, Some(message_id(&sent)), now()).await?;
+            Ok(())
+        }
         Show::RetireBoard { channel, message, .. } => {
             let channel = serenity::ChannelId::new((*channel).max(1) as u64);
             let message = serenity::MessageId::new((*message).max(1) as u64);

@@ -73,7 +73,7 @@ pub use locales::ServerLanguage;
 pub use outbox::{OfferEvent, Pending, Show};
 pub use ratings::{BOT_POOL, MAX_LEADERBOARD, in_bot_pool, rating_families, rating_family, split_pool};
 pub use review::{Review, ReviewState, Reviewing, TurningPoint};
-pub use scheduler::{Digest, Due, Reminder, ReminderKind};
+pub use scheduler::{Claimable, Digest, Due, Reminder, ReminderKind};
 pub use settings::{ServerSettings, UserSettings};
 pub use summary::captures_by_side;
 pub use types::{
@@ -601,13 +601,7 @@ impl Host {
                 let player = User { id: side_player(row, to_move), name: name.clone() };
                 return Err(HostError::ClaimTooSoon { id: game_id, player, since, claimable_at });
             }
-            let loser = side_player(row, to_move);
-            let (ending, loser) = if loaded.game.ply() < types::PLIES_TO_COUNT {
-                (Ending { winner: None, reason: EndReason::Aborted }, None)
-            } else {
-                (Ending { winner: Some(to_move.opponent()), reason: EndReason::Abandoned }, Some(loser))
-            };
-            let finished = finish_in(&mut tx, loaded, ending, loser, now).await?;
+            let finished = scheduler::claim_in(&mut tx, loaded, now).await?;
             tx.commit().await?;
             Ok(finished)
         })

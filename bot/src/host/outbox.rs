@@ -59,6 +59,9 @@ pub enum Show {
     Offer { game: GameId, offer: OfferKind, event: OfferEvent, by: UserId, notify: Vec<UserId> },
     /// A reminder to the player to move at `ply`, whose time runs out at `deadline_at`.
     Reminder { game: GameId, reminder: ReminderKind, ply: usize, deadline_at: i64, dm: bool },
+    /// Tell the person waiting for a move at `ply` that the player to move has left the untimed
+    /// game long enough for them to claim it; nothing once the game moved on.
+    Claimable { game: GameId, ply: usize, dm: bool },
     /// An older board message, replaced by a newer one: its controls go.
     RetireBoard { game: GameId, channel: i64, message: i64 },
     /// A message to remove: the previous "your move" notice of a game.
@@ -100,6 +103,7 @@ impl Show {
             | Show::Review { game }
             | Show::Offer { game, .. }
             | Show::Reminder { game, .. }
+            | Show::Claimable { game, .. }
             | Show::RetireBoard { game, .. }
             | Show::Delete { game, .. } => Subject::Game(*game),
             Show::ChallengeClosed { challenge, .. } => Subject::Challenge(*challenge),
@@ -147,6 +151,7 @@ impl Show {
             Show::Review { .. } => "review",
             Show::Offer { .. } => "offer",
             Show::Reminder { .. } => "reminder",
+            Show::Claimable { .. } => "claimable",
             Show::RetireBoard { .. } => "retire_board",
             Show::Delete { .. } => "delete",
             Show::ChallengeClosed { .. } => "challenge_closed",
@@ -816,6 +821,7 @@ mod tests {
                 notify: vec![6],
             },
             Show::Reminder { game: 3, reminder: ReminderKind::LastWarning, ply: 4, deadline_at: 99, dm: true },
+            Show::Claimable { game: 3, ply: 4, dm: false },
             Show::ChallengeClosed { challenge: 9, by: 5 },
             Show::Digest { user: 5 },
             Show::Review { game: 3 },

@@ -29,6 +29,11 @@
 //! gets no win from an outage. A person's turns keep their clock as in any game. (A bot's turn
 //! stored with a deadline by an older version loses it at its first due moment.)
 //!
+//! **Untimed games left unplayed.** An untimed turn of a person comes due once, [`CLAIM_AFTER`]
+//! after it began: the person waiting is told they may claim the game (`/tafl claim`), and when
+//! the one waiting is the bot, it claims the game itself (won, or aborted before move 2, as for
+//! a clock). The bot's own turns are never due.
+//!
 //! **Grace after downtime.** The scheduler records its last tick. When a tick finds none, or one
 //! older than [`DOWNTIME`], the bot was down (or is new): every deadline that passed during the
 //! outage or would pass within [`GRACE`] is moved to one hour from now and stored, so nobody loses
@@ -37,6 +42,7 @@
 use tafl_rules::Side;
 
 use super::clock::{self, Clock};
+use super::types::{CLAIM_AFTER, PLIES_TO_COUNT};
 use super::{
     Challenge, EndReason, Ending, Finished, GameId, GameSummary, Host, HostError, Place, User, challenge_view,
     finish_in, is_bot, settings, side_player, summary,
@@ -79,6 +85,23 @@ pub enum Due {
     Digest(Digest),
     /// The bot was down: these games' deadlines were moved to `until`; update their boards.
     Grace { until: i64, games: Vec<GameId> },
+    /// The player to move has left an untimed game for [`CLAIM_AFTER`]: the person waiting may
+    /// claim it, and is told so (recorded in the outbox too).
+    Claimable(Claimable),
+    /// The person to move left an untimed game against the bot for [`CLAIM_AFTER`], and the
+    /// bot claimed it: won, or aborted before move 2 (`game.ending.reason` says which). Post
+    /// the summary. Boxed as [`Due::TimedOut`].
+    Claimed(Box<Finished>),
+}
+
+/// An untimed game that the person waiting for a move may now claim.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Claimable {
+    pub game: GameId,
+    /// The one waiting, who may claim.
+    pub claimant: User,
+    /// The one to move, who left the game.
+    pub absent: User,
 }
 
 /// Which reminder of a turn.
@@ -272,8 +295,11 @@ impl Host {
     /// What is due for one game whose `next_due_at` has come: a time-out, a reminder, or
     /// nothing (the moment was only a checkpoint); marks it done.
     async fn game_due(&self, conn: &mut super::Conn, row: GameRow, now: i64) -> Result<Option<Due>, HostError> {
+        if row.clock_seconds.is_none() {
+            return self.untimed_due(conn, row, now).await;
+        }
         let (Some(start), Some(deadline)) = (row.turn_started_at, row.deadline_at) else {
-            // Nothing to wait for: an untimed game should not be due at all.
+            // Nothing to wait for (a row damaged by hand): not due any more.
             store::games::set_reminders(conn, row.id, row.reminders_sent, None).await?;
             return Ok(None);
         };
@@ -344,15 +370,74 @@ impl Host {
     }
 }
 
+impl Host {
+    /// What is due for an untimed game whose `next_due_at` has come: once the person to move has
+    /// left it for [`CLAIM_AFTER`], the bot claims it when the bot is the one waiting, and a
+    /// person waiting is told they may claim it; marks it done. The bot's own turns are never
+    /// due (its turns have no clock, see the module docs).
+    async fn untimed_due(&self, conn: &mut super::Conn, row: GameRow, now: i64) -> Result<Option<Due>, HostError> {
+        let side = to_move(&row);
+        let (absent, waiting) = (side_player(&row, side), side_player(&row, side.opponent()));
+        let claimable_at = row.turn_started_at.unwrap_or(now).saturating_add(CLAIM_AFTER);
+        // Nobody can claim a game from themselves (one playing both sides, in tests).
+        let claimable = !is_bot(absent) && absent != waiting;
+        if !claimable || now < claimable_at {
+            let next = claimable.then_some(claimable_at);
+            store::games::set_reminders(conn, row.id, row.reminders_sent, next).await?;
+            return Ok(None);
+        }
+        store::games::set_reminders(conn, row.id, row.reminders_sent, None).await?;
+        if is_bot(waiting) {
+            let loaded = match self.load(conn, row.id).await {
+                Ok(loaded) => loaded,
+                // As for a time-out: a game that cannot be rebuilt stops being due.
+                Err(HostError::Internal) => return Ok(None),
+                Err(error) => return Err(error),
+            };
+            let finished = claim_in(conn, loaded, now).await?;
+            return Ok(Some(Due::Claimed(Box::new(finished))));
+        }
+        let (absent_name, waiting_name) = match side {
+            Side::Attackers => (&row.attacker_name, &row.defender_name),
+            Side::Defenders => (&row.defender_name, &row.attacker_name),
+        };
+        let dm = match store::users::find(conn, waiting).await? {
+            Some(user) => settings::read::<settings::UserSettings>(&user.settings, "user", waiting).dm_notifications,
+            None => false,
+        };
+        let ply = usize::try_from(row.ply).unwrap_or(0);
+        super::outbox::record(conn, &super::Show::Claimable { game: row.id, ply, dm }, now).await?;
+        Ok(Some(Due::Claimable(Claimable {
+            game: row.id,
+            claimant: User { id: waiting, name: waiting_name.clone() },
+            absent: User { id: absent, name: absent_name.clone() },
+        })))
+    }
+}
+
+/// Ends an untimed game its player to move has left, in an open transaction, as the one waiting
+/// claimed it: they win (`abandoned`), or the game is aborted when fewer than
+/// [`PLIES_TO_COUNT`] plies were played, as for a clock.
+pub(super) async fn claim_in(conn: &mut super::Conn, loaded: super::Loaded, now: i64) -> Result<Finished, HostError> {
+    let absent = loaded.game.position().to_move();
+    if loaded.game.ply() < PLIES_TO_COUNT {
+        let ending = Ending { winner: None, reason: EndReason::Aborted };
+        return finish_in(conn, loaded, ending, None, now).await;
+    }
+    let ending = Ending { winner: Some(absent.opponent()), reason: EndReason::Abandoned };
+    let loser_id = side_player(&loaded.row, absent);
+    finish_in(conn, loaded, ending, Some(loser_id), now).await
+}
+
 /// Ends a game on time in an open transaction: the side to move loses, or the game is aborted
-/// when fewer than [`PLIES_TO_COUNT`](super::types::PLIES_TO_COUNT) plies were played.
+/// when fewer than [`PLIES_TO_COUNT`] plies were played.
 pub(super) async fn time_out_in(
     conn: &mut super::Conn,
     loaded: super::Loaded,
     now: i64,
 ) -> Result<Finished, HostError> {
     let loser = loaded.game.position().to_move();
-    if loaded.game.ply() < super::types::PLIES_TO_COUNT {
+    if loaded.game.ply() < PLIES_TO_COUNT {
         let ending = Ending { winner: None, reason: EndReason::Aborted };
         return finish_in(conn, loaded, ending, None, now).await;
     }
@@ -403,6 +488,12 @@ fn turn_from(clock: Clock, now: i64, attacker_reserve: i64, defender_reserve: i6
         Side::Defenders => defender_reserve,
     };
     let deadline = if bot { None } else { clock.deadline(now, reserve) };
+    let next_due_at = match deadline {
+        Some(deadline) => Some(clock::next_due(now, deadline, 0)),
+        // A person's untimed turn comes due once, when it may be claimed.
+        None if clock.is_untimed() && !bot => Some(now.saturating_add(CLAIM_AFTER)),
+        None => None,
+    };
     Turn {
         attacker_reserve,
         defender_reserve,
@@ -410,6 +501,6 @@ fn turn_from(clock: Clock, now: i64, attacker_reserve: i64, defender_reserve: i6
         turn_started_at: Some(now),
         deadline_at: deadline,
         reminders_sent: 0,
-        next_due_at: deadline.map(|deadline| clock::next_due(now, deadline, 0)),
+        next_due_at,
     }
 }

@@ -152,7 +152,8 @@ pub const PLIES_TO_COUNT: usize = 2;
 
 /// How long the player to move in an untimed game may leave it unplayed before their opponent
 /// may claim the win (two weeks): long enough for a holiday, short enough that a game nobody
-/// will finish does not stay open for good.
+/// will finish does not stay open for good. Migration 0016 writes it out (1,209,600 s), and the
+/// commands' descriptions say "two weeks".
 pub const CLAIM_AFTER: i64 = 14 * 86_400;
 
 /// Why a game ended: a reason of the rules, or one that happens off the board.

@@ -8,8 +8,8 @@ use tafl_rules::{Position, Variant};
 
 use crate::host::search_pool::SearchPool;
 use crate::host::{
-    BotPlayer, ChallengeRequest, Clock, Due, EndReason, GameId, GameView, Host, HostError, OfferAction, OfferOutcome,
-    Place, ReminderKind, SideChoice, Summary, User, clock, is_bot,
+    BotPlayer, CLAIM_AFTER, ChallengeRequest, Clock, Due, EndReason, GameId, GameView, Host, HostError, OfferAction,
+    OfferOutcome, Place, ReminderKind, SideChoice, Summary, User, clock, is_bot,
 };
 use crate::present::markup::{self, mention};
 use crate::present::{Lang, summary, text, tr};
@@ -844,6 +844,26 @@ impl Session {
                 let game = &finished.game;
                 let loser = game.player(game.to_move);
                 let line = tr!(lang, "console-timed-out", player = self.at(loser), id = game.id);
+                format!("{line}\n{}", self.show(game).trim_end())
+            }
+            Due::Claimable(c) => tr!(
+                lang,
+                "console-claimable",
+                player = self.at(&c.claimant),
+                absent = self.at(&c.absent),
+                id = c.game,
+                days = CLAIM_AFTER / 86_400
+            ),
+            Due::Claimed(finished) => {
+                let game = &finished.game;
+                let line = tr!(
+                    lang,
+                    "console-claimed",
+                    player = self.at(game.player(game.to_move.opponent())),
+                    absent = self.at(game.player(game.to_move)),
+                    id = game.id,
+                    days = CLAIM_AFTER / 86_400
+                );
                 format!("{line}\n{}", self.show(game).trim_end())
             }
             Due::ChallengeExpired(c) => tr!(lang, "console-challenge-expired", id = c.id, by = self.at(&c.challenger)),

@@ -1005,6 +1005,22 @@ pub fn reminder(reminder: &Reminder, lang: Lang) -> String {
     )
 }
 
+/// The notice to the person waiting in an untimed game whose player to move has left it for
+/// [`CLAIM_AFTER`]: they may claim it (`game` as it stands, still going on).
+#[must_use]
+pub fn claimable(game: &GameView, lang: Lang) -> String {
+    tr!(
+        lang,
+        "claimable",
+        player = mention(lang, game.player(game.to_move.opponent())),
+        absent = player_name(lang, game.player(game.to_move)),
+        id = game.id,
+        variant = variant_name(&game.variant, lang),
+        days = CLAIM_AFTER / 86_400,
+        claim = markup::command(lang, "claim")
+    )
+}
+
 /// The title of the daily digest.
 #[must_use]
 pub fn digest_title(games: usize, lang: Lang) -> String {
