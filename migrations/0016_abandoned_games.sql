@@ -7,8 +7,8 @@
 -- before it commits), with every column, default and index it has since 0008.
 --
 -- Every turn now records when it began, untimed ones too (`turn_started_at`, NULL before for
--- games without a clock): the claim is measured from it. Ongoing games get the moment of their
--- last move, or their start, and untimed ones the moment they may be claimed (`next_due_at`).
+-- games without a clock): the claim is measured from it. Ongoing games get the moment of the
+-- upgrade, and untimed ones the moment they may be claimed (`next_due_at`).
 
 PRAGMA foreign_keys = OFF;
 
@@ -86,8 +86,11 @@ CREATE INDEX games_bot_turns ON games (bot_turn_at) WHERE bot_turn_at IS NOT NUL
 CREATE INDEX games_ongoing ON games (id) WHERE status = 'ongoing';
 CREATE INDEX games_finished ON games (finished_at) WHERE finished_at IS NOT NULL;
 
-UPDATE games
-SET turn_started_at = coalesce((SELECT max(m.played_at) FROM moves m WHERE m.game_id = games.id), created_at)
+-- Games in progress without a turn's start (untimed ones, and the bot's turns) begin it at the
+-- upgrade: nobody knew of claims before, so no game may be claimed, by a person or by the bot,
+-- sooner than two weeks after it. (A migration has no host to tell it the time, as the rest of
+-- the schema's conventions ask, so the database's own clock gives it.)
+UPDATE games SET turn_started_at = CAST(strftime('%s', 'now') AS INTEGER)
 WHERE status = 'ongoing' AND turn_started_at IS NULL;
 
 -- An untimed turn comes due once, two weeks (1,209,600 s) after it began: the scheduler then

@@ -166,7 +166,8 @@ support::both! {
 
 support::both! {
     async fn an_untimed_game_has_no_deadline_and_comes_due_only_once_it_may_be_claimed() {
-        let host = host().await;
+        // Ticks days apart: no downtime grace between them.
+        let host = host().await.with_grace(1000 * DAY, HOUR);
         let g = timed_game(&host, "none", NOW).await;
         assert_eq!(g.deadline_at, None);
         assert!(g.clock.is_untimed());
@@ -747,10 +748,11 @@ async fn the_clock_migration_keeps_every_game_move_offer_and_challenge_of_an_exi
             // The clocked game's turn began with its last move.
             (1, "ongoing".into(), None, None, 2, "d1-d3 f4-f3".into(), Some(2000 + 86_400), Some(2000)),
             (2, "attackers_win".into(), Some("resignation".into()), Some(101), 0, String::new(), None, None),
-            // The untimed game's turn began with its start (0016, for claims).
-            (3, "ongoing".into(), None, None, 0, String::new(), None, Some(1000)),
+            // The untimed game's turn began at the upgrade (0016, for claims): checked below.
+            (3, "ongoing".into(), None, None, 0, String::new(), None, games[2].7),
         ]
     );
+    assert!(games[2].7.is_some_and(|start| start > 1_700_000_000), "the upgrade's time: {:?}", games[2].7);
     let fk: i64 = sqlx::query_scalar("PRAGMA foreign_keys").fetch_one(pool).await.unwrap();
     assert_eq!(fk, 1, "foreign keys are on again");
     let problems: Vec<(String, i64)> =
@@ -928,7 +930,13 @@ support::both! {
         assert_eq!(host.claim(game.id, carol().id, late).await.unwrap_err(), HostError::NotAPlayer(game.id));
         assert_eq!(host.claim(game.id, bob().id, late).await.unwrap_err(), HostError::ClaimOnYourMove { id: game.id });
         let early = host.claim(game.id, alice().id, since + CLAIM_AFTER - 1).await.unwrap_err();
-        assert_eq!(early, HostError::ClaimTooSoon { id: game.id, player: bob(), since, claimable_at: since + CLAIM_AFTER });
+        assert_eq!(early, HostError::ClaimTooSoon {
+            id: game.id,
+            player: bob(),
+            since,
+            claimable_at: since + CLAIM_AFTER,
+            aborts: false,
+        });
         assert_eq!(host.show(game.id).await.unwrap().ending, None, "a refused claim changes nothing");
 
         let finished = host.claim(game.id, alice().id, since + CLAIM_AFTER).await.unwrap();
@@ -958,6 +966,8 @@ support::both! {
 
         let untimed = timed_game(&host, "none", NOW).await;
         move_at(&host, untimed.id, NOW + HOUR).await;
+        let early = host.claim(untimed.id, alice().id, NOW + HOUR + CLAIM_AFTER - 1).await.unwrap_err();
+        assert!(matches!(early, HostError::ClaimTooSoon { aborts: true, .. }), "it would only abort: {early:?}");
         let finished = host.claim(untimed.id, alice().id, NOW + HOUR + CLAIM_AFTER).await.unwrap();
         assert_eq!(finished.game.ending, Some(Ending { winner: None, reason: EndReason::Aborted }));
         let summary = host.summary(untimed.id).await.unwrap();
@@ -979,7 +989,8 @@ fn claimables(found: &[(i64, Due)]) -> Vec<(i64, Claimable)> {
 
 support::both! {
     async fn the_person_waiting_is_told_once_when_an_untimed_game_may_be_claimed() {
-        let host = host().await;
+        // Ticks days apart: no downtime grace between them.
+        let host = host().await.with_grace(1000 * DAY, HOUR);
         host.tick(NOW).await.unwrap();
         let game = timed_game(&host, "none", NOW).await;
         assert_eq!(stored(&host, game.id, "next_due_at").await, Some(NOW + CLAIM_AFTER), "alice's turn");
@@ -991,7 +1002,7 @@ support::both! {
         // Alice's untimed turn: nothing for two weeks, then Bob is told, once.
         let found = run(&host, since, since + CLAIM_AFTER + 2 * DAY, 6 * HOUR).await;
         let told = claimables(&found);
-        let expected = Claimable { game: game.id, claimant: bob(), absent: alice() };
+        let expected = Claimable { game: game.id, claimant: bob(), absent: alice(), aborts: false };
         assert_eq!(told, [(since + CLAIM_AFTER, expected)], "{found:?}");
         assert!(timeouts(&found).is_empty() && reminders(&found).is_empty(), "{found:?}");
         assert_eq!(stored(&host, game.id, "next_due_at").await, None, "told once");
@@ -1008,7 +1019,8 @@ support::both! {
 
 #[tokio::test]
 async fn the_bot_claims_an_untimed_game_its_person_left_and_its_own_turns_never_come_due() {
-    let host = host().await;
+    // Ticks days apart: no downtime grace between them.
+    let host = host().await.with_grace(1000 * DAY, HOUR);
     host.tick(NOW).await.unwrap();
     // The bot attacks: its turn is never due, however long it lasts.
     let game = bot_game(&host, "none", SideChoice::Defenders, NOW).await;
@@ -1018,6 +1030,8 @@ async fn the_bot_claims_an_untimed_game_its_person_left_and_its_own_turns_never_
     assert_eq!(stored(&host, game.id, "next_due_at").await, Some(since + CLAIM_AFTER), "alice's turn");
     move_at(&host, game.id, since + MINUTE).await;
     assert_eq!(stored(&host, game.id, "next_due_at").await, None, "the bot's turn again");
+    let from_bot = host.claim(game.id, alice().id, since + 30 * DAY).await.unwrap_err();
+    assert_eq!(from_bot, HostError::ClaimFromBot { id: game.id }, "the bot's delay wins nobody a game");
     let since = since + 2 * MINUTE;
     bot_moves_at(&host, since).await;
 
@@ -1075,5 +1089,48 @@ support::both! { multi_thread
             .await
             .unwrap();
         assert_eq!(notices, 30);
+    }
+}
+
+support::both! {
+    async fn after_downtime_an_untimed_game_is_claimed_no_sooner_than_the_grace_allows() {
+        let host = host().await;
+        host.tick(NOW).await.unwrap();
+        let game = timed_game(&host, "none", NOW).await;
+        move_at(&host, game.id, NOW + HOUR).await;
+        let since = NOW + 2 * HOUR;
+        move_at(&host, game.id, since).await;
+        // The bot is down across the moment Alice's turn may be claimed: at its first tick
+        // after, the moment moves an hour on, as deadlines do.
+        let back = since + CLAIM_AFTER + 3 * DAY;
+        assert!(claimables(&run(&host, back, back, 1).await).is_empty(), "not at once");
+        let early = host.claim(game.id, bob().id, back + HOUR - 1).await.unwrap_err();
+        assert!(matches!(early, HostError::ClaimTooSoon { claimable_at, .. } if claimable_at == back + HOUR), "{early:?}");
+        let found = run(&host, back + 10 * MINUTE, back + 2 * HOUR, 10 * MINUTE).await;
+        let expected = Claimable { game: game.id, claimant: bob(), absent: alice(), aborts: false };
+        assert_eq!(claimables(&found), [(back + HOUR, expected)], "{found:?}");
+        let claimed = host.claim(game.id, bob().id, back + HOUR).await.unwrap();
+        assert_eq!(claimed.game.ending.map(|e| e.reason), Some(EndReason::Abandoned));
+    }
+}
+
+support::both! {
+    async fn an_imported_abandonment_must_be_by_the_side_to_move_after_the_second_move() {
+        let host = host().await;
+        let rules = tafl_rules::otn::rules_string(&tafl_rules::Variant::Brandubh.rules());
+        let record = |result: &str, moves: &str| {
+            format!("[result:{result}]\n[termination:abandoned]\n[rules:{rules}]\n{moves}\n")
+        };
+        let reason = |view: GameView| view.ending.map(|e| (e.winner, e.reason));
+        // The attackers to move left it: the defenders won by abandonment.
+        let fits = host.import(&record("-1", "1. d2-c2 d3-c3"), &alice(), &bob(), PLACE, NOW).await.unwrap();
+        assert_eq!(reason(fits), Some((Some(Side::Defenders), EndReason::Abandoned)));
+        // Not so for the side that had just moved, nor before the second move: the result
+        // stands, and the termination is not taken at its word.
+        let wrong_side = host.import(&record("1", "1. d2-c2 d3-c3"), &alice(), &bob(), PLACE, NOW).await.unwrap();
+        assert_eq!(reason(wrong_side), Some((Some(Side::Attackers), EndReason::Resignation)));
+        // (Here the defenders were to move and the attackers won: the side fits, the ply not.)
+        let too_early = host.import(&record("1", "1. d2-c2"), &alice(), &bob(), PLACE, NOW).await.unwrap();
+        assert_eq!(reason(too_early), Some((Some(Side::Attackers), EndReason::Resignation)));
     }
 }

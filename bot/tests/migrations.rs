@@ -138,33 +138,42 @@ async fn a_database_half_migrated_by_an_earlier_binary_is_repaired_and_keeps_eve
     pool.close().await;
 }
 
-/// Games without a clock recorded no start of their turn before 0016; it gives each ongoing game
-/// the moment of its last move (or its start), from which an abandoned one can be claimed.
+/// Games without a clock recorded no start of their turn before 0016. It starts their wait at the
+/// upgrade: nobody knew of claims before, so a game left for months is not claimed (by the bot,
+/// or after a notice to a person) the moment the new version starts.
 #[tokio::test]
-async fn untimed_games_from_before_claims_can_be_claimed_from_their_last_move() {
+async fn untimed_games_from_before_claims_may_be_claimed_two_weeks_after_the_upgrade() {
     let path = temp_path("claims-from-before");
     let games = version_2_database(&path, 8).await;
+    let clock = || std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() as i64;
+    let before = clock();
     let db = Db::open_file(&path).await.expect("the old database opens");
+    let after = clock();
+    let mut upgraded_at = None;
     for (id, moves) in &games {
-        let (start, due, clock): (Option<i64>, Option<i64>, Option<i64>) =
+        let (start, due, per_move): (Option<i64>, Option<i64>, Option<i64>) =
             sqlx::query_as("SELECT turn_started_at, next_due_at, clock_seconds FROM games WHERE id = ?")
                 .bind(id)
                 .fetch_one(db.pool())
                 .await
                 .unwrap();
-        // The helper played ply n at 100 + n - 1, in games made at 100.
-        let last_move = if moves.is_empty() { 100 } else { 100 + moves.len() as i64 - 1 };
-        assert_eq!(start, Some(last_move), "game {id} ({} plies)", moves.len());
-        if clock.is_none() {
-            assert_eq!(due, Some(last_move + CLAIM_AFTER), "game {id}: due when it may be claimed");
+        let start = start.expect("every turn has its start");
+        if per_move.is_some() {
+            // A clocked turn kept the start 0003 gave it: the helper played ply n at 100 + n - 1.
+            let last_move = if moves.is_empty() { 100 } else { 100 + moves.len() as i64 - 1 };
+            assert_eq!(start, last_move, "game {id}");
+        } else {
+            assert!((before..=after).contains(&start), "game {id}: {start} not in {before}..={after}");
+            assert_eq!(due, Some(start + CLAIM_AFTER), "game {id}: due when it may be claimed");
+            upgraded_at = Some(start);
         }
     }
+    let since = upgraded_at.expect("untimed games");
     let host = Host::new(db);
-    let (id, moves) = games.iter().find(|(id, moves)| id % 2 == 0 && moves.len() >= 2).expect("an untimed game");
+    let (id, _) = games.iter().find(|(id, moves)| id % 2 == 0 && moves.len() >= 2).expect("an untimed game");
     let view = host.show(*id).await.unwrap();
     assert!(view.clock.is_untimed());
     let waiting = view.player(view.to_move.opponent()).id;
-    let since = 100 + moves.len() as i64 - 1;
     let early = host.claim(*id, waiting, since + CLAIM_AFTER - 1).await.unwrap_err();
     assert!(matches!(early, HostError::ClaimTooSoon { since: at, .. } if at == since), "{early:?}");
     let finished = host.claim(*id, waiting, since + CLAIM_AFTER).await.unwrap();

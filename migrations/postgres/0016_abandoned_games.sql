@@ -8,8 +8,11 @@ ALTER TABLE games ADD CONSTRAINT games_reason_check
     CHECK (reason IN ('king_captured', 'king_escaped', 'exit_fort', 'encirclement', 'repetition', 'no_moves',
                       'resignation', 'agreement', 'time', 'aborted', 'abandoned'));
 
-UPDATE games
-SET turn_started_at = coalesce((SELECT max(m.played_at) FROM moves m WHERE m.game_id = games.id), created_at)
+-- Games in progress without a turn's start (untimed ones, and the bot's turns) begin it at the
+-- upgrade: nobody knew of claims before, so no game may be claimed, by a person or by the bot,
+-- sooner than two weeks after it. (A migration has no host to tell it the time, as the rest of
+-- the schema's conventions ask, so the database's own clock gives it.)
+UPDATE games SET turn_started_at = CAST(EXTRACT(EPOCH FROM now()) AS BIGINT)
 WHERE status = 'ongoing' AND turn_started_at IS NULL;
 
 -- An untimed turn comes due once, two weeks (1,209,600 s) after it began: the scheduler then

@@ -839,6 +839,10 @@ async fn an_untimed_game_left_unplayed_for_two_weeks_is_claimed_with_the_summary
     .execute(db.pool())
     .await
     .unwrap();
+    sqlx::query("UPDATE moves SET played_at = played_at - 15 * 86400 WHERE game_id = 1")
+        .execute(db.pool())
+        .await
+        .unwrap();
     db.close().await;
     let told = table.says("Alice has not moved in game #1", "ходов от игрока Alice в партии №1");
     let notice = fake.wait_for_message("the claim notice", |m| m.content.contains(told)).await;

@@ -508,7 +508,10 @@ async fn challenges_are_refused_in_channels_the_managers_did_not_allow(locale: &
 async fn a_challenge_in_a_thread_is_judged_by_its_channel_and_played_in_the_thread(locale: &'static str) {
     const HERE_THREAD: u64 = 1_500_000_000_000_000_101;
     const THERE_THREAD: u64 = 1_500_000_000_000_000_102;
-    let (fake, bot) = served("thread-challenge").await;
+    let fake = FakeDiscord::start().await;
+    let dir = temp_dir("thread-challenge");
+    let bot = TestBot::start(&fake, &dir);
+    fake.wait_until_ready().await;
     let here = Table { fake: &fake, channel: CHANNEL, locale };
     let there = Table { fake: &fake, channel: OTHER_CHANNEL, locale };
     let set = settings(
@@ -555,6 +558,12 @@ async fn a_challenge_in_a_thread_is_judged_by_its_channel_and_played_in_the_thre
     let notice = fake.wait_for_message("Bob's notice", |m| m.content.contains(your_move)).await;
     assert_eq!(notice.channel_id, THERE_THREAD);
     assert!(fake.threads().is_empty(), "no thread is made in a thread: {:#?}", fake.threads());
+    // Nor asked for: the game was never given a thread to open.
+    let db = tafl_bot::store::Db::open(&format!("sqlite://{}", dir.join("tafl.db").display())).await.unwrap();
+    let asked: i64 =
+        sqlx::query_scalar("SELECT COUNT(*) FROM outbox WHERE kind = 'thread'").fetch_one(db.pool()).await.unwrap();
+    db.close().await;
+    assert_eq!(asked, 0);
     let public = |channel: u64| fake.messages_in(channel).iter().filter(|m| !m.is_ephemeral()).count();
     assert_eq!((public(CHANNEL), public(OTHER_CHANNEL)), (0, 0), "nothing in the channels themselves");
     assert!(fake.unknown_requests().is_empty(), "{:#?}", fake.unknown_requests());

@@ -130,6 +130,14 @@ console-claimed = { $player } claimed game #{ $id }: { $absent } had not moved f
     [one] a day
    *[other] { $days } days
 }.
+console-claimed-aborted = { $player } ended game #{ $id } without a result: { $absent } had not moved for { $days ->
+    [one] a day
+   *[other] { $days } days
+}, before the second move.
+console-claimable-aborts = { $player } may now end game #{ $id } with /claim, without a result: { $absent } has not moved for { $days ->
+    [one] a day
+   *[other] { $days } days
+}, before the second move.
 console-digest = digest for { $player }: your turn in { $count ->
     [one] 1 game
    *[other] { $count } games

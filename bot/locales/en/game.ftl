@@ -200,6 +200,10 @@ claimable = { $player }, { $absent } has not moved in game #{ $id } ({ $variant 
     [one] a day
    *[other] { $days } days
 }: you may claim the win with { $claim }, or keep waiting.
+claimable-aborts = { $player }, { $absent } has not moved in game #{ $id } ({ $variant }) for { $days ->
+    [one] a day
+   *[other] { $days } days
+}: you may end it with { $claim } (without a result, as it has not reached the second move), or keep waiting.
 board-posted = The board of game #{ $id } is posted below; its old message loses its buttons.
 export-caption = Game #{ $id } as an OTN record, the notation OpenTafl reads.
 

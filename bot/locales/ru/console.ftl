@@ -138,6 +138,16 @@ console-claimed = { $player } забирает победу в партии №{
     [few] { $days } дня
    *[many] { $days } дней
 }.
+console-claimed-aborted = { $player } прерывает партию №{ $id } без результата: ходов от { $absent } не было { $days ->
+    [one] { $days } день
+    [few] { $days } дня
+   *[many] { $days } дней
+}, а до второго хода партия не дошла.
+console-claimable-aborts = { $player } может прервать партию №{ $id } без результата командой /claim: ходов от { $absent } не было { $days ->
+    [one] { $days } день
+    [few] { $days } дня
+   *[many] { $days } дней
+}, а до второго хода партия не дошла.
 console-digest = сводка для { $player }: ваш ход в { $count ->
     [one] { $count } партии
    *[other] { $count } партиях

@@ -75,9 +75,13 @@ pub enum HostError {
     #[error("claim on the caller's own move in game {id}")]
     ClaimOnYourMove { id: i64 },
     /// A claim before the opponent's turn has lasted long enough: `player`'s turn began at
-    /// `since`, and the game may be claimed from `claimable_at` (unix seconds).
+    /// `since`, and the game may be claimed from `claimable_at` (unix seconds); `aborts`: the
+    /// claim will abort the game (fewer than two plies), not win it.
     #[error("claim too soon in game {id}: {} to move since {since}, claimable at {claimable_at}", .player.name)]
-    ClaimTooSoon { id: i64, player: User, since: i64, claimable_at: i64 },
+    ClaimTooSoon { id: i64, player: User, since: i64, claimable_at: i64, aborts: bool },
+    /// A claim while the bot is to move: it moves by itself, and its delay wins nobody a game.
+    #[error("claim of the bot's turn in game {id}")]
+    ClaimFromBot { id: i64 },
     #[error("own {kind:?} offer in game {id}")]
     OwnOffer { id: i64, kind: OfferKind },
     /// A server naming more channels for games than it may.

@@ -79,8 +79,8 @@ pub use summary::captures_by_side;
 pub use types::{
     Accepted, CLAIM_AFTER, Challenge, ChallengeId, ChallengeRequest, ChallengeState, Conclusion, EndReason, Ending,
     FamilyRating, Finished, GameId, GameSummary, GameView, Leaderboard, LeaderboardEntry, MoveChoice, MoveEffect,
-    OfferAction, OfferOutcome, Place, Played, PlayerResult, Profile, RatingChange, Scope, SideChoice, SideRecord,
-    Streak, Summary, User, UserId,
+    OfferAction, OfferOutcome, PLIES_TO_COUNT, Place, Played, PlayerResult, Profile, RatingChange, Scope, SideChoice,
+    SideRecord, Streak, Summary, User, UserId,
 };
 
 use crate::store::games::NewGame;
@@ -593,13 +593,22 @@ impl Host {
             if sides.contains(&to_move) {
                 return Err(HostError::ClaimOnYourMove { id: game_id });
             }
-            // Every turn records its start (migration 0016 gave ongoing games theirs).
-            let since = row.turn_started_at.unwrap_or(row.updated_at);
+            let absent = side_player(row, to_move);
+            // The bot moves by itself; when it is late, the host is at fault, not a player (see
+            // the scheduler's docs), and nobody wins by it.
+            if is_bot(absent) {
+                return Err(HostError::ClaimFromBot { id: game_id });
+            }
+            // Every turn records its start (migration 0016 gave ongoing games theirs); the last
+            // move counts too, should a process older than 0016 have played it.
+            let last_move = store::moves::last_played_at(&mut tx, game_id).await?;
+            let since = row.turn_started_at.unwrap_or(row.updated_at).max(last_move.unwrap_or(i64::MIN));
             let claimable_at = since.saturating_add(types::CLAIM_AFTER);
             if now < claimable_at {
                 let name = if to_move == Side::Attackers { &row.attacker_name } else { &row.defender_name };
-                let player = User { id: side_player(row, to_move), name: name.clone() };
-                return Err(HostError::ClaimTooSoon { id: game_id, player, since, claimable_at });
+                let player = User { id: absent, name: name.clone() };
+                let aborts = loaded.game.ply() < types::PLIES_TO_COUNT;
+                return Err(HostError::ClaimTooSoon { id: game_id, player, since, claimable_at, aborts });
             }
             let finished = scheduler::claim_in(&mut tx, loaded, now).await?;
             tx.commit().await?;
@@ -882,7 +891,13 @@ impl Host {
                         .and_then(EndReason::parse)
                         .filter(|reason| match reason {
                             EndReason::Agreement => winner.is_none(),
-                            EndReason::Resignation | EndReason::Time | EndReason::Abandoned => winner.is_some(),
+                            EndReason::Resignation => winner.is_some(),
+                            // Only the side to move runs out of time or leaves a game, and a game
+                            // left before the second move is aborted, not won.
+                            EndReason::Time => winner == Some(to_move.opponent()),
+                            EndReason::Abandoned => {
+                                winner == Some(to_move.opponent()) && game.ply() >= types::PLIES_TO_COUNT
+                            }
                             EndReason::Board(_) | EndReason::Aborted => false,
                         })
                         .unwrap_or(default);

@@ -37,7 +37,8 @@
 //! **Grace after downtime.** The scheduler records its last tick. When a tick finds none, or one
 //! older than [`DOWNTIME`], the bot was down (or is new): every deadline that passed during the
 //! outage or would pass within [`GRACE`] is moved to one hour from now and stored, so nobody loses
-//! on time for the bot's outage, and the new deadline is the one players see.
+//! on time for the bot's outage, and the new deadline is the one players see. The moment an
+//! untimed game may be claimed is moved the same way.
 
 use tafl_rules::Side;
 
@@ -102,6 +103,8 @@ pub struct Claimable {
     pub claimant: User,
     /// The one to move, who left the game.
     pub absent: User,
+    /// A claim will abort the game (fewer than two plies were played), not win it.
+    pub aborts: bool,
 }
 
 /// Which reminder of a turn.
@@ -210,6 +213,8 @@ impl Host {
             let last = store::scheduler::last_tick(&mut tx).await?;
             if last.is_none_or(|last| now - last > self.downtime) {
                 let until = now.saturating_add(self.grace);
+                // Untimed games left unplayed get the same grace before they may be claimed.
+                store::games::extend_claims(&mut tx, until, CLAIM_AFTER).await?;
                 let mut games = store::games::extend_deadlines(&mut tx, until, now).await?;
                 if !games.is_empty() {
                     games.sort_unstable();
@@ -411,6 +416,7 @@ impl Host {
             game: row.id,
             claimant: User { id: waiting, name: waiting_name.clone() },
             absent: User { id: absent, name: absent_name.clone() },
+            aborts: ply < PLIES_TO_COUNT,
         })))
     }
 }

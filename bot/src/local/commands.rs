@@ -848,7 +848,7 @@ impl Session {
             }
             Due::Claimable(c) => tr!(
                 lang,
-                "console-claimable",
+                if c.aborts { "console-claimable-aborts" } else { "console-claimable" },
                 player = self.at(&c.claimant),
                 absent = self.at(&c.absent),
                 id = c.game,
@@ -856,9 +856,10 @@ impl Session {
             ),
             Due::Claimed(finished) => {
                 let game = &finished.game;
+                let aborted = game.ending.is_some_and(|e| e.reason == EndReason::Aborted);
                 let line = tr!(
                     lang,
-                    "console-claimed",
+                    if aborted { "console-claimed-aborted" } else { "console-claimed" },
                     player = self.at(game.player(game.to_move.opponent())),
                     absent = self.at(game.player(game.to_move)),
                     id = game.id,

@@ -240,9 +240,10 @@ pub fn host_error(error: &HostError, lang: Lang) -> String {
         HostError::NothingToTakeBack(id) => tr!(lang, "error-nothing-to-take-back", id = *id),
         HostError::ClaimTimed { id } => tr!(lang, "error-claim-timed", id = *id),
         HostError::ClaimOnYourMove { id } => tr!(lang, "error-claim-on-your-move", id = *id),
-        HostError::ClaimTooSoon { id, player, since, claimable_at } => tr!(
+        HostError::ClaimFromBot { id } => tr!(lang, "error-claim-from-bot", id = *id),
+        HostError::ClaimTooSoon { id, player, since, claimable_at, aborts } => tr!(
             lang,
-            "error-claim-too-soon",
+            if *aborts { "error-claim-too-soon-aborts" } else { "error-claim-too-soon" },
             id = *id,
             player = player_name(lang, player),
             since = markup::timestamp(lang, *since),
@@ -1009,9 +1010,10 @@ pub fn reminder(reminder: &Reminder, lang: Lang) -> String {
 /// [`CLAIM_AFTER`]: they may claim it (`game` as it stands, still going on).
 #[must_use]
 pub fn claimable(game: &GameView, lang: Lang) -> String {
+    let aborts = game.ply < crate::host::PLIES_TO_COUNT;
     tr!(
         lang,
-        "claimable",
+        if aborts { "claimable-aborts" } else { "claimable" },
         player = mention(lang, game.player(game.to_move.opponent())),
         absent = player_name(lang, game.player(game.to_move)),
         id = game.id,

@@ -340,6 +340,22 @@ pub async fn extend_deadlines(conn: &mut AnyConnection, until: i64, now: i64) ->
     .await
 }
 
+/// The downtime grace of untimed games: those that would come due (may be claimed) before
+/// `until` come due at `until`, as if their turn had begun `claim_after` seconds before it.
+/// Their turn's start serves nothing but claims, so moving it changes nothing else.
+pub async fn extend_claims(conn: &mut AnyConnection, until: i64, claim_after: i64) -> Result<u64, sqlx::Error> {
+    let done = sqlx::query(
+        "UPDATE games SET turn_started_at = $1, next_due_at = $2 \
+         WHERE status = 'ongoing' AND clock_seconds IS NULL AND next_due_at IS NOT NULL AND next_due_at < $3",
+    )
+    .bind(until.saturating_sub(claim_after))
+    .bind(until)
+    .bind(until)
+    .execute(conn)
+    .await?;
+    Ok(done.rows_affected())
+}
+
 /// Records whether the bot must move in a game, and since when (`None`: it need not).
 pub async fn set_bot_turn(conn: &mut AnyConnection, id: i64, since: Option<i64>) -> Result<(), sqlx::Error> {
     sqlx::query("UPDATE games SET bot_turn_at = $1 WHERE id = $2").bind(since).bind(id).execute(conn).await?;
