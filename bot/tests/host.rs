@@ -4,6 +4,7 @@
 mod support;
 
 use support::{NOW, PLACE, alice, bob, carol, find_game, game, host, request, said, snapshot};
+use tafl_bot::host::Host;
 use tafl_bot::host::{
     ChallengeState, EndReason, Ending, HostError, MoveEffect, OfferAction, OfferOutcome, SeenBoard, SideChoice, User,
 };
@@ -1024,5 +1025,24 @@ support::both! {
         let rows: i64 =
             sqlx::query_scalar("SELECT COUNT(*) FROM users WHERE id = 556").fetch_one(host.db().pool()).await.unwrap();
         assert_eq!(rows, 0);
+    }
+}
+
+support::both! {
+    async fn a_name_written_by_another_process_is_overwritten_once_this_ones_memory_expires() {
+        let (one, two) = support::two_dbs().await;
+        let (one, two) = (Host::new(one), Host::new(two));
+        let game = game(&one, "brandubh").await;
+        let name = |host: Host| async move { host.show(game.id).await.unwrap().attacker.name };
+        let alicia = User::new(alice().id, "Alicia");
+        one.note_caller(&alicia, None, None, None, NOW + 1).await.unwrap();
+        // Renamed back while talking to the other process, and then to this one again.
+        two.note_caller(&alice(), None, None, None, NOW + 2).await.unwrap();
+        one.note_caller(&alicia, None, None, None, NOW + 3).await.unwrap();
+        assert_eq!(name(one.clone()).await, "alice", "this one remembers writing Alicia: no write");
+        // Once its memory expires, it writes again.
+        let one = one.with_noted_ttl(std::time::Duration::ZERO);
+        one.note_caller(&alicia, None, None, None, NOW + 4).await.unwrap();
+        assert_eq!(name(one).await, "Alicia");
     }
 }

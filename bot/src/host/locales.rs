@@ -14,6 +14,10 @@ use crate::store;
 /// Changes made in this process are seen at once (the entry is dropped on every write); the
 /// limit only bounds how late a change made by another process on the same database is seen.
 const SERVER_LANGUAGE_TTL: Duration = Duration::from_mins(1);
+/// How long this process trusts that what it wrote of a person or server (a name, a locale) is
+/// still what the database holds: another process on the same database may write another value,
+/// and an unchanged one is written again after this long.
+pub(super) const NOTED_TTL: Duration = Duration::from_mins(10);
 /// Entries beyond which the caches start afresh, so that memory stays bounded however many
 /// people and servers the bot meets.
 const CACHE_LIMIT: usize = 100_000;
@@ -23,8 +27,8 @@ const CACHE_LIMIT: usize = 100_000;
 /// interaction reports locales that rarely change.
 #[derive(Debug, Default)]
 pub(super) struct LanguageCache {
-    /// What was last written of each person and server.
-    seen: HashMap<Noted, String>,
+    /// What was last written of each person and server, and when.
+    seen: HashMap<Noted, (String, Instant)>,
     /// Servers' languages as read, and when.
     servers: HashMap<i64, (ServerLanguage, Instant)>,
     /// Bumped by every write of a server's language: a read that started before a write must not
@@ -87,6 +91,14 @@ fn clean(locale: &str) -> Option<&str> {
 }
 
 impl Host {
+    /// A host that trusts what it wrote of a person or server for `ttl` only (tests of several
+    /// processes on one database; see [`NOTED_TTL`]).
+    #[must_use]
+    pub fn with_noted_ttl(mut self, ttl: Duration) -> Host {
+        self.noted_ttl = ttl;
+        self
+    }
+
     fn languages(&self) -> std::sync::MutexGuard<'_, LanguageCache> {
         self.languages.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
@@ -131,7 +143,11 @@ impl Host {
         retrying!({
             let fresh = |key: Noted, value: Option<String>| {
                 let cache = self.languages();
-                value.filter(|value| cache.seen.get(&key) != Some(value))
+                // Written again once in a while even when unchanged here: another process on the
+                // same database may have written another value since (a name changed and back).
+                value.filter(|value| {
+                    cache.seen.get(&key).is_none_or(|(seen, at)| seen != value || at.elapsed() >= self.noted_ttl)
+                })
             };
             let user = caller.id;
             let name_new = fresh(Noted::Name(user), Some(super::clean_name(&caller.name)));
@@ -159,15 +175,15 @@ impl Host {
             // once the person is (with a first challenge or game).
             if user_known {
                 if let Some(name) = name_new {
-                    LanguageCache::note(&mut cache.seen, Noted::Name(user), name);
+                    LanguageCache::note(&mut cache.seen, Noted::Name(user), (name, Instant::now()));
                 }
                 if let Some(locale) = user_new {
-                    LanguageCache::note(&mut cache.seen, Noted::Locale(user), locale);
+                    LanguageCache::note(&mut cache.seen, Noted::Locale(user), (locale, Instant::now()));
                 }
             }
             if let Some((guild, locale)) = guild_new {
                 cache.forget_server(guild);
-                LanguageCache::note(&mut cache.seen, Noted::ServerLocale(guild), locale);
+                LanguageCache::note(&mut cache.seen, Noted::ServerLocale(guild), (locale, Instant::now()));
             }
             Ok(())
         })

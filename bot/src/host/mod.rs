@@ -103,6 +103,9 @@ pub struct Host {
     grace: i64,
     /// Locales last written and servers' languages last read (see [`locales::LanguageCache`]).
     languages: Arc<Mutex<locales::LanguageCache>>,
+    /// How long a name or locale written here is trusted to be the database's (see
+    /// [`locales::NOTED_TTL`]).
+    noted_ttl: std::time::Duration,
     /// Signalled after a commit that gave the bot the move, so that [`BotPlayer`] starts its
     /// search at once rather than at its next look at the database.
     bot_signal: Arc<tokio::sync::Notify>,
@@ -137,6 +140,7 @@ impl Host {
             downtime: scheduler::DOWNTIME,
             grace: scheduler::GRACE,
             languages: Arc::default(),
+            noted_ttl: locales::NOTED_TTL,
             bot_signal: Arc::default(),
             process: outbox::process_id(db_backend),
             outbox_lease: outbox::OUTBOX_LEASE,
