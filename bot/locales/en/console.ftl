@@ -160,3 +160,10 @@ console-hint = the engine would play { $notation } in game #{ $id }
 console-summary-card = summary card: { $path }
 console-leaderboard-card = leaderboard card: { $path }
 console-profile-card = profile card: { $path }
+
+# Durations as the console prints them (`1d12h`, `90m`): the units of clocks as they are typed. A
+# language that writes a unit apart from its number (`12 h`) gets its parts joined apart too.
+console-unit-days = { $n }d
+console-unit-hours = { $n }h
+console-unit-minutes = { $n }m
+console-unit-seconds = { $n }s

@@ -170,3 +170,10 @@ console-hint = движок сыграл бы { $notation } в партии №{
 console-summary-card = карточка итога: { $path }
 console-leaderboard-card = карточка таблицы лидеров: { $path }
 console-profile-card = карточка профиля: { $path }
+
+# Длительности так, как их печатает консоль: «1 д 12 ч», «30 мин» (части — через пробел, раз единицы
+# отделены от чисел).
+console-unit-days = { $n } д
+console-unit-hours = { $n } ч
+console-unit-minutes = { $n } мин
+console-unit-seconds = { $n } с

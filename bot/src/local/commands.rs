@@ -551,7 +551,7 @@ impl Session {
                 None => tr!(lang, "console-turn", player = self.at(&g.opponent)),
             };
             let state = match g.time_left(self.now()) {
-                Some(left) => tr!(lang, "console-time-left", state = state, left = clock::format_duration(left)),
+                Some(left) => tr!(lang, "console-time-left", state = state, left = text::compact_duration(left, lang)),
                 None => state,
             };
             let line = tr!(
@@ -817,14 +817,18 @@ impl Session {
         while at < start + seconds {
             at = (at + STEP).min(start + seconds);
             for due in self.host.tick(at).await.map_err(self.refusal())? {
-                lines.push(format!("[+{}] {}", clock::format_duration(at - start), self.describe_due(&due, at)));
+                lines.push(format!(
+                    "[+{}] {}",
+                    text::compact_duration(at - start, self.lang),
+                    self.describe_due(&due, at)
+                ));
             }
         }
         self.offset = self.offset.saturating_add(seconds);
         if lines.is_empty() {
             lines.push(tr!(self.lang, "console-nothing-came-due"));
         }
-        let waited = tr!(self.lang, "console-waited", duration = clock::format_duration(seconds));
+        let waited = tr!(self.lang, "console-waited", duration = text::compact_duration(seconds, self.lang));
         Ok(format!("{waited}\n{}", lines.join("\n")))
     }
 
@@ -833,7 +837,7 @@ impl Session {
         let lang = self.lang;
         match due {
             Due::Reminder(r) => {
-                let left = clock::format_duration(r.deadline_at - now);
+                let left = text::compact_duration(r.deadline_at - now, lang);
                 let id = match r.kind {
                     ReminderKind::Halfway => "console-reminder",
                     ReminderKind::LastWarning => "console-last-warning",
@@ -873,9 +877,9 @@ impl Session {
                     .games
                     .iter()
                     .map(|g| {
-                        let left = g
-                            .time_left(now)
-                            .map_or_else(String::new, |s| tr!(lang, "console-left", left = clock::format_duration(s)));
+                        let left = g.time_left(now).map_or_else(String::new, |s| {
+                            tr!(lang, "console-left", left = text::compact_duration(s, lang))
+                        });
                         tr!(
                             lang,
                             "console-digest-game",
@@ -896,7 +900,7 @@ impl Session {
             }
             Due::Grace { until, games } => {
                 let ids: Vec<String> = games.iter().map(|g| text::short_number(*g, lang)).collect();
-                tr!(lang, "console-grace", games = ids.join(", "), after = clock::format_duration(until - now))
+                tr!(lang, "console-grace", games = ids.join(", "), after = text::compact_duration(until - now, lang))
             }
         }
     }
@@ -931,9 +935,9 @@ impl Session {
                     )
                 );
                 if let Some(left) = game.time_left(self.now()) {
-                    let _ = write!(out, "{}", tr!(lang, "console-left", left = clock::format_duration(left)));
+                    let _ = write!(out, "{}", tr!(lang, "console-left", left = text::compact_duration(left, lang)));
                     if game.clock.reserve_cap().is_some() {
-                        let reserve = clock::format_duration(game.reserve(game.to_move));
+                        let reserve = text::compact_duration(game.reserve(game.to_move), lang);
                         let _ = write!(out, "{}", tr!(lang, "console-reserve", reserve = reserve));
                     }
                 }

@@ -881,6 +881,26 @@ pub fn clock_words(clock: Clock, lang: Lang) -> String {
     clock_line(clock, lang).unwrap_or_else(|| tr!(lang, "clock-untimed"))
 }
 
+/// A duration as the console prints it: every unit down to the second, compact, as a clock is
+/// typed in English (`1d12h`, `90m`), with the reader's units in other languages (`1 д 12 ч`).
+#[must_use]
+pub fn compact_duration(seconds: i64, lang: Lang) -> String {
+    let seconds = seconds.max(0);
+    let parts = [
+        (seconds / 86_400, "console-unit-days"),
+        (seconds % 86_400 / 3600, "console-unit-hours"),
+        (seconds % 3600 / 60, "console-unit-minutes"),
+        (seconds % 60, "console-unit-seconds"),
+    ];
+    let shown: Vec<String> = parts.iter().filter(|(n, _)| *n > 0).map(|&(n, id)| tr!(lang, id, n = n)).collect();
+    if shown.is_empty() {
+        return tr!(lang, "console-unit-minutes", n = 0);
+    }
+    // Units written apart from their numbers (`12 ч`) are joined apart too (`1 д 12 ч`).
+    let apart = shown.iter().any(|part| part.contains(' '));
+    shown.join(if apart { " " } else { "" })
+}
+
 /// `3 days`, `36 hours`, `90 minutes`: a clock's time in words, in its largest whole unit.
 #[must_use]
 pub fn duration_words(seconds: i64, lang: Lang) -> String {
@@ -1045,6 +1065,18 @@ mod tests {
 
     fn russian() -> Lang {
         Lang::discord(Some("ru"))
+    }
+
+    #[test]
+    fn the_console_writes_durations_as_clocks_are_typed_with_the_readers_units() {
+        let (en, ru) = (Lang::console("en"), Lang::console("ru"));
+        let day_and_a_half = 86_400 + 12 * 3600;
+        assert_eq!(compact_duration(day_and_a_half, en), "1d12h");
+        assert_eq!(compact_duration(day_and_a_half, ru), "1 д 12 ч");
+        assert_eq!(compact_duration(90 * 60 + 5, en), "1h30m5s");
+        assert_eq!(compact_duration(90 * 60 + 5, ru), "1 ч 30 мин 5 с");
+        assert_eq!(compact_duration(30 * 60, ru), "30 мин");
+        assert_eq!((compact_duration(0, en), compact_duration(-5, ru)), ("0m".to_owned(), "0 мин".to_owned()));
     }
 
     #[test]
