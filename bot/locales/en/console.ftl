@@ -30,7 +30,7 @@ console-help =
                               import a finished game from an OTN record file
       /variants               the presets, a line each
       /rules VARIANT          a preset's rules in a few lines, and its start drawn
-      /tick                   run the scheduler now: reminders, time-outs, expired challenges
+      /tick                   run the scheduler now: reminders, time-outs, claims, expired challenges
       /wait 2h                let time pass (1d, 90m, 1d12h…), running the scheduler as a bot would
       /as @bob                switch to playing as @bob (you start as @you)
       as @bob /accept         run one command as @bob
