@@ -42,7 +42,9 @@ use super::play::{self, game_channel, mentioning, now};
 use super::retry::discord_code;
 use super::{BotError, Data, threads};
 use crate::host::outbox::game_lane;
-use crate::host::{Challenge, GameId, GameSummary, OfferEvent, OfferOutcome, Pending, Reminder, Show, User, UserId};
+use crate::host::{
+    Challenge, GameId, GameSummary, GameView, OfferEvent, OfferOutcome, Pending, Reminder, Show, User, UserId,
+};
 use crate::present::Lang;
 use crate::present::text;
 
@@ -542,21 +544,8 @@ async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(),
                 dm: *dm,
             };
             let content = text::reminder(&reminder, lang);
-            let channel = game_channel(&view);
-            let message = create(item, 'r').content(content.clone()).allowed_mentions(mentioning(&[player.id]));
-            data.host.trying(item).await?;
-            let sent = channel.send_message(http, message).await?;
-            if *dm {
-                let user = serenity::UserId::new(player.id.max(1) as u64);
-                let link = format!("https://discord.com/channels/{}/{}", view.place.guild, channel.get());
-                let dm = create(item, 'd').content(format!("{content}\n{link}"));
-                // A user who closed their DMs still got the mention in the channel.
-                if let Err(error) = user.direct_message(http, dm).await {
-                    tracing::info!(user = player.id, %error, "could not send a reminder by DM");
-                }
-            }
-            data.host.delivered(item.id, Some(message_id(&sent)), now()).await?;
-            Ok(())
+            let (to, dm) = (player.id, dm.then_some('d'));
+            notice(http, data, item, &view, Notice { content, to, parts: ('r', dm), what: "a reminder" }).await
         }
         Show::Claimable { game, ply, dm } => {
             let view = data.host.show(*game).await?;
@@ -564,23 +553,9 @@ async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(),
                 return obsolete(http, data, item, *game, game_channel(&view), 'c').await;
             }
             let lang = server_lang(data, view.place.guild).await;
-            let claimant = view.player(view.to_move.opponent()).clone();
             let content = text::claimable(&view, lang);
-            let channel = game_channel(&view);
-            let message = create(item, 'c').content(content.clone()).allowed_mentions(mentioning(&[claimant.id]));
-            data.host.trying(item).await?;
-            let sent = channel.send_message(http, message).await?;
-            if *dm {
-                let user = serenity::UserId::new(claimant.id.max(1) as u64);
-                let link = format!("https://discord.com/channels/{}/{}", view.place.guild, channel.get());
-                let dm = create(item, 'e').content(format!("{content}\n{link}"));
-                // A user who closed their DMs still got the mention in the channel.
-                if let Err(error) = user.direct_message(http, dm).await {
-                    tracing::info!(user = claimant.id, %error, "could not send a claim notice by DM");
-                }
-            }
-            data.host.delivered(item.id, Some(message_id(&sent)), now()).await?;
-            Ok(())
+            let (to, dm) = (view.player(view.to_move.opponent()).id, dm.then_some('e'));
+            notice(http, data, item, &view, Notice { content, to, parts: ('c', dm), what: "a claim notice" }).await
         }
         Show::RetireBoard { channel, message, .. } => {
             let channel = serenity::ChannelId::new((*channel).max(1) as u64);
@@ -649,6 +624,42 @@ async fn deliver_digest(http: &serenity::Http, data: &Data, item: &Pending, user
 /// an earlier try may have created it (Discord's answer lost, or the process died before it
 /// recorded the message), the same nonce finds that message (or makes one, unmentioning) and it
 /// is deleted; otherwise there is nothing to do.
+/// A notice to one player of a game, mentioned in the game's channel.
+struct Notice {
+    content: String,
+    to: UserId,
+    /// The nonce parts of the channel's message and, when the player asked for DMs, the DM's.
+    parts: (char, Option<char>),
+    /// What the notice is, for the log.
+    what: &'static str,
+}
+
+/// Posts `notice` in `view`'s channel, mentioning its player, and sends it by DM with a link
+/// when they asked for DMs (a closed DM is logged: the mention in the channel got through).
+async fn notice(
+    http: &serenity::Http,
+    data: &Data,
+    item: &Pending,
+    view: &GameView,
+    notice: Notice,
+) -> Result<(), BotError> {
+    let Notice { content, to, parts: (part, dm), what } = notice;
+    let channel = game_channel(view);
+    let message = create(item, part).content(content.clone()).allowed_mentions(mentioning(&[to]));
+    data.host.trying(item).await?;
+    let sent = channel.send_message(http, message).await?;
+    if let Some(part) = dm {
+        let user = serenity::UserId::new(to.max(1) as u64);
+        let link = format!("https://discord.com/channels/{}/{}", view.place.guild, channel.get());
+        let dm = create(item, part).content(format!("{content}\n{link}"));
+        if let Err(error) = user.direct_message(http, dm).await {
+            tracing::info!(user = to, %error, "could not send {what} by DM");
+        }
+    }
+    data.host.delivered(item.id, Some(message_id(&sent)), now()).await?;
+    Ok(())
+}
+
 async fn obsolete(
     http: &serenity::Http,
     data: &Data,

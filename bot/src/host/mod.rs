@@ -614,7 +614,7 @@ impl Host {
                 let aborts = loaded.game.ply() < types::PLIES_TO_COUNT;
                 return Err(HostError::ClaimTooSoon { id: game_id, player, since, claimable_at, aborts });
             }
-            let finished = scheduler::claim_in(&mut tx, loaded, now).await?;
+            let finished = scheduler::end_for_absence(&mut tx, loaded, scheduler::Absence::Abandoned, now).await?;
             tx.commit().await?;
             Ok(finished)
         })
@@ -643,7 +643,7 @@ impl Host {
             let mut tx = self.db.begin_write().await?;
             let loaded = self.load_for_update(&mut tx, game_id).await?;
             ensure_ongoing(&loaded)?;
-            let finished = scheduler::time_out_in(&mut tx, loaded, now).await?;
+            let finished = scheduler::end_for_absence(&mut tx, loaded, scheduler::Absence::Time, now).await?;
             tx.commit().await?;
             Ok(finished)
         })

@@ -45,7 +45,7 @@ use tafl_rules::Side;
 use super::clock::{self, Clock};
 use super::types::{CLAIM_AFTER, PLIES_TO_COUNT};
 use super::{
-    Challenge, EndReason, Ending, Finished, GameId, GameSummary, Host, HostError, Place, User, challenge_view,
+    Challenge, EndReason, Ending, Finished, GameId, GameSummary, Host, HostError, Place, User, UserId, challenge_view,
     finish_in, is_bot, settings, side_player, summary,
 };
 use crate::store::games::Turn;
@@ -330,7 +330,7 @@ impl Host {
                 }
                 Err(error) => return Err(error),
             };
-            let finished = time_out_in(conn, loaded, now).await?;
+            let finished = end_for_absence(conn, loaded, Absence::Time, now).await?;
             return Ok(Some(Due::TimedOut(Box::new(finished))));
         }
         let kind = if row.reminders_sent < 2 && now >= clock::warning_at(start, deadline) {
@@ -353,10 +353,7 @@ impl Host {
             Side::Attackers => (&row.attacker_name, &row.defender_name),
             Side::Defenders => (&row.defender_name, &row.attacker_name),
         };
-        let dm = match store::users::find(conn, player_id).await? {
-            Some(user) => settings::read::<settings::UserSettings>(&user.settings, "user", player_id).dm_notifications,
-            None => false,
-        };
+        let dm = wants_dm(conn, player_id).await?;
         let ply = usize::try_from(row.ply).unwrap_or(0);
         let show = super::Show::Reminder { game: row.id, reminder: kind, ply, deadline_at: deadline, dm };
         super::outbox::record(conn, &show, now).await?;
@@ -399,17 +396,14 @@ impl Host {
                 Err(HostError::Internal) => return Ok(None),
                 Err(error) => return Err(error),
             };
-            let finished = claim_in(conn, loaded, now).await?;
+            let finished = end_for_absence(conn, loaded, Absence::Abandoned, now).await?;
             return Ok(Some(Due::Claimed(Box::new(finished))));
         }
         let (absent_name, waiting_name) = match side {
             Side::Attackers => (&row.attacker_name, &row.defender_name),
             Side::Defenders => (&row.defender_name, &row.attacker_name),
         };
-        let dm = match store::users::find(conn, waiting).await? {
-            Some(user) => settings::read::<settings::UserSettings>(&user.settings, "user", waiting).dm_notifications,
-            None => false,
-        };
+        let dm = wants_dm(conn, waiting).await?;
         let ply = usize::try_from(row.ply).unwrap_or(0);
         super::outbox::record(conn, &super::Show::Claimable { game: row.id, ply, dm }, now).await?;
         Ok(Some(Due::Claimable(Claimable {
@@ -421,34 +415,43 @@ impl Host {
     }
 }
 
-/// Ends an untimed game its player to move has left, in an open transaction, as the one waiting
-/// claimed it: they win (`abandoned`), or the game is aborted when fewer than
-/// [`PLIES_TO_COUNT`] plies were played, as for a clock.
-pub(super) async fn claim_in(conn: &mut super::Conn, loaded: super::Loaded, now: i64) -> Result<Finished, HostError> {
+/// Whether `user` asked for notices by DM too.
+async fn wants_dm(conn: &mut super::Conn, user: UserId) -> Result<bool, HostError> {
+    Ok(match store::users::find(conn, user).await? {
+        Some(row) => settings::read::<settings::UserSettings>(&row.settings, "user", user).dm_notifications,
+        None => false,
+    })
+}
+
+/// Why the side to move is taken to have lost a game it did not play on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Absence {
+    /// Its clock ran out.
+    Time,
+    /// It left an untimed game for [`CLAIM_AFTER`], and the one waiting claimed the game.
+    Abandoned,
+}
+
+/// Ends a game whose side to move is absent, in an open transaction: the other side wins (on
+/// time, or by abandonment), or the game is aborted when fewer than [`PLIES_TO_COUNT`] plies
+/// were played, since nothing was decided in it.
+pub(super) async fn end_for_absence(
+    conn: &mut super::Conn,
+    loaded: super::Loaded,
+    absence: Absence,
+    now: i64,
+) -> Result<Finished, HostError> {
     let absent = loaded.game.position().to_move();
     if loaded.game.ply() < PLIES_TO_COUNT {
         let ending = Ending { winner: None, reason: EndReason::Aborted };
         return finish_in(conn, loaded, ending, None, now).await;
     }
-    let ending = Ending { winner: Some(absent.opponent()), reason: EndReason::Abandoned };
+    let reason = match absence {
+        Absence::Time => EndReason::Time,
+        Absence::Abandoned => EndReason::Abandoned,
+    };
+    let ending = Ending { winner: Some(absent.opponent()), reason };
     let loser_id = side_player(&loaded.row, absent);
-    finish_in(conn, loaded, ending, Some(loser_id), now).await
-}
-
-/// Ends a game on time in an open transaction: the side to move loses, or the game is aborted
-/// when fewer than [`PLIES_TO_COUNT`] plies were played.
-pub(super) async fn time_out_in(
-    conn: &mut super::Conn,
-    loaded: super::Loaded,
-    now: i64,
-) -> Result<Finished, HostError> {
-    let loser = loaded.game.position().to_move();
-    if loaded.game.ply() < PLIES_TO_COUNT {
-        let ending = Ending { winner: None, reason: EndReason::Aborted };
-        return finish_in(conn, loaded, ending, None, now).await;
-    }
-    let ending = Ending { winner: Some(loser.opponent()), reason: EndReason::Time };
-    let loser_id = side_player(&loaded.row, loser);
     finish_in(conn, loaded, ending, Some(loser_id), now).await
 }
 
