@@ -938,6 +938,11 @@ support::both! {
             aborts: false,
         });
         assert_eq!(host.show(game.id).await.unwrap().ending, None, "a refused claim changes nothing");
+        // Alice's list says when she may claim; Bob's, on his move, never.
+        let alices = host.games(alice().id, false).await.unwrap();
+        assert_eq!(alices[0].claimable_at, Some(since + CLAIM_AFTER));
+        assert!(!alices[0].claimable_by_me(since + CLAIM_AFTER - 1) && alices[0].claimable_by_me(since + CLAIM_AFTER));
+        assert!(!host.games(bob().id, false).await.unwrap()[0].claimable_by_me(late));
 
         let finished = host.claim(game.id, alice().id, since + CLAIM_AFTER).await.unwrap();
         let won = Ending { winner: Some(Side::Attackers), reason: EndReason::Abandoned };

@@ -86,6 +86,7 @@ console-no-ongoing-games = { $player } has no ongoing games
 console-no-games = { $player } has no games
 console-turn = { $player }'s turn
 console-time-left = { $state }, { $left } left
+console-claimable-state = { $state }, unplayed for two weeks: /claim ends it
 console-game-line = game #{ $id }: { $variant } against { $opponent }, playing the { $side }, ply { $ply }: { $state }
 console-resigned = { $by } resigned game #{ $id }.
 console-draw-usage = write /draw offer, /draw accept or /draw decline

@@ -176,6 +176,7 @@ seconds = { $n ->
 game-line = [#{ $id }]({ $link }) { $variant } vs { $opponent } · { $side } · move { $number } · { $state }{ $clock }
 game-line-plain = #{ $id } { $variant } vs { $opponent } · { $side } · move { $number } · { $state }{ $clock }
 game-line-clock = { " " }· ⏰ { $when }
+game-line-claimable = { " " }· left unplayed for two weeks: you may claim it with { $claim }
 game-state-finished = finished
 game-state-your-move = **your move**
 game-state-their-move = their move

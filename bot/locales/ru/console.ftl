@@ -90,6 +90,7 @@ console-no-ongoing-games = у игрока { $player } нет идущих па�
 console-no-games = у игрока { $player } нет партий
 console-turn = ходит { $player }
 console-time-left = { $state }, осталось { $left }
+console-claimable-state = { $state }, ходов нет две недели: /claim закончит партию
 console-game-line = партия №{ $id }: { $variant }, соперник: { $opponent }, сторона: { $side }, полуход { $ply }: { $state }
 console-resigned = { $by } сдаёт партию №{ $id }.
 console-draw-usage = напишите /draw offer, /draw accept или /draw decline

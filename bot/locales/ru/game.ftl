@@ -184,6 +184,7 @@ seconds = { $n ->
 game-line = [№{ $id }]({ $link }) { $variant } · соперник: { $opponent } · { $side } · ход { $number } · { $state }{ $clock }
 game-line-plain = №{ $id } { $variant } · соперник: { $opponent } · { $side } · ход { $number } · { $state }{ $clock }
 game-line-clock = { " " }· ⏰ { $when }
+game-line-claimable = { " " }· соперник не ходит две недели: партию можно закончить командой { $claim }
 game-state-finished = окончена
 game-state-your-move = **ваш ход**
 game-state-their-move = ход соперника

@@ -1061,6 +1061,9 @@ fn summary(row: &GameRow, user: UserId) -> GameSummary {
     let side = if row.attacker_id == user { Side::Attackers } else { Side::Defenders };
     let opponent_id = side_player(row, side.opponent());
     let name = if side == Side::Attackers { &row.defender_name } else { &row.attacker_name };
+    let to_move = scheduler::to_move(row);
+    let untimed_person = row.clock_seconds.is_none() && !is_bot(side_player(row, to_move));
+    let claimable_at = row.turn_started_at.filter(|_| row.status == "ongoing" && untimed_person);
     GameSummary {
         id: row.id,
         place: Place { guild: row.guild_id, channel: row.channel_id, thread: row.thread_id },
@@ -1068,10 +1071,11 @@ fn summary(row: &GameRow, user: UserId) -> GameSummary {
         side,
         opponent: User { id: opponent_id, name: name.clone() },
         ply: usize::try_from(row.ply).unwrap_or(0),
-        to_move: scheduler::to_move(row),
+        to_move,
         ending: Ending::from_row(&row.status, row.reason.as_deref()),
         clock: Clock::from_row(row.clock_seconds, row.reserve_cap),
         deadline_at: row.deadline_at.filter(|_| row.status == "ongoing"),
+        claimable_at: claimable_at.map(|start| start.saturating_add(CLAIM_AFTER)),
     }
 }
 

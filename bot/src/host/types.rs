@@ -402,12 +402,21 @@ pub struct GameSummary {
     pub clock: Clock,
     /// When the player to move runs out of time (unix seconds); `None` when untimed or over.
     pub deadline_at: Option<i64>,
+    /// When the player waiting may claim this untimed game (unix seconds, [`CLAIM_AFTER`]
+    /// after the turn began); `None` when timed, over, or the bot is to move.
+    pub claimable_at: Option<i64>,
 }
 
 impl GameSummary {
     #[must_use]
     pub fn my_turn(&self) -> bool {
         self.ending.is_none() && self.to_move == self.side
+    }
+
+    /// Whether the list's owner, waiting for the other's move, may claim the game at `now`.
+    #[must_use]
+    pub fn claimable_by_me(&self, now: i64) -> bool {
+        self.ending.is_none() && !self.my_turn() && self.claimable_at.is_some_and(|at| at <= now)
     }
 
     /// Seconds left for the player to move at `now` (0 once past), `None` when untimed or over.

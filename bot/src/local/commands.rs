@@ -533,6 +533,7 @@ impl Session {
             None => self.me().await?,
         };
         let lang = self.lang;
+        let mine = self.me().await?.id == user.id;
         let games = self.host.games(user.id, all).await.map_err(self.refusal())?;
         if games.is_empty() {
             return Ok(tr!(
@@ -552,6 +553,8 @@ impl Session {
             };
             let state = match g.time_left(self.now()) {
                 Some(left) => tr!(lang, "console-time-left", state = state, left = text::compact_duration(left, lang)),
+                // Only in one's own list: another's never tells the reader what they may do.
+                None if mine && g.claimable_by_me(self.now()) => tr!(lang, "console-claimable-state", state = state),
                 None => state,
             };
             let line = tr!(

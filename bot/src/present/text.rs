@@ -935,6 +935,10 @@ fn game_line(game: &GameSummary, now: i64, whose: Whose<'_>, lang: Lang) -> Stri
     };
     let clock = match (game.deadline_at, game.time_left(now)) {
         (Some(deadline), Some(_)) => tr!(lang, "game-line-clock", when = timestamp(lang, deadline)),
+        // Only the one waiting is told: another's list never says "you".
+        _ if matches!(whose, Whose::Reader) && game.claimable_by_me(now) => {
+            tr!(lang, "game-line-claimable", claim = markup::command(lang, "claim"))
+        }
         _ => String::new(),
     };
     let channel = game.place.thread.unwrap_or(game.place.channel);
@@ -1068,6 +1072,34 @@ mod tests {
     }
 
     #[test]
+    fn only_the_player_waiting_is_told_in_their_list_that_they_may_claim() {
+        let game = GameSummary {
+            id: 3,
+            place: crate::host::Place { guild: 1, channel: 2, thread: None },
+            variant: "brandubh".to_owned(),
+            side: Side::Attackers,
+            opponent: User::new(7, "Bob"),
+            ply: 5,
+            to_move: Side::Defenders,
+            ending: None,
+            clock: Clock::default(),
+            deadline_at: None,
+            claimable_at: Some(1_000),
+        };
+        let line = |now: i64, whose: Whose<'_>, lang: Lang| game_list(std::slice::from_ref(&game), now, whose, lang);
+        assert!(
+            line(1_000, Whose::Reader, english())
+                .ends_with(" · left unplayed for two weeks: you may claim it with /tafl claim"),
+            "{}",
+            line(1_000, Whose::Reader, english())
+        );
+        assert!(line(1_000, Whose::Reader, russian()).contains("партию можно закончить командой"));
+        assert!(!line(999, Whose::Reader, english()).contains("claim"), "not yet");
+        let alice = User::new(6, "Alice");
+        assert!(!line(1_000, Whose::Other(&alice), english()).contains("claim"), "not in another's list");
+    }
+
+    #[test]
     fn the_console_writes_durations_as_clocks_are_typed_with_the_readers_units() {
         let (en, ru) = (Lang::console("en"), Lang::console("ru"));
         let day_and_a_half = 86_400 + 12 * 3600;
@@ -1094,6 +1126,7 @@ mod tests {
                 ending: None,
                 clock: Clock::default(),
                 deadline_at: None,
+                claimable_at: None,
             })
             .collect();
         for lang in [english(), russian()] {
