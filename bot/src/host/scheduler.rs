@@ -370,9 +370,7 @@ impl Host {
             dm,
         })))
     }
-}
 
-impl Host {
     /// What is due for an untimed game whose `next_due_at` has come: once the person to move has
     /// left it for [`CLAIM_AFTER`], the bot claims it when the bot is the one waiting, and a
     /// person waiting is told they may claim it; marks it done. The bot's own turns are never
