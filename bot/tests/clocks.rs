@@ -489,6 +489,20 @@ support::both! {
     }
 }
 
+/// What two schedulers on one database find when they tick at `at` at the same instant.
+async fn tick_together(one: &Host, two: &Host, at: i64) -> Vec<Due> {
+    let barrier = Arc::new(Barrier::new(2));
+    let spawn = |host: Host| {
+        let barrier = Arc::clone(&barrier);
+        tokio::spawn(async move {
+            barrier.wait().await;
+            host.tick(at).await.unwrap()
+        })
+    };
+    let (a, b) = (spawn(one.clone()), spawn(two.clone()));
+    a.await.unwrap().into_iter().chain(b.await.unwrap()).collect()
+}
+
 /// A key naming one due item, to find duplicates.
 fn key(due: &Due) -> String {
     match due {
@@ -520,16 +534,7 @@ support::both! { multi_thread
             // Both schedulers tick at the same instants through the turn: halfway, last warning,
             // the time-out and the challenge's expiry must each come out exactly once.
             for at in [base + 32 * MINUTE, base + 56 * MINUTE, base + 62 * MINUTE, base + DAY - 1] {
-                let barrier = Arc::new(Barrier::new(2));
-                let spawn = |host: Host| {
-                    let barrier = Arc::clone(&barrier);
-                    tokio::spawn(async move {
-                        barrier.wait().await;
-                        host.tick(at).await.unwrap()
-                    })
-                };
-                let (a, b) = (spawn(one.clone()), spawn(two.clone()));
-                for due in a.await.unwrap().into_iter().chain(b.await.unwrap()) {
+                for due in tick_together(&one, &two, at).await {
                     assert!(seen.insert(key(&due)), "returned twice: {}", key(&due));
                 }
             }
@@ -1067,21 +1072,9 @@ support::both! { multi_thread
             move_at(&one, game.id, NOW + 100).await;
             games.push(game.id);
         }
-        let at = NOW + 100 + CLAIM_AFTER;
-        let barrier = Arc::new(Barrier::new(2));
-        let spawn = |host: Host| {
-            let barrier = Arc::clone(&barrier);
-            tokio::spawn(async move {
-                barrier.wait().await;
-                host.tick(at).await.unwrap()
-            })
-        };
-        let (a, b) = (spawn(one.clone()), spawn(two.clone()));
-        let mut told: Vec<GameId> = a
+        let mut told: Vec<GameId> = tick_together(&one, &two, NOW + 100 + CLAIM_AFTER)
             .await
-            .unwrap()
             .into_iter()
-            .chain(b.await.unwrap())
             .filter_map(|due| match due {
                 Due::Claimable(c) => Some(c.game),
                 _ => None,
