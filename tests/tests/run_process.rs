@@ -111,17 +111,35 @@ fn run_against(fake: &FakeDiscord, dir: &std::path::Path, stderr: Stdio) -> std:
         .expect("start tafl-bot run")
 }
 
-/// Waits (at most 10 s) for `child` to exit; its status and stderr.
+/// Waits (at most 10 s) for `child` to exit; its status and stderr. The stderr is read while it
+/// runs, so that a chatty process never blocks on a full pipe; one still running after 10 s is
+/// killed, and the test fails with the end of what it wrote.
 async fn exit_of(mut child: std::process::Child) -> (std::process::ExitStatus, String) {
-    let status = tokio::task::spawn_blocking(move || {
-        let status = child.wait().expect("wait for tafl-bot");
-        let mut stderr = String::new();
-        if let Some(mut pipe) = child.stderr.take() {
-            pipe.read_to_string(&mut stderr).expect("read stderr");
-        }
-        (status, stderr)
+    let reader = child.stderr.take().map(|mut pipe| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            let _ = pipe.read_to_end(&mut bytes);
+            String::from_utf8_lossy(&bytes).into_owned()
+        })
     });
-    tokio::time::timeout(Duration::from_secs(10), status).await.expect("tafl-bot stops within 10 s").unwrap()
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait for tafl-bot") {
+            break Some(status);
+        }
+        if tokio::time::Instant::now() >= deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    let stderr = reader.map(|reader| reader.join().expect("read stderr")).unwrap_or_default();
+    let Some(status) = status else {
+        let tail: String = stderr.chars().rev().take(3000).collect::<Vec<_>>().into_iter().rev().collect();
+        panic!("tafl-bot did not stop within 10 s; the end of its stderr:\n{tail}");
+    };
+    (status, stderr)
 }
 
 fn temp_dir(name: &str) -> std::path::PathBuf {
