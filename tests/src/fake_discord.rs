@@ -195,6 +195,11 @@ struct Shared {
     reject_identify: std::sync::atomic::AtomicBool,
     /// The requests held by [`Fault::Slow`] so far, arrived but not necessarily carried out.
     slow_arrived: AtomicU64,
+    /// The servers the bot is in besides [`GUILD`]: every server an interaction came from, and
+    /// those [`FakeDiscord::add_bot`] added; `READY` lists them.
+    guilds: Mutex<std::collections::BTreeSet<u64>>,
+    /// The servers that removed the bot ([`FakeDiscord::remove_bot`]), [`GUILD`] too.
+    removed: Mutex<std::collections::BTreeSet<u64>>,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -563,8 +568,18 @@ impl FakeDiscord {
     #[must_use = "the interaction names the callback route to wait for"]
     pub fn push_interaction(&self, payload: Value) -> Interaction {
         let Interaction { id, token, payload, .. } = self.register_interaction(payload);
-        let event = json!({ "op": 0, "t": "INTERACTION_CREATE", "s": null, "d": payload });
         let guild = snowflake(&payload["guild_id"]);
+        if let Some(guild) = guild {
+            lock(&self.shared.guilds).insert(guild);
+        }
+        let delivered_on = self.push_event("INTERACTION_CREATE", &payload, guild);
+        Interaction { id, token, payload, delivered_on }
+    }
+
+    /// Sends the dispatch event `name` with `data` to every identified session of `guild`'s
+    /// shard (`None`: a DM's, shard 0); returns the shards it went to.
+    fn push_event(&self, name: &str, data: &Value, guild: Option<u64>) -> Vec<u64> {
+        let event = json!({ "op": 0, "t": name, "s": null, "d": data });
         let mut sessions = lock(&self.shared.sessions);
         sessions.retain(|session| !session.outbox.is_closed());
         assert!(!sessions.is_empty(), "no bot is connected to the fake gateway");
@@ -575,7 +590,27 @@ impl FakeDiscord {
                 delivered_on.push(session.shard.0);
             }
         }
-        Interaction { id, token, payload, delivered_on }
+        delivered_on
+    }
+
+    /// The bot is removed from `guild` (kicked, or the server deleted): `GUILD_DELETE` without
+    /// `unavailable`, and no later `READY` lists the server.
+    pub fn remove_bot(&self, guild: u64) {
+        lock(&self.shared.removed).insert(guild);
+        self.push_event("GUILD_DELETE", &json!({ "id": guild.to_string() }), Some(guild));
+    }
+
+    /// `guild` goes through an outage: `GUILD_DELETE` with `unavailable`; the bot stays in it.
+    pub fn guild_outage(&self, guild: u64) {
+        self.push_event("GUILD_DELETE", &json!({ "id": guild.to_string(), "unavailable": true }), Some(guild));
+    }
+
+    /// The bot is added to `guild` (again): `GUILD_CREATE`, as Discord sends it when the bot
+    /// joins a server, when a server's outage ends and for every server at each connection.
+    pub fn add_bot(&self, guild: u64) {
+        lock(&self.shared.removed).remove(&guild);
+        lock(&self.shared.guilds).insert(guild);
+        self.push_event("GUILD_CREATE", &guild_json(guild), Some(guild));
     }
 
     /// Makes the fake know the interaction `payload` (its channel, its component's message) without
@@ -1052,6 +1087,47 @@ fn user_json(id: u64, name: &str, bot: bool) -> Value {
         "global_name": null,
         "avatar": null,
         "bot": bot,
+    })
+}
+
+/// A server as `GUILD_CREATE` carries it, with nothing in it the bot reads.
+fn guild_json(guild: u64) -> Value {
+    json!({
+        "id": guild.to_string(),
+        "name": "Tafl club",
+        "icon": null,
+        "splash": null,
+        "discovery_splash": null,
+        "owner_id": "1",
+        "afk_channel_id": null,
+        "afk_timeout": 300,
+        "verification_level": 0,
+        "default_message_notifications": 0,
+        "explicit_content_filter": 0,
+        "roles": [],
+        "emojis": [],
+        "features": [],
+        "mfa_level": 0,
+        "application_id": null,
+        "system_channel_id": null,
+        "system_channel_flags": 0,
+        "rules_channel_id": null,
+        "premium_tier": 0,
+        "preferred_locale": "en-US",
+        "public_updates_channel_id": null,
+        "nsfw_level": 0,
+        "stickers": [],
+        "premium_progress_bar_enabled": false,
+        "joined_at": "2026-01-01T00:00:00.000000+00:00",
+        "large": false,
+        "member_count": 1,
+        "voice_states": [],
+        "members": [],
+        "channels": [],
+        "threads": [],
+        "presences": [],
+        "stage_instances": [],
+        "guild_scheduled_events": [],
     })
 }
 
@@ -1667,6 +1743,29 @@ async fn serve_gateway(listener: TcpListener, shared: Arc<Shared>) {
     }
 }
 
+/// Closes a gateway session with `code`, as Discord does, and waits (at most 2 s) for the bot's
+/// side of the closing handshake. Dropping the socket at once could reset the connection while
+/// a frame of the bot's (a heartbeat) lay unread, and a reset can reach the bot before the close
+/// frame does: it would then see a dropped connection and reconnect instead of reading the code.
+async fn close<Sink, Source>(sink: &mut Sink, source: &mut Source, code: u16, reason: &'static str)
+where
+    Sink: futures_util::Sink<Message> + Unpin,
+    Source: futures_util::Stream<Item = Result<Message, tokio_tungstenite::tungstenite::Error>> + Unpin,
+{
+    let frame = tokio_tungstenite::tungstenite::protocol::CloseFrame { code: code.into(), reason: reason.into() };
+    if sink.send(Message::Close(Some(frame))).await.is_err() {
+        return;
+    }
+    let drained = async {
+        while let Some(Ok(message)) = source.next().await {
+            if message.is_close() {
+                break;
+            }
+        }
+    };
+    let _ = tokio::time::timeout(Duration::from_secs(2), drained).await;
+}
+
 /// One websocket session: Hello, then READY after Identify, heartbeat acks, and whatever the
 /// test pushes, until the test drops it. A Resume is accepted (`RESUMED`).
 async fn gateway_session(stream: TcpStream, shared: Arc<Shared>) {
@@ -1688,11 +1787,7 @@ async fn gateway_session(stream: TcpStream, shared: Arc<Shared>) {
                     Some(1) => Some(json!({ "op": 11 })),
                     Some(2) if shared.reject_identify.load(Ordering::Relaxed) => {
                         shared.identifies.fetch_add(1, Ordering::Relaxed);
-                        let close = tokio_tungstenite::tungstenite::protocol::CloseFrame {
-                            code: 4004.into(),
-                            reason: "Authentication failed.".into(),
-                        };
-                        let _ = sink.send(Message::Close(Some(close))).await;
+                        close(&mut sink, &mut source, 4004, "Authentication failed.").await;
                         shared.changed.notify_waiters();
                         break;
                     }
@@ -1702,16 +1797,17 @@ async fn gateway_session(stream: TcpStream, shared: Arc<Shared>) {
                         shared.identifies.fetch_add(1, Ordering::Relaxed);
                         if id >= count {
                             // As Discord answers a shard that is not one of the count.
-                            let close = tokio_tungstenite::tungstenite::protocol::CloseFrame {
-                                code: 4010.into(),
-                                reason: "Invalid shard.".into(),
-                            };
-                            let _ = sink.send(Message::Close(Some(close))).await;
+                            close(&mut sink, &mut source, 4010, "Invalid shard.").await;
                             shared.changed.notify_waiters();
                             break;
                         }
                         lock(&shared.sessions).push(Session { shard: (id, count), outbox: outbox.clone() });
-                        Some(ready(&lock(&shared.gateway_url), (id, count)))
+                        let removed = lock(&shared.removed).clone();
+                        let guilds: Vec<u64> = std::iter::once(GUILD)
+                            .chain(lock(&shared.guilds).iter().copied())
+                            .filter(|guild| !removed.contains(guild) && shard_of(Some(*guild), count) == id)
+                            .collect();
+                        Some(ready(&lock(&shared.gateway_url), (id, count), &guilds))
                     }
                     // Nothing is missed while a test is not pushing, so a resume replays nothing.
                     // The session id names the shard it was (see `ready`).
@@ -1750,7 +1846,11 @@ async fn gateway_session(stream: TcpStream, shared: Arc<Shared>) {
     }
 }
 
-fn ready(gateway_url: &str, (id, count): (u64, u64)) -> Value {
+/// `READY` for shard `id` of `count`, listing `guilds` as Discord does: unavailable until their
+/// `GUILD_CREATE` (which the fake does not send at a connection: the bot needs none).
+fn ready(gateway_url: &str, (id, count): (u64, u64), guilds: &[u64]) -> Value {
+    let guilds: Vec<Value> =
+        guilds.iter().map(|guild| json!({ "id": guild.to_string(), "unavailable": true })).collect();
     json!({
         "op": 0,
         "t": "READY",
@@ -1758,7 +1858,7 @@ fn ready(gateway_url: &str, (id, count): (u64, u64)) -> Value {
         "d": {
             "v": 10,
             "user": bot_user(),
-            "guilds": [],
+            "guilds": guilds,
             "session_id": format!("fake-session-{id}-{count}"),
             "resume_gateway_url": gateway_url,
             "shard": [id, count],

@@ -3,7 +3,7 @@
 //! twice: on an English server and on a Russian one, where nothing the bot shows may be English.
 
 use serde_json::json;
-use tafl_e2e::fake_discord::{FakeDiscord, Fault, StoredMessage};
+use tafl_e2e::fake_discord::{FakeDiscord, Fault, GUILD, StoredMessage};
 use tafl_e2e::harness::{
     ALICE, BOB, CHANNEL, EVE, Player, Table, TestBot, decisive_game, let_time_pass, private_answer, temp_dir,
 };
@@ -27,6 +27,7 @@ in_english_and_russian!(
     through_rate_limits_server_errors_and_a_dropped_gateway_no_move_is_lost_or_doubled,
     a_player_is_reminded_and_then_loses_on_time_with_the_summary_posted,
     an_untimed_game_left_unplayed_for_two_weeks_is_claimed_with_the_summary_posted,
+    a_server_that_removes_the_bot_has_its_clocks_stopped_until_it_is_back,
     after_a_game_the_summary_has_the_gif_and_record_and_the_leaderboard_shows_both_players,
     a_menu_opened_while_the_board_is_being_redrawn_stays_open,
     a_menu_opened_while_the_opponents_click_is_answered_stays_open,
@@ -869,6 +870,104 @@ async fn an_untimed_game_left_unplayed_for_two_weeks_is_claimed_with_the_summary
     let board = fake.wait_for_message("the final board", |m| m.id == board.id && m.custom_ids().is_empty()).await;
     let left = table.says("Alice left the game unplayed", "партия брошена игроком Alice");
     assert!(board.text().contains(left), "{}", board.text());
+    table.assert_no_english(NOT_ENGLISH);
+    bot.stop().await;
+}
+
+async fn a_server_that_removes_the_bot_has_its_clocks_stopped_until_it_is_back(locale: &'static str) {
+    let (fake, bot, dir) = served("removed").await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale };
+    let challenge = table.command(
+        ALICE,
+        "challenge",
+        &json!({ "opponent": BOB.id, "variant": "brandubh", "side": 0, "clock": "1d" }),
+        &[BOB],
+    );
+    let card = fake.wait_for_original(&challenge).await;
+    let _ = table.click(BOB, &card, "tafl:accept:1", None);
+    let board = fake.wait_for_message("the board", |m| m.id == card.id && m.edits > 0).await;
+    let board = play_by_menus(&table, &board, 1, 0, ALICE, "d2-c2").await;
+    play_by_menus(&table, &board, 1, 1, BOB, "d3-c3").await;
+    let db = tafl_bot::store::Db::open(&format!("sqlite://{}", dir.join("tafl.db").display())).await.unwrap();
+    let left_at = || async {
+        sqlx::query_scalar::<_, Option<i64>>("SELECT left_at FROM servers WHERE id = ?")
+            .bind(GUILD as i64)
+            .fetch_optional(db.pool())
+            .await
+            .unwrap()
+            .flatten()
+    };
+
+    // An outage of the server is not a removal; a removal pauses its games.
+    fake.guild_outage(GUILD);
+    fake.remove_bot(GUILD);
+    for _ in 0..100 {
+        if left_at().await.is_some() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert!(left_at().await.is_some(), "the removal is recorded");
+
+    // As if the bot had left two days ago, when Alice had 11 of her 24 hours left: her deadline
+    // passed long ago, and the scheduler finds the game due. It stays as it is.
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() as i64;
+    let (day, hour) = (86_400, 3_600);
+    sqlx::query("UPDATE servers SET left_at = ? WHERE id = ?")
+        .bind(now - 2 * day)
+        .bind(GUILD as i64)
+        .execute(db.pool())
+        .await
+        .unwrap();
+    sqlx::query("UPDATE games SET turn_started_at = ?, deadline_at = ?, next_due_at = ? WHERE id = 1")
+        .bind(now - 2 * day - 13 * hour)
+        .bind(now - 2 * day + 11 * hour)
+        .bind(now - 1)
+        .execute(db.pool())
+        .await
+        .unwrap();
+    // Two ticks begin (each records its start), so the first one's look at due games is over.
+    for mark in [1, 2] {
+        sqlx::query("UPDATE scheduler SET last_tick_at = ? WHERE id = 1").bind(mark).execute(db.pool()).await.unwrap();
+        for _ in 0..100 {
+            let tick: i64 = sqlx::query_scalar("SELECT last_tick_at FROM scheduler WHERE id = 1")
+                .fetch_one(db.pool())
+                .await
+                .unwrap();
+            if tick != mark {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+    }
+    let game = || async {
+        sqlx::query_as::<_, (String, i64)>("SELECT status, deadline_at FROM games WHERE id = 1")
+            .fetch_one(db.pool())
+            .await
+            .unwrap()
+    };
+    let (status, deadline) = game().await;
+    assert_eq!(status, "ongoing", "no time-out while the bot is away");
+    assert_eq!(deadline, now - 2 * day + 11 * hour, "and no downtime grace either");
+    let halfway = table.says("half your time is gone", "половина времени прошла");
+    assert!(!fake.all_messages().iter().any(|m| m.content.contains(halfway)), "no reminder either");
+
+    // Back in the server: Alice's turn has its 11 hours again, and what was due comes (13 of her
+    // 24 hours are gone: the halfway reminder); the board shows the new deadline.
+    fake.add_bot(GUILD);
+    let reminder = fake.wait_for_message("the reminder", |m| m.content.contains(halfway)).await;
+    assert!(reminder.content.starts_with(&format!("<@{}>", ALICE.id)), "{}", reminder.content);
+    assert!(left_at().await.is_none(), "the return is recorded");
+    let (status, deadline) = game().await;
+    assert_eq!(status, "ongoing");
+    let expected = now + 11 * hour;
+    assert!((expected..expected + 60).contains(&deadline), "{deadline} vs {expected}");
+    let shown = format!("<t:{deadline}:");
+    let board =
+        fake.wait_for_message("the board's new deadline", |m| m.id == card.id && m.text().contains(&shown)).await;
+    assert!(!board.custom_ids().is_empty(), "still playable");
+    assert!(reminder.content.contains(&shown), "{}", reminder.content);
+    db.close().await;
     table.assert_no_english(NOT_ENGLISH);
     bot.stop().await;
 }

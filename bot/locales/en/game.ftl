@@ -177,6 +177,7 @@ game-line = [#{ $id }]({ $link }) { $variant } vs { $opponent } · { $side } · 
 game-line-plain = #{ $id } { $variant } vs { $opponent } · { $side } · move { $number } · { $state }{ $clock }
 game-line-clock = { " " }· ⏰ { $when }
 game-line-claimable = { " " }· left unplayed for two weeks: you may claim it with { $claim }
+game-line-paused = { " " }· ⏸ paused: the bot is no longer in its server
 game-state-finished = finished
 game-state-your-move = **your move**
 game-state-their-move = their move

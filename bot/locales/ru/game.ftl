@@ -185,6 +185,7 @@ game-line = [№{ $id }]({ $link }) { $variant } · соперник: { $opponen
 game-line-plain = №{ $id } { $variant } · соперник: { $opponent } · { $side } · ход { $number } · { $state }{ $clock }
 game-line-clock = { " " }· ⏰ { $when }
 game-line-claimable = { " " }· соперник не ходит две недели: партию можно закончить командой { $claim }
+game-line-paused = { " " }· ⏸ приостановлена: бота нет на её сервере
 game-state-finished = окончена
 game-state-your-move = **ваш ход**
 game-state-their-move = ход соперника

@@ -24,15 +24,6 @@ use crate::host::{self, BoardState, ChallengeState, GameId, HostError, OfferActi
 use crate::present::Lang;
 use crate::present::text::{self, Label, Refusal};
 
-/// poise's event handler: component interactions go to [`handle`]; poise itself serves the
-/// commands and autocomplete.
-pub async fn on_event(ctx: &serenity::Context, event: &serenity::FullEvent, data: &Data) -> Result<(), BotError> {
-    if let serenity::FullEvent::InteractionCreate { interaction: serenity::Interaction::Component(component) } = event {
-        handle(ctx, data, component).await;
-    }
-    Ok(())
-}
-
 /// One click, from start to end: every failure is answered privately in one sentence.
 pub async fn handle(ctx: &serenity::Context, data: &Data, component: &serenity::ComponentInteraction) {
     let lang = Lang::discord(Some(&component.locale));

@@ -606,7 +606,7 @@ async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(),
 
 /// A digest: the games where it is `user`'s move as they stand now, by DM in their language.
 async fn deliver_digest(http: &serenity::Http, data: &Data, item: &Pending, user: UserId) -> Result<(), BotError> {
-    let games: Vec<_> = data.host.games(user, false).await?.into_iter().filter(GameSummary::my_turn).collect();
+    let games: Vec<_> = data.host.games(user, false).await?.into_iter().filter(GameSummary::awaits_me).collect();
     if games.is_empty() {
         // They have moved everywhere since the digest came due.
         data.host.delivered(item.id, None, now()).await?;

@@ -10,6 +10,7 @@ pub mod commands;
 pub mod components;
 pub mod config;
 pub mod delivery;
+pub mod events;
 pub mod health;
 pub mod ids;
 pub mod play;
@@ -208,7 +209,7 @@ fn framework(
                 })
             },
             event_handler: |framework, event| {
-                Box::pin(components::on_event(framework.serenity_context, event, framework.user_data))
+                Box::pin(events::on_event(framework.serenity_context, event, framework.user_data))
             },
             ..Default::default()
         })

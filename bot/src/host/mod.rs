@@ -49,6 +49,7 @@ pub mod glicko2;
 mod legal;
 mod locales;
 pub mod outbox;
+mod presence;
 mod ratings;
 pub mod review;
 pub mod scheduler;
@@ -603,10 +604,13 @@ impl Host {
             if is_bot(absent) {
                 return Err(HostError::ClaimFromBot { id: game_id });
             }
-            // Every turn records its start (migration 0016 gave ongoing games theirs); the last
-            // move counts too, should a process older than 0016 have played it.
-            let last_move = store::moves::last_played_at(&mut tx, game_id).await?;
-            let since = row.turn_started_at.unwrap_or(row.updated_at).max(last_move.unwrap_or(i64::MIN));
+            // Its turn gets back the time the bot is away when it returns (see `presence`).
+            if row.server_left_at.is_some() {
+                return Err(HostError::ClaimPaused { id: game_id });
+            }
+            // Every turn records its start (migration 0016 gave ongoing games theirs), as the
+            // scheduler and the game lists measure it.
+            let since = row.turn_started_at.unwrap_or(row.updated_at);
             let claimable_at = since.saturating_add(types::CLAIM_AFTER);
             if now < claimable_at {
                 let name = if to_move == Side::Attackers { &row.attacker_name } else { &row.defender_name };
@@ -1064,6 +1068,7 @@ fn summary(row: &GameRow, user: UserId) -> GameSummary {
     let to_move = scheduler::to_move(row);
     let untimed_person = row.clock_seconds.is_none() && !is_bot(side_player(row, to_move));
     let claimable_at = row.turn_started_at.filter(|_| row.status == "ongoing" && untimed_person);
+    let paused = row.status == "ongoing" && row.server_left_at.is_some();
     GameSummary {
         id: row.id,
         place: Place { guild: row.guild_id, channel: row.channel_id, thread: row.thread_id },
@@ -1076,6 +1081,7 @@ fn summary(row: &GameRow, user: UserId) -> GameSummary {
         clock: Clock::from_row(row.clock_seconds, row.reserve_cap),
         deadline_at: row.deadline_at.filter(|_| row.status == "ongoing"),
         claimable_at: claimable_at.map(|start| start.saturating_add(CLAIM_AFTER)),
+        paused,
     }
 }
 

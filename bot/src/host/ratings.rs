@@ -255,6 +255,7 @@ mod tests {
             next_due_at: None,
             rated: true,
             bot_turn_at: None,
+            server_left_at: None,
         }
     }
 

@@ -34,6 +34,10 @@
 //! the one waiting is the bot, it claims the game itself (won, or aborted before move 2, as for
 //! a clock). The bot's own turns are never due.
 //!
+//! **Paused games.** Nothing comes due in a game of a server the bot was removed from, and the
+//! grace after downtime leaves it alone: when the bot returns, each turn gets back the time it
+//! was away (see `host/presence.rs`).
+//!
 //! **Grace after downtime.** The scheduler records its last tick. When a tick finds none, or one
 //! older than [`DOWNTIME`], the bot was down (or is new): every deadline that passed during the
 //! outage or would pass within [`GRACE`] is moved to one hour from now and stored, so nobody loses
@@ -285,7 +289,7 @@ impl Host {
                 store::users::set_digest_due(&mut tx, user, Some(next)).await?;
                 let rows = store::games::of_user(&mut tx, user, true, 100).await?;
                 let games: Vec<GameSummary> =
-                    rows.iter().map(|row| summary(row, user)).filter(GameSummary::my_turn).collect();
+                    rows.iter().map(|row| summary(row, user)).filter(GameSummary::awaits_me).collect();
                 if !games.is_empty() {
                     super::outbox::record(&mut tx, &super::Show::Digest { user }, now).await?;
                     let user = User { id: user, name: store::users::name(&mut tx, user).await? };

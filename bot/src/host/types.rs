@@ -405,6 +405,9 @@ pub struct GameSummary {
     /// When the player waiting may claim this untimed game (unix seconds, [`CLAIM_AFTER`]
     /// after the turn began); `None` when timed, over, or the bot is to move.
     pub claimable_at: Option<i64>,
+    /// The bot was removed from the game's server: the game is paused until it returns, its
+    /// clock stopped (see [`Host::server_left`](super::Host::server_left)).
+    pub paused: bool,
 }
 
 impl GameSummary {
@@ -413,10 +416,17 @@ impl GameSummary {
         self.ending.is_none() && self.to_move == self.side
     }
 
+    /// Whether the game waits for the list's owner: their move, and not paused (a digest lists
+    /// these).
+    #[must_use]
+    pub fn awaits_me(&self) -> bool {
+        self.my_turn() && !self.paused
+    }
+
     /// Whether the list's owner, waiting for the other's move, may claim the game at `now`.
     #[must_use]
     pub fn claimable_by_me(&self, now: i64) -> bool {
-        self.ending.is_none() && !self.my_turn() && self.claimable_at.is_some_and(|at| at <= now)
+        self.ending.is_none() && !self.my_turn() && !self.paused && self.claimable_at.is_some_and(|at| at <= now)
     }
 
     /// Seconds left for the player to move at `now` (0 once past), `None` when untimed or over.

@@ -241,6 +241,7 @@ pub fn host_error(error: &HostError, lang: Lang) -> String {
         HostError::ClaimTimed { id } => tr!(lang, "error-claim-timed", id = *id),
         HostError::ClaimOnYourMove { id } => tr!(lang, "error-claim-on-your-move", id = *id),
         HostError::ClaimFromBot { id } => tr!(lang, "error-claim-from-bot", id = *id),
+        HostError::ClaimPaused { id } => tr!(lang, "error-claim-paused", id = *id),
         HostError::ClaimTooSoon { id, player, since, claimable_at, aborts } => tr!(
             lang,
             if *aborts { "error-claim-too-soon-aborts" } else { "error-claim-too-soon" },
@@ -934,6 +935,8 @@ fn game_line(game: &GameSummary, now: i64, whose: Whose<'_>, lang: Lang) -> Stri
         (None, false, Whose::Other(_)) => tr!(lang, "game-state-opponent-to-move"),
     };
     let clock = match (game.deadline_at, game.time_left(now)) {
+        // Its deadline means nothing until the bot is back and gives the turn its time back.
+        _ if game.paused => tr!(lang, "game-line-paused"),
         (Some(deadline), Some(_)) => tr!(lang, "game-line-clock", when = timestamp(lang, deadline)),
         // Only the one waiting is told: another's list never says "you".
         _ if matches!(whose, Whose::Reader) && game.claimable_by_me(now) => {
@@ -1085,6 +1088,7 @@ mod tests {
             clock: Clock::default(),
             deadline_at: None,
             claimable_at: Some(1_000),
+            paused: false,
         };
         let line = |now: i64, whose: Whose<'_>, lang: Lang| game_list(std::slice::from_ref(&game), now, whose, lang);
         assert!(
@@ -1097,6 +1101,29 @@ mod tests {
         assert!(!line(999, Whose::Reader, english()).contains("claim"), "not yet");
         let alice = User::new(6, "Alice");
         assert!(!line(1_000, Whose::Other(&alice), english()).contains("claim"), "not in another's list");
+    }
+
+    #[test]
+    fn a_paused_game_says_why_instead_of_its_deadline_or_claim() {
+        let game = GameSummary {
+            id: 3,
+            place: crate::host::Place { guild: 1, channel: 2, thread: None },
+            variant: "brandubh".to_owned(),
+            side: Side::Attackers,
+            opponent: User::new(7, "Bob"),
+            ply: 5,
+            to_move: Side::Defenders,
+            ending: None,
+            clock: Clock::default(),
+            deadline_at: Some(2_000),
+            claimable_at: Some(1_000),
+            paused: true,
+        };
+        let line = |lang: Lang| game_list(std::slice::from_ref(&game), 1_500, Whose::Reader, lang);
+        assert!(line(english()).ends_with(" · ⏸ paused: the bot is no longer in its server"), "{}", line(english()));
+        assert!(line(russian()).ends_with(" · ⏸ приостановлена: бота нет на её сервере"), "{}", line(russian()));
+        assert!(!game.claimable_by_me(1_500));
+        assert!(!GameSummary { side: Side::Defenders, ..game.clone() }.awaits_me(), "no digest");
     }
 
     #[test]
@@ -1127,6 +1154,7 @@ mod tests {
                 clock: Clock::default(),
                 deadline_at: None,
                 claimable_at: None,
+                paused: false,
             })
             .collect();
         for lang in [english(), russian()] {

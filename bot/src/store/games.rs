@@ -52,6 +52,9 @@ pub struct GameRow {
     pub rated: bool,
     /// When the bot's current turn began; `None` when it is not the bot's move.
     pub bot_turn_at: Option<i64>,
+    /// When the bot was removed from the game's server, while it is away (joined in from
+    /// `servers`, migration 0017): the game is paused, and nothing comes due in it.
+    pub server_left_at: Option<i64>,
 }
 
 /// The clock state of a game's current turn, written after every move, takeback and reminder.
@@ -75,8 +78,9 @@ macro_rules! select_games {
              g.imported, g.created_at, g.updated_at, g.finished_at, g.movetext, a.name AS attacker_name, d.name AS defender_name, \
              (SELECT COUNT(*) FROM offers o WHERE o.game_id = g.id AND o.state = 'open') AS open_offers, \
              g.reserve_cap, g.attacker_reserve, g.defender_reserve, g.turn_started_at, g.deadline_at, \
-             g.reminders_sent, g.next_due_at, g.rated, g.bot_turn_at \
-             FROM games g JOIN users a ON a.id = g.attacker_id JOIN users d ON d.id = g.defender_id ",
+             g.reminders_sent, g.next_due_at, g.rated, g.bot_turn_at, s.left_at AS server_left_at \
+             FROM games g JOIN users a ON a.id = g.attacker_id JOIN users d ON d.id = g.defender_id \
+             LEFT JOIN servers s ON s.id = g.guild_id ",
             $tail
         )
     };
@@ -309,17 +313,21 @@ pub async fn set_reminders(
     Ok(())
 }
 
-/// The ongoing games the scheduler has something to do for at `now`, oldest due first. On
+/// The ongoing games the scheduler has something to do for at `now`, oldest due first, but
+/// none of a server the bot left (they are paused, see migration 0017). On
 /// `PostgreSQL` they are locked until the transaction ends, and a game locked by an operation in
 /// progress (a move, which sets its clock anew) is skipped until the next tick.
 pub async fn due(conn: &mut AnyConnection, now: i64, limit: i64) -> Result<Vec<GameRow>, sqlx::Error> {
     let sql = match Backend::of(conn) {
         Backend::Sqlite => {
-            select_games!("WHERE g.next_due_at <= $1 AND g.status = 'ongoing' ORDER BY g.next_due_at, g.id LIMIT $2")
+            select_games!(
+                "WHERE g.next_due_at <= $1 AND g.status = 'ongoing' AND s.left_at IS NULL \
+                 ORDER BY g.next_due_at, g.id LIMIT $2"
+            )
         }
         Backend::Postgres => select_games!(
-            "WHERE g.next_due_at <= $1 AND g.status = 'ongoing' ORDER BY g.next_due_at, g.id LIMIT $2 \
-             FOR UPDATE OF g SKIP LOCKED"
+            "WHERE g.next_due_at <= $1 AND g.status = 'ongoing' AND s.left_at IS NULL \
+             ORDER BY g.next_due_at, g.id LIMIT $2 FOR UPDATE OF g SKIP LOCKED"
         ),
     };
     sqlx::query_as(sql).bind(now).bind(limit).fetch_all(conn).await
@@ -327,11 +335,13 @@ pub async fn due(conn: &mut AnyConnection, now: i64, limit: i64) -> Result<Vec<G
 
 /// Moves every ongoing deadline earlier than `until` to `until` (the grace after downtime) and
 /// makes those games due at `now`, so that their reminders are worked out again; returns their
-/// ids.
+/// ids. Paused games (of a server the bot left) are left as they are: their turns get back all
+/// the time the bot was away when it returns ([`shift_turn`]).
 pub async fn extend_deadlines(conn: &mut AnyConnection, until: i64, now: i64) -> Result<Vec<i64>, sqlx::Error> {
     sqlx::query_scalar(
         "UPDATE games SET deadline_at = $1, next_due_at = $2 \
-         WHERE status = 'ongoing' AND deadline_at IS NOT NULL AND deadline_at < $3 RETURNING id",
+         WHERE status = 'ongoing' AND deadline_at IS NOT NULL AND deadline_at < $3 \
+         AND guild_id NOT IN (SELECT id FROM servers WHERE left_at IS NOT NULL) RETURNING id",
     )
     .bind(until)
     .bind(now)
@@ -342,11 +352,13 @@ pub async fn extend_deadlines(conn: &mut AnyConnection, until: i64, now: i64) ->
 
 /// The downtime grace of untimed games: those that would come due (may be claimed) before
 /// `until` come due at `until`, as if their turn had begun `claim_after` seconds before it.
-/// Their turn's start serves nothing but claims, so moving it changes nothing else.
+/// Their turn's start serves nothing but claims, so moving it changes nothing else. Paused games
+/// are left as they are, as by [`extend_deadlines`].
 pub async fn extend_claims(conn: &mut AnyConnection, until: i64, claim_after: i64) -> Result<u64, sqlx::Error> {
     let done = sqlx::query(
         "UPDATE games SET turn_started_at = $1, next_due_at = $2 \
-         WHERE status = 'ongoing' AND clock_seconds IS NULL AND next_due_at IS NOT NULL AND next_due_at < $3",
+         WHERE status = 'ongoing' AND clock_seconds IS NULL AND next_due_at IS NOT NULL AND next_due_at < $3 \
+         AND guild_id NOT IN (SELECT id FROM servers WHERE left_at IS NOT NULL)",
     )
     .bind(until.saturating_sub(claim_after))
     .bind(until)
@@ -354,6 +366,73 @@ pub async fn extend_claims(conn: &mut AnyConnection, until: i64, claim_after: i6
     .execute(conn)
     .await?;
     Ok(done.rows_affected())
+}
+
+/// The servers with games going on whose shard is `shard` of `count` (`(guild_id >> 22) %
+/// count`, as Discord assigns them).
+pub async fn guilds_playing(conn: &mut AnyConnection, shard: u32, count: u32) -> Result<Vec<i64>, sqlx::Error> {
+    sqlx::query_scalar(
+        "SELECT DISTINCT guild_id FROM games WHERE status = 'ongoing' AND guild_id <> 0 \
+         AND (guild_id >> 22) % $1 = $2 ORDER BY guild_id",
+    )
+    .bind(i64::from(count.max(1)))
+    .bind(i64::from(shard))
+    .fetch_all(conn)
+    .await
+}
+
+/// Resumes the games of a server the bot left at `left_at` and is back in at `now`: every
+/// ongoing turn gets back the time the bot was away from it (a turn begun before the bot left
+/// starts again `now - left_at` later, one begun while it was away starts now), its deadline
+/// moves as much, and every ongoing game is due at `now`, so that the scheduler works out its
+/// reminders and claim again. Returns the ongoing games as `(game, ply)`.
+///
+/// One statement per step, each turn's shift worked out from the row itself: a move that
+/// commits meanwhile (it starts a new turn) is shifted by what its own turn was away, never by
+/// what the old turn was.
+pub async fn resume_guild(
+    conn: &mut AnyConnection,
+    guild: i64,
+    left_at: i64,
+    now: i64,
+) -> Result<Vec<(i64, i64)>, sqlx::Error> {
+    let away = (now - left_at).max(0);
+    sqlx::query(
+        "UPDATE games SET \
+         deadline_at = deadline_at + CASE WHEN turn_started_at < $1 THEN $2 ELSE $3 - turn_started_at END, \
+         turn_started_at = CASE WHEN turn_started_at < $4 THEN turn_started_at + $5 ELSE $6 END \
+         WHERE guild_id = $7 AND status = 'ongoing' AND turn_started_at IS NOT NULL AND turn_started_at < $8",
+    )
+    .bind(left_at)
+    .bind(away)
+    .bind(now)
+    .bind(left_at)
+    .bind(away)
+    .bind(now)
+    .bind(guild)
+    .bind(now)
+    .execute(&mut *conn)
+    .await?;
+    sqlx::query_as("UPDATE games SET next_due_at = $1 WHERE guild_id = $2 AND status = 'ongoing' RETURNING id, ply")
+        .bind(now)
+        .bind(guild)
+        .fetch_all(conn)
+        .await
+}
+
+/// The games of a server that ended at or after `since`, as `(game, ply)`.
+pub async fn finished_in_guild_since(
+    conn: &mut AnyConnection,
+    guild: i64,
+    since: i64,
+) -> Result<Vec<(i64, i64)>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT id, ply FROM games WHERE guild_id = $1 AND status <> 'ongoing' AND finished_at >= $2 ORDER BY id",
+    )
+    .bind(guild)
+    .bind(since)
+    .fetch_all(conn)
+    .await
 }
 
 /// Records whether the bot must move in a game, and since when (`None`: it need not).

@@ -34,11 +34,3 @@ pub async fn truncate(conn: &mut AnyConnection, game_id: i64, ply: i64) -> Resul
         sqlx::query("DELETE FROM moves WHERE game_id = $1 AND ply > $2").bind(game_id).bind(ply).execute(conn).await?;
     Ok(done.rows_affected())
 }
-
-/// When the last move was played, if any.
-pub async fn last_played_at(conn: &mut AnyConnection, game_id: i64) -> Result<Option<i64>, sqlx::Error> {
-    sqlx::query_scalar("SELECT played_at FROM moves WHERE game_id = $1 ORDER BY ply DESC LIMIT 1")
-        .bind(game_id)
-        .fetch_optional(conn)
-        .await
-}

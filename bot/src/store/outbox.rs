@@ -94,6 +94,18 @@ pub async fn latest(conn: &mut AnyConnection, lane: &str, kind: &str) -> Result<
         .await
 }
 
+/// Whether a lane has an item of `kind` delivered or still to deliver (not only given up).
+pub async fn shown_or_pending(conn: &mut AnyConnection, lane: &str, kind: &str) -> Result<bool, sqlx::Error> {
+    let count: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM outbox WHERE lane = $1 AND kind = $2 AND state IN ('done', 'pending')",
+    )
+    .bind(lane)
+    .bind(kind)
+    .fetch_one(conn)
+    .await?;
+    Ok(count > 0)
+}
+
 /// Marks an item applied, with the message it created.
 pub async fn done(conn: &mut AnyConnection, id: i64, message_id: Option<i64>, now: i64) -> Result<(), sqlx::Error> {
     sqlx::query(
@@ -162,10 +174,11 @@ pub async fn give_up(conn: &mut AnyConnection, id: i64, error: &str, now: i64) -
 macro_rules! stale_boards_sql {
     () => {
         "SELECT recent.id, recent.ply FROM \
-         (SELECT id, ply FROM games WHERE status = 'ongoing' \
-          UNION SELECT id, ply FROM games WHERE finished_at >= $1) AS recent \
+         (SELECT id, ply, guild_id FROM games WHERE status = 'ongoing' \
+          UNION SELECT id, ply, guild_id FROM games WHERE finished_at >= $1) AS recent \
          JOIN board_messages b ON b.game_id = recent.id \
          WHERE (b.shown_ply IS NULL OR b.shown_ply != recent.ply) \
+         AND NOT EXISTS (SELECT 1 FROM servers s WHERE s.id = recent.guild_id AND s.left_at IS NOT NULL) \
          AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.lane = 'game:' || recent.id AND o.kind = 'board' \
                          AND o.state = 'pending') \
          AND NOT EXISTS (SELECT 1 FROM outbox g WHERE g.lane = 'game:' || recent.id AND g.state = 'given_up' \
@@ -175,7 +188,8 @@ macro_rules! stale_boards_sql {
 }
 
 /// Games whose stored board shows another ply than the game's and that have no board pending:
-/// boards left behind by a crash or a race. Only ongoing games and games finished since
+/// boards left behind by a crash or a race. Not those of a server the bot left, which it cannot
+/// draw; their boards are drawn again when it returns. Only ongoing games and games finished since
 /// `finished_since` (unix seconds) are looked at, through their indexes (migration 0011): the
 /// check runs on every scheduler tick, and a game finished long ago had its last board drawn,
 /// or given up, long ago.

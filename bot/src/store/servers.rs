@@ -85,3 +85,37 @@ pub async fn set_language(
     .await?;
     Ok(())
 }
+
+/// Records that the bot was removed from a server (migration 0017), creating its row. A second
+/// notice keeps the first moment. True when the bot was a member until now.
+pub async fn leave(conn: &mut AnyConnection, id: i64, now: i64) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query(
+        "INSERT INTO servers (id, left_at, created_at, updated_at) VALUES ($1, $2, $3, $4) \
+         ON CONFLICT (id) DO UPDATE SET left_at = excluded.left_at, updated_at = excluded.updated_at \
+         WHERE servers.left_at IS NULL",
+    )
+    .bind(id)
+    .bind(now)
+    .bind(now)
+    .bind(now)
+    .execute(conn)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// When the bot left a server, while it is away from it.
+pub async fn left_at(conn: &mut AnyConnection, id: i64) -> Result<Option<i64>, sqlx::Error> {
+    let found: Option<Option<i64>> =
+        sqlx::query_scalar("SELECT left_at FROM servers WHERE id = $1").bind(id).fetch_optional(conn).await?;
+    Ok(found.flatten())
+}
+
+/// Records that the bot is a member of a server again (no-op when it never left).
+pub async fn come_back(conn: &mut AnyConnection, id: i64, now: i64) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE servers SET left_at = NULL, updated_at = $1 WHERE id = $2 AND left_at IS NOT NULL")
+        .bind(now)
+        .bind(id)
+        .execute(conn)
+        .await?;
+    Ok(())
+}

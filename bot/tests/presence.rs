@@ -1,0 +1,244 @@
+//! The games of a server that removed the bot: paused while it is away (nothing comes due, no
+//! claim, no downtime grace), each turn given its time back when it returns, and what Discord
+//! showed caught up. With an injected clock, on both databases.
+
+mod support;
+
+use support::{NOW, PLACE, alice, bob, host, request};
+use tafl_bot::host::outbox::Show;
+use tafl_bot::host::{CLAIM_AFTER, Due, GameId, GameView, Host, HostError, Place, SideChoice};
+
+const MINUTE: i64 = 60;
+const HOUR: i64 = 3600;
+const DAY: i64 = 86_400;
+const GUILD: i64 = PLACE.guild;
+
+/// A game of copenhagen with `clock` in `place`, alice attacking and bob defending, accepted at
+/// `at`.
+async fn game_in(host: &Host, place: Place, clock: &str, at: i64) -> GameView {
+    let mut req = request(&alice(), Some(&bob()), "copenhagen", SideChoice::Attackers);
+    req.clock = Some(clock.parse().unwrap());
+    req.place = place;
+    let c = host.challenge(&req, at).await.unwrap();
+    host.accept(c.id, &bob(), at).await.unwrap().game
+}
+
+/// Plays a quiet legal move for whoever is to move, at `now`.
+async fn move_at(host: &Host, game: GameId, now: i64) -> GameView {
+    let view = host.show(game).await.unwrap();
+    let player = view.player_to_move().unwrap().id;
+    let choices = host.legal_moves(game, player, "", 500).await.unwrap();
+    host.play(game, player, &choices.last().unwrap().notation, None, now).await.unwrap().game
+}
+
+/// Ticks every `step` seconds from `from` to `to` (both included): what the ticks found.
+async fn run(host: &Host, from: i64, to: i64, step: i64) -> Vec<(i64, Due)> {
+    let mut found = Vec::new();
+    let mut now = from;
+    while now <= to {
+        found.extend(host.tick(now).await.unwrap().into_iter().map(|due| (now, due)));
+        now += step;
+    }
+    found
+}
+
+async fn stored(host: &Host, game: GameId, column: &str) -> Option<i64> {
+    sqlx::query_scalar(sqlx::AssertSqlSafe(format!("SELECT {column} FROM games WHERE id = $1")))
+        .bind(game)
+        .fetch_one(host.db().pool())
+        .await
+        .unwrap()
+}
+
+/// The outbox's pending items, in order, marked delivered.
+async fn drain(host: &Host) -> Vec<Show> {
+    let mut all = Vec::new();
+    for head in host.outbox_heads(NOW).await.unwrap() {
+        let mut next = Some(head);
+        while let Some(item) = next {
+            all.push(item.show.clone());
+            host.delivered(item.id, None, NOW).await.unwrap();
+            next = host.outbox_head(&item.lane, NOW).await.unwrap();
+        }
+    }
+    all
+}
+
+support::both! {
+    async fn a_removal_stops_the_clock_and_the_return_gives_the_turn_its_time_back() {
+        // Ticks hours apart: no downtime grace between them (that is the next test).
+        let host = host().await.with_grace(1000 * DAY, HOUR);
+        host.tick(NOW).await.unwrap();
+        let game = game_in(&host, PLACE, "1d", NOW).await;
+        move_at(&host, game.id, NOW + HOUR).await;
+        assert_eq!(stored(&host, game.id, "deadline_at").await, Some(NOW + HOUR + DAY), "bob's turn");
+        drain(&host).await;
+
+        // Bob has used one hour of his day when the bot is removed: nothing comes due for ten
+        // days, though his deadline passes.
+        let left = NOW + 2 * HOUR;
+        assert!(host.server_left(GUILD, left).await.unwrap());
+        assert!(!host.server_left(GUILD, left + HOUR).await.unwrap(), "a second notice keeps the first moment");
+        let listed = host.games(bob().id, false).await.unwrap();
+        assert!(listed[0].paused && !listed[0].awaits_me(), "his list says so, and no digest names it");
+        let back = left + 10 * DAY;
+        let found = run(&host, left, back - MINUTE, 6 * HOUR).await;
+        assert!(found.is_empty(), "{found:?}");
+        assert!(!host.show(game.id).await.unwrap().is_over());
+
+        // Back: his turn began an hour before the bot left, so he has 23 hours from the return.
+        assert_eq!(host.server_back(GUILD, back).await.unwrap(), [game.id]);
+        assert!(host.server_back(GUILD, back + MINUTE).await.unwrap().is_empty(), "once");
+        assert_eq!(stored(&host, game.id, "turn_started_at").await, Some(back - HOUR));
+        assert_eq!(stored(&host, game.id, "deadline_at").await, Some(back + DAY - HOUR));
+        let view = host.show(game.id).await.unwrap();
+        assert_eq!(view.time_left(back), Some(DAY - HOUR));
+        assert!(!host.games(bob().id, false).await.unwrap()[0].paused);
+        assert_eq!(drain(&host).await, [Show::Board { game: game.id, ply: 1 }], "the board shows the new deadline");
+
+        // The reminders and the time-out come as if the ten days had not been.
+        let found = run(&host, back, back + DAY, 30 * MINUTE).await;
+        let moments: Vec<(i64, &'static str)> = found
+            .iter()
+            .map(|(at, due)| match due {
+                Due::Reminder(_) => (*at, "reminder"),
+                Due::TimedOut(_) => (*at, "time-out"),
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        // The first tick at or after each moment: half the day gone, a tenth of it left, none.
+        let tick_at = |moment: i64| back + (moment - back + 30 * MINUTE - 1) / (30 * MINUTE) * (30 * MINUTE);
+        let started = back - HOUR;
+        let (halfway, last, out) = (started + DAY / 2, started + DAY - DAY / 10, started + DAY);
+        let expected = [(tick_at(halfway), "reminder"), (tick_at(last), "reminder"), (tick_at(out), "time-out")];
+        assert_eq!(moments, expected, "{found:?}");
+    }
+}
+
+support::both! {
+    async fn the_downtime_grace_leaves_paused_games_alone() {
+        let host = host().await;
+        host.tick(NOW).await.unwrap();
+        let paused = game_in(&host, PLACE, "1h", NOW).await;
+        let elsewhere = Place { guild: GUILD + 1, ..PLACE };
+        let playing = game_in(&host, elsewhere, "1h", NOW).await;
+        host.server_left(GUILD, NOW + MINUTE).await.unwrap();
+
+        // The bot is down for a day: the game elsewhere gets the grace hour, the paused one
+        // keeps its deadline (its turn gets the whole absence back at the return).
+        let after = NOW + DAY;
+        let found = host.tick(after).await.unwrap();
+        let graced: Vec<&Vec<GameId>> = found
+            .iter()
+            .filter_map(|due| match due {
+                Due::Grace { games, .. } => Some(games),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(graced, [&vec![playing.id]], "{found:?}");
+        assert_eq!(stored(&host, paused.id, "deadline_at").await, Some(NOW + HOUR));
+        host.server_back(GUILD, after).await.unwrap();
+        assert_eq!(stored(&host, paused.id, "deadline_at").await, Some(after + HOUR - MINUTE));
+    }
+}
+
+support::both! {
+    async fn a_turn_begun_while_the_bot_is_away_gets_all_of_its_time() {
+        let host = host().await.with_grace(1000 * DAY, HOUR);
+        let game = game_in(&host, PLACE, "1d", NOW).await;
+        host.server_left(GUILD, NOW + HOUR).await.unwrap();
+        // Alice moves by game id from elsewhere while the bot is away: the game goes on.
+        let moved = NOW + 3 * DAY;
+        move_at(&host, game.id, moved).await;
+        assert_eq!(stored(&host, game.id, "deadline_at").await, Some(moved + DAY));
+        assert!(run(&host, moved, moved + 5 * DAY, 6 * HOUR).await.is_empty(), "still paused");
+        let back = NOW + 10 * DAY;
+        host.server_back(GUILD, back).await.unwrap();
+        assert_eq!(stored(&host, game.id, "turn_started_at").await, Some(back));
+        assert_eq!(stored(&host, game.id, "deadline_at").await, Some(back + DAY));
+    }
+}
+
+support::both! {
+    async fn an_untimed_game_cannot_be_claimed_while_paused_and_its_wait_resumes_at_the_return() {
+        let host = host().await.with_grace(1000 * DAY, HOUR);
+        let game = game_in(&host, PLACE, "none", NOW).await;
+        let since = NOW + HOUR;
+        move_at(&host, game.id, since).await;
+        let left = since + 10 * DAY;
+        host.server_left(GUILD, left).await.unwrap();
+        let refused = host.claim(game.id, alice().id, since + 30 * DAY).await.unwrap_err();
+        assert_eq!(refused, HostError::ClaimPaused { id: game.id });
+        assert!(run(&host, left, left + 30 * DAY, DAY).await.is_empty(), "no claim notice either");
+
+        // Back after 30 days: bob's ten days before the removal count, the 30 away do not.
+        let back = left + 30 * DAY;
+        host.server_back(GUILD, back).await.unwrap();
+        let claimable_at = back + CLAIM_AFTER - 10 * DAY;
+        let early = host.claim(game.id, alice().id, claimable_at - 1).await.unwrap_err();
+        assert!(matches!(early, HostError::ClaimTooSoon { claimable_at: at, .. } if at == claimable_at), "{early:?}");
+        let listed = host.games(alice().id, false).await.unwrap();
+        assert_eq!(listed[0].claimable_at, Some(claimable_at), "the list agrees with the claim");
+        let found = run(&host, back, claimable_at, DAY / 2).await;
+        assert!(matches!(found.as_slice(), [(at, Due::Claimable(_))] if *at == claimable_at), "{found:?}");
+        host.claim(game.id, alice().id, claimable_at).await.unwrap();
+    }
+}
+
+support::both! {
+    async fn a_game_that_ended_while_the_bot_was_away_gets_its_board_and_summary_at_the_return() {
+        let host = host().await;
+        let shown = game_in(&host, PLACE, "none", NOW).await;
+        let lost = game_in(&host, PLACE, "none", NOW).await;
+        let older = game_in(&host, PLACE, "none", NOW).await;
+        host.resign(older.id, bob().id, None, NOW + MINUTE).await.unwrap();
+        drain(&host).await;
+        host.server_left(GUILD, NOW + HOUR).await.unwrap();
+        // Both end by resignation from elsewhere; one summary reached Discord before the removal
+        // took effect, the other was refused (given up, as a removed bot's requests are).
+        host.resign(shown.id, bob().id, None, NOW + 2 * HOUR).await.unwrap();
+        host.resign(lost.id, bob().id, None, NOW + 2 * HOUR).await.unwrap();
+        drain(&host).await;
+        sqlx::query("UPDATE outbox SET state = 'given_up' WHERE lane = $1 AND kind = 'summary'")
+            .bind(format!("game:{}", lost.id))
+            .execute(host.db().pool())
+            .await
+            .unwrap();
+
+        let back = host.server_back(GUILD, NOW + DAY).await.unwrap();
+        assert_eq!(back, [shown.id, lost.id], "not the game that ended before the removal");
+        let mut again = drain(&host).await;
+        again.sort_by_key(|show| format!("{show:?}"));
+        let expected = [
+            Show::Board { game: shown.id, ply: 0 },
+            Show::Board { game: lost.id, ply: 0 },
+            Show::Summary { game: lost.id },
+        ];
+        let mut expected = expected.to_vec();
+        expected.sort_by_key(|show| format!("{show:?}"));
+        assert_eq!(again, expected);
+    }
+}
+
+support::both! {
+    async fn servers_missing_from_ready_are_left_and_those_listed_are_not() {
+        let host = host().await;
+        let (here, gone) = (PLACE, Place { guild: GUILD + 1, ..PLACE });
+        // A server on the other of two shards: judged by that shard's READY only.
+        let other_shard = Place { guild: 1 << 22, ..PLACE };
+        let kept = game_in(&host, here, "none", NOW).await;
+        let paused = game_in(&host, gone, "none", NOW).await;
+        let foreign = game_in(&host, other_shard, "none", NOW).await;
+        let left = host.servers_missing(0, 2, &[GUILD], NOW).await.unwrap();
+        assert_eq!(left, [gone.guild]);
+        assert!(host.servers_missing(0, 2, &[GUILD], NOW + 1).await.unwrap().is_empty(), "once");
+        let paused_now = |id: GameId| {
+            let host = &host;
+            async move { host.games(alice().id, false).await.unwrap().iter().any(|g| g.id == id && g.paused) }
+        };
+        assert!(paused_now(paused.id).await);
+        assert!(!paused_now(kept.id).await && !paused_now(foreign.id).await);
+        assert_eq!(host.server_back(gone.guild, NOW + 2).await.unwrap(), [paused.id]);
+        assert!(!paused_now(paused.id).await);
+    }
+}
