@@ -436,6 +436,81 @@ async fn a_restart_after_a_long_outage_gives_a_grace_hour_before_anyone_loses_on
     assert!(!host.show(long.id).await.unwrap().is_over());
 }
 
+/// A game of copenhagen with a clock of one hour in `guild`, accepted at `at`, with a move of
+/// each a minute apart: alice's turn, due at `at + 2 * MINUTE + HOUR`.
+async fn hour_game_in(host: &Host, guild: i64, at: i64) -> GameView {
+    let mut req = request(&alice(), Some(&bob()), "copenhagen", SideChoice::Attackers);
+    req.clock = Some("1h".parse().unwrap());
+    req.place = tafl_bot::host::Place { guild, ..PLACE };
+    let c = host.challenge(&req, at).await.unwrap();
+    let game = host.accept(c.id, &bob(), at).await.unwrap().game;
+    move_at(host, game.id, at + MINUTE).await;
+    move_at(host, game.id, at + 2 * MINUTE).await
+}
+
+fn graces(found: &[Due]) -> Vec<(i64, Vec<GameId>)> {
+    found
+        .iter()
+        .filter_map(|due| if let Due::Grace { until, games } = due { Some((*until, games.clone())) } else { None })
+        .collect()
+}
+
+support::both! {
+    async fn a_process_with_shards_ticks_their_games_only_and_a_shard_back_from_downtime_gets_the_grace() {
+        let (first, second) = support::two_dbs().await;
+        let zero = Host::new(first).with_shards(0, 0, 2);
+        let one = Host::new(second).with_shards(1, 1, 2);
+        // Discord puts a server on shard `(id >> 22) % count`.
+        let (on_zero, on_one) = (PLACE.guild, 1_i64 << 22);
+        zero.tick(NOW).await.unwrap();
+        one.tick(NOW).await.unwrap();
+        let here = hour_game_in(&zero, on_zero, NOW).await;
+        let there = hour_game_in(&zero, on_one, NOW).await;
+
+        // Shard 1's process is down for a day (its players cannot click): shard 0's scheduler
+        // times out its own game only; the other waits, with its deadline.
+        let found = run(&zero, NOW + 2 * MINUTE, NOW + DAY, 2 * MINUTE).await;
+        let lost = Some(Ending { winner: Some(Side::Defenders), reason: EndReason::Time });
+        assert_eq!(timeouts(&found), [(NOW + 2 * MINUTE + HOUR, here.id, lost)], "{found:?}");
+        assert!(graces(&found.iter().map(|(_, due)| due.clone()).collect::<Vec<_>>()).is_empty());
+        assert_eq!(stored(&zero, there.id, "deadline_at").await, Some(NOW + 2 * MINUTE + HOUR));
+
+        // Back: its shard last ticked a day ago, so its game gets the grace hour.
+        let back = NOW + DAY + MINUTE;
+        let found = one.tick(back).await.unwrap();
+        assert_eq!(graces(&found), [(back + HOUR, vec![there.id])]);
+        let found = run(&one, back + MINUTE, back + 2 * HOUR, MINUTE).await;
+        assert_eq!(timeouts(&found), [(back + HOUR, there.id, lost)], "{found:?}");
+    }
+}
+
+support::both! {
+    async fn a_shard_new_to_its_count_gets_the_grace_once_and_then_per_its_own_ticks() {
+        let (first, second) = support::two_dbs().await;
+        let alone = Host::new(first);
+        alone.tick(NOW).await.unwrap();
+        let (on_zero, on_one) = (PLACE.guild, 1_i64 << 22);
+        let zero = hour_game_in(&alone, on_zero, NOW).await;
+        let one = hour_game_in(&alone, on_one, NOW).await;
+        // The bot is now run with two shards: nobody knows how long a shard new to its count
+        // waited, so its games get the grace (once; they are due within the hour anyway).
+        let sharded = Host::new(second).with_shards(0, 1, 2);
+        let at = NOW + 5 * MINUTE;
+        assert_eq!(graces(&sharded.tick(at).await.unwrap()), [(at + HOUR, vec![zero.id, one.id])]);
+        let ticks: Vec<(i64, i64)> =
+            sqlx::query_as("SELECT shard, last_tick_at FROM shard_ticks WHERE shard_count = 2 ORDER BY shard")
+                .fetch_all(sharded.db().pool())
+                .await
+                .unwrap();
+        assert_eq!(ticks, [(0, at), (1, at)]);
+        // The unsharded process keeps the bot's last tick fresh; the shards judge by their own.
+        alone.tick(NOW + DAY).await.unwrap();
+        let back = NOW + DAY + MINUTE;
+        assert_eq!(graces(&sharded.tick(back).await.unwrap()), [(back + HOUR, vec![zero.id, one.id])], "one run");
+        assert!(graces(&sharded.tick(back + MINUTE).await.unwrap()).is_empty());
+    }
+}
+
 support::both! {
     async fn ticks_close_together_give_no_grace() {
         let host = host().await;
@@ -890,7 +965,12 @@ async fn postgres_a_batch_in_progress_elsewhere_does_not_hold_up_a_tick() {
         let late = NOW + 2 * HOUR;
         let mut batch = one.db().begin_write().await.unwrap();
         let held: Vec<GameId> =
-            tafl_bot::store::games::due(&mut batch, late, 20).await.unwrap().into_iter().map(|row| row.id).collect();
+            tafl_bot::store::games::due(&mut batch, late, 20, tafl_bot::store::outbox::ServedShards::ALL)
+                .await
+                .unwrap()
+                .into_iter()
+                .map(|row| row.id)
+                .collect();
         assert_eq!(held.len(), 20);
         let timed_out = |found: Vec<Due>| {
             let mut ids: Vec<GameId> = found

@@ -222,6 +222,9 @@ async fn realistic_database() -> PathBuf {
     // A lane claimed by the process that was delivering when the bot stopped.
     assert!(!host.claim_lanes((NOW + 102) * 1000, 1).await.unwrap().is_empty());
     host.tick(NOW + 110).await.unwrap();
+    // A process serving shards records their ticks; one server removed the bot.
+    host.clone().with_shards(0, 1, 2).tick(NOW + 111).await.unwrap();
+    host.server_left(7, NOW + 112).await.unwrap();
     host.db().pool().close().await;
     path
 }

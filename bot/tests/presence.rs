@@ -191,9 +191,18 @@ support::both! {
         let shown = game_in(&host, PLACE, "none", NOW).await;
         let lost = game_in(&host, PLACE, "none", NOW).await;
         let older = game_in(&host, PLACE, "none", NOW).await;
+        let just_before = game_in(&host, PLACE, "none", NOW).await;
         host.resign(older.id, bob().id, None, NOW + MINUTE).await.unwrap();
         drain(&host).await;
+        // One ends a moment before the removal, and Discord refuses its summary after it.
+        host.resign(just_before.id, bob().id, None, NOW + HOUR - 1).await.unwrap();
         host.server_left(GUILD, NOW + HOUR).await.unwrap();
+        sqlx::query("UPDATE outbox SET state = 'given_up', finished_at = $1 WHERE lane = $2 AND state = 'pending'")
+            .bind(NOW + HOUR + 1)
+            .bind(format!("game:{}", just_before.id))
+            .execute(host.db().pool())
+            .await
+            .unwrap();
         // Both end by resignation from elsewhere; one summary reached Discord before the removal
         // took effect, the other was refused (given up, as a removed bot's requests are).
         host.resign(shown.id, bob().id, None, NOW + 2 * HOUR).await.unwrap();
@@ -206,13 +215,15 @@ support::both! {
             .unwrap();
 
         let back = host.server_back(GUILD, NOW + DAY).await.unwrap();
-        assert_eq!(back, [shown.id, lost.id], "not the game that ended before the removal");
+        assert_eq!(back, [shown.id, lost.id, just_before.id], "not the game whose summary was shown before");
         let mut again = drain(&host).await;
         again.sort_by_key(|show| format!("{show:?}"));
         let expected = [
             Show::Board { game: shown.id, ply: 0 },
             Show::Board { game: lost.id, ply: 0 },
             Show::Summary { game: lost.id },
+            Show::Board { game: just_before.id, ply: 0 },
+            Show::Summary { game: just_before.id },
         ];
         let mut expected = expected.to_vec();
         expected.sort_by_key(|show| format!("{show:?}"));
@@ -221,24 +232,80 @@ support::both! {
 }
 
 support::both! {
-    async fn servers_missing_from_ready_are_left_and_those_listed_are_not() {
+    async fn ready_leaves_the_servers_it_does_not_list_from_the_last_tick_and_resumes_those_it_lists() {
         let host = host().await;
         let (here, gone) = (PLACE, Place { guild: GUILD + 1, ..PLACE });
         // A server on the other of two shards: judged by that shard's READY only.
         let other_shard = Place { guild: 1 << 22, ..PLACE };
-        let kept = game_in(&host, here, "none", NOW).await;
-        let paused = game_in(&host, gone, "none", NOW).await;
-        let foreign = game_in(&host, other_shard, "none", NOW).await;
-        let left = host.servers_missing(0, 2, &[GUILD], NOW).await.unwrap();
-        assert_eq!(left, [gone.guild]);
-        assert!(host.servers_missing(0, 2, &[GUILD], NOW + 1).await.unwrap().is_empty(), "once");
+        let kept = game_in(&host, here, "1d", NOW).await;
+        let paused = game_in(&host, gone, "1d", NOW).await;
+        let foreign = game_in(&host, other_shard, "1d", NOW).await;
+        let sharded = host.clone().with_shards(0, 1, 2);
+        sharded.tick(NOW + HOUR).await.unwrap();
+
+        // The bot comes back a day later; READY for shard 0 does not list `gone`: it was removed
+        // at some point of the downtime, and its games count none of it.
+        let ready = NOW + DAY;
+        let listed = host.servers_listed(0, 2, &[GUILD], ready).await.unwrap();
+        assert_eq!(listed.left, [gone.guild]);
+        assert!(listed.resumed.is_empty());
+        let left_at: Option<i64> = sqlx::query_scalar("SELECT left_at FROM servers WHERE id = $1")
+            .bind(gone.guild)
+            .fetch_one(host.db().pool())
+            .await
+            .unwrap();
+        assert_eq!(left_at, Some(NOW + HOUR), "the shard's last tick, the last moment it was seen");
+        assert_eq!(host.servers_listed(0, 2, &[GUILD], ready + 1).await.unwrap(), tafl_bot::host::Listed::default(), "once");
         let paused_now = |id: GameId| {
             let host = &host;
             async move { host.games(alice().id, false).await.unwrap().iter().any(|g| g.id == id && g.paused) }
         };
         assert!(paused_now(paused.id).await);
         assert!(!paused_now(kept.id).await && !paused_now(foreign.id).await);
-        assert_eq!(host.server_back(gone.guild, NOW + 2).await.unwrap(), [paused.id]);
+
+        // A later READY lists it again (the bot was invited back while it was away): resumed,
+        // with the turn's time from before the last tick.
+        let again = ready + DAY;
+        let listed = host.servers_listed(0, 2, &[GUILD, gone.guild], again).await.unwrap();
+        assert_eq!(listed, tafl_bot::host::Listed { left: vec![], resumed: vec![paused.id] });
         assert!(!paused_now(paused.id).await);
+        assert_eq!(stored(&host, paused.id, "deadline_at").await, Some(NOW + DAY + (again - (NOW + HOUR))));
+    }
+}
+
+support::both! {
+    async fn a_move_made_while_paused_costs_no_reserve_for_the_time_away() {
+        let host = host().await.with_grace(1000 * DAY, HOUR);
+        // One day per move, unused time saved up to three days.
+        let game = game_in(&host, PLACE, "1d+3d", NOW).await;
+        let left = NOW + 2 * HOUR;
+        host.server_left(GUILD, left).await.unwrap();
+        // Alice moves by game id from elsewhere five days later: charged the two hours before
+        // the bot left, so 22 of her 24 hours go to her reserve.
+        move_at(&host, game.id, left + 5 * DAY).await;
+        assert_eq!(stored(&host, game.id, "attacker_reserve").await, Some(DAY - 2 * HOUR));
+    }
+}
+
+support::both! {
+    async fn what_a_left_server_would_show_waits_for_the_return_and_the_bot_does_not_play_there() {
+        let host = host().await.with_grace(1000 * DAY, HOUR);
+        let game = game_in(&host, PLACE, "none", NOW).await;
+        let mut req = request(&alice(), None, "copenhagen", SideChoice::Attackers);
+        req.clock = Some("none".parse().unwrap());
+        let against_bot = host.challenge_bot(&req, 1, false, NOW).await.unwrap();
+        drain(&host).await;
+        host.server_left(GUILD, NOW + HOUR).await.unwrap();
+        // A move by id while away: its board and notice wait, and the bot does not answer.
+        move_at(&host, game.id, NOW + 2 * HOUR).await;
+        move_at(&host, against_bot.id, NOW + 2 * HOUR).await;
+        assert!(host.bot_turns(10).await.unwrap().is_empty(), "no search for a paused game");
+        let ms = (NOW + 3 * HOUR) * 1000;
+        assert!(host.claim_lanes(ms, 100).await.unwrap().is_empty(), "nothing is sent to a server the bot left");
+        host.server_back(GUILD, NOW + DAY).await.unwrap();
+        let turns: Vec<GameId> = host.bot_turns(10).await.unwrap().iter().map(|t| t.game_id).collect();
+        assert_eq!(turns, [against_bot.id]);
+        let lanes: Vec<String> = host.claim_lanes(ms, 100).await.unwrap().iter().map(|p| p.lane.clone()).collect();
+        assert_eq!(lanes, [format!("game:{}", game.id), format!("game:{}", against_bot.id)], "all of it, at the return");
     }
 }

@@ -40,6 +40,7 @@ async fn a_database_url_creates_a_migrated_file_in_wal_mode_with_foreign_keys() 
             "reviews",
             "scheduler",
             "servers",
+            "shard_ticks",
             "users"
         ]
     );

@@ -1801,12 +1801,18 @@ async fn gateway_session(stream: TcpStream, shared: Arc<Shared>) {
                             shared.changed.notify_waiters();
                             break;
                         }
-                        lock(&shared.sessions).push(Session { shard: (id, count), outbox: outbox.clone() });
                         let removed = lock(&shared.removed).clone();
                         let guilds: Vec<u64> = std::iter::once(GUILD)
                             .chain(lock(&shared.guilds).iter().copied())
                             .filter(|guild| !removed.contains(guild) && shard_of(Some(*guild), count) == id)
                             .collect();
+                        // As Discord does, each server READY lists comes in a GUILD_CREATE of its
+                        // own after it (queued before the session is listed, so first).
+                        for guild in &guilds {
+                            let create = json!({ "op": 0, "t": "GUILD_CREATE", "s": null, "d": guild_json(*guild) });
+                            let _ = outbox.send(Outgoing::Event(create.to_string()));
+                        }
+                        lock(&shared.sessions).push(Session { shard: (id, count), outbox: outbox.clone() });
                         Some(ready(&lock(&shared.gateway_url), (id, count), &guilds))
                     }
                     // Nothing is missed while a test is not pushing, so a resume replays nothing.
@@ -1847,7 +1853,7 @@ async fn gateway_session(stream: TcpStream, shared: Arc<Shared>) {
 }
 
 /// `READY` for shard `id` of `count`, listing `guilds` as Discord does: unavailable until their
-/// `GUILD_CREATE` (which the fake does not send at a connection: the bot needs none).
+/// `GUILD_CREATE`, which follows.
 fn ready(gateway_url: &str, (id, count): (u64, u64), guilds: &[u64]) -> Value {
     let guilds: Vec<Value> =
         guilds.iter().map(|guild| json!({ "id": guild.to_string(), "unavailable": true })).collect();

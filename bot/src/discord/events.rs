@@ -24,37 +24,63 @@ pub async fn on_event(ctx: &serenity::Context, event: &serenity::FullEvent, data
         // Without `unavailable` the bot was removed (kicked, or the server deleted); with it,
         // the server is in an outage and comes back by itself.
         serenity::FullEvent::GuildDelete { incomplete, .. } if !incomplete.unavailable => {
-            let guild = incomplete.id.get() as i64;
-            if let Err(error) = persist(|| data.host.server_left(guild, now())).await {
-                // The next connection's READY will not list the server: it is paused then.
-                tracing::error!(guild, %error, "could not pause the games of a server the bot left");
-            }
+            follow_membership(ctx, data, incomplete.id).await;
         }
-        serenity::FullEvent::GuildCreate { guild, .. } => {
-            let id = guild.id.get() as i64;
-            match persist(|| data.host.server_back(id, now())).await {
-                Ok(games) if !games.is_empty() => data.delivery.wake(),
-                Ok(_) => {}
-                // Its games stay paused until the next connection sends the server again.
-                Err(error) => {
-                    tracing::error!(guild = id, %error, "could not resume the games of a server the bot is back in");
-                }
-            }
-        }
+        serenity::FullEvent::GuildCreate { guild, .. } => follow_membership(ctx, data, guild.id).await,
         serenity::FullEvent::Ready { data_about_bot: ready } => {
             let (shard, count) = ready.shard.map_or((0, 1), |shard| (shard.id.0, shard.total));
             let present: Vec<i64> = ready.guilds.iter().map(|guild| guild.id.get() as i64).collect();
-            match persist(|| data.host.servers_missing(shard, count, &present, now())).await {
-                Ok(left) if !left.is_empty() => {
-                    tracing::info!(shard, servers = ?left, "servers that removed the bot while it was away");
+            match persist(|| data.host.servers_listed(shard, count, &present, now())).await {
+                Ok(listed) => {
+                    if !listed.left.is_empty() {
+                        tracing::info!(shard, servers = ?listed.left, "servers that removed the bot while it was away");
+                    }
+                    if !listed.resumed.is_empty() {
+                        data.delivery.wake();
+                    }
                 }
-                Ok(_) => {}
-                Err(error) => tracing::error!(shard, %error, "could not look for servers that removed the bot"),
+                Err(error) => tracing::error!(shard, %error, "could not compare the servers with the games"),
             }
         }
         _ => {}
     }
     Ok(())
+}
+
+/// Records what serenity's cache says of the bot's membership of `guild` after a `GUILD_CREATE`
+/// or a removal: in it (a server in an outage included) its games resume, out of it they pause.
+/// The cache, not the event, is the judge: serenity updates it in the order events arrive, then
+/// handles each event in a task of its own, so the handlers of a removal and of a return a
+/// moment later (a kick and a new invitation) may run in either order; whichever runs last
+/// records the state the cache ended in.
+/// The cache is read again after each write, so that an event that changed it meanwhile is
+/// followed too.
+async fn follow_membership(ctx: &serenity::Context, data: &Data, guild: serenity::GuildId) {
+    let member = || ctx.cache.guild(guild).is_some() || ctx.cache.unavailable_guilds().get(&guild).is_some();
+    let id = guild.get() as i64;
+    let mut recorded = None;
+    for _ in 0..ATTEMPTS {
+        let now_member = member();
+        if recorded == Some(now_member) {
+            return;
+        }
+        if now_member {
+            match persist(|| data.host.server_back(id, now())).await {
+                Ok(games) if !games.is_empty() => data.delivery.wake(),
+                Ok(_) => {}
+                // Its games stay paused until the next connection's READY lists the server.
+                Err(error) => {
+                    tracing::error!(guild = id, %error, "could not resume the games of a server the bot is in");
+                    return;
+                }
+            }
+        } else if let Err(error) = persist(|| data.host.server_left(id, now())).await {
+            // The next connection's READY will not list the server: it is paused then.
+            tracing::error!(guild = id, %error, "could not pause the games of a server the bot left");
+            return;
+        }
+        recorded = Some(now_member);
+    }
 }
 
 /// Runs `attempt` until it succeeds or has failed [`ATTEMPTS`] times: nobody waits for these

@@ -6,24 +6,36 @@
 //! and reminders would go to channels it cannot reach. So such games are **paused** from the
 //! moment the bot leaves (migration 0017): nothing comes due in them (no reminder, time-out or
 //! claim, and `/tafl claim` is refused), their deadlines are not moved by the downtime grace,
-//! digests leave them out, and game lists say why. Moves, resignations and offers made by game
-//! id from elsewhere still count: the game itself goes on, only its clock stops.
+//! digests leave them out, game lists say why, the bot does not play its turns there, and what
+//! they would show waits in the outbox. Moves, resignations and offers made by game id from
+//! elsewhere still count: the game itself goes on, only its clock stops (a move charges no
+//! reserve for the time away).
 //!
 //! When the bot is back in the server, every ongoing turn gets back the time it was away, so a
 //! player's time and reserve are as the bot left them, and the scheduler works out each game's
-//! reminders and claim again. What Discord showed is caught up: every ongoing game's board is
-//! drawn again (it may show a move made by id meanwhile, and its deadline moved), and a game
-//! that ended meanwhile gets its final board and, unless one was shown, its summary.
+//! reminders and claim again. What Discord showed is caught up: what waited in the outbox is
+//! delivered, every ongoing game's board is drawn again (its deadline moved), and a game that
+//! ended meanwhile, or whose summary Discord refused after the removal, gets its final board
+//! and, unless one was shown or waits, its summary.
 //!
 //! Discord tells a removal apart from an outage: `GUILD_DELETE` carries `unavailable` in an
 //! outage only. A removal while no process was connected shows at the next connection, as a
-//! server with games going on that `READY` does not list for its shard
-//! ([`Host::servers_missing`]). Every server the bot is in comes with `GUILD_CREATE` at every
-//! connection, and when it joins one ([`Host::server_back`]).
+//! server with games going on that `READY` does not list for its shard, and a return as a
+//! server it lists ([`Host::servers_listed`]). Every server the bot is in comes with
+//! `GUILD_CREATE` at every connection, and when it joins one ([`Host::server_back`]).
 
 use super::outbox::{self, Show};
 use super::{GameId, Host, HostError};
 use crate::store;
+
+/// What a `READY` changed ([`Host::servers_listed`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Listed {
+    /// The servers found to have removed the bot.
+    pub left: Vec<i64>,
+    /// The games of servers found to have the bot again, shown again.
+    pub resumed: Vec<GameId>,
+}
 
 impl Host {
     /// The bot was removed from `guild` at `now`: its games are paused (see the module docs).
@@ -42,28 +54,32 @@ impl Host {
     }
 
     /// Discord's `READY` for shard `shard` of `count` listed `present` (the servers the bot is in
-    /// on that shard): every server of that shard with games going on that is not listed removed
-    /// the bot while no process was connected, and is left as by [`Host::server_left`]. Returns
-    /// those newly left.
-    pub async fn servers_missing(
-        &self,
-        shard: u32,
-        count: u32,
-        present: &[i64],
-        now: i64,
-    ) -> Result<Vec<i64>, HostError> {
-        let playing = {
+    /// on that shard), at `now`. Every server of that shard with games going on that is not
+    /// listed removed the bot while no process was connected: it is left from the shard's last
+    /// tick (else the bot's, else `now`), the last moment a process could have known it, so that
+    /// the downtime counts for nobody. Every listed server the bot had left is back (as by
+    /// [`Host::server_back`]): the bot was added again while no process was connected, or a
+    /// return was missed.
+    pub async fn servers_listed(&self, shard: u32, count: u32, present: &[i64], now: i64) -> Result<Listed, HostError> {
+        let (playing, away, last_tick) = {
             let mut tx = self.db.begin_read().await?;
-            store::games::guilds_playing(&mut tx, shard, count).await?
+            let playing = store::games::guilds_playing(&mut tx, shard, count).await?;
+            let away = store::servers::left_of_shard(&mut tx, shard, count).await?;
+            let shard_tick = store::scheduler::shard_ticks(&mut tx, count, shard, shard).await?.first().map(|t| t.1);
+            (playing, away, shard_tick.or(store::scheduler::last_tick(&mut tx).await?))
         };
         let present: std::collections::HashSet<i64> = present.iter().copied().collect();
-        let mut left = Vec::new();
+        let since = last_tick.map_or(now, |tick| tick.min(now));
+        let mut listed = Listed::default();
         for guild in playing.into_iter().filter(|guild| !present.contains(guild)) {
-            if self.server_left(guild, now).await? {
-                left.push(guild);
+            if self.server_left(guild, since).await? {
+                listed.left.push(guild);
             }
         }
-        Ok(left)
+        for guild in away.into_iter().filter(|guild| present.contains(guild)) {
+            listed.resumed.extend(self.server_back(guild, now).await?);
+        }
+        Ok(listed)
     }
 
     /// The bot is in `guild` at `now` (Discord sends `GUILD_CREATE` for every server at every

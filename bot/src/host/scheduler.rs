@@ -43,6 +43,17 @@
 //! outage or would pass within [`GRACE`] is moved to one hour from now and stored, so nobody loses
 //! on time for the bot's outage, and the new deadline is the one players see. The moment an
 //! untimed game may be claimed is moved the same way.
+//!
+//! **Shards.** A process that serves shards ([`Host::with_shards`]) handles the due games of its
+//! own shards' servers only (games of no server, the console's, are shard 0's, as Discord sends
+//! DMs on shard 0; digests and challenge expiries are everyone's): a server's clicks
+//! reach only its shard's process, so while that process is down its players' clocks wait with
+//! it rather than run out on another's scheduler. Each shard's last tick is recorded
+//! (migration 0018), and the grace after downtime is judged and given per shard: a process that
+//! comes back gives it to its own shards' games, while the others tick on. A shard that never
+//! ticked under the process's shard count gets the grace at its first tick: nobody knows how
+//! long its servers waited (a new count, or an upgrade while its process was down), and a
+//! grace given for nothing only moves the deadlines of the coming hour to its end.
 
 use tafl_rules::Side;
 
@@ -53,6 +64,7 @@ use super::{
     finish_in, is_bot, settings, side_player, summary,
 };
 use crate::store::games::Turn;
+use crate::store::outbox::ServedShards;
 use crate::store::{self, GameRow};
 
 /// A gap between ticks longer than this means the bot was down.
@@ -206,28 +218,53 @@ impl Host {
         Ok(due)
     }
 
-    /// Records the tick, and gives the downtime grace when the last tick is too old. Ticks of
-    /// several processes take turns here only (`PostgreSQL`: an advisory lock held by this short
-    /// transaction), so the grace is given once, before any process's tick looks for due games.
+    /// Records the tick, and gives the downtime grace when the last tick is too old: the bot's
+    /// last tick, or with shards ([`Host::with_shards`]) each served shard's. Ticks of several processes take turns here only (`PostgreSQL`: an advisory
+    /// lock held by this short transaction), so the grace is given once, before any process's
+    /// tick looks for due games.
     async fn tick_begins(&self, now: i64) -> Result<Option<Due>, HostError> {
         retrying!({
             let mut tx = self.db.begin_write().await?;
             store::scheduler::lock(&mut tx).await?;
-            let mut grace = None;
             let last = store::scheduler::last_tick(&mut tx).await?;
-            if last.is_none_or(|last| now - last > self.downtime) {
-                let until = now.saturating_add(self.grace);
-                // Untimed games left unplayed get the same grace before they may be claimed.
-                store::games::extend_claims(&mut tx, until, CLAIM_AFTER).await?;
-                let mut games = store::games::extend_deadlines(&mut tx, until, now).await?;
-                if !games.is_empty() {
-                    games.sort_unstable();
-                    tracing::info!(games = games.len(), last_tick = ?last, until, "downtime: deadlines moved to the grace period");
-                    for &game in &games {
-                        super::outbox::record(&mut tx, &super::Show::Board { game, ply: 0 }, now).await?;
+            let down = |last: Option<i64>| last.is_none_or(|last| now - last > self.downtime);
+            let mut late = Vec::new();
+            match self.shards {
+                None if down(last) => late.push(ServedShards::ALL),
+                None => {}
+                Some(served) => {
+                    let known = store::scheduler::shard_ticks(&mut tx, served.count, served.first, served.last).await?;
+                    let ticked: std::collections::HashMap<i64, i64> = known.iter().copied().collect();
+                    for shard in served.first..=served.last {
+                        if !down(ticked.get(&i64::from(shard)).copied()) {
+                            continue;
+                        }
+                        // Runs of late shards as one range each: after an outage of the whole
+                        // bot, one range for all its shards.
+                        match late.last_mut() {
+                            Some(run) if run.last + 1 == shard => run.last = shard,
+                            _ => late.push(ServedShards { first: shard, last: shard, count: served.count }),
+                        }
                     }
-                    grace = Some(Due::Grace { until, games });
+                    store::scheduler::set_shard_ticks(&mut tx, served.count, served.first, served.last, &known, now)
+                        .await?;
                 }
+            }
+            let mut games = Vec::new();
+            let until = now.saturating_add(self.grace);
+            for shards in late {
+                // Untimed games left unplayed get the same grace before they may be claimed.
+                store::games::extend_claims(&mut tx, until, CLAIM_AFTER, shards).await?;
+                games.extend(store::games::extend_deadlines(&mut tx, until, now, shards).await?);
+            }
+            let mut grace = None;
+            if !games.is_empty() {
+                games.sort_unstable();
+                tracing::info!(games = games.len(), last_tick = ?last, until, "downtime: deadlines moved to the grace period");
+                for &game in &games {
+                    super::outbox::record(&mut tx, &super::Show::Board { game, ply: 0 }, now).await?;
+                }
+                grace = Some(Due::Grace { until, games });
             }
             // Never backwards: a process whose clock runs behind another's must not make the
             // other see a gap, and give the grace again, at each of its ticks.
@@ -242,7 +279,7 @@ impl Host {
     async fn due_games(&self, now: i64, limit: i64) -> Result<(i64, Vec<Due>), HostError> {
         retrying!({
             let mut tx = self.db.begin_write().await?;
-            let rows = store::games::due(&mut tx, now, limit).await?;
+            let rows = store::games::due(&mut tx, now, limit, self.shards.unwrap_or(ServedShards::ALL)).await?;
             let found = rows.len() as i64;
             let mut due = Vec::new();
             for row in rows {
@@ -471,14 +508,16 @@ pub(super) fn first_turn(clock: Clock, now: i64, bot_first: bool) -> Turn {
 
 /// The turn after a move by `mover`, who began thinking at the row's turn start: their unused
 /// time is banked (reserve clocks), and the opponent's turn begins now. The bot is charged no
-/// time (its turns have no clock, see the module docs).
+/// time (its turns have no clock, see the module docs), and nobody the time a paused game (of a
+/// server the bot left) was paused: its clock stopped when the bot left.
 pub(super) fn turn_after_move(row: &GameRow, mover: Side, now: i64) -> Turn {
     let clock = Clock::from_row(row.clock_seconds, row.reserve_cap);
     let start = if is_bot(side_player(row, mover)) { now } else { row.turn_started_at.unwrap_or(now) };
+    let end = row.server_left_at.map_or(now, |left| now.min(left.max(start)));
     let (mut attacker, mut defender) = (row.attacker_reserve, row.defender_reserve);
     match mover {
-        Side::Attackers => attacker = clock.bank(attacker, start, now),
-        Side::Defenders => defender = clock.bank(defender, start, now),
+        Side::Attackers => attacker = clock.bank(attacker, start, end),
+        Side::Defenders => defender = clock.bank(defender, start, end),
     }
     let next = mover.opponent();
     turn_from(clock, now, attacker, defender, next, is_bot(side_player(row, next)))

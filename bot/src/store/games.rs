@@ -4,6 +4,7 @@
 use sqlx::AnyConnection;
 
 use super::Backend;
+use super::outbox::ServedShards;
 
 /// A game as stored.
 #[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
@@ -313,56 +314,83 @@ pub async fn set_reminders(
     Ok(())
 }
 
-/// The ongoing games the scheduler has something to do for at `now`, oldest due first, but
-/// none of a server the bot left (they are paused, see migration 0017). On
+/// The ongoing games of servers on `shards` the scheduler has something to do for at `now`,
+/// oldest due first, but none of a server the bot left (they are paused, see migration 0017). On
 /// `PostgreSQL` they are locked until the transaction ends, and a game locked by an operation in
 /// progress (a move, which sets its clock anew) is skipped until the next tick.
-pub async fn due(conn: &mut AnyConnection, now: i64, limit: i64) -> Result<Vec<GameRow>, sqlx::Error> {
+pub async fn due(
+    conn: &mut AnyConnection,
+    now: i64,
+    limit: i64,
+    shards: ServedShards,
+) -> Result<Vec<GameRow>, sqlx::Error> {
     let sql = match Backend::of(conn) {
         Backend::Sqlite => {
             select_games!(
                 "WHERE g.next_due_at <= $1 AND g.status = 'ongoing' AND s.left_at IS NULL \
-                 ORDER BY g.next_due_at, g.id LIMIT $2"
+                 AND (g.guild_id >> 22) % $3 BETWEEN $4 AND $5 ORDER BY g.next_due_at, g.id LIMIT $2"
             )
         }
         Backend::Postgres => select_games!(
             "WHERE g.next_due_at <= $1 AND g.status = 'ongoing' AND s.left_at IS NULL \
-             ORDER BY g.next_due_at, g.id LIMIT $2 FOR UPDATE OF g SKIP LOCKED"
+             AND (g.guild_id >> 22) % $3 BETWEEN $4 AND $5 ORDER BY g.next_due_at, g.id LIMIT $2 \
+             FOR UPDATE OF g SKIP LOCKED"
         ),
     };
-    sqlx::query_as(sql).bind(now).bind(limit).fetch_all(conn).await
+    let (count, first, last, _) = ServedShards::bound(Some((shards, 0)));
+    sqlx::query_as(sql).bind(now).bind(limit).bind(count).bind(first).bind(last).fetch_all(conn).await
 }
 
-/// Moves every ongoing deadline earlier than `until` to `until` (the grace after downtime) and
-/// makes those games due at `now`, so that their reminders are worked out again; returns their
-/// ids. Paused games (of a server the bot left) are left as they are: their turns get back all
-/// the time the bot was away when it returns ([`shift_turn`]).
-pub async fn extend_deadlines(conn: &mut AnyConnection, until: i64, now: i64) -> Result<Vec<i64>, sqlx::Error> {
+/// Moves every ongoing deadline earlier than `until` in the servers on `shards` to `until` (the
+/// grace after downtime) and makes those games due at `now`, so that their reminders are worked
+/// out again; returns their ids. Paused games (of a server the bot left) are left as they are:
+/// their turns get back all the time the bot was away when it returns ([`resume_guild`]).
+pub async fn extend_deadlines(
+    conn: &mut AnyConnection,
+    until: i64,
+    now: i64,
+    shards: ServedShards,
+) -> Result<Vec<i64>, sqlx::Error> {
+    let (count, first, last, _) = ServedShards::bound(Some((shards, 0)));
     sqlx::query_scalar(
         "UPDATE games SET deadline_at = $1, next_due_at = $2 \
          WHERE status = 'ongoing' AND deadline_at IS NOT NULL AND deadline_at < $3 \
+         AND (guild_id >> 22) % $4 BETWEEN $5 AND $6 \
          AND guild_id NOT IN (SELECT id FROM servers WHERE left_at IS NOT NULL) RETURNING id",
     )
     .bind(until)
     .bind(now)
     .bind(until)
+    .bind(count)
+    .bind(first)
+    .bind(last)
     .fetch_all(conn)
     .await
 }
 
-/// The downtime grace of untimed games: those that would come due (may be claimed) before
-/// `until` come due at `until`, as if their turn had begun `claim_after` seconds before it.
+/// The downtime grace of untimed games in the servers on `shards`: those that would come due
+/// (may be claimed) before `until` come due at `until`, as if their turn had begun `claim_after` seconds before it.
 /// Their turn's start serves nothing but claims, so moving it changes nothing else. Paused games
 /// are left as they are, as by [`extend_deadlines`].
-pub async fn extend_claims(conn: &mut AnyConnection, until: i64, claim_after: i64) -> Result<u64, sqlx::Error> {
+pub async fn extend_claims(
+    conn: &mut AnyConnection,
+    until: i64,
+    claim_after: i64,
+    shards: ServedShards,
+) -> Result<u64, sqlx::Error> {
+    let (count, first, last, _) = ServedShards::bound(Some((shards, 0)));
     let done = sqlx::query(
         "UPDATE games SET turn_started_at = $1, next_due_at = $2 \
          WHERE status = 'ongoing' AND clock_seconds IS NULL AND next_due_at IS NOT NULL AND next_due_at < $3 \
+         AND (guild_id >> 22) % $4 BETWEEN $5 AND $6 \
          AND guild_id NOT IN (SELECT id FROM servers WHERE left_at IS NOT NULL)",
     )
     .bind(until.saturating_sub(claim_after))
     .bind(until)
     .bind(until)
+    .bind(count)
+    .bind(first)
+    .bind(last)
     .execute(conn)
     .await?;
     Ok(done.rows_affected())
@@ -420,16 +448,20 @@ pub async fn resume_guild(
         .await
 }
 
-/// The games of a server that ended at or after `since`, as `(game, ply)`.
+/// The games of a server that ended at or after `since`, or whose summary Discord refused at or
+/// after it (a game that ended just before the bot was removed), as `(game, ply)`.
 pub async fn finished_in_guild_since(
     conn: &mut AnyConnection,
     guild: i64,
     since: i64,
 ) -> Result<Vec<(i64, i64)>, sqlx::Error> {
     sqlx::query_as(
-        "SELECT id, ply FROM games WHERE guild_id = $1 AND status <> 'ongoing' AND finished_at >= $2 ORDER BY id",
+        "SELECT g.id, g.ply FROM games g WHERE g.guild_id = $1 AND g.status <> 'ongoing' \
+         AND (g.finished_at >= $2 OR EXISTS (SELECT 1 FROM outbox o WHERE o.lane = 'game:' || g.id \
+              AND o.kind = 'summary' AND o.state = 'given_up' AND o.finished_at >= $3)) ORDER BY g.id",
     )
     .bind(guild)
+    .bind(since)
     .bind(since)
     .fetch_all(conn)
     .await
@@ -442,7 +474,7 @@ pub async fn set_bot_turn(conn: &mut AnyConnection, id: i64, since: Option<i64>)
 }
 
 /// The ongoing games where the bot must move, the longest waiting first: `(game, since)`, at
-/// most `limit`. With `shards`, only the games of servers on those shards, of no server, or
+/// most `limit`; not those of a server the bot left (paused, see migration 0017). With `shards`, only the games of servers on those shards, of no server, or
 /// whose turn began at or before `foreign_after` (unix seconds: a turn the process of its shard
 /// has not played by then, perhaps because it is down, is anyone's), as the outbox does.
 pub async fn bot_turns(
@@ -454,6 +486,7 @@ pub async fn bot_turns(
     sqlx::query_as(
         "SELECT id, bot_turn_at FROM games WHERE bot_turn_at IS NOT NULL AND status = 'ongoing' \
          AND (guild_id = 0 OR (guild_id >> 22) % $2 BETWEEN $3 AND $4 OR bot_turn_at <= $5) \
+         AND guild_id NOT IN (SELECT id FROM servers WHERE left_at IS NOT NULL) \
          ORDER BY bot_turn_at, id LIMIT $1",
     )
     .bind(limit)

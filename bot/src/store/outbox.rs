@@ -244,6 +244,7 @@ macro_rules! claimable_sql {
          AND NOT EXISTS (SELECT 1 FROM outbox e WHERE e.lane = o.lane AND e.state = 'pending' AND e.id < o.id) \
          AND NOT EXISTS (SELECT 1 FROM outbox_claims c WHERE c.lane = o.lane AND c.lease_until_ms > $2) \
          AND (o.guild_id IS NULL OR (o.guild_id >> 22) % $4 BETWEEN $5 AND $6 OR o.created_at <= $7) \
+         AND (o.guild_id IS NULL OR NOT EXISTS (SELECT 1 FROM servers s WHERE s.id = o.guild_id AND s.left_at IS NOT NULL)) \
          ORDER BY +o.id LIMIT $3"
     };
 }
@@ -257,18 +258,22 @@ pub struct ServedShards {
 }
 
 impl ServedShards {
+    /// Every server's: shard 0 of 1.
+    pub const ALL: ServedShards = ServedShards { first: 0, last: 0, count: 1 };
+
     /// What a query's shard condition binds, `(count, first, last, foreign_after)`, for
     /// `shards` and the moment before which another shard's work is anyone's. Without shards,
     /// shard 0 of 1: every server's. (A count of 0 would divide by zero.)
     pub(crate) fn bound(shards: Option<(ServedShards, i64)>) -> (i64, i64, i64, i64) {
-        let (served, foreign_after) = shards.unwrap_or((ServedShards { first: 0, last: 0, count: 1 }, 0));
+        let (served, foreign_after) = shards.unwrap_or((ServedShards::ALL, 0));
         (i64::from(served.count.max(1)), i64::from(served.first), i64::from(served.last), foreign_after)
     }
 }
 
 /// The first pending item of every lane that is due at `now_ms` and not claimed by a process
 /// whose lease still runs (this one included: a lane this process delivers is not taken again),
-/// oldest first, at most `limit`. With `shards`, only the items of servers on those shards, of
+/// oldest first, at most `limit`. Items of a server the bot left wait until it is back (Discord
+/// would refuse them, and every refusal counts toward its limit of invalid requests). With `shards`, only the items of servers on those shards, of
 /// no server, or recorded at or before `foreign_after` (unix seconds: an item the process of
 /// its shard has not taken by then, perhaps because it is down, is anyone's). With `lock`
 /// (`PostgreSQL`, in a write transaction) the items are locked `FOR UPDATE SKIP LOCKED`, so that

@@ -37,3 +37,58 @@ pub async fn set_last_tick(conn: &mut AnyConnection, now: i64) -> Result<(), sql
     .await?;
     Ok(())
 }
+
+/// When the scheduler last ticked for each of the shards `first..=last` of `count` that has
+/// ticked (migration 0018), as `(shard, last_tick_at)`.
+pub async fn shard_ticks(
+    conn: &mut AnyConnection,
+    count: u32,
+    first: u32,
+    last: u32,
+) -> Result<Vec<(i64, i64)>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT shard, last_tick_at FROM shard_ticks WHERE shard_count = $1 AND shard BETWEEN $2 AND $3 ORDER BY shard",
+    )
+    .bind(i64::from(count))
+    .bind(i64::from(first))
+    .bind(i64::from(last))
+    .fetch_all(conn)
+    .await
+}
+
+/// Records a tick at `now` for the shards `first..=last` of `count`, never moving one back (a
+/// process whose clock runs behind another's must not make the other see a gap). One statement
+/// for the shards that ticked before; one insert for each that did not.
+pub async fn set_shard_ticks(
+    conn: &mut AnyConnection,
+    count: u32,
+    first: u32,
+    last: u32,
+    known: &[(i64, i64)],
+    now: i64,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "UPDATE shard_ticks SET last_tick_at = $1 \
+         WHERE shard_count = $2 AND shard BETWEEN $3 AND $4 AND last_tick_at < $5",
+    )
+    .bind(now)
+    .bind(i64::from(count))
+    .bind(i64::from(first))
+    .bind(i64::from(last))
+    .bind(now)
+    .execute(&mut *conn)
+    .await?;
+    let known: std::collections::HashSet<i64> = known.iter().map(|(shard, _)| *shard).collect();
+    for shard in (first..=last).map(i64::from).filter(|shard| !known.contains(shard)) {
+        sqlx::query(
+            "INSERT INTO shard_ticks (shard_count, shard, last_tick_at) VALUES ($1, $2, $3) \
+             ON CONFLICT (shard_count, shard) DO NOTHING",
+        )
+        .bind(i64::from(count))
+        .bind(shard)
+        .bind(now)
+        .execute(&mut *conn)
+        .await?;
+    }
+    Ok(())
+}

@@ -119,3 +119,12 @@ pub async fn come_back(conn: &mut AnyConnection, id: i64, now: i64) -> Result<()
         .await?;
     Ok(())
 }
+
+/// The servers the bot left whose shard is `shard` of `count`.
+pub async fn left_of_shard(conn: &mut AnyConnection, shard: u32, count: u32) -> Result<Vec<i64>, sqlx::Error> {
+    sqlx::query_scalar("SELECT id FROM servers WHERE left_at IS NOT NULL AND (id >> 22) % $1 = $2 ORDER BY id")
+        .bind(i64::from(count.max(1)))
+        .bind(i64::from(shard))
+        .fetch_all(conn)
+        .await
+}
