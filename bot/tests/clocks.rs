@@ -6,7 +6,7 @@ mod support;
 
 use std::sync::Arc;
 
-use support::{NOW, PLACE, alice, bob, carol, host, request, snapshot, temp_path};
+use support::{NOW, PLACE, alice, bob, carol, host, move_at, request, run, snapshot, stored, temp_path};
 use tafl_bot::host::{
     CLAIM_AFTER, ChallengeState, Claimable, Clock, Conclusion, Due, EndReason, Ending, GameId, GameView, Host,
     HostError, OfferAction, OfferOutcome, ReminderKind, ServerSettings, SideChoice, UserId, UserSettings,
@@ -99,27 +99,6 @@ async fn timed_game(host: &Host, clock: &str, at: i64) -> GameView {
     host.accept(c.id, &bob(), at).await.unwrap().game
 }
 
-/// Plays a quiet legal move for whoever is to move, at `now`.
-async fn move_at(host: &Host, game: GameId, now: i64) -> GameView {
-    let view = host.show(game).await.unwrap();
-    let player = view.player_to_move().unwrap().id;
-    let choices = host.legal_moves(game, player, "", 500).await.unwrap();
-    let quiet = choices.last().unwrap();
-    host.play(game, player, &quiet.notation, None, now).await.unwrap().game
-}
-
-/// Ticks every `step` seconds from `from` to `to` (both included), as a running bot would,
-/// returning what each tick found with its time.
-async fn run(host: &Host, from: i64, to: i64, step: i64) -> Vec<(i64, Due)> {
-    let mut found = Vec::new();
-    let mut now = from;
-    while now <= to {
-        found.extend(host.tick(now).await.unwrap().into_iter().map(|due| (now, due)));
-        now += step;
-    }
-    found
-}
-
 fn reminders(found: &[(i64, Due)]) -> Vec<(i64, ReminderKind, UserId)> {
     found
         .iter()
@@ -138,14 +117,6 @@ fn timeouts(found: &[(i64, Due)]) -> Vec<(i64, GameId, Option<Ending>)> {
             _ => None,
         })
         .collect()
-}
-
-async fn stored(host: &Host, game: GameId, column: &str) -> Option<i64> {
-    sqlx::query_scalar(sqlx::AssertSqlSafe(format!("SELECT {column} FROM games WHERE id = $1")))
-        .bind(game)
-        .fetch_one(host.db().pool())
-        .await
-        .unwrap()
 }
 
 support::both! {

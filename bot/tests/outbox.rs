@@ -10,19 +10,7 @@ use tafl_bot::host::{HostError, OfferAction, OfferEvent, OfferKind, Place, Serve
 
 /// Every pending item, oldest first, as the delivery task would see them lane by lane.
 async fn pending(host: &tafl_bot::host::Host) -> Vec<Show> {
-    let mut all = Vec::new();
-    for head in host.outbox_heads(NOW).await.unwrap() {
-        let mut lane = Vec::new();
-        // Drain the lane in order, marking each delivered.
-        let mut next = Some(head);
-        while let Some(item) = next {
-            lane.push(item.show.clone());
-            host.delivered(item.id, None, NOW).await.unwrap();
-            next = host.outbox_head(&item.lane, NOW).await.unwrap();
-        }
-        all.extend(lane);
-    }
-    all
+    support::drain(host, NOW).await
 }
 
 support::both! {

@@ -4,7 +4,7 @@
 
 mod support;
 
-use support::{NOW, PLACE, alice, bob, host, request};
+use support::{NOW, PLACE, alice, bob, drain, host, move_at, request, run, stored};
 use tafl_bot::host::outbox::Show;
 use tafl_bot::host::{CLAIM_AFTER, Due, GameId, GameView, Host, HostError, Place, SideChoice};
 
@@ -23,47 +23,6 @@ async fn game_in(host: &Host, place: Place, clock: &str, at: i64) -> GameView {
     host.accept(c.id, &bob(), at).await.unwrap().game
 }
 
-/// Plays a quiet legal move for whoever is to move, at `now`.
-async fn move_at(host: &Host, game: GameId, now: i64) -> GameView {
-    let view = host.show(game).await.unwrap();
-    let player = view.player_to_move().unwrap().id;
-    let choices = host.legal_moves(game, player, "", 500).await.unwrap();
-    host.play(game, player, &choices.last().unwrap().notation, None, now).await.unwrap().game
-}
-
-/// Ticks every `step` seconds from `from` to `to` (both included): what the ticks found.
-async fn run(host: &Host, from: i64, to: i64, step: i64) -> Vec<(i64, Due)> {
-    let mut found = Vec::new();
-    let mut now = from;
-    while now <= to {
-        found.extend(host.tick(now).await.unwrap().into_iter().map(|due| (now, due)));
-        now += step;
-    }
-    found
-}
-
-async fn stored(host: &Host, game: GameId, column: &str) -> Option<i64> {
-    sqlx::query_scalar(sqlx::AssertSqlSafe(format!("SELECT {column} FROM games WHERE id = $1")))
-        .bind(game)
-        .fetch_one(host.db().pool())
-        .await
-        .unwrap()
-}
-
-/// The outbox's pending items, in order, marked delivered.
-async fn drain(host: &Host) -> Vec<Show> {
-    let mut all = Vec::new();
-    for head in host.outbox_heads(NOW).await.unwrap() {
-        let mut next = Some(head);
-        while let Some(item) = next {
-            all.push(item.show.clone());
-            host.delivered(item.id, None, NOW).await.unwrap();
-            next = host.outbox_head(&item.lane, NOW).await.unwrap();
-        }
-    }
-    all
-}
-
 support::both! {
     async fn a_removal_stops_the_clock_and_the_return_gives_the_turn_its_time_back() {
         // Ticks hours apart: no downtime grace between them (that is the next test).
@@ -72,7 +31,7 @@ support::both! {
         let game = game_in(&host, PLACE, "1d", NOW).await;
         move_at(&host, game.id, NOW + HOUR).await;
         assert_eq!(stored(&host, game.id, "deadline_at").await, Some(NOW + HOUR + DAY), "bob's turn");
-        drain(&host).await;
+        drain(&host, NOW).await;
 
         // Bob has used one hour of his day when the bot is removed: nothing comes due for ten
         // days, though his deadline passes.
@@ -94,7 +53,7 @@ support::both! {
         let view = host.show(game.id).await.unwrap();
         assert_eq!(view.time_left(back), Some(DAY - HOUR));
         assert!(!host.games(bob().id, false).await.unwrap()[0].paused);
-        assert_eq!(drain(&host).await, [Show::Board { game: game.id, ply: 1 }], "the board shows the new deadline");
+        assert_eq!(drain(&host, NOW).await, [Show::Board { game: game.id, ply: 1 }], "the board shows the new deadline");
 
         // The reminders and the time-out come as if the ten days had not been.
         let found = run(&host, back, back + DAY, 30 * MINUTE).await;
@@ -193,7 +152,7 @@ support::both! {
         let older = game_in(&host, PLACE, "none", NOW).await;
         let just_before = game_in(&host, PLACE, "none", NOW).await;
         host.resign(older.id, bob().id, None, NOW + MINUTE).await.unwrap();
-        drain(&host).await;
+        drain(&host, NOW).await;
         // One ends a moment before the removal, and Discord refuses its summary after it.
         host.resign(just_before.id, bob().id, None, NOW + HOUR - 1).await.unwrap();
         host.server_left(GUILD, NOW + HOUR).await.unwrap();
@@ -207,7 +166,7 @@ support::both! {
         // took effect, the other was refused (given up, as a removed bot's requests are).
         host.resign(shown.id, bob().id, None, NOW + 2 * HOUR).await.unwrap();
         host.resign(lost.id, bob().id, None, NOW + 2 * HOUR).await.unwrap();
-        drain(&host).await;
+        drain(&host, NOW).await;
         sqlx::query("UPDATE outbox SET state = 'given_up' WHERE lane = $1 AND kind = 'summary'")
             .bind(format!("game:{}", lost.id))
             .execute(host.db().pool())
@@ -216,7 +175,7 @@ support::both! {
 
         let back = host.server_back(GUILD, NOW + DAY).await.unwrap();
         assert_eq!(back, [shown.id, lost.id, just_before.id], "not the game whose summary was shown before");
-        let mut again = drain(&host).await;
+        let mut again = drain(&host, NOW).await;
         again.sort_by_key(|show| format!("{show:?}"));
         let expected = [
             Show::Board { game: shown.id, ply: 0 },
@@ -294,7 +253,7 @@ support::both! {
         let mut req = request(&alice(), None, "copenhagen", SideChoice::Attackers);
         req.clock = Some("none".parse().unwrap());
         let against_bot = host.challenge_bot(&req, 1, false, NOW).await.unwrap();
-        drain(&host).await;
+        drain(&host, NOW).await;
         host.server_left(GUILD, NOW + HOUR).await.unwrap();
         // A move by id while away: its board and notice wait, and the bot does not answer.
         move_at(&host, game.id, NOW + 2 * HOUR).await;

@@ -770,9 +770,10 @@ async fn through_rate_limits_server_errors_and_a_dropped_gateway_no_move_is_lost
     bot.stop().await;
 }
 
-async fn a_player_is_reminded_and_then_loses_on_time_with_the_summary_posted(locale: &'static str) {
-    let (fake, bot, dir) = served("timeout").await;
-    let table = Table { fake: &fake, channel: CHANNEL, locale };
+/// Alice challenges Bob to Brandubh with one day per move, as the attackers, and Bob accepts
+/// with the card's button: the card, and the board it became.
+async fn timed_game(table: &Table<'_>) -> (StoredMessage, StoredMessage) {
+    let fake = table.fake;
     let challenge = table.command(
         ALICE,
         "challenge",
@@ -783,6 +784,13 @@ async fn a_player_is_reminded_and_then_loses_on_time_with_the_summary_posted(loc
     assert!(card.text().contains(table.says("Time per move: 1 day", "Время на ход: 1 день")), "{}", card.text());
     let _ = table.click(BOB, &card, "tafl:accept:1", None);
     let board = fake.wait_for_message("the board", |m| m.id == card.id && m.edits > 0).await;
+    (card, board)
+}
+
+async fn a_player_is_reminded_and_then_loses_on_time_with_the_summary_posted(locale: &'static str) {
+    let (fake, bot, dir) = served("timeout").await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale };
+    let (card, board) = timed_game(&table).await;
     assert!(board.text().contains(table.says("Time runs out <t:", "Время хода истекает <t:")), "{}", board.text());
     let board = play_by_menus(&table, &board, 1, 0, ALICE, "d2-c2").await;
     play_by_menus(&table, &board, 1, 1, BOB, "d3-c3").await;
@@ -877,15 +885,7 @@ async fn an_untimed_game_left_unplayed_for_two_weeks_is_claimed_with_the_summary
 async fn a_server_that_removes_the_bot_has_its_clocks_stopped_until_it_is_back(locale: &'static str) {
     let (fake, bot, dir) = served("removed").await;
     let table = Table { fake: &fake, channel: CHANNEL, locale };
-    let challenge = table.command(
-        ALICE,
-        "challenge",
-        &json!({ "opponent": BOB.id, "variant": "brandubh", "side": 0, "clock": "1d" }),
-        &[BOB],
-    );
-    let card = fake.wait_for_original(&challenge).await;
-    let _ = table.click(BOB, &card, "tafl:accept:1", None);
-    let board = fake.wait_for_message("the board", |m| m.id == card.id && m.edits > 0).await;
+    let (card, board) = timed_game(&table).await;
     let board = play_by_menus(&table, &board, 1, 0, ALICE, "d2-c2").await;
     play_by_menus(&table, &board, 1, 1, BOB, "d3-c3").await;
     let db = tafl_bot::store::Db::open(&format!("sqlite://{}", dir.join("tafl.db").display())).await.unwrap();

@@ -1074,9 +1074,9 @@ mod tests {
         Lang::discord(Some("ru"))
     }
 
-    #[test]
-    fn only_the_player_waiting_is_told_in_their_list_that_they_may_claim() {
-        let game = GameSummary {
+    /// Game #3 of Brandubh against Bob, the reader attacking, the defenders to move at ply 5.
+    fn brandubh_waiting() -> GameSummary {
+        GameSummary {
             id: 3,
             place: crate::host::Place { guild: 1, channel: 2, thread: None },
             variant: "brandubh".to_owned(),
@@ -1087,9 +1087,14 @@ mod tests {
             ending: None,
             clock: Clock::default(),
             deadline_at: None,
-            claimable_at: Some(1_000),
+            claimable_at: None,
             paused: false,
-        };
+        }
+    }
+
+    #[test]
+    fn only_the_player_waiting_is_told_in_their_list_that_they_may_claim() {
+        let game = GameSummary { claimable_at: Some(1_000), ..brandubh_waiting() };
         let line = |now: i64, whose: Whose<'_>, lang: Lang| game_list(std::slice::from_ref(&game), now, whose, lang);
         assert!(
             line(1_000, Whose::Reader, english())
@@ -1105,20 +1110,8 @@ mod tests {
 
     #[test]
     fn a_paused_game_says_why_instead_of_its_deadline_or_claim() {
-        let game = GameSummary {
-            id: 3,
-            place: crate::host::Place { guild: 1, channel: 2, thread: None },
-            variant: "brandubh".to_owned(),
-            side: Side::Attackers,
-            opponent: User::new(7, "Bob"),
-            ply: 5,
-            to_move: Side::Defenders,
-            ending: None,
-            clock: Clock::default(),
-            deadline_at: Some(2_000),
-            claimable_at: Some(1_000),
-            paused: true,
-        };
+        let game =
+            GameSummary { deadline_at: Some(2_000), claimable_at: Some(1_000), paused: true, ..brandubh_waiting() };
         let line = |lang: Lang| game_list(std::slice::from_ref(&game), 1_500, Whose::Reader, lang);
         assert!(line(english()).ends_with(" · ⏸ paused: the bot is no longer in its server"), "{}", line(english()));
         assert!(line(russian()).ends_with(" · ⏸ приостановлена: бота нет на её сервере"), "{}", line(russian()));

@@ -237,3 +237,48 @@ pub fn mover(n: usize) -> Side {
 pub fn said(error: &tafl_bot::host::HostError) -> String {
     tafl_bot::present::text::host_error(error, tafl_bot::present::Lang::console("en"))
 }
+
+/// Plays a quiet legal move for whoever is to move in `game`, at `now`.
+pub async fn move_at(host: &Host, game: tafl_bot::host::GameId, now: i64) -> GameView {
+    let view = host.show(game).await.unwrap();
+    let player = view.player_to_move().unwrap().id;
+    let choices = host.legal_moves(game, player, "", 500).await.unwrap();
+    let quiet = choices.last().unwrap();
+    host.play(game, player, &quiet.notation, None, now).await.unwrap().game
+}
+
+/// Ticks every `step` seconds from `from` to `to` (both included), as a running bot would,
+/// returning what each tick found with its time.
+pub async fn run(host: &Host, from: i64, to: i64, step: i64) -> Vec<(i64, tafl_bot::host::Due)> {
+    let mut found = Vec::new();
+    let mut now = from;
+    while now <= to {
+        found.extend(host.tick(now).await.unwrap().into_iter().map(|due| (now, due)));
+        now += step;
+    }
+    found
+}
+
+/// One integer column of a game's row, as stored.
+pub async fn stored(host: &Host, game: tafl_bot::host::GameId, column: &str) -> Option<i64> {
+    sqlx::query_scalar(sqlx::AssertSqlSafe(format!("SELECT {column} FROM games WHERE id = $1")))
+        .bind(game)
+        .fetch_one(host.db().pool())
+        .await
+        .unwrap()
+}
+
+/// Every pending outbox item, lane by lane in order, as the delivery task would apply them;
+/// each is marked delivered.
+pub async fn drain(host: &Host, now: i64) -> Vec<tafl_bot::host::outbox::Show> {
+    let mut all = Vec::new();
+    for head in host.outbox_heads(now).await.unwrap() {
+        let mut next = Some(head);
+        while let Some(item) = next {
+            all.push(item.show.clone());
+            host.delivered(item.id, None, now).await.unwrap();
+            next = host.outbox_head(&item.lane, now).await.unwrap();
+        }
+    }
+    all
+}
