@@ -2,7 +2,7 @@
 //! and menus, refusals, restarts and faults. Every scenario starts its own fake and bot, and runs
 //! twice: on an English server and on a Russian one, where nothing the bot shows may be English.
 
-use serde_json::json;
+use serde_json::{Value, json};
 use tafl_e2e::fake_discord::{FakeDiscord, Fault, GUILD, StoredMessage};
 use tafl_e2e::harness::{
     ALICE, BOB, CHANNEL, EVE, Player, Table, TestBot, decisive_game, let_time_pass, private_answer, temp_dir,
@@ -888,6 +888,10 @@ async fn a_server_that_removes_the_bot_has_its_clocks_stopped_until_it_is_back(l
     let (card, board) = timed_game(&table).await;
     let board = play_by_menus(&table, &board, 1, 0, ALICE, "d2-c2").await;
     play_by_menus(&table, &board, 1, 1, BOB, "d3-c3").await;
+    // And an untimed game, where Bob waits for Alice's move.
+    let untimed = start_game(&table, Variant::Brandubh).await;
+    let untimed = play_by_menus(&table, &untimed, 2, 0, ALICE, "d2-c2").await;
+    play_by_menus(&table, &untimed, 2, 1, BOB, "d3-c3").await;
     let db = tafl_bot::store::Db::open(&format!("sqlite://{}", dir.join("tafl.db").display())).await.unwrap();
     let left_at = || async {
         sqlx::query_scalar::<_, Option<i64>>("SELECT left_at FROM servers WHERE id = ?")
@@ -912,6 +916,20 @@ async fn a_server_that_removes_the_bot_has_its_clocks_stopped_until_it_is_back(l
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
     assert!(left_at().await.is_some(), "the removal is recorded");
+
+    // From a DM, Bob's list marks both games paused, and the untimed one cannot be claimed.
+    let dm = |subcommand: &str, options: Value| {
+        fake.push_interaction(fake.slash_command("tafl", subcommand, &options, BOB.id, locale))
+    };
+    let list = fake.wait_for_original(&dm("games", json!([]))).await;
+    let paused = table.says("⏸ paused: the bot is no longer in its server", "⏸ приостановлена: бота нет на её сервере");
+    assert_eq!(list.text().matches(paused).count(), 2, "{}", list.text());
+    let claim = dm("claim", json!([{ "name": "game", "type": 4, "value": 2 }]));
+    let refused = table.says(
+        "Game #2 is paused while the bot is not in its server, and that time counts against nobody; it can be claimed only once the bot is back.",
+        "Партия №2 приостановлена, пока бота нет на её сервере, и это время никому не засчитывается; закончить её можно будет только после возвращения бота.",
+    );
+    assert_eq!(private_answer(&fake, &claim).await, refused);
 
     // As if the bot had left two days ago, when Alice had 11 of her 24 hours left: her deadline
     // passed long ago, and the scheduler finds the game due. It stays as it is.
