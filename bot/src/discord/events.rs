@@ -53,6 +53,7 @@ pub async fn on_event(ctx: &serenity::Context, event: &serenity::FullEvent, data
 /// handles each event in a task of its own, so the handlers of a removal and of a return a
 /// moment later (a kick and a new invitation) may run in either order; whichever runs last
 /// records the state the cache ended in.
+///
 /// The cache is read again after each write, so that an event that changed it meanwhile is
 /// followed too.
 async fn follow_membership(ctx: &serenity::Context, data: &Data, guild: serenity::GuildId) {

@@ -104,11 +104,13 @@ impl Host {
             store::servers::come_back(&mut tx, guild, now).await?;
             let mut shown = Vec::new();
             for (game, ply) in store::games::resume_guild(&mut tx, guild, left_at, now).await? {
-                outbox::record(&mut tx, &Show::Board { game, ply: ply as usize }, now).await?;
+                let ply = usize::try_from(ply).unwrap_or(0);
+                outbox::record(&mut tx, &Show::Board { game, ply }, now).await?;
                 shown.push(game);
             }
             for (game, ply) in store::games::finished_in_guild_since(&mut tx, guild, left_at).await? {
-                outbox::record(&mut tx, &Show::Board { game, ply: ply as usize }, now).await?;
+                let ply = usize::try_from(ply).unwrap_or(0);
+                outbox::record(&mut tx, &Show::Board { game, ply }, now).await?;
                 let summary = Show::Summary { game };
                 if !store::outbox::shown_or_pending(&mut tx, &summary.lane(), summary.kind()).await? {
                     outbox::record(&mut tx, &summary, now).await?;

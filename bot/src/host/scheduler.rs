@@ -46,11 +46,11 @@
 //!
 //! **Shards.** A process that serves shards ([`Host::with_shards`]) handles the due games of its
 //! own shards' servers only (games of no server, the console's, are shard 0's, as Discord sends
-//! DMs on shard 0; digests and challenge expiries are everyone's): a server's clicks
-//! reach only its shard's process, so while that process is down its players' clocks wait with
-//! it rather than run out on another's scheduler. Each shard's last tick is recorded
-//! (migration 0018), and the grace after downtime is judged and given per shard: a process that
-//! comes back gives it to its own shards' games, while the others tick on. A shard that never
+//! DMs on shard 0; digests and challenge expiries are everyone's): a server's clicks reach only
+//! its shard's process, so while that process is down its players' clocks wait with it rather
+//! than run out on another's scheduler. Each shard's last tick is recorded (migration 0018),
+//! and the grace after downtime is judged and given per shard: a process that comes back gives
+//! it to its own shards' games, while the others tick on. A shard that never
 //! ticked under the process's shard count gets the grace at its first tick: nobody knows how
 //! long its servers waited (a new count, or an upgrade while its process was down), and a
 //! grace given for nothing only moves the deadlines of the coming hour to its end.
@@ -219,9 +219,9 @@ impl Host {
     }
 
     /// Records the tick, and gives the downtime grace when the last tick is too old: the bot's
-    /// last tick, or with shards ([`Host::with_shards`]) each served shard's. Ticks of several processes take turns here only (`PostgreSQL`: an advisory
-    /// lock held by this short transaction), so the grace is given once, before any process's
-    /// tick looks for due games.
+    /// last tick, or with shards ([`Host::with_shards`]) each served shard's. Ticks of several
+    /// processes take turns here only (`PostgreSQL`: an advisory lock held by this short
+    /// transaction), so the grace is given once, before any process's tick looks for due games.
     async fn tick_begins(&self, now: i64) -> Result<Option<Due>, HostError> {
         retrying!({
             let mut tx = self.db.begin_write().await?;
