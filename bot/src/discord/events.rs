@@ -48,16 +48,18 @@ pub async fn on_event(ctx: &serenity::Context, event: &serenity::FullEvent, data
 }
 
 /// Records what serenity's cache says of the bot's membership of `guild` after a `GUILD_CREATE`
-/// or a removal: in it (a server in an outage included) its games resume, out of it they pause.
-/// The cache, not the event, is the judge: serenity updates it in the order events arrive, then
-/// handles each event in a task of its own, so the handlers of a removal and of a return a
-/// moment later (a kick and a new invitation) may run in either order; whichever runs last
-/// records the state the cache ended in.
+/// or a removal: in it its games resume, out of it they pause. The cache, not the event, is the
+/// judge: serenity updates it in the order events arrive, then handles each event in a task of
+/// its own, so the handlers of a removal and of a return a moment later (a kick and a new
+/// invitation) may run in either order; whichever runs last records the state the cache ended
+/// in. A server in an outage counts as out of it: a removal during an outage must pause its
+/// games, and a server wrongly paused by an outage that began as its handler ran is resumed by
+/// the `GUILD_CREATE` that ends the outage.
 ///
 /// The cache is read again after each write, so that an event that changed it meanwhile is
 /// followed too.
 async fn follow_membership(ctx: &serenity::Context, data: &Data, guild: serenity::GuildId) {
-    let member = || ctx.cache.guild(guild).is_some() || ctx.cache.unavailable_guilds().get(&guild).is_some();
+    let member = || ctx.cache.guild(guild).is_some();
     let id = guild.get() as i64;
     let mut recorded = None;
     for _ in 0..ATTEMPTS {
