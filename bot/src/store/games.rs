@@ -369,9 +369,9 @@ pub async fn extend_deadlines(
 }
 
 /// The downtime grace of untimed games in the servers on `shards`: those that would come due
-/// (may be claimed) before `until` come due at `until`, as if their turn had begun `claim_after` seconds before it.
-/// Their turn's start serves nothing but claims, so moving it changes nothing else. Paused games
-/// are left as they are, as by [`extend_deadlines`].
+/// (may be claimed) before `until` come due at `until`, as if their turn had begun
+/// `claim_after` seconds before it. Their turn's start serves nothing but claims, so moving it
+/// changes nothing else. Paused games are left as they are, as by [`extend_deadlines`].
 pub async fn extend_claims(
     conn: &mut AnyConnection,
     until: i64,
@@ -474,9 +474,10 @@ pub async fn set_bot_turn(conn: &mut AnyConnection, id: i64, since: Option<i64>)
 }
 
 /// The ongoing games where the bot must move, the longest waiting first: `(game, since)`, at
-/// most `limit`; not those of a server the bot left (paused, see migration 0017). With `shards`, only the games of servers on those shards, of no server, or
-/// whose turn began at or before `foreign_after` (unix seconds: a turn the process of its shard
-/// has not played by then, perhaps because it is down, is anyone's), as the outbox does.
+/// most `limit`; not those of a server the bot left (paused, see migration 0017). With `shards`,
+/// only the games of servers on those shards, of no server, or whose turn began at or before
+/// `foreign_after` (unix seconds: a turn the process of its shard has not played by then,
+/// perhaps because it is down, is anyone's), as the outbox does.
 pub async fn bot_turns(
     conn: &mut AnyConnection,
     limit: i64,

@@ -273,12 +273,12 @@ impl ServedShards {
 /// The first pending item of every lane that is due at `now_ms` and not claimed by a process
 /// whose lease still runs (this one included: a lane this process delivers is not taken again),
 /// oldest first, at most `limit`. Items of a server the bot left wait until it is back (Discord
-/// would refuse them, and every refusal counts toward its limit of invalid requests). With `shards`, only the items of servers on those shards, of
-/// no server, or recorded at or before `foreign_after` (unix seconds: an item the process of
-/// its shard has not taken by then, perhaps because it is down, is anyone's). With `lock`
-/// (`PostgreSQL`, in a write transaction) the items are locked `FOR UPDATE SKIP LOCKED`, so that
-/// processes looking at once each get other lanes instead of waiting for one another's. Taking
-/// a lane is [`claim`].
+/// would refuse them, and every refusal counts toward its limit of invalid requests). With
+/// `shards`, only the items of servers on those shards, of no server, or recorded at or before
+/// `foreign_after` (unix seconds: an item the process of its shard has not taken by then,
+/// perhaps because it is down, is anyone's). With `lock` (`PostgreSQL`, in a write transaction)
+/// the items are locked `FOR UPDATE SKIP LOCKED`, so that processes looking at once each get
+/// other lanes instead of waiting for one another's. Taking a lane is [`claim`].
 pub async fn claimable(
     conn: &mut AnyConnection,
     now_ms: i64,
