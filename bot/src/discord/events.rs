@@ -11,10 +11,11 @@ use super::play::now;
 use super::{BotError, Data, components};
 use crate::host::HostError;
 
-/// Tries of a server's pause or resumption before it is left to the next connection.
-const ATTEMPTS: u32 = 3;
-/// The pause before the second try; each further one is four times longer.
+/// The pause before a second try of a server's pause or resumption, when the database failed.
 const FIRST_PAUSE: Duration = Duration::from_millis(250);
+/// How many times a server's membership is recorded at most, each time the cache changed
+/// while the last one was written.
+const ROUNDS: u32 = 3;
 
 pub async fn on_event(ctx: &serenity::Context, event: &serenity::FullEvent, data: &Data) -> Result<(), BotError> {
     match event {
@@ -62,7 +63,7 @@ async fn follow_membership(ctx: &serenity::Context, data: &Data, guild: serenity
     let member = || ctx.cache.guild(guild).is_some();
     let id = guild.get() as i64;
     let mut recorded = None;
-    for _ in 0..ATTEMPTS {
+    for _ in 0..ROUNDS {
         let now_member = member();
         if recorded == Some(now_member) {
             return;
@@ -86,19 +87,8 @@ async fn follow_membership(ctx: &serenity::Context, data: &Data, guild: serenity
     }
 }
 
-/// Runs `attempt` until it succeeds or has failed [`ATTEMPTS`] times: nobody waits for these
-/// events' answer, and a busy database should not cost a server its pause or resumption.
-async fn persist<T, F: Future<Output = Result<T, HostError>>>(mut attempt: impl FnMut() -> F) -> Result<T, HostError> {
-    let mut pause = FIRST_PAUSE;
-    for _ in 1..ATTEMPTS {
-        match attempt().await {
-            Err(error @ HostError::Storage(_)) => {
-                tracing::warn!(%error, retry_in_ms = pause.as_millis(), "the database failed; trying again");
-                tokio::time::sleep(pause).await;
-                pause *= 4;
-            }
-            done => return done,
-        }
-    }
-    attempt().await
+/// Runs `attempt`, again when the database failed: nobody waits for these events' answer, and
+/// a database failing for a moment should not cost a server its pause or resumption.
+async fn persist<T, F: Future<Output = Result<T, HostError>>>(attempt: impl FnMut() -> F) -> Result<T, HostError> {
+    super::retry::retry_while(|error| matches!(error, HostError::Storage(_)), FIRST_PAUSE, attempt).await
 }

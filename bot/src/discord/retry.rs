@@ -18,15 +18,30 @@ const FIRST_PAUSE: Duration = Duration::from_millis(100);
 
 /// Runs `attempt` until it succeeds, fails for a reason a retry cannot fix, or has been tried
 /// [`ATTEMPTS`] times.
-pub async fn with_retries<T, Fut>(mut attempt: impl FnMut() -> Fut) -> Result<T, serenity::Error>
+pub async fn with_retries<T, Fut>(attempt: impl FnMut() -> Fut) -> Result<T, serenity::Error>
 where
     Fut: Future<Output = Result<T, serenity::Error>>,
 {
-    let mut pause = FIRST_PAUSE;
+    retry_while(is_transient, FIRST_PAUSE, attempt).await
+}
+
+/// Runs `attempt` until it succeeds, fails with an error `transient` does not accept, or has
+/// been tried [`ATTEMPTS`] times, pausing `first_pause` after the first failure and four times
+/// longer after each further one.
+pub async fn retry_while<T, E, Fut>(
+    transient: impl Fn(&E) -> bool,
+    first_pause: Duration,
+    mut attempt: impl FnMut() -> Fut,
+) -> Result<T, E>
+where
+    E: std::fmt::Display,
+    Fut: Future<Output = Result<T, E>>,
+{
+    let mut pause = first_pause;
     for _ in 1..ATTEMPTS {
         match attempt().await {
-            Err(error) if is_transient(&error) => {
-                tracing::warn!(%error, retry_in_ms = pause.as_millis(), "Discord failed; retrying");
+            Err(error) if transient(&error) => {
+                tracing::warn!(%error, retry_in_ms = pause.as_millis(), "failed; retrying");
                 tokio::time::sleep(pause).await;
                 pause *= 4;
             }
