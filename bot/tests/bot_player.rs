@@ -12,12 +12,14 @@ use support::{Backend, NOW, alice, bob, game, host, request, snapshot, temp_path
 use tafl_bot::host::bot::{DRAW_MARGIN, MAX_BOT_GAMES, accepts_draw};
 use tafl_bot::host::search_pool::{Budget, Job, Priority, SearchPool};
 use tafl_bot::host::{
-    BotPlayer, ChallengeRequest, GameView, Host, HostError, OfferAction, OfferOutcome, Place, Played, SideChoice,
-    bot_user, is_bot,
+    BotPlayer, ChallengeRequest, GameView, Host, HostError, OfferAction, OfferOutcome, Place, Played, PlayerResult,
+    SideChoice, SideRecord, Streak, bot_user, is_bot,
 };
 use tafl_bot::present::Lang;
+use tafl_bot::present::summary::profile_text;
 use tafl_bot::present::text::host_error;
 use tafl_bot::store::Db;
+use tafl_render::Theme;
 use tafl_rules::engine::{Level, evaluate, score_for};
 use tafl_rules::{Game, Position, Side, Status, Variant};
 
@@ -441,6 +443,39 @@ support::both! { multi_thread
         host.resign(casual.id, alice().id, None, NOW + 31).await.unwrap();
         let pool = host.leaderboard("bot:brandubh", None, 10).await.unwrap();
         assert!(pool.entries.iter().all(|e| e.user.id != bot_user(level(4))), "the casual game is not rated");
+    }
+}
+
+support::both! { multi_thread
+    async fn a_profile_counts_games_against_the_bot_apart_from_games_against_people() {
+        let host = host().await;
+        let bots = player(&host);
+        let people = game_between_people(&host).await;
+        host.resign(people, bob().id, None, NOW + 20).await.unwrap();
+        // Lost to the bot after winning against bob: the streak among people is still a win.
+        let game = against_bot(&host, "brandubh", SideChoice::Attackers, 2, true).await;
+        let mv = host.legal_moves(game.id, alice().id, "", 1).await.unwrap()[0].notation.clone();
+        host.play(game.id, alice().id, &mv, None, NOW + 30).await.unwrap();
+        bots.settle(NOW + 30).await.unwrap();
+        host.resign(game.id, alice().id, None, NOW + 40).await.unwrap();
+
+        let alice_profile = host.profile(alice().id, None).await.unwrap();
+        assert_eq!(alice_profile.as_attacker, SideRecord { wins: 1, losses: 0, draws: 0 }, "bob's game only");
+        assert_eq!(alice_profile.as_defender, SideRecord::default());
+        assert_eq!(alice_profile.against_bot, SideRecord { wins: 0, losses: 1, draws: 0 });
+        assert_eq!(alice_profile.streak, Some(Streak { result: PlayerResult::Win, length: 1 }));
+        assert_eq!((alice_profile.games(), alice_profile.against_people()), (2, 1));
+        let text = profile_text(&alice_profile, Lang::discord(Some("ru"))).description;
+        assert!(text.ends_with("Текущая серия: 1 победа подряд\nПротив бота: побед 0, поражений 1, ничьих 0"), "{text}");
+        let history = host.rating_history(alice().id, None).await.unwrap();
+        let card = tafl_bot::discord::cards::profile_card(&alice_profile, &history, Lang::discord(None), Theme::Classic);
+        assert_eq!((card.against_bot.losses, card.labels.against_bot.as_str()), (1, "Against the bot"));
+
+        // The level played a person: its win counts by side, as anyone's.
+        let level_profile = host.profile(bot_user(level(2)), None).await.unwrap();
+        assert_eq!(level_profile.as_defender, SideRecord { wins: 1, losses: 0, draws: 0 });
+        assert_eq!((level_profile.as_attacker, level_profile.against_bot), (SideRecord::default(), SideRecord::default()));
+        assert_eq!(level_profile.streak, Some(Streak { result: PlayerResult::Win, length: 1 }));
     }
 }
 

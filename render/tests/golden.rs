@@ -158,6 +158,11 @@ fn cards(r: &Renderer, out: &mut Vec<(&'static str, Vec<u8>)>) {
         ("profile-high-contrast-ru", profile_card(500, "Ярослав", Lang::Russian, Theme::HighContrast)),
         ("profile-few-games-classic-ru", profile_card(3, "Σοφία", Lang::Russian, Theme::Classic)),
         ("profile-no-games-classic-ru", profile_card(0, "Новичок", Lang::Russian, Theme::Classic)),
+        ("profile-against-bot-classic-en", against_bot(profile_card(120, "Ragnhild", Lang::English, Theme::Classic))),
+        (
+            "profile-against-bot-high-contrast-ru",
+            against_bot(profile_card(40, "Ярослав", Lang::Russian, Theme::HighContrast)),
+        ),
     ];
     for (name, card) in profiles {
         out.push((name, r.render_profile_card(&card).expect("profile cards render")));
@@ -244,4 +249,10 @@ fn boards_match_the_committed_golden_images() {
          run UPDATE_GOLDEN=1 cargo test -p tafl-render --test golden",
         actual_dir.display()
     );
+}
+
+/// A profile that also has games against the bot, counted in a row of their own.
+fn against_bot(mut card: tafl_render::ProfileCard) -> tafl_render::ProfileCard {
+    card.against_bot = tafl_render::SideRecord { wins: 17, losses: 9, draws: 2 };
+    card
 }

@@ -45,6 +45,7 @@ card-games = games
 card-by-side = Results by side
 card-as-attackers = As the attackers
 card-as-defenders = As the defenders
+card-against-bot = Against the bot
 card-wins = won
 card-losses = lost
 card-draws = drawn

@@ -79,6 +79,7 @@ profile-title = { $player } ({ $scope })
 profile-rating = { $family }: { $rating } · games: { $games }
 profile-record-attackers = As the attackers: { $wins } won, { $losses } lost, { $draws } drawn
 profile-record-defenders = As the defenders: { $wins } won, { $losses } lost, { $draws } drawn
+profile-record-bot = Against the bot: { $wins } won, { $losses } lost, { $draws } drawn
 profile-streak-win = Current streak: { $n ->
     [one] 1 win in a row
    *[other] { $n } wins in a row

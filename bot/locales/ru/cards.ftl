@@ -37,6 +37,7 @@ card-games = партии
 card-by-side = Результаты за каждую сторону
 card-as-attackers = За нападающих
 card-as-defenders = За защитников
+card-against-bot = Против бота
 card-wins = победы
 card-losses = поражения
 card-draws = ничьи

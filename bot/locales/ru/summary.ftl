@@ -80,6 +80,7 @@ profile-title = { $player } ({ $scope })
 profile-rating = { $family }: { $rating } · партий: { $games }
 profile-record-attackers = За нападающих: побед { $wins }, поражений { $losses }, ничьих { $draws }
 profile-record-defenders = За защитников: побед { $wins }, поражений { $losses }, ничьих { $draws }
+profile-record-bot = Против бота: побед { $wins }, поражений { $losses }, ничьих { $draws }
 profile-streak-win = Текущая серия: { $n ->
     [one] { $n } победа подряд
     [few] { $n } победы подряд

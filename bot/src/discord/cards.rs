@@ -110,6 +110,7 @@ pub fn profile_card(profile: &Profile, history: &RatingHistory, lang: Lang, them
         by_side: tr!(lang, "card-by-side"),
         attackers: tr!(lang, "card-as-attackers"),
         defenders: tr!(lang, "card-as-defenders"),
+        against_bot: tr!(lang, "card-against-bot"),
         wins: tr!(lang, "card-wins"),
         losses: tr!(lang, "card-losses"),
         draws: tr!(lang, "card-draws"),
@@ -137,6 +138,7 @@ pub fn profile_card(profile: &Profile, history: &RatingHistory, lang: Lang, them
             .collect(),
         attackers: record(profile.as_attacker),
         defenders: record(profile.as_defender),
+        against_bot: record(profile.against_bot),
         streak_line: profile.streak.map(|s| streak_line(s.result, s.length, lang)).unwrap_or_default(),
         most_played: history
             .variants

@@ -181,6 +181,10 @@ impl Host {
 
     /// A player's ratings, wins, losses and draws by side and current streak, from their rated
     /// games globally or on one server. Someone who never played gets an empty profile.
+    ///
+    /// The record by side and the streak count games against people; a person's games against
+    /// the bot are counted on their own, as they are rated in their own pool. The bot's levels
+    /// play people only, so their records are by side.
     pub async fn profile(&self, user: UserId, guild: Option<i64>) -> Result<Profile, HostError> {
         let scope = Scope::of(guild);
         let mut tx = self.db.begin_read().await?;
@@ -189,6 +193,7 @@ impl Host {
         let games = store::rating_changes::rated_games(&mut tx, user, scope.id()).await?;
         let mut as_attacker = SideRecord::default();
         let mut as_defender = SideRecord::default();
+        let mut against_bot = SideRecord::default();
         let mut streak: Option<Streak> = None;
         let mut streak_over = false;
         for game in &games {
@@ -199,11 +204,18 @@ impl Host {
                 "attackers_win" | "defenders_win" => PlayerResult::Loss,
                 _ => PlayerResult::Draw,
             };
-            let record = if side == Side::Attackers { &mut as_attacker } else { &mut as_defender };
-            match result {
-                PlayerResult::Win => record.wins += 1,
-                PlayerResult::Loss => record.losses += 1,
-                PlayerResult::Draw => record.draws += 1,
+            let opponent = if side == Side::Attackers { game.defender_id } else { game.attacker_id };
+            let against_the_bot = super::bot::is_bot(opponent);
+            let record = if against_the_bot {
+                &mut against_bot
+            } else if side == Side::Attackers {
+                &mut as_attacker
+            } else {
+                &mut as_defender
+            };
+            record.count(result);
+            if against_the_bot {
+                continue;
             }
             // Newest first: the streak runs until the first different result.
             match &mut streak {
@@ -212,7 +224,7 @@ impl Host {
                 Some(_) => streak_over = true,
             }
         }
-        Ok(Profile { user: User { id: user, name }, scope, ratings, as_attacker, as_defender, streak })
+        Ok(Profile { user: User { id: user, name }, scope, ratings, as_attacker, as_defender, against_bot, streak })
     }
 }
 

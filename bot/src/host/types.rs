@@ -624,6 +624,15 @@ impl SideRecord {
     pub const fn games(self) -> u32 {
         self.wins + self.losses + self.draws
     }
+
+    /// Adds one game's result.
+    pub const fn count(&mut self, result: PlayerResult) {
+        match result {
+            PlayerResult::Win => self.wins += 1,
+            PlayerResult::Loss => self.losses += 1,
+            PlayerResult::Draw => self.draws += 1,
+        }
+    }
 }
 
 /// A game's result for one player.
@@ -649,16 +658,26 @@ pub struct Profile {
     pub scope: Scope,
     /// One per family played, most games first.
     pub ratings: Vec<FamilyRating>,
+    /// Games against people as the attackers.
     pub as_attacker: SideRecord,
+    /// Games against people as the defenders.
     pub as_defender: SideRecord,
-    /// `None` before the first rated game.
+    /// Games against the bot's levels, on either side.
+    pub against_bot: SideRecord,
+    /// Of games against people; `None` before the first.
     pub streak: Option<Streak>,
 }
 
 impl Profile {
-    /// Rated games on both sides.
+    /// Rated games against people and against the bot.
     #[must_use]
     pub const fn games(&self) -> u32 {
+        self.against_people() + self.against_bot.games()
+    }
+
+    /// Rated games against people, on both sides.
+    #[must_use]
+    pub const fn against_people(&self) -> u32 {
         self.as_attacker.games() + self.as_defender.games()
     }
 }

@@ -280,7 +280,8 @@ pub fn leaderboard_text(board: &Leaderboard, lang: Lang) -> EmbedText {
     EmbedText { title, description: d.trim_end().to_owned() }
 }
 
-/// A profile: ratings per family, record by side, current streak.
+/// A profile: ratings per family, record by side and current streak against people, record
+/// against the bot.
 #[must_use]
 pub fn profile_text(profile: &Profile, lang: Lang) -> EmbedText {
     let title =
@@ -298,8 +299,12 @@ pub fn profile_text(profile: &Profile, lang: Lang) -> EmbedText {
             games = r.games
         ));
     }
-    lines.push(side_record("profile-record-attackers", profile.as_attacker, lang));
-    lines.push(side_record("profile-record-defenders", profile.as_defender, lang));
+    // The record by side and the streak are of games against people; someone who only played
+    // the bot has none, and is not shown rows of zeros.
+    if profile.against_people() > 0 || profile.against_bot.games() == 0 {
+        lines.push(side_record("profile-record-attackers", profile.as_attacker, lang));
+        lines.push(side_record("profile-record-defenders", profile.as_defender, lang));
+    }
     if let Some(streak) = profile.streak {
         let id = match streak.result {
             PlayerResult::Win => "profile-streak-win",
@@ -307,6 +312,9 @@ pub fn profile_text(profile: &Profile, lang: Lang) -> EmbedText {
             PlayerResult::Draw => "profile-streak-draw",
         };
         lines.push(tr!(lang, id, n = streak.length));
+    }
+    if profile.against_bot.games() > 0 {
+        lines.push(side_record("profile-record-bot", profile.against_bot, lang));
     }
     EmbedText { title, description: lines.join("\n") }
 }
@@ -628,6 +636,7 @@ mod tests {
             ratings: Vec::new(),
             as_attacker: SideRecord { wins: 1, losses: 0, draws: 0 },
             as_defender: SideRecord::default(),
+            against_bot: SideRecord::default(),
             streak: None,
         };
         for (n, words) in [(1, "1 победа"), (3, "3 победы"), (5, "5 побед"), (11, "11 побед"), (21, "21 победа")]
@@ -693,6 +702,7 @@ mod tests {
             }],
             as_attacker: SideRecord { wins: 3, losses: 1, draws: 0 },
             as_defender: SideRecord { wins: 1, losses: 1, draws: 1 },
+            against_bot: SideRecord::default(),
             streak: Some(Streak { result: PlayerResult::Win, length: 2 }),
         };
         let en = profile_text(&profile, english());
@@ -711,6 +721,17 @@ mod tests {
         let one_loss = Profile { streak: Some(Streak { result: PlayerResult::Loss, length: 1 }), ..profile.clone() };
         assert!(profile_text(&one_loss, english()).description.ends_with("1 loss in a row"));
         assert!(profile_text(&one_loss, russian()).description.ends_with("1 поражение подряд"));
+        let and_the_bot = Profile { against_bot: SideRecord { wins: 4, losses: 2, draws: 1 }, ..profile.clone() };
+        assert!(
+            profile_text(&and_the_bot, english())
+                .description
+                .ends_with("in a row\nAgainst the bot: 4 won, 2 lost, 1 drawn")
+        );
+        assert!(
+            profile_text(&and_the_bot, russian())
+                .description
+                .ends_with("подряд\nПротив бота: побед 4, поражений 2, ничьих 1")
+        );
         let nobody = Profile {
             ratings: Vec::new(),
             as_attacker: SideRecord::default(),
@@ -720,5 +741,21 @@ mod tests {
         };
         assert_eq!(profile_text(&nobody, english()).description, "No rated games yet.");
         assert_eq!(profile_text(&nobody, russian()).description, "Рейтинговых партий пока нет.");
+        // Someone who has only played the bot is not shown rows of zeros against people.
+        let only_the_bot = Profile {
+            ratings: vec![FamilyRating {
+                family: "bot:historical".into(),
+                rating: 1480.0,
+                deviation: 200.0,
+                games: 3,
+                provisional: true,
+            }],
+            against_bot: SideRecord { wins: 1, losses: 2, draws: 0 },
+            ..nobody
+        };
+        assert_eq!(
+            profile_text(&only_the_bot, english()).description,
+            "Historical tafl · against the bot: 1480? · games: 3\nAgainst the bot: 1 won, 2 lost, 0 drawn"
+        );
     }
 }

@@ -172,6 +172,14 @@ pub struct SideRecord {
     pub draws: u32,
 }
 
+impl SideRecord {
+    /// Every game counted; saturating, as the counts come from outside.
+    #[must_use]
+    pub const fn games(self) -> u32 {
+        self.wins.saturating_add(self.losses).saturating_add(self.draws)
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct VariantCount {
     pub name: String,
@@ -189,6 +197,8 @@ pub struct ProfileLabels {
     pub by_side: String,
     pub attackers: String,
     pub defenders: String,
+    /// The row of games against the bot, e.g. "Against the bot".
+    pub against_bot: String,
     pub wins: String,
     pub losses: String,
     pub draws: String,
@@ -208,8 +218,11 @@ pub struct ProfileCard {
     /// A line under the name, e.g. "42 games"; may be empty.
     pub subtitle: String,
     pub history: Vec<RatingHistory>,
+    /// Games against people by side.
     pub attackers: SideRecord,
     pub defenders: SideRecord,
+    /// Games against a computer player, on either side; a third row when there are any.
+    pub against_bot: SideRecord,
     /// The current streak in words, e.g. "3 wins in a row"; may be empty.
     pub streak_line: String,
     /// Most played first; the first five are shown.

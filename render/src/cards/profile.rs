@@ -28,7 +28,8 @@ pub(crate) fn draw(fonts: &Fonts, card: &ProfileCard) -> RgbaImage {
 
     let x = PAD + CHART_W + 20.0;
     let w = WIDTH as f32 - x - PAD;
-    let by_side_h = 250.0;
+    // A third, tighter row for games against the bot still leaves three variants below.
+    let by_side_h = if card.against_bot.games() > 0 { 296.0 } else { 250.0 };
     by_side(&mut image, fonts, &colours, card, (x, top, w, by_side_h));
     let streak = fonts.clean(&card.streak_line);
     let mut y = top + by_side_h + 16.0;
@@ -125,15 +126,26 @@ fn by_side(
         lx += 22.0;
         lx += fonts.draw(image, Weight::Regular, &word, chart::TICK_PX, (lx, y + 70.0), colours.muted) + 18.0;
     }
-    for (i, (side, record, word)) in
-        [(Side::Attackers, card.attackers, &labels.attackers), (Side::Defenders, card.defenders, &labels.defenders)]
-            .into_iter()
-            .enumerate()
-    {
-        let row = y + 100.0 + i as f32 * 72.0;
-        side_icon(image, card.theme, (x + 30.0, row + 14.0), 14.0, side);
-        let word = fonts.fit(Weight::Bold, &fonts.clean(word), 24.0, w - 70.0);
-        fonts.draw(image, Weight::Bold, &word, 24.0, (x + 54.0, row + 14.0), colours.text);
+    let mut rows = vec![
+        (Some(Side::Attackers), card.attackers, &labels.attackers),
+        (Some(Side::Defenders), card.defenders, &labels.defenders),
+    ];
+    if card.against_bot.games() > 0 {
+        rows.push((None, card.against_bot, &labels.against_bot));
+    }
+    let (first, pitch) = if rows.len() > 2 { (94.0, 64.0) } else { (100.0, 72.0) };
+    for (i, (side, record, word)) in rows.into_iter().enumerate() {
+        let row = y + first + i as f32 * pitch;
+        // The bot's row is of either side, so it has no side's piece before its name.
+        let word_x = match side {
+            Some(side) => {
+                side_icon(image, card.theme, (x + 30.0, row + 14.0), 14.0, side);
+                x + 54.0
+            }
+            None => x + 14.0,
+        };
+        let word = fonts.fit(Weight::Bold, &fonts.clean(word), 24.0, x + w - 16.0 - word_x);
+        fonts.draw(image, Weight::Bold, &word, 24.0, (word_x, row + 14.0), colours.text);
         bar(image, fonts, colours, record, (x + 14.0, row + 34.0, w - 28.0, 30.0));
     }
 }

@@ -135,6 +135,7 @@ pub fn profile_card(games: u32, name: &str, lang: Lang, theme: tafl_render::Them
                 by_side: "Results by side".into(),
                 attackers: "Attackers".into(),
                 defenders: "Defenders".into(),
+                against_bot: "Against the bot".into(),
                 wins: "wins".into(),
                 losses: "losses".into(),
                 draws: "draws".into(),
@@ -153,6 +154,7 @@ pub fn profile_card(games: u32, name: &str, lang: Lang, theme: tafl_render::Them
                 by_side: "Результаты по сторонам".into(),
                 attackers: "Нападающие".into(),
                 defenders: "Защитники".into(),
+                against_bot: "Против бота".into(),
                 wins: "победы".into(),
                 losses: "поражения".into(),
                 draws: "ничьи".into(),
@@ -176,6 +178,7 @@ pub fn profile_card(games: u32, name: &str, lang: Lang, theme: tafl_render::Them
         ],
         attackers: SideRecord { wins: games / 4, losses: games / 5, draws: games / 20 },
         defenders: SideRecord { wins: games / 3, losses: games / 6, draws: games / 25 },
+        against_bot: SideRecord::default(),
         streak_line: if games > 0 { streak.into() } else { String::new() },
         // Someone with no rated game has played no variant either (the bot lists none).
         most_played: variants
