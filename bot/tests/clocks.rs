@@ -7,9 +7,10 @@ mod support;
 use std::sync::Arc;
 
 use support::{NOW, PLACE, alice, bob, carol, host, move_at, request, run, snapshot, stored, temp_path};
+use tafl_bot::host::scheduler::MAX_DIGEST_GAMES;
 use tafl_bot::host::{
-    CLAIM_AFTER, ChallengeState, Claimable, Clock, Conclusion, Due, EndReason, Ending, GameId, GameView, Host,
-    HostError, OfferAction, OfferOutcome, ReminderKind, ServerSettings, SideChoice, UserId, UserSettings,
+    CLAIM_AFTER, ChallengeState, Claimable, Clock, Conclusion, Due, EndReason, Ending, GameId, GameSummary, GameView,
+    Host, HostError, OfferAction, OfferOutcome, ReminderKind, ServerSettings, SideChoice, UserId, UserSettings,
 };
 use tafl_bot::local::Session;
 use tafl_bot::store::Db;
@@ -687,6 +688,46 @@ support::both! {
         host.set_user_settings(&alice(), &on, NOW + 3 * DAY).await.unwrap();
         assert_eq!(digests(host.tick(NOW + 10 * DAY).await.unwrap()).len(), 1);
         assert!(digests(host.tick(NOW + 10 * DAY + HOUR).await.unwrap()).is_empty());
+    }
+}
+
+support::both! {
+    async fn a_digest_finds_the_games_awaiting_you_behind_any_number_waiting_for_others() {
+        let host = host().await;
+        host.set_user_settings(&alice(), &UserSettings { digest: true, ..UserSettings::default() }, NOW).await.unwrap();
+        let mine = timed_game(&host, "none", NOW).await; // alice to move, the least recently active
+        let count = usize::try_from(MAX_DIGEST_GAMES).unwrap() + 1;
+        let mut theirs = Vec::new();
+        for n in 0..count {
+            let game = timed_game(&host, "none", NOW + 1).await;
+            move_at(&host, game.id, NOW + 2 + i64::try_from(n).unwrap()).await; // bob to move
+            theirs.push(game.id);
+        }
+        let ids = |games: Vec<GameSummary>| games.iter().map(|g| g.id).collect::<Vec<_>>();
+        assert_eq!(ids(host.games_awaiting(alice().id).await.unwrap()), vec![mine.id]);
+        let found = host.tick(NOW + DAY).await.unwrap();
+        let digests: Vec<_> = found
+            .iter()
+            .filter_map(|d| match d {
+                Due::Digest(d) => Some((d.user.id, d.games.iter().map(|g| g.id).collect::<Vec<_>>())),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(digests, vec![(alice().id, vec![mine.id])]);
+        // Bob's side: every game where alice moved, newest first, up to the limit.
+        let bobs = ids(host.games_awaiting(bob().id).await.unwrap());
+        assert_eq!(bobs.len(), count - 1);
+        assert_eq!(bobs[0], *theirs.last().unwrap());
+        // A game begun with the defenders to move turns the parity round (made the most recently
+        // active here, so that bob's limit does not leave it out).
+        sqlx::query("UPDATE games SET start_to_move = 'defenders', updated_at = $1 WHERE id = $2")
+            .bind(NOW + DAY)
+            .bind(mine.id)
+            .execute(host.db().pool())
+            .await
+            .unwrap();
+        assert!(host.games_awaiting(alice().id).await.unwrap().is_empty());
+        assert_eq!(ids(host.games_awaiting(bob().id).await.unwrap())[0], mine.id);
     }
 }
 

@@ -42,9 +42,7 @@ use super::play::{self, game_channel, mentioning, now};
 use super::retry::discord_code;
 use super::{BotError, Data, threads};
 use crate::host::outbox::game_lane;
-use crate::host::{
-    Challenge, GameId, GameSummary, GameView, OfferEvent, OfferOutcome, Pending, Reminder, Show, User, UserId,
-};
+use crate::host::{Challenge, GameId, GameView, OfferEvent, OfferOutcome, Pending, Reminder, Show, User, UserId};
 use crate::present::Lang;
 use crate::present::text;
 
@@ -606,7 +604,7 @@ async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(),
 
 /// A digest: the games where it is `user`'s move as they stand now, by DM in their language.
 async fn deliver_digest(http: &serenity::Http, data: &Data, item: &Pending, user: UserId) -> Result<(), BotError> {
-    let games: Vec<_> = data.host.games(user, false).await?.into_iter().filter(GameSummary::awaits_me).collect();
+    let games = data.host.games_awaiting(user).await?;
     if games.is_empty() {
         // They have moved everywhere since the digest came due.
         data.host.delivered(item.id, None, now()).await?;

@@ -794,6 +794,13 @@ impl Host {
         Ok(list)
     }
 
+    /// The games a digest lists for `user`: where it is their move and the game is not paused,
+    /// most recently active first, at most [`scheduler::MAX_DIGEST_GAMES`].
+    pub async fn games_awaiting(&self, user: UserId) -> Result<Vec<GameSummary>, HostError> {
+        let mut tx = self.db.begin_read().await?;
+        awaiting(&mut tx, user).await
+    }
+
     /// How many games [`Host::games`] has for `user` in all, of which it lists the newest 100.
     pub async fn count_games(&self, user: UserId, all: bool) -> Result<usize, HostError> {
         let mut conn = self.db.pool().acquire().await?;
@@ -1059,6 +1066,13 @@ fn view(loaded: &Loaded) -> GameView {
         imported: row.imported,
         rated: row.rated,
     }
+}
+
+/// `user`'s games awaiting their move, as a digest lists them (see [`Host::games_awaiting`]).
+async fn awaiting(conn: &mut Conn, user: UserId) -> Result<Vec<GameSummary>, HostError> {
+    let rows = store::games::awaiting(conn, user, scheduler::MAX_DIGEST_GAMES).await?;
+    // The query picks the rows; the summary's own reading of whose turn it is has the last word.
+    Ok(rows.iter().map(|row| summary(row, user)).filter(GameSummary::awaits_me).collect())
 }
 
 /// One line of `user`'s game list.

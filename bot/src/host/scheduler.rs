@@ -61,7 +61,7 @@ use super::clock::{self, Clock};
 use super::types::{CLAIM_AFTER, PLIES_TO_COUNT};
 use super::{
     Challenge, EndReason, Ending, Finished, GameId, GameSummary, Host, HostError, Place, User, UserId, challenge_view,
-    finish_in, is_bot, settings, side_player, summary,
+    finish_in, is_bot, settings, side_player,
 };
 use crate::store::games::Turn;
 use crate::store::outbox::ServedShards;
@@ -73,6 +73,8 @@ pub const DOWNTIME: i64 = 10 * 60;
 pub const GRACE: i64 = 60 * 60;
 /// How often a digest comes.
 pub const DIGEST_INTERVAL: i64 = 24 * 60 * 60;
+/// The most games one digest lists: an embed holds about that many lines.
+pub const MAX_DIGEST_GAMES: i64 = 100;
 /// How often the front end should call [`Host::tick`]: reminders and time-outs come at most this
 /// late, far under [`DOWNTIME`].
 pub const TICK_INTERVAL: std::time::Duration = std::time::Duration::from_secs(20);
@@ -324,9 +326,7 @@ impl Host {
                     next = now.saturating_add(DIGEST_INTERVAL);
                 }
                 store::users::set_digest_due(&mut tx, user, Some(next)).await?;
-                let rows = store::games::of_user(&mut tx, user, true, 100).await?;
-                let games: Vec<GameSummary> =
-                    rows.iter().map(|row| summary(row, user)).filter(GameSummary::awaits_me).collect();
+                let games = super::awaiting(&mut tx, user).await?;
                 if !games.is_empty() {
                     super::outbox::record(&mut tx, &super::Show::Digest { user }, now).await?;
                     let user = User { id: user, name: store::users::name(&mut tx, user).await? };

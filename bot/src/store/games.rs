@@ -181,6 +181,25 @@ pub async fn of_user(
     .await
 }
 
+/// A person's ongoing games where they are to move, in servers the bot has not left, most
+/// recently active first, at most `limit`: what a digest lists. Chosen by the database, so that
+/// games waiting for their opponents, however many, do not crowd these out of the limit.
+pub async fn awaiting(conn: &mut AnyConnection, user_id: i64, limit: i64) -> Result<Vec<GameRow>, sqlx::Error> {
+    // The side to move: the start's (the attackers unless the game began from a position with
+    // the defenders to move) on even plies, the other on odd ones, as `scheduler::to_move`.
+    sqlx::query_as(select_games!(
+        "WHERE g.status = 'ongoing' AND s.left_at IS NULL AND ( \
+           (g.attacker_id = $1 AND (g.ply + CASE WHEN g.start_to_move = 'defenders' THEN 1 ELSE 0 END) % 2 = 0) \
+           OR (g.defender_id = $2 AND (g.ply + CASE WHEN g.start_to_move = 'defenders' THEN 1 ELSE 0 END) % 2 = 1)) \
+         ORDER BY g.updated_at DESC, g.id DESC LIMIT $3"
+    ))
+    .bind(user_id)
+    .bind(user_id)
+    .bind(limit)
+    .fetch_all(conn)
+    .await
+}
+
 /// How many games [`of_user`] would list without its limit.
 pub async fn count_of_user(conn: &mut AnyConnection, user_id: i64, ongoing_only: bool) -> Result<i64, sqlx::Error> {
     sqlx::query_scalar(
