@@ -732,6 +732,26 @@ support::both! {
 }
 
 support::both! {
+    async fn the_next_moment_due_is_the_earliest_reminder_expiry_or_digest() {
+        let host = host().await;
+        assert_eq!(host.next_due_after(NOW).await.unwrap(), None, "nothing scheduled");
+        let c = host.challenge(&request(&alice(), Some(&bob()), "copenhagen", SideChoice::Random), NOW).await.unwrap();
+        assert_eq!(host.next_due_after(NOW).await.unwrap(), Some(c.expires_at));
+        host.set_user_settings(&carol(), &UserSettings { digest: true, ..UserSettings::default() }, NOW).await.unwrap();
+        assert_eq!(host.next_due_after(NOW).await.unwrap(), Some(c.expires_at.min(NOW + DAY)));
+        let game = timed_game(&host, "1h", NOW).await;
+        let reminder = stored(&host, game.id, "next_due_at").await.unwrap();
+        assert_eq!(reminder, NOW + 30 * MINUTE, "the halfway reminder");
+        assert_eq!(host.next_due_after(NOW).await.unwrap(), Some(reminder));
+        // Strictly after: what is due at that moment is the tick's, the next moment is later.
+        assert_eq!(host.next_due_after(reminder).await.unwrap(), Some(c.expires_at.min(NOW + DAY)));
+        // A server that removed the bot keeps its games' moments until it is back.
+        host.server_left(PLACE.guild, NOW).await.unwrap();
+        assert_eq!(host.next_due_after(NOW).await.unwrap(), Some(c.expires_at.min(NOW + DAY)));
+    }
+}
+
+support::both! {
     async fn no_digest_is_sent_when_it_is_nobodys_turn_but_the_schedule_moves_on() {
         let host = host().await;
         host.set_user_settings(&bob(), &UserSettings { digest: true, ..UserSettings::default() }, NOW).await.unwrap();

@@ -151,14 +151,42 @@ fn a_game_with_a_clock_shows_time_left_reminds_and_times_out_as_time_passes() {
     assert_eq!(out.matches("you> /tick\nnothing is due").count(), 2, "{out}");
     let listed = out.lines().find(|l| l.starts_with("game #1: Brandubh against @ben")).unwrap();
     assert!(listed.contains("playing the attackers, ply 2: @ann's turn, ") && listed.ends_with(" left"), "{listed}");
-    assert!(out.contains("waited 40m:\n[+30m] reminder: @ann, half your time in game #1 is gone; "), "{out}");
-    assert!(out.contains("waited 30m:\n[+15m] last warning: @ann, only "), "{out}");
+    // The scheduler ticks at the moment each comes due: the reminder half an hour after the
+    // move, the last warning at 54 minutes, less the seconds the commands took.
+    let after = |waited: &str| {
+        let at = out.find(waited).unwrap_or_else(|| panic!("{waited} in {out}")) + waited.len();
+        out[at..].lines().next().unwrap_or_default().to_owned()
+    };
+    let reminder = after("waited 40m:\n");
+    assert!(reminder.starts_with("[+30m]") || reminder.starts_with("[+29m"), "{reminder}");
+    assert!(reminder.contains("] reminder: @ann, half your time in game #1 is gone; "), "{reminder}");
+    let warning = after("waited 30m:\n");
+    assert!(warning.starts_with("[+14m]") || warning.starts_with("[+13m"), "{warning}");
+    assert!(warning.contains("] last warning: @ann, only "), "{warning}");
     assert!(out.contains("] @ann ran out of time in game #1."), "{out}");
     assert!(out.contains("result: defenders_win time"), "{out}");
     assert!(out.contains("ply 2: Defenders win · time"), "{out}");
     assert_eq!(
         errors(&out),
         vec!["error: \"0m\" is not a time to wait; write one like 2h, 90m, 1d or 1d12h (at most a year)"]
+    );
+}
+
+#[test]
+fn a_year_long_wait_reports_each_event_at_its_moment() {
+    let s = "as @ann /challenge @ben brandubh side:defenders\nas @ann /challenge @cy brandubh\nas @ben /accept 1\n/wait 366d\n";
+    let out = local(&temp_path("local"), &["--no-png"], s);
+    // Untimed: nothing comes due but the unanswered challenge's expiry a day later, and the
+    // notice two weeks on that the waiting player may claim.
+    let waited = &out[out.find("waited 366d:\n").expect("the wait") + "waited 366d:\n".len()..];
+    assert_eq!(
+        waited.lines().collect::<Vec<_>>(),
+        vec![
+            "[+1d] challenge #2 from @ann expired unanswered",
+            "[+14d] @ann may now end game #1 with /claim, without a result: @ben has not moved for 14 days, before \
+             the second move.",
+        ],
+        "{out}"
     );
 }
 

@@ -171,6 +171,23 @@ impl Host {
         self
     }
 
+    /// This host, with a scheduler that never sees downtime, however far apart its ticks: for
+    /// the console's `/wait`, which ticks at the moments things come due (see
+    /// [`Host::next_due_after`]) instead of every few minutes, as a bot running throughout would.
+    #[must_use]
+    pub fn without_downtime(mut self) -> Host {
+        self.downtime = i64::MAX;
+        self
+    }
+
+    /// The first moment after `after` when a tick has something to do: a game's reminder,
+    /// time-out or claim notice, a challenge's expiry or a digest. `None` when nothing is
+    /// scheduled. Games in servers the bot has left wait for its return, not for a moment.
+    pub async fn next_due_after(&self, after: i64) -> Result<Option<i64>, HostError> {
+        let mut tx = self.db.begin_read().await?;
+        Ok(store::scheduler::next_due_after(&mut tx, after).await?)
+    }
+
     /// The latest moment the database recorded (unix seconds): the scheduler's last run or a
     /// game's last change, if any. The console's clock, which `/wait` moves ahead, resumes
     /// from it.

@@ -808,21 +808,35 @@ impl Session {
     /// Lets `args` (a duration) pass, ticking every few minutes as a running bot would, so that
     /// no tick sees "downtime"; prints what came due and when.
     async fn wait(&mut self, args: &[&str]) -> Result<String, String> {
-        const STEP: i64 = 5 * 60;
         const MAX: i64 = 366 * 24 * 3600;
         let text = args.join(" ");
         let seconds = clock::parse_duration(&text)
             .filter(|s| (1..=MAX).contains(s))
             .ok_or_else(|| tr!(self.lang, "console-bad-wait", input = shorten(&text)))?;
         let start = self.now();
+        let end = start + seconds;
+        // The first tick is an ordinary one: it may find the downtime since the session's last
+        // tick, as the bot's would after an outage. Then the bot runs throughout the wait, so
+        // the scheduler ticks at each moment something comes due, and at the end.
+        let throughout = self.host.clone().without_downtime();
         let mut lines = Vec::new();
         let mut at = start;
-        while at < start + seconds {
-            at = (at + STEP).min(start + seconds);
-            for due in self.host.tick(at).await.map_err(self.refusal())? {
+        let mut first = true;
+        while first || at < end {
+            let host = if first { &self.host } else { &throughout };
+            if !first {
+                let next = throughout.next_due_after(at).await.map_err(self.refusal())?;
+                at = next.map_or(end, |next| next.min(end));
+            }
+            first = false;
+            // To the nearest minute past the first: the moments count from the moves, a few
+            // seconds of typing before the wait began, and `[+13d23h59m57s]` reads worse than
+            // `[+14d]`.
+            let offset = if at - start < 60 { at - start } else { (at - start + 30) / 60 * 60 };
+            for due in host.tick(at).await.map_err(self.refusal())? {
                 lines.push(format!(
                     "[+{}] {}",
-                    text::compact_duration(at - start, self.lang),
+                    text::compact_duration(offset, self.lang),
                     self.describe_due(&due, at)
                 ));
             }

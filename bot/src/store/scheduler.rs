@@ -26,6 +26,25 @@ pub async fn last_tick(conn: &mut AnyConnection) -> Result<Option<i64>, sqlx::Er
     sqlx::query_scalar("SELECT last_tick_at FROM scheduler WHERE id = 1").fetch_optional(conn).await
 }
 
+/// The first moment after `after` when a tick finds something due: the earliest of the
+/// ongoing games' next moments (in servers the bot has not left), the open challenges' expiries
+/// and the digests' schedules.
+pub async fn next_due_after(conn: &mut AnyConnection, after: i64) -> Result<Option<i64>, sqlx::Error> {
+    sqlx::query_scalar(
+        "SELECT MIN(at) FROM ( \
+           SELECT MIN(g.next_due_at) AS at FROM games g LEFT JOIN servers s ON s.id = g.guild_id \
+            WHERE g.status = 'ongoing' AND g.next_due_at > $1 AND s.left_at IS NULL \
+           UNION ALL SELECT MIN(expires_at) FROM challenges WHERE state = 'open' AND expires_at > $2 \
+           UNION ALL SELECT MIN(digest_due_at) FROM users WHERE digest_due_at > $3 \
+         ) AS due",
+    )
+    .bind(after)
+    .bind(after)
+    .bind(after)
+    .fetch_one(conn)
+    .await
+}
+
 /// Records a tick at `now`.
 pub async fn set_last_tick(conn: &mut AnyConnection, now: i64) -> Result<(), sqlx::Error> {
     sqlx::query(
