@@ -172,7 +172,7 @@ async fn a_database_that_cannot_grow_refuses_with_the_disk_full_sentence_and_rec
     );
     assert!(
         host_error(&refused, Lang::discord(Some("ru")))
-            .starts_with("Диск сервера заполнен, поэтому ничего не сохранено")
+            .starts_with("На диске бота нет места, поэтому ничего не сохранено")
     );
     // Space returns: the next write succeeds on the same pool.
     sqlx::query("PRAGMA max_page_count = 1000000").execute(&pool).await.unwrap();

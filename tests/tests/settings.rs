@@ -475,7 +475,7 @@ async fn challenges_are_refused_in_channels_the_managers_did_not_allow(locale: &
         )
     } else {
         format!(
-            "<#{OTHER_CHANNEL}> — единственный канал для партий; сначала разрешите другой или все сразу опцией \
+            "<#{OTHER_CHANNEL}> — единственный канал для партий; сначала разрешите другой или все сразу параметром \
              все_каналы."
         )
     };

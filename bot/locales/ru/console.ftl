@@ -61,7 +61,7 @@ console-unknown-command-meant = команды /{ $name } нет; может б�
 console-as-usage = напишите, за кого играть, например /as @bob
 console-now-playing = теперь вы — { $player }
 console-bad-name = «{ $input }» — не имя; напишите @ и буквы или цифры, например @bob
-console-bad-number = «{ $input }» — не номер вроде 12
+console-bad-number = «{ $input }» — не номер; нужен номер, например 12
 console-bad-side = «{ $input }» — не сторона; выберите attackers, defenders или random
 console-bad-challenge-option = «{ $input }» — не параметр вызова; см. /help
 console-bad-level = «{ $input }» — не уровень; выберите уровень от 1 до 5, например level:3
@@ -172,9 +172,9 @@ console-summary-card = карточка итога: { $path }
 console-leaderboard-card = карточка таблицы лидеров: { $path }
 console-profile-card = карточка профиля: { $path }
 
-# Длительности так, как их печатает консоль: «1 д 12 ч», «30 мин» (части — через пробел, раз единицы
+# Длительности так, как их печатает консоль: «1 дн. 12 ч», «30 мин» (части — через пробел, раз единицы
 # отделены от чисел).
-console-unit-days = { $n } д
+console-unit-days = { $n } дн.
 console-unit-hours = { $n } ч
 console-unit-minutes = { $n } мин
 console-unit-seconds = { $n } с

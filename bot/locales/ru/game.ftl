@@ -117,7 +117,7 @@ offer-takeback-accepted = { $by } соглашается: в партии №{ $
 offer-draw-accepted = { $by } соглашается на ничью в партии №{ $id }.
 # Те же события в личном ответе тому, кто их совершил, — его словами.
 answer-draw-offered = Вы предложили ничью в партии №{ $id }; { $player } ответит на доске.
-answer-takeback-asked = Вы попросили вернуть ваш последний ход в партии №{ $id }; { $player } ответит на доске.
+answer-takeback-asked = Вы попросили вернуть свой последний ход в партии №{ $id }; { $player } ответит на доске.
 answer-withdrawn = Вы отозвали предложение в партии №{ $id }.
 answer-draw-declined = Вы отклонили ничью в партии №{ $id }.
 answer-takeback-declined = Вы отказали в возврате хода в партии №{ $id }.
@@ -199,7 +199,7 @@ games-title = { $count ->
     [few] { $count } партии идут
    *[many] { $count } партий идёт
 }
-no-games = Сейчас партий нет. Начните с { CMD("challenge") }.
+no-games = Сейчас партий нет. Начните партию командой { CMD("challenge") }.
 no-games-other = У игрока { $player } нет идущих партий.
 reminder-halfway = { $player }, ваш ход в партии №{ $id } ({ $variant }); половина времени прошла, оно истекает { $when }.
 reminder-last = { $player }, последнее предупреждение: время в партии №{ $id } ({ $variant }) истекает { $when }, и тогда вы проиграете партию.

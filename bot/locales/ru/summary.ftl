@@ -22,7 +22,7 @@ summary-duration = Длительность: { $duration }
 summary-started = Начата { $when }
 summary-rating-global = Рейтинг (общий): { $changes }
 summary-rating-server = Рейтинг (этот сервер): { $changes }
-summary-imported = Импортированная партия: на рейтинг не влияет.
+summary-imported = Загруженная партия: на рейтинг не влияет.
 summary-turning-point = Перелом партии: { $ply }-й полуход, { $side ->
     [attackers] нападающие сыграли
    *[defenders] защитники сыграли
@@ -63,7 +63,7 @@ duration-short = { $days ->
            *[other] { " " }{ $minutes } мин
         }
     }
-   *[other] { $days } д{ $hours ->
+   *[other] { $days } дн.{ $hours ->
         [0] {""}
        *[other] { " " }{ $hours } ч
     }
@@ -72,7 +72,7 @@ duration-short = { $days ->
 ## Рейтинги и профили
 
 leaderboard-title = Таблица лидеров: { $family } ({ $scope })
-scope-global = общий
+scope-global = все серверы
 scope-server = этот сервер
 no-rated-games = Рейтинговых партий пока нет.
 leaderboard-line = { $rank }. { $player } — { $rating } · партий: { $games }
@@ -151,7 +151,7 @@ rules-corners-hostile = Угловые поля враждебны: участв
 rules-no-throne = **Трон.** Трона нет: центр — обычное поле.
 rules-throne = **Трон.** { $pass }; { $hostile }.
 rules-throne-king-only = Вставать на него и проходить через него может только король
-rules-throne-everyone = Вставать на него может только король; пустой трон можно проходить
+rules-throne-everyone = Вставать на него может только король; через пустой трон может проходить любая фигура
 rules-throne-hostile-both = пустой трон враждебен обеим сторонам
 rules-throne-hostile-attackers = пустой трон враждебен только нападающим
 rules-throne-hostile-defenders = пустой трон враждебен только защитникам

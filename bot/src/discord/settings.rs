@@ -423,7 +423,7 @@ mod tests {
         let not_all = Changes { all_channels: Some(false), ..Changes::default() };
         assert!(not_all.apply_server(&every, lang_en()).unwrap_err().contains("with allow_channel."));
         let said = not_all.apply_server(&every, lang_ru()).unwrap_err();
-        assert!(said.ends_with("опцией разрешить_канал."), "the option as Russian clients show it: {said}");
+        assert!(said.ends_with("параметром разрешить_канал."), "the option as Russian clients show it: {said}");
         let voice = Changes {
             allow_channel: Some(Channel { id: 7, kind: serenity::ChannelType::Voice }),
             ..Changes::default()

@@ -506,7 +506,7 @@ mod tests {
         assert_eq!(
             ru.description,
             "Король ушёл на a1.\nНападающие: alice · Защитники: bob\nВариант: Копенгагенский хнефатафл\n\
-             Ходов: 23 (45 полуходов)\nЗахвачено фигур: нападающими 5, защитниками 3\nДлительность: 2 д 3 ч"
+             Ходов: 23 (45 полуходов)\nЗахвачено фигур: нападающими 5, защитниками 3\nДлительность: 2 дн. 3 ч"
         );
     }
 
@@ -676,7 +676,7 @@ mod tests {
         assert_eq!(ru.description, "1. alice — 1712 · партий: 12\n2. bob — 1500? · партий: 1");
         let empty = Leaderboard { family: "seed-001".into(), scope: Scope::Global, entries: Vec::new() };
         assert_eq!(leaderboard_text(&empty, english()).description, "No rated games yet.");
-        assert_eq!(leaderboard_text(&empty, russian()).title, "Таблица лидеров: Таблут · Брандубх · Хнефатафл (общий)");
+        assert_eq!(leaderboard_text(&empty, russian()).title, "Таблица лидеров: Таблут · Брандубх · Хнефатафл (все серверы)");
     }
 
     #[test]

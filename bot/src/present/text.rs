@@ -883,7 +883,7 @@ pub fn clock_words(clock: Clock, lang: Lang) -> String {
 }
 
 /// A duration as the console prints it: every unit down to the second, compact, as a clock is
-/// typed in English (`1d12h`, `90m`), with the reader's units in other languages (`1 д 12 ч`).
+/// typed in English (`1d12h`, `90m`), with the reader's units in other languages (`1 дн. 12 ч`).
 #[must_use]
 pub fn compact_duration(seconds: i64, lang: Lang) -> String {
     let seconds = seconds.max(0);
@@ -897,7 +897,7 @@ pub fn compact_duration(seconds: i64, lang: Lang) -> String {
     if shown.is_empty() {
         return tr!(lang, "console-unit-minutes", n = 0);
     }
-    // Units written apart from their numbers (`12 ч`) are joined apart too (`1 д 12 ч`).
+    // Units written apart from their numbers (`12 ч`) are joined apart too (`1 дн. 12 ч`).
     let apart = shown.iter().any(|part| part.contains(' '));
     shown.join(if apart { " " } else { "" })
 }
@@ -1124,7 +1124,7 @@ mod tests {
         let (en, ru) = (Lang::console("en"), Lang::console("ru"));
         let day_and_a_half = 86_400 + 12 * 3600;
         assert_eq!(compact_duration(day_and_a_half, en), "1d12h");
-        assert_eq!(compact_duration(day_and_a_half, ru), "1 д 12 ч");
+        assert_eq!(compact_duration(day_and_a_half, ru), "1 дн. 12 ч");
         assert_eq!(compact_duration(90 * 60 + 5, en), "1h30m5s");
         assert_eq!(compact_duration(90 * 60 + 5, ru), "1 ч 30 мин 5 с");
         assert_eq!(compact_duration(30 * 60, ru), "30 мин");
@@ -1324,7 +1324,7 @@ mod tests {
 
         // Which game: the option as the Russian client shows it.
         let several = which_game(&[3, 7], russian());
-        assert!(several.ends_with("укажите нужную в опции «партия»."), "{several}");
+        assert!(several.ends_with("укажите нужную в параметре «партия»."), "{several}");
         assert!(which_game(&[], english()).contains("name one with the game option"));
     }
 
