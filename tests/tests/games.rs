@@ -420,8 +420,10 @@ async fn an_expired_challenge_cannot_be_accepted_and_its_card_says_so(locale: &'
     let card = fake.wait_for_message("the closed card", |m| m.id == card.id && m.custom_ids().is_empty()).await;
     assert!(card.text().contains(table.says("expired unanswered", "истёк без ответа")), "{}", card.text());
     let games = table.command(BOB, "games", &json!({}), &[]);
-    let none = table
-        .says("No games in progress. Start one with /tafl challenge.", "Сейчас партий нет. Начните партию командой /тафл вызов.");
+    let none = table.says(
+        "No games in progress. Start one with /tafl challenge.",
+        "Сейчас партий нет. Начните партию командой /тафл вызов.",
+    );
     assert_eq!(private_answer(&fake, &games).await, none);
     table.assert_no_english(NOT_ENGLISH);
     bot.stop().await;

@@ -69,7 +69,10 @@ async fn a_russian_server_plays_a_whole_game_in_russian() {
     assert_eq!(private_answer(&fake, &decline).await, "Вы отклонили ничью в партии №1.");
     let ask = server.command(BOB, "takeback", &json!({}), &[]);
     let asked = private_answer(&fake, &ask).await;
-    assert_eq!(asked, format!("Вы попросили вернуть свой последний ход в партии №1; <@{}> ответит на доске.", ALICE.id));
+    assert_eq!(
+        asked,
+        format!("Вы попросили вернуть свой последний ход в партии №1; <@{}> ответит на доске.", ALICE.id)
+    );
     let own = server.command(BOB, "takeback", &json!({ "action": 1 }), &[]);
     assert!(private_answer(&fake, &own).await.starts_with("Нельзя отвечать на собственную просьбу"));
     let grant = server.command(ALICE, "takeback", &json!({ "action": 1 }), &[]);

@@ -112,7 +112,7 @@ impl Host {
                 let ply = usize::try_from(ply).unwrap_or(0);
                 outbox::record(&mut tx, &Show::Board { game, ply }, now).await?;
                 let summary = Show::Summary { game };
-                if !store::outbox::shown_or_pending(&mut tx, &summary.lane(), summary.kind()).await? {
+                if !store::outbox::summary_shown_or_pending(&mut tx, &summary.lane()).await? {
                     outbox::record(&mut tx, &summary, now).await?;
                 }
                 shown.push(game);

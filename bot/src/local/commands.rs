@@ -834,11 +834,7 @@ impl Session {
             // `[+14d]`.
             let offset = if at - start < 60 { at - start } else { (at - start + 30) / 60 * 60 };
             for due in host.tick(at).await.map_err(self.refusal())? {
-                lines.push(format!(
-                    "[+{}] {}",
-                    text::compact_duration(offset, self.lang),
-                    self.describe_due(&due, at)
-                ));
+                lines.push(format!("[+{}] {}", text::compact_duration(offset, self.lang), self.describe_due(&due, at)));
             }
         }
         self.offset = self.offset.saturating_add(seconds);

@@ -676,7 +676,10 @@ mod tests {
         assert_eq!(ru.description, "1. alice — 1712 · партий: 12\n2. bob — 1500? · партий: 1");
         let empty = Leaderboard { family: "seed-001".into(), scope: Scope::Global, entries: Vec::new() };
         assert_eq!(leaderboard_text(&empty, english()).description, "No rated games yet.");
-        assert_eq!(leaderboard_text(&empty, russian()).title, "Таблица лидеров: Таблут · Брандубх · Хнефатафл (все серверы)");
+        assert_eq!(
+            leaderboard_text(&empty, russian()).title,
+            "Таблица лидеров: Таблут · Брандубх · Хнефатафл (все серверы)"
+        );
     }
 
     #[test]

@@ -428,6 +428,12 @@ pub async fn guilds_playing(conn: &mut AnyConnection, shard: u32, count: u32) ->
     .await
 }
 
+/// The shift of [`resume_guild`], through `games_by_guild` (migration 0019).
+pub(super) const RESUME_GUILD_SQL: &str = "UPDATE games SET \
+     deadline_at = deadline_at + CASE WHEN turn_started_at < $1 THEN $2 ELSE $3 - turn_started_at END, \
+     turn_started_at = CASE WHEN turn_started_at < $4 THEN turn_started_at + $5 ELSE $6 END \
+     WHERE guild_id = $7 AND status = 'ongoing' AND turn_started_at IS NOT NULL AND turn_started_at < $8";
+
 /// Resumes the games of a server the bot left at `left_at` and is back in at `now`: every
 /// ongoing turn gets back the time the bot was away from it (a turn begun before the bot left
 /// starts again `now - left_at` later, one begun while it was away starts now), its deadline
@@ -444,28 +450,28 @@ pub async fn resume_guild(
     now: i64,
 ) -> Result<Vec<(i64, i64)>, sqlx::Error> {
     let away = (now - left_at).max(0);
-    sqlx::query(
-        "UPDATE games SET \
-         deadline_at = deadline_at + CASE WHEN turn_started_at < $1 THEN $2 ELSE $3 - turn_started_at END, \
-         turn_started_at = CASE WHEN turn_started_at < $4 THEN turn_started_at + $5 ELSE $6 END \
-         WHERE guild_id = $7 AND status = 'ongoing' AND turn_started_at IS NOT NULL AND turn_started_at < $8",
-    )
-    .bind(left_at)
-    .bind(away)
-    .bind(now)
-    .bind(left_at)
-    .bind(away)
-    .bind(now)
-    .bind(guild)
-    .bind(now)
-    .execute(&mut *conn)
-    .await?;
+    sqlx::query(RESUME_GUILD_SQL)
+        .bind(left_at)
+        .bind(away)
+        .bind(now)
+        .bind(left_at)
+        .bind(away)
+        .bind(now)
+        .bind(guild)
+        .bind(now)
+        .execute(&mut *conn)
+        .await?;
     sqlx::query_as("UPDATE games SET next_due_at = $1 WHERE guild_id = $2 AND status = 'ongoing' RETURNING id, ply")
         .bind(now)
         .bind(guild)
         .fetch_all(conn)
         .await
 }
+
+/// The query of [`finished_in_guild_since`], through `games_by_guild` (migration 0019).
+pub(super) const FINISHED_IN_GUILD_SINCE_SQL: &str = "SELECT g.id, g.ply FROM games g WHERE g.guild_id = $1 AND g.status <> 'ongoing' \
+     AND (g.finished_at >= $2 OR EXISTS (SELECT 1 FROM outbox o WHERE o.lane = 'game:' || g.id \
+          AND o.kind = 'summary' AND o.state = 'given_up' AND o.finished_at >= $3)) ORDER BY g.id";
 
 /// The games of a server that ended at or after `since`, or whose summary Discord refused at or
 /// after it (a game that ended just before the bot was removed), as `(game, ply)`.
@@ -474,16 +480,7 @@ pub async fn finished_in_guild_since(
     guild: i64,
     since: i64,
 ) -> Result<Vec<(i64, i64)>, sqlx::Error> {
-    sqlx::query_as(
-        "SELECT g.id, g.ply FROM games g WHERE g.guild_id = $1 AND g.status <> 'ongoing' \
-         AND (g.finished_at >= $2 OR EXISTS (SELECT 1 FROM outbox o WHERE o.lane = 'game:' || g.id \
-              AND o.kind = 'summary' AND o.state = 'given_up' AND o.finished_at >= $3)) ORDER BY g.id",
-    )
-    .bind(guild)
-    .bind(since)
-    .bind(since)
-    .fetch_all(conn)
-    .await
+    sqlx::query_as(FINISHED_IN_GUILD_SINCE_SQL).bind(guild).bind(since).bind(since).fetch_all(conn).await
 }
 
 /// Records whether the bot must move in a game, and since when (`None`: it need not).

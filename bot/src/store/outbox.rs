@@ -94,15 +94,14 @@ pub async fn latest(conn: &mut AnyConnection, lane: &str, kind: &str) -> Result<
         .await
 }
 
-/// Whether a lane has an item of `kind` delivered or still to deliver (not only given up).
-pub async fn shown_or_pending(conn: &mut AnyConnection, lane: &str, kind: &str) -> Result<bool, sqlx::Error> {
-    let count: i64 = sqlx::query_scalar(
-        "SELECT count(*) FROM outbox WHERE lane = $1 AND kind = $2 AND state IN ('done', 'pending')",
-    )
-    .bind(lane)
-    .bind(kind)
-    .fetch_one(conn)
-    .await?;
+/// The query of [`summary_shown_or_pending`]: two counts, so that each reaches its rows through
+/// its own partial index (`outbox_summaries`, `outbox_pending`).
+pub(super) const SUMMARY_SHOWN_OR_PENDING_SQL: &str = "SELECT (SELECT count(*) FROM outbox WHERE lane = $1 AND kind = 'summary' AND state = 'done') \
+     + (SELECT count(*) FROM outbox WHERE lane = $2 AND kind = 'summary' AND state = 'pending')";
+
+/// Whether a lane has a summary delivered or still to deliver (not only given up).
+pub async fn summary_shown_or_pending(conn: &mut AnyConnection, lane: &str) -> Result<bool, sqlx::Error> {
+    let count: i64 = sqlx::query_scalar(SUMMARY_SHOWN_OR_PENDING_SQL).bind(lane).bind(lane).fetch_one(conn).await?;
     Ok(count > 0)
 }
 
@@ -411,9 +410,9 @@ mod tests {
     }
 
     /// `SQLite`'s plans for the delivery's look at the outbox, the check for boards behind their
-    /// games and the hourly deletion of old delivered items, on a database without statistics
-    /// (the bot never runs `ANALYZE`): they must reach pending items, recent games and old items
-    /// through their indexes, not walk all history.
+    /// games, the hourly deletion of old delivered items, a game's summary message and a server's
+    /// games, on a database without statistics (the bot never runs `ANALYZE`): they must reach
+    /// their rows through their indexes, not walk all history.
     #[tokio::test]
     async fn the_delivery_and_the_board_check_read_what_is_pending_or_recent_only() {
         let dir = std::env::temp_dir().join(format!("tafl-outbox-plan-{}", std::process::id()));
@@ -440,6 +439,19 @@ mod tests {
         let steps = plan(&mut conn, prune_done_sql!(), &[0, 50]).await;
         assert!(steps.iter().any(|s| s.contains("outbox_done")), "{steps:?}");
         assert!(!steps.iter().any(|s| s == "SCAN outbox"), "the outbox is walked whole: {steps:?}");
+        // A game's summary message, and a server's games when the bot returns to it.
+        for (sql, index) in [
+            (super::super::reviews::SUMMARY_MESSAGE_SQL, "outbox_summaries"),
+            (super::SUMMARY_SHOWN_OR_PENDING_SQL, "outbox_summaries"),
+            (super::SUMMARY_SHOWN_OR_PENDING_SQL, "outbox_pending"),
+            (super::super::games::FINISHED_IN_GUILD_SINCE_SQL, "games_by_guild"),
+            (super::super::games::RESUME_GUILD_SQL, "games_by_guild"),
+        ] {
+            let steps = plan(&mut conn, sql, &[1, 2, 3, 4, 5, 6, 7, 8][..sql.matches('$').count()]).await;
+            assert!(steps.iter().any(|s| s.contains(index)), "{index}: {steps:?}");
+            let walked = |s: &String| s.starts_with("SCAN") && !s.contains("INDEX") && s != "SCAN CONSTANT ROW";
+            assert!(!steps.iter().any(walked), "a table is walked whole: {steps:?}");
+        }
         conn.close().await.unwrap();
         let _ = std::fs::remove_dir_all(&dir);
     }

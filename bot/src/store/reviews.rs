@@ -112,13 +112,11 @@ pub async fn failed(
     .await
 }
 
+/// The query of [`summary_message`], found through `outbox_summaries` (migration 0019).
+pub(super) const SUMMARY_MESSAGE_SQL: &str = "SELECT message_id FROM outbox WHERE lane = 'game:' || $1 AND kind = 'summary' AND state = 'done' \
+     AND message_id IS NOT NULL ORDER BY id DESC LIMIT 1";
+
 /// The summary message the delivery posted for a game (the newest, should there be several).
 pub async fn summary_message(conn: &mut AnyConnection, game: i64) -> Result<Option<i64>, sqlx::Error> {
-    sqlx::query_scalar(
-        "SELECT message_id FROM outbox WHERE lane = 'game:' || $1 AND kind = 'summary' AND state = 'done' \
-         AND message_id IS NOT NULL ORDER BY id DESC LIMIT 1",
-    )
-    .bind(game)
-    .fetch_optional(conn)
-    .await
+    sqlx::query_scalar(SUMMARY_MESSAGE_SQL).bind(game).fetch_optional(conn).await
 }
