@@ -4,9 +4,11 @@
 
 mod support;
 
-use support::{NOW, PLACE, alice, bob, drain, host, move_at, request, run, stored};
+use support::{NOW, PLACE, alice, bob, drain, host, move_at, request, run, snapshot, stored};
 use tafl_bot::host::outbox::Show;
-use tafl_bot::host::{CLAIM_AFTER, Due, GameId, GameView, Host, HostError, Place, SideChoice};
+use tafl_bot::host::{
+    CLAIM_AFTER, Conclusion, Due, EndReason, Ending, GameId, GameView, Host, HostError, Place, SideChoice,
+};
 
 const MINUTE: i64 = 60;
 const HOUR: i64 = 3600;
@@ -39,7 +41,7 @@ support::both! {
         assert!(host.server_left(GUILD, left).await.unwrap());
         assert!(!host.server_left(GUILD, left + HOUR).await.unwrap(), "a second notice keeps the first moment");
         let listed = host.games(bob().id, false).await.unwrap();
-        assert!(listed[0].paused && !listed[0].awaits_me(), "his list says so, and no digest names it");
+        assert!(listed[0].paused() && !listed[0].awaits_me(), "his list says so, and no digest names it");
         let back = left + 10 * DAY;
         let found = run(&host, left, back - MINUTE, 6 * HOUR).await;
         assert!(found.is_empty(), "{found:?}");
@@ -52,7 +54,7 @@ support::both! {
         assert_eq!(stored(&host, game.id, "deadline_at").await, Some(back + DAY - HOUR));
         let view = host.show(game.id).await.unwrap();
         assert_eq!(view.time_left(back), Some(DAY - HOUR));
-        assert!(!host.games(bob().id, false).await.unwrap()[0].paused);
+        assert!(!host.games(bob().id, false).await.unwrap()[0].paused());
         assert_eq!(drain(&host, NOW).await, [Show::Board { game: game.id, ply: 1 }], "the board shows the new deadline");
 
         // The reminders and the time-out come as if the ten days had not been.
@@ -126,8 +128,8 @@ support::both! {
         move_at(&host, game.id, since).await;
         let left = since + 10 * DAY;
         host.server_left(GUILD, left).await.unwrap();
-        let refused = host.claim(game.id, alice().id, since + 30 * DAY).await.unwrap_err();
-        assert_eq!(refused, HostError::ClaimPaused { id: game.id });
+        let refused = host.claim(game.id, alice().id, left + CLAIM_AFTER - 1).await.unwrap_err();
+        assert_eq!(refused, HostError::ClaimPaused { id: game.id, claimable_at: left + CLAIM_AFTER });
         assert!(run(&host, left, left + 30 * DAY, DAY).await.is_empty(), "no claim notice either");
 
         // Back after 30 days: bob's ten days before the removal count, the 30 away do not.
@@ -141,6 +143,57 @@ support::both! {
         let found = run(&host, back, claimable_at, DAY / 2).await;
         assert!(matches!(found.as_slice(), [(at, Due::Claimable(_))] if *at == claimable_at), "{found:?}");
         host.claim(game.id, alice().id, claimable_at).await.unwrap();
+    }
+}
+
+support::both! {
+    async fn after_two_weeks_away_either_player_may_end_a_paused_game_without_a_result() {
+        let host = host().await.with_grace(1000 * DAY, HOUR);
+        // A rated game well under way, timed, and alice to move: nobody could win it by claim.
+        let game = game_in(&host, PLACE, "3d", NOW).await;
+        for ply in 0..4 {
+            move_at(&host, game.id, NOW + ply).await;
+        }
+        let untimed = game_in(&host, PLACE, "none", NOW).await;
+        let mut req = request(&alice(), None, "copenhagen", SideChoice::Attackers);
+        req.clock = Some("none".parse().unwrap());
+        let against_bot = host.challenge_bot(&req, 1, true, NOW).await.unwrap();
+        drain(&host, NOW).await;
+        let left = NOW + HOUR;
+        host.server_left(GUILD, left).await.unwrap();
+
+        let before = snapshot(&host).await;
+        let early = host.claim(game.id, bob().id, left + CLAIM_AFTER - 1).await.unwrap_err();
+        assert_eq!(early, HostError::ClaimPaused { id: game.id, claimable_at: left + CLAIM_AFTER });
+        assert_eq!(snapshot(&host).await, before, "a refusal changes nothing");
+        let listed = host.games(alice().id, false).await.unwrap();
+        assert!(listed.iter().all(|g| g.paused() && !g.may_end_paused(left + CLAIM_AFTER - 1)));
+        assert!(listed.iter().all(|g| g.may_end_paused(left + CLAIM_AFTER)), "the list says so when it may");
+
+        // The player waiting, the player to move, and a game against the bot: each ends without
+        // a result, and no rating moves.
+        let at = left + CLAIM_AFTER;
+        for (id, user) in [(game.id, bob().id), (untimed.id, alice().id), (against_bot.id, alice().id)] {
+            let ended = host.claim(id, user, at).await.unwrap();
+            assert_eq!(ended.game.ending, Some(Ending { winner: None, reason: EndReason::Aborted }), "game {id}");
+            assert_eq!(stored(&host, id, "next_due_at").await, None);
+        }
+        assert!(host.leaderboard("copenhagen", None, 10).await.unwrap().entries.is_empty(), "nobody is rated");
+        assert_eq!(host.profile(alice().id, None).await.unwrap().games(), 0);
+        let summary = host.summary(game.id).await.unwrap();
+        assert_eq!(summary.conclusion, Conclusion::Aborted { before_second_move: false });
+        assert!(summary.rating_changes.is_empty());
+        assert!(host.games(alice().id, false).await.unwrap().is_empty(), "no game is left open");
+        let again = host.claim(game.id, alice().id, at + 1).await.unwrap_err();
+        assert!(matches!(again, HostError::GameOver { .. }), "{again:?}");
+
+        // What the endings would show waits for the bot's return, and then comes.
+        assert!(host.claim_lanes((at + 1) * 1000, 100).await.unwrap().is_empty());
+        host.server_back(GUILD, at + DAY).await.unwrap();
+        let shown = drain(&host, at + DAY).await;
+        for id in [game.id, untimed.id, against_bot.id] {
+            assert!(shown.contains(&Show::Summary { game: id }), "{id}: {shown:?}");
+        }
     }
 }
 
@@ -217,7 +270,7 @@ support::both! {
         assert_eq!(host.servers_listed(0, 2, &[GUILD], ready + 1).await.unwrap(), tafl_bot::host::Listed::default(), "once");
         let paused_now = |id: GameId| {
             let host = &host;
-            async move { host.games(alice().id, false).await.unwrap().iter().any(|g| g.id == id && g.paused) }
+            async move { host.games(alice().id, false).await.unwrap().iter().any(|g| g.id == id && g.paused()) }
         };
         assert!(paused_now(paused.id).await);
         assert!(!paused_now(kept.id).await && !paused_now(foreign.id).await);

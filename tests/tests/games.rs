@@ -926,22 +926,46 @@ async fn a_server_that_removes_the_bot_has_its_clocks_stopped_until_it_is_back(l
     let paused = table.says("⏸ paused: the bot is no longer in its server", "⏸ приостановлена: бота нет на её сервере");
     assert_eq!(list.text().matches(paused).count(), 2, "{}", list.text());
     let claim = dm("claim", json!([{ "name": "game", "type": 4, "value": 2 }]));
+    let when = format!("<t:{}:R>", left_at().await.unwrap() + tafl_bot::host::CLAIM_AFTER);
     let refused = table.says(
-        "Game #2 is paused while the bot is not in its server, and that time counts against nobody; it can be claimed only once the bot is back.",
-        "Партия №2 приостановлена, пока бота нет на её сервере, и это время никому не засчитывается; закончить её можно будет только после возвращения бота.",
+        "Game #2 is paused while the bot is not in its server, and that time counts against nobody; if the bot is still away {when}, either player may then end the game without a result.",
+        "Партия №2 приостановлена, пока бота нет на её сервере, и это время никому не засчитывается; любой из игроков сможет закончить партию без результата {when}, если бот к тому времени не вернётся.",
     );
-    assert_eq!(private_answer(&fake, &claim).await, refused);
+    assert_eq!(private_answer(&fake, &claim).await, refused.replace("{when}", &when));
+
+    // Two weeks and a day away (the server may be gone for good): Bob ends the untimed game
+    // without a result. Its summary waits for the bot's return.
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() as i64;
+    let set_left_at = |at: i64| {
+        let db = &db;
+        async move {
+            sqlx::query("UPDATE servers SET left_at = ? WHERE id = ?")
+                .bind(at)
+                .bind(GUILD as i64)
+                .execute(db.pool())
+                .await
+                .unwrap();
+        }
+    };
+    set_left_at(now - 15 * 86_400).await;
+    let list = fake.wait_for_original(&dm("games", json!([]))).await;
+    let may_end = table.says(
+        "either player may end it without a result with",
+        "любой из игроков может закончить её без результата командой",
+    );
+    assert_eq!(list.text().matches(may_end).count(), 2, "{}", list.text());
+    let claim = dm("claim", json!([{ "name": "game", "type": 4, "value": 2 }]));
+    let ended = table.says(
+        "Game #2 is aborted: the bot has been away from its server for 14 days or more, so the game ends without a result and without a rating.",
+        "Партия №2 прервана: бота нет на её сервере уже 14 дней или больше, поэтому партия окончена без результата и без рейтинга.",
+    );
+    assert_eq!(private_answer(&fake, &claim).await, ended);
 
     // As if the bot had left two days ago, when Alice had 11 of her 24 hours left: her deadline
     // passed long ago, and the scheduler finds the game due. It stays as it is.
     let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() as i64;
     let (day, hour) = (86_400, 3_600);
-    sqlx::query("UPDATE servers SET left_at = ? WHERE id = ?")
-        .bind(now - 2 * day)
-        .bind(GUILD as i64)
-        .execute(db.pool())
-        .await
-        .unwrap();
+    set_left_at(now - 2 * day).await;
     sqlx::query("UPDATE games SET turn_started_at = ?, deadline_at = ?, next_due_at = ? WHERE id = 1")
         .bind(now - 2 * day - 13 * hour)
         .bind(now - 2 * day + 11 * hour)
@@ -993,6 +1017,14 @@ async fn a_server_that_removes_the_bot_has_its_clocks_stopped_until_it_is_back(l
         fake.wait_for_message("the board's new deadline", |m| m.id == card.id && m.text().contains(&shown)).await;
     assert!(!board.custom_ids().is_empty(), "still playable");
     assert!(reminder.content.contains(&shown), "{}", reminder.content);
+    // The ended game's summary came with the return.
+    let title = table.says("Game #2 — no result", "Партия №2 — без результата");
+    let summary = fake.wait_for_message("the aborted game's summary", |m| m.text().contains(title)).await;
+    let why = table.says(
+        "Aborted by a player while the bot was away from the game's server: no result, no rating.",
+        "Партию прервал игрок, пока бота не было на её сервере: без результата и рейтинга.",
+    );
+    assert!(summary.text().contains(why), "{}", summary.text());
     db.close().await;
     table.assert_no_english(NOT_ENGLISH);
     bot.stop().await;

@@ -78,6 +78,7 @@ how-resignation = { $player } resigned
 how-time = { $player } ran out of time
 how-abandoned = { $player } left the game unplayed
 how-aborted = aborted before the second move
+how-aborted-later = aborted while the bot was away from the game's server
 how-agreement = by agreement
 
 ## Buttons and menus
@@ -135,6 +136,7 @@ claimed-aborted = Game #{ $id } is aborted: { $player } had not moved for { $day
     [one] a day
    *[other] { $days } days
 }, and the game ended before the second move, so it has no result and no rating.
+claimed-paused = Game #{ $id } is aborted: the bot has been away from its server for { $days } days or more, so the game ends without a result and without a rating.
 
 ## Challenges
 
@@ -178,6 +180,7 @@ game-line-plain = #{ $id } { $variant } vs { $opponent } · { $side } · move { 
 game-line-clock = { " " }· ⏰ { $when }
 game-line-claimable = { " " }· left unplayed for two weeks: you may claim it with { $claim }
 game-line-paused = { " " }· ⏸ paused: the bot is no longer in its server
+game-line-paused-may-end = { " " }· ⏸ paused: the bot is no longer in its server; either player may end it without a result with { $claim }
 game-state-finished = finished
 game-state-your-move = **your move**
 game-state-their-move = their move

@@ -50,6 +50,7 @@ conclusion-abandoned = { $player } had not moved for { $days ->
 conclusion-abandoned-unknown = The game was abandoned, and the win claimed.
 conclusion-agreement = Drawn by agreement.
 conclusion-aborted = Aborted before each side had moved: no result, no rating.
+conclusion-aborted-later = Aborted by a player while the bot was away from the game's server: no result, no rating.
 
 duration-short = { $days ->
     [0] { $hours ->

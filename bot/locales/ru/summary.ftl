@@ -51,6 +51,7 @@ conclusion-abandoned = Ходов от игрока { $player } не было { 
 conclusion-abandoned-unknown = Партия брошена, и победа засчитана сопернику.
 conclusion-agreement = Ничья по соглашению.
 conclusion-aborted = Партия прервана до того, как обе стороны сделали ход: без результата и рейтинга.
+conclusion-aborted-later = Партию прервал игрок, пока бота не было на её сервере: без результата и рейтинга.
 
 duration-short = { $days ->
     [0] { $hours ->

@@ -82,10 +82,11 @@ pub enum HostError {
     /// A claim while the bot is to move: it moves by itself, and its delay wins nobody a game.
     #[error("claim of the bot's turn in game {id}")]
     ClaimFromBot { id: i64 },
-    /// A claim in a game of a server the bot was removed from: the game is paused, and the
-    /// time the bot is away counts for nobody.
-    #[error("claim in game {id}, paused while the bot is away from its server")]
-    ClaimPaused { id: i64 },
+    /// A claim in a game of a server the bot was removed from, before `claimable_at`: the game
+    /// is paused, and the time the bot is away counts for nobody; from `claimable_at` (unix
+    /// seconds) either player may end it without a result.
+    #[error("claim in game {id}, paused while the bot is away from its server, before {claimable_at}")]
+    ClaimPaused { id: i64, claimable_at: i64 },
     #[error("own {kind:?} offer in game {id}")]
     OwnOffer { id: i64, kind: OfferKind },
     /// A server naming more channels for games than it may.

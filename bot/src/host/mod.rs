@@ -585,6 +585,12 @@ impl Host {
     /// is abandoned), or, when fewer than two plies were played, the game is aborted (no result,
     /// unrated), as a clock running out would. A timed game ends on time by itself, so it cannot
     /// be claimed.
+    ///
+    /// A game paused because its server removed the bot (see `presence`) counts against nobody,
+    /// so nobody wins it by claim; but a server may never take the bot back (it was deleted),
+    /// and its games must not stay open for good. Once the bot has been away for
+    /// [`CLAIM_AFTER`](types::CLAIM_AFTER), either player may end such a game, timed or not:
+    /// aborted, without a result and unrated.
     pub async fn claim(&self, game_id: GameId, user: UserId, now: i64) -> Result<Finished, HostError> {
         retrying!({
             let mut tx = self.db.begin_write().await?;
@@ -592,6 +598,16 @@ impl Host {
             let sides = player_side(&loaded, user)?;
             ensure_ongoing(&loaded)?;
             let row = &loaded.row;
+            if let Some(left_at) = row.server_left_at {
+                let claimable_at = left_at.saturating_add(types::CLAIM_AFTER);
+                if now < claimable_at {
+                    return Err(HostError::ClaimPaused { id: game_id, claimable_at });
+                }
+                let ending = Ending { winner: None, reason: EndReason::Aborted };
+                let finished = finish_in(&mut tx, loaded, ending, None, now).await?;
+                tx.commit().await?;
+                return Ok(finished);
+            }
             if row.clock_seconds.is_some() {
                 return Err(HostError::ClaimTimed { id: game_id });
             }
@@ -604,10 +620,6 @@ impl Host {
             // the scheduler's docs), and nobody wins by it.
             if is_bot(absent) {
                 return Err(HostError::ClaimFromBot { id: game_id });
-            }
-            // Its turn gets back the time the bot is away when it returns (see `presence`).
-            if row.server_left_at.is_some() {
-                return Err(HostError::ClaimPaused { id: game_id });
             }
             // Every turn records its start (migration 0016 gave ongoing games theirs), as the
             // scheduler and the game lists measure it.
@@ -1083,7 +1095,7 @@ fn summary(row: &GameRow, user: UserId) -> GameSummary {
     let to_move = scheduler::to_move(row);
     let untimed_person = row.clock_seconds.is_none() && !is_bot(side_player(row, to_move));
     let claimable_at = row.turn_started_at.filter(|_| row.status == "ongoing" && untimed_person);
-    let paused = row.status == "ongoing" && row.server_left_at.is_some();
+    let paused_since = row.server_left_at.filter(|_| row.status == "ongoing");
     GameSummary {
         id: row.id,
         place: Place { guild: row.guild_id, channel: row.channel_id, thread: row.thread_id },
@@ -1096,7 +1108,7 @@ fn summary(row: &GameRow, user: UserId) -> GameSummary {
         clock: Clock::from_row(row.clock_seconds, row.reserve_cap),
         deadline_at: row.deadline_at.filter(|_| row.status == "ongoing"),
         claimable_at: claimable_at.map(|start| start.saturating_add(CLAIM_AFTER)),
-        paused,
+        paused_since,
     }
 }
 

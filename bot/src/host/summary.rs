@@ -2,7 +2,7 @@
 
 use tafl_rules::{Reason, Side};
 
-use super::types::{Conclusion, EndReason, RatingChange, Scope, Summary, User};
+use super::types::{Conclusion, EndReason, PLIES_TO_COUNT, RatingChange, Scope, Summary, User};
 use super::{GameId, Host, HostError, Loaded, view};
 use crate::store;
 
@@ -29,7 +29,7 @@ impl Host {
         let mut summary = summarise(&loaded, rating_changes);
         // A game that ended before each side had moved is not reviewed (`end_game`); a review
         // stored for one by an earlier version is not shown either.
-        let counted = loaded.game.ply() >= super::types::PLIES_TO_COUNT;
+        let counted = loaded.game.ply() >= PLIES_TO_COUNT;
         summary.review =
             review.filter(|_| counted).and_then(|row| super::review::state_of(&row, loaded.game.start().to_move()));
         Ok(summary)
@@ -74,7 +74,7 @@ fn summarise(loaded: &Loaded, rating_changes: Vec<RatingChange>) -> Summary {
             EndReason::Time => Conclusion::Time { side: loser },
             EndReason::Abandoned => Conclusion::Abandoned { side: loser },
             EndReason::Agreement => Conclusion::Agreement,
-            EndReason::Aborted => Conclusion::Aborted,
+            EndReason::Aborted => Conclusion::Aborted { before_second_move: plies < PLIES_TO_COUNT },
         },
     };
     let row = &loaded.row;

@@ -163,8 +163,9 @@ pub enum EndReason {
     Resignation,
     Agreement,
     Time,
-    /// Ended before both sides had moved (the first player to move ran out of time, or left an
-    /// untimed game unplayed): no result, never rated.
+    /// Ended without a result, never rated: before both sides had moved (the first player to
+    /// move ran out of time, or left an untimed game unplayed), or by a player's claim in a game
+    /// whose server the bot had been removed from for [`CLAIM_AFTER`] seconds.
     Aborted,
     /// Won by claim: the loser left an untimed game unplayed for [`CLAIM_AFTER`] seconds.
     Abandoned,
@@ -220,6 +221,13 @@ pub struct Ending {
 }
 
 impl Ending {
+    /// Whether the game has a result (a win or a draw): every ending but an aborted game's. Only
+    /// games with a result are rated.
+    #[must_use]
+    pub const fn has_result(self) -> bool {
+        !matches!(self.reason, EndReason::Aborted)
+    }
+
     /// `ongoing`-style status name: `attackers_win`, `defenders_win`, `draw` or `aborted`.
     #[must_use]
     pub const fn status_name(self) -> &'static str {
@@ -405,9 +413,10 @@ pub struct GameSummary {
     /// When the player waiting may claim this untimed game (unix seconds, [`CLAIM_AFTER`]
     /// after the turn began); `None` when timed, over, or the bot is to move.
     pub claimable_at: Option<i64>,
-    /// The bot was removed from the game's server: the game is paused until it returns, its
-    /// clock stopped (see [`Host::server_left`](super::Host::server_left)).
-    pub paused: bool,
+    /// Since when the bot has been away from the game's server (unix seconds), if it was
+    /// removed: the game is paused until it returns, its clock stopped (see
+    /// [`Host::server_left`](super::Host::server_left)).
+    pub paused_since: Option<i64>,
 }
 
 impl GameSummary {
@@ -420,13 +429,26 @@ impl GameSummary {
     /// these).
     #[must_use]
     pub fn awaits_me(&self) -> bool {
-        self.my_turn() && !self.paused
+        self.my_turn() && !self.paused()
+    }
+
+    /// Whether the game is paused: the bot was removed from its server.
+    #[must_use]
+    pub const fn paused(&self) -> bool {
+        self.paused_since.is_some()
+    }
+
+    /// Whether either player may end this paused game without a result at `now`: the bot has
+    /// been away from its server for [`CLAIM_AFTER`].
+    #[must_use]
+    pub fn may_end_paused(&self, now: i64) -> bool {
+        self.ending.is_none() && self.paused_since.is_some_and(|since| since.saturating_add(CLAIM_AFTER) <= now)
     }
 
     /// Whether the list's owner, waiting for the other's move, may claim the game at `now`.
     #[must_use]
     pub fn claimable_by_me(&self, now: i64) -> bool {
-        self.ending.is_none() && !self.my_turn() && !self.paused && self.claimable_at.is_some_and(|at| at <= now)
+        self.ending.is_none() && !self.my_turn() && !self.paused() && self.claimable_at.is_some_and(|at| at <= now)
     }
 
     /// Seconds left for the player to move at `now` (0 once past), `None` when untimed or over.
@@ -721,9 +743,12 @@ pub enum Conclusion {
     Abandoned {
         side: Option<Side>,
     },
-    /// The clock ran out (or an untimed game was left) before the second move: no result, and
-    /// no rating.
-    Aborted,
+    /// No result, and no rating: the clock ran out (or an untimed game was left) before the
+    /// second move, or, later in the game, a player ended it while the bot was away from its
+    /// server.
+    Aborted {
+        before_second_move: bool,
+    },
 }
 
 /// Everything the end-of-game summary shows, for finished and running games alike.

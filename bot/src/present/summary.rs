@@ -139,7 +139,8 @@ pub fn conclusion_text(summary: &Summary, lang: Lang) -> String {
         }
         Conclusion::Abandoned { side: None } => tr!(lang, "conclusion-abandoned-unknown"),
         Conclusion::Agreement => tr!(lang, "conclusion-agreement"),
-        Conclusion::Aborted => tr!(lang, "conclusion-aborted"),
+        Conclusion::Aborted { before_second_move: true } => tr!(lang, "conclusion-aborted"),
+        Conclusion::Aborted { before_second_move: false } => tr!(lang, "conclusion-aborted-later"),
     }
 }
 

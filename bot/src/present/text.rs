@@ -10,8 +10,8 @@ use super::markup::{self, Markup, mention, name, plain_name, player_name, timest
 use super::{Lang, tr};
 use crate::host::{
     CLAIM_AFTER, Challenge, ChallengeState, Clock, ClockError, EndReason, GameId, GameSummary, GameView, HostError,
-    MoveChoice, MoveEffect, OfferKind, OfferOutcome, OpenOffer, RecordFault, Reminder, ReminderKind, SideChoice,
-    StorageFault, User, UserId, rating_families,
+    MoveChoice, MoveEffect, OfferKind, OfferOutcome, OpenOffer, PLIES_TO_COUNT, RecordFault, Reminder, ReminderKind,
+    SideChoice, StorageFault, User, UserId, rating_families,
 };
 
 // ----- variants and rules -----
@@ -241,7 +241,9 @@ pub fn host_error(error: &HostError, lang: Lang) -> String {
         HostError::ClaimTimed { id } => tr!(lang, "error-claim-timed", id = *id),
         HostError::ClaimOnYourMove { id } => tr!(lang, "error-claim-on-your-move", id = *id),
         HostError::ClaimFromBot { id } => tr!(lang, "error-claim-from-bot", id = *id),
-        HostError::ClaimPaused { id } => tr!(lang, "error-claim-paused", id = *id),
+        HostError::ClaimPaused { id, claimable_at } => {
+            tr!(lang, "error-claim-paused", id = *id, when = markup::timestamp(lang, *claimable_at))
+        }
         HostError::ClaimTooSoon { id, player, since, claimable_at, aborts } => tr!(
             lang,
             if *aborts { "error-claim-too-soon-aborts" } else { "error-claim-too-soon" },
@@ -556,7 +558,8 @@ pub fn reason_words(reason: EndReason, game: &GameView, lang: Lang) -> String {
         EndReason::Resignation => tr!(lang, "how-resignation", player = loser),
         EndReason::Time => tr!(lang, "how-time", player = loser),
         EndReason::Abandoned => tr!(lang, "how-abandoned", player = loser),
-        EndReason::Aborted => tr!(lang, "how-aborted"),
+        EndReason::Aborted if game.ply < PLIES_TO_COUNT => tr!(lang, "how-aborted"),
+        EndReason::Aborted => tr!(lang, "how-aborted-later"),
         EndReason::Agreement => tr!(lang, "how-agreement"),
     }
 }
@@ -740,15 +743,21 @@ pub fn resigned(game: GameId, lang: Lang) -> String {
     tr!(lang, "resigned", id = game)
 }
 
-/// The private answer after claiming a game the opponent left (`game`, finished by the claim):
-/// won, or aborted when it ended before the second move.
+/// The private answer after claiming a game (`game`, finished by the claim): won from an
+/// opponent who left it, aborted when it ended before the second move, or aborted later, which
+/// a claim does only in a game whose server the bot was away from.
 #[must_use]
 pub fn claimed(game: &GameView, lang: Lang) -> String {
     let aborted = game.ending.is_some_and(|e| e.reason == EndReason::Aborted);
+    let message = match (aborted, game.ply < PLIES_TO_COUNT) {
+        (false, _) => "claimed",
+        (true, true) => "claimed-aborted",
+        (true, false) => "claimed-paused",
+    };
     // The one who left it is the one to move: a claim changes no position.
     let player = player_name(lang, game.player(game.to_move));
     let days = CLAIM_AFTER / 86_400;
-    tr!(lang, if aborted { "claimed-aborted" } else { "claimed" }, id = game.id, player = player, days = days)
+    tr!(lang, message, id = game.id, player = player, days = days)
 }
 
 /// Labels of buttons and menus.
@@ -935,8 +944,12 @@ fn game_line(game: &GameSummary, now: i64, whose: Whose<'_>, lang: Lang) -> Stri
         (None, false, Whose::Other(_)) => tr!(lang, "game-state-opponent-to-move"),
     };
     let clock = match (game.deadline_at, game.time_left(now)) {
-        // Its deadline means nothing until the bot is back and gives the turn its time back.
-        _ if game.paused => tr!(lang, "game-line-paused"),
+        // Its deadline means nothing until the bot is back and gives the turn its time back;
+        // after long enough away, either player may end the game (the server may be gone).
+        _ if game.may_end_paused(now) => {
+            tr!(lang, "game-line-paused-may-end", claim = markup::command(lang, "claim"))
+        }
+        _ if game.paused() => tr!(lang, "game-line-paused"),
         (Some(deadline), Some(_)) => tr!(lang, "game-line-clock", when = timestamp(lang, deadline)),
         // Only the one waiting is told: another's list never says "you".
         _ if matches!(whose, Whose::Reader) && game.claimable_by_me(now) => {
@@ -1088,7 +1101,7 @@ mod tests {
             clock: Clock::default(),
             deadline_at: None,
             claimable_at: None,
-            paused: false,
+            paused_since: None,
         }
     }
 
@@ -1110,13 +1123,33 @@ mod tests {
 
     #[test]
     fn a_paused_game_says_why_instead_of_its_deadline_or_claim() {
-        let game =
-            GameSummary { deadline_at: Some(2_000), claimable_at: Some(1_000), paused: true, ..brandubh_waiting() };
+        let game = GameSummary {
+            deadline_at: Some(2_000),
+            claimable_at: Some(1_000),
+            paused_since: Some(500),
+            ..brandubh_waiting()
+        };
         let line = |lang: Lang| game_list(std::slice::from_ref(&game), 1_500, Whose::Reader, lang);
         assert!(line(english()).ends_with(" · ⏸ paused: the bot is no longer in its server"), "{}", line(english()));
         assert!(line(russian()).ends_with(" · ⏸ приостановлена: бота нет на её сервере"), "{}", line(russian()));
         assert!(!game.claimable_by_me(1_500));
         assert!(!GameSummary { side: Side::Defenders, ..game.clone() }.awaits_me(), "no digest");
+        // Two weeks on, either player is told they may end it.
+        let later = 500 + CLAIM_AFTER;
+        for side in [Side::Attackers, Side::Defenders] {
+            let game = GameSummary { side, ..game.clone() };
+            let listed = game_list(std::slice::from_ref(&game), later, Whose::Reader, english());
+            assert!(
+                listed.contains(
+                    " · ⏸ paused: the bot is no longer in its server; either player may end it without a result with "
+                ),
+                "{listed}"
+            );
+        }
+        let listed = game_list(std::slice::from_ref(&game), later - 1, Whose::Reader, russian());
+        assert!(listed.ends_with(" · ⏸ приостановлена: бота нет на её сервере"), "a second early: {listed}");
+        let listed = game_list(std::slice::from_ref(&game), later, Whose::Reader, russian());
+        assert!(listed.contains("; любой из игроков может закончить её без результата командой "), "{listed}");
     }
 
     #[test]
@@ -1147,7 +1180,7 @@ mod tests {
                 clock: Clock::default(),
                 deadline_at: None,
                 claimable_at: None,
-                paused: false,
+                paused_since: None,
             })
             .collect();
         for lang in [english(), russian()] {
