@@ -461,7 +461,7 @@ pub async fn resign(ctx: Context<'_>, #[autocomplete = "autocomplete_game"] game
     Ok(())
 }
 
-/// Claim the win in a game without a clock that your opponent left unplayed for two weeks.
+/// Claim the win in an untimed game left unplayed for two weeks, or end a game paused that long.
 #[poise::command(slash_command)]
 pub async fn claim(ctx: Context<'_>, #[autocomplete = "autocomplete_game"] game: Option<i64>) -> Result<(), BotError> {
     let game = resolve_game(ctx, game).await?;
