@@ -1093,7 +1093,7 @@ support::both! {
         let finished = host.claim(untimed.id, alice().id, NOW + HOUR + CLAIM_AFTER).await.unwrap();
         assert_eq!(finished.game.ending, Some(Ending { winner: None, reason: EndReason::Aborted }));
         let summary = host.summary(untimed.id).await.unwrap();
-        assert_eq!(summary.conclusion, Conclusion::Aborted { before_second_move: true });
+        assert_eq!(summary.conclusion, Conclusion::Aborted);
         assert!(summary.rating_changes.is_empty(), "a game that never began is not rated");
         assert_eq!(host.profile(alice().id, None).await.unwrap().games(), 0);
     }

@@ -4,11 +4,13 @@
 
 mod support;
 
-use support::{NOW, PLACE, alice, bob, drain, host, move_at, request, run, snapshot, stored};
+use support::{NOW, PLACE, alice, bob, carol, drain, host, move_at, request, run, snapshot, stored};
 use tafl_bot::host::outbox::Show;
 use tafl_bot::host::{
     CLAIM_AFTER, Conclusion, Due, EndReason, Ending, GameId, GameView, Host, HostError, Place, SideChoice,
 };
+use tafl_bot::present::Lang;
+use tafl_bot::present::text::claimed;
 
 const MINUTE: i64 = 60;
 const HOUR: i64 = 3600;
@@ -173,15 +175,32 @@ support::both! {
         // The player waiting, the player to move, and a game against the bot: each ends without
         // a result, and no rating moves.
         let at = left + CLAIM_AFTER;
+        let stranger = host.claim(game.id, carol().id, at).await.unwrap_err();
+        assert_eq!(stranger, HostError::NotAPlayer(game.id), "only its players may end it");
         for (id, user) in [(game.id, bob().id), (untimed.id, alice().id), (against_bot.id, alice().id)] {
             let ended = host.claim(id, user, at).await.unwrap();
-            assert_eq!(ended.game.ending, Some(Ending { winner: None, reason: EndReason::Aborted }), "game {id}");
+            assert_eq!(ended.game.ending, Some(Ending { winner: None, reason: EndReason::BotRemoved }), "game {id}");
             assert_eq!(stored(&host, id, "next_due_at").await, None);
+            // The answer blames nobody, whoever was to move and however far the game went.
+            assert_eq!(
+                claimed(&ended.game, Lang::discord(None)),
+                format!(
+                    "Game #{id} is over: the bot has been away from its server for 14 days or more, so the game \
+                     ends without a result and without a rating."
+                )
+            );
+            assert_eq!(
+                claimed(&ended.game, Lang::discord(Some("ru"))),
+                format!(
+                    "Партия №{id} окончена: бота нет на её сервере уже 14 дней или больше, поэтому она без \
+                     результата и без рейтинга."
+                )
+            );
         }
         assert!(host.leaderboard("copenhagen", None, 10).await.unwrap().entries.is_empty(), "nobody is rated");
         assert_eq!(host.profile(alice().id, None).await.unwrap().games(), 0);
         let summary = host.summary(game.id).await.unwrap();
-        assert_eq!(summary.conclusion, Conclusion::Aborted { before_second_move: false });
+        assert_eq!(summary.conclusion, Conclusion::BotRemoved);
         assert!(summary.rating_changes.is_empty());
         assert!(host.games(alice().id, false).await.unwrap().is_empty(), "no game is left open");
         let again = host.claim(game.id, alice().id, at + 1).await.unwrap_err();

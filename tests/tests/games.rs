@@ -956,8 +956,8 @@ async fn a_server_that_removes_the_bot_has_its_clocks_stopped_until_it_is_back(l
     assert_eq!(list.text().matches(may_end).count(), 2, "{}", list.text());
     let claim = dm("claim", json!([{ "name": "game", "type": 4, "value": 2 }]));
     let ended = table.says(
-        "Game #2 is aborted: the bot has been away from its server for 14 days or more, so the game ends without a result and without a rating.",
-        "Партия №2 прервана: бота нет на её сервере уже 14 дней или больше, поэтому партия окончена без результата и без рейтинга.",
+        "Game #2 is over: the bot has been away from its server for 14 days or more, so the game ends without a result and without a rating.",
+        "Партия №2 окончена: бота нет на её сервере уже 14 дней или больше, поэтому она без результата и без рейтинга.",
     );
     assert_eq!(private_answer(&fake, &claim).await, ended);
 
@@ -1021,8 +1021,8 @@ async fn a_server_that_removes_the_bot_has_its_clocks_stopped_until_it_is_back(l
     let title = table.says("Game #2 — no result", "Партия №2 — без результата");
     let summary = fake.wait_for_message("the aborted game's summary", |m| m.text().contains(title)).await;
     let why = table.says(
-        "Aborted by a player while the bot was away from the game's server: no result, no rating.",
-        "Партию прервал игрок, пока бота не было на её сервере: без результата и рейтинга.",
+        "Ended by a player two weeks after the bot was removed from the game's server: no result, no rating.",
+        "Партию закончил игрок через две недели после того, как бота удалили с её сервера: без результата и рейтинга.",
     );
     assert!(summary.text().contains(why), "{}", summary.text());
     db.close().await;

@@ -32,6 +32,7 @@ card-why-agreement = agreement
 card-why-time = time
 card-why-abandoned = abandoned
 card-why-aborted = aborted
+card-why-bot-removed = the bot was removed
 card-profile-global = { $games ->
     [one] { $games } rated game
    *[other] { $games } rated games

@@ -78,7 +78,7 @@ how-resignation = { $player } resigned
 how-time = { $player } ran out of time
 how-abandoned = { $player } left the game unplayed
 how-aborted = aborted before the second move
-how-aborted-later = aborted while the bot was away from the game's server
+how-bot-removed = ended by a player two weeks after the bot was removed from the game's server
 how-agreement = by agreement
 
 ## Buttons and menus
@@ -136,7 +136,7 @@ claimed-aborted = Game #{ $id } is aborted: { $player } had not moved for { $day
     [one] a day
    *[other] { $days } days
 }, and the game ended before the second move, so it has no result and no rating.
-claimed-paused = Game #{ $id } is aborted: the bot has been away from its server for { $days } days or more, so the game ends without a result and without a rating.
+claimed-bot-removed = Game #{ $id } is over: the bot has been away from its server for { $days } days or more, so the game ends without a result and without a rating.
 
 ## Challenges
 

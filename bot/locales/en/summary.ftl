@@ -50,7 +50,7 @@ conclusion-abandoned = { $player } had not moved for { $days ->
 conclusion-abandoned-unknown = The game was abandoned, and the win claimed.
 conclusion-agreement = Drawn by agreement.
 conclusion-aborted = Aborted before each side had moved: no result, no rating.
-conclusion-aborted-later = Aborted by a player while the bot was away from the game's server: no result, no rating.
+conclusion-bot-removed = Ended by a player two weeks after the bot was removed from the game's server: no result, no rating.
 
 duration-short = { $days ->
     [0] { $hours ->
@@ -117,6 +117,7 @@ caption-why-agreement = agreement
 caption-why-time = time
 caption-why-abandoned = abandoned
 caption-why-aborted = aborted
+caption-why-bot-removed = the bot was removed
 
 ## Variants and rules
 

@@ -30,6 +30,7 @@ card-why-agreement = соглашение
 card-why-time = время
 card-why-abandoned = партия брошена
 card-why-aborted = прервана
+card-why-bot-removed = бота удалили с сервера
 card-profile-global = Рейтинговых партий: { $games } · все серверы
 card-profile-server = Рейтинговых партий: { $games } · этот сервер
 card-rating = Рейтинг

@@ -51,7 +51,7 @@ conclusion-abandoned = Ходов от игрока { $player } не было { 
 conclusion-abandoned-unknown = Партия брошена, и победа засчитана сопернику.
 conclusion-agreement = Ничья по соглашению.
 conclusion-aborted = Партия прервана до того, как обе стороны сделали ход: без результата и рейтинга.
-conclusion-aborted-later = Партию прервал игрок, пока бота не было на её сервере: без результата и рейтинга.
+conclusion-bot-removed = Партию закончил игрок через две недели после того, как бота удалили с её сервера: без результата и рейтинга.
 
 duration-short = { $days ->
     [0] { $hours ->
@@ -121,6 +121,7 @@ caption-why-agreement = соглашение
 caption-why-time = время
 caption-why-abandoned = партия брошена
 caption-why-aborted = прервана
+caption-why-bot-removed = бота удалили с сервера
 
 ## Варианты и правила
 

@@ -75,8 +75,8 @@ pub fn result_line(ending: Option<Ending>, lang: Lang) -> String {
     let result = match (ending.winner, ending.reason) {
         (Some(Side::Attackers), _) => "card-win-attackers",
         (Some(Side::Defenders), _) => "card-win-defenders",
-        // Aborted before the second move: no result, as the summary and the board say.
-        (None, EndReason::Aborted) => "card-no-result",
+        // Aborted, or ended while the bot was away: no result, as the summary and the board say.
+        (None, reason) if !reason.has_result() => "card-no-result",
         (None, _) => "card-draw",
     };
     let why = match ending.reason {
@@ -91,6 +91,7 @@ pub fn result_line(ending: Option<Ending>, lang: Lang) -> String {
         EndReason::Time => "card-why-time",
         EndReason::Abandoned => "card-why-abandoned",
         EndReason::Aborted => "card-why-aborted",
+        EndReason::BotRemoved => "card-why-bot-removed",
     };
     let (result, why) = (tr!(lang, result), tr!(lang, why));
     tr!(lang, "card-result", result = result.as_str(), why = why.as_str())

@@ -590,7 +590,7 @@ impl Host {
     /// so nobody wins it by claim; but a server may never take the bot back (it was deleted),
     /// and its games must not stay open for good. Once the bot has been away for
     /// [`CLAIM_AFTER`](types::CLAIM_AFTER), either player may end such a game, timed or not:
-    /// aborted, without a result and unrated.
+    /// without a result and unrated ([`EndReason::BotRemoved`]).
     pub async fn claim(&self, game_id: GameId, user: UserId, now: i64) -> Result<Finished, HostError> {
         retrying!({
             let mut tx = self.db.begin_write().await?;
@@ -603,7 +603,7 @@ impl Host {
                 if now < claimable_at {
                     return Err(HostError::ClaimPaused { id: game_id, claimable_at });
                 }
-                let ending = Ending { winner: None, reason: EndReason::Aborted };
+                let ending = Ending { winner: None, reason: EndReason::BotRemoved };
                 let finished = finish_in(&mut tx, loaded, ending, None, now).await?;
                 tx.commit().await?;
                 return Ok(finished);
@@ -644,8 +644,8 @@ impl Host {
             let mut tx = self.db.begin_write().await?;
             let loaded = self.load_for_update(&mut tx, game_id).await?;
             ensure_ongoing(&loaded)?;
-            // An aborted game has neither winner nor loser, whatever the caller said.
-            let ending = if ending.reason == EndReason::Aborted { Ending { winner: None, ..ending } } else { ending };
+            // A game without a result has neither winner nor loser, whatever the caller said.
+            let ending = if ending.has_result() { ending } else { Ending { winner: None, ..ending } };
             let loser = ending.winner.map(|w| side_player(&loaded.row, w.opponent()));
             let finished = finish_in(&mut tx, loaded, ending, loser, now).await?;
             tx.commit().await?;
@@ -926,7 +926,7 @@ impl Host {
                             EndReason::Abandoned => {
                                 winner == Some(to_move.opponent()) && game.ply() >= types::PLIES_TO_COUNT
                             }
-                            EndReason::Board(_) | EndReason::Aborted => false,
+                            EndReason::Board(_) | EndReason::Aborted | EndReason::BotRemoved => false,
                         })
                         .unwrap_or(default);
                     Ending { winner, reason }

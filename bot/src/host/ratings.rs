@@ -79,7 +79,7 @@ pub(super) async fn rate_game(
     ending: Ending,
     now: i64,
 ) -> Result<(), HostError> {
-    // A game without a result (aborted) moves nobody's rating, however far it went.
+    // A game without a result moves nobody's rating, however far it went.
     let Some(family) = is_rated(row, plies).filter(|_| ending.has_result()) else { return Ok(()) };
     let family = family.as_str();
     // Each rating is read, then written whole: two games of one player ending at once (on

@@ -74,7 +74,8 @@ fn summarise(loaded: &Loaded, rating_changes: Vec<RatingChange>) -> Summary {
             EndReason::Time => Conclusion::Time { side: loser },
             EndReason::Abandoned => Conclusion::Abandoned { side: loser },
             EndReason::Agreement => Conclusion::Agreement,
-            EndReason::Aborted => Conclusion::Aborted { before_second_move: plies < PLIES_TO_COUNT },
+            EndReason::Aborted => Conclusion::Aborted,
+            EndReason::BotRemoved => Conclusion::BotRemoved,
         },
     };
     let row = &loaded.row;

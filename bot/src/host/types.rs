@@ -163,12 +163,14 @@ pub enum EndReason {
     Resignation,
     Agreement,
     Time,
-    /// Ended without a result, never rated: before both sides had moved (the first player to
-    /// move ran out of time, or left an untimed game unplayed), or by a player's claim in a game
-    /// whose server the bot had been removed from for [`CLAIM_AFTER`] seconds.
+    /// Ended before both sides had moved (the first player to move ran out of time, or left an
+    /// untimed game unplayed): no result, never rated.
     Aborted,
     /// Won by claim: the loser left an untimed game unplayed for [`CLAIM_AFTER`] seconds.
     Abandoned,
+    /// Ended by a player's claim once the bot had been away for [`CLAIM_AFTER`] seconds from the
+    /// server that removed it (the game was paused meanwhile): no result, never rated.
+    BotRemoved,
 }
 
 impl EndReason {
@@ -182,11 +184,18 @@ impl EndReason {
             EndReason::Time => "time",
             EndReason::Aborted => "aborted",
             EndReason::Abandoned => "abandoned",
+            EndReason::BotRemoved => "bot_removed",
         }
     }
 
+    /// Whether a game that ends so has a result (a win or a draw). Only such games are rated.
+    #[must_use]
+    pub const fn has_result(self) -> bool {
+        !matches!(self, EndReason::Aborted | EndReason::BotRemoved)
+    }
+
     /// Every reason, for tests and documentation.
-    pub const ALL: [EndReason; 11] = [
+    pub const ALL: [EndReason; 12] = [
         EndReason::Board(Reason::KingCaptured),
         EndReason::Board(Reason::KingEscaped),
         EndReason::Board(Reason::ExitFort),
@@ -198,6 +207,7 @@ impl EndReason {
         EndReason::Time,
         EndReason::Aborted,
         EndReason::Abandoned,
+        EndReason::BotRemoved,
     ];
 
     #[must_use]
@@ -221,17 +231,17 @@ pub struct Ending {
 }
 
 impl Ending {
-    /// Whether the game has a result (a win or a draw): every ending but an aborted game's. Only
-    /// games with a result are rated.
+    /// Whether the game has a result (a win or a draw): see [`EndReason::has_result`].
     #[must_use]
     pub const fn has_result(self) -> bool {
-        !matches!(self.reason, EndReason::Aborted)
+        self.reason.has_result()
     }
 
-    /// `ongoing`-style status name: `attackers_win`, `defenders_win`, `draw` or `aborted`.
+    /// `ongoing`-style status name: `attackers_win`, `defenders_win`, `draw` or `aborted` (no
+    /// result).
     #[must_use]
     pub const fn status_name(self) -> &'static str {
-        if matches!(self.reason, EndReason::Aborted) {
+        if !self.has_result() {
             return "aborted";
         }
         match self.winner {
@@ -246,7 +256,14 @@ impl Ending {
             "attackers_win" => Some(Side::Attackers),
             "defenders_win" => Some(Side::Defenders),
             "draw" => None,
-            "aborted" => return Some(Ending { winner: None, reason: EndReason::Aborted }),
+            // No result: aborted early, or ended while the bot was away (`bot_removed`).
+            "aborted" => {
+                let reason = match reason {
+                    Some("bot_removed") => EndReason::BotRemoved,
+                    _ => EndReason::Aborted,
+                };
+                return Some(Ending { winner: None, reason });
+            }
             _ => return None,
         };
         let reason = reason.and_then(EndReason::parse).unwrap_or(EndReason::Agreement);
@@ -255,9 +272,9 @@ impl Ending {
 
     /// The rules crate's status of this ending, for OTN result tags.
     #[must_use]
-    /// An aborted game has no result: `Ongoing`, whose OTN result tag is `?`.
+    /// A game without a result: `Ongoing`, whose OTN result tag is `?`.
     pub fn status(self) -> Status {
-        if self.reason == EndReason::Aborted {
+        if !self.has_result() {
             return Status::Ongoing;
         }
         let reason = match self.reason {
@@ -743,12 +760,12 @@ pub enum Conclusion {
     Abandoned {
         side: Option<Side>,
     },
-    /// No result, and no rating: the clock ran out (or an untimed game was left) before the
-    /// second move, or, later in the game, a player ended it while the bot was away from its
-    /// server.
-    Aborted {
-        before_second_move: bool,
-    },
+    /// The clock ran out (or an untimed game was left) before the second move: no result, and
+    /// no rating.
+    Aborted,
+    /// A player ended the game while the bot was away from its server, two weeks after it was
+    /// removed: no result, and no rating.
+    BotRemoved,
 }
 
 /// Everything the end-of-game summary shows, for finished and running games alike.

@@ -48,8 +48,8 @@ pub fn summary_text(summary: &Summary, lang: Lang) -> EmbedText {
     let id = game.id;
     let title = match (game.ending, summary.winner()) {
         (None, _) => tr!(lang, "summary-title-running", id = id),
-        // Aborted before the second move: no result, which is not a draw.
-        (Some(Ending { reason: EndReason::Aborted, .. }), _) => tr!(lang, "summary-title-aborted", id = id),
+        // Aborted, or ended while the bot was away: no result, which is not a draw.
+        (Some(ending), _) if !ending.has_result() => tr!(lang, "summary-title-aborted", id = id),
         (Some(_), None) => tr!(lang, "summary-title-draw", id = id),
         (Some(_), Some(side)) => {
             tr!(lang, "summary-title-won", id = id, player = player_name(lang, game.player(side)), side = side.name())
@@ -139,8 +139,8 @@ pub fn conclusion_text(summary: &Summary, lang: Lang) -> String {
         }
         Conclusion::Abandoned { side: None } => tr!(lang, "conclusion-abandoned-unknown"),
         Conclusion::Agreement => tr!(lang, "conclusion-agreement"),
-        Conclusion::Aborted { before_second_move: true } => tr!(lang, "conclusion-aborted"),
-        Conclusion::Aborted { before_second_move: false } => tr!(lang, "conclusion-aborted-later"),
+        Conclusion::Aborted => tr!(lang, "conclusion-aborted"),
+        Conclusion::BotRemoved => tr!(lang, "conclusion-bot-removed"),
     }
 }
 
@@ -152,7 +152,7 @@ pub fn result_caption(ending: Ending, lang: Lang) -> String {
         match ending.winner {
             Some(Side::Attackers) => "caption-attackers-win",
             Some(Side::Defenders) => "caption-defenders-win",
-            None if ending.reason == EndReason::Aborted => "caption-no-result",
+            None if !ending.has_result() => "caption-no-result",
             None => "caption-draw",
         }
     );
@@ -170,6 +170,7 @@ pub fn result_caption(ending: Ending, lang: Lang) -> String {
             EndReason::Time => "caption-why-time",
             EndReason::Abandoned => "caption-why-abandoned",
             EndReason::Aborted => "caption-why-aborted",
+            EndReason::BotRemoved => "caption-why-bot-removed",
         }
     );
     tr!(lang, "caption-result", result = result, why = why)

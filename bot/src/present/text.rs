@@ -10,8 +10,8 @@ use super::markup::{self, Markup, mention, name, plain_name, player_name, timest
 use super::{Lang, tr};
 use crate::host::{
     CLAIM_AFTER, Challenge, ChallengeState, Clock, ClockError, EndReason, GameId, GameSummary, GameView, HostError,
-    MoveChoice, MoveEffect, OfferKind, OfferOutcome, OpenOffer, PLIES_TO_COUNT, RecordFault, Reminder, ReminderKind,
-    SideChoice, StorageFault, User, UserId, rating_families,
+    MoveChoice, MoveEffect, OfferKind, OfferOutcome, OpenOffer, RecordFault, Reminder, ReminderKind, SideChoice,
+    StorageFault, User, UserId, rating_families,
 };
 
 // ----- variants and rules -----
@@ -536,7 +536,7 @@ pub fn result_line(game: &GameView, lang: Lang) -> String {
     match ending.winner {
         Some(Side::Attackers) => tr!(lang, "result-attackers", player = player_name(lang, &game.attacker), how = how),
         Some(Side::Defenders) => tr!(lang, "result-defenders", player = player_name(lang, &game.defender), how = how),
-        None if ending.reason == EndReason::Aborted => tr!(lang, "result-aborted", how = how),
+        None if !ending.has_result() => tr!(lang, "result-aborted", how = how),
         None => tr!(lang, "result-draw", how = how),
     }
 }
@@ -558,8 +558,8 @@ pub fn reason_words(reason: EndReason, game: &GameView, lang: Lang) -> String {
         EndReason::Resignation => tr!(lang, "how-resignation", player = loser),
         EndReason::Time => tr!(lang, "how-time", player = loser),
         EndReason::Abandoned => tr!(lang, "how-abandoned", player = loser),
-        EndReason::Aborted if game.ply < PLIES_TO_COUNT => tr!(lang, "how-aborted"),
-        EndReason::Aborted => tr!(lang, "how-aborted-later"),
+        EndReason::Aborted => tr!(lang, "how-aborted"),
+        EndReason::BotRemoved => tr!(lang, "how-bot-removed"),
         EndReason::Agreement => tr!(lang, "how-agreement"),
     }
 }
@@ -744,15 +744,14 @@ pub fn resigned(game: GameId, lang: Lang) -> String {
 }
 
 /// The private answer after claiming a game (`game`, finished by the claim): won from an
-/// opponent who left it, aborted when it ended before the second move, or aborted later, which
-/// a claim does only in a game whose server the bot was away from.
+/// opponent who left it, aborted when it ended before the second move, or ended without a
+/// result after the bot was away from its server for two weeks.
 #[must_use]
 pub fn claimed(game: &GameView, lang: Lang) -> String {
-    let aborted = game.ending.is_some_and(|e| e.reason == EndReason::Aborted);
-    let message = match (aborted, game.ply < PLIES_TO_COUNT) {
-        (false, _) => "claimed",
-        (true, true) => "claimed-aborted",
-        (true, false) => "claimed-paused",
+    let message = match game.ending.map(|e| e.reason) {
+        Some(EndReason::Aborted) => "claimed-aborted",
+        Some(EndReason::BotRemoved) => "claimed-bot-removed",
+        _ => "claimed",
     };
     // The one who left it is the one to move: a claim changes no position.
     let player = player_name(lang, game.player(game.to_move));
