@@ -7,7 +7,7 @@ mod support;
 use support::{NOW, PLACE, alice, bob, carol, drain, host, move_at, request, run, snapshot, stored};
 use tafl_bot::host::outbox::Show;
 use tafl_bot::host::{
-    CLAIM_AFTER, Conclusion, Due, EndReason, Ending, GameId, GameView, Host, HostError, Place, SideChoice,
+    CLAIM_AFTER, Conclusion, Due, EndReason, Ending, GameId, GameView, Host, HostError, Place, RecordFault, SideChoice,
 };
 use tafl_bot::present::Lang;
 use tafl_bot::present::text::claimed;
@@ -201,6 +201,11 @@ support::both! {
         assert_eq!(host.profile(alice().id, None).await.unwrap().games(), 0);
         let summary = host.summary(game.id).await.unwrap();
         assert_eq!(summary.conclusion, Conclusion::BotRemoved);
+        let record = host.export(game.id).await.unwrap();
+        assert!(record.contains("[result:?]") && record.contains("[termination:bot_removed]"), "{record}");
+        // Such a record cannot be imported as a finished game: it has no result.
+        let imported = host.import(&record, &alice(), &bob(), PLACE, at).await.unwrap_err();
+        assert_eq!(imported, HostError::BadRecord(RecordFault::NoResult));
         assert!(summary.rating_changes.is_empty());
         assert!(host.games(alice().id, false).await.unwrap().is_empty(), "no game is left open");
         let again = host.claim(game.id, alice().id, at + 1).await.unwrap_err();
