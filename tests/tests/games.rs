@@ -1086,3 +1086,67 @@ async fn after_a_game_the_summary_has_the_gif_and_record_and_the_leaderboard_sho
     table.assert_no_english(NOT_ENGLISH);
     bot.stop().await;
 }
+
+/// serenity hands each gateway event to a task of its own, so a kick and an invitation a moment
+/// later may be handled, and written, in either order. Here the database's write lock is held
+/// while both events arrive, so that both handlers wait for it and then write in whatever order
+/// `SQLite` lets them: the server must end up present, whichever wrote last (each handler looks
+/// at serenity's cache again after writing). Five rounds, each a fresh chance of the bad order.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_kick_and_a_quick_return_leave_the_server_present_whatever_order_they_are_written_in() {
+    use sqlx::{Connection, Executor};
+    let (fake, bot, dir) = served("kick-and-return").await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale: tafl_e2e::harness::LOCALES[0] };
+    start_game(&table, Variant::Brandubh).await;
+    let url = format!("sqlite://{}", dir.join("tafl.db").display());
+    let mut conn = sqlx::sqlite::SqliteConnection::connect(&url).await.unwrap();
+    for round in 0..5 {
+        conn.execute("BEGIN IMMEDIATE").await.unwrap();
+        // The kick's handler reads the cache (the bot is out) before the return reaches it, and
+        // waits to write; the return's handler reads it (the bot is in) and waits too.
+        fake.remove_bot(GUILD);
+        tokio::time::sleep(std::time::Duration::from_millis(150)).await;
+        fake.add_bot(GUILD);
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        conn.execute("COMMIT").await.unwrap();
+        // Both handlers write, look at the cache again and stop well within this; on a busy
+        // machine the last write is waited for up to ten seconds more.
+        tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+        for _ in 0..200 {
+            if left_at(&mut conn).await.is_none() {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        let left = left_at(&mut conn).await;
+        assert_eq!(left, None, "round {round}: the bot is in the server, so it is not left");
+    }
+    // The handlers did run: a kick alone is recorded, and the return after it.
+    fake.remove_bot(GUILD);
+    for _ in 0..100 {
+        if left_at(&mut conn).await.is_some() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert!(left_at(&mut conn).await.is_some(), "the kick is recorded");
+    fake.add_bot(GUILD);
+    for _ in 0..100 {
+        if left_at(&mut conn).await.is_none() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert_eq!(left_at(&mut conn).await, None, "and so is the return");
+    conn.close().await.unwrap();
+    bot.stop().await;
+}
+
+/// When the bot left the test server, as the database says.
+async fn left_at(conn: &mut sqlx::SqliteConnection) -> Option<i64> {
+    sqlx::query_scalar::<_, Option<i64>>("SELECT left_at FROM servers WHERE id = ?")
+        .bind(GUILD as i64)
+        .fetch_one(conn)
+        .await
+        .unwrap()
+}
