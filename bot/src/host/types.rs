@@ -258,11 +258,8 @@ impl Ending {
             "draw" => None,
             // No result: aborted early, or ended while the bot was away (`bot_removed`).
             "aborted" => {
-                let reason = match reason {
-                    Some("bot_removed") => EndReason::BotRemoved,
-                    _ => EndReason::Aborted,
-                };
-                return Some(Ending { winner: None, reason });
+                let reason = reason.and_then(EndReason::parse).filter(|r| !r.has_result());
+                return Some(Ending { winner: None, reason: reason.unwrap_or(EndReason::Aborted) });
             }
             _ => return None,
         };

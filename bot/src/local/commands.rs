@@ -805,8 +805,8 @@ impl Session {
         Ok(found.iter().map(|due| self.describe_due(due, now)).collect::<Vec<_>>().join("\n"))
     }
 
-    /// Lets `args` (a duration) pass, ticking every few minutes as a running bot would, so that
-    /// no tick sees "downtime"; prints what came due and when.
+    /// Lets `args` (a duration) pass, ticking at each moment something comes due, as a bot
+    /// running throughout would; prints what came due and when.
     async fn wait(&mut self, args: &[&str]) -> Result<String, String> {
         const MAX: i64 = 366 * 24 * 3600;
         let text = args.join(" ");
@@ -815,20 +815,14 @@ impl Session {
             .ok_or_else(|| tr!(self.lang, "console-bad-wait", input = shorten(&text)))?;
         let start = self.now();
         let end = start + seconds;
-        // The first tick is an ordinary one: it may find the downtime since the session's last
-        // tick, as the bot's would after an outage. Then the bot runs throughout the wait, so
-        // the scheduler ticks at each moment something comes due, and at the end.
+        // The first tick, at the start, is an ordinary one: it may find the downtime since the
+        // session's last tick, as the bot's would after an outage. Then the bot runs throughout
+        // the wait: no downtime between its ticks, however far apart.
         let throughout = self.host.clone().without_downtime();
-        let mut lines = Vec::new();
+        let mut host = &self.host;
         let mut at = start;
-        let mut first = true;
-        while first || at < end {
-            let host = if first { &self.host } else { &throughout };
-            if !first {
-                let next = throughout.next_due_after(at).await.map_err(self.refusal())?;
-                at = next.map_or(end, |next| next.min(end));
-            }
-            first = false;
+        let mut lines = Vec::new();
+        loop {
             // To the nearest minute past the first: the moments count from the moves, a few
             // seconds of typing before the wait began, and `[+13d23h59m57s]` reads worse than
             // `[+14d]`.
@@ -836,6 +830,12 @@ impl Session {
             for due in host.tick(at).await.map_err(self.refusal())? {
                 lines.push(format!("[+{}] {}", text::compact_duration(offset, self.lang), self.describe_due(&due, at)));
             }
+            if at >= end {
+                break;
+            }
+            host = &throughout;
+            let next = throughout.next_due_after(at).await.map_err(self.refusal())?;
+            at = next.map_or(end, |next| next.min(end));
         }
         self.offset = self.offset.saturating_add(seconds);
         if lines.is_empty() {
