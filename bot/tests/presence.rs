@@ -7,7 +7,8 @@ mod support;
 use support::{NOW, PLACE, alice, bob, carol, drain, host, move_at, request, run, snapshot, stored};
 use tafl_bot::host::outbox::Show;
 use tafl_bot::host::{
-    CLAIM_AFTER, Conclusion, Due, EndReason, Ending, GameId, GameView, Host, HostError, Place, RecordFault, SideChoice,
+    CLAIM_AFTER, Conclusion, Due, EndReason, Ending, GameId, GameView, Host, HostError, OfferAction, Place,
+    RecordFault, SideChoice,
 };
 use tafl_bot::present::Lang;
 use tafl_bot::present::text::claimed;
@@ -160,6 +161,10 @@ support::both! {
         let mut req = request(&alice(), None, "copenhagen", SideChoice::Attackers);
         req.clock = Some("none".parse().unwrap());
         let against_bot = host.challenge_bot(&req, 1, true, NOW).await.unwrap();
+        // Bob has offered a draw, and the bot has a move to make when the server removes it.
+        host.draw(game.id, bob().id, OfferAction::Offer, None, NOW + 10).await.unwrap();
+        move_at(&host, against_bot.id, NOW + 10).await;
+        assert_eq!(stored(&host, against_bot.id, "bot_turn_at").await, Some(NOW + 10));
         drain(&host, NOW).await;
         let left = NOW + HOUR;
         host.server_left(GUILD, left).await.unwrap();
@@ -198,6 +203,12 @@ support::both! {
             );
         }
         assert!(host.leaderboard("copenhagen", None, 10).await.unwrap().entries.is_empty(), "nobody is rated");
+        assert_eq!(stored(&host, against_bot.id, "bot_turn_at").await, None, "the bot has no move to make");
+        let open: i64 = sqlx::query_scalar("SELECT count(*) FROM offers WHERE state = 'open'")
+            .fetch_one(host.db().pool())
+            .await
+            .unwrap();
+        assert_eq!(open, 0, "bob's offer lapsed with the game");
         assert_eq!(host.profile(alice().id, None).await.unwrap().games(), 0);
         let summary = host.summary(game.id).await.unwrap();
         assert_eq!(summary.conclusion, Conclusion::BotRemoved);
