@@ -6,11 +6,12 @@ mod support;
 
 use std::sync::Arc;
 
-use support::{NOW, PLACE, alice, bob, carol, host, move_at, request, run, snapshot, stored, temp_path};
+use support::{Backend, NOW, PLACE, alice, bob, carol, host, move_at, request, run, snapshot, stored, temp_path};
 use tafl_bot::host::scheduler::MAX_DIGEST_GAMES;
 use tafl_bot::host::{
     CLAIM_AFTER, ChallengeState, Claimable, Clock, Conclusion, Due, EndReason, Ending, GameId, GameSummary, GameView,
-    Host, HostError, OfferAction, OfferOutcome, ReminderKind, ServerSettings, SideChoice, UserId, UserSettings,
+    Host, HostError, OfferAction, OfferOutcome, ReminderKind, ServerChange, ServerSettings, SideChoice, UserId,
+    UserSettings,
 };
 use tafl_bot::local::Session;
 use tafl_bot::store::Db;
@@ -37,6 +38,92 @@ support::both! {
         host.set_user_settings(&alice(), &changed, NOW + 1).await.unwrap();
         assert_eq!(host.user_settings(alice().id).await.unwrap(), changed);
     }
+}
+
+support::both! {
+    async fn one_settings_command_saves_the_servers_and_the_persons_settings_all_or_nothing() {
+        let host = host().await;
+        let guild = PLACE.guild;
+        let server = |language: Option<Option<String>>, refuse: bool| {
+            Some(ServerChange {
+                guild,
+                change: move |current: &ServerSettings| {
+                    if refuse {
+                        return Err("refused".to_owned());
+                    }
+                    Ok(ServerSettings { threads: !current.threads, channels: vec![9, 7, 9], ..current.clone() })
+                },
+                language,
+            })
+        };
+        let digest_on = |current: UserSettings| UserSettings { digest: true, ..current };
+        let alice = alice();
+
+        // A refusal of the server's change saves nothing, the person's change included.
+        let before = snapshot(&host).await;
+        let refused = host.change_settings(server(Some(Some("ru".into())), true), Some((&alice, digest_on)), NOW);
+        assert_eq!(refused.await.unwrap(), Err("refused".to_owned()));
+        assert_eq!(snapshot(&host).await, before, "a refusal changes nothing");
+
+        // A failure at the last write (the server's language) saves nothing either.
+        let trigger: &[&str] = match host.db().backend() {
+            Backend::Sqlite => &["CREATE TRIGGER refuse_language BEFORE UPDATE OF language ON servers \
+                                  BEGIN SELECT RAISE(ABORT, 'the disk fails'); END"],
+            Backend::Postgres => &[
+                "CREATE FUNCTION refuse_language() RETURNS trigger LANGUAGE plpgsql AS \
+                 $$ BEGIN RAISE EXCEPTION 'the disk fails'; END $$",
+                "CREATE TRIGGER refuse_language BEFORE UPDATE OF language ON servers FOR EACH ROW \
+                 EXECUTE FUNCTION refuse_language()",
+            ],
+        };
+        for statement in trigger {
+            sqlx::query(*statement).execute(host.db().pool()).await.unwrap();
+        }
+        // The server's row must exist for the UPDATE (the upsert's conflict path) to fire.
+        host.set_server_settings(guild, &ServerSettings::default(), NOW).await.unwrap();
+        let before = snapshot(&host).await;
+        let failed = host.change_settings(server(Some(Some("ru".into())), false), Some((&alice, digest_on)), NOW + 1);
+        assert!(failed.await.is_err());
+        assert_eq!(snapshot(&host).await, before, "a failure part way changes nothing");
+        let drop: &str = match host.db().backend() {
+            Backend::Sqlite => "DROP TRIGGER refuse_language",
+            Backend::Postgres => "DROP TRIGGER refuse_language ON servers",
+        };
+        sqlx::query(drop).execute(host.db().pool()).await.unwrap();
+
+        // Then all of it is saved together.
+        let (server_now, person_now) = host
+            .change_settings(server(Some(Some("ru".into())), false), Some((&alice, digest_on)), NOW + 2)
+            .await
+            .unwrap()
+            .unwrap();
+        let server_now = server_now.unwrap();
+        assert_eq!((server_now.threads, server_now.channels.clone()), (true, vec![7, 9]), "sorted, no repeats");
+        assert_eq!(host.server_settings(guild).await.unwrap(), server_now);
+        assert_eq!(host.server_language(guild).await.unwrap().chosen.as_deref(), Some("ru"));
+        assert!(person_now.unwrap().digest && host.user_settings(alice.id).await.unwrap().digest);
+        assert_eq!(stored_user(&host, alice.id, "digest_due_at").await, Some(NOW + 2 + DAY));
+        // Back to the server's own language, the person's settings left alone.
+        let (_, person_now) = host
+            .change_settings(server(Some(None), false), None::<(&tafl_bot::host::User, Unchanged)>, NOW + 3)
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(person_now, None);
+        assert_eq!(host.server_language(guild).await.unwrap().chosen, None);
+        assert!(host.user_settings(alice.id).await.unwrap().digest);
+    }
+}
+
+/// A person's change of settings, where none is given.
+type Unchanged = fn(UserSettings) -> UserSettings;
+
+async fn stored_user(host: &Host, user: UserId, column: &str) -> Option<i64> {
+    sqlx::query_scalar(sqlx::AssertSqlSafe(format!("SELECT {column} FROM users WHERE id = $1")))
+        .bind(user)
+        .fetch_one(host.db().pool())
+        .await
+        .unwrap()
 }
 
 support::both! {

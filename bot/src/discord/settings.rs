@@ -13,7 +13,7 @@ use tafl_render::{Orientation, Theme};
 use super::play::now;
 use super::retry::with_retries;
 use super::{BotError, Context};
-use crate::host::{Clock, ServerLanguage, ServerSettings, User, UserSettings};
+use crate::host::{Clock, ServerChange, ServerLanguage, ServerSettings, User, UserSettings};
 use crate::present::text;
 use crate::present::{Lang, Locales, Markup, tr};
 
@@ -217,32 +217,33 @@ pub async fn settings(
     let host = &ctx.data().host;
     let user = User::new(ctx.author().id.get() as i64, ctx.author().display_name());
     let guild = ctx.guild_id().map(|g| g.get() as i64);
-    // Each change is read and written in one transaction of the host's, so two at once cannot
-    // undo each other.
-    let server = if changes.server() {
+    // Every change is read and written in one transaction of the host's: two at once cannot
+    // undo each other, and a refusal or a failure part way saves none of them.
+    let server_change = if changes.server() {
         let Some(guild) = guild else { return Err(BotError::User(words(lang, Words::NotInServer))) };
         if !is_manager(ctx) {
             return Err(BotError::User(words(lang, Words::NotManager)));
         }
-        let language = changes.language(lang).map_err(BotError::User)?;
-        let stored = host.change_server_settings(guild, now(), |current| changes.apply_server(current, lang)).await?;
-        let stored = stored.map_err(BotError::User)?;
-        match language {
-            LanguageChange::Keep => {}
-            LanguageChange::ServersOwn => host.set_server_language(guild, None, now()).await?,
-            LanguageChange::To(code) => host.set_server_language(guild, Some(&code), now()).await?,
-        }
-        Some(stored)
+        let language = match changes.language(lang).map_err(BotError::User)? {
+            LanguageChange::Keep => None,
+            LanguageChange::ServersOwn => Some(None),
+            LanguageChange::To(code) => Some(Some(code)),
+        };
+        Some(ServerChange { guild, change: |current: &ServerSettings| changes.apply_server(current, lang), language })
     } else {
-        match guild {
-            Some(guild) => Some(host.server_settings(guild).await?),
-            None => None,
-        }
+        None
     };
-    let personal = if changes.personal() {
-        host.change_user_settings(&user, now(), |current| changes.apply_personal(current)).await?
-    } else {
-        host.user_settings(user.id).await?
+    let person_change = changes.personal().then_some((&user, |current: UserSettings| changes.apply_personal(current)));
+    let (server, personal) =
+        host.change_settings(server_change, person_change, now()).await?.map_err(BotError::User)?;
+    let server = match (server, guild) {
+        (Some(settings), _) => Some(settings),
+        (None, Some(guild)) => Some(host.server_settings(guild).await?),
+        (None, None) => None,
+    };
+    let personal = match personal {
+        Some(settings) => settings,
+        None => host.user_settings(user.id).await?,
     };
     let saved = changes.personal() || changes.server();
     let server = match (server, guild) {

@@ -85,7 +85,7 @@ impl ServerLanguage {
 
 /// A locale code as stored: Discord's codes are short tags of letters, digits and `-`; anything
 /// else (or longer) is not a locale and is not stored.
-fn clean(locale: &str) -> Option<&str> {
+pub(super) fn clean(locale: &str) -> Option<&str> {
     let ok = !locale.is_empty() && locale.len() <= 16 && locale.chars().all(|c| c.is_ascii_alphanumeric() || c == '-');
     ok.then_some(locale)
 }
@@ -187,6 +187,11 @@ impl Host {
             }
             Ok(())
         })
+    }
+
+    /// Forgets what the cache holds of a server's language, after a transaction changed it.
+    pub(super) fn forget_server_language(&self, guild: i64) {
+        self.languages().forget_server(guild);
     }
 
     /// Sets the language of a server's public messages, or with `None` follows the server's

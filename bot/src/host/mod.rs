@@ -76,7 +76,7 @@ pub use presence::Listed;
 pub use ratings::{BOT_POOL, MAX_LEADERBOARD, in_bot_pool, rating_families, rating_family, split_pool};
 pub use review::{Review, ReviewState, Reviewing, TurningPoint};
 pub use scheduler::{Claimable, Digest, Due, Reminder, ReminderKind};
-pub use settings::{ServerSettings, UserSettings};
+pub use settings::{ServerChange, ServerSettings, UserSettings};
 pub use summary::captures_by_side;
 pub use types::{
     Accepted, CLAIM_AFTER, Challenge, ChallengeId, ChallengeRequest, ChallengeState, Conclusion, EndReason, Ending,

@@ -8,6 +8,7 @@
 use serde::{Deserialize, Serialize};
 use tafl_render::{Orientation, Theme};
 
+use super::locales::clean;
 use super::{Clock, Host, HostError, User, UserId, clean_name};
 use crate::store;
 
@@ -155,25 +156,9 @@ impl Host {
         change: impl FnOnce(UserSettings) -> UserSettings,
     ) -> Result<UserSettings, HostError> {
         let mut tx = self.db.begin_write().await?;
-        store::users::remember(&mut tx, user.id, &clean_name(&user.name), now).await?;
-        store::users::lock(&mut tx, user.id).await?;
-        let current = store::users::find(&mut tx, user.id)
-            .await?
-            .map_or_else(UserSettings::default, |row| read(&row.settings, "user", user.id));
-        let settings = &change(current);
-        let json = write(settings)?;
-        store::users::set_settings(&mut tx, user.id, &json, now).await?;
-        // The digest's schedule lives in its own column (found by index): the first one comes a
-        // day after turning it on, and turning it on again keeps the schedule it has.
-        let due = store::users::digest_due(&mut tx, user.id).await?;
-        let due = match (settings.digest, due) {
-            (true, Some(due)) => Some(due),
-            (true, None) => Some(now.saturating_add(super::scheduler::DIGEST_INTERVAL)),
-            (false, _) => None,
-        };
-        store::users::set_digest_due(&mut tx, user.id, due).await?;
+        let settings = change_user_in(&mut tx, user, now, change).await?;
         tx.commit().await?;
-        Ok(*settings)
+        Ok(settings)
     }
 
     /// A server's settings; the defaults for a server never configured.
@@ -198,22 +183,119 @@ impl Host {
         change: impl FnOnce(&ServerSettings) -> Result<ServerSettings, E>,
     ) -> Result<Result<ServerSettings, E>, HostError> {
         let mut tx = self.db.begin_write().await?;
-        store::servers::lock(&mut tx, guild, now).await?;
-        let current: ServerSettings = read(&store::servers::settings(&mut tx, guild).await?, "server", guild);
-        let mut settings = match change(&current) {
-            Ok(settings) => settings,
-            Err(refusal) => return Ok(Err(refusal)),
-        };
-        settings.channels.sort_unstable();
-        settings.channels.dedup();
-        if settings.channels.len() > MAX_CHANNELS {
-            return Err(HostError::TooManyChannels { max: MAX_CHANNELS });
+        let settings = change_server_in(&mut tx, guild, now, change).await?;
+        if settings.is_ok() {
+            tx.commit().await?;
         }
-        let json = write(&settings)?;
-        store::servers::set_settings(&mut tx, guild, &json, now).await?;
-        tx.commit().await?;
-        Ok(Ok(settings))
+        Ok(settings)
     }
+
+    /// What one `/tafl settings` asks: a server's settings and language (its managers'), and the
+    /// caller's own settings, saved in one transaction, all or nothing, so that a refusal or a
+    /// failure part way leaves every setting as it was. Returns the settings now in force (the
+    /// server's when `server` was given, the person's when `person` was), or the server change's
+    /// refusal.
+    pub async fn change_settings<E>(
+        &self,
+        server: Option<ServerChange<impl Fn(&ServerSettings) -> Result<ServerSettings, E>>>,
+        person: Option<(&User, impl Fn(UserSettings) -> UserSettings)>,
+        now: i64,
+    ) -> Result<Result<(Option<ServerSettings>, Option<UserSettings>), E>, HostError> {
+        let changed = retrying!({
+            let mut tx = self.db.begin_write().await?;
+            let mut server_now = None;
+            if let Some(server) = &server {
+                match change_server_in(&mut tx, server.guild, now, &server.change).await? {
+                    Ok(settings) => server_now = Some(settings),
+                    Err(refusal) => return Ok(Err(refusal)),
+                }
+                if let Some(language) = &server.language {
+                    store::servers::set_language(&mut tx, server.guild, language.as_deref().and_then(clean), now)
+                        .await?;
+                }
+            }
+            let person_now = match &person {
+                Some((user, change)) => Some(change_user_in(&mut tx, user, now, change).await?),
+                None => None,
+            };
+            tx.commit().await?;
+            Ok(Ok((server_now, person_now)))
+        });
+        if let (Ok(Ok(_)), Some(ServerChange { guild, language: Some(_), .. })) = (&changed, &server) {
+            self.forget_server_language(*guild);
+        }
+        changed
+    }
+}
+
+/// A server's part of [`Host::change_settings`]: its settings as `change` makes them, and its
+/// language when `language` is given (`Some(None)`: follow the server's own locale again; the
+/// caller checks the code is a language the bot speaks).
+pub struct ServerChange<S> {
+    pub guild: i64,
+    pub change: S,
+    pub language: Option<Option<String>>,
+}
+
+impl<S> std::fmt::Debug for ServerChange<S> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ServerChange")
+            .field("guild", &self.guild)
+            .field("language", &self.language)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Changes a person's settings in `tx` (remembering them on first use); turning the digest on
+/// schedules the first one a day later.
+async fn change_user_in(
+    tx: &mut super::Conn,
+    user: &User,
+    now: i64,
+    change: impl FnOnce(UserSettings) -> UserSettings,
+) -> Result<UserSettings, HostError> {
+    store::users::remember(tx, user.id, &clean_name(&user.name), now).await?;
+    store::users::lock(tx, user.id).await?;
+    let current = store::users::find(tx, user.id)
+        .await?
+        .map_or_else(UserSettings::default, |row| read(&row.settings, "user", user.id));
+    let settings = change(current);
+    let json = write(&settings)?;
+    store::users::set_settings(tx, user.id, &json, now).await?;
+    // The digest's schedule lives in its own column (found by index): the first one comes a day
+    // after turning it on, and turning it on again keeps the schedule it has.
+    let due = store::users::digest_due(tx, user.id).await?;
+    let due = match (settings.digest, due) {
+        (true, Some(due)) => Some(due),
+        (true, None) => Some(now.saturating_add(super::scheduler::DIGEST_INTERVAL)),
+        (false, _) => None,
+    };
+    store::users::set_digest_due(tx, user.id, due).await?;
+    Ok(settings)
+}
+
+/// Changes a server's settings in `tx` (or not, when `change` refuses). The channel list is kept
+/// sorted without repeats; a list longer than [`MAX_CHANNELS`] is refused.
+async fn change_server_in<E>(
+    tx: &mut super::Conn,
+    guild: i64,
+    now: i64,
+    change: impl FnOnce(&ServerSettings) -> Result<ServerSettings, E>,
+) -> Result<Result<ServerSettings, E>, HostError> {
+    store::servers::lock(tx, guild, now).await?;
+    let current: ServerSettings = read(&store::servers::settings(tx, guild).await?, "server", guild);
+    let mut settings = match change(&current) {
+        Ok(settings) => settings,
+        Err(refusal) => return Ok(Err(refusal)),
+    };
+    settings.channels.sort_unstable();
+    settings.channels.dedup();
+    if settings.channels.len() > MAX_CHANNELS {
+        return Err(HostError::TooManyChannels { max: MAX_CHANNELS });
+    }
+    let json = write(&settings)?;
+    store::servers::set_settings(tx, guild, &json, now).await?;
+    Ok(Ok(settings))
 }
 
 #[cfg(test)]
