@@ -868,6 +868,29 @@ support::both! {
 }
 
 support::both! {
+    async fn a_console_wait_reports_more_items_than_one_tick_takes_at_their_moment() {
+        let host = host().await;
+        let mut session = Session::new(host.clone(), None);
+        session.execute("/tick").await;
+        // More open challenges expiring at one moment than a tick takes (500 of each kind), ten
+        // from each of 51 people (the most one may have open).
+        let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() as i64;
+        let mut made = 0;
+        for person in 0..51 {
+            let challenger = tafl_bot::host::User::new(10_000 + person, &format!("p{person}"));
+            for _ in 0..10 {
+                host.challenge(&request(&challenger, None, "brandubh", SideChoice::Random), now).await.unwrap();
+                made += 1;
+            }
+        }
+        let reply = session.execute("/wait 2d").await;
+        let expired: Vec<&str> = reply.text.lines().filter(|l| l.contains("expired unanswered")).collect();
+        assert_eq!(expired.len(), made, "{}", reply.text);
+        assert!(expired.iter().all(|l| l.starts_with("[+1d] ")), "each at its moment: {:?}", &expired[495..]);
+    }
+}
+
+support::both! {
     async fn clock_strings_the_console_refuses_change_nothing() {
         let host = host().await;
         let mut session = Session::new(host.clone(), None);

@@ -827,8 +827,17 @@ impl Session {
             // seconds of typing before the wait began, and `[+13d23h59m57s]` reads worse than
             // `[+14d]`.
             let offset = if at - start < 60 { at - start } else { (at - start + 30) / 60 * 60 };
-            for due in host.tick(at).await.map_err(self.refusal())? {
-                lines.push(format!("[+{}] {}", text::compact_duration(offset, self.lang), self.describe_due(&due, at)));
+            // One tick handles at most a batch of each kind; what is left at this moment comes
+            // at the next tick, here at once (a tick marks what it returns done, so this ends).
+            loop {
+                let found = host.tick(at).await.map_err(self.refusal())?;
+                if found.is_empty() {
+                    break;
+                }
+                for due in found {
+                    let line = self.describe_due(&due, at);
+                    lines.push(format!("[+{}] {line}", text::compact_duration(offset, self.lang)));
+                }
             }
             if at >= end {
                 break;
