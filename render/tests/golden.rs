@@ -163,6 +163,7 @@ fn cards(r: &Renderer, out: &mut Vec<(&'static str, Vec<u8>)>) {
             "profile-against-bot-high-contrast-ru",
             against_bot(profile_card(40, "Ярослав", Lang::Russian, Theme::HighContrast)),
         ),
+        ("profile-only-bot-classic-en", only_bot(profile_card(12, "Ragnhild", Lang::English, Theme::Classic))),
     ];
     for (name, card) in profiles {
         out.push((name, r.render_profile_card(&card).expect("profile cards render")));
@@ -254,5 +255,16 @@ fn boards_match_the_committed_golden_images() {
 /// A profile that also has games against the bot, counted in a row of their own.
 fn against_bot(mut card: tafl_render::ProfileCard) -> tafl_render::ProfileCard {
     card.against_bot = tafl_render::SideRecord { wins: 17, losses: 9, draws: 2 };
+    card
+}
+
+/// A profile of someone who has only played the bot: its row alone in the results panel.
+fn only_bot(card: tafl_render::ProfileCard) -> tafl_render::ProfileCard {
+    let mut card = against_bot(card);
+    card.attackers = tafl_render::SideRecord::default();
+    card.defenders = tafl_render::SideRecord::default();
+    card.labels.by_side = "Results".into();
+    // The streak counts games against people: there is none.
+    card.streak_line = String::new();
     card
 }

@@ -44,6 +44,7 @@ card-profile-server = { $games ->
 card-rating = Rating
 card-games = games
 card-by-side = Results by side
+card-results = Results
 card-as-attackers = As the attackers
 card-as-defenders = As the defenders
 card-against-bot = Against the bot

@@ -36,6 +36,7 @@ card-profile-server = Рейтинговых партий: { $games } · это�
 card-rating = Рейтинг
 card-games = партии
 card-by-side = Результаты за каждую сторону
+card-results = Результаты
 card-as-attackers = За нападающих
 card-as-defenders = За защитников
 card-against-bot = Против бота

@@ -108,7 +108,13 @@ pub fn profile_card(profile: &Profile, history: &RatingHistory, lang: Lang, them
     let labels = ProfileLabels {
         rating: tr!(lang, "card-rating"),
         games: tr!(lang, "card-games"),
-        by_side: tr!(lang, "card-by-side"),
+        // Someone who has only played the bot has no results by side: the panel holds the bot's
+        // row alone.
+        by_side: if profile.against_people() == 0 && profile.against_bot.games() > 0 {
+            tr!(lang, "card-results")
+        } else {
+            tr!(lang, "card-by-side")
+        },
         attackers: tr!(lang, "card-as-attackers"),
         defenders: tr!(lang, "card-as-defenders"),
         against_bot: tr!(lang, "card-against-bot"),
@@ -210,6 +216,28 @@ mod tests {
         let aborted = Ending { winner: None, reason: EndReason::Aborted };
         assert_eq!(result_line(Some(aborted), Lang::discord(None)), "No result · aborted");
         assert_eq!(result_line(Some(aborted), Lang::discord(Some("ru"))), "Без результата · прервана");
+        let removed = Ending { winner: None, reason: EndReason::BotRemoved };
+        assert_eq!(result_line(Some(removed), Lang::discord(None)), "No result · the bot was removed");
+        assert_eq!(result_line(Some(removed), Lang::discord(Some("ru"))), "Без результата · бота удалили с сервера");
+    }
+
+    #[test]
+    fn the_results_panel_is_by_side_unless_only_the_bot_was_played() {
+        let record = crate::host::SideRecord { wins: 2, losses: 1, draws: 0 };
+        let profile = Profile {
+            user: crate::host::User::new(1, "alice"),
+            scope: crate::host::Scope::Global,
+            ratings: Vec::new(),
+            as_attacker: crate::host::SideRecord::default(),
+            as_defender: crate::host::SideRecord::default(),
+            against_bot: record,
+            streak: None,
+        };
+        let card = |profile: &Profile, lang| profile_card(profile, &RatingHistory::default(), lang, Theme::Classic);
+        let only_bot = card(&profile, Lang::discord(Some("ru")));
+        assert_eq!((only_bot.labels.by_side.as_str(), only_bot.against_bot.wins), ("Результаты", 2));
+        let both = Profile { as_defender: record, ..profile };
+        assert_eq!(card(&both, Lang::discord(None)).labels.by_side, "Results by side");
     }
 
     #[test]

@@ -28,8 +28,13 @@ pub(crate) fn draw(fonts: &Fonts, card: &ProfileCard) -> RgbaImage {
 
     let x = PAD + CHART_W + 20.0;
     let w = WIDTH as f32 - x - PAD;
-    // A third, tighter row for games against the bot still leaves three variants below.
-    let by_side_h = if card.against_bot.games() > 0 { 296.0 } else { 250.0 };
+    // A third, tighter row for games against the bot still leaves three variants below; the
+    // bot's row alone takes a shorter panel.
+    let by_side_h = match result_rows(card).len() {
+        1 => 178.0,
+        2 => 250.0,
+        _ => 296.0,
+    };
     by_side(&mut image, fonts, &colours, card, (x, top, w, by_side_h));
     let streak = fonts.clean(&card.streak_line);
     let mut y = top + by_side_h + 16.0;
@@ -126,13 +131,7 @@ fn by_side(
         lx += 22.0;
         lx += fonts.draw(image, Weight::Regular, &word, chart::TICK_PX, (lx, y + 70.0), colours.muted) + 18.0;
     }
-    let mut rows = vec![
-        (Some(Side::Attackers), card.attackers, &labels.attackers),
-        (Some(Side::Defenders), card.defenders, &labels.defenders),
-    ];
-    if card.against_bot.games() > 0 {
-        rows.push((None, card.against_bot, &labels.against_bot));
-    }
+    let rows = result_rows(card);
     let (first, pitch) = if rows.len() > 2 { (94.0, 64.0) } else { (100.0, 72.0) };
     for (i, (side, record, word)) in rows.into_iter().enumerate() {
         let row = y + first + i as f32 * pitch;
@@ -148,6 +147,23 @@ fn by_side(
         fonts.draw(image, Weight::Bold, &word, 24.0, (word_x, row + 14.0), colours.text);
         bar(image, fonts, colours, record, (x + 14.0, row + 34.0, w - 28.0, 30.0));
     }
+}
+
+/// The rows of the results panel: a side's piece (none for the bot's row, of either side), the
+/// record and its name. The sides' rows are of games against people: someone who has only played
+/// the bot gets the bot's row alone, not two empty bars.
+fn result_rows(card: &ProfileCard) -> Vec<(Option<Side>, SideRecord, &String)> {
+    let labels = &card.labels;
+    let people = card.attackers.games().saturating_add(card.defenders.games());
+    let mut rows = Vec::new();
+    if people > 0 || card.against_bot.games() == 0 {
+        rows.push((Some(Side::Attackers), card.attackers, &labels.attackers));
+        rows.push((Some(Side::Defenders), card.defenders, &labels.defenders));
+    }
+    if card.against_bot.games() > 0 {
+        rows.push((None, card.against_bot, &labels.against_bot));
+    }
+    rows
 }
 
 /// Wins, draws and losses as one stacked bar with the counts written in the segments wide
