@@ -10,7 +10,7 @@ use support::{Backend, NOW, PLACE, alice, bob, carol, host, move_at, request, ru
 use tafl_bot::host::scheduler::MAX_DIGEST_GAMES;
 use tafl_bot::host::{
     CLAIM_AFTER, ChallengeState, Claimable, Clock, Conclusion, Due, EndReason, Ending, GameId, GameSummary, GameView,
-    Host, HostError, OfferAction, OfferOutcome, ReminderKind, ServerChange, ServerSettings, SideChoice, UserId,
+    Host, HostError, OfferAction, OfferOutcome, Place, ReminderKind, ServerChange, ServerSettings, SideChoice, UserId,
     UserSettings,
 };
 use tafl_bot::local::Session;
@@ -647,6 +647,7 @@ fn key(due: &Due) -> String {
         Due::Grace { until, .. } => format!("grace {until}"),
         Due::Claimable(c) => format!("claimable {}", c.game),
         Due::Claimed(f) => format!("claimed {}", f.game.id),
+        Due::PausedGames(p) => format!("paused {} {}", p.guild, p.user.id),
     }
 }
 
@@ -656,6 +657,8 @@ support::both! { multi_thread
         let one = Host::new(one).with_grace(1000 * DAY, HOUR);
         let two = Host::new(two).with_grace(1000 * DAY, HOUR);
         one.tick(NOW).await.unwrap();
+        let dms = UserSettings { dm_notifications: true, ..UserSettings::default() };
+        one.set_user_settings(&alice(), &dms, NOW).await.unwrap();
         let mut seen = std::collections::HashSet::new();
         let mut expected = 0;
         for round in 0..40 {
@@ -665,14 +668,21 @@ support::both! { multi_thread
             move_at(&one, g.id, base + 2 * MINUTE).await;
             // Expires at the last tick of the round.
             let _open = one.challenge(&request(&carol(), None, "brandubh", SideChoice::Random), base - 1).await.unwrap();
+            // A server of its own removed the bot two weeks before the first tick of the round.
+            let mut req = request(&alice(), Some(&bob()), "brandubh", SideChoice::Attackers);
+            req.place = Place { guild: 1000 + round, ..PLACE };
+            let c = one.challenge(&req, base).await.unwrap();
+            one.accept(c.id, &bob(), base).await.unwrap();
+            one.server_left(1000 + round, base + 30 * MINUTE - CLAIM_AFTER).await.unwrap();
             // Both schedulers tick at the same instants through the turn: halfway, last warning,
-            // the time-out and the challenge's expiry must each come out exactly once.
+            // the time-out, the challenge's expiry and alice's DM about the paused game must each
+            // come out exactly once.
             for at in [base + 32 * MINUTE, base + 56 * MINUTE, base + 62 * MINUTE, base + DAY - 1] {
                 for due in tick_together(&one, &two, at).await {
                     assert!(seen.insert(key(&due)), "returned twice: {}", key(&due));
                 }
             }
-            expected += 4;
+            expected += 5;
             assert_eq!(seen.len(), expected, "round {round}: {seen:?}");
         }
     }

@@ -182,6 +182,30 @@ async fn untimed_games_from_before_claims_may_be_claimed_two_weeks_after_the_upg
     host.db().close().await;
 }
 
+/// Servers that had removed the bot before 0021 get the moment their players are told they may
+/// end their paused games, counted from the removal as for a later one: at the first tick, when
+/// it has passed.
+#[tokio::test]
+async fn servers_left_before_paused_notices_have_theirs_counted_from_the_removal() {
+    let path = temp_path("paused-notices-from-before");
+    let pool = raw_pool(&path).await;
+    sqlx_migrator(20).await.run(&pool).await.unwrap();
+    for (id, left_at) in [(7_i64, Some(1_000_i64)), (8, None)] {
+        sqlx::query("INSERT INTO servers (id, left_at, created_at, updated_at) VALUES (?, ?, 1, 1)")
+            .bind(id)
+            .bind(left_at)
+            .execute(&pool)
+            .await
+            .unwrap();
+    }
+    pool.close().await;
+    let db = Db::open_file(&path).await.expect("the old database opens");
+    let notices: Vec<(i64, Option<i64>)> =
+        sqlx::query_as("SELECT id, paused_notice_at FROM servers ORDER BY id").fetch_all(db.pool()).await.unwrap();
+    assert_eq!(notices, [(7, Some(1_000 + CLAIM_AFTER)), (8, None)]);
+    db.close().await;
+}
+
 #[tokio::test]
 async fn a_database_written_by_a_newer_binary_is_refused_with_one_sentence() {
     let path = temp_path("newer");

@@ -7,8 +7,8 @@ mod support;
 use support::{NOW, PLACE, alice, bob, carol, drain, host, move_at, request, run, snapshot, stored};
 use tafl_bot::host::outbox::Show;
 use tafl_bot::host::{
-    CLAIM_AFTER, Conclusion, Due, EndReason, Ending, GameId, GameView, Host, HostError, OfferAction, Place,
-    RecordFault, SideChoice,
+    CLAIM_AFTER, Conclusion, Due, EndReason, Ending, GameId, GameView, Host, HostError, OfferAction, PausedGames,
+    Place, RecordFault, SideChoice, User, UserSettings,
 };
 use tafl_bot::present::Lang;
 use tafl_bot::present::text::claimed;
@@ -354,5 +354,97 @@ support::both! {
         assert_eq!(turns, [against_bot.id]);
         let lanes: Vec<String> = host.claim_lanes(ms, 100).await.unwrap().iter().map(|p| p.lane.clone()).collect();
         assert_eq!(lanes, [format!("game:{}", game.id), format!("game:{}", against_bot.id)], "all of it, at the return");
+    }
+}
+
+/// Turns notices by DM on for `user`.
+async fn wants_dms(host: &Host, user: &User) {
+    let settings = UserSettings { dm_notifications: true, ..UserSettings::default() };
+    host.set_user_settings(user, &settings, NOW).await.unwrap();
+}
+
+/// The ids of the games in each [`Due::PausedGames`] found, by the person told.
+fn paused_told(found: &[Due]) -> Vec<(i64, Vec<GameId>)> {
+    found
+        .iter()
+        .filter_map(|due| match due {
+            Due::PausedGames(PausedGames { user, guild, games }) => {
+                assert_eq!(*guild, GUILD);
+                Some((user.id, games.iter().map(|g| g.id).collect()))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+support::both! {
+    async fn the_players_who_asked_for_dms_are_told_once_when_their_paused_games_may_be_ended() {
+        let host = host().await.with_grace(1000 * DAY, HOUR);
+        wants_dms(&host, &alice()).await;
+        wants_dms(&host, &carol()).await;
+        // Alice plays bob (who wants no DMs), carol and the bot there, and bob elsewhere; one
+        // game there is over.
+        let timed = game_in(&host, PLACE, "3d", NOW).await;
+        let mut req = request(&alice(), Some(&carol()), "brandubh", SideChoice::Defenders);
+        req.clock = Some("none".parse().unwrap());
+        let c = host.challenge(&req, NOW).await.unwrap();
+        let with_carol = host.accept(c.id, &carol(), NOW + 1).await.unwrap().game;
+        let mut req = request(&alice(), None, "copenhagen", SideChoice::Attackers);
+        req.clock = Some("none".parse().unwrap());
+        let against_bot = host.challenge_bot(&req, 1, false, NOW + 2).await.unwrap();
+        let elsewhere = game_in(&host, Place { guild: GUILD + 1, ..PLACE }, "none", NOW).await;
+        let over = game_in(&host, PLACE, "none", NOW).await;
+        host.resign(over.id, bob().id, None, NOW + 3).await.unwrap();
+        drain(&host, NOW).await;
+        let left = NOW + HOUR;
+        host.server_left(GUILD, left).await.unwrap();
+        let notice_at = left + CLAIM_AFTER;
+        // (The untimed game elsewhere comes due first: its claim moment is an hour earlier.)
+        assert_eq!(host.next_due_after(notice_at - 1).await.unwrap(), Some(notice_at), "the console's /wait finds it");
+
+        // Nothing before the two weeks; then one DM each for alice and carol, none for bob or
+        // the bot, and the lines they list are the games they may end there.
+        let told = |found: Vec<Due>| paused_told(&found);
+        assert_eq!(told(host.tick(notice_at - 1).await.unwrap()), []);
+        let found = host.tick(notice_at).await.unwrap();
+        let mut alices = vec![timed.id, with_carol.id, against_bot.id];
+        alices.sort_unstable_by(|a, b| b.cmp(a));
+        assert_eq!(told(found), [(alice().id, alices.clone()), (carol().id, vec![with_carol.id])]);
+        let listed = host.paused_games(alice().id, GUILD, notice_at).await.unwrap();
+        assert!(listed.iter().all(|g| g.may_end_paused(notice_at)), "{listed:?}");
+        assert!(!listed.iter().any(|g| g.id == elsewhere.id || g.id == over.id));
+        assert!(host.paused_games(alice().id, GUILD, notice_at - 1).await.unwrap().is_empty(), "not endable yet");
+        // Delivered by DM although the server is gone: they belong to no server.
+        let mut shown = drain(&host, notice_at).await;
+        shown.sort_by_key(|show| format!("{show:?}"));
+        assert_eq!(
+            shown,
+            [Show::PausedGames { user: alice().id, guild: GUILD }, Show::PausedGames { user: carol().id, guild: GUILD }]
+        );
+        assert_eq!(told(host.tick(notice_at + DAY).await.unwrap()), [], "once");
+        assert_eq!(host.next_due_after(notice_at).await.unwrap(), None);
+
+        // Once alice ends the game with carol, carol's list is empty: a DM still waiting for
+        // Discord would say nothing.
+        host.claim(with_carol.id, alice().id, notice_at + DAY).await.unwrap();
+        assert!(host.paused_games(carol().id, GUILD, notice_at + DAY).await.unwrap().is_empty());
+    }
+}
+
+support::both! {
+    async fn a_server_that_takes_the_bot_back_within_two_weeks_sends_no_notice_and_a_new_removal_starts_again() {
+        let host = host().await.with_grace(1000 * DAY, HOUR);
+        wants_dms(&host, &alice()).await;
+        let game = game_in(&host, PLACE, "none", NOW).await;
+        host.server_left(GUILD, NOW + HOUR).await.unwrap();
+        host.server_back(GUILD, NOW + DAY).await.unwrap();
+        let found = run(&host, NOW + DAY, NOW + 20 * DAY, DAY).await;
+        assert!(found.iter().all(|(_, due)| !matches!(due, Due::PausedGames(_))), "{found:?}");
+
+        // Removed again: the two weeks count from the second removal.
+        let again = NOW + 20 * DAY + HOUR;
+        host.server_left(GUILD, again).await.unwrap();
+        assert_eq!(paused_told(&host.tick(again + CLAIM_AFTER - 1).await.unwrap()), []);
+        assert_eq!(paused_told(&host.tick(again + CLAIM_AFTER).await.unwrap()), [(alice().id, vec![game.id])]);
     }
 }

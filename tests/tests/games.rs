@@ -894,6 +894,8 @@ async fn a_server_that_removes_the_bot_has_its_clocks_stopped_until_it_is_back(l
     let untimed = start_game(&table, Variant::Brandubh).await;
     let untimed = play_by_menus(&table, &untimed, 2, 0, ALICE, "d2-c2").await;
     play_by_menus(&table, &untimed, 2, 1, BOB, "d3-c3").await;
+    // Bob asks for notices by DM; Alice does not.
+    fake.wait_for_original(&table.command(BOB, "settings", &json!({ "dm": true }), &[])).await;
     let db = tafl_bot::store::Db::open(&format!("sqlite://{}", dir.join("tafl.db").display())).await.unwrap();
     let left_at = || async {
         sqlx::query_scalar::<_, Option<i64>>("SELECT left_at FROM servers WHERE id = ?")
@@ -948,11 +950,27 @@ async fn a_server_that_removes_the_bot_has_its_clocks_stopped_until_it_is_back(l
         }
     };
     set_left_at(now - 15 * 86_400).await;
-    let list = fake.wait_for_original(&dm("games", json!([]))).await;
+    // Its two weeks came a day ago: Bob is told by DM, once, of both games; Alice is not.
+    sqlx::query("UPDATE servers SET paused_notice_at = left_at + ? WHERE id = ?")
+        .bind(tafl_bot::host::CLAIM_AFTER)
+        .bind(GUILD as i64)
+        .execute(db.pool())
+        .await
+        .unwrap();
+    let title = table.says("2 paused games may be ended", "Приостановленные партии можно закончить: 2");
+    let told = fake.wait_for_message("the DM about paused games", |m| m.text().contains(title)).await;
+    assert_eq!(Some(told.channel_id), fake.dm_channel(BOB.id), "by DM to Bob");
+    let intro = table.says(
+        "The bot was removed from the server of these games {when}, and has not been added back. The time away counts against nobody, and if the bot is added back, play goes on where it stopped.",
+        "Бота удалили с сервера этих партий {when}, и он не вернулся. Это время никому не засчитывается, а если бота вернут на сервер, игра продолжится с того же места.",
+    );
+    assert_eq!(told.content, intro.replace("{when}", &format!("<t:{}:R>", now - 15 * 86_400)));
     let may_end = table.says(
         "either player may end it without a result with",
         "любой из игроков может закончить её без результата командой",
     );
+    assert_eq!(told.text().matches(may_end).count(), 2, "{}", told.text());
+    let list = fake.wait_for_original(&dm("games", json!([]))).await;
     assert_eq!(list.text().matches(may_end).count(), 2, "{}", list.text());
     let claim = dm("claim", json!([{ "name": "game", "type": 4, "value": 2 }]));
     let ended = table.says(
@@ -1025,6 +1043,8 @@ async fn a_server_that_removes_the_bot_has_its_clocks_stopped_until_it_is_back(l
         "Партию закончил игрок через две недели после того, как бота удалили с её сервера: без результата и рейтинга.",
     );
     assert!(summary.text().contains(why), "{}", summary.text());
+    let told: Vec<_> = fake.all_messages().into_iter().filter(|m| m.text().contains(title)).collect();
+    assert_eq!(told.len(), 1, "one DM, to Bob only: {told:#?}");
     db.close().await;
     table.assert_no_english(NOT_ENGLISH);
     bot.stop().await;

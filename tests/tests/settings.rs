@@ -294,9 +294,17 @@ async fn only_managers_change_the_server_settings(locale: &'static str) {
     let shown = private_answer(&fake, &shown).await;
     assert!(!shown.contains(table.says("Saved.", "Сохранено.")), "{shown}");
     let lines = if table.is_english() {
-        ["Reminders by direct message: off", "A thread for each game: off", "Channels for games: every channel"]
+        [
+            "Reminders and notices by direct message: off",
+            "A thread for each game: off",
+            "Channels for games: every channel",
+        ]
     } else {
-        ["Напоминания в личные сообщения: выкл.", "Ветка для каждой партии: выкл.", "Каналы для партий: все"]
+        [
+            "Напоминания и уведомления в личные сообщения: выкл.",
+            "Ветка для каждой партии: выкл.",
+            "Каналы для партий: все",
+        ]
     };
     for line in lines {
         assert!(shown.contains(line), "{line:?} in {shown}");
@@ -353,14 +361,14 @@ async fn personal_settings_round_trip_and_style_the_boards_a_player_shows(locale
     let saved = private_answer(&fake, &set).await;
     let expected = if table.is_english() {
         [
-            "Reminders by direct message: on",
+            "Reminders and notices by direct message: on",
             "Daily digest: on",
             "Board orientation: flipped",
             "Board theme: high-contrast",
         ]
     } else {
         [
-            "Напоминания в личные сообщения: вкл.",
+            "Напоминания и уведомления в личные сообщения: вкл.",
             "Ежедневная сводка: вкл.",
             "Ориентация доски: перевёрнутая",
             "Тема доски: контрастная",
@@ -380,7 +388,8 @@ async fn personal_settings_round_trip_and_style_the_boards_a_player_shows(locale
     // Changing one setting keeps the others.
     let one = settings(&fake, From::member(&table, BOB), &[option("dm", json!(false))]);
     let one = private_answer(&fake, &one).await;
-    let dm_off = table.says("Reminders by direct message: off", "Напоминания в личные сообщения: выкл.");
+    let dm_off = table
+        .says("Reminders and notices by direct message: off", "Напоминания и уведомления в личные сообщения: выкл.");
     assert!(one.contains(dm_off) && one.contains(expected[3]), "{one}");
     // Alice's settings are her own.
     let alice = settings(&fake, From::member(&table, ALICE), &[]);

@@ -201,6 +201,14 @@ digest-title = { $count ->
     [one] Your move in 1 game
    *[other] Your move in { $count } games
 }
+paused-games-title = { $count ->
+    [one] A paused game may be ended
+   *[other] { $count } paused games may be ended
+}
+paused-games-intro = The bot was removed from the server of { $count ->
+    [one] this game
+   *[other] these games
+} { $when }, and has not been added back. The time away counts against nobody, and if the bot is added back, play goes on where it stopped.
 claimable = { $player }, { $absent } has not moved in game #{ $id } ({ $variant }) for { $days ->
     [one] a day
    *[other] { $days } days

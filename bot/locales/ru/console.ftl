@@ -155,6 +155,7 @@ console-digest = сводка для { $player }: ваш ход в { $count ->
 }: { $games }
 console-digest-game = №{ $id } ({ $variant }, соперник: { $opponent }{ $left })
 console-left = , осталось { $left }
+console-paused-games = { $player } теперь может закончить партии { $games } без результата командой /claim: бота удалили с их сервера.
 console-grace = планировщик не работал: сроки партий { $games } сдвинуты и теперь истекают через { $after }
 
 console-game-over = партия №{ $id } окончена: { $result }

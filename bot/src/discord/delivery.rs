@@ -578,6 +578,7 @@ async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(),
             Ok(())
         }
         Show::Digest { user } => deliver_digest(http, data, item, *user).await,
+        Show::PausedGames { user, guild } => deliver_paused_games(http, data, item, *user, *guild).await,
         Show::ChallengeClosed { challenge, by } => {
             if let Some((channel, message)) = data.host.challenge_message(*challenge).await? {
                 let challenge = data.host.challenge_by_id(*challenge).await?;
@@ -615,6 +616,32 @@ async fn deliver_digest(http: &serenity::Http, data: &Data, item: &Pending, user
     let embed = serenity::CreateEmbed::new().title(text::digest_title(games.len(), lang)).description(list);
     let sent = serenity::UserId::new(user.max(1) as u64).direct_message(http, create(item, 'g').embed(embed)).await?;
     data.host.delivered(item.id, Some(message_id(&sent)), now()).await?;
+    Ok(())
+}
+
+/// A person's games in a server that removed the bot, paused long enough to be ended, as they
+/// stand now, by DM in their language (their channel is out of reach).
+async fn deliver_paused_games(
+    http: &serenity::Http,
+    data: &Data,
+    item: &Pending,
+    user: UserId,
+    guild: i64,
+) -> Result<(), BotError> {
+    let now = now();
+    let games = data.host.paused_games(user, guild, now).await?;
+    let Some(since) = games.iter().filter_map(|game| game.paused_since).min() else {
+        // The bot is back in the server, or the games ended, since the notice came due.
+        data.host.delivered(item.id, None, now).await?;
+        return Ok(());
+    };
+    let lang = Lang::discord(data.host.user_locale(user).await?.as_deref());
+    // The list fills the embed's description as far as it can hold; the intro goes above it.
+    let list = text::game_list(&games, now, text::Whose::Reader, lang);
+    let embed = serenity::CreateEmbed::new().title(text::paused_games_title(games.len(), lang)).description(list);
+    let message = create(item, 'p').content(text::paused_games_intro(games.len(), since, lang)).embed(embed);
+    let sent = serenity::UserId::new(user.max(1) as u64).direct_message(http, message).await?;
+    data.host.delivered(item.id, Some(message_id(&sent)), now).await?;
     Ok(())
 }
 

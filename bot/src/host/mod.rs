@@ -75,7 +75,7 @@ pub use outbox::{OfferEvent, Pending, Show};
 pub use presence::Listed;
 pub use ratings::{BOT_POOL, MAX_LEADERBOARD, in_bot_pool, rating_families, rating_family, split_pool};
 pub use review::{Review, ReviewState, Reviewing, TurningPoint};
-pub use scheduler::{Claimable, Digest, Due, Reminder, ReminderKind};
+pub use scheduler::{Claimable, Digest, Due, PausedGames, Reminder, ReminderKind};
 pub use settings::{ServerChange, ServerSettings, UserSettings};
 pub use summary::captures_by_side;
 pub use types::{
@@ -813,6 +813,14 @@ impl Host {
         awaiting(&mut tx, user).await
     }
 
+    /// `user`'s games in `guild` that have been paused (the bot was removed from the server)
+    /// long enough for either player to end them without a result at `now`, most recently
+    /// active first, at most [`scheduler::MAX_DIGEST_GAMES`]: what their DM lists.
+    pub async fn paused_games(&self, user: UserId, guild: i64, now: i64) -> Result<Vec<GameSummary>, HostError> {
+        let mut tx = self.db.begin_read().await?;
+        paused_games(&mut tx, user, guild, now).await
+    }
+
     /// How many games [`Host::games`] has for `user` in all, of which it lists the newest 100.
     pub async fn count_games(&self, user: UserId, all: bool) -> Result<usize, HostError> {
         let mut conn = self.db.pool().acquire().await?;
@@ -1085,6 +1093,13 @@ async fn awaiting(conn: &mut Conn, user: UserId) -> Result<Vec<GameSummary>, Hos
     let rows = store::games::awaiting(conn, user, scheduler::MAX_DIGEST_GAMES).await?;
     // The query picks the rows; the summary's own reading of whose turn it is has the last word.
     Ok(rows.iter().map(|row| summary(row, user)).filter(GameSummary::awaits_me).collect())
+}
+
+/// `user`'s games in `guild`, paused since the bot was removed from it, that either player may
+/// end without a result at `now` (see [`Host::paused_games`]).
+async fn paused_games(conn: &mut Conn, user: UserId, guild: i64, now: i64) -> Result<Vec<GameSummary>, HostError> {
+    let rows = store::games::paused_of_user(conn, user, guild, scheduler::MAX_DIGEST_GAMES).await?;
+    Ok(rows.iter().map(|row| summary(row, user)).filter(|game| game.may_end_paused(now)).collect())
 }
 
 /// One line of `user`'s game list.

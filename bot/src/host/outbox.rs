@@ -72,6 +72,10 @@ pub enum Show {
     /// A person's daily digest by DM: the games where it is their move when it is delivered
     /// (nothing when there are none any more).
     Digest { user: UserId },
+    /// Tell a person by DM that their games in `guild`, paused since the bot was removed from
+    /// it, may now be ended without a result: those still paused and endable when it is
+    /// delivered (nothing when there are none any more).
+    PausedGames { user: UserId, guild: i64 },
 }
 
 /// What an item is about (see [`Show::lane`]).
@@ -92,7 +96,8 @@ pub enum OfferEvent {
 }
 
 impl Show {
-    /// What the item is about: a game, a challenge, or a person (their digest).
+    /// What the item is about: a game, a challenge, or a person (their digest, their paused
+    /// games).
     const fn subject(&self) -> Subject {
         match self {
             Show::Board { game, .. }
@@ -107,7 +112,7 @@ impl Show {
             | Show::RetireBoard { game, .. }
             | Show::Delete { game, .. } => Subject::Game(*game),
             Show::ChallengeClosed { challenge, .. } => Subject::Challenge(*challenge),
-            Show::Digest { user } => Subject::Person(*user),
+            Show::Digest { user } | Show::PausedGames { user, .. } => Subject::Person(*user),
         }
     }
 
@@ -156,6 +161,7 @@ impl Show {
             Show::Delete { .. } => "delete",
             Show::ChallengeClosed { .. } => "challenge_closed",
             Show::Digest { .. } => "digest",
+            Show::PausedGames { .. } => "paused_games",
         }
     }
 }
@@ -825,6 +831,7 @@ mod tests {
             Show::Claimable { game: 3, ply: 4, dm: false },
             Show::ChallengeClosed { challenge: 9, by: 5 },
             Show::Digest { user: 5 },
+            Show::PausedGames { user: 5, guild: 77 },
             Show::Review { game: 3 },
         ];
         for item in items {
@@ -838,6 +845,7 @@ mod tests {
         assert_eq!(Show::Summary { game: 12 }.lane(), "game:12");
         assert_eq!(Show::ChallengeClosed { challenge: 4, by: 1 }.lane(), "challenge:4");
         assert_eq!(Show::Digest { user: 5 }.lane(), "user:5");
+        assert_eq!(Show::PausedGames { user: 5, guild: 77 }.lane(), "user:5");
     }
 
     #[test]

@@ -11,6 +11,11 @@
 //! elsewhere still count: the game itself goes on, only its clock stops (a move charges no
 //! reserve for the time away).
 //!
+//! Once the bot has been away for [`CLAIM_AFTER`], either player may end such a game without a
+//! result (`/tafl claim`), and the scheduler tells the players who asked for notices by DM
+//! (the game's channel is out of reach): one DM per person and server, listing their games
+//! there (see `host/scheduler.rs`).
+//!
 //! When the bot is back in the server, every ongoing turn gets back the time it was away, so a
 //! player's time and reserve are as the bot left them, and the scheduler works out each game's
 //! reminders and claim again. What Discord showed is caught up: what waited in the outbox is
@@ -25,6 +30,7 @@
 //! `GUILD_CREATE` at every connection, and when it joins one ([`Host::server_back`]).
 
 use super::outbox::{self, Show};
+use super::types::CLAIM_AFTER;
 use super::{GameId, Host, HostError};
 use crate::store;
 
@@ -44,7 +50,8 @@ impl Host {
         retrying!({
             let mut tx = self.db.begin_write().await?;
             store::servers::lock(&mut tx, guild, now).await?;
-            let left = store::servers::leave(&mut tx, guild, now).await?;
+            let notice_at = now.saturating_add(CLAIM_AFTER);
+            let left = store::servers::leave(&mut tx, guild, now, notice_at).await?;
             tx.commit().await?;
             if left {
                 tracing::info!(guild, "the bot was removed from a server; its games are paused");

@@ -1,6 +1,6 @@
 //! The scheduler: deadlines are stored with each game, never slept on, and a loop calls
 //! [`Host::tick`] every few seconds to find what has come due: reminders, time-outs, expired
-//! challenges and daily digests.
+//! challenges, daily digests, and paused games that may be ended.
 //!
 //! A tick takes the due items in small batches ([`CLAIM`]), each one transaction that finds its
 //! items, marks them done and records what must be shown in the outbox before it commits. On
@@ -36,7 +36,9 @@
 //!
 //! **Paused games.** Nothing comes due in a game of a server the bot was removed from, and the
 //! grace after downtime leaves it alone: when the bot returns, each turn gets back the time it
-//! was away (see `host/presence.rs`).
+//! was away (see `host/presence.rs`). Once the bot has been away for [`CLAIM_AFTER`], either
+//! player may end such a game without a result, and the server comes due once: each of its
+//! games' players who asked for notices by DM is told so by DM (its channel is out of reach).
 //!
 //! **Grace after downtime.** The scheduler records its last tick. When a tick finds none, or one
 //! older than [`DOWNTIME`], the bot was down (or is new): every deadline that passed during the
@@ -111,6 +113,19 @@ pub enum Due {
     /// bot claimed it: won, or aborted before move 2 (`game.ending.reason` says which). Post
     /// the summary. Boxed as [`Due::TimedOut`].
     Claimed(Box<Finished>),
+    /// A server removed the bot [`CLAIM_AFTER`] ago: a DM to one of its players who asked for
+    /// notices by DM, listing their games there, which either player may now end without a
+    /// result (recorded in the outbox too).
+    PausedGames(PausedGames),
+}
+
+/// A person's games in a server that removed the bot, paused long enough to be ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PausedGames {
+    pub user: User,
+    pub guild: i64,
+    /// Their ongoing games there, most recently active first (never empty).
+    pub games: Vec<GameSummary>,
 }
 
 /// An untimed game that the person waiting for a move may now claim.
@@ -234,6 +249,15 @@ impl Host {
                 break;
             }
         }
+        let mut taken = 0;
+        while taken < BATCH {
+            let (found, items) = self.due_paused_notices(now, CLAIM.min(BATCH - taken)).await?;
+            due.extend(items);
+            taken += found;
+            if found < CLAIM {
+                break;
+            }
+        }
         Ok(due)
     }
 
@@ -348,6 +372,36 @@ impl Host {
                     super::outbox::record(&mut tx, &super::Show::Digest { user }, now).await?;
                     let user = User { id: user, name: store::users::name(&mut tx, user).await? };
                     due.push(Due::Digest(Digest { user, games }));
+                }
+            }
+            tx.commit().await?;
+            Ok((found, due))
+        })
+    }
+
+    /// Up to `limit` servers that removed the bot [`CLAIM_AFTER`] ago, in one transaction: each
+    /// is marked done, and each of its games' players who asked for notices by DM is sent one,
+    /// listing their games there that may now be ended. Returns how many servers it took. Like
+    /// digests, these are every process's work, whatever its shards: a DM belongs to no server.
+    async fn due_paused_notices(&self, now: i64, limit: i64) -> Result<(i64, Vec<Due>), HostError> {
+        retrying!({
+            let mut tx = self.db.begin_write().await?;
+            let servers = store::servers::paused_notices_due(&mut tx, now, limit).await?;
+            let found = servers.len() as i64;
+            let mut due = Vec::new();
+            for guild in servers {
+                store::servers::paused_notice_done(&mut tx, guild).await?;
+                for user in store::games::players_in(&mut tx, guild).await? {
+                    if is_bot(user) || !wants_dm(&mut tx, user).await? {
+                        continue;
+                    }
+                    let games = super::paused_games(&mut tx, user, guild, now).await?;
+                    if games.is_empty() {
+                        continue;
+                    }
+                    super::outbox::record(&mut tx, &super::Show::PausedGames { user, guild }, now).await?;
+                    let user = User { id: user, name: store::users::name(&mut tx, user).await? };
+                    due.push(Due::PausedGames(PausedGames { user, guild, games }));
                 }
             }
             tx.commit().await?;

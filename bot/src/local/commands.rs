@@ -920,6 +920,10 @@ impl Session {
                     games = games.join(", ")
                 )
             }
+            Due::PausedGames(paused) => {
+                let ids: Vec<String> = paused.games.iter().map(|g| text::short_number(g.id, lang)).collect();
+                tr!(lang, "console-paused-games", player = self.at(&paused.user), games = ids.join(", "))
+            }
             Due::Grace { until, games } => {
                 let ids: Vec<String> = games.iter().map(|g| text::short_number(*g, lang)).collect();
                 tr!(lang, "console-grace", games = ids.join(", "), after = text::compact_duration(until - now, lang))

@@ -1068,6 +1068,19 @@ pub fn digest_title(games: usize, lang: Lang) -> String {
     tr!(lang, "digest-title", count = games)
 }
 
+/// The title of a DM listing a person's games that were paused long enough to be ended.
+#[must_use]
+pub fn paused_games_title(games: usize, lang: Lang) -> String {
+    tr!(lang, "paused-games-title", count = games)
+}
+
+/// What opens that DM, above the list: why the games are paused (since `since`, unix seconds)
+/// and what a return of the bot would do. The list's lines say how to end them.
+#[must_use]
+pub fn paused_games_intro(games: usize, since: i64, lang: Lang) -> String {
+    tr!(lang, "paused-games-intro", count = games, when = timestamp(lang, since))
+}
+
 /// A game's number as a thread name or a list shows it: `#12`.
 #[must_use]
 pub fn short_number(id: GameId, lang: Lang) -> String {

@@ -200,6 +200,39 @@ pub async fn awaiting(conn: &mut AnyConnection, user_id: i64, limit: i64) -> Res
     .await
 }
 
+/// The players of a server's ongoing games, by id.
+pub async fn players_in(conn: &mut AnyConnection, guild: i64) -> Result<Vec<i64>, sqlx::Error> {
+    sqlx::query_scalar(
+        "SELECT attacker_id FROM games WHERE guild_id = $1 AND status = 'ongoing' \
+         UNION SELECT defender_id FROM games WHERE guild_id = $2 AND status = 'ongoing' ORDER BY 1",
+    )
+    .bind(guild)
+    .bind(guild)
+    .fetch_all(conn)
+    .await
+}
+
+/// A person's ongoing games in a server the bot has left, most recently active first, at most
+/// `limit`.
+pub async fn paused_of_user(
+    conn: &mut AnyConnection,
+    user_id: i64,
+    guild: i64,
+    limit: i64,
+) -> Result<Vec<GameRow>, sqlx::Error> {
+    sqlx::query_as(select_games!(
+        "WHERE g.guild_id = $1 AND g.status = 'ongoing' AND s.left_at IS NOT NULL \
+           AND (g.attacker_id = $2 OR g.defender_id = $3) \
+         ORDER BY g.updated_at DESC, g.id DESC LIMIT $4"
+    ))
+    .bind(guild)
+    .bind(user_id)
+    .bind(user_id)
+    .bind(limit)
+    .fetch_all(conn)
+    .await
+}
+
 /// How many games [`of_user`] would list without its limit.
 pub async fn count_of_user(conn: &mut AnyConnection, user_id: i64, ongoing_only: bool) -> Result<i64, sqlx::Error> {
     sqlx::query_scalar(

@@ -27,8 +27,8 @@ pub async fn last_tick(conn: &mut AnyConnection) -> Result<Option<i64>, sqlx::Er
 }
 
 /// The first moment after `after` when a tick finds something due: the earliest of the
-/// ongoing games' next moments (in servers the bot has not left), the open challenges' expiries
-/// and the digests' schedules.
+/// ongoing games' next moments (in servers the bot has not left), the open challenges' expiries,
+/// the digests' schedules and the notices of paused games that may be ended.
 pub async fn next_due_after(conn: &mut AnyConnection, after: i64) -> Result<Option<i64>, sqlx::Error> {
     sqlx::query_scalar(
         "SELECT MIN(at) FROM ( \
@@ -36,8 +36,10 @@ pub async fn next_due_after(conn: &mut AnyConnection, after: i64) -> Result<Opti
             WHERE g.status = 'ongoing' AND g.next_due_at > $1 AND s.left_at IS NULL \
            UNION ALL SELECT MIN(expires_at) FROM challenges WHERE state = 'open' AND expires_at > $2 \
            UNION ALL SELECT MIN(digest_due_at) FROM users WHERE digest_due_at > $3 \
+           UNION ALL SELECT MIN(paused_notice_at) FROM servers WHERE paused_notice_at > $4 AND left_at IS NOT NULL \
          ) AS due",
     )
+    .bind(after)
     .bind(after)
     .bind(after)
     .bind(after)

@@ -86,16 +86,20 @@ pub async fn set_language(
     Ok(())
 }
 
-/// Records that the bot was removed from a server (migration 0017), creating its row. A second
-/// notice keeps the first moment. True when the bot was a member until now.
-pub async fn leave(conn: &mut AnyConnection, id: i64, now: i64) -> Result<bool, sqlx::Error> {
+/// Records that the bot was removed from a server at `now` (migration 0017), creating its row,
+/// and when the players of its paused games are to be told they may end them (`notice_at`,
+/// migration 0021). A second notice keeps the first moments. True when the bot was a member
+/// until now.
+pub async fn leave(conn: &mut AnyConnection, id: i64, now: i64, notice_at: i64) -> Result<bool, sqlx::Error> {
     let done = sqlx::query(
-        "INSERT INTO servers (id, left_at, created_at, updated_at) VALUES ($1, $2, $3, $4) \
-         ON CONFLICT (id) DO UPDATE SET left_at = excluded.left_at, updated_at = excluded.updated_at \
+        "INSERT INTO servers (id, left_at, paused_notice_at, created_at, updated_at) VALUES ($1, $2, $3, $4, $5) \
+         ON CONFLICT (id) DO UPDATE SET left_at = excluded.left_at, paused_notice_at = excluded.paused_notice_at, \
+         updated_at = excluded.updated_at \
          WHERE servers.left_at IS NULL",
     )
     .bind(id)
     .bind(now)
+    .bind(notice_at)
     .bind(now)
     .bind(now)
     .execute(conn)
@@ -110,9 +114,12 @@ pub async fn left_at(conn: &mut AnyConnection, id: i64) -> Result<Option<i64>, s
     Ok(found.flatten())
 }
 
-/// Records that the bot is a member of a server again (no-op when it never left).
+/// Records that the bot is a member of a server again (no-op when it never left): its games go
+/// on, and nobody is to be told they may end them.
 pub async fn come_back(conn: &mut AnyConnection, id: i64, now: i64) -> Result<(), sqlx::Error> {
-    sqlx::query("UPDATE servers SET left_at = NULL, updated_at = $1 WHERE id = $2 AND left_at IS NOT NULL")
+    sqlx::query(
+        "UPDATE servers SET left_at = NULL, paused_notice_at = NULL, updated_at = $1 WHERE id = $2 AND left_at IS NOT NULL",
+    )
         .bind(now)
         .bind(id)
         .execute(conn)
@@ -127,4 +134,28 @@ pub async fn left_of_shard(conn: &mut AnyConnection, shard: u32, count: u32) -> 
         .bind(i64::from(shard))
         .fetch_all(conn)
         .await
+}
+
+/// The servers the bot left whose paused games' players are to be told, at `now`, that they may
+/// end them (migration 0021), at most `limit`, the longest waiting first.
+pub async fn paused_notices_due(conn: &mut AnyConnection, now: i64, limit: i64) -> Result<Vec<i64>, sqlx::Error> {
+    let sql = match Backend::of(conn) {
+        Backend::Sqlite => {
+            "SELECT id FROM servers WHERE paused_notice_at <= $1 AND left_at IS NOT NULL \
+             ORDER BY paused_notice_at, id LIMIT $2"
+        }
+        // Locked, so that processes ticking at once each take other servers, and one that
+        // another process has just handled (its moment cleared) is left out.
+        Backend::Postgres => {
+            "SELECT id FROM servers WHERE paused_notice_at <= $1 AND left_at IS NOT NULL \
+             ORDER BY paused_notice_at, id LIMIT $2 FOR UPDATE SKIP LOCKED"
+        }
+    };
+    sqlx::query_scalar(sql).bind(now).bind(limit).fetch_all(conn).await
+}
+
+/// Records that the players of a server's paused games were told they may end them.
+pub async fn paused_notice_done(conn: &mut AnyConnection, id: i64) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE servers SET paused_notice_at = NULL WHERE id = $1").bind(id).execute(conn).await?;
+    Ok(())
 }

@@ -161,7 +161,9 @@ pub async fn snapshot(host: &Host) -> String {
         "SELECT string_agg(CAST(game_id AS TEXT) || '|' || CAST(ply AS TEXT) || '|' || notation, ';' ORDER BY game_id, ply) FROM moves",
         "SELECT string_agg(CAST(id AS TEXT) || '|' || kind || '|' || state || '|' || CAST(by_user AS TEXT) || '|' \
          || CAST(at_ply AS TEXT), ';' ORDER BY id) FROM offers",
-        "SELECT string_agg(CAST(id AS TEXT) || '|' || settings || '|' || CAST(updated_at AS TEXT), ';' ORDER BY id) FROM servers",
+        "SELECT string_agg(CAST(id AS TEXT) || '|' || settings || '|' || CAST(updated_at AS TEXT) || '|' \
+         || coalesce(CAST(left_at AS TEXT), '-') || '|' || coalesce(CAST(paused_notice_at AS TEXT), '-'), ';' ORDER BY id) \
+         FROM servers",
         "SELECT string_agg(CAST(last_tick_at AS TEXT), ';') FROM scheduler",
     ] {
         let row: Option<String> = sqlx::query_scalar(sql).fetch_one(pool).await.expect("the snapshot query runs");
