@@ -202,6 +202,27 @@ support::both! {
 }
 
 support::both! {
+    async fn a_late_failure_from_a_process_that_lost_its_lane_leaves_a_delivered_item_as_it_is() {
+        let host = host().await;
+        let g = game(&host, "brandubh").await;
+        let head = host.outbox_head(&format!("game:{}", g.id), NOW).await.unwrap().unwrap();
+        // Another process took the lane over and delivered the item; the first one's try then
+        // fails, late, and it reports so.
+        host.delivered(head.id, Some(900), NOW).await.unwrap();
+        host.trying(&head).await.unwrap();
+        assert_eq!(host.delivery_failed(head.id, "500", NOW * 1000 + 100).await.unwrap(), 0);
+        host.give_up(head.id, "403 Missing Permissions", NOW).await.unwrap();
+        let row: (String, i64, i64, Option<String>) =
+            sqlx::query_as("SELECT state, attempts, CASE WHEN tried THEN 1 ELSE 0 END, last_error FROM outbox WHERE id = $1")
+                .bind(head.id)
+                .fetch_one(host.db().pool())
+                .await
+                .unwrap();
+        assert_eq!(row, ("done".to_owned(), 0, 0, None));
+    }
+}
+
+support::both! {
     async fn a_board_discord_refused_for_good_is_not_asked_for_again_at_every_tick() {
         let host = host().await;
         let g = game(&host, "brandubh").await;

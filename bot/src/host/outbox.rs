@@ -564,18 +564,20 @@ impl Host {
     }
 
     /// Counts a failed try of an item, to be tried again from `not_before_ms`; returns the
-    /// tries so far.
+    /// tries so far, 0 for an item no longer pending (delivered or given up meanwhile by a
+    /// process that took its lane over), which stays as it is.
     pub async fn delivery_failed(&self, id: i64, error: &str, not_before_ms: i64) -> Result<u32, HostError> {
         retrying!({
             let mut tx = self.db.begin_write().await?;
             let attempts = store::outbox::failed(&mut tx, id, error, not_before_ms).await?;
             tx.commit().await?;
-            Ok(u32::try_from(attempts).unwrap_or(u32::MAX))
+            Ok(attempts.map_or(0, |n| u32::try_from(n).unwrap_or(u32::MAX)))
         })
     }
 
     /// Gives an item up: it stays in the outbox, marked `given_up` with its last error, and the
-    /// lane goes on with its next item. The caller logs it.
+    /// lane goes on with its next item. The caller logs it. An item no longer pending stays as
+    /// it is.
     pub async fn give_up(&self, id: i64, error: &str, now: i64) -> Result<(), HostError> {
         retrying!({
             tracing::warn!(item = id, error, "an outbox item was given up");

@@ -140,32 +140,46 @@ pub async fn done_up_to(
     Ok(done.rows_affected())
 }
 
+// The three updates below, like `done`, touch a pending item only: a process that lost its
+// lane's lease (and did not notice in time) must not turn an item another process has since
+// delivered into a failed or given-up one. A given-up summary would be shown a second time at
+// a server's return, and its review would find no message to edit.
+
 /// Marks that a create of the item is about to be sent (see the `tried` column).
 pub async fn tried(conn: &mut AnyConnection, id: i64) -> Result<(), sqlx::Error> {
-    sqlx::query("UPDATE outbox SET tried = TRUE WHERE id = $1").bind(id).execute(conn).await?;
+    sqlx::query("UPDATE outbox SET tried = TRUE WHERE id = $1 AND state = 'pending'").bind(id).execute(conn).await?;
     Ok(())
 }
 
-/// Counts a failed try and sets when the next one may come; returns the tries so far.
-pub async fn failed(conn: &mut AnyConnection, id: i64, error: &str, not_before_ms: i64) -> Result<i64, sqlx::Error> {
+/// Counts a failed try and sets when the next one may come; returns the tries so far, `None`
+/// when the item is no longer pending.
+pub async fn failed(
+    conn: &mut AnyConnection,
+    id: i64,
+    error: &str,
+    not_before_ms: i64,
+) -> Result<Option<i64>, sqlx::Error> {
     sqlx::query_scalar(
-        "UPDATE outbox SET attempts = attempts + 1, last_error = $1, not_before_ms = $2 WHERE id = $3 RETURNING attempts",
+        "UPDATE outbox SET attempts = attempts + 1, last_error = $1, not_before_ms = $2 \
+         WHERE id = $3 AND state = 'pending' RETURNING attempts",
     )
     .bind(error)
     .bind(not_before_ms)
     .bind(id)
-    .fetch_one(conn)
+    .fetch_optional(conn)
     .await
 }
 
 /// Gives an item up: it stays in the table, marked, with its last error.
 pub async fn give_up(conn: &mut AnyConnection, id: i64, error: &str, now: i64) -> Result<(), sqlx::Error> {
-    sqlx::query("UPDATE outbox SET state = 'given_up', last_error = $1, finished_at = $2 WHERE id = $3")
-        .bind(error)
-        .bind(now)
-        .bind(id)
-        .execute(conn)
-        .await?;
+    sqlx::query(
+        "UPDATE outbox SET state = 'given_up', last_error = $1, finished_at = $2 WHERE id = $3 AND state = 'pending'",
+    )
+    .bind(error)
+    .bind(now)
+    .bind(id)
+    .execute(conn)
+    .await?;
     Ok(())
 }
 
