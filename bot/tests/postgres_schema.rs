@@ -541,3 +541,39 @@ async fn the_postgresql_constraints_refuse_what_the_sqlite_ones_refuse() {
     conn.close().await.unwrap();
     pool.close().await;
 }
+
+/// Write transactions name READ COMMITTED, which their row locks are written for, whatever
+/// default a DBA gave the database; reads keep their one snapshot.
+#[tokio::test]
+async fn write_transactions_are_read_committed_whatever_the_databases_default() {
+    let Some(database) = postgres::database().await else { return };
+    let mut conn = PgConnection::connect(&database.url).await.unwrap();
+    let name: String = sqlx::query_scalar("SELECT current_database()").fetch_one(&mut conn).await.unwrap();
+    sqlx::query(sqlx::AssertSqlSafe(format!(
+        "ALTER DATABASE \"{name}\" SET default_transaction_isolation = 'serializable'"
+    )))
+    .execute(&mut conn)
+    .await
+    .unwrap();
+    conn.close().await.unwrap();
+    let db = Db::open(&database.url).await.unwrap();
+    let isolation = "SHOW transaction_isolation";
+    let mut write = db.begin_write().await.unwrap();
+    let level: String = sqlx::query_scalar(isolation).fetch_one(&mut **write).await.unwrap();
+    assert_eq!(level, "read committed");
+    drop(write);
+    let mut lease = db.begin_lease().await.unwrap();
+    let level: String = sqlx::query_scalar(isolation).fetch_one(&mut **lease).await.unwrap();
+    assert_eq!(level, "read committed");
+    drop(lease);
+    let mut read = db.begin_read().await.unwrap();
+    let level: String = sqlx::query_scalar(isolation).fetch_one(&mut *read).await.unwrap();
+    assert_eq!(level, "repeatable read");
+    drop(read);
+    // And what the server gives a plain BEGIN, to show the test could fail.
+    let mut plain = db.pool().begin().await.unwrap();
+    let level: String = sqlx::query_scalar(isolation).fetch_one(&mut *plain).await.unwrap();
+    assert_eq!(level, "serializable");
+    drop(plain);
+    db.close().await;
+}

@@ -278,6 +278,12 @@ struct Writers {
     gate: Arc<tokio::sync::Mutex<()>>,
 }
 
+/// How a write transaction begins on `PostgreSQL`: READ COMMITTED, named rather than left to
+/// the server's default. Every operation locks the rows it is about to change before reading
+/// them, which is correct at READ COMMITTED; a server whose default a DBA raised to REPEATABLE
+/// READ or SERIALIZABLE would answer that pattern with serialization failures under load.
+const POSTGRES_WRITE: &str = "BEGIN ISOLATION LEVEL READ COMMITTED";
+
 /// The database: connection pools plus the rules for using them. Cheap to clone; clones share
 /// the pools and the writers' queue.
 #[derive(Clone, Debug)]
@@ -470,7 +476,10 @@ impl Db {
                 let tx = self.connections().begin_with("BEGIN IMMEDIATE").await?;
                 Ok(WriteTx { tx, _turn: Some(turn), _gate: gate })
             }
-            Backend::Postgres => Ok(WriteTx { tx: self.connections().begin().await?, _turn: None, _gate: None }),
+            Backend::Postgres => {
+                let tx = self.connections().begin_with(POSTGRES_WRITE).await?;
+                Ok(WriteTx { tx, _turn: None, _gate: None })
+            }
         }
     }
 
@@ -480,7 +489,7 @@ impl Db {
     /// after its lease ran out.
     pub async fn begin_lease(&self) -> Result<WriteTx, sqlx::Error> {
         match &self.leases {
-            Some(leases) => Ok(WriteTx { tx: leases.begin().await?, _turn: None, _gate: None }),
+            Some(leases) => Ok(WriteTx { tx: leases.begin_with(POSTGRES_WRITE).await?, _turn: None, _gate: None }),
             None => self.begin_write_as(Urgency::Interactive).await,
         }
     }
