@@ -260,6 +260,41 @@ async fn upgrading_a_database_with_games_backs_it_up_beside_the_file_first() {
     assert_eq!(copies, 0);
 }
 
+/// A start killed while copying, or refused for a full disk, leaves a partial copy; a start
+/// that copied but then failed to migrate leaves a whole one. Under a service manager that
+/// restarts the bot in a loop, neither may pile up: the next start removes the partial copies
+/// and keeps one whole copy per version.
+#[tokio::test]
+async fn backups_left_by_earlier_starts_do_not_pile_up() {
+    let path = temp_path("backup-loop");
+    version_2_database(&path, 3).await;
+    let name = path.file_name().unwrap().to_string_lossy().into_owned();
+    let beside = |suffix: &str| path.with_file_name(format!("{name}{suffix}"));
+    for leftover in [".v2-backup-100.partial", ".v1-backup-50.partial", ".v2-backup-200"] {
+        std::fs::write(beside(leftover), b"an earlier start's copy").unwrap();
+    }
+    // Someone else's files alike in name are left alone.
+    std::fs::write(beside(".v2-backup-notes.txt"), b"mine").unwrap();
+    Db::open_file(&path).await.unwrap().close().await;
+    let mut left: Vec<String> = std::fs::read_dir(path.parent().unwrap())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter_map(|found| found.strip_prefix(&format!("{name}.")).map(str::to_owned))
+        .filter(|found| found.starts_with('v'))
+        .collect();
+    left.sort();
+    assert_eq!(left.len(), 2, "{left:?}");
+    assert!(
+        left[0].starts_with("v2-backup-") && !left[0].ends_with(".partial") && left[0] != "v2-backup-200",
+        "{left:?}"
+    );
+    assert_eq!(left[1], "v2-backup-notes.txt");
+    let pool = raw_pool(&path.with_file_name(format!("{name}.{}", left[0]))).await;
+    let count: i64 = sqlx::query_scalar("SELECT count(*) FROM games").fetch_one(&pool).await.unwrap();
+    assert_eq!(count, 3, "the copy kept is this start's");
+    pool.close().await;
+}
+
 /// Starts `tafl-bot local` on `db` with no commands: it creates or migrates the database and
 /// exits.
 fn open_in_child(db: &Path) -> std::process::Child {

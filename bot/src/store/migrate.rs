@@ -276,6 +276,11 @@ fn body_without_transaction_control(sql: &str) -> String {
 
 /// Copies a database that holds games to `<file>.v<version>-backup-<unix time>` before it is
 /// migrated. In-memory databases and databases without games are not copied.
+///
+/// A start that is killed or fails part way (a full disk) tries again at the next start, maybe
+/// in a loop under a service manager: so a copy that failed is removed, as are the partial
+/// copies earlier attempts left, and a finished copy replaces the older ones of the same
+/// version. The backups never take more than one copy per version, plus the one being written.
 async fn backup(conn: &mut SqliteConnection, version: i64) -> Result<(), MigrateError> {
     let has_games: bool =
         sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'games')")
@@ -292,17 +297,51 @@ async fn backup(conn: &mut SqliteConnection, version: i64) -> Result<(), Migrate
     let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
     let target = with_suffix(&file, &format!(".v{version}-backup-{now}"));
     let partial = with_suffix(&target, ".partial");
-    // A kill during an earlier attempt may have left a partial copy; VACUUM INTO refuses to
-    // overwrite a file.
-    let _ = std::fs::remove_file(&partial);
-    sqlx::query("VACUUM INTO ?")
-        .bind(partial.to_string_lossy().into_owned())
-        .execute(&mut *conn)
-        .await
-        .map_err(MigrateError::Backup)?;
-    std::fs::rename(&partial, &target).map_err(|e| MigrateError::Backup(sqlx::Error::Io(e)))?;
+    // VACUUM INTO also refuses to overwrite a file.
+    for old in backups_of(&file, |_, partial| partial) {
+        let _ = std::fs::remove_file(old);
+    }
+    let copied = sqlx::query("VACUUM INTO ?").bind(partial.to_string_lossy().into_owned()).execute(&mut *conn).await;
+    if let Err(error) = copied {
+        let _ = std::fs::remove_file(&partial);
+        return Err(MigrateError::Backup(error));
+    }
+    if let Err(error) = std::fs::rename(&partial, &target) {
+        let _ = std::fs::remove_file(&partial);
+        return Err(MigrateError::Backup(sqlx::Error::Io(error)));
+    }
+    for older in backups_of(&file, |of, partial| of == version && !partial) {
+        if older != target {
+            let _ = std::fs::remove_file(older);
+        }
+    }
     tracing::info!(backup = %target.display(), games, "backed up the database before migrating it");
     Ok(())
+}
+
+/// The backups beside `file` (`<file>.v<version>-backup-<time>`, with `.partial` while being
+/// written) that `keep(version, partial)` chooses.
+fn backups_of(file: &Path, keep: impl Fn(i64, bool) -> bool) -> Vec<PathBuf> {
+    let (Some(dir), Some(name)) = (file.parent(), file.file_name()) else { return Vec::new() };
+    let prefix = format!("{}.v", name.to_string_lossy());
+    let Ok(entries) = std::fs::read_dir(if dir.as_os_str().is_empty() { Path::new(".") } else { dir }) else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(Result::ok)
+        .filter_map(|entry| {
+            let found = entry.file_name().to_string_lossy().into_owned();
+            let rest = found.strip_prefix(&prefix)?;
+            let (version, rest) = rest.split_once("-backup-")?;
+            let version: i64 = version.parse().ok()?;
+            let (time, partial) = match rest.strip_suffix(".partial") {
+                Some(time) => (time, true),
+                None => (rest, false),
+            };
+            time.parse::<u64>().ok()?;
+            keep(version, partial).then(|| entry.path())
+        })
+        .collect()
 }
 
 /// The file of the main database, `None` for an in-memory one.
