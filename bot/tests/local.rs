@@ -690,6 +690,40 @@ fn a_database_the_console_cannot_open_is_said_in_the_sessions_language() {
     }
 }
 
+/// The console empties the outbox after every command and moves the scheduler's clock ahead
+/// with `/wait`: on a Discord bot's database it would throw away what players are still to be
+/// shown, and time their games out early. It refuses such a database, changing nothing.
+#[tokio::test]
+async fn the_console_refuses_a_discord_bots_database_and_changes_nothing() {
+    let db = temp_path("local-discord-db");
+    let host = tafl_bot::host::Host::new(tafl_bot::store::Db::open_file(&db).await.unwrap());
+    let mut req =
+        support::request(&support::alice(), Some(&support::bob()), "brandubh", tafl_bot::host::SideChoice::Attackers);
+    req.clock = Some("1h".parse().unwrap());
+    let c = host.challenge(&req, support::NOW).await.unwrap();
+    host.accept(c.id, &support::bob(), support::NOW).await.unwrap();
+    let before = support::snapshot(&host).await;
+    let outbox = host.outbox_counts().await.unwrap();
+    assert!(outbox.iter().any(|(state, n)| state == "pending" && *n > 0), "{outbox:?}");
+    host.db().close().await;
+    for (lang, expected) in [
+        (
+            "en",
+            "error: the database {} holds a Discord bot's games; the console plays only in a database of its own (after every command it empties the queue of messages that Discord's players are still to be shown), so name another file\n",
+        ),
+        (
+            "ru",
+            "ошибка: в базе данных {} хранятся партии бота в Discord; консоль играет только в собственной базе (после каждой команды она очищает очередь сообщений, которые ещё должны увидеть игроки в Discord), поэтому укажите другой файл\n",
+        ),
+    ] {
+        assert_eq!(console_refusing(lang, &db), expected.replace("{}", &db.display().to_string()));
+    }
+    let host = tafl_bot::host::Host::new(tafl_bot::store::Db::open_file(&db).await.unwrap());
+    assert_eq!(support::snapshot(&host).await, before);
+    assert_eq!(host.outbox_counts().await.unwrap(), outbox, "the outbox is as it was");
+    host.db().close().await;
+}
+
 #[test]
 fn a_database_in_a_missing_folder_names_the_folder_in_the_sessions_language() {
     let folder = temp_path("local-no-such-folder");

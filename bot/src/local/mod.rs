@@ -93,8 +93,21 @@ pub fn run_with(
     runtime.block_on(async {
         let lang = args.language();
         let db = open(&args.db, lang).await?;
+        let host = Host::new(db);
+        // Its outbox would be emptied of what players must still be shown, and its games timed
+        // out by a clock that `/wait` runs ahead.
+        let discord = host.holds_discord().await;
+        if !matches!(discord, Ok(false)) {
+            let name = args.db.to_str().map_or_else(|| args.db.display().to_string(), crate::store::redacted);
+            let sentence = match discord {
+                Ok(_) => tr!(lang, "console-db-of-discord", name = name),
+                Err(error) => tr!(lang, "console-db-unavailable", name = name, error = error.to_string()),
+            };
+            host.db().close().await;
+            return Err(console_error(lang, &sentence));
+        }
         let boards = (!args.no_png).then(|| args.boards.clone());
-        let mut session = Session::new(Host::new(db), boards).with_lang(lang);
+        let mut session = Session::new(host, boards).with_lang(lang);
         session.resume_clock().await.map_err(|message| console_error(lang, &message))?;
         let write = CliError::write;
         if interactive {

@@ -113,3 +113,17 @@ pub async fn set_shard_ticks(
     }
     Ok(())
 }
+
+/// Whether the database holds anything of Discord's: a game or challenge in a server, or a
+/// server's row. The console, which plays in a database of its own, refuses such a one.
+pub async fn holds_discord(conn: &mut AnyConnection) -> Result<bool, sqlx::Error> {
+    // A number, not a boolean: the `Any` driver decodes `bool` from `PostgreSQL`'s BOOLEAN only.
+    let found: i64 = sqlx::query_scalar(
+        "SELECT CASE WHEN EXISTS (SELECT 1 FROM games WHERE guild_id <> 0) \
+         OR EXISTS (SELECT 1 FROM challenges WHERE guild_id <> 0) \
+         OR EXISTS (SELECT 1 FROM servers) THEN 1 ELSE 0 END",
+    )
+    .fetch_one(conn)
+    .await?;
+    Ok(found == 1)
+}
