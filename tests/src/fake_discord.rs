@@ -1031,6 +1031,11 @@ pub fn in_thread(mut payload: Value, parent: u64, thread: u64) -> Value {
     payload
 }
 
+/// The bot's permissions in a server's channels, as `app_permissions` carries them: the member
+/// permissions the fake gives everyone (viewing, sending in channels and threads, embedding
+/// links and attaching files among them).
+pub const BOT_PERMISSIONS: &str = "2248473465835073";
+
 /// `payload` (from [`FakeDiscord::slash_command`], [`FakeDiscord::autocomplete`] or
 /// [`FakeDiscord::component`]) as sent from a channel of `guild`: the user becomes a guild member,
 /// as Discord sends it.
@@ -1052,6 +1057,9 @@ pub fn in_guild(mut payload: Value, guild: u64, channel: u64) -> Value {
     );
     object.insert("guild_locale".to_owned(), json!("en-US"));
     object.insert("context".to_owned(), json!(0));
+    // What the bot may do in the channel, as Discord computes it: everything a game needs
+    // (a test that takes some away sets its own).
+    object.insert("app_permissions".to_owned(), json!(BOT_PERMISSIONS));
     object.insert(
         "member".to_owned(),
         json!({

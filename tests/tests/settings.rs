@@ -20,6 +20,7 @@ in_english_and_russian!(
     challenges_are_refused_in_channels_the_managers_did_not_allow,
     a_challenge_in_a_thread_is_judged_by_its_channel_and_played_in_the_thread,
     the_settings_command_is_registered_with_typed_options_in_both_languages,
+    a_channel_where_the_bot_cannot_post_boards_refuses_games_until_it_may,
 );
 
 /// The Latin words that belong in a Russian run: people's names and what they typed.
@@ -644,5 +645,56 @@ async fn the_settings_command_is_registered_with_typed_options_in_both_languages
         let english = tafl_bot::present::check::english_words(&texts.join("\n"), &["none"]);
         assert!(english.is_empty(), "English in the Russian settings command: {english:?}\n{texts:#?}");
     }
+    bot.stop().await;
+}
+
+/// Discord's permission bits a game's messages need.
+const SEND_MESSAGES: u64 = 1 << 11;
+const EMBED_LINKS: u64 = 1 << 14;
+const ATTACH_FILES: u64 = 1 << 15;
+
+/// A challenge card is an answer to its command, which Discord shows whatever the channel
+/// allows; a game's boards and notices are not. So where the bot may not post them, the game
+/// would go on unseen while its clock runs: challenges (against a person or the bot), an
+/// acceptance and nothing else are refused, naming what to grant, and nothing is stored.
+async fn a_channel_where_the_bot_cannot_post_boards_refuses_games_until_it_may(locale: &'static str) {
+    let (fake, bot) = served("missing-permissions").await;
+    let here = Table { fake: &fake, channel: CHANNEL, locale };
+    let with_permissions = |mut payload: Value, granted: u64| {
+        payload["app_permissions"] = json!(granted.to_string());
+        fake.push_interaction(payload)
+    };
+    let no_pictures = MEMBER & !(EMBED_LINKS | ATTACH_FILES);
+    let refused = here.says(
+        "I cannot host a game in this channel: I need the permissions **Embed Links**, **Attach Files** here to post its boards. A server manager can grant them to me, or you can play in another channel.",
+        "Я не могу вести партию в этом канале: чтобы публиковать её доски, мне здесь нужны права «Встраивать ссылки», «Прикреплять файлы». Их может выдать управляющий сервером, или играйте в другом канале.",
+    );
+    let options = json!({ "opponent": BOB.id, "variant": "brandubh" });
+    let challenge = with_permissions(here.command_payload(ALICE, "challenge", &options, &[BOB]), no_pictures);
+    assert_eq!(private_answer(&fake, &challenge).await, refused);
+    let against_bot = json!({ "level": 1, "variant": "brandubh" });
+    let challenge = with_permissions(here.command_payload(ALICE, "challenge", &against_bot, &[]), no_pictures);
+    assert_eq!(private_answer(&fake, &challenge).await, refused);
+
+    // Allowed when it is posted; by the time Bob accepts, the bot may no longer send messages.
+    let card = fake.wait_for_original(&here.command(ALICE, "challenge", &options, &[BOB])).await;
+    assert!(!card.is_ephemeral());
+    let accept = here.says("Accept", "Принять");
+    let accept = card.button_labels().into_iter().find(|(label, _)| label == accept).expect("an Accept button").1;
+    let mut click = with_name(fake.component(&card, &accept, &[], BOB.id), BOB.name);
+    click["locale"] = json!(locale);
+    let accepted = with_permissions(click, MEMBER & !SEND_MESSAGES);
+    let refused = here.says(
+        "I cannot host a game in this channel: I need the permission **Send Messages** here to post its boards. A server manager can grant it to me, or you can play in another channel.",
+        "Я не могу вести партию в этом канале: чтобы публиковать её доски, мне здесь нужно право «Отправлять сообщения». Его может выдать управляющий сервером, или играйте в другом канале.",
+    );
+    assert_eq!(private_answer(&fake, &accepted).await, refused);
+    let games = fake.wait_for_original(&here.command(ALICE, "games", &json!({}), &[])).await;
+    assert!(games.text().contains(here.says("No games in progress", "Сейчас партий нет")), "{}", games.text());
+
+    // Granted again: the same card's Accept starts the game.
+    let _ = here.click(BOB, &card, &accept, None);
+    let begun = here.says("your move: game #1 (Brandubh) has begun", "ваш ход: партия №1 (Брандубх) началась");
+    fake.wait_for_message("Alice's first notice", |m| m.content.contains(begun)).await;
     bot.stop().await;
 }

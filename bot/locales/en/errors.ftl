@@ -10,6 +10,15 @@ error-unknown-variant = There is no such variant; please pick one from the list 
 error-no-game-here = You have no game in this channel; name one with the { $game } option, or see { CMD("games") }.
 error-several-games = You have several games here ({ $list }); choose one with the { $game } option.
 error-bots-cannot-play = Other bots cannot play; challenge a person or this bot itself, or leave the opponent out for an open challenge.
+error-bot-missing-permissions = I cannot host a game in this channel: I need the { $count ->
+    [one] permission { $permissions } here to post its boards. A server manager can grant it to me
+   *[other] permissions { $permissions } here to post its boards. A server manager can grant them to me
+}, or you can play in another channel.
+permission-view-channel = **View Channel**
+permission-send-messages = **Send Messages**
+permission-send-messages-in-threads = **Send Messages in Threads**
+permission-embed-links = **Embed Links**
+permission-attach-files = **Attach Files**
 error-no-piece-moves = No piece of yours can move from { $square }; pick another.
 
 error-challenge-yourself = You cannot challenge yourself; name another player, or leave the opponent out for an open challenge.

@@ -10,6 +10,15 @@ error-unknown-variant = Такого варианта нет; выберите �
 error-no-game-here = У вас нет партии в этом канале; укажите её в параметре «{ $game }» или посмотрите { CMD("games") }.
 error-several-games = У вас здесь несколько партий ({ $list }); укажите нужную в параметре «{ $game }».
 error-bots-cannot-play = Другие боты не играют; вызовите человека или самого этого бота либо оставьте вызов открытым.
+error-bot-missing-permissions = Я не могу вести партию в этом канале: чтобы публиковать её доски, мне здесь { $count ->
+    [1] нужно право { $permissions }. Его может выдать управляющий сервером
+   *[other] нужны права { $permissions }. Их может выдать управляющий сервером
+}, или играйте в другом канале.
+permission-view-channel = «Просматривать каналы»
+permission-send-messages = «Отправлять сообщения»
+permission-send-messages-in-threads = «Отправлять сообщения в ветках»
+permission-embed-links = «Встраивать ссылки»
+permission-attach-files = «Прикреплять файлы»
 error-no-piece-moves = Фигура на { $square } не может ходить; выберите другую.
 
 error-challenge-yourself = Нельзя вызвать самого себя; укажите другого игрока или оставьте вызов открытым.

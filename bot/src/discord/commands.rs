@@ -117,6 +117,17 @@ fn place(ctx: Context<'_>) -> Place {
     }
 }
 
+/// Refuses when the bot may not post a game's boards and notices in this channel (see
+/// [`super::permissions`]).
+fn ensure_can_host(ctx: Context<'_>) -> Result<(), BotError> {
+    let granted = match ctx {
+        poise::Context::Application(app) => app.interaction.app_permissions,
+        poise::Context::Prefix(_) => None,
+    };
+    let missing = super::permissions::missing_to_host(granted, place(ctx).thread.is_some());
+    if missing.is_empty() { Ok(()) } else { Err(BotError::User(super::permissions::refusal(missing, lang(ctx)))) }
+}
+
 /// The caller's language, for private answers.
 fn lang(ctx: Context<'_>) -> Lang {
     Lang::discord(ctx.locale())
@@ -289,6 +300,7 @@ pub async fn challenge(
     if rated == Some(false) && !against_bot {
         return Err(BotError::Host(HostError::UnratedWithPerson));
     }
+    ensure_can_host(ctx)?;
     // Without a clock, the host takes the server's default; it also checks the channel.
     let clock = match clock {
         Some(text) => Some(text.parse::<Clock>().map_err(|e| BotError::Host(HostError::BadClock(e)))?),
@@ -421,6 +433,11 @@ pub async fn board(ctx: Context<'_>, #[autocomplete = "autocomplete_game"] game:
     if !view.is_over() && view.players().contains(&me) {
         // The new board is posted by the delivery task, so that it is recorded as the game's
         // board whatever happens (a crash, a lost answer); the old one then loses its controls.
+        // Posted where the game is played: Discord says what the bot may do there only when
+        // the command comes from there.
+        if ctx.channel_id() == super::play::game_channel(&view) {
+            ensure_can_host(ctx)?;
+        }
         ctx.data().host.request_board(game, me, now()).await?;
         ctx.data().delivery.wake();
         let reply = CreateReply::default().content(text::board_posted(game, lang(ctx))).ephemeral(true);

@@ -112,6 +112,12 @@ impl Click<'_> {
         // The clicked card becomes the game's board in the accepting transaction: recorded
         // first, should the command that posted it not have recorded it yet, so that the
         // delivery task never posts a second board for the game.
+        // The game would be played here: its boards and notices need the bot's own messages.
+        let in_thread = self.component.channel.as_ref().is_some_and(|c| super::threads::is_thread(c.kind));
+        let missing = super::permissions::missing_to_host(self.component.app_permissions, in_thread);
+        if !missing.is_empty() {
+            return Err(BotError::User(super::permissions::refusal(missing, self.lang)));
+        }
         let (channel, message) = (self.component.channel_id.get() as i64, self.component.message.id.get() as i64);
         self.data.host.set_challenge_message(id, channel, message).await?;
         // The card is drawn as the board here, with the delivery kept off the game's lane from

@@ -13,6 +13,7 @@ pub mod delivery;
 pub mod events;
 pub mod health;
 pub mod ids;
+pub mod permissions;
 pub mod play;
 pub mod retry;
 pub mod scheduler;
