@@ -125,6 +125,9 @@ pub enum Fault {
     AppliedThenServerError(u16),
     /// 401, as Discord answers every request made with a bad token.
     Unauthorized,
+    /// A refusal for good with Discord's JSON error `code`: 403 "Missing Permissions" (50013),
+    /// 400 "Thread is locked" (50083)…
+    Refused { status: u16, code: u64 },
     /// The request waits `millis` before it is carried out and answered as usual, as on a slow
     /// connection; [`FakeDiscord::wait_for_slow_requests`] sees it arrive.
     Slow { millis: u64 },
@@ -1266,6 +1269,11 @@ fn fault_response(fault: Fault) -> Response<Full<Bytes>> {
             reply(status, &json!({ "message": "500: Internal Server Error", "code": 0 }))
         }
         Fault::Unauthorized => reply(StatusCode::UNAUTHORIZED, &json!({ "message": "401: Unauthorized", "code": 0 })),
+        Fault::Refused { status, code } => {
+            let status = StatusCode::from_u16(status).unwrap_or(StatusCode::FORBIDDEN);
+            let (status, body) = discord_error(status, "Refused (fake Discord)", code);
+            reply(status, &body)
+        }
         Fault::Slow { .. } => unreachable!("a slow request is answered as usual, once it has waited"),
     }
 }

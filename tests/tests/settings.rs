@@ -5,7 +5,9 @@
 //! English, and speaking Russian, where nothing the bot shows may be English prose.
 
 use serde_json::{Value, json};
-use tafl_e2e::fake_discord::{FakeDiscord, Fault, GUILD, Interaction, StoredMessage, in_guild, in_thread, with_name};
+use tafl_e2e::fake_discord::{
+    FakeDiscord, Fault, GUILD, Interaction, Recorded, StoredMessage, in_guild, in_thread, with_name,
+};
 use tafl_e2e::harness::{ALICE, BOB, CHANNEL, EVE, Player, Table, TestBot, private_answer, temp_dir};
 use tafl_e2e::in_english_and_russian;
 
@@ -14,6 +16,7 @@ in_english_and_russian!(
     when_the_thread_cannot_be_made_the_game_goes_on_in_the_channel,
     a_thread_discord_fails_to_make_for_a_while_is_made_once_it_is_back,
     when_a_games_thread_is_deleted_the_game_goes_on_in_the_channel,
+    when_a_games_thread_is_locked_the_game_goes_on_in_the_channel,
     only_managers_change_the_server_settings,
     personal_settings_round_trip_and_style_the_boards_a_player_shows,
     a_bad_default_clock_is_refused_and_a_good_one_times_new_challenges,
@@ -268,6 +271,33 @@ async fn when_a_games_thread_is_deleted_the_game_goes_on_in_the_channel(locale: 
     let your_move = table.says("your move in game #1", "ваш ход в партии №1");
     let notice = fake.wait_for_message("Bob's notice", |m| m.content.contains(your_move)).await;
     assert_eq!(notice.channel_id, CHANNEL, "in the channel, the thread being gone");
+    table.assert_no_english(NOT_ENGLISH);
+    bot.stop().await;
+}
+
+async fn when_a_games_thread_is_locked_the_game_goes_on_in_the_channel(locale: &'static str) {
+    let (fake, bot) = served("thread-locked").await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale };
+    let turned_on = settings(&fake, From::manager(&table, EVE), &[option("threads", json!(true))]);
+    assert!(private_answer(&fake, &turned_on).await.starts_with(table.says("Saved.", "Сохранено.")));
+    let board = start_game(&table).await;
+    let begun = table.says("your move: game #1", "ваш ход: партия №1");
+    let notice = fake.wait_for_message("Alice's first notice", |m| m.content.contains(begun)).await;
+    let thread = fake.threads()[0].id;
+    assert_eq!(notice.channel_id, thread);
+
+    // A moderator locks the thread: Discord refuses the bot's posts there for good ("Thread is
+    // locked"). The game goes on, its messages back in the channel, and none is lost.
+    let posts_in_thread =
+        move |r: &Recorded| r.method == "POST" && r.path == format!("/api/v10/channels/{thread}/messages");
+    fake.fail_next(posts_in_thread, usize::MAX, Fault::Refused { status: 400, code: 50_083 });
+    let played = table.command(ALICE, "move", &json!({ "notation": "d2-c2" }), &[]);
+    assert!(private_answer(&fake, &played).await.starts_with(table.says("You played", "Вы сыграли")));
+    board_at(&fake, board.id, 1, 1).await;
+    let your_move = table.says("your move in game #1", "ваш ход в партии №1");
+    let notice = fake.wait_for_message("Bob's notice", |m| m.content.contains(your_move)).await;
+    assert_eq!(notice.channel_id, CHANNEL, "in the channel, the thread being locked");
+    assert!(fake.requests().iter().any(|r| posts_in_thread(r) && r.status == 400), "the thread was tried first");
     table.assert_no_english(NOT_ENGLISH);
     bot.stop().await;
 }

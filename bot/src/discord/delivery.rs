@@ -309,14 +309,16 @@ async fn deliver(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(
     let Err(error) = Box::pin(apply(http, data, item)).await else { return Ok(()) };
     let attempts = item.attempts + 1;
     let text = error.to_string();
-    // The game's thread was deleted (a moderator tidying up): the game goes on in its channel,
-    // and the item is tried again there at once. Without this every later notice, offer and
-    // summary was refused as a post to an unknown channel and given up.
+    // The game's thread was deleted (a moderator tidying up), or is closed to the bot (locked,
+    // or its permissions in threads taken away): the game goes on in its channel, and the item
+    // is tried again there at once. Without this every later notice, offer and summary was
+    // refused and given up. Only for a post into the game's thread: a refused edit of the board
+    // (a message of the channel) says nothing about the thread.
     if let (BotError::Discord(refused), Some(game)) = (&error, item.show.game())
-        && discord_code(refused) == Some(UNKNOWN_CHANNEL)
+        && thread_refused(discord_code(refused), &item.show)
         && data.host.leave_thread(game, now()).await?
     {
-        tracing::info!(game, "the game's thread is gone; it goes on in its channel");
+        tracing::info!(game, %text, "the game's thread is gone or closed to the bot; it goes on in its channel");
         return data.host.delivery_failed(item.id, &text, now_ms()).await.map(|_| ());
     }
     let kind = failure(&error);
@@ -386,6 +388,26 @@ fn failure(error: &BotError) -> Failure {
 
 /// Discord's code for a channel (or thread) that does not exist.
 const UNKNOWN_CHANNEL: isize = 10_003;
+
+/// Whether Discord's refusal `code` of `show` means the game's thread is out of reach: gone
+/// (10003), or closed to the bot for a post into it ("Missing Access" 50001, "Missing
+/// Permissions" 50013, "Thread is locked" 50083).
+fn thread_refused(code: Option<isize>, show: &Show) -> bool {
+    let posts_in_thread = matches!(
+        show,
+        Show::YourMove { .. }
+            | Show::Offer { .. }
+            | Show::Reminder { .. }
+            | Show::Claimable { .. }
+            | Show::Summary { .. }
+            | Show::NewBoard { .. }
+    );
+    match code {
+        Some(UNKNOWN_CHANNEL) => true,
+        Some(50_001 | 50_013 | 50_083) => posts_in_thread,
+        _ => false,
+    }
+}
 
 /// "Unknown Message" (10008) or "Unknown Channel" (10003): the message is gone.
 fn is_gone(error: &serenity::Error) -> bool {

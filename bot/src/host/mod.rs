@@ -199,8 +199,9 @@ impl Host {
         })
     }
 
-    /// Forgets the thread of a game whose thread was deleted, so that its messages go to its
-    /// channel again; returns whether it had one.
+    /// Forgets the thread of a game whose thread was deleted or closed to the bot (locked, or
+    /// its permissions there taken away), so that its messages go to its channel again; returns
+    /// whether it had one.
     pub async fn leave_thread(&self, game_id: GameId, now: i64) -> Result<bool, HostError> {
         retrying!({
             let mut tx = self.db.begin_write().await?;
