@@ -416,3 +416,90 @@ fn the_defenders_play_on_rather_than_repeat_into_a_draw_in_an_even_game() {
     let fresh = Searcher::new().analyse(&g, &Limits::depth(5)).expect("the game is on");
     assert_eq!((reused.best, reused.score), (fresh.best, fresh.score), "{reused:?}");
 }
+
+/// Replays `analysis.pv` from `g`: every move legal, none after the game ended, and none after a
+/// move that repeats a position (the search scores a repetition without looking beyond it).
+fn assert_sound_pv(g: &Game, analysis: &engine::Analysis, what: &str) {
+    assert_eq!(analysis.pv.first(), Some(&analysis.best), "{what}: {analysis:?}");
+    let repetition_ends_the_line = g.position().rules().repetition != tafl_rules::Repetition::Ignore;
+    let mut line = g.clone();
+    for (i, &mv) in analysis.pv.iter().enumerate() {
+        let pv: Vec<String> = analysis.pv.iter().map(ToString::to_string).collect();
+        assert!(line.status().is_ongoing(), "{what}: the pv goes on after the game ended at move {i}: {pv:?}");
+        let before: Vec<(tafl_rules::Setup, Side)> = replayed(&line);
+        line.play(mv).unwrap_or_else(|e| panic!("{what}: pv move {} ({mv}) is illegal: {e}; pv {pv:?}", i + 1));
+        let now = (line.position().setup(), line.position().to_move());
+        let captured = !line.moves().last().expect("a move was played").captures.is_empty();
+        if repetition_ends_the_line && !captured && before.contains(&now) {
+            assert_eq!(i + 1, pv.len(), "{what}: the pv goes on after {mv} repeated a position: {pv:?}");
+        }
+    }
+}
+
+/// The positions of `g` since its last capture (the ones that can recur), with the side to move.
+fn replayed(g: &Game) -> Vec<(tafl_rules::Setup, Side)> {
+    let mut position = g.start().clone();
+    let mut out = vec![(position.setup(), position.to_move())];
+    for played in g.moves() {
+        let mut next = Game::new(position.clone());
+        next.play(played.mv).expect("a played move is legal");
+        position = next.position().clone();
+        if !played.captures.is_empty() {
+            out.clear();
+        }
+        out.push((position.setup(), position.to_move()));
+    }
+    out
+}
+
+/// Every principal variation is a line of legal moves that stops where the game ends or a
+/// position repeats. A child that ends the game or repeats a position is scored without a search
+/// below it, so the line below it was left as an earlier sibling's: when such a move became the
+/// best, that stale line was appended to it (`tafl-bot ai --json` printed it). Here the attackers
+/// of `historical-7` repeat a position, which the defenders lose, and the stale line went on with
+/// e7-c7, illegal there; and the defenders of Hnefatafl repeat into a draw (`shuttle`), followed
+/// by an attackers' move the search never looked at.
+#[test]
+fn a_principal_variation_is_legal_and_stops_where_the_game_ends_or_repeats() {
+    let moves = "d1-f1 e4-e1 a4-a5 d3-f3 b4-b6 e1-c1 b6-a6 f3-c3 d7-f7 d4-e4 f7-b7 c3-g3 b7-b5 c4-c5 f4-f1 \
+                 g3-f3 d6-d7 c1-d1 a6-g6 d5-e5 b5-b4 e5-e7 d2-e2 f3-f6 a5-a3 f6-a6 g4-f4 d1-c1 g6-c6 c1-c2 \
+                 f1-f3 c2-b2 a3-d3 c5-c1 d3-d1 c1-c5";
+    let mut repeating = Game::new(Position::new(Variant::Historical7.rules()).expect("a preset"));
+    for mv in moves.split_whitespace() {
+        repeating.play(mv.parse::<tafl_rules::Move>().expect("a move")).expect("legal");
+    }
+    let d1_d3: tafl_rules::Move = "d1-d3".parse().expect("a move");
+    for depth in 1..=5 {
+        let analysis = Searcher::new().analyse(&repeating, &Limits::depth(depth)).expect("the game is on");
+        assert_sound_pv(&repeating, &analysis, &format!("historical-7, depth {depth}"));
+        if depth >= 2 {
+            assert_eq!((analysis.pv.as_slice(), analysis.score), (&[d1_d3][..], engine::WIN_BOUND - 1));
+        }
+    }
+    let d9_d10: tafl_rules::Move = "d9-d10".parse().expect("a move");
+    for depth in 1..=5 {
+        let zero = Searcher::new().with_draws(Draws::Zero).analyse(&shuttle(13), &Limits::depth(depth));
+        let analysis = zero.expect("the game is on");
+        assert_sound_pv(&shuttle(13), &analysis, &format!("hnefatafl, depth {depth}"));
+        assert_eq!(analysis.pv, [d9_d10], "depth {depth}");
+    }
+
+    // Forced wins, searched at several depths and budgets. (A line may stop short of the win: a
+    // king with an open line is scored a win without his last move.)
+    let cases = [
+        (Variant::Copenhagen, "/6t4/2t5K2/1T9/11/11/11/1t9/11/11/8t2/5t5/", Side::Defenders),
+        (Variant::Copenhagen, "/3t7/4t6/t10/5K5/T10/11/t10/11/9Tt/11/11/", Side::Defenders),
+        (Variant::SeaBattle9, "/3T5/1t1Kt4/9/9/3t5/8t/3t5/6t2/9/", Side::Defenders),
+        (Variant::SeaBattle9, "/8t/3t5/2tK2t2/5t3/9/5T3/1T7/3t5/9/", Side::Defenders),
+        (Variant::Brandubh, "/5t1/t1t2K1/5tt/5t1/7/2T4/7/", Side::Attackers),
+        (Variant::Brandubh, "/7/2t4/3tTtK/5t1/6t/t1T4/5T1/", Side::Attackers),
+        (Variant::Brandubh, "/7/7/1T1T3/1t2t2/7/2tt3/2K1t2/", Side::Attackers),
+    ];
+    for (variant, otn, to_move) in cases {
+        let g = game(variant, &[], otn, to_move);
+        for limits in (1..=6).map(Limits::depth).chain([Limits::nodes(2_000), Limits::nodes(50_000)]) {
+            let analysis = Searcher::new().analyse(&g, &limits).expect("the game is on");
+            assert_sound_pv(&g, &analysis, &format!("{variant} {otn} {limits:?}"));
+        }
+    }
+}

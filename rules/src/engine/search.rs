@@ -471,6 +471,9 @@ impl Searcher {
             let (from, to) = unpack(m);
             let tactical = order >= CAPTURE_ORDER || run.s.cells[from] == KING;
 
+            // A child that ends the game or repeats a position is scored without a search below
+            // it, which would leave an earlier sibling's line here to be copied after this move.
+            self.pv[ply + 1].clear();
             let undo = run.make(from, to);
             let score = match undo.status {
                 Status::Finished(outcome) => terminal(outcome, mover, ply + 1),
