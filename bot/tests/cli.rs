@@ -792,3 +792,18 @@ fn a_match_writes_each_games_record_which_replays_to_its_result() {
     assert_eq!(stderr(&refused).lines().count(), 1, "{}", stderr(&refused));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The king on a4 with open lines to two corners and one attacker to move: every move loses, and
+/// `ai` says so (it printed score 0 at depth 0, an even game).
+#[test]
+fn ai_scores_a_position_lost_at_once_as_a_loss() {
+    let lost = ["ai", "--variant", "brandubh", "--position", "/7/7/7/K6/7/7/5t1/", "--to-move", "attackers"];
+    for budget in [&["--depth", "3"][..], &["--level", "5"], &["--millis", "50"]] {
+        let output = run(&[&lost[..], budget, &["--json"]].concat(), None);
+        assert!(output.status.success(), "{budget:?}: {}", stderr(&output));
+        let value: serde_json::Value = serde_json::from_str(&lines(&output)[0]).expect("JSON");
+        assert!(value["score"].as_i64().unwrap() <= -29_000, "{budget:?}: {value}");
+        assert_eq!(value["depth"], 1, "{budget:?}: {value}");
+        assert_eq!(value["pv"], serde_json::json!([value["move"]]), "{budget:?}: {value}");
+    }
+}

@@ -503,3 +503,24 @@ fn a_principal_variation_is_legal_and_stops_where_the_game_ends_or_repeats() {
         }
     }
 }
+
+/// Brandubh, the king on a4 with open lines to a1 and a7 and one attacker to move: no move
+/// blocks both, so every move loses. The search scores that at once, without a line; it used to
+/// report it as the fallback for "no iteration completed": score 0 at depth 0, an even game.
+#[test]
+fn a_position_lost_at_the_root_is_scored_a_loss_with_a_legal_move() {
+    let g = game(Variant::Brandubh, &[], "/7/7/7/K6/7/7/5t1/", Side::Attackers);
+    let legal = g.position().legal_moves();
+    for &mv in &legal {
+        let mut after = g.clone();
+        after.play(mv).expect("legal");
+        assert!(forced(&after, Side::Defenders, 1, Reason::KingEscaped), "{mv} does not lose at once");
+    }
+    for limits in [Limits::depth(1), Limits::depth(3), Limits::nodes(10_000), Limits::millis(100)] {
+        let analysis = Searcher::new().analyse(&g, &limits).expect("the game is on");
+        assert!(analysis.score <= -engine::WIN_BOUND, "{limits:?}: {analysis:?}");
+        assert_eq!(analysis.depth, 1, "{limits:?}: the iteration that saw it: {analysis:?}");
+        assert!(legal.contains(&analysis.best), "{limits:?}: {analysis:?}");
+        assert_eq!(analysis.pv, [analysis.best], "{limits:?}");
+    }
+}

@@ -284,7 +284,12 @@ impl Searcher {
                 }
                 break;
             }
-            let Some(&first) = pv.first() else { break };
+            // A complete iteration without a line: no root move was searched, because every one
+            // loses at once (the attackers cannot block all the king's open lines). That loss is
+            // the position's score, not the even 0 of "no iteration completed"; any move is as
+            // good as another, so the last best (or the first) is played.
+            let first = pv.first().copied().unwrap_or_else(|| best.as_ref().map_or(root[0], |b| b.best));
+            let pv = if pv.is_empty() { vec![first] } else { pv };
             best = Some(RootResult { best: first, score, depth, nodes: run.nodes, pv });
             if score.abs() >= WIN_BOUND {
                 break; // a forced result: deeper search cannot change it
