@@ -524,3 +524,19 @@ fn a_position_lost_at_the_root_is_scored_a_loss_with_a_legal_move() {
         assert_eq!(analysis.pv, [analysis.best], "{limits:?}");
     }
 }
+
+/// Levels 1 and 2 score every root move by a search to their depth: their node count is that
+/// search's, as for the other levels (it was the number of root moves).
+#[test]
+fn the_weak_levels_count_the_nodes_they_search() {
+    let g = Game::new(Position::new(Variant::Brandubh.rules()).expect("a preset"));
+    let root_moves = g.position().legal_moves().len() as u64;
+    let nodes = |n| {
+        let level = Level::new(n).expect("a level");
+        Searcher::new().choose_within(&g, level, &level.node_limits(), 1).expect("a move").nodes
+    };
+    let (one, two) = (nodes(1), nodes(2));
+    // Every root move's child is a node, and at depth 2 each of its replies is one too.
+    assert!(one > root_moves, "level 1: {one} nodes for {root_moves} root moves");
+    assert!(two > root_moves * root_moves / 2, "level 2: {two} nodes for {root_moves} root moves");
+}

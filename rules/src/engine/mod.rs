@@ -236,6 +236,10 @@ impl Searcher {
 
     /// The move `level` plays, with its choice rule but the given limits (e.g.
     /// [`Level::node_limits`] for reproducible matches).
+    ///
+    /// Levels 1 and 2 take only the depth from `limits` (at most 3): they score every root move
+    /// with a full-window search to that depth, which no time or node limit stops, and draw
+    /// from those scores. `nodes` counts that search.
     pub fn choose_within(&mut self, game: &Game, level: Level, limits: &Limits, seed: u64) -> Option<Analysis> {
         let Some((temperature, margin)) = level.budget().softmax else {
             return self.analyse(game, limits);
@@ -248,7 +252,8 @@ impl Searcher {
         let board = position.engine();
         let tables = eval::Tables::new(board);
         let depth = limits.depth.unwrap_or(level.budget().depth).clamp(1, 3);
-        let scored = self.core.score_root_moves(board, &tables, position.state(), &history, reversible_from, depth);
+        let (scored, nodes) =
+            self.core.score_root_moves(board, &tables, position.state(), &history, reversible_from, depth);
         let &(_, best) = scored.first()?;
         let pick = if best >= WIN_BOUND {
             scored[0]
@@ -270,7 +275,7 @@ impl Searcher {
             chosen
         };
         let mv = to_move(board, pick.0);
-        Some(Analysis { best: mv, score: pick.1, depth, nodes: scored.len() as u64, pv: vec![mv] })
+        Some(Analysis { best: mv, score: pick.1, depth, nodes, pv: vec![mv] })
     }
 }
 

@@ -302,7 +302,7 @@ impl Searcher {
     }
 
     /// Every root move's score at `depth`, searched with a full window (for the softmax of the
-    /// weak levels), best first.
+    /// weak levels), best first, and the nodes searched for them.
     pub(crate) fn score_root_moves(
         &mut self,
         board: &Board,
@@ -311,7 +311,7 @@ impl Searcher {
         history: &[u64],
         reversible_from: usize,
         depth: u32,
-    ) -> Vec<(Packed, i32)> {
+    ) -> (Vec<(Packed, i32)>, u64) {
         let hash = hash(board, s);
         let budget = Budget { depth, nodes: u64::MAX, deadline: None, soft_deadline: None };
         let draw = self.draw_for(board, tables, s.to_move);
@@ -338,7 +338,7 @@ impl Searcher {
             out.push((m, score));
         }
         out.sort_by_key(|&(m, score)| (std::cmp::Reverse(score), m));
-        out
+        (out, run.nodes)
     }
 
     /// Plays `m` at `ply`, scores the child from the mover's view, and takes it back.
