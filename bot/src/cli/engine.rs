@@ -123,6 +123,10 @@ impl Session {
             "rules" => {
                 self.game = otn::parse_rules(rest).ok().and_then(|rules| Position::new(rules).ok()).map(Game::new);
                 (self.ours, self.refused) = (None, None);
+                // A new game: the table's hashes cover the pieces and the side to move, not the
+                // rules, so the last game's entries would be read as this one's (Copenhagen and
+                // Fetlar share their start).
+                self.searcher = Searcher::new();
                 if self.game.is_none() {
                     say(out, "error 0")?;
                 }
@@ -417,6 +421,38 @@ mod tests {
         let mut game = Game::new(start.with_setup(&setup, Side::Attackers).expect("a legal board"));
         game.play(mv.parse::<MoveText>().expect("simple notation").mv).expect("a legal move");
         assert!(matches!(game.status(), tafl_rules::Status::Finished(o) if o.winner == Some(Side::Attackers)), "{mv}");
+    }
+
+    /// A long-lived engine plays a game of Copenhagen, then one of Fetlar on the same board: the
+    /// second game's search must not read the first's table, whose entries were scored under
+    /// other rules. (The protocol's searches are timed; the searches here, with the session's
+    /// own searcher, are depth-limited so that their answers are exact.)
+    #[test]
+    fn new_rules_start_from_an_empty_table() {
+        let board = "/3ttttt3/5t5/5TT3t/t10/3tT1T1t1t/tt1TK1TT2t/t1t2TT3t/tT9/4Tt5/2T8/3tttt1t2/";
+        let mut session = Session {
+            game: None,
+            side: Side::Attackers,
+            clock: None,
+            searcher: Searcher::new(),
+            max_millis: 200,
+            ours: None,
+            refused: None,
+        };
+        let mut game_of = |variant: tafl_rules::Variant| {
+            let rules = otn::rules_string(&variant.rules());
+            for line in [format!("rules {rules}"), format!("position {board}"), "side attackers".to_owned()] {
+                session.command(&line, &mut Vec::new()).expect("in memory");
+            }
+            let game = session.game.clone().expect("a game");
+            let analysis = session.searcher.analyse(&game, &Limits::depth(3)).expect("a move");
+            (game, analysis)
+        };
+        game_of(tafl_rules::Variant::Copenhagen);
+        let (fetlar, reused) = game_of(tafl_rules::Variant::Fetlar);
+        assert_eq!(fetlar.position().rules(), &tafl_rules::Variant::Fetlar.rules());
+        let fresh = Searcher::new().analyse(&fetlar, &Limits::depth(3)).expect("a move");
+        assert_eq!((reused.best, reused.score), (fresh.best, fresh.score), "{reused:?}");
     }
 
     #[test]
