@@ -252,20 +252,27 @@ impl Session {
     }
 
     /// This move's time: in overtime, most of what is left of the period; otherwise a thirtieth
-    /// of the main time left plus most of a period while periods are left. Never more than
-    /// `max_millis`, which is also the time without a clock.
+    /// of the main time left plus most of a period while periods are left. At least 50 ms where
+    /// the clock leaves that much with the same margin, and never more than `max_millis`, which
+    /// is also the time without a clock.
     fn move_millis(&self) -> u64 {
         let Some(clock) = self.clock else { return self.max_millis };
-        let millis = if clock.in_overtime {
-            clock.left_ms * 0.8
+        // `left`: the time this move may take before it loses on time (the current period in
+        // overtime; the main time and, while periods are left, one period after it).
+        let (millis, left) = if clock.in_overtime {
+            (clock.left_ms * 0.8, clock.left_ms)
         } else if clock.left_ms > 0.0 {
-            clock.left_ms / 30.0 + if clock.periods > 0 { clock.period_ms * 0.8 } else { 0.0 }
+            let period = if clock.periods > 0 { clock.period_ms } else { 0.0 };
+            (clock.left_ms / 30.0 + period * 0.8, clock.left_ms + period)
         } else if clock.period_ms > 0.0 {
-            clock.period_ms * 0.8
+            (clock.period_ms * 0.8, clock.period_ms)
         } else {
             return self.max_millis;
         };
-        (millis as u64).clamp(50, self.max_millis)
+        // The floor keeps a thirtieth of a short main time from being a uselessly short search,
+        // but a floor beyond the time left would lose the game on time.
+        let floor = 50f64.min(left.max(0.0) * 0.8);
+        (millis.max(floor) as u64).min(self.max_millis)
     }
 }
 
@@ -327,7 +334,13 @@ mod tests {
         assert_eq!(after("clock -1 -1 5 3 3"), 4_000);
         assert_eq!(after("clock -1 -1 0 0 0"), 4_500);
         assert_eq!(after("clock 9000000 9000000 0 0 0"), 4_500, "never more than the budget");
-        assert_eq!(after("clock 300000 0* 5 0 0"), 50, "never less than 50 ms");
+        // A short main time: a thirtieth of 1.2 s is 40 ms, less than the 50 ms floor, which the
+        // clock allows.
+        assert_eq!(after("clock 300000 1200 0 0 0"), 50, "at least 50 ms where time allows");
+        // Never more than the clock leaves: 50 ms would lose on time with 40 ms left.
+        assert_eq!(after("clock 300000 40* 5 0 0"), 32, "most of the 40 ms left of the period");
+        assert_eq!(after("clock 300000 40 0 0 0"), 32, "most of the 40 ms of main time left");
+        assert_eq!(after("clock 300000 0* 5 0 0"), 0, "no time left: the shortest search");
         assert_eq!(after("clock nonsense"), 4_500, "an unreadable clock is no clock");
     }
 
