@@ -6,7 +6,8 @@
 //! move taken), `error` (our move refused) and `finish`, and answers `move`, `analysis` and
 //! `error 0` (rules it cannot play). Moves travel in
 //! simple notation (`a4-a1`); captures written after them are accepted. Unknown commands are
-//! ignored, as the protocol's commands are unacknowledged.
+//! ignored, as the protocol's commands are unacknowledged. A line longer than 16 KB is its
+//! command without an argument (the rest of the line is skipped).
 //!
 //! Where `OpenTafl`'s own host (`ExternalEngineHost.java`) differs from the document, this
 //! follows the program: `clock` gives milliseconds (a `*` marks the time left in the current
@@ -104,7 +105,20 @@ pub fn run(args: &EngineArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> R
             return Ok(());
         }
         let text = String::from_utf8_lossy(&line);
-        if !session.command(text.trim(), out)? {
+        let text = text.trim();
+        // A line cut at MAX_LINE: the rest of it, up to its newline, is dropped, or it would be
+        // read as the next command (a tail `finish` ended the session). The line's argument is
+        // not all here, so the command gets none: it answers as to an argument it cannot read
+        // (`rules` with `error 0`).
+        let command = if line.ends_with(b"\n") || read < MAX_LINE as usize {
+            text
+        } else {
+            input
+                .skip_until(b'\n')
+                .map_err(|source| CliError::Io { context: "cannot read from OpenTafl".into(), source })?;
+            text.split_once(' ').map_or(text, |(name, _)| name)
+        };
+        if !session.command(command, out)? {
             return Ok(());
         }
     }
@@ -466,6 +480,26 @@ mod tests {
         assert_eq!(fetlar.position().rules(), &tafl_rules::Variant::Fetlar.rules());
         let fresh = Searcher::new().analyse(&fetlar, &Limits::depth(3)).expect("a move");
         assert_eq!((reused.best, reused.score), (fresh.best, fresh.score), "{reused:?}");
+    }
+
+    /// A line longer than `MAX_LINE` is one command whose argument cannot be read: its tail is
+    /// not read as the next command (here a `finish` that ended the session), and an over-long
+    /// `rules` is refused like any rules that cannot be read.
+    #[test]
+    fn an_over_long_line_is_one_unreadable_command() {
+        let rules = otn::rules_string(&tafl_rules::Variant::Brandubh.rules());
+        let padding = " ".repeat(MAX_LINE as usize);
+        let output = session(&format!("rules {rules}\nside attackers\nposition {padding}finish\nplay attackers\n"));
+        let said = moves_said(&output);
+        assert_eq!(said.len(), 1, "{output}");
+        brandubh_after(&[&said[0]]);
+        let output = session(&format!("rules {rules}{padding}\nplay attackers\n"));
+        assert_eq!(output.lines().collect::<Vec<_>>(), ["hello", "error 0", "error 0"]);
+        // A line of MAX_LINE bytes, its newline included, is whole.
+        let line = format!("rules {rules}");
+        let longest = format!("{line}{}\n", " ".repeat(MAX_LINE as usize - line.len() - 1));
+        let output = session(&format!("{longest}play attackers\n"));
+        assert_eq!(moves_said(&output).len(), 1, "{output}");
     }
 
     #[test]
