@@ -807,3 +807,19 @@ fn ai_scores_a_position_lost_at_once_as_a_loss() {
         assert_eq!(value["pv"], serde_json::json!([value["move"]]), "{budget:?}: {value}");
     }
 }
+
+/// A level outside 1..5 is refused in one sentence naming the levels, 256 too (which clap once
+/// refused as "not in 0..=255", the range of the type).
+#[test]
+fn a_level_outside_one_to_five_is_refused_naming_the_levels() {
+    for level in ["0", "6", "256"] {
+        let output = run(&["ai", "--variant", "brandubh", "--level", level], None);
+        let err = assert_one_sentence_error(&output);
+        assert_eq!(
+            err,
+            format!(
+                "error: invalid value '{level}' for '--level <1..5>': {level} is not in 1..=5; see `tafl-bot ai --help`\n"
+            )
+        );
+    }
+}

@@ -16,7 +16,14 @@ pub struct AiArgs {
     #[command(flatten)]
     pub start: StartArgs,
     /// Play like level 1 (a beginner) to 5 (full strength within 5 s); the default is 5.
-    #[arg(long, value_name = "1..5", conflicts_with_all = ["millis", "depth"])]
+    // The range is clap's to check, so that every level out of it, 256 too, gets one message
+    // naming 1..=5 (a plain u8 refused 256 as "not in 0..=255", the type's range).
+    #[arg(
+        long,
+        value_name = "1..5",
+        conflicts_with_all = ["millis", "depth"],
+        value_parser = clap::value_parser!(u8).range(i64::from(Level::MIN)..=i64::from(Level::MAX))
+    )]
     pub level: Option<u8>,
     /// Search for this many milliseconds at full strength.
     #[arg(long, value_name = "N", conflicts_with = "depth")]
