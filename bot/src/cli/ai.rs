@@ -423,13 +423,15 @@ fn write_table(out: &mut dyn Write, args: &MatchArgs, att: Tally, def: Tally, sc
     w(out, format!("{:<12} {:>5} {:>5} {:>6} {:>7}", "total", total.games(), total.wins, total.draws, total.losses))?;
     let (elo, low, high) = elo(scores);
     let score = 100.0 * mean(scores);
+    // Decided by the scores, not by an Elo of 0: one decisive game has a bound of +0 too (half
+    // a game short of 1 out of 1 is even).
+    if scores.iter().all(|&s| (s - 0.5).abs() < f64::EPSILON) {
+        // Every game drawn: even, as far as these games tell.
+        return w(out, format!("A scores {score:.1}%; Elo difference A - B: +0 (every game drawn)"));
+    }
     if (high - low).abs() < f64::EPSILON {
-        if elo == 0.0 {
-            // Every game drawn: even, as far as these games tell.
-            return w(out, format!("A scores {score:.1}%; Elo difference A - B: +0 (every game drawn)"));
-        }
         // Every game won by one player: no spread, so only a bound can be given.
-        let bound = if elo > 0.0 { "at least" } else { "at most" };
+        let bound = if score > 50.0 { "at least" } else { "at most" };
         return w(
             out,
             format!("A scores {score:.1}%; Elo difference A - B: {bound} {elo:+.0} (no spread to estimate from)"),
@@ -477,6 +479,62 @@ mod tests {
         let (e, low, high) = elo(&[1.0, 1.0, 1.0, 0.0]);
         assert!((e - 190.8).abs() < 0.5, "75% is about +191 Elo, not {e}");
         assert!(low < e && e < high);
+    }
+
+    /// The Elo line of the table after `scores` (A's: 1 a win, 0.5 a draw, 0 a loss).
+    fn elo_line(scores: &[f64]) -> String {
+        let args = MatchArgs {
+            start: StartArgs {
+                variant: Some("brandubh".to_owned()),
+                options: vec![],
+                position: None,
+                to_move: "attackers".to_owned(),
+            },
+            a: "1".to_owned(),
+            b: "2".to_owned(),
+            games: scores.len() as u32,
+            random_plies: 2,
+            seed: 1,
+            max_plies: 400,
+            verbose: false,
+            jobs: 1,
+            records: None,
+        };
+        let mut att = Tally::default();
+        for &s in scores {
+            if s > 0.75 {
+                att.wins += 1;
+            } else if s < 0.25 {
+                att.losses += 1;
+            } else {
+                att.draws += 1;
+            }
+        }
+        let mut out = Vec::new();
+        write_table(&mut out, &args, att, Tally::default(), scores).expect("in memory");
+        let table = String::from_utf8(out).expect("UTF-8");
+        assert!(table.starts_with(&format!("{} games of brandubh", scores.len())), "{table}");
+        table.lines().last().expect("an Elo line").to_owned()
+    }
+
+    /// One decisive game used to read as "every game drawn": its range of estimates is a
+    /// single point, the even score, as when every game is drawn.
+    #[test]
+    fn the_table_says_every_game_drawn_only_when_every_game_was() {
+        assert_eq!(elo_line(&[1.0]), "A scores 100.0%; Elo difference A - B: at least +0 (no spread to estimate from)");
+        assert_eq!(elo_line(&[0.0]), "A scores 0.0%; Elo difference A - B: at most +0 (no spread to estimate from)");
+        for drawn in [&[0.5][..], &[0.5, 0.5, 0.5]] {
+            assert_eq!(elo_line(drawn), "A scores 50.0%; Elo difference A - B: +0 (every game drawn)");
+        }
+        assert_eq!(
+            elo_line(&[1.0, 1.0]),
+            "A scores 100.0%; Elo difference A - B: at least +191 (no spread to estimate from)"
+        );
+        assert_eq!(
+            elo_line(&[0.0, 0.0]),
+            "A scores 0.0%; Elo difference A - B: at most -191 (no spread to estimate from)"
+        );
+        assert_eq!(elo_line(&[1.0, 0.0]), "A scores 50.0%; Elo difference A - B: +0 (95% interval -191 to +191)");
     }
 
     #[test]
