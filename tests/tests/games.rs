@@ -22,6 +22,7 @@ in_english_and_russian!(
     a_double_click_on_accept_starts_one_game_and_keeps_its_board,
     only_the_players_can_post_a_games_board_anew,
     an_expired_challenge_cannot_be_accepted_and_its_card_says_so,
+    a_card_whose_answer_was_lost_is_closed_at_expiry_and_one_never_shown_is_withdrawn,
     a_game_ends_by_resignation_and_another_by_agreed_draw,
     after_a_restart_the_old_board_still_works,
     through_rate_limits_server_errors_and_a_dropped_gateway_no_move_is_lost_or_doubled,
@@ -397,6 +398,56 @@ async fn a_double_click_plays_the_move_once(locale: &'static str) {
     let none = table.says("Eve has no games in progress.", "У игрока Eve нет идущих партий.");
     assert_eq!(private_answer(&fake, &nobody).await, none);
     table.assert_no_english(NOT_ENGLISH);
+    bot.stop().await;
+}
+
+/// The challenge card is the answer to the command. When Discord shows it but its answer to
+/// the bot is lost, the retry is refused as already acknowledged: the card must still be known,
+/// so that it is closed when the challenge expires. When Discord never shows it, nobody could
+/// answer or withdraw the challenge: it is withdrawn.
+async fn a_card_whose_answer_was_lost_is_closed_at_expiry_and_one_never_shown_is_withdrawn(locale: &'static str) {
+    let (fake, bot, dir) = served("card-lost").await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale };
+    let options = json!({ "opponent": BOB.id, "variant": "tablut" });
+    let callback = |payload: &Value| {
+        format!(
+            "/api/v10/interactions/{}/{}/callback",
+            payload["id"].as_str().unwrap(),
+            payload["token"].as_str().unwrap()
+        )
+    };
+    let payload = table.command_payload(ALICE, "challenge", &options, &[BOB]);
+    let path = callback(&payload);
+    fake.fail_next(move |r| r.path == path, 1, Fault::AppliedThenServerError(500));
+    let card = fake.wait_for_original(&fake.push_interaction(payload)).await;
+    assert!(!card.custom_ids().is_empty(), "the card was shown: {card:#?}");
+
+    let db = tafl_bot::store::Db::open(&format!("sqlite://{}", dir.join("tafl.db").display())).await.unwrap();
+    // The bot reads the card back after its retry is refused: once it has recorded it, a day
+    // passes.
+    let recorded = "SELECT count(*) FROM challenge_messages WHERE challenge_id = 1";
+    for _ in 0..100 {
+        if sqlx::query_scalar::<_, i64>(recorded).fetch_one(db.pool()).await.unwrap() == 1 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert_eq!(sqlx::query_scalar::<_, i64>(recorded).fetch_one(db.pool()).await.unwrap(), 1, "the card is recorded");
+    sqlx::query("UPDATE challenges SET expires_at = expires_at - 86400 - 1").execute(db.pool()).await.unwrap();
+    let card = fake.wait_for_message("the closed card", |m| m.id == card.id && m.custom_ids().is_empty()).await;
+    assert!(card.text().contains(table.says("expired unanswered", "истёк без ответа")), "{}", card.text());
+
+    // Discord fails every try of the second card: its challenge is withdrawn.
+    let payload = table.command_payload(ALICE, "challenge", &options, &[BOB]);
+    let path = callback(&payload);
+    fake.fail_next(move |r| r.path == path, 3, Fault::ServerError(500));
+    let asked = fake.push_interaction(payload);
+    let sorry = fake.wait_for_original(&asked).await;
+    assert!(sorry.is_ephemeral(), "{sorry:#?}");
+    let state: String =
+        sqlx::query_scalar("SELECT state FROM challenges WHERE id = 2").fetch_one(db.pool()).await.unwrap();
+    assert_eq!(state, "cancelled");
+    db.close().await;
     bot.stop().await;
 }
 

@@ -11,7 +11,7 @@ use tafl_rules::{Position, Variant};
 use super::board::{self, Menu};
 use super::ids::Control;
 use super::play::{self, now};
-use super::retry::with_retries;
+use super::retry::{is_already_acknowledged, with_retries};
 use super::settings::settings;
 use super::{BotError, Context};
 use crate::host::{ChallengeRequest, Clock, GameId, HostError, OfferAction, OfferKind, Place, SideChoice, User};
@@ -329,7 +329,13 @@ pub async fn challenge(
         let bot = if crate::host::is_bot(bot.id) { bot } else { game.player(game.to_move.opponent()).clone() };
         let words = text::bot_game_started(&game, &bot, lang);
         let reply = CreateReply::default().content(words).ephemeral(true);
-        with_retries(|| ctx.send(reply.clone())).await?;
+        if let Err(error) = with_retries(|| ctx.send(reply.clone())).await
+            && !is_already_acknowledged(&error)
+        {
+            // The game is there, and its board comes from the delivery task: an error here
+            // would say "try again", and trying again would start a second game.
+            tracing::warn!(game = game.id, %error, "could not confirm a game against the bot");
+        }
         return Ok(());
     }
     let challenge = ctx.data().host.challenge(&request, now()).await?;
@@ -349,8 +355,20 @@ pub async fn challenge(
         .embed(serenity::CreateEmbed::new().title(title).description(description))
         .components(vec![serenity::CreateActionRow::Buttons(buttons)])
         .allowed_mentions(play::mentioning(&invited));
-    let handle = with_retries(|| ctx.send(reply.clone())).await?;
-    match handle.message().await {
+    let card = match with_retries(|| ctx.send(reply.clone())).await {
+        Ok(handle) => handle.message().await.map(std::borrow::Cow::into_owned),
+        // A first try reached Discord and only its answer was lost: the card is there.
+        Err(error) if is_already_acknowledged(&error) => original_response(ctx).await,
+        Err(error) => {
+            // Nobody can see the challenge, so nobody could answer it, and its challenger could
+            // not withdraw it: it would only count against their open challenges for a day.
+            if let Err(cancelled) = ctx.data().host.cancel(challenge.id, challenge.challenger.id, now()).await {
+                tracing::warn!(challenge = challenge.id, error = %cancelled, "could not withdraw a challenge never shown");
+            }
+            return Err(error.into());
+        }
+    };
+    match card {
         Ok(message) => {
             let (channel, id) = (message.channel_id.get() as i64, message.id.get() as i64);
             if let Err(error) = ctx.data().host.set_challenge_message(challenge.id, channel, id).await {
@@ -360,6 +378,16 @@ pub async fn challenge(
         Err(error) => tracing::warn!(challenge = challenge.id, %error, "could not read the challenge card back"),
     }
     Ok(())
+}
+
+/// The answer already given to this command's interaction, read back from Discord (after a try
+/// whose answer was lost: poise is told it was given, so that later answers follow it up).
+async fn original_response(ctx: Context<'_>) -> Result<serenity::Message, serenity::Error> {
+    let poise::Context::Application(app) = ctx else {
+        return Err(serenity::Error::Other("a prefix command has no interaction to read back"));
+    };
+    app.has_sent_initial_response.store(true, std::sync::atomic::Ordering::SeqCst);
+    with_retries(|| app.interaction.get_response(ctx.http())).await
 }
 
 /// The engine's move in the caller's unrated game against the bot, drawn on the board.
