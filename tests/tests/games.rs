@@ -1122,9 +1122,19 @@ async fn after_a_game_the_summary_has_the_gif_and_record_and_the_leaderboard_sho
     assert!(summary.text().contains(&plies), "{}", summary.text());
     assert!(summary.text().contains(table.says("Rating (this server)", "Рейтинг (этот сервер)")), "{}", summary.text());
 
-    // `/tafl summary` shows the same summary later.
-    let later = table.command(EVE, "summary", &json!({ "game": 1 }), &[]);
-    let later = fake.wait_for_original(&later).await;
+    // `/tafl summary` shows the same summary later, once, though Discord's answer to the bot
+    // is lost after it showed it.
+    let payload = table.command_payload(EVE, "summary", &json!({ "game": 1 }), &[]);
+    let token = payload["token"].as_str().unwrap().to_owned();
+    let answer = move |r: &tafl_e2e::fake_discord::Recorded| {
+        r.path.contains(&token) && (r.method == "PATCH" || (r.method == "POST" && !r.path.ends_with("/callback")))
+    };
+    fake.fail_next(answer.clone(), 1, Fault::AppliedThenServerError(502));
+    let asked = fake.push_interaction(payload);
+    fake.wait_for("the summary's answer, tried again", |r| answer(r) && r.status == 200).await;
+    let later = fake.wait_for_original(&asked).await;
+    let shown = fake.all_messages().into_iter().filter(|m| m.interaction == Some(asked.id) && !m.deleted).count();
+    assert_eq!(shown, 1, "one summary: {:#?}", fake.all_messages());
     assert!(later.text().contains(summary_words(&table, outcome.winner)), "{}", later.text());
     assert!(later.attachments.iter().any(|a| a.filename == "game-1.otn"), "{later:#?}");
 

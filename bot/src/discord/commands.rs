@@ -380,6 +380,19 @@ pub async fn challenge(
     Ok(())
 }
 
+/// Answers a deferred command by editing its "thinking" answer. A follow-up would do as much
+/// the first time, but a follow-up retried after Discord made it and only its answer was lost is
+/// a second message (a second summary with its animation); an edit retried is the same edit.
+async fn answer_deferred(ctx: Context<'_>, reply: CreateReply) -> Result<(), BotError> {
+    let poise::Context::Application(app) = ctx else {
+        with_retries(|| ctx.send(reply.clone())).await?;
+        return Ok(());
+    };
+    let edit = reply.to_slash_initial_response_edit(serenity::EditInteractionResponse::new());
+    with_retries(|| app.interaction.edit_response(ctx.http(), edit.clone())).await?;
+    Ok(())
+}
+
 /// The answer already given to this command's interaction, read back from Discord (after a try
 /// whose answer was lost: poise is told it was given, so that later answers follow it up).
 async fn original_response(ctx: Context<'_>) -> Result<serenity::Message, serenity::Error> {
@@ -424,8 +437,7 @@ pub async fn hint(ctx: Context<'_>, #[autocomplete = "autocomplete_game"] game: 
         .attachment(serenity::CreateAttachment::bytes(png, file_name))
         .ephemeral(true)
         .allowed_mentions(serenity::CreateAllowedMentions::new());
-    with_retries(|| ctx.send(reply.clone())).await?;
-    Ok(())
+    answer_deferred(ctx, reply).await
 }
 
 /// Play a move, e.g. e1-e3 (autocomplete lists the legal ones).
@@ -592,8 +604,7 @@ pub async fn summary(
     for file in files {
         reply = reply.attachment(file);
     }
-    with_retries(|| ctx.send(reply.clone())).await?;
-    Ok(())
+    answer_deferred(ctx, reply).await
 }
 
 /// A game's record in OTN, as a file.
