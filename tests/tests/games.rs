@@ -1135,6 +1135,16 @@ async fn after_a_game_the_summary_has_the_gif_and_record_and_the_leaderboard_sho
     let later = fake.wait_for_original(&asked).await;
     let shown = fake.all_messages().into_iter().filter(|m| m.interaction == Some(asked.id) && !m.deleted).count();
     assert_eq!(shown, 1, "one summary: {:#?}", fake.all_messages());
+    assert!(!later.is_ephemeral(), "a game of this server, shown to everyone here");
+    // Asked for elsewhere (here a DM) by someone who did not play it, the game, its summary
+    // and its board are shown to them alone: its channel may be closed to most.
+    let game_one = json!([{ "name": "game", "type": 4, "value": 1 }]);
+    for subcommand in ["summary", "board"] {
+        let elsewhere = fake.push_interaction(fake.slash_command("tafl", subcommand, &game_one, EVE.id, locale));
+        let shown = fake.wait_for_original(&elsewhere).await;
+        assert!(shown.is_ephemeral(), "{subcommand}: {shown:#?}");
+        assert!(!shown.attachments.is_empty(), "{subcommand}: {shown:#?}");
+    }
     assert!(later.text().contains(summary_words(&table, outcome.winner)), "{}", later.text());
     assert!(later.attachments.iter().any(|a| a.filename == "game-1.otn"), "{later:#?}");
 

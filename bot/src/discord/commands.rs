@@ -380,6 +380,13 @@ pub async fn challenge(
     Ok(())
 }
 
+/// Whether `game` may be shown to everyone here: a game of this server, or shown by one of its
+/// players. Another server's game, asked for by its number by someone else, is shown to them
+/// alone: it may be played in a channel of that server closed to most.
+fn may_show_here(ctx: Context<'_>, game: &crate::host::GameView) -> bool {
+    game.place.guild == place(ctx).guild || game.players().contains(&caller(ctx).id)
+}
+
 /// Answers a deferred command by editing its "thinking" answer. A follow-up would do as much
 /// the first time, but a follow-up retried after Discord made it and only its answer was lost is
 /// a second message (a second summary with its animation); an edit retried is the same edit.
@@ -502,7 +509,7 @@ pub async fn board(ctx: Context<'_>, #[autocomplete = "autocomplete_game"] game:
         .embed(board.embed.clone())
         .attachment(serenity::CreateAttachment::bytes(board.png.clone(), board.file_name.clone()))
         .allowed_mentions(serenity::CreateAllowedMentions::new())
-        .ephemeral(!view.is_over());
+        .ephemeral(!view.is_over() || !may_show_here(ctx, &view));
     with_retries(|| ctx.send(reply.clone())).await?;
     Ok(())
 }
@@ -596,10 +603,17 @@ pub async fn summary(
 ) -> Result<(), BotError> {
     let game = resolve_game(ctx, game).await?;
     // A game that does not exist is refused privately, before the public "thinking" answer.
-    ctx.data().host.show(game).await?;
+    let view = ctx.data().host.show(game).await?;
     // Drawing the animation of a long game can take a while: answer "thinking" first.
-    ctx.defer().await?;
-    let (embed, files) = play::summary_message(ctx.data(), game, public_lang(ctx).await).await?;
+    let public = may_show_here(ctx, &view);
+    let lang = if public {
+        ctx.defer().await?;
+        public_lang(ctx).await
+    } else {
+        ctx.defer_ephemeral().await?;
+        lang(ctx)
+    };
+    let (embed, files) = play::summary_message(ctx.data(), game, lang).await?;
     let mut reply = CreateReply::default().embed(embed).allowed_mentions(serenity::CreateAllowedMentions::new());
     for file in files {
         reply = reply.attachment(file);
