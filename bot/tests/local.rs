@@ -709,11 +709,11 @@ async fn the_console_refuses_a_discord_bots_database_and_changes_nothing() {
     for (lang, expected) in [
         (
             "en",
-            "error: the database {} holds a Discord bot's games; the console plays only in a database of its own (after every command it empties the queue of messages that Discord's players are still to be shown), so name another file\n",
+            "error: the database {} holds a Discord bot's games; the console plays only in a database of its own (after every command it empties the queue of messages that Discord's players are still to be shown), so name another database\n",
         ),
         (
             "ru",
-            "ошибка: в базе данных {} хранятся партии бота в Discord; консоль играет только в собственной базе (после каждой команды она очищает очередь сообщений, которые ещё должны увидеть игроки в Discord), поэтому укажите другой файл\n",
+            "ошибка: в базе данных {} хранятся партии бота в Discord; консоль играет только в собственной базе (после каждой команды она очищает очередь сообщений, которые ещё должны увидеть игроки в Discord), поэтому укажите другую базу\n",
         ),
     ] {
         assert_eq!(console_refusing(lang, &db), expected.replace("{}", &db.display().to_string()));
@@ -835,6 +835,12 @@ async fn the_console_plays_on_a_postgresql_database_named_by_url() {
             .fetch_one(&pool)
             .await
             .unwrap();
-    pool.close().await;
     assert_eq!((games, moves_stored), (1, moves.len() as i64), "the game and its moves are in PostgreSQL");
+    // A Discord bot's game in it: the console refuses the database from then on, the password
+    // never shown.
+    sqlx::query("UPDATE games SET guild_id = 5").execute(&pool).await.unwrap();
+    pool.close().await;
+    let stderr = tokio::task::spawn_blocking(move || console_refusing("en", &url)).await.unwrap();
+    assert!(stderr.starts_with("error: the database postgres://"), "{stderr}");
+    assert!(stderr.contains("holds a Discord bot's games"), "{stderr}");
 }

@@ -41,7 +41,8 @@ type Games = Vec<(i64, Vec<String>)>;
 
 /// A database as an earlier binary left it: sqlx's migrations up to 0002, and `count` ongoing
 /// games with their moves (different lengths, some with a clock), written with the schema of
-/// that time.
+/// that time. The games are the console's (no server), as the kill loop migrates the database
+/// with `tafl-bot local`, which refuses a Discord bot's.
 async fn version_2_database(path: &Path, count: usize) -> Games {
     let pool = raw_pool(path).await;
     sqlx_migrator(2).await.run(&pool).await.unwrap();
@@ -61,7 +62,7 @@ async fn version_2_database(path: &Path, count: usize) -> Games {
         let clock = (n % 2 == 0).then_some(86_400);
         let id: i64 = sqlx::query_scalar(
             "INSERT INTO games (guild_id, channel_id, variant, rules, attacker_id, defender_id, ply, clock_seconds, \
-             created_at, updated_at, movetext) VALUES (1, 2, 'copenhagen', ?, 1, 2, ?, ?, 100, 100, ?) RETURNING id",
+             created_at, updated_at, movetext) VALUES (0, 2, 'copenhagen', ?, 1, 2, ?, ?, 100, 100, ?) RETURNING id",
         )
         .bind(&rules)
         .bind(moves.len() as i64)
@@ -293,6 +294,38 @@ async fn backups_left_by_earlier_starts_do_not_pile_up() {
     let count: i64 = sqlx::query_scalar("SELECT count(*) FROM games").fetch_one(&pool).await.unwrap();
     assert_eq!(count, 3, "the copy kept is this start's");
     pool.close().await;
+}
+
+/// The console refuses a Discord bot's database before it opens it: an older bot's database is
+/// neither migrated nor backed up (the bot would then refuse a schema from a newer binary).
+#[test]
+fn the_console_refuses_an_older_discord_bots_database_without_migrating_it() {
+    let path = temp_path("console-old-discord");
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    runtime.block_on(async {
+        version_2_database(&path, 2).await;
+        let pool = raw_pool(&path).await;
+        sqlx::query("UPDATE games SET guild_id = 5").execute(&pool).await.unwrap();
+        pool.close().await;
+    });
+    let before = std::fs::read(&path).unwrap();
+    let output = Command::new(BIN)
+        .args(["local", "--no-png", "--lang", "en", "--db"])
+        .arg(&path)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(stderr.contains("holds a Discord bot's games"), "{stderr}");
+    assert_eq!(std::fs::read(&path).unwrap(), before, "not a byte changed");
+    let name = path.file_name().unwrap().to_string_lossy().into_owned();
+    let beside: Vec<String> = std::fs::read_dir(path.parent().unwrap())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|found| found.starts_with(&format!("{name}.v")))
+        .collect();
+    assert!(beside.is_empty(), "no backup: {beside:?}");
 }
 
 /// Starts `tafl-bot local` on `db` with no commands: it creates or migrates the database and

@@ -203,14 +203,6 @@ impl Host {
         Ok(store::scheduler::next_due_after(&mut tx, after).await?)
     }
 
-    /// Whether the database holds a Discord bot's games, challenges or servers: the console,
-    /// which empties the outbox after every command and moves the scheduler's clock ahead with
-    /// `/wait`, must not play in it.
-    pub async fn holds_discord(&self) -> Result<bool, HostError> {
-        let mut tx = self.db.begin_read().await?;
-        Ok(store::scheduler::holds_discord(&mut tx).await?)
-    }
-
     /// The latest moment the database recorded (unix seconds): the scheduler's last run or a
     /// game's last change, if any. The console's clock, which `/wait` moves ahead, resumes
     /// from it.

@@ -92,20 +92,8 @@ pub fn run_with(
         .map_err(|e| CliError::Input(format!("cannot start the async runtime: {e}")))?;
     runtime.block_on(async {
         let lang = args.language();
-        let db = open(&args.db, lang).await?;
-        let host = Host::new(db);
-        // Its outbox would be emptied of what players must still be shown, and its games timed
-        // out by a clock that `/wait` runs ahead.
-        let discord = host.holds_discord().await;
-        if !matches!(discord, Ok(false)) {
-            let name = args.db.to_str().map_or_else(|| args.db.display().to_string(), crate::store::redacted);
-            let sentence = match discord {
-                Ok(_) => tr!(lang, "console-db-of-discord", name = name),
-                Err(error) => tr!(lang, "console-db-unavailable", name = name, error = error.to_string()),
-            };
-            host.db().close().await;
-            return Err(console_error(lang, &sentence));
-        }
+        refuse_discord(&args.db, lang).await?;
+        let host = Host::new(open(&args.db, lang).await?);
         let boards = (!args.no_png).then(|| args.boards.clone());
         let mut session = Session::new(host, boards).with_lang(lang);
         session.resume_clock().await.map_err(|message| console_error(lang, &message))?;
@@ -169,12 +157,38 @@ fn console_error(lang: Lang, message: &str) -> CliError {
     CliError::Said(tr!(lang, "console-error", message = message))
 }
 
+/// `--db` as a URL, when it is shaped like one. Anything so shaped goes to `Db::open`, which
+/// refuses the kinds it does not store games in by their scheme (`mysql://user:secret@host/db`);
+/// opened as a file name instead, its error printed the whole URL, password included.
+fn as_url(path: &Path) -> Option<&str> {
+    path.to_str().filter(|text| text.contains("://") || crate::store::Backend::of_url(text).is_some())
+}
+
+/// Refuses a Discord bot's database, before opening (and so migrating) it: the console empties
+/// the outbox after every command, of what the bot's players are still to be shown, and `/wait`
+/// runs the scheduler's clock ahead, which would time their games out early. What cannot be
+/// read here is left to [`open`] to say.
+async fn refuse_discord(path: &Path, lang: Lang) -> Result<(), CliError> {
+    let url = as_url(path);
+    if url.is_some_and(|url| crate::store::Backend::of_url(url).is_none()) {
+        return Ok(());
+    }
+    match crate::store::holds_discord_as_is(url, path).await {
+        Ok(true) => {
+            let name = url.map_or_else(|| path.display().to_string(), crate::store::redacted);
+            Err(console_error(lang, &tr!(lang, "console-db-of-discord", name = name)))
+        }
+        Ok(false) => Ok(()),
+        Err(error) => {
+            tracing::info!(%error, "cannot look into the database before opening it");
+            Ok(())
+        }
+    }
+}
+
 /// Opens `--db`: a file name, or a database URL (`sqlite://…`, `postgres://…`).
 async fn open(path: &Path, lang: Lang) -> Result<Db, CliError> {
-    // Anything shaped like a URL goes to `Db::open`, which refuses the kinds it does not store
-    // games in by their scheme (`mysql://user:secret@host/db`); opened as a file name instead,
-    // its error printed the whole URL, password included.
-    let url = path.to_str().filter(|text| text.contains("://") || crate::store::Backend::of_url(text).is_some());
+    let url = as_url(path);
     let opened = match url {
         Some(url) => Db::open(url).await,
         None => Db::open_file(path).await,

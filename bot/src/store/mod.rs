@@ -574,6 +574,46 @@ pub fn redacted(url: &str) -> String {
 
 /// The `Any` driver's URL of the `SQLite` file `filename`. `SQLite` percent-decodes the file
 /// name, so the characters a URL would read otherwise (`%`, `?`, `#`) are encoded.
+/// Whether the database at `url` (as [`Db::open`] takes it; a file name opens as `SQLite`) holds
+/// a Discord bot's games, challenges or servers (see [`scheduler::holds_discord`]), read as it is:
+/// nothing is created or migrated, so that a tool that must not use such a database (the
+/// console) refuses it before it changes anything. A database that does not exist yet, or has
+/// none of those tables, holds nothing.
+pub async fn holds_discord_as_is(url: Option<&str>, file: &std::path::Path) -> Result<bool, sqlx::Error> {
+    let url = match url {
+        Some(url) if Backend::of_url(url) == Some(Backend::Postgres) => url.to_owned(),
+        sqlite => {
+            let options = match sqlite {
+                Some(url) => SqliteConnectOptions::from_str(url)?,
+                None => SqliteConnectOptions::new().filename(file),
+            };
+            let file = options.get_filename();
+            if !file.is_file() {
+                return Ok(false);
+            }
+            // Read-write, as any reader of a WAL database must be, but never created.
+            sqlite_url(&file.to_string_lossy()).replace("?mode=rwc", "?mode=rw")
+        }
+    };
+    sqlx::any::install_default_drivers();
+    let mut conn = AnyConnection::connect(&url).await?;
+    let sql = match Backend::of(&conn) {
+        Backend::Sqlite => "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = $1",
+        Backend::Postgres => {
+            "SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = $1"
+        }
+    };
+    let mut present = 0;
+    for table in ["games", "challenges", "servers"] {
+        let found: i64 = sqlx::query_scalar(sql).bind(table).fetch_one(&mut conn).await?;
+        present += usize::from(found > 0);
+    }
+    // Every schema since the first has the three tables; one with only some is no bot's.
+    let holds = present == 3 && scheduler::holds_discord(&mut conn).await?;
+    conn.close().await?;
+    Ok(holds)
+}
+
 fn sqlite_url(filename: &str) -> String {
     let mut url = String::from("sqlite:");
     for c in filename.chars() {
