@@ -540,3 +540,23 @@ fn the_weak_levels_count_the_nodes_they_search() {
     assert!(one > root_moves, "level 1: {one} nodes for {root_moves} root moves");
     assert!(two > root_moves * root_moves / 2, "level 2: {two} nodes for {root_moves} root moves");
 }
+
+/// One searcher serves games of every variant in turn (a pool thread of the bot). Its table is
+/// keyed by the pieces and the side to move alone, so a search under other rules must not read
+/// what the last one stored: Copenhagen and Fetlar share their start, and this board.
+#[test]
+fn a_searcher_reused_under_other_rules_answers_as_a_fresh_one() {
+    let board = "/3ttttt3/5t5/5TT3t/t10/3tT1T1t1t/tt1TK1TT2t/t1t2TT3t/tT9/4Tt5/2T8/3tttt1t2/";
+    let mut reused = Searcher::new();
+    let copenhagen = game(Variant::Copenhagen, &[], board, Side::Attackers);
+    let fetlar = game(Variant::Fetlar, &[], board, Side::Attackers);
+    let limits = Limits::depth(3);
+    reused.analyse(&copenhagen, &limits).expect("a move");
+    let after = reused.analyse(&fetlar, &limits).expect("a move");
+    let fresh = Searcher::new().analyse(&fetlar, &limits).expect("a move");
+    assert_eq!((after.best, after.score, after.nodes), (fresh.best, fresh.score, fresh.nodes));
+    // And back: the Copenhagen answer is a fresh one's too.
+    let back = reused.analyse(&copenhagen, &limits).expect("a move");
+    let fresh = Searcher::new().analyse(&copenhagen, &limits).expect("a move");
+    assert_eq!((back.best, back.score), (fresh.best, fresh.score));
+}

@@ -137,10 +137,6 @@ impl Session {
             "rules" => {
                 self.game = otn::parse_rules(rest).ok().and_then(|rules| Position::new(rules).ok()).map(Game::new);
                 (self.ours, self.refused) = (None, None);
-                // A new game: the table's hashes cover the pieces and the side to move, not the
-                // rules, so the last game's entries would be read as this one's (Copenhagen and
-                // Fetlar share their start).
-                self.searcher = Searcher::new();
                 if self.game.is_none() {
                     say(out, "error 0")?;
                 }

@@ -33,9 +33,14 @@ use std::time::{Duration, Instant};
 use rand_core::Rng;
 
 use crate::board::{Engine as Board, State};
-use crate::{Game, Move, Position, Side};
+use crate::{Game, Move, Position, Rules, Side};
 use search::{Budget, Packed, Searcher as Core, unpack};
 pub use search::{Draws, WIN, WIN_BOUND};
+
+/// The most nodes the weak levels (1 and 2) spend scoring the moves at their depth before they
+/// score them one ply deep instead (see [`Searcher::choose_within`]): some 2 s on one core, and
+/// far above what a game's positions need (level 2 from Sea Battle 15's start: 66,700).
+pub const WEAK_NODE_CAP: u64 = 1_000_000;
 
 /// How long a search may run. Every limit given applies; the search stops at the first one
 /// reached, except that the first iteration (depth 1 and its quiescence search) always
@@ -154,6 +159,10 @@ pub struct Analysis {
 #[derive(Debug)]
 pub struct Searcher {
     core: Core,
+    /// The rules of the last search. The table's entries are keyed by the pieces and the side
+    /// to move alone, so a search under other rules (Copenhagen and Fetlar share a start) clears
+    /// it first: a pool thread's searcher serves games of every variant in turn.
+    rules: Option<Rules>,
 }
 
 impl Default for Searcher {
@@ -174,7 +183,15 @@ impl Searcher {
     /// A searcher with a table of `2^bits` entries (24 bytes each), `bits` within 10 to 26.
     #[must_use]
     pub fn with_table_bits(bits: u32) -> Searcher {
-        Searcher { core: Core::new(bits.clamp(10, 26)) }
+        Searcher { core: Core::new(bits.clamp(10, 26)), rules: None }
+    }
+
+    /// Clears what the last search learned when it was under other rules than `rules`.
+    fn prepare(&mut self, rules: &Rules) {
+        if self.rules.as_ref() != Some(rules) {
+            self.core.clear_table();
+            self.rules = Some(rules.clone());
+        }
     }
 
     /// The same searcher, scoring a drawn repetition as `draws` says (by default
@@ -199,6 +216,7 @@ impl Searcher {
         let start = Instant::now();
         let (history, reversible_from) = history(game);
         let position = game.position();
+        self.prepare(position.rules());
         let board = position.engine();
         let tables = eval::Tables::new(board);
         let budget = Budget {
@@ -238,9 +256,16 @@ impl Searcher {
     /// [`Level::node_limits`] for reproducible matches).
     ///
     /// Levels 1 and 2 take only the depth from `limits` (at most 3): they score every root move
-    /// with a full-window search to that depth, which no time or node limit stops, and draw
-    /// from those scores. `nodes` counts that search.
+    /// with a full-window search to that depth and draw from those scores. Neither their time
+    /// nor their node budget stops that search; only, where it would pass [`WEAK_NODE_CAP`]
+    /// nodes (positions full of captures on the large boards, where level 2 took up to 4.8 s),
+    /// the moves are scored one ply deep instead. `nodes` counts all of it.
     pub fn choose_within(&mut self, game: &Game, level: Level, limits: &Limits, seed: u64) -> Option<Analysis> {
+        self.choose_capped(game, level, limits, seed, WEAK_NODE_CAP)
+    }
+
+    /// [`Searcher::choose_within`], with the weak levels' scoring capped at `cap` nodes.
+    fn choose_capped(&mut self, game: &Game, level: Level, limits: &Limits, seed: u64, cap: u64) -> Option<Analysis> {
         let Some((temperature, margin)) = level.budget().softmax else {
             return self.analyse(game, limits);
         };
@@ -249,11 +274,21 @@ impl Searcher {
         }
         let (history, reversible_from) = history(game);
         let position = game.position();
+        self.prepare(position.rules());
         let board = position.engine();
         let tables = eval::Tables::new(board);
-        let depth = limits.depth.unwrap_or(level.budget().depth).clamp(1, 3);
-        let (scored, nodes) =
-            self.core.score_root_moves(board, &tables, position.state(), &history, reversible_from, depth);
+        let mut depth = limits.depth.unwrap_or(level.budget().depth).clamp(1, 3);
+        let state = position.state();
+        let (mut scored, mut nodes) =
+            self.core.score_root_moves(board, &tables, state, &history, reversible_from, depth, cap);
+        if scored.is_none() {
+            // Deterministic, as the cap counts nodes: the same position falls back alike.
+            depth = 1;
+            let (shallow, more) =
+                self.core.score_root_moves(board, &tables, state, &history, reversible_from, depth, u64::MAX);
+            (scored, nodes) = (shallow, nodes + more);
+        }
+        let scored = scored?;
         let &(_, best) = scored.first()?;
         let pick = if best >= WIN_BOUND {
             scored[0]
@@ -370,4 +405,30 @@ fn history(game: &Game) -> (Vec<u64>, usize) {
         }
     }
     (hashes, reversible_from)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Variant;
+
+    /// Level 2 scores Sea Battle 15's start two plies deep in some 66,700 nodes: under a cap of
+    /// 1,000 it scores it one ply deep instead, the same way every time, and counts the nodes of
+    /// both.
+    #[test]
+    fn a_weak_levels_scoring_past_its_cap_falls_back_to_one_ply() {
+        let game = Game::new(Position::new(Variant::SeaBattle15.rules()).expect("a preset's start"));
+        let level = Level::new(2).expect("a level");
+        let limits = level.node_limits();
+        let full = Searcher::new().choose_capped(&game, level, &limits, 7, u64::MAX).expect("a move");
+        assert_eq!(full.depth, 2);
+        assert!(full.nodes > 1_000, "{full:?}");
+        let capped = Searcher::new().choose_capped(&game, level, &limits, 7, 1_000).expect("a move");
+        assert_eq!(capped.depth, 1, "{capped:?}");
+        assert!(game.position().legal_moves().contains(&capped.best), "{capped:?}");
+        let one_ply = Searcher::new().choose_capped(&game, level, &Limits::depth(1), 7, u64::MAX).expect("a move");
+        assert!(capped.nodes >= one_ply.nodes + 1_000, "both searches counted: {capped:?} {one_ply:?}");
+        let again = Searcher::new().choose_capped(&game, level, &limits, 7, 1_000).expect("a move");
+        assert_eq!((again.best, again.nodes), (capped.best, capped.nodes), "deterministic");
+    }
 }

@@ -187,6 +187,11 @@ impl Searcher {
         }
     }
 
+    /// Forgets every stored position (a search under other rules follows).
+    pub(crate) fn clear_table(&mut self) {
+        self.table.fill(None);
+    }
+
     pub(crate) fn set_draws(&mut self, draws: Draws) {
         self.draws = draws;
     }
@@ -302,7 +307,9 @@ impl Searcher {
     }
 
     /// Every root move's score at `depth`, searched with a full window (for the softmax of the
-    /// weak levels), best first, and the nodes searched for them.
+    /// weak levels), best first, and the nodes searched for them; `None` for the scores when
+    /// `nodes` ran out first (the nodes are counted all the same).
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn score_root_moves(
         &mut self,
         board: &Board,
@@ -311,9 +318,10 @@ impl Searcher {
         history: &[u64],
         reversible_from: usize,
         depth: u32,
-    ) -> (Vec<(Packed, i32)>, u64) {
+        nodes: u64,
+    ) -> (Option<Vec<(Packed, i32)>>, u64) {
         let hash = hash(board, s);
-        let budget = Budget { depth, nodes: u64::MAX, deadline: None, soft_deadline: None };
+        let budget = Budget { depth, nodes, deadline: None, soft_deadline: None };
         let draw = self.draw_for(board, tables, s.to_move);
         let mut run = Run {
             board,
@@ -325,7 +333,7 @@ impl Searcher {
             nodes: 0,
             budget,
             stopped: false,
-            may_stop: false,
+            may_stop: nodes != u64::MAX,
             excluded: &[],
             draw,
         };
@@ -335,10 +343,13 @@ impl Searcher {
         let mut out = Vec::with_capacity(root.len());
         for m in root {
             let score = self.child_score(&mut run, m, depth as i32 - 1, 0, -INFINITY, INFINITY, false);
+            if run.stopped {
+                return (None, run.nodes);
+            }
             out.push((m, score));
         }
         out.sort_by_key(|&(m, score)| (std::cmp::Reverse(score), m));
-        (out, run.nodes)
+        (Some(out), run.nodes)
     }
 
     /// Plays `m` at `ply`, scores the child from the mover's view, and takes it back.
