@@ -17,6 +17,7 @@ in_english_and_russian!(
     a_thread_discord_fails_to_make_for_a_while_is_made_once_it_is_back,
     when_a_games_thread_is_deleted_the_game_goes_on_in_the_channel,
     when_a_games_thread_is_locked_the_game_goes_on_in_the_channel,
+    a_game_begun_in_a_thread_closed_to_the_bot_never_moves_to_its_channel,
     only_managers_change_the_server_settings,
     personal_settings_round_trip_and_style_the_boards_a_player_shows,
     a_bad_default_clock_is_refused_and_a_good_one_times_new_challenges,
@@ -299,6 +300,43 @@ async fn when_a_games_thread_is_locked_the_game_goes_on_in_the_channel(locale: &
     assert_eq!(notice.channel_id, CHANNEL, "in the channel, the thread being locked");
     assert!(fake.requests().iter().any(|r| posts_in_thread(r) && r.status == 400), "the thread was tried first");
     table.assert_no_english(NOT_ENGLISH);
+    bot.stop().await;
+}
+
+/// A game challenged in a thread people opened (a private one, perhaps) lives there: when the
+/// thread is closed to the bot, its notices are refused, but they never go to the parent
+/// channel, before people who could not see the thread.
+async fn a_game_begun_in_a_thread_closed_to_the_bot_never_moves_to_its_channel(locale: &'static str) {
+    const THREAD: u64 = 1_500_000_000_000_000_103;
+    let (fake, bot) = served("thread-begun-closed").await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale };
+    let typed = |player: Player, subcommand: &str, options: &Value, users: &[Player]| {
+        fake.push_interaction(in_thread(table.command_payload(player, subcommand, options, users), CHANNEL, THREAD))
+    };
+    let options = json!({ "opponent": BOB.id, "variant": "brandubh", "side": 0 });
+    let card = fake.wait_for_original(&typed(ALICE, "challenge", &options, &[BOB])).await;
+    assert_eq!(card.channel_id, THREAD);
+    // The bot loses its access to the thread (a private thread it was never added to).
+    let posts_in_thread =
+        move |r: &Recorded| r.method == "POST" && r.path == format!("/api/v10/channels/{THREAD}/messages");
+    fake.fail_next(posts_in_thread, usize::MAX, Fault::Refused { status: 403, code: 50_001 });
+    let accept = table.says("Accept", "Принять");
+    let accept = card.button_labels().into_iter().find(|(label, _)| label == accept).expect("an Accept button").1;
+    let _ = table.click(BOB, &card, &accept, None);
+    fake.wait_for("the first notice, refused", |r| posts_in_thread(r) && r.status == 403).await;
+    let played = typed(ALICE, "move", &json!({ "notation": "d2-c2" }), &[]);
+    assert!(private_answer(&fake, &played).await.starts_with(table.says("You played", "Вы сыграли")));
+    board_at(&fake, card.id, 1, 1).await;
+    let refused = |fake: &FakeDiscord| fake.requests().iter().filter(|r| posts_in_thread(r) && r.status == 403).count();
+    for _ in 0..100 {
+        if refused(&fake) >= 2 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert!(refused(&fake) >= 2, "Bob's notice was tried in the thread too");
+    let in_channel: Vec<StoredMessage> = fake.all_messages().into_iter().filter(|m| m.channel_id == CHANNEL).collect();
+    assert!(in_channel.is_empty(), "nothing in the parent channel: {in_channel:#?}");
     bot.stop().await;
 }
 

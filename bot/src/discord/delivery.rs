@@ -315,7 +315,8 @@ async fn deliver(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(
     // refused and given up. Only for a post into the game's thread: a refused edit of the board
     // (a message of the channel) says nothing about the thread.
     if let (BotError::Discord(refused), Some(game)) = (&error, item.show.game())
-        && thread_refused(discord_code(refused), &item.show)
+        && let Some(gone) = thread_refused(discord_code(refused), &item.show)
+        && (gone || bot_opened_thread(data, game).await?)
         && data.host.leave_thread(game, now()).await?
     {
         tracing::info!(game, %text, "the game's thread is gone or closed to the bot; it goes on in its channel");
@@ -390,9 +391,9 @@ fn failure(error: &BotError) -> Failure {
 const UNKNOWN_CHANNEL: isize = 10_003;
 
 /// Whether Discord's refusal `code` of `show` means the game's thread is out of reach: gone
-/// (10003), or closed to the bot for a post into it ("Missing Access" 50001, "Missing
-/// Permissions" 50013, "Thread is locked" 50083).
-fn thread_refused(code: Option<isize>, show: &Show) -> bool {
+/// (10003: `Some(true)`), or closed to the bot for a post into it ("Missing Access" 50001,
+/// "Missing Permissions" 50013, "Thread is locked" 50083: `Some(false)`).
+fn thread_refused(code: Option<isize>, show: &Show) -> Option<bool> {
     let posts_in_thread = matches!(
         show,
         Show::YourMove { .. }
@@ -403,10 +404,20 @@ fn thread_refused(code: Option<isize>, show: &Show) -> bool {
             | Show::NewBoard { .. }
     );
     match code {
-        Some(UNKNOWN_CHANNEL) => true,
-        Some(50_001 | 50_013 | 50_083) => posts_in_thread,
-        _ => false,
+        Some(UNKNOWN_CHANNEL) => Some(true),
+        Some(50_001 | 50_013 | 50_083) if posts_in_thread => Some(false),
+        _ => None,
     }
+}
+
+/// Whether the game's thread is one the bot opened under its board (servers with a thread per
+/// game), not the thread the game was challenged in. Only the former may hand the game to its
+/// channel when it is closed to the bot: a game begun in a private thread would otherwise go on
+/// in its parent channel, before people who could not see it.
+async fn bot_opened_thread(data: &Data, game: GameId) -> Result<bool, crate::host::HostError> {
+    let view = data.host.show(game).await?;
+    let board = data.host.board_message(game).await?;
+    Ok(matches!((view.place.thread, board), (Some(thread), Some(board)) if board.channel_id != thread))
 }
 
 /// "Unknown Message" (10008) or "Unknown Channel" (10003): the message is gone.
