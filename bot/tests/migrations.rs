@@ -264,15 +264,24 @@ async fn upgrading_a_database_with_games_backs_it_up_beside_the_file_first() {
 /// A start killed while copying, or refused for a full disk, leaves a partial copy; a start
 /// that copied but then failed to migrate leaves a whole one. Under a service manager that
 /// restarts the bot in a loop, neither may pile up: the next start removes the partial copies
-/// and keeps one whole copy per version.
+/// and keeps one whole copy per version. But another process starting at the same moment keeps
+/// its own copy, whole or being written.
 #[tokio::test]
 async fn backups_left_by_earlier_starts_do_not_pile_up() {
     let path = temp_path("backup-loop");
     version_2_database(&path, 3).await;
     let name = path.file_name().unwrap().to_string_lossy().into_owned();
     let beside = |suffix: &str| path.with_file_name(format!("{name}{suffix}"));
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs();
     for leftover in [".v2-backup-100.partial", ".v1-backup-50.partial", ".v2-backup-200"] {
         std::fs::write(beside(leftover), b"an earlier start's copy").unwrap();
+    }
+    // Another process's copy being written now, and one it finished a moment later than this
+    // start's (its clock a little ahead): both are its to keep.
+    let writing = format!("v2-backup-{}.partial", now - 60);
+    let later = format!("v2-backup-{}", now + 5);
+    for theirs in [&writing, &later] {
+        std::fs::write(beside(&format!(".{theirs}")), b"another process's copy").unwrap();
     }
     // Someone else's files alike in name are left alone.
     std::fs::write(beside(".v2-backup-notes.txt"), b"mine").unwrap();
@@ -283,6 +292,10 @@ async fn backups_left_by_earlier_starts_do_not_pile_up() {
         .filter_map(|found| found.strip_prefix(&format!("{name}.")).map(str::to_owned))
         .filter(|found| found.starts_with('v'))
         .collect();
+    for theirs in [&writing, &later] {
+        assert!(left.contains(theirs), "{theirs} kept: {left:?}");
+    }
+    left.retain(|found| found != &writing && found != &later);
     left.sort();
     assert_eq!(left.len(), 2, "{left:?}");
     assert!(

@@ -297,8 +297,10 @@ async fn backup(conn: &mut SqliteConnection, version: i64) -> Result<(), Migrate
     let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
     let target = with_suffix(&file, &format!(".v{version}-backup-{now}"));
     let partial = with_suffix(&target, ".partial");
-    // VACUUM INTO also refuses to overwrite a file.
-    for old in backups_of(&file, |_, partial| partial) {
+    // VACUUM INTO also refuses to overwrite a file. A partial copy younger than a few minutes
+    // may be another process's, starting on the same file at this moment (the backup runs
+    // before the migration's lock): it is left to finish.
+    for old in backups_of(&file, |_, time, partial| partial && time.saturating_add(ABANDONED_AFTER) < now) {
         let _ = std::fs::remove_file(old);
     }
     let copied = sqlx::query("VACUUM INTO ?").bind(partial.to_string_lossy().into_owned()).execute(&mut *conn).await;
@@ -310,18 +312,22 @@ async fn backup(conn: &mut SqliteConnection, version: i64) -> Result<(), Migrate
         let _ = std::fs::remove_file(&partial);
         return Err(MigrateError::Backup(sqlx::Error::Io(error)));
     }
-    for older in backups_of(&file, |of, partial| of == version && !partial) {
-        if older != target {
-            let _ = std::fs::remove_file(older);
-        }
+    // Strictly older copies only: two processes backing up at once each keep their own, and
+    // the later one's survives the other's cleanup.
+    for older in backups_of(&file, |of, time, partial| of == version && time < now && !partial) {
+        let _ = std::fs::remove_file(older);
     }
     tracing::info!(backup = %target.display(), games, "backed up the database before migrating it");
     Ok(())
 }
 
+/// How old (in seconds, by its name) a partial copy must be to be taken for one a killed or
+/// failed start left behind rather than one being written.
+const ABANDONED_AFTER: u64 = 15 * 60;
+
 /// The backups beside `file` (`<file>.v<version>-backup-<time>`, with `.partial` while being
-/// written) that `keep(version, partial)` chooses.
-fn backups_of(file: &Path, keep: impl Fn(i64, bool) -> bool) -> Vec<PathBuf> {
+/// written) that `keep(version, time, partial)` chooses.
+fn backups_of(file: &Path, keep: impl Fn(i64, u64, bool) -> bool) -> Vec<PathBuf> {
     let (Some(dir), Some(name)) = (file.parent(), file.file_name()) else { return Vec::new() };
     let prefix = format!("{}.v", name.to_string_lossy());
     let Ok(entries) = std::fs::read_dir(if dir.as_os_str().is_empty() { Path::new(".") } else { dir }) else {
@@ -338,8 +344,8 @@ fn backups_of(file: &Path, keep: impl Fn(i64, bool) -> bool) -> Vec<PathBuf> {
                 Some(time) => (time, true),
                 None => (rest, false),
             };
-            time.parse::<u64>().ok()?;
-            keep(version, partial).then(|| entry.path())
+            let time = time.parse::<u64>().ok()?;
+            keep(version, time, partial).then(|| entry.path())
         })
         .collect()
 }
