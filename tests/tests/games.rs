@@ -447,6 +447,25 @@ async fn a_card_whose_answer_was_lost_is_closed_at_expiry_and_one_never_shown_is
     let state: String =
         sqlx::query_scalar("SELECT state FROM challenges WHERE id = 2").fetch_one(db.pool()).await.unwrap();
     assert_eq!(state, "cancelled");
+
+    // Every try of the third fails on the way back, the first after Discord showed the card:
+    // read back, it stands.
+    let payload = table.command_payload(ALICE, "challenge", &options, &[BOB]);
+    let path = callback(&payload);
+    fake.fail_next(move |r| r.path == path, 3, Fault::AppliedThenServerError(500));
+    let card = fake.wait_for_original(&fake.push_interaction(payload)).await;
+    assert!(!card.custom_ids().is_empty(), "{card:#?}");
+    let recorded = "SELECT count(*) FROM challenge_messages WHERE challenge_id = 3";
+    for _ in 0..100 {
+        if sqlx::query_scalar::<_, i64>(recorded).fetch_one(db.pool()).await.unwrap() == 1 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    let state: String =
+        sqlx::query_scalar("SELECT state FROM challenges WHERE id = 3").fetch_one(db.pool()).await.unwrap();
+    assert_eq!(state, "open", "the card is there: the challenge stands");
+    assert_eq!(sqlx::query_scalar::<_, i64>(recorded).fetch_one(db.pool()).await.unwrap(), 1);
     db.close().await;
     bot.stop().await;
 }

@@ -359,13 +359,19 @@ pub async fn challenge(
         Ok(handle) => handle.message().await.map(std::borrow::Cow::into_owned),
         // A first try reached Discord and only its answer was lost: the card is there.
         Err(error) if is_already_acknowledged(&error) => original_response(ctx).await,
+        // The last try may have failed after Discord showed the card (a timeout, a 5xx on the
+        // way back): then it is there, and its challenge stands.
         Err(error) => {
-            // Nobody can see the challenge, so nobody could answer it, and its challenger could
-            // not withdraw it: it would only count against their open challenges for a day.
-            if let Err(cancelled) = ctx.data().host.cancel(challenge.id, challenge.challenger.id, now()).await {
-                tracing::warn!(challenge = challenge.id, error = %cancelled, "could not withdraw a challenge never shown");
-            }
-            return Err(error.into());
+            let Ok(card) = original_response(ctx).await else {
+                // Nobody can see the challenge, so nobody could answer it, and its challenger
+                // could not withdraw it: it would only count against their open challenges for
+                // a day.
+                if let Err(cancelled) = ctx.data().host.cancel(challenge.id, challenge.challenger.id, now()).await {
+                    tracing::warn!(challenge = challenge.id, error = %cancelled, "could not withdraw a challenge never shown");
+                }
+                return Err(error.into());
+            };
+            Ok(card)
         }
     };
     match card {
@@ -401,13 +407,14 @@ async fn answer_deferred(ctx: Context<'_>, reply: CreateReply) -> Result<(), Bot
 }
 
 /// The answer already given to this command's interaction, read back from Discord (after a try
-/// whose answer was lost: poise is told it was given, so that later answers follow it up).
+/// whose answer was lost: poise is then told it was given, so that later answers follow it up).
 async fn original_response(ctx: Context<'_>) -> Result<serenity::Message, serenity::Error> {
     let poise::Context::Application(app) = ctx else {
         return Err(serenity::Error::Other("a prefix command has no interaction to read back"));
     };
+    let message = with_retries(|| app.interaction.get_response(ctx.http())).await?;
     app.has_sent_initial_response.store(true, std::sync::atomic::Ordering::SeqCst);
-    with_retries(|| app.interaction.get_response(ctx.http())).await
+    Ok(message)
 }
 
 /// The engine's move in the caller's unrated game against the bot, drawn on the board.
