@@ -146,7 +146,13 @@ console-digest = digest for { $player }: your turn in { $count ->
 }: { $games }
 console-digest-game = #{ $id } ({ $variant } against { $opponent }{ $left })
 console-left = , { $left } left
-console-paused-games = { $player } may now end games { $games } with /claim, without a result: the bot was removed from their server.
+console-paused-games = { $player } may now end { $count ->
+    [one] game { $games }
+   *[other] games { $games }
+} with /claim, without a result: the bot was removed from { $count ->
+    [one] its server
+   *[other] their server
+}.
 console-grace = the scheduler was not running: the deadlines of games { $games } moved to { $after } from now
 
 console-game-over = game #{ $id } is over: { $result }

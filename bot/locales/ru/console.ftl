@@ -156,7 +156,13 @@ console-digest = сводка для { $player }: ваш ход в { $count ->
 }: { $games }
 console-digest-game = №{ $id } ({ $variant }, соперник: { $opponent }{ $left })
 console-left = , осталось { $left }
-console-paused-games = { $player } теперь может закончить партии { $games } без результата командой /claim: бота удалили с их сервера.
+console-paused-games = { $player } теперь может закончить { $count ->
+    [1] партию { $games }
+   *[other] партии { $games }
+} без результата командой /claim: бота удалили с { $count ->
+    [1] её сервера
+   *[other] их сервера
+}.
 console-grace = планировщик не работал: сроки партий { $games } сдвинуты и теперь истекают через { $after }
 
 console-game-over = партия №{ $id } окончена: { $result }

@@ -579,13 +579,16 @@ impl Host {
     /// lane goes on with its next item. The caller logs it. An item no longer pending stays as
     /// it is.
     pub async fn give_up(&self, id: i64, error: &str, now: i64) -> Result<(), HostError> {
-        retrying!({
-            tracing::warn!(item = id, error, "an outbox item was given up");
+        let given_up = retrying!({
             let mut tx = self.db.begin_write().await?;
-            store::outbox::give_up(&mut tx, id, error, now).await?;
+            let given_up = store::outbox::give_up(&mut tx, id, error, now).await?;
             tx.commit().await?;
-            Ok(())
-        })
+            Ok::<_, HostError>(given_up)
+        })?;
+        if given_up {
+            tracing::warn!(item = id, error, "an outbox item was given up");
+        }
+        Ok(())
     }
 
     /// The newest pending board item of a game. Read before the game is drawn, it names every

@@ -196,8 +196,9 @@ impl Host {
     }
 
     /// The first moment after `after` when a tick has something to do: a game's reminder,
-    /// time-out or claim notice, a challenge's expiry or a digest. `None` when nothing is
-    /// scheduled. Games in servers the bot has left wait for its return, not for a moment.
+    /// time-out or claim notice, a challenge's expiry, a digest, or the notice that a server's
+    /// paused games may be ended. `None` when nothing is scheduled. Games in servers the bot has
+    /// left wait for its return, not for a moment.
     pub async fn next_due_after(&self, after: i64) -> Result<Option<i64>, HostError> {
         let mut tx = self.db.begin_read().await?;
         Ok(store::scheduler::next_due_after(&mut tx, after).await?)
@@ -214,8 +215,8 @@ impl Host {
     }
 
     /// Finds and marks done everything due at `now` (see the module docs): first the downtime
-    /// check, then the due games, expired challenges and digests in small batches, each its own
-    /// transaction that marks its items done before it commits.
+    /// check, then the due games, expired challenges, digests and paused-games notices in small
+    /// batches, each its own transaction that marks its items done before it commits.
     pub async fn tick(&self, now: i64) -> Result<Vec<Due>, HostError> {
         let mut due = Vec::new();
         if let Some(grace) = self.tick_begins(now).await? {

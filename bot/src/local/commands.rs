@@ -922,7 +922,13 @@ impl Session {
             }
             Due::PausedGames(paused) => {
                 let ids: Vec<String> = paused.games.iter().map(|g| text::short_number(g.id, lang)).collect();
-                tr!(lang, "console-paused-games", player = self.at(&paused.user), games = ids.join(", "))
+                tr!(
+                    lang,
+                    "console-paused-games",
+                    player = self.at(&paused.user),
+                    count = ids.len(),
+                    games = ids.join(", ")
+                )
             }
             Due::Grace { until, games } => {
                 let ids: Vec<String> = games.iter().map(|g| text::short_number(*g, lang)).collect();

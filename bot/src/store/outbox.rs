@@ -170,9 +170,10 @@ pub async fn failed(
     .await
 }
 
-/// Gives an item up: it stays in the table, marked, with its last error.
-pub async fn give_up(conn: &mut AnyConnection, id: i64, error: &str, now: i64) -> Result<(), sqlx::Error> {
-    sqlx::query(
+/// Gives an item up: it stays in the table, marked, with its last error. False when it was no
+/// longer pending.
+pub async fn give_up(conn: &mut AnyConnection, id: i64, error: &str, now: i64) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query(
         "UPDATE outbox SET state = 'given_up', last_error = $1, finished_at = $2 WHERE id = $3 AND state = 'pending'",
     )
     .bind(error)
@@ -180,7 +181,7 @@ pub async fn give_up(conn: &mut AnyConnection, id: i64, error: &str, now: i64) -
     .bind(id)
     .execute(conn)
     .await?;
-    Ok(())
+    Ok(done.rows_affected() == 1)
 }
 
 /// The query of [`stale_boards`].
