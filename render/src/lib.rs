@@ -270,8 +270,8 @@ impl Renderer {
     }
 
     /// A game as an animated GIF: the start position, then one frame per ply with the move
-    /// marked (every n-th ply beyond [`GifOptions::max_frames`]), the result in the footer of
-    /// the last frame. Frames after the first hold only the rectangle that changed, with
+    /// marked (every n-th ply beyond [`GifOptions::max_frames`]), the first footer under the
+    /// start only, none under the plies, and the result in the footer of the last frame. Frames after the first hold only the rectangle that changed, with
     /// unchanged pixels transparent.
     pub fn render_gif(&self, game: &Game, options: &GifOptions) -> Result<Vec<u8>, RenderError> {
         let mut position = game.start().clone();
@@ -296,6 +296,10 @@ impl Renderer {
         gif.full(&canvas, first_delay)?;
 
         let stride = plies.len().div_ceil(options.max_frames.max(1)).max(1);
+        // The start's footer ("Start · Attackers to move") is true of the first frame only: the
+        // first frame after it clears it (frames keep the pixels they do not change), and the
+        // last one writes the result.
+        let mut footer_cleared = false;
         for (i, played) in plies.iter().enumerate() {
             position.play_unchecked(played.mv);
             let last = i + 1 == plies.len();
@@ -306,6 +310,11 @@ impl Renderer {
             let next = draw::scene(&layout, &position, Some(&LastMove::from(played)), &marks, options.king)?;
             let changed: Vec<usize> = (0..next.cells.len()).filter(|&c| next.cells[c] != scene.cells[c]).collect();
             let mut rect = changed.iter().map(|&c| draw::cell_rect(&layout, c)).reduce(Rect::union);
+            let clear_footer = !last && !footer_cleared;
+            if clear_footer {
+                let footer = layout.footer_rect();
+                rect = Some(rect.map_or(footer, |r| r.union(footer)));
+            }
             if last {
                 let footer = layout.footer_rect();
                 rect = Some(rect.map_or(footer, |r| r.union(footer)));
@@ -319,6 +328,10 @@ impl Renderer {
             let before = encode::snapshot(&canvas, rect);
             for &c in &changed {
                 draw::draw_cell(&mut canvas, &layout, sprites, c, next.cells[c]);
+            }
+            if clear_footer {
+                draw::draw_footer(&mut canvas, &layout, palette, &self.font, "");
+                footer_cleared = true;
             }
             if last {
                 draw::draw_frames(&mut canvas, &layout, palette, &next.frames);

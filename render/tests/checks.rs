@@ -256,6 +256,13 @@ fn a_gif_has_the_callers_captions_on_its_first_and_last_frames() {
     let last = image::DynamicImage::ImageRgba8(frames[4].clone()).to_rgb8();
     let final_png = png(game.position(), "Attackers win · time", game.moves().last().map(LastMove::from));
     assert!(last == final_png, "the GIF's last frame differs from the PNG with the result");
+    // The frames between say nothing under the board: the start's words are not theirs.
+    let mut position = game.start().clone();
+    for (i, played) in game.moves()[..3].iter().enumerate() {
+        position.play_unchecked(played.mv);
+        let frame = image::DynamicImage::ImageRgba8(frames[i + 1].clone()).to_rgb8();
+        assert!(frame == png(&position, "", Some(LastMove::from(played))), "frame {} has an empty footer", i + 1);
+    }
 }
 
 #[test]
