@@ -146,10 +146,18 @@ impl Fonts {
         // The zero-width (non-)joiners choose letter forms in shaped scripts (Persian writes
         // ZWNJ inside words); elsewhere they only glue emoji, which no face has.
         let shaped = needs_shaping(text);
+        // Combining marks in a row after one letter: a few are writing (Vietnamese stacks two),
+        // dozens are "Zalgo" text, which stacks far above and below the line over the card's
+        // other lines (nothing clips a glyph to its line).
+        let mut marks_in_row = 0;
         for c in text.chars().take(MAX_CHARS * 4) {
             let c = if c.is_whitespace() { ' ' } else { c };
             let joiner = matches!(c, '\u{200C}' | '\u{200D}');
             if c.is_control() || (is_invisible(c) && !(shaped && joiner)) {
+                continue;
+            }
+            marks_in_row = if is_combining_mark(c) { marks_in_row + 1 } else { 0 };
+            if marks_in_row > MAX_MARKS_IN_ROW {
                 continue;
             }
             if c == ' ' {
@@ -381,9 +389,37 @@ fn needs_shaping(text: &str) -> bool {
 }
 
 /// Code points that only modify their neighbours (variation selectors, joiners, tags, skin
-/// tones) and have no glyph of their own.
+/// tones) and have no glyph of their own, and the blank "letters" people pick for a name that
+/// looks empty (the Hangul fillers, the Braille blank, the combining grapheme joiner): a faces
+/// may hold a glyph for them, but it draws nothing, and the name must fall back.
 fn is_invisible(c: char) -> bool {
-    matches!(c, '\u{200B}'..='\u{200F}' | '\u{2028}'..='\u{202E}' | '\u{2060}'..='\u{206F}' | '\u{FE00}'..='\u{FE0F}' | '\u{FEFF}' | '\u{E0000}'..='\u{E007F}' | '\u{1F3FB}'..='\u{1F3FF}')
+    matches!(
+        c,
+        '\u{00AD}'
+            | '\u{034F}'
+            | '\u{115F}'..='\u{1160}'
+            | '\u{17B4}'..='\u{17B5}'
+            | '\u{180B}'..='\u{180F}'
+            | '\u{200B}'..='\u{200F}'
+            | '\u{2028}'..='\u{202E}'
+            | '\u{2060}'..='\u{206F}'
+            | '\u{2800}'
+            | '\u{3164}'
+            | '\u{FE00}'..='\u{FE0F}'
+            | '\u{FEFF}'
+            | '\u{FFA0}'
+            | '\u{E0000}'..='\u{E007F}'
+            | '\u{1F3FB}'..='\u{1F3FF}'
+    )
+}
+
+/// The most combining marks kept in a row (see [`Fonts::clean`]).
+const MAX_MARKS_IN_ROW: usize = 3;
+
+/// The general-purpose combining marks (diacritics that stack on any letter), as "Zalgo" text
+/// piles them up.
+fn is_combining_mark(c: char) -> bool {
+    matches!(c, '\u{0300}'..='\u{036F}' | '\u{1AB0}'..='\u{1AFF}' | '\u{1DC0}'..='\u{1DFF}' | '\u{20D0}'..='\u{20FF}' | '\u{FE20}'..='\u{FE2F}')
 }
 
 #[cfg(test)]
@@ -397,6 +433,17 @@ mod tests {
         assert_eq!(fonts.clean("Bob \u{1F6E1}\u{FE0F}"), "Bob");
         assert_eq!(fonts.clean("\u{7}Ann\nLee "), "Ann Lee");
         assert!(!fonts.clean("a\u{1F600}b").contains('?'));
+    }
+
+    /// A few marks on a letter are writing (Vietnamese stacks two); dozens are "Zalgo" text,
+    /// which would stack over the card's other lines.
+    #[test]
+    fn combining_marks_are_kept_a_few_at_a_time() {
+        let fonts = Fonts::new();
+        assert_eq!(fonts.clean("Nguyễn Thị"), "Nguyễn Thị");
+        let zalgo = format!("a{}b", "\u{0316}".repeat(78));
+        assert_eq!(fonts.clean(&zalgo), format!("a{}b", "\u{0316}".repeat(3)));
+        assert_eq!(fonts.clean("e\u{0301}\u{0302}"), "e\u{0301}\u{0302}");
     }
 
     #[test]
@@ -417,6 +464,10 @@ mod tests {
         let fonts = Fonts::new();
         assert_eq!(fonts.name_or("", "Player 1"), "Player 1");
         assert_eq!(fonts.name_or("\u{1F600}\u{200D}", "Игрок 2"), "Игрок 2");
+        // Names people make to look empty: each draws nothing, so the fallback stands.
+        for blank in ["\u{3164}", "\u{3164}\u{3164}", "\u{115F}\u{1160}", "\u{2800}", "\u{034F}", "\u{FFA0}"] {
+            assert_eq!(fonts.name_or(blank, "Player 3"), "Player 3", "{blank:?}");
+        }
         assert_eq!(fonts.name_or("Anna", "Player 1"), "Anna");
     }
 
