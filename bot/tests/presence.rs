@@ -150,6 +150,35 @@ support::both! {
 }
 
 support::both! {
+    async fn a_return_during_the_bots_downtime_does_not_bring_an_untimed_claim_forward() {
+        // Default downtime and grace: the bot is down while the server takes it back.
+        let host = host().await;
+        host.tick(NOW).await.unwrap();
+        let game = game_in(&host, PLACE, "none", NOW).await;
+        // A timed game elsewhere, whose deadline passes while the bot is down: the grace shows.
+        let elsewhere = game_in(&host, Place { guild: GUILD + 1, ..PLACE }, "1h", NOW).await;
+        let turn = NOW + HOUR;
+        move_at(&host, game.id, turn).await;
+        let left = NOW + 2 * HOUR;
+        host.server_left(GUILD, left).await.unwrap();
+        // Five days later the bot connects again; the server's return is written before the
+        // scheduler's first tick, which then finds the downtime and gives its grace.
+        let back = NOW + 5 * DAY;
+        host.server_back(GUILD, back).await.unwrap();
+        let found = host.tick(back + 1).await.unwrap();
+        assert!(found.iter().any(|due| matches!(due, Due::Grace { games, .. } if games == &[elsewhere.id])), "{found:?}");
+        // Bob's hour before the removal counts; the days away and the grace do not bring the
+        // claim forward: it is two weeks after his turn, less that hour, from the return.
+        let claimable_at = back + CLAIM_AFTER - (left - turn);
+        assert_eq!(host.games(alice().id, false).await.unwrap()[0].claimable_at, Some(claimable_at));
+        let early = host.claim(game.id, alice().id, back + 2 * HOUR).await.unwrap_err();
+        assert!(matches!(early, HostError::ClaimTooSoon { claimable_at: at, .. } if at == claimable_at), "{early:?}");
+        let found = run(&host, back + 2, back + 2 * DAY, HOUR).await;
+        assert!(found.iter().all(|(_, due)| !matches!(due, Due::Claimable(_))), "{found:?}");
+    }
+}
+
+support::both! {
     async fn after_two_weeks_away_either_player_may_end_a_paused_game_without_a_result() {
         let host = host().await.with_grace(1000 * DAY, HOUR);
         // A rated game well under way, timed, and alice to move: nobody could win it by claim.

@@ -420,10 +420,15 @@ pub async fn extend_deadlines(
     .await
 }
 
-/// The downtime grace of untimed games in the servers on `shards`: those that would come due
-/// (may be claimed) before `until` come due at `until`, as if their turn had begun
-/// `claim_after` seconds before it. Their turn's start serves nothing but claims, so moving it
-/// changes nothing else. Paused games are left as they are, as by [`extend_deadlines`].
+/// The downtime grace of untimed games in the servers on `shards`: those that may be claimed
+/// before `until` (their turn began more than `claim_after` before it) come due at `until`, as
+/// if their turn had begun `claim_after` seconds before it. Their turn's start serves nothing
+/// but claims, so moving it changes nothing else. Paused games are left as they are, as by
+/// [`extend_deadlines`].
+///
+/// Judged by the claim's own moment, not by `next_due_at`: a game is also due at once when its
+/// server took the bot back ([`resume_guild`]), a moment that says nothing of its claim, and a
+/// turn begun an hour ago must not become claimable an hour later.
 pub async fn extend_claims(
     conn: &mut AnyConnection,
     until: i64,
@@ -433,13 +438,13 @@ pub async fn extend_claims(
     let (count, first, last, _) = ServedShards::bound(Some((shards, 0)));
     let done = sqlx::query(
         "UPDATE games SET turn_started_at = $1, next_due_at = $2 \
-         WHERE status = 'ongoing' AND clock_seconds IS NULL AND next_due_at IS NOT NULL AND next_due_at < $3 \
+         WHERE status = 'ongoing' AND clock_seconds IS NULL AND next_due_at IS NOT NULL AND turn_started_at < $3 \
          AND (guild_id >> 22) % $4 BETWEEN $5 AND $6 \
          AND guild_id NOT IN (SELECT id FROM servers WHERE left_at IS NOT NULL)",
     )
     .bind(until.saturating_sub(claim_after))
     .bind(until)
-    .bind(until)
+    .bind(until.saturating_sub(claim_after))
     .bind(count)
     .bind(first)
     .bind(last)
