@@ -581,6 +581,26 @@ support::both! {
 }
 
 support::both! {
+    async fn a_draw_offer_lapses_when_a_takeback_changes_the_position_it_answered() {
+        let host = host().await;
+        let g = game(&host, "copenhagen").await;
+        host.play(g.id, alice().id, "d1-d3", None, NOW).await.unwrap();
+        host.play(g.id, bob().id, "f4-f3", None, NOW).await.unwrap();
+        // Alice offers a draw and moves: her own offer stands after her move.
+        host.draw(g.id, alice().id, OfferAction::Offer, None, NOW).await.unwrap();
+        host.play(g.id, alice().id, "h1-h3", None, NOW).await.unwrap();
+        // Bob takes back his move and her reply: the game is back before the offer.
+        host.takeback(g.id, bob().id, OfferAction::Offer, None, NOW).await.unwrap();
+        let outcome = host.takeback(g.id, alice().id, OfferAction::Accept, None, NOW).await.unwrap();
+        assert!(matches!(outcome, OfferOutcome::Accepted { plies_taken_back: 2, .. }));
+        assert!(host.board_state(g.id).await.unwrap().offers.is_empty(), "the board shows no offer");
+        let refused = refused!(host, host.draw(g.id, bob().id, OfferAction::Accept, None, NOW));
+        assert!(matches!(refused, HostError::NoOffer { .. }), "{refused:?}");
+        assert!(host.show(g.id).await.unwrap().ending.is_none());
+    }
+}
+
+support::both! {
     async fn a_board_from_before_a_takeback_is_refused_at_the_same_ply_by_its_moves_tag() {
         let host = host().await;
         let g = game(&host, "copenhagen").await;

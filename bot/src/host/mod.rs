@@ -1199,6 +1199,9 @@ async fn take_back(
     store::moves::truncate(conn, game_id, ply).await?;
     store::games::set_moves(conn, game_id, ply, &movetext(&loaded.game), now).await?;
     store::offers::resolve(conn, offer.id, "accepted", now).await?;
+    // An open draw offer answered a position that is no longer on the board: accepted now, it
+    // would end a game in one it was never made in. (The board drawn below shows it gone.)
+    store::offers::lapse_all(conn, game_id, now).await?;
     loaded.row.ply = ply;
     // A takeback begins a fresh turn, untimed ones included (see `play_checked`).
     let to_move = loaded.game.position().to_move();
