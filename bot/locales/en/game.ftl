@@ -197,6 +197,7 @@ no-games = No games in progress. Start one with { CMD("challenge") }.
 no-games-other = { $player } has no games in progress.
 reminder-halfway = { $player }, it is your move in game #{ $id } ({ $variant }); half your time is gone, and it runs out { $when }.
 reminder-last = { $player }, last warning: your time in game #{ $id } ({ $variant }) runs out { $when }, and then you lose the game.
+reminder-last-aborts = { $player }, last warning: your time in game #{ $id } ({ $variant }) runs out { $when }, and then the game is called off without a result, as it has not reached the second move.
 digest-title = { $count ->
     [one] Your move in 1 game
    *[other] Your move in { $count } games

@@ -1028,11 +1028,13 @@ pub enum Whose<'a> {
     Other(&'a User),
 }
 
-/// A reminder to move: at half time, or the last warning.
+/// A reminder to move: at half time, or the last warning (which says what the deadline does:
+/// before the second move it calls the game off, without a result, rather than losing it).
 #[must_use]
 pub fn reminder(reminder: &Reminder, lang: Lang) -> String {
     let id = match reminder.kind {
         ReminderKind::Halfway => "reminder-halfway",
+        ReminderKind::LastWarning if reminder.ply < crate::host::PLIES_TO_COUNT => "reminder-last-aborts",
         ReminderKind::LastWarning => "reminder-last",
     };
     tr!(
@@ -1115,6 +1117,39 @@ mod tests {
             claimable_at: None,
             paused_since: None,
         }
+    }
+
+    /// The last warning says what the deadline does: before the second move it calls the game
+    /// off, without a result; after it, the player loses.
+    #[test]
+    fn the_last_warning_says_whether_the_deadline_loses_or_calls_off_the_game() {
+        let warning = |ply: usize, lang: Lang| {
+            let last = Reminder {
+                game: 3,
+                place: crate::host::Place { guild: 1, channel: 2, thread: None },
+                variant: "brandubh".to_owned(),
+                kind: ReminderKind::LastWarning,
+                player: User::new(7, "Bob"),
+                opponent: User::new(8, "Ann"),
+                side: Side::Defenders,
+                ply,
+                deadline_at: 1_000,
+                dm: false,
+            };
+            reminder(&last, lang)
+        };
+        assert_eq!(
+            warning(1, english()),
+            "<@7>, last warning: your time in game #3 (Brandubh) runs out <t:1000:R>, and then the game is called off \
+             without a result, as it has not reached the second move."
+        );
+        assert_eq!(
+            warning(1, russian()),
+            "<@7>, последнее предупреждение: время в партии №3 (Брандубх) истекает <t:1000:R>, и тогда партия будет \
+             прервана без результата: до второго хода она не дошла."
+        );
+        assert!(warning(2, english()).ends_with("and then you lose the game."), "{}", warning(2, english()));
+        assert!(warning(2, russian()).ends_with("и тогда вы проиграете партию."), "{}", warning(2, russian()));
     }
 
     #[test]
