@@ -784,6 +784,9 @@ support::both! {
         assert_eq!(imported.ply, moves.len());
         assert_eq!(imported.ending, host.show(g.id).await.unwrap().ending);
         assert_eq!(imported.position, host.show(g.id).await.unwrap().position);
+        // The record has no dates: its summary claims no duration (the import took none).
+        assert_eq!(host.summary(imported.id).await.unwrap().duration, None);
+        assert!(host.summary(g.id).await.unwrap().duration.is_some());
     }
 }
 

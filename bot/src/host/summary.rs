@@ -87,7 +87,8 @@ fn summarise(loaded: &Loaded, rating_changes: Vec<RatingChange>) -> Summary {
         captured_by_defenders: by_defenders,
         created_at: row.created_at,
         finished_at: row.finished_at,
-        duration: row.finished_at.map(|end| (end - row.created_at).max(0)),
+        // An imported record has no dates: it was stored and ended at the moment of its import.
+        duration: row.finished_at.filter(|_| !row.imported).map(|end| (end - row.created_at).max(0)),
         rating_changes,
         review: None,
         record: record.clone(),

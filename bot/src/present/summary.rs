@@ -73,11 +73,12 @@ pub fn summary_text(summary: &Summary, lang: Lang) -> EmbedText {
         attackers = summary.captured_by_attackers,
         defenders = summary.captured_by_defenders
     ));
-    lines.push(if let Some(seconds) = summary.duration {
-        tr!(lang, "summary-duration", duration = duration(seconds, lang))
-    } else {
-        tr!(lang, "summary-started", when = timestamp(lang, summary.created_at))
-    });
+    // An imported record has no dates (its moment is the import's): neither line says anything.
+    if let Some(seconds) = summary.duration {
+        lines.push(tr!(lang, "summary-duration", duration = duration(seconds, lang)));
+    } else if !game.imported {
+        lines.push(tr!(lang, "summary-started", when = timestamp(lang, summary.created_at)));
+    }
     // The host lists the global changes first, then the server's.
     let mut scopes: Vec<Scope> = Vec::new();
     for change in &summary.rating_changes {
@@ -510,6 +511,18 @@ mod tests {
             "Король ушёл на a1.\nНападающие: alice · Защитники: bob\nВариант: Копенгагенский хнефатафл\n\
              Ходов: 23 (45 полуходов)\nЗахвачено фигур: нападающими 5, защитниками 3\nДлительность: 2 дн. 3 ч"
         );
+    }
+
+    #[test]
+    fn an_imported_games_summary_gives_it_no_duration_or_start() {
+        let mut s = summary(Some(ended(Some(Side::Attackers), EndReason::Resignation)), Conclusion::Agreement);
+        s.game.imported = true;
+        s.duration = None;
+        let en = summary_text(&s, english());
+        assert!(en.description.ends_with("Imported game: not rated."), "{}", en.description);
+        assert!(!en.description.contains("Duration") && !en.description.contains("Started"), "{}", en.description);
+        let ru = summary_text(&s, russian());
+        assert!(!ru.description.contains("Длительность") && !ru.description.contains("Начата"), "{}", ru.description);
     }
 
     #[test]
