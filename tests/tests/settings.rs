@@ -253,16 +253,24 @@ async fn a_thread_discord_fails_to_make_for_a_while_is_made_once_it_is_back(loca
     bot.stop().await;
 }
 
-async fn when_a_games_thread_is_deleted_the_game_goes_on_in_the_channel(locale: &'static str) {
-    let (fake, bot) = served("thread-deleted").await;
-    let table = Table { fake: &fake, channel: CHANNEL, locale };
-    let turned_on = settings(&fake, From::manager(&table, EVE), &[option("threads", json!(true))]);
-    assert!(private_answer(&fake, &turned_on).await.starts_with(table.says("Saved.", "Сохранено.")));
-    let board = start_game(&table).await;
+/// With a thread per game turned on, a game started at `table`: its board, and the thread
+/// its first notice went to.
+async fn game_with_a_thread(table: &Table<'_>) -> (StoredMessage, u64) {
+    let fake = table.fake;
+    let turned_on = settings(fake, From::manager(table, EVE), &[option("threads", json!(true))]);
+    assert!(private_answer(fake, &turned_on).await.starts_with(table.says("Saved.", "Сохранено.")));
+    let board = start_game(table).await;
     let begun = table.says("your move: game #1", "ваш ход: партия №1");
     let notice = fake.wait_for_message("Alice's first notice", |m| m.content.contains(begun)).await;
     let thread = fake.threads()[0].id;
     assert_eq!(notice.channel_id, thread);
+    (board, thread)
+}
+
+async fn when_a_games_thread_is_deleted_the_game_goes_on_in_the_channel(locale: &'static str) {
+    let (fake, bot) = served("thread-deleted").await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale };
+    let (board, thread) = game_with_a_thread(&table).await;
 
     // A moderator deletes the thread; the game goes on, its messages back in the channel.
     fake.delete_channel(thread);
@@ -279,13 +287,7 @@ async fn when_a_games_thread_is_deleted_the_game_goes_on_in_the_channel(locale: 
 async fn when_a_games_thread_is_locked_the_game_goes_on_in_the_channel(locale: &'static str) {
     let (fake, bot) = served("thread-locked").await;
     let table = Table { fake: &fake, channel: CHANNEL, locale };
-    let turned_on = settings(&fake, From::manager(&table, EVE), &[option("threads", json!(true))]);
-    assert!(private_answer(&fake, &turned_on).await.starts_with(table.says("Saved.", "Сохранено.")));
-    let board = start_game(&table).await;
-    let begun = table.says("your move: game #1", "ваш ход: партия №1");
-    let notice = fake.wait_for_message("Alice's first notice", |m| m.content.contains(begun)).await;
-    let thread = fake.threads()[0].id;
-    assert_eq!(notice.channel_id, thread);
+    let (board, thread) = game_with_a_thread(&table).await;
 
     // A moderator locks the thread: Discord refuses the bot's posts there for good ("Thread is
     // locked"). The game goes on, its messages back in the channel, and none is lost.

@@ -222,43 +222,14 @@ impl Host {
         if let Some(grace) = self.tick_begins(now).await? {
             due.push(grace);
         }
-        let mut taken = 0;
-        while taken < BATCH {
-            let (found, items) = self.due_games(now, CLAIM.min(BATCH - taken)).await?;
-            due.extend(items);
-            taken += found;
-            if found < CLAIM {
-                break;
-            }
-        }
-        let mut taken = 0;
-        while taken < BATCH {
-            let items = self.expired_challenges(now, CLAIM.min(BATCH - taken)).await?;
-            let found = items.len() as i64;
-            due.extend(items);
-            taken += found;
-            if found < CLAIM {
-                break;
-            }
-        }
-        let mut taken = 0;
-        while taken < BATCH {
-            let (found, items) = self.due_digests(now, CLAIM.min(BATCH - taken)).await?;
-            due.extend(items);
-            taken += found;
-            if found < CLAIM {
-                break;
-            }
-        }
-        let mut taken = 0;
-        while taken < BATCH {
-            let (found, items) = self.due_paused_notices(now, CLAIM.min(BATCH - taken)).await?;
-            due.extend(items);
-            taken += found;
-            if found < CLAIM {
-                break;
-            }
-        }
+        in_batches(&mut due, |limit| self.due_games(now, limit)).await?;
+        in_batches(&mut due, |limit| async move {
+            let items = self.expired_challenges(now, limit).await?;
+            Ok((items.len() as i64, items))
+        })
+        .await?;
+        in_batches(&mut due, |limit| self.due_digests(now, limit)).await?;
+        in_batches(&mut due, |limit| self.due_paused_notices(now, limit)).await?;
         Ok(due)
     }
 
@@ -524,6 +495,25 @@ impl Host {
             aborts: ply < PLIES_TO_COUNT,
         })))
     }
+}
+
+/// Takes one kind of due item into `due`, `batch(limit)` at a time (each returns how many it
+/// took and what came due), [`CLAIM`] a batch, until a batch comes back short or [`BATCH`] were
+/// taken.
+async fn in_batches<F: Future<Output = Result<(i64, Vec<Due>), HostError>>>(
+    due: &mut Vec<Due>,
+    mut batch: impl FnMut(i64) -> F,
+) -> Result<(), HostError> {
+    let mut taken = 0;
+    while taken < BATCH {
+        let (found, items) = batch(CLAIM.min(BATCH - taken)).await?;
+        due.extend(items);
+        taken += found;
+        if found < CLAIM {
+            break;
+        }
+    }
+    Ok(())
 }
 
 /// Whether `user` asked for notices by DM too.
