@@ -207,6 +207,48 @@ async fn servers_left_before_paused_notices_have_theirs_counted_from_the_removal
     db.close().await;
 }
 
+/// Games with a thread from before 0022 are judged as the bot judged them until then: the thread
+/// is the bot's own when the game's board lives outside it (it opened the thread under the
+/// board), and people's when the board is inside (the game was challenged there).
+#[tokio::test]
+async fn threads_from_before_0022_are_the_bots_when_the_board_lives_outside_them() {
+    let path = temp_path("threads-opened-from-before");
+    let pool = raw_pool(&path).await;
+    sqlx_migrator(21).await.run(&pool).await.unwrap();
+    sqlx::query("INSERT INTO users (id, name, created_at, updated_at) VALUES (1, 'ann', 1, 1), (2, 'ben', 1, 1)")
+        .execute(&pool)
+        .await
+        .unwrap();
+    // Game 1: the bot's thread 70 under its board in channel 2; game 2: challenged in thread 80,
+    // its board there; game 3: no thread.
+    for (thread, board_channel) in [(Some(70_i64), 2_i64), (Some(80), 80), (None, 2)] {
+        let id: i64 = sqlx::query_scalar(
+            "INSERT INTO games (guild_id, channel_id, thread_id, variant, rules, attacker_id, defender_id, \
+             created_at, updated_at) VALUES (5, 2, ?, 'brandubh', 'dim:7', 1, 2, 1, 1) RETURNING id",
+        )
+        .bind(thread)
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+        sqlx::query("INSERT INTO board_messages (game_id, channel_id, message_id, updated_at) VALUES (?, ?, ?, 1)")
+            .bind(id)
+            .bind(board_channel)
+            .bind(100 + id)
+            .execute(&pool)
+            .await
+            .unwrap();
+    }
+    pool.close().await;
+    let db = Db::open_file(&path).await.expect("the old database opens");
+    let opened: Vec<(i64, i64)> =
+        sqlx::query_as("SELECT id, CASE WHEN thread_opened THEN 1 ELSE 0 END FROM games ORDER BY id")
+            .fetch_all(db.pool())
+            .await
+            .unwrap();
+    assert_eq!(opened, [(1, 1), (2, 0), (3, 0)]);
+    db.close().await;
+}
+
 #[tokio::test]
 async fn a_database_written_by_a_newer_binary_is_refused_with_one_sentence() {
     let path = temp_path("newer");

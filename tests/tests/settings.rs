@@ -287,7 +287,12 @@ async fn when_a_games_thread_is_deleted_the_game_goes_on_in_the_channel(locale: 
 async fn when_a_games_thread_is_locked_the_game_goes_on_in_the_channel(locale: &'static str) {
     let (fake, bot) = served("thread-locked").await;
     let table = Table { fake: &fake, channel: CHANNEL, locale };
-    let (board, thread) = game_with_a_thread(&table).await;
+    let (_, thread) = game_with_a_thread(&table).await;
+    // Alice posts the board anew: it goes into the thread, which is still the bot's own.
+    let posted = table.command(ALICE, "board", &json!({}), &[]);
+    fake.wait_for_original(&posted).await;
+    let board =
+        fake.wait_for_message("the board posted anew", |m| m.channel_id == thread && !m.attachments.is_empty()).await;
 
     // A moderator locks the thread: Discord refuses the bot's posts there for good ("Thread is
     // locked"). The game goes on, its messages back in the channel, and none is lost.

@@ -316,8 +316,7 @@ async fn deliver(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(
     // (a message of the channel) says nothing about the thread.
     if let (BotError::Discord(refused), Some(game)) = (&error, item.show.game())
         && let Some(gone) = thread_refused(discord_code(refused), &item.show)
-        && (gone || bot_opened_thread(data, game).await?)
-        && data.host.leave_thread(game, now()).await?
+        && data.host.leave_thread(game, !gone, now()).await?
     {
         tracing::info!(game, %text, "the game's thread is gone or closed to the bot; it goes on in its channel");
         return data.host.delivery_failed(item.id, &text, now_ms()).await.map(|_| ());
@@ -408,16 +407,6 @@ fn thread_refused(code: Option<isize>, show: &Show) -> Option<bool> {
         Some(50_001 | 50_013 | 50_083) if posts_in_thread => Some(false),
         _ => None,
     }
-}
-
-/// Whether the game's thread is one the bot opened under its board (servers with a thread per
-/// game), not the thread the game was challenged in. Only the former may hand the game to its
-/// channel when it is closed to the bot: a game begun in a private thread would otherwise go on
-/// in its parent channel, before people who could not see it.
-async fn bot_opened_thread(data: &Data, game: GameId) -> Result<bool, crate::host::HostError> {
-    let view = data.host.show(game).await?;
-    let board = data.host.board_message(game).await?;
-    Ok(matches!((view.place.thread, board), (Some(thread), Some(board)) if board.channel_id != thread))
 }
 
 /// "Unknown Message" (10008) or "Unknown Channel" (10003): the message is gone.

@@ -199,13 +199,15 @@ impl Host {
         })
     }
 
-    /// Forgets the thread of a game whose thread was deleted or closed to the bot (locked, or
-    /// its permissions there taken away), so that its messages go to its channel again; returns
-    /// whether it had one.
-    pub async fn leave_thread(&self, game_id: GameId, now: i64) -> Result<bool, HostError> {
+    /// Forgets the thread of a game whose thread was deleted, or (`opened_only`) one the bot
+    /// opened that is closed to it (locked, or its permissions there taken away), so that its
+    /// messages go to its channel again; returns whether it forgot one. A game challenged in a
+    /// thread people opened keeps it when it is only closed: a private thread's game must not go
+    /// on before people who could not see it.
+    pub async fn leave_thread(&self, game_id: GameId, opened_only: bool, now: i64) -> Result<bool, HostError> {
         retrying!({
             let mut tx = self.db.begin_write().await?;
-            let left = store::games::clear_thread(&mut tx, game_id, now).await?;
+            let left = store::games::clear_thread(&mut tx, game_id, opened_only, now).await?;
             tx.commit().await?;
             Ok(left)
         })

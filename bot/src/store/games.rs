@@ -287,8 +287,9 @@ pub async fn set_moves(
 
 /// Records the thread a game was given (servers with a thread per game).
 pub async fn set_thread(conn: &mut AnyConnection, id: i64, thread_id: i64, now: i64) -> Result<bool, sqlx::Error> {
-    let done = sqlx::query("UPDATE games SET thread_id = $1, updated_at = $2 WHERE id = $3")
+    let done = sqlx::query("UPDATE games SET thread_id = $1, thread_opened = $2, updated_at = $3 WHERE id = $4")
         .bind(thread_id)
+        .bind(true)
         .bind(now)
         .bind(id)
         .execute(conn)
@@ -296,13 +297,19 @@ pub async fn set_thread(conn: &mut AnyConnection, id: i64, thread_id: i64, now: 
     Ok(done.rows_affected() == 1)
 }
 
-/// Forgets a game's thread (it was deleted): its messages go to its channel again. False when it
-/// had none.
-pub async fn clear_thread(conn: &mut AnyConnection, id: i64, now: i64) -> Result<bool, sqlx::Error> {
+/// Forgets a game's thread (deleted, or closed to the bot): its messages go to its channel again.
+/// With `opened_only`, only a thread the bot opened (migration 0022). False when nothing was
+/// forgotten.
+pub async fn clear_thread(conn: &mut AnyConnection, id: i64, opened_only: bool, now: i64) -> Result<bool, sqlx::Error> {
     let done =
-        sqlx::query("UPDATE games SET thread_id = NULL, updated_at = $1 WHERE id = $2 AND thread_id IS NOT NULL")
+        sqlx::query(
+            "UPDATE games SET thread_id = NULL, thread_opened = $1, updated_at = $2 WHERE id = $3 AND thread_id IS NOT NULL \
+             AND (thread_opened OR NOT $4)",
+        )
+        .bind(false)
             .bind(now)
             .bind(id)
+            .bind(opened_only)
             .execute(conn)
             .await?;
     Ok(done.rows_affected() == 1)
