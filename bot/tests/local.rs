@@ -758,6 +758,16 @@ fn a_database_url_of_another_kind_is_refused_by_its_scheme_without_its_password(
     }
 }
 
+/// A `PostgreSQL` database the console cannot reach is refused before anything, with its URL
+/// redacted: the console does not play in a database it could not look into.
+#[test]
+fn an_unreachable_postgresql_database_is_refused_without_its_password() {
+    let stderr = console_refusing("en", std::path::Path::new("postgres://tafl:s3cret@db.invalid/tafl"));
+    assert!(stderr.starts_with("error: cannot open the database postgres://tafl:***@db.invalid/tafl: "), "{stderr}");
+    assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
+    assert!(!stderr.contains("s3cret"), "{stderr}");
+}
+
 #[test]
 fn the_console_speaks_the_terminals_language_by_default() {
     let mut child = Command::new(BIN)
@@ -836,8 +846,8 @@ async fn the_console_plays_on_a_postgresql_database_named_by_url() {
             .await
             .unwrap();
     assert_eq!((games, moves_stored), (1, moves.len() as i64), "the game and its moves are in PostgreSQL");
-    // A Discord bot's game in it: the console refuses the database from then on, the password
-    // never shown.
+    // A Discord bot's game in it: the console refuses the database from then on, naming it by
+    // its URL (redacted, as every URL the console prints).
     sqlx::query("UPDATE games SET guild_id = 5").execute(&pool).await.unwrap();
     pool.close().await;
     let stderr = tokio::task::spawn_blocking(move || console_refusing("en", &url)).await.unwrap();

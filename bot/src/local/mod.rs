@@ -166,22 +166,22 @@ fn as_url(path: &Path) -> Option<&str> {
 
 /// Refuses a Discord bot's database, before opening (and so migrating) it: the console empties
 /// the outbox after every command, of what the bot's players are still to be shown, and `/wait`
-/// runs the scheduler's clock ahead, which would time their games out early. What cannot be
-/// read here is left to [`open`] to say.
+/// runs the scheduler's clock ahead, which would time their games out early. A database that
+/// cannot be looked into is refused too, as [`open`] would refuse it: the console does not play
+/// in one it could not check.
 async fn refuse_discord(path: &Path, lang: Lang) -> Result<(), CliError> {
     let url = as_url(path);
     if url.is_some_and(|url| crate::store::Backend::of_url(url).is_none()) {
         return Ok(());
     }
+    let name = || url.map_or_else(|| path.display().to_string(), crate::store::redacted);
     match crate::store::holds_discord_as_is(url, path).await {
-        Ok(true) => {
-            let name = url.map_or_else(|| path.display().to_string(), crate::store::redacted);
-            Err(console_error(lang, &tr!(lang, "console-db-of-discord", name = name)))
-        }
+        Ok(true) => Err(console_error(lang, &tr!(lang, "console-db-of-discord", name = name()))),
         Ok(false) => Ok(()),
         Err(error) => {
-            tracing::info!(%error, "cannot look into the database before opening it");
-            Ok(())
+            tracing::info!(%error, db = %name(), "cannot look into the database before opening it");
+            let sentence = tr!(lang, "console-db-unavailable", name = name(), error = error.to_string());
+            Err(console_error(lang, &sentence))
         }
     }
 }

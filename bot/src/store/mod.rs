@@ -572,8 +572,6 @@ pub fn redacted(url: &str) -> String {
     crate::printable::printable(&shown).into_owned()
 }
 
-/// The `Any` driver's URL of the `SQLite` file `filename`. `SQLite` percent-decodes the file
-/// name, so the characters a URL would read otherwise (`%`, `?`, `#`) are encoded.
 /// Whether the database at `url` (as [`Db::open`] takes it; a file name opens as `SQLite`) holds
 /// a Discord bot's games, challenges or servers (see [`scheduler::holds_discord`]), read as it is:
 /// nothing is created or migrated, so that a tool that must not use such a database (the
@@ -597,11 +595,10 @@ pub async fn holds_discord_as_is(url: Option<&str>, file: &std::path::Path) -> R
     };
     sqlx::any::install_default_drivers();
     let mut conn = AnyConnection::connect(&url).await?;
+    // Names resolved as the query below resolves them (PostgreSQL's `search_path`).
     let sql = match Backend::of(&conn) {
         Backend::Sqlite => "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = $1",
-        Backend::Postgres => {
-            "SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = $1"
-        }
+        Backend::Postgres => "SELECT CASE WHEN to_regclass($1) IS NULL THEN 0 ELSE 1 END",
     };
     let mut present = 0;
     for table in ["games", "challenges", "servers"] {
@@ -610,10 +607,13 @@ pub async fn holds_discord_as_is(url: Option<&str>, file: &std::path::Path) -> R
     }
     // Every schema since the first has the three tables; one with only some is no bot's.
     let holds = present == 3 && scheduler::holds_discord(&mut conn).await?;
-    conn.close().await?;
+    // The answer is in: a failure to say goodbye changes nothing of it.
+    let _ = conn.close().await;
     Ok(holds)
 }
 
+/// The `Any` driver's URL of the `SQLite` file `filename`. `SQLite` percent-decodes the file
+/// name, so the characters a URL would read otherwise (`%`, `?`, `#`) are encoded.
 fn sqlite_url(filename: &str) -> String {
     let mut url = String::from("sqlite:");
     for c in filename.chars() {
