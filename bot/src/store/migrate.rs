@@ -296,7 +296,9 @@ async fn backup(conn: &mut SqliteConnection, version: i64) -> Result<(), Migrate
     }
     let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
     let target = with_suffix(&file, &format!(".v{version}-backup-{now}"));
-    let partial = with_suffix(&target, ".partial");
+    // Named by the process too: two processes starting on the file in the same second must not
+    // write (or remove) one partial copy.
+    let partial = with_suffix(&target, &format!(".{}.partial", std::process::id()));
     // VACUUM INTO also refuses to overwrite a file. A partial copy younger than a few minutes
     // may be another process's, starting on the same file at this moment (the backup runs
     // before the migration's lock): it is left to finish.
@@ -325,8 +327,8 @@ async fn backup(conn: &mut SqliteConnection, version: i64) -> Result<(), Migrate
 /// failed start left behind rather than one being written.
 const ABANDONED_AFTER: u64 = 15 * 60;
 
-/// The backups beside `file` (`<file>.v<version>-backup-<time>`, with `.partial` while being
-/// written) that `keep(version, time, partial)` chooses.
+/// The backups beside `file` (`<file>.v<version>-backup-<time>`, with `.<process>.partial`
+/// while being written) that `keep(version, time, partial)` chooses.
 fn backups_of(file: &Path, keep: impl Fn(i64, u64, bool) -> bool) -> Vec<PathBuf> {
     let (Some(dir), Some(name)) = (file.parent(), file.file_name()) else { return Vec::new() };
     let prefix = format!("{}.v", name.to_string_lossy());
@@ -340,8 +342,9 @@ fn backups_of(file: &Path, keep: impl Fn(i64, u64, bool) -> bool) -> Vec<PathBuf
             let rest = found.strip_prefix(&prefix)?;
             let (version, rest) = rest.split_once("-backup-")?;
             let version: i64 = version.parse().ok()?;
+            // `<time>.<process>.partial` while being written (an older binary's: `<time>.partial`).
             let (time, partial) = match rest.strip_suffix(".partial") {
-                Some(time) => (time, true),
+                Some(time) => (time.split_once('.').map_or(time, |(time, _)| time), true),
                 None => (rest, false),
             };
             let time = time.parse::<u64>().ok()?;
