@@ -781,7 +781,8 @@ pub struct Summary {
     pub captured_by_defenders: usize,
     pub created_at: i64,
     pub finished_at: Option<i64>,
-    /// Seconds from the game's creation to its end; `None` while it goes on.
+    /// Seconds from the game's creation to its end; `None` while it goes on, and for an
+    /// imported game (a record has no dates).
     pub duration: Option<i64>,
     /// Global scope first, attacker first; empty for a game not rated (or not yet finished).
     pub rating_changes: Vec<RatingChange>,

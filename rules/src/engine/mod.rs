@@ -279,6 +279,8 @@ impl Searcher {
         let tables = eval::Tables::new(board);
         let mut depth = limits.depth.unwrap_or(level.budget().depth).clamp(1, 3);
         let state = position.state();
+        // One ply deep is the fallback itself: it is never capped.
+        let cap = if depth > 1 { cap } else { u64::MAX };
         let (mut scored, mut nodes) =
             self.core.score_root_moves(board, &tables, state, &history, reversible_from, depth, cap);
         if scored.is_none() {
@@ -430,5 +432,9 @@ mod tests {
         assert!(capped.nodes >= one_ply.nodes + 1_000, "both searches counted: {capped:?} {one_ply:?}");
         let again = Searcher::new().choose_capped(&game, level, &limits, 7, 1_000).expect("a move");
         assert_eq!((again.best, again.nodes), (capped.best, capped.nodes), "deterministic");
+        // One ply deep is never capped: level 1 under the same cap scores once, as uncapped.
+        let level_one = Level::new(1).expect("a level");
+        let under_cap = Searcher::new().choose_capped(&game, level_one, &Limits::default(), 7, 10).expect("a move");
+        assert_eq!((under_cap.depth, under_cap.nodes), (1, one_ply.nodes));
     }
 }
