@@ -1069,3 +1069,28 @@ support::both! {
         assert_eq!(name(one).await, "Alicia");
     }
 }
+
+support::both! {
+    async fn a_thread_closed_to_the_bot_is_left_only_when_the_bot_opened_it() {
+        let host = host().await;
+        // The bot opened this game's thread under its board.
+        let opened = game(&host, "brandubh").await;
+        host.set_thread(opened.id, 70, NOW).await.unwrap();
+        // This one was challenged in a thread people opened.
+        let mut req = request(&alice(), Some(&bob()), "brandubh", SideChoice::Attackers);
+        req.place = tafl_bot::host::Place { thread: Some(80), ..PLACE };
+        let c = host.challenge(&req, NOW).await.unwrap();
+        let theirs = host.accept(c.id, &bob(), NOW).await.unwrap().game;
+        assert_eq!(theirs.place.thread, Some(80));
+
+        // Closed to the bot: only the bot's own thread hands its game to the channel.
+        assert!(!host.leave_thread(theirs.id, true, NOW).await.unwrap());
+        assert_eq!(host.show(theirs.id).await.unwrap().place.thread, Some(80));
+        assert!(host.leave_thread(opened.id, true, NOW).await.unwrap());
+        assert_eq!(host.show(opened.id).await.unwrap().place.thread, None);
+        // Deleted: any thread is forgotten, once.
+        assert!(host.leave_thread(theirs.id, false, NOW).await.unwrap());
+        assert!(!host.leave_thread(theirs.id, false, NOW).await.unwrap());
+        assert_eq!(host.show(theirs.id).await.unwrap().place.thread, None);
+    }
+}
