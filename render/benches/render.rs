@@ -37,17 +37,19 @@ fn main() {
 
     let game = common::scripted_game(Variant::Copenhagen, 60);
     let position = game.position();
-    for (label, theme, caption) in [
-        ("11x11 board, classic", Theme::Classic, false),
-        ("11x11 board, high contrast", Theme::HighContrast, false),
-        ("11x11 board with caption", Theme::Classic, true),
+    for (label, theme, names) in [
+        ("11x11 board, classic", Theme::Classic, None),
+        ("11x11 board, high contrast", Theme::HighContrast, None),
+        ("11x11 board with caption", Theme::Classic, Some(["Ragnhild", "Thorvald"])),
+        // The fallback faces and the shaping path (Japanese, Arabic joined right to left).
+        ("11x11 caption, kana + Arabic", Theme::Classic, Some(["さくら 田中", "محمد عبد الله"])),
     ] {
         let options = BoardOptions {
             theme,
             last_move: game.moves().last().map(LastMove::from),
-            caption: caption.then(|| Caption {
-                attackers: "Ragnhild".into(),
-                defenders: "Thorvald".into(),
+            caption: names.map(|[attackers, defenders]| Caption {
+                attackers: attackers.into(),
+                defenders: defenders.into(),
                 footer: "Move 31 · Defenders to move".into(),
                 to_move: Some(game.position().to_move()),
             }),

@@ -21,6 +21,7 @@
 mod cards;
 mod draw;
 mod encode;
+mod fonts;
 mod layout;
 mod sprites;
 mod text;
@@ -122,8 +123,9 @@ pub enum KingStyle {
 /// reader's language: the renderer holds none of its own.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Caption {
-    /// Display names. Untrusted text is fine: control characters are dropped, glyphs the font
-    /// lacks become `?`, long names are shortened.
+    /// Display names. Untrusted text is fine: control characters are dropped, each script the
+    /// cards draw is drawn here too (shaped where it must be), characters no bundled face has
+    /// (emoji) become one `?`, long names are shortened.
     pub attackers: String,
     pub defenders: String,
     /// The footer line, cleaned and shortened like names.
@@ -192,10 +194,9 @@ const SIZES: usize = ((MAX_SIZE - MIN_SIZE) / 2 + 1) as usize;
 /// of a board size and theme (and its coordinate frame per orientation) on first use.
 #[derive(Debug)]
 pub struct Renderer {
+    /// The boards' text, drawn from the same faces as the cards' (each parsed on first use, so
+    /// that a process drawing only Latin names never parses the others).
     font: Font,
-    /// The cards' faces, prepared on the first card so that a process drawing only boards
-    /// never parses them.
-    card_fonts: OnceLock<cards::Fonts>,
     palettes: [Palette; 2],
     prepared: Vec<OnceLock<Prepared>>,
 }
@@ -217,7 +218,6 @@ impl Renderer {
     pub fn new() -> Renderer {
         Renderer {
             font: Font::new(),
-            card_fonts: OnceLock::new(),
             palettes: Theme::ALL.map(Palette::new),
             prepared: (0..SIZES * Theme::ALL.len()).map(|_| OnceLock::new()).collect(),
         }
@@ -368,8 +368,8 @@ impl Renderer {
         cards::encode(&cards::leaderboard::draw(self.card_fonts(), card))
     }
 
-    fn card_fonts(&self) -> &cards::Fonts {
-        self.card_fonts.get_or_init(cards::Fonts::new)
+    fn card_fonts(&self) -> &fonts::Fonts {
+        self.font.faces()
     }
 
     /// A position drawn into an indexed canvas (not yet encoded).

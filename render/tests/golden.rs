@@ -90,6 +90,18 @@ fn cases() -> Vec<(&'static str, Vec<u8>)> {
     };
     png("custom-19-caption", &position, options);
 
+    // Names in scripts Noto Sans lacks, drawn from the cards' faces: Japanese against Arabic
+    // (shaped, right to left), a Russian footer.
+    let brandubh = game_after(Variant::Brandubh, &["d6-f6", "d5-e5"]);
+    let mut scripts = with_last(&brandubh, Theme::Classic);
+    scripts.caption = Some(Caption {
+        attackers: "さくら 田中".into(),
+        defenders: "محمد عبد الله".into(),
+        footer: "Ход 3 · ходят нападающие".into(),
+        to_move: Some(Side::Attackers),
+    });
+    png("brandubh-7-names-in-scripts", brandubh.position(), scripts);
+
     // A short game as a GIF: the start, one frame per ply, the result on the last frame.
     let start = from_otn(Variant::Brandubh.rules(), "/7/5T1/2K4/6t/4t2/7/3t3/", Side::Defenders);
     let game =

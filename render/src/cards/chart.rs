@@ -10,7 +10,7 @@ use imageproc::point::Point;
 use imageproc::rect::Rect as PxRect;
 
 use super::Colours;
-use super::fonts::{Fonts, Weight};
+use crate::fonts::{Fonts, Weight};
 
 pub(crate) fn rgba(c: [u8; 3]) -> Rgba<u8> {
     Rgba([c[0], c[1], c[2], 255])

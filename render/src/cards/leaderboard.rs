@@ -4,8 +4,8 @@
 use image::RgbaImage;
 
 use super::chart::{self, Plot};
-use super::fonts::{Fonts, Weight};
 use super::{Colours, LeaderboardCard};
+use crate::fonts::{Fonts, Weight};
 
 pub(crate) const WIDTH: u32 = 1200;
 const PAD: f32 = 28.0;

@@ -10,7 +10,6 @@
 //! [`crate::Renderer`], scaled down.
 
 mod chart;
-mod fonts;
 pub(crate) mod leaderboard;
 pub(crate) mod profile;
 pub(crate) mod summary;
@@ -20,8 +19,6 @@ use image::{ExtendedColorType, ImageEncoder, RgbaImage};
 use tafl_rules::{Game, Piece, Position, Side};
 
 use crate::{KingStyle, LastMove, Mark, RenderError, Theme};
-
-pub(crate) use fonts::Fonts;
 
 /// A player as a card shows them.
 #[derive(Clone, Debug, PartialEq)]

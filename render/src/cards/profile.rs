@@ -5,8 +5,8 @@ use image::RgbaImage;
 use tafl_rules::Side;
 
 use super::chart::{self, Panel};
-use super::fonts::{Fonts, Weight};
 use super::{Colours, ProfileCard, SideRecord, side_icon};
+use crate::fonts::{Fonts, Weight};
 
 pub(crate) const WIDTH: u32 = 1200;
 pub(crate) const HEIGHT: u32 = 720;

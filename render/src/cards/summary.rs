@@ -5,9 +5,9 @@
 use image::RgbaImage;
 
 use super::chart::{self, Panel, Plot};
-use super::fonts::{Fonts, Weight};
 use super::{CardPlayer, Colours, GameSeries, SummaryCard, side_icon};
 use crate::draw::Canvas;
+use crate::fonts::{Fonts, Weight};
 use crate::theme::Palette;
 use crate::{Layout, Theme};
 

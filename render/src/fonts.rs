@@ -1,7 +1,10 @@
-//! The cards' own fonts: a stack of embedded faces (from crates and from `render/fonts/`, never
+//! The renderer's fonts: a stack of embedded faces (from crates and from `render/fonts/`, never
 //! the system's) tried in order for every character, so that a name mixing scripts draws each
-//! letter from a face that has it. Characters no face has are left out, never drawn as `?` or an
-//! empty box.
+//! letter from a face that has it. Characters no face has are never drawn as an empty box: the
+//! cards leave them out, the boards mark them with one `?` (see [`Fonts::clean_with`]).
+//!
+//! The cards draw with [`Fonts::draw`] into RGBA images; the boards lay text out here and draw
+//! the glyphs into their indexed canvas themselves (`text.rs`).
 //!
 //! Two ways to lay text out. Latin, Cyrillic, Greek and CJK need no shaping: each character is
 //! its glyph, drawn left to right, run by run of one face (the fast path every Latin name takes,
@@ -19,7 +22,7 @@ use imageproc::drawing::draw_text_mut;
 
 /// Untrusted text is cut to this many characters before layout, so a 10,000-character name
 /// costs no more than a long one.
-const MAX_CHARS: usize = 80;
+pub(crate) const MAX_CHARS: usize = 80;
 
 /// A face's regular and bold files.
 type Pair = (&'static [u8], &'static [u8]);
@@ -28,21 +31,12 @@ type Pair = (&'static [u8], &'static [u8]);
 /// `render/fonts/README.md` for what each covers). A character is drawn by the first face that
 /// has it.
 const FALLBACKS: [Pair; 6] = [
-    (include_bytes!("../../fonts/NotoSansArabic-Regular.ttf"), include_bytes!("../../fonts/NotoSansArabic-Bold.ttf")),
-    (include_bytes!("../../fonts/NotoSansHebrew-Regular.ttf"), include_bytes!("../../fonts/NotoSansHebrew-Bold.ttf")),
-    (
-        include_bytes!("../../fonts/NotoSansDevanagari-Regular.ttf"),
-        include_bytes!("../../fonts/NotoSansDevanagari-Bold.ttf"),
-    ),
-    (include_bytes!("../../fonts/NotoSansThai-Regular.ttf"), include_bytes!("../../fonts/NotoSansThai-Bold.ttf")),
-    (
-        include_bytes!("../../fonts/NotoSansSC-Names-Regular.ttf"),
-        include_bytes!("../../fonts/NotoSansSC-Names-Bold.ttf"),
-    ),
-    (
-        include_bytes!("../../fonts/NotoSansKR-Hangul-Regular.ttf"),
-        include_bytes!("../../fonts/NotoSansKR-Hangul-Bold.ttf"),
-    ),
+    (include_bytes!("../fonts/NotoSansArabic-Regular.ttf"), include_bytes!("../fonts/NotoSansArabic-Bold.ttf")),
+    (include_bytes!("../fonts/NotoSansHebrew-Regular.ttf"), include_bytes!("../fonts/NotoSansHebrew-Bold.ttf")),
+    (include_bytes!("../fonts/NotoSansDevanagari-Regular.ttf"), include_bytes!("../fonts/NotoSansDevanagari-Bold.ttf")),
+    (include_bytes!("../fonts/NotoSansThai-Regular.ttf"), include_bytes!("../fonts/NotoSansThai-Bold.ttf")),
+    (include_bytes!("../fonts/NotoSansSC-Names-Regular.ttf"), include_bytes!("../fonts/NotoSansSC-Names-Bold.ttf")),
+    (include_bytes!("../fonts/NotoSansKR-Hangul-Regular.ttf"), include_bytes!("../fonts/NotoSansKR-Hangul-Bold.ttf")),
 ];
 
 /// One embedded face, parsed on first use: a card of Latin names never parses the others (the
@@ -129,8 +123,13 @@ impl Fonts {
         self.chain(weight).iter().position(|f| f.font().glyph_id(c).0 != 0)
     }
 
+    /// Face `face` of a chain, parsed.
+    pub(crate) fn face(&self, weight: Weight, face: usize) -> &FontRef<'static> {
+        self.chain(weight)[face].font()
+    }
+
     /// The scale of face `face` at `px`, its em matched to Noto Sans's.
-    fn scale(&self, weight: Weight, face: usize, px: f32) -> PxScale {
+    pub(crate) fn scale(&self, weight: Weight, face: usize, px: f32) -> PxScale {
         if face == 0 {
             return PxScale::from(px);
         }
@@ -142,6 +141,12 @@ impl Fonts {
     /// left out, runs of spaces collapsed. The order stays logical: drawing puts text written
     /// right to left in display order.
     pub(crate) fn clean(&self, text: &str) -> String {
+        self.clean_with(text, None)
+    }
+
+    /// [`Fonts::clean`], but each run of characters no face has (an emoji sequence is several
+    /// code points) becomes one `missing` instead of nothing, when given.
+    pub(crate) fn clean_with(&self, text: &str, missing: Option<char>) -> String {
         let mut out = String::new();
         // The zero-width (non-)joiners choose letter forms in shaped scripts (Persian writes
         // ZWNJ inside words); elsewhere they only glue emoji, which no face has.
@@ -166,6 +171,10 @@ impl Fonts {
                 }
             } else if self.face_of(Weight::Regular, c).is_some() && self.face_of(Weight::Bold, c).is_some() {
                 out.push(c);
+            } else if let Some(mark) = missing
+                && !out.ends_with(mark)
+            {
+                out.push(mark);
             }
             if out.chars().count() >= MAX_CHARS {
                 break;
@@ -375,7 +384,7 @@ impl Fonts {
 
 /// Whether `text` has a character of a script written right to left or with joined or
 /// reordered letters, which only shaping draws right.
-fn needs_shaping(text: &str) -> bool {
+pub(crate) fn needs_shaping(text: &str) -> bool {
     text.chars().any(|c| {
         matches!(c,
             '\u{0590}'..='\u{08FF}' // Hebrew, Arabic, Syriac, Thaana, N'Ko…
@@ -423,7 +432,7 @@ fn is_combining_mark(c: char) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     #[test]
@@ -482,7 +491,7 @@ mod tests {
     }
 
     /// A name in each script the bundled faces add, as people write them.
-    const NAMES: [(&str, &str); 8] = [
+    pub(crate) const NAMES: [(&str, &str); 8] = [
         ("Arabic", "محمد عبد الله"),
         ("Hebrew", "דוד כהן"),
         ("Devanagari", "अर्जुन शर्मा"),
