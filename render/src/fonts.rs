@@ -30,13 +30,15 @@ type Pair = (&'static [u8], &'static [u8]);
 /// The faces after Noto Sans, regular and bold, in the order they are tried (see
 /// `render/fonts/README.md` for what each covers). A character is drawn by the first face that
 /// has it.
-const FALLBACKS: [Pair; 6] = [
+const FALLBACKS: [Pair; 8] = [
     (include_bytes!("../fonts/NotoSansArabic-Regular.ttf"), include_bytes!("../fonts/NotoSansArabic-Bold.ttf")),
     (include_bytes!("../fonts/NotoSansHebrew-Regular.ttf"), include_bytes!("../fonts/NotoSansHebrew-Bold.ttf")),
     (include_bytes!("../fonts/NotoSansDevanagari-Regular.ttf"), include_bytes!("../fonts/NotoSansDevanagari-Bold.ttf")),
     (include_bytes!("../fonts/NotoSansThai-Regular.ttf"), include_bytes!("../fonts/NotoSansThai-Bold.ttf")),
     (include_bytes!("../fonts/NotoSansSC-Names-Regular.ttf"), include_bytes!("../fonts/NotoSansSC-Names-Bold.ttf")),
     (include_bytes!("../fonts/NotoSansKR-Hangul-Regular.ttf"), include_bytes!("../fonts/NotoSansKR-Hangul-Bold.ttf")),
+    (include_bytes!("../fonts/NotoSansArmenian-Regular.ttf"), include_bytes!("../fonts/NotoSansArmenian-Bold.ttf")),
+    (include_bytes!("../fonts/NotoSansGeorgian-Regular.ttf"), include_bytes!("../fonts/NotoSansGeorgian-Bold.ttf")),
 ];
 
 /// One embedded face, parsed on first use: a card of Latin names never parses the others (the
@@ -491,7 +493,7 @@ pub(crate) mod tests {
     }
 
     /// A name in each script the bundled faces add, as people write them.
-    pub(crate) const NAMES: [(&str, &str); 8] = [
+    pub(crate) const NAMES: [(&str, &str); 10] = [
         ("Arabic", "محمد عبد الله"),
         ("Hebrew", "דוד כהן"),
         ("Devanagari", "अर्जुन शर्मा"),
@@ -500,6 +502,8 @@ pub(crate) mod tests {
         ("Japanese", "さくら 田中"),
         ("Korean", "김민준"),
         ("Persian with ZWNJ", "می‌نا"),
+        ("Armenian", "Արամ Պետրոսյան"),
+        ("Georgian", "გიორგი ბერიძე"),
     ];
 
     #[test]
