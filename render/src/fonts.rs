@@ -30,7 +30,7 @@ type Pair = (&'static [u8], &'static [u8]);
 /// The faces after Noto Sans, regular and bold, in the order they are tried (see
 /// `render/fonts/README.md` for what each covers). A character is drawn by the first face that
 /// has it.
-const FALLBACKS: [Pair; 8] = [
+const FALLBACKS: [Pair; 20] = [
     (include_bytes!("../fonts/NotoSansArabic-Regular.ttf"), include_bytes!("../fonts/NotoSansArabic-Bold.ttf")),
     (include_bytes!("../fonts/NotoSansHebrew-Regular.ttf"), include_bytes!("../fonts/NotoSansHebrew-Bold.ttf")),
     (include_bytes!("../fonts/NotoSansDevanagari-Regular.ttf"), include_bytes!("../fonts/NotoSansDevanagari-Bold.ttf")),
@@ -39,6 +39,18 @@ const FALLBACKS: [Pair; 8] = [
     (include_bytes!("../fonts/NotoSansKR-Hangul-Regular.ttf"), include_bytes!("../fonts/NotoSansKR-Hangul-Bold.ttf")),
     (include_bytes!("../fonts/NotoSansArmenian-Regular.ttf"), include_bytes!("../fonts/NotoSansArmenian-Bold.ttf")),
     (include_bytes!("../fonts/NotoSansGeorgian-Regular.ttf"), include_bytes!("../fonts/NotoSansGeorgian-Bold.ttf")),
+    (include_bytes!("../fonts/NotoSansBengali-Regular.ttf"), include_bytes!("../fonts/NotoSansBengali-Bold.ttf")),
+    (include_bytes!("../fonts/NotoSansTamil-Regular.ttf"), include_bytes!("../fonts/NotoSansTamil-Bold.ttf")),
+    (include_bytes!("../fonts/NotoSansTelugu-Regular.ttf"), include_bytes!("../fonts/NotoSansTelugu-Bold.ttf")),
+    (include_bytes!("../fonts/NotoSansGujarati-Regular.ttf"), include_bytes!("../fonts/NotoSansGujarati-Bold.ttf")),
+    (include_bytes!("../fonts/NotoSansGurmukhi-Regular.ttf"), include_bytes!("../fonts/NotoSansGurmukhi-Bold.ttf")),
+    (include_bytes!("../fonts/NotoSansKannada-Regular.ttf"), include_bytes!("../fonts/NotoSansKannada-Bold.ttf")),
+    (include_bytes!("../fonts/NotoSansMalayalam-Regular.ttf"), include_bytes!("../fonts/NotoSansMalayalam-Bold.ttf")),
+    (include_bytes!("../fonts/NotoSansSinhala-Regular.ttf"), include_bytes!("../fonts/NotoSansSinhala-Bold.ttf")),
+    (include_bytes!("../fonts/NotoSansKhmer-Regular.ttf"), include_bytes!("../fonts/NotoSansKhmer-Bold.ttf")),
+    (include_bytes!("../fonts/NotoSansLao-Regular.ttf"), include_bytes!("../fonts/NotoSansLao-Bold.ttf")),
+    (include_bytes!("../fonts/NotoSansMyanmar-Regular.ttf"), include_bytes!("../fonts/NotoSansMyanmar-Bold.ttf")),
+    (include_bytes!("../fonts/NotoSansEthiopic-Regular.ttf"), include_bytes!("../fonts/NotoSansEthiopic-Bold.ttf")),
 ];
 
 /// One embedded face, parsed on first use: a card of Latin names never parses the others (the
@@ -493,7 +505,7 @@ pub(crate) mod tests {
     }
 
     /// A name in each script the bundled faces add, as people write them.
-    pub(crate) const NAMES: [(&str, &str); 10] = [
+    pub(crate) const NAMES: [(&str, &str); 22] = [
         ("Arabic", "محمد عبد الله"),
         ("Hebrew", "דוד כהן"),
         ("Devanagari", "अर्जुन शर्मा"),
@@ -504,6 +516,18 @@ pub(crate) mod tests {
         ("Persian with ZWNJ", "می‌نا"),
         ("Armenian", "Արամ Պետրոսյան"),
         ("Georgian", "გიორგი ბერიძე"),
+        ("Bengali", "রবীন্দ্রনাথ ঠাকুর"),
+        ("Tamil", "முருகன்"),
+        ("Telugu", "శ్రీనివాస్"),
+        ("Gujarati", "નરેન્દ્ર"),
+        ("Gurmukhi", "ਹਰਪ੍ਰੀਤ ਸਿੰਘ"),
+        ("Kannada", "ಕುವೆಂಪು"),
+        ("Malayalam", "മോഹൻലാൽ"),
+        ("Sinhala", "නිමල්"),
+        ("Khmer", "សុខា"),
+        ("Lao", "ສົມພອນ"),
+        ("Myanmar", "အောင်ဆန်း"),
+        ("Ethiopic", "አበበ ቢቂላ"),
     ];
 
     #[test]
