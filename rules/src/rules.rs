@@ -95,8 +95,8 @@ pub enum Repetition {
     Draw,
     /// The player whose move made it loses.
     MoverLoses,
-    /// The player whose move made it wins: no preset's rule, but `OpenTafl`'s `tfr:w`, which
-    /// its Copenhagen uses (in a perpetual king threat the attackers, forced to block, repeat).
+    /// The player whose move made it wins: no preset's rule, but OTN's `tfr:w` as the notation's
+    /// list words it (`OpenTafl`'s host plays its `tfr:l` so; see `tafl-bot engine`).
     MoverWins,
     DefendersLose,
     Ignore,

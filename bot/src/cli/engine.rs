@@ -1,20 +1,22 @@
 //! `tafl-bot engine`: the `OpenTafl` Engine Protocol (OTEP) on stdin and stdout, so that `OpenTafl`
 //! (and the computer tournaments built on it) can use this engine.
 //!
-//! Implemented from `OpenTafl`'s `opentafl-engine-protocol.txt`: the engine says `hello`, takes
-//! `rules`, `position`, `side`, `clock`, `start`, `play`, `opponent-move`, `analyze`, `move` (our
-//! move taken), `error` (our move refused) and `finish`, and answers `move`, `analysis` and
-//! `error 0` (rules it cannot play). Moves travel in
-//! simple notation (`a4-a1`); captures written after them are accepted. Unknown commands are
+//! Implemented from `OpenTafl`'s current `opentafl-engine-protocol.txt` and checked against its
+//! host (`ExternalEngineHost.java`, `GameState.java`): the engine says `hello`, takes `rules`,
+//! `position`, `side`, `clock`, `start`, `play`, `opponent-move`, `analyze`, `move` (our move
+//! taken), `error` (our move refused), `finish` (a game over) and `goodbye` (the end), and
+//! answers `move`, `analysis` and `error -1 REASON` (a critical error: rules it cannot play, no
+//! move to play), which ends the game in `OpenTafl` instead of leaving it waiting. Moves travel
+//! in simple notation (`a4-a1`); captures written after them are accepted. Unknown commands are
 //! ignored, as the protocol's commands are unacknowledged. A line longer than 16 KB is its
 //! command without an argument (the rest of the line is skipped).
 //!
-//! Where `OpenTafl`'s own host (`ExternalEngineHost.java`) differs from the document, this
-//! follows the program: `clock` gives milliseconds (a `*` marks the time left in the current
-//! overtime period), not seconds; a refused move is answered with `error N`, then the game's
-//! moves and board again and another `play`, so the refused move is taken back here and not
-//! offered again in that position; and `position` comes before the `side` to move, so `play` and
-//! `analyze` search for the side they are about, whatever side the board was set up with.
+//! What the host does beyond the document: a refused move is answered with `error N`, then the
+//! game's moves and board again and another `play`, so the refused move is taken back here and
+//! not offered again in that position; `position` comes before the `side` to move, and `clock`
+//! before the `play` that names our side, so `play` and `analyze` search for the side they are
+//! about, with that side's time; and a third repetition is judged after the turn has passed
+//! ([`as_opentafl_plays`]).
 
 use std::io::{BufRead, Write};
 
@@ -42,8 +44,9 @@ const MAX_LINE: u64 = 16 * 1024;
 struct Session {
     game: Option<Game>,
     side: Side,
-    /// Our time, from the last `clock`.
-    clock: Option<Clock>,
+    /// The last `clock`, read for our side when we move: `OpenTafl` may send it before the
+    /// `play` that names the side we play.
+    clock: Option<String>,
     searcher: Searcher,
     max_millis: u64,
     /// Our last move and the game before it, until `OpenTafl` takes it (an opponent's move or a
@@ -128,6 +131,39 @@ fn say(out: &mut dyn Write, text: &str) -> Result<(), CliError> {
     writeln!(out, "{text}").and_then(|()| out.flush()).map_err(CliError::write)
 }
 
+/// A critical error (`error -1`): `OpenTafl` shows `why` and ends the game, which cannot go on
+/// here. The message is one line, as every command is.
+fn refuse(out: &mut dyn Write, why: &str) -> Result<(), CliError> {
+    let why: String = why.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+    say(out, &format!("error -1 {why}"))
+}
+
+/// Why `game` has no move to search.
+fn no_move(game: &Game) -> String {
+    match game.status() {
+        tafl_rules::Status::Finished(outcome) => match outcome.winner {
+            Some(side) => format!("the game is over and the {} won", side.name()),
+            None => "the game is over, drawn".to_owned(),
+        },
+        tafl_rules::Status::Ongoing => "every legal move was refused".to_owned(),
+    }
+}
+
+/// `rules` as `OpenTafl` plays them. Its host judges a third repetition after the turn has
+/// passed (`GameState.checkVictory`, called once `updateGameState` has switched sides), so its
+/// `tfr:w` ("wins") gives the game to the player who must answer the repetition, and `tfr:l` to
+/// the player who made it: the reverse of the OTN list's wording, which `otn::parse_rules`
+/// follows for records. The engine must judge as the host that ends the game.
+fn as_opentafl_plays(mut rules: tafl_rules::Rules) -> tafl_rules::Rules {
+    use tafl_rules::Repetition;
+    rules.repetition = match rules.repetition {
+        Repetition::MoverWins => Repetition::MoverLoses,
+        Repetition::MoverLoses => Repetition::MoverWins,
+        other => other,
+    };
+    rules
+}
+
 impl Session {
     /// Handles one command; false once the game is finished.
     fn command(&mut self, line: &str, out: &mut dyn Write) -> Result<bool, CliError> {
@@ -135,10 +171,19 @@ impl Session {
         let rest = rest.trim();
         match name {
             "rules" => {
-                self.game = otn::parse_rules(rest).ok().and_then(|rules| Position::new(rules).ok()).map(Game::new);
+                let game = otn::parse_rules(rest)
+                    .map_err(|e| e.to_string())
+                    .and_then(|rules| Position::new(as_opentafl_plays(rules)).map_err(|e| e.to_string()))
+                    .map(Game::new);
                 (self.ours, self.refused) = (None, None);
-                if self.game.is_none() {
-                    say(out, "error 0")?;
+                match game {
+                    Ok(game) => self.game = Some(game),
+                    Err(why) => {
+                        self.game = None;
+                        // Critical: `OpenTafl` ends the game. A non-critical error would leave it
+                        // waiting for moves that never come.
+                        refuse(out, &format!("these rules cannot be played: {why}"))?;
+                    }
                 }
             }
             "side" => {
@@ -147,7 +192,7 @@ impl Session {
                 }
             }
             "position" => self.resync(rest, self.side),
-            "clock" => self.clock = Clock::parse(rest, self.side),
+            "clock" => self.clock = Some(rest.to_owned()),
             "opponent-move" => {
                 let mut parts = rest.split_whitespace();
                 let played = parts.next().and_then(|m| m.parse::<MoveText>().ok()).and_then(|text| {
@@ -157,13 +202,15 @@ impl Session {
                     if game.play_text(&text).is_ok() || game.play(text.mv).is_ok() { Some(()) } else { None }
                 });
                 self.ours = None;
-                // Out of step with `OpenTafl` (or a capture list we read differently, or the list
-                // of every move it sends after refusing ours): take its board as the truth, with
-                // us to move.
-                if played.is_none()
-                    && let Some(position) = parts.next()
+                // The board after the move is the truth (the document: "always the state of the
+                // board at the end of the move list"), with us to move: it differs when we are
+                // out of step, read a capture list differently, judged a capture otherwise, or
+                // were sent every move since our last accepted one after a refusal.
+                if let Some(position) = parts.next()
+                    && let Ok(setup) = position.parse::<Setup>()
+                    && (played.is_none() || self.game.as_ref().is_none_or(|g| g.position().setup() != setup))
                 {
-                    self.resync(position, self.side);
+                    self.set_board(&setup, self.side);
                 }
             }
             "move" => {
@@ -211,7 +258,10 @@ impl Session {
                         }
                         say(out, &format!("move {}", analysis.best))?;
                     }
-                    _ => say(out, "error 0")?,
+                    (None, Some(game)) => {
+                        refuse(out, &format!("no move to play for the {}: {}", self.side.name(), no_move(game)))?;
+                    }
+                    (_, None) => refuse(out, "no rules this engine can play were given")?,
                 }
             }
             "analyze" => {
@@ -221,14 +271,26 @@ impl Session {
                 let _count = fields.next();
                 let seconds: f64 = fields.next().and_then(|s| s.parse().ok()).unwrap_or(1.0);
                 let millis = ((seconds * 1000.0) as u64).clamp(10, self.max_millis);
-                if let Some(analysis) =
-                    self.game.as_ref().and_then(|game| self.searcher.analyse(game, &Limits::millis(millis)))
-                {
-                    let line: Vec<String> = analysis.pv.iter().map(ToString::to_string).collect();
-                    say(out, &format!("analysis 1 {} {}", line.join("|"), analysis.score))?;
+                let Some(game) = &self.game else {
+                    // Non-critical: analysis is beside the game.
+                    return say(out, "error 0 no rules this engine can play were given").map(|()| true);
+                };
+                match self.searcher.analyse(game, &Limits::millis(millis)) {
+                    Some(analysis) => {
+                        let line: Vec<String> = analysis.pv.iter().map(ToString::to_string).collect();
+                        // `OpenTafl`'s evaluations count for the attackers (its own client sends
+                        // them so); the search's score is the side to move's.
+                        let score =
+                            if self.side == Side::Attackers { analysis.score } else { analysis.score.saturating_neg() };
+                        say(out, &format!("analysis 1 {} {score}", line.join("|")))?;
+                    }
+                    None => say(out, &format!("error 0 nothing to analyse: {}", no_move(game)))?,
                 }
             }
-            "finish" | "goodbye" => return Ok(false),
+            // The game is over; the engine stays, as `OpenTafl` may start another game with it
+            // (its "play here" from a replay) or keep it for analysis. Only `goodbye` ends it.
+            "finish" => (self.ours, self.refused) = (None, None),
+            "goodbye" => return Ok(false),
             // `hello`, `start`, `simple-moves` and anything newer need no answer.
             _ => {}
         }
@@ -266,7 +328,9 @@ impl Session {
     /// the clock leaves that much with the same margin, and never more than `max_millis`, which
     /// is also the time without a clock.
     fn move_millis(&self) -> u64 {
-        let Some(clock) = self.clock else { return self.max_millis };
+        let Some(clock) = self.clock.as_deref().and_then(|text| Clock::parse(text, self.side)) else {
+            return self.max_millis;
+        };
         // `left`: the time this move may take before it loses on time (the current period in
         // overtime; the main time and, while periods are left, one period after it).
         let (millis, left) = if clock.in_overtime {
@@ -386,9 +450,9 @@ mod tests {
         // A move taken is no longer ours to take back: OpenTafl confirms it with the board after
         // it (`move`), or the opponent's reply comes; a later error is not about it.
         let first = &said[0];
-        // (The board after b2-b1 is not read: the move plays on ours.)
+        let after_reply = brandubh_after(&["d2-b2", first, "b2-b1"]).position().setup();
         let output =
-            session(&format!("{opening}play defenders\nopponent-move b2-b1 {board}\nerror 2\nplay defenders\n"));
+            session(&format!("{opening}play defenders\nopponent-move b2-b1 {after_reply}\nerror 2\nplay defenders\n"));
         let replies = moves_said(&output);
         assert_eq!(replies[0], *first, "the same search gives the same first move");
         brandubh_after(&["d2-b2", first, "b2-b1", &replies[1]]);
@@ -428,6 +492,32 @@ mod tests {
         let mv = output.lines().nth(1).and_then(|l| l.strip_prefix("move ")).expect("a move, not error 0");
         let mut game = Game::new(Position::new(tafl_rules::Variant::Copenhagen.rules()).expect("a preset"));
         game.play(mv.parse::<MoveText>().expect("simple notation").mv).expect("a legal move");
+    }
+
+    /// `OpenTafl` judges a third repetition once the turn has passed, so its `tfr:w` wins for
+    /// the player who must answer it: the engine plays its Copenhagen with the mover losing, and
+    /// `tfr:l` the other way.
+    #[test]
+    fn opentafls_repetition_rule_is_judged_as_opentafl_judges_it() {
+        use tafl_rules::Repetition;
+        let start = "start:/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/";
+        let repetition_of = |tfr: &str| {
+            let mut session = Session {
+                game: None,
+                side: Side::Attackers,
+                clock: None,
+                searcher: Searcher::with_table_bits(10),
+                max_millis: 200,
+                ours: None,
+                refused: None,
+            };
+            let line = format!("rules dim:11 name:Copenhagen atkf:y tfr:{tfr} sw:s efe:y {start}");
+            session.command(&line, &mut Vec::new()).expect("in memory");
+            session.game.expect("playable rules").position().rules().repetition
+        };
+        assert_eq!(repetition_of("w"), Repetition::MoverLoses);
+        assert_eq!(repetition_of("l"), Repetition::MoverWins);
+        assert_eq!(repetition_of("d"), Repetition::Draw);
     }
 
     #[test]
@@ -490,7 +580,10 @@ mod tests {
         assert_eq!(said.len(), 1, "{output}");
         brandubh_after(&[&said[0]]);
         let output = session(&format!("rules {rules}{padding}\nplay attackers\n"));
-        assert_eq!(output.lines().collect::<Vec<_>>(), ["hello", "error 0", "error 0"]);
+        let lines: Vec<&str> = output.lines().collect();
+        assert_eq!(lines.len(), 3, "{output}");
+        assert!(lines[1].starts_with("error -1 these rules cannot be played: "), "{output}");
+        assert_eq!(lines[2], "error -1 no rules this engine can play were given");
         // A line of MAX_LINE bytes, its newline included, is whole.
         let line = format!("rules {rules}");
         let longest = format!("{line}{}\n", " ".repeat(MAX_LINE as usize - line.len() - 1));
@@ -498,9 +591,108 @@ mod tests {
         assert_eq!(moves_said(&output).len(), 1, "{output}");
     }
 
+    /// Rules it cannot play are a critical error (`error -1`, which ends the game in
+    /// `OpenTafl`) with the reason: a non-critical `error 0` left `OpenTafl` waiting for a move.
     #[test]
-    fn rules_it_cannot_read_are_answered_with_error_0() {
-        let output = session("rules nonsense\nplay attackers\nfinish 1\n");
-        assert_eq!(output.lines().collect::<Vec<_>>(), ["hello", "error 0", "error 0"]);
+    fn rules_it_cannot_play_are_a_critical_error_with_the_reason() {
+        let output = session("rules nonsense\nplay attackers\n");
+        let lines: Vec<&str> = output.lines().collect();
+        assert_eq!(lines.len(), 3, "{output}");
+        assert!(
+            lines[1].starts_with("error -1 these rules cannot be played: ") && lines[1].contains("nonsense"),
+            "{output}"
+        );
+        assert_eq!(lines[2], "error -1 no rules this engine can play were given");
+        // Berserk pieces, say, are refused by name.
+        let output = session("rules dim:7 ber:c start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/\n");
+        assert!(output.lines().nth(1).is_some_and(|l| l.starts_with("error -1 ") && l.contains("ber")), "{output}");
+        // A finished game has no move to play.
+        let rules = otn::rules_string(&tafl_rules::Variant::Brandubh.rules());
+        let output = session(&format!(
+            "rules {rules}\nside defenders\nposition /1K5/7/3t3/7/3t3/7/7/\nopponent-move b1-a1 /K6/7/3t3/7/3t3/7/7/\nplay attackers\n"
+        ));
+        assert_eq!(
+            output.lines().nth(1),
+            Some("error -1 no move to play for the attackers: the game is over and the defenders won"),
+            "{output}"
+        );
+    }
+
+    /// `finish` ends a game, not the engine: `OpenTafl` may start another game with the same
+    /// process or keep it for analysis. `goodbye` (or the end of input) ends it.
+    #[test]
+    fn finish_ends_the_game_and_goodbye_ends_the_engine() {
+        let rules = otn::rules_string(&tafl_rules::Variant::Brandubh.rules());
+        let game = format!("rules {rules}\nside attackers\nplay attackers\n");
+        let output = session(&format!("{game}finish 2\n{game}goodbye\n{game}"));
+        let said = moves_said(&output);
+        assert_eq!(said.len(), 2, "{output}");
+        for mv in &said {
+            brandubh_after(&[mv]);
+        }
+    }
+
+    /// The board `opponent-move` sends is the truth even when the move replays: here `OpenTafl`
+    /// also took a piece our board keeps.
+    #[test]
+    fn the_board_after_an_opponents_move_wins_over_ours() {
+        let rules = otn::rules_string(&tafl_rules::Variant::Brandubh.rules());
+        let mut session = Session {
+            game: None,
+            side: Side::Defenders,
+            clock: None,
+            searcher: Searcher::with_table_bits(10),
+            max_millis: 200,
+            ours: None,
+            refused: None,
+        };
+        let theirs = "/3t3/1t5/3T3/ttTK1tt/3T3/3t3/3t3/";
+        for line in [format!("rules {rules}"), format!("opponent-move d2-b2 {theirs}")] {
+            session.command(&line, &mut Vec::new()).expect("in memory");
+        }
+        let game = session.game.as_ref().expect("a game");
+        assert_eq!(game.position().setup(), theirs.parse::<Setup>().expect("a position"));
+        assert_eq!(game.position().to_move(), Side::Defenders);
+        // The same board as ours keeps our game, its history included.
+        let ours = "/3t3/1t5/3T3/ttTKTtt/3T3/3t3/3t3/";
+        session.command(&format!("rules {rules}"), &mut Vec::new()).expect("in memory");
+        session.command(&format!("opponent-move d2-b2 {ours}"), &mut Vec::new()).expect("in memory");
+        assert_eq!(session.game.as_ref().expect("a game").moves().len(), 1);
+    }
+
+    /// `OpenTafl` sends the clock before the `play` that names our side: the time is read for
+    /// the side we play, not the one we last heard of.
+    #[test]
+    fn the_clock_is_read_for_the_side_we_play() {
+        let mut session = Session {
+            game: None,
+            side: Side::Attackers,
+            clock: None,
+            searcher: Searcher::with_table_bits(10),
+            max_millis: 4_500,
+            ours: None,
+            refused: None,
+        };
+        session.command("clock 300000 60000 0 0 0", &mut Vec::new()).expect("in memory");
+        assert_eq!(session.move_millis(), 4_500, "the attackers' 300 s: the cap");
+        session.command("side defenders", &mut Vec::new()).expect("in memory");
+        assert_eq!(session.move_millis(), 2_000, "the defenders' 60 s: two seconds a move");
+    }
+
+    /// Analysis scores count for the attackers, as `OpenTafl`'s own evaluations do.
+    #[test]
+    fn analysis_scores_count_for_the_attackers() {
+        let rules = otn::rules_string(&tafl_rules::Variant::Brandubh.rules());
+        // The king on b1 escapes to a1 at once: the defenders are winning, whoever is to move.
+        let board = "/1K5/7/3t3/7/3t3/7/7/";
+        let score = |side: &str| {
+            let output = session(&format!("rules {rules}\nposition {board}\nside {side}\nanalyze 1 1\n"));
+            let line = output.lines().find_map(|l| l.strip_prefix("analysis 1 ")).map(str::to_owned);
+            line.and_then(|l| l.rsplit(' ').next()?.parse::<i32>().ok()).expect("an analysis with a score")
+        };
+        assert!(score("defenders") < 0, "the defenders escape: bad for the attackers");
+        assert!(score("attackers") < 0, "the attackers cannot stop it either");
+        let output = session("analyze 1 1\n");
+        assert_eq!(output.lines().nth(1), Some("error 0 no rules this engine can play were given"));
     }
 }
