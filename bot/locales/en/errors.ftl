@@ -61,7 +61,6 @@ error-own-takeback-request = You cannot answer your own takeback request in game
 via-button = with the { $label } button
 via-command = with { $command }
 error-too-many-channels = A server may name at most { $max } channels for games; name fewer, or none to allow every channel.
-error-unknown-family = "{ $input }" is neither a variant nor a rating family; choose one of: { $families }.
 
 ## The rules engine's refusals
 

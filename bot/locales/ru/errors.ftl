@@ -62,7 +62,6 @@ error-own-takeback-request = Нельзя отвечать на собствен
 via-button = кнопкой «{ $label }»
 via-command = командой { $command }
 error-too-many-channels = Для партий можно назначить не больше { $max } каналов; назовите меньше или ни одного, чтобы разрешить все.
-error-unknown-family = «{ $input }» — не вариант и не семейство рейтинга; выберите одно из: { $families }.
 
 ## Отказы движка правил
 

@@ -94,8 +94,8 @@ label-offer-draw = Предложить ничью
 label-accept-draw = Принять ничью
 label-decline-draw = Отклонить ничью
 label-takeback = Вернуть ход
-label-accept-takeback = Вернуть
-label-decline-takeback = Не возвращать
+label-accept-takeback = Разрешить возврат
+label-decline-takeback = Отказать в возврате
 label-more-pieces = Ещё фигуры…
 label-more-moves = Ещё ходы…
 

@@ -216,8 +216,9 @@ async fn autocomplete_move(ctx: Context<'_>, partial: &str) -> serenity::CreateA
                 BotError::User(message) => message.clone(),
                 _ => text::refusal(Refusal::Internal, lang(ctx)),
             };
-            // Submitting this entry is refused as bad notation, with the same explanation.
-            vec![serenity::AutocompleteChoice::new(why.chars().take(100).collect::<String>(), "?")]
+            // Submitting this entry is refused as bad notation, with the same explanation. A
+            // choice's name is plain text of at most 100 characters.
+            vec![serenity::AutocompleteChoice::new(crate::present::markup::plain_line(lang(ctx), &why, 100), "?")]
         }
     };
     serenity::CreateAutocompleteResponse::new().set_choices(choices)

@@ -159,8 +159,9 @@ impl Host {
     pub async fn leaderboard(&self, family: &str, guild: Option<i64>, limit: usize) -> Result<Leaderboard, HostError> {
         // `bot:copenhagen` is the pool of games against the bot: people and the bot's levels.
         let (name, bot_pool) = split_pool(family.trim());
+        // The input as the player typed it: without the pool's `bot:` prefix.
         let family = rating_family(name).ok_or_else(|| HostError::UnknownFamily {
-            input: family.chars().filter(|c| !c.is_control()).take(32).collect(),
+            input: name.chars().filter(|c| !c.is_control()).take(32).collect(),
         })?;
         let family = if bot_pool { in_bot_pool(family) } else { family.to_owned() };
         let family = family.as_str();

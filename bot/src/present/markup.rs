@@ -69,26 +69,76 @@ pub fn command(lang: Lang, path: &str) -> String {
             if let Some(id) = COMMAND_ID.get() {
                 return format!("</tafl {path}:{id}>");
             }
-            // Subcommands are messages (`tafl-settings`), options their attributes
-            // (`tafl-settings.language`), as in the command metadata.
-            let args = FluentArgs::new();
-            let mut words = vec![lang.format("tafl", &args)];
-            let mut id = String::from("tafl");
-            for part in path.split(' ') {
-                let sub = format!("{id}-{part}");
-                let option = format!("{id}.{part}");
-                if lang.has(&sub) {
-                    words.push(lang.format(&sub, &args));
-                    id = sub;
-                } else if lang.has(&option) {
-                    words.push(lang.format(&option, &args));
-                } else {
-                    words.push(part.to_owned());
-                }
-            }
-            format!("/{}", words.join(" "))
+            typed_command(lang, path)
         }
     }
+}
+
+/// A Discord command as the reader's client names it (`/тафл доска`), without its id.
+fn typed_command(lang: Lang, path: &str) -> String {
+    // Subcommands are messages (`tafl-settings`), options their attributes
+    // (`tafl-settings.language`), as in the command metadata.
+    let args = FluentArgs::new();
+    let mut words = vec![lang.format("tafl", &args)];
+    let mut id = String::from("tafl");
+    for part in path.split(' ') {
+        let sub = format!("{id}-{part}");
+        let option = format!("{id}.{part}");
+        if lang.has(&sub) {
+            words.push(lang.format(&sub, &args));
+            id = sub;
+        } else if lang.has(&option) {
+            words.push(lang.format(&option, &args));
+        } else {
+            words.push(part.to_owned());
+        }
+    }
+    format!("/{}", words.join(" "))
+}
+
+/// A Discord message as one line of plain text, for where Discord shows no markdown (the name
+/// of an autocomplete choice): clickable command mentions become the command as the reader's
+/// client names it, escaped names lose their backslashes, bold and code marks go, and a text
+/// longer than `max` characters is cut after a word, with an ellipsis.
+#[must_use]
+pub fn plain_line(lang: Lang, text: &str, max: usize) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find("</tafl ") {
+        out.push_str(&rest[..start]);
+        let after = &rest[start + "</tafl ".len()..];
+        if let Some((path, end)) = after.find('>').and_then(|end| Some((after[..end].rsplit_once(':')?.0, end))) {
+            out.push_str(&typed_command(lang, path));
+            rest = &after[end + 1..];
+        } else {
+            out.push_str("</tafl ");
+            rest = after;
+        }
+    }
+    out.push_str(rest);
+    // One pass, so that an escaped mark stays (a name's `*`) and an unescaped one goes.
+    let mut unescaped = String::with_capacity(out.len());
+    let mut chars = out.chars().map(|c| if c.is_control() { ' ' } else { c }).peekable();
+    while let Some(c) = chars.next() {
+        match (c, chars.peek().copied()) {
+            ('\\', Some(next)) if !next.is_alphanumeric() && !next.is_whitespace() => {
+                unescaped.push(next);
+                chars.next();
+            }
+            ('*', Some('*')) => {
+                chars.next();
+            }
+            ('`', _) => {}
+            _ => unescaped.push(c),
+        }
+    }
+    if unescaped.chars().count() <= max {
+        return unescaped;
+    }
+    let cut: String = unescaped.chars().take(max.saturating_sub(1)).collect();
+    // After the last whole word, unless that would leave too little to read.
+    let words = cut.rfind(' ').filter(|&at| cut[..at].chars().count() > max / 2).map_or(cut.as_str(), |at| &cut[..at]);
+    format!("{}…", words.trim_end_matches([' ', ',', ';', ':']))
 }
 
 /// An option of a command (`challenge rated`) as the reader types it: `name:value`, or the
@@ -244,5 +294,29 @@ mod tests {
             assert_eq!(command(Lang::discord(Some("ru")), "board"), "/тафл доска");
             assert_eq!(command(Lang::discord(Some("en-US")), "settings language"), "/tafl settings language");
         }
+    }
+
+    /// An autocomplete choice shows plain text: a clickable command reads as the reader's
+    /// client names it, an escaped name as typed, and a long text ends after a word.
+    #[test]
+    fn discord_text_becomes_one_plain_line_for_a_choice() {
+        let ru = Lang::discord(Some("ru"));
+        let text =
+            "У вас нет партии в этом канале; укажите её в параметре «партия» или посмотрите </tafl games:1234567890>.";
+        assert_eq!(
+            plain_line(ru, text, 200),
+            "У вас нет партии в этом канале; укажите её в параметре «партия» или посмотрите /тафл партии."
+        );
+        let short = plain_line(ru, text, 80);
+        assert!(short.chars().count() <= 80 && short.ends_with('…'), "{short}");
+        assert!(!short.contains('<') && short.contains("укажите её"), "{short}");
+        assert!(short.trim_end_matches('…').ends_with("посмотрите"), "cut after a whole word: {short}");
+        let en = Lang::discord(None);
+        assert_eq!(
+            plain_line(en, &format!("{} is **over**: see `e4`", name(en, "some_name*")), 100),
+            "some_name* is over: see e4"
+        );
+        assert_eq!(plain_line(en, "a </tafl broken", 100), "a </tafl broken");
+        assert_eq!(plain_line(en, &"x".repeat(300), 100).chars().count(), 100, "one long word is cut inside it");
     }
 }

@@ -11,7 +11,7 @@ use super::{Lang, tr};
 use crate::host::{
     CLAIM_AFTER, Challenge, ChallengeState, Clock, ClockError, EndReason, GameId, GameSummary, GameView, HostError,
     MoveChoice, MoveEffect, OfferKind, OfferOutcome, OpenOffer, RecordFault, Reminder, ReminderKind, SideChoice,
-    StorageFault, User, UserId, rating_families,
+    StorageFault, User, UserId,
 };
 
 // ----- variants and rules -----
@@ -35,8 +35,8 @@ pub fn variant_line(variant: Variant, lang: Lang) -> String {
     let name = variant_name(variant.id(), lang);
     let size = variant.size();
     let mut rules = rule_summary(&variant.rules(), lang);
-    // "Sea Battle 9×9: 9×9, …" would say the size twice (the CLI's names write 9x9).
-    if ![format!("{size}x{size}"), format!("{size}×{size}")].iter().any(|dims| name.contains(dims.as_str())) {
+    // "Sea Battle 9×9: 9×9, …" would say the size twice.
+    if !names_its_size(&name, size) {
         rules.insert(0, format!("{size}×{size}"));
     }
     tr!(lang, "variant-line", id = variant.id(), name = name, rules = rules.join(", "))
@@ -82,8 +82,19 @@ pub fn variant_choices(typed: &str, lang: Lang) -> Vec<(String, &'static str)> {
                 || v.name().to_lowercase().contains(&typed)
                 || variant_name(v.id(), lang).to_lowercase().contains(&typed)
         })
-        .map(|v| (format!("{} ({}×{})", variant_name(v.id(), lang), v.size(), v.size()), v.id()))
+        .map(|v| {
+            let name = variant_name(v.id(), lang);
+            let size = v.size();
+            // "Sea Battle 9×9 (9×9)" would say the size twice.
+            let label = if names_its_size(&name, size) { name } else { format!("{name} ({size}×{size})") };
+            (label, v.id())
+        })
         .collect()
+}
+
+/// Whether a variant's name already says its board size (the CLI's names write 9x9).
+fn names_its_size(name: &str, size: u8) -> bool {
+    [format!("{size}x{size}"), format!("{size}×{size}")].iter().any(|dims| name.contains(dims.as_str()))
 }
 
 /// A variant's name for people: the preset's name in the reader's language, "custom rules"
@@ -187,8 +198,11 @@ pub fn host_error(error: &HostError, lang: Lang) -> String {
     match error {
         HostError::BadSetup(error) => rules_error(error, lang),
         HostError::BadClock(error) => clock_error(error, lang),
+        // The families' ids (`seed-001`) are no names a player has seen: the variants, which
+        // the leaderboard's autocomplete offers, stand for them.
         HostError::UnknownFamily { input } => {
-            tr!(lang, "error-unknown-family", input = input.as_str(), families = rating_families().join(", "))
+            let known = Variant::ALL.map(Variant::id).join(", ");
+            tr!(lang, "error-unknown-variant-named", input = input.as_str(), known = known)
         }
         HostError::ChallengeYourself => tr!(lang, "error-challenge-yourself"),
         HostError::ChannelNotAllowed => tr!(lang, "error-channel-not-allowed"),
@@ -1303,6 +1317,15 @@ mod tests {
         assert_eq!(copenhagen, [("Copenhagen Hnefatafl (11×11)".to_owned(), "copenhagen")]);
         assert_eq!(variant_choices("sea", english()).len(), 4);
         assert!(variant_choices("chess", english()).is_empty());
+        // Every label says the size once: "Sea Battle 9×9", not "Sea Battle 9×9 (9×9)".
+        for lang in [english(), russian()] {
+            for (label, id) in variant_choices("", lang) {
+                let size = id.parse::<Variant>().expect("a preset").size();
+                let told =
+                    label.matches(&format!("{size}×{size}")).count() + label.matches(&format!("{size}x{size}")).count();
+                assert_eq!(told, 1, "{label}");
+            }
+        }
     }
 
     #[test]
