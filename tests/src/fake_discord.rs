@@ -603,6 +603,12 @@ impl FakeDiscord {
         self.push_event("GUILD_DELETE", &json!({ "id": guild.to_string() }), Some(guild));
     }
 
+    /// The bot is removed from `guild` while no bot is connected: no event tells it, and the
+    /// next `READY` leaves the server out.
+    pub fn remove_bot_while_away(&self, guild: u64) {
+        lock(&self.shared.removed).insert(guild);
+    }
+
     /// `guild` goes through an outage: `GUILD_DELETE` with `unavailable`; the bot stays in it.
     pub fn guild_outage(&self, guild: u64) {
         self.push_event("GUILD_DELETE", &json!({ "id": guild.to_string(), "unavailable": true }), Some(guild));

@@ -1252,6 +1252,55 @@ async fn a_kick_and_a_quick_return_leave_the_server_present_whatever_order_they_
     bot.stop().await;
 }
 
+/// A server removes the bot during a short restart (no grace) in which a player's deadline
+/// passes: the restarted bot's first tick must wait for `READY`, which marks the server left
+/// and pauses the game, dating the removal from the tick before the restart. A tick first
+/// timed the game out in a server the bot was no longer in.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_that_removed_the_bot_during_a_restart_is_paused_before_any_clock_is_judged() {
+    use sqlx::Connection;
+    let (fake, bot, dir) = served("removed-during-restart").await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale: tafl_e2e::harness::LOCALES[0] };
+    let (_, board) = timed_game(&table).await;
+    let board = play_by_menus(&table, &board, 1, 0, ALICE, "d2-c2").await;
+    play_by_menus(&table, &board, 1, 1, BOB, "d3-c3").await;
+    bot.stop().await;
+
+    // While the bot is down the server removes it; the last tick was six minutes ago (under the
+    // downtime limit, so no grace), and Alice's deadline passed a minute ago.
+    fake.remove_bot_while_away(GUILD);
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() as i64;
+    let last_tick = now - 6 * 60;
+    let url = format!("sqlite://{}", dir.join("tafl.db").display());
+    let mut conn = sqlx::sqlite::SqliteConnection::connect(&url).await.unwrap();
+    sqlx::query("UPDATE scheduler SET last_tick_at = ?").bind(last_tick).execute(&mut conn).await.unwrap();
+    sqlx::query("UPDATE games SET turn_started_at = ?, deadline_at = ?, next_due_at = ? WHERE id = 1")
+        .bind(now - 86_400 - 60)
+        .bind(now - 60)
+        .bind(now - 60)
+        .execute(&mut conn)
+        .await
+        .unwrap();
+
+    let connections = fake.connections();
+    let bot = TestBot::start(&fake, &dir);
+    fake.wait_for_connections(connections + 1).await;
+    for _ in 0..100 {
+        if left_at(&mut conn).await.is_some() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    // Many ticks (ten a second) after READY.
+    tokio::time::sleep(std::time::Duration::from_secs(2)).await;
+    assert_eq!(left_at(&mut conn).await, Some(last_tick), "the removal counts from the last tick before the restart");
+    let status: String =
+        sqlx::query_scalar("SELECT status FROM games WHERE id = 1").fetch_one(&mut conn).await.unwrap();
+    assert_eq!(status, "ongoing", "paused, not lost on time");
+    conn.close().await.unwrap();
+    bot.stop().await;
+}
+
 /// When the bot left the test server, as the database says.
 async fn left_at(conn: &mut sqlx::SqliteConnection) -> Option<i64> {
     sqlx::query_scalar::<_, Option<i64>>("SELECT left_at FROM servers WHERE id = ?")

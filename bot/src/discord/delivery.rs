@@ -845,6 +845,7 @@ mod tests {
             delivery: Arc::<Delivery>::default(),
             bots,
             background_drawing: Arc::new(tokio::sync::Semaphore::new(1)),
+            ready: Arc::new(crate::discord::scheduler::ReadyShards::new(1)),
         };
         // The lane's task is between giving its claim back and leaving the running set.
         assert!(data.delivery.claim(&lane));

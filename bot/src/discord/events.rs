@@ -33,6 +33,7 @@ pub async fn on_event(ctx: &serenity::Context, event: &serenity::FullEvent, data
             let present: Vec<i64> = ready.guilds.iter().map(|guild| guild.id.get() as i64).collect();
             match persist(|| data.host.servers_listed(shard, count, &present, now())).await {
                 Ok(listed) => {
+                    data.ready.handled(shard);
                     if !listed.left.is_empty() {
                         tracing::info!(shard, servers = ?listed.left, "servers that removed the bot while it was away");
                     }

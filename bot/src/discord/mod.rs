@@ -53,6 +53,8 @@ pub struct Data {
     /// fifty bot moves would share the cores fifty ways with the board of a person's move,
     /// which is drawn without a turn.
     pub background_drawing: Arc<tokio::sync::Semaphore>,
+    /// This process's shards whose `READY` has been handled, which the scheduler waits for.
+    pub ready: Arc<scheduler::ReadyShards>,
 }
 
 impl Data {
@@ -369,6 +371,7 @@ pub async fn serve(config: Config, shutdown: impl Future<Output = ()> + Send + '
         delivery,
         bots,
         background_drawing: Arc::new(tokio::sync::Semaphore::new(1)),
+        ready: Arc::new(scheduler::ReadyShards::new(shards.as_ref().map_or(1, |(range, _)| range.clone().count()))),
     };
     let (started, on_started) = tokio::sync::oneshot::channel::<SetupOutcome>();
     let mut client = serenity::ClientBuilder::new_with_http(http, serenity::GatewayIntents::GUILDS)
@@ -629,6 +632,7 @@ mod tests {
             delivery: Arc::<delivery::Delivery>::default(),
             bots,
             background_drawing: Arc::new(tokio::sync::Semaphore::new(1)),
+            ready: Arc::new(super::scheduler::ReadyShards::new(1)),
         };
         let background = data.background();
         // A picture of the bot's in progress (it has its turn), until the test lets it finish.

@@ -17,6 +17,12 @@ use super::play::now;
 /// delivery task, which each tick wakes after looking for boards left behind. Once an hour (and
 /// at the first tick) delivered items older than a week are deleted.
 pub async fn run(data: Data, interval: Duration) {
+    if tokio::time::timeout(READY_WAIT, data.ready.all()).await.is_err() {
+        tracing::warn!(
+            wait_s = READY_WAIT.as_secs(),
+            "not every shard of this process has connected; the scheduler starts without them"
+        );
+    }
     let mut ticker = tokio::time::interval(interval);
     ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let mut pruned_at: Option<Instant> = None;
@@ -41,3 +47,61 @@ pub async fn run(data: Data, interval: Duration) {
 
 /// How often old delivered outbox items are deleted.
 const PRUNE_EVERY: Duration = Duration::from_hours(1);
+
+/// The longest the first tick waits for this process's shards to connect ([`ReadyShards`]).
+const READY_WAIT: Duration = Duration::from_mins(10);
+
+/// The shards of this process whose first `READY` has been handled in this run. The first tick
+/// waits for all of them (at most [`READY_WAIT`]): the `READY` handler marks the servers that
+/// removed the bot while it was away, pausing their games and dating each removal from its
+/// shard's last tick before the restart. A tick before it would judge those games' clocks (a
+/// deadline passed during a short restart is a loss on time in a server that is gone) and record
+/// the restart as the shard's last tick. Waiting costs no player time: a tick that finds the
+/// last one older than the downtime limit gives the grace.
+#[derive(Debug)]
+pub struct ReadyShards {
+    expected: usize,
+    seen: tokio::sync::watch::Sender<std::collections::BTreeSet<u32>>,
+}
+
+impl ReadyShards {
+    /// For a process serving `expected` shards.
+    #[must_use]
+    pub fn new(expected: usize) -> ReadyShards {
+        ReadyShards { expected, seen: tokio::sync::watch::Sender::new(std::collections::BTreeSet::new()) }
+    }
+
+    /// Shard `shard`'s `READY` has been handled.
+    pub fn handled(&self, shard: u32) {
+        self.seen.send_if_modified(|seen| seen.insert(shard));
+    }
+
+    /// Returns once every shard of the process has been handled.
+    pub async fn all(&self) {
+        let expected = self.expected;
+        // The sender lives in `self`, so the channel cannot close while this waits.
+        let _ = self.seen.subscribe().wait_for(|seen| seen.len() >= expected).await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn the_first_tick_waits_for_every_shard_of_the_process() {
+        let ready = std::sync::Arc::new(ReadyShards::new(2));
+        let waiting = tokio::spawn({
+            let ready = ready.clone();
+            async move { ready.all().await }
+        });
+        ready.handled(4);
+        ready.handled(4);
+        tokio::task::yield_now().await;
+        assert!(!waiting.is_finished(), "one shard of two, however often it connects");
+        ready.handled(5);
+        tokio::time::timeout(Duration::from_secs(5), waiting).await.expect("both shards").expect("no panic");
+        // Later waits (none today) return at once.
+        tokio::time::timeout(Duration::from_secs(5), ready.all()).await.expect("already ready");
+    }
+}
