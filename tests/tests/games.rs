@@ -1252,6 +1252,41 @@ async fn a_kick_and_a_quick_return_leave_the_server_present_whatever_order_they_
     bot.stop().await;
 }
 
+/// A reminder held up (here Discord failing; in life, the downtime that then gives the grace)
+/// is posted with the deadline as it stands when it goes out, not the one it was recorded with.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reminder_held_up_names_the_deadline_as_it_stands_when_posted() {
+    use sqlx::Connection;
+    let (fake, bot, dir) = served("reminder-held-up").await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale: tafl_e2e::harness::LOCALES[0] };
+    let (_, board) = timed_game(&table).await;
+    let board = play_by_menus(&table, &board, 1, 0, ALICE, "d2-c2").await;
+    play_by_menus(&table, &board, 1, 1, BOB, "d3-c3").await;
+
+    let halfway = table.says("half your time is gone", "половина времени прошла");
+    let reminder_post = move |r: &tafl_e2e::fake_discord::Recorded| {
+        r.method == "POST"
+            && r.path.ends_with(&format!("/channels/{CHANNEL}/messages"))
+            && r.json.as_ref().and_then(|j| j["content"].as_str()).is_some_and(|c| c.contains(halfway))
+    };
+    fake.fail_next(reminder_post, usize::MAX, Fault::ServerError(500));
+    let_time_pass(&dir, 1, 13 * 3600, 11 * 3600).await;
+    fake.wait_for("a failed reminder", move |r| reminder_post(r) && r.status == 500).await;
+
+    // Meanwhile the deadline moves (as the grace moves it): four hours from now.
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() as i64;
+    let moved = now + 4 * 3600;
+    let url = format!("sqlite://{}", dir.join("tafl.db").display());
+    let mut conn = sqlx::sqlite::SqliteConnection::connect(&url).await.unwrap();
+    sqlx::query("UPDATE games SET deadline_at = ? WHERE id = 1").bind(moved).execute(&mut conn).await.unwrap();
+    sqlx::query("UPDATE outbox SET not_before_ms = 0 WHERE state = 'pending'").execute(&mut conn).await.unwrap();
+    fake.clear_faults();
+    let reminder = fake.wait_for_message("the reminder", |m| m.content.contains(halfway)).await;
+    assert!(reminder.content.contains(&format!("<t:{moved}:R>")), "{}", reminder.content);
+    conn.close().await.unwrap();
+    bot.stop().await;
+}
+
 /// A server removes the bot during a short restart (no grace) in which a player's deadline
 /// passes: the restarted bot's first tick must wait for `READY`, which marks the server left
 /// and pauses the game, dating the removal from the tick before the restart. A tick first

@@ -545,7 +545,12 @@ async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(),
         }
         Show::Reminder { game, reminder, ply, deadline_at, dm } => {
             let view = data.host.show(*game).await?;
-            let Some(player) = view.player_to_move().filter(|_| view.ply == *ply && !view.is_over()) else {
+            // The deadline as it stands: the downtime grace may have moved it since the reminder
+            // was recorded (a reminder held up by the downtime would name the old one, passed).
+            let deadline_at = view.deadline_at.unwrap_or(*deadline_at);
+            let Some(player) =
+                view.player_to_move().filter(|_| view.ply == *ply && !view.is_over() && deadline_at > now())
+            else {
                 return obsolete(http, data, item, *game, game_channel(&view), 'r').await;
             };
             let lang = server_lang(data, view.place.guild).await;
@@ -560,7 +565,7 @@ async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(),
                 opponent: opponent.clone(),
                 side,
                 ply: *ply,
-                deadline_at: *deadline_at,
+                deadline_at,
                 dm: *dm,
             };
             let content = text::reminder(&reminder, lang);
