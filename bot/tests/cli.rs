@@ -546,6 +546,15 @@ fn render_refuses_one_file_for_both_the_board_and_the_animation() {
     let err = assert_one_sentence_error(&output);
     assert!(err.contains("-o and --gif both name"), "{err}");
     assert!(!std::path::Path::new(path).exists(), "nothing was written");
+    // Two spellings of one file that does not exist yet.
+    let dir = std::env::temp_dir();
+    let name = format!("tafl-same-spelt-{}.png", std::process::id());
+    let dotted = format!("{}/./{name}", dir.display());
+    let plain = dir.join(&name);
+    let output = run(&["render", "--variant", "copenhagen", "-o", plain.to_str().unwrap(), "--gif", &dotted], None);
+    let err = assert_one_sentence_error(&output);
+    assert!(err.contains("-o and --gif both name"), "{err}");
+    assert!(!plain.exists(), "nothing was written");
 }
 
 #[test]

@@ -245,7 +245,7 @@ fn refusals_are_explained_and_the_session_goes_on() {
         &["--no-png"],
         "/challenge @you copenhagen\n/challenge @bob chess\n/challenge @bob side:attackers\nas @carol /accept 1\n/accept 1\n\
          as @bob /accept 1\nas @bob /move d1-d3\n/move a1-a3\n/move hello\n/move \u{436}\nas @carol /resign\n/draw maybe\n\
-         nonsense\n/frobnicate\nas bob\nas @bob\n/as @\u{202e}x\n/help\n/quit\n/move d1-d3\n",
+         nonsense\n/frobnicate\nas bob\nas @bob\n/as @\u{202e}x\n/as @AI\n/help\n/quit\n/move d1-d3\n",
     );
     let errors = errors(&out);
     let expected = [
@@ -264,6 +264,8 @@ fn refusals_are_explained_and_the_session_goes_on() {
         "write a command after the name",
         "write a command after the name",
         "is not a name",
+        // `/challenge @ai` plays the engine, so no person may take its name.
+        "@ai is the engine's name; choose another, like @bob",
     ];
     assert_eq!(errors.len(), expected.len(), "{errors:#?}");
     for (error, want) in errors.iter().zip(expected) {

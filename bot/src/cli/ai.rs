@@ -395,20 +395,9 @@ fn play_game(args: &MatchArgs, a: Player, b: Player, start: &tafl_rules::Positio
 fn write_record(dir: &std::path::Path, n: u32, games: u32, record: &str) -> Result<(), CliError> {
     let width = games.to_string().len();
     let path = dir.join(format!("game-{:0width$}.otn", n + 1));
-    let partial = path.with_extension("otn.part");
-    let write = || -> std::io::Result<()> {
-        let mut file = std::fs::File::create(&partial)?;
-        file.write_all(record.as_bytes())?;
-        file.sync_all()?;
-        std::fs::rename(&partial, &path)?;
-        // The rename lives in the folder's entries; without this a power cut could undo it.
-        #[cfg(unix)]
-        std::fs::File::open(dir)?.sync_all()?;
-        Ok(())
-    };
-    write().map_err(|source| {
-        let _ = std::fs::remove_file(&partial);
-        CliError::Io { context: format!("cannot write the record {}", path.display()).into(), source }
+    super::write_whole(&path, record.as_bytes()).map_err(|source| CliError::Io {
+        context: format!("cannot write the record {}", path.display()).into(),
+        source,
     })
 }
 

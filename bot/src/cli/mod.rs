@@ -271,6 +271,31 @@ pub(crate) fn shorten(text: &str, limit: usize) -> String {
     crate::printable::printable(&cut).into_owned()
 }
 
+/// Writes `bytes` to `path`, replacing a file of that name, so that a kill, a full disk or a
+/// power cut leaves the old file or the whole new one, never a truncated one: written beside as
+/// `<name>.part`, flushed to the disk, renamed, and the folder flushed too (the rename lives in
+/// its entries). A `.part` left by a failure is removed.
+pub(crate) fn write_whole(path: &std::path::Path, bytes: &[u8]) -> io::Result<()> {
+    let mut partial = path.as_os_str().to_owned();
+    partial.push(".part");
+    let partial = std::path::PathBuf::from(partial);
+    let write = || -> io::Result<()> {
+        let mut file = std::fs::File::create(&partial)?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        std::fs::rename(&partial, path)?;
+        #[cfg(unix)]
+        {
+            let folder = path.parent().filter(|f| !f.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
+            std::fs::File::open(folder)?.sync_all()?;
+        }
+        Ok(())
+    };
+    write().inspect_err(|_| {
+        let _ = std::fs::remove_file(&partial);
+    })
+}
+
 /// `n` and the noun in the right number: "1 ply", "5 plies".
 pub(crate) fn count(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
@@ -279,6 +304,22 @@ pub(crate) fn count(n: usize, one: &str, many: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_file_is_replaced_whole_and_no_partial_stays() {
+        let dir = std::env::temp_dir().join(format!("tafl-write-whole-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a folder");
+        let path = dir.join("board.png");
+        std::fs::write(&path, b"old and longer").expect("the old file");
+        write_whole(&path, b"new").expect("written");
+        assert_eq!(std::fs::read(&path).expect("readable"), b"new");
+        assert!(!dir.join("board.png.part").exists());
+        // A folder that is not there: an error, and nothing left behind.
+        let missing = dir.join("nowhere").join("board.png");
+        assert!(write_whole(&missing, b"new").is_err());
+        assert!(!dir.join("nowhere").exists());
+        std::fs::remove_dir_all(&dir).expect("cleaned up");
+    }
 
     /// The help texts come from doc comments, where the linter wants product names in code
     /// quotes; a terminal shows the quotes as they are.

@@ -43,13 +43,25 @@ pub struct RenderArgs {
     pub defenders_name: Option<String>,
 }
 
+/// Whether two paths name one file, whether or not it exists yet: `x.png` and `./x.png`, or a
+/// link and its target.
+fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
+    let existing = |p: &std::path::Path| std::fs::canonicalize(p).ok();
+    // A file not written yet: its folder, which must exist, resolved, and its name.
+    let to_be = |p: &std::path::Path| {
+        let folder = p.parent().filter(|f| !f.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
+        Some(std::fs::canonicalize(folder).ok()?.join(p.file_name()?))
+    };
+    a == b || existing(a).is_some_and(|k| existing(b) == Some(k)) || to_be(a).is_some_and(|k| to_be(b) == Some(k))
+}
+
 /// Draws what `args` ask for and writes the files. Returns one sentence on failure.
 pub fn run(args: &RenderArgs) -> Result<(), String> {
     if args.output.is_none() && args.gif.is_none() {
         return Err("nothing to write: give -o board.png, --gif game.gif, or both".to_owned());
     }
     if let (Some(png), Some(gif)) = (&args.output, &args.gif)
-        && (png == gif || std::fs::canonicalize(png).ok().is_some_and(|p| std::fs::canonicalize(gif).ok() == Some(p)))
+        && same_file(png, gif)
     {
         // One would silently overwrite the other.
         return Err(format!(
@@ -88,7 +100,7 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
             ..BoardOptions::default()
         };
         let png = renderer.render_png(game.position(), &options).map_err(|e| e.to_string())?;
-        std::fs::write(path, png).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        super::write_whole(path, &png).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     if let Some(path) = &args.gif {
         let first_footer = tr!(
@@ -102,7 +114,7 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
         let options =
             GifOptions { theme, orientation, attackers, defenders, first_footer, last_footer, ..GifOptions::default() };
         let gif = renderer.render_gif(&game, &options).map_err(|e| e.to_string())?;
-        std::fs::write(path, gif).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        super::write_whole(path, &gif).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     Ok(())
 }

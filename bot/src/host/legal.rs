@@ -5,17 +5,21 @@ use tafl_rules::{Game, Move, Position, Reason, Side, Square, Status};
 
 use super::{MoveChoice, MoveEffect};
 
-/// At most `limit` legal moves whose notation starts with `prefix` (case, spaces and the dash
-/// are ignored): winning moves first, then captures, threats and drawing moves, then the rest in
+/// At most `limit` legal moves whose notation starts with `prefix` (case and spaces are ignored,
+/// and the dash may be left out, but a typed dash ends the square: `d1-` is not `d11`): winning
+/// moves first, then captures, threats and drawing moves, then the rest in
 /// board order, and last the moves that lose the game (a third repetition, where the preset
 /// scores it a loss for the side that makes it).
 pub(crate) fn choices(game: &Game, prefix: &str, limit: usize) -> Vec<MoveChoice> {
     let wanted = squash(prefix);
+    // The typed origin square, when a dash closes it.
+    let from = prefix.split_once('-').map(|(from, _)| squash(from));
     let mut ranked: Vec<(u8, MoveChoice)> = game
         .position()
         .legal_moves()
         .into_iter()
         .filter(|mv| squash(&mv.to_string()).starts_with(&wanted))
+        .filter(|mv| from.as_ref().is_none_or(|from| squash(&mv.from.to_string()) == *from))
         .filter_map(|mv| describe(game, mv))
         .collect();
     ranked.sort_by(|(a, x), (b, y)| a.cmp(b).then_with(|| x.notation.cmp(&y.notation)));
@@ -133,6 +137,26 @@ mod tests {
         // A second occurrence is no ending.
         let game = shuffled(Variant::Brandubh, &brandubh[..3]);
         assert_eq!(choices(&game, "e3-d3", 5)[0].effect, None);
+    }
+
+    /// `d1-` is a square and a dash: the moves from d11 are not among them, though `d1`
+    /// without the dash, which may still become `d11`, lists both.
+    #[test]
+    fn a_typed_dash_ends_the_square() {
+        let game = shuffled(Variant::Copenhagen, &[]);
+        let from = |typed: &str| {
+            let mut squares: Vec<String> = choices(&game, typed, 500)
+                .into_iter()
+                .map(|c| c.notation.split_once('-').map(|(from, _)| from.to_owned()).unwrap_or_default())
+                .collect();
+            squares.dedup();
+            squares
+        };
+        assert_eq!(from("d1-"), ["d1"]);
+        assert_eq!(from("D1 - "), ["d1"]);
+        assert_eq!(from("d1"), ["d1", "d11"]);
+        assert_eq!(from("d1d"), ["d1"], "the dash may be left out");
+        assert!(choices(&game, "d1-d", 500).iter().all(|c| c.notation.starts_with("d1-d")));
     }
 
     #[test]

@@ -1019,7 +1019,7 @@ impl Session {
             }
         };
         let path = dir.join(name);
-        match std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&path, png)) {
+        match std::fs::create_dir_all(dir).and_then(|()| crate::cli::write_whole(&path, &png)) {
             Ok(()) => Some(path),
             Err(error) => {
                 tracing::warn!(%error, path = %path.display(), "cannot write the picture");
@@ -1040,7 +1040,7 @@ impl Session {
             }
         };
         let path = dir.join(format!("game-{}.gif", summary.game.id));
-        match std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&path, gif)) {
+        match std::fs::create_dir_all(dir).and_then(|()| crate::cli::write_whole(&path, &gif)) {
             Ok(()) => Some(path),
             Err(error) => {
                 tracing::warn!(%error, path = %path.display(), "cannot write the game animation");
@@ -1107,13 +1107,20 @@ fn is_the_engine(name: &str) -> bool {
     name.eq_ignore_ascii_case("@ai")
 }
 
-/// `@bob` or `bob`: letters, digits, `_`, `-` and `.`, at most 32 characters.
+/// `@bob` or `bob`: letters, digits, `_`, `-` and `.`, at most 32 characters; never `ai`, which
+/// `/challenge`, `/games` and `/profile` read as the engine.
 fn parse_name(text: &str, lang: Lang) -> Result<String, String> {
     let name = text.trim().trim_start_matches('@');
     let valid = !name.is_empty()
         && name.chars().count() <= 32
         && name.chars().all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.'));
-    if valid { Ok(name.to_owned()) } else { Err(tr!(lang, "console-bad-name", input = shorten(text))) }
+    if !valid {
+        return Err(tr!(lang, "console-bad-name", input = shorten(text)));
+    }
+    if is_the_engine(&format!("@{name}")) {
+        return Err(tr!(lang, "console-name-of-the-engine"));
+    }
+    Ok(name.to_owned())
 }
 
 /// The most lines a list shows; longer ones say how many there were.

@@ -71,8 +71,13 @@ pub fn run(args: &LocalArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
     // A log line that cannot be written is dropped (see `discord::init_logging`).
-    let _ =
-        tracing_subscriber::fmt().with_writer(io::stderr).with_env_filter(filter).log_internal_errors(false).try_init();
+    // Colours only on a terminal: a log piped to a file keeps plain text.
+    let _ = tracing_subscriber::fmt()
+        .with_writer(io::stderr)
+        .with_ansi(io::stderr().is_terminal())
+        .with_env_filter(filter)
+        .log_internal_errors(false)
+        .try_init();
     let stdin = io::stdin();
     let interactive = stdin.is_terminal();
     run_with(args, &mut stdin.lock(), out, interactive)
