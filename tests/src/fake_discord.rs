@@ -196,6 +196,9 @@ struct Shared {
     store: Mutex<Store>,
     /// Close every Identify with 4004 (Authentication failed), as Discord does for a bad token.
     reject_identify: std::sync::atomic::AtomicBool,
+    /// The gateway is unreachable ([`FakeDiscord::take_gateway_away`]): connections are dropped
+    /// as they come.
+    gateway_away: std::sync::atomic::AtomicBool,
     /// The requests held by [`Fault::Slow`] so far, arrived but not necessarily carried out.
     slow_arrived: AtomicU64,
     /// The servers the bot is in besides [`GUILD`]: every server an interaction came from, and
@@ -785,6 +788,18 @@ impl FakeDiscord {
             let woken = tokio::time::timeout_at(deadline, notified).await.is_ok();
             assert!(woken, "the bot never answered interaction {}; requests: {:#?}", interaction.id, self.requests());
         }
+    }
+
+    /// The gateway goes away (a network outage): every session is dropped, and new connections
+    /// are dropped as they come until [`FakeDiscord::bring_gateway_back`].
+    pub fn take_gateway_away(&self) {
+        self.shared.gateway_away.store(true, Ordering::Relaxed);
+        self.drop_gateway();
+    }
+
+    /// Ends [`FakeDiscord::take_gateway_away`]: the bot's next attempt connects.
+    pub fn bring_gateway_back(&self) {
+        self.shared.gateway_away.store(false, Ordering::Relaxed);
     }
 
     /// Drops every gateway connection at once, without a close frame.
@@ -1759,6 +1774,10 @@ fn split<'a>(mut body: &'a [u8], delimiter: &[u8]) -> VecDeque<&'a [u8]> {
 
 async fn serve_gateway(listener: TcpListener, shared: Arc<Shared>) {
     while let Ok((stream, _)) = listener.accept().await {
+        if shared.gateway_away.load(Ordering::Relaxed) {
+            drop(stream);
+            continue;
+        }
         // Events are small frames written as they come: send them at once (see `serve_rest`).
         let _ = stream.set_nodelay(true);
         tokio::spawn(gateway_session(stream, shared.clone()));

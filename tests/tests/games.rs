@@ -1252,6 +1252,38 @@ async fn a_kick_and_a_quick_return_leave_the_server_present_whatever_order_they_
     bot.stop().await;
 }
 
+/// Players act through the gateway: while it is away, nobody can move, so nobody's clock runs
+/// out. A deadline that passed during a short outage (under the downtime limit, so no grace)
+/// ends the game once the gateway is back.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_one_loses_on_time_while_the_gateway_is_away() {
+    use sqlx::Connection;
+    let (fake, bot, dir) = served("gateway-away").await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale: tafl_e2e::harness::LOCALES[0] };
+    let (_, board) = timed_game(&table).await;
+    let board = play_by_menus(&table, &board, 1, 0, ALICE, "d2-c2").await;
+    play_by_menus(&table, &board, 1, 1, BOB, "d3-c3").await;
+
+    let connections = fake.connections();
+    fake.take_gateway_away();
+    let_time_pass(&dir, 1, 24 * 3600 + 1, -1).await;
+    let url = format!("sqlite://{}", dir.join("tafl.db").display());
+    let mut conn = sqlx::sqlite::SqliteConnection::connect(&url).await.unwrap();
+    let status = || sqlx::query_scalar::<_, String>("SELECT status FROM games WHERE id = 1");
+    // Fifteen ticks' worth.
+    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+    assert_eq!(status().fetch_one(&mut conn).await.unwrap(), "ongoing", "the clock waits for the gateway");
+
+    fake.bring_gateway_back();
+    fake.wait_for_connections(connections + 1).await;
+    let summary =
+        fake.wait_for_message("the summary", |m| m.attachments.iter().any(|a| a.filename == "game-1.gif")).await;
+    assert!(summary.text().contains(summary_words(&table, Some(Side::Defenders))), "{}", summary.text());
+    assert_eq!(status().fetch_one(&mut conn).await.unwrap(), "defenders_win");
+    conn.close().await.unwrap();
+    bot.stop().await;
+}
+
 /// A reminder held up (here Discord failing; in life, the downtime that then gives the grace)
 /// is posted with the deadline as it stands when it goes out, not the one it was recorded with.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

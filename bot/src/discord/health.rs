@@ -23,41 +23,55 @@ use crate::store::Db;
 /// How long the database may take to answer `SELECT 1` before the process counts as unhealthy.
 const DATABASE_PATIENCE: Duration = Duration::from_secs(2);
 
-/// What `/healthz` looks at.
+/// This process's gateway shards, as serenity's shard manager sees them: what `/healthz` and the
+/// scheduler (whose clocks wait while players cannot reach the bot) look at.
 #[derive(Clone)]
-pub struct Probe {
+pub struct Gateway {
     pub shard_manager: Arc<serenity::ShardManager>,
     pub shards: RangeInclusive<u32>,
-    pub db: Db,
 }
 
-impl std::fmt::Debug for Probe {
+impl std::fmt::Debug for Gateway {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Probe").field("shards", &self.shards).finish_non_exhaustive()
+        f.debug_struct("Gateway").field("shards", &self.shards).finish_non_exhaustive()
     }
+}
+
+impl Gateway {
+    /// A line for each shard that is not connected now (reconnecting, restarting after a
+    /// dropped connection, or never started): none when all are.
+    pub async fn problems(&self) -> Vec<String> {
+        let runners = self.shard_manager.runners.lock().await;
+        let mut problems = Vec::new();
+        for id in self.shards.clone() {
+            match runners.get(&serenity::ShardId(id)).map(|runner| runner.stage) {
+                Some(serenity::ConnectionStage::Connected) => {}
+                Some(stage) => problems.push(format!("shard {id} is {stage}")),
+                None => problems.push(format!("shard {id} has not started")),
+            }
+        }
+        problems
+    }
+}
+
+/// What `/healthz` looks at.
+#[derive(Clone, Debug)]
+pub struct Probe {
+    pub gateway: Gateway,
+    pub db: Db,
 }
 
 impl Probe {
     /// `Ok` with a line for 200, `Err` with the reason for 503.
     pub async fn check(&self) -> Result<String, String> {
-        let mut problems = Vec::new();
-        {
-            let runners = self.shard_manager.runners.lock().await;
-            for id in self.shards.clone() {
-                match runners.get(&serenity::ShardId(id)).map(|runner| runner.stage) {
-                    Some(serenity::ConnectionStage::Connected) => {}
-                    Some(stage) => problems.push(format!("shard {id} is {stage}")),
-                    None => problems.push(format!("shard {id} has not started")),
-                }
-            }
-        }
+        let mut problems = self.gateway.problems().await;
         let database = tokio::time::timeout(DATABASE_PATIENCE, sqlx::query("SELECT 1").execute(self.db.pool())).await;
         match database {
             Ok(Ok(_)) => {}
             Ok(Err(error)) => problems.push(format!("the database fails: {error}")),
             Err(_) => problems.push(format!("the database did not answer within {} s", DATABASE_PATIENCE.as_secs())),
         }
-        let shards = format!("shards {}-{}", self.shards.start(), self.shards.end());
+        let shards = format!("shards {}-{}", self.gateway.shards.start(), self.gateway.shards.end());
         if problems.is_empty() {
             Ok(format!("ok: {shards} connected, database answers\n"))
         } else {

@@ -191,6 +191,7 @@ fn framework(
     data: Data,
     guild: Option<serenity::GuildId>,
     tick: std::time::Duration,
+    served: std::ops::RangeInclusive<u32>,
     started: tokio::sync::oneshot::Sender<SetupOutcome>,
 ) -> poise::Framework<Data, BotError> {
     poise::Framework::builder()
@@ -255,7 +256,11 @@ fn framework(
                 let loops = vec![
                     // The loops' database work goes after people's (`Host::background`).
                     tokio::spawn(delivery::run(ctx.http.clone(), data.background())),
-                    tokio::spawn(scheduler::run(data.background(), tick)),
+                    tokio::spawn(scheduler::run(
+                        data.background(),
+                        tick,
+                        health::Gateway { shard_manager: framework.shard_manager().clone(), shards: served },
+                    )),
                     // Resumes every game where it is the bot's move, then follows new ones.
                     tokio::spawn(data.bots.clone().run()),
                     // Post-game reviews, each waking the delivery that edits its summary.
@@ -361,6 +366,8 @@ pub async fn serve(config: Config, shutdown: impl Future<Output = ()> + Send + '
         Some((range, count)) => Host::new(db.clone()).with_shards(*range.start(), *range.end(), *count),
         None => Host::new(db.clone()),
     };
+    // The shards this process serves (shard 0 alone without sharding).
+    let served = shards.as_ref().map_or(0..=0, |(range, _)| range.clone());
     let delivery: Arc<delivery::Delivery> = Arc::default();
     // The bot's moves are shown like anyone's: its move is in the outbox, and delivery is woken.
     let woken = delivery.clone();
@@ -371,11 +378,11 @@ pub async fn serve(config: Config, shutdown: impl Future<Output = ()> + Send + '
         delivery,
         bots,
         background_drawing: Arc::new(tokio::sync::Semaphore::new(1)),
-        ready: Arc::new(scheduler::ReadyShards::new(shards.as_ref().map_or(1, |(range, _)| range.clone().count()))),
+        ready: Arc::new(scheduler::ReadyShards::new(served.clone().count())),
     };
     let (started, on_started) = tokio::sync::oneshot::channel::<SetupOutcome>();
     let mut client = serenity::ClientBuilder::new_with_http(http, serenity::GatewayIntents::GUILDS)
-        .framework(framework(data, config.guild_id, config.tick_interval, started))
+        .framework(framework(data, config.guild_id, config.tick_interval, served.clone(), started))
         .await?;
     let shard_manager = client.shard_manager.clone();
     // The loops start once the commands are registered; a registration that failed for good
@@ -407,8 +414,8 @@ pub async fn serve(config: Config, shutdown: impl Future<Output = ()> + Send + '
         tracing::warn!("the gateway did not close in time; stopping anyway");
     };
     let health = health.map(|listener| {
-        let served = shards.as_ref().map_or(0..=0, |(range, _)| range.clone());
-        let probe = health::Probe { shard_manager: client.shard_manager.clone(), shards: served, db: db.clone() };
+        let gateway = health::Gateway { shard_manager: client.shard_manager.clone(), shards: served.clone() };
+        let probe = health::Probe { gateway, db: db.clone() };
         tokio::spawn(health::serve(listener, probe))
     });
     let connection = async {

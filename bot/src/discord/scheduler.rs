@@ -10,13 +10,14 @@ use std::time::{Duration, Instant};
 use super::Data;
 use super::play::now;
 
-/// Ticks every `interval` until the task is aborted. A failed tick (the database busy or gone)
+/// Ticks every `interval` until the task is aborted, once the process's shards are listed
+/// ([`ReadyShards`]) and while they are connected. A failed tick (the database busy or gone)
 /// is logged and tried again at the next one; nothing is lost, since due items stay due until a
 /// tick commits. What a tick finds is recorded in the outbox in the tick's own transaction
 /// (reminders, time-outs, expired cards, digests, boards after downtime) and delivered by the
 /// delivery task, which each tick wakes after looking for boards left behind. Once an hour (and
 /// at the first tick) delivered items older than a week are deleted.
-pub async fn run(data: Data, interval: Duration) {
+pub async fn run(data: Data, interval: Duration, gateway: super::health::Gateway) {
     if tokio::time::timeout(READY_WAIT, data.ready.all()).await.is_err() {
         tracing::warn!(
             wait_s = READY_WAIT.as_secs(),
@@ -26,8 +27,22 @@ pub async fn run(data: Data, interval: Duration) {
     let mut ticker = tokio::time::interval(interval);
     ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let mut pruned_at: Option<Instant> = None;
+    let mut was_connected = true;
     loop {
         ticker.tick().await;
+        let problems = gateway.problems().await;
+        let connected = problems.is_empty();
+        if connected != was_connected {
+            if connected {
+                tracing::info!("the gateway is back; the scheduler ticks again");
+            } else {
+                tracing::warn!(problems = %problems.join("; "), "players cannot reach the bot; clocks wait until they can");
+            }
+            was_connected = connected;
+        }
+        if !connected {
+            continue;
+        }
         if let Err(error) = data.host.tick(now()).await {
             tracing::warn!(%error, "the scheduler's tick failed; trying again at the next one");
             continue;
@@ -51,13 +66,19 @@ const PRUNE_EVERY: Duration = Duration::from_hours(1);
 /// The longest the first tick waits for this process's shards to connect ([`ReadyShards`]).
 const READY_WAIT: Duration = Duration::from_mins(10);
 
-/// The shards of this process whose first `READY` has been handled in this run. The first tick
-/// waits for all of them (at most [`READY_WAIT`]): the `READY` handler marks the servers that
-/// removed the bot while it was away, pausing their games and dating each removal from its
-/// shard's last tick before the restart. A tick before it would judge those games' clocks (a
-/// deadline passed during a short restart is a loss on time in a server that is gone) and record
-/// the restart as the shard's last tick. Waiting costs no player time: a tick that finds the
-/// last one older than the downtime limit gives the grace.
+/// The shards of this process whose first `READY` has been handled in this run.
+///
+/// The first tick waits for all of them (at most [`READY_WAIT`]): the `READY` handler marks the
+/// servers that removed the bot while it was away, pausing their games and dating each removal
+/// from its shard's last tick before the restart. A tick before it would judge those games'
+/// clocks (a deadline passed during a short restart is a loss on time in a server that is gone)
+/// and record the restart as the shard's last tick.
+///
+/// After that, a tick runs only while every shard is connected ([`super::health::Gateway`]).
+/// Players act through the gateway (every click and command comes over it), so while it is down
+/// they cannot move, and their clocks must not run out: without ticks the last tick ages, and a
+/// tick after a gap longer than the downtime limit gives everyone the grace, as after a restart.
+/// Waiting costs no player time either way.
 #[derive(Debug)]
 pub struct ReadyShards {
     expected: usize,
