@@ -879,7 +879,7 @@ async fn a_player_is_reminded_and_then_loses_on_time_with_the_summary_posted(loc
     let summary =
         fake.wait_for_message("the summary", |m| m.attachments.iter().any(|a| a.filename == "game-1.gif")).await;
     assert!(summary.text().contains(summary_words(&table, Some(Side::Defenders))), "{}", summary.text());
-    let ran_out = table.says("Alice (attackers) ran out of time", "У игрока Alice (нападающие) вышло время");
+    let ran_out = table.says("Alice (attackers) ran out of time", "У игрока Alice (нападающие) кончилось время");
     assert!(summary.text().contains(ran_out), "{}", summary.text());
     let board = fake.wait_for_message("the final board", |m| m.id == card.id && m.custom_ids().is_empty()).await;
     let ran_out = table.says("Alice ran out of time", "у игрока Alice кончилось время");

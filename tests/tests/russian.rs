@@ -99,7 +99,7 @@ async fn a_russian_server_plays_a_whole_game_in_russian() {
     let summary =
         fake.wait_for_message("the summary", |m| m.attachments.iter().any(|a| a.filename == "game-1.gif")).await;
     assert!(summary.text().contains("Партия №1 — победа защитников: Bob"), "{}", summary.text());
-    assert!(summary.text().contains("У игрока Alice (нападающие) вышло время."), "{}", summary.text());
+    assert!(summary.text().contains("У игрока Alice (нападающие) кончилось время."), "{}", summary.text());
     let board = fake.wait_for_message("the final board", |m| m.id == card.id && m.custom_ids().is_empty()).await;
     assert!(board.text().contains("**Победа защитников** (Bob): у игрока Alice кончилось время"), "{}", board.text());
 

@@ -101,9 +101,9 @@ console-takeback-accepted = { $by } accepted: { $plies ->
 } taken back in game #{ $id }.
 console-draw-accepted = { $by } accepted the draw.
 console-withdrew-draw = { $by } withdrew the draw offer
-console-withdrew-takeback = { $by } withdrew the takeback offer
+console-withdrew-takeback = { $by } withdrew the takeback request
 console-declined-draw = { $by } declined the draw offer
-console-declined-takeback = { $by } declined the takeback offer
+console-declined-takeback = { $by } declined the takeback request
 console-game-animation = game animation: { $path }
 console-rules-usage = name a variant, like /rules brandubh (/variants lists them)
 console-import-usage = write the record's file, like /import game.otn @ann @ben

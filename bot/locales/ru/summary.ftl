@@ -41,7 +41,7 @@ conclusion-repetition-loss = Позиция повторилась трижды 
 conclusion-no-moves = Ходов не осталось: { $side } не могли сделать ни одного хода.
 conclusion-resignation = { $player } сдаётся.
 conclusion-resignation-unknown = Партия окончена сдачей.
-conclusion-time = У игрока { $player } вышло время.
+conclusion-time = У игрока { $player } кончилось время.
 conclusion-time-unknown = Партия окончена по времени.
 conclusion-abandoned = Ходов от игрока { $player } не было { $days ->
     [one] { $days } день

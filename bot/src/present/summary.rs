@@ -466,7 +466,7 @@ mod tests {
                 Some(ended(d, EndReason::Time)),
                 Conclusion::Time { side: Some(Side::Attackers) },
                 "alice (attackers) ran out of time.",
-                "У игрока alice (нападающие) вышло время.",
+                "У игрока alice (нападающие) кончилось время.",
             ),
             (
                 Some(ended(None, EndReason::Agreement)),
