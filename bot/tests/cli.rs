@@ -718,6 +718,18 @@ fn budgets_and_counts_too_large_to_mean_anything_are_refused_in_one_sentence_not
     assert!(stdout(&drawn).contains("Elo difference A - B: +0 (every game drawn)"), "{}", stdout(&drawn));
 }
 
+/// A start position already over (the attackers have no move) is refused, as `ai` refuses it,
+/// instead of scoring games of no moves.
+#[test]
+fn a_match_from_a_finished_position_is_refused() {
+    let output = run(
+        &["match", "--variant", "brandubh", "--position", "/7/7/7/3K3/T6/tT5/7/", "--a", "greedy", "--b", "greedy"],
+        None,
+    );
+    let err = assert_one_sentence_error(&output);
+    assert!(err.contains("the start position is already over (defenders win"), "{err}");
+}
+
 #[test]
 fn a_match_gives_the_same_table_whatever_the_number_of_jobs() {
     let table = |jobs: &str| {

@@ -256,6 +256,12 @@ pub fn run_match(args: &MatchArgs, out: &mut dyn Write) -> Result<(), CliError> 
     }
     let rules = args.start.rules()?;
     let start = args.start.position(rules)?;
+    if let Status::Finished(outcome) = Game::new(start.clone()).status() {
+        return Err(CliError::Input(format!(
+            "the start position is already over ({}), so there is no game to play",
+            Status::Finished(outcome).name().replace('_', " ")
+        )));
+    }
     if let Some(dir) = &args.records {
         std::fs::create_dir_all(dir).map_err(|source| CliError::Io {
             context: format!("cannot create the records folder {}", dir.display()).into(),
