@@ -1208,8 +1208,7 @@ async fn a_kick_and_a_quick_return_leave_the_server_present_whatever_order_they_
     let (fake, bot, dir) = served("kick-and-return").await;
     let table = Table { fake: &fake, channel: CHANNEL, locale: tafl_e2e::harness::LOCALES[0] };
     start_game(&table, Variant::Brandubh).await;
-    let url = format!("sqlite://{}", dir.join("tafl.db").display());
-    let mut conn = sqlx::sqlite::SqliteConnection::connect(&url).await.unwrap();
+    let mut conn = database(&dir).await;
     for round in 0..5 {
         conn.execute("BEGIN IMMEDIATE").await.unwrap();
         // The kick's handler reads the cache (the bot is out) before the return reaches it, and
@@ -1252,6 +1251,20 @@ async fn a_kick_and_a_quick_return_leave_the_server_present_whatever_order_they_
     bot.stop().await;
 }
 
+/// Game 1, timed at a day a move, with a move each: rated, and Alice to move.
+async fn rated_timed_game(table: &Table<'_>) {
+    let (_, board) = timed_game(table).await;
+    let board = play_by_menus(table, &board, 1, 0, ALICE, "d2-c2").await;
+    play_by_menus(table, &board, 1, 1, BOB, "d3-c3").await;
+}
+
+/// A connection of the test's own to the bot's database in `dir`.
+async fn database(dir: &std::path::Path) -> sqlx::SqliteConnection {
+    use sqlx::Connection;
+    let url = format!("sqlite://{}", dir.join("tafl.db").display());
+    sqlx::SqliteConnection::connect(&url).await.unwrap()
+}
+
 /// Players act through the gateway: while it is away, nobody can move, so nobody's clock runs
 /// out. A deadline that passed during a short outage (under the downtime limit, so no grace)
 /// ends the game once the gateway is back.
@@ -1260,15 +1273,12 @@ async fn no_one_loses_on_time_while_the_gateway_is_away() {
     use sqlx::Connection;
     let (fake, bot, dir) = served("gateway-away").await;
     let table = Table { fake: &fake, channel: CHANNEL, locale: tafl_e2e::harness::LOCALES[0] };
-    let (_, board) = timed_game(&table).await;
-    let board = play_by_menus(&table, &board, 1, 0, ALICE, "d2-c2").await;
-    play_by_menus(&table, &board, 1, 1, BOB, "d3-c3").await;
+    rated_timed_game(&table).await;
 
     let connections = fake.connections();
     fake.take_gateway_away();
     let_time_pass(&dir, 1, 24 * 3600 + 1, -1).await;
-    let url = format!("sqlite://{}", dir.join("tafl.db").display());
-    let mut conn = sqlx::sqlite::SqliteConnection::connect(&url).await.unwrap();
+    let mut conn = database(&dir).await;
     let status = || sqlx::query_scalar::<_, String>("SELECT status FROM games WHERE id = 1");
     // Fifteen ticks' worth.
     tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
@@ -1291,9 +1301,7 @@ async fn a_reminder_held_up_names_the_deadline_as_it_stands_when_posted() {
     use sqlx::Connection;
     let (fake, bot, dir) = served("reminder-held-up").await;
     let table = Table { fake: &fake, channel: CHANNEL, locale: tafl_e2e::harness::LOCALES[0] };
-    let (_, board) = timed_game(&table).await;
-    let board = play_by_menus(&table, &board, 1, 0, ALICE, "d2-c2").await;
-    play_by_menus(&table, &board, 1, 1, BOB, "d3-c3").await;
+    rated_timed_game(&table).await;
 
     let halfway = table.says("half your time is gone", "половина времени прошла");
     let reminder_post = move |r: &tafl_e2e::fake_discord::Recorded| {
@@ -1308,8 +1316,7 @@ async fn a_reminder_held_up_names_the_deadline_as_it_stands_when_posted() {
     // Meanwhile the deadline moves (as the grace moves it): four hours from now.
     let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() as i64;
     let moved = now + 4 * 3600;
-    let url = format!("sqlite://{}", dir.join("tafl.db").display());
-    let mut conn = sqlx::sqlite::SqliteConnection::connect(&url).await.unwrap();
+    let mut conn = database(&dir).await;
     sqlx::query("UPDATE games SET deadline_at = ? WHERE id = 1").bind(moved).execute(&mut conn).await.unwrap();
     sqlx::query("UPDATE outbox SET not_before_ms = 0 WHERE state = 'pending'").execute(&mut conn).await.unwrap();
     fake.clear_faults();
@@ -1328,9 +1335,7 @@ async fn a_server_that_removed_the_bot_during_a_restart_is_paused_before_any_clo
     use sqlx::Connection;
     let (fake, bot, dir) = served("removed-during-restart").await;
     let table = Table { fake: &fake, channel: CHANNEL, locale: tafl_e2e::harness::LOCALES[0] };
-    let (_, board) = timed_game(&table).await;
-    let board = play_by_menus(&table, &board, 1, 0, ALICE, "d2-c2").await;
-    play_by_menus(&table, &board, 1, 1, BOB, "d3-c3").await;
+    rated_timed_game(&table).await;
     bot.stop().await;
 
     // While the bot is down the server removes it; the last tick was six minutes ago (under the
@@ -1338,8 +1343,7 @@ async fn a_server_that_removed_the_bot_during_a_restart_is_paused_before_any_clo
     fake.remove_bot_while_away(GUILD);
     let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() as i64;
     let last_tick = now - 6 * 60;
-    let url = format!("sqlite://{}", dir.join("tafl.db").display());
-    let mut conn = sqlx::sqlite::SqliteConnection::connect(&url).await.unwrap();
+    let mut conn = database(&dir).await;
     sqlx::query("UPDATE scheduler SET last_tick_at = ?").bind(last_tick).execute(&mut conn).await.unwrap();
     sqlx::query("UPDATE games SET turn_started_at = ?, deadline_at = ?, next_due_at = ? WHERE id = 1")
         .bind(now - 86_400 - 60)
