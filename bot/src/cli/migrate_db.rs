@@ -39,7 +39,7 @@
 //!   the statement is the same for every batch and no batch meets `PostgreSQL`'s limit of 65,535
 //!   bound parameters.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
@@ -125,6 +125,10 @@ pub enum MigrateDbError {
         LOCK_WAIT.as_secs()
     )]
     TargetBusy,
+    #[error(
+        "the target database holds tables tafl-bot does not use ({tables}); migrate-db copies only into a new database or one of tafl-bot's: create a new database and name it with --to"
+    )]
+    TargetForeign { tables: String },
     #[error("{table} row {key} cannot be copied: column {column} holds {found}; nothing was written to the target")]
     BadValue { table: String, key: String, column: String, found: String },
     #[error(
@@ -273,6 +277,101 @@ async fn open_source(options: SqliteConnectOptions, path: &Path) -> Result<Sqlit
     Ok(pool)
 }
 
+/// Whether bringing the target to this tafl-bot's schema may write to it, judged without
+/// writing: the copy's own refusals come after the migration, and a target refused after it
+/// would be left changed (another application's database given tafl-bot's tables, or an older
+/// tafl-bot's live database moved to a schema its bots cannot open). The migration may run on a
+/// database with no tables, and on one of tafl-bot's that holds no more than a new one holds;
+/// one already at this schema gets nothing written, and the later checks judge it.
+async fn may_migrate(target: &mut PgConnection) -> Result<(), MigrateDbError> {
+    let failed = |e: sqlx::Error| MigrateDbError::Target {
+        doing: "reading the target's tables".to_owned(),
+        reason: one_line(&e.to_string()),
+    };
+    let tables: Vec<String> = sqlx::query_scalar(
+        "SELECT table_name::text FROM information_schema.tables
+         WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY 1",
+    )
+    .fetch_all(&mut *target)
+    .await
+    .map_err(failed)?;
+    if tables.is_empty() {
+        return Ok(());
+    }
+    let listed = |names: &[&String]| {
+        let mut list: Vec<&str> = names.iter().take(5).map(|n| n.as_str()).collect();
+        if names.len() > 5 {
+            list.push("…");
+        }
+        list.join(", ")
+    };
+    if !tables.iter().any(|t| t == HISTORY_TABLE) {
+        return Err(MigrateDbError::TargetForeign { tables: listed(&tables.iter().collect::<Vec<_>>()) });
+    }
+    let applied: BTreeSet<i64> = sqlx::query_scalar(AssertSqlSafe(format!(
+        "SELECT version FROM {} WHERE success",
+        quote(HISTORY_TABLE)
+    )))
+    .fetch_all(&mut *target)
+    .await
+    .map_err(failed)?
+    .into_iter()
+    .collect();
+    let known = crate::store::postgres::latest_version();
+    if let Some(&found) = applied.iter().next_back().filter(|&&found| found > known) {
+        return Err(MigrateDbError::TargetNewer { found, known });
+    }
+    let ours: BTreeSet<i64> = crate::store::postgres::MIGRATOR.iter().map(|m| m.version).collect();
+    if applied == ours {
+        return Ok(());
+    }
+    // The migration would write: only into what a new database holds.
+    let fresh = fresh_counts().await?;
+    let foreign: Vec<&String> = tables.iter().filter(|t| *t != HISTORY_TABLE && !fresh.contains_key(*t)).collect();
+    if !foreign.is_empty() {
+        return Err(MigrateDbError::TargetForeign { tables: listed(&foreign) });
+    }
+    for table in tables.iter().filter(|t| *t != HISTORY_TABLE) {
+        let count: i64 = sqlx::query_scalar(AssertSqlSafe(format!("SELECT count(*) FROM {}", quote(table))))
+            .fetch_one(&mut *target)
+            .await
+            .map_err(failed)?;
+        let new = fresh.get(table).copied().unwrap_or(0);
+        if count > new {
+            let rows = if count == 1 { "1 row".to_owned() } else { format!("{count} rows") };
+            let note = if new == 0 { String::new() } else { format!(" where a new one has {new}") };
+            return Err(MigrateDbError::TargetNotEmpty { what: format!("{rows} in {table}{note}") });
+        }
+    }
+    Ok(())
+}
+
+/// How many rows each table of a new database holds (the bot's players), from a new in-memory
+/// database of this schema.
+async fn fresh_counts() -> Result<BTreeMap<String, i64>, MigrateDbError> {
+    let pool = fresh_database().await?;
+    let failed = |e: &dyn std::fmt::Display| MigrateDbError::Source {
+        reason: format!("a new in-memory database for comparison: {}", one_line(&e.to_string())),
+    };
+    let names: Vec<String> = sqlx::query_scalar(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name <> ?",
+    )
+    .bind(HISTORY_TABLE)
+    .fetch_all(&pool)
+    .await
+    .map_err(|e| failed(&e))?;
+    let mut counts = BTreeMap::new();
+    for name in names {
+        let count: i64 = sqlx::query_scalar(AssertSqlSafe(format!("SELECT count(*) FROM {}", quote(&name))))
+            .fetch_one(&pool)
+            .await
+            .map_err(|e| failed(&e))?;
+        counts.insert(name, count);
+    }
+    pool.close().await;
+    Ok(counts)
+}
+
 /// A failure of `SQLite` on the source, in words: "not a database" for a file that only starts
 /// like one.
 fn source_error(path: &Path, error: &sqlx::Error) -> MigrateDbError {
@@ -287,6 +386,10 @@ async fn open_target(options: PgConnectOptions) -> Result<PgConnection, MigrateD
     let mut conn = crate::store::postgres::connect(&options)
         .await
         .map_err(|e| MigrateDbError::TargetUnreachable { reason: one_line(&e.to_string()) })?;
+    if let Err(error) = may_migrate(&mut conn).await {
+        let _ = conn.close().await;
+        return Err(error);
+    }
     if let Err(error) = crate::store::postgres::MIGRATOR.run(&mut conn).await {
         let _ = conn.close().await;
         return Err(match error {
@@ -567,17 +670,7 @@ async fn fresh_rows(tables: &[Table]) -> Result<BTreeMap<String, Vec<String>>, M
     let failed = |e: &dyn std::fmt::Display| MigrateDbError::Source {
         reason: format!("a new in-memory database for comparison: {}", one_line(&e.to_string())),
     };
-    let options = SqliteConnectOptions::from_str("sqlite::memory:").map_err(|e| failed(&e))?;
-    // One connection that is never closed: each in-memory connection is a database of its own.
-    let pool = SqlitePoolOptions::new()
-        .max_connections(1)
-        .min_connections(1)
-        .idle_timeout(None)
-        .max_lifetime(None)
-        .connect_with(options)
-        .await
-        .map_err(|e| failed(&e))?;
-    crate::store::migrate::run(&pool).await.map_err(|e| failed(&e))?;
+    let pool = fresh_database().await?;
     let mut fresh = BTreeMap::new();
     for table in tables {
         let rows = sqlx::query(AssertSqlSafe(select_sql(table))).fetch_all(&pool).await.map_err(|e| failed(&e))?;
@@ -597,6 +690,25 @@ async fn fresh_rows(tables: &[Table]) -> Result<BTreeMap<String, Vec<String>>, M
     }
     pool.close().await;
     Ok(fresh)
+}
+
+/// A new database of this schema, in memory, to compare a target with.
+async fn fresh_database() -> Result<SqlitePool, MigrateDbError> {
+    let failed = |e: &dyn std::fmt::Display| MigrateDbError::Source {
+        reason: format!("a new in-memory database for comparison: {}", one_line(&e.to_string())),
+    };
+    let options = SqliteConnectOptions::from_str("sqlite::memory:").map_err(|e| failed(&e))?;
+    // One connection that is never closed: each in-memory connection is a database of its own.
+    let pool = SqlitePoolOptions::new()
+        .max_connections(1)
+        .min_connections(1)
+        .idle_timeout(None)
+        .max_lifetime(None)
+        .connect_with(options)
+        .await
+        .map_err(|e| failed(&e))?;
+    crate::store::migrate::run(&pool).await.map_err(|e| failed(&e))?;
+    Ok(pool)
 }
 
 fn quote(identifier: &str) -> String {
