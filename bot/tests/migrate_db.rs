@@ -331,6 +331,63 @@ async fn a_target_that_holds_data_is_refused_and_left_unchanged() {
     assert!(error.to_string().contains("users holds rows that a new database does not have"), "{error}");
 }
 
+/// The target's tables, by name.
+async fn pg_tables(url: &str) -> Vec<String> {
+    let mut conn = PgConnection::connect(url).await.unwrap();
+    let tables = sqlx::query_scalar(
+        "SELECT table_name::text FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY 1",
+    )
+    .fetch_all(&mut conn)
+    .await
+    .unwrap();
+    conn.close().await.unwrap();
+    tables
+}
+
+/// A database given by mistake is refused before anything is written to it: another
+/// application's gets no tables of tafl-bot's, and an older tafl-bot's that holds data keeps its
+/// schema, so that its bots still start.
+#[tokio::test]
+async fn a_refused_target_is_not_migrated_first() {
+    let Some(target) = postgres::database().await else { return };
+    let source = realistic_database().await;
+    let from = format!("sqlite://{}", source.display());
+    let mut conn = PgConnection::connect(&target.url).await.unwrap();
+    conn.execute("CREATE TABLE invoices (id BIGINT PRIMARY KEY); INSERT INTO invoices VALUES (1)").await.unwrap();
+    conn.close().await.unwrap();
+    let error = copy(&from, &target.url, &mut |_| {}).await.unwrap_err();
+    assert!(matches!(error, MigrateDbError::TargetForeign { .. }), "{error}");
+    assert!(error.to_string().starts_with("the target database holds tables tafl-bot does not use (invoices)"));
+    assert_eq!(pg_tables(&target.url).await, ["invoices"], "nothing was created");
+
+    // The last release's schema (every migration but the newest), with a person in it.
+    let Some(older) = postgres::database().await else { return };
+    let dir = temp_path("migrate-older").with_extension("d");
+    std::fs::create_dir_all(&dir).unwrap();
+    let all = Path::new(env!("CARGO_MANIFEST_DIR")).join("../migrations/postgres");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&all).unwrap().map(|e| e.unwrap().path()).collect();
+    files.sort();
+    files.pop();
+    for file in &files {
+        std::fs::copy(file, dir.join(file.file_name().unwrap())).unwrap();
+    }
+    let release = sqlx::migrate::Migrator::new(dir.as_path()).await.unwrap();
+    let mut conn = PgConnection::connect(&older.url).await.unwrap();
+    release.run(&mut conn).await.unwrap();
+    conn.execute("INSERT INTO users (id, name, created_at, updated_at) VALUES (42, 'early', 0, 0)").await.unwrap();
+    let error = copy(&from, &older.url, &mut |_| {}).await.unwrap_err();
+    assert!(matches!(error, MigrateDbError::TargetNotEmpty { .. }), "{error}");
+    release.run(&mut conn).await.expect("the older bots still open their database");
+    conn.close().await.unwrap();
+
+    // An older database that holds nothing yet is brought to this schema and filled.
+    let Some(empty) = postgres::database().await else { return };
+    let mut conn = PgConnection::connect(&empty.url).await.unwrap();
+    release.run(&mut conn).await.unwrap();
+    conn.close().await.unwrap();
+    copy(&from, &empty.url, &mut |_| {}).await.expect("an empty older database is fine");
+}
+
 /// A trigger on the target that fails every insert into `table`.
 async fn failing_inserts(url: &str, table: &str) {
     let pool = tafl_bot::store::postgres::open(url, &tafl_bot::store::PoolSettings::default()).await.unwrap();

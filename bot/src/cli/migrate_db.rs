@@ -308,15 +308,13 @@ async fn may_migrate(target: &mut PgConnection) -> Result<(), MigrateDbError> {
     if !tables.iter().any(|t| t == HISTORY_TABLE) {
         return Err(MigrateDbError::TargetForeign { tables: listed(&tables.iter().collect::<Vec<_>>()) });
     }
-    let applied: BTreeSet<i64> = sqlx::query_scalar(AssertSqlSafe(format!(
-        "SELECT version FROM {} WHERE success",
-        quote(HISTORY_TABLE)
-    )))
-    .fetch_all(&mut *target)
-    .await
-    .map_err(failed)?
-    .into_iter()
-    .collect();
+    let applied: BTreeSet<i64> =
+        sqlx::query_scalar(AssertSqlSafe(format!("SELECT version FROM {} WHERE success", quote(HISTORY_TABLE))))
+            .fetch_all(&mut *target)
+            .await
+            .map_err(failed)?
+            .into_iter()
+            .collect();
     let known = crate::store::postgres::latest_version();
     if let Some(&found) = applied.iter().next_back().filter(|&&found| found > known) {
         return Err(MigrateDbError::TargetNewer { found, known });
