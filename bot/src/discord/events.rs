@@ -28,12 +28,17 @@ pub async fn on_event(ctx: &serenity::Context, event: &serenity::FullEvent, data
             follow_membership(ctx, data, incomplete.id).await;
         }
         serenity::FullEvent::GuildCreate { guild, .. } => follow_membership(ctx, data, guild.id).await,
+        // A resumed session replays what it missed (a removal too): nothing to list.
+        serenity::FullEvent::Resume { .. } => data.ready.handled(ctx.shard_id.0),
         serenity::FullEvent::Ready { data_about_bot: ready } => {
             let (shard, count) = ready.shard.map_or((0, 1), |shard| (shard.id.0, shard.total));
             let present: Vec<i64> = ready.guilds.iter().map(|guild| guild.id.get() as i64).collect();
-            match persist(|| data.host.servers_listed(shard, count, &present, now())).await {
+            let listed = persist(|| data.host.servers_listed(shard, count, &present, now())).await;
+            // Listed or not, the shard's clocks go on: a database that refuses this refuses the
+            // ticks too, and clocks must not wait on it for good.
+            data.ready.handled(shard);
+            match listed {
                 Ok(listed) => {
-                    data.ready.handled(shard);
                     if !listed.left.is_empty() {
                         tracing::info!(shard, servers = ?listed.left, "servers that removed the bot while it was away");
                     }

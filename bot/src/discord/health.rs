@@ -38,19 +38,19 @@ impl std::fmt::Debug for Gateway {
 }
 
 impl Gateway {
-    /// A line for each shard that is not connected now (reconnecting, restarting after a
-    /// dropped connection, or never started): none when all are.
-    pub async fn problems(&self) -> Vec<String> {
+    /// Each shard that is not connected now (reconnecting, restarting after a dropped
+    /// connection, or never started), with what it is doing: none when all are.
+    pub async fn away(&self) -> Vec<(u32, String)> {
         let runners = self.shard_manager.runners.lock().await;
-        let mut problems = Vec::new();
+        let mut away = Vec::new();
         for id in self.shards.clone() {
             match runners.get(&serenity::ShardId(id)).map(|runner| runner.stage) {
                 Some(serenity::ConnectionStage::Connected) => {}
-                Some(stage) => problems.push(format!("shard {id} is {stage}")),
-                None => problems.push(format!("shard {id} has not started")),
+                Some(stage) => away.push((id, format!("is {stage}"))),
+                None => away.push((id, "has not started".to_owned())),
             }
         }
-        problems
+        away
     }
 }
 
@@ -64,7 +64,8 @@ pub struct Probe {
 impl Probe {
     /// `Ok` with a line for 200, `Err` with the reason for 503.
     pub async fn check(&self) -> Result<String, String> {
-        let mut problems = self.gateway.problems().await;
+        let mut problems: Vec<String> =
+            self.gateway.away().await.into_iter().map(|(shard, why)| format!("shard {shard} {why}")).collect();
         let database = tokio::time::timeout(DATABASE_PATIENCE, sqlx::query("SELECT 1").execute(self.db.pool())).await;
         match database {
             Ok(Ok(_)) => {}

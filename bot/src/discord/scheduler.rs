@@ -10,37 +10,45 @@ use std::time::{Duration, Instant};
 use super::Data;
 use super::play::now;
 
-/// Ticks every `interval` until the task is aborted, once the process's shards are listed
-/// ([`ReadyShards`]) and while they are connected. A failed tick (the database busy or gone)
-/// is logged and tried again at the next one; nothing is lost, since due items stay due until a
-/// tick commits. What a tick finds is recorded in the outbox in the tick's own transaction
-/// (reminders, time-outs, expired cards, digests, boards after downtime) and delivered by the
-/// delivery task, which each tick wakes after looking for boards left behind. Once an hour (and
-/// at the first tick) delivered items older than a week are deleted.
+/// Ticks every `interval` until the task is aborted, while every shard of the process is
+/// connected and listed since it connected ([`ReadyShards`]). A failed tick (the database busy
+/// or gone) is logged and tried again at the next one; nothing is lost, since due items stay due
+/// until a tick commits. What a tick finds is recorded in the outbox in the tick's own
+/// transaction (reminders, time-outs, expired cards, digests, boards after downtime) and
+/// delivered by the delivery task, which each tick wakes after looking for boards left behind.
+/// Once an hour (and at the first tick) delivered items older than a week are deleted.
 pub async fn run(data: Data, interval: Duration, gateway: super::health::Gateway) {
-    if tokio::time::timeout(READY_WAIT, data.ready.all()).await.is_err() {
-        tracing::warn!(
-            wait_s = READY_WAIT.as_secs(),
-            "not every shard of this process has connected; the scheduler starts without them"
-        );
-    }
     let mut ticker = tokio::time::interval(interval);
     ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    // The gateway is looked at more often than the scheduler ticks, so that a shard that
+    // reconnects between two ticks is seen to have been away and must be listed again.
+    let mut watch = tokio::time::interval(GATEWAY_WATCH.min(interval));
+    watch.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let mut pruned_at: Option<Instant> = None;
-    let mut was_connected = true;
+    let mut was_ready = true;
     loop {
-        ticker.tick().await;
-        let problems = gateway.problems().await;
-        let connected = problems.is_empty();
-        if connected != was_connected {
-            if connected {
-                tracing::info!("the gateway is back; the scheduler ticks again");
-            } else {
-                tracing::warn!(problems = %problems.join("; "), "players cannot reach the bot; clocks wait until they can");
-            }
-            was_connected = connected;
+        let due = tokio::select! {
+            _ = ticker.tick() => true,
+            _ = watch.tick() => false,
+        };
+        let away = gateway.away().await;
+        for &(shard, _) in &away {
+            data.ready.forget(shard);
         }
-        if !connected {
+        if !due {
+            continue;
+        }
+        let ready = away.is_empty() && data.ready.all_listed();
+        if ready != was_ready {
+            if ready {
+                tracing::info!("every shard is connected and listed; the scheduler ticks again");
+            } else {
+                let away: Vec<String> = away.iter().map(|(shard, why)| format!("shard {shard} {why}")).collect();
+                tracing::warn!(away = %away.join("; "), "players cannot reach the bot, or a server list is awaited; clocks wait");
+            }
+            was_ready = ready;
+        }
+        if !ready {
             continue;
         }
         if let Err(error) = data.host.tick(now()).await {
@@ -63,45 +71,56 @@ pub async fn run(data: Data, interval: Duration, gateway: super::health::Gateway
 /// How often old delivered outbox items are deleted.
 const PRUNE_EVERY: Duration = Duration::from_hours(1);
 
-/// The longest the first tick waits for this process's shards to connect ([`ReadyShards`]).
-const READY_WAIT: Duration = Duration::from_mins(10);
+/// How often the scheduler looks at the gateway between ticks.
+const GATEWAY_WATCH: Duration = Duration::from_millis(500);
 
-/// The shards of this process whose first `READY` has been handled in this run.
+/// The shards of this process listed since they last connected: their `READY` (or `RESUMED`)
+/// has been handled.
 ///
-/// The first tick waits for all of them (at most [`READY_WAIT`]): the `READY` handler marks the
-/// servers that removed the bot while it was away, pausing their games and dating each removal
-/// from its shard's last tick before the restart. A tick before it would judge those games'
-/// clocks (a deadline passed during a short restart is a loss on time in a server that is gone)
-/// and record the restart as the shard's last tick.
+/// A tick waits for all of them. The `READY` handler marks the servers that removed the bot
+/// while it was away, pausing their games and dating each removal from its shard's last tick.
+/// serenity counts a shard connected as soon as `READY` arrives and handles the event later, so
+/// a tick in between would judge those games' clocks (a deadline passed during a short outage
+/// is a loss on time in a server that is gone) and record the reconnection as the shard's last
+/// tick; at start-up the first tick would always come first.
 ///
-/// After that, a tick runs only while every shard is connected ([`super::health::Gateway`]).
-/// Players act through the gateway (every click and command comes over it), so while it is down
-/// they cannot move, and their clocks must not run out: without ticks the last tick ages, and a
-/// tick after a gap longer than the downtime limit gives everyone the grace, as after a restart.
-/// Waiting costs no player time either way.
+/// A tick also waits while any shard is away ([`super::health::Gateway::away`]). Players act
+/// through the gateway (every click and command comes over it), so while it is down they cannot
+/// move, and their clocks must not run out: without ticks the last tick ages, and a tick after
+/// a gap longer than the downtime limit gives everyone the grace, as after a restart. One shard
+/// away stops the clocks of the whole process, which is the safe side: nobody loses on time for
+/// the bot's fault, and a shard that cannot connect is what `/healthz` reports.
 #[derive(Debug)]
 pub struct ReadyShards {
     expected: usize,
-    seen: tokio::sync::watch::Sender<std::collections::BTreeSet<u32>>,
+    listed: std::sync::Mutex<std::collections::BTreeSet<u32>>,
 }
 
 impl ReadyShards {
     /// For a process serving `expected` shards.
     #[must_use]
     pub fn new(expected: usize) -> ReadyShards {
-        ReadyShards { expected, seen: tokio::sync::watch::Sender::new(std::collections::BTreeSet::new()) }
+        ReadyShards { expected, listed: std::sync::Mutex::default() }
     }
 
-    /// Shard `shard`'s `READY` has been handled.
+    fn listed(&self) -> std::sync::MutexGuard<'_, std::collections::BTreeSet<u32>> {
+        self.listed.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Shard `shard`'s `READY` (or `RESUMED`) has been handled.
     pub fn handled(&self, shard: u32) {
-        self.seen.send_if_modified(|seen| seen.insert(shard));
+        self.listed().insert(shard);
     }
 
-    /// Returns once every shard of the process has been handled.
-    pub async fn all(&self) {
-        let expected = self.expected;
-        // The sender lives in `self`, so the channel cannot close while this waits.
-        let _ = self.seen.subscribe().wait_for(|seen| seen.len() >= expected).await;
+    /// Shard `shard` was seen away: it must be listed again.
+    pub fn forget(&self, shard: u32) {
+        self.listed().remove(&shard);
+    }
+
+    /// Whether every shard of the process is listed.
+    #[must_use]
+    pub fn all_listed(&self) -> bool {
+        self.listed().len() >= self.expected
     }
 }
 
@@ -109,20 +128,17 @@ impl ReadyShards {
 mod tests {
     use super::*;
 
-    #[tokio::test]
-    async fn the_first_tick_waits_for_every_shard_of_the_process() {
-        let ready = std::sync::Arc::new(ReadyShards::new(2));
-        let waiting = tokio::spawn({
-            let ready = ready.clone();
-            async move { ready.all().await }
-        });
+    #[test]
+    fn ticks_wait_for_every_shard_listed_since_it_connected() {
+        let ready = ReadyShards::new(2);
         ready.handled(4);
         ready.handled(4);
-        tokio::task::yield_now().await;
-        assert!(!waiting.is_finished(), "one shard of two, however often it connects");
+        assert!(!ready.all_listed(), "one shard of two, however often it connects");
         ready.handled(5);
-        tokio::time::timeout(Duration::from_secs(5), waiting).await.expect("both shards").expect("no panic");
-        // Later waits (none today) return at once.
-        tokio::time::timeout(Duration::from_secs(5), ready.all()).await.expect("already ready");
+        assert!(ready.all_listed());
+        ready.forget(5);
+        assert!(!ready.all_listed(), "a shard seen away must be listed again");
+        ready.handled(5);
+        assert!(ready.all_listed());
     }
 }
