@@ -110,9 +110,9 @@ pub fn run(args: &EngineArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> R
         let text = String::from_utf8_lossy(&line);
         let text = text.trim();
         // A line cut at MAX_LINE: the rest of it, up to its newline, is dropped, or it would be
-        // read as the next command (a tail `finish` ended the session). The line's argument is
-        // not all here, so the command gets none: it answers as to an argument it cannot read
-        // (`rules` with `error 0`).
+        // read as the next command (a tail `goodbye` would end the session). The line's argument
+        // is not all here, so the command gets none: it answers as to an argument it cannot read
+        // (`rules` with `error -1`).
         let command = if line.ends_with(b"\n") || read < MAX_LINE as usize {
             text
         } else {
@@ -165,7 +165,7 @@ fn as_opentafl_plays(mut rules: tafl_rules::Rules) -> tafl_rules::Rules {
 }
 
 impl Session {
-    /// Handles one command; false once the game is finished.
+    /// Handles one command; false once `OpenTafl` says `goodbye`.
     fn command(&mut self, line: &str, out: &mut dyn Write) -> Result<bool, CliError> {
         let (name, rest) = line.split_once(' ').unwrap_or((line, ""));
         let rest = rest.trim();
@@ -175,7 +175,7 @@ impl Session {
                     .map_err(|e| e.to_string())
                     .and_then(|rules| Position::new(as_opentafl_plays(rules)).map_err(|e| e.to_string()))
                     .map(Game::new);
-                (self.ours, self.refused) = (None, None);
+                self.new_game();
                 match game {
                     Ok(game) => self.game = Some(game),
                     Err(why) => {
@@ -289,12 +289,18 @@ impl Session {
             }
             // The game is over; the engine stays, as `OpenTafl` may start another game with it
             // (its "play here" from a replay) or keep it for analysis. Only `goodbye` ends it.
-            "finish" => (self.ours, self.refused) = (None, None),
+            "finish" => self.new_game(),
             "goodbye" => return Ok(false),
             // `hello`, `start`, `simple-moves` and anything newer need no answer.
             _ => {}
         }
         Ok(true)
+    }
+
+    /// Forgets what belonged to the last game: our move in flight, the moves refused, and the
+    /// clock (`OpenTafl` sends none in an untimed game, so the last game's would stay).
+    fn new_game(&mut self) {
+        (self.ours, self.refused, self.clock) = (None, None, None);
     }
 
     /// Replaces our game by `OpenTafl`'s board, keeping the rules.
@@ -658,6 +664,28 @@ mod tests {
         session.command(&format!("rules {rules}"), &mut Vec::new()).expect("in memory");
         session.command(&format!("opponent-move d2-b2 {ours}"), &mut Vec::new()).expect("in memory");
         assert_eq!(session.game.as_ref().expect("a game").moves().len(), 1);
+    }
+
+    /// A new game starts without the last one's clock: `OpenTafl` sends none in an untimed game.
+    #[test]
+    fn a_new_game_forgets_the_last_ones_clock() {
+        let rules = otn::rules_string(&tafl_rules::Variant::Brandubh.rules());
+        for end in ["finish 2", "rules"] {
+            let mut session = Session {
+                game: None,
+                side: Side::Attackers,
+                clock: None,
+                searcher: Searcher::with_table_bits(10),
+                max_millis: 4_500,
+                ours: None,
+                refused: None,
+            };
+            session.command("clock 1200 300000 0 0 0", &mut Vec::new()).expect("in memory");
+            assert_eq!(session.move_millis(), 50, "1.2 s left: the floor");
+            let end = if end == "rules" { format!("rules {rules}") } else { end.to_owned() };
+            session.command(&end, &mut Vec::new()).expect("in memory");
+            assert_eq!(session.move_millis(), 4_500, "after {end:?}: the full budget");
+        }
     }
 
     /// `OpenTafl` sends the clock before the `play` that names our side: the time is read for
