@@ -205,12 +205,22 @@ impl Fonts {
 
     /// Runs of characters drawn by one face in `range` of `text`, in logical order.
     fn face_runs(&self, weight: Weight, text: &str, range: Range<usize>) -> Vec<(usize, Range<usize>)> {
+        let chain = self.chain(weight);
         let mut runs: Vec<(usize, Range<usize>)> = Vec::new();
         let mut current: Option<(usize, usize)> = None;
         for (i, c) in text[range.clone()].char_indices() {
             let i = range.start + i;
-            // Spaces stay with the run they are in; every face has one.
-            let face = if c == ' ' { current.map(|(f, _)| f).or(Some(0)) } else { self.face_of(weight, c) };
+            let here = current.map(|(f, _)| f);
+            let face = match c {
+                // Joiners choose the forms of the letters around them (a Sinhala or Devanagari
+                // conjunct, an Arabic joined form): they stay in their run, so that shaping sees
+                // the word whole. Shaping draws them as nothing, in any face.
+                '\u{200C}' | '\u{200D}' => here.or(Some(0)),
+                // A space stays with its run where that face has one; the CJK subsets have none,
+                // and theirs would be drawn as a blank em.
+                ' ' => here.filter(|&f| chain[f].font().glyph_id(' ').0 != 0).or(Some(0)),
+                _ => self.face_of(weight, c),
+            };
             let Some(face) = face else { continue };
             match current {
                 Some((f, _)) if f == face => {}
@@ -570,6 +580,44 @@ pub(crate) mod tests {
             let inked = (right - left) as f32;
             assert!(inked > width * 0.6 && inked < width + 12.0, "{script}: ink {left}..{right}, layout {width}");
             assert!(left >= 18, "{script}: nothing is drawn left of the pen ({left})");
+        }
+    }
+
+    /// A space between CJK words is Noto Sans's (the CJK subsets have none, and a missing glyph
+    /// would take a blank em), and no name lays out a missing glyph.
+    #[test]
+    fn spaces_in_cjk_names_are_ordinary_spaces() {
+        let fonts = Fonts::new();
+        for weight in [Weight::Regular, Weight::Bold] {
+            for (script, name) in NAMES {
+                let (glyphs, _) = fonts.shape(weight, name, 30.0);
+                assert!(glyphs.iter().all(|g| g.glyph != 0), "{script}: {glyphs:?}");
+            }
+            let space = fonts.width(weight, " ", 30.0);
+            for (spaced, joined) in [("さくら 田中", "さくら田中"), ("김 민준", "김민준"), ("王 小明", "王小明")]
+            {
+                let gap = fonts.width(weight, spaced, 30.0) - fonts.width(weight, joined, 30.0);
+                assert!((gap - space).abs() < 0.5, "{spaced}: a gap of {gap} px, a space of {space}");
+            }
+        }
+    }
+
+    /// A zero-width joiner keeps its word in one shaping run: Sinhala ශ්‍රී forms its conjunct
+    /// (no visible virama), as shaped in one buffer.
+    #[test]
+    fn joiners_keep_a_word_whole_for_shaping() {
+        let fonts = Fonts::new();
+        for word in ["ශ්‍රී", "क्‍ष", "ب‍"] {
+            let (glyphs, _) = fonts.shape(Weight::Regular, word, 30.0);
+            let face = glyphs[0].face;
+            assert!(glyphs.iter().all(|g| g.face == face), "{word}: {glyphs:?}");
+            let mut buffer = rustybuzz::UnicodeBuffer::new();
+            buffer.push_str(word);
+            buffer.guess_segment_properties();
+            let whole = rustybuzz::shape(fonts.chain(Weight::Regular)[face].shaper(), &[], buffer);
+            let expected: Vec<u16> = whole.glyph_infos().iter().map(|g| g.glyph_id as u16).collect();
+            let shaped: Vec<u16> = glyphs.iter().map(|g| g.glyph).collect();
+            assert_eq!(shaped, expected, "{word}");
         }
     }
 
