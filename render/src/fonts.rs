@@ -169,6 +169,10 @@ impl Fonts {
         // dozens are "Zalgo" text, which stacks far above and below the line over the card's
         // other lines (nothing clips a glyph to its line).
         let mut marks_in_row = 0;
+        let is_joiner = |c: char| matches!(c, '\u{200C}' | '\u{200D}');
+        // Whether the last character was left out or marked: a joiner after it glued an emoji
+        // sequence, not letters.
+        let mut after_missing = false;
         for c in text.chars().take(MAX_CHARS * 4) {
             let c = if c.is_whitespace() { ' ' } else { c };
             let joiner = matches!(c, '\u{200C}' | '\u{200D}');
@@ -180,19 +184,35 @@ impl Fonts {
                 continue;
             }
             if c == ' ' {
+                after_missing = false;
                 if !out.is_empty() && !out.ends_with(' ') {
                     out.push(' ');
                 }
+            } else if joiner {
+                // Only after a letter it may join to the next.
+                if !after_missing && out.chars().last().is_some_and(|last| last != ' ' && !is_joiner(last)) {
+                    out.push(c);
+                }
             } else if self.face_of(Weight::Regular, c).is_some() && self.face_of(Weight::Bold, c).is_some() {
+                after_missing = false;
                 out.push(c);
-            } else if let Some(mark) = missing
-                && !out.ends_with(mark)
-            {
-                out.push(mark);
+            } else {
+                after_missing = true;
+                while out.ends_with(is_joiner) {
+                    out.pop();
+                }
+                if let Some(mark) = missing
+                    && !out.ends_with(mark)
+                {
+                    out.push(mark);
+                }
             }
             if out.chars().count() >= MAX_CHARS {
                 break;
             }
+        }
+        while out.ends_with(is_joiner) {
+            out.pop();
         }
         out.trim().to_owned()
     }
@@ -466,6 +486,18 @@ pub(crate) mod tests {
         assert_eq!(fonts.clean("Bob \u{1F6E1}\u{FE0F}"), "Bob");
         assert_eq!(fonts.clean("\u{7}Ann\nLee "), "Ann Lee");
         assert!(!fonts.clean("a\u{1F600}b").contains('?'));
+    }
+
+    /// The joiners of an emoji sequence go with it: one `?` on a board, nothing on a card,
+    /// whatever script the name is in; a joiner between letters stays.
+    #[test]
+    fn an_emoji_sequence_leaves_no_joiners_behind() {
+        let fonts = Fonts::new();
+        let family = "\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}";
+        assert_eq!(fonts.clean_with(&format!("محمد {family}"), Some('?')), "محمد ?");
+        assert_eq!(fonts.clean(&format!("محمد {family}")), "محمد");
+        assert_eq!(fonts.clean_with(&format!("{family}محمد"), Some('?')), "?محمد");
+        assert_eq!(fonts.clean("می\u{200C}نا"), "می\u{200C}نا");
     }
 
     /// A few marks on a letter are writing (Vietnamese stacks two); dozens are "Zalgo" text,

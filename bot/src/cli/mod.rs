@@ -276,6 +276,11 @@ pub(crate) fn shorten(text: &str, limit: usize) -> String {
 /// `<name>.part`, flushed to the disk, renamed, and the folder flushed too (the rename lives in
 /// its entries). A `.part` left by a failure is removed.
 pub(crate) fn write_whole(path: &std::path::Path, bytes: &[u8]) -> io::Result<()> {
+    // What is not a regular file (a link, `/dev/stdout`, a pipe) is written through, as named:
+    // a rename would replace it.
+    if std::fs::symlink_metadata(path).is_ok_and(|m| !m.is_file()) {
+        return std::fs::write(path, bytes);
+    }
     let mut partial = path.as_os_str().to_owned();
     partial.push(".part");
     let partial = std::path::PathBuf::from(partial);
@@ -318,6 +323,15 @@ mod tests {
         let missing = dir.join("nowhere").join("board.png");
         assert!(write_whole(&missing, b"new").is_err());
         assert!(!dir.join("nowhere").exists());
+        // A link is written through, not replaced by a file.
+        #[cfg(unix)]
+        {
+            let link = dir.join("latest.png");
+            std::os::unix::fs::symlink(&path, &link).expect("a link");
+            write_whole(&link, b"newer").expect("written");
+            assert!(std::fs::symlink_metadata(&link).expect("there").file_type().is_symlink());
+            assert_eq!(std::fs::read(&path).expect("readable"), b"newer");
+        }
         std::fs::remove_dir_all(&dir).expect("cleaned up");
     }
 

@@ -13,7 +13,7 @@ use super::{MoveChoice, MoveEffect};
 pub(crate) fn choices(game: &Game, prefix: &str, limit: usize) -> Vec<MoveChoice> {
     let wanted = squash(prefix);
     // The typed origin square, when a dash closes it.
-    let from = prefix.split_once('-').map(|(from, _)| squash(from));
+    let from = prefix.split_once('-').map(|(from, _)| squash(from)).filter(|from| !from.is_empty());
     let mut ranked: Vec<(u8, MoveChoice)> = game
         .position()
         .legal_moves()
@@ -157,6 +157,7 @@ mod tests {
         assert_eq!(from("d1"), ["d1", "d11"]);
         assert_eq!(from("d1d"), ["d1"], "the dash may be left out");
         assert!(choices(&game, "d1-d", 500).iter().all(|c| c.notation.starts_with("d1-d")));
+        assert_eq!(choices(&game, "-", 500).len(), choices(&game, "", 500).len(), "a dash alone names no square");
     }
 
     #[test]

@@ -132,6 +132,12 @@ pub fn plain_line(lang: Lang, text: &str, max: usize) -> String {
             _ => unescaped.push(c),
         }
     }
+    // One line: runs of spaces (and the newlines and tabs made spaces above) as one.
+    let unescaped = unescaped.split(' ').filter(|word| !word.is_empty()).collect::<Vec<_>>().join(" ");
+    if unescaped.is_empty() {
+        // Discord refuses an empty choice name.
+        return "…".to_owned();
+    }
     if unescaped.chars().count() <= max {
         return unescaped;
     }
@@ -318,5 +324,7 @@ mod tests {
         );
         assert_eq!(plain_line(en, "a </tafl broken", 100), "a </tafl broken");
         assert_eq!(plain_line(en, &"x".repeat(300), 100).chars().count(), 100, "one long word is cut inside it");
+        assert_eq!(plain_line(en, &format!("a{}b\nc", " ".repeat(200)), 100), "a b c");
+        assert_eq!(plain_line(en, "", 100), "…", "never empty");
     }
 }
