@@ -621,9 +621,10 @@ pub async fn summary(
         ctx.defer_ephemeral().await?;
         lang(ctx)
     };
-    let (embed, files) = play::summary_message(ctx.data(), game, lang).await?;
-    let mut reply = CreateReply::default().embed(embed).allowed_mentions(serenity::CreateAllowedMentions::new());
-    for file in files {
+    let summary = play::summary_message(ctx.data(), game, lang).await?;
+    let mut reply =
+        CreateReply::default().embed(summary.embed).allowed_mentions(serenity::CreateAllowedMentions::new());
+    for file in summary.files {
         reply = reply.attachment(file);
     }
     answer_deferred(ctx, reply).await

@@ -488,12 +488,15 @@ async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(),
         Show::Summary { game } => {
             let view = data.host.show(*game).await?;
             let lang = server_lang(data, view.place.guild).await;
-            let (embed, files) = play::summary_message(data, *game, lang).await?;
+            let summary = play::summary_message(data, *game, lang).await?;
             // The bot's levels are no Discord users: only people are mentioned.
             let players: Vec<i64> = view.players().into_iter().filter(|id| !crate::host::is_bot(*id)).collect();
             let content = players.iter().map(|id| play::mention(*id)).collect::<Vec<_>>().join(" ");
-            let message =
-                create(item, 's').content(content).embed(embed).add_files(files).allowed_mentions(mentioning(&players));
+            let message = create(item, 's')
+                .content(content)
+                .embed(summary.embed)
+                .add_files(summary.files)
+                .allowed_mentions(mentioning(&players));
             let channel = game_channel(&view);
             let sent = channel.send_message(http, message).await?;
             data.host.notice_posted(item.id, *game, channel.get() as i64, message_id(&sent), None, now()).await?;
@@ -506,16 +509,20 @@ async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(),
             if let Some(message) = data.host.summary_message(*game).await? {
                 let view = data.host.show(*game).await?;
                 let lang = server_lang(data, view.place.guild).await;
-                let (embed, files) = play::summary_message(data, *game, lang).await?;
-                let mut edit = serenity::EditMessage::new().embed(embed);
-                for file in files {
-                    edit = edit.new_attachment(file);
-                }
-                let message = serenity::MessageId::new(message.max(1) as u64);
-                match game_channel(&view).edit_message(http, message, edit).await {
-                    Ok(_) => {}
-                    Err(error) if is_gone(&error) => {}
-                    Err(error) => return Err(error.into()),
+                let summary = play::summary_message(data, *game, lang).await?;
+                // An edit replaces every file: one without a picture would take the posted one
+                // away, so the summary stays as it was (the failure is logged).
+                if summary.whole {
+                    let mut edit = serenity::EditMessage::new().embed(summary.embed);
+                    for file in summary.files {
+                        edit = edit.new_attachment(file);
+                    }
+                    let message = serenity::MessageId::new(message.max(1) as u64);
+                    match game_channel(&view).edit_message(http, message, edit).await {
+                        Ok(_) => {}
+                        Err(error) if is_gone(&error) => {}
+                        Err(error) => return Err(error.into()),
+                    }
                 }
             }
             data.host.delivered(item.id, None, now()).await?;

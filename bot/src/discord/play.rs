@@ -30,11 +30,7 @@ pub fn mentioning(users: &[i64]) -> serenity::CreateAllowedMentions {
 /// The two pictures are drawn apart, and one that fails to draw (a renderer bug: every game the
 /// bot holds is valid) is left out and logged. The words and the record still go out: a
 /// summary is given up when it fails, so failing it whole would lose the game's result.
-pub async fn summary_message(
-    data: &Data,
-    game_id: GameId,
-    lang: Lang,
-) -> Result<(serenity::CreateEmbed, Vec<serenity::CreateAttachment>), BotError> {
+pub async fn summary_message(data: &Data, game_id: GameId, lang: Lang) -> Result<SummaryMessage, BotError> {
     let summary = data.host.summary(game_id).await?;
     let record = data.host.export(game_id).await?;
     let options = crate::present::summary::gif_options(&summary, lang);
@@ -49,8 +45,20 @@ pub async fn summary_message(
     };
     let card = drawn(card.finish().await, "card");
     let gif = drawn(gif.finish().await, "animation");
+    let whole = card.is_some() && gif.is_some();
     let words = crate::present::summary::summary_text(&summary, lang);
-    Ok(summary_parts(game_id, words, card, gif, record))
+    let (embed, files) = summary_parts(game_id, words, card, gif, record);
+    Ok(SummaryMessage { embed, files, whole })
+}
+
+/// A game's summary as a message: the embed, and the files that go with it.
+#[derive(Debug)]
+pub struct SummaryMessage {
+    pub embed: serenity::CreateEmbed,
+    pub files: Vec<serenity::CreateAttachment>,
+    /// Whether both pictures were drawn. An edit replaces every file of a message, so a summary
+    /// posted whole is not edited with one that lacks a picture.
+    pub whole: bool,
 }
 
 /// The summary's embed and files from its parts, each picture only when it was drawn.
