@@ -45,10 +45,8 @@ pub async fn summary_message(data: &Data, game_id: GameId, lang: Lang) -> Result
     };
     let card = drawn(card.finish().await, "card");
     let gif = drawn(gif.finish().await, "animation");
-    let whole = card.is_some() && gif.is_some();
     let words = crate::present::summary::summary_text(&summary, lang);
-    let (embed, files) = summary_parts(game_id, words, card, gif, record);
-    Ok(SummaryMessage { embed, files, whole })
+    Ok(summary_parts(game_id, words, card, gif, record))
 }
 
 /// A game's summary as a message: the embed, and the files that go with it.
@@ -68,7 +66,8 @@ fn summary_parts(
     card: Option<Vec<u8>>,
     gif: Option<Vec<u8>>,
     record: String,
-) -> (serenity::CreateEmbed, Vec<serenity::CreateAttachment>) {
+) -> SummaryMessage {
+    let whole = card.is_some() && gif.is_some();
     let mut embed = serenity::CreateEmbed::new().title(words.title).description(words.description);
     let mut files = Vec::new();
     // The card tells the game's story in one picture, so it is the embed's image; the
@@ -82,7 +81,7 @@ fn summary_parts(
         files.push(serenity::CreateAttachment::bytes(gif, format!("game-{game_id}.gif")));
     }
     files.push(serenity::CreateAttachment::bytes(record.into_bytes(), format!("game-{game_id}.otn")));
-    (embed, files)
+    SummaryMessage { embed, files, whole }
 }
 
 /// A Discord mention of a user by id, for message contents that notify them.
@@ -98,8 +97,9 @@ mod tests {
 
     fn parts(card: bool, gif: bool) -> (serde_json::Value, Vec<String>) {
         let words = EmbedText { title: "Game 7: Alice wins".into(), description: "King captured.".into() };
-        let (embed, files) =
+        let SummaryMessage { embed, files, whole } =
             summary_parts(7, words, card.then(|| vec![1, 2, 3]), gif.then(|| vec![4, 5]), "[Result \"1-0\"]".into());
+        assert_eq!(whole, card && gif, "whole only with both pictures, so that no edit drops one");
         let embed = serde_json::to_value(&embed).expect("an embed serialises");
         (embed, files.into_iter().map(|f| f.filename).collect())
     }
