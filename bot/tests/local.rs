@@ -405,7 +405,7 @@ fn an_exported_game_imports_back_from_a_file() {
         &db,
         &["--no-png", "--quiet"],
         &format!(
-            "/import {} @cy @di\n/import /nonexistent/x.otn\n/import {}\n/import {}\n",
+            "/import {} @cy @di\n/import /nonexistent/x.otn\n/import {}\n/import {}\n/summary\n",
             file.display(),
             std::env::temp_dir().display(),
             file.display()
@@ -420,6 +420,11 @@ fn an_exported_game_imports_back_from_a_file() {
     // Without names, the record's own [attackers:ann] [defenders:ben] say who played.
     let tagged = format!("(Brandubh, {} plies); attackers: @ann, defenders: @ben.", moves.len());
     assert!(out.contains(&format!("imported as game #3 {tagged}")), "{out}");
+    // @you played none of them: /summary, which reads finished games, asks for a number.
+    assert!(
+        out.contains("error: you have played no game; name one by its number, which /games @user all lists"),
+        "{out}"
+    );
 }
 
 #[test]

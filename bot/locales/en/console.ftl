@@ -81,6 +81,7 @@ console-no-open-challenges = no open challenges
 console-challenge-line = #{ $id } { $by } → { $to }: { $variant } { $options }
 
 console-no-game = you have no game going; start one with /challenge
+console-no-game-of-yours = you have played no game; name one by its number, which /games @user all lists
 console-move-usage = write the move, like /move e1-e3
 console-played = { $by } played { $notation } (game #{ $id }, ply { $ply })
 console-no-legal-move = no legal move starts with "{ $prefix }"

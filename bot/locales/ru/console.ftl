@@ -85,6 +85,7 @@ console-no-open-challenges = открытых вызовов нет
 console-challenge-line = №{ $id } { $by } → { $to }: { $variant } { $options }
 
 console-no-game = у вас нет идущей партии; начните с /challenge
+console-no-game-of-yours = вы не играли ни одной партии; укажите партию по номеру, его покажет /games @игрок all
 console-move-usage = напишите ход, например /move e1-e3
 console-played = { $by }: ход { $notation } (партия №{ $id }, полуход { $ply })
 console-no-legal-move = нет возможных ходов, начинающихся с «{ $prefix }»

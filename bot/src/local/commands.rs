@@ -456,7 +456,9 @@ impl Session {
             return Ok(id);
         }
         let games = self.host.games(user.id, finished_ok).await.map_err(self.refusal())?;
-        games.first().map(|g| g.id).ok_or_else(|| tr!(self.lang, "console-no-game"))
+        // A command that reads finished games is not asking for a game going.
+        let none = if finished_ok { "console-no-game-of-yours" } else { "console-no-game" };
+        games.first().map(|g| g.id).ok_or_else(|| tr!(self.lang, none))
     }
 
     async fn play(&mut self, args: &[&str]) -> Result<String, String> {
