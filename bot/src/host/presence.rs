@@ -116,6 +116,9 @@ impl Host {
                 shown.push(game);
             }
             for (game, ply) in store::games::finished_in_guild_since(&mut tx, guild, left_at).await? {
+                // Every writer of a game's board item holds the game's row (in id order here,
+                // after the server's, as the resumed games above are held by their update).
+                store::games::lock(&mut tx, game).await?;
                 let ply = usize::try_from(ply).unwrap_or(0);
                 outbox::record(&mut tx, &Show::Board { game, ply }, now).await?;
                 let summary = Show::Summary { game };
