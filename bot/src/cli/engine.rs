@@ -88,15 +88,7 @@ impl Clock {
 }
 
 pub fn run(args: &EngineArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<(), CliError> {
-    let mut session = Session {
-        game: None,
-        side: Side::Attackers,
-        clock: None,
-        searcher: Searcher::new(),
-        max_millis: args.max_millis,
-        ours: None,
-        refused: None,
-    };
+    let mut session = Session::new(Side::Attackers, Searcher::new(), args.max_millis);
     say(out, "hello")?;
     let mut line = Vec::new();
     loop {
@@ -165,6 +157,11 @@ fn as_opentafl_plays(mut rules: tafl_rules::Rules) -> tafl_rules::Rules {
 }
 
 impl Session {
+    /// A session before any command: no game, no clock.
+    fn new(side: Side, searcher: Searcher, max_millis: u64) -> Session {
+        Session { game: None, side, clock: None, searcher, max_millis, ours: None, refused: None }
+    }
+
     /// Handles one command; false once `OpenTafl` says `goodbye`.
     fn command(&mut self, line: &str, out: &mut dyn Write) -> Result<bool, CliError> {
         let (name, rest) = line.split_once(' ').unwrap_or((line, ""));
@@ -388,15 +385,7 @@ mod tests {
 
     #[test]
     fn the_time_for_a_move_follows_the_clock_and_an_untimed_game_gets_the_full_budget() {
-        let mut session = Session {
-            game: None,
-            side: Side::Defenders,
-            clock: None,
-            searcher: Searcher::with_table_bits(10),
-            max_millis: 4_500,
-            ours: None,
-            refused: None,
-        };
+        let mut session = Session::new(Side::Defenders, Searcher::with_table_bits(10), 4_500);
         let mut after = |clock: &str| {
             session.command(clock, &mut Vec::new()).expect("in memory");
             session.move_millis()
@@ -508,15 +497,7 @@ mod tests {
         use tafl_rules::Repetition;
         let start = "start:/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/";
         let repetition_of = |tfr: &str| {
-            let mut session = Session {
-                game: None,
-                side: Side::Attackers,
-                clock: None,
-                searcher: Searcher::with_table_bits(10),
-                max_millis: 200,
-                ours: None,
-                refused: None,
-            };
+            let mut session = Session::new(Side::Attackers, Searcher::with_table_bits(10), 200);
             let line = format!("rules dim:11 name:Copenhagen atkf:y tfr:{tfr} sw:s efe:y {start}");
             session.command(&line, &mut Vec::new()).expect("in memory");
             session.game.expect("playable rules").position().rules().repetition
@@ -549,15 +530,7 @@ mod tests {
     #[test]
     fn new_rules_start_from_an_empty_table() {
         let board = "/3ttttt3/5t5/5TT3t/t10/3tT1T1t1t/tt1TK1TT2t/t1t2TT3t/tT9/4Tt5/2T8/3tttt1t2/";
-        let mut session = Session {
-            game: None,
-            side: Side::Attackers,
-            clock: None,
-            searcher: Searcher::new(),
-            max_millis: 200,
-            ours: None,
-            refused: None,
-        };
+        let mut session = Session::new(Side::Attackers, Searcher::new(), 200);
         let mut game_of = |variant: tafl_rules::Variant| {
             let rules = otn::rules_string(&variant.rules());
             for line in [format!("rules {rules}"), format!("position {board}"), "side attackers".to_owned()] {
@@ -643,15 +616,7 @@ mod tests {
     #[test]
     fn the_board_after_an_opponents_move_wins_over_ours() {
         let rules = otn::rules_string(&tafl_rules::Variant::Brandubh.rules());
-        let mut session = Session {
-            game: None,
-            side: Side::Defenders,
-            clock: None,
-            searcher: Searcher::with_table_bits(10),
-            max_millis: 200,
-            ours: None,
-            refused: None,
-        };
+        let mut session = Session::new(Side::Defenders, Searcher::with_table_bits(10), 200);
         let theirs = "/3t3/1t5/3T3/ttTK1tt/3T3/3t3/3t3/";
         for line in [format!("rules {rules}"), format!("opponent-move d2-b2 {theirs}")] {
             session.command(&line, &mut Vec::new()).expect("in memory");
@@ -671,15 +636,7 @@ mod tests {
     fn a_new_game_forgets_the_last_ones_clock() {
         let rules = otn::rules_string(&tafl_rules::Variant::Brandubh.rules());
         for end in ["finish 2", "rules"] {
-            let mut session = Session {
-                game: None,
-                side: Side::Attackers,
-                clock: None,
-                searcher: Searcher::with_table_bits(10),
-                max_millis: 4_500,
-                ours: None,
-                refused: None,
-            };
+            let mut session = Session::new(Side::Attackers, Searcher::with_table_bits(10), 4_500);
             session.command("clock 1200 300000 0 0 0", &mut Vec::new()).expect("in memory");
             assert_eq!(session.move_millis(), 50, "1.2 s left: the floor");
             let end = if end == "rules" { format!("rules {rules}") } else { end.to_owned() };
@@ -692,15 +649,7 @@ mod tests {
     /// the side we play, not the one we last heard of.
     #[test]
     fn the_clock_is_read_for_the_side_we_play() {
-        let mut session = Session {
-            game: None,
-            side: Side::Attackers,
-            clock: None,
-            searcher: Searcher::with_table_bits(10),
-            max_millis: 4_500,
-            ours: None,
-            refused: None,
-        };
+        let mut session = Session::new(Side::Attackers, Searcher::with_table_bits(10), 4_500);
         session.command("clock 300000 60000 0 0 0", &mut Vec::new()).expect("in memory");
         assert_eq!(session.move_millis(), 4_500, "the attackers' 300 s: the cap");
         session.command("side defenders", &mut Vec::new()).expect("in memory");
