@@ -29,9 +29,10 @@ pub async fn on_event(ctx: &serenity::Context, event: &serenity::FullEvent, data
         }
         serenity::FullEvent::GuildCreate { guild, .. } => follow_membership(ctx, data, guild.id).await,
         // A resumed session replays what it missed (a removal too): nothing to list.
-        serenity::FullEvent::Resume { .. } => data.ready.handled(ctx.shard_id.0),
+        serenity::FullEvent::Resume { .. } => data.ready.resumed(ctx.shard_id.0),
         serenity::FullEvent::Ready { data_about_bot: ready } => {
             let (shard, count) = ready.shard.map_or((0, 1), |shard| (shard.id.0, shard.total));
+            data.ready.listing(shard);
             let present: Vec<i64> = ready.guilds.iter().map(|guild| guild.id.get() as i64).collect();
             let listed = persist(|| data.host.servers_listed(shard, count, &present, now())).await;
             // Listed or not, the shard's clocks go on: a database that refuses this refuses the

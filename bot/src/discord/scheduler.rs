@@ -25,15 +25,19 @@ pub async fn run(data: Data, interval: Duration, gateway: super::health::Gateway
     let mut watch = tokio::time::interval(GATEWAY_WATCH.min(interval));
     watch.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let mut pruned_at: Option<Instant> = None;
-    let mut was_ready = true;
+    // The first READY is always handled after the loop starts: no warning for that.
+    let mut was_ready = false;
     loop {
         let due = tokio::select! {
             _ = ticker.tick() => true,
             _ = watch.tick() => false,
         };
+        // What the shards' marks were before the gateway is read: a mark made after it (a
+        // shard back and listed meanwhile) is not undone by what was read.
+        let seen = data.ready.marks();
         let away = gateway.away().await;
         for &(shard, _) in &away {
-            data.ready.forget(shard);
+            data.ready.forget(shard, &seen);
         }
         if !due {
             continue;
@@ -41,7 +45,7 @@ pub async fn run(data: Data, interval: Duration, gateway: super::health::Gateway
         let ready = away.is_empty() && data.ready.all_listed();
         if ready != was_ready {
             if ready {
-                tracing::info!("every shard is connected and listed; the scheduler ticks again");
+                tracing::info!("every shard is connected and listed; the scheduler ticks");
             } else {
                 let away: Vec<String> = away.iter().map(|(shard, why)| format!("shard {shard} {why}")).collect();
                 tracing::warn!(away = %away.join("; "), "players cannot reach the bot, or a server list is awaited; clocks wait");
@@ -74,6 +78,17 @@ const PRUNE_EVERY: Duration = Duration::from_hours(1);
 /// How often the scheduler looks at the gateway between ticks.
 const GATEWAY_WATCH: Duration = Duration::from_millis(500);
 
+/// Where a shard's server list stands in this run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Listing {
+    /// Not listed since it was last seen away (or ever).
+    Due,
+    /// Its `READY` handler is comparing the servers with the games.
+    Under,
+    /// Its `READY` (or, after it, a `RESUMED`) has been handled.
+    Done,
+}
+
 /// The shards of this process listed since they last connected: their `READY` (or `RESUMED`)
 /// has been handled.
 ///
@@ -82,7 +97,12 @@ const GATEWAY_WATCH: Duration = Duration::from_millis(500);
 /// serenity counts a shard connected as soon as `READY` arrives and handles the event later, so
 /// a tick in between would judge those games' clocks (a deadline passed during a short outage
 /// is a loss on time in a server that is gone) and record the reconnection as the shard's last
-/// tick; at start-up the first tick would always come first.
+/// tick; at start-up the first tick would always come first. A `RESUMED` lists a shard again
+/// only when no `READY` of it is being handled: the session it resumes may be that one.
+///
+/// The scheduler looks at the gateway twice a second and forgets a shard it sees away. A
+/// reconnection quicker than that, whose `READY` handler has not begun when a tick comes, is
+/// not seen: a window of milliseconds after a reconnection the watch missed.
 ///
 /// A tick also waits while any shard is away ([`super::health::Gateway::away`]). Players act
 /// through the gateway (every click and command comes over it), so while it is down they cannot
@@ -93,34 +113,66 @@ const GATEWAY_WATCH: Duration = Duration::from_millis(500);
 #[derive(Debug)]
 pub struct ReadyShards {
     expected: usize,
-    listed: std::sync::Mutex<std::collections::BTreeSet<u32>>,
+    /// Each shard's listing, and how many times it changed (so that a forget decided on an
+    /// older reading of the gateway does not undo a newer mark).
+    shards: std::sync::Mutex<std::collections::BTreeMap<u32, (Listing, u64)>>,
 }
+
+/// The change counts of [`ReadyShards`] at one moment ([`ReadyShards::marks`]).
+pub type Marks = std::collections::BTreeMap<u32, u64>;
 
 impl ReadyShards {
     /// For a process serving `expected` shards.
     #[must_use]
     pub fn new(expected: usize) -> ReadyShards {
-        ReadyShards { expected, listed: std::sync::Mutex::default() }
+        ReadyShards { expected, shards: std::sync::Mutex::default() }
     }
 
-    fn listed(&self) -> std::sync::MutexGuard<'_, std::collections::BTreeSet<u32>> {
-        self.listed.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    fn set(&self, shard: u32, to: Listing, unless: Option<Listing>) {
+        let mut shards = self.shards.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let entry = shards.entry(shard).or_insert((Listing::Due, 0));
+        if Some(entry.0) != unless {
+            *entry = (to, entry.1 + 1);
+        }
     }
 
-    /// Shard `shard`'s `READY` (or `RESUMED`) has been handled.
+    /// Shard `shard`'s `READY` handler has begun.
+    pub fn listing(&self, shard: u32) {
+        self.set(shard, Listing::Under, None);
+    }
+
+    /// Shard `shard`'s `READY` has been handled.
     pub fn handled(&self, shard: u32) {
-        self.listed().insert(shard);
+        self.set(shard, Listing::Done, None);
     }
 
-    /// Shard `shard` was seen away: it must be listed again.
-    pub fn forget(&self, shard: u32) {
-        self.listed().remove(&shard);
+    /// Shard `shard` resumed its session: listed again, unless its `READY` is being handled.
+    pub fn resumed(&self, shard: u32) {
+        self.set(shard, Listing::Done, Some(Listing::Under));
+    }
+
+    /// The change counts now, to pass to [`ReadyShards::forget`] after reading the gateway.
+    #[must_use]
+    pub fn marks(&self) -> Marks {
+        let shards = self.shards.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        shards.iter().map(|(&shard, &(_, changes))| (shard, changes)).collect()
+    }
+
+    /// Shard `shard` was seen away: it must be listed again, unless it was marked since `seen`.
+    pub fn forget(&self, shard: u32, seen: &Marks) {
+        let mut shards = self.shards.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(entry) = shards.get_mut(&shard)
+            && seen.get(&shard) == Some(&entry.1)
+        {
+            *entry = (Listing::Due, entry.1 + 1);
+        }
     }
 
     /// Whether every shard of the process is listed.
     #[must_use]
     pub fn all_listed(&self) -> bool {
-        self.listed().len() >= self.expected
+        let shards = self.shards.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        shards.values().filter(|(listing, _)| *listing == Listing::Done).count() >= self.expected
     }
 }
 
@@ -136,9 +188,37 @@ mod tests {
         assert!(!ready.all_listed(), "one shard of two, however often it connects");
         ready.handled(5);
         assert!(ready.all_listed());
-        ready.forget(5);
+        let seen = ready.marks();
+        ready.forget(5, &seen);
         assert!(!ready.all_listed(), "a shard seen away must be listed again");
-        ready.handled(5);
+        ready.resumed(5);
+        assert!(ready.all_listed(), "its session resumed");
+    }
+
+    /// A `RESUMED` while a `READY` is being handled does not list the shard: the servers are
+    /// still being compared with the games.
+    #[test]
+    fn a_resume_during_a_ready_waits_for_it() {
+        let ready = ReadyShards::new(1);
+        ready.listing(0);
+        ready.resumed(0);
+        assert!(!ready.all_listed());
+        ready.handled(0);
         assert!(ready.all_listed());
+    }
+
+    /// A shard read away, then back and listed before the forget: the newer mark stands.
+    #[test]
+    fn a_forget_from_an_older_reading_does_not_undo_a_newer_mark() {
+        let ready = ReadyShards::new(1);
+        ready.handled(0);
+        let seen = ready.marks();
+        // (The gateway is read here: the shard is away.) It comes back and resumes.
+        ready.resumed(0);
+        ready.forget(0, &seen);
+        assert!(ready.all_listed(), "listed after the reading: kept");
+        let seen = ready.marks();
+        ready.forget(0, &seen);
+        assert!(!ready.all_listed(), "seen away with nothing since: forgotten");
     }
 }
