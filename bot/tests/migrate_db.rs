@@ -360,6 +360,24 @@ async fn a_refused_target_is_not_migrated_first() {
     assert!(error.to_string().starts_with("the target database holds tables tafl-bot does not use (invoices)"));
     assert_eq!(pg_tables(&target.url).await, ["invoices"], "nothing was created");
 
+    // Another application managed by sqlx (its migrations numbered by date): not a newer
+    // tafl-bot, and left as it was.
+    let Some(app) = postgres::database().await else { return };
+    let mut conn = PgConnection::connect(&app.url).await.unwrap();
+    conn.execute(
+        "CREATE TABLE _sqlx_migrations (version BIGINT PRIMARY KEY, description TEXT NOT NULL, \
+         installed_on TIMESTAMPTZ NOT NULL DEFAULT now(), success BOOLEAN NOT NULL, checksum BYTEA NOT NULL, \
+         execution_time BIGINT NOT NULL); \
+         INSERT INTO _sqlx_migrations VALUES (20240101000000, 'invoices', now(), TRUE, '\\x00', 1); \
+         CREATE TABLE invoices (id BIGINT PRIMARY KEY)",
+    )
+    .await
+    .unwrap();
+    conn.close().await.unwrap();
+    let error = copy(&from, &app.url, &mut |_| {}).await.unwrap_err();
+    assert!(matches!(error, MigrateDbError::TargetForeign { .. }), "{error}");
+    assert_eq!(pg_tables(&app.url).await, ["_sqlx_migrations", "invoices"], "nothing was created");
+
     // The last release's schema (every migration but the newest), with a person in it.
     let Some(older) = postgres::database().await else { return };
     let dir = temp_path("migrate-older").with_extension("d");

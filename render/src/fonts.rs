@@ -331,7 +331,7 @@ impl Fonts {
         let mut chars: Vec<char> = text.chars().collect();
         while !chars.is_empty() {
             chars.pop();
-            let candidate = chars.iter().collect::<String>().trim_end().to_owned() + "…";
+            let candidate = cut_with_ellipsis(&chars);
             if self.width(weight, &candidate, px) <= max {
                 return candidate;
             }
@@ -426,6 +426,13 @@ impl Fonts {
     }
 }
 
+/// `chars` with an ellipsis after them, less trailing spaces and joiners (a joiner before the
+/// ellipsis would change the form of the letter it followed).
+pub(crate) fn cut_with_ellipsis(chars: &[char]) -> String {
+    let kept: String = chars.iter().collect();
+    kept.trim_end_matches(|c: char| c.is_whitespace() || matches!(c, '\u{200C}' | '\u{200D}')).to_owned() + "…"
+}
+
 /// Whether `text` has a character of a script written right to left or with joined or
 /// reordered letters, which only shaping draws right.
 pub(crate) fn needs_shaping(text: &str) -> bool {
@@ -502,6 +509,12 @@ pub(crate) mod tests {
 
     /// A few marks on a letter are writing (Vietnamese stacks two); dozens are "Zalgo" text,
     /// which would stack over the card's other lines.
+    #[test]
+    fn a_cut_name_ends_in_a_letter_then_the_ellipsis() {
+        assert_eq!(cut_with_ellipsis(&"می\u{200C}".chars().collect::<Vec<_>>()), "می…");
+        assert_eq!(cut_with_ellipsis(&"Ann ".chars().collect::<Vec<_>>()), "Ann…");
+    }
+
     #[test]
     fn combining_marks_are_kept_a_few_at_a_time() {
         let fonts = Fonts::new();

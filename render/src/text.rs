@@ -92,7 +92,7 @@ impl Font {
         let mut chars: Vec<char> = text.chars().collect();
         while !chars.is_empty() {
             chars.pop();
-            let candidate: String = chars.iter().collect::<String>().trim_end().to_owned() + "…";
+            let candidate = crate::fonts::cut_with_ellipsis(&chars);
             if self.width(&candidate, px) <= max {
                 return candidate;
             }

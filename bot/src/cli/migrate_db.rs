@@ -39,7 +39,7 @@
 //!   the statement is the same for every batch and no batch meets `PostgreSQL`'s limit of 65,535
 //!   bound parameters.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
@@ -288,9 +288,12 @@ async fn may_migrate(target: &mut PgConnection) -> Result<(), MigrateDbError> {
         doing: "reading the target's tables".to_owned(),
         reason: one_line(&e.to_string()),
     };
+    // `pg_class`, not `information_schema`, which shows only what this role may use: another
+    // role's tables would make a database look empty. Views and foreign tables count too.
     let tables: Vec<String> = sqlx::query_scalar(
-        "SELECT table_name::text FROM information_schema.tables
-         WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY 1",
+        "SELECT c.relname::text FROM pg_class c
+         WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind IN ('r', 'p', 'v', 'm', 'f')
+         ORDER BY 1",
     )
     .fetch_all(&mut *target)
     .await
@@ -308,19 +311,30 @@ async fn may_migrate(target: &mut PgConnection) -> Result<(), MigrateDbError> {
     if !tables.iter().any(|t| t == HISTORY_TABLE) {
         return Err(MigrateDbError::TargetForeign { tables: listed(&tables.iter().collect::<Vec<_>>()) });
     }
-    let applied: BTreeSet<i64> =
-        sqlx::query_scalar(AssertSqlSafe(format!("SELECT version FROM {} WHERE success", quote(HISTORY_TABLE))))
-            .fetch_all(&mut *target)
-            .await
-            .map_err(failed)?
-            .into_iter()
-            .collect();
+    let applied: BTreeMap<i64, Vec<u8>> = sqlx::query_as::<_, (i64, Vec<u8>)>(AssertSqlSafe(format!(
+        "SELECT version, checksum FROM {} WHERE success",
+        quote(HISTORY_TABLE)
+    )))
+    .fetch_all(&mut *target)
+    .await
+    .map_err(failed)?
+    .into_iter()
+    .collect();
+    let ours: BTreeMap<i64, &[u8]> =
+        crate::store::postgres::MIGRATOR.iter().map(|m| (m.version, m.checksum.as_ref())).collect();
+    // tafl-bot's history: some of this one's migrations (an older tafl-bot), all of them, or all
+    // and more (a newer one). Anything else is another application's (sqlx numbers migrations
+    // by date by default, which would read as a newer tafl-bot).
+    let older_or_same = applied.iter().all(|(version, checksum)| ours.get(version) == Some(&checksum.as_slice()));
+    let newer = ours.iter().all(|(version, checksum)| applied.get(version).map(Vec::as_slice) == Some(*checksum));
+    if !older_or_same && !newer {
+        return Err(MigrateDbError::TargetForeign { tables: listed(&tables.iter().collect::<Vec<_>>()) });
+    }
     let known = crate::store::postgres::latest_version();
-    if let Some(&found) = applied.iter().next_back().filter(|&&found| found > known) {
+    if let Some(&found) = applied.keys().next_back().filter(|&&found| found > known) {
         return Err(MigrateDbError::TargetNewer { found, known });
     }
-    let ours: BTreeSet<i64> = crate::store::postgres::MIGRATOR.iter().map(|m| m.version).collect();
-    if applied == ours {
+    if applied.len() == ours.len() {
         return Ok(());
     }
     // The migration would write: only into what a new database holds.
