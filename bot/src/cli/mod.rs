@@ -276,10 +276,18 @@ pub(crate) fn shorten(text: &str, limit: usize) -> String {
 /// `<name>.part`, flushed to the disk, renamed, and the folder flushed too (the rename lives in
 /// its entries). A `.part` left by a failure is removed.
 pub(crate) fn write_whole(path: &std::path::Path, bytes: &[u8]) -> io::Result<()> {
-    // What is not a regular file (a link, `/dev/stdout`, a pipe) is written through, as named:
-    // a rename would replace it.
-    if std::fs::symlink_metadata(path).is_ok_and(|m| !m.is_file()) {
-        return std::fs::write(path, bytes);
+    // A link is kept: its target is written whole. What is not a regular file (`/dev/stdout`, a
+    // pipe) is written through, as named: a rename would replace it.
+    if let Ok(meta) = std::fs::symlink_metadata(path) {
+        if meta.file_type().is_symlink()
+            && let Ok(target) = std::fs::canonicalize(path)
+            && target.is_file()
+        {
+            return write_whole(&target, bytes);
+        }
+        if !meta.is_file() {
+            return std::fs::write(path, bytes);
+        }
     }
     let mut partial = path.as_os_str().to_owned();
     partial.push(".part");
