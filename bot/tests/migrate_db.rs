@@ -251,7 +251,8 @@ async fn every_table_is_copied_row_by_row_and_new_ids_follow_the_copied_ones() {
     let mut reported: Vec<(String, usize)> = report.tables.iter().map(|(t, n)| (t.clone(), *n as usize)).collect();
     reported.sort();
     assert_eq!(reported, counts, "the report gives every table's rows");
-    assert_eq!(progress.len(), counts.len(), "one progress line per table: {progress:?}");
+    assert_eq!(progress.len(), counts.len() + 1, "one progress line per table, then ANALYZE: {progress:?}");
+    assert_eq!(progress.last().map(String::as_str), Some("analysing the copied tables"));
     let position = |table: &str| report.tables.iter().position(|(t, _)| t == table).unwrap();
     assert!(position("users") < position("games") && position("games") < position("moves"), "parents first");
     assert!(position("challenges") < position("challenge_messages"));
@@ -267,6 +268,16 @@ async fn every_table_is_copied_row_by_row_and_new_ids_follow_the_copied_ones() {
 
     // Every identity sequence continues past the copied ids.
     let mut conn = PgConnection::connect(&target.url).await.unwrap();
+    // The copy leaves the planner statistics for the rows it loaded (ANALYZE in its transaction).
+    for table in ["games", "moves", "outbox"] {
+        let columns: i64 =
+            sqlx::query_scalar("SELECT count(*) FROM pg_stats WHERE schemaname = current_schema() AND tablename = $1")
+                .bind(table)
+                .fetch_one(&mut conn)
+                .await
+                .unwrap();
+        assert!(columns > 0, "{table} has planner statistics after the copy");
+    }
     for table in ["games", "challenges", "offers", "outbox"] {
         let max: i64 = sqlx::query_scalar(AssertSqlSafe(format!("SELECT max(id) FROM {table}")))
             .fetch_one(&mut conn)
@@ -767,7 +778,7 @@ async fn the_binary_copies_prints_a_table_and_refuses_a_second_copy() {
     let last = lines.last().unwrap();
     assert!(last.starts_with(&format!("copied {total} rows in ")), "{last}");
     assert!(last.ends_with(" rows/s); every table's count matches the source"), "{last}");
-    assert_eq!(stderr.lines().count(), counts.len(), "one progress line per table: {stderr}");
+    assert_eq!(stderr.lines().count(), counts.len() + 1, "one progress line per table, then ANALYZE: {stderr}");
     assert!(stderr.lines().any(|line| line.starts_with("copying games: ")), "{stderr}");
 
     let again = run(&["migrate-db", "--from", &from, "--to", &target.url]);

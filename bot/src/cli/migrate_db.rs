@@ -822,6 +822,11 @@ async fn copy_all(
                 .map_err(target_error(&format!("moving the id sequence of {}", table.name)))?;
         }
     }
+    // The planner has no statistics for rows that arrived in one bulk load until autovacuum
+    // notices them; the first games played on the target would be planned as if its tables were
+    // empty. ANALYZE runs inside the transaction, so the statistics come with the rows.
+    progress("analysing the copied tables");
+    tx.execute(AssertSqlSafe(format!("ANALYZE {all}"))).await.map_err(target_error("analysing the copied tables"))?;
     tx.commit().await.map_err(target_error("committing the copy"))?;
     Ok(Report { tables: tables.iter().map(|t| t.name.clone()).zip(counts).collect(), elapsed: start.elapsed() })
 }
