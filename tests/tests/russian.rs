@@ -139,7 +139,8 @@ async fn a_manager_chooses_the_servers_language_and_private_answers_keep_the_rea
     // Back to the server's own language.
     let auto = server.manager_command(ALICE, "settings", &json!({ "language": "auto" }));
     assert!(private_answer(&fake, &auto).await.contains("Язык общих сообщений: Русский (язык сервера)"));
-    let again = server.command(BOB, "challenge", &json!({ "opponent": ALICE.id, "variant": "tablut" }), &[ALICE]);
+    // A variant's Russian name typed instead of picked from the list is understood.
+    let again = server.command(BOB, "challenge", &json!({ "opponent": ALICE.id, "variant": "таблут" }), &[ALICE]);
     assert!(fake.wait_for_original(&again).await.text().contains("Вызов №2: Таблут"));
     bot.stop().await;
 }

@@ -77,7 +77,7 @@ async fn autocomplete_variant(ctx: Context<'_>, partial: &str) -> serenity::Crea
 #[poise::command(slash_command)]
 pub async fn rules(ctx: Context<'_>, #[autocomplete = "autocomplete_variant"] variant: String) -> Result<(), BotError> {
     let lang = Lang::discord(ctx.locale());
-    let Ok(variant) = variant.trim().parse::<Variant>() else {
+    let Ok(variant) = text::typed_variant(&variant, lang).parse::<Variant>() else {
         return Err(BotError::User(text::refusal(Refusal::UnknownVariant, lang)));
     };
     let position = Position::new(variant.rules()).map_err(|e| BotError::Render(e.to_string()))?;
@@ -310,7 +310,7 @@ pub async fn challenge(
     let request = ChallengeRequest {
         challenger: caller(ctx),
         opponent: opponent.as_ref().map(|o| User::new(o.id.get() as i64, o.display_name())),
-        variant: variant.unwrap_or_else(|| Variant::Copenhagen.id().to_owned()).trim().to_owned(),
+        variant: variant.map_or_else(|| Variant::Copenhagen.id().to_owned(), |typed| text::typed_variant(&typed, lang)),
         options: options.unwrap_or_default().split_whitespace().map(str::to_owned).collect(),
         side: match side.unwrap_or(SideParam::Random) {
             SideParam::Attackers => SideChoice::Attackers,
@@ -650,7 +650,8 @@ pub async fn leaderboard(
     against_bot: Option<bool>,
 ) -> Result<(), BotError> {
     let guild = scope(ctx, global);
-    let variant = variant.unwrap_or_else(|| Variant::Copenhagen.id().to_owned());
+    let variant =
+        variant.map_or_else(|| Variant::Copenhagen.id().to_owned(), |typed| text::typed_variant(&typed, lang(ctx)));
     // The pool of games against the bot: its levels and the people who played them.
     let variant = if against_bot == Some(true) { crate::host::in_bot_pool(&variant) } else { variant };
     let board = ctx.data().host.leaderboard(&variant, guild, 20).await?;

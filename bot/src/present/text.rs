@@ -92,6 +92,34 @@ pub fn variant_choices(typed: &str, lang: Lang) -> Vec<(String, &'static str)> {
         .collect()
 }
 
+/// The preset a person means by a variant option Discord passes on as typed: the option's
+/// autocomplete sends the id when a choice is picked, but a client may send the words typed
+/// instead ("Копенгагенский хнефатафл", "tablut (9x9)"). An id, a choice's label or name in any
+/// case, or words that the autocomplete narrows to one choice give that preset's id; anything
+/// else is passed on as typed, for the refusal to quote it.
+#[must_use]
+pub fn typed_variant(typed: &str, lang: Lang) -> String {
+    let typed = typed.trim();
+    if let Ok(variant) = typed.parse::<Variant>() {
+        return variant.id().to_owned();
+    }
+    let plain = |text: &str| text.to_lowercase().replace('×', "x").split_whitespace().collect::<Vec<_>>().join(" ");
+    let wanted = plain(typed);
+    let labels = variant_choices("", lang);
+    let named = Variant::ALL.into_iter().find(|v| {
+        let names = [v.name().to_owned(), variant_name(v.id(), lang)];
+        names.iter().any(|name| plain(name) == wanted)
+            || labels.iter().any(|(label, id)| *id == v.id() && plain(label) == wanted)
+    });
+    if let Some(variant) = named {
+        return variant.id().to_owned();
+    }
+    match variant_choices(&wanted, lang).as_slice() {
+        [(_, id)] => (*id).to_owned(),
+        _ => typed.to_owned(),
+    }
+}
+
 /// Whether a variant's name already says its board size (the CLI's names write 9x9).
 fn names_its_size(name: &str, size: u8) -> bool {
     [format!("{size}x{size}"), format!("{size}×{size}")].iter().any(|dims| name.contains(dims.as_str()))
@@ -1335,6 +1363,24 @@ mod tests {
             [("Копенгагенский хнефатафл (11×11)".to_owned(), "copenhagen")]
         );
         assert_eq!(variant_choices("copen", russian()).len(), 1, "the English name still finds it");
+    }
+
+    #[test]
+    fn variants_typed_instead_of_picked_are_understood() {
+        let ru = russian();
+        assert_eq!(typed_variant(" tablut ", ru), "tablut");
+        assert_eq!(typed_variant("Копенгагенский хнефатафл", ru), "copenhagen");
+        assert_eq!(typed_variant("копенгагенский  хнефатафл (11×11)", ru), "copenhagen", "a label as shown");
+        assert_eq!(typed_variant("Морской бой 11x11", ru), "sea-battle-11", "x for ×");
+        // "Хнефатафл" is in three names; it is one of them exactly.
+        assert_eq!(typed_variant("Хнефатафл", ru), "hnefatafl");
+        assert_eq!(typed_variant("копен", ru), "copenhagen", "the one choice the autocomplete offers");
+        assert_eq!(typed_variant("Copenhagen Hnefatafl", ru), "copenhagen", "the English name on a Russian client");
+        assert_eq!(typed_variant("Fetlar Hnefatafl (11×11)", english()), "fetlar");
+        // Several choices, or none: passed on as typed, for the refusal to quote.
+        assert_eq!(typed_variant("морской бой", ru), "морской бой");
+        assert_eq!(typed_variant(" chess ", english()), "chess");
+        assert_eq!(typed_variant("", english()), "");
     }
 
     #[test]
