@@ -25,6 +25,7 @@ in_english_and_russian!(
     a_challenge_in_a_thread_is_judged_by_its_channel_and_played_in_the_thread,
     the_settings_command_is_registered_with_typed_options_in_both_languages,
     a_channel_where_the_bot_cannot_post_boards_refuses_games_until_it_may,
+    what_asks_something_of_a_player_who_wants_dms_reaches_them_by_dm,
 );
 
 /// The Latin words that belong in a Russian run: people's names and what they typed.
@@ -742,7 +743,7 @@ async fn a_channel_where_the_bot_cannot_post_boards_refuses_games_until_it_may(l
     let no_pictures = MEMBER & !(EMBED_LINKS | ATTACH_FILES);
     let refused = here.says(
         "I cannot host a game in this channel: I need the permissions **Embed Links**, **Attach Files** here to post its boards. A server manager can grant them to me, or you can play in another channel.",
-        "Я не могу вести партию в этом канале: чтобы публиковать её доски, мне здесь нужны права «Встраивать ссылки», «Прикреплять файлы». Их может выдать управляющий сервером, или играйте в другом канале.",
+        "Я не могу вести партию в этом канале: чтобы публиковать её доски, мне здесь нужны права «Встраивать ссылки», «Прикреплять файлы». Их может выдать администратор сервера, или играйте в другом канале.",
     );
     let options = json!({ "opponent": BOB.id, "variant": "brandubh" });
     let challenge = with_permissions(here.command_payload(ALICE, "challenge", &options, &[BOB]), no_pictures);
@@ -761,7 +762,7 @@ async fn a_channel_where_the_bot_cannot_post_boards_refuses_games_until_it_may(l
     let accepted = with_permissions(click, MEMBER & !SEND_MESSAGES);
     let refused = here.says(
         "I cannot host a game in this channel: I need the permission **Send Messages** here to post its boards. A server manager can grant it to me, or you can play in another channel.",
-        "Я не могу вести партию в этом канале: чтобы публиковать её доски, мне здесь нужно право «Отправлять сообщения». Его может выдать управляющий сервером, или играйте в другом канале.",
+        "Я не могу вести партию в этом канале: чтобы публиковать её доски, мне здесь нужно право «Отправлять сообщения». Его может выдать администратор сервера, или играйте в другом канале.",
     );
     assert_eq!(private_answer(&fake, &accepted).await, refused);
     let games = fake.wait_for_original(&here.command(ALICE, "games", &json!({}), &[])).await;
@@ -771,5 +772,63 @@ async fn a_channel_where_the_bot_cannot_post_boards_refuses_games_until_it_may(l
     let _ = here.click(BOB, &card, &accept, None);
     let begun = here.says("your move: game #1 (Brandubh) has begun", "ваш ход: партия №1 (Брандубх) началась");
     fake.wait_for_message("Alice's first notice", |m| m.content.contains(begun)).await;
+    bot.stop().await;
+}
+
+/// `dm` on: the notices that ask something of the player (their move, an offer to answer, a
+/// reminder) come by DM too, with a link to the game's channel; the other player's do not. When
+/// the game's channel is deleted, the DM is the one way left to reach them, and still goes out.
+async fn what_asks_something_of_a_player_who_wants_dms_reaches_them_by_dm(locale: &'static str) {
+    let fake = FakeDiscord::start().await;
+    let dir = temp_dir("dm-notices");
+    let bot = TestBot::start(&fake, &dir);
+    fake.wait_until_ready().await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale };
+    let dm = settings(&fake, From::member(&table, ALICE), &[option("dm", json!(true))]);
+    assert!(private_answer(&fake, &dm).await.starts_with(table.says("Saved.", "Сохранено.")));
+    // Only DMs are posted outside the game's channel (the fake is locked while it matches).
+    let alice_dm =
+        |fragment: &'static str| move |m: &StoredMessage| m.channel_id != CHANNEL && m.content.contains(fragment);
+    let link = format!("https://discord.com/channels/{GUILD}/{CHANNEL}");
+
+    let options = json!({ "opponent": BOB.id, "variant": "brandubh", "side": 0, "clock": "1d" });
+    let card = fake.wait_for_original(&table.command(ALICE, "challenge", &options, &[BOB])).await;
+    let _ = table.click(BOB, &card, "tafl:accept:1", None);
+    let begun = table.says("your move: game #1", "ваш ход: партия №1");
+    let first = fake.wait_for_message("Alice's first move by DM", alice_dm(begun)).await;
+    assert_eq!(Some(first.channel_id), fake.dm_channel(ALICE.id), "to Alice");
+    assert!(first.content.ends_with(&link), "{}", first.content);
+    let played = table.command(ALICE, "move", &json!({ "notation": "d2-c2" }), &[]);
+    private_answer(&fake, &played).await;
+    let bobs = table.says("your move in game #1", "ваш ход в партии №1");
+    fake.wait_for_message("Bob's move in the channel", |m| m.channel_id == CHANNEL && m.content.contains(bobs)).await;
+
+    // Bob offers a draw: Alice, who must answer, hears of it by DM; of her decline nobody does.
+    let offer = table.command(BOB, "draw", &json!({}), &[]);
+    private_answer(&fake, &offer).await;
+    let offered = table.says("offers a draw in game #1", "предлагает ничью в партии №1");
+    fake.wait_for_message("the offer by DM", alice_dm(offered)).await;
+    let decline = table.command(ALICE, "draw", &json!({ "action": 2 }), &[]);
+    private_answer(&fake, &decline).await;
+    let declined = table.says("declines the draw", "отклоняет ничью");
+    fake.wait_for_message("the decline in the channel", |m| m.content.contains(declined)).await;
+    let played = table.command(BOB, "move", &json!({ "notation": "d3-c3" }), &[]);
+    private_answer(&fake, &played).await;
+    let again = table.says("your move in game #1", "ваш ход в партии №1");
+    fake.wait_for_message("Alice's next move by DM", alice_dm(again)).await;
+
+    // The channel is deleted by a moderator: the halfway reminder cannot be posted there, and
+    // reaches Alice by DM.
+    fake.delete_channel(CHANNEL);
+    tafl_e2e::harness::let_time_pass(&dir, 1, 13 * 3600, 11 * 3600).await;
+    let halfway = table.says("half your time is gone", "половина времени прошла");
+    let reminder = fake.wait_for_message("the reminder by DM", alice_dm(halfway)).await;
+    assert!(reminder.content.ends_with(&link), "{}", reminder.content);
+
+    let dms = fake.messages_in(fake.dm_channel(ALICE.id).expect("Alice's DMs"));
+    assert_eq!(dms.len(), 4, "her two moves, the offer and the reminder: {dms:#?}");
+    assert!(dms.iter().all(|m| !m.content.contains(declined)), "the decline asks nothing of her");
+    assert_eq!(fake.dm_channel(BOB.id), None, "Bob did not ask for DMs");
+    table.assert_no_english(NOT_ENGLISH);
     bot.stop().await;
 }

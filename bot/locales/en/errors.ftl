@@ -60,7 +60,7 @@ error-own-takeback-request = You cannot answer your own takeback request in game
 # front end spells it.
 via-button = with the { $label } button
 via-command = with { $command }
-error-too-many-channels = A server may name at most { $max } channels for games; name fewer, or none to allow every channel.
+error-too-many-channels = A server may allow at most { $max } channels for games; disallow one first with { $disallow_channel }, or allow every channel with { $all_channels }.
 
 ## The rules engine's refusals
 

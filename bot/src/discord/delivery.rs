@@ -368,10 +368,9 @@ fn failure(error: &BotError) -> Failure {
     match error {
         BotError::Discord(error) => match error.as_ref() {
             serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(response)) => {
-                let status = response.status_code;
-                if status == reqwest::StatusCode::TOO_MANY_REQUESTS {
+                if response.status_code == reqwest::StatusCode::TOO_MANY_REQUESTS {
                     Failure::RateLimited
-                } else if status.is_client_error() {
+                } else if refused_for_good(error) {
                     Failure::Permanent
                 } else {
                     Failure::Outage
@@ -384,6 +383,13 @@ fn failure(error: &BotError) -> Failure {
         BotError::Host(crate::host::HostError::Storage(_)) => Failure::Outage,
         BotError::Host(_) => Failure::Transient,
     }
+}
+
+/// Whether Discord refused a request for good: a client error other than 429 (no such channel,
+/// no permission, a bad request), which trying again cannot change.
+fn refused_for_good(error: &serenity::Error) -> bool {
+    matches!(error, serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(response))
+        if response.status_code.is_client_error() && response.status_code != reqwest::StatusCode::TOO_MANY_REQUESTS)
 }
 
 /// Discord's code for a channel (or thread) that does not exist.
@@ -428,6 +434,17 @@ fn message_id(message: &serenity::Message) -> i64 {
 /// loads anyway, and the language comes from the host's memory, so this costs no extra read.
 async fn server_lang(data: &Data, guild: i64) -> Lang {
     super::server_lang(data, Some(guild), None, Lang::discord(None)).await
+}
+
+/// Whether `player` gets `view`'s notices that ask something of them by DM too: they turned
+/// `dm` on, and the game is against another person. In a game against the bot the notice follows
+/// the player's own move within seconds, while they are there to see it (its reminders still
+/// come by DM).
+async fn wants_dm(data: &Data, view: &GameView, player: UserId) -> Result<bool, BotError> {
+    if view.players().into_iter().any(crate::host::is_bot) || crate::host::is_bot(player) {
+        return Ok(false);
+    }
+    Ok(data.host.user_settings(player).await?.dm_notifications)
 }
 
 /// Who closed a challenge: one of its two players (or, should neither match, the challenger).
@@ -475,11 +492,16 @@ async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(),
                 return obsolete(http, data, item, *game, channel, 'n').await;
             };
             let lang = server_lang(data, view.place.guild).await;
-            let message = create(item, 'n')
-                .content(text::your_move(&view, *after_takeback, lang))
-                .allowed_mentions(mentioning(&[player.id]));
+            let content = text::your_move(&view, *after_takeback, lang);
+            let message = create(item, 'n').content(content.clone()).allowed_mentions(mentioning(&[player.id]));
+            let dm = wants_dm(data, &view, player.id).await?.then_some(Dm {
+                to: player.id,
+                part: 'm',
+                content,
+                what: "a your-move notice",
+            });
             data.host.trying(item).await?;
-            let sent = channel.send_message(http, message).await?;
+            let sent = post_with_dm(http, item, &view, message, dm).await?;
             data.host
                 .notice_posted(item.id, *game, channel.get() as i64, message_id(&sent), Some(message_id(&sent)), now())
                 .await?;
@@ -543,10 +565,13 @@ async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(),
             };
             let mentions: Vec<i64> =
                 if matches!(event, OfferEvent::Accepted { .. }) { Vec::new() } else { vec![first] };
-            let message = create(item, 'o')
-                .content(text::offer_notice(&outcome, *offer, lang))
-                .allowed_mentions(mentioning(&mentions));
-            let sent = game_channel(&view).send_message(http, message).await?;
+            let content = text::offer_notice(&outcome, *offer, lang);
+            let message = create(item, 'o').content(content.clone()).allowed_mentions(mentioning(&mentions));
+            // Only an offer waits for someone's answer; its outcome asks nothing of anyone.
+            let asks = matches!(event, OfferEvent::Offered) && wants_dm(data, &view, first).await?;
+            let dm = asks.then_some(Dm { to: first, part: 'q', content, what: "an offer" });
+            data.host.trying(item).await?;
+            let sent = post_with_dm(http, item, &view, message, dm).await?;
             data.host.delivered(item.id, Some(message_id(&sent)), now()).await?;
             Ok(())
         }
@@ -703,11 +728,41 @@ async fn notice(
     notice: Notice,
 ) -> Result<(), BotError> {
     let Notice { content, to, parts: (part, dm), what } = notice;
-    let channel = game_channel(view);
     let message = create(item, part).content(content.clone()).allowed_mentions(mentioning(&[to]));
     data.host.trying(item).await?;
-    let sent = channel.send_message(http, message).await?;
-    if let Some(part) = dm {
+    let dm = dm.map(|part| Dm { to, part, content, what });
+    let sent = post_with_dm(http, item, view, message, dm).await?;
+    data.host.delivered(item.id, Some(message_id(&sent)), now()).await?;
+    Ok(())
+}
+
+/// The DM copy of a notice, for a player who asked for DMs: its nonce part, and what it is for
+/// the log.
+struct Dm {
+    to: UserId,
+    part: char,
+    content: String,
+    what: &'static str,
+}
+
+/// Posts `message` in `view`'s channel and, when `dm` is given, sends its words to the player by
+/// DM with a link to the channel. The DM goes out when the post is made, and also when Discord
+/// refuses the post for good: a channel deleted or closed to the bot must not silence the one
+/// way left to tell a player who asked for DMs that their clock runs. After a failure that may
+/// pass (an outage) it waits for the retry, whose post comes first again. A closed DM is logged
+/// and does not fail the item.
+async fn post_with_dm(
+    http: &serenity::Http,
+    item: &Pending,
+    view: &GameView,
+    message: serenity::CreateMessage,
+    dm: Option<Dm>,
+) -> Result<serenity::Message, serenity::Error> {
+    let channel = game_channel(view);
+    let sent = channel.send_message(http, message).await;
+    if let Some(Dm { to, part, content, what }) = dm
+        && sent.as_ref().map_or_else(refused_for_good, |_| true)
+    {
         let user = serenity::UserId::new(to.max(1) as u64);
         let link = format!("https://discord.com/channels/{}/{}", view.place.guild, channel.get());
         let dm = create(item, part).content(format!("{content}\n{link}"));
@@ -715,8 +770,7 @@ async fn notice(
             tracing::info!(user = to, %error, "could not send {what} by DM");
         }
     }
-    data.host.delivered(item.id, Some(message_id(&sent)), now()).await?;
-    Ok(())
+    sent
 }
 
 async fn obsolete(

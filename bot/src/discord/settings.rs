@@ -104,6 +104,8 @@ impl Changes {
                 return Err(words(lang, Words::AllAndOne));
             }
             Some(true) => new.channels.clear(),
+            // "Not every channel: this one" says what allow_channel alone says.
+            Some(false) if self.allow_channel.is_some() => {}
             Some(false) => return Err(words(lang, Words::AllFalse)),
             None => {}
         }
@@ -267,6 +269,12 @@ fn is_manager(ctx: Context<'_>) -> bool {
         .is_some_and(|permissions| permissions.manage_guild() || permissions.administrator())
 }
 
+/// How many allowed channels the settings answer names; the others are counted. Each `<#id>`
+/// takes some 23 characters, and the answer must stay within Discord's 2,000 whatever the list
+/// (the limit of `MAX_CHANNELS` named in full did not: past about 65 the answer was refused, and
+/// nobody on the server could see or change their settings).
+const CHANNELS_SHOWN: usize = 20;
+
 /// The settings as the answer shows them, after "Saved." when something was asked to change.
 fn shown(
     personal: UserSettings,
@@ -303,7 +311,13 @@ fn shown(
         let channels = if server.channels.is_empty() {
             tr!(lang, "settings-every-channel")
         } else {
-            server.channels.iter().map(|id| format!("<#{id}>")).collect::<Vec<_>>().join(", ")
+            let mut named: Vec<String> =
+                server.channels.iter().take(CHANNELS_SHOWN).map(|id| format!("<#{id}>")).collect();
+            let more = server.channels.len().saturating_sub(CHANNELS_SHOWN);
+            if more > 0 {
+                named.push(tr!(lang, "settings-more-channels", count = more));
+            }
+            named.join(", ")
         };
         let spoken = Locales::global().pick(language.code().unwrap_or(crate::present::locale::REFERENCE));
         let name = tr!(Lang::new(spoken, Markup::Discord), "language-name");
@@ -425,6 +439,11 @@ mod tests {
         assert!(not_all.apply_server(&every, lang_en()).unwrap_err().contains("with allow_channel."));
         let said = not_all.apply_server(&every, lang_ru()).unwrap_err();
         assert!(said.ends_with("параметром разрешить_канал."), "the option as Russian clients show it: {said}");
+        // "Not every channel: this one" is what allowing it alone says.
+        let not_all_but_one =
+            Changes { all_channels: Some(false), allow_channel: Some(channel(5)), ..Changes::default() };
+        assert_eq!(not_all_but_one.apply_server(&every, lang_en()).unwrap().channels, [5]);
+        assert_eq!(not_all_but_one.apply_server(&two, lang_en()).unwrap().channels, [3, 5]);
         let voice = Changes {
             allow_channel: Some(Channel { id: 7, kind: serenity::ChannelType::Voice }),
             ..Changes::default()
@@ -450,6 +469,20 @@ mod tests {
         let every = shown(personal, Some((&ServerSettings::default(), &chosen)), false, lang_en());
         assert!(every.contains("Language of public messages: English\n"), "{every}");
         assert!(every.contains("Channels for games: every channel") && every.contains("Default clock: `none`"));
+    }
+
+    #[test]
+    fn the_answer_fits_discord_with_every_channel_the_server_may_allow() {
+        let personal = UserSettings::default();
+        let ids = (0..crate::host::settings::MAX_CHANNELS as i64).map(|n| 1_500_000_000_000_001_000 + n);
+        let server = ServerSettings { channels: ids.collect(), ..ServerSettings::default() };
+        let language = ServerLanguage { discord: Some("ru".into()), chosen: None };
+        for (lang, more) in [(lang_en(), ", 80 more"), (lang_ru(), ", и ещё 80")] {
+            let answer = shown(personal, Some((&server, &language)), true, lang);
+            assert!(answer.chars().count() <= 2_000, "{} characters: {answer}", answer.chars().count());
+            assert_eq!(answer.matches("<#").count(), CHANNELS_SHOWN, "{answer}");
+            assert!(answer.contains(&format!("<#1500000000000001019>{more}")), "{answer}");
+        }
     }
 
     fn lang_en() -> Lang {

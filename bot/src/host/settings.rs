@@ -20,7 +20,9 @@ pub const MAX_CHANNELS: usize = 100;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct UserSettings {
-    /// Reminders and "your turn" notices also come by direct message.
+    /// What asks something of them also comes by direct message: "your move" and offers to
+    /// answer (in games against people), reminders, a claim that has become possible, and paused
+    /// games that may be ended.
     #[serde(deserialize_with = "lenient")]
     pub dm_notifications: bool,
     /// A daily direct message listing the games where it is their turn.

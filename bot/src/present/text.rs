@@ -302,7 +302,16 @@ pub fn host_error(error: &HostError, lang: Lang) -> String {
             let decline = markup::command_choice(lang, command, "action", "decline");
             tr!(lang, message, id = *id, withdraw = tr!(lang, "via-command", command = decline))
         }
-        HostError::TooManyChannels { max } => tr!(lang, "error-too-many-channels", max = *max),
+        HostError::TooManyChannels { max } => {
+            let option = |name: &str| crate::present::markup::option(lang, "settings", name, None);
+            tr!(
+                lang,
+                "error-too-many-channels",
+                max = *max,
+                disallow_channel = option("disallow_channel"),
+                all_channels = option("all_channels")
+            )
+        }
         HostError::BadRecord(fault) => record_fault(fault, lang),
         HostError::Storage(StorageFault::DiskFull) => tr!(lang, "error-storage-disk-full"),
         HostError::Storage(StorageFault::Io) => tr!(lang, "error-storage-io"),
