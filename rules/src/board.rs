@@ -624,12 +624,15 @@ impl Engine {
     #[inline]
     fn opens_a_move(&self, s: &State, from: usize) -> bool {
         let men_may_stop = self.flags[from] & NO_STOP == 0;
-        let (man, king) = match s.to_move {
-            Side::Attackers => (ATTACKER, OFF),
-            Side::Defenders => (DEFENDER, KING),
+        let (man, has_king) = match s.to_move {
+            Side::Attackers => (ATTACKER, false),
+            Side::Defenders => (DEFENDER, true),
         };
+        // The attackers have no king. (Standing for him with OFF, the border's value, took the
+        // border beside a square on the edge for a piece that could step in: a defender leaving
+        // the edge never let the attackers lose for want of a move.)
         let around = self.dirs.map(|d| s.cells[step(from, d)]);
-        (men_may_stop && around.contains(&man)) || around.contains(&king)
+        (men_may_stop && around.contains(&man)) || (has_king && around.contains(&KING))
     }
 
     /// Takes back a move made by [`Engine::apply`] on `s`, given the squares it captured (in any

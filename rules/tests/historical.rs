@@ -563,6 +563,30 @@ fn defenders_without_a_legal_move_lose() {
 }
 
 #[test]
+fn attackers_left_without_a_move_by_a_defender_leaving_the_edge_lose() {
+    // The capture of the last attacker by a move from a8 on the edge: the square left beside
+    // the board's border once passed for a square the attackers could step into.
+    let mut g = game(
+        &rules(Variant::Historical9, &[]),
+        "
+        9 . . . . . . . . .
+        8 T . T . . . . . .
+        7 . . . . . . . . .
+        6 . . . . . . . . .
+        5 . . . . K . . . .
+        4 . . . . . . . . .
+        3 . . . . . . . . .
+        2 . . . . . . . . .
+        1 . t T . . . . . .
+          a b c d e f g h i
+        ",
+        DEFENDERS,
+    );
+    assert_eq!(play_all(&mut g, &["a8-a1xb1"]), [defenders_win(Reason::NoMoves)]);
+    assert!(g.position().legal_moves().is_empty(), "no attacker is left");
+}
+
+#[test]
 fn the_third_occurrence_of_a_position_makes_the_defenders_lose_whoever_moved() {
     let board = "
         7 # . . . . . #

@@ -307,3 +307,51 @@ fn preset_rules_strings_parse_back_to_the_same_rules() {
         assert_eq!(otn::parse_rules(&text).as_ref(), Ok(&rules), "{variant} {options:?}: {text}");
     }
 }
+
+proptest! {
+    // Each case is a few dozen moves of a small position: many cases stay quick. About half the
+    // random placements are no position (a man on a corner, the king already taken) and skipped.
+    #![proptest_config(Config { cases: 3_000, max_global_rejects: 30_000, ..Config::default() })]
+
+    /// Sparse positions, where a side runs out of moves: after every legal move, the board's
+    /// verdict is ongoing exactly when the side to move has a move or the game ended otherwise.
+    /// (Random play from the starts never got here, and a defender leaving the edge once left
+    /// walled-in attackers "ongoing" with no move.)
+    #[test]
+    fn a_side_without_a_move_has_lost_after_every_move(
+        rule_set in 0usize..64,
+        pieces in proptest::collection::vec((0u8..19, 0u8..19, 0u8..12), 3..16),
+        defenders_move in any::<bool>(),
+    ) {
+        let sets = all_rules();
+        let rules = sets[rule_set % sets.len()].clone();
+        let size = rules.size();
+        let mut setup = Setup::empty(size);
+        for (n, &(file, rank, kind)) in pieces.iter().enumerate() {
+            let square = Square::new(file % size, rank % size).expect("on the board");
+            // The king, an attacker, then defenders with an attacker now and then: the attackers'
+            // last men are often captured or shut in.
+            let piece = match (n, kind) {
+                (0, _) => Piece::King,
+                (1, _) | (_, 0) => Piece::Attacker,
+                _ => Piece::Defender,
+            };
+            setup.set(square, Some(piece));
+        }
+        let to_move = if defenders_move { Side::Defenders } else { Side::Attackers };
+        let Ok(position) = Position::from_setup(rules, &setup, to_move) else {
+            return Err(TestCaseError::reject("not a position these rules allow"));
+        };
+        for mv in position.legal_moves() {
+            let mut after = position.clone();
+            let effects = after.play(mv).expect("a listed move is legal");
+            let has_move = !after.legal_moves().is_empty();
+            prop_assert_eq!(has_move, after.has_legal_move());
+            if effects.status.is_ongoing() {
+                prop_assert!(has_move, "{mv} leaves {} ongoing without a move:\n{after}", after.to_move());
+            } else if !has_move {
+                prop_assert!(effects.status.reason().is_some(), "{mv} ends the game with a reason");
+            }
+        }
+    }
+}

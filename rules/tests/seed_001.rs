@@ -752,6 +752,26 @@ fn attackers_walled_in_against_a_corner_have_no_move_and_lose() {
 }
 
 #[test]
+fn attackers_walled_in_by_a_quiet_move_from_the_edge_lose() {
+    // The last attacker, b1, is shut in by c1, b2 and the corner; any defender move that keeps
+    // them there wins, from the edge (f1) as from inside (d4).
+    let brandubh = rules(Variant::Brandubh, &[]);
+    let board = "
+        7 # . . . . . #
+        6 . . . . . . .
+        5 . . . . . . .
+        4 . . . K . . .
+        3 . . . . . . .
+        2 . T . . . . .
+        1 # t T . . T #
+          a b c d e f g
+        ";
+    for mv in ["d4-d5", "f1-f2", "f1-e1"] {
+        assert_move(&brandubh, board, DEFENDERS, mv, &[], defenders_win(Reason::NoMoves));
+    }
+}
+
+#[test]
 fn the_third_occurrence_of_a_position_is_a_draw() {
     let board = "
         9 # . . . . . . . #
