@@ -514,6 +514,44 @@ support::both! { multi_thread
     }
 }
 
+support::both! { multi_thread
+    async fn a_person_waits_for_one_hint_at_a_time() {
+        let host = host().await;
+        let casual = against_bot(&host, "brandubh", SideChoice::Defenders, 1, false).await;
+        let pool = SearchPool::new(1);
+        let bots = BotPlayer::new(host.clone(), pool.clone(), Arc::new(|_| {}));
+        bots.settle(NOW + 2).await.unwrap();
+        let (view, job) = host.hint_game(casual.id, alice().id).await.unwrap();
+        // The pool's one thread is busy: the first hint waits for it.
+        let (release, busy) = std::sync::mpsc::channel::<()>();
+        let (started, running) = tokio::sync::oneshot::channel::<()>();
+        let blocker = pool.submit_work(Priority::Move, 0, move |_| {
+            let _ = started.send(());
+            busy.recv().ok()
+        });
+        running.await.unwrap();
+        let first = tokio::spawn({
+            let (bots, job) = (bots.clone(), job.clone());
+            async move { bots.hint(alice().id, NOW + 3, job).await }
+        });
+        while pool.waiting() < 1 {
+            tokio::task::yield_now().await;
+        }
+        // Asked again meanwhile: refused at once, nothing queued.
+        let again = bots.hint(alice().id, NOW + 4, job.clone()).await.unwrap_err();
+        assert_eq!(again, HostError::HintPending);
+        assert_eq!(host_error(&again, Lang::discord(None)), "The engine is still working out your last hint; it comes in a moment.");
+        assert_eq!(pool.waiting(), 1, "the refused hint queued no search");
+        release.send(()).unwrap();
+        blocker.await.unwrap().unwrap();
+        let analysis = first.await.unwrap().unwrap();
+        assert!(view.position.legal_moves().contains(&analysis.best));
+        // Answered: she may ask again.
+        let analysis = bots.hint(alice().id, NOW + 5, job).await.unwrap();
+        assert!(view.position.legal_moves().contains(&analysis.best));
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_restart_resumes_every_game_where_the_bot_must_move_longest_waiting_first() {
     let path = temp_path("bot-restart");

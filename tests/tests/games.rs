@@ -504,7 +504,19 @@ async fn a_game_ends_by_resignation_and_another_by_agreed_draw(locale: &'static 
     let table = Table { fake: &fake, channel: CHANNEL, locale };
 
     let board = start_game(&table, Variant::Brandubh).await;
+    // Alice is asked whether she resigns, and moves instead: the question is about a board that
+    // is gone, and confirming it says she has not resigned (not "play on the current board").
+    let ask = table.click(ALICE, &board, "tafl:resign:1:0", None);
+    let old_question = fake.wait_for_original(&ask).await;
     let board = play_by_menus(&table, &board, 1, 0, ALICE, "d2-c2").await;
+    let late = table.click(ALICE, &old_question, "tafl:resign-yes:1:0", None);
+    let answer = fake.wait_for_answer(&late).await;
+    let not_resigned = table.says(
+        "Game #1 has moved on since you were asked, so you have not resigned; to resign now, press Resign on the current board.",
+        "Партия №1 ушла вперёд, пока вы решали, и вы не сдались; чтобы сдаться сейчас, нажмите «Сдаться» на текущей доске.",
+    );
+    assert_eq!(answer.content, not_resigned);
+    assert!(answer.custom_ids().is_empty(), "the old question's button is gone: {answer:#?}");
     let ask = table.click(BOB, &board, "tafl:resign:1:1", None);
     let question = fake.wait_for_original(&ask).await;
     let resign = table.says("Resign game #1?", "Сдать партию №1?");

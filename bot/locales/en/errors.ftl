@@ -118,5 +118,6 @@ error-level-with-person = A level is for games against the bot; leave the oppone
 error-bot-refuses-takeback = The bot takes no moves back in rated games; to practise with takebacks, start an unrated game with { $unrated }.
 error-hint-not-against-bot = Hints are only given in unrated games against the bot; start one with { $level } { $unrated }.
 error-hint-in-rated-game = Hints are not given in rated games; start a game against the bot with { $unrated } to get them.
+error-hint-pending = The engine is still working out your last hint; it comes in a moment.
 error-the-bot-has-levels = The bot plays at five levels, each with its own rating and games: see them with { $leaderboard }.
 error-unrated-with-person = Only games against the bot can be unrated; leave { $unrated } out, or add a level, like { $level }, to play the bot.

@@ -426,10 +426,7 @@ pub async fn hint(ctx: Context<'_>, #[autocomplete = "autocomplete_game"] game: 
     // The search takes up to half a second behind other searches: past Discord's 3 s, unless
     // deferred.
     ctx.defer_ephemeral().await?;
-    let analysis = ctx.data().bots.pool().search(now(), job.clone()).await;
-    let Ok(Some(analysis)) = analysis else {
-        return Err(BotError::Host(HostError::Internal));
-    };
+    let analysis = ctx.data().bots.hint(caller(ctx).id, now(), job.clone()).await?;
     // A move made while the engine thought (the player's own, typed meanwhile; or a takeback and
     // another move, back at the same ply) leaves the hint about a position that is gone, its move
     // perhaps illegal now: the moves are compared, as a menu's tag is.

@@ -293,10 +293,14 @@ impl Click<'_> {
     /// Resigns on the board the question was asked about: refused when the game has moved on
     /// since, like a move.
     async fn resign(&self, game: GameId, ply: usize) -> Result<(), BotError> {
-        self.data.host.resign(game, self.user.id, Some(ply), now()).await?;
-        let answer = serenity::CreateInteractionResponseMessage::new()
-            .content(text::resigned(game, self.lang))
-            .components(Vec::new());
+        let said = match self.data.host.resign(game, self.user.id, Some(ply), now()).await {
+            Ok(_) => text::resigned(game, self.lang),
+            // "Play on the current board" is no answer to a resignation: the question itself
+            // says it did not happen, and its button goes, being about a board that is gone.
+            Err(HostError::StaleBoard { .. }) => text::resign_stale(game, self.lang),
+            Err(error) => return Err(error.into()),
+        };
+        let answer = serenity::CreateInteractionResponseMessage::new().content(said).components(Vec::new());
         self.data.delivery.wake();
         self.update(answer).await
     }

@@ -348,6 +348,28 @@ pub struct BotPlayer {
     retry_after: Duration,
     /// Called after each move the bot played (the front end wakes its delivery).
     on_move: Arc<dyn Fn(&Played) + Send + Sync>,
+    /// The people whose hint is being searched: one at a time each (see [`BotPlayer::hint`]).
+    hinting: Arc<Mutex<HashSet<UserId>>>,
+}
+
+/// A person's hint being searched; dropping it lets them ask again.
+struct Hinting {
+    hinting: Arc<Mutex<HashSet<UserId>>>,
+    user: UserId,
+}
+
+impl Hinting {
+    /// `None` when `user` already waits for a hint.
+    fn take(hinting: &Arc<Mutex<HashSet<UserId>>>, user: UserId) -> Option<Hinting> {
+        let fresh = hinting.lock().unwrap_or_else(PoisonError::into_inner).insert(user);
+        fresh.then(|| Hinting { hinting: Arc::clone(hinting), user })
+    }
+}
+
+impl Drop for Hinting {
+    fn drop(&mut self) {
+        self.hinting.lock().unwrap_or_else(PoisonError::into_inner).remove(&self.user);
+    }
 }
 
 /// A turn the bot player is busy with.
@@ -406,6 +428,7 @@ impl BotPlayer {
             next_flight: Arc::default(),
             retry_after: Self::RETRY_AFTER,
             on_move,
+            hinting: Arc::default(),
         }
     }
 
@@ -416,10 +439,25 @@ impl BotPlayer {
         self
     }
 
-    /// The pool its searches run on (hints use it too).
+    /// The pool its searches run on.
     #[must_use]
     pub fn pool(&self) -> &SearchPool {
         &self.pool
+    }
+
+    /// Searches `job`, a hint [`Host::hint_game`] gave `user`, on the pool among the bot's moves
+    /// (in the order asked, `key`). One hint per person at a time: a hint costs a bot move's
+    /// search, and asked again and again (each `/tafl hint` queued before the first answered),
+    /// it held up every other player's game against the bot by half a second a hint. A second
+    /// ask while the first is searched is refused with [`HostError::HintPending`].
+    pub async fn hint(&self, user: UserId, key: i64, job: Job) -> Result<Analysis, HostError> {
+        let _asking = Hinting::take(&self.hinting, user).ok_or(HostError::HintPending)?;
+        match self.pool.search(key, job).await {
+            Ok(Some(analysis)) => Ok(analysis),
+            // A position with no move is never a hint's (`hint_game` asks for the person's move
+            // in an ongoing game); a search that failed is logged by the pool.
+            Ok(None) | Err(_) => Err(HostError::Internal),
+        }
     }
 
     /// How many turns rest after a failed search or a refused move, waiting to be tried again.

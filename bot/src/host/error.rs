@@ -117,6 +117,9 @@ pub enum HostError {
     /// Hints would make a rated game meaningless.
     #[error("hint in a rated game")]
     HintInRatedGame,
+    /// The person's last hint is still being searched (one at a time each).
+    #[error("a hint is already being searched for this person")]
+    HintPending,
     /// A profile or game list asked of the bot itself, which plays as five levels, each rated
     /// on its own (the front ends know which name or user is the bot).
     #[error("the bot itself has no profile; its levels do")]

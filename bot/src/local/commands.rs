@@ -515,9 +515,7 @@ impl Session {
         let me = self.me().await?;
         let id = self.pick_game(args.first().copied(), &me).await?;
         let (view, job) = self.host.hint_game(id, me.id).await.map_err(self.refusal())?;
-        let Ok(Some(analysis)) = self.bots.pool().search(self.now(), job.clone()).await else {
-            return Err((self.refusal())(HostError::Internal));
-        };
+        let analysis = self.bots.hint(me.id, self.now(), job.clone()).await.map_err(self.refusal())?;
         let mut out = tr!(self.lang, "console-hint", notation = analysis.best.to_string(), id = id);
         let options = summary::hint_board(&view, &job.game, analysis.best, self.lang);
         let name = format!("hint-{id}-ply-{}.png", view.ply);

@@ -333,6 +333,7 @@ pub fn host_error(error: &HostError, lang: Lang) -> String {
             level = markup::option(lang, "challenge", "level", Some("3"))
         ),
         HostError::HintInRatedGame => tr!(lang, "error-hint-in-rated-game", unrated = unrated(lang)),
+        HostError::HintPending => tr!(lang, "error-hint-pending"),
         HostError::TheBotHasLevels => tr!(
             lang,
             "error-the-bot-has-levels",
@@ -792,6 +793,13 @@ pub fn confirm_resign(game: GameId, lang: Lang) -> String {
 #[must_use]
 pub fn resigned(game: GameId, lang: Lang) -> String {
     tr!(lang, "resigned", id = game)
+}
+
+/// The answer to a confirmed resignation when the game moved on after the question was asked
+/// (the opponent, often the bot, moved meanwhile): it did not happen, and may be asked again.
+#[must_use]
+pub fn resign_stale(game: GameId, lang: Lang) -> String {
+    tr!(lang, "resign-stale", id = game)
 }
 
 /// The private answer after claiming a game (`game`, finished by the claim): won from an
