@@ -22,6 +22,7 @@ in_english_and_russian!(
     a_double_click_on_accept_starts_one_game_and_keeps_its_board,
     only_the_players_can_post_a_games_board_anew,
     an_expired_challenge_cannot_be_accepted_and_its_card_says_so,
+    a_withdrawn_challenge_stays_withdrawn_by_its_challenger_after_a_late_accept,
     a_card_whose_answer_was_lost_is_closed_at_expiry_and_one_never_shown_is_withdrawn,
     a_game_ends_by_resignation_and_another_by_agreed_draw,
     after_a_restart_the_old_board_still_works,
@@ -495,6 +496,51 @@ async fn an_expired_challenge_cannot_be_accepted_and_its_card_says_so(locale: &'
         "Сейчас партий нет. Начните партию командой /тафл вызов.",
     );
     assert_eq!(private_answer(&fake, &games).await, none);
+    table.assert_no_english(NOT_ENGLISH);
+    bot.stop().await;
+}
+
+/// Alice withdraws her challenge with the card's Decline; Bob's Accept, pressed on the card as
+/// he still saw it, is refused, and the card goes on saying that Alice withdrew it (it once
+/// named Bob, once the outbox had closed the card).
+async fn a_withdrawn_challenge_stays_withdrawn_by_its_challenger_after_a_late_accept(locale: &'static str) {
+    let (fake, bot, dir) = served("withdrawn").await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale };
+    let challenge = table.command(ALICE, "challenge", &json!({ "opponent": BOB.id, "variant": "tablut" }), &[BOB]);
+    let card = fake.wait_for_original(&challenge).await;
+    let mut late = tafl_e2e::fake_discord::with_name(fake.component(&card, "tafl:accept:1", &[], BOB.id), BOB.name);
+    late["locale"] = json!(locale);
+    late["guild_locale"] = json!(locale);
+
+    let withdraw = table.click(ALICE, &card, "tafl:decline:1", None);
+    let withdrawn = table.says("Challenge #1 withdrawn by", "отзывает вызов №1");
+    let (by_alice, by_bob) = (format!("<@{}>", ALICE.id), format!("<@{}>", BOB.id));
+    let answer = fake.wait_for_answer(&withdraw).await.text();
+    assert!(answer.contains(withdrawn) && answer.contains(&by_alice), "{answer}");
+    // The outbox closes the card too; the late click comes after it.
+    let db = tafl_bot::store::Db::open(&format!("sqlite://{}", dir.join("tafl.db").display())).await.unwrap();
+    for _ in 0..300 {
+        let pending: i64 =
+            sqlx::query_scalar("SELECT count(*) FROM outbox WHERE state <> 'done'").fetch_one(db.pool()).await.unwrap();
+        if pending == 0 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    db.close().await;
+
+    let edits = fake.message(card.id).expect("the card").edits;
+    let late = fake.push_interaction(late);
+    let closed = table.says(
+        "Challenge #1 can no longer be answered; start a new one with /tafl challenge.",
+        "На вызов №1 уже нельзя ответить; начните новый: /тафл вызов.",
+    );
+    assert_eq!(private_answer(&fake, &late).await, closed);
+    // The refusal closes the card again before it answers: it still names Alice.
+    let card = fake.message(card.id).expect("the card");
+    assert!(card.edits > edits, "the late click closed the card again");
+    let text = card.text();
+    assert!(text.contains(withdrawn) && text.contains(&by_alice) && !text.contains(&by_bob), "{text}");
     table.assert_no_english(NOT_ENGLISH);
     bot.stop().await;
 }

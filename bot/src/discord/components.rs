@@ -184,7 +184,11 @@ impl Click<'_> {
             challenge.state = ChallengeState::Expired;
         }
         let (title, _) = text::challenge_card(&challenge, self.public);
-        let by = challenge.opponent.clone().unwrap_or_else(|| challenge.challenger.clone());
+        // Only the challenger withdraws, and only the one challenged declines.
+        let by = match (challenge.state, &challenge.opponent) {
+            (ChallengeState::Declined, Some(opponent)) => opponent.clone(),
+            _ => challenge.challenger.clone(),
+        };
         let embed =
             serenity::CreateEmbed::new().title(title).description(text::challenge_closed(&challenge, &by, self.public));
         let edit = serenity::EditMessage::new().content("").embed(embed).components(Vec::new());
