@@ -26,6 +26,9 @@ in_english_and_russian!(
     the_settings_command_is_registered_with_typed_options_in_both_languages,
     a_channel_where_the_bot_cannot_post_boards_refuses_games_until_it_may,
     what_asks_something_of_a_player_who_wants_dms_reaches_them_by_dm,
+    a_dm_that_is_the_one_way_left_is_tried_again_after_an_outage,
+    a_dm_after_the_games_thread_is_deleted_links_to_the_channel_the_notice_went_to,
+    an_offer_answered_before_its_notice_is_delivered_is_not_sent_by_dm,
 );
 
 /// The Latin words that belong in a Russian run: people's names and what they typed.
@@ -830,5 +833,87 @@ async fn what_asks_something_of_a_player_who_wants_dms_reaches_them_by_dm(locale
     assert!(dms.iter().all(|m| !m.content.contains(declined)), "the decline asks nothing of her");
     assert_eq!(fake.dm_channel(BOB.id), None, "Bob did not ask for DMs");
     table.assert_no_english(NOT_ENGLISH);
+    bot.stop().await;
+}
+
+/// The game's channel is deleted, and Discord fails the first try of the DM that is now the one
+/// way to tell Bob of his move: the notice is tried again, and the DM arrives once.
+async fn a_dm_that_is_the_one_way_left_is_tried_again_after_an_outage(locale: &'static str) {
+    let (fake, bot) = served("dm-retried").await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale };
+    let dm = settings(&fake, From::member(&table, BOB), &[option("dm", json!(true))]);
+    assert!(private_answer(&fake, &dm).await.starts_with(table.says("Saved.", "Сохранено.")));
+    start_game(&table).await;
+    let begun = table.says("your move: game #1", "ваш ход: партия №1");
+    fake.wait_for_message("Alice's first notice", |m| m.content.contains(begun)).await;
+    fake.delete_channel(CHANNEL);
+    let channel_posts = format!("/api/v10/channels/{CHANNEL}/messages");
+    let dm_post = move |r: &Recorded| r.method == "POST" && r.path.ends_with("/messages") && r.path != channel_posts;
+    fake.fail_next(dm_post.clone(), 1, Fault::ServerError(503));
+    let played = table.command(ALICE, "move", &json!({ "notation": "d2-c2" }), &[]);
+    assert!(private_answer(&fake, &played).await.starts_with(table.says("You played", "Вы сыграли")));
+    let your_move = table.says("your move in game #1", "ваш ход в партии №1");
+    fake.wait_for_message("Bob's DM", |m| m.channel_id != CHANNEL && m.content.contains(your_move)).await;
+    let tries = fake.requests().iter().filter(|r| dm_post(r)).count();
+    assert_eq!(tries, 2, "the failed DM and its retry");
+    let bobs = fake.messages_in(fake.dm_channel(BOB.id).expect("Bob's DMs"));
+    assert_eq!(bobs.len(), 1, "{bobs:#?}");
+    bot.stop().await;
+}
+
+/// The game's thread is deleted: Bob's "your move" goes to the game's channel, and his DM links
+/// there, not to the thread that is gone.
+async fn a_dm_after_the_games_thread_is_deleted_links_to_the_channel_the_notice_went_to(locale: &'static str) {
+    let (fake, bot) = served("dm-thread-deleted").await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale };
+    let dm = settings(&fake, From::member(&table, BOB), &[option("dm", json!(true))]);
+    assert!(private_answer(&fake, &dm).await.starts_with(table.says("Saved.", "Сохранено.")));
+    let (board, thread) = game_with_a_thread(&table).await;
+    fake.delete_channel(thread);
+    let played = table.command(ALICE, "move", &json!({ "notation": "d2-c2" }), &[]);
+    assert!(private_answer(&fake, &played).await.starts_with(table.says("You played", "Вы сыграли")));
+    board_at(&fake, board.id, 1, 1).await;
+    let your_move = table.says("your move in game #1", "ваш ход в партии №1");
+    fake.wait_for_message("Bob's notice", |m| m.channel_id == CHANNEL && m.content.contains(your_move)).await;
+    let dm = fake
+        .wait_for_message("Bob's DM", |m| {
+            m.channel_id != CHANNEL && m.channel_id != thread && m.content.contains(your_move)
+        })
+        .await;
+    assert!(dm.content.ends_with(&format!("https://discord.com/channels/{GUILD}/{CHANNEL}")), "{}", dm.content);
+    assert_eq!(fake.messages_in(dm.channel_id).len(), 1, "one DM");
+    bot.stop().await;
+}
+
+/// Discord fails the notice of Bob's draw offer for a while, and Alice declines it from the board
+/// meanwhile: when the notice goes out at last, it asks nothing of her, and no DM says it does.
+async fn an_offer_answered_before_its_notice_is_delivered_is_not_sent_by_dm(locale: &'static str) {
+    let (fake, bot) = served("dm-offer-answered").await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale };
+    let dm = settings(&fake, From::member(&table, ALICE), &[option("dm", json!(true))]);
+    assert!(private_answer(&fake, &dm).await.starts_with(table.says("Saved.", "Сохранено.")));
+    start_game(&table).await;
+    let begun = table.says("your move: game #1", "ваш ход: партия №1");
+    fake.wait_for_message("Alice's first DM", |m| m.channel_id != CHANNEL && m.content.contains(begun)).await;
+    let offered = table.says("offers a draw in game #1", "предлагает ничью в партии №1");
+    let offer_post = move |r: &Recorded| {
+        r.method == "POST"
+            && r.path == format!("/api/v10/channels/{CHANNEL}/messages")
+            && r.json.as_ref().is_some_and(|j| j["content"].as_str().is_some_and(|c| c.contains(offered)))
+    };
+    // Five tries fail: 100 + 200 + 400 + 800 ms of pauses, time enough to decline.
+    fake.fail_next(offer_post, 5, Fault::ServerError(503));
+    let offer = table.command(BOB, "draw", &json!({}), &[]);
+    private_answer(&fake, &offer).await;
+    let decline = table.command(ALICE, "draw", &json!({ "action": 2 }), &[]);
+    private_answer(&fake, &decline).await;
+    let declined = table.says("declines the draw", "отклоняет ничью");
+    fake.wait_for_message("the decline", |m| m.channel_id == CHANNEL && m.content.contains(declined)).await;
+    let notice = fake
+        .wait_for_message("the offer's late notice", |m| m.channel_id == CHANNEL && m.content.contains(offered))
+        .await;
+    assert!(!notice.deleted);
+    let dms = fake.messages_in(fake.dm_channel(ALICE.id).expect("Alice's DMs"));
+    assert!(dms.iter().all(|m| !m.content.contains(offered)), "no DM for an answered offer: {dms:#?}");
     bot.stop().await;
 }

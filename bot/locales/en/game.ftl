@@ -128,7 +128,7 @@ answer-takeback-accepted = You agreed: { $plies ->
 answer-draw-accepted = You accepted the draw in game #{ $id }.
 confirm-resign = Resign game #{ $id }? Your opponent wins; this cannot be undone.
 resigned = You resigned game #{ $id }.
-resign-stale = Game #{ $id } has moved on since you were asked, so you have not resigned; to resign now, press Resign on the current board.
+resign-stale = Game #{ $id } has moved on since you were asked, so you have not resigned; to resign now, press { $resign } on the current board.
 claimed = You claimed game #{ $id }: { $player } had not moved for { $days ->
     [one] a day
    *[other] { $days } days

@@ -19,7 +19,7 @@ settings-threads = A thread for each game: { $value }
 settings-default-clock = Default clock: `{ $clock }`. { $words }
 settings-channels = Channels for games: { $channels }
 settings-every-channel = every channel
-settings-more-channels = { $count } more
+settings-channels-cut = { $channels } and { $count } more
 language-auto = The server's own language
 
 settings-not-in-server = Server settings are changed in the server; your own settings ({ $personal }) work here.

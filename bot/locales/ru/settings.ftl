@@ -19,12 +19,12 @@ settings-threads = Ветка для каждой партии: { $value }
 settings-default-clock = Часы по умолчанию: `{ $clock }`. { $words }
 settings-channels = Каналы для партий: { $channels }
 settings-every-channel = все
-settings-more-channels = и ещё { $count }
+settings-channels-cut = { $channels } и ещё { $count }
 language-auto = Язык самого сервера
 
 settings-not-in-server = Настройки сервера меняют на сервере; здесь работают ваши личные ({ $personal }).
 settings-not-manager = Настройки сервера меняют только те, кто может управлять сервером; свои настройки ({ $personal }) вы меняете сами.
-settings-not-text = { $channel } — не текстовый канал; в партии играют в текстовых каналах.
+settings-not-text = { $channel } — не текстовый канал; играть можно только в текстовых каналах.
 settings-allow-and-disallow = Канал { $channel } можно либо разрешить, либо запретить, но не то и другое сразу.
 settings-every-channel-already = Партии разрешены во всех каналах; чтобы ограничить их, разрешите нужные каналы параметром { $allow_channel }, и остальные закроются.
 settings-last-channel = { $channel } — единственный канал для партий; сначала разрешите другой или все сразу параметром { $all_channels }.

@@ -567,8 +567,13 @@ async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(),
                 if matches!(event, OfferEvent::Accepted { .. }) { Vec::new() } else { vec![first] };
             let content = text::offer_notice(&outcome, *offer, lang);
             let message = create(item, 'o').content(content.clone()).allowed_mentions(mentioning(&mentions));
-            // Only an offer waits for someone's answer; its outcome asks nothing of anyone.
-            let asks = matches!(event, OfferEvent::Offered) && wants_dm(data, &view, first).await?;
+            // Only an offer waits for someone's answer, and only while it is open (answered from
+            // the board before this item's turn came, it asks nothing); its outcome asks nothing.
+            let open = || async {
+                let offers = data.host.open_offers(*game).await?;
+                Ok::<_, BotError>(offers.iter().any(|open| open.kind == *offer && open.by == *by))
+            };
+            let asks = matches!(event, OfferEvent::Offered) && wants_dm(data, &view, first).await? && open().await?;
             let dm = asks.then_some(Dm { to: first, part: 'q', content, what: "an offer" });
             data.host.trying(item).await?;
             let sent = post_with_dm(http, item, &view, message, dm).await?;
@@ -746,11 +751,17 @@ struct Dm {
 }
 
 /// Posts `message` in `view`'s channel and, when `dm` is given, sends its words to the player by
-/// DM with a link to the channel. The DM goes out when the post is made, and also when Discord
-/// refuses the post for good: a channel deleted or closed to the bot must not silence the one
-/// way left to tell a player who asked for DMs that their clock runs. After a failure that may
-/// pass (an outage) it waits for the retry, whose post comes first again. A closed DM is logged
-/// and does not fail the item.
+/// DM with a link to the channel.
+///
+/// - The post is made: the DM goes out too; a DM that fails is logged (the mention in the
+///   channel got through).
+/// - Discord refuses the post for good: a channel deleted or closed to the bot must not silence
+///   the one way left to tell a player who asked for DMs that their clock runs, so the DM goes
+///   out, and one that fails for a while fails the item as an outage, to be tried again (its
+///   nonce keeps a DM that did arrive from arriving twice). Unless the refused post was into the
+///   game's thread: the game then goes back to its channel and the item is posted there at once
+///   ([`thread_refused`]), and that try sends the DM, linking to where the notice is.
+/// - The post fails for a while: the DM waits for the retry, whose post comes first again.
 async fn post_with_dm(
     http: &serenity::Http,
     item: &Pending,
@@ -760,15 +771,27 @@ async fn post_with_dm(
 ) -> Result<serenity::Message, serenity::Error> {
     let channel = game_channel(view);
     let sent = channel.send_message(http, message).await;
-    if let Some(Dm { to, part, content, what }) = dm
-        && sent.as_ref().map_or_else(refused_for_good, |_| true)
-    {
-        let user = serenity::UserId::new(to.max(1) as u64);
-        let link = format!("https://discord.com/channels/{}/{}", view.place.guild, channel.get());
-        let dm = create(item, part).content(format!("{content}\n{link}"));
-        if let Err(error) = user.direct_message(http, dm).await {
-            tracing::info!(user = to, %error, "could not send {what} by DM");
+    let Some(Dm { to, part, content, what }) = dm else { return sent };
+    let refused = match &sent {
+        Ok(_) => None,
+        Err(error) if refused_for_good(error) => Some(error),
+        Err(_) => return sent,
+    };
+    let back_to_channel = view.place.thread.is_some()
+        && refused.is_some_and(|error| thread_refused(discord_code(error), &item.show).is_some());
+    if back_to_channel {
+        return sent;
+    }
+    let user = serenity::UserId::new(to.max(1) as u64);
+    let link = format!("https://discord.com/channels/{}/{}", view.place.guild, channel.get());
+    let dm = create(item, part).content(format!("{content}\n{link}"));
+    match user.direct_message(http, dm).await {
+        Ok(_) => {}
+        Err(error) if refused.is_some() && !refused_for_good(&error) => {
+            tracing::info!(user = to, %error, "could not send {what} by DM, the one way left; trying again");
+            return Err(error);
         }
+        Err(error) => tracing::info!(user = to, %error, "could not send {what} by DM"),
     }
     sent
 }

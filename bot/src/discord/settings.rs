@@ -311,13 +311,12 @@ fn shown(
         let channels = if server.channels.is_empty() {
             tr!(lang, "settings-every-channel")
         } else {
-            let mut named: Vec<String> =
-                server.channels.iter().take(CHANNELS_SHOWN).map(|id| format!("<#{id}>")).collect();
-            let more = server.channels.len().saturating_sub(CHANNELS_SHOWN);
-            if more > 0 {
-                named.push(tr!(lang, "settings-more-channels", count = more));
+            let named =
+                server.channels.iter().take(CHANNELS_SHOWN).map(|id| format!("<#{id}>")).collect::<Vec<_>>().join(", ");
+            match server.channels.len().saturating_sub(CHANNELS_SHOWN) {
+                0 => named,
+                more => tr!(lang, "settings-channels-cut", channels = named, count = more),
             }
-            named.join(", ")
         };
         let spoken = Locales::global().pick(language.code().unwrap_or(crate::present::locale::REFERENCE));
         let name = tr!(Lang::new(spoken, Markup::Discord), "language-name");
@@ -477,7 +476,7 @@ mod tests {
         let ids = (0..crate::host::settings::MAX_CHANNELS as i64).map(|n| 1_500_000_000_000_001_000 + n);
         let server = ServerSettings { channels: ids.collect(), ..ServerSettings::default() };
         let language = ServerLanguage { discord: Some("ru".into()), chosen: None };
-        for (lang, more) in [(lang_en(), ", 80 more"), (lang_ru(), ", и ещё 80")] {
+        for (lang, more) in [(lang_en(), " and 80 more"), (lang_ru(), " и ещё 80")] {
             let answer = shown(personal, Some((&server, &language)), true, lang);
             assert!(answer.chars().count() <= 2_000, "{} characters: {answer}", answer.chars().count());
             assert_eq!(answer.matches("<#").count(), CHANNELS_SHOWN, "{answer}");

@@ -799,7 +799,7 @@ pub fn resigned(game: GameId, lang: Lang) -> String {
 /// (the opponent, often the bot, moved meanwhile): it did not happen, and may be asked again.
 #[must_use]
 pub fn resign_stale(game: GameId, lang: Lang) -> String {
-    tr!(lang, "resign-stale", id = game)
+    tr!(lang, "resign-stale", id = game, resign = label(Label::Resign, lang))
 }
 
 /// The private answer after claiming a game (`game`, finished by the claim): won from an
