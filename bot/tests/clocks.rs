@@ -829,6 +829,20 @@ support::both! {
 }
 
 support::both! {
+    async fn a_digest_lists_the_nearest_deadline_first_and_untimed_games_last() {
+        let host = host().await;
+        // Accepted in this order; alice is to move in each. The untimed game is the most
+        // recently active, and came first when the digest listed the most recent first.
+        let later = timed_game(&host, "3d", NOW).await; // runs out at NOW + 3 days
+        let sooner = timed_game(&host, "1d", NOW + 10).await; // NOW + 1 day + 10 s
+        let soonest = timed_game(&host, "1d", NOW + 5).await; // NOW + 1 day + 5 s
+        let untimed = timed_game(&host, "none", NOW + 20).await;
+        let listed: Vec<i64> = host.games_awaiting(alice().id).await.unwrap().iter().map(|g| g.id).collect();
+        assert_eq!(listed, [soonest.id, sooner.id, later.id, untimed.id]);
+    }
+}
+
+support::both! {
     async fn the_next_moment_due_is_the_earliest_reminder_expiry_or_digest() {
         let host = host().await;
         assert_eq!(host.next_due_after(NOW).await.unwrap(), None, "nothing scheduled");

@@ -194,6 +194,10 @@ games-title = { $count ->
     [one] 1 game in progress
    *[other] { $count } games in progress
 }
+games-more = { $count ->
+    [one] …and 1 more game
+   *[other] …and { $count } more games
+}
 no-games = No games in progress. Start one with { CMD("challenge") }.
 no-games-other = { $player } has no games in progress.
 reminder-halfway = { $player }, it is your move in game #{ $id } ({ $variant }); half your time is gone, and it runs out { $when }.

@@ -203,6 +203,11 @@ games-title = { $count ->
     [few] { $count } партии идут
    *[many] { $count } партий идёт
 }
+games-more = { $count ->
+    [one] …и ещё { $count } партия
+    [few] …и ещё { $count } партии
+   *[many] …и ещё { $count } партий
+}
 no-games = Сейчас партий нет. Начните партию командой { CMD("challenge") }.
 no-games-other = У игрока { $player } нет идущих партий.
 reminder-halfway = { $player }, ваш ход в партии №{ $id } ({ $variant }); половина времени прошла, оно истекает { $when }.

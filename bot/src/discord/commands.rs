@@ -588,12 +588,15 @@ pub async fn games(ctx: Context<'_>, user: Option<serenity::User>) -> Result<(),
     let me = caller(ctx);
     let other = user.as_ref().map(|u| User::new(u.id.get() as i64, u.display_name())).filter(|u| u.id != me.id);
     let whose = other.as_ref().map_or(text::Whose::Reader, text::Whose::Other);
-    let games = ctx.data().host.games(other.as_ref().map_or(me.id, |u| u.id), false).await?;
+    let player = other.as_ref().map_or(me.id, |u| u.id);
+    let games = ctx.data().host.games(player, false).await?;
     let reply = if games.is_empty() {
         CreateReply::default().content(text::no_games(whose, lang))
     } else {
-        let title = text::games_title(games.len(), lang);
-        let list = text::game_list(&games, now(), whose, lang);
+        // The list holds the first hundred; the title counts them all.
+        let total = ctx.data().host.count_games(player, false).await?;
+        let title = text::games_title(total.max(games.len()), lang);
+        let list = text::game_list(&games, total, now(), whose, lang);
         CreateReply::default().embed(serenity::CreateEmbed::new().title(title).description(list))
     };
     with_retries(|| ctx.send(reply.clone().ephemeral(true))).await?;

@@ -676,7 +676,7 @@ async fn deliver_digest(http: &serenity::Http, data: &Data, item: &Pending, user
         return Ok(());
     }
     let lang = Lang::discord(data.host.user_locale(user).await?.as_deref());
-    let list = text::game_list(&games, now(), text::Whose::Reader, lang);
+    let list = text::game_list(&games, games.len(), now(), text::Whose::Reader, lang);
     let embed = serenity::CreateEmbed::new().title(text::digest_title(games.len(), lang)).description(list);
     let sent = serenity::UserId::new(user.max(1) as u64).direct_message(http, create(item, 'g').embed(embed)).await?;
     data.host.delivered(item.id, Some(message_id(&sent)), now()).await?;
@@ -701,7 +701,7 @@ async fn deliver_paused_games(
     };
     let lang = Lang::discord(data.host.user_locale(user).await?.as_deref());
     // The list fills the embed's description as far as it can hold; the intro goes above it.
-    let list = text::game_list(&games, now, text::Whose::Reader, lang);
+    let list = text::game_list(&games, games.len(), now, text::Whose::Reader, lang);
     let embed = serenity::CreateEmbed::new().title(text::paused_games_title(games.len(), lang)).description(list);
     let message = create(item, 'p').content(text::paused_games_intro(games.len(), since, lang)).embed(embed);
     let sent = serenity::UserId::new(user.max(1) as u64).direct_message(http, message).await?;

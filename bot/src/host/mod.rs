@@ -810,7 +810,9 @@ impl Host {
     }
 
     /// The games a digest lists for `user`: where it is their move and the game is not paused,
-    /// most recently active first, at most [`scheduler::MAX_DIGEST_GAMES`].
+    /// the nearest deadline first (then untimed games, most recently active first), at most
+    /// [`scheduler::MAX_DIGEST_GAMES`]. A list cut to what a message holds keeps the games
+    /// closest to being lost on time.
     pub async fn games_awaiting(&self, user: UserId) -> Result<Vec<GameSummary>, HostError> {
         let mut tx = self.db.begin_read().await?;
         awaiting(&mut tx, user).await

@@ -1053,21 +1053,30 @@ pub fn games_title(count: usize, lang: Lang) -> String {
     tr!(lang, "games-title", count = count)
 }
 
-/// The lines of a list of games, one a game, newest first as given, as many as an embed's
+/// The lines of a list of games, one a game, in the order given, as many as an embed's
 /// description holds (names can be long, and escaped ones longer: 25 lines of 64-character
-/// names came to 7,000 characters).
+/// names came to 7,000 characters), and then a line that counts the others: of `total` games
+/// (`games` may be the first of them), none is left out without a word.
 #[must_use]
-pub fn game_list(games: &[GameSummary], now: i64, whose: Whose<'_>, lang: Lang) -> String {
-    let mut list = String::new();
+pub fn game_list(games: &[GameSummary], total: usize, now: i64, whose: Whose<'_>, lang: Lang) -> String {
+    // The counting line is short ("…and 1,234 more games"): this keeps room for it.
+    const ROOM_FOR_MORE: usize = 100;
+    let mut lines = Vec::new();
+    let mut length = 0;
     for game in games {
         let line = game_line(game, now, whose, lang);
-        if list.len() + line.len() + 1 > super::summary::MAX_DESCRIPTION {
+        let chars = line.chars().count() + 1;
+        if length + chars > super::summary::MAX_DESCRIPTION - ROOM_FOR_MORE {
             break;
         }
-        list.push_str(&line);
-        list.push('\n');
+        length += chars;
+        lines.push(line);
     }
-    list.trim_end().to_owned()
+    let more = total.max(games.len()) - lines.len();
+    if more > 0 {
+        lines.push(tr!(lang, "games-more", count = more));
+    }
+    lines.join("\n")
 }
 
 /// The answer to `/tafl games` for someone with no games.
@@ -1214,7 +1223,7 @@ mod tests {
     #[test]
     fn only_the_player_waiting_is_told_in_their_list_that_they_may_claim() {
         let game = GameSummary { claimable_at: Some(1_000), ..brandubh_waiting() };
-        let line = |now: i64, whose: Whose<'_>, lang: Lang| game_list(std::slice::from_ref(&game), now, whose, lang);
+        let line = |now: i64, whose: Whose<'_>, lang: Lang| game_list(std::slice::from_ref(&game), 1, now, whose, lang);
         assert!(
             line(1_000, Whose::Reader, english())
                 .ends_with(" · left unplayed for two weeks: you may claim it with /tafl claim"),
@@ -1235,7 +1244,7 @@ mod tests {
             paused_since: Some(500),
             ..brandubh_waiting()
         };
-        let line = |lang: Lang| game_list(std::slice::from_ref(&game), 1_500, Whose::Reader, lang);
+        let line = |lang: Lang| game_list(std::slice::from_ref(&game), 1, 1_500, Whose::Reader, lang);
         assert!(line(english()).ends_with(" · ⏸ paused: the bot is no longer in its server"), "{}", line(english()));
         assert!(line(russian()).ends_with(" · ⏸ приостановлена: бота нет на её сервере"), "{}", line(russian()));
         assert!(!game.claimable_by_me(1_500));
@@ -1244,7 +1253,7 @@ mod tests {
         let later = 500 + CLAIM_AFTER;
         for side in [Side::Attackers, Side::Defenders] {
             let game = GameSummary { side, ..game.clone() };
-            let listed = game_list(std::slice::from_ref(&game), later, Whose::Reader, english());
+            let listed = game_list(std::slice::from_ref(&game), 1, later, Whose::Reader, english());
             assert!(
                 listed.contains(
                     " · ⏸ paused: the bot is no longer in its server; either player may end it without a result with "
@@ -1252,9 +1261,9 @@ mod tests {
                 "{listed}"
             );
         }
-        let listed = game_list(std::slice::from_ref(&game), later - 1, Whose::Reader, russian());
+        let listed = game_list(std::slice::from_ref(&game), 1, later - 1, Whose::Reader, russian());
         assert!(listed.ends_with(" · ⏸ приостановлена: бота нет на её сервере"), "a second early: {listed}");
-        let listed = game_list(std::slice::from_ref(&game), later, Whose::Reader, russian());
+        let listed = game_list(std::slice::from_ref(&game), 1, later, Whose::Reader, russian());
         assert!(listed.contains("; любой из игроков может закончить её без результата командой "), "{listed}");
     }
 
@@ -1271,7 +1280,7 @@ mod tests {
     }
 
     #[test]
-    fn a_list_of_games_stops_at_what_an_embed_holds() {
+    fn a_list_of_games_stops_at_what_an_embed_holds_and_counts_the_rest() {
         // 30 games against opponents with 64-character names that Discord markup escapes.
         let games: Vec<GameSummary> = (1..=30)
             .map(|id| GameSummary {
@@ -1289,12 +1298,21 @@ mod tests {
                 paused_since: None,
             })
             .collect();
-        for lang in [english(), russian()] {
-            let list = game_list(&games, 0, Whose::Reader, lang);
-            let lines = list.lines().count();
-            assert!((10..30).contains(&lines), "{lines} lines");
+        for (lang, more) in [(english(), "…and {n} more games"), (russian(), "…и ещё {n} партий")] {
+            // The 30 listed of 140 (the list holds a hundred; the title and the count say 140).
+            let list = game_list(&games, 140, 0, Whose::Reader, lang);
+            let lines: Vec<&str> = list.lines().collect();
+            assert!((10..30).contains(&lines.len()), "{} lines", lines.len());
             assert!(list.chars().count() <= 4096, "{} characters", list.chars().count());
             assert!(list.starts_with("[#1]") || list.starts_with("[№1]"), "{list}");
+            let shown = lines.len() - 1;
+            assert_eq!(lines.last().copied(), Some(more.replace("{n}", &(140 - shown).to_string()).as_str()));
+            // Counted in characters: Cyrillic takes two bytes each, and once cut the Russian list
+            // 900 characters short.
+            assert!(list.chars().count() > 3_500, "{} characters", list.chars().count());
+            // All of them shown: no counting line.
+            let few = game_list(&games[..3], 3, 0, Whose::Reader, lang);
+            assert_eq!(few.lines().count(), 3, "{few}");
         }
     }
 

@@ -181,8 +181,9 @@ pub async fn of_user(
     .await
 }
 
-/// A person's ongoing games where they are to move, in servers the bot has not left, most
-/// recently active first, at most `limit`: what a digest lists. Chosen by the database, so that
+/// A person's ongoing games where they are to move, in servers the bot has not left, the
+/// nearest deadline first (untimed games last, most recently active first), at most `limit`:
+/// what a digest lists. Chosen by the database, so that
 /// games waiting for their opponents, however many, do not crowd these out of the limit.
 pub async fn awaiting(conn: &mut AnyConnection, user_id: i64, limit: i64) -> Result<Vec<GameRow>, sqlx::Error> {
     // The side to move: the start's (the attackers unless the game began from a position with
@@ -191,7 +192,8 @@ pub async fn awaiting(conn: &mut AnyConnection, user_id: i64, limit: i64) -> Res
         "WHERE g.status = 'ongoing' AND s.left_at IS NULL AND ( \
            (g.attacker_id = $1 AND (g.ply + CASE WHEN g.start_to_move = 'defenders' THEN 1 ELSE 0 END) % 2 = 0) \
            OR (g.defender_id = $2 AND (g.ply + CASE WHEN g.start_to_move = 'defenders' THEN 1 ELSE 0 END) % 2 = 1)) \
-         ORDER BY g.updated_at DESC, g.id DESC LIMIT $3"
+         ORDER BY CASE WHEN g.deadline_at IS NULL THEN 1 ELSE 0 END, g.deadline_at, g.updated_at DESC, g.id DESC \
+         LIMIT $3"
     ))
     .bind(user_id)
     .bind(user_id)
