@@ -173,6 +173,36 @@ support::both! {
 }
 
 support::both! {
+    async fn one_person_cannot_ping_another_without_end_by_withdrawing_and_challenging_again() {
+        let host = host().await;
+        let to_bob = || request(&alice(), Some(&bob()), "brandubh", SideChoice::Random);
+        // Accepted challenges do not count: friends play as many games as they like.
+        for n in 0..5 {
+            let c = host.challenge(&to_bob(), NOW + n).await.unwrap();
+            host.accept(c.id, &bob(), NOW + n).await.unwrap();
+        }
+        // Withdrawn, declined, or open: three in a day, then no more to Bob until a day after
+        // the first.
+        let first = host.challenge(&to_bob(), NOW + 10).await.unwrap();
+        host.cancel(first.id, alice().id, NOW + 11).await.unwrap();
+        let second = host.challenge(&to_bob(), NOW + 12).await.unwrap();
+        host.decline(second.id, bob().id, NOW + 13).await.unwrap();
+        host.challenge(&to_bob(), NOW + 14).await.unwrap();
+        let error = refused!(host, host.challenge(&to_bob(), NOW + 15));
+        assert_eq!(error, HostError::TooManyChallengesTo { opponent: bob(), count: 3, again_at: NOW + 10 + 86_400 });
+        let words = said(&error);
+        let start = "You have challenged bob 3 times in the last day without a game; you may challenge them again ";
+        assert!(words.starts_with(start) && words.ends_with(" UTC."), "{words}");
+        // Others are not held back, nor an open challenge, nor Bob himself.
+        host.challenge(&request(&alice(), Some(&carol()), "brandubh", SideChoice::Random), NOW + 15).await.unwrap();
+        host.challenge(&request(&alice(), None, "brandubh", SideChoice::Random), NOW + 15).await.unwrap();
+        host.challenge(&request(&bob(), Some(&alice()), "brandubh", SideChoice::Random), NOW + 15).await.unwrap();
+        // A day after the first, one may be made again.
+        host.challenge(&to_bob(), NOW + 10 + 86_400 + 1).await.unwrap();
+    }
+}
+
+support::both! {
     async fn accepting_a_challenge_meant_for_someone_else_is_refused() {
         let host = host().await;
         let c = host.challenge(&request(&alice(), Some(&bob()), "copenhagen", SideChoice::Random), NOW).await.unwrap();

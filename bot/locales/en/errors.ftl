@@ -23,9 +23,10 @@ error-no-piece-moves = No piece of yours can move from { $square }; pick another
 
 error-challenge-yourself = You cannot challenge yourself; name another player, or leave the opponent out for an open challenge.
 error-too-many-challenges = { $count ->
-    [one] You already have 1 open challenge; cancel it or wait for an answer before making another.
-   *[other] You already have { $count } open challenges; cancel one or wait for answers before making another.
+    [one] You already have 1 open challenge; withdraw it with the Decline button on its card, or wait for an answer, before making another.
+   *[other] You already have { $count } open challenges; withdraw one with the Decline button on its card, or wait for answers, before making another.
 }
+error-too-many-challenges-to = You have challenged { $player } { $count } times in the last day without a game; you may challenge them again { $when }.
 error-too-many-bot-games = { $count ->
     [one] You already have 1 game against the bot going; finish or resign it before starting another.
    *[other] You already have { $count } games against the bot going; finish or resign one before starting another.

@@ -235,6 +235,13 @@ pub fn host_error(error: &HostError, lang: Lang) -> String {
         HostError::ChallengeYourself => tr!(lang, "error-challenge-yourself"),
         HostError::ChannelNotAllowed => tr!(lang, "error-channel-not-allowed"),
         HostError::TooManyChallenges(count) => tr!(lang, "error-too-many-challenges", count = *count),
+        HostError::TooManyChallengesTo { opponent, count, again_at } => tr!(
+            lang,
+            "error-too-many-challenges-to",
+            player = player_name(lang, opponent),
+            count = *count,
+            when = markup::timestamp(lang, *again_at)
+        ),
         HostError::TooManyBotGames(count) => tr!(lang, "error-too-many-bot-games", count = *count),
         HostError::NoSuchChallenge(id) => tr!(lang, "error-no-such-challenge", id = *id),
         // Expired is expired, whether or not the scheduler has closed the challenge yet: the

@@ -110,6 +110,25 @@ pub async fn open_count_by(conn: &mut AnyConnection, challenger_id: i64, now: i6
     .await
 }
 
+/// The challenges `challenger_id` made `opponent_id` since `since` that started no game
+/// (declined, withdrawn, expired, or open still): how many, and when the first was made.
+pub async fn unanswered_to(
+    conn: &mut AnyConnection,
+    challenger_id: i64,
+    opponent_id: i64,
+    since: i64,
+) -> Result<(i64, Option<i64>), sqlx::Error> {
+    sqlx::query_as(
+        "SELECT COUNT(*), MIN(created_at) FROM challenges \
+         WHERE challenger_id = $1 AND opponent_id = $2 AND created_at > $3 AND state <> 'accepted'",
+    )
+    .bind(challenger_id)
+    .bind(opponent_id)
+    .bind(since)
+    .fetch_one(conn)
+    .await
+}
+
 /// Closes an open challenge with `state` (and the game it started, when accepted).
 pub async fn close(
     conn: &mut AnyConnection,
