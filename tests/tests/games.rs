@@ -575,6 +575,10 @@ async fn a_game_ends_by_resignation_and_another_by_agreed_draw(locale: &'static 
     assert!(summary.text().contains(resigned), "{}", summary.text());
     let board = fake.wait_for_message("the final board", |m| m.id == board.id && m.custom_ids().is_empty()).await;
     assert!(board.text().contains(table.says("Bob resigned", "Bob сдаётся")), "{}", board.text());
+    // Just over, the game is still the one meant here by a command that names none.
+    let export = table.command(BOB, "export", &json!({}), &[]);
+    let exported = fake.wait_for_original(&export).await;
+    assert!(exported.attachments.iter().any(|a| a.filename == "game-1.otn"), "{exported:#?}");
 
     let board = start_game(&table, Variant::Brandubh).await;
     let offer = table.click(ALICE, &board, "tafl:draw:2:0", None);

@@ -155,18 +155,48 @@ async fn resolve_game(ctx: Context<'_>, game: Option<GameId>) -> Result<GameId, 
     }
 }
 
+/// The game `/tafl summary` and `/tafl export` mean: the one named, or the caller's game going
+/// on in this channel, or when none is, the one of theirs here that ended last. A game just over
+/// is what they are asked about, and "you have no game here" was wrong a moment after it ended.
+async fn resolve_any_game(ctx: Context<'_>, game: Option<GameId>) -> Result<GameId, BotError> {
+    if game.is_some() || !games_here(ctx).await?.is_empty() {
+        return resolve_game(ctx, game).await;
+    }
+    let channel = ctx.channel_id().get() as i64;
+    // Newest first: the first here is the one that ended last.
+    let games = ctx.data().host.games(caller(ctx).id, true).await?;
+    match games.iter().find(|g| is_in(g, channel)) {
+        Some(latest) => Ok(latest.id),
+        None => resolve_game(ctx, None).await,
+    }
+}
+
+/// Whether a game is played in `channel`, or in `channel` as its thread.
+fn is_in(game: &crate::host::GameSummary, channel: i64) -> bool {
+    game.place.channel == channel || game.place.thread == Some(channel)
+}
+
 /// The caller's games going on in this channel or thread.
 async fn games_here(ctx: Context<'_>) -> Result<Vec<GameId>, BotError> {
     let channel = ctx.channel_id().get() as i64;
     let games = ctx.data().host.games(caller(ctx).id, false).await?;
-    Ok(games.iter().filter(|g| g.place.channel == channel || g.place.thread == Some(channel)).map(|g| g.id).collect())
+    Ok(games.iter().filter(|g| is_in(g, channel)).map(|g| g.id).collect())
 }
 
 /// The caller's games going on, for the `game` option: `#12 Copenhagen vs Bob · your move`.
 async fn autocomplete_game(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteResponse {
+    game_choices(ctx, partial, false).await
+}
+
+/// The caller's games, finished ones too (newest first), for `/tafl summary` and `/tafl export`.
+async fn autocomplete_any_game(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteResponse {
+    game_choices(ctx, partial, true).await
+}
+
+async fn game_choices(ctx: Context<'_>, partial: &str, finished_too: bool) -> serenity::CreateAutocompleteResponse {
     let lang = lang(ctx);
     let wanted = partial.trim().trim_start_matches('#');
-    let games = ctx.data().host.games(caller(ctx).id, false).await.unwrap_or_default();
+    let games = ctx.data().host.games(caller(ctx).id, finished_too).await.unwrap_or_default();
     let choices = games
         .iter()
         .filter(|g| g.id.to_string().starts_with(wanted))
@@ -607,9 +637,9 @@ pub async fn games(ctx: Context<'_>, user: Option<serenity::User>) -> Result<(),
 #[poise::command(slash_command)]
 pub async fn summary(
     ctx: Context<'_>,
-    #[autocomplete = "autocomplete_game"] game: Option<i64>,
+    #[autocomplete = "autocomplete_any_game"] game: Option<i64>,
 ) -> Result<(), BotError> {
-    let game = resolve_game(ctx, game).await?;
+    let game = resolve_any_game(ctx, game).await?;
     // A game that does not exist is refused privately, before the public "thinking" answer.
     let view = ctx.data().host.show(game).await?;
     // Drawing the animation of a long game can take a while: answer "thinking" first.
@@ -632,8 +662,11 @@ pub async fn summary(
 
 /// A game's record in OTN, as a file.
 #[poise::command(slash_command)]
-pub async fn export(ctx: Context<'_>, #[autocomplete = "autocomplete_game"] game: Option<i64>) -> Result<(), BotError> {
-    let game = resolve_game(ctx, game).await?;
+pub async fn export(
+    ctx: Context<'_>,
+    #[autocomplete = "autocomplete_any_game"] game: Option<i64>,
+) -> Result<(), BotError> {
+    let game = resolve_any_game(ctx, game).await?;
     let record = ctx.data().host.export(game).await?;
     let file = serenity::CreateAttachment::bytes(record.into_bytes(), format!("game-{game}.otn"));
     let reply = CreateReply::default().content(text::export_caption(game, lang(ctx))).attachment(file).ephemeral(true);
