@@ -719,12 +719,32 @@ impl FakeDiscord {
         lock(&self.shared.store).threads.clone()
     }
 
-    /// Deletes a channel or thread, as a moderator would: from now on a message posted there is
-    /// refused with Discord's "Unknown Channel" (10003).
+    /// Deletes a channel or thread of [`GUILD`], as a moderator would: from now on a message
+    /// posted there is refused with Discord's "Unknown Channel" (10003), and a connected bot is
+    /// told by `THREAD_DELETE` (a thread the bot made) or `CHANNEL_DELETE` (any other).
     pub fn delete_channel(&self, channel: u64) {
-        let mut store = lock(&self.shared.store);
-        store.deleted_channels.insert(channel);
-        store.threads.retain(|thread| thread.id != channel);
+        let thread = {
+            let mut store = lock(&self.shared.store);
+            store.deleted_channels.insert(channel);
+            let thread = store.threads.iter().find(|thread| thread.id == channel).cloned();
+            store.threads.retain(|thread| thread.id != channel);
+            thread
+        };
+        if lock(&self.shared.sessions).is_empty() {
+            return;
+        }
+        let (id, guild) = (channel.to_string(), GUILD.to_string());
+        let (name, event) = if let Some(thread) = thread {
+            let parent = thread.parent_id.to_string();
+            ("THREAD_DELETE", json!({ "id": id, "guild_id": guild, "parent_id": parent, "type": thread.kind }))
+        } else {
+            let event = json!({
+                "id": id, "guild_id": guild, "type": 0, "name": "games", "position": 0,
+                "permission_overwrites": [], "nsfw": false, "parent_id": null,
+            });
+            ("CHANNEL_DELETE", event)
+        };
+        self.push_event(name, &event, Some(GUILD));
     }
 
     /// The DM channel the bot opened with `user`.

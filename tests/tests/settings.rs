@@ -29,6 +29,7 @@ in_english_and_russian!(
     a_dm_that_is_the_one_way_left_is_tried_again_after_an_outage,
     a_dm_after_the_games_thread_is_deleted_links_to_the_channel_the_notice_went_to,
     an_offer_answered_before_its_notice_is_delivered_is_not_sent_by_dm,
+    a_deleted_channel_leaves_the_channels_for_games_unless_it_was_the_last,
 );
 
 /// The Latin words that belong in a Russian run: people's names and what they typed.
@@ -915,5 +916,43 @@ async fn an_offer_answered_before_its_notice_is_delivered_is_not_sent_by_dm(loca
     assert!(!notice.deleted);
     let dms = fake.messages_in(fake.dm_channel(ALICE.id).expect("Alice's DMs"));
     assert!(dms.iter().all(|m| !m.content.contains(offered)), "no DM for an answered offer: {dms:#?}");
+    bot.stop().await;
+}
+
+/// A moderator deletes a channel allowed for games: it leaves the list (a deleted channel cannot
+/// be picked to disallow it). The last one stays: an empty list would allow every channel.
+async fn a_deleted_channel_leaves_the_channels_for_games_unless_it_was_the_last(locale: &'static str) {
+    const THIRD_CHANNEL: u64 = 1_500_000_000_000_000_003;
+    let (fake, bot) = served("deleted-channel").await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale };
+    for id in [OTHER_CHANNEL, THIRD_CHANNEL] {
+        let allow = settings(&fake, From::manager(&table, EVE), &[channel("allow_channel", id)]);
+        assert!(private_answer(&fake, &allow).await.starts_with(table.says("Saved.", "Сохранено.")));
+    }
+    let (other, third) = (format!("<#{OTHER_CHANNEL}>"), format!("<#{THIRD_CHANNEL}>"));
+    let shown = || async { private_answer(&fake, &settings(&fake, From::member(&table, BOB), &[])).await };
+    assert!(shown().await.contains(&format!("{other}, {third}")));
+
+    fake.delete_channel(OTHER_CHANNEL);
+    let mut answer = shown().await;
+    for _ in 0..50 {
+        if !answer.contains(&other) {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        answer = shown().await;
+    }
+    assert!(!answer.contains(&other) && answer.contains(&third), "{answer}");
+
+    // The last allowed channel deleted: games stay restricted until the managers allow another.
+    fake.delete_channel(THIRD_CHANNEL);
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    assert!(shown().await.contains(&third));
+    let challenge = table.command(ALICE, "challenge", &json!({ "opponent": BOB.id, "variant": "brandubh" }), &[BOB]);
+    let refused = table.says(
+        "Games are not played in this channel on this server; ask a manager, or use an allowed channel.",
+        "На этом сервере в этом канале не играют; спросите администратора сервера или перейдите в разрешённый канал.",
+    );
+    assert_eq!(private_answer(&fake, &challenge).await, refused);
     bot.stop().await;
 }

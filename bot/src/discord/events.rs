@@ -9,7 +9,7 @@ use poise::serenity_prelude as serenity;
 
 use super::play::now;
 use super::{BotError, Data, components};
-use crate::host::HostError;
+use crate::host::{HostError, ServerSettings};
 
 /// The pause before a second try of a server's pause or resumption, when the database failed.
 const FIRST_PAUSE: Duration = Duration::from_millis(250);
@@ -28,6 +28,7 @@ pub async fn on_event(ctx: &serenity::Context, event: &serenity::FullEvent, data
             follow_membership(ctx, data, incomplete.id).await;
         }
         serenity::FullEvent::GuildCreate { guild, .. } => follow_membership(ctx, data, guild.id).await,
+        serenity::FullEvent::ChannelDelete { channel, .. } => forget_channel(data, channel.guild_id, channel.id).await,
         // A resumed session replays what it missed (a removal too): nothing to list.
         serenity::FullEvent::Resume { .. } => data.ready.resumed(ctx.shard_id.0),
         serenity::FullEvent::Ready { data_about_bot: ready } => {
@@ -91,6 +92,26 @@ async fn follow_membership(ctx: &serenity::Context, data: &Data, guild: serenity
             return;
         }
         recorded = Some(now_member);
+    }
+}
+
+/// A channel a moderator deleted leaves the server's list of channels for games: it can no longer
+/// be picked to disallow it, and the list and its refusals would name it for good. Unless it was
+/// the only one: an empty list allows every channel, which the managers did not ask for, so the
+/// restriction stays until they allow another.
+async fn forget_channel(data: &Data, guild: serenity::GuildId, channel: serenity::ChannelId) {
+    let (guild, channel) = (guild.get() as i64, channel.get() as i64);
+    let without = |settings: &ServerSettings| {
+        if settings.channels.len() < 2 || !settings.channels.contains(&channel) {
+            return Err(()); // Nothing to change: nothing is written.
+        }
+        let channels = settings.channels.iter().copied().filter(|id| *id != channel).collect();
+        Ok(ServerSettings { channels, ..settings.clone() })
+    };
+    match persist(|| data.host.change_server_settings(guild, now(), without)).await {
+        Ok(Ok(_)) => tracing::info!(guild, channel, "a deleted channel left the server's channels for games"),
+        Ok(Err(())) => {}
+        Err(error) => tracing::error!(guild, channel, %error, "could not forget a deleted channel"),
     }
 }
 
