@@ -176,6 +176,10 @@ fn cards(r: &Renderer, out: &mut Vec<(&'static str, Vec<u8>)>) {
             against_bot(profile_card(40, "Ярослав", Lang::Russian, Theme::HighContrast)),
         ),
         ("profile-only-bot-classic-en", only_bot(profile_card(12, "Ragnhild", Lang::English, Theme::Classic))),
+        (
+            "profile-five-families-classic-ru",
+            five_families(profile_card(300, "Ярослав", Lang::Russian, Theme::Classic)),
+        ),
     ];
     for (name, card) in profiles {
         out.push((name, r.render_profile_card(&card).expect("profile cards render")));
@@ -267,6 +271,32 @@ fn boards_match_the_committed_golden_images() {
 /// A profile that also has games against the bot, counted in a row of their own.
 fn against_bot(mut card: tafl_render::ProfileCard) -> tafl_render::ProfileCard {
     card.against_bot = tafl_render::SideRecord { wins: 17, losses: 9, draws: 2 };
+    card
+}
+
+/// A profile with five families under the bot's own (long, Russian) names: too wide for the
+/// title's row, the legend takes rows of its own under it (it once ran off the card's left edge
+/// and left no room for the title); the bands overlap and all show.
+fn five_families(mut card: tafl_render::ProfileCard) -> tafl_render::ProfileCard {
+    let names = [
+        "Копенгагенский хнефатафл",
+        "Таблут · Брандубх · Хнефатафл",
+        "Исторический тафл",
+        "Морской бой",
+        "Копенгагенский хнефатафл · против бота",
+    ];
+    let base = card.history[0].points.clone();
+    card.history = names
+        .iter()
+        .enumerate()
+        .map(|(n, name)| tafl_render::RatingHistory {
+            family: (*name).into(),
+            points: base
+                .iter()
+                .map(|p| tafl_render::RatingPoint { rating: p.rating + 60.0 * n as f64 - 120.0, ..*p })
+                .collect(),
+        })
+        .collect();
     card
 }
 

@@ -65,8 +65,26 @@ pub(crate) fn polyline(image: &mut RgbaImage, points: &[(f32, f32)], colour: [u8
     }
 }
 
+/// A polygon laid over what is drawn with `opacity`, so that bands that overlap both show (an
+/// opaque band hid the ones drawn before it); fewer than three distinct points draw nothing.
+pub(crate) fn shade(image: &mut RgbaImage, points: &[(f32, f32)], colour: [u8; 3], opacity: f32) {
+    let mut mask = image::GrayImage::new(image.width(), image.height());
+    polygon_on(&mut mask, points, image::Luma([255]));
+    for (x, y, covered) in mask.enumerate_pixels() {
+        if covered[0] > 0 {
+            let pixel = image.get_pixel_mut(x, y);
+            let [r, g, b] = mix([pixel[0], pixel[1], pixel[2]], colour, opacity);
+            *pixel = Rgba([r, g, b, pixel[3]]);
+        }
+    }
+}
+
 /// A filled polygon; fewer than three distinct points draw nothing.
 pub(crate) fn polygon(image: &mut RgbaImage, points: &[(f32, f32)], colour: [u8; 3]) {
+    polygon_on(image, points, rgba(colour));
+}
+
+fn polygon_on<P: image::Pixel>(image: &mut image::ImageBuffer<P, Vec<P::Subpixel>>, points: &[(f32, f32)], colour: P) {
     let mut poly: Vec<Point<i32>> = Vec::with_capacity(points.len());
     for &(x, y) in points {
         let p = Point::new(x.round() as i32, y.round() as i32);
@@ -78,7 +96,7 @@ pub(crate) fn polygon(image: &mut RgbaImage, points: &[(f32, f32)], colour: [u8;
         poly.pop();
     }
     if poly.len() >= 3 {
-        draw_polygon_mut(image, &poly, rgba(colour));
+        draw_polygon_mut(image, &poly, colour);
     }
 }
 
@@ -174,33 +192,60 @@ pub(crate) fn centred_note(
 pub(crate) const TITLE_PX: f32 = 28.0;
 pub(crate) const TICK_PX: f32 = 22.0;
 
+/// A legend entry's swatch and the gaps around it, before its label.
+const SWATCH: f32 = 44.0;
+
 /// Draws the panel's background, title, legend, grid and tick labels; returns the plot area.
 pub(crate) fn panel(image: &mut RgbaImage, fonts: &Fonts, colours: &Colours, panel: &Panel<'_>) -> Plot {
     let (x, y, w, h) = panel.rect;
     fill(image, panel.rect, colours.panel);
     let pad = 14.0;
     let title_y = y + pad + TITLE_PX / 2.0;
-    let mut legend_x = x + w - pad;
-    for (colour, label) in panel.legend.iter().rev() {
-        let lw = fonts.width(Weight::Regular, label, TICK_PX);
-        legend_x -= lw;
-        fonts.draw(image, Weight::Regular, label, TICK_PX, (legend_x, title_y), colours.text);
-        legend_x -= 26.0;
-        fill(image, (legend_x, title_y - 3.0, 18.0, 6.0), *colour);
-        legend_x -= 18.0;
+    let inner = w - 2.0 * pad;
+    let title_w = fonts.width(Weight::Bold, panel.title, TITLE_PX);
+    let legend_w: f32 =
+        panel.legend.iter().map(|(_, label)| fonts.width(Weight::Regular, label, TICK_PX) + SWATCH).sum();
+    // The legend shares the title's row when both fit; otherwise it takes a row of its own under
+    // the title, each label shortened to an equal share (long family names, in Russian above all,
+    // once pushed the legend off the card's left edge and the title down to nothing).
+    let own_row = !panel.legend.is_empty() && title_w + 24.0 + legend_w > inner;
+    // Under the title, as many entries a row as leave each label some 200 px.
+    let per_row = ((inner / (200.0 + SWATCH)) as usize).clamp(1, panel.legend.len().max(1));
+    let rows = if own_row { panel.legend.len().div_ceil(per_row) } else { 0 };
+    let legend_row = rows as f32 * (TICK_PX + 12.0);
+    if own_row {
+        let share = inner / per_row as f32;
+        for (n, (colour, label)) in panel.legend.iter().enumerate() {
+            let entry_x = x + pad + (n % per_row) as f32 * share;
+            let row_y = title_y + TITLE_PX / 2.0 + 8.0 + TICK_PX / 2.0 + (n / per_row) as f32 * (TICK_PX + 12.0);
+            fill(image, (entry_x, row_y - 3.0, 18.0, 6.0), *colour);
+            let label = fonts.fit(Weight::Regular, label, TICK_PX, (share - SWATCH).max(0.0));
+            fonts.draw(image, Weight::Regular, &label, TICK_PX, (entry_x + 26.0, row_y), colours.text);
+        }
+    } else {
+        let mut legend_x = x + w - pad;
+        for (colour, label) in panel.legend.iter().rev() {
+            let lw = fonts.width(Weight::Regular, label, TICK_PX);
+            legend_x -= lw;
+            fonts.draw(image, Weight::Regular, label, TICK_PX, (legend_x, title_y), colours.text);
+            legend_x -= 26.0;
+            fill(image, (legend_x, title_y - 3.0, 18.0, 6.0), *colour);
+            legend_x -= 18.0;
+        }
     }
-    let title = fonts.fit(Weight::Bold, panel.title, TITLE_PX, (legend_x - x - pad).max(0.0));
+    let title_room = if own_row { inner } else { inner - legend_w };
+    let title = fonts.fit(Weight::Bold, panel.title, TITLE_PX, title_room.max(0.0));
     fonts.draw(image, Weight::Bold, &title, TITLE_PX, (x + pad, title_y), colours.text);
 
     // As many y ticks as fit with room for their labels.
-    let plot_h = h - 2.0 * pad - TITLE_PX - 18.0 - TICK_PX - 14.0;
+    let plot_h = h - 2.0 * pad - TITLE_PX - 18.0 - legend_row - TICK_PX - 14.0;
     let y_ticks = ticks(panel.y_range.0, panel.y_range.1, ((plot_h / 36.0) as usize).clamp(1, 6), panel.whole_y);
     let label_w = y_ticks.iter().map(|&v| fonts.width(Weight::Regular, &number(v), TICK_PX)).fold(0.0, f32::max);
     let plot = Plot {
         x: x + pad + label_w + 10.0,
-        y: y + pad + TITLE_PX + 18.0,
+        y: y + pad + TITLE_PX + 18.0 + legend_row,
         w: (w - 2.0 * pad - label_w - 10.0 - 8.0).max(1.0),
-        h: (h - 2.0 * pad - TITLE_PX - 18.0 - TICK_PX - 14.0).max(1.0),
+        h: plot_h.max(1.0),
         x_range: panel.x_range,
         y_range: panel.y_range,
     };

@@ -90,14 +90,14 @@ fn rating_chart(
         let mut band: Vec<(f32, f32)> =
             valid.iter().map(|p| plot.at(f64::from(p.game), p.rating + dev(p.deviation))).collect();
         band.extend(valid.iter().rev().map(|p| plot.at(f64::from(p.game), p.rating - dev(p.deviation))));
-        let shade = chart::mix(colours.panel, colours.series[i], 0.3);
         if let [only] = valid[..] {
             // One game: the band is a bar, as wide as the dot, from one deviation to the other.
             let (x, top) = plot.at(f64::from(only.game), only.rating + dev(only.deviation));
             let (_, bottom) = plot.at(f64::from(only.game), only.rating - dev(only.deviation));
-            chart::fill(image, (x - 5.0, top, 10.0, bottom - top), shade);
+            let corners = [(x - 5.0, top), (x + 5.0, top), (x + 5.0, bottom), (x - 5.0, bottom)];
+            chart::shade(image, &corners, colours.series[i], 0.3);
         }
-        chart::polygon(image, &band, shade);
+        chart::shade(image, &band, colours.series[i], 0.3);
     }
     for (i, history) in histories.iter().enumerate() {
         let line: Vec<(f32, f32)> = history

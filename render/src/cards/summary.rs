@@ -168,7 +168,8 @@ pub(crate) fn draw(fonts: &Fonts, card: &SummaryCard, board: &RgbaImage) -> (Rgb
 
     if let Some(eval) = &s.evaluation {
         let values: Vec<f64> = eval.iter().map(|&v| finite(f64::from(v))).collect();
-        let m = values.iter().fold(0.0f64, |m, v| m.max(v.abs())).max(0.5);
+        let m = evaluation_scale(&values);
+        let values: Vec<f64> = values.iter().map(|v| v.clamp(-m, m)).collect();
         let plot = chart::panel(
             &mut image,
             fonts,
@@ -234,6 +235,18 @@ fn captures(image: &mut RgbaImage, colours: &Colours, plot: &Plot, s: &GameSerie
         let h = 10.0 + 4.0 * capture.count.saturating_sub(1).min(3) as f32;
         chart::fill(image, (x - 1.5, plot.bottom() - h, 3.0, h), colours.side(capture.side));
     }
+}
+
+/// The half-height of the evaluation chart. A game decided on the board ends at the scores'
+/// cap (ten attackers), and scaled to it every ordinary swing of the game (within half an
+/// attacker or so) was a flat line on zero, the chart saying "level, then a sudden end". When
+/// the extremes stand far beyond everything else (four times), the chart is scaled to the rest
+/// and the extremes are drawn at its edge, as a forced result is.
+fn evaluation_scale(values: &[f64]) -> f64 {
+    let largest = values.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+    let rest = values.iter().filter(|v| v.abs() < largest).fold(0.0f64, |m, v| m.max(v.abs()));
+    let scale = if rest * 4.0 < largest { rest * 1.25 } else { largest };
+    scale.max(0.5)
 }
 
 /// The evaluation as areas above (attackers better) and below (defenders better) the zero
@@ -382,6 +395,21 @@ mod tests {
             let (a0, _) = series.pieces[0];
             assert!(!near(&image, plots.pieces.at(0.5, f64::from(a0) - 1.0), 1, colours.attackers));
         }
+    }
+
+    #[test]
+    fn a_forced_result_does_not_flatten_the_rest_of_the_evaluation() {
+        // Swings within 0.4 attackers, then the cap at the end: scaled to the swings.
+        let mut game: Vec<f64> = (0..38).map(|i| 0.4 * (f64::from(i) / 3.0).sin()).collect();
+        game.push(10.0);
+        let m = evaluation_scale(&game);
+        assert!((0.49..0.51).contains(&m), "{m}");
+        // An ordinary game is scaled to its largest value, and a level one to half an attacker.
+        assert!((evaluation_scale(&[0.0, 1.0, -3.0, 2.0]) - 3.0).abs() < 1e-9);
+        assert!((evaluation_scale(&[0.0, 0.1, -0.1]) - 0.5).abs() < 1e-9);
+        assert!((evaluation_scale(&[]) - 0.5).abs() < 1e-9);
+        // Nothing but the cap (a game won at once): drawn at the edge all the same.
+        assert!((evaluation_scale(&[10.0, 10.0]) - 0.5).abs() < 1e-9);
     }
 
     #[test]
