@@ -176,18 +176,32 @@ support::both! {
     async fn one_person_cannot_ping_another_without_end_by_withdrawing_and_challenging_again() {
         let host = host().await;
         let to_bob = || request(&alice(), Some(&bob()), "brandubh", SideChoice::Random);
+        // A challenge as Discord shows it: its card posted.
+        let shown = |at: i64| {
+            let host = host.clone();
+            async move {
+                let c = host.challenge(&to_bob(), at).await.unwrap();
+                host.set_challenge_message(c.id, 2, 900_000 + c.id).await.unwrap();
+                c
+            }
+        };
         // Accepted challenges do not count: friends play as many games as they like.
         for n in 0..5 {
-            let c = host.challenge(&to_bob(), NOW + n).await.unwrap();
+            let c = shown(NOW + n).await;
             host.accept(c.id, &bob(), NOW + n).await.unwrap();
+        }
+        // Nor do challenges Discord never showed (the bot withdrew them; nobody was mentioned).
+        for n in 0..3 {
+            let c = host.challenge(&to_bob(), NOW + 6 + n).await.unwrap();
+            host.cancel(c.id, alice().id, NOW + 6 + n).await.unwrap();
         }
         // Withdrawn, declined, or open: three in a day, then no more to Bob until a day after
         // the first.
-        let first = host.challenge(&to_bob(), NOW + 10).await.unwrap();
+        let first = shown(NOW + 10).await;
         host.cancel(first.id, alice().id, NOW + 11).await.unwrap();
-        let second = host.challenge(&to_bob(), NOW + 12).await.unwrap();
+        let second = shown(NOW + 12).await;
         host.decline(second.id, bob().id, NOW + 13).await.unwrap();
-        host.challenge(&to_bob(), NOW + 14).await.unwrap();
+        shown(NOW + 14).await;
         let error = refused!(host, host.challenge(&to_bob(), NOW + 15));
         assert_eq!(error, HostError::TooManyChallengesTo { opponent: bob(), count: 3, again_at: NOW + 10 + 86_400 });
         let words = said(&error);
@@ -197,8 +211,13 @@ support::both! {
         host.challenge(&request(&alice(), Some(&carol()), "brandubh", SideChoice::Random), NOW + 15).await.unwrap();
         host.challenge(&request(&alice(), None, "brandubh", SideChoice::Random), NOW + 15).await.unwrap();
         host.challenge(&request(&bob(), Some(&alice()), "brandubh", SideChoice::Random), NOW + 15).await.unwrap();
-        // A day after the first, one may be made again.
-        host.challenge(&to_bob(), NOW + 10 + 86_400 + 1).await.unwrap();
+        // A day after the first, one may be made again, and a day after the second another; then
+        // the day holds the third (still open) and those two: the next waits for the third.
+        let later = NOW + 13 + 86_400;
+        shown(later).await;
+        shown(later).await;
+        let error = refused!(host, host.challenge(&to_bob(), later));
+        assert!(matches!(error, HostError::TooManyChallengesTo { again_at, .. } if again_at == NOW + 14 + 86_400));
     }
 }
 

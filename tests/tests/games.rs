@@ -559,7 +559,7 @@ async fn a_game_ends_by_resignation_and_another_by_agreed_draw(locale: &'static 
     let answer = fake.wait_for_answer(&late).await;
     let not_resigned = table.says(
         "Game #1 has moved on since you were asked, so you have not resigned; to resign now, press Resign on the current board.",
-        "В партии №1 с тех пор сделан ход, поэтому вы не сдались; чтобы сдаться сейчас, нажмите «Сдаться» на текущей доске.",
+        "Партия №1 изменилась, пока вы решали, поэтому вы не сдались; чтобы сдаться сейчас, нажмите «Сдаться» на текущей доске.",
     );
     assert_eq!(answer.content, not_resigned);
     assert!(answer.custom_ids().is_empty(), "the old question's button is gone: {answer:#?}");

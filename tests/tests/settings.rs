@@ -30,6 +30,7 @@ in_english_and_russian!(
     a_dm_after_the_games_thread_is_deleted_links_to_the_channel_the_notice_went_to,
     an_offer_answered_before_its_notice_is_delivered_is_not_sent_by_dm,
     a_deleted_channel_leaves_the_channels_for_games_unless_it_was_the_last,
+    a_dm_is_the_one_way_left_when_a_thread_people_opened_is_closed_to_the_bot,
 );
 
 /// The Latin words that belong in a Russian run: people's names and what they typed.
@@ -954,5 +955,38 @@ async fn a_deleted_channel_leaves_the_channels_for_games_unless_it_was_the_last(
         "На этом сервере в этом канале не играют; спросите администратора сервера или перейдите в разрешённый канал.",
     );
     assert_eq!(private_answer(&fake, &challenge).await, refused);
+    bot.stop().await;
+}
+
+/// A game challenged in a thread people opened, which then closes to the bot: the game stays
+/// there (people who could not see it must not be overtaken), its notices are refused, and a
+/// player who asked for DMs is told by DM.
+async fn a_dm_is_the_one_way_left_when_a_thread_people_opened_is_closed_to_the_bot(locale: &'static str) {
+    const THREAD: u64 = 1_500_000_000_000_000_103;
+    let (fake, bot) = served("thread-closed-dm").await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale };
+    let dm = settings(&fake, From::member(&table, BOB), &[option("dm", json!(true))]);
+    assert!(private_answer(&fake, &dm).await.starts_with(table.says("Saved.", "Сохранено.")));
+    let typed = |player: Player, subcommand: &str, options: &Value, users: &[Player]| {
+        fake.push_interaction(in_thread(table.command_payload(player, subcommand, options, users), CHANNEL, THREAD))
+    };
+    let options = json!({ "opponent": BOB.id, "variant": "brandubh", "side": 0 });
+    let card = fake.wait_for_original(&typed(ALICE, "challenge", &options, &[BOB])).await;
+    let posts_in_thread =
+        move |r: &Recorded| r.method == "POST" && r.path == format!("/api/v10/channels/{THREAD}/messages");
+    fake.fail_next(posts_in_thread, usize::MAX, Fault::Refused { status: 403, code: 50_001 });
+    let accept = table.says("Accept", "Принять");
+    let accept = card.button_labels().into_iter().find(|(label, _)| label == accept).expect("an Accept button").1;
+    let _ = table.click(BOB, &card, &accept, None);
+    fake.wait_for("the first notice, refused", |r| posts_in_thread(r) && r.status == 403).await;
+    let played = typed(ALICE, "move", &json!({ "notation": "d2-c2" }), &[]);
+    assert!(private_answer(&fake, &played).await.starts_with(table.says("You played", "Вы сыграли")));
+    let your_move = table.says("your move in game #1", "ваш ход в партии №1");
+    let dm = fake
+        .wait_for_message("Bob's DM, the one way left", |m| {
+            m.channel_id != CHANNEL && m.channel_id != THREAD && m.content.contains(your_move)
+        })
+        .await;
+    assert_eq!(Some(dm.channel_id), fake.dm_channel(BOB.id));
     bot.stop().await;
 }

@@ -23,8 +23,8 @@ error-no-piece-moves = No piece of yours can move from { $square }; pick another
 
 error-challenge-yourself = You cannot challenge yourself; name another player, or leave the opponent out for an open challenge.
 error-too-many-challenges = { $count ->
-    [one] You already have 1 open challenge; withdraw it with the Decline button on its card, or wait for an answer, before making another.
-   *[other] You already have { $count } open challenges; withdraw one with the Decline button on its card, or wait for answers, before making another.
+    [one] You already have 1 open challenge; withdraw it { $withdraw }, or wait for an answer, before making another.
+   *[other] You already have { $count } open challenges; withdraw one { $withdraw }, or wait for answers, before making another.
 }
 error-too-many-challenges-to = You have challenged { $player } { $count } times in the last day without a game; you may challenge them again { $when }.
 error-too-many-bot-games = { $count ->
@@ -61,6 +61,7 @@ error-own-takeback-request = You cannot answer your own takeback request in game
 # front end spells it.
 via-button = with the { $label } button
 via-command = with { $command }
+via-card-button = with the { $label } button on its card
 error-too-many-channels = A server may allow at most { $max } channels for games; disallow one first with { $disallow_channel }, or allow every channel with { $all_channels }.
 
 ## The rules engine's refusals

@@ -563,18 +563,29 @@ async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(),
                     OfferOutcome::Accepted { game: view.clone(), by: *by, notify: notify.clone(), plies_taken_back }
                 }
             };
-            let mentions: Vec<i64> =
-                if matches!(event, OfferEvent::Accepted { .. }) { Vec::new() } else { vec![first] };
+            // Only an offer waits for someone's answer, and only while it is open: answered from
+            // the board before this item's turn came, it asks nothing, and neither mentions nor
+            // DMs anyone (the answer's own notice follows). Its outcome asks nothing either.
+            let asks = match event {
+                OfferEvent::Offered => {
+                    let offers = data.host.open_offers(*game).await?;
+                    offers.iter().any(|open| open.kind == *offer && open.by == *by)
+                }
+                _ => false,
+            };
+            let mentions: Vec<i64> = match event {
+                OfferEvent::Offered if !asks => Vec::new(),
+                OfferEvent::Accepted { .. } => Vec::new(),
+                _ => vec![first],
+            };
             let content = text::offer_notice(&outcome, *offer, lang);
             let message = create(item, 'o').content(content.clone()).allowed_mentions(mentioning(&mentions));
-            // Only an offer waits for someone's answer, and only while it is open (answered from
-            // the board before this item's turn came, it asks nothing); its outcome asks nothing.
-            let open = || async {
-                let offers = data.host.open_offers(*game).await?;
-                Ok::<_, BotError>(offers.iter().any(|open| open.kind == *offer && open.by == *by))
-            };
-            let asks = matches!(event, OfferEvent::Offered) && wants_dm(data, &view, first).await? && open().await?;
-            let dm = asks.then_some(Dm { to: first, part: 'q', content, what: "an offer" });
+            let dm = (asks && wants_dm(data, &view, first).await?).then_some(Dm {
+                to: first,
+                part: 'q',
+                content,
+                what: "an offer",
+            });
             data.host.trying(item).await?;
             let sent = post_with_dm(http, item, &view, message, dm).await?;
             data.host.delivered(item.id, Some(message_id(&sent)), now()).await?;
@@ -759,8 +770,9 @@ struct Dm {
 ///   the one way left to tell a player who asked for DMs that their clock runs, so the DM goes
 ///   out, and one that fails for a while fails the item as an outage, to be tried again (its
 ///   nonce keeps a DM that did arrive from arriving twice). Unless the refused post was into the
-///   game's thread: the game then goes back to its channel and the item is posted there at once
-///   ([`thread_refused`]), and that try sends the DM, linking to where the notice is.
+///   game's thread and the thread is gone: the game then goes back to its channel and the item
+///   is posted there at once ([`thread_refused`]), and that try sends the DM, linking to where
+///   the notice is.
 /// - The post fails for a while: the DM waits for the retry, whose post comes first again.
 async fn post_with_dm(
     http: &serenity::Http,
@@ -777,8 +789,11 @@ async fn post_with_dm(
         Err(error) if refused_for_good(error) => Some(error),
         Err(_) => return sent,
     };
+    // Only a deleted thread surely sends the game back to its channel: a closed one does so only
+    // when the bot opened it (`Host::leave_thread`), and a game in a thread people opened stays,
+    // its item given up, the DM then the one way left.
     let back_to_channel = view.place.thread.is_some()
-        && refused.is_some_and(|error| thread_refused(discord_code(error), &item.show).is_some());
+        && refused.is_some_and(|error| thread_refused(discord_code(error), &item.show) == Some(true));
     if back_to_channel {
         return sent;
     }

@@ -92,10 +92,11 @@ use crate::store::{self, ChallengeRow, Db, GameRow};
 pub const CHALLENGE_TTL: i64 = 24 * 60 * 60;
 /// How many open challenges one person may have at once, so nobody floods a channel.
 pub const MAX_OPEN_CHALLENGES: i64 = 10;
-/// How many challenges one person may make another in [`CHALLENGE_TTL`] that start no game
-/// (declined, withdrawn, expired or open): each card mentions the one challenged, and
-/// withdrawing one and making it again mentioned them without end. Challenges they accept do not
-/// count, so friends play as many games as they like.
+/// How many challenges one person may make another in [`CHALLENGE_TTL`] that were shown and
+/// started no game (declined, withdrawn, expired or open): each card mentions the one
+/// challenged, and withdrawing one and making it again mentioned them without end. Challenges
+/// they accept do not count, so friends play as many games as they like, nor do cards Discord
+/// never showed (nobody was mentioned).
 pub const MAX_UNANSWERED_TO_ONE: i64 = 3;
 
 /// The game host: owns the database and applies the product's rules to it.
@@ -239,10 +240,12 @@ impl Host {
             }
             if let Some(opponent) = &request.opponent {
                 let since = now - CHALLENGE_TTL;
-                let (count, first) =
-                    store::challenges::unanswered_to(&mut tx, request.challenger.id, opponent.id, since).await?;
+                let made = store::challenges::unanswered_to(&mut tx, request.challenger.id, opponent.id, since).await?;
+                let count = made.len() as i64;
                 if count >= MAX_UNANSWERED_TO_ONE {
-                    let again_at = first.unwrap_or(now) + CHALLENGE_TTL;
+                    // Another may be made once all but the limit's last one have left the day.
+                    let leaving = made.len() + 1 - MAX_UNANSWERED_TO_ONE as usize;
+                    let again_at = made[leaving - 1] + CHALLENGE_TTL;
                     return Err(HostError::TooManyChallengesTo { opponent: opponent.clone(), count, again_at });
                 }
                 store::users::remember(&mut tx, opponent.id, &clean_name(&opponent.name), now).await?;

@@ -234,7 +234,13 @@ pub fn host_error(error: &HostError, lang: Lang) -> String {
         }
         HostError::ChallengeYourself => tr!(lang, "error-challenge-yourself"),
         HostError::ChannelNotAllowed => tr!(lang, "error-channel-not-allowed"),
-        HostError::TooManyChallenges(count) => tr!(lang, "error-too-many-challenges", count = *count),
+        HostError::TooManyChallenges(count) => {
+            let withdraw = match lang.markup() {
+                Markup::Discord => tr!(lang, "via-card-button", label = tr!(lang, "label-decline")),
+                Markup::Console => tr!(lang, "via-command", command = "/cancel"),
+            };
+            tr!(lang, "error-too-many-challenges", count = *count, withdraw = withdraw)
+        }
         HostError::TooManyChallengesTo { opponent, count, again_at } => tr!(
             lang,
             "error-too-many-challenges-to",
@@ -1043,7 +1049,16 @@ fn game_line(game: &GameSummary, now: i64, whose: Whose<'_>, lang: Lang) -> Stri
 /// brackets, which would follow the bot's own: `Tafl bot (level 2)`).
 #[must_use]
 pub fn game_choice(game: &GameSummary, lang: Lang) -> String {
-    let state = tr!(lang, if game.my_turn() { "game-choice-your-move" } else { "game-choice-their-move" });
+    let state = tr!(
+        lang,
+        if game.ending.is_some() {
+            "game-state-finished"
+        } else if game.my_turn() {
+            "game-choice-your-move"
+        } else {
+            "game-choice-their-move"
+        }
+    );
     tr!(
         lang,
         "game-choice",
@@ -1287,6 +1302,32 @@ mod tests {
     }
 
     #[test]
+    fn a_finished_games_suggestion_says_it_is_finished() {
+        use crate::host::{Ending, User};
+        let game = GameSummary {
+            id: 3,
+            place: crate::host::Place { guild: 1, channel: 2, thread: None },
+            variant: "brandubh".to_owned(),
+            side: Side::Attackers,
+            opponent: User::new(102, "Bob"),
+            ply: 7,
+            to_move: Side::Defenders,
+            ending: None,
+            clock: Clock::default(),
+            deadline_at: None,
+            claimable_at: None,
+            paused_since: None,
+        };
+        assert_eq!(game_choice(&game, english()), "#3 Brandubh vs Bob · their move");
+        let over = GameSummary {
+            ending: Some(Ending { winner: Some(Side::Attackers), reason: EndReason::Resignation }),
+            ..game
+        };
+        assert_eq!(game_choice(&over, english()), "#3 Brandubh vs Bob · finished");
+        assert_eq!(game_choice(&over, russian()), "№3 Брандубх, соперник: Bob · окончена");
+    }
+
+    #[test]
     fn a_list_of_games_stops_at_what_an_embed_holds_and_counts_the_rest() {
         // 30 games against opponents with 64-character names that Discord markup escapes.
         let games: Vec<GameSummary> = (1..=30)
@@ -1405,6 +1446,16 @@ mod tests {
             [("Копенгагенский хнефатафл (11×11)".to_owned(), "copenhagen")]
         );
         assert_eq!(variant_choices("copen", russian()).len(), 1, "the English name still finds it");
+    }
+
+    #[test]
+    fn too_many_challenges_says_how_each_front_end_withdraws_one() {
+        let discord = host_error(&HostError::TooManyChallenges(10), english());
+        assert!(discord.contains("withdraw one with the Decline button on its card"), "{discord}");
+        let console = host_error(&HostError::TooManyChallenges(10), Lang::console("en"));
+        assert!(console.contains("withdraw one with /cancel") && !console.contains("Decline"), "{console}");
+        let ru = host_error(&HostError::TooManyChallenges(3), Lang::console("ru"));
+        assert!(ru.contains("отзовите какой-нибудь командой /cancel") && !ru.contains("Отклонить"), "{ru}");
     }
 
     #[test]

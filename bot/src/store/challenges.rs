@@ -110,22 +110,24 @@ pub async fn open_count_by(conn: &mut AnyConnection, challenger_id: i64, now: i6
     .await
 }
 
-/// The challenges `challenger_id` made `opponent_id` since `since` that started no game
-/// (declined, withdrawn, expired, or open still): how many, and when the first was made.
+/// When `challenger_id` made `opponent_id` the challenges since `since` that were shown (a card
+/// was posted: one Discord never showed was withdrawn by the bot and pinged nobody) and started
+/// no game (declined, withdrawn, expired, or open still), oldest first.
 pub async fn unanswered_to(
     conn: &mut AnyConnection,
     challenger_id: i64,
     opponent_id: i64,
     since: i64,
-) -> Result<(i64, Option<i64>), sqlx::Error> {
-    sqlx::query_as(
-        "SELECT COUNT(*), MIN(created_at) FROM challenges \
-         WHERE challenger_id = $1 AND opponent_id = $2 AND created_at > $3 AND state <> 'accepted'",
+) -> Result<Vec<i64>, sqlx::Error> {
+    sqlx::query_scalar(
+        "SELECT c.created_at FROM challenges c JOIN challenge_messages m ON m.challenge_id = c.id \
+         WHERE c.challenger_id = $1 AND c.opponent_id = $2 AND c.created_at > $3 AND c.state <> 'accepted' \
+         ORDER BY c.created_at",
     )
     .bind(challenger_id)
     .bind(opponent_id)
     .bind(since)
-    .fetch_one(conn)
+    .fetch_all(conn)
     .await
 }
 
