@@ -123,6 +123,12 @@ fn settings(fake: &FakeDiscord, from: From, options: &[Value]) -> Interaction {
     fake.push_interaction(payload)
 }
 
+/// `player` turns `dm` on in `table`'s channel.
+async fn asks_for_dms(table: &Table<'_>, player: Player) {
+    let dm = settings(table.fake, From::member(table, player), &[option("dm", json!(true))]);
+    assert!(private_answer(table.fake, &dm).await.starts_with(table.says("Saved.", "Сохранено.")));
+}
+
 /// Alice challenges Bob to Brandubh as the attackers in `table`'s channel and Bob accepts with
 /// the card's button: returns the board message (the card, turned into the board).
 async fn start_game(table: &Table<'_>) -> StoredMessage {
@@ -789,8 +795,7 @@ async fn what_asks_something_of_a_player_who_wants_dms_reaches_them_by_dm(locale
     let bot = TestBot::start(&fake, &dir);
     fake.wait_until_ready().await;
     let table = Table { fake: &fake, channel: CHANNEL, locale };
-    let dm = settings(&fake, From::member(&table, ALICE), &[option("dm", json!(true))]);
-    assert!(private_answer(&fake, &dm).await.starts_with(table.says("Saved.", "Сохранено.")));
+    asks_for_dms(&table, ALICE).await;
     // Only DMs are posted outside the game's channel (the fake is locked while it matches).
     let alice_dm =
         |fragment: &'static str| move |m: &StoredMessage| m.channel_id != CHANNEL && m.content.contains(fragment);
@@ -843,8 +848,7 @@ async fn what_asks_something_of_a_player_who_wants_dms_reaches_them_by_dm(locale
 async fn a_dm_that_is_the_one_way_left_is_tried_again_after_an_outage(locale: &'static str) {
     let (fake, bot) = served("dm-retried").await;
     let table = Table { fake: &fake, channel: CHANNEL, locale };
-    let dm = settings(&fake, From::member(&table, BOB), &[option("dm", json!(true))]);
-    assert!(private_answer(&fake, &dm).await.starts_with(table.says("Saved.", "Сохранено.")));
+    asks_for_dms(&table, BOB).await;
     start_game(&table).await;
     let begun = table.says("your move: game #1", "ваш ход: партия №1");
     fake.wait_for_message("Alice's first notice", |m| m.content.contains(begun)).await;
@@ -868,8 +872,7 @@ async fn a_dm_that_is_the_one_way_left_is_tried_again_after_an_outage(locale: &'
 async fn a_dm_after_the_games_thread_is_deleted_links_to_the_channel_the_notice_went_to(locale: &'static str) {
     let (fake, bot) = served("dm-thread-deleted").await;
     let table = Table { fake: &fake, channel: CHANNEL, locale };
-    let dm = settings(&fake, From::member(&table, BOB), &[option("dm", json!(true))]);
-    assert!(private_answer(&fake, &dm).await.starts_with(table.says("Saved.", "Сохранено.")));
+    asks_for_dms(&table, BOB).await;
     let (board, thread) = game_with_a_thread(&table).await;
     fake.delete_channel(thread);
     let played = table.command(ALICE, "move", &json!({ "notation": "d2-c2" }), &[]);
@@ -892,8 +895,7 @@ async fn a_dm_after_the_games_thread_is_deleted_links_to_the_channel_the_notice_
 async fn an_offer_answered_before_its_notice_is_delivered_is_not_sent_by_dm(locale: &'static str) {
     let (fake, bot) = served("dm-offer-answered").await;
     let table = Table { fake: &fake, channel: CHANNEL, locale };
-    let dm = settings(&fake, From::member(&table, ALICE), &[option("dm", json!(true))]);
-    assert!(private_answer(&fake, &dm).await.starts_with(table.says("Saved.", "Сохранено.")));
+    asks_for_dms(&table, ALICE).await;
     start_game(&table).await;
     let begun = table.says("your move: game #1", "ваш ход: партия №1");
     fake.wait_for_message("Alice's first DM", |m| m.channel_id != CHANNEL && m.content.contains(begun)).await;
@@ -965,8 +967,7 @@ async fn a_dm_is_the_one_way_left_when_a_thread_people_opened_is_closed_to_the_b
     const THREAD: u64 = 1_500_000_000_000_000_103;
     let (fake, bot) = served("thread-closed-dm").await;
     let table = Table { fake: &fake, channel: CHANNEL, locale };
-    let dm = settings(&fake, From::member(&table, BOB), &[option("dm", json!(true))]);
-    assert!(private_answer(&fake, &dm).await.starts_with(table.says("Saved.", "Сохранено.")));
+    asks_for_dms(&table, BOB).await;
     let typed = |player: Player, subcommand: &str, options: &Value, users: &[Player]| {
         fake.push_interaction(in_thread(table.command_payload(player, subcommand, options, users), CHANNEL, THREAD))
     };

@@ -1303,26 +1303,10 @@ mod tests {
 
     #[test]
     fn a_finished_games_suggestion_says_it_is_finished() {
-        use crate::host::{Ending, User};
-        let game = GameSummary {
-            id: 3,
-            place: crate::host::Place { guild: 1, channel: 2, thread: None },
-            variant: "brandubh".to_owned(),
-            side: Side::Attackers,
-            opponent: User::new(102, "Bob"),
-            ply: 7,
-            to_move: Side::Defenders,
-            ending: None,
-            clock: Clock::default(),
-            deadline_at: None,
-            claimable_at: None,
-            paused_since: None,
-        };
+        let game = brandubh_waiting();
         assert_eq!(game_choice(&game, english()), "#3 Brandubh vs Bob · their move");
-        let over = GameSummary {
-            ending: Some(Ending { winner: Some(Side::Attackers), reason: EndReason::Resignation }),
-            ..game
-        };
+        let ending = crate::host::Ending { winner: Some(Side::Attackers), reason: EndReason::Resignation };
+        let over = GameSummary { ending: Some(ending), ..game };
         assert_eq!(game_choice(&over, english()), "#3 Brandubh vs Bob · finished");
         assert_eq!(game_choice(&over, russian()), "№3 Брандубх, соперник: Bob · окончена");
     }
@@ -1333,17 +1317,11 @@ mod tests {
         let games: Vec<GameSummary> = (1..=30)
             .map(|id| GameSummary {
                 id,
-                place: crate::host::Place { guild: 1, channel: 2, thread: None },
                 variant: "copenhagen".to_owned(),
-                side: Side::Attackers,
                 opponent: User::new(100 + id, &"*_".repeat(32)),
                 ply: 40,
                 to_move: Side::Attackers,
-                ending: None,
-                clock: Clock::default(),
-                deadline_at: None,
-                claimable_at: None,
-                paused_since: None,
+                ..brandubh_waiting()
             })
             .collect();
         for (lang, more) in [(english(), "…and {n} more games"), (russian(), "…и ещё {n} партий")] {
