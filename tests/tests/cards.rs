@@ -62,6 +62,15 @@ async fn a_finished_games_summary_profile_and_leaderboard_carry_their_cards(loca
     let board =
         fake.wait_for_original(&table.command(ALICE, "leaderboard", &json!({ "variant": "brandubh" }), &[])).await;
     card(&board, "leaderboard.png");
+
+    // Alice reads in high contrast: the cards she asks for are drawn so, as her boards are.
+    let theme = table.command(ALICE, "settings", &json!({ "theme": 1 }), &[]);
+    let _ = fake.wait_for_original(&theme).await;
+    let again = fake.wait_for_original(&table.command(ALICE, "profile", &json!({}), &[])).await;
+    assert!(card(&again, "profile.png") != card(&profile, "profile.png"), "the profile in her theme");
+    let again =
+        fake.wait_for_original(&table.command(ALICE, "leaderboard", &json!({ "variant": "brandubh" }), &[])).await;
+    assert!(card(&again, "leaderboard.png") != card(&board, "leaderboard.png"), "the leaderboard in her theme");
     assert!(fake.unknown_requests().is_empty(), "{:#?}", fake.unknown_requests());
     table.assert_no_english(&["Alice", "Bob"]);
     bot.stop().await;

@@ -691,7 +691,8 @@ pub async fn leaderboard(
     let public = public_lang(ctx).await;
     let words = crate::present::summary::leaderboard_text(&board, public);
     let trends = ctx.data().host.rating_trends(&board, CARD_TREND).await?;
-    let card = super::cards::leaderboard_card(&board, &trends, public, tafl_render::Theme::default());
+    let theme = ctx.data().host.user_settings(caller(ctx).id).await?.theme;
+    let card = super::cards::leaderboard_card(&board, &trends, public, theme);
     let png = draw_card(ctx.data(), move |r| r.render_leaderboard_card(&card)).await?;
     let reply = CreateReply::default()
         .embed(
@@ -719,7 +720,9 @@ pub async fn profile(ctx: Context<'_>, user: Option<serenity::User>, global: Opt
     let public = public_lang(ctx).await;
     let words = crate::present::summary::profile_text(&profile, public);
     let history = ctx.data().host.rating_history(whose, scope(ctx, global)).await?;
-    let card = super::cards::profile_card(&profile, &history, public, tafl_render::Theme::default());
+    // Drawn in the asker's theme, as the boards they post are.
+    let theme = ctx.data().host.user_settings(caller(ctx).id).await?.theme;
+    let card = super::cards::profile_card(&profile, &history, public, theme);
     let png = draw_card(ctx.data(), move |r| r.render_profile_card(&card)).await?;
     let reply = CreateReply::default()
         .embed(
