@@ -1855,9 +1855,9 @@ async fn gateway_session(stream: TcpStream, shared: Arc<Shared>) {
                     Some(2) => {
                         let named = &frame["d"]["shard"];
                         let (id, count) = (named[0].as_u64().unwrap_or(0), named[1].as_u64().unwrap_or(1));
-                        shared.identifies.fetch_add(1, Ordering::Relaxed);
                         if id >= count {
                             // As Discord answers a shard that is not one of the count.
+                            shared.identifies.fetch_add(1, Ordering::Relaxed);
                             close(&mut sink, &mut source, 4010, "Invalid shard.").await;
                             shared.changed.notify_waiters();
                             break;
@@ -1874,6 +1874,9 @@ async fn gateway_session(stream: TcpStream, shared: Arc<Shared>) {
                             let _ = outbox.send(Outgoing::Event(create.to_string()));
                         }
                         lock(&shared.sessions).push(Session { shard: (id, count), outbox: outbox.clone() });
+                        // Counted once the session takes events: a test that waits for the
+                        // connection and then pushes an interaction found no session at times.
+                        shared.identifies.fetch_add(1, Ordering::Relaxed);
                         Some(ready(&lock(&shared.gateway_url), (id, count), &guilds))
                     }
                     // Nothing is missed while a test is not pushing, so a resume replays nothing.
