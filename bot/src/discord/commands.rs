@@ -159,15 +159,18 @@ async fn resolve_game(ctx: Context<'_>, game: Option<GameId>) -> Result<GameId, 
 /// on in this channel, or when none is, the one of theirs here that ended last. A game just over
 /// is what they are asked about, and "you have no game here" was wrong a moment after it ended.
 async fn resolve_any_game(ctx: Context<'_>, game: Option<GameId>) -> Result<GameId, BotError> {
-    if game.is_some() || !games_here(ctx).await?.is_empty() {
-        return resolve_game(ctx, game).await;
+    if let Some(id) = game {
+        return Ok(id);
     }
     let channel = ctx.channel_id().get() as i64;
-    // Newest first: the first here is the one that ended last.
+    // One read, newest first, finished games too: the first here is the one that ended last.
     let games = ctx.data().host.games(caller(ctx).id, true).await?;
-    match games.iter().find(|g| is_in(g, channel)) {
-        Some(latest) => Ok(latest.id),
-        None => resolve_game(ctx, None).await,
+    let here: Vec<_> = games.iter().filter(|g| is_in(g, channel)).collect();
+    let going: Vec<GameId> = here.iter().filter(|g| g.ending.is_none()).map(|g| g.id).collect();
+    match (going.as_slice(), here.first()) {
+        ([only], _) => Ok(*only),
+        ([], Some(latest)) => Ok(latest.id),
+        _ => Err(BotError::User(text::which_game(&going, lang(ctx)))),
     }
 }
 

@@ -1448,6 +1448,7 @@ mod tests {
         assert_eq!(typed_variant("копен", ru), "copenhagen", "the one choice the autocomplete offers");
         assert_eq!(typed_variant("Copenhagen Hnefatafl", ru), "copenhagen", "the English name on a Russian client");
         assert_eq!(typed_variant("Fetlar Hnefatafl (11×11)", english()), "fetlar");
+        assert_eq!(typed_variant("sea battle 11X11", english()), "sea-battle-11", "as the README shows it");
         // Several choices, or none: passed on as typed, for the refusal to quote.
         assert_eq!(typed_variant("морской бой", ru), "морской бой");
         assert_eq!(typed_variant(" chess ", english()), "chess");
