@@ -97,7 +97,7 @@ impl Sprites {
             let margin = palette.rgb_f32(Role::Margin);
             paint(&mut icons[i * icon_area..(i + 1) * icon_area], icon, |x, y| {
                 let (p, u) = centred(x, y, icon as f32);
-                quantizer.get(shade_content(palette, margin, content, p, u * 1.2))
+                quantizer.get(shade_badge(palette, margin, content, p, u))
             });
         }
         Sprites { cell, data, icon, icons }
@@ -171,6 +171,16 @@ fn shade_cell(palette: &Palette, c: Cell, x: u32, y: u32, side: f32) -> [f32; 3]
         Ground::Light | Ground::Dark => {}
     }
     shade_content(palette, colour, c.content, p, u)
+}
+
+/// A side's badge in a square of side `u` over `under`: its piece as drawn on the board, on a
+/// rounded tile of the board's light square. Without the tile a piece the colour of the
+/// margin (the high-contrast attacker is black on black) shows only its inner ring and reads
+/// as an empty circle, not as the piece the player moves.
+pub(crate) fn shade_badge(palette: &Palette, under: [f32; 3], content: Content, p: [f32; 2], u: f32) -> [f32; 3] {
+    let tile = rounded_box(p, 0.47 * u, 0.16 * u);
+    let colour = mix(under, palette.rgb_f32(Role::Light), coverage(tile));
+    shade_content(palette, colour, content, p, u)
 }
 
 /// Draws `content` over `colour` at `p` in a square of side `u`.

@@ -301,7 +301,7 @@ pub(crate) fn to_f32(c: [u8; 3]) -> [f32; 3] {
     c.map(f32::from)
 }
 
-fn to_u8(c: [f32; 3]) -> [u8; 3] {
+pub(crate) fn to_u8(c: [f32; 3]) -> [u8; 3] {
     c.map(|v| v.round().clamp(0.0, 255.0) as u8)
 }
 

@@ -16,8 +16,10 @@ pub(crate) mod summary;
 
 use image::codecs::png::{CompressionType, FilterType, PngEncoder};
 use image::{ExtendedColorType, ImageEncoder, RgbaImage};
-use tafl_rules::{Game, Piece, Position, Side};
+use tafl_rules::{Game, Position, Side};
 
+use crate::sprites::{Content, shade_badge};
+use crate::theme::{Palette, to_f32, to_u8};
 use crate::{KingStyle, LastMove, Mark, RenderError, Theme};
 
 /// A player as a card shows them.
@@ -339,19 +341,26 @@ impl Colours {
     }
 }
 
-/// A side's icon: a disc in the piece's colours, as on the board.
+/// A side's icon, `2 * r` pixels wide around `centre`: the same badge as a board's header, its
+/// piece drawn as on the board on a tile of the board's light square.
 pub(crate) fn side_icon(image: &mut RgbaImage, theme: Theme, centre: (f32, f32), r: f32, side: Side) {
-    let piece = match side {
-        Side::Attackers => Piece::Attacker,
-        Side::Defenders => Piece::Defender,
+    let palette = Palette::new(theme);
+    let content = match side {
+        Side::Attackers => Content::Attacker,
+        Side::Defenders => Content::Defender,
     };
-    let body = theme.piece_colour(piece);
-    let rim = match side {
-        Side::Attackers => [0x9a, 0x8a, 0x7c],
-        Side::Defenders => [0x1a, 0x14, 0x10],
-    };
-    chart::disc(image, centre, r, rim);
-    chart::disc(image, centre, r - 3.0, body);
+    let (x0, y0) = ((centre.0 - r).floor().max(0.0) as u32, (centre.1 - r).floor().max(0.0) as u32);
+    let (x1, y1) =
+        (((centre.0 + r).ceil() as u32).min(image.width()), ((centre.1 + r).ceil() as u32).min(image.height()));
+    for y in y0..y1 {
+        for x in x0..x1 {
+            let p = [x as f32 + 0.5 - centre.0, y as f32 + 0.5 - centre.1];
+            let pixel = image.get_pixel_mut(x, y);
+            let [red, green, blue] =
+                to_u8(shade_badge(&palette, to_f32([pixel[0], pixel[1], pixel[2]]), content, p, 2.0 * r));
+            *pixel = image::Rgba([red, green, blue, 255]);
+        }
+    }
 }
 
 /// An opaque card as a PNG: RGB (no alpha channel to carry), fdeflate with the Paeth filter.
@@ -367,4 +376,38 @@ pub(crate) fn encode(image: &RgbaImage) -> Result<Vec<u8>, RenderError> {
         .write_image(&rgb, image.width(), image.height(), ExtendedColorType::Rgb8)
         .map_err(|e| RenderError::Encode(e.to_string()))?;
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use tafl_rules::Piece;
+
+    use super::*;
+    use crate::theme::Role;
+
+    /// A side's icon must show its piece's whole outline on every card background: the
+    /// high-contrast attacker (a black disc) once read as an empty ring on the black card.
+    #[test]
+    fn a_side_icon_shows_its_piece_on_a_board_tile_whatever_the_card_colour() {
+        for theme in Theme::ALL {
+            let bg = Colours::of(theme).bg;
+            for side in [Side::Attackers, Side::Defenders] {
+                let mut image = RgbaImage::from_pixel(40, 40, image::Rgba([bg[0], bg[1], bg[2], 255]));
+                side_icon(&mut image, theme, (20.0, 20.0), 20.0, side);
+                let at = |x: u32, y: u32| {
+                    let p = image.get_pixel(x, y);
+                    [p[0], p[1], p[2]]
+                };
+                let piece = theme.piece_colour(match side {
+                    Side::Attackers => Piece::Attacker,
+                    Side::Defenders => Piece::Defender,
+                });
+                // The attacker's centre is inside its inner ring, the defender's a flat square.
+                assert_eq!(at(20, 20), piece, "{theme:?} {side:?}: the piece's body at the centre");
+                // Between the piece's edge (0.37 of the icon) and the tile's (0.47): the board.
+                assert_eq!(at(20 + 17, 20), theme.rgb(Role::Light), "{theme:?} {side:?}: the tile around the piece");
+                assert_eq!(at(0, 0), bg, "{theme:?} {side:?}: the tile's rounded corner leaves the card");
+            }
+        }
+    }
 }

@@ -40,7 +40,7 @@ pub enum Lang {
 pub fn summary_labels(lang: Lang) -> tafl_render::SummaryLabels {
     let (pieces, king, eval, ply, a, d) = match lang {
         Lang::English => ("Pieces left", "King's distance to escape", "Evaluation", "ply", "Attackers", "Defenders"),
-        Lang::Russian => ("Осталось фигур", "Король до выхода", "Оценка", "полуход", "Нападающие", "Защитники"),
+        Lang::Russian => ("Осталось фигур", "Королю до выхода", "Оценка", "полуход", "Нападающие", "Защитники"),
     };
     tafl_render::SummaryLabels {
         pieces: pieces.into(),
@@ -49,6 +49,16 @@ pub fn summary_labels(lang: Lang) -> tafl_render::SummaryLabels {
         ply: ply.into(),
         attackers: a.into(),
         defenders: d.into(),
+    }
+}
+
+/// The Russian form for `n` (one, few, many), as Fluent's plural rules choose it.
+fn russian_plural(n: usize, [one, few, many]: [&'static str; 3]) -> &'static str {
+    match (n % 10, n % 100) {
+        (1, 11) | (2..=4, 12..=14) => many,
+        (1, _) => one,
+        (2..=4, _) => few,
+        _ => many,
     }
 }
 
@@ -66,22 +76,43 @@ pub fn summary_card(
         // A made-up evaluation (no engine here): a slow swing from one side to the other.
         series.evaluation = Some((0..=game.ply()).map(|i| ((i as f32) / 7.0).sin() * 1.5 + i as f32 / 60.0).collect());
     }
+    // The words the bot's Fluent files give (`card-moves`, `card-rated`), so that the
+    // pictures show what players read.
+    let (moves, plies) = (game.ply().div_ceil(2), game.ply());
+    let brandubh = game.position().size() == 7;
+    // A game still in progress stands for one the attackers resigned.
+    let king_captured = matches!(
+        game.status(),
+        tafl_rules::Status::Finished(tafl_rules::Outcome { reason: tafl_rules::Reason::KingCaptured, .. })
+    );
     let (p1, p2, result, moves, duration, title) = match lang {
         Lang::English => (
             "Player 1",
             "Player 2",
-            "Defenders win · the king escaped",
-            format!("{} moves", game.ply()),
+            if king_captured { "Attackers win · the king was captured" } else { "Defenders win · resignation" },
+            format!(
+                "{moves} {} ({plies} {})",
+                if moves == 1 { "move" } else { "moves" },
+                if plies == 1 { "ply" } else { "plies" }
+            ),
             "12 min 40 s",
-            "Copenhagen · rated",
+            if brandubh { "Brandubh · rated" } else { "Copenhagen hnefatafl · rated" },
         ),
         Lang::Russian => (
             "Игрок 1",
             "Игрок 2",
-            "Победа защитников · король ушёл",
-            format!("{} ходов", game.ply()),
+            if king_captured {
+                "Победа нападающих · король захвачен"
+            } else {
+                "Победа защитников · сдача"
+            },
+            format!("Ходов: {moves} ({plies} {})", russian_plural(plies, ["полуход", "полухода", "полуходов"])),
             "12 мин 40 с",
-            "Копенгаген · рейтинговая",
+            if brandubh {
+                "Брандубх · рейтинговая партия"
+            } else {
+                "Копенгагенский хнефатафл · рейтинговая партия"
+            },
         ),
     };
     tafl_render::SummaryCard {
@@ -96,13 +127,21 @@ pub fn summary_card(
                 name: names[0].into(),
                 fallback: p1.into(),
                 side: Side::Attackers,
-                rating: Some(RatingChange { after: 1487.4, change: -12.6 }),
+                rating: Some(if king_captured {
+                    RatingChange { after: 1512.6, change: 12.6 }
+                } else {
+                    RatingChange { after: 1487.4, change: -12.6 }
+                }),
             },
             CardPlayer {
                 name: names[1].into(),
                 fallback: p2.into(),
                 side: Side::Defenders,
-                rating: Some(RatingChange { after: 1623.0, change: 12.6 }),
+                rating: Some(if king_captured {
+                    RatingChange { after: 1597.8, change: -12.6 }
+                } else {
+                    RatingChange { after: 1623.0, change: 12.6 }
+                }),
             },
         ],
         result_line: result.into(),
