@@ -9,7 +9,7 @@ use std::sync::Arc;
 use support::{Backend, NOW, PLACE, alice, bob, carol, host, move_at, request, run, snapshot, stored, temp_path};
 use tafl_bot::host::scheduler::MAX_DIGEST_GAMES;
 use tafl_bot::host::{
-    CLAIM_AFTER, ChallengeState, Claimable, Clock, Conclusion, Due, EndReason, Ending, GameId, GameSummary, GameView,
+    Awaiting, CLAIM_AFTER, ChallengeState, Claimable, Clock, Conclusion, Due, EndReason, Ending, GameId, GameView,
     Host, HostError, OfferAction, OfferOutcome, Place, ReminderKind, ServerChange, ServerSettings, SideChoice, UserId,
     UserSettings,
 };
@@ -769,7 +769,7 @@ support::both! {
             found
                 .into_iter()
                 .filter_map(|d| match d {
-                    Due::Digest(d) => Some((d.user.id, d.games.iter().map(|g| g.id).collect())),
+                    Due::Digest(d) => Some((d.user.id, d.awaiting.games.iter().map(|g| g.id).collect())),
                     _ => None,
                 })
                 .collect()
@@ -800,21 +800,25 @@ support::both! {
             move_at(&host, game.id, NOW + 2 + i64::try_from(n).unwrap()).await; // bob to move
             theirs.push(game.id);
         }
-        let ids = |games: Vec<GameSummary>| games.iter().map(|g| g.id).collect::<Vec<_>>();
+        let ids = |awaiting: Awaiting| awaiting.games.iter().map(|g| g.id).collect::<Vec<_>>();
         assert_eq!(ids(host.games_awaiting(alice().id).await.unwrap()), vec![mine.id]);
         let found = host.tick(NOW + DAY).await.unwrap();
         let digests: Vec<_> = found
             .iter()
             .filter_map(|d| match d {
-                Due::Digest(d) => Some((d.user.id, d.games.iter().map(|g| g.id).collect::<Vec<_>>())),
+                Due::Digest(d) => Some((d.user.id, d.awaiting.games.iter().map(|g| g.id).collect::<Vec<_>>())),
                 _ => None,
             })
             .collect();
         assert_eq!(digests, vec![(alice().id, vec![mine.id])]);
-        // Bob's side: every game where alice moved, newest first, up to the limit.
-        let bobs = ids(host.games_awaiting(bob().id).await.unwrap());
+        // Bob's side: every game where alice moved, newest first, up to the limit; the digest's
+        // title counts them all.
+        let awaiting = host.games_awaiting(bob().id).await.unwrap();
+        assert_eq!(awaiting.total, count);
+        let bobs = ids(awaiting);
         assert_eq!(bobs.len(), count - 1);
         assert_eq!(bobs[0], *theirs.last().unwrap());
+        assert_eq!(host.games_awaiting(alice().id).await.unwrap().total, 1, "a short list counts itself");
         // A game begun with the defenders to move turns the parity round (made the most recently
         // active here, so that bob's limit does not leave it out).
         sqlx::query("UPDATE games SET start_to_move = 'defenders', updated_at = $1 WHERE id = $2")
@@ -823,7 +827,7 @@ support::both! {
             .execute(host.db().pool())
             .await
             .unwrap();
-        assert!(host.games_awaiting(alice().id).await.unwrap().is_empty());
+        assert!(host.games_awaiting(alice().id).await.unwrap().games.is_empty());
         assert_eq!(ids(host.games_awaiting(bob().id).await.unwrap())[0], mine.id);
     }
 }
@@ -837,7 +841,7 @@ support::both! {
         let sooner = timed_game(&host, "1d", NOW + 10).await; // NOW + 1 day + 10 s
         let soonest = timed_game(&host, "1d", NOW + 5).await; // NOW + 1 day + 5 s
         let untimed = timed_game(&host, "none", NOW + 20).await;
-        let listed: Vec<i64> = host.games_awaiting(alice().id).await.unwrap().iter().map(|g| g.id).collect();
+        let listed: Vec<i64> = host.games_awaiting(alice().id).await.unwrap().games.iter().map(|g| g.id).collect();
         assert_eq!(listed, [soonest.id, sooner.id, later.id, untimed.id]);
     }
 }

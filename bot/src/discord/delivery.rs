@@ -680,15 +680,15 @@ async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(),
 
 /// A digest: the games where it is `user`'s move as they stand now, by DM in their language.
 async fn deliver_digest(http: &serenity::Http, data: &Data, item: &Pending, user: UserId) -> Result<(), BotError> {
-    let games = data.host.games_awaiting(user).await?;
-    if games.is_empty() {
+    let awaiting = data.host.games_awaiting(user).await?;
+    if awaiting.games.is_empty() {
         // They have moved everywhere since the digest came due.
         data.host.delivered(item.id, None, now()).await?;
         return Ok(());
     }
     let lang = Lang::discord(data.host.user_locale(user).await?.as_deref());
-    let list = text::game_list(&games, games.len(), now(), text::Whose::Reader, lang);
-    let embed = serenity::CreateEmbed::new().title(text::digest_title(games.len(), lang)).description(list);
+    let list = text::game_list(&awaiting.games, awaiting.total, now(), text::Whose::Reader, lang);
+    let embed = serenity::CreateEmbed::new().title(text::digest_title(awaiting.total, lang)).description(list);
     let sent = serenity::UserId::new(user.max(1) as u64).direct_message(http, create(item, 'g').embed(embed)).await?;
     data.host.delivered(item.id, Some(message_id(&sent)), now()).await?;
     Ok(())

@@ -79,10 +79,10 @@ pub use scheduler::{Claimable, Digest, Due, PausedGames, Reminder, ReminderKind}
 pub use settings::{ServerChange, ServerSettings, UserSettings};
 pub use summary::captures_by_side;
 pub use types::{
-    Accepted, CLAIM_AFTER, Challenge, ChallengeId, ChallengeRequest, ChallengeState, Conclusion, EndReason, Ending,
-    FamilyRating, Finished, GameId, GameSummary, GameView, Leaderboard, LeaderboardEntry, MoveChoice, MoveEffect,
-    OfferAction, OfferOutcome, PLIES_TO_COUNT, Place, Played, PlayerResult, Profile, RatingChange, Scope, SideChoice,
-    SideRecord, Streak, Summary, User, UserId,
+    Accepted, Awaiting, CLAIM_AFTER, Challenge, ChallengeId, ChallengeRequest, ChallengeState, Conclusion, EndReason,
+    Ending, FamilyRating, Finished, GameId, GameSummary, GameView, Leaderboard, LeaderboardEntry, MoveChoice,
+    MoveEffect, OfferAction, OfferOutcome, PLIES_TO_COUNT, Place, Played, PlayerResult, Profile, RatingChange, Scope,
+    SideChoice, SideRecord, Streak, Summary, User, UserId,
 };
 
 use crate::store::games::NewGame;
@@ -828,7 +828,7 @@ impl Host {
     /// the nearest deadline first (then untimed games, most recently active first), at most
     /// [`scheduler::MAX_DIGEST_GAMES`]. A list cut to what a message holds keeps the games
     /// closest to being lost on time.
-    pub async fn games_awaiting(&self, user: UserId) -> Result<Vec<GameSummary>, HostError> {
+    pub async fn games_awaiting(&self, user: UserId) -> Result<Awaiting, HostError> {
         let mut tx = self.db.begin_read().await?;
         awaiting(&mut tx, user).await
     }
@@ -1109,10 +1109,17 @@ fn view(loaded: &Loaded) -> GameView {
 }
 
 /// `user`'s games awaiting their move, as a digest lists them (see [`Host::games_awaiting`]).
-async fn awaiting(conn: &mut Conn, user: UserId) -> Result<Vec<GameSummary>, HostError> {
+async fn awaiting(conn: &mut Conn, user: UserId) -> Result<Awaiting, HostError> {
     let rows = store::games::awaiting(conn, user, scheduler::MAX_DIGEST_GAMES).await?;
     // The query picks the rows; the summary's own reading of whose turn it is has the last word.
-    Ok(rows.iter().map(|row| summary(row, user)).filter(GameSummary::awaits_me).collect())
+    let games: Vec<GameSummary> = rows.iter().map(|row| summary(row, user)).filter(GameSummary::awaits_me).collect();
+    // Only a full list may have left games out.
+    let total = if (rows.len() as i64) < scheduler::MAX_DIGEST_GAMES {
+        games.len()
+    } else {
+        usize::try_from(store::games::count_awaiting(conn, user).await?).unwrap_or(usize::MAX)
+    };
+    Ok(Awaiting { games, total })
 }
 
 /// `user`'s games in `guild`, paused since the bot was removed from it, that either player may

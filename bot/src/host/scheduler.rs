@@ -172,8 +172,8 @@ pub struct Reminder {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Digest {
     pub user: User,
-    /// Their ongoing games where it is their turn, most recently active first.
-    pub games: Vec<GameSummary>,
+    /// Their ongoing games where it is their turn.
+    pub awaiting: super::Awaiting,
 }
 
 impl Host {
@@ -339,11 +339,11 @@ impl Host {
                     next = now.saturating_add(DIGEST_INTERVAL);
                 }
                 store::users::set_digest_due(&mut tx, user, Some(next)).await?;
-                let games = super::awaiting(&mut tx, user).await?;
-                if !games.is_empty() {
+                let awaiting = super::awaiting(&mut tx, user).await?;
+                if !awaiting.games.is_empty() {
                     super::outbox::record(&mut tx, &super::Show::Digest { user }, now).await?;
                     let user = User { id: user, name: store::users::name(&mut tx, user).await? };
-                    due.push(Due::Digest(Digest { user, games }));
+                    due.push(Due::Digest(Digest { user, awaiting }));
                 }
             }
             tx.commit().await?;

@@ -410,6 +410,16 @@ impl GameView {
     }
 }
 
+/// The games where it is a person's move, as a digest lists them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Awaiting {
+    /// The nearest deadline first (untimed games last), at most
+    /// [`MAX_DIGEST_GAMES`](super::scheduler::MAX_DIGEST_GAMES).
+    pub games: Vec<GameSummary>,
+    /// How many there are in all, listed or not.
+    pub total: usize,
+}
+
 /// One line of a player's game list.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameSummary {

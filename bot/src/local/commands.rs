@@ -896,6 +896,7 @@ impl Session {
             Due::ChallengeExpired(c) => tr!(lang, "console-challenge-expired", id = c.id, by = self.at(&c.challenger)),
             Due::Digest(digest) => {
                 let games: Vec<String> = digest
+                    .awaiting
                     .games
                     .iter()
                     .map(|g| {
@@ -916,7 +917,7 @@ impl Session {
                     lang,
                     "console-digest",
                     player = self.at(&digest.user),
-                    count = games.len(),
+                    count = digest.awaiting.total,
                     games = games.join(", ")
                 )
             }

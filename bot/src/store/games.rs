@@ -71,8 +71,20 @@ pub struct Turn {
 
 /// The `SELECT` of a full [`GameRow`], followed by the rest of the statement. A macro rather
 /// than a `format!` because sqlx takes only `&'static str` SQL.
+/// The games where the user bound as `$1` and `$2` is to move, ongoing in servers the bot has
+/// not left. The side to move: the start's (the attackers unless the game began from a
+/// position with the defenders to move) on even plies, the other on odd ones, as
+/// `scheduler::to_move`.
+macro_rules! awaiting_where {
+    () => {
+        "WHERE g.status = 'ongoing' AND s.left_at IS NULL AND ( \
+           (g.attacker_id = $1 AND (g.ply + CASE WHEN g.start_to_move = 'defenders' THEN 1 ELSE 0 END) % 2 = 0) \
+           OR (g.defender_id = $2 AND (g.ply + CASE WHEN g.start_to_move = 'defenders' THEN 1 ELSE 0 END) % 2 = 1))"
+    };
+}
+
 macro_rules! select_games {
-    ($tail:literal) => {
+    ($($tail:expr),+) => {
         concat!(
             "SELECT g.id, g.guild_id, g.channel_id, g.thread_id, g.variant, g.options, g.rules, g.start_position, \
              g.start_to_move, g.attacker_id, g.defender_id, g.status, g.reason, g.loser_id, g.ply, g.clock_seconds, \
@@ -82,7 +94,7 @@ macro_rules! select_games {
              g.reminders_sent, g.next_due_at, g.rated, g.bot_turn_at, s.left_at AS server_left_at \
              FROM games g JOIN users a ON a.id = g.attacker_id JOIN users d ON d.id = g.defender_id \
              LEFT JOIN servers s ON s.id = g.guild_id ",
-            $tail
+            $($tail),+
         )
     };
 }
@@ -186,19 +198,28 @@ pub async fn of_user(
 /// what a digest lists. Chosen by the database, so that
 /// games waiting for their opponents, however many, do not crowd these out of the limit.
 pub async fn awaiting(conn: &mut AnyConnection, user_id: i64, limit: i64) -> Result<Vec<GameRow>, sqlx::Error> {
-    // The side to move: the start's (the attackers unless the game began from a position with
-    // the defenders to move) on even plies, the other on odd ones, as `scheduler::to_move`.
     sqlx::query_as(select_games!(
-        "WHERE g.status = 'ongoing' AND s.left_at IS NULL AND ( \
-           (g.attacker_id = $1 AND (g.ply + CASE WHEN g.start_to_move = 'defenders' THEN 1 ELSE 0 END) % 2 = 0) \
-           OR (g.defender_id = $2 AND (g.ply + CASE WHEN g.start_to_move = 'defenders' THEN 1 ELSE 0 END) % 2 = 1)) \
-         ORDER BY CASE WHEN g.deadline_at IS NULL THEN 1 ELSE 0 END, g.deadline_at, g.updated_at DESC, g.id DESC \
+        awaiting_where!(),
+        " ORDER BY CASE WHEN g.deadline_at IS NULL THEN 1 ELSE 0 END, g.deadline_at, g.updated_at DESC, g.id DESC \
          LIMIT $3"
     ))
     .bind(user_id)
     .bind(user_id)
     .bind(limit)
     .fetch_all(conn)
+    .await
+}
+
+/// How many games [`awaiting`] chooses from: its list stops at its limit, the digest's title
+/// counts them all.
+pub async fn count_awaiting(conn: &mut AnyConnection, user_id: i64) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar(concat!(
+        "SELECT COUNT(*) FROM games g LEFT JOIN servers s ON s.id = g.guild_id ",
+        awaiting_where!()
+    ))
+    .bind(user_id)
+    .bind(user_id)
+    .fetch_one(conn)
     .await
 }
 
