@@ -370,7 +370,7 @@ support::both! {
         let host = host().await;
         let g = game(&host, "copenhagen").await;
         let error = refused!(host, host.play(g.id, carol().id, "d1-d3", None, NOW));
-        assert_eq!(said(&error), "This is not your game: only its two players can use its buttons.");
+        assert_eq!(said(&error), "Game #1 is not yours: only its two players can do that.");
     }
 }
 
@@ -1141,5 +1141,21 @@ support::both! {
         assert!(host.leave_thread(theirs.id, false, NOW).await.unwrap());
         assert!(!host.leave_thread(theirs.id, false, NOW).await.unwrap());
         assert_eq!(host.show(theirs.id).await.unwrap().place.thread, None);
+    }
+}
+
+support::both! {
+    async fn a_new_board_is_refused_to_a_stranger_and_for_a_finished_game() {
+        // The front end checks both from a read made before this call: a game that ended in
+        // between got a second, final board, and a stranger could post one for a game they do
+        // not play from any other front end.
+        let host = host().await;
+        let g = game(&host, "brandubh").await;
+        let stranger = refused!(host, host.request_board(g.id, carol().id, NOW + 2));
+        assert!(matches!(stranger, HostError::NotAPlayer(id) if id == g.id), "{stranger:?}");
+        host.request_board(g.id, bob().id, NOW + 2).await.unwrap();
+        host.resign(g.id, alice().id, None, NOW + 3).await.unwrap();
+        let over = refused!(host, host.request_board(g.id, alice().id, NOW + 4));
+        assert!(matches!(over, HostError::GameOver { id } if id == g.id), "{over:?}");
     }
 }

@@ -334,11 +334,13 @@ support::both! {
             host.request_board(g.id, alice().id, NOW).await.unwrap();
         }
         host.resign(g.id, alice().id, Some(0), NOW).await.unwrap();
+        // A finished game's board is not asked for again: the items below are another game's.
+        let other = game(&host, "brandubh").await;
         deliver_as(&host, 802).await;
-        host.request_board(g.id, bob().id, NOW).await.unwrap();
-        let head = host.outbox_head(&format!("game:{}", g.id), NOW).await.unwrap().unwrap();
+        host.request_board(other.id, bob().id, NOW).await.unwrap();
+        let head = host.outbox_head(&format!("game:{}", other.id), NOW).await.unwrap().unwrap();
         host.give_up(head.id, "403 Missing Permissions", NOW).await.unwrap();
-        host.request_board(g.id, bob().id, NOW).await.unwrap();
+        host.request_board(other.id, bob().id, NOW).await.unwrap();
         let count = |counts: &[(String, i64)], state: &str| {
             counts.iter().find(|(s, _)| s == state).map_or(0, |&(_, n)| n)
         };
@@ -359,7 +361,7 @@ support::both! {
         );
         // The review can still find the summary it edits, and the lane goes on.
         assert_eq!(host.summary_message(g.id).await.unwrap(), Some(802));
-        assert_eq!(host.outbox_head(&head.lane, NOW).await.unwrap().unwrap().show, Show::NewBoard { game: g.id, by: bob().id });
+        assert_eq!(host.outbox_head(&head.lane, NOW).await.unwrap().unwrap().show, Show::NewBoard { game: other.id, by: bob().id });
         assert_eq!(host.prune_outbox(NOW + 2 * DELIVERED_KEPT_SECS).await.unwrap(), 0);
     }
 }

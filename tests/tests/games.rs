@@ -259,24 +259,24 @@ async fn a_stranger_cannot_use_the_players_controls_and_changes_nothing(locale: 
     assert_eq!(
         private_answer(&fake, &click).await,
         table.says(
-            "This is not your game: only its two players can use its buttons.",
-            "Это не ваша партия: её кнопки только для двух игроков."
+            "Game #1 is not yours: only its two players can do that.",
+            "Партия №1 не ваша: это могут только двое её игроков."
         )
     );
     let click = table.click(EVE, &board, "tafl:resign:1:0", None);
     assert_eq!(
         private_answer(&fake, &click).await,
         table.says(
-            "This is not your game: only its two players can use its buttons.",
-            "Это не ваша партия: её кнопки только для двух игроков."
+            "Game #1 is not yours: only its two players can do that.",
+            "Партия №1 не ваша: это могут только двое её игроков."
         )
     );
     let click = table.click(EVE, &board, "tafl:draw:1:0", None);
     assert_eq!(
         private_answer(&fake, &click).await,
         table.says(
-            "This is not your game: only its two players can use its buttons.",
-            "Это не ваша партия: её кнопки только для двух игроков."
+            "Game #1 is not yours: only its two players can do that.",
+            "Партия №1 не ваша: это могут только двое её игроков."
         )
     );
     // Bob plays in the game but is not to move.

@@ -532,22 +532,17 @@ pub async fn board(ctx: Context<'_>, #[autocomplete = "autocomplete_game"] game:
     // A finished game's board has no controls: shown here, for everyone. A game going on is
     // shown so to someone who does not play it, privately: only its players may post its board
     // anew in its channel (and take the controls off the old one).
+    // Private answers are in the reader's language, public ones in the server's (BOT.md).
+    let private = !view.is_over() || !may_show_here(ctx, &view);
+    let words = if private { lang(ctx) } else { public_lang(ctx).await };
     let style = ctx.data().host.user_settings(me).await?;
     let state = ctx.data().host.board_state(game).await?;
-    let board = board::build_styled(
-        ctx.data(),
-        &state,
-        Menu::Pieces(0),
-        public_lang(ctx).await,
-        style.orientation,
-        style.theme,
-    )
-    .await?;
+    let board = board::build_styled(ctx.data(), &state, Menu::Pieces(0), words, style.orientation, style.theme).await?;
     let reply = CreateReply::default()
         .embed(board.embed.clone())
         .attachment(serenity::CreateAttachment::bytes(board.png.clone(), board.file_name.clone()))
         .allowed_mentions(serenity::CreateAllowedMentions::new())
-        .ephemeral(!view.is_over() || !may_show_here(ctx, &view));
+        .ephemeral(private);
     with_retries(|| ctx.send(reply.clone())).await?;
     Ok(())
 }

@@ -16,7 +16,7 @@ use tafl_rules::Square;
 
 use super::board::{self, Menu};
 use super::delivery::Hold;
-use super::ids::{Control, PageValue};
+use super::ids::{Control, PageValue, Target};
 use super::play::now;
 use super::retry::{is_already_acknowledged, with_retries};
 use super::{BotError, Data};
@@ -44,6 +44,15 @@ pub async fn handle(ctx: &serenity::Context, data: &Data, component: &serenity::
         click.refuse(text::refusal(Refusal::UnknownControl, lang)).await;
         return;
     };
+    // Several answers edit the clicked message (a closed card, a menu drawn on the board), so
+    // it must be one that shows this control's challenge or game: a modified client can send
+    // any `custom_id` from any message, and one game's menu sent from another's board replaced
+    // that board. Any board of the game will do: a stale one is answered as such.
+    if !carries(&component.message, control.target()) {
+        tracing::warn!(custom_id = %component.data.custom_id, message = %component.message.id, "a control not on its message");
+        click.refuse(text::refusal(Refusal::UnknownControl, lang)).await;
+        return;
+    }
     tracing::debug!(?control, user = click.user.id, "control");
     if let Err(error) = click.run(control).await {
         let message = match &error {
@@ -56,6 +65,24 @@ pub async fn handle(ctx: &serenity::Context, data: &Data, component: &serenity::
         };
         click.refuse(message).await;
     }
+}
+
+/// Whether `message` shows a control of `target`.
+fn carries(message: &serenity::Message, target: Target) -> bool {
+    message
+        .components
+        .iter()
+        .flat_map(|row| &row.components)
+        .filter_map(|component| match component {
+            serenity::ActionRowComponent::Button(serenity::Button {
+                data: serenity::ButtonKind::NonLink { custom_id, .. },
+                ..
+            }) => Some(custom_id.as_str()),
+            serenity::ActionRowComponent::SelectMenu(menu) => menu.custom_id.as_deref(),
+            _ => None,
+        })
+        .filter_map(|id| id.parse::<Control>().ok())
+        .any(|shown| shown.target() == target)
 }
 
 /// A click being answered.
@@ -324,7 +351,12 @@ impl Click<'_> {
         if !view.players().contains(&self.user.id) {
             return Err(HostError::NotAPlayer(game).into());
         }
-        if view.ply != ply && !view.is_over() {
+        // A game that ended as the board was being clicked (its edit without buttons on the
+        // way): no question about resigning it.
+        if view.is_over() {
+            return Err(HostError::GameOver { id: game }.into());
+        }
+        if view.ply != ply {
             return Err(HostError::StaleBoard { id: game, ply: view.ply, expected: ply }.into());
         }
         Ok(())

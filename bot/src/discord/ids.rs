@@ -37,6 +37,29 @@ pub enum Control {
     Offer { kind: OfferKind, action: OfferAction, game: GameId, ply: usize },
 }
 
+/// What a control acts on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    Challenge(ChallengeId),
+    Game(GameId),
+}
+
+impl Control {
+    /// The challenge or game the control acts on, whatever board it was drawn for.
+    #[must_use]
+    pub const fn target(&self) -> Target {
+        match *self {
+            Control::Accept(id) | Control::Decline(id) => Target::Challenge(id),
+            Control::Piece { game, .. }
+            | Control::Destination { game, .. }
+            | Control::Back { game, .. }
+            | Control::Resign { game, .. }
+            | Control::ConfirmResign { game, .. }
+            | Control::Offer { game, .. } => Target::Game(game),
+        }
+    }
+}
+
 /// The prefix of every `custom_id` of this bot, so that other bots' components are ignored.
 const PREFIX: &str = "tafl";
 

@@ -737,11 +737,20 @@ impl Host {
     }
 
     /// Asks for a new board message of a game at the bottom of its channel, drawn in `by`'s
-    /// style (see [`Show::NewBoard`]).
+    /// style (see [`Show::NewBoard`]): only a player may, and only while the game goes on (a
+    /// finished game's board has no controls to move down, and its summary is posted).
     pub async fn request_board(&self, game: GameId, by: UserId, now: i64) -> Result<(), HostError> {
         retrying!({
             let mut tx = self.db.begin_write().await?;
-            store::games::find(&mut tx, game).await?.ok_or(HostError::NoSuchGame(game))?;
+            // Locked, so that the game cannot end between this check and the request.
+            store::games::lock(&mut tx, game).await?;
+            let row = store::games::find(&mut tx, game).await?.ok_or(HostError::NoSuchGame(game))?;
+            if row.attacker_id != by && row.defender_id != by {
+                return Err(HostError::NotAPlayer(game));
+            }
+            if row.status != "ongoing" {
+                return Err(HostError::GameOver { id: game });
+            }
             record(&mut tx, &Show::NewBoard { game, by }, now).await?;
             tx.commit().await?;
             Ok(())

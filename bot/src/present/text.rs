@@ -272,7 +272,7 @@ pub fn host_error(error: &HostError, lang: Lang) -> String {
         }
         HostError::DeclineOpen { id } => tr!(lang, "error-decline-open", id = *id),
         HostError::NoSuchGame(id) => tr!(lang, "error-no-such-game", id = *id),
-        HostError::NotAPlayer(_) => tr!(lang, "error-not-a-player"),
+        HostError::NotAPlayer(id) => tr!(lang, "error-not-a-player", id = *id),
         HostError::GameOver { id } => tr!(lang, "error-game-over", id = *id),
         HostError::NotYourTurn { player, .. } => tr!(lang, "error-not-your-turn", player = player_name(lang, player)),
         HostError::StaleBoard { .. } => tr!(lang, "error-stale-board"),
@@ -1470,7 +1470,7 @@ mod tests {
         assert!(host_error(&stale, russian()).starts_with("Доска уже изменилась"));
         assert_eq!(
             host_error(&HostError::NotAPlayer(3), english()),
-            "This is not your game: only its two players can use its buttons."
+            "Game #3 is not yours: only its two players can do that."
         );
         assert_eq!(
             host_error(&HostError::NoSuchGame(9), english()),
