@@ -260,23 +260,34 @@ async fn autocomplete_move(ctx: Context<'_>, partial: &str) -> serenity::CreateA
 /// The usual clocks, and what is typed if it reads as one.
 #[allow(clippy::unused_async)] // poise calls autocomplete callbacks as async functions
 async fn autocomplete_clock(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteResponse {
-    let lang = lang(ctx);
-    let mut choices = Vec::new();
+    let choices = clock_choices(partial, lang(ctx))
+        .into_iter()
+        .map(|(name, value)| serenity::AutocompleteChoice::new(name, value))
+        .collect();
+    serenity::CreateAutocompleteResponse::new().set_choices(choices)
+}
+
+/// The clock choices for `partial` as (name, value): what is typed if it reads as a clock, then
+/// the usual clocks it begins, each clock once (typing `3d` offered "3 days" twice).
+fn clock_choices(partial: &str, lang: Lang) -> Vec<(String, String)> {
+    let partial = partial.trim();
+    let mut choices: Vec<(String, String)> = Vec::new();
+    let mut offered: Vec<Clock> = Vec::new();
     if let Ok(clock) = partial.parse::<Clock>()
-        && !partial.trim().is_empty()
+        && !partial.is_empty()
     {
         // A choice's name holds 100 characters: a long typed clock's words (in Russian) do not.
-        let name: String = text::clock_words(clock, lang).chars().take(100).collect();
-        choices.push(serenity::AutocompleteChoice::new(name, clock.to_string()));
+        choices.push((text::clock_words(clock, lang).chars().take(100).collect(), clock.to_string()));
+        offered.push(clock);
     }
     for usual in ["1d", "3d", "7d", "1d+3d", "3d+7d", "none"] {
         let clock: Clock = usual.parse().expect("a usual clock reads");
-        if choices.len() < 25 && (partial.trim().is_empty() || usual.starts_with(partial.trim())) {
-            let name = text::clock_words(clock, lang);
-            choices.push(serenity::AutocompleteChoice::new(name, usual));
+        if usual.starts_with(partial) && !offered.contains(&clock) {
+            choices.push((text::clock_words(clock, lang), usual.to_owned()));
+            offered.push(clock);
         }
     }
-    serenity::CreateAutocompleteResponse::new().set_choices(choices)
+    choices
 }
 
 /// The side a challenger asks for.
@@ -758,4 +769,23 @@ async fn draw_card(
 /// The server whose ratings to show: this one, or none (global) when asked or in a DM.
 fn scope(ctx: Context<'_>, global: Option<bool>) -> Option<i64> {
     if global == Some(true) { None } else { ctx.guild_id().map(|g| g.get() as i64) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_typed_clock_is_offered_once_first_then_the_usual_ones_it_begins() {
+        let english = Lang::discord(None);
+        let values = |partial: &str| clock_choices(partial, english).into_iter().map(|(_, v)| v).collect::<Vec<_>>();
+        assert_eq!(values("3d"), ["3d", "3d+7d"], "3d is typed and usual: once");
+        assert_eq!(values(""), ["1d", "3d", "7d", "1d+3d", "3d+7d", "none"]);
+        assert_eq!(values(" 1d"), ["1d", "1d+3d"]);
+        assert_eq!(values("12h"), ["12h"]);
+        assert_eq!(values("none"), ["none"]);
+        assert!(values("soon").is_empty());
+        let named = clock_choices("7d12h", english);
+        assert_eq!(named[0], ("Time per move: 7 days 12 hours".to_owned(), "7d12h".to_owned()));
+    }
 }
