@@ -1382,3 +1382,34 @@ support::both! {
         assert_eq!(reason(too_early), Some((Some(Side::Attackers), EndReason::Resignation)));
     }
 }
+
+support::both! {
+    /// The challenge card states the clock, but it becomes the board: the board goes on saying
+    /// the clock's terms, and with a reserve what each side has saved.
+    async fn the_board_of_a_reserve_clock_game_shows_the_clock_and_what_each_side_saved() {
+        let host = host().await;
+        let g = timed_game(&host, "1d+3d", NOW).await;
+        move_at(&host, g.id, NOW + HOUR).await;
+        let (view, history) = host.history(g.id).await.unwrap();
+        assert_eq!(view.attacker_reserve, 23 * HOUR);
+        let board = |lang| tafl_bot::present::text::board_description(&view, &history, &[], lang);
+        let english = board(tafl_bot::present::Lang::discord(None));
+        assert!(english.contains("⏱️ Time per move: 1 day, unused time saved up to 3 days\n"), "{english}");
+        assert!(english.contains("Saved time: 23 hours for the attackers, 0 minutes for the defenders"), "{english}");
+        let russian = board(tafl_bot::present::Lang::discord(Some("ru")));
+        assert!(russian.contains("Накоплено времени: у нападающих 23 часа, у защитников 0 минут"), "{russian}");
+        // Without a reserve, only the terms; untimed and finished games, neither.
+        let plain = timed_game(&host, "3d", NOW).await;
+        let (view, history) = host.history(plain.id).await.unwrap();
+        let text = tafl_bot::present::text::board_description(&view, &history, &[], tafl_bot::present::Lang::discord(None));
+        assert!(text.contains("⏱️ Time per move: 3 days") && !text.contains("Saved time"), "{text}");
+        let untimed = timed_game(&host, "none", NOW).await;
+        host.resign(plain.id, alice().id, None, NOW + 2).await.unwrap();
+        for id in [untimed.id, plain.id] {
+            let (view, history) = host.history(id).await.unwrap();
+            let text =
+                tafl_bot::present::text::board_description(&view, &history, &[], tafl_bot::present::Lang::discord(None));
+            assert!(!text.contains("⏱️"), "{text}");
+        }
+    }
+}

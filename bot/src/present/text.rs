@@ -657,6 +657,21 @@ pub fn board_description(game: &GameView, history: &Game, offers: &[OpenOffer], 
     if by_attackers + by_defenders > 0 {
         lines.push(tr!(lang, "board-captured", attackers = by_attackers, defenders = by_defenders));
     }
+    // The clock's terms and what each side has saved: the challenge card said them, but it
+    // becomes this board, and a player of `3d+7d` must see what they have banked.
+    if game.ending.is_none()
+        && let Some(terms) = clock_line(game.clock, lang)
+    {
+        lines.push(tr!(lang, "board-clock", clock = terms));
+        if game.clock.reserve_cap().is_some() {
+            lines.push(tr!(
+                lang,
+                "board-reserves",
+                attackers = duration_words(game.reserve(Side::Attackers), lang),
+                defenders = duration_words(game.reserve(Side::Defenders), lang)
+            ));
+        }
+    }
     if let (Some(deadline), true) = (game.deadline_at, game.ending.is_none()) {
         lines.push(tr!(lang, "board-deadline", when = timestamp(lang, deadline)));
     }
@@ -982,23 +997,21 @@ pub fn compact_duration(seconds: i64, lang: Lang) -> String {
     shown.join(if apart { " " } else { "" })
 }
 
-/// `3 days`, `36 hours`, `90 minutes`: a clock's time in words, in its largest whole unit.
+/// `3 days`, `1 day 12 hours`, `1 hour 30 minutes`: a clock's time in words, every unit it
+/// has, as clocks are typed (`1d12h`). A single unit made `7d12h` "180 hours".
 #[must_use]
 pub fn duration_words(seconds: i64, lang: Lang) -> String {
     let seconds = seconds.max(0);
-    if seconds % 86_400 == 0 && seconds > 0 {
-        tr!(lang, "days", n = seconds / 86_400)
-    } else if seconds % 3600 == 0 && seconds > 0 {
-        tr!(lang, "hours", n = seconds / 3600)
-    } else if seconds % 60 == 0 {
-        tr!(lang, "minutes", n = seconds / 60)
-    } else if seconds < 60 {
+    let parts = [
+        (seconds / 86_400, "days"),
+        (seconds % 86_400 / 3600, "hours"),
+        (seconds % 3600 / 60, "minutes"),
         // Clocks are typed in seconds too (`30s`, refused as too short, or `90s`): said as typed,
         // not rounded to a minute that would contradict the limit the sentence names.
-        tr!(lang, "seconds", n = seconds)
-    } else {
-        format!("{} {}", tr!(lang, "minutes", n = seconds / 60), tr!(lang, "seconds", n = seconds % 60))
-    }
+        (seconds % 60, "seconds"),
+    ];
+    let words: Vec<String> = parts.iter().filter(|(n, _)| *n > 0).map(|&(n, id)| tr!(lang, id, n = n)).collect();
+    if words.is_empty() { tr!(lang, "minutes", n = 0) } else { words.join(" ") }
 }
 
 // ----- game lists, reminders, digests -----
@@ -1560,8 +1573,13 @@ mod tests {
     fn clocks_in_words() {
         assert_eq!(duration_words(3 * 86_400, english()), "3 days");
         assert_eq!(duration_words(86_400, english()), "1 day");
-        assert_eq!(duration_words(36 * 3600, english()), "36 hours");
-        assert_eq!(duration_words(90 * 60, english()), "90 minutes");
+        assert_eq!(duration_words(36 * 3600, english()), "1 day 12 hours");
+        assert_eq!(duration_words(90 * 60, english()), "1 hour 30 minutes");
+        // Every unit of a mixed clock, not a number nobody typed ("180 hours", "1501 minutes").
+        assert_eq!(duration_words(7 * 86_400 + 12 * 3600, english()), "7 days 12 hours");
+        assert_eq!(duration_words(86_400 + 3600 + 61, english()), "1 day 1 hour 1 minute 1 second");
+        assert_eq!(duration_words(2 * 86_400 + 5 * 3600, russian()), "2 дня 5 часов");
+        assert_eq!(duration_words(0, english()), "0 minutes");
         assert_eq!(duration_words(3 * 86_400, russian()), "3 дня");
         assert_eq!(duration_words(86_400, russian()), "1 день");
         assert_eq!(duration_words(5 * 3600, russian()), "5 часов");
