@@ -1395,14 +1395,14 @@ support::both! {
         let board = |lang| tafl_bot::present::text::board_description(&view, &history, &[], lang);
         let english = board(tafl_bot::present::Lang::discord(None));
         assert!(english.contains("⏱️ Time per move: 1 day, unused time saved up to 3 days\n"), "{english}");
-        assert!(english.contains("Saved time: 23 hours for the attackers, 0 minutes for the defenders"), "{english}");
+        assert!(english.contains("Reserve: 23 hours for the attackers, 0 minutes for the defenders"), "{english}");
         let russian = board(tafl_bot::present::Lang::discord(Some("ru")));
-        assert!(russian.contains("Накоплено времени: у нападающих 23 часа, у защитников 0 минут"), "{russian}");
+        assert!(russian.contains("Запас времени: у нападающих 23 часа, у защитников 0 минут"), "{russian}");
         // Without a reserve, only the terms; untimed and finished games, neither.
         let plain = timed_game(&host, "3d", NOW).await;
         let (view, history) = host.history(plain.id).await.unwrap();
         let text = tafl_bot::present::text::board_description(&view, &history, &[], tafl_bot::present::Lang::discord(None));
-        assert!(text.contains("⏱️ Time per move: 3 days") && !text.contains("Saved time"), "{text}");
+        assert!(text.contains("⏱️ Time per move: 3 days") && !text.contains("Reserve:"), "{text}");
         let untimed = timed_game(&host, "none", NOW).await;
         host.resign(plain.id, alice().id, None, NOW + 2).await.unwrap();
         for id in [untimed.id, plain.id] {

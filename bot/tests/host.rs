@@ -896,10 +896,10 @@ support::both! {
         let drawn = format!("[result:0]\n[termination:resignation]\n[rules:{rules}]\n1. d1-d3 f4-f3\n");
         let imported = host.import(&drawn, &alice(), &bob(), PLACE, NOW).await.unwrap();
         assert_eq!(imported.ending, Some(Ending { winner: None, reason: EndReason::Agreement }));
-        // A result tag naming another winner than the moves or the end marker: refused.
+        // A result tag naming a different winner from the moves or the end marker: refused.
         let timeout = format!("[result:1]\n[rules:{rules}]\n1. d1-d3 f4-f3\ntimeout\n");
         let error = refused!(host, host.import(&timeout, &alice(), &bob(), PLACE, NOW));
-        assert_eq!(said(&error), "The record's result tag names another winner than its moves do; correct the tag or leave it out.");
+        assert_eq!(said(&error), "The record's result tag names a different winner from its moves; correct the tag or leave it out.");
     }
 }
 

@@ -260,7 +260,7 @@ async fn a_stranger_cannot_use_the_players_controls_and_changes_nothing(locale: 
         private_answer(&fake, &click).await,
         table.says(
             "Game #1 is not yours: only its two players can do that.",
-            "Партия №1 не ваша: это могут только двое её игроков."
+            "Партия №1 не ваша: это могут делать только её игроки."
         )
     );
     let click = table.click(EVE, &board, "tafl:resign:1:0", None);
@@ -268,7 +268,7 @@ async fn a_stranger_cannot_use_the_players_controls_and_changes_nothing(locale: 
         private_answer(&fake, &click).await,
         table.says(
             "Game #1 is not yours: only its two players can do that.",
-            "Партия №1 не ваша: это могут только двое её игроков."
+            "Партия №1 не ваша: это могут делать только её игроки."
         )
     );
     let click = table.click(EVE, &board, "tafl:draw:1:0", None);
@@ -276,7 +276,7 @@ async fn a_stranger_cannot_use_the_players_controls_and_changes_nothing(locale: 
         private_answer(&fake, &click).await,
         table.says(
             "Game #1 is not yours: only its two players can do that.",
-            "Партия №1 не ваша: это могут только двое её игроков."
+            "Партия №1 не ваша: это могут делать только её игроки."
         )
     );
     // Bob plays in the game but is not to move.
@@ -321,7 +321,7 @@ async fn a_double_click_on_accept_starts_one_game_and_keeps_its_board(locale: &'
     assert!(board.has_control("tafl:piece:1:0"), "{board:#?}");
     let games = table.command(BOB, "games", &json!({}), &[]);
     let listed = fake.wait_for_original(&games).await;
-    assert!(listed.text().contains(table.says("1 game in progress", "1 партия идёт")), "{}", listed.text());
+    assert!(listed.text().contains(table.says("1 game in progress", "Идёт 1 партия")), "{}", listed.text());
     table.assert_no_english(NOT_ENGLISH);
     bot.stop().await;
 }
@@ -492,8 +492,8 @@ async fn an_expired_challenge_cannot_be_accepted_and_its_card_says_so(locale: &'
     assert!(card.text().contains(table.says("expired unanswered", "истёк без ответа")), "{}", card.text());
     let games = table.command(BOB, "games", &json!({}), &[]);
     let none = table.says(
-        "No games in progress. Start one with /tafl challenge.",
-        "Сейчас партий нет. Начните партию командой /тафл вызов.",
+        "You have no games in progress. Start one with /tafl challenge.",
+        "У вас нет идущих партий. Начните партию командой /тафл вызов.",
     );
     assert_eq!(private_answer(&fake, &games).await, none);
     table.assert_no_english(NOT_ENGLISH);
@@ -967,7 +967,7 @@ async fn an_untimed_game_left_unplayed_for_two_weeks_is_claimed_with_the_summary
     let early = table.command(BOB, "claim", &json!({}), &[]);
     let answer = private_answer(&fake, &early).await;
     let (got, then) = if table.is_english() {
-        ("Alice got the move in game #1 <t:", "; you can claim the win <t:")
+        ("In game #1, Alice got the move <t:", "; you can claim the win <t:")
     } else {
         ("Ход в партии №1 перешёл к игроку Alice <t:", "; если хода не будет, победу можно будет забрать <t:")
     };
@@ -1063,7 +1063,7 @@ async fn a_server_that_removes_the_bot_has_its_clocks_stopped_until_it_is_back(l
     let when = format!("<t:{}:R>", left_at().await.unwrap() + tafl_bot::host::CLAIM_AFTER);
     let refused = table.says(
         "Game #2 is paused while the bot is not in its server, and that time counts against nobody; if the bot is still away {when}, either player may then end the game without a result.",
-        "Партия №2 приостановлена, пока бота нет на её сервере, и это время никому не засчитывается; любой из игроков сможет закончить партию без результата {when}, если бот к тому времени не вернётся.",
+        "Партия №2 приостановлена, пока бота нет на её сервере, и время в ней ни у кого не идёт; любой из игроков сможет закончить партию без результата {when}, если бот к тому времени не вернётся.",
     );
     assert_eq!(private_answer(&fake, &claim).await, refused.replace("{when}", &when));
 
@@ -1094,7 +1094,7 @@ async fn a_server_that_removes_the_bot_has_its_clocks_stopped_until_it_is_back(l
     assert_eq!(Some(told.channel_id), fake.dm_channel(BOB.id), "by DM to Bob");
     let intro = table.says(
         "The bot was removed from the server of these games {when}, and has not been added back. The time away counts against nobody, and if the bot is added back, play goes on where it stopped.",
-        "Бота удалили с сервера этих партий {when}, и он не вернулся. Это время никому не засчитывается, а если бота вернут на сервер, игра продолжится с того же места.",
+        "Бота удалили с сервера этих партий {when}, и он не вернулся. Пока бота нет, время не идёт ни у кого из игроков, а если бота вернут на сервер, игра продолжится с того же места.",
     );
     assert_eq!(told.content, intro.replace("{when}", &format!("<t:{}:R>", now - 15 * 86_400)));
     let may_end = table.says(

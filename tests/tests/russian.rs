@@ -88,7 +88,7 @@ async fn a_russian_server_plays_a_whole_game_in_russian() {
     let games = server.command(ALICE, "games", &json!({}), &[]);
     let list = fake.wait_for_original(&games).await;
     assert!(list.is_ephemeral());
-    assert!(list.text().contains("1 партия идёт"), "{}", list.text());
+    assert!(list.text().contains("Идёт 1 партия"), "{}", list.text());
     assert!(list.text().contains("Брандубх · соперник: Bob") && list.text().contains("**ваш ход**"), "{}", list.text());
 
     // Nobody is answering when the scheduler speaks: it uses the server's stored language.
@@ -101,7 +101,7 @@ async fn a_russian_server_plays_a_whole_game_in_russian() {
     assert!(summary.text().contains("Партия №1 — победа защитников: Bob"), "{}", summary.text());
     assert!(summary.text().contains("У игрока Alice (нападающие) кончилось время."), "{}", summary.text());
     let board = fake.wait_for_message("the final board", |m| m.id == card.id && m.custom_ids().is_empty()).await;
-    assert!(board.text().contains("**Победа защитников** (Bob): у игрока Alice кончилось время"), "{}", board.text());
+    assert!(board.text().contains("**Победа защитников** — Bob: у игрока Alice кончилось время"), "{}", board.text());
 
     // The summary again, on request.
     let again = server.command(BOB, "summary", &json!({ "game": 1 }), &[]);

@@ -754,7 +754,7 @@ async fn a_channel_where_the_bot_cannot_post_boards_refuses_games_until_it_may(l
     let no_pictures = MEMBER & !(EMBED_LINKS | ATTACH_FILES);
     let refused = here.says(
         "I cannot host a game in this channel: I need the permissions **Embed Links**, **Attach Files** here to post its boards. A server manager can grant them to me, or you can play in another channel.",
-        "Я не могу вести партию в этом канале: чтобы публиковать её доски, мне здесь нужны права «Встраивать ссылки», «Прикреплять файлы». Их может выдать администратор сервера, или играйте в другом канале.",
+        "Я не могу вести партию в этом канале: чтобы публиковать её доски, мне здесь нужны права «Встраивать ссылки», «Прикреплять файлы». Попросите администратора сервера выдать их или играйте в другом канале.",
     );
     let options = json!({ "opponent": BOB.id, "variant": "brandubh" });
     let challenge = with_permissions(here.command_payload(ALICE, "challenge", &options, &[BOB]), no_pictures);
@@ -773,11 +773,15 @@ async fn a_channel_where_the_bot_cannot_post_boards_refuses_games_until_it_may(l
     let accepted = with_permissions(click, MEMBER & !SEND_MESSAGES);
     let refused = here.says(
         "I cannot host a game in this channel: I need the permission **Send Messages** here to post its boards. A server manager can grant it to me, or you can play in another channel.",
-        "Я не могу вести партию в этом канале: чтобы публиковать её доски, мне здесь нужно право «Отправлять сообщения». Его может выдать администратор сервера, или играйте в другом канале.",
+        "Я не могу вести партию в этом канале: чтобы публиковать её доски, мне здесь нужно право «Отправлять сообщения». Попросите администратора сервера выдать его или играйте в другом канале.",
     );
     assert_eq!(private_answer(&fake, &accepted).await, refused);
     let games = fake.wait_for_original(&here.command(ALICE, "games", &json!({}), &[])).await;
-    assert!(games.text().contains(here.says("No games in progress", "Сейчас партий нет")), "{}", games.text());
+    assert!(
+        games.text().contains(here.says("You have no games in progress", "У вас нет идущих партий")),
+        "{}",
+        games.text()
+    );
 
     // Granted again: the same card's Accept starts the game.
     let _ = here.click(BOB, &card, &accept, None);

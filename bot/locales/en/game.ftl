@@ -47,7 +47,7 @@ board-to-move = Move { $number }: { $player } to move
 board-last-move = Last move: `{ $notation }`
 board-captured = Captured: { $attackers } by the attackers, { $defenders } by the defenders
 board-clock = ⏱️ { $clock }
-board-reserves = Saved time: { $attackers } for the attackers, { $defenders } for the defenders
+board-reserves = Reserve: { $attackers } for the attackers, { $defenders } for the defenders
 board-deadline = ⏰ Time runs out { $when }
 board-offer-draw = 🤝 { $by } offers a draw
 board-offer-takeback = ↩️ { $by } asks to take back their last move
@@ -66,8 +66,8 @@ move-effect-repetition-draws = repetition: draw
 move-effect-repetition-loses = repetition: loses!
 move-effect-threat = threat
 
-result-attackers = **Attackers win** ({ $player }): { $how }
-result-defenders = **Defenders win** ({ $player }): { $how }
+result-attackers = **Attackers win** — { $player }: { $how }
+result-defenders = **Defenders win** — { $player }: { $how }
 result-draw = **Draw**: { $how }
 result-aborted = **No result**: { $how }
 how-king-escaped = the king escaped at { $square }
@@ -139,7 +139,10 @@ claimed-aborted = Game #{ $id } is aborted: { $player } had not moved for { $day
     [one] a day
    *[other] { $days } days
 }, and the game ended before the second move, so it has no result and no rating.
-claimed-bot-removed = Game #{ $id } is over: the bot has been away from its server for { $days } days or more, so the game ends without a result and without a rating.
+claimed-bot-removed = Game #{ $id } is over: the bot has been away from its server for { $days ->
+    [one] a day
+   *[other] { $days } days
+} or more, so the game ends without a result and without a rating.
 
 ## Challenges
 
@@ -200,7 +203,7 @@ games-more = { $count ->
     [one] …and 1 more game
    *[other] …and { $count } more games
 }
-no-games = No games in progress. Start one with { CMD("challenge") }.
+no-games = You have no games in progress. Start one with { CMD("challenge") }.
 no-games-other = { $player } has no games in progress.
 reminder-halfway = { $player }, it is your move in game #{ $id } ({ $variant }); half your time is gone, and it runs out { $when }.
 reminder-last = { $player }, last warning: your time in game #{ $id } ({ $variant }) runs out { $when }, and then you lose the game.

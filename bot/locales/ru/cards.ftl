@@ -26,8 +26,8 @@ card-why-encirclement = окружение
 card-why-repetition = повторение позиции
 card-why-no-moves = нет ходов
 card-why-resignation = сдача
-card-why-agreement = соглашение
-card-why-time = время
+card-why-agreement = по соглашению
+card-why-time = по времени
 card-why-abandoned = партия брошена
 card-why-aborted = прервана
 card-why-bot-removed = бота удалили с сервера
@@ -43,7 +43,7 @@ card-against-bot = Против бота
 card-wins = победы
 card-losses = поражения
 card-draws = ничьи
-card-most-played = Чаще всего
+card-most-played = Больше всего партий
 card-streak-win = Текущая серия: { $n ->
     [one] { $n } победа
     [few] { $n } победы

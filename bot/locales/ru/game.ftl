@@ -46,7 +46,7 @@ board-to-move = Ход { $number }: ходит { $player }
 board-last-move = Последний ход: `{ $notation }`
 board-captured = Захвачено: нападающими { $attackers }, защитниками { $defenders }
 board-clock = ⏱️ { $clock }
-board-reserves = Накоплено времени: у нападающих { $attackers }, у защитников { $defenders }
+board-reserves = Запас времени: у нападающих { $attackers }, у защитников { $defenders }
 board-deadline = ⏰ Время хода истекает { $when }
 board-offer-draw = 🤝 { $by } предлагает ничью
 board-offer-takeback = ↩️ { $by } просит вернуть свой последний ход
@@ -66,8 +66,8 @@ move-effect-repetition-draws = повторение: ничья
 move-effect-repetition-loses = повторение: проигрыш!
 move-effect-threat = угроза
 
-result-attackers = **Победа нападающих** ({ $player }): { $how }
-result-defenders = **Победа защитников** ({ $player }): { $how }
+result-attackers = **Победа нападающих** — { $player }: { $how }
+result-defenders = **Победа защитников** — { $player }: { $how }
 result-draw = **Ничья**: { $how }
 result-aborted = **Без результата**: { $how }
 how-king-escaped = король ушёл на { $square }
@@ -143,7 +143,11 @@ claimed-aborted = Партия №{ $id } прервана: ходов от иг
     [few] { $days } дня
    *[many] { $days } дней
 }, а до второго хода партия так и не дошла, поэтому она без результата и рейтинга.
-claimed-bot-removed = Партия №{ $id } окончена: бота нет на её сервере уже { $days } дней или больше, поэтому она без результата и без рейтинга.
+claimed-bot-removed = Партия №{ $id } окончена: бота нет на её сервере уже { $days ->
+    [one] { $days } день
+    [few] { $days } дня
+   *[many] { $days } дней
+} или больше, поэтому она без результата и без рейтинга.
 
 ## Вызовы
 
@@ -201,16 +205,16 @@ game-choice = №{ $id } { $variant }, соперник: { $opponent } · { $sta
 game-choice-your-move = ваш ход
 game-choice-their-move = ход соперника
 games-title = { $count ->
-    [one] { $count } партия идёт
-    [few] { $count } партии идут
-   *[many] { $count } партий идёт
+    [one] Идёт { $count } партия
+    [few] Идут { $count } партии
+   *[many] Идёт { $count } партий
 }
 games-more = { $count ->
     [one] …и ещё { $count } партия
     [few] …и ещё { $count } партии
    *[many] …и ещё { $count } партий
 }
-no-games = Сейчас партий нет. Начните партию командой { CMD("challenge") }.
+no-games = У вас нет идущих партий. Начните партию командой { CMD("challenge") }.
 no-games-other = У игрока { $player } нет идущих партий.
 reminder-halfway = { $player }, ваш ход в партии №{ $id } ({ $variant }); половина времени прошла, оно истекает { $when }.
 reminder-last = { $player }, последнее предупреждение: время в партии №{ $id } ({ $variant }) истекает { $when }, и тогда вы проиграете партию.
@@ -226,7 +230,7 @@ paused-games-title = { $count ->
 paused-games-intro = Бота удалили с сервера { $count ->
     [1] этой партии
    *[other] этих партий
-} { $when }, и он не вернулся. Это время никому не засчитывается, а если бота вернут на сервер, игра продолжится с того же места.
+} { $when }, и он не вернулся. Пока бота нет, время не идёт ни у кого из игроков, а если бота вернут на сервер, игра продолжится с того же места.
 claimable = { $player }, ходов от игрока { $absent } в партии №{ $id } ({ $variant }) не было { $days ->
     [one] { $days } день
     [few] { $days } дня

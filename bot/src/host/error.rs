@@ -147,7 +147,7 @@ pub enum RecordFault {
     /// A move of the record is illegal at its ply (numbered from 1).
     #[error("ply {ply}: {source}")]
     Move { ply: usize, source: IllegalMove },
-    /// A result tag that says another winner than the record's moves or end marker.
+    /// A result tag that names a different winner from the record's moves or end marker.
     #[error("the result tag contradicts the game")]
     ContradictoryResult,
     /// An unfinished record without a result tag.

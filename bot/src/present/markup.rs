@@ -307,16 +307,15 @@ mod tests {
     #[test]
     fn discord_text_becomes_one_plain_line_for_a_choice() {
         let ru = Lang::discord(Some("ru"));
-        let text =
-            "У вас нет партии в этом канале; укажите её в параметре «партия» или посмотрите </tafl games:1234567890>.";
+        let text = "У вас нет партии в этом канале; укажите номер партии в параметре «партия» (ваши партии покажет </tafl games:1234567890>).";
         assert_eq!(
             plain_line(ru, text, 200),
-            "У вас нет партии в этом канале; укажите её в параметре «партия» или посмотрите /тафл партии."
+            "У вас нет партии в этом канале; укажите номер партии в параметре «партия» (ваши партии покажет /тафл партии)."
         );
         let short = plain_line(ru, text, 80);
         assert!(short.chars().count() <= 80 && short.ends_with('…'), "{short}");
-        assert!(!short.contains('<') && short.contains("укажите её"), "{short}");
-        assert!(short.trim_end_matches('…').ends_with("посмотрите"), "cut after a whole word: {short}");
+        assert!(!short.contains('<') && short.contains("укажите номер"), "{short}");
+        assert!(short.trim_end_matches('…').ends_with("«партия»"), "cut after a whole word: {short}");
         let en = Lang::discord(None);
         assert_eq!(
             plain_line(en, &format!("{} is **over**: see `e4`", name(en, "some_name*")), 100),

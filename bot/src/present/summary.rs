@@ -478,7 +478,7 @@ mod tests {
                 None,
                 Conclusion::InProgress { to_move: Side::Defenders },
                 "bob (defenders) to move.",
-                "Ход: bob (защитники).",
+                "Ходит bob (защитники).",
             ),
         ];
         for (ending, conclusion, en, ru) in cases {

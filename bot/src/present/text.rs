@@ -1546,8 +1546,11 @@ mod tests {
         let own = HostError::OwnOffer { id: 4, kind: OfferKind::Draw };
         let said = host_error(&own, russian());
         assert!(said.ends_with(" ничья действие:отклонить."), "{said}");
-        assert!(said.contains("отзовите его командой </tafl") || said.contains("командой /тафл ничья"), "{said}");
-        assert!(host_error(&own, console_ru).ends_with("отзовите его командой /draw decline."));
+        assert!(
+            said.contains("отзовите предложение командой </tafl") || said.contains("командой /тафл ничья"),
+            "{said}"
+        );
+        assert!(host_error(&own, console_ru).ends_with("отзовите предложение командой /draw decline."));
         let own = HostError::OwnOffer { id: 4, kind: OfferKind::Takeback };
         assert!(host_error(&own, english()).ends_with(" action:decline."), "{}", host_error(&own, english()));
         assert!(host_error(&own, console_en).ends_with("withdraw it with /takeback decline."));

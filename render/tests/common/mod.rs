@@ -197,7 +197,7 @@ pub fn profile_card(games: u32, name: &str, lang: Lang, theme: tafl_render::Them
                 wins: "победы".into(),
                 losses: "поражения".into(),
                 draws: "ничьи".into(),
-                most_played: "Чаще всего".into(),
+                most_played: "Больше всего партий".into(),
                 nothing_yet: "Рейтинговых партий пока нет".into(),
             },
             ["Выход в угол", "Выход на край"],
