@@ -857,3 +857,40 @@ async fn the_console_plays_on_a_postgresql_database_named_by_url() {
     assert!(stderr.starts_with("error: the database postgres://"), "{stderr}");
     assert!(stderr.contains("holds a Discord bot's games"), "{stderr}");
 }
+
+/// `--db sqlite://` (no file) and `--db sqlite::memory:` name no file the games could be kept in:
+/// each connection of a pool would open a database of its own, empty, so every command failed as
+/// "Something went wrong on our side" ("no such table"). They are refused in one sentence naming
+/// the problem, before anything is created (`:memory:` once left a `sqlx-in-memory-1` file).
+#[test]
+fn an_sqlite_url_without_a_file_is_refused_by_name() {
+    let dir = temp_path("memory");
+    let dir = dir.parent().expect("a scratch folder");
+    for url in ["sqlite://", "sqlite::memory:", "sqlite://:memory:", "sqlite://games.db?mode=memory"] {
+        for (lang, said) in [
+            ("en", format!("error: cannot open the database {url}: it names no file")),
+            ("ru", format!("ошибка: не удаётся открыть базу данных {url}: в адресе не указан файл")),
+        ] {
+            let output = Command::new(BIN)
+                .current_dir(dir)
+                .args(["local", "--no-png", "--quiet", "--lang", lang, "--db", url])
+                .env_remove("RUST_LOG")
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .and_then(|mut child| {
+                    child.stdin.take().unwrap().write_all(b"/challenge @bob brandubh\n")?;
+                    child.wait_with_output()
+                })
+                .expect("tafl-bot runs");
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            assert_eq!(output.status.code(), Some(1), "{url}: {stderr}");
+            assert_eq!(stderr.lines().count(), 1, "{url}: one sentence: {stderr}");
+            assert!(stderr.starts_with(&said), "{url}: {stderr}");
+            assert!(output.stdout.is_empty(), "{url}: {}", String::from_utf8_lossy(&output.stdout));
+        }
+    }
+    let left: Vec<_> = std::fs::read_dir(dir).unwrap().map(|entry| entry.unwrap().file_name()).collect();
+    assert!(left.is_empty(), "nothing is created: {left:?}");
+}

@@ -31,3 +31,29 @@ fn run_with_a_bad_guild_id_names_the_variable_and_hides_the_token() {
     assert!(stderr.contains("DISCORD_GUILD_ID"), "{stderr}");
     assert!(!stderr.contains("secret-token-value"), "{stderr}");
 }
+
+/// A `DATABASE_URL` without a file (`sqlite::memory:`, `sqlite://`) gave each pool connection a
+/// database of its own, the migrated one aside, and games that a restart would lose: the bot
+/// stops at once with one sentence naming the problem, before it creates anything.
+#[test]
+fn run_with_an_sqlite_url_without_a_file_refuses_it_in_one_sentence() {
+    let dir = tempfile::tempdir().expect("a scratch folder");
+    for url in ["sqlite::memory:", "sqlite://", "sqlite://:memory:"] {
+        let output = Command::new(env!("CARGO_BIN_EXE_tafl-bot"))
+            .arg("run")
+            .current_dir(dir.path())
+            .env("DISCORD_TOKEN", "secret-token-value")
+            .env("DATABASE_URL", url)
+            .env_remove("DISCORD_GUILD_ID")
+            .env_remove("TAFL_HEALTH_ADDR")
+            .env_remove("RUST_LOG")
+            .output()
+            .expect("run tafl-bot");
+        let stderr = String::from_utf8(output.stderr).expect("UTF-8");
+        assert_eq!(output.status.code(), Some(1), "{url}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{url}: one line: {stderr}");
+        assert!(stderr.starts_with(&format!("error: DATABASE_URL {url} names no database file")), "{url}: {stderr}");
+    }
+    let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|entry| entry.unwrap().file_name()).collect();
+    assert!(left.is_empty(), "nothing is created: {left:?}");
+}

@@ -42,6 +42,7 @@ console-line-too-long = a command line is longer than 64 KB, the most the consol
 console-db-unavailable = cannot open the database { $name }: { $error }
 console-db-no-folder = cannot open the database { $name }: its folder { $folder } does not exist; create it, or name a file in a folder that does
 console-db-is-folder = cannot open the database { $name }: it is a folder, not a database file; name a file in it, such as { $file }
+console-db-no-file = cannot open the database { $name }: it names no file, and the console keeps its games in one, to go on with them next time; name a file, such as tafl-local.db
 console-db-of-discord = the database { $name } holds a Discord bot's games; the console plays only in a database of its own (after every command it empties the queue of messages that Discord's players are still to be shown), so name another database
 console-db-unknown-scheme = cannot open the database: tafl-bot stores games only in SQLite or PostgreSQL, not { $scheme }; name a file, or a sqlite://FILE or postgres://USER@HOST/DATABASE URL
 console-session-failed = { $failures } of the session's commands failed (see the error lines above)

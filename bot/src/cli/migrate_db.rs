@@ -82,6 +82,10 @@ pub struct MigrateDbArgs {
 pub enum MigrateDbError {
     #[error("--from must name an SQLite database such as sqlite://tafl.db, not {given:?}")]
     SourceNotSqliteUrl { given: String },
+    #[error(
+        "--from {given} names no database file, so there is nothing to copy; name the bot's file, such as sqlite://tafl.db"
+    )]
+    SourceNoFile { given: String },
     #[error("--to must name a PostgreSQL database such as postgres://user@host/tafl, not a {scheme:?} URL")]
     TargetNotPostgresUrl { scheme: String },
     #[error("--{flag} is not a valid database URL: {reason}")]
@@ -210,6 +214,11 @@ fn source_options(from: &str) -> Result<(SqliteConnectOptions, PathBuf), Migrate
     let scheme = from.split_once(':').map(|(scheme, _)| scheme);
     if !scheme.is_some_and(|s| s.eq_ignore_ascii_case("sqlite")) {
         return Err(MigrateDbError::SourceNotSqliteUrl { given: super::shorten(from, 60) });
+    }
+    // An in-memory database (or `sqlite://`, a new temporary one) holds nothing of the bot's,
+    // and its "file" would be refused as missing under a name it never had.
+    if crate::store::sqlite_names_no_file(from) {
+        return Err(MigrateDbError::SourceNoFile { given: super::shorten(from, 60) });
     }
     let options = SqliteConnectOptions::from_str(from)
         .map_err(|e| MigrateDbError::BadUrl { flag: "from", reason: one_line(&e.to_string()) })?;
@@ -1117,5 +1126,20 @@ mod tests {
             );
         }
         assert!(target_options("postgresql://u@h/db").is_ok());
+    }
+
+    /// An in-memory source has nothing of the bot's to copy; it is refused as such, not as a file
+    /// called `file:sqlx-in-memory-0` (or with no name at all) that does not exist.
+    #[test]
+    fn a_source_without_a_file_is_refused_as_such() {
+        for from in ["sqlite::memory:", "sqlite://", "sqlite://:memory:"] {
+            let error = source_options(from).unwrap_err().to_string();
+            assert_eq!(
+                error,
+                format!(
+                    "--from {from} names no database file, so there is nothing to copy; name the bot's file, such as sqlite://tafl.db"
+                )
+            );
+        }
     }
 }

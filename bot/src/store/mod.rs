@@ -216,6 +216,12 @@ pub enum OpenError {
     /// a file in it to name.
     #[error("it is a folder, not a database file; name a file in it, such as {}", instead.display())]
     IsFolder { instead: std::path::PathBuf },
+    /// `sqlite::memory:`, `sqlite://` and the like: a pool opens a new, empty database for each
+    /// of its connections (the migrated one included), and the games go when the process stops.
+    #[error(
+        "DATABASE_URL {url} names no database file, and without one every game is lost when the bot stops; name a file, such as {DEFAULT_URL}"
+    )]
+    NoFile { url: String },
     #[error("{0}")]
     Database(#[from] sqlx::Error),
 }
@@ -316,6 +322,9 @@ impl Db {
     /// `DATABASE_MAX_CONNECTIONS` and `DATABASE_STATEMENT_TIMEOUT_MS`, see [`pool`]).
     pub async fn open_with_settings(url: &str, settings: &PoolSettings) -> Result<Db, OpenError> {
         match Backend::of_url(url) {
+            Some(Backend::Sqlite) if sqlite_names_no_file(url) => {
+                Err(OpenError::NoFile { url: crate::cli::shorten(url, 60) })
+            }
             Some(Backend::Sqlite) => Db::open_sqlite(SqliteConnectOptions::from_str(url)?, settings).await,
             Some(Backend::Postgres) => Db::open_postgres(url, settings).await,
             None => {
@@ -612,6 +621,26 @@ pub async fn holds_discord_as_is(url: Option<&str>, file: &std::path::Path) -> R
     Ok(holds)
 }
 
+/// Whether an `SQLite` URL names no file to keep the games in: an in-memory database
+/// (`sqlite::memory:`, `sqlite://:memory:`, `?mode=memory`) or no name at all (`sqlite://`, which
+/// `SQLite` opens as a temporary database of its own, deleted when the connection closes). Every
+/// connection of a pool would open a database of its own (migrations run on one, the bot's work
+/// on others that have no tables), and nothing would be there after a restart. Read as sqlx
+/// reads the URL (`SqliteConnectOptions::from_str`), with the scheme in any case, as
+/// [`Backend::of_url`] takes it.
+#[must_use]
+pub fn sqlite_names_no_file(url: &str) -> bool {
+    let Some((scheme, rest)) = url.split_once(':') else { return false };
+    if !scheme.eq_ignore_ascii_case("sqlite") {
+        return false;
+    }
+    let rest = rest.strip_prefix("//").unwrap_or(rest);
+    let (database, params) = rest.split_once('?').unwrap_or((rest, ""));
+    database.is_empty()
+        || database == ":memory:"
+        || params.split('&').any(|param| param.split_once('=') == Some(("mode", "memory")))
+}
+
 /// The `Any` driver's URL of the `SQLite` file `filename`. `SQLite` percent-decodes the file
 /// name, so the characters a URL would read otherwise (`%`, `?`, `#`) are encoded.
 fn sqlite_url(filename: &str) -> String {
@@ -661,6 +690,16 @@ mod tests {
             "sqlite://dir/a@b:c.db",
             "an '@' in the path is not user information"
         );
+    }
+
+    #[test]
+    fn an_sqlite_url_without_a_file_is_told_apart() {
+        for url in ["sqlite://", "sqlite:", "sqlite::memory:", "sqlite://:memory:", "SQLite://?mode=ro", "sqlite://x.db?mode=memory", "sqlite:x.db?cache=shared&mode=memory"] {
+            assert!(sqlite_names_no_file(url), "{url}");
+        }
+        for url in ["sqlite://tafl.db", "sqlite:tafl.db", "sqlite:///abs/tafl.db?mode=rwc", "sqlite://memory.db", "postgres://u@h/db", "tafl.db"] {
+            assert!(!sqlite_names_no_file(url), "{url}");
+        }
     }
 
     #[test]
