@@ -80,6 +80,7 @@ pub struct MigrateDbArgs {
 /// target as it was (nothing is committed before the last check).
 #[derive(Debug, thiserror::Error)]
 pub enum MigrateDbError {
+    /// `given` is the URL as shown, its password (of a `postgres://` URL given as --from) hidden.
     #[error("--from must name an SQLite database such as sqlite://tafl.db, not {given:?}")]
     SourceNotSqliteUrl { given: String },
     #[error(
@@ -213,7 +214,8 @@ pub async fn copy(from: &str, to: &str, progress: &mut dyn FnMut(&str)) -> Resul
 fn source_options(from: &str) -> Result<(SqliteConnectOptions, PathBuf), MigrateDbError> {
     let scheme = from.split_once(':').map(|(scheme, _)| scheme);
     if !scheme.is_some_and(|s| s.eq_ignore_ascii_case("sqlite")) {
-        return Err(MigrateDbError::SourceNotSqliteUrl { given: super::shorten(from, 60) });
+        // The URLs given the wrong way round: --from holds the PostgreSQL one, password and all.
+        return Err(MigrateDbError::SourceNotSqliteUrl { given: super::shorten(&crate::store::redacted(from), 60) });
     }
     // An in-memory database (or `sqlite://`, a new temporary one) holds nothing of the bot's,
     // and its "file" would be refused as missing under a name it never had.
@@ -1126,6 +1128,16 @@ mod tests {
             );
         }
         assert!(target_options("postgresql://u@h/db").is_ok());
+    }
+
+    /// `--from` and `--to` given the wrong way round: the refusal names the URL with its password
+    /// hidden, as every other error of the bot does.
+    #[test]
+    fn a_postgres_url_given_as_from_is_refused_without_its_password() {
+        let error = source_options("postgres://tafl:hunter2@db.internal/tafl").unwrap_err().to_string();
+        assert!(error.starts_with("--from must name an SQLite database"), "{error}");
+        assert!(error.contains("postgres://tafl:***@db.internal/tafl"), "{error}");
+        assert!(!error.contains("hunter2"), "the password is shown: {error}");
     }
 
     /// An in-memory source has nothing of the bot's to copy; it is refused as such, not as a file
