@@ -87,7 +87,24 @@ pub fn rules_string(rules: &Rules) -> String {
 const MAX_RULES_LEN: usize = 4096;
 
 /// Reads an OTN rules string. Keys may come in any order; `dim:` and `start:` are required.
+///
+/// `atkf:n` (the defenders move first) is refused: a stored game or a record starts from the
+/// rules' own start with the attackers to move unless it names another side, so it would be
+/// played with the wrong side first. [`parse_rules_and_first_side`] reads it.
 pub fn parse_rules(input: &str) -> Result<Rules, ParseError> {
+    let (rules, first) = parse_rules_and_first_side(input)?;
+    if first == Side::Defenders {
+        return Err(ParseError::Rules {
+            reason: "atkf:n asks for the defenders moving first, which this bot does not play".into(),
+        });
+    }
+    Ok(rules)
+}
+
+/// Reads an OTN rules string and the side that moves first (`atkf:`, the attackers unless
+/// `atkf:n`), for a reader that keeps the side to move itself, as `OpenTafl`'s engine protocol
+/// does: its own Fetlar and Copenhagen strings carry `atkf:n`, and `play` names the side.
+pub fn parse_rules_and_first_side(input: &str) -> Result<(Rules, Side), ParseError> {
     let err = |reason: String| ParseError::Rules { reason };
     if input.len() > MAX_RULES_LEN {
         return Err(err("it is far longer than any rules string".into()));
@@ -110,6 +127,7 @@ pub fn parse_rules(input: &str) -> Result<Rules, ParseError> {
     let mut shieldwall = Shieldwall::Off;
     let mut exit_fort = false;
     let mut repetition = Repetition::Draw;
+    let mut first = Side::Attackers;
 
     for entry in input.split_whitespace() {
         let (key, value) = entry.split_once(':').unwrap_or((entry, ""));
@@ -136,11 +154,7 @@ pub fn parse_rules(input: &str) -> Result<Rules, ParseError> {
             }
             "cor" => corners = Some(value),
             "surf" => encirclement = yes_no()?,
-            "atkf" => {
-                if !yes_no()? {
-                    return Err(unsupported("the defenders moving first"));
-                }
-            }
+            "atkf" => first = if yes_no()? { Side::Attackers } else { Side::Defenders },
             "ka" => {
                 king_armed = match value {
                     "y" => true,
@@ -270,7 +284,7 @@ pub fn parse_rules(input: &str) -> Result<Rules, ParseError> {
     let rules =
         Rules { start, escape, throne, king_armed, king_capture, shieldwall, exit_fort, encirclement, repetition };
     rules.validate().map_err(|e| err(e.to_string()))?;
-    Ok(rules)
+    Ok((rules, first))
 }
 
 /// The piece letters of a piece-type list that matter here (t, T, K), sorted, so that `tcnkTCNK`

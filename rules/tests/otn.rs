@@ -1,8 +1,8 @@
 //! OTN rules strings and game records: every preset round-trips, other tools' strings import,
 //! and bad input is refused with a reason.
 
-use tafl_rules::otn::{GameRecord, RecordEnd, parse_rules, result_tag, rules_string};
-use tafl_rules::{Escape, Game, KingCapture, Position, Repetition, Shieldwall, Variant};
+use tafl_rules::otn::{GameRecord, RecordEnd, parse_rules, parse_rules_and_first_side, result_tag, rules_string};
+use tafl_rules::{Escape, Game, KingCapture, Position, Repetition, Shieldwall, Side, Variant};
 
 #[test]
 fn every_preset_and_option_exports_a_rules_string_that_imports_to_the_same_rules() {
@@ -184,4 +184,22 @@ fn odd_input_an_outside_tool_might_send_is_refused_or_read_never_a_panic() {
     let record = format!("[rules:dim:7 start:{BRANDUBH}]\n1. d2-c2\n");
     assert_eq!(GameRecord::parse(&format!("\u{feff}{record}")), GameRecord::parse(&record));
     assert!(GameRecord::parse(&record).is_ok());
+}
+
+/// `atkf:` says which side moves first. The engine protocol's reader takes `atkf:n` (`OpenTafl`'s
+/// own Fetlar and Copenhagen strings carry it) with the side it names; the rules are the same
+/// either way, and `parse_rules`, which has no side to move to give back, still refuses it.
+#[test]
+fn the_side_moving_first_is_read_where_it_can_be_kept() {
+    let start = "start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
+    for (atkf, first) in [("", Side::Attackers), ("atkf:y ", Side::Attackers), ("atkf:n ", Side::Defenders)] {
+        let text = format!("dim:7 {atkf}{start}");
+        let (rules, side) = parse_rules_and_first_side(&text).expect(&text);
+        assert_eq!(side, first, "{text}");
+        assert_eq!(rules, parse_rules(&format!("dim:7 {start}")).unwrap(), "{text}");
+    }
+    let err = parse_rules_and_first_side(&format!("dim:7 atkf:maybe {start}")).unwrap_err().to_string();
+    assert!(err.contains("atkf:maybe is not y or n"), "{err}");
+    let err = parse_rules(&format!("dim:7 atkf:n {start}")).unwrap_err().to_string();
+    assert!(err.contains("atkf:n asks for the defenders moving first"), "{err}");
 }

@@ -168,9 +168,17 @@ impl Session {
         let rest = rest.trim();
         match name {
             "rules" => {
-                let game = otn::parse_rules(rest)
+                // `atkf:n` (the defenders first, as OpenTafl's own Fetlar and Copenhagen strings
+                // say) is played: the game starts with that side to move, and `play` names the
+                // side anyway. `otn::parse_rules` refuses it for stored games and records, which
+                // keep no side to move of their own.
+                let game = otn::parse_rules_and_first_side(rest)
                     .map_err(|e| e.to_string())
-                    .and_then(|rules| Position::new(as_opentafl_plays(rules)).map_err(|e| e.to_string()))
+                    .and_then(|(rules, first)| {
+                        let start = rules.start.clone();
+                        let position = Position::new(as_opentafl_plays(rules)).map_err(|e| e.to_string())?;
+                        position.with_setup(&start, first).map_err(|e| e.to_string())
+                    })
                     .map(Game::new);
                 self.new_game();
                 match game {
@@ -671,5 +679,23 @@ mod tests {
         assert!(score("attackers") < 0, "the attackers cannot stop it either");
         let output = session("analyze 1 1\n");
         assert_eq!(output.lines().nth(1), Some("error 0 no rules this engine can play were given"));
+    }
+
+    /// The OTN specification's own Fetlar and Copenhagen strings carry `atkf:n` (the defenders
+    /// move first). `play` tells the engine the side to move, so it plays them; an `error -1`
+    /// would make `OpenTafl` resign its game.
+    #[test]
+    fn rules_where_the_defenders_move_first_are_played() {
+        let rules = "dim:11 atkf:n start:/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/";
+        let output = session(&format!("rules {rules}\nside defenders\nstart\nplay defenders\n"));
+        let moves = moves_said(&output);
+        assert_eq!(moves.len(), 1, "{output}");
+        assert!(!output.contains("error -1"), "{output}");
+        // A defenders' move from the start.
+        let (read, first) = otn::parse_rules_and_first_side(rules).expect("the rules read");
+        assert_eq!(first, Side::Defenders);
+        let start = Position::new(read.clone()).unwrap().with_setup(&read.start, Side::Defenders).unwrap();
+        let mv: MoveText = moves[0].parse().expect("a move");
+        assert!(start.legal_moves().contains(&mv.mv), "{output}");
     }
 }
