@@ -844,3 +844,59 @@ fn a_level_outside_one_to_five_is_refused_naming_the_levels() {
         );
     }
 }
+
+/// Brandubh's rules as a record tag.
+const BRANDUBH_RULES_TAG: &str = "[rules:dim:7 esc:c surf:n ka:y ks:m cens:K cenp:K cenhe:tT cenh: sw:n efe:n tfr:d \
+                                  start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/]";
+
+/// The record of a game that ended off the board, as `/tafl export` and `local /export` write it
+/// (`---` or `timeout` after the last move, or `result` and `termination` tags), replays to that
+/// ending, as `/import` reads it, rather than to "ongoing"; the reason is given only where the
+/// record gives one.
+#[test]
+fn replaying_the_record_of_a_game_ended_off_the_board_reports_its_ending() {
+    for (tags, moves, summary) in [
+        (
+            "[result:1]\n[termination:resignation]\n",
+            "1. d2-b2 ---",
+            "attackers_win (resignation) after 1 ply; defenders to move, 0 legal moves",
+        ),
+        ("", "1. d2-b2 d3-c3 timeout", "defenders_win (time) after 2 plies; attackers to move, 0 legal moves"),
+        (
+            "[result:0]\n[termination:agreement]\n",
+            "1. d2-b2",
+            "draw (agreement) after 1 ply; defenders to move, 0 legal moves",
+        ),
+        // As `match` writes a game it stopped: a draw, for a reason no game ends by.
+        (
+            "[result:0]\n[termination:unfinished after 1 plies, scored a draw]\n",
+            "1. d2-b2",
+            "draw after 1 ply; defenders to move, 0 legal moves",
+        ),
+        ("[result:?]\n", "1. d2-b2", "ongoing after 1 ply; defenders to move, 25 legal moves"),
+    ] {
+        let record = format!("{tags}{BRANDUBH_RULES_TAG}\n{moves}\n");
+        let output = run(&["replay", "--record", "-"], Some(record.as_bytes()));
+        assert!(output.status.success(), "{record}: {}", stderr(&output));
+        let out = stdout(&output);
+        let plies = moves.split_whitespace().filter(|t| t.contains('-') && *t != "---").count();
+        assert_eq!(out.lines().nth(plies), Some(summary), "{record}: {out}");
+    }
+    let record = format!("[result:1]\n[termination:resignation]\n{BRANDUBH_RULES_TAG}\n1. d2-b2 ---\n");
+    let output = run(&["replay", "--json", "--record", "-"], Some(record.as_bytes()));
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(
+        lines(&output),
+        [
+            r#"{"ply":1,"move":"d2-b2","captures":[],"status":"ongoing","reason":null}"#,
+            r#"{"final":true,"status":"attackers_win","reason":"resignation","to_move":"defenders","legal_moves":0,"position":"/3t3/1t5/3T3/ttTKTtt/3T3/3t3/3t3/"}"#,
+        ]
+    );
+    // `---` after the attackers' move: the defenders resigned, so a tag naming them the winners
+    // contradicts the record, and it is refused as `/import` refuses it, before any ply.
+    let record = format!("[result:-1]\n{BRANDUBH_RULES_TAG}\n1. d2-b2 ---\n");
+    let output = run(&["replay", "--record", "-"], Some(record.as_bytes()));
+    let err = assert_one_sentence_error(&output);
+    assert!(err.contains("has a result tag that names another winner than its moves do"), "{err}");
+    assert_eq!(stdout(&output), "");
+}

@@ -10,6 +10,7 @@ use tafl_rules::otn::GameRecord;
 use tafl_rules::{Game, MoveText, PlayedMove, Position, Reason, Repetition, Status};
 
 use super::{CliError, StartArgs, shorten};
+use crate::host::EndReason;
 use crate::limits::{self, MAX_INPUT_BYTES, MAX_PLIES};
 use crate::printable::printable;
 
@@ -141,11 +142,34 @@ fn replay_record(
         Some((setup, side)) => start.with_setup(setup, *side).map_err(|e| CliError::Input(e.to_string()))?,
         None => start,
     };
+    // How the record says the game ended, read as `/import` reads it, checked before any ply is
+    // reported, as the record's other faults are: a result tag that names another winner than
+    // the moves is refused. A record whose moves cannot all be played has no ending to read;
+    // the replay below reports its bad ply.
+    let mut played = record.clone();
+    played.rules.repetition = start.rules().repetition;
+    let ending = match played.replay() {
+        Ok(game) if game.status().is_ongoing() => crate::host::recorded_ending(&game, &played).map_err(|_| {
+            let record =
+                if path.as_os_str() == "-" { "the record on stdin".to_owned() } else { format!("the record {shown}") };
+            CliError::Input(format!(
+                "{record} has a result tag that names another winner than its moves do; correct the tag or leave it out"
+            ))
+        })?,
+        _ => None,
+    };
+    // The reason only as the record gives it: `/import` must store one, and takes a result tag
+    // without a `termination` it can use as a resignation (or an agreement), which the record
+    // does not say ("unfinished after 400 plies, scored a draw", as `match` writes).
+    let ended = ending.map(|ending| {
+        let said = record.end.is_some() || record.tag("termination").and_then(EndReason::parse) == Some(ending.reason);
+        (ending.status_name(), said.then(|| ending.reason.name()))
+    });
     let mut game = Game::new(start);
     let moves: Vec<String> = record.moves.iter().map(ToString::to_string).collect();
     let mut report = Report { json: args.json, out };
     play_tokens(&mut game, moves.iter().map(String::as_str), &mut report)?;
-    report.finish(&game)
+    report.finish_as(&game, ended)
 }
 
 /// The preset's start, or `--position` with `--to-move`, under the chosen rules.
@@ -218,14 +242,22 @@ impl Report<'_> {
     }
 
     fn finish(&mut self, game: &Game) -> Result<(), CliError> {
+        self.finish_as(game, None)
+    }
+
+    /// The final line; `ended` is the status and reason with which a record says its game ended
+    /// off the board (a resignation, a time-out, a result tag), replacing the board's "ongoing".
+    fn finish_as(&mut self, game: &Game, ended: Option<(&'static str, Option<&'static str>)>) -> Result<(), CliError> {
         let position = game.position();
         let status = game.status();
-        let legal_moves = if status.is_ongoing() { position.count_legal_moves() } else { 0 };
+        let (name, reason) = ended.unwrap_or((status.name(), status.reason().map(Reason::name)));
+        let over = ended.is_some() || !status.is_ongoing();
+        let legal_moves = if over { 0 } else { position.count_legal_moves() };
         if self.json {
             return self.json_line(&FinalLine {
                 is_final: true,
-                status: status.name(),
-                reason: status.reason().map(Reason::name),
+                status: name,
+                reason,
                 to_move: position.to_move().name(),
                 legal_moves,
                 position: position.setup().to_string(),
@@ -234,7 +266,7 @@ impl Report<'_> {
         writeln!(
             self.out,
             "{} after {}; {} to move, {}\n{}\n{position}",
-            describe(status),
+            describe_as(name, reason),
             super::count(game.ply(), "ply", "plies"),
             position.to_move(),
             super::count(legal_moves, "legal move", "legal moves"),
@@ -251,9 +283,14 @@ impl Report<'_> {
 
 /// `ongoing`, or `defenders_win (king_escaped)`.
 fn describe(status: Status) -> String {
-    match status.reason() {
-        None => status.name().to_owned(),
-        Some(reason) => format!("{} ({})", status.name(), reason.name()),
+    describe_as(status.name(), status.reason().map(Reason::name))
+}
+
+/// A status and its reason as [`describe`] writes them: `attackers_win (resignation)`.
+fn describe_as(status: &str, reason: Option<&str>) -> String {
+    match reason {
+        None => status.to_owned(),
+        Some(reason) => format!("{status} ({reason})"),
     }
 }
 

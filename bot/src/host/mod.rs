@@ -919,50 +919,9 @@ impl Host {
                     tafl_rules::otn::RecordError::Move(source) => RecordFault::Move { ply, source },
                 })
             })?;
-            let to_move = game.position().to_move();
-            // The result tag's winner (`Some(None)`: a draw), when it names one.
-            let tagged = match parsed.tag("result").map(str::trim) {
-                Some("1") => Some(Some(Side::Attackers)),
-                Some("-1") => Some(Some(Side::Defenders)),
-                Some("0") => Some(None),
-                _ => None,
-            };
-            let ending = match (game.status(), parsed.end) {
-                (Status::Finished(outcome), _) => {
-                    Ending { winner: outcome.winner, reason: EndReason::Board(outcome.reason) }
-                }
-                (Status::Ongoing, Some(RecordEnd::Resigned)) => {
-                    Ending { winner: Some(to_move.opponent()), reason: EndReason::Resignation }
-                }
-                (Status::Ongoing, Some(RecordEnd::Timeout)) => {
-                    Ending { winner: Some(to_move.opponent()), reason: EndReason::Time }
-                }
-                (Status::Ongoing, None) => {
-                    let Some(winner) = tagged else { return Err(HostError::BadRecord(RecordFault::NoResult)) };
-                    let default = if winner.is_some() { EndReason::Resignation } else { EndReason::Agreement };
-                    // A termination that cannot end the game so (a draw by resignation, a win
-                    // by agreement) is not taken at its word.
-                    let reason = parsed
-                        .tag("termination")
-                        .and_then(EndReason::parse)
-                        .filter(|reason| match reason {
-                            EndReason::Agreement => winner.is_none(),
-                            EndReason::Resignation => winner.is_some(),
-                            // Only the side to move runs out of time or leaves a game, and a game
-                            // left before the second move is aborted, not won.
-                            EndReason::Time => winner == Some(to_move.opponent()),
-                            EndReason::Abandoned => {
-                                winner == Some(to_move.opponent()) && game.ply() >= types::PLIES_TO_COUNT
-                            }
-                            EndReason::Board(_) | EndReason::Aborted | EndReason::BotRemoved => false,
-                        })
-                        .unwrap_or(default);
-                    Ending { winner, reason }
-                }
-            };
-            if tagged.is_some_and(|winner| winner != ending.winner) {
-                return Err(HostError::BadRecord(RecordFault::ContradictoryResult));
-            }
+            let ending = recorded_ending(&game, &parsed)
+                .map_err(HostError::BadRecord)?
+                .ok_or(HostError::BadRecord(RecordFault::NoResult))?;
             let rules_text = otn::rules_string(&parsed.rules);
             let variant = Variant::ALL
                 .into_iter()
@@ -1016,6 +975,56 @@ impl Host {
 /// How many times an operation is run again after `PostgreSQL` ended its transaction to break a
 /// deadlock or a serialisation conflict (see `retrying!`).
 pub const CONFLICT_RETRIES: u32 = 5;
+
+/// How the record of `game` (replayed from `record`) says the game ended, as `/import` takes it
+/// and `tafl-bot replay --record` reports it: on the board; by `---` or `timeout`, the side to
+/// move having resigned or run out of time; or by its `result` tag, with the `termination` tag's
+/// reason when that reason can end a game so (a resignation for a win, an agreement for a draw
+/// otherwise). `None` when the record does not say (no end, no result tag, or `[result:?]`). A
+/// result tag that names another winner than the moves and the end do is refused.
+pub fn recorded_ending(game: &Game, record: &GameRecord) -> Result<Option<Ending>, RecordFault> {
+    let to_move = game.position().to_move();
+    // The result tag's winner (`Some(None)`: a draw), when it names one.
+    let tagged = match record.tag("result").map(str::trim) {
+        Some("1") => Some(Some(Side::Attackers)),
+        Some("-1") => Some(Some(Side::Defenders)),
+        Some("0") => Some(None),
+        _ => None,
+    };
+    let ending = match (game.status(), record.end) {
+        (Status::Finished(outcome), _) => Ending { winner: outcome.winner, reason: EndReason::Board(outcome.reason) },
+        (Status::Ongoing, Some(RecordEnd::Resigned)) => {
+            Ending { winner: Some(to_move.opponent()), reason: EndReason::Resignation }
+        }
+        (Status::Ongoing, Some(RecordEnd::Timeout)) => {
+            Ending { winner: Some(to_move.opponent()), reason: EndReason::Time }
+        }
+        (Status::Ongoing, None) => {
+            let Some(winner) = tagged else { return Ok(None) };
+            let default = if winner.is_some() { EndReason::Resignation } else { EndReason::Agreement };
+            // A termination that cannot end the game so (a draw by resignation, a win by
+            // agreement) is not taken at its word.
+            let reason = record
+                .tag("termination")
+                .and_then(EndReason::parse)
+                .filter(|reason| match reason {
+                    EndReason::Agreement => winner.is_none(),
+                    EndReason::Resignation => winner.is_some(),
+                    // Only the side to move runs out of time or leaves a game, and a game left
+                    // before the second move is aborted, not won.
+                    EndReason::Time => winner == Some(to_move.opponent()),
+                    EndReason::Abandoned => winner == Some(to_move.opponent()) && game.ply() >= types::PLIES_TO_COUNT,
+                    EndReason::Board(_) | EndReason::Aborted | EndReason::BotRemoved => false,
+                })
+                .unwrap_or(default);
+            Ending { winner, reason }
+        }
+    };
+    if tagged.is_some_and(|winner| winner != ending.winner) {
+        return Err(RecordFault::ContradictoryResult);
+    }
+    Ok(Some(ending))
+}
 
 /// The pause before retry `n` (from 1): 2^n ms plus up to as much again at random, so 2-4 ms
 /// first and 32-64 ms before the fifth.
