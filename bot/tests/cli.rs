@@ -900,3 +900,22 @@ fn replaying_the_record_of_a_game_ended_off_the_board_reports_its_ending() {
     assert!(err.contains("has a result tag that names another winner than its moves do"), "{err}");
     assert_eq!(stdout(&output), "");
 }
+
+/// At a terminal, `replay --record FILE` said "reading moves from stdin; end with Ctrl-D",
+/// although it reads the file and never stdin. Needs util-linux `script` for a terminal; skipped
+/// without it.
+#[test]
+fn replaying_a_record_file_at_a_terminal_does_not_say_it_reads_stdin() {
+    let dir = tempfile::tempdir().expect("a scratch folder");
+    let record = dir.path().join("game.otn");
+    std::fs::write(&record, format!("{BRANDUBH_RULES_TAG}\n1. d2-b2\n")).unwrap();
+    let command = format!("{BIN} replay --record {}", record.display());
+    let Ok(output) =
+        Command::new("script").args(["-q", "-e", "-c", &command, "/dev/null"]).stdin(Stdio::null()).output()
+    else {
+        return;
+    };
+    let seen = String::from_utf8_lossy(&output.stdout);
+    assert!(seen.contains("d2-b2"), "{seen}");
+    assert!(!seen.contains("reading moves from stdin"), "{seen}");
+}

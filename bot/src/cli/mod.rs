@@ -117,15 +117,22 @@ pub fn run(command: &Command, out: &mut dyn Write) -> Result<(), CliError> {
     match command {
         Command::Variants(args) => variants::run(args, out),
         Command::Replay(args) => {
-            if args.moves.is_empty() {
-                let stdin = io::stdin();
-                if stdin.is_terminal() {
-                    // Someone typed the command without moves: say why nothing happens yet.
-                    complain("reading moves from stdin; end with Ctrl-D");
+            // Stdin is read for the moves when none are given, and for a record named `-`; a
+            // record file is read from its file, whatever the moves (`--record` takes none).
+            let reads = match &args.record {
+                Some(path) => (path.as_os_str() == "-").then_some("the record"),
+                None => args.moves.is_empty().then_some("moves"),
+            };
+            match reads {
+                Some(what) => {
+                    let stdin = io::stdin();
+                    if stdin.is_terminal() {
+                        // Someone typed the command without input: say why nothing happens yet.
+                        complain(&format!("reading {what} from stdin; end with Ctrl-D"));
+                    }
+                    replay::run(args, &mut stdin.lock(), out)
                 }
-                replay::run(args, &mut stdin.lock(), out)
-            } else {
-                replay::run(args, &mut io::empty(), out)
+                None => replay::run(args, &mut io::empty(), out),
             }
         }
         Command::Perft(args) => perft::run(args, out),
