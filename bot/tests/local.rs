@@ -894,3 +894,27 @@ fn an_sqlite_url_without_a_file_is_refused_by_name() {
     let left: Vec<_> = std::fs::read_dir(dir).unwrap().map(|entry| entry.unwrap().file_name()).collect();
     assert!(left.is_empty(), "nothing is created: {left:?}");
 }
+
+/// `/challenge` given two opponents (or two levels) kept the last one without a word, so
+/// `/challenge @bob @carol` challenged @carol alone; both are refused by name, as a second
+/// variant is, and nothing is sent.
+#[test]
+fn a_challenge_naming_two_opponents_or_two_levels_is_refused() {
+    let out = local(
+        &temp_path("local"),
+        &["--no-png", "--quiet"],
+        "/challenge @bob @carol brandubh\n/challenge opponent:@bob @ai\n/challenge @ai level:2 level:4\n/challenges\n",
+    );
+    assert_eq!(
+        errors(&out),
+        [
+            "error: a challenge goes to one opponent; name @bob or @carol, not both (or no one, to challenge anyone)",
+            "error: a challenge goes to one opponent; name opponent:@bob or @ai, not both (or no one, to challenge anyone)",
+            "error: choose one level for the engine: level:2 or level:4, not both",
+        ],
+        "{out}"
+    );
+    assert!(!out.contains("challenge #"), "no challenge was made: {out}");
+    assert!(!out.contains("game #"), "no game against the engine was started: {out}");
+    assert!(out.contains("no open challenges"), "{out}");
+}

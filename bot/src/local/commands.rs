@@ -276,19 +276,36 @@ impl Session {
         let mut level = None;
         let mut rated = true;
         let mut against_bot = false;
+        // The opponent and the level as typed: a second one is refused, as a second variant is,
+        // rather than silently taking the place of the first (`/challenge @bob @carol` went to
+        // @carol alone).
+        let mut opponent_named: Option<&str> = None;
+        let mut level_named: Option<&str> = None;
         for arg in args {
+            let is_opponent = arg.starts_with('@') || arg.starts_with("opponent:");
+            if is_opponent && let Some(first) = opponent_named {
+                return Err(tr!(self.lang, "console-two-opponents", first = shorten(first), second = shorten(arg)));
+            }
+            if arg.starts_with("level:")
+                && let Some(first) = level_named
+            {
+                return Err(tr!(self.lang, "console-two-levels", first = shorten(first), second = shorten(arg)));
+            }
             if is_the_engine(arg.strip_prefix("opponent:").unwrap_or(arg)) {
                 against_bot = true;
+                opponent_named = Some(arg);
             } else if let Some(value) = arg.strip_prefix("level:") {
                 // A number out of range is the host's to refuse; anything else is no number.
                 level = Some(
                     value.parse::<i64>().map_err(|_| tr!(self.lang, "console-bad-level", input = shorten(value)))?,
                 );
+                level_named = Some(arg);
             } else if let Some(value) = arg.strip_prefix("rated:") {
                 rated = flag(arg, "rated", value, self.lang)?;
-            } else if arg.starts_with('@') || arg.starts_with("opponent:") {
+            } else if is_opponent {
                 let name = parse_name(arg.trim_start_matches("opponent:"), self.lang)?;
                 opponent = Some(self.user(&name).await?);
+                opponent_named = Some(arg);
             } else if let Some(value) = arg.strip_prefix("side:") {
                 side = value.parse().map_err(|_| tr!(self.lang, "console-bad-side", input = shorten(value)))?;
             } else if let Some(value) = arg.strip_prefix("clock:") {
