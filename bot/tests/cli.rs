@@ -919,3 +919,24 @@ fn replaying_a_record_file_at_a_terminal_does_not_say_it_reads_stdin() {
     assert!(seen.contains("d2-b2"), "{seen}");
     assert!(!seen.contains("reading moves from stdin"), "{seen}");
 }
+
+/// A number too large for its type was refused with the type's range (`0..=4294967295`), which is
+/// not what the option takes; each bounded option names its own range, however large the number.
+#[test]
+fn a_huge_number_is_refused_with_the_options_own_range_not_its_types() {
+    for (args, range) in [
+        (&["ai", "--variant", "brandubh", "--depth", "99999999999"][..], "from 1 to 60"),
+        (&["ai", "--variant", "brandubh", "--millis", "99999999999999999999"], "from 1 to 86400000"),
+        (&["perft", "--variant", "brandubh", "--depth", "99999999999"], "from 1 to 12"),
+        (&["match", "--variant", "brandubh", "--a", "1", "--b", "2", "--games", "99999999999"], "from 1 to 1000000"),
+    ] {
+        let err = assert_one_sentence_error(&run(args, None));
+        assert!(!err.contains("4294967295") && !err.contains("18446744073709551615"), "{args:?}: {err}");
+        assert!(err.contains(range), "{args:?}: {err}");
+    }
+    // The same range for a number the type holds, and for no number at all.
+    for depth in ["0", "61", "two"] {
+        let err = assert_one_sentence_error(&run(&["ai", "--variant", "brandubh", "--depth", depth], None));
+        assert!(err.contains("from 1 to 60"), "{depth}: {err}");
+    }
+}

@@ -26,10 +26,12 @@ pub struct AiArgs {
     )]
     pub level: Option<u8>,
     /// Search for this many milliseconds at full strength.
-    #[arg(long, value_name = "N", conflicts_with = "depth")]
+    #[arg(long, value_name = "N", conflicts_with = "depth", value_parser = super::number_from(1, MAX_MILLIS))]
     pub millis: Option<u64>,
     /// Search to this depth (plies) at full strength.
-    #[arg(long, value_name = "N")]
+    // Ranges checked by clap, as --level's: a number past the type's range is refused by the
+    // option's own, not "not in 0..=4294967295".
+    #[arg(long, value_name = "N", value_parser = super::number_from(1, MAX_DEPTH))]
     pub depth: Option<u32>,
     /// The seed of the weak levels' random choices: the same seed, the same move.
     #[arg(long, value_name = "N", default_value_t = 0)]
@@ -155,7 +157,7 @@ pub struct MatchArgs {
     #[arg(long, value_name = "PLAYER")]
     pub b: String,
     /// Games to play; A and B swap sides every game.
-    #[arg(long, value_name = "N", default_value_t = 2)]
+    #[arg(long, value_name = "N", default_value_t = 2, value_parser = super::number_from(1, MAX_GAMES))]
     pub games: u32,
     /// Random plies that open each pair of games (the same opening for both colours), so that
     /// deterministic players do not repeat one game.

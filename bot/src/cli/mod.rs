@@ -316,6 +316,23 @@ pub(crate) fn write_whole(path: &std::path::Path, bytes: &[u8]) -> io::Result<()
     })
 }
 
+/// A clap parser of a whole number from `min` to `max`, which answers any other value, however
+/// large, with that range: a plain `u32` refused 99999999999 as "not in 0..=4294967295", the
+/// range of its type rather than of the option (`--level` checks its range in clap for the same
+/// reason). Clap puts the value and the option before it: "invalid value '99999999999' for
+/// '--depth <N>': give a whole number from 1 to 60".
+pub(crate) fn number_from<T>(min: T, max: T) -> impl Fn(&str) -> Result<T, String> + Clone + Send + Sync + 'static
+where
+    T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy + Send + Sync + 'static,
+{
+    move |text: &str| {
+        text.parse::<T>()
+            .ok()
+            .filter(|n| (min..=max).contains(n))
+            .ok_or_else(|| format!("give a whole number from {min} to {max}"))
+    }
+}
+
 /// `n` and the noun in the right number: "1 ply", "5 plies".
 pub(crate) fn count(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })

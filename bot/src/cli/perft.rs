@@ -21,7 +21,9 @@ pub struct PerftArgs {
     #[arg(long = "opt", value_name = "KEY=VALUE")]
     pub options: Vec<String>,
     /// Count every depth from 1 to N.
-    #[arg(long, value_name = "N")]
+    // The range is clap's to check, so that a number past the type's range is refused by this
+    // one (see `number_from`).
+    #[arg(long, value_name = "N", value_parser = super::number_from(1, MAX_DEPTH))]
     pub depth: u32,
     /// One JSON object per line: {"depth","nodes"}.
     #[arg(long)]
