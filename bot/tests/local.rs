@@ -858,7 +858,7 @@ async fn the_console_plays_on_a_postgresql_database_named_by_url() {
     assert!(stderr.contains("holds a Discord bot's games"), "{stderr}");
 }
 
-/// `--db sqlite://` (no file) and `--db sqlite::memory:` name no file the games could be kept in:
+/// `--db sqlite://` (no file), `--db sqlite::memory:` and `--db :memory:` name no file the games could be kept in:
 /// each connection of a pool would open a database of its own, empty, so every command failed as
 /// "Something went wrong on our side" ("no such table"). They are refused in one sentence naming
 /// the problem, before anything is created (`:memory:` once left a `sqlx-in-memory-1` file).
@@ -866,7 +866,15 @@ async fn the_console_plays_on_a_postgresql_database_named_by_url() {
 fn an_sqlite_url_without_a_file_is_refused_by_name() {
     let dir = temp_path("memory");
     let dir = dir.parent().expect("a scratch folder");
-    for url in ["sqlite://", "sqlite::memory:", "sqlite://:memory:", "sqlite://games.db?mode=memory"] {
+    // File names too: `SQLite` itself reads `:memory:` and `file:` URIs in a name.
+    for url in [
+        "sqlite://",
+        "sqlite::memory:",
+        "sqlite://:memory:",
+        "sqlite://games.db?mode=memory",
+        ":memory:",
+        "file::memory:",
+    ] {
         for (lang, said) in [
             ("en", format!("error: cannot open the database {url}: it names no file")),
             ("ru", format!("ошибка: не удаётся открыть базу данных {url}: в адресе не указан файл")),

@@ -135,8 +135,8 @@ pub enum RunError {
     Config(#[from] ConfigError),
     #[error("cannot open the database {url}: {source}")]
     Database { url: String, source: crate::store::OpenError },
-    /// A URL this build cannot use at all; the sentence names its kind, never a URL that may hold
-    /// a password (an `SQLite` URL without a file, named in full, holds none).
+    /// A URL this build cannot use at all; the sentence names its kind, never the URL, which may
+    /// hold a password.
     #[error("{0}")]
     DatabaseKind(crate::store::OpenError),
     /// Discord answered 401, or closed the gateway with 4004: retrying cannot help.
@@ -306,9 +306,7 @@ pub async fn serve(config: Config, shutdown: impl Future<Output = ()> + Send + '
     };
     // The database first: a URL this build cannot use is refused before anything else.
     let db = Db::open_with_settings(&config.database_url, &config.pool).await.map_err(|source| match source {
-        crate::store::OpenError::UnknownScheme { .. } | crate::store::OpenError::NoFile { .. } => {
-            RunError::DatabaseKind(source)
-        }
+        crate::store::OpenError::UnknownScheme { .. } => RunError::DatabaseKind(source),
         source => RunError::Database { url: crate::store::redacted(&config.database_url), source },
     })?;
     // A bad token would otherwise be retried forever by serenity's gateway loop: ask once, and

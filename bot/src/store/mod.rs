@@ -216,12 +216,13 @@ pub enum OpenError {
     /// a file in it to name.
     #[error("it is a folder, not a database file; name a file in it, such as {}", instead.display())]
     IsFolder { instead: std::path::PathBuf },
-    /// `sqlite::memory:`, `sqlite://` and the like: a pool opens a new, empty database for each
-    /// of its connections (the migrated one included), and the games go when the process stops.
+    /// `sqlite::memory:`, `sqlite://`, a file name `:memory:` and the like: a pool opens a new,
+    /// empty database for each of its connections (the migrated one aside), and the games go
+    /// when the process stops.
     #[error(
-        "DATABASE_URL {url} names no database file, and without one every game is lost when the bot stops; name a file, such as {DEFAULT_URL}"
+        "it names no database file, and without one every game is lost when the bot stops; name a file, such as {DEFAULT_URL}"
     )]
-    NoFile { url: String },
+    NoFile,
     #[error("{0}")]
     Database(#[from] sqlx::Error),
 }
@@ -322,9 +323,7 @@ impl Db {
     /// `DATABASE_MAX_CONNECTIONS` and `DATABASE_STATEMENT_TIMEOUT_MS`, see [`pool`]).
     pub async fn open_with_settings(url: &str, settings: &PoolSettings) -> Result<Db, OpenError> {
         match Backend::of_url(url) {
-            Some(Backend::Sqlite) if sqlite_names_no_file(url) => {
-                Err(OpenError::NoFile { url: crate::cli::shorten(url, 60) })
-            }
+            Some(Backend::Sqlite) if sqlite_names_no_file(url) => Err(OpenError::NoFile),
             Some(Backend::Sqlite) => Db::open_sqlite(SqliteConnectOptions::from_str(url)?, settings).await,
             Some(Backend::Postgres) => Db::open_postgres(url, settings).await,
             None => {
@@ -344,6 +343,10 @@ impl Db {
 
     /// Opens the `SQLite` database file at `path`.
     pub async fn open_file(path: &std::path::Path) -> Result<Db, OpenError> {
+        // `SQLite` reads `:memory:` and `file:` URIs in the name itself.
+        if file_name_names_no_file(&path.to_string_lossy()) {
+            return Err(OpenError::NoFile);
+        }
         Db::open_sqlite(SqliteConnectOptions::new().filename(path), &PoolSettings::default()).await
     }
 
@@ -636,9 +639,22 @@ pub fn sqlite_names_no_file(url: &str) -> bool {
     }
     let rest = rest.strip_prefix("//").unwrap_or(rest);
     let (database, params) = rest.split_once('?').unwrap_or((rest, ""));
-    database.is_empty()
-        || database == ":memory:"
-        || params.split('&').any(|param| param.split_once('=') == Some(("mode", "memory")))
+    asks_for_memory(params) || file_name_names_no_file(database)
+}
+
+/// Whether a file name, as `SQLite` reads it (sqlx opens files with URIs allowed), names no file:
+/// empty, `:memory:`, or a `file:` URI of either or with `mode=memory`.
+fn file_name_names_no_file(name: &str) -> bool {
+    let uri = name.strip_prefix("file:").map(|uri| uri.split_once('?').unwrap_or((uri, "")));
+    match uri {
+        Some((path, params)) => path.is_empty() || path == ":memory:" || asks_for_memory(params),
+        None => name.is_empty() || name == ":memory:",
+    }
+}
+
+/// Whether URL parameters (`a=1&mode=memory`) ask for an in-memory database.
+fn asks_for_memory(params: &str) -> bool {
+    params.split('&').any(|param| param.split_once('=') == Some(("mode", "memory")))
 }
 
 /// The `Any` driver's URL of the `SQLite` file `filename`. `SQLite` percent-decodes the file
@@ -694,11 +710,35 @@ mod tests {
 
     #[test]
     fn an_sqlite_url_without_a_file_is_told_apart() {
-        for url in ["sqlite://", "sqlite:", "sqlite::memory:", "sqlite://:memory:", "SQLite://?mode=ro", "sqlite://x.db?mode=memory", "sqlite:x.db?cache=shared&mode=memory"] {
+        for url in [
+            "sqlite://",
+            "sqlite:",
+            "sqlite::memory:",
+            "sqlite://:memory:",
+            "SQLite://?mode=ro",
+            "sqlite://x.db?mode=memory",
+            "sqlite:x.db?cache=shared&mode=memory",
+            "sqlite://file::memory:",
+            "sqlite://file:x.db?mode=memory",
+        ] {
             assert!(sqlite_names_no_file(url), "{url}");
         }
-        for url in ["sqlite://tafl.db", "sqlite:tafl.db", "sqlite:///abs/tafl.db?mode=rwc", "sqlite://memory.db", "postgres://u@h/db", "tafl.db"] {
+        for url in [
+            "sqlite://tafl.db",
+            "sqlite:tafl.db",
+            "sqlite:///abs/tafl.db?mode=rwc",
+            "sqlite://memory.db",
+            "sqlite://file:x.db",
+            "postgres://u@h/db",
+            "tafl.db",
+        ] {
             assert!(!sqlite_names_no_file(url), "{url}");
+        }
+        for name in ["", ":memory:", "file::memory:", "file:x.db?mode=memory&cache=shared", "file:"] {
+            assert!(file_name_names_no_file(name), "{name}");
+        }
+        for name in ["tafl.db", "memory", "file:x.db", "dir/:memory:"] {
+            assert!(!file_name_names_no_file(name), "{name}");
         }
     }
 
