@@ -926,3 +926,23 @@ fn a_challenge_naming_two_opponents_or_two_levels_is_refused() {
     assert!(!out.contains("game #"), "no game against the engine was started: {out}");
     assert!(out.contains("no open challenges"), "{out}");
 }
+
+/// A URL with an empty scheme (`://x`, a slip when pasting) was refused as a kind of database
+/// named by nothing (`stores games only in SQLite or PostgreSQL, not ; name a file, …`); the
+/// sentence says what is missing, and hides a password as every URL the console prints.
+#[test]
+fn a_database_url_with_an_empty_scheme_is_refused_in_a_readable_sentence() {
+    for (lang, expected) in [
+        (
+            "en",
+            "error: cannot open the database ://tafl:***@db/tafl: the URL names no kind of database before ://; name a file, or a sqlite://FILE or postgres://USER@HOST/DATABASE URL\n",
+        ),
+        (
+            "ru",
+            "ошибка: не удаётся открыть базу данных ://tafl:***@db/tafl: в адресе перед :// не указано, что это за база; укажите файл или адрес sqlite://ФАЙЛ или postgres://ПОЛЬЗОВАТЕЛЬ@ХОСТ/БАЗА\n",
+        ),
+    ] {
+        let stderr = console_refusing(lang, std::path::Path::new("://tafl:s3cret@db/tafl"));
+        assert_eq!(stderr, expected);
+    }
+}

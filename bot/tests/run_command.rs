@@ -58,3 +58,24 @@ fn run_with_an_sqlite_url_without_a_file_refuses_it_in_one_sentence() {
     let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|entry| entry.unwrap().file_name()).collect();
     assert!(left.is_empty(), "nothing is created: {left:?}");
 }
+
+/// `DATABASE_URL=://…` was refused as "a  database" (an empty kind named): the sentence says
+/// that no kind is given, and never shows the URL, which may hold a password.
+#[test]
+fn run_with_a_database_url_without_a_scheme_says_so() {
+    let output = Command::new(env!("CARGO_BIN_EXE_tafl-bot"))
+        .arg("run")
+        .env("DISCORD_TOKEN", "secret-token-value")
+        .env("DATABASE_URL", "://tafl:s3cret@db/tafl")
+        .env_remove("DISCORD_GUILD_ID")
+        .env_remove("TAFL_HEALTH_ADDR")
+        .env_remove("RUST_LOG")
+        .output()
+        .expect("run tafl-bot");
+    let stderr = String::from_utf8(output.stderr).expect("UTF-8");
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert_eq!(
+        stderr,
+        "error: DATABASE_URL starts with no kind of database before its colon; use sqlite://FILE (e.g. sqlite://tafl.db) or postgres://USER@HOST/DATABASE\n"
+    );
+}

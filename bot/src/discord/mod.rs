@@ -306,7 +306,9 @@ pub async fn serve(config: Config, shutdown: impl Future<Output = ()> + Send + '
     };
     // The database first: a URL this build cannot use is refused before anything else.
     let db = Db::open_with_settings(&config.database_url, &config.pool).await.map_err(|source| match source {
-        crate::store::OpenError::UnknownScheme { .. } => RunError::DatabaseKind(source),
+        crate::store::OpenError::UnknownScheme { .. } | crate::store::OpenError::NoScheme => {
+            RunError::DatabaseKind(source)
+        }
         source => RunError::Database { url: crate::store::redacted(&config.database_url), source },
     })?;
     // A bad token would otherwise be retried forever by serenity's gateway loop: ask once, and

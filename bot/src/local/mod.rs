@@ -215,6 +215,7 @@ async fn open(path: &Path, lang: Lang) -> Result<Db, CliError> {
                 tr!(lang, "console-db-unknown-scheme", scheme = scheme)
             }
             crate::store::OpenError::NoFile => tr!(lang, "console-db-no-file", name = name),
+            crate::store::OpenError::NoScheme => tr!(lang, "console-db-no-scheme", name = name),
             _ => tr!(lang, "console-db-unavailable", name = name, error = e.to_string()),
         };
         console_error(lang, &sentence)

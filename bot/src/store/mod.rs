@@ -204,6 +204,11 @@ pub enum OpenError {
         "DATABASE_URL names a {scheme} database, but this tafl-bot stores games only in SQLite or PostgreSQL; use sqlite://FILE (e.g. {DEFAULT_URL}) or postgres://USER@HOST/DATABASE"
     )]
     UnknownScheme { scheme: String },
+    /// `://host/db`, a slip when pasting: the sentence above would name an empty kind.
+    #[error(
+        "DATABASE_URL starts with no kind of database before its colon; use sqlite://FILE (e.g. {DEFAULT_URL}) or postgres://USER@HOST/DATABASE"
+    )]
+    NoScheme,
     #[error("{0}")]
     Migrate(#[from] migrate::MigrateError),
     #[error("the PostgreSQL migrations failed: {0}")]
@@ -328,6 +333,9 @@ impl Db {
             Some(Backend::Postgres) => Db::open_postgres(url, settings).await,
             None => {
                 let scheme = url.split_once(':').map_or("", |(scheme, _)| scheme);
+                if scheme.trim().is_empty() {
+                    return Err(OpenError::NoScheme);
+                }
                 Err(OpenError::UnknownScheme {
                     scheme: crate::printable::printable(&crate::cli::shorten(scheme, 20)).into_owned(),
                 })
