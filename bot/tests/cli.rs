@@ -869,7 +869,7 @@ fn replaying_the_record_of_a_game_ended_off_the_board_reports_its_ending() {
         ),
         // As `match` writes a game it stopped: a draw, for a reason no game ends by.
         (
-            "[result:0]\n[termination:unfinished after 1 plies, scored a draw]\n",
+            "[result:0]\n[termination:unfinished after 1 ply, scored a draw]\n",
             "1. d2-b2",
             "draw after 1 ply; defenders to move, 0 legal moves",
         ),
@@ -939,4 +939,12 @@ fn a_huge_number_is_refused_with_the_options_own_range_not_its_types() {
         let err = assert_one_sentence_error(&run(&["ai", "--variant", "brandubh", "--depth", depth], None));
         assert!(err.contains("from 1 to 60"), "{depth}: {err}");
     }
+}
+
+/// A match of one game said "1 games of brandubh".
+#[test]
+fn a_one_game_match_says_one_game() {
+    let output = run(&["match", "--variant", "brandubh", "--a", "greedy", "--b", "greedy", "--games", "1"], None);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(stdout(&output).starts_with("1 game of brandubh:"), "{}", stdout(&output));
 }

@@ -301,11 +301,11 @@ pub fn run_match(args: &MatchArgs, out: &mut dyn Write) -> Result<(), CliError> 
             if args.verbose {
                 writeln!(
                     out,
-                    "game {}: A as {}, {} after {} plies ({:.0} s so far)",
+                    "game {}: A as {}, {} after {} ({:.0} s so far)",
                     n + 1,
                     played.a_side,
                     played.status.name().replace('_', " "),
-                    played.plies,
+                    super::count(played.plies, "ply", "plies"),
                     began.elapsed().as_secs_f64()
                 )
                 .map_err(CliError::write)?;
@@ -380,7 +380,7 @@ fn play_game(args: &MatchArgs, a: Player, b: Player, start: &tafl_rules::Positio
         let (attackers, defenders) = if a_side == Side::Attackers { (a, b) } else { (b, a) };
         let termination = match game.status() {
             Status::Finished(outcome) => outcome.reason.name().to_owned(),
-            Status::Ongoing => format!("unfinished after {} plies, scored a draw", game.ply()),
+            Status::Ongoing => format!("unfinished after {}, scored a draw", super::count(game.ply(), "ply", "plies")),
         };
         let tags = [
             ("game", (n + 1).to_string()),
@@ -411,7 +411,8 @@ fn write_record(dir: &std::path::Path, n: u32, games: u32, record: &str) -> Resu
 
 fn write_table(out: &mut dyn Write, args: &MatchArgs, att: Tally, def: Tally, scores: &[f64]) -> Result<(), CliError> {
     let w = |out: &mut dyn Write, text: String| writeln!(out, "{text}").map_err(CliError::write);
-    w(out, format!("{} games of {}: A = {}, B = {}", scores.len(), args.start.variant()?, args.a, args.b))?;
+    let games = super::count(scores.len(), "game", "games");
+    w(out, format!("{games} of {}: A = {}, B = {}", args.start.variant()?, args.a, args.b))?;
     w(out, "A plays      games  wins  draws  losses".to_owned())?;
     for (name, t) in [("attackers", att), ("defenders", def)] {
         w(out, format!("{name:<12} {:>5} {:>5} {:>6} {:>7}", t.games(), t.wins, t.draws, t.losses))?;
@@ -478,9 +479,9 @@ mod tests {
         assert!(low < e && e < high);
     }
 
-    /// The Elo line of the table after `scores` (A's: 1 a win, 0.5 a draw, 0 a loss).
-    fn elo_line(scores: &[f64]) -> String {
-        let args = MatchArgs {
+    /// A match of `games` games of Brandubh between levels 1 and 2.
+    fn match_args(games: usize) -> MatchArgs {
+        MatchArgs {
             start: StartArgs {
                 variant: Some("brandubh".to_owned()),
                 options: vec![],
@@ -489,14 +490,19 @@ mod tests {
             },
             a: "1".to_owned(),
             b: "2".to_owned(),
-            games: scores.len() as u32,
+            games: games as u32,
             random_plies: 2,
             seed: 1,
             max_plies: 400,
             verbose: false,
             jobs: 1,
             records: None,
-        };
+        }
+    }
+
+    /// The Elo line of the table after `scores` (A's: 1 a win, 0.5 a draw, 0 a loss).
+    fn elo_line(scores: &[f64]) -> String {
+        let args = match_args(scores.len());
         let mut att = Tally::default();
         for &s in scores {
             if s > 0.75 {
@@ -510,8 +516,20 @@ mod tests {
         let mut out = Vec::new();
         write_table(&mut out, &args, att, Tally::default(), scores).expect("in memory");
         let table = String::from_utf8(out).expect("UTF-8");
-        assert!(table.starts_with(&format!("{} games of brandubh", scores.len())), "{table}");
         table.lines().last().expect("an Elo line").to_owned()
+    }
+
+    /// The table's first line counts the games in the right number: it said "1 games".
+    #[test]
+    fn the_table_counts_its_games_in_words_that_agree() {
+        let headline = |scores: &[f64]| {
+            let mut out = Vec::new();
+            write_table(&mut out, &match_args(scores.len()), Tally::default(), Tally::default(), scores)
+                .expect("in memory");
+            String::from_utf8(out).expect("UTF-8").lines().next().expect("a headline").to_owned()
+        };
+        assert_eq!(headline(&[1.0]), "1 game of brandubh: A = 1, B = 2");
+        assert_eq!(headline(&[1.0, 0.0]), "2 games of brandubh: A = 1, B = 2");
     }
 
     /// One decisive game used to read as "every game drawn": its range of estimates is a
