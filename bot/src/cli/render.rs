@@ -35,7 +35,8 @@ pub struct RenderArgs {
     #[arg(long)]
     pub flip: bool,
     /// The attackers' player, named above the board (either name adds that header and a footer
-    /// saying whose move it is; a side left unnamed is called Attackers or Defenders).
+    /// saying whose move it is; a side left unnamed, or named blank, is called Attackers or
+    /// Defenders).
     #[arg(long = "attackers-name", value_name = "NAME")]
     pub attackers_name: Option<String>,
     /// The defenders' player, named above the board.
@@ -82,11 +83,16 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
     let moves: Vec<&str> = args.moves.iter().flat_map(|m| m.split_whitespace()).collect();
     let game = tafl_render::replay(start, &moves).map_err(|e| e.to_string())?;
     let orientation = if args.flip { Orientation::Flipped } else { Orientation::Standard };
-    let named = args.attackers_name.is_some() || args.defenders_name.is_some();
+    // A blank name (`--attackers-name ""`, as a script passes an unset variable) is no name: the
+    // side is called Attackers or Defenders, as the help says, not drawn as a blank header.
+    let name_of =
+        |name: &Option<String>| name.as_deref().map(str::trim).filter(|name| !name.is_empty()).map(str::to_owned);
+    let (attackers_name, defenders_name) = (name_of(&args.attackers_name), name_of(&args.defenders_name));
+    let named = attackers_name.is_some() || defenders_name.is_some();
     // The caption speaks the language of the terminal (`LANG`), like the console.
     let lang = Lang::console(&std::env::var("LANG").unwrap_or_default());
-    let attackers = args.attackers_name.clone().unwrap_or_else(|| tr!(lang, "side-plain-attackers"));
-    let defenders = args.defenders_name.clone().unwrap_or_else(|| tr!(lang, "side-plain-defenders"));
+    let attackers = attackers_name.unwrap_or_else(|| tr!(lang, "side-plain-attackers"));
+    let defenders = defenders_name.unwrap_or_else(|| tr!(lang, "side-plain-defenders"));
 
     if let Some(path) = &args.output {
         let options = BoardOptions {
@@ -155,6 +161,30 @@ mod tests {
         assert!(std::fs::read(&png).unwrap().starts_with(b"\x89PNG"));
         assert!(std::fs::read(&gif).unwrap().starts_with(b"GIF89a"));
         let _ = (std::fs::remove_file(png), std::fs::remove_file(gif));
+    }
+
+    /// A blank name is no name: `--attackers-name ""` drew an empty header over the board,
+    /// where the help promises that an unnamed side is called Attackers.
+    #[test]
+    fn a_blank_name_draws_as_an_unnamed_side() {
+        let draw = |names: &[&str], name: &str| {
+            let path = temp(name);
+            let argv = [&["--variant", "brandubh", "d2-b2", "-o", path.to_str().unwrap()][..], names].concat();
+            run(&parse(&argv)).expect("renders");
+            let png = std::fs::read(&path).expect("the board");
+            let _ = std::fs::remove_file(&path);
+            png
+        };
+        assert_eq!(draw(&["--attackers-name", ""], "blank.png"), draw(&[], "unnamed.png"));
+        assert_eq!(
+            draw(&["--attackers-name", "  ", "--defenders-name", "Bob"], "blank-and-bob.png"),
+            draw(&["--defenders-name", "Bob"], "bob.png")
+        );
+        assert_eq!(
+            draw(&["--defenders-name", " Bob "], "spaced-bob.png"),
+            draw(&["--defenders-name", "Bob"], "bob2.png")
+        );
+        assert_ne!(draw(&["--defenders-name", "Bob"], "bob3.png"), draw(&[], "unnamed2.png"), "a name draws a header");
     }
 
     #[test]
