@@ -117,6 +117,10 @@ pub fn run_with(
             let read = read_line(input, &mut line)
                 .map_err(|source| CliError::Io { context: "cannot read stdin".into(), source })?;
             if read == 0 {
+                if interactive {
+                    // Ctrl-D at the prompt: end its line, or the shell's prompt follows on it.
+                    writeln!(out).map_err(write)?;
+                }
                 break;
             }
             if read > MAX_LINE_BYTES {
@@ -249,4 +253,32 @@ fn read_line(input: &mut dyn BufRead, line: &mut String) -> io::Result<usize> {
     }
     line.push_str(&String::from_utf8_lossy(&bytes));
     Ok(total)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Ctrl-D at the prompt ended the session on the prompt's line, where the shell's own prompt
+    /// then followed ("you> $ ").
+    #[test]
+    fn the_end_of_input_at_the_prompt_ends_its_line() {
+        let dir = tempfile::tempdir().expect("a scratch folder");
+        let args = LocalArgs {
+            db: dir.path().join("console.db"),
+            boards: dir.path().join("boards"),
+            no_png: true,
+            quiet: false,
+            lang: Some("en".to_owned()),
+        };
+        let mut out = Vec::new();
+        run_with(&args, &mut &b"/games\n"[..], &mut out, true).expect("a session");
+        let out = String::from_utf8(out).expect("UTF-8");
+        assert!(out.ends_with("\nyou> \n"), "{out:?}");
+        // Piped input has no prompt to end.
+        let mut piped = Vec::new();
+        run_with(&args, &mut &b"/games\n"[..], &mut piped, false).expect("a session");
+        let piped = String::from_utf8(piped).expect("UTF-8");
+        assert!(!piped.contains("\n\n"), "{piped:?}");
+    }
 }
