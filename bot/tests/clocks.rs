@@ -7,7 +7,7 @@ mod support;
 use std::sync::Arc;
 
 use support::{Backend, NOW, PLACE, alice, bob, carol, host, move_at, request, run, snapshot, stored, temp_path};
-use tafl_bot::host::scheduler::MAX_DIGEST_GAMES;
+use tafl_bot::host::scheduler::{CLAIM_WARNING, MAX_DIGEST_GAMES};
 use tafl_bot::host::{
     Awaiting, CLAIM_AFTER, ChallengeState, Claimable, Clock, Conclusion, Due, EndReason, Ending, GameId, GameView,
     Host, HostError, OfferAction, OfferOutcome, Place, ReminderKind, ServerChange, ServerSettings, SideChoice, UserId,
@@ -1253,18 +1253,27 @@ support::both! {
         let host = host().await.with_grace(1000 * DAY, HOUR);
         host.tick(NOW).await.unwrap();
         let game = timed_game(&host, "none", NOW).await;
-        assert_eq!(stored(&host, game.id, "next_due_at").await, Some(NOW + CLAIM_AFTER), "alice's turn");
+        // First due when alice is warned, CLAIM_WARNING before bob may claim.
+        let warn_after = CLAIM_AFTER - CLAIM_WARNING;
+        assert_eq!(stored(&host, game.id, "next_due_at").await, Some(NOW + warn_after), "alice's turn");
         move_at(&host, game.id, NOW + HOUR).await;
         let since = NOW + 2 * HOUR;
         move_at(&host, game.id, since).await;
-        assert_eq!(stored(&host, game.id, "next_due_at").await, Some(since + CLAIM_AFTER), "each move restarts it");
+        assert_eq!(stored(&host, game.id, "next_due_at").await, Some(since + warn_after), "each move restarts it");
 
-        // Alice's untimed turn: nothing for two weeks, then Bob is told, once.
+        // Alice's untimed turn: nothing for twelve days, then alice is warned, once; two days
+        // later bob is told he may claim, once.
         let found = run(&host, since, since + CLAIM_AFTER + 2 * DAY, 6 * HOUR).await;
         let told = claimables(&found);
         let expected = Claimable { game: game.id, claimant: bob(), absent: alice(), aborts: false };
         assert_eq!(told, [(since + CLAIM_AFTER, expected)], "{found:?}");
-        assert!(timeouts(&found).is_empty() && reminders(&found).is_empty(), "{found:?}");
+        assert_eq!(reminders(&found), [(since + warn_after, ReminderKind::ClaimWarning, alice().id)], "{found:?}");
+        let warning = found.iter().find_map(|(_, due)| match due {
+            Due::Reminder(r) => Some(r.clone()),
+            _ => None,
+        });
+        assert_eq!(warning.map(|r| (r.deadline_at, r.opponent)), Some((since + CLAIM_AFTER, bob())), "when, and by whom");
+        assert!(timeouts(&found).is_empty(), "{found:?}");
         assert_eq!(stored(&host, game.id, "next_due_at").await, None, "told once");
         assert!(!host.show(game.id).await.unwrap().is_over(), "only a claim ends it");
         let kinds: Vec<String> = sqlx::query_scalar("SELECT kind FROM outbox WHERE kind = 'claimable'")
@@ -1287,7 +1296,7 @@ async fn the_bot_claims_an_untimed_game_its_person_left_and_its_own_turns_never_
     assert_eq!(stored(&host, game.id, "next_due_at").await, None);
     let since = NOW + HOUR;
     bot_moves_at(&host, since).await;
-    assert_eq!(stored(&host, game.id, "next_due_at").await, Some(since + CLAIM_AFTER), "alice's turn");
+    assert_eq!(stored(&host, game.id, "next_due_at").await, Some(since + CLAIM_AFTER - CLAIM_WARNING), "alice's turn");
     move_at(&host, game.id, since + MINUTE).await;
     assert_eq!(stored(&host, game.id, "next_due_at").await, None, "the bot's turn again");
     let from_bot = host.claim(game.id, alice().id, since + 30 * DAY).await.unwrap_err();
@@ -1307,6 +1316,9 @@ async fn the_bot_claims_an_untimed_game_its_person_left_and_its_own_turns_never_
     let won = Ending { winner: Some(Side::Attackers), reason: EndReason::Abandoned };
     assert_eq!(claimed, [(since + CLAIM_AFTER, Some(won))], "{found:?}");
     assert!(claimables(&found).is_empty(), "nobody to tell");
+    // The bot claims by itself: alice was warned two days before, once.
+    let warned = reminders(&found);
+    assert_eq!(warned, [(since + CLAIM_AFTER - CLAIM_WARNING, ReminderKind::ClaimWarning, alice().id)], "{found:?}");
     assert_eq!(host.show(game.id).await.unwrap().ending, Some(won));
 }
 

@@ -176,13 +176,15 @@ fn a_game_with_a_clock_shows_time_left_reminds_and_times_out_as_time_passes() {
 fn a_year_long_wait_reports_each_event_at_its_moment() {
     let s = "as @ann /challenge @ben brandubh side:defenders\nas @ann /challenge @cy brandubh\nas @ben /accept 1\n/wait 366d\n";
     let out = local(&temp_path("local"), &["--no-png"], s);
-    // Untimed: nothing comes due but the unanswered challenge's expiry a day later, and the
-    // notice two weeks on that the waiting player may claim.
+    // Untimed: nothing comes due but the unanswered challenge's expiry a day later, the warning
+    // to the player to move two days before the claim, and the notice two weeks on that the
+    // waiting player may claim.
     let waited = &out[out.find("waited 366d:\n").expect("the wait") + "waited 366d:\n".len()..];
     assert_eq!(
         waited.lines().collect::<Vec<_>>(),
         vec![
             "[+1d] challenge #2 from @ann expired unanswered",
+            "[+12d] warning: @ben, game #1 has no clock, and @ann may end it without a result in 2d if you do not move",
             "[+14d] @ann may now end game #1 with /claim, without a result: @ben has not moved for 14 days, before \
              the second move.",
         ],

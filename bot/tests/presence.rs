@@ -6,9 +6,10 @@ mod support;
 
 use support::{NOW, PLACE, alice, bob, carol, drain, host, move_at, request, run, snapshot, stored};
 use tafl_bot::host::outbox::Show;
+use tafl_bot::host::scheduler::CLAIM_WARNING;
 use tafl_bot::host::{
     CLAIM_AFTER, Conclusion, Due, EndReason, Ending, GameId, GameView, Host, HostError, OfferAction, PausedGames,
-    Place, RecordFault, SideChoice, User, UserSettings,
+    Place, RecordFault, ReminderKind, SideChoice, User, UserSettings,
 };
 use tafl_bot::present::Lang;
 use tafl_bot::present::text::claimed;
@@ -144,7 +145,12 @@ support::both! {
         let listed = host.games(alice().id, false).await.unwrap();
         assert_eq!(listed[0].claimable_at, Some(claimable_at), "the list agrees with the claim");
         let found = run(&host, back, claimable_at, DAY / 2).await;
-        assert!(matches!(found.as_slice(), [(at, Due::Claimable(_))] if *at == claimable_at), "{found:?}");
+        let warned_at = claimable_at - CLAIM_WARNING;
+        assert!(
+            matches!(found.as_slice(), [(warned, Due::Reminder(r)), (at, Due::Claimable(_))]
+                if *warned == warned_at && r.kind == ReminderKind::ClaimWarning && *at == claimable_at),
+            "bob warned, then alice told: {found:?}"
+        );
         host.claim(game.id, alice().id, claimable_at).await.unwrap();
     }
 }

@@ -208,6 +208,8 @@ no-games-other = { $player } has no games in progress.
 reminder-halfway = { $player }, it is your move in game #{ $id } ({ $variant }); half your time is gone, and it runs out { $when }.
 reminder-last = { $player }, last warning: your time in game #{ $id } ({ $variant }) runs out { $when }, and then you lose the game.
 reminder-last-aborts = { $player }, last warning: your time in game #{ $id } ({ $variant }) runs out { $when }, and then the game is called off without a result, as it has not reached the second move.
+reminder-claim = { $player }, it is your move in game #{ $id } ({ $variant }), which has no clock; if you do not move, { $opponent } may claim the win { $when }.
+reminder-claim-aborts = { $player }, it is your move in game #{ $id } ({ $variant }), which has no clock; if you do not move, { $opponent } may end it without a result { $when }.
 digest-title = { $count ->
     [one] Your move in 1 game
    *[other] Your move in { $count } games

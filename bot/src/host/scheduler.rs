@@ -148,7 +148,16 @@ pub enum ReminderKind {
     Halfway,
     /// The last warning before the deadline.
     LastWarning,
+    /// In a game without a clock: the turn has lasted long enough that the player waiting (the
+    /// bot claims by itself) may soon claim the game ([`CLAIM_WARNING`] before it may). The
+    /// reminder's `deadline_at` is the moment it may.
+    ClaimWarning,
 }
+
+/// How long before an untimed game may be claimed its player to move is warned: an untimed game
+/// asks for no reminder, but nobody should lose one by claim, least of all to the bot, which
+/// claims by itself, without a word beforehand.
+pub const CLAIM_WARNING: i64 = 2 * 86_400;
 
 /// A reminder to the player to move.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -162,7 +171,8 @@ pub struct Reminder {
     /// The side the player plays.
     pub side: Side,
     pub ply: usize,
-    /// When their time runs out (unix seconds), for `<t:…:R>`.
+    /// When their time runs out (unix seconds), for `<t:…:R>`; for a
+    /// [`ReminderKind::ClaimWarning`], when the game may be claimed.
     pub deadline_at: i64,
     /// The player asked for notices by DM.
     pub dm: bool,
@@ -427,12 +437,25 @@ impl Host {
         let sent = match kind {
             Some(ReminderKind::LastWarning) => 2,
             Some(ReminderKind::Halfway) => 1,
-            None => row.reminders_sent,
+            // Not chosen above: an untimed turn's (see `untimed_due`).
+            Some(ReminderKind::ClaimWarning) | None => row.reminders_sent,
         };
         store::games::set_reminders(conn, row.id, sent, Some(clock::next_due(start, deadline, sent))).await?;
         let Some(kind) = kind else { return Ok(None) };
-        let side = to_move(&row);
-        let player_id = side_player(&row, side);
+        self.remind(conn, &row, kind, deadline, now).await.map(Some)
+    }
+
+    /// Records reminder `kind` to the player to move in `row`'s game, before `deadline`.
+    async fn remind(
+        &self,
+        conn: &mut super::Conn,
+        row: &GameRow,
+        kind: ReminderKind,
+        deadline: i64,
+        now: i64,
+    ) -> Result<Due, HostError> {
+        let side = to_move(row);
+        let player_id = side_player(row, side);
         let (player, opponent) = match side {
             Side::Attackers => (&row.attacker_name, &row.defender_name),
             Side::Defenders => (&row.defender_name, &row.attacker_name),
@@ -441,18 +464,18 @@ impl Host {
         let ply = usize::try_from(row.ply).unwrap_or(0);
         let show = super::Show::Reminder { game: row.id, reminder: kind, ply, deadline_at: deadline, dm };
         super::outbox::record(conn, &show, now).await?;
-        Ok(Some(Due::Reminder(Reminder {
+        Ok(Due::Reminder(Reminder {
             game: row.id,
             place: Place { guild: row.guild_id, channel: row.channel_id, thread: row.thread_id },
             variant: row.variant.clone(),
             kind,
             player: User { id: player_id, name: player.clone() },
-            opponent: User { id: side_player(&row, side.opponent()), name: opponent.clone() },
+            opponent: User { id: side_player(row, side.opponent()), name: opponent.clone() },
             side,
-            ply: usize::try_from(row.ply).unwrap_or(0),
+            ply,
             deadline_at: deadline,
             dm,
-        })))
+        }))
     }
 
     /// What is due for an untimed game whose `next_due_at` has come: once the person to move has
@@ -466,7 +489,13 @@ impl Host {
         // Nobody can claim a game from themselves (one playing both sides, in tests).
         let claimable = !is_bot(absent) && absent != waiting;
         if !claimable || now < claimable_at {
-            let next = claimable.then_some(claimable_at);
+            let warn_at = claimable_at.saturating_sub(CLAIM_WARNING);
+            let warned = row.reminders_sent >= 1;
+            if claimable && !warned && now >= warn_at {
+                store::games::set_reminders(conn, row.id, 1, Some(claimable_at)).await?;
+                return self.remind(conn, &row, ReminderKind::ClaimWarning, claimable_at, now).await.map(Some);
+            }
+            let next = claimable.then_some(if warned { claimable_at } else { warn_at });
             store::games::set_reminders(conn, row.id, row.reminders_sent, next).await?;
             return Ok(None);
         }
@@ -602,8 +631,8 @@ fn turn_from(clock: Clock, now: i64, attacker_reserve: i64, defender_reserve: i6
     let deadline = if bot { None } else { clock.deadline(now, reserve) };
     let next_due_at = match deadline {
         Some(deadline) => Some(clock::next_due(now, deadline, 0)),
-        // A person's untimed turn comes due once, when it may be claimed.
-        None if clock.is_untimed() && !bot => Some(now.saturating_add(CLAIM_AFTER)),
+        // A person's untimed turn comes due twice: to warn them, then when it may be claimed.
+        None if clock.is_untimed() && !bot => Some(now.saturating_add(CLAIM_AFTER - CLAIM_WARNING)),
         None => None,
     };
     Turn {

@@ -880,8 +880,10 @@ impl Session {
                 let id = match r.kind {
                     ReminderKind::Halfway => "console-reminder",
                     ReminderKind::LastWarning => "console-last-warning",
+                    ReminderKind::ClaimWarning if r.ply < crate::host::PLIES_TO_COUNT => "console-claim-warning-aborts",
+                    ReminderKind::ClaimWarning => "console-claim-warning",
                 };
-                tr!(lang, id, player = self.at(&r.player), id = r.game, left = left)
+                tr!(lang, id, player = self.at(&r.player), id = r.game, left = left, opponent = self.at(&r.opponent))
             }
             Due::TimedOut(finished) => {
                 let game = &finished.game;

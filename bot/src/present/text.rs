@@ -1132,13 +1132,16 @@ pub enum Whose<'a> {
 }
 
 /// A reminder to move: at half time, or the last warning (which says what the deadline does:
-/// before the second move it calls the game off, without a result, rather than losing it).
+/// before the second move it calls the game off, without a result, rather than losing it), or
+/// in a game without a clock the warning that the opponent may soon claim it.
 #[must_use]
 pub fn reminder(reminder: &Reminder, lang: Lang) -> String {
     let id = match reminder.kind {
         ReminderKind::Halfway => "reminder-halfway",
         ReminderKind::LastWarning if reminder.ply < crate::host::PLIES_TO_COUNT => "reminder-last-aborts",
         ReminderKind::LastWarning => "reminder-last",
+        ReminderKind::ClaimWarning if reminder.ply < crate::host::PLIES_TO_COUNT => "reminder-claim-aborts",
+        ReminderKind::ClaimWarning => "reminder-claim",
     };
     tr!(
         lang,
@@ -1146,7 +1149,8 @@ pub fn reminder(reminder: &Reminder, lang: Lang) -> String {
         player = mention(lang, &reminder.player),
         id = reminder.game,
         variant = variant_name(&reminder.variant, lang),
-        when = timestamp(lang, reminder.deadline_at)
+        when = timestamp(lang, reminder.deadline_at),
+        opponent = player_name(lang, &reminder.opponent)
     )
 }
 
@@ -1226,21 +1230,7 @@ mod tests {
     /// off, without a result; after it, the player loses.
     #[test]
     fn the_last_warning_says_whether_the_deadline_loses_or_calls_off_the_game() {
-        let warning = |ply: usize, lang: Lang| {
-            let last = Reminder {
-                game: 3,
-                place: crate::host::Place { guild: 1, channel: 2, thread: None },
-                variant: "brandubh".to_owned(),
-                kind: ReminderKind::LastWarning,
-                player: User::new(7, "Bob"),
-                opponent: User::new(8, "Ann"),
-                side: Side::Defenders,
-                ply,
-                deadline_at: 1_000,
-                dm: false,
-            };
-            reminder(&last, lang)
-        };
+        let warning = |ply: usize, lang: Lang| reminder(&sample_reminder(ReminderKind::LastWarning, ply), lang);
         assert_eq!(
             warning(1, english()),
             "<@7>, last warning: your time in game #3 (Brandubh) runs out <t:1000:R>, and then the game is called off \
@@ -1253,6 +1243,43 @@ mod tests {
         );
         assert!(warning(2, english()).ends_with("and then you lose the game."), "{}", warning(2, english()));
         assert!(warning(2, russian()).ends_with("и тогда вы проиграете партию."), "{}", warning(2, russian()));
+    }
+
+    fn sample_reminder(kind: ReminderKind, ply: usize) -> Reminder {
+        Reminder {
+            game: 3,
+            place: crate::host::Place { guild: 1, channel: 2, thread: None },
+            variant: "brandubh".to_owned(),
+            kind,
+            player: User::new(7, "Bob"),
+            opponent: User::new(8, "Ann"),
+            side: Side::Defenders,
+            ply,
+            deadline_at: 1_000,
+            dm: false,
+        }
+    }
+
+    /// A game without a clock warns its player to move before the opponent may claim it, naming
+    /// the opponent without pinging them.
+    #[test]
+    fn the_claim_warning_names_who_may_claim_and_when() {
+        let warning = |ply: usize, lang: Lang| reminder(&sample_reminder(ReminderKind::ClaimWarning, ply), lang);
+        assert_eq!(
+            warning(4, english()),
+            "<@7>, it is your move in game #3 (Brandubh), which has no clock; if you do not move, Ann may claim \
+             the win <t:1000:R>."
+        );
+        assert_eq!(
+            warning(4, russian()),
+            "<@7>, в партии №3 (Брандубх) ваш ход, а часов в ней нет; если вы не сходите, Ann сможет забрать победу \
+             <t:1000:R>."
+        );
+        assert!(
+            warning(1, english()).ends_with("Ann may end it without a result <t:1000:R>."),
+            "{}",
+            warning(1, english())
+        );
     }
 
     #[test]
