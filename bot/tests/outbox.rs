@@ -477,6 +477,43 @@ support::both! {
     }
 }
 
+support::both! {
+    /// The grace counts from when an item last came due, not from when it was recorded: the
+    /// process of the item's shard took it, is alive, and gives the lane back while it waits
+    /// out Discord's Retry-After, as `discord::delivery::run_lane` does. When the retry comes
+    /// due, the item is still its own for the grace, not raced by every other process.
+    async fn an_item_its_own_shards_process_is_retrying_is_not_taken_by_another_shards_process() {
+        use tafl_bot::host::outbox::FOREIGN_GRACE;
+        let (first, second) = support::two_dbs().await;
+        let zero = tafl_bot::host::Host::new(first).with_process_id("zero").with_shards(0, 0, 2);
+        let one = tafl_bot::host::Host::new(second).with_process_id("one").with_shards(1, 1, 2);
+        let mut asked = request(&alice(), Some(&bob()), "brandubh", SideChoice::Attackers);
+        // Discord puts a server on shard `(id >> 22) % count`: this one on shard 0.
+        asked.place = Place { guild: (1_000 << 22) | 7, channel: 2, thread: None };
+        let challenge = zero.challenge(&asked, NOW).await.unwrap();
+        let lane = format!("game:{}", zero.accept(challenge.id, &bob(), NOW).await.unwrap().game.id);
+        let start = T + 1_000;
+        let head = zero.claim_lanes(start, 100).await.unwrap().into_iter().find(|h| h.lane == lane).unwrap();
+        // Discord answered 429 with Retry-After 20 s.
+        let retry = start + 20_000;
+        zero.delivery_failed(head.id, "429 Too Many Requests", retry).await.unwrap();
+        zero.release_lane(&lane).await.unwrap();
+        let grace = FOREIGN_GRACE.as_millis() as i64;
+        // The retry comes due; the other shard's process happens to look first, and again
+        // until just before the grace has passed since.
+        for at in [retry, retry + grace - 1] {
+            assert!(!lanes(&one.claim_lanes(at, 100).await.unwrap()).contains(&lane), "taken at {at}");
+        }
+        // Its own process takes it back, at once.
+        let again = zero.claim_lanes(retry, 100).await.unwrap();
+        assert_eq!(again.iter().filter(|h| h.lane == lane).map(|h| h.id).collect::<Vec<_>>(), [head.id]);
+        // Had it been down, the lane would go to anyone once the grace had passed since the retry.
+        zero.release_lane(&lane).await.unwrap();
+        let taken = one.claim_lanes(retry + grace, 100).await.unwrap();
+        assert_eq!(taken.iter().filter(|h| h.lane == lane).map(|h| h.id).collect::<Vec<_>>(), [head.id]);
+    }
+}
+
 support::both! { multi_thread
     async fn processes_claiming_at_once_never_share_a_lane() {
         let (first, second) = support::two_dbs().await;

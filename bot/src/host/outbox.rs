@@ -14,7 +14,7 @@
 //! A process that dies holding lanes loses nothing: once its leases run out, another process
 //! takes the lanes over and delivers their items. A process serving Discord shard ranges takes
 //! only its own shards' servers' items, and another's once nobody took it within
-//! [`FOREIGN_GRACE`] ([`Host::with_shards`]). Each process's claims carry its id
+//! [`FOREIGN_GRACE`] of its coming due ([`Host::with_shards`]). Each process's claims carry its id
 //! ([`Host::process_id`]), made at start-up. On `SQLite` (one process per database file) the
 //! same code runs and the claim is always free: every process that opens the file has the same
 //! id, so a restarted bot takes its predecessor's lanes at once instead of after a lease.
@@ -236,9 +236,10 @@ const PRUNE_BATCH: i64 = 500;
 /// up within half a minute.
 pub const OUTBOX_LEASE: Duration = Duration::from_secs(30);
 
-/// How long an item of another shard's server waits for its own process before any process
-/// delivers it (see [`Host::with_shards`]): three of the delivery's idle looks (5 s), so that a
-/// process that is up always takes its own first.
+/// How long an item of another shard's server waits for its own process, from each moment it
+/// comes due (recorded, or its retry's time), before any process delivers it (see
+/// [`Host::with_shards`]): three of the delivery's idle looks (5 s), so that a process that is
+/// up always takes its own first, also after giving the lane back to wait out a retry.
 pub const FOREIGN_GRACE: Duration = Duration::from_secs(15);
 
 /// The claimant id of every process on a `SQLite` file (see the module docs).
@@ -336,24 +337,26 @@ impl Host {
 
     /// A host that delivers the items of the servers on Discord shards `first..=last` of
     /// `count` (and of no server), and another shard's item only once [`FOREIGN_GRACE`] has
-    /// passed since it was recorded with nobody taking it (its shard's process may be down). So
-    /// that the process answering a server's clicks is also the one drawing its boards, which
-    /// keeps one writer of a board message at a time (see `discord::delivery`). Its bot player
-    /// likewise searches the bot's turns in those servers' games, and another's once
-    /// [`super::bot::FOREIGN_TURN_GRACE`] has passed, and its review loop reviews those games
-    /// (another's after [`super::review::FOREIGN_REVIEW_GRACE`]), so that processes do not all
-    /// do the same searches. Its scheduler handles those servers' due games only, and gives the
-    /// grace after downtime per shard (see [`super::scheduler`]).
+    /// passed since it came due (when it was recorded, or its retry's time) with nobody taking
+    /// it (its shard's process may be down). So that the process answering a server's clicks
+    /// is also the one drawing its boards, which keeps one writer of a board message at a time
+    /// (see `discord::delivery`). Its bot player likewise searches the bot's turns in those
+    /// servers' games, and another's once [`super::bot::FOREIGN_TURN_GRACE`] has passed, and
+    /// its review loop reviews those games (another's after
+    /// [`super::review::FOREIGN_REVIEW_GRACE`]), so that processes do not all do the same
+    /// searches. Its scheduler handles those servers' due games only, and gives the grace after
+    /// downtime per shard (see [`super::scheduler`]).
     #[must_use]
     pub fn with_shards(mut self, first: u32, last: u32, count: u32) -> Host {
         self.shards = Some(store::outbox::ServedShards { first, last, count });
         self
     }
 
-    /// The shard condition of a look at the outbox at `now_ms` (see [`Host::with_shards`]).
+    /// The shard condition of a look at the outbox at `now_ms` (see [`Host::with_shards`]): the
+    /// moment, in unix milliseconds, by which another shard's item must have come due.
     fn served(&self, now_ms: i64) -> Option<(store::outbox::ServedShards, i64)> {
-        let grace = i64::try_from(FOREIGN_GRACE.as_secs()).unwrap_or(i64::MAX);
-        self.shards.map(|shards| (shards, (now_ms / 1000).saturating_sub(grace)))
+        let grace = i64::try_from(FOREIGN_GRACE.as_millis()).unwrap_or(i64::MAX);
+        self.shards.map(|shards| (shards, now_ms.saturating_sub(grace)))
     }
 
     fn lease_until(&self, now_ms: i64) -> i64 {

@@ -257,7 +257,8 @@ macro_rules! claimable_sql {
          FROM outbox o WHERE o.state = 'pending' AND o.not_before_ms <= $1 \
          AND NOT EXISTS (SELECT 1 FROM outbox e WHERE e.lane = o.lane AND e.state = 'pending' AND e.id < o.id) \
          AND NOT EXISTS (SELECT 1 FROM outbox_claims c WHERE c.lane = o.lane AND c.lease_until_ms > $2) \
-         AND (o.guild_id IS NULL OR (o.guild_id >> 22) % $4 BETWEEN $5 AND $6 OR o.created_at <= $7) \
+         AND (o.guild_id IS NULL OR (o.guild_id >> 22) % $4 BETWEEN $5 AND $6 \
+              OR (o.created_at <= $7 AND o.not_before_ms <= $8)) \
          AND (o.guild_id IS NULL OR NOT EXISTS (SELECT 1 FROM servers s WHERE s.id = o.guild_id AND s.left_at IS NOT NULL)) \
          ORDER BY +o.id LIMIT $3"
     };
@@ -276,8 +277,9 @@ impl ServedShards {
     pub const ALL: ServedShards = ServedShards { first: 0, last: 0, count: 1 };
 
     /// What a query's shard condition binds, `(count, first, last, foreign_after)`, for
-    /// `shards` and the moment before which another shard's work is anyone's. Without shards,
-    /// shard 0 of 1: every server's. (A count of 0 would divide by zero.)
+    /// `shards` and the moment before which another shard's work is anyone's (in the unit the
+    /// query compares it in). Without shards, shard 0 of 1: every server's. (A count of 0 would
+    /// divide by zero.)
     pub(crate) fn bound(shards: Option<(ServedShards, i64)>) -> (i64, i64, i64, i64) {
         let (served, foreign_after) = shards.unwrap_or((ServedShards::ALL, 0));
         (i64::from(served.count.max(1)), i64::from(served.first), i64::from(served.last), foreign_after)
@@ -288,11 +290,15 @@ impl ServedShards {
 /// whose lease still runs (this one included: a lane this process delivers is not taken again),
 /// oldest first, at most `limit`. Items of a server the bot left wait until it is back (Discord
 /// would refuse them, and every refusal counts toward its limit of invalid requests). With
-/// `shards`, only the items of servers on those shards, of no server, or recorded at or before
-/// `foreign_after` (unix seconds: an item the process of its shard has not taken by then,
-/// perhaps because it is down, is anyone's). With `lock` (`PostgreSQL`, in a write transaction)
-/// the items are locked `FOR UPDATE SKIP LOCKED`, so that processes looking at once each get
-/// other lanes instead of waiting for one another's. Taking a lane is [`claim`].
+/// `shards`, only the items of servers on those shards, of no server, or that came due at or
+/// before `foreign_due_ms` (unix milliseconds: an item the process of its shard has not taken
+/// by then, perhaps because it is down, is anyone's). An item comes due when it is recorded
+/// and again at each retry's time: the process of its shard gives its lane back while it waits
+/// out a retry (Discord's 429 or 5xx) and takes it again when the retry is due, so counting
+/// from the item's recording would hand a lane its live process is retrying to whichever
+/// process looked first. With `lock` (`PostgreSQL`, in a write transaction) the items are
+/// locked `FOR UPDATE SKIP LOCKED`, so that processes looking at once each get other lanes
+/// instead of waiting for one another's. Taking a lane is [`claim`].
 pub async fn claimable(
     conn: &mut AnyConnection,
     now_ms: i64,
@@ -305,7 +311,8 @@ pub async fn claimable(
     } else {
         claimable_sql!()
     };
-    let (count, first, last, foreign_after) = ServedShards::bound(shards);
+    let (count, first, last, foreign_due_ms) = ServedShards::bound(shards);
+    // `created_at` is in whole seconds, a retry's time in milliseconds.
     sqlx::query_as(sql)
         .bind(now_ms)
         .bind(now_ms)
@@ -313,7 +320,8 @@ pub async fn claimable(
         .bind(count)
         .bind(first)
         .bind(last)
-        .bind(foreign_after)
+        .bind(foreign_due_ms.div_euclid(1000))
+        .bind(foreign_due_ms)
         .fetch_all(conn)
         .await
 }
@@ -437,7 +445,7 @@ mod tests {
         let options = sqlx::sqlite::SqliteConnectOptions::new().filename(&path).create_if_missing(true);
         let mut conn = sqlx::SqliteConnection::connect_with(&options).await.unwrap();
         crate::store::migrate::run_on_connection(&mut conn).await.unwrap();
-        let steps = plan(&mut conn, claimable_sql!(), &[0, 0, 50, 4, 1, 2, 0]).await;
+        let steps = plan(&mut conn, claimable_sql!(), &[0, 0, 50, 4, 1, 2, 0, 0]).await;
         assert!(steps.iter().any(|s| s.contains("outbox_pending")), "{steps:?}");
         assert!(
             !steps.iter().any(|s| s.starts_with("SCAN") && !s.contains("INDEX")),
