@@ -228,6 +228,60 @@ async fn a_postgres_connection_ended_while_idle_is_replaced_before_an_operation_
     admin.close().await.unwrap();
 }
 
+/// A connection lost in the middle of an operation (the server restarted, a failover, an
+/// administrator ending the session) is told as such, not as a disk that cannot be written: the
+/// operator is not sent to look at disks, and the player is not promised that nothing was saved,
+/// which is not known when the connection died during the commit. The next click goes through.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_lost_postgres_connection_is_not_reported_as_a_disk_that_cannot_be_written() {
+    use sqlx::Connection;
+    use tafl_bot::host::StorageFault;
+    use tafl_bot::present::Lang;
+    use tafl_bot::present::text::host_error;
+    let Some(database) = support::postgres::database().await else { return };
+    let host = Host::new(Db::open(&database.url).await.unwrap());
+    let id = game(&host, "copenhagen").await.id;
+    // Another session holds the game, so the move's statement is waiting when its connection ends.
+    let mut blocker = sqlx::PgConnection::connect(&database.url).await.unwrap();
+    let mut held = blocker.begin().await.unwrap();
+    sqlx::query("SELECT id FROM games WHERE id = $1 FOR UPDATE").bind(id).execute(&mut *held).await.unwrap();
+    let playing = {
+        let host = host.clone();
+        tokio::spawn(async move { host.play(id, alice().id, "d1-d3", Some(0), NOW).await })
+    };
+    let mut admin = sqlx::PgConnection::connect(&database.url).await.unwrap();
+    let mut ended: Vec<bool> = Vec::new();
+    for _ in 0..50 {
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        ended = sqlx::query_scalar(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() \
+             AND application_name = 'tafl-bot' AND wait_event_type = 'Lock'",
+        )
+        .fetch_all(&mut admin)
+        .await
+        .unwrap();
+        if !ended.is_empty() {
+            break;
+        }
+    }
+    assert_eq!(ended, [true], "the waiting move's connection was ended");
+    let error = playing.await.unwrap().expect_err("the move's connection was lost");
+    held.rollback().await.unwrap();
+    assert_eq!(error, HostError::Storage(StorageFault::ConnectionLost));
+    assert_eq!(
+        host_error(&error, Lang::discord(None)),
+        "The server lost its connection to the database, so this may or may not have been saved; \
+         look at the board before you try again."
+    );
+    assert!(
+        host_error(&error, Lang::discord(Some("ru")))
+            .starts_with("Бот потерял связь с базой данных, поэтому неизвестно, сохранилось ли действие")
+    );
+    host.play(id, alice().id, "d1-d3", Some(0), NOW).await.expect("the next move goes through");
+    admin.close().await.unwrap();
+    blocker.close().await.unwrap();
+}
+
 /// On `SQLite`, writes from the bot's own loops (a background handle) let a person's write go
 /// first: however many of them wait, a person's write waits for the one in progress and at most
 /// one background write. Runs on one thread, so that every waiter is queued (tasks block on the

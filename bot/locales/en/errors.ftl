@@ -111,6 +111,7 @@ error-record-too-long = The record has { $plies } plies; games of at most { $max
 error-storage-disk-full = The server's disk is full, so nothing was saved; try again once the bot's operator has freed space.
 error-storage-io = The server could not write to its disk, so nothing was saved; try again later, and tell the bot's operator if it goes on.
 error-storage-busy = The server's database is busy, so nothing was saved; try again in a moment.
+error-storage-connection-lost = The server lost its connection to the database, so this may or may not have been saved; look at the board before you try again.
 error-record-unplayable = The record's rules cannot be played.
 error-record-move = Ply { $ply } of the record cannot be played. { $why }
 error-record-contradictory-result = The record's result tag names a different winner from its moves; correct the tag or leave it out.

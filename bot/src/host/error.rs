@@ -10,7 +10,9 @@ use super::board::OfferKind;
 use super::clock::ClockError;
 use super::types::{ChallengeState, OfferAction, User};
 
-/// Why the host refused or could not do something. On every variant, nothing was changed.
+/// Why the host refused or could not do something. On every variant, nothing was changed, but
+/// for a lost database connection ([`StorageFault::ConnectionLost`]), which may have come after
+/// the change was committed.
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum HostError {
     /// An unknown variant or option, or options that make no playable rule set.
@@ -99,8 +101,9 @@ pub enum HostError {
     /// An OTN record that cannot be read or replayed.
     #[error("bad record: {0}")]
     BadRecord(RecordFault),
-    /// The database could not store the change (nothing was saved); the words say why, so
-    /// that "try again" is not promised when it cannot help until someone frees the disk.
+    /// The database could not store the change (nothing was saved, or, when the connection
+    /// was lost, perhaps it was); the words say why, so that "try again" is not promised when
+    /// it cannot help until someone frees the disk.
     #[error("storage fault: {0:?}")]
     Storage(StorageFault),
     /// A bot level outside 1 to 5 (as given).
@@ -169,6 +172,12 @@ pub enum StorageFault {
     /// (`retrying!` in the host) and then reports [`StorageFault::Busy`].
     #[error("conflict with a concurrent transaction")]
     Conflict,
+    /// The connection to the `PostgreSQL` server broke (the server restarted or shut down, a
+    /// network cut, a session ended by an administrator). Unlike every other fault, the change
+    /// may have been saved: the connection can die after the server committed and before the
+    /// answer arrived. Not retried, for that reason.
+    #[error("database connection lost")]
+    ConnectionLost,
 }
 
 impl StorageFault {
@@ -177,7 +186,9 @@ impl StorageFault {
     #[must_use]
     pub fn of(error: &sqlx::Error) -> Option<StorageFault> {
         match error {
-            sqlx::Error::Io(_) => Some(StorageFault::Io),
+            // A socket's error: `SQLite`'s disk errors come as its result codes (below), so an
+            // I/O error is `PostgreSQL`'s connection breaking, never a disk.
+            sqlx::Error::Io(_) => Some(StorageFault::ConnectionLost),
             sqlx::Error::PoolTimedOut => Some(StorageFault::Busy),
             sqlx::Error::Database(db) if db.try_downcast_ref::<sqlx::postgres::PgDatabaseError>().is_some() => {
                 // https://www.postgresql.org/docs/current/errcodes-appendix.html
@@ -188,9 +199,10 @@ impl StorageFault {
                     // query_canceled (the statement timeout), lock_not_available, too_many_connections…
                     "57014" | "55P03" => Some(StorageFault::Busy),
                     _ if code.starts_with("53") => Some(StorageFault::Busy),
-                    // io_error, data_corrupted, the server shutting down, the connection lost
+                    // io_error, data_corrupted, index_corrupted: the server's disk
                     "58030" | "XX001" | "XX002" => Some(StorageFault::Io),
-                    _ if code.starts_with("57P") || code.starts_with("08") => Some(StorageFault::Io),
+                    // the server shutting down or ending the session, the connection failing
+                    _ if code.starts_with("57P") || code.starts_with("08") => Some(StorageFault::ConnectionLost),
                     _ => None,
                 }
             }

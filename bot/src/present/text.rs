@@ -328,6 +328,7 @@ pub fn host_error(error: &HostError, lang: Lang) -> String {
         HostError::BadRecord(fault) => record_fault(fault, lang),
         HostError::Storage(StorageFault::DiskFull) => tr!(lang, "error-storage-disk-full"),
         HostError::Storage(StorageFault::Io) => tr!(lang, "error-storage-io"),
+        HostError::Storage(StorageFault::ConnectionLost) => tr!(lang, "error-storage-connection-lost"),
         // A conflict is retried by the host; one that outlasts the retries is a busy database.
         HostError::Storage(StorageFault::Busy | StorageFault::Conflict) => tr!(lang, "error-storage-busy"),
         HostError::BadLevel(level) => tr!(lang, "error-bad-level", level = *level),
