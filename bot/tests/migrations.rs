@@ -269,6 +269,58 @@ async fn a_database_written_by_a_newer_binary_is_refused_with_one_sentence() {
     assert!(!error.contains('\n'), "one line: {error}");
 }
 
+/// README (Upgrades): "a database written by a newer version is refused with one sentence", and
+/// an old process that starts on a database its successor migrated refuses it. On `PostgreSQL`,
+/// the backend of processes sharing one database, the sentence is `SQLite`'s, not sqlx's
+/// "migration 24 was previously applied but is missing in the resolved migrations"; so are those
+/// for a migration whose file changed and for one left unfinished.
+#[tokio::test]
+async fn a_postgres_database_from_a_newer_tafl_bot_is_refused_saying_so() {
+    use sqlx::Connection;
+    let Some(database) = support::postgres::database().await else { return };
+    Db::open(&database.url).await.unwrap().close().await;
+    let mut conn = sqlx::PgConnection::connect(&database.url).await.unwrap();
+    let latest = tafl_bot::store::postgres::latest_version();
+    let refusal = || async { Db::open(&database.url).await.expect_err("the database is refused").to_string() };
+    // Two migrations of a newer tafl-bot: the sentence names the newest.
+    for version in [latest + 1, latest + 2] {
+        sqlx::query(
+            "INSERT INTO _sqlx_migrations (version, description, success, checksum, execution_time) \
+             VALUES ($1, 'from a newer tafl-bot', TRUE, $2, 1)",
+        )
+        .bind(version)
+        .bind(vec![0u8; 48])
+        .execute(&mut conn)
+        .await
+        .unwrap();
+    }
+    assert_eq!(
+        refusal().await,
+        format!(
+            "the database was written by a newer tafl-bot (schema version {}; this one knows up to {latest}); \
+             run that newer version, or restore a backup made before the upgrade",
+            latest + 2
+        )
+    );
+    sqlx::query("DELETE FROM _sqlx_migrations WHERE version > $1").bind(latest).execute(&mut conn).await.unwrap();
+    // A migration this tafl-bot has, recorded with other contents.
+    sqlx::query("UPDATE _sqlx_migrations SET checksum = $1 WHERE version = 2")
+        .bind(vec![1u8; 48])
+        .execute(&mut conn)
+        .await
+        .unwrap();
+    let changed = refusal().await;
+    assert!(changed.starts_with("migration 2 recorded in the database differs from this tafl-bot's own"), "{changed}");
+    // A migration recorded as failed.
+    sqlx::query("UPDATE _sqlx_migrations SET success = FALSE WHERE version = 2").execute(&mut conn).await.unwrap();
+    let dirty = refusal().await;
+    assert!(dirty.starts_with("migration 2 was left unfinished"), "{dirty}");
+    for sentence in [&changed, &dirty] {
+        assert!(!sentence.contains('\n') && !sentence.contains("resolved migrations"), "{sentence}");
+    }
+    conn.close().await.unwrap();
+}
+
 #[tokio::test]
 async fn upgrading_a_database_with_games_backs_it_up_beside_the_file_first() {
     let path = temp_path("backup");

@@ -413,12 +413,10 @@ async fn open_target(options: PgConnectOptions) -> Result<PgConnection, MigrateD
         let _ = conn.close().await;
         return Err(error);
     }
-    if let Err(error) = crate::store::postgres::MIGRATOR.run(&mut conn).await {
+    if let Err(error) = crate::store::postgres::migrate_connection(&mut conn).await {
         let _ = conn.close().await;
         return Err(match error {
-            sqlx::migrate::MigrateError::VersionMissing(found) => {
-                MigrateDbError::TargetNewer { found, known: crate::store::postgres::latest_version() }
-            }
+            MigrateError::Newer { found, known } => MigrateDbError::TargetNewer { found, known },
             other => MigrateDbError::TargetMigrate { reason: one_line(&other.to_string()) },
         });
     }

@@ -61,7 +61,7 @@ pub enum MigrateError {
     )]
     Newer { found: i64, known: i64 },
     #[error(
-        "migration {version} recorded in the database differs from this tafl-bot's migrations/ file; the database was made by a different build"
+        "migration {version} recorded in the database differs from this tafl-bot's own; the database was made by a different build of tafl-bot, so run that build, or restore a backup made before it"
     )]
     Changed { version: i64 },
     #[error("migration {version} was left unfinished by another program; restore a backup of the database")]
@@ -70,6 +70,9 @@ pub enum MigrateError {
     Backup(sqlx::Error),
     #[error("migration {version} ({description}) failed and was rolled back: {source}")]
     Failed { version: i64, description: String, source: sqlx::Error },
+    /// Any other refusal of sqlx's migrator (`PostgreSQL`'s, see [`super::postgres::migrate`]).
+    #[error("the migrations failed: {0}")]
+    Migrator(sqlx::migrate::MigrateError),
     #[error("{0}")]
     Database(#[from] sqlx::Error),
 }
@@ -81,12 +84,20 @@ pub fn latest_version() -> i64 {
 }
 
 fn migrations() -> impl Iterator<Item = &'static Migration> {
-    MIGRATOR.iter().filter(|m| matches!(m.migration_type, MigrationType::Simple | MigrationType::ReversibleUp))
+    up_migrations(&MIGRATOR)
 }
+
+/// The migrations of `migrator` that bring a database up.
+fn up_migrations(migrator: &Migrator) -> impl Iterator<Item = &Migration> {
+    migrator.iter().filter(|m| matches!(m.migration_type, MigrationType::Simple | MigrationType::ReversibleUp))
+}
+
+/// The query that reads [`Applied`] records, oldest first.
+pub(crate) const APPLIED_SQL: &str = "SELECT version, success, checksum FROM _sqlx_migrations ORDER BY version";
 
 /// One applied migration as `_sqlx_migrations` records it.
 #[derive(Debug, sqlx::FromRow)]
-struct Applied {
+pub(crate) struct Applied {
     version: i64,
     success: bool,
     checksum: Vec<u8>,
@@ -125,11 +136,8 @@ async fn run_on(conn: &mut SqliteConnection) -> Result<(), MigrateError> {
         )",
     )
     .await?;
-    let applied: Vec<Applied> =
-        sqlx::query_as("SELECT version, success, checksum FROM _sqlx_migrations ORDER BY version")
-            .fetch_all(&mut *conn)
-            .await?;
-    check_applied(&applied)?;
+    let applied: Vec<Applied> = sqlx::query_as(APPLIED_SQL).fetch_all(&mut *conn).await?;
+    check_applied(&MIGRATOR, &applied)?;
     let pending: Vec<&Migration> = migrations().filter(|m| !applied.iter().any(|a| a.version == m.version)).collect();
     let mut backed_up = false;
     for migration in pending {
@@ -145,18 +153,21 @@ async fn run_on(conn: &mut SqliteConnection) -> Result<(), MigrateError> {
     Ok(())
 }
 
-/// Refuses a history this binary does not know: a newer one, a changed file, or a failed run.
-fn check_applied(applied: &[Applied]) -> Result<(), MigrateError> {
-    let known = latest_version();
-    if let Some(found) = applied.iter().map(|a| a.version).filter(|v| !migrations().any(|m| m.version == *v)).max() {
+/// Refuses a history `ours` (this binary's migrations of one backend) does not continue: a
+/// newer one, a changed file, or a failed run.
+pub(crate) fn check_applied(ours: &Migrator, applied: &[Applied]) -> Result<(), MigrateError> {
+    let known = up_migrations(ours).map(|m| m.version).max().unwrap_or(0);
+    if let Some(found) =
+        applied.iter().map(|a| a.version).filter(|v| !up_migrations(ours).any(|m| m.version == *v)).max()
+    {
         return Err(MigrateError::Newer { found, known });
     }
     for record in applied {
         if !record.success {
             return Err(MigrateError::Dirty { version: record.version });
         }
-        let ours = migrations().find(|m| m.version == record.version).map(|m| &*m.checksum);
-        if ours != Some(record.checksum.as_slice()) {
+        let checksum = up_migrations(ours).find(|m| m.version == record.version).map(|m| &*m.checksum);
+        if checksum != Some(record.checksum.as_slice()) {
             return Err(MigrateError::Changed { version: record.version });
         }
     }

@@ -209,10 +209,9 @@ pub enum OpenError {
         "DATABASE_URL starts with no kind of database before its colon; use sqlite://FILE (e.g. {DEFAULT_URL}) or postgres://USER@HOST/DATABASE"
     )]
     NoScheme,
+    /// The migrations of either backend (see [`postgres::migrate`]).
     #[error("{0}")]
     Migrate(#[from] migrate::MigrateError),
-    #[error("the PostgreSQL migrations failed: {0}")]
-    MigratePostgres(#[from] sqlx::migrate::MigrateError),
     /// `SQLite` creates a missing file, not a missing folder, and says only "unable to open
     /// database file".
     #[error("its folder {} does not exist; create it, or name a file in a folder that does", folder.display())]

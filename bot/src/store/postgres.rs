@@ -10,7 +10,8 @@
 //!
 //! sqlx's own migrator is enough here, unlike on `SQLite` (see [`super::migrate`]): `PostgreSQL`'s
 //! DDL is transactional, so every file commits together with its `_sqlx_migrations` record, and
-//! sqlx takes an advisory lock, so processes starting at once migrate one after the other.
+//! sqlx takes an advisory lock, so processes starting at once migrate one after the other. Only
+//! its refusals are put in the words `SQLite`'s migrator uses ([`migrate`]).
 
 use std::time::Duration;
 
@@ -18,6 +19,8 @@ use sqlx::Connection;
 use sqlx::migrate::Migrator;
 use sqlx::postgres::{PgConnectOptions, PgConnection, PgPool, PgPoolOptions};
 
+use super::OpenError;
+use super::migrate::{self as sqlite_migrate, Applied, MigrateError};
 use super::pool::PoolSettings;
 
 /// Every `PostgreSQL` migration of this binary, embedded from `migrations/postgres/`.
@@ -46,10 +49,72 @@ pub async fn connect(options: &PgConnectOptions) -> Result<PgConnection, sqlx::E
     }
 }
 
+/// Brings the database of `pool` to [`latest_version`] with [`MIGRATOR`]. A history this binary
+/// cannot continue is refused in the sentence `SQLite`'s migrator says it in: a database migrated
+/// by a newer tafl-bot (which sqlx calls "migration 24 was previously applied but is missing in
+/// the resolved migrations"), a migration whose file changed, one left unfinished.
+///
+/// Through a pool, not a connection: sqlx's migrator on a `&mut PgConnection` makes a future
+/// that is not `Send` for every lifetime, and `tafl-bot run` opens its database in a spawned
+/// task. A one-connection pool keeps the migrations on one session.
+pub async fn migrate(pool: &PgPool) -> Result<(), MigrateError> {
+    let Err(error) = MIGRATOR.run(pool).await else { return Ok(()) };
+    if !refuses_history(&error) {
+        return Err(failure(error));
+    }
+    let mut conn = pool.acquire().await?;
+    Err(history_refusal(error, &mut conn).await)
+}
+
+/// [`migrate`] on one connection, for tools that go on using it (`tafl-bot migrate-db`).
+pub async fn migrate_connection(conn: &mut PgConnection) -> Result<(), MigrateError> {
+    let Err(error) = MIGRATOR.run(&mut *conn).await else { return Ok(()) };
+    if !refuses_history(&error) {
+        return Err(failure(error));
+    }
+    Err(history_refusal(error, conn).await)
+}
+
+/// Whether sqlx refused the history recorded in the database: a migration it does not have,
+/// one that differs from its file, one left unfinished.
+fn refuses_history(error: &sqlx::migrate::MigrateError) -> bool {
+    use sqlx::migrate::MigrateError as Sqlx;
+    matches!(error, Sqlx::VersionMissing(_) | Sqlx::VersionMismatch(_) | Sqlx::Dirty(_))
+}
+
+/// sqlx's refusal of the history, said from the whole history read on `conn`: sqlx names the
+/// first record it stopped at, the check names the case and the newest version a newer
+/// tafl-bot applied.
+async fn history_refusal(error: sqlx::migrate::MigrateError, conn: &mut PgConnection) -> MigrateError {
+    let applied: Vec<Applied> = match sqlx::query_as(sqlite_migrate::APPLIED_SQL).fetch_all(&mut *conn).await {
+        Ok(applied) => applied,
+        Err(read) => return MigrateError::Database(read),
+    };
+    match sqlite_migrate::check_applied(&MIGRATOR, &applied) {
+        Err(refused) => refused,
+        // Only when the history changed since sqlx read it.
+        Ok(()) => MigrateError::Migrator(error),
+    }
+}
+
+/// Any other failure of sqlx's migrator, in the words of [`MigrateError`].
+fn failure(error: sqlx::migrate::MigrateError) -> MigrateError {
+    use sqlx::migrate::MigrateError as Sqlx;
+    match error {
+        Sqlx::ExecuteMigration(source, version) => {
+            let description =
+                MIGRATOR.iter().find(|m| m.version == version).map_or_else(String::new, |m| m.description.to_string());
+            MigrateError::Failed { version, description, source }
+        }
+        Sqlx::Execute(error) => MigrateError::Database(error),
+        other => MigrateError::Migrator(other),
+    }
+}
+
 /// Brings the database at `url` to [`latest_version`], then opens a pool on it sized and timed
 /// by `settings` (`statement_timeout` is set on every connection at start-up, so no statement
 /// of the bot waits or runs longer).
-pub async fn open(url: &str, settings: &PoolSettings) -> Result<PgPool, sqlx::Error> {
+pub async fn open(url: &str, settings: &PoolSettings) -> Result<PgPool, OpenError> {
     let options: PgConnectOptions = url.parse()?;
     let options = options.application_name("tafl-bot");
     // Only to learn why the server cannot be reached, if it cannot (see [`connect`]).
@@ -59,9 +124,11 @@ pub async fn open(url: &str, settings: &PoolSettings) -> Result<PgPool, sqlx::Er
     // large table), and so may the wait for the advisory lock another process holds while it
     // migrates.
     let migrating = PgPoolOptions::new().max_connections(1).connect_with(options.clone()).await?;
-    MIGRATOR.run(&migrating).await.map_err(|e| sqlx::Error::Migrate(Box::new(e)))?;
+    let migrated = migrate(&migrating).await;
+    // Closing also ends the advisory lock a refused migration leaves held.
     migrating.close().await;
+    migrated?;
     let timeout_ms = settings.statement_timeout.as_millis().to_string();
     let options = options.options([("statement_timeout", timeout_ms.as_str())]);
-    PgPoolOptions::new().max_connections(settings.max_connections).connect_with(options).await
+    Ok(PgPoolOptions::new().max_connections(settings.max_connections).connect_with(options).await?)
 }
