@@ -282,6 +282,16 @@ async fn a_lost_postgres_connection_is_not_reported_as_a_disk_that_cannot_be_wri
     blocker.close().await.unwrap();
 }
 
+/// sqlx prints `PostgreSQL`'s errors with the line of the server's C source that raised them
+/// ("… at line 948"), which reads as a line of the operator's URL or configuration: the
+/// sentence an operator reads leaves it out.
+#[tokio::test]
+async fn a_postgres_error_sentence_carries_no_server_source_line() {
+    let Some(server) = support::postgres::server() else { return };
+    let error = Db::open(&server.url_of("tafl_no_such_database")).await.unwrap_err().to_string();
+    assert_eq!(error, r#"error returned from database: database "tafl_no_such_database" does not exist"#);
+}
+
 /// On `SQLite`, writes from the bot's own loops (a background handle) let a person's write go
 /// first: however many of them wait, a person's write waits for the one in progress and at most
 /// one background write. Runs on one thread, so that every waiter is queued (tasks block on the

@@ -222,8 +222,8 @@ fn source_options(from: &str) -> Result<(SqliteConnectOptions, PathBuf), Migrate
     if crate::store::sqlite_names_no_file(from) {
         return Err(MigrateDbError::SourceNoFile { given: super::shorten(from, 60) });
     }
-    let options = SqliteConnectOptions::from_str(from)
-        .map_err(|e| MigrateDbError::BadUrl { flag: "from", reason: one_line(&e.to_string()) })?;
+    let options =
+        SqliteConnectOptions::from_str(from).map_err(|e| MigrateDbError::BadUrl { flag: "from", reason: said(&e) })?;
     let path = options.get_filename().to_owned();
     // Never create the source: a mistyped path must not become an empty database to copy.
     Ok((options.create_if_missing(false).foreign_keys(true).busy_timeout(Duration::from_secs(10)), path))
@@ -234,8 +234,8 @@ fn target_options(to: &str) -> Result<PgConnectOptions, MigrateDbError> {
     if !(scheme.eq_ignore_ascii_case("postgres") || scheme.eq_ignore_ascii_case("postgresql")) {
         return Err(MigrateDbError::TargetNotPostgresUrl { scheme: super::shorten(scheme, 20) });
     }
-    let options = PgConnectOptions::from_str(to)
-        .map_err(|e| MigrateDbError::BadUrl { flag: "to", reason: one_line(&e.to_string()) })?;
+    let options =
+        PgConnectOptions::from_str(to).map_err(|e| MigrateDbError::BadUrl { flag: "to", reason: said(&e) })?;
     Ok(options.application_name("tafl-bot migrate-db"))
 }
 
@@ -295,10 +295,8 @@ async fn open_source(options: SqliteConnectOptions, path: &Path) -> Result<Sqlit
 /// database with no tables, and on one of tafl-bot's that holds no more than a new one holds;
 /// one already at this schema gets nothing written, and the later checks judge it.
 async fn may_migrate(target: &mut PgConnection) -> Result<(), MigrateDbError> {
-    let failed = |e: sqlx::Error| MigrateDbError::Target {
-        doing: "reading the target's tables".to_owned(),
-        reason: one_line(&e.to_string()),
-    };
+    let failed =
+        |e: sqlx::Error| MigrateDbError::Target { doing: "reading the target's tables".to_owned(), reason: said(&e) };
     // `pg_class`, not `information_schema`, which shows only what this role may use: another
     // role's tables would make a database look empty. Views and foreign tables count too.
     let tables: Vec<String> = sqlx::query_scalar(
@@ -401,14 +399,14 @@ fn source_error(path: &Path, error: &sqlx::Error) -> MigrateDbError {
     match error.as_database_error().and_then(sqlx::error::DatabaseError::code).as_deref() {
         // SQLITE_NOTADB and SQLITE_CORRUPT.
         Some("26" | "11") => MigrateDbError::SourceNotSqlite { path: path.to_owned() },
-        _ => MigrateDbError::SourceUnreadable { path: path.to_owned(), reason: one_line(&error.to_string()) },
+        _ => MigrateDbError::SourceUnreadable { path: path.to_owned(), reason: said(error) },
     }
 }
 
 async fn open_target(options: PgConnectOptions) -> Result<PgConnection, MigrateDbError> {
     let mut conn = crate::store::postgres::connect(&options)
         .await
-        .map_err(|e| MigrateDbError::TargetUnreachable { reason: one_line(&e.to_string()) })?;
+        .map_err(|e| MigrateDbError::TargetUnreachable { reason: said(&e) })?;
     if let Err(error) = may_migrate(&mut conn).await {
         let _ = conn.close().await;
         return Err(error);
@@ -485,11 +483,9 @@ struct Table {
 
 /// The tables to copy, parents first, with their columns; refuses schemas that differ.
 async fn plan(source: &SqlitePool, target: &mut PgConnection) -> Result<Vec<Table>, MigrateDbError> {
-    let read_source = |e: sqlx::Error| MigrateDbError::Source { reason: one_line(&e.to_string()) };
-    let read_target = |e: sqlx::Error| MigrateDbError::Target {
-        doing: "reading the target's schema".to_owned(),
-        reason: one_line(&e.to_string()),
-    };
+    let read_source = |e: sqlx::Error| MigrateDbError::Source { reason: said(&e) };
+    let read_target =
+        |e: sqlx::Error| MigrateDbError::Target { doing: "reading the target's schema".to_owned(), reason: said(&e) };
 
     let names: Vec<String> = sqlx::query_scalar(
         "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name <> ?",
@@ -623,7 +619,7 @@ enum Value {
 
 /// Column `i` of a source row as a value of `kind`, or what it holds instead (for the error).
 fn source_value(row: &SqliteRow, i: usize, kind: Kind) -> Result<Value, String> {
-    let raw = row.try_get_raw(i).map_err(|e| one_line(&e.to_string()))?;
+    let raw = row.try_get_raw(i).map_err(|e| said(&e))?;
     if raw.is_null() {
         return Ok(Value::Null);
     }
@@ -634,7 +630,7 @@ fn source_value(row: &SqliteRow, i: usize, kind: Kind) -> Result<Value, String> 
         "TEXT" => Kind::Text,
         _ => Kind::Bytes,
     };
-    let decode = |e: sqlx::Error| one_line(&e.to_string());
+    let decode = |e: sqlx::Error| said(&e);
     Ok(match (kind, stored) {
         (Kind::Int, Kind::Int) => Value::Int(row.try_get_unchecked(i).map_err(decode)?),
         (Kind::Bool, Kind::Int) => match row.try_get_unchecked::<i64, _>(i).map_err(decode)? {
@@ -757,9 +753,9 @@ async fn copy_all(
     let start = Instant::now();
     let target_error = |doing: &str| {
         let doing = doing.to_owned();
-        move |e: sqlx::Error| MigrateDbError::Target { doing: doing.clone(), reason: one_line(&e.to_string()) }
+        move |e: sqlx::Error| MigrateDbError::Target { doing: doing.clone(), reason: said(&e) }
     };
-    let read_error = |e: sqlx::Error| MigrateDbError::Source { reason: one_line(&e.to_string()) };
+    let read_error = |e: sqlx::Error| MigrateDbError::Source { reason: said(&e) };
 
     let mut tx = target.begin().await.map_err(target_error("starting the target's transaction"))?;
     tx.execute(AssertSqlSafe(format!("SET LOCAL lock_timeout = '{}s'", LOCK_WAIT.as_secs())))
@@ -848,7 +844,7 @@ async fn ensure_empty(
 ) -> Result<(), MigrateDbError> {
     let failed = |e: sqlx::Error| MigrateDbError::Target {
         doing: "checking that the target is empty".to_owned(),
-        reason: one_line(&e.to_string()),
+        reason: said(&e),
     };
     for table in tables {
         let expected = fresh.get(&table.name).map_or(&[][..], Vec::as_slice);
@@ -960,9 +956,7 @@ async fn read_batch(
     let mut batch: Vec<Batch> = table.columns.iter().map(|c| Batch::new(c.kind)).collect();
     let mut in_batch = 0;
     while in_batch < BATCH_ROWS {
-        let Some(row) =
-            rows.try_next().await.map_err(|e| MigrateDbError::Source { reason: one_line(&e.to_string()) })?
-        else {
+        let Some(row) = rows.try_next().await.map_err(|e| MigrateDbError::Source { reason: said(&e) })? else {
             break;
         };
         for (i, (column, values)) in table.columns.iter().zip(&mut batch).enumerate() {
@@ -998,7 +992,7 @@ async fn insert_batch(
     query
         .execute(target)
         .await
-        .map_err(|e| MigrateDbError::Target { doing: format!("copying {table}"), reason: one_line(&e.to_string()) })?;
+        .map_err(|e| MigrateDbError::Target { doing: format!("copying {table}"), reason: said(&e) })?;
     Ok(())
 }
 
@@ -1027,6 +1021,12 @@ fn describe_key(row: &SqliteRow, table: &Table) -> String {
 /// An error's text on one line, so that the whole failure stays one sentence.
 fn one_line(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// A database error as the reason in one of this command's sentences (see
+/// [`crate::store::describe`]).
+fn said(error: &sqlx::Error) -> String {
+    one_line(&crate::store::describe(error))
 }
 
 #[cfg(test)]

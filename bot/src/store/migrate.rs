@@ -66,14 +66,14 @@ pub enum MigrateError {
     Changed { version: i64 },
     #[error("migration {version} was left unfinished by another program; restore a backup of the database")]
     Dirty { version: i64 },
-    #[error("cannot back up the database before migrating it: {0}")]
+    #[error("cannot back up the database before migrating it: {}", super::describe(.0))]
     Backup(sqlx::Error),
-    #[error("migration {version} ({description}) failed and was rolled back: {source}")]
+    #[error("migration {version} ({description}) failed and was rolled back: {}", super::describe(.source))]
     Failed { version: i64, description: String, source: sqlx::Error },
     /// Any other refusal of sqlx's migrator (`PostgreSQL`'s, see [`super::postgres::migrate`]).
     #[error("the migrations failed: {0}")]
     Migrator(sqlx::migrate::MigrateError),
-    #[error("{0}")]
+    #[error("{}", super::describe(.0))]
     Database(#[from] sqlx::Error),
 }
 

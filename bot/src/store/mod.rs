@@ -227,8 +227,29 @@ pub enum OpenError {
         "it names no database file, and without one every game is lost when the bot stops; name a file, such as {DEFAULT_URL}"
     )]
     NoFile,
-    #[error("{0}")]
+    #[error("{}", describe(.0))]
     Database(#[from] sqlx::Error),
+}
+
+/// A database error in the words of a sentence shown to people (an operator starting the bot,
+/// the console's player): sqlx's own text, without the line of `PostgreSQL`'s C source that
+/// raised the error, which sqlx appends (`database "tafl" does not exist at line 948`) and which
+/// reads as a line of the operator's URL or configuration. Every such sentence takes its
+/// database error through here; logs keep sqlx's full text.
+#[must_use]
+pub fn describe(error: &sqlx::Error) -> String {
+    let text = error.to_string();
+    let line = match error {
+        sqlx::Error::Database(db) => {
+            db.try_downcast_ref::<sqlx::postgres::PgDatabaseError>().and_then(sqlx::postgres::PgDatabaseError::line)
+        }
+        _ => None,
+    };
+    // sqlx writes the line last.
+    match line.and_then(|line| text.strip_suffix(&format!(" at line {line}"))) {
+        Some(shorter) => shorter.to_owned(),
+        None => text,
+    }
 }
 
 /// Whether a connection may go back to the pool after use. A storage error (disk full, I/O error,
