@@ -292,6 +292,74 @@ async fn a_postgres_error_sentence_carries_no_server_source_line() {
     assert_eq!(error, r#"error returned from database: database "tafl_no_such_database" does not exist"#);
 }
 
+/// While `PostgreSQL` is down, an operation answering someone is refused within Discord's 3 s for
+/// an answer (a click is answered without deferring after a few reads), not after sqlx's default
+/// wait of 30 s for a connection; once the server is back, operations go through again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn while_postgres_is_down_an_operation_is_refused_within_discords_three_seconds() {
+    use tafl_bot::host::StorageFault;
+    let Some(database) = support::postgres::database().await else { return };
+    // A TEST_DATABASE_URL server has no cluster of ours to put a relay before.
+    let Some(cluster) = support::postgres::server().and_then(|server| server.cluster()) else { return };
+    let relay = support::relay::Relay::start(([127, 0, 0, 1], cluster.port).into());
+    let url = database.url.replace(&format!(":{}/", cluster.port), &format!(":{}/", relay.port));
+    assert_ne!(url, database.url);
+    let host = Host::new(Db::open(&url).await.unwrap());
+    let id = game(&host, "copenhagen").await.id;
+    host.play(id, alice().id, "d1-d3", Some(0), NOW).await.unwrap();
+    relay.set_down(true);
+    // The pool's connections idle long enough to be checked before use, as after a quiet moment.
+    tokio::time::sleep(std::time::Duration::from_millis(1_500)).await;
+    let started = std::time::Instant::now();
+    let refused = host.show(id).await.map(|game| game.ply).expect_err("the database is down");
+    let waited = started.elapsed();
+    assert!(waited < std::time::Duration::from_secs(3), "refused with {refused:?} only after {waited:?}");
+    assert_eq!(refused, HostError::Storage(StorageFault::Busy));
+    relay.set_down(false);
+    host.play(id, support::bob().id, "f4-f3", Some(1), NOW).await.expect("a move once the server is back");
+}
+
+/// The other side of the refusal above: a person's operation queued behind a busy pool waits
+/// its turn, however long, as long as the database answers others meanwhile; once nothing has
+/// begun for [`store::UNANSWERED_WAIT`], it gives up as the database does not answer.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_persons_operation_waits_its_turn_in_a_busy_pool_while_the_database_answers_others() {
+    use std::time::{Duration, Instant};
+    let Some(database) = support::postgres::database().await else { return };
+    let settings = store::PoolSettings { max_connections: 1, ..store::PoolSettings::default() };
+    let db = Db::open_with_settings(&database.url, &settings).await.unwrap();
+    let busy_for = 3 * store::UNANSWERED_WAIT;
+    let wait_behind = |db: &Db| {
+        let db = db.clone();
+        tokio::spawn(async move {
+            let started = Instant::now();
+            let began = db.begin_read().await.map(drop);
+            (started.elapsed(), began)
+        })
+    };
+    // People's one connection is taken; the bot's own work goes on beside it.
+    let held = db.begin_write().await.unwrap();
+    let background = db.with_urgency(store::Urgency::Background);
+    let answering = tokio::spawn(async move {
+        loop {
+            drop(background.begin_read().await.unwrap());
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    });
+    let waiting = wait_behind(&db);
+    tokio::time::sleep(busy_for).await;
+    held.commit().await.unwrap();
+    let (waited, began) = waiting.await.unwrap();
+    answering.abort();
+    assert!(began.is_ok() && waited >= busy_for, "began after {waited:?}: {began:?}");
+    // The same wait with nothing else beginning.
+    let held = db.begin_write().await.unwrap();
+    let (waited, began) = wait_behind(&db).await.unwrap();
+    held.commit().await.unwrap();
+    assert!(matches!(began, Err(sqlx::Error::PoolTimedOut)), "{began:?}");
+    assert!(waited < busy_for, "gave up after {waited:?}");
+}
+
 /// On `SQLite`, writes from the bot's own loops (a background handle) let a person's write go
 /// first: however many of them wait, a person's write waits for the one in progress and at most
 /// one background write. Runs on one thread, so that every waiter is queued (tasks block on the

@@ -29,14 +29,20 @@ pub async fn handle(ctx: &serenity::Context, data: &Data, component: &serenity::
     let lang = Lang::discord(Some(&component.locale));
     let guild = component.guild_id.map(|g| g.get() as i64);
     let guild_locale = component.guild_locale.as_deref();
-    super::note_caller(data, &component.user, &component.locale, guild, guild_locale).await;
+    // Together, not one after the other: while the database is unreachable each waits
+    // `store::UNANSWERED_WAIT` before it gives up, and the click's own operation after them must
+    // still be refused within Discord's 3 s.
+    let ((), public) = tokio::join!(
+        super::note_caller(data, &component.user, &component.locale, guild, guild_locale),
+        super::server_lang(data, guild, guild_locale, lang)
+    );
     let click = Click {
         http: &ctx.http,
         data,
         component,
         user: User::new(component.user.id.get() as i64, component.user.display_name()),
         lang,
-        public: super::server_lang(data, guild, guild_locale, lang).await,
+        public,
         deferred: AtomicBool::new(false),
     };
     let Ok(control) = component.data.custom_id.parse::<Control>() else {

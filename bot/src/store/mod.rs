@@ -68,6 +68,8 @@ pub mod users;
 
 use std::str::FromStr;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions, AnyTypeInfo, AnyTypeInfoKind, AnyValueRef};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqliteSynchronous};
@@ -280,6 +282,52 @@ async fn reusable(conn: &mut AnyConnection) -> Result<bool, sqlx::Error> {
 /// (see [`pool_options`]).
 const IDLE_BEFORE_PING: std::time::Duration = std::time::Duration::from_secs(1);
 
+/// How long an operation answering someone waits to begin its transaction on `PostgreSQL` while
+/// the database answers nobody (see [`Answered`]). sqlx's pool alone waited 30 s (its acquire
+/// timeout) whenever the server was down or unreachable, retrying a refused connection until
+/// then: every click was refused long after Discord's 3 s for an answer had run out. A click
+/// waits for at most two transactions before it can answer (the caller's record and the server's
+/// language together, then its own operation), so a second each leaves it time to say why. A
+/// short acquire timeout instead would refuse people whenever the pool is merely busy: a burst of
+/// operations queued for its connections rightly waits longer than that while the operations
+/// ahead of it go through (`bot/tests/many_hosts.rs` queues 200 moves per process on 4
+/// connections, and with a 1 s acquire timeout hundreds of them were refused).
+pub const UNANSWERED_WAIT: Duration = Duration::from_secs(1);
+
+/// When a `PostgreSQL` transaction of this process last began, all pools together: proof that the
+/// database answers. An operation answering someone that has waited [`UNANSWERED_WAIT`] to begin
+/// waits on (as long as sqlx's pool lets it) only while others begin meanwhile, so that it waits
+/// behind a busy pool and is refused when the database is down. The bot's own work waits as
+/// sqlx's pool lets it: nobody waits for it, and its loops try again.
+///
+/// `SQLite` has none of this: its connections are files in this process, with no server to be
+/// down, so its pool's only wait is for this process's own work.
+#[derive(Debug)]
+struct Answered {
+    since: Instant,
+    /// Nanoseconds from `since` to the last transaction that began.
+    last: AtomicU64,
+}
+
+impl Answered {
+    fn new() -> Answered {
+        Answered { since: Instant::now(), last: AtomicU64::new(0) }
+    }
+
+    fn now(&self) -> u64 {
+        u64::try_from(self.since.elapsed().as_nanos()).unwrap_or(u64::MAX)
+    }
+
+    fn answered(&self) {
+        self.last.fetch_max(self.now(), Ordering::Relaxed);
+    }
+
+    /// How long the database has answered nobody.
+    fn silent_for(&self) -> Duration {
+        Duration::from_nanos(self.now().saturating_sub(self.last.load(Ordering::Relaxed)))
+    }
+}
+
 /// Whose work a [`Db`] handle does, which decides who goes first when both wait.
 ///
 /// A person who clicked waits for the answer; the bot's own work (delivering the outbox, the
@@ -334,6 +382,8 @@ pub struct Db {
     /// moves whose transactions wait for one another's game locks) could come after the lease
     /// ran out, and the lane would go to another process; the delivery would stop for nothing.
     leases: Option<AnyPool>,
+    /// `PostgreSQL` only: when the database last answered (see [`Answered`]).
+    answered: Arc<Answered>,
 }
 
 impl Db {
@@ -433,6 +483,7 @@ impl Db {
             backend: Backend::Sqlite,
             writers: Arc::default(),
             leases: None,
+            answered: Arc::new(Answered::new()),
         })
     }
 
@@ -467,6 +518,8 @@ impl Db {
             backend: Backend::Postgres,
             writers: Arc::default(),
             leases: Some(leases),
+            // It has just answered: the migrations and the first connection of the pool.
+            answered: Arc::new(Answered::new()),
         })
     }
 
@@ -517,7 +570,7 @@ impl Db {
                 Ok(WriteTx { tx, _turn: Some(turn), _gate: gate })
             }
             Backend::Postgres => {
-                let tx = self.connections().begin_with(POSTGRES_WRITE).await?;
+                let tx = self.begin_postgres(self.connections(), POSTGRES_WRITE, urgency).await?;
                 Ok(WriteTx { tx, _turn: None, _gate: None })
             }
         }
@@ -529,7 +582,11 @@ impl Db {
     /// after its lease ran out.
     pub async fn begin_lease(&self) -> Result<WriteTx, sqlx::Error> {
         match &self.leases {
-            Some(leases) => Ok(WriteTx { tx: leases.begin_with(POSTGRES_WRITE).await?, _turn: None, _gate: None }),
+            Some(leases) => {
+                // Not cut short: the renewal has a deadline of its own (`Host::keep_lane`).
+                let tx = self.begin_postgres(leases, POSTGRES_WRITE, Urgency::Background).await?;
+                Ok(WriteTx { tx, _turn: None, _gate: None })
+            }
             None => self.begin_write_as(Urgency::Interactive).await,
         }
     }
@@ -539,7 +596,52 @@ impl Db {
         match self.backend {
             Backend::Sqlite => self.connections().begin().await,
             // READ COMMITTED would give every statement its own snapshot.
-            Backend::Postgres => self.connections().begin_with("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY").await,
+            Backend::Postgres => {
+                let begin = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY";
+                self.begin_postgres(self.connections(), begin, self.urgency).await
+            }
+        }
+    }
+
+    /// Begins a transaction on `pool` with `statement`, for work of `urgency`.
+    async fn begin_postgres(
+        &self,
+        pool: &AnyPool,
+        statement: &'static str,
+        urgency: Urgency,
+    ) -> Result<Tx, sqlx::Error> {
+        let beginning = pool.begin_with(statement);
+        let tx = match urgency {
+            Urgency::Interactive => self.unless_unanswered(beginning).await,
+            Urgency::Background => beginning.await,
+        };
+        if tx.is_ok() {
+            self.answered.answered();
+        }
+        tx
+    }
+
+    /// `begin`, given up once it has waited [`UNANSWERED_WAIT`] with no transaction of this
+    /// process beginning meanwhile (see [`Answered`]), as sqlx's "pool timed out" (a busy
+    /// database, to the person).
+    async fn unless_unanswered(&self, begin: impl Future<Output = Result<Tx, sqlx::Error>>) -> Result<Tx, sqlx::Error> {
+        tokio::pin!(begin);
+        let started = Instant::now();
+        let mut patience = UNANSWERED_WAIT;
+        loop {
+            if let Ok(begun) = tokio::time::timeout(patience, &mut begin).await {
+                return begun;
+            }
+            let silent = self.answered.silent_for();
+            if silent >= UNANSWERED_WAIT {
+                let waited_ms = started.elapsed().as_millis();
+                tracing::warn!(waited_ms, "the database answers nobody; an operation gives up waiting for it");
+                // Dropping `begin` abandons the connection it waits for, or the BEGIN in flight
+                // (sqlx 0.9.1 rolls it back before the connection is used again).
+                return Err(sqlx::Error::PoolTimedOut);
+            }
+            // Others began meanwhile: this one is queued. Look again once that answer is as old.
+            patience = UNANSWERED_WAIT.saturating_sub(silent);
         }
     }
 

@@ -36,6 +36,8 @@ pub mod scratch;
 #[path = "../../../tests/src/postgres.rs"]
 pub mod postgres;
 
+pub mod relay;
+
 thread_local! {
     /// The backend of the test running on this thread (see [`on`]).
     static BACKEND: Cell<Backend> = const { Cell::new(Backend::Sqlite) };
