@@ -126,7 +126,7 @@ pub enum Fault {
     /// 401, as Discord answers every request made with a bad token.
     Unauthorized,
     /// A refusal for good with Discord's JSON error `code`: 403 "Missing Permissions" (50013),
-    /// 400 "Thread is locked" (50083)…
+    /// 400 "Thread is archived" (50083), 403 "Thread is locked" (160005)…
     Refused { status: u16, code: u64 },
     /// The request waits `millis` before it is carried out and answered as usual, as on a slow
     /// connection; [`FakeDiscord::wait_for_slow_requests`] sees it arrive.
@@ -396,6 +396,14 @@ struct Store {
     threads: Vec<Thread>,
     /// Channels and threads deleted ([`FakeDiscord::delete_channel`]): posts there are refused.
     deleted_channels: HashSet<u64>,
+    /// Threads archived ([`FakeDiscord::archive_thread`]): as on Discord, a message posted there
+    /// unarchives the thread (unless it is locked), but an edit of a message in it is refused
+    /// (50083 "Thread is archived") until a post or `PATCH /channels/{thread}` unarchives it.
+    archived: HashSet<u64>,
+    /// Threads locked by a moderator ([`FakeDiscord::lock_thread`]): the bot (without Manage
+    /// Threads) may neither post nor edit there (160005 "Thread is locked", or 50083 while the
+    /// thread is archived too), nor unarchive it.
+    locked: HashSet<u64>,
     /// The DM channel of each user.
     dms: HashMap<u64, u64>,
     dm_channels: HashSet<u64>,
@@ -447,6 +455,29 @@ impl Store {
             None
         } else {
             Some(self.guilds.get(&channel).copied().unwrap_or(GUILD))
+        }
+    }
+
+    /// Discord's refusal of a post in `channel` when it is a thread locked by a moderator: an
+    /// archived one answers "Thread is archived" (a post cannot unarchive it), an open one
+    /// "Thread is locked".
+    fn closed_thread(&self, channel: u64) -> Option<Answer> {
+        if !self.locked.contains(&channel) {
+            None
+        } else if self.archived.contains(&channel) {
+            Some(discord_error(StatusCode::BAD_REQUEST, "Thread is archived", 50_083))
+        } else {
+            Some(discord_error(StatusCode::FORBIDDEN, "Thread is locked", 160_005))
+        }
+    }
+
+    /// Discord's refusal of an edit of a message in `channel` when it is an archived or a locked
+    /// thread.
+    fn closed_to_edits(&self, channel: u64) -> Option<Answer> {
+        if self.archived.contains(&channel) {
+            Some(discord_error(StatusCode::BAD_REQUEST, "Thread is archived", 50_083))
+        } else {
+            self.closed_thread(channel)
         }
     }
 }
@@ -745,6 +776,33 @@ impl FakeDiscord {
             ("CHANNEL_DELETE", event)
         };
         self.push_event(name, &event, Some(GUILD));
+    }
+
+    /// Archives a thread, as Discord does after its auto-archive duration without activity
+    /// (or a moderator closing it): "Users cannot edit messages ... in archived threads";
+    /// "Sending a message will automatically unarchive the thread, unless the thread has been
+    /// locked by a moderator" (Discord's Threads topic). A member who may send messages there
+    /// unarchives it with `PATCH /channels/{thread}` `{"archived": false}`, unless it is locked.
+    pub fn archive_thread(&self, thread: u64) {
+        lock(&self.shared.store).archived.insert(thread);
+    }
+
+    /// Locks a thread as a moderator would ("Lock Thread": it stays open to read): a bot without
+    /// Manage Threads can no longer create or update messages there, nor unarchive it. Archive
+    /// it too ([`FakeDiscord::archive_thread`]) for a moderator's "Close and Lock".
+    pub fn lock_thread(&self, thread: u64) {
+        lock(&self.shared.store).locked.insert(thread);
+    }
+
+    /// Unlocks a thread (a moderator reopening it); it stays archived if it was.
+    pub fn unlock_thread(&self, thread: u64) {
+        lock(&self.shared.store).locked.remove(&thread);
+    }
+
+    /// Whether a thread is archived now.
+    #[must_use]
+    pub fn is_archived(&self, thread: u64) -> bool {
+        lock(&self.shared.store).archived.contains(&thread)
     }
 
     /// The DM channel the bot opened with `user`.
@@ -1384,6 +1442,11 @@ fn respond(shared: &Shared, request: &Recorded) -> Answer {
             }
             Some(channel) => {
                 let mut store = lock(&shared.store);
+                if let Some(refused) = store.closed_thread(channel) {
+                    return refused;
+                }
+                // Sending a message unarchives a thread that is not locked.
+                store.archived.remove(&channel);
                 let nonce = match &body["nonce"] {
                     Value::String(text) => Some(text.clone()),
                     Value::Number(number) => Some(number.to_string()),
@@ -1409,6 +1472,11 @@ fn respond(shared: &Shared, request: &Recorded) -> Answer {
             match (id(channel), id(message)) {
                 (Some(channel), Some(message)) => {
                     let mut store = lock(&shared.store);
+                    if method == "PATCH"
+                        && let Some(refused) = store.closed_to_edits(channel)
+                    {
+                        return refused;
+                    }
                     // Ephemeral messages exist only for their interaction's webhook.
                     if store.message_mut(message).is_some_and(|m| m.channel_id == channel && !m.is_ephemeral()) {
                         store.message_verb(shared, message, method, &body, &request.parts)
@@ -1419,6 +1487,10 @@ fn respond(shared: &Shared, request: &Recorded) -> Answer {
                 _ => unknown_route(),
             }
         }
+        ("PATCH", ["channels", channel]) => match id(channel) {
+            Some(channel) => modify_thread(shared, channel, &body),
+            None => unknown_route(),
+        },
         ("POST", ["channels", channel, "messages", message, "threads"]) => match (id(channel), id(message)) {
             (Some(channel), Some(message)) => create_thread(shared, channel, Some(message), &body),
             _ => unknown_route(),
@@ -1646,6 +1718,49 @@ fn create_thread(shared: &Shared, parent: u64, message: Option<u64>, body: &Valu
             "thread_metadata": {
                 "archived": false,
                 "auto_archive_duration": archive,
+                "archive_timestamp": TIMESTAMP,
+                "locked": false,
+                "create_timestamp": TIMESTAMP,
+            },
+        }),
+    )
+}
+
+/// `PATCH /channels/{id}` (Modify Channel) for a thread: only `archived: false` is modelled, as
+/// the bot sends it to reopen an archived thread before editing a message there. Discord refuses
+/// it in a locked thread to a member without Manage Threads, and in a deleted one.
+fn modify_thread(shared: &Shared, channel: u64, body: &Value) -> Answer {
+    let mut store = lock(&shared.store);
+    if store.deleted_channels.contains(&channel) {
+        return discord_error(StatusCode::NOT_FOUND, "Unknown Channel", 10_003);
+    }
+    if store.locked.contains(&channel) {
+        return discord_error(StatusCode::FORBIDDEN, "Thread is locked", 160_005);
+    }
+    if body["archived"] == false {
+        store.archived.remove(&channel);
+    }
+    let known = store.threads.iter().find(|t| t.id == channel).cloned();
+    let (parent, name, kind) = known.map_or((None, "thread".to_owned(), 11), |t| (Some(t.parent_id), t.name, t.kind));
+    let guild = store.guild_of(channel).unwrap_or(GUILD);
+    (
+        StatusCode::OK,
+        json!({
+            "id": channel.to_string(),
+            "type": kind,
+            "guild_id": guild.to_string(),
+            "parent_id": parent.map(|p| p.to_string()),
+            "name": name,
+            "owner_id": APPLICATION_ID.to_string(),
+            "last_message_id": null,
+            "rate_limit_per_user": 0,
+            "message_count": 0,
+            "member_count": 1,
+            "total_message_sent": 0,
+            "flags": 0,
+            "thread_metadata": {
+                "archived": store.archived.contains(&channel),
+                "auto_archive_duration": 10_080,
                 "archive_timestamp": TIMESTAMP,
                 "locked": false,
                 "create_timestamp": TIMESTAMP,
