@@ -16,8 +16,13 @@ in_english_and_russian!(
     when_the_thread_cannot_be_made_the_game_goes_on_in_the_channel,
     a_thread_discord_fails_to_make_for_a_while_is_made_once_it_is_back,
     when_a_games_thread_is_deleted_the_game_goes_on_in_the_channel,
-    when_a_games_thread_is_locked_the_game_goes_on_in_the_channel,
+    when_a_games_thread_is_locked_the_game_and_its_board_go_on_in_the_channel,
     a_game_begun_in_a_thread_closed_to_the_bot_never_moves_to_its_channel,
+    a_board_in_a_thread_that_archived_overnight_still_shows_the_next_move,
+    a_board_posted_anew_in_the_games_thread_still_shows_moves_after_the_thread_archived,
+    a_board_in_a_locked_thread_people_opened_catches_up_once_the_thread_reopens,
+    a_challenge_expiring_in_an_archived_thread_has_its_card_closed,
+    a_thread_made_but_whose_answer_was_lost_is_adopted_not_made_twice,
     only_managers_change_the_server_settings,
     personal_settings_round_trip_and_style_the_boards_a_player_shows,
     a_bad_default_clock_is_refused_and_a_good_one_times_new_challenges,
@@ -28,6 +33,7 @@ in_english_and_russian!(
     what_asks_something_of_a_player_who_wants_dms_reaches_them_by_dm,
     a_dm_that_is_the_one_way_left_is_tried_again_after_an_outage,
     a_dm_after_the_games_thread_is_deleted_links_to_the_channel_the_notice_went_to,
+    a_dm_after_the_games_thread_is_locked_links_to_the_channel_the_notice_went_to,
     an_offer_answered_before_its_notice_is_delivered_is_not_sent_by_dm,
     a_deleted_channel_leaves_the_channels_for_games_unless_it_was_the_last,
     a_dm_is_the_one_way_left_when_a_thread_people_opened_is_closed_to_the_bot,
@@ -40,6 +46,10 @@ const NOT_ENGLISH: &[&str] = &["Alice", "Bob", "Eve", "soon", "none"];
 const MANAGE_GUILD: u64 = 1 << 5;
 /// The permissions the fake gives members by default (no Manage Server among them).
 const MEMBER: u64 = 2_248_473_465_835_073;
+/// A thread people opened under [`CHANNEL`] (or a forum post).
+const THREAD: u64 = 1_500_000_000_000_000_103;
+/// Far longer than a delivery takes, far shorter than the sweep's hour of rest.
+const WAIT: std::time::Duration = std::time::Duration::from_secs(12);
 /// A second text channel of the fake server.
 const OTHER_CHANNEL: u64 = 1_500_000_000_000_000_002;
 
@@ -296,29 +306,229 @@ async fn when_a_games_thread_is_deleted_the_game_goes_on_in_the_channel(locale: 
     bot.stop().await;
 }
 
-async fn when_a_games_thread_is_locked_the_game_goes_on_in_the_channel(locale: &'static str) {
-    let (fake, bot) = served("thread-locked").await;
-    let table = Table { fake: &fake, channel: CHANNEL, locale };
-    let (_, thread) = game_with_a_thread(&table).await;
-    // Alice posts the board anew: it goes into the thread, which is still the bot's own.
+/// The board message of game 1 showing ply `ply`, anywhere, if one does within [`WAIT`].
+async fn a_board_at(fake: &FakeDiscord, ply: usize) -> Option<StoredMessage> {
+    let name = format!("game-1-{ply}.png");
+    let deadline = tokio::time::Instant::now() + WAIT;
+    loop {
+        let found = fake
+            .all_messages()
+            .into_iter()
+            .find(|m| !m.deleted && !m.is_ephemeral() && m.attachments.iter().any(|a| a.filename == name));
+        if found.is_some() || tokio::time::Instant::now() > deadline {
+            return found;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+}
+
+/// The statuses Discord answered the bot's edits of message `id` with, for a failure's message.
+fn edits_of(fake: &FakeDiscord, id: u64) -> Vec<u16> {
+    let path = format!("/messages/{id}");
+    fake.requests().iter().filter(|r| r.method == "PATCH" && r.path.ends_with(&path)).map(|r| r.status).collect()
+}
+
+/// A game with a thread whose board a player posted anew (`/tafl board`, "when the history
+/// scrolls away"): the new board lives in the thread. Returns the board and the thread.
+async fn board_posted_in_the_thread(table: &Table<'_>) -> (StoredMessage, u64) {
+    let fake = table.fake;
+    let (_, thread) = game_with_a_thread(table).await;
     let posted = table.command(ALICE, "board", &json!({}), &[]);
     fake.wait_for_original(&posted).await;
     let board =
         fake.wait_for_message("the board posted anew", |m| m.channel_id == thread && !m.attachments.is_empty()).await;
+    (board, thread)
+}
 
-    // A moderator locks the thread: Discord refuses the bot's posts there for good ("Thread is
-    // locked"). The game goes on, its messages back in the channel, and none is lost.
-    let posts_in_thread =
-        move |r: &Recorded| r.method == "POST" && r.path == format!("/api/v10/channels/{thread}/messages");
-    fake.fail_next(posts_in_thread, usize::MAX, Fault::Refused { status: 400, code: 50_083 });
+async fn when_a_games_thread_is_locked_the_game_and_its_board_go_on_in_the_channel(locale: &'static str) {
+    let (fake, bot) = served("thread-locked").await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale };
+    let (board, thread) = board_posted_in_the_thread(&table).await;
+
+    // A moderator locks the thread: Discord refuses the bot's posts and edits there for good
+    // ("Thread is locked"), and its reopening. The game goes on, its messages back in the
+    // channel, and none is lost: the board, which can no longer be edited, is posted anew there.
+    fake.lock_thread(thread);
     let played = table.command(ALICE, "move", &json!({ "notation": "d2-c2" }), &[]);
     assert!(private_answer(&fake, &played).await.starts_with(table.says("You played", "Вы сыграли")));
-    board_at(&fake, board.id, 1, 1).await;
     let your_move = table.says("your move in game #1", "ваш ход в партии №1");
     let notice = fake.wait_for_message("Bob's notice", |m| m.content.contains(your_move)).await;
     assert_eq!(notice.channel_id, CHANNEL, "in the channel, the thread being locked");
-    assert!(fake.requests().iter().any(|r| posts_in_thread(r) && r.status == 400), "the thread was tried first");
+    let shown = a_board_at(&fake, 1).await.expect("a board showing Alice's move");
+    assert_eq!(shown.channel_id, CHANNEL, "the board came back to the channel");
+    assert!(!shown.custom_ids().is_empty(), "with its controls");
+    assert!(edits_of(&fake, board.id).contains(&403), "the board in the thread was tried first");
+
+    // The game goes on there: Bob moves on the new board, which follows.
+    let played = table.command(BOB, "move", &json!({ "notation": "d3-c3" }), &[]);
+    let answer = private_answer(&fake, &played).await;
+    assert!(answer.starts_with(table.says("You played", "Вы сыграли")), "{answer}");
+    board_at(&fake, shown.id, 1, 2).await;
     table.assert_no_english(NOT_ENGLISH);
+    bot.stop().await;
+}
+
+/// A correspondence game challenged in a thread people opened (a forum post, a "games" thread):
+/// its board is the card in that thread. A day without a message there, and Discord archives the
+/// thread (24 h is the usual auto-archive duration; the bot chose none). The next move's board
+/// edit is refused ("Thread is archived"): the bot reopens the thread and edits the board.
+async fn a_board_in_a_thread_that_archived_overnight_still_shows_the_next_move(locale: &'static str) {
+    let (fake, bot) = served("archived-people-thread").await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale };
+    let typed = |player: Player, subcommand: &str, options: &Value, users: &[Player]| {
+        fake.push_interaction(in_thread(table.command_payload(player, subcommand, options, users), CHANNEL, THREAD))
+    };
+    let options = json!({ "opponent": BOB.id, "variant": "brandubh", "side": 0 });
+    let card = fake.wait_for_original(&typed(ALICE, "challenge", &options, &[BOB])).await;
+    assert_eq!(card.channel_id, THREAD);
+    let accept = table.says("Accept", "Принять");
+    let accept = card.button_labels().into_iter().find(|(label, _)| label == accept).expect("an Accept button").1;
+    let _ = table.click(BOB, &card, &accept, None);
+    let begun = table.says("your move: game #1", "ваш ход: партия №1");
+    fake.wait_for_message("Alice's first notice", |m| m.content.contains(begun)).await;
+
+    // A day passes with no message in the thread: Discord archives it.
+    fake.archive_thread(THREAD);
+    // Alice moves (typed in the parent channel: commands cannot be used in an archived thread).
+    let played = table.command(ALICE, "move", &json!({ "notation": "d2-c2" }), &[]);
+    assert!(private_answer(&fake, &played).await.starts_with(table.says("You played", "Вы сыграли")));
+    let board = a_board_at(&fake, 1).await;
+    assert_eq!(
+        board.map(|b| b.id),
+        Some(card.id),
+        "the card shows Alice's move; its edits: {:?}",
+        edits_of(&fake, card.id)
+    );
+    let reopened =
+        fake.requests().iter().any(|r| r.method == "PATCH" && r.path == format!("/api/v10/channels/{THREAD}"));
+    assert!(reopened, "the bot reopened the thread to edit its board");
+    let your_move = table.says("your move in game #1", "ваш ход в партии №1");
+    let notice = fake.wait_for_message("Bob's notice", |m| m.content.contains(your_move)).await;
+    assert_eq!(notice.channel_id, THREAD);
+    table.assert_no_english(NOT_ENGLISH);
+    bot.stop().await;
+}
+
+/// With threads on, a player posts the board anew: it goes into the game's thread. A week with
+/// no message there (a 7-day clock, an untimed game) and the thread is archived; the next move's
+/// board edit is refused, and the bot reopens the thread to make it.
+async fn a_board_posted_anew_in_the_games_thread_still_shows_moves_after_the_thread_archived(locale: &'static str) {
+    let (fake, bot) = served("archived-bot-thread").await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale };
+    let (board, thread) = board_posted_in_the_thread(&table).await;
+    fake.archive_thread(thread);
+    let played = table.command(ALICE, "move", &json!({ "notation": "d2-c2" }), &[]);
+    assert!(private_answer(&fake, &played).await.starts_with(table.says("You played", "Вы сыграли")));
+    let shown = a_board_at(&fake, 1).await;
+    assert_eq!(
+        shown.map(|b| b.id),
+        Some(board.id),
+        "the board in the thread follows; its edits: {:?}",
+        edits_of(&fake, board.id)
+    );
+    let your_move = table.says("your move in game #1", "ваш ход в партии №1");
+    let notice = fake.wait_for_message("Bob's notice", |m| m.content.contains(your_move)).await;
+    assert_eq!(notice.channel_id, thread, "the game stays in its thread");
+    bot.stop().await;
+}
+
+/// A game challenged in a thread people opened, and a moderator locks the thread. The game never
+/// moves to the parent channel (README): its board stays as it was, refused, and no board nor
+/// notice appears in the channel. Once the thread is unlocked, the next move shows on the board.
+async fn a_board_in_a_locked_thread_people_opened_catches_up_once_the_thread_reopens(locale: &'static str) {
+    let (fake, bot) = served("locked-people-thread").await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale };
+    let typed = |player: Player, subcommand: &str, options: &Value, users: &[Player]| {
+        fake.push_interaction(in_thread(table.command_payload(player, subcommand, options, users), CHANNEL, THREAD))
+    };
+    let options = json!({ "opponent": BOB.id, "variant": "brandubh", "side": 0 });
+    let card = fake.wait_for_original(&typed(ALICE, "challenge", &options, &[BOB])).await;
+    let accept = table.says("Accept", "Принять");
+    let accept = card.button_labels().into_iter().find(|(label, _)| label == accept).expect("an Accept button").1;
+    let _ = table.click(BOB, &card, &accept, None);
+    let begun = table.says("your move: game #1", "ваш ход: партия №1");
+    fake.wait_for_message("Alice's first notice", |m| m.content.contains(begun)).await;
+
+    fake.lock_thread(THREAD);
+    let played = table.command(ALICE, "move", &json!({ "notation": "d2-c2" }), &[]);
+    assert!(private_answer(&fake, &played).await.starts_with(table.says("You played", "Вы сыграли")));
+    fake.wait_for("the board's edit, refused", |r| {
+        r.method == "PATCH" && r.path.ends_with(&format!("/messages/{}", card.id)) && r.status == 403
+    })
+    .await;
+    let posts_in_thread = |r: &Recorded| r.method == "POST" && r.path == format!("/api/v10/channels/{THREAD}/messages");
+    fake.wait_for("Bob's notice, refused", |r| posts_in_thread(r) && r.status == 403).await;
+    let in_channel: Vec<StoredMessage> =
+        fake.all_messages().into_iter().filter(|m| m.channel_id == CHANNEL && !m.is_ephemeral()).collect();
+    assert!(in_channel.is_empty(), "nothing in the parent channel: {in_channel:#?}");
+
+    // The moderator reopens the thread; Bob's move shows on the board there.
+    fake.unlock_thread(THREAD);
+    let played = table.command(BOB, "move", &json!({ "notation": "d3-c3" }), &[]);
+    assert!(private_answer(&fake, &played).await.starts_with(table.says("You played", "Вы сыграли")));
+    board_at(&fake, card.id, 1, 2).await;
+    bot.stop().await;
+}
+
+/// A challenge card in a thread people opened expires unanswered after a day: a day in which
+/// nobody wrote in the thread, so Discord archived it. Closing the card (an edit) reopens the
+/// thread: the expired card loses its Accept and Decline buttons.
+async fn a_challenge_expiring_in_an_archived_thread_has_its_card_closed(locale: &'static str) {
+    let fake = FakeDiscord::start().await;
+    let dir = temp_dir("expired-in-archived-thread");
+    let bot = TestBot::start(&fake, &dir);
+    fake.wait_until_ready().await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale };
+    let payload =
+        table.command_payload(ALICE, "challenge", &json!({ "opponent": BOB.id, "variant": "brandubh" }), &[BOB]);
+    let card = fake.wait_for_original(&fake.push_interaction(in_thread(payload, CHANNEL, THREAD))).await;
+    assert_eq!(card.channel_id, THREAD);
+    let db = tafl_bot::store::Db::open(&format!("sqlite://{}", dir.join("tafl.db").display())).await.unwrap();
+    let recorded = "SELECT count(*) FROM challenge_messages WHERE challenge_id = 1";
+    for _ in 0..100 {
+        if sqlx::query_scalar::<_, i64>(recorded).fetch_one(db.pool()).await.unwrap() == 1 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    // A day passes: the thread is archived, and the challenge expires.
+    fake.archive_thread(THREAD);
+    sqlx::query("UPDATE challenges SET expires_at = expires_at - 86400 - 1").execute(db.pool()).await.unwrap();
+    db.close().await;
+    let deadline = tokio::time::Instant::now() + WAIT;
+    let closed = loop {
+        let now = fake.message(card.id).expect("the card");
+        if now.custom_ids().is_empty() || tokio::time::Instant::now() > deadline {
+            break now;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    };
+    assert!(
+        closed.custom_ids().is_empty(),
+        "the expired card still offers {:?}; its edits were answered {:?}",
+        closed.custom_ids(),
+        edits_of(&fake, card.id)
+    );
+    assert!(!fake.is_archived(THREAD), "the thread was reopened to close the card");
+    table.assert_no_english(NOT_ENGLISH);
+    bot.stop().await;
+}
+
+/// Discord makes the thread but its answer is lost; the retry meets "a thread has already been
+/// created for this message" (160004) and adopts it: one thread, notices in it.
+async fn a_thread_made_but_whose_answer_was_lost_is_adopted_not_made_twice(locale: &'static str) {
+    let (fake, bot) = served("thread-lost-answer").await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale };
+    let turned_on = settings(&fake, From::manager(&table, EVE), &[option("threads", json!(true))]);
+    assert!(private_answer(&fake, &turned_on).await.starts_with(table.says("Saved.", "Сохранено.")));
+    fake.fail_next(|r| r.method == "POST" && r.path.ends_with("/threads"), 1, Fault::AppliedThenServerError(502));
+    let board = start_game(&table).await;
+    let begun = table.says("your move: game #1", "ваш ход: партия №1");
+    let notice = fake.wait_for_message("Alice's first notice", |m| m.content.contains(begun)).await;
+    let threads = fake.threads();
+    assert_eq!(threads.len(), 1, "{threads:#?}");
+    assert_eq!(threads[0].id, board.id);
+    assert_eq!(notice.channel_id, threads[0].id);
     bot.stop().await;
 }
 
@@ -326,7 +536,6 @@ async fn when_a_games_thread_is_locked_the_game_goes_on_in_the_channel(locale: &
 /// thread is closed to the bot, its notices are refused, but they never go to the parent
 /// channel, before people who could not see the thread.
 async fn a_game_begun_in_a_thread_closed_to_the_bot_never_moves_to_its_channel(locale: &'static str) {
-    const THREAD: u64 = 1_500_000_000_000_000_103;
     let (fake, bot) = served("thread-begun-closed").await;
     let table = Table { fake: &fake, channel: CHANNEL, locale };
     let typed = |player: Player, subcommand: &str, options: &Value, users: &[Player]| {
@@ -894,6 +1103,29 @@ async fn a_dm_after_the_games_thread_is_deleted_links_to_the_channel_the_notice_
     bot.stop().await;
 }
 
+/// The game's own thread is locked (not deleted): the notice goes back to the channel, and so
+/// does the DM's link. The DM waits for the channel's post instead of going out with the refused
+/// try, linking to the locked thread (the retry's nonce would then return that DM).
+async fn a_dm_after_the_games_thread_is_locked_links_to_the_channel_the_notice_went_to(locale: &'static str) {
+    let (fake, bot) = served("dm-thread-locked").await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale };
+    asks_for_dms(&table, BOB).await;
+    let (_, thread) = game_with_a_thread(&table).await;
+    fake.lock_thread(thread);
+    let played = table.command(ALICE, "move", &json!({ "notation": "d2-c2" }), &[]);
+    assert!(private_answer(&fake, &played).await.starts_with(table.says("You played", "Вы сыграли")));
+    let your_move = table.says("your move in game #1", "ваш ход в партии №1");
+    fake.wait_for_message("Bob's notice", |m| m.channel_id == CHANNEL && m.content.contains(your_move)).await;
+    let dm = fake
+        .wait_for_message("Bob's DM", |m| {
+            m.channel_id != CHANNEL && m.channel_id != thread && m.content.contains(your_move)
+        })
+        .await;
+    assert!(dm.content.ends_with(&format!("https://discord.com/channels/{GUILD}/{CHANNEL}")), "{}", dm.content);
+    assert_eq!(fake.messages_in(dm.channel_id).len(), 1, "one DM");
+    bot.stop().await;
+}
+
 /// Discord fails the notice of Bob's draw offer for a while, and Alice declines it from the board
 /// meanwhile: when the notice goes out at last, it asks nothing of her, and no DM says it does.
 async fn an_offer_answered_before_its_notice_is_delivered_is_not_sent_by_dm(locale: &'static str) {
@@ -968,7 +1200,6 @@ async fn a_deleted_channel_leaves_the_channels_for_games_unless_it_was_the_last(
 /// there (people who could not see it must not be overtaken), its notices are refused, and a
 /// player who asked for DMs is told by DM.
 async fn a_dm_is_the_one_way_left_when_a_thread_people_opened_is_closed_to_the_bot(locale: &'static str) {
-    const THREAD: u64 = 1_500_000_000_000_000_103;
     let (fake, bot) = served("thread-closed-dm").await;
     let table = Table { fake: &fake, channel: CHANNEL, locale };
     asks_for_dms(&table, BOB).await;

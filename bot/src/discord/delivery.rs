@@ -312,8 +312,9 @@ async fn deliver(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(
     // The game's thread was deleted (a moderator tidying up), or is closed to the bot (locked,
     // or its permissions in threads taken away): the game goes on in its channel, and the item
     // is tried again there at once. Without this every later notice, offer and summary was
-    // refused and given up. Only for a post into the game's thread: a refused edit of the board
-    // (a message of the channel) says nothing about the thread.
+    // refused and given up. Only for a post into the game's thread: a refused edit says nothing
+    // of the thread when the message is in the channel, and a board's edit refused in the
+    // thread is judged where it is made (`left_for_channel`).
     if let (BotError::Discord(refused), Some(game)) = (&error, item.show.game())
         && let Some(gone) = thread_refused(discord_code(refused), &item.show)
         && data.host.leave_thread(game, !gone, now()).await?
@@ -394,10 +395,24 @@ fn refused_for_good(error: &serenity::Error) -> bool {
 
 /// Discord's code for a channel (or thread) that does not exist.
 const UNKNOWN_CHANNEL: isize = 10_003;
+/// "Thread is archived": an edit in a thread archived for want of activity (a post would have
+/// reopened it), or a post in one that is archived and locked.
+const THREAD_ARCHIVED: isize = 50_083;
+/// "Thread is locked": a moderator locked the thread, and the bot (without Manage Threads) may
+/// neither post nor edit there, nor reopen it.
+const THREAD_LOCKED: isize = 160_005;
+
+/// Whether Discord's refusal `code` says that a thread is closed to the bot: "Missing Access"
+/// (50001), "Missing Permissions" (50013), "Thread is archived" (50083: for a post, or for an
+/// edit once reopening the thread was refused, see [`edit_message`]), "Thread is locked"
+/// (160005).
+fn closes_thread(code: Option<isize>) -> bool {
+    matches!(code, Some(50_001 | 50_013 | THREAD_ARCHIVED | THREAD_LOCKED))
+}
 
 /// Whether Discord's refusal `code` of `show` means the game's thread is out of reach: gone
-/// (10003: `Some(true)`), or closed to the bot for a post into it ("Missing Access" 50001,
-/// "Missing Permissions" 50013, "Thread is locked" 50083: `Some(false)`).
+/// (10003: `Some(true)`), or closed to the bot for a post into it ([`closes_thread`]:
+/// `Some(false)`).
 fn thread_refused(code: Option<isize>, show: &Show) -> Option<bool> {
     let posts_in_thread = matches!(
         show,
@@ -410,8 +425,30 @@ fn thread_refused(code: Option<isize>, show: &Show) -> Option<bool> {
     );
     match code {
         Some(UNKNOWN_CHANNEL) => Some(true),
-        Some(50_001 | 50_013 | 50_083) if posts_in_thread => Some(false),
+        _ if posts_in_thread && closes_thread(code) => Some(false),
         _ => None,
+    }
+}
+
+/// Edits `message` in `channel`. A message in a thread Discord archived for want of activity (a
+/// day or a week without a message) cannot be edited ("Thread is archived"): the thread is
+/// reopened, as any member who may post there can, and the edit tried again. Without this a
+/// correspondence game's board in a quiet thread stopped following the moves for good. A locked
+/// thread stays closed (its refusal is returned); reopening that fails for a while fails the
+/// edit as any outage does, to be tried again.
+async fn edit_message(
+    http: &serenity::Http,
+    channel: serenity::ChannelId,
+    message: serenity::MessageId,
+    edit: serenity::EditMessage,
+) -> Result<serenity::Message, serenity::Error> {
+    match channel.edit_message(http, message, edit.clone()).await {
+        Err(error) if discord_code(&error) == Some(THREAD_ARCHIVED) => {
+            tracing::info!(channel = channel.get(), "the thread is archived; reopening it to edit a message there");
+            channel.edit_thread(http, serenity::EditThread::new().archived(false)).await?;
+            channel.edit_message(http, message, edit).await
+        }
+        edited => edited,
     }
 }
 
@@ -501,7 +538,7 @@ async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(),
                 what: "a your-move notice",
             });
             data.host.trying(item).await?;
-            let sent = post_with_dm(http, item, &view, message, dm).await?;
+            let sent = post_with_dm(http, data, item, &view, message, dm).await?;
             data.host
                 .notice_posted(item.id, *game, channel.get() as i64, message_id(&sent), Some(message_id(&sent)), now())
                 .await?;
@@ -540,7 +577,7 @@ async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(),
                         edit = edit.new_attachment(file);
                     }
                     let message = serenity::MessageId::new(message.max(1) as u64);
-                    match game_channel(&view).edit_message(http, message, edit).await {
+                    match edit_message(http, game_channel(&view), message, edit).await {
                         Ok(_) => {}
                         Err(error) if is_gone(&error) => {}
                         Err(error) => return Err(error.into()),
@@ -587,7 +624,7 @@ async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(),
                 what: "an offer",
             });
             data.host.trying(item).await?;
-            let sent = post_with_dm(http, item, &view, message, dm).await?;
+            let sent = post_with_dm(http, data, item, &view, message, dm).await?;
             data.host.delivered(item.id, Some(message_id(&sent)), now()).await?;
             Ok(())
         }
@@ -634,7 +671,7 @@ async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(),
             let channel = serenity::ChannelId::new((*channel).max(1) as u64);
             let message = serenity::MessageId::new((*message).max(1) as u64);
             let edit = serenity::EditMessage::new().components(Vec::new());
-            match channel.edit_message(http, message, edit).await {
+            match edit_message(http, channel, message, edit).await {
                 Ok(_) => {}
                 Err(error) if is_gone(&error) => {}
                 Err(error) => return Err(error.into()),
@@ -666,7 +703,7 @@ async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(),
                 ));
                 let edit = serenity::EditMessage::new().content("").embed(embed).components(Vec::new());
                 let channel = serenity::ChannelId::new(channel.max(1) as u64);
-                match channel.edit_message(http, serenity::MessageId::new(message.max(1) as u64), edit).await {
+                match edit_message(http, channel, serenity::MessageId::new(message.max(1) as u64), edit).await {
                     Ok(_) => {}
                     Err(error) if is_gone(&error) => {}
                     Err(error) => return Err(error.into()),
@@ -747,7 +784,7 @@ async fn notice(
     let message = create(item, part).content(content.clone()).allowed_mentions(mentioning(&[to]));
     data.host.trying(item).await?;
     let dm = dm.map(|part| Dm { to, part, content, what });
-    let sent = post_with_dm(http, item, view, message, dm).await?;
+    let sent = post_with_dm(http, data, item, view, message, dm).await?;
     data.host.delivered(item.id, Some(message_id(&sent)), now()).await?;
     Ok(())
 }
@@ -770,32 +807,39 @@ struct Dm {
 ///   the one way left to tell a player who asked for DMs that their clock runs, so the DM goes
 ///   out, and one that fails for a while fails the item as an outage, to be tried again (its
 ///   nonce keeps a DM that did arrive from arriving twice). Unless the refused post was into the
-///   game's thread and the thread is gone: the game then goes back to its channel and the item
-///   is posted there at once ([`thread_refused`]), and that try sends the DM, linking to where
-///   the notice is.
+///   game's thread and the game is about to go back to its channel: the thread is gone, or it
+///   is one the bot opened and is closed to it ([`thread_refused`], `Host::leave_thread`). The
+///   item is then posted in the channel at once, and that try sends the DM, linking to where
+///   the notice is, not to a thread the player cannot use.
 /// - The post fails for a while: the DM waits for the retry, whose post comes first again.
 async fn post_with_dm(
     http: &serenity::Http,
+    data: &Data,
     item: &Pending,
     view: &GameView,
     message: serenity::CreateMessage,
     dm: Option<Dm>,
-) -> Result<serenity::Message, serenity::Error> {
+) -> Result<serenity::Message, BotError> {
     let channel = game_channel(view);
     let sent = channel.send_message(http, message).await;
-    let Some(Dm { to, part, content, what }) = dm else { return sent };
+    let Some(Dm { to, part, content, what }) = dm else { return Ok(sent?) };
     let refused = match &sent {
         Ok(_) => None,
         Err(error) if refused_for_good(error) => Some(error),
-        Err(_) => return sent,
+        Err(_) => return Ok(sent?),
     };
-    // Only a deleted thread surely sends the game back to its channel: a closed one does so only
-    // when the bot opened it (`Host::leave_thread`), and a game in a thread people opened stays,
-    // its item given up, the DM then the one way left.
-    let back_to_channel = view.place.thread.is_some()
-        && refused.is_some_and(|error| thread_refused(discord_code(error), &item.show) == Some(true));
-    if back_to_channel {
-        return sent;
+    // A game in a thread people opened stays there when the thread is only closed (its item is
+    // then given up, and the DM is the one way left); only a deleted thread, or a closed one the
+    // bot opened, sends the game back to its channel.
+    if let (Some(thread), Some(error)) = (view.place.thread, refused) {
+        let back_to_channel = match thread_refused(discord_code(error), &item.show) {
+            Some(true) => true,
+            Some(false) => data.host.own_thread(view.id).await? == Some(thread),
+            None => false,
+        };
+        if back_to_channel {
+            return Ok(sent?);
+        }
     }
     let user = serenity::UserId::new(to.max(1) as u64);
     let link = format!("https://discord.com/channels/{}/{}", view.place.guild, channel.get());
@@ -804,11 +848,11 @@ async fn post_with_dm(
         Ok(_) => {}
         Err(error) if refused.is_some() && !refused_for_good(&error) => {
             tracing::info!(user = to, %error, "could not send {what} by DM, the one way left; trying again");
-            return Err(error);
+            return Err(error.into());
         }
         Err(error) => tracing::info!(user = to, %error, "could not send {what} by DM"),
     }
-    sent
+    Ok(sent?)
 }
 
 async fn obsolete(
@@ -830,7 +874,7 @@ async fn obsolete(
 }
 
 /// Brings a game's board message up to date: edits it, or posts a fresh board when there is
-/// none or it was deleted.
+/// none, it was deleted, or it lies in a thread the game had to leave (see [`left_for_channel`]).
 async fn deliver_board(http: &serenity::Http, data: &Data, item: &Pending, game: GameId) -> Result<(), BotError> {
     let Some(_pen) = data.delivery.pen_for_delivery(game) else {
         // A click is answering with this board: it completes the items it draws, and the lane's
@@ -838,30 +882,58 @@ async fn deliver_board(http: &serenity::Http, data: &Data, item: &Pending, game:
         return Ok(());
     };
     // One snapshot: every board item up to it is covered by this drawing.
-    let state = data.host.board_state(game).await?;
-    let covers = state.covers;
+    let mut state = data.host.board_state(game).await?;
     let lang = server_lang(data, state.game.place.guild).await;
-    let board = board::build(data, &state, Menu::Pieces(0), lang).await?;
-    let ply = board.game.ply;
-    if let Some(stored) = &state.message {
+    let mut board = board::build(data, &state, Menu::Pieces(0), lang).await?;
+    if let Some(stored) = state.message {
         let channel = serenity::ChannelId::new(stored.channel_id.max(1) as u64);
         let message = serenity::MessageId::new(stored.message_id.max(1) as u64);
-        match channel.edit_message(http, message, board.edit()).await {
+        match edit_message(http, channel, message, board.edit()).await {
             Ok(_) => {
-                data.host.board_shown(game, stored.message_id, ply, covers, now()).await?;
+                let ply = board.game.ply;
+                data.host.board_shown(game, stored.message_id, ply, state.covers, now()).await?;
                 return Ok(());
             }
             Err(error) if is_gone(&error) => {
                 tracing::info!(game, "the board message is gone; posting a new one");
+            }
+            Err(error) if left_for_channel(data, &state, stored.channel_id, &error).await? => {
+                tracing::info!(game, %error, "the board's thread is closed to the bot; posting a new board in the game's channel");
+                // Drawn again: the game's place changed, and so does what the board says of it.
+                state = data.host.board_state(game).await?;
+                board = board::build(data, &state, Menu::Pieces(0), lang).await?;
             }
             Err(error) => return Err(error.into()),
         }
     }
     let sent = post_board(http, item, &board).await?;
     let channel = game_channel(&board.game).get() as i64;
-    let (shown, covers) = posted_shows(&sent, &board, covers);
+    let (shown, covers) = posted_shows(&sent, &board, state.covers);
     data.host.replace_board(game, channel, message_id(&sent), shown, covers, now()).await?;
     Ok(())
+}
+
+/// Whether the edit of a game's board in `board_channel`, refused with `error`, is to be replaced
+/// by a new board in the game's channel: the board lies in a thread closed to the bot (locked,
+/// or its access there taken away), and the game is no longer played in that thread. A thread
+/// the bot opened for the game is left here (as a refused post leaves it, see [`deliver`]), so
+/// the game and its board go back to its channel; a game that already left it (a notice was
+/// refused first) only needs the board. A thread people opened keeps its game (README, "Settings
+/// and threads"): the edit stays refused, and the board catches up when the thread reopens.
+async fn left_for_channel(
+    data: &Data,
+    state: &crate::host::BoardState,
+    board_channel: i64,
+    error: &serenity::Error,
+) -> Result<bool, BotError> {
+    let place = &state.game.place;
+    if board_channel == place.channel || !closes_thread(discord_code(error)) {
+        return Ok(false);
+    }
+    if place.thread == Some(board_channel) {
+        return Ok(data.host.leave_thread(state.game.id, true, now()).await?);
+    }
+    Ok(true)
 }
 
 /// The ply a posted board shows and the board items it covers, for [`Host::replace_board`]. A

@@ -205,6 +205,13 @@ impl Host {
         })
     }
 
+    /// The thread the bot opened for a game, if it has one (a game challenged in a thread people
+    /// opened has none of the bot's).
+    pub async fn own_thread(&self, game_id: GameId) -> Result<Option<i64>, HostError> {
+        let mut tx = self.db.begin_read().await?;
+        Ok(store::games::own_thread(&mut tx, game_id).await?)
+    }
+
     /// Forgets the thread of a game whose thread was deleted, or (`opened_only`) one the bot
     /// opened that is closed to it (locked, or its permissions there taken away), so that its
     /// messages go to its channel again; returns whether it forgot one. A game challenged in a

@@ -320,6 +320,16 @@ pub async fn set_thread(conn: &mut AnyConnection, id: i64, thread_id: i64, now: 
     Ok(done.rows_affected() == 1)
 }
 
+/// The thread of a game when the bot opened it (migration 0022); `None` for a game without a
+/// thread or challenged in a thread people opened.
+pub async fn own_thread(conn: &mut AnyConnection, id: i64) -> Result<Option<i64>, sqlx::Error> {
+    let thread: Option<Option<i64>> = sqlx::query_scalar("SELECT thread_id FROM games WHERE id = $1 AND thread_opened")
+        .bind(id)
+        .fetch_optional(conn)
+        .await?;
+    Ok(thread.flatten())
+}
+
 /// Forgets a game's thread (deleted, or closed to the bot): its messages go to its channel again.
 /// With `opened_only`, only a thread the bot opened (migration 0022). False when nothing was
 /// forgotten.
