@@ -12,7 +12,7 @@ use std::sync::Arc;
 use support::{NOW, alice, bob, game, said};
 use tafl_bot::host::bot::MAX_BOT_GAMES;
 use tafl_bot::host::search_pool::SearchPool;
-use tafl_bot::host::{BotPlayer, ChallengeState, Host, HostError, SideChoice, User};
+use tafl_bot::host::{BotPlayer, ChallengeState, Drawn, Host, HostError, SideChoice, User};
 use tokio::sync::Barrier;
 
 const ROUNDS: usize = 60;
@@ -232,7 +232,7 @@ async fn postgres_a_drawing_never_covers_a_board_item_it_did_not_see() {
         let (one, two) = two_hosts().await;
         let a = game(&one, "brandubh").await;
         // The board message shows the start, every board item so far done.
-        one.replace_board(a.id, 2, 900, Some(0), one.pending_board(a.id).await.unwrap(), NOW).await.unwrap();
+        one.replace_board(a.id, 2, 900, Some(Drawn::at(0)), one.pending_board(a.id).await.unwrap(), NOW).await.unwrap();
         assert_eq!(one.pending_board(a.id).await.unwrap(), None);
         let mut holder = one.db().begin_write().await.unwrap();
         tafl_bot::store::games::lock(&mut holder, a.id).await.unwrap();
@@ -241,14 +241,14 @@ async fn postgres_a_drawing_never_covers_a_board_item_it_did_not_see() {
         let held = insert(&mut holder, &lane, "board", &show, ServerOf::Game(a.id), NOW).await.unwrap();
         let other = {
             let two = two.clone();
-            tokio::spawn(async move { two.board_shown(a.id, 900, 5, None, NOW).await })
+            tokio::spawn(async move { two.board_shown(a.id, 900, Drawn::at(5), None, NOW).await })
         };
         tokio::time::sleep(std::time::Duration::from_millis(300)).await;
         // A delivery reads the board to draw it now, the held transaction still open.
         let covers = one.pending_board(a.id).await.unwrap();
         holder.commit().await.unwrap();
         tokio::time::timeout(std::time::Duration::from_secs(5), other).await.expect("it goes on").unwrap().unwrap();
-        one.board_shown(a.id, 900, 0, covers, NOW).await.unwrap();
+        one.board_shown(a.id, 900, Drawn::at(0), covers, NOW).await.unwrap();
         // The held item's change was not in that drawing: it is still to be shown.
         let state: String = sqlx::query_scalar("SELECT state FROM outbox WHERE id = $1")
             .bind(held)

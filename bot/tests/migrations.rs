@@ -249,6 +249,49 @@ async fn threads_from_before_0022_are_the_bots_when_the_board_lives_outside_them
     db.close().await;
 }
 
+/// Boards from before 0024 are taken as showing their game as it is now (over or going on): the
+/// sweep for boards behind their games does not edit every recently finished game's board once
+/// at the upgrade.
+#[tokio::test]
+async fn boards_from_before_0024_show_their_game_as_it_is() {
+    let path = temp_path("boards-shown-over-from-before");
+    let pool = raw_pool(&path).await;
+    sqlx_migrator(23).await.run(&pool).await.unwrap();
+    sqlx::query("INSERT INTO users (id, name, created_at, updated_at) VALUES (1, 'ann', 1, 1), (2, 'ben', 1, 1)")
+        .execute(&pool)
+        .await
+        .unwrap();
+    // Game 1 goes on; game 2 was won by resignation.
+    for (status, finished_at) in [("ongoing", None), ("defenders_win", Some(5_i64))] {
+        let id: i64 = sqlx::query_scalar(
+            "INSERT INTO games (guild_id, channel_id, variant, rules, attacker_id, defender_id, status, finished_at, \
+             created_at, updated_at) VALUES (5, 2, 'brandubh', 'dim:7', 1, 2, ?, ?, 1, 1) RETURNING id",
+        )
+        .bind(status)
+        .bind(finished_at)
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+        sqlx::query(
+            "INSERT INTO board_messages (game_id, channel_id, message_id, shown_ply, updated_at) VALUES (?, 2, ?, 0, 1)",
+        )
+        .bind(id)
+        .bind(100 + id)
+        .execute(&pool)
+        .await
+        .unwrap();
+    }
+    pool.close().await;
+    let db = Db::open_file(&path).await.expect("the old database opens");
+    let over: Vec<(i64, i64)> =
+        sqlx::query_as("SELECT game_id, CASE WHEN shown_over THEN 1 ELSE 0 END FROM board_messages ORDER BY game_id")
+            .fetch_all(db.pool())
+            .await
+            .unwrap();
+    assert_eq!(over, [(1, 0), (2, 1)]);
+    db.close().await;
+}
+
 #[tokio::test]
 async fn a_database_written_by_a_newer_binary_is_refused_with_one_sentence() {
     let path = temp_path("newer");

@@ -6,7 +6,7 @@
 mod support;
 
 use support::{NOW, alice, bob, carol, game, host, request, snapshot};
-use tafl_bot::host::{HostError, OfferAction, OfferEvent, OfferKind, Place, ServerSettings, Show, SideChoice};
+use tafl_bot::host::{Drawn, HostError, OfferAction, OfferEvent, OfferKind, Place, ServerSettings, Show, SideChoice};
 
 /// Every pending item, oldest first, as the delivery task would see them lane by lane.
 async fn pending(host: &tafl_bot::host::Host) -> Vec<Show> {
@@ -135,16 +135,16 @@ support::both! {
     async fn boards_coalesce_and_a_board_left_behind_is_redrawn() {
         let host = host().await;
         let g = game(&host, "brandubh").await;
-        host.replace_board(g.id, 2, 900, Some(0), host.pending_board(g.id).await.unwrap(), NOW).await.unwrap();
+        host.replace_board(g.id, 2, 900, Some(Drawn::at(0)), host.pending_board(g.id).await.unwrap(), NOW).await.unwrap();
         host.play(g.id, alice().id, "d2-c2", None, NOW).await.unwrap();
         host.play(g.id, bob().id, "d3-c3", None, NOW).await.unwrap();
         // One drawing at ply 2, read after both moves, covers both board items.
         let covers = host.pending_board(g.id).await.unwrap();
-        host.board_shown(g.id, 900, 2, covers, NOW).await.unwrap();
+        host.board_shown(g.id, 900, Drawn::at(2), covers, NOW).await.unwrap();
         let left: Vec<Show> = pending(&host).await;
         assert!(!left.iter().any(|s| matches!(s, Show::Board { .. })), "{left:?}");
         // A drawing that lost a race (it shows ply 1 while the game is at 2) records a new board.
-        host.board_shown(g.id, 900, 1, None, NOW).await.unwrap();
+        host.board_shown(g.id, 900, Drawn::at(1), None, NOW).await.unwrap();
         assert_eq!(pending(&host).await, [Show::Board { game: g.id, ply: 2 }]);
         // A board that shows another ply with nothing pending (a crash) is found and redrawn.
         sqlx::query("UPDATE board_messages SET shown_ply = 0 WHERE game_id = $1")
@@ -159,10 +159,10 @@ support::both! {
 }
 
 support::both! {
-    async fn a_finished_games_board_is_checked_for_an_hour_after_its_end() {
+    async fn a_finished_games_board_is_checked_for_a_day_after_its_end() {
         let host = host().await;
         let g = game(&host, "brandubh").await;
-        host.replace_board(g.id, 2, 900, Some(0), host.pending_board(g.id).await.unwrap(), NOW).await.unwrap();
+        host.replace_board(g.id, 2, 900, Some(Drawn::at(0)), host.pending_board(g.id).await.unwrap(), NOW).await.unwrap();
         host.resign(g.id, alice().id, Some(0), NOW).await.unwrap();
         pending(&host).await;
         let behind = || async {
@@ -173,11 +173,12 @@ support::both! {
                 .unwrap();
         };
         behind().await;
-        let hour = tafl_bot::host::outbox::RECENTLY_FINISHED_SECS;
-        assert_eq!(host.redraw_stale_boards(NOW + hour).await.unwrap(), 1, "just finished: redrawn");
+        let day = tafl_bot::host::outbox::RECENTLY_FINISHED_SECS;
+        assert_eq!(day, 86_400);
+        assert_eq!(host.redraw_stale_boards(NOW + day).await.unwrap(), 1, "finished a day ago: redrawn");
         assert_eq!(pending(&host).await, [Show::Board { game: g.id, ply: 0 }]);
         behind().await;
-        assert_eq!(host.redraw_stale_boards(NOW + hour + 1).await.unwrap(), 0, "finished over an hour ago: left");
+        assert_eq!(host.redraw_stale_boards(NOW + day + 1).await.unwrap(), 0, "finished over a day ago: left");
     }
 }
 
@@ -226,7 +227,7 @@ support::both! {
     async fn a_board_discord_refused_for_good_is_not_asked_for_again_at_every_tick() {
         let host = host().await;
         let g = game(&host, "brandubh").await;
-        host.replace_board(g.id, 2, 900, Some(0), host.pending_board(g.id).await.unwrap(), NOW).await.unwrap();
+        host.replace_board(g.id, 2, 900, Some(Drawn::at(0)), host.pending_board(g.id).await.unwrap(), NOW).await.unwrap();
         pending(&host).await;
         host.play(g.id, alice().id, "d2-c2", None, NOW).await.unwrap();
         // The board edit is refused for good (the bot lost access to the channel).
@@ -269,7 +270,7 @@ support::both! {
     async fn a_finished_game_has_its_last_your_move_notice_deleted_once_the_summary_is_posted() {
         let host = host().await;
         let g = game(&host, "brandubh").await;
-        host.replace_board(g.id, 2, 800, Some(0), None, NOW).await.unwrap();
+        host.replace_board(g.id, 2, 800, Some(Drawn::at(0)), None, NOW).await.unwrap();
         assert!(deliver_as(&host, 801).await.contains(&Show::YourMove { game: g.id, ply: 0, after_takeback: false }));
         assert_eq!(host.board_message(g.id).await.unwrap().unwrap().notice_id, Some(801));
         host.resign(g.id, alice().id, Some(0), NOW).await.unwrap();
@@ -285,7 +286,7 @@ support::both! {
     async fn a_summary_with_no_notice_before_it_deletes_nothing() {
         let host = host().await;
         let g = game(&host, "brandubh").await;
-        host.replace_board(g.id, 2, 800, Some(0), None, NOW).await.unwrap();
+        host.replace_board(g.id, 2, 800, Some(Drawn::at(0)), None, NOW).await.unwrap();
         pending(&host).await;
         host.resign(g.id, alice().id, Some(0), NOW).await.unwrap();
         let shown = deliver_as(&host, 802).await;
@@ -630,5 +631,50 @@ support::both! { multi_thread
         for keeper in keepers {
             keeper.abort();
         }
+    }
+}
+
+// A game's final board whose edit Discord refused for good (its thread locked, a moment without
+// access) used never to be repaired: the sweep rested it for an hour and looked at finished
+// games for an hour only, and compared only the ply, which an ending without a move (here a
+// resignation) keeps. The board showed the game going on, with its controls, for ever.
+support::both! {
+    async fn a_finished_games_final_board_refused_once_is_redrawn_after_the_rest() {
+        let host = host().await;
+        let g = game(&host, "brandubh").await;
+        host.replace_board(g.id, 2, 900, Some(Drawn::at(0)), host.pending_board(g.id).await.unwrap(), NOW).await.unwrap();
+        pending(&host).await;
+        host.resign(g.id, alice().id, Some(0), NOW).await.unwrap();
+        let head = host.outbox_head(&format!("game:{}", g.id), NOW).await.unwrap().unwrap();
+        assert_eq!(head.show, Show::Board { game: g.id, ply: 0 });
+        host.give_up(head.id, "403 Thread is locked", NOW).await.unwrap();
+        pending(&host).await;
+        let rest = tafl_bot::host::outbox::GIVEN_UP_BOARD_REST_SECS;
+        assert_eq!(host.redraw_stale_boards(NOW + rest - 1).await.unwrap(), 0, "resting");
+        let mut redrawn = 0;
+        for now in [NOW + rest + 1, NOW + rest + 60, NOW + 2 * rest] {
+            redrawn += host.redraw_stale_boards(now).await.unwrap();
+        }
+        assert_eq!(redrawn, 1, "the final board is drawn again once its rest is over");
+        assert_eq!(pending(&host).await, [Show::Board { game: g.id, ply: 0 }]);
+        // Shown at last, it is left alone.
+        host.board_shown(g.id, 900, Drawn { ply: 0, over: true }, None, NOW + 2 * rest).await.unwrap();
+        assert_eq!(host.redraw_stale_boards(NOW + 3 * rest).await.unwrap(), 0);
+        assert_eq!(pending(&host).await, []);
+    }
+}
+
+// A board drawn before the game ended at the same ply (a click racing a resignation) is found
+// behind its game when it is recorded, as one drawn at another ply is.
+support::both! {
+    async fn a_board_drawn_before_an_ending_without_a_move_is_drawn_again() {
+        let host = host().await;
+        let g = game(&host, "brandubh").await;
+        host.replace_board(g.id, 2, 900, Some(Drawn::at(0)), host.pending_board(g.id).await.unwrap(), NOW).await.unwrap();
+        pending(&host).await;
+        host.resign(g.id, alice().id, Some(0), NOW).await.unwrap();
+        pending(&host).await;
+        host.board_shown(g.id, 900, Drawn::at(0), None, NOW).await.unwrap();
+        assert_eq!(pending(&host).await, [Show::Board { game: g.id, ply: 0 }]);
     }
 }

@@ -18,8 +18,13 @@ use tafl_bot::store::{Db, PoolSettings};
 /// Columns that are 0/1 flags in `SQLite` and BOOLEAN in `PostgreSQL`, because the store reads and
 /// binds them as Rust `bool` (see `migrations/postgres/0001_init.sql`). Every other `SQLite`
 /// INTEGER is a BIGINT.
-const BOOLEAN_COLUMNS: &[(&str, &str)] =
-    &[("games", "imported"), ("games", "rated"), ("games", "thread_opened"), ("outbox", "tried")];
+const BOOLEAN_COLUMNS: &[(&str, &str)] = &[
+    ("games", "imported"),
+    ("games", "rated"),
+    ("games", "thread_opened"),
+    ("outbox", "tried"),
+    ("board_messages", "shown_over"),
+];
 
 #[derive(Debug, PartialEq, Eq)]
 struct Column {

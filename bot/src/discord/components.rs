@@ -20,7 +20,9 @@ use super::ids::{Control, PageValue, Target};
 use super::play::now;
 use super::retry::{is_already_acknowledged, with_retries};
 use super::{BotError, Data};
-use crate::host::{self, BoardState, ChallengeState, GameId, HostError, OfferAction, OfferKind, SeenBoard, User};
+use crate::host::{
+    self, BoardState, ChallengeState, Drawn, GameId, HostError, OfferAction, OfferKind, SeenBoard, User,
+};
 use crate::present::Lang;
 use crate::present::text::{self, Label, Refusal};
 
@@ -178,8 +180,11 @@ impl Click<'_> {
         let state = self.data.host.board_state(game).await?;
         let board = board::build(self.data, &state, Menu::Pieces(0), self.public).await?;
         self.update(board.response()).await?;
-        if let Err(error) =
-            self.data.host.replace_board(game, channel, message, Some(board.game.ply), state.covers, now()).await
+        if let Err(error) = self
+            .data
+            .host
+            .replace_board(game, channel, message, Some(Drawn::of(&board.game)), state.covers, now())
+            .await
         {
             tracing::warn!(game, %error, "could not remember the board message");
         }
@@ -303,11 +308,11 @@ impl Click<'_> {
             board.components.clear();
         }
         self.answer_board(&board).await?;
-        let ply = board.game.ply;
-        let current = stored.is_some_and(|s| s.shown_ply == Some(ply as i64));
+        let drawn = Drawn::of(&board.game);
+        let current = stored.is_some_and(|s| s.shown_ply == Some(drawn.ply as i64) && s.shown_over == drawn.over);
         if is_board
             && (state.covers.is_some() || !current)
-            && let Err(error) = self.data.host.board_shown(game, clicked, ply, state.covers, now()).await
+            && let Err(error) = self.data.host.board_shown(game, clicked, drawn, state.covers, now()).await
         {
             // The delivery task redraws the board at its next look.
             tracing::warn!(game, %error, "could not record the board shown");

@@ -42,7 +42,9 @@ use super::play::{self, game_channel, mentioning, now};
 use super::retry::discord_code;
 use super::{BotError, Data, threads};
 use crate::host::outbox::game_lane;
-use crate::host::{Challenge, GameId, GameView, OfferEvent, OfferOutcome, Pending, Reminder, Show, User, UserId};
+use crate::host::{
+    Challenge, Drawn, GameId, GameView, OfferEvent, OfferOutcome, Pending, Reminder, Show, User, UserId,
+};
 use crate::present::Lang;
 use crate::present::text;
 
@@ -890,8 +892,8 @@ async fn deliver_board(http: &serenity::Http, data: &Data, item: &Pending, game:
         let message = serenity::MessageId::new(stored.message_id.max(1) as u64);
         match edit_message(http, channel, message, board.edit()).await {
             Ok(_) => {
-                let ply = board.game.ply;
-                data.host.board_shown(game, stored.message_id, ply, state.covers, now()).await?;
+                let drawn = Drawn::of(&board.game);
+                data.host.board_shown(game, stored.message_id, drawn, state.covers, now()).await?;
                 return Ok(());
             }
             Err(error) if is_gone(&error) => {
@@ -936,16 +938,16 @@ async fn left_for_channel(
     Ok(true)
 }
 
-/// The ply a posted board shows and the board items it covers, for [`Host::replace_board`]. A
+/// What a posted board shows and the board items it covers, for [`Host::replace_board`]. A
 /// retry's nonce may return the message an earlier try made, drawn from an older state: its ply
 /// alone cannot tell, since a takeback and other moves bring a game back to a ply in another
 /// position, so its menus' moves tag is compared too. A message that is not the drawing just
 /// made covers no item and shows an unknown ply, so that the board is drawn on it again.
 ///
 /// [`Host::replace_board`]: crate::host::Host::replace_board
-fn posted_shows(sent: &serenity::Message, board: &board::Board, covers: Option<i64>) -> (Option<usize>, Option<i64>) {
+fn posted_shows(sent: &serenity::Message, board: &board::Board, covers: Option<i64>) -> (Option<Drawn>, Option<i64>) {
     if board::shown(sent, board.game.id) == Some(board.shows) {
-        (Some(board.shows.ply), covers)
+        (Some(Drawn::of(&board.game)), covers)
     } else {
         tracing::info!(game = board.game.id, "the board found by its nonce shows an earlier state; it is drawn again");
         (None, None)

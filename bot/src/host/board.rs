@@ -80,6 +80,30 @@ pub fn destinations(game: &Game, from: Square) -> Vec<MoveChoice> {
     legal::moves_from(game, from)
 }
 
+/// What a drawing of a game's board shows, as recorded with its message: the ply, and whether
+/// the game was over (its result, no controls). A game can end without a move (resignation,
+/// time, agreement, a claim), so the ply alone cannot tell a final board from one drawn before
+/// the end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Drawn {
+    pub ply: usize,
+    pub over: bool,
+}
+
+impl Drawn {
+    /// The board of `game` as it stands.
+    #[must_use]
+    pub fn of(game: &GameView) -> Drawn {
+        Drawn { ply: game.ply, over: game.is_over() }
+    }
+
+    /// A board of a game going on, at `ply`.
+    #[must_use]
+    pub const fn at(ply: usize) -> Drawn {
+        Drawn { ply, over: false }
+    }
+}
+
 /// Everything a game's board message shows and what it is about, read in one snapshot: the game
 /// with its moves, its open offers, the message that shows it, and the newest pending board item,
 /// which a drawing of this snapshot covers (see [`Host::board_shown`]).

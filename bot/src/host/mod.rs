@@ -65,7 +65,7 @@ use std::sync::{Arc, Mutex};
 use tafl_rules::otn::{self, GameRecord, RecordEnd};
 use tafl_rules::{Game, MoveText, Position, Setup, Side, Status, Variant, VariantOption};
 
-pub use board::{BoardState, OfferKind, OpenOffer, PieceChoice, SeenBoard, destinations, movable_pieces};
+pub use board::{BoardState, Drawn, OfferKind, OpenOffer, PieceChoice, SeenBoard, destinations, movable_pieces};
 pub use bot::{BotPlayer, BotTurn, bot_level, bot_user, is_bot};
 pub use cards::{FamilyHistory, HistoryPoint, MAX_HISTORY, RatingHistory};
 pub use clock::{Clock, ClockError};
@@ -361,7 +361,7 @@ impl Host {
             let game = view(&loaded);
             // The challenge card becomes the game's board: one message per game.
             if let Some((channel, message)) = store::messages::challenge(&mut tx, id).await? {
-                store::messages::set_board(&mut tx, game_id, channel, message, None, now).await?;
+                store::messages::set_board(&mut tx, game_id, channel, message, None, false, now).await?;
             }
             outbox::record(&mut tx, &Show::Board { game: game_id, ply: 0 }, now).await?;
             // A game accepted in a thread is played there: no thread is made in a thread.

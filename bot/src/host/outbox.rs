@@ -26,7 +26,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use super::{ChallengeId, GameId, Host, HostError, OfferKind, ReminderKind, UserId};
+use super::{ChallengeId, Drawn, GameId, Host, HostError, OfferKind, ReminderKind, UserId};
 use crate::store::{self, outbox::OutboxRow};
 
 /// One thing a front end must show.
@@ -212,8 +212,11 @@ pub(super) async fn record(conn: &mut super::Conn, show: &Show, now: i64) -> Res
 
 /// How many lanes one look at the outbox returns.
 const HEADS: i64 = 500;
-/// How long after its end a game's board is still checked for being behind it (seconds).
-pub const RECENTLY_FINISHED_SECS: i64 = 3_600;
+/// How long after its end a game's board is still checked for being behind it (seconds): a day,
+/// far longer than [`GIVEN_UP_BOARD_REST_SECS`], so that a final board Discord refused (its
+/// thread locked, the bot's access taken away for a while) is tried again after its rest, a
+/// few times, instead of showing the game going on, with its controls, for ever.
+pub const RECENTLY_FINISHED_SECS: i64 = 86_400;
 /// How long a game whose board item was given up (Discord refused it for good: the channel
 /// deleted, access taken away) is left out of the sweep for boards behind their games
 /// (seconds). Without the rest the sweep asked Discord again at every tick, and every refusal
@@ -601,14 +604,15 @@ impl Host {
         Ok(store::outbox::latest(&mut tx, &game_lane(game), BOARD_ITEM).await?)
     }
 
-    /// The board message `message` of a game now shows `ply`, drawn after the board items up
+    /// The board message `message` of a game now shows `shown`, drawn after the board items up
     /// to `covers` were recorded: those are done. When the game has moved on meanwhile (a race
-    /// between two answers), a new board item is recorded, so that the board catches up.
+    /// between two answers, or an ending), a new board item is recorded, so that the board
+    /// catches up.
     pub async fn board_shown(
         &self,
         game: GameId,
         message: i64,
-        ply: usize,
+        shown: Drawn,
         covers: Option<i64>,
         now: i64,
     ) -> Result<(), HostError> {
@@ -616,17 +620,17 @@ impl Host {
             let mut tx = self.db.begin_write().await?;
             // See `finish_board`: the game first, as every writer of its board items takes it.
             store::games::lock(&mut tx, game).await?;
-            if !store::messages::set_shown(&mut tx, game, message, ply as i64, now).await? {
+            if !store::messages::set_shown(&mut tx, game, message, shown.ply as i64, shown.over, now).await? {
                 // Not the game's board (any more): its items are still to be applied to the board.
                 return Ok(());
             }
-            finish_board(&mut tx, game, Some(ply), covers, now).await?;
+            finish_board(&mut tx, game, Some(shown), covers, now).await?;
             tx.commit().await?;
             Ok(())
         })
     }
 
-    /// Makes a newly posted message, showing `ply` (`None` when unknown), the game's board; the old board, if there
+    /// Makes a newly posted message, showing `shown` (`None` when unknown), the game's board; the old board, if there
     /// is another, loses its controls (an item of its own: whichever of two racing posts is
     /// recorded last stays the board, and the other is retired), and the board items up to
     /// `covers` are done.
@@ -635,7 +639,7 @@ impl Host {
         game: GameId,
         channel: i64,
         message: i64,
-        ply: Option<usize>,
+        shown: Option<Drawn>,
         covers: Option<i64>,
         now: i64,
     ) -> Result<(), HostError> {
@@ -643,12 +647,13 @@ impl Host {
             let mut tx = self.db.begin_write().await?;
             store::games::lock(&mut tx, game).await?;
             let old = store::messages::board(&mut tx, game).await?;
-            store::messages::set_board(&mut tx, game, channel, message, ply.map(|p| p as i64), now).await?;
+            let (ply, over) = shown.map_or((None, false), |s| (Some(s.ply as i64), s.over));
+            store::messages::set_board(&mut tx, game, channel, message, ply, over, now).await?;
             if let Some(old) = old.filter(|old| old.message_id != message) {
                 record(&mut tx, &Show::RetireBoard { game, channel: old.channel_id, message: old.message_id }, now)
                     .await?;
             }
-            finish_board(&mut tx, game, ply, covers, now).await?;
+            finish_board(&mut tx, game, shown, covers, now).await?;
             tx.commit().await?;
             Ok(())
         })
@@ -692,10 +697,11 @@ impl Host {
         })
     }
 
-    /// Records a board item for every ongoing game, or one finished in the last hour
-    /// ([`RECENTLY_FINISHED_SECS`]), whose board shows another ply than the game's and has none
-    /// pending (left behind by a crash or a race); returns how many. A game whose board Discord
-    /// refused for good in the last [`GIVEN_UP_BOARD_REST_SECS`] is left alone meanwhile.
+    /// Records a board item for every ongoing game, or one finished in the last day
+    /// ([`RECENTLY_FINISHED_SECS`]), whose board is behind it (another ply, or the game going on
+    /// after it ended) and has none pending (left behind by a crash, a race or a refusal);
+    /// returns how many. A game whose board Discord refused for good in the last
+    /// [`GIVEN_UP_BOARD_REST_SECS`] is left alone meanwhile.
     pub async fn redraw_stale_boards(&self, now: i64) -> Result<usize, HostError> {
         retrying!({
             let mut tx = self.db.begin_write().await?;
@@ -779,8 +785,9 @@ impl Host {
     }
 }
 
-/// The board items up to `covers` are done; when the game is no longer at `ply` (or `ply` is
-/// unknown) and no board is pending, a new one is recorded.
+/// The board items up to `covers` are done; when the game is no longer as `shown` drew it (at
+/// another ply, or over since: an ending without a move keeps the ply), or that is unknown, and
+/// no board is pending, a new one is recorded.
 ///
 /// The caller holds the game's row lock (`store::games::lock`), as every transaction that
 /// records a board item of a game does (the game's operations take it first). `covers` is the
@@ -791,7 +798,7 @@ impl Host {
 async fn finish_board(
     conn: &mut super::Conn,
     game: GameId,
-    ply: Option<usize>,
+    shown: Option<Drawn>,
     covers: Option<i64>,
     now: i64,
 ) -> Result<(), HostError> {
@@ -799,12 +806,12 @@ async fn finish_board(
     if let Some(covers) = covers {
         store::outbox::done_up_to(conn, &lane, BOARD_ITEM, covers, now).await?;
     }
-    let current = store::games::find(conn, game).await?.map(|row| row.ply);
-    if let Some(current) = current
-        && ply.is_none_or(|ply| current != ply as i64)
+    let current = store::games::find(conn, game).await?.map(|row| (row.ply, row.status != "ongoing"));
+    if let Some((ply, over)) = current
+        && shown.is_none_or(|shown| (shown.ply as i64, shown.over) != (ply, over))
         && store::outbox::latest(conn, &lane, BOARD_ITEM).await?.is_none()
     {
-        record(conn, &Show::Board { game, ply: usize::try_from(current).unwrap_or(0) }, now).await?;
+        record(conn, &Show::Board { game, ply: usize::try_from(ply).unwrap_or(0) }, now).await?;
     }
     Ok(())
 }

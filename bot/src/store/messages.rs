@@ -11,57 +11,69 @@ pub struct BoardMessageRow {
     pub notice_id: Option<i64>,
     /// The ply the message shows; `None` when unknown (it is then redrawn).
     pub shown_ply: Option<i64>,
+    /// Whether the message shows the game over (migration 0024).
+    #[sqlx(try_from = "super::Flag")]
+    pub shown_over: bool,
 }
 
 pub async fn board(conn: &mut AnyConnection, game_id: i64) -> Result<Option<BoardMessageRow>, sqlx::Error> {
-    sqlx::query_as("SELECT channel_id, message_id, notice_id, shown_ply FROM board_messages WHERE game_id = $1")
-        .bind(game_id)
-        .fetch_optional(conn)
-        .await
+    sqlx::query_as(
+        "SELECT channel_id, message_id, notice_id, shown_ply, shown_over FROM board_messages WHERE game_id = $1",
+    )
+    .bind(game_id)
+    .fetch_optional(conn)
+    .await
 }
 
-/// Makes `message_id` the board message of a game, showing `shown_ply` (a new board replaces
-/// the old one; the notice stays until the next one replaces it).
+/// Makes `message_id` the board message of a game, showing `shown_ply` and, with `shown_over`,
+/// the game over (a new board replaces the old one; the notice stays until the next one
+/// replaces it).
 pub async fn set_board(
     conn: &mut AnyConnection,
     game_id: i64,
     channel_id: i64,
     message_id: i64,
     shown_ply: Option<i64>,
+    shown_over: bool,
     now: i64,
 ) -> Result<(), sqlx::Error> {
     sqlx::query(
-        "INSERT INTO board_messages (game_id, channel_id, message_id, shown_ply, updated_at) VALUES ($1, $2, $3, $4, $5) \
-         ON CONFLICT (game_id) DO UPDATE SET channel_id = excluded.channel_id, \
-         message_id = excluded.message_id, shown_ply = excluded.shown_ply, updated_at = excluded.updated_at",
+        "INSERT INTO board_messages (game_id, channel_id, message_id, shown_ply, shown_over, updated_at) \
+         VALUES ($1, $2, $3, $4, $5, $6) \
+         ON CONFLICT (game_id) DO UPDATE SET channel_id = excluded.channel_id, message_id = excluded.message_id, \
+         shown_ply = excluded.shown_ply, shown_over = excluded.shown_over, updated_at = excluded.updated_at",
     )
     .bind(game_id)
     .bind(channel_id)
     .bind(message_id)
     .bind(shown_ply)
+    .bind(shown_over)
     .bind(now)
     .execute(conn)
     .await?;
     Ok(())
 }
 
-/// Records that the board message `message_id` of a game now shows `ply`; false when that
-/// message is no longer the game's board.
+/// Records that the board message `message_id` of a game now shows `ply` and, with `over`, the
+/// game over; false when that message is no longer the game's board.
 pub async fn set_shown(
     conn: &mut AnyConnection,
     game_id: i64,
     message_id: i64,
     ply: i64,
+    over: bool,
     now: i64,
 ) -> Result<bool, sqlx::Error> {
-    let updated =
-        sqlx::query("UPDATE board_messages SET shown_ply = $1, updated_at = $2 WHERE game_id = $3 AND message_id = $4")
-            .bind(ply)
-            .bind(now)
-            .bind(game_id)
-            .bind(message_id)
-            .execute(conn)
-            .await?;
+    let updated = sqlx::query(
+        "UPDATE board_messages SET shown_ply = $1, shown_over = $2, updated_at = $3 WHERE game_id = $4 AND message_id = $5",
+    )
+    .bind(ply)
+    .bind(over)
+    .bind(now)
+    .bind(game_id)
+    .bind(message_id)
+    .execute(conn)
+    .await?;
     Ok(updated.rows_affected() > 0)
 }
 
