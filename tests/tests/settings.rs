@@ -23,6 +23,7 @@ in_english_and_russian!(
     a_board_in_a_locked_thread_people_opened_catches_up_once_the_thread_reopens,
     a_challenge_expiring_in_an_archived_thread_has_its_card_closed,
     a_thread_made_but_whose_answer_was_lost_is_adopted_not_made_twice,
+    the_channels_board_of_a_thread_game_shows_its_end_after_the_board_was_posted_anew,
     only_managers_change_the_server_settings,
     personal_settings_round_trip_and_style_the_boards_a_player_shows,
     a_bad_default_clock_is_refused_and_a_good_one_times_new_challenges,
@@ -510,6 +511,35 @@ async fn a_challenge_expiring_in_an_archived_thread_has_its_card_closed(locale: 
         edits_of(&fake, card.id)
     );
     assert!(!fake.is_archived(THREAD), "the thread was reopened to close the card");
+    table.assert_no_english(NOT_ENGLISH);
+    bot.stop().await;
+}
+
+/// With threads on, the board in the channel is the thread's starter message: what the channel
+/// shows of the game. Once a player posts the board anew (`/tafl board`), the new one goes into
+/// the thread and the channel's board loses its buttons; when the game ends, the channel's board
+/// shows the end too, not "Alice to move" with her deadline for ever.
+async fn the_channels_board_of_a_thread_game_shows_its_end_after_the_board_was_posted_anew(locale: &'static str) {
+    let (fake, bot) = served("retired-starter").await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale };
+    let (first, _) = game_with_a_thread(&table).await;
+    let posted = table.command(ALICE, "board", &json!({}), &[]);
+    fake.wait_for_original(&posted).await;
+    let thread = fake.threads()[0].id;
+    let board =
+        fake.wait_for_message("the board posted anew", |m| m.channel_id == thread && !m.attachments.is_empty()).await;
+    let retired =
+        fake.wait_for_message("the channel's board, retired", |m| m.id == first.id && m.custom_ids().is_empty()).await;
+    let resigned = table.command(ALICE, "resign", &json!({}), &[]);
+    private_answer(&fake, &resigned).await;
+    fake.wait_for_message("the summary", |m| m.attachments.iter().any(|a| a.filename == "game-1.gif")).await;
+    let last = fake.wait_for_message("the final board", |m| m.id == board.id && m.custom_ids().is_empty()).await;
+    assert_ne!(last.text(), retired.text(), "the final board says how the game ended");
+    let starter = fake
+        .wait_for_message("the channel's board showing the end", |m| m.id == first.id && m.text() == last.text())
+        .await;
+    assert!(!starter.deleted && starter.custom_ids().is_empty());
+    assert_eq!(starter.channel_id, CHANNEL);
     table.assert_no_english(NOT_ENGLISH);
     bot.stop().await;
 }

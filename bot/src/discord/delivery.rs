@@ -549,6 +549,7 @@ async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(),
         Show::Summary { game } => {
             let view = data.host.show(*game).await?;
             let lang = server_lang(data, view.place.guild).await;
+            end_on_starter(http, data, &view, lang).await?;
             let summary = play::summary_message(data, *game, lang).await?;
             // The bot's levels are no Discord users: only people are mentioned.
             let players: Vec<i64> = view.players().into_iter().filter(|id| !crate::host::is_bot(*id)).collect();
@@ -714,6 +715,33 @@ async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(),
             data.host.delivered(item.id, None, now()).await?;
             Ok(())
         }
+    }
+}
+
+/// Draws a finished game's final board on the message its thread was started from, when that
+/// message is no longer the game's board. With threads on, the board in the channel is the
+/// thread's starter: all the channel shows of the game. Once a player posted the board anew
+/// (`/tafl board`, into the thread), the starter only lost its controls and went on showing the
+/// position and the player to move of that moment, "to move" and deadline included, after the
+/// game had ended. It is not kept up to date move by move (an edit more per move, for a message
+/// nobody plays on), but its last state is the result, as the board's is. A starter that is gone
+/// or closed to the bot is left as it is: the summary matters more than it.
+async fn end_on_starter(http: &serenity::Http, data: &Data, view: &GameView, lang: Lang) -> Result<(), BotError> {
+    let Some(thread) = data.host.own_thread(view.id).await? else { return Ok(()) };
+    let state = data.host.board_state(view.id).await?;
+    if state.message.is_none_or(|board| board.message_id == thread) || !state.game.is_over() {
+        return Ok(());
+    }
+    let board = board::build(data, &state, Menu::Pieces(0), lang).await?;
+    let channel = serenity::ChannelId::new(view.place.channel.max(1) as u64);
+    let starter = serenity::MessageId::new(thread.max(1) as u64);
+    match edit_message(http, channel, starter, board.edit()).await {
+        Ok(_) => Ok(()),
+        Err(error) if is_gone(&error) || refused_for_good(&error) => {
+            tracing::info!(game = view.id, %error, "the thread's starter cannot show the game's end");
+            Ok(())
+        }
+        Err(error) => Err(error.into()),
     }
 }
 
