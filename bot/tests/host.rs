@@ -1159,3 +1159,37 @@ support::both! {
         assert!(matches!(over, HostError::GameOver { id } if id == g.id), "{over:?}");
     }
 }
+
+// `/tafl board` asked again and again (a double tap, an impatient player) posted a board per
+// request, each leaving the one before it behind without its controls: a player's repeats now
+// post one board, and are answered with it while it is new.
+support::both! {
+    async fn a_players_repeated_requests_for_a_new_board_post_one() {
+        use tafl_bot::host::outbox::NEW_BOARD_REPEAT_SECS;
+        use tafl_bot::host::{BoardRequest, Show};
+        let host = host().await;
+        let g = game(&host, "brandubh").await;
+        support::drain(&host, NOW).await;
+        assert_eq!(host.request_board(g.id, alice().id, NOW).await.unwrap(), BoardRequest::Asked);
+        assert_eq!(host.request_board(g.id, alice().id, NOW).await.unwrap(), BoardRequest::AlreadyAsked);
+        // Bob's is his own (drawn in his style), not a repeat of Alice's.
+        assert_eq!(host.request_board(g.id, bob().id, NOW).await.unwrap(), BoardRequest::Asked);
+        let lane = format!("game:{}", g.id);
+        let mut posted = 900;
+        while let Some(item) = host.outbox_head(&lane, NOW).await.unwrap() {
+            if matches!(item.show, Show::NewBoard { .. }) {
+                posted += 1;
+                host.replace_board(g.id, 2, posted, None, None, NOW).await.unwrap();
+            }
+            host.delivered(item.id, Some(posted), NOW).await.unwrap();
+        }
+        assert_eq!(posted, 902, "two boards posted: Alice's and Bob's");
+        // Alice's board is no longer the game's (Bob's came after it): she gets a new one.
+        assert_eq!(host.request_board(g.id, alice().id, NOW + 1).await.unwrap(), BoardRequest::Asked);
+        // Bob's is, and new: he is shown it.
+        let just = BoardRequest::JustPosted { channel: 2, message: 902 };
+        assert_eq!(host.request_board(g.id, bob().id, NOW + NEW_BOARD_REPEAT_SECS).await.unwrap(), just);
+        // A while later it may have scrolled away: a new one.
+        assert_eq!(host.request_board(g.id, bob().id, NOW + NEW_BOARD_REPEAT_SECS + 1).await.unwrap(), BoardRequest::Asked);
+    }
+}

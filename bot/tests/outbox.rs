@@ -330,9 +330,11 @@ support::both! {
         use tafl_bot::host::outbox::DELIVERED_KEPT_SECS;
         let host = host().await;
         let g = game(&host, "brandubh").await;
-        // More delivered items than one batch deletes.
+        // More delivered items than one batch deletes (each delivered before the next is asked
+        // for: a request while one is pending joins it).
         for _ in 0..600 {
             host.request_board(g.id, alice().id, NOW).await.unwrap();
+            pending(&host).await;
         }
         host.resign(g.id, alice().id, Some(0), NOW).await.unwrap();
         // A finished game's board is not asked for again: the items below are another game's.

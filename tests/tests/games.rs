@@ -21,6 +21,7 @@ in_english_and_russian!(
     a_double_click_plays_the_move_once,
     a_double_click_on_accept_starts_one_game_and_keeps_its_board,
     only_the_players_can_post_a_games_board_anew,
+    a_players_board_asked_for_again_in_a_row_is_posted_once,
     an_expired_challenge_cannot_be_accepted_and_its_card_says_so,
     a_withdrawn_challenge_stays_withdrawn_by_its_challenger_after_a_late_accept,
     a_card_whose_answer_was_lost_is_closed_at_expiry_and_one_never_shown_is_withdrawn,
@@ -350,6 +351,50 @@ async fn only_the_players_can_post_a_games_board_anew(locale: &'static str) {
     fake.wait_for_original(&repost).await;
     fake.wait_for_message("the reposted board", |m| m.id != board.id && m.has_control("tafl:piece:1:0")).await;
     assert_eq!(boards(), 2, "no board was posted for the stranger");
+    table.assert_no_english(NOT_ENGLISH);
+    bot.stop().await;
+}
+
+/// "A new one when the history scrolls away": three `/tafl board` in a row (a double tap, an
+/// impatient player) post one board, not three left behind at once; the later answers say so,
+/// and the last one links to the board once it is posted.
+async fn a_players_board_asked_for_again_in_a_row_is_posted_once(locale: &'static str) {
+    let (fake, bot, dir) = served("board-repeats").await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale };
+    let board = start_game(&table, Variant::Brandubh).await;
+    let mut answers = Vec::new();
+    for _ in 0..2 {
+        answers.push(private_answer(&fake, &table.command(ALICE, "board", &json!({}), &[])).await);
+    }
+    let posted =
+        fake.wait_for_message("the board posted anew", |m| m.id != board.id && m.has_control("tafl:piece:1:0")).await;
+    // Recorded as the game's board just after it is posted.
+    let mut db = database(&dir).await;
+    let recorded = "SELECT count(*) FROM outbox WHERE kind = 'new_board' AND state = 'done'";
+    for _ in 0..100 {
+        if sqlx::query_scalar::<_, i64>(recorded).fetch_one(&mut db).await.unwrap() == 1 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    answers.push(private_answer(&fake, &table.command(ALICE, "board", &json!({}), &[])).await);
+    assert!(answers[0].contains(table.says("posted below", "опубликована ниже")), "{answers:#?}");
+    // The second came while the first was pending, or just after it was posted.
+    let on_its_way =
+        table.says("You already asked for a new board of game #1", "Вы уже попросили новую доску партии №1");
+    let link = format!("https://discord.com/channels/{GUILD}/{CHANNEL}/{}", posted.id);
+    assert!(answers[1].contains(on_its_way) || answers[1].ends_with(&link), "{answers:#?}");
+    let just_posted = table
+        .says("The board of game #1 was posted anew a moment ago", "Доску партии №1 только что опубликовали заново");
+    assert!(answers[2].starts_with(just_posted) && answers[2].ends_with(&link), "{answers:#?}");
+    tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+    let boards: Vec<u64> = fake
+        .messages_in(CHANNEL)
+        .iter()
+        .filter(|m| !m.deleted && !m.is_ephemeral() && m.attachments.iter().any(|a| a.filename == "game-1-0.png"))
+        .map(|m| m.id)
+        .collect();
+    assert_eq!(boards, [board.id, posted.id], "the first board and one posted anew");
     table.assert_no_english(NOT_ENGLISH);
     bot.stop().await;
 }

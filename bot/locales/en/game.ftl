@@ -231,6 +231,8 @@ claimable-aborts = { $player }, { $absent } has not moved in game #{ $id } ({ $v
    *[other] { $days } days
 }: you may end it with { $claim } (without a result, as it has not reached the second move), or keep waiting.
 board-posted = The board of game #{ $id } is posted below; its old message loses its buttons.
+board-on-its-way = You already asked for a new board of game #{ $id }; it is on its way below.
+board-just-posted = The board of game #{ $id } was posted anew a moment ago: { $link }
 export-caption = Game #{ $id } as an OTN record, the notation OpenTafl reads.
 
 # The bot as a player (its levels are named, never mentioned).

@@ -14,7 +14,9 @@ use super::play::{self, now};
 use super::retry::{is_already_acknowledged, with_retries};
 use super::settings::settings;
 use super::{BotError, Context};
-use crate::host::{ChallengeRequest, Clock, GameId, HostError, OfferAction, OfferKind, Place, SideChoice, User};
+use crate::host::{
+    BoardRequest, ChallengeRequest, Clock, GameId, HostError, OfferAction, OfferKind, Place, SideChoice, User,
+};
 use crate::present::Lang;
 use crate::present::text::{self, Label, Refusal};
 
@@ -534,9 +536,17 @@ pub async fn board(ctx: Context<'_>, #[autocomplete = "autocomplete_game"] game:
         if ctx.channel_id() == super::play::game_channel(&view) {
             ensure_can_host(ctx)?;
         }
-        ctx.data().host.request_board(game, me, now()).await?;
+        let asked = ctx.data().host.request_board(game, me, now()).await?;
         ctx.data().delivery.wake();
-        let reply = CreateReply::default().content(text::board_posted(game, lang(ctx))).ephemeral(true);
+        let words = match asked {
+            BoardRequest::Asked => text::board_posted(game, lang(ctx)),
+            BoardRequest::AlreadyAsked => text::board_on_its_way(game, lang(ctx)),
+            BoardRequest::JustPosted { channel, message } => {
+                let link = format!("https://discord.com/channels/{}/{channel}/{message}", view.place.guild);
+                text::board_just_posted(game, &link, lang(ctx))
+            }
+        };
+        let reply = CreateReply::default().content(words).ephemeral(true);
         with_retries(|| ctx.send(reply.clone())).await?;
         return Ok(());
     }

@@ -71,7 +71,7 @@ pub use cards::{FamilyHistory, HistoryPoint, MAX_HISTORY, RatingHistory};
 pub use clock::{Clock, ClockError};
 pub use error::{HostError, RecordFault, StorageFault};
 pub use locales::ServerLanguage;
-pub use outbox::{OfferEvent, Pending, Show};
+pub use outbox::{BoardRequest, OfferEvent, Pending, Show};
 pub use presence::Listed;
 pub use ratings::{BOT_POOL, MAX_LEADERBOARD, in_bot_pool, rating_families, rating_family, split_pool};
 pub use review::{Review, ReviewState, Reviewing, TurningPoint};

@@ -149,7 +149,7 @@ impl Show {
     pub const fn kind(&self) -> &'static str {
         match self {
             Show::Board { .. } => BOARD_ITEM,
-            Show::NewBoard { .. } => "new_board",
+            Show::NewBoard { .. } => NEW_BOARD_ITEM,
             Show::Thread { .. } => "thread",
             Show::YourMove { .. } => "your_move",
             Show::Summary { .. } => "summary",
@@ -167,6 +167,7 @@ impl Show {
 }
 
 pub(super) const BOARD_ITEM: &str = "board";
+const NEW_BOARD_ITEM: &str = "new_board";
 
 /// The lane of a game's items.
 #[must_use]
@@ -222,6 +223,25 @@ pub const RECENTLY_FINISHED_SECS: i64 = 86_400;
 /// (seconds). Without the rest the sweep asked Discord again at every tick, and every refusal
 /// counts toward Discord's limit of invalid requests.
 pub const GIVEN_UP_BOARD_REST_SECS: i64 = 3_600;
+
+/// How long after a board was posted anew (`/tafl board`) another request is answered with that
+/// board instead of posting one more (seconds): a double tap, or a player who did not see it
+/// arrive. Long enough for those, short enough that a player whose board has scrolled away since
+/// gets a new one.
+pub const NEW_BOARD_REPEAT_SECS: i64 = 60;
+
+/// What became of a request for a new board ([`Host::request_board`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BoardRequest {
+    /// A new board is to be posted.
+    Asked,
+    /// The same player's new board asked for earlier is still to be posted: this request joins
+    /// it.
+    AlreadyAsked,
+    /// The same player's board was posted anew moments ago, and is still the game's board:
+    /// `message` in `channel`.
+    JustPosted { channel: i64, message: i64 },
+}
 
 /// How long a delivered item is kept (a week), for an operator looking into what a game showed.
 /// Nothing in the bot reads a delivered item but a summary's, and summaries are kept.
@@ -747,11 +767,16 @@ impl Host {
 
     /// Asks for a new board message of a game at the bottom of its channel, drawn in `by`'s
     /// style (see [`Show::NewBoard`]): only a player may, and only while the game goes on (a
-    /// finished game's board has no controls to move down, and its summary is posted).
-    pub async fn request_board(&self, game: GameId, by: UserId, now: i64) -> Result<(), HostError> {
+    /// finished game's board has no controls to move down, and its summary is posted). A
+    /// player's repeats post one board: a request while theirs is still to be posted joins it,
+    /// and one within [`NEW_BOARD_REPEAT_SECS`] of their board posted anew, still the game's, is
+    /// answered with that board. Without this a double tap or an impatient player posted a board
+    /// per command, each leaving the one before it behind without its controls.
+    pub async fn request_board(&self, game: GameId, by: UserId, now: i64) -> Result<BoardRequest, HostError> {
         retrying!({
             let mut tx = self.db.begin_write().await?;
-            // Locked, so that the game cannot end between this check and the request.
+            // Locked, so that the game cannot end between this check and the request, and so
+            // that two requests at once take turns: the second sees the first's item.
             store::games::lock(&mut tx, game).await?;
             let row = store::games::find(&mut tx, game).await?.ok_or(HostError::NoSuchGame(game))?;
             if row.attacker_id != by && row.defender_id != by {
@@ -760,9 +785,25 @@ impl Host {
             if row.status != "ongoing" {
                 return Err(HostError::GameOver { id: game });
             }
+            // Only the same player's requests are repeats: the other player's board is drawn in
+            // their own style, and is theirs to ask for.
+            let lane = game_lane(game);
+            let theirs = |item: &str| matches!(serde_json::from_str::<Show>(item), Ok(Show::NewBoard { by: asker, .. }) if asker == by);
+            let pending = store::outbox::pending_of(&mut tx, &lane, NEW_BOARD_ITEM).await?;
+            if pending.iter().any(|item| theirs(item)) {
+                return Ok(BoardRequest::AlreadyAsked);
+            }
+            let since = now - NEW_BOARD_REPEAT_SECS;
+            let done = store::outbox::recently_done(&mut tx, &lane, NEW_BOARD_ITEM, since).await?;
+            if let Some(posted) = done.iter().find(|(item, _)| theirs(item)).and_then(|(_, message)| *message)
+                && let Some(board) = store::messages::board(&mut tx, game).await?
+                && board.message_id == posted
+            {
+                return Ok(BoardRequest::JustPosted { channel: board.channel_id, message: board.message_id });
+            }
             record(&mut tx, &Show::NewBoard { game, by }, now).await?;
             tx.commit().await?;
-            Ok(())
+            Ok(BoardRequest::Asked)
         })
     }
 

@@ -940,6 +940,19 @@ pub fn board_posted(game: GameId, lang: Lang) -> String {
     tr!(lang, "board-posted", id = game)
 }
 
+/// The private answer to /board when the new board the caller asked for earlier is still to be
+/// posted: this request joins it.
+#[must_use]
+pub fn board_on_its_way(game: GameId, lang: Lang) -> String {
+    tr!(lang, "board-on-its-way", id = game)
+}
+
+/// The private answer to /board moments after a board was posted anew: that board, by its link.
+#[must_use]
+pub fn board_just_posted(game: GameId, link: &str, lang: Lang) -> String {
+    tr!(lang, "board-just-posted", id = game, link = link)
+}
+
 /// The private answer to /export, above the record's file: what the file is and what reads it.
 #[must_use]
 pub fn export_caption(game: GameId, lang: Lang) -> String {

@@ -94,6 +94,35 @@ pub async fn latest(conn: &mut AnyConnection, lane: &str, kind: &str) -> Result<
         .await
 }
 
+/// The pending items of `kind` in a lane, as stored (JSON), oldest first.
+pub async fn pending_of(conn: &mut AnyConnection, lane: &str, kind: &str) -> Result<Vec<String>, sqlx::Error> {
+    sqlx::query_scalar("SELECT item FROM outbox WHERE lane = $1 AND kind = $2 AND state = 'pending' ORDER BY id")
+        .bind(lane)
+        .bind(kind)
+        .fetch_all(conn)
+        .await
+}
+
+/// The items of `kind` in a lane delivered since `since` (unix seconds), as stored (JSON), with
+/// the message each made, the newest first. Through the index of delivered items (migration
+/// 0012, whose condition the query repeats so that `SQLite` may use it): a handful of rows.
+pub async fn recently_done(
+    conn: &mut AnyConnection,
+    lane: &str,
+    kind: &str,
+    since: i64,
+) -> Result<Vec<(String, Option<i64>)>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT item, message_id FROM outbox WHERE state = 'done' AND kind <> 'summary' AND finished_at >= $1 \
+         AND lane = $2 AND kind = $3 ORDER BY finished_at DESC, id DESC",
+    )
+    .bind(since)
+    .bind(lane)
+    .bind(kind)
+    .fetch_all(conn)
+    .await
+}
+
 /// The query of [`summary_shown_or_pending`]: two counts, so that each reaches its rows through
 /// its own partial index (`outbox_summaries`, `outbox_pending`).
 pub(super) const SUMMARY_SHOWN_OR_PENDING_SQL: &str = "SELECT (SELECT count(*) FROM outbox WHERE lane = $1 AND kind = 'summary' AND state = 'done') \
