@@ -12,7 +12,7 @@ use serenity::{
     ChannelId, ChannelType, CreateActionRow, CreateAttachment, CreateAutocompleteResponse, CreateButton, CreateEmbed,
     CreateInputText, CreateInteractionResponse, CreateInteractionResponseFollowup, CreateInteractionResponseMessage,
     CreateMessage, CreateModal, CreateSelectMenu, CreateSelectMenuKind, CreateSelectMenuOption, CreateThread,
-    EditAttachments, EditInteractionResponse, EditMessage, Http, InputTextStyle, MessageId, UserId,
+    EditAttachments, EditInteractionResponse, EditMessage, EditThread, Http, InputTextStyle, MessageId, UserId,
 };
 
 const CHANNEL: u64 = 1_500_000_000_000_000_001;
@@ -163,6 +163,51 @@ async fn a_deleted_message_is_gone_and_unknown_afterwards() {
     let error = ChannelId::new(CHANNEL + 1).message(&http, MessageId::new(board.id)).await.expect_err("elsewhere");
     assert_eq!(discord_code(&error), Some(10_008));
     assert!(fake.unknown_requests().is_empty(), "an unknown message is not an unknown route");
+}
+
+/// Discord's Threads topic: no edits in an archived thread (50083) until a post or Modify Channel
+/// `archived: false` reopens it; in a locked one no posts, edits nor reopening by the bot
+/// (160005, or 50083 while it is archived too).
+#[tokio::test]
+async fn archived_threads_refuse_edits_until_reopened_and_locked_ones_refuse_the_bot() {
+    let fake = FakeDiscord::start().await;
+    let http = http(&fake);
+    let board = post_board(&fake, &http, CHANNEL).await;
+    let thread = ChannelId::new(CHANNEL)
+        .create_thread_from_message(&http, MessageId::new(board.id), CreateThread::new("Game 1"))
+        .await
+        .expect("a thread");
+    let inside = post_board(&fake, &http, thread.id.get()).await;
+    let edit = || EditMessage::new().content("Edited");
+    let id = MessageId::new(inside.id);
+
+    fake.archive_thread(thread.id.get());
+    let refused = thread.id.edit_message(&http, id, edit()).await.expect_err("archived");
+    assert_eq!(discord_code(&refused), Some(50_083));
+    // The starter message lives in the channel, not in the thread: it stays editable.
+    ChannelId::new(CHANNEL).edit_message(&http, MessageId::new(board.id), edit()).await.expect("the starter");
+    let reopened = thread.id.edit_thread(&http, EditThread::new().archived(false)).await.expect("reopened");
+    assert_eq!(reopened.id, thread.id);
+    assert!(!fake.is_archived(thread.id.get()));
+    thread.id.edit_message(&http, id, edit()).await.expect("editable again");
+    fake.archive_thread(thread.id.get());
+    post_board(&fake, &http, thread.id.get()).await;
+    assert!(!fake.is_archived(thread.id.get()), "a post reopens it");
+
+    fake.lock_thread(thread.id.get());
+    let post = thread.id.send_message(&http, CreateMessage::new().content("x")).await.expect_err("locked");
+    assert_eq!(discord_code(&post), Some(160_005));
+    assert_eq!(discord_code(&thread.id.edit_message(&http, id, edit()).await.expect_err("locked")), Some(160_005));
+    fake.archive_thread(thread.id.get());
+    let post = thread.id.send_message(&http, CreateMessage::new().content("x")).await.expect_err("closed");
+    assert_eq!(discord_code(&post), Some(50_083), "locked and archived: a post cannot reopen it");
+    let reopen = thread.id.edit_thread(&http, EditThread::new().archived(false)).await.expect_err("locked");
+    assert_eq!(discord_code(&reopen), Some(160_005));
+    assert!(fake.is_archived(thread.id.get()));
+    fake.unlock_thread(thread.id.get());
+    thread.id.edit_thread(&http, EditThread::new().archived(false)).await.expect("unlocked, reopened");
+    thread.id.edit_message(&http, id, edit()).await.expect("and editable");
+    assert!(fake.unknown_requests().is_empty(), "{:#?}", fake.unknown_requests());
 }
 
 #[tokio::test]
