@@ -23,10 +23,13 @@
 //!   after a lost answer gets the message Discord already made instead of a second one; the
 //!   message id is recorded with the item.
 //! - A failure is tried again with backoff (longer after a 429); a deleted board (Discord's
-//!   10008) gets a fresh board; an item that keeps failing, or that Discord refuses for good, is
-//!   given up after a bounded number of tries with one log line, and stays in the table.
-//! - At start-up and on every scheduler tick, boards that show another ply than their game get a
-//!   new board item, and everything pending is delivered.
+//!   10008) gets a fresh board; an edit in a thread Discord archived for want of activity
+//!   reopens the thread and is made ([`edit_message`]); a board in a thread the game had to
+//!   leave (locked, closed to the bot) gets a fresh board in the game's channel; an item that
+//!   keeps failing, or that Discord refuses for good, is given up after a bounded number of
+//!   tries with one log line, and stays in the table.
+//! - At start-up and on every scheduler tick, boards behind their game (another ply, or the game
+//!   going on after it ended) get a new board item, and everything pending is delivered.
 //!
 //! Nothing delivered is an answer to anyone, so there is no caller's locale: what is posted in
 //! a server speaks the server's language, and a digest (a DM) its reader's last reported locale.

@@ -217,10 +217,10 @@ pub async fn give_up(conn: &mut AnyConnection, id: i64, error: &str, now: i64) -
 macro_rules! stale_boards_sql {
     () => {
         "SELECT recent.id, recent.ply FROM \
-         (SELECT id, ply, guild_id, FALSE AS over FROM games WHERE status = 'ongoing' \
-          UNION SELECT id, ply, guild_id, TRUE AS over FROM games WHERE finished_at >= $1) AS recent \
+         (SELECT id, ply, guild_id, FALSE AS ended FROM games WHERE status = 'ongoing' \
+          UNION SELECT id, ply, guild_id, TRUE AS ended FROM games WHERE finished_at >= $1) AS recent \
          JOIN board_messages b ON b.game_id = recent.id \
-         WHERE (b.shown_ply IS NULL OR b.shown_ply != recent.ply OR b.shown_over <> recent.over) \
+         WHERE (b.shown_ply IS NULL OR b.shown_ply != recent.ply OR b.shown_over <> recent.ended) \
          AND NOT EXISTS (SELECT 1 FROM servers s WHERE s.id = recent.guild_id AND s.left_at IS NOT NULL) \
          AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.lane = 'game:' || recent.id AND o.kind = 'board' \
                          AND o.state = 'pending') \
