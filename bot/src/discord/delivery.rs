@@ -1005,7 +1005,7 @@ mod tests {
 
     use std::time::Duration;
 
-    use super::{Delivery, Failure, HEADS, failure, pause, take_lanes};
+    use super::{Delivery, Failure, HEADS, failure, pause, take_lanes, thread_refused};
     use crate::discord::BotError;
     use crate::discord::Data;
     use crate::host::search_pool::SearchPool;
@@ -1028,6 +1028,21 @@ mod tests {
         let ours = tried_for(Failure::Transient);
         assert!(ours >= Duration::from_secs(30) && ours <= Duration::from_mins(2), "{ours:?}");
         assert_eq!(Failure::Permanent.patience(), 1);
+    }
+
+    #[test]
+    fn a_thread_locked_or_archived_and_locked_closes_it_to_posts_and_a_deleted_one_to_everything() {
+        use crate::host::Show;
+        let notice = Show::YourMove { game: 1, ply: 0, after_takeback: false };
+        let board = Show::Board { game: 1, ply: 0 };
+        for code in [50_001, 50_013, 50_083, 160_005] {
+            assert_eq!(thread_refused(Some(code), &notice), Some(false), "{code}");
+            // A board's edit is judged where it is made (`left_for_channel`).
+            assert_eq!(thread_refused(Some(code), &board), None, "{code}");
+        }
+        assert_eq!(thread_refused(Some(10_003), &board), Some(true));
+        assert_eq!(thread_refused(Some(50_035), &notice), None, "a bad request says nothing of the thread");
+        assert_eq!(thread_refused(None, &notice), None);
     }
 
     #[tokio::test]
