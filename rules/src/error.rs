@@ -23,6 +23,13 @@ pub enum ParseError {
     Rules { reason: String },
     #[error("the OTN game record is invalid at line {line}: {reason}")]
     Record { line: usize, reason: String },
+    /// A record giving one tag two different values (two `rules` tags, two results): which of
+    /// them the game had cannot be told, and taking either would be a guess.
+    #[error(
+        "the OTN game record is invalid at line {line}: it gives the {key} tag a second value that differs from \
+         the first; keep the right one"
+    )]
+    DuplicateTag { line: usize, key: String },
 }
 
 /// A well-formed move that cannot be played in this position.

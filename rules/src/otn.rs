@@ -13,7 +13,7 @@
 //! Every preset exports to a string that imports back to the same rules.
 //!
 //! A game record is `[tag:value]` lines, the rules tag last, then numbered turns:
-//! `1. d1-d3 h6-h9xh5`.
+//! `1. d1-d3 h6-h9xh5`, each perhaps followed by commentary in brackets (`[first|second]`).
 
 use std::fmt::Write as _;
 
@@ -320,7 +320,8 @@ pub enum RecordEnd {
 /// An OTN game record: tags, rules, an optional start position, and the moves.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameRecord {
-    /// Tags in order, without the `rules` and `position` tags.
+    /// Tags in order, without those that describe the rules and the start (`rules`,
+    /// `position`, `to-move`).
     pub tags: Vec<(String, String)>,
     pub rules: Rules,
     /// A start other than the rules' own (a custom position), with the side to move.
@@ -331,6 +332,9 @@ pub struct GameRecord {
 
 /// Longest record read: thousands of moves fit comfortably.
 const MAX_RECORD_LEN: usize = 1 << 20;
+
+/// The tags that [`GameRecord`] reads into its rules and start rather than into its tags.
+const START_TAGS: [&str; 3] = ["rules", "position", "to-move"];
 
 impl GameRecord {
     /// The record of a game, with the given tags (e.g. players, date, result).
@@ -348,64 +352,88 @@ impl GameRecord {
     }
 
     /// Reads a record. Accepts the rules as a `[rules:…]` tag or as a bare line, as the OTN
-    /// specification writes it.
+    /// specification writes it. Tags come before the moves, several to a line if need be (as
+    /// `OpenTafl` reads them); after the first move, text in brackets is commentary
+    /// (`[first|second]`, which `OpenTafl` writes after every turn) and is skipped. A tag given
+    /// twice with different values is refused.
     pub fn parse(input: &str) -> Result<GameRecord, ParseError> {
         if input.len() > MAX_RECORD_LEN {
             return Err(ParseError::Record { line: 1, reason: "it is longer than any game".into() });
         }
         // A byte-order mark, as some editors on Windows save text.
         let input = input.strip_prefix('\u{feff}').unwrap_or(input);
-        let mut tags = Vec::new();
-        let mut rules = None;
-        let mut position = None;
-        let mut to_move = Side::Attackers;
+        let mut header = Header::default();
         let mut moves = Vec::new();
         let mut end = None;
+        let mut in_moves = false;
+        // The line where a commentary opened that has not closed yet: commentary may span lines.
+        let mut open_comment: Option<usize> = None;
         for (n, raw) in input.lines().enumerate() {
-            let line = raw.trim();
-            let err = |reason: String| ParseError::Record { line: n + 1, reason };
+            let line_no = n + 1;
+            let err = |reason: String| ParseError::Record { line: line_no, reason };
+            let mut line = raw.trim();
+            if open_comment.is_some() {
+                let Some(close) = line.find(']') else { continue };
+                open_comment = None;
+                line = line[close + 1..].trim();
+            }
             if line.is_empty() || line.starts_with('#') {
                 continue;
             }
-            if let Some(tag) = line.strip_prefix('[') {
-                let tag = tag.strip_suffix(']').ok_or_else(|| err("a tag must end with ']'".into()))?;
-                let (key, value) = tag.split_once(':').ok_or_else(|| err("a tag is written [key:value]".into()))?;
-                match key.trim() {
-                    "rules" => rules = Some(parse_rules(value).map_err(|e| err(e.to_string()))?),
-                    "position" => position = Some(value.trim().parse::<Setup>().map_err(|e| err(e.to_string()))?),
-                    "to-move" => {
-                        to_move =
-                            Side::from_name(value).ok_or_else(|| err("to-move is attackers or defenders".into()))?;
+            if !in_moves {
+                if line.starts_with('[') {
+                    for (key, value) in tags_of_line(line).map_err(err)? {
+                        header.add(key.trim(), value.trim(), line_no)?;
                     }
-                    key => tags.push((key.to_owned(), value.trim().to_owned())),
+                    continue;
                 }
-                continue;
+                if line.starts_with("dim:") {
+                    header.add("rules", line, line_no)?;
+                    continue;
+                }
+                if line.starts_with('/') && header.rules.is_some() {
+                    header.add("position", line, line_no)?;
+                    continue;
+                }
+                in_moves = true;
             }
-            if line.starts_with("dim:") {
-                rules = Some(parse_rules(line).map_err(|e| err(e.to_string()))?);
-                continue;
-            }
-            if line.starts_with('/') && rules.is_some() && moves.is_empty() {
-                position = Some(line.parse::<Setup>().map_err(|e| err(e.to_string()))?);
-                continue;
-            }
-            for token in line.split_whitespace() {
-                if end.is_some() {
-                    return Err(err(format!("\"{}\" comes after the end of the game", shorten(token))));
+            // Moves and end markers, with commentary in brackets between them.
+            let mut rest = line;
+            loop {
+                let (text, comment) = match rest.split_once('[') {
+                    Some((text, comment)) => (text, Some(comment)),
+                    None => (rest, None),
+                };
+                for token in text.split_whitespace() {
+                    if end.is_some() {
+                        return Err(err(format!("\"{}\" comes after the end of the game", shorten(token))));
+                    }
+                    if token.ends_with('.') && token[..token.len() - 1].bytes().all(|b| b.is_ascii_digit()) {
+                        continue; // a turn number
+                    }
+                    match token {
+                        "---" => end = Some(RecordEnd::Resigned),
+                        "timeout" => end = Some(RecordEnd::Timeout),
+                        _ => moves.push(parse_record_move(token).map_err(|e| err(e.to_string()))?),
+                    }
                 }
-                if token.ends_with('.') && token[..token.len() - 1].bytes().all(|b| b.is_ascii_digit()) {
-                    continue; // a turn number
-                }
-                match token {
-                    "---" => end = Some(RecordEnd::Resigned),
-                    "timeout" => end = Some(RecordEnd::Timeout),
-                    _ => moves.push(parse_record_move(token).map_err(|e| err(e.to_string()))?),
-                }
+                let Some(comment) = comment else { break };
+                let Some((_, after)) = comment.split_once(']') else {
+                    open_comment = Some(line_no);
+                    break;
+                };
+                rest = after;
             }
         }
-        let rules = rules.ok_or(ParseError::Record { line: 1, reason: "the rules are missing".into() })?;
-        let start = position.map(|setup| (setup, to_move));
-        Ok(GameRecord { tags, rules, start, moves, end })
+        if let Some(line) = open_comment {
+            // Everything after it would be skipped as commentary, moves included.
+            return Err(ParseError::Record {
+                line,
+                reason: "a comment opened with '[' is never closed with ']'".into(),
+            });
+        }
+        let (rules, start) = header.rules_and_start()?;
+        Ok(GameRecord { tags: header.tags, rules, start, moves, end })
     }
 
     /// Replays the record, checking every move and every written capture. Returns the game, or
@@ -432,6 +460,103 @@ impl GameRecord {
     }
 }
 
+/// The head of a record as it is read: its tags, and what it says of the rules and the start,
+/// each with the line that said it.
+#[derive(Default)]
+struct Header {
+    tags: Vec<(String, String)>,
+    /// Where each tag of `tags` is, to find a second value without a quadratic search.
+    index: std::collections::HashMap<String, usize>,
+    rules: Option<(Rules, usize)>,
+    position: Option<(Setup, usize)>,
+    to_move: Option<(Side, usize)>,
+}
+
+impl Header {
+    /// Takes one tag (or a bare rules or position line, as `rules` and `position`).
+    fn add(&mut self, key: &str, value: &str, line: usize) -> Result<(), ParseError> {
+        let err = |reason: String| ParseError::Record { line, reason };
+        match key {
+            "rules" => {
+                let rules = parse_rules(value).map_err(|e| err(e.to_string()))?;
+                set_once(&mut self.rules, rules, key, line)
+            }
+            "position" => {
+                let setup = value.trim().parse::<Setup>().map_err(|e| err(e.to_string()))?;
+                set_once(&mut self.position, setup, key, line)
+            }
+            "to-move" => {
+                let side = Side::from_name(value).ok_or_else(|| err("to-move is attackers or defenders".into()))?;
+                set_once(&mut self.to_move, side, key, line)
+            }
+            _ => match self.index.get(key) {
+                Some(&at) if self.tags[at].1 != value => Err(ParseError::DuplicateTag { line, key: shorten(key) }),
+                // The same tag again with the same value says nothing new.
+                Some(_) => Ok(()),
+                None => {
+                    self.index.insert(key.to_owned(), self.tags.len());
+                    self.tags.push((key.to_owned(), value.to_owned()));
+                    Ok(())
+                }
+            },
+        }
+    }
+
+    /// The rules, and the `position` tag's start with the `to-move` tag's side (the attackers
+    /// when it names none).
+    fn rules_and_start(&self) -> Result<(Rules, Option<(Setup, Side)>), ParseError> {
+        let Some((rules, _)) = &self.rules else {
+            return Err(ParseError::Record { line: 1, reason: "the rules are missing".into() });
+        };
+        let side = self.to_move.map_or(Side::Attackers, |(side, _)| side);
+        let start = self.position.as_ref().map(|(setup, _)| (setup.clone(), side));
+        Ok((rules.clone(), start))
+    }
+}
+
+/// Sets a tag read into `slot`, refusing a second, different value.
+fn set_once<T: PartialEq>(slot: &mut Option<(T, usize)>, value: T, key: &str, line: usize) -> Result<(), ParseError> {
+    match slot {
+        Some((first, _)) if *first != value => Err(ParseError::DuplicateTag { line, key: key.to_owned() }),
+        Some(_) => Ok(()),
+        None => {
+            *slot = Some((value, line));
+            Ok(())
+        }
+    }
+}
+
+/// The `[key:value]` tags of a line, as `OpenTafl` reads them: each value ends at its `]`, and
+/// several tags may share a line. A line that is one tag whose value holds a `]` (as this bot
+/// writes a name with one) is read whole.
+fn tags_of_line(line: &str) -> Result<Vec<(&str, &str)>, String> {
+    let mut tags = Vec::new();
+    let mut rest = line;
+    loop {
+        rest = rest.trim_start();
+        if rest.is_empty() {
+            return Ok(tags);
+        }
+        let tag = rest.strip_prefix('[').and_then(|body| {
+            let (tag, after) = body.split_once(']')?;
+            Some((tag.split_once(':')?, after))
+        });
+        match tag {
+            Some((tag, after)) => {
+                tags.push(tag);
+                rest = after;
+            }
+            None => break,
+        }
+    }
+    let whole = line.strip_prefix('[').and_then(|tag| tag.strip_suffix(']'));
+    match whole.map(|tag| tag.split_once(':')) {
+        Some(Some(tag)) => Ok(vec![tag]),
+        Some(None) => Err("a tag is written [key:value]".into()),
+        None => Err("a tag must end with ']'; write each tag as [key:value]".into()),
+    }
+}
+
 /// Why a parsed record cannot be replayed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RecordError {
@@ -453,10 +578,14 @@ fn parse_record_move(token: &str) -> Result<MoveText, ParseError> {
 }
 
 impl std::fmt::Display for GameRecord {
-    /// Tags, then the position tags for a custom start, then the rules tag, then the moves, two
+    /// Tags, then the start tags for a custom start, then the rules tag, then the moves, two
     /// plies to a numbered turn.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         for (key, value) in &self.tags {
+            // Written from the record's own fields below; a second copy could only contradict.
+            if START_TAGS.contains(&key.as_str()) {
+                continue;
+            }
             writeln!(f, "[{key}:{value}]")?;
         }
         if let Some((setup, side)) = &self.start {

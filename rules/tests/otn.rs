@@ -203,3 +203,76 @@ fn the_side_moving_first_is_read_where_it_can_be_kept() {
     let err = parse_rules(&format!("dim:7 atkf:n {start}")).unwrap_err().to_string();
     assert!(err.contains("atkf:n asks for the defenders moving first"), "{err}");
 }
+const BRANDUBH_RULES: &str = "dim:7 esc:c surf:n ka:y ks:m cens:K cenp:K cenhe:tT cenh: sw:n efe:n tfr:d \
+                              start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
+const TABLUT_RULES: &str = "dim:9 esc:c surf:n ka:y ks:m cens:K cenp:K cenhe:tT cenh: sw:n efe:n tfr:d \
+                            start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/";
+
+/// Two values for one tag leave the game in doubt (which rules? which result?): refused, in one
+/// sentence naming the tag and the line of the second. The same value twice says nothing new.
+#[test]
+fn a_tag_given_twice_with_different_values_is_refused() {
+    let cases = [
+        (format!("[rules:{TABLUT_RULES}]\n[rules:{BRANDUBH_RULES}]\n1. d2-e2\n"), "rules", 2),
+        (format!("[result:1]\n[result:-1]\n[rules:{BRANDUBH_RULES}]\n1. d2-e2\n"), "result", 2),
+        (format!("[rules:{BRANDUBH_RULES}]\n{TABLUT_RULES}\n1. d2-e2\n"), "rules", 2),
+        (format!("[attackers:ann] [attackers:ben]\n[rules:{BRANDUBH_RULES}]\n"), "attackers", 1),
+        (format!("[to-move:attackers]\n[to-move:defenders]\n[rules:{BRANDUBH_RULES}]\n"), "to-move", 2),
+        (
+            format!(
+                "[position:/7/3t3/3T3/ttTK1tt/3T3/3t3/7/]\n[rules:{BRANDUBH_RULES}]\n/7/3t3/3T3/ttTKt2/3T3/3t3/7/\n"
+            ),
+            "position",
+            3,
+        ),
+    ];
+    for (text, key, line) in cases {
+        let err = GameRecord::parse(&text).expect_err(&text);
+        assert_eq!(err, tafl_rules::ParseError::DuplicateTag { line, key: key.to_owned() }, "{text}");
+        let said = err.to_string();
+        assert!(said.contains(&format!("gives the {key} tag a second value")) && !said.contains('\n'), "{said}");
+    }
+    let text =
+        format!("[result:1]\n[event:x]\n[result: 1 ]\n[rules:{BRANDUBH_RULES}]\n[rules:{BRANDUBH_RULES}]\n1. d2-e2\n");
+    let record = GameRecord::parse(&text).unwrap();
+    assert_eq!(record.tags, [("result".to_owned(), "1".to_owned()), ("event".to_owned(), "x".to_owned())]);
+}
+
+/// `OpenTafl` saves a game with commentary after every turn (`[|]` when its moves have none; OTN
+/// section 4): it is skipped, whatever it says, colons and all, over several lines if it must.
+#[test]
+fn commentary_after_the_turns_is_skipped() {
+    let text = format!(
+        "[rules:{BRANDUBH_RULES}]\n\n1. d2-e2 c4-c5 \n[|]\n\n2. f4-f5 \n[Nice move: a threat|]\n\n\
+         [a comment over\ntwo lines] [another]\n---\n[result:-1]\n"
+    );
+    let record = GameRecord::parse(&text).unwrap_or_else(|e| panic!("{e}"));
+    let moves: Vec<String> = record.moves.iter().map(ToString::to_string).collect();
+    assert_eq!(moves, ["d2-e2", "c4-c5", "f4-f5"]);
+    assert_eq!(record.end, Some(RecordEnd::Resigned));
+    // Tags come before the moves; what looks like one after them is commentary.
+    assert_eq!(record.tag("Nice move"), None);
+    assert_eq!(record.tag("result"), None);
+    assert!(record.tags.is_empty(), "{:?}", record.tags);
+    // A comment that never closes would swallow the rest of the game: refused where it opens.
+    let err = GameRecord::parse(&format!("[rules:{BRANDUBH_RULES}]\n1. d2-e2\n[oops\n2. f4-f5\n")).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "the OTN game record is invalid at line 3: a comment opened with '[' is never closed with ']'"
+    );
+}
+
+/// Several tags on a line are each read, as `OpenTafl`'s `parseTags` reads them.
+#[test]
+fn tags_sharing_a_line_are_each_read() {
+    let text = format!("[attackers:alice] [result:1]  [defenders:bob]\n[rules:{BRANDUBH_RULES}] [event:x]\n1. d2-e2\n");
+    let record = GameRecord::parse(&text).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(record.tag("attackers"), Some("alice"));
+    assert_eq!(record.tag("result"), Some("1"));
+    assert_eq!(record.tag("defenders"), Some("bob"));
+    assert_eq!(record.tag("event"), Some("x"));
+    assert_eq!(record.rules, Variant::Brandubh.rules());
+    // A line of tags with text after them is not one.
+    let err = GameRecord::parse(&format!("[attackers:alice] and more\n[rules:{BRANDUBH_RULES}]\n")).unwrap_err();
+    assert!(err.to_string().contains("line 1"), "{err}");
+}

@@ -376,6 +376,9 @@ pub fn parse_error(error: &ParseError, lang: Lang) -> String {
         ParseError::Position { input, .. } => tr!(lang, "error-not-a-position", input = input.as_str()),
         ParseError::Rules { .. } => tr!(lang, "error-bad-rules-string"),
         ParseError::Record { line, .. } => tr!(lang, "error-bad-record-line", line = *line),
+        ParseError::DuplicateTag { line, key } => {
+            tr!(lang, "error-record-duplicate-tag", line = *line, key = key.as_str())
+        }
     }
 }
 
