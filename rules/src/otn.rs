@@ -88,9 +88,10 @@ const MAX_RULES_LEN: usize = 4096;
 
 /// Reads an OTN rules string. Keys may come in any order; `dim:` and `start:` are required.
 ///
-/// `atkf:n` (the defenders move first) is refused: a stored game or a record starts from the
-/// rules' own start with the attackers to move unless it names another side, so it would be
-/// played with the wrong side first. [`parse_rules_and_first_side`] reads it.
+/// `atkf:n` (the defenders move first) is refused: a stored game starts from the rules' own
+/// start with the attackers to move unless it names another side, so it would be played with
+/// the wrong side first. [`parse_rules_and_first_side`] reads it, and so does
+/// [`GameRecord::parse`], which keeps the side as the record's start.
 pub fn parse_rules(input: &str) -> Result<Rules, ParseError> {
     let (rules, first) = parse_rules_and_first_side(input)?;
     if first == Side::Defenders {
@@ -324,7 +325,8 @@ pub struct GameRecord {
     /// `position`, `to-move`).
     pub tags: Vec<(String, String)>,
     pub rules: Rules,
-    /// A start other than the rules' own (a custom position), with the side to move.
+    /// A start other than the rules' own (a custom position, or the defenders first), with the
+    /// side to move.
     pub start: Option<(Setup, Side)>,
     pub moves: Vec<MoveText>,
     pub end: Option<RecordEnd>,
@@ -467,7 +469,10 @@ struct Header {
     tags: Vec<(String, String)>,
     /// Where each tag of `tags` is, to find a second value without a quadratic search.
     index: std::collections::HashMap<String, usize>,
-    rules: Option<(Rules, usize)>,
+    /// The rules string's rules (with its `start:`) and first side (`atkf:`).
+    rules: Option<((Rules, Side), usize)>,
+    /// Whether a rules string wrote `atkf:` itself rather than leaving it to its default.
+    atkf_written: bool,
     position: Option<(Setup, usize)>,
     to_move: Option<(Side, usize)>,
 }
@@ -478,8 +483,9 @@ impl Header {
         let err = |reason: String| ParseError::Record { line, reason };
         match key {
             "rules" => {
-                let rules = parse_rules(value).map_err(|e| err(e.to_string()))?;
-                set_once(&mut self.rules, rules, key, line)
+                let read = parse_rules_and_first_side(value).map_err(|e| err(e.to_string()))?;
+                self.atkf_written |= value.split_whitespace().any(|entry| entry.starts_with("atkf:"));
+                set_once(&mut self.rules, read, key, line)
             }
             "position" => {
                 let setup = value.trim().parse::<Setup>().map_err(|e| err(e.to_string()))?;
@@ -502,14 +508,40 @@ impl Header {
         }
     }
 
-    /// The rules, and the `position` tag's start with the `to-move` tag's side (the attackers
-    /// when it names none).
+    /// The rules and the game's start, when that is another than the rules' own.
+    ///
+    /// The game starts from the `position` tag, else from the rules' `start:`. The side to move
+    /// first is the `to-move` tag's, else the rules string's `atkf:`.
     fn rules_and_start(&self) -> Result<(Rules, Option<(Setup, Side)>), ParseError> {
-        let Some((rules, _)) = &self.rules else {
+        let Some(((rules, first), rules_line)) = &self.rules else {
             return Err(ParseError::Record { line: 1, reason: "the rules are missing".into() });
         };
-        let side = self.to_move.map_or(Side::Attackers, |(side, _)| side);
-        let start = self.position.as_ref().map(|(setup, _)| (setup.clone(), side));
+        let (setup, setup_line) = match &self.position {
+            Some((setup, line)) => (setup, *line),
+            None => (&rules.start, *rules_line),
+        };
+        let side = match self.to_move {
+            // The rules string's `atkf:` says who moves first from its own start.
+            Some((side, line)) if side != *first && self.atkf_written && *setup == rules.start => {
+                return Err(ParseError::Record {
+                    line,
+                    reason: format!(
+                        "to-move:{side} contradicts the rules string's atkf:{}; correct one of them",
+                        if *first == Side::Attackers { 'y' } else { 'n' }
+                    ),
+                });
+            }
+            Some((side, _)) => side,
+            None => *first,
+        };
+        if *setup != rules.start {
+            // Checked here, as the rules string's start was, so that a start that cannot be set up
+            // is refused at its own line.
+            Rules { start: setup.clone(), ..rules.clone() }
+                .validate()
+                .map_err(|e| ParseError::Record { line: setup_line, reason: e.to_string() })?;
+        }
+        let start = (*setup != rules.start || side != Side::Attackers).then(|| (setup.clone(), side));
         Ok((rules.clone(), start))
     }
 }

@@ -276,3 +276,38 @@ fn tags_sharing_a_line_are_each_read() {
     let err = GameRecord::parse(&format!("[attackers:alice] and more\n[rules:{BRANDUBH_RULES}]\n")).unwrap_err();
     assert!(err.to_string().contains("line 1"), "{err}");
 }
+
+/// `[to-move:…]` without a position names the side to move at the rules' own start (what
+/// `atkf:` says in a rules string); a record saying both must agree.
+#[test]
+fn a_to_move_tag_without_a_position_is_the_side_moving_first_from_the_rules_start() {
+    let text = format!("[to-move:defenders]\n[rules:{BRANDUBH_RULES}]\n1. d3-c3\n");
+    let record = GameRecord::parse(&text).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(record.start, Some((Variant::Brandubh.rules().start, Side::Defenders)));
+    let game = record.replay().unwrap_or_else(|(ply, e)| panic!("ply {ply}: {e}"));
+    assert_eq!((game.start().to_move(), game.ply()), (Side::Defenders, 1));
+    // The attackers, as the rules would have it anyway: no custom start.
+    let text = format!("[to-move:attackers]\n[rules:{BRANDUBH_RULES}]\n1. d2-e2\n");
+    assert_eq!(GameRecord::parse(&text).unwrap().start, None);
+    let text = format!("[to-move:attackers]\n[rules:dim:7 atkf:n {}]\n", &BRANDUBH_RULES[6..]);
+    let err = GameRecord::parse(&text).unwrap_err().to_string();
+    assert_eq!(
+        err,
+        "the OTN game record is invalid at line 1: to-move:attackers contradicts the rules string's atkf:n; correct one \
+         of them"
+    );
+}
+
+/// The specification's own Fetlar and Copenhagen strings carry `atkf:n`: a record under them is
+/// read with the defenders moving first, as the bot plays such a start.
+#[test]
+fn a_record_under_the_specifications_copenhagen_string_is_read_with_the_defenders_first() {
+    let text = "[event:spec]\ndim:11 atkf:n sw:s efe:y \
+                start:/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/\n1. f4-i4 d1-d3\n";
+    let record = GameRecord::parse(text).unwrap_or_else(|e| panic!("{e}"));
+    let game = record.replay().unwrap_or_else(|(ply, e)| panic!("ply {ply}: {e}"));
+    assert_eq!(game.start().to_move(), Side::Defenders);
+    assert_eq!(game.ply(), 2);
+    let again = record.to_string();
+    assert_eq!(GameRecord::parse(&again), Ok(record), "{again}");
+}
