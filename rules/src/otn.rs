@@ -25,7 +25,18 @@ use crate::{Game, IllegalMove, MoveText, Position, Setup, Side, Status};
 /// Writes the OTN rules string of `rules`.
 #[must_use]
 pub fn rules_string(rules: &Rules) -> String {
+    write_rules(rules, &rules.start, Side::Attackers)
+}
+
+/// The rules string of `rules` with `start` as its `start:` and `atkf:n` when the defenders
+/// move first: what a record writes for a game from another start, since `OpenTafl` reads a
+/// record's start and first side from its rules string alone.
+fn write_rules(rules: &Rules, start: &Setup, first: Side) -> String {
     let mut s = format!("dim:{}", rules.size());
+    if first == Side::Defenders {
+        // Beside `dim:`, where the specification's own examples write it.
+        s.push_str(" atkf:n");
+    }
     let yn = |b: bool| if b { 'y' } else { 'n' };
     let _ = write!(s, " esc:{}", if rules.escape == Escape::Corner { 'c' } else { 'e' });
     if rules.escape == Escape::Edge {
@@ -79,7 +90,7 @@ pub fn rules_string(rules: &Rules) -> String {
         Repetition::DefendersLose => 'a',
         Repetition::Ignore => 'i',
     };
-    let _ = write!(s, " tfr:{tfr} start:{}", rules.start);
+    let _ = write!(s, " tfr:{tfr} start:{start}");
     s
 }
 
@@ -319,10 +330,16 @@ pub enum RecordEnd {
 }
 
 /// An OTN game record: tags, rules, an optional start position, and the moves.
+///
+/// Written, a game from a start other than the rules' own (a custom position, or the defenders
+/// first) carries it twice: in the rules string's `start:` (with `atkf:n` when the defenders move
+/// first), the only place `OpenTafl` reads it, and in `[position:…]` and `[to-move:…]` tags. The
+/// rule set's own start then goes into a `[rules-start:…]` tag, so that the rules read back are
+/// the ones the game was played under, a preset's included.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameRecord {
     /// Tags in order, without those that describe the rules and the start (`rules`,
-    /// `position`, `to-move`).
+    /// `position`, `to-move`, `rules-start`).
     pub tags: Vec<(String, String)>,
     pub rules: Rules,
     /// A start other than the rules' own (a custom position, or the defenders first), with the
@@ -336,7 +353,7 @@ pub struct GameRecord {
 const MAX_RECORD_LEN: usize = 1 << 20;
 
 /// The tags that [`GameRecord`] reads into its rules and start rather than into its tags.
-const START_TAGS: [&str; 3] = ["rules", "position", "to-move"];
+const START_TAGS: [&str; 4] = ["rules", "position", "to-move", "rules-start"];
 
 impl GameRecord {
     /// The record of a game, with the given tags (e.g. players, date, result).
@@ -475,6 +492,7 @@ struct Header {
     atkf_written: bool,
     position: Option<(Setup, usize)>,
     to_move: Option<(Side, usize)>,
+    rules_start: Option<(Setup, usize)>,
 }
 
 impl Header {
@@ -490,6 +508,10 @@ impl Header {
             "position" => {
                 let setup = value.trim().parse::<Setup>().map_err(|e| err(e.to_string()))?;
                 set_once(&mut self.position, setup, key, line)
+            }
+            "rules-start" => {
+                let setup = value.trim().parse::<Setup>().map_err(|e| err(e.to_string()))?;
+                set_once(&mut self.rules_start, setup, key, line)
             }
             "to-move" => {
                 let side = Side::from_name(value).ok_or_else(|| err("to-move is attackers or defenders".into()))?;
@@ -508,9 +530,10 @@ impl Header {
         }
     }
 
-    /// The rules and the game's start, when that is another than the rules' own.
+    /// The rule set (with its own start) and the game's start, when that is another.
     ///
-    /// The game starts from the `position` tag, else from the rules' `start:`. The side to move
+    /// The game starts from the `position` tag, else from the rules string's `start:`; the rule
+    /// set's own start is the `rules-start` tag's, else the rules string's. The side to move
     /// first is the `to-move` tag's, else the rules string's `atkf:`.
     fn rules_and_start(&self) -> Result<(Rules, Option<(Setup, Side)>), ParseError> {
         let Some(((rules, first), rules_line)) = &self.rules else {
@@ -519,6 +542,24 @@ impl Header {
         let (setup, setup_line) = match &self.position {
             Some((setup, line)) => (setup, *line),
             None => (&rules.start, *rules_line),
+        };
+        let own_start = match &self.rules_start {
+            Some((own, line)) => {
+                // This record wrote its game's start into the rules string, which a position tag
+                // can only repeat.
+                if *setup != rules.start {
+                    return Err(ParseError::Record {
+                        line: setup_line,
+                        reason: "the position tag and the rules string's start: name different starts; correct \
+                                 one of them"
+                            .into(),
+                    });
+                }
+                let own_rules = Rules { start: own.clone(), ..rules.clone() };
+                own_rules.validate().map_err(|e| ParseError::Record { line: *line, reason: e.to_string() })?;
+                own
+            }
+            None => &rules.start,
         };
         let side = match self.to_move {
             // The rules string's `atkf:` says who moves first from its own start.
@@ -534,15 +575,15 @@ impl Header {
             Some((side, _)) => side,
             None => *first,
         };
-        if *setup != rules.start {
-            // Checked here, as the rules string's start was, so that a start that cannot be set up
-            // is refused at its own line.
+        if setup != own_start {
+            // Checked here, as the rules string's start was, so that a record read is one whose
+            // rules string can be written with this start.
             Rules { start: setup.clone(), ..rules.clone() }
                 .validate()
                 .map_err(|e| ParseError::Record { line: setup_line, reason: e.to_string() })?;
         }
-        let start = (*setup != rules.start || side != Side::Attackers).then(|| (setup.clone(), side));
-        Ok((rules.clone(), start))
+        let start = (setup != own_start || side != Side::Attackers).then(|| (setup.clone(), side));
+        Ok((Rules { start: own_start.clone(), ..rules.clone() }, start))
     }
 }
 
@@ -620,11 +661,18 @@ impl std::fmt::Display for GameRecord {
             }
             writeln!(f, "[{key}:{value}]")?;
         }
-        if let Some((setup, side)) = &self.start {
-            writeln!(f, "[position:{setup}]")?;
-            writeln!(f, "[to-move:{side}]")?;
-        }
-        writeln!(f, "[rules:{}]", rules_string(&self.rules))?;
+        let (setup, first) = match &self.start {
+            Some((setup, side)) => {
+                writeln!(f, "[position:{setup}]")?;
+                writeln!(f, "[to-move:{side}]")?;
+                if *setup != self.rules.start {
+                    writeln!(f, "[rules-start:{}]", self.rules.start)?;
+                }
+                (setup, *side)
+            }
+            None => (&self.rules.start, Side::Attackers),
+        };
+        writeln!(f, "[rules:{}]", write_rules(&self.rules, setup, first))?;
         for (turn, pair) in self.moves.chunks(2).enumerate() {
             write!(f, "{}.", turn + 1)?;
             for mv in pair {

@@ -308,6 +308,54 @@ fn a_record_under_the_specifications_copenhagen_string_is_read_with_the_defender
     let game = record.replay().unwrap_or_else(|(ply, e)| panic!("ply {ply}: {e}"));
     assert_eq!(game.start().to_move(), Side::Defenders);
     assert_eq!(game.ply(), 2);
+    // Written again, it says so where `OpenTafl` looks: the rules string.
     let again = record.to_string();
-    assert_eq!(GameRecord::parse(&again), Ok(record), "{again}");
+    assert!(again.contains("[to-move:defenders]\n[rules:dim:11 atkf:n "), "{again}");
+    assert_eq!(GameRecord::parse(&again), Ok(record));
+}
+
+/// `OpenTafl` reads a record's start and first side from its rules string alone, so a game from a
+/// custom position writes that position as the rules' `start:` (and `atkf:n` for the defenders
+/// first); the rule set's own start goes into `[rules-start:…]`, so that the rules read back are
+/// the preset's.
+#[test]
+fn a_game_from_a_custom_start_writes_it_into_the_rules_string() {
+    let custom = "/7/3t3/3T3/ttTK1tt/3T3/3t3/7/";
+    let start = Position::new(Variant::Brandubh.rules())
+        .unwrap()
+        .with_setup(&custom.parse().unwrap(), Side::Defenders)
+        .unwrap();
+    let mut game = Game::new(start);
+    game.play("d4-e4".parse().unwrap()).unwrap();
+    let record = GameRecord::from_game(&game, vec![]);
+    let text = record.to_string();
+    let ours = rules_string(&Variant::Brandubh.rules());
+    let theirs = ours.replace("dim:7", "dim:7 atkf:n").replace(&Variant::Brandubh.rules().start.to_string(), custom);
+    assert_eq!(
+        text,
+        format!(
+            "[position:{custom}]\n[to-move:defenders]\n[rules-start:{}]\n[rules:{theirs}]\n1. d4-e4\n",
+            Variant::Brandubh.rules().start
+        )
+    );
+    let read = GameRecord::parse(&text).unwrap();
+    assert_eq!(read, record);
+    assert_eq!(read.rules, Variant::Brandubh.rules());
+    // As an older version wrote it (the rules with their own start, the position in its tag),
+    // and as `OpenTafl` would (the start in the rules string only): the same game either way,
+    // the rule set's own start being what the rules string says when nothing else does.
+    let older = format!("[position:{custom}]\n[to-move:defenders]\n[rules:{ours}]\n1. d4-e4\n");
+    assert_eq!(GameRecord::parse(&older), Ok(record.clone()));
+    let opentafl = GameRecord::parse(&format!("[rules:{theirs}]\n1. d4-e4\n")).unwrap();
+    assert_eq!(opentafl.rules.start, custom.parse().unwrap());
+    assert_eq!(opentafl.start, Some((custom.parse().unwrap(), Side::Defenders)));
+    let replayed = opentafl.replay().unwrap();
+    assert_eq!(
+        (replayed.position().setup(), replayed.position().to_move()),
+        (game.position().setup(), Side::Attackers)
+    );
+    // A position tag that names another start than the rules string it is written beside.
+    let other = format!("[position:{}]\n[rules-start:{custom}]\n[rules:{theirs}]\n", Variant::Brandubh.rules().start);
+    let err = GameRecord::parse(&other).unwrap_err().to_string();
+    assert!(err.contains("name different starts"), "{err}");
 }
