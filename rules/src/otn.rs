@@ -13,8 +13,11 @@
 //! Every preset exports to a string that imports back to the same rules.
 //!
 //! A game record is `[tag:value]` lines, the rules tag last, then numbered turns:
-//! `1. d1-d3 h6-h9xh5`, each perhaps followed by commentary in brackets (`[first|second]`).
+//! `1. d1-d3 h6-h9xh5`, each perhaps followed by commentary in brackets (`[first|second]`). Tag
+//! values are written so that `OpenTafl` reads them too: the characters that would end a tag or
+//! start its moves early are written as `%5D`, `%2E` and the like (see `escape`).
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
 
 use crate::error::ParseError;
@@ -402,7 +405,7 @@ impl GameRecord {
             if !in_moves {
                 if line.starts_with('[') {
                     for (key, value) in tags_of_line(line).map_err(err)? {
-                        header.add(key.trim(), value.trim(), line_no)?;
+                        header.add(&unescape(key.trim()), &unescape(value.trim()), line_no)?;
                     }
                     continue;
                 }
@@ -601,7 +604,7 @@ fn set_once<T: PartialEq>(slot: &mut Option<(T, usize)>, value: T, key: &str, li
 
 /// The `[key:value]` tags of a line, as `OpenTafl` reads them: each value ends at its `]`, and
 /// several tags may share a line. A line that is one tag whose value holds a `]` (as this bot
-/// writes a name with one) is read whole.
+/// wrote names before it escaped them) is read whole.
 fn tags_of_line(line: &str) -> Result<Vec<(&str, &str)>, String> {
     let mut tags = Vec::new();
     let mut rest = line;
@@ -628,6 +631,62 @@ fn tags_of_line(line: &str) -> Result<Vec<(&str, &str)>, String> {
         Some(None) => Err("a tag is written [key:value]".into()),
         None => Err("a tag must end with ']'; write each tag as [key:value]".into()),
     }
+}
+
+/// The characters of a tag written as `%` and two hex digits: `[` and `]` (a `]` ends the tag
+/// for `OpenTafl`), `%` itself, line breaks and other ASCII control characters, and `:` in a key.
+/// A `.` after a digit and before a space is written so too: `OpenTafl` starts reading moves at
+/// the first `1. ` anywhere in the record, tags included.
+fn escape(text: &str, key: bool) -> Cow<'_, str> {
+    let mut out = String::new();
+    // How much of `text` is in `out`: `out` stays empty until a character needs escaping.
+    let mut copied = 0;
+    let mut after_digit = false;
+    let mut chars = text.char_indices().peekable();
+    while let Some((at, c)) = chars.next() {
+        let next = chars.peek().map(|&(_, next)| next);
+        let escaped = matches!(c, '%' | '[' | ']')
+            || c.is_ascii_control()
+            || (key && c == ':')
+            || (c == '.' && after_digit && next.is_some_and(char::is_whitespace));
+        if escaped {
+            out.push_str(&text[copied..at]);
+            let _ = write!(out, "%{:02X}", u32::from(c));
+            copied = at + c.len_utf8();
+        }
+        after_digit = c.is_ascii_digit();
+    }
+    if copied == 0 {
+        return Cow::Borrowed(text);
+    }
+    out.push_str(&text[copied..]);
+    Cow::Owned(out)
+}
+
+/// Reads what [`escape`] wrote. Only the characters it escapes are read back, so that a `%` in
+/// another tool's tag (`[event:50%]`) stays as written.
+fn unescape(text: &str) -> Cow<'_, str> {
+    if !text.contains('%') {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some((before, after)) = rest.split_once('%') {
+        out.push_str(before);
+        let code = after.get(..2).and_then(|hex| u8::from_str_radix(hex, 16).ok()).map(char::from);
+        match code {
+            Some(c) if c.is_ascii_control() || matches!(c, '%' | '[' | ']' | '.' | ':') => {
+                out.push(c);
+                rest = &after[2..];
+            }
+            _ => {
+                out.push('%');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    Cow::Owned(out)
 }
 
 /// Why a parsed record cannot be replayed.
@@ -659,7 +718,7 @@ impl std::fmt::Display for GameRecord {
             if START_TAGS.contains(&key.as_str()) {
                 continue;
             }
-            writeln!(f, "[{key}:{value}]")?;
+            writeln!(f, "[{}:{}]", escape(key, true), escape(value, false))?;
         }
         let (setup, first) = match &self.start {
             Some((setup, side)) => {

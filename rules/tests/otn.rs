@@ -203,6 +203,7 @@ fn the_side_moving_first_is_read_where_it_can_be_kept() {
     let err = parse_rules(&format!("dim:7 atkf:n {start}")).unwrap_err().to_string();
     assert!(err.contains("atkf:n asks for the defenders moving first"), "{err}");
 }
+
 const BRANDUBH_RULES: &str = "dim:7 esc:c surf:n ka:y ks:m cens:K cenp:K cenhe:tT cenh: sw:n efe:n tfr:d \
                               start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
 const TABLUT_RULES: &str = "dim:9 esc:c surf:n ka:y ks:m cens:K cenp:K cenhe:tT cenh: sw:n efe:n tfr:d \
@@ -358,4 +359,25 @@ fn a_game_from_a_custom_start_writes_it_into_the_rules_string() {
     let other = format!("[position:{}]\n[rules-start:{custom}]\n[rules:{theirs}]\n", Variant::Brandubh.rules().start);
     let err = GameRecord::parse(&other).unwrap_err().to_string();
     assert!(err.contains("name different starts"), "{err}");
+}
+
+/// A `]` in a name ends the tag for `OpenTafl`, and a `1. ` anywhere starts its moves: tag values
+/// are written with such characters escaped as `%5D`, `%2E` and the like, and read back whole. An
+/// older record with a `]` inside a tag on a line of its own still reads.
+#[test]
+fn tag_values_are_written_so_that_opentafl_reads_them_and_read_back_whole() {
+    let game = Game::new(Position::new(Variant::Brandubh.rules()).unwrap());
+    let names = [("attackers", "Ann [the] 1st. Team 1. 50%"), ("defenders", "line\nbreak"), ("odd:key", "x")];
+    let tags = names.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect();
+    let record = GameRecord::from_game(&game, tags);
+    let text = record.to_string();
+    assert!(
+        text.starts_with("[attackers:Ann %5Bthe%5D 1st. Team 1%2E 50%25]\n[defenders:line%0Abreak]\n[odd%3Akey:x]\n"),
+        "{text}"
+    );
+    assert_eq!(GameRecord::parse(&text), Ok(record));
+    let older = format!("[attackers:Ann [the] first]\n[event:100% %41]\n[rules:{BRANDUBH_RULES}]\n");
+    let read = GameRecord::parse(&older).unwrap();
+    assert_eq!(read.tag("attackers"), Some("Ann [the] first"));
+    assert_eq!(read.tag("event"), Some("100% %41"), "only what the writer escapes is read as escaped");
 }
