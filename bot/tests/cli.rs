@@ -874,6 +874,17 @@ fn replaying_the_record_of_a_game_ended_off_the_board_reports_its_ending() {
             "draw after 1 ply; defenders to move, 0 legal moves",
         ),
         ("[result:?]\n", "1. d2-b2", "ongoing after 1 ply; defenders to move, 25 legal moves"),
+        // As `/tafl export` writes a game that ended without a result.
+        (
+            "[result:?]\n[termination:aborted]\n",
+            "1. d2-b2",
+            "aborted (aborted) after 1 ply; defenders to move, 0 legal moves",
+        ),
+        (
+            "[result:?]\n[termination:bot_removed]\n",
+            "1. d2-b2 d3-c3",
+            "aborted (bot_removed) after 2 plies; attackers to move, 0 legal moves",
+        ),
     ] {
         let record = format!("{tags}{BRANDUBH_RULES_TAG}\n{moves}\n");
         let output = run(&["replay", "--record", "-"], Some(record.as_bytes()));

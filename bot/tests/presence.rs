@@ -9,7 +9,7 @@ use tafl_bot::host::outbox::Show;
 use tafl_bot::host::scheduler::CLAIM_WARNING;
 use tafl_bot::host::{
     CLAIM_AFTER, Conclusion, Due, EndReason, Ending, GameId, GameView, Host, HostError, OfferAction, PausedGames,
-    Place, RecordFault, ReminderKind, SideChoice, User, UserSettings,
+    Place, ReminderKind, SideChoice, User, UserSettings,
 };
 use tafl_bot::present::Lang;
 use tafl_bot::present::text::claimed;
@@ -249,9 +249,11 @@ support::both! {
         assert_eq!(summary.conclusion, Conclusion::BotRemoved);
         let record = host.export(game.id).await.unwrap();
         assert!(record.contains("[result:?]") && record.contains("[termination:bot_removed]"), "{record}");
-        // Such a record cannot be imported as a finished game: it has no result.
-        let imported = host.import(&record, &alice(), &bob(), PLACE, at).await.unwrap_err();
-        assert_eq!(imported, HostError::BadRecord(RecordFault::NoResult));
+        // Such a record imports as it ended: without a result (on another server, to leave this
+        // one's games as they are).
+        let elsewhere = Place { guild: GUILD + 1, ..PLACE };
+        let imported = host.import(&record, &alice(), &bob(), elsewhere, at).await.unwrap();
+        assert_eq!(imported.ending, Some(Ending { winner: None, reason: EndReason::BotRemoved }));
         assert!(summary.rating_changes.is_empty());
         assert!(host.games(alice().id, false).await.unwrap().is_empty(), "no game is left open");
         let again = host.claim(game.id, alice().id, at + 1).await.unwrap_err();

@@ -906,7 +906,8 @@ impl Host {
     }
 
     /// Imports a finished game from an OTN record, for its summary and export. The record must
-    /// say how the game ended: on the board, with `---` or `timeout`, or with a `result` tag.
+    /// say how the game ended: on the board, with `---` or `timeout`, with a `result` tag, or
+    /// without a result by its `termination` (`aborted`, `bot_removed`); see [`recorded_ending`].
     pub async fn import(
         &self,
         record: &str,
@@ -985,9 +986,11 @@ pub const CONFLICT_RETRIES: u32 = 5;
 
 /// How the record of `game` (replayed from `record`) says the game ended, as `/import` takes it
 /// and `tafl-bot replay --record` reports it: on the board; by `---` or `timeout`, the side to
-/// move having resigned or run out of time; or by its `result` tag, with the `termination` tag's
+/// move having resigned or run out of time; by its `result` tag, with the `termination` tag's
 /// reason when that reason can end a game so (a resignation for a win, an agreement for a draw
-/// otherwise). `None` when the record does not say (no end, no result tag, or `[result:?]`). A
+/// otherwise); or without a result, when there is none (`[result:?]` or no tag) and the
+/// `termination` is `aborted` or `bot_removed`, as `/export` writes such a game. `None` when the
+/// record does not say (no end, no result tag, or `[result:?]` without such a termination). A
 /// result tag that names another winner than the moves and the end do is refused.
 pub fn recorded_ending(game: &Game, record: &GameRecord) -> Result<Option<Ending>, RecordFault> {
     let to_move = game.position().to_move();
@@ -998,6 +1001,7 @@ pub fn recorded_ending(game: &Game, record: &GameRecord) -> Result<Option<Ending
         Some("0") => Some(None),
         _ => None,
     };
+    let termination = record.tag("termination").map(str::trim).and_then(EndReason::parse);
     let ending = match (game.status(), record.end) {
         (Status::Finished(outcome), _) => Ending { winner: outcome.winner, reason: EndReason::Board(outcome.reason) },
         (Status::Ongoing, Some(RecordEnd::Resigned)) => {
@@ -1007,13 +1011,16 @@ pub fn recorded_ending(game: &Game, record: &GameRecord) -> Result<Option<Ending
             Ending { winner: Some(to_move.opponent()), reason: EndReason::Time }
         }
         (Status::Ongoing, None) => {
-            let Some(winner) = tagged else { return Ok(None) };
+            let Some(winner) = tagged else {
+                // A game that ended without a result says so by its termination alone.
+                return Ok(termination
+                    .filter(|reason| !reason.has_result())
+                    .map(|reason| Ending { winner: None, reason }));
+            };
             let default = if winner.is_some() { EndReason::Resignation } else { EndReason::Agreement };
             // A termination that cannot end the game so (a draw by resignation, a win by
             // agreement) is not taken at its word.
-            let reason = record
-                .tag("termination")
-                .and_then(EndReason::parse)
+            let reason = termination
                 .filter(|reason| match reason {
                     EndReason::Agreement => winner.is_none(),
                     EndReason::Resignation => winner.is_some(),
