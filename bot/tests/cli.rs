@@ -912,6 +912,57 @@ fn replaying_the_record_of_a_game_ended_off_the_board_reports_its_ending() {
     assert_eq!(stdout(&output), "");
 }
 
+/// The moves of a Brandubh game that ends on the board: seeded random play (xorshift) that takes
+/// a move ending the game whenever it has one.
+fn brandubh_game_ended_on_the_board() -> Vec<String> {
+    use tafl_rules::{Game, Position, Variant};
+    for seed in 1..1_000u64 {
+        let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        let mut game = Game::new(Position::new(Variant::Brandubh.rules()).unwrap());
+        while game.status().is_ongoing() && game.ply() < 200 {
+            let moves = game.position().legal_moves();
+            let ending = moves.iter().copied().find(|&mv| game.preview(mv).is_ok_and(|p| !p.status.is_ongoing()));
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            game.play(ending.unwrap_or(moves[(state % moves.len() as u64) as usize])).unwrap();
+        }
+        if !game.status().is_ongoing() {
+            return game.moves().iter().map(|m| m.text().to_string()).collect();
+        }
+    }
+    panic!("no Brandubh game ended on the board");
+}
+
+/// A record that contradicts its own moves is refused in one sentence before any ply, as
+/// `/import` refuses it: a termination on the board that the moves do not reach, or an end
+/// marker after moves that already ended the game on the board.
+#[test]
+fn replaying_a_record_that_contradicts_its_moves_is_refused() {
+    let record = format!("[result:1]\n[termination:king_captured]\n{BRANDUBH_RULES_TAG}\n1. d2-b2 d3-c3\n");
+    let output = run(&["replay", "--record", "-"], Some(record.as_bytes()));
+    let err = assert_one_sentence_error(&output);
+    assert!(err.contains("has a termination tag that names an ending on the board its moves do not reach"), "{err}");
+    assert_eq!(stdout(&output), "");
+    let moves = brandubh_game_ended_on_the_board().join(" ");
+    let record = format!("{BRANDUBH_RULES_TAG}\n1. {moves}\n");
+    let output = run(&["replay", "--record", "-"], Some(record.as_bytes()));
+    assert!(output.status.success(), "{}", stderr(&output));
+    let output = run(&["replay", "--record", "-"], Some(format!("{record}---\n").as_bytes()));
+    let err = assert_one_sentence_error(&output);
+    assert!(err.contains("says the side to move resigned or ran out of time after its moves ended the game"), "{err}");
+    assert_eq!(stdout(&output), "");
+    // A draw by repetition, replayed without judging repetition, is a draw by its result tag.
+    let cycle = "a4-a3 d3-c3 a3-a4 c3-d3";
+    let record = format!("[result:0]\n[termination:repetition]\n{BRANDUBH_RULES_TAG}\n1. {cycle} {cycle}\n");
+    let output = run(&["replay", "--record", "-"], Some(record.as_bytes()));
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(stdout(&output).contains("draw (repetition) after 8 plies"), "{}", stdout(&output));
+    let output = run(&["replay", "--no-repetition", "--record", "-"], Some(record.as_bytes()));
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(stdout(&output).contains("draw after 8 plies"), "{}", stdout(&output));
+}
+
 /// At a terminal, `replay --record FILE` said "reading moves from stdin; end with Ctrl-D",
 /// although it reads the file and never stdin. Needs util-linux `script` for a terminal; skipped
 /// without it.

@@ -10,7 +10,7 @@ use tafl_rules::otn::GameRecord;
 use tafl_rules::{Game, MoveText, PlayedMove, Position, Reason, Repetition, Status};
 
 use super::{CliError, StartArgs, shorten};
-use crate::host::EndReason;
+use crate::host::{EndReason, RecordFault};
 use crate::limits::{self, MAX_INPUT_BYTES, MAX_PLIES};
 use crate::printable::printable;
 
@@ -144,25 +144,45 @@ fn replay_record(
     };
     // How the record says the game ended, read as `/import` reads it, checked before any ply is
     // reported, as the record's other faults are: a result tag that names another winner than
-    // the moves is refused. A record whose moves cannot all be played has no ending to read;
-    // the replay below reports its bad ply.
+    // the moves, a termination on the board that the moves do not reach, an end marker after
+    // the game ended on the board. A record whose moves cannot all be played has no ending to
+    // read; the replay below reports its bad ply.
     let mut played = record.clone();
     played.rules.repetition = start.rules().repetition;
+    if args.no_repetition {
+        // Repetition is not judged here, so a game the record says ended by it cannot reach
+        // that ending; its result tag still says how it ended.
+        played.tags.retain(|(key, value)| !(key == "termination" && value.trim() == Reason::Repetition.name()));
+    }
     let ending = match played.replay() {
-        Ok(game) if game.status().is_ongoing() => crate::host::recorded_ending(&game, &played).map_err(|_| {
+        Ok(game) => crate::host::recorded_ending(&game, &played).map_err(|fault| {
             let record =
                 if path.as_os_str() == "-" { "the record on stdin".to_owned() } else { format!("the record {shown}") };
-            CliError::Input(format!(
-                "{record} has a result tag that names another winner than its moves do; correct the tag or leave it out"
-            ))
+            CliError::Input(match fault {
+                RecordFault::ContradictoryTermination => format!(
+                    "{record} has a termination tag that names an ending on the board its moves do not reach; correct \
+                     the tag or leave it out"
+                ),
+                RecordFault::EndAfterFinish => format!(
+                    "{record} says the side to move resigned or ran out of time after its moves ended the game on the \
+                     board; remove the --- or timeout after the last move"
+                ),
+                _ => format!(
+                    "{record} has a result tag that names another winner than its moves do; correct the tag or leave \
+                     it out"
+                ),
+            })
         })?,
-        _ => None,
+        Err(_) => None,
     };
+    // The ending of a game that ended on the board is the board's own, which the replay reports.
+    let ending = ending.filter(|ending| !matches!(ending.reason, EndReason::Board(_)));
     // The reason only as the record gives it: `/import` must store one, and takes a result tag
     // without a `termination` it can use as a resignation (or an agreement), which the record
     // does not say ("unfinished after 400 plies, scored a draw", as `match` writes).
     let ended = ending.map(|ending| {
-        let said = record.end.is_some() || record.tag("termination").and_then(EndReason::parse) == Some(ending.reason);
+        let said = record.end.is_some()
+            || record.tag("termination").map(str::trim).and_then(EndReason::parse) == Some(ending.reason);
         (ending.status_name(), said.then(|| ending.reason.name()))
     });
     let mut game = Game::new(start);

@@ -153,6 +153,13 @@ pub enum RecordFault {
     /// A result tag that names a different winner from the record's moves or end marker.
     #[error("the result tag contradicts the game")]
     ContradictoryResult,
+    /// A `termination` tag naming an ending on the board (`king_captured`, …) that the moves do
+    /// not reach: taken as a resignation, it would make up how the game ended.
+    #[error("the termination tag names an ending the moves do not reach")]
+    ContradictoryTermination,
+    /// `---` or `timeout` after moves that already end the game on the board.
+    #[error("an end marker after the game ended on the board")]
+    EndAfterFinish,
     /// An unfinished record without a result tag.
     #[error("no result")]
     NoResult,

@@ -990,8 +990,11 @@ pub const CONFLICT_RETRIES: u32 = 5;
 /// reason when that reason can end a game so (a resignation for a win, an agreement for a draw
 /// otherwise); or without a result, when there is none (`[result:?]` or no tag) and the
 /// `termination` is `aborted` or `bot_removed`, as `/export` writes such a game. `None` when the
-/// record does not say (no end, no result tag, or `[result:?]` without such a termination). A
-/// result tag that names another winner than the moves and the end do is refused.
+/// record does not say (no end, no result tag, or `[result:?]` without such a termination).
+///
+/// Refused: a result tag that names another winner than the moves and the end do, a
+/// `termination` naming an ending on the board that the moves do not reach, and an end marker
+/// after moves that already end the game on the board.
 pub fn recorded_ending(game: &Game, record: &GameRecord) -> Result<Option<Ending>, RecordFault> {
     let to_move = game.position().to_move();
     // The result tag's winner (`Some(None)`: a draw), when it names one.
@@ -1002,8 +1005,17 @@ pub fn recorded_ending(game: &Game, record: &GameRecord) -> Result<Option<Ending
         _ => None,
     };
     let termination = record.tag("termination").map(str::trim).and_then(EndReason::parse);
+    // Only the board itself ends a game so: the tag cannot make up a capture or an escape.
+    if let Some(EndReason::Board(reason)) = termination
+        && game.status().reason() != Some(reason)
+    {
+        return Err(RecordFault::ContradictoryTermination);
+    }
     let ending = match (game.status(), record.end) {
-        (Status::Finished(outcome), _) => Ending { winner: outcome.winner, reason: EndReason::Board(outcome.reason) },
+        (Status::Finished(_), Some(_)) => return Err(RecordFault::EndAfterFinish),
+        (Status::Finished(outcome), None) => {
+            Ending { winner: outcome.winner, reason: EndReason::Board(outcome.reason) }
+        }
         (Status::Ongoing, Some(RecordEnd::Resigned)) => {
             Ending { winner: Some(to_move.opponent()), reason: EndReason::Resignation }
         }

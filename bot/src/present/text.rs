@@ -503,6 +503,8 @@ fn record_fault(fault: &RecordFault, lang: Lang) -> String {
         }
         RecordFault::NoResult => tr!(lang, "error-record-no-result"),
         RecordFault::ContradictoryResult => tr!(lang, "error-record-contradictory-result"),
+        RecordFault::ContradictoryTermination => tr!(lang, "error-record-contradictory-termination"),
+        RecordFault::EndAfterFinish => tr!(lang, "error-record-end-after-finish"),
     }
 }
 
