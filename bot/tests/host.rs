@@ -1005,15 +1005,39 @@ support::both! {
 support::both! {
     async fn a_record_with_rules_of_no_preset_imports_as_a_custom_game_that_replays() {
         let host = host().await;
-        let rules = Variant::Tablut.rules_with_texts(&["king_armed=false"]).unwrap();
+        // Tablut with shieldwalls: no preset, with any options, plays so.
+        let rules = tafl_rules::Rules {
+            shieldwall: tafl_rules::Shieldwall::On { corners_may_close: true },
+            ..Variant::Tablut.rules()
+        };
         let text = tafl_rules::otn::rules_string(&rules);
-        let record = format!("[rules:{text}]\n1. d1-d3 e3-f3\n---\n");
+        let record = format!("[variant:tablut]\n[rules:{text}]\n1. d1-d3 e3-f3\n---\n");
         let imported = host.import(&record, &alice(), &bob(), PLACE, NOW).await.unwrap();
-        assert_eq!(imported.variant, "custom");
-        assert!(!imported.position.rules().king_armed);
+        assert_eq!((imported.variant.as_str(), imported.options.as_str()), ("custom", ""));
+        assert_eq!(imported.position.rules(), &rules);
         assert_eq!(imported.ending, Some(Ending { winner: Some(Side::Defenders), reason: EndReason::Resignation }));
         let exported = host.export(imported.id).await.unwrap();
         assert!(exported.contains(&format!("[rules:{text}]")), "{exported}");
+    }
+}
+
+support::both! {
+    async fn a_record_of_a_preset_with_an_option_imports_as_that_preset_when_its_tags_say_so() {
+        let host = host().await;
+        let rules = Variant::Tablut.rules_with_texts(&["king_armed=false"]).unwrap();
+        let text = tafl_rules::otn::rules_string(&rules);
+        let record = format!("[variant:tablut]\n[options:king_armed=false]\n[rules:{text}]\n1. d1-d3 e3-f3\n---\n");
+        let imported = host.import(&record, &alice(), &bob(), PLACE, NOW).await.unwrap();
+        assert_eq!((imported.variant.as_str(), imported.options.as_str()), ("tablut", "king_armed=false"));
+        assert!(!imported.position.rules().king_armed);
+        assert_eq!(imported.ending, Some(Ending { winner: Some(Side::Defenders), reason: EndReason::Resignation }));
+        let exported = host.export(imported.id).await.unwrap();
+        assert!(exported.contains("[variant:tablut]\n") && exported.contains("[options:king_armed=false]\n"), "{exported}");
+        assert!(exported.contains(&format!("[rules:{text}]")), "{exported}");
+        // The same rules without the tags are no preset's own: a custom game.
+        let record = format!("[rules:{text}]\n1. d1-d3 e3-f3\n---\n");
+        let imported = host.import(&record, &alice(), &bob(), PLACE, NOW).await.unwrap();
+        assert_eq!(imported.variant, "custom");
     }
 }
 

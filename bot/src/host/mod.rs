@@ -908,6 +908,7 @@ impl Host {
     /// Imports a finished game from an OTN record, for its summary and export. The record must
     /// say how the game ended: on the board, with `---` or `timeout`, with a `result` tag, or
     /// without a result by its `termination` (`aborted`, `bot_removed`); see [`recorded_ending`].
+    /// Its `variant` and `options` tags name the preset when they agree with its rules.
     pub async fn import(
         &self,
         record: &str,
@@ -931,10 +932,7 @@ impl Host {
                 .map_err(HostError::BadRecord)?
                 .ok_or(HostError::BadRecord(RecordFault::NoResult))?;
             let rules_text = otn::rules_string(&parsed.rules);
-            let variant = Variant::ALL
-                .into_iter()
-                .find(|v| otn::rules_string(&v.rules()) == rules_text)
-                .map_or("custom", Variant::id);
+            let (variant, options) = recorded_variant(&parsed, &rules_text);
             let start_position = parsed.start.as_ref().map(|(setup, _)| setup.to_string());
             let start_to_move = parsed.start.as_ref().map(|(_, side)| side.name());
             let mut tx = self.db.begin_write().await?;
@@ -947,7 +945,7 @@ impl Host {
                     channel_id: place.channel,
                     thread_id: place.thread,
                     variant,
-                    options: "",
+                    options: &options,
                     rules: &rules_text,
                     start_position: start_position.as_deref(),
                     start_to_move,
@@ -1050,6 +1048,24 @@ pub fn recorded_ending(game: &Game, record: &GameRecord) -> Result<Option<Ending
         return Err(RecordFault::ContradictoryResult);
     }
     Ok(Some(ending))
+}
+
+/// The preset and options a record's game was played under, as `/import` stores them: those of
+/// its `variant` and `options` tags (as `/export` writes them) when they give its rules; else the
+/// preset whose rules are the record's, without options; else `custom`. Tags that do not give
+/// the record's rules (another tool's name for a variant, or its own rules for it) are a label,
+/// and the rules, which the moves were played under, decide.
+fn recorded_variant(record: &GameRecord, rules_text: &str) -> (&'static str, String) {
+    let tagged = record.tag("variant").and_then(|variant| {
+        let options = split_options(record.tag("options").unwrap_or_default());
+        let (variant, options) = validate_setup(variant, &options).ok()?;
+        let rules = variant.rules_with_texts(&split_options(&options)).ok()?;
+        (otn::rules_string(&rules) == rules_text).then_some((variant.id(), options))
+    });
+    tagged.unwrap_or_else(|| {
+        let preset = Variant::ALL.into_iter().find(|v| otn::rules_string(&v.rules()) == rules_text);
+        (preset.map_or("custom", Variant::id), String::new())
+    })
 }
 
 /// The pause before retry `n` (from 1): 2^n ms plus up to as much again at random, so 2-4 ms
