@@ -7,6 +7,9 @@
 use tafl_rules::engine::{self, Draws, Level, Limits, Searcher, WIN};
 use tafl_rules::{Game, Position, Reason, Setup, Side, Status, Variant};
 
+mod rule_sets;
+use rule_sets::rule_sets;
+
 /// Whether `side` wins by `reason` within `plies` plies whatever the other side does.
 fn forced(game: &Game, side: Side, plies: u32, reason: Reason) -> bool {
     if plies == 0 {
@@ -106,25 +109,6 @@ fn the_attackers_capture_the_king_in_two() {
         assert!(!forced(&g, Side::Attackers, 1, Reason::KingCaptured), "no capture in one here:\n{}", g.position());
         assert_finds_forced_win(&g, 3, Reason::KingCaptured);
     }
-}
-
-/// Every preset with every option value.
-fn rule_sets() -> Vec<(Variant, Vec<&'static str>)> {
-    let mut out = Vec::new();
-    for variant in Variant::ALL {
-        out.push((variant, vec![]));
-        for key in variant.option_keys() {
-            match *key {
-                "king_armed" => out.push((variant, vec!["king_armed=false"])),
-                "escape" => {
-                    out.push((variant, vec!["escape=edge"]));
-                    out.push((variant, vec!["escape=corner"]));
-                }
-                other => panic!("an option this test does not know: {other}"),
-            }
-        }
-    }
-    out
 }
 
 #[test]

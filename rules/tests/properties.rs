@@ -6,24 +6,8 @@ use proptest::prelude::*;
 use proptest::test_runner::Config;
 use tafl_rules::{Escape, Game, Move, MoveText, Piece, Position, Setup, Side, Square, Variant, VariantOption, otn};
 
-/// Every preset with every option value, as `rules_with_texts` arguments.
-fn rule_sets() -> Vec<(Variant, Vec<&'static str>)> {
-    let mut out = Vec::new();
-    for variant in Variant::ALL {
-        out.push((variant, vec![]));
-        for key in variant.option_keys() {
-            match *key {
-                "king_armed" => out.push((variant, vec!["king_armed=false"])),
-                "escape" => {
-                    out.push((variant, vec!["escape=edge"]));
-                    out.push((variant, vec!["escape=corner"]));
-                }
-                other => panic!("an option this test does not know: {other}"),
-            }
-        }
-    }
-    out
-}
+mod rule_sets;
+use rule_sets::rule_sets;
 
 /// `OpenTafl`'s Brandubh (a weak king, a throne hostile to nobody, no encirclement): rules no
 /// preset has, read from the string `OpenTafl` writes.

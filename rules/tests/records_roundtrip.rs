@@ -5,7 +5,10 @@
 //! never a panic. Seeded (`OTN_SEED`); the seed is printed, and a failing game's label names it.
 
 use tafl_rules::otn::{GameRecord, parse_rules_and_first_side, result_tag};
-use tafl_rules::{Game, Position, Side, Variant};
+use tafl_rules::{Game, Position, Side};
+
+mod rule_sets;
+use rule_sets::rule_sets;
 
 /// splitmix64: a seeded sequence that is the same on every machine.
 struct Rng(u64);
@@ -28,25 +31,6 @@ fn seed(default: u64) -> u64 {
     let seed = std::env::var("OTN_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(default);
     eprintln!("seed {seed} (set OTN_SEED to change it)");
     seed
-}
-
-/// Every preset with no option and with each value of each of its options.
-fn rule_sets() -> Vec<(Variant, Vec<&'static str>)> {
-    let mut out = Vec::new();
-    for variant in Variant::ALL {
-        out.push((variant, vec![]));
-        for key in variant.option_keys() {
-            match *key {
-                "king_armed" => out.push((variant, vec!["king_armed=false"])),
-                "escape" => {
-                    out.push((variant, vec!["escape=edge"]));
-                    out.push((variant, vec!["escape=corner"]));
-                }
-                other => panic!("no round-trip case for option {other}"),
-            }
-        }
-    }
-    out
 }
 
 /// Random play, preferring captures and endings half the time so that games end and captures
