@@ -32,6 +32,21 @@ fn run_with_a_bad_guild_id_names_the_variable_and_hides_the_token() {
     assert!(!stderr.contains("secret-token-value"), "{stderr}");
 }
 
+/// `tafl-bot run` in `dir` with a token and `DATABASE_URL=url`, nothing else that would change
+/// how it starts: for a start refused before it reaches Discord.
+fn run_with_database(url: &str, dir: &std::path::Path) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_tafl-bot"))
+        .arg("run")
+        .current_dir(dir)
+        .env("DISCORD_TOKEN", "secret-token-value")
+        .env("DATABASE_URL", url)
+        .env_remove("DISCORD_GUILD_ID")
+        .env_remove("TAFL_HEALTH_ADDR")
+        .env_remove("RUST_LOG")
+        .output()
+        .expect("run tafl-bot")
+}
+
 /// A `DATABASE_URL` without a file (`sqlite::memory:`, `sqlite://`) gave each pool connection a
 /// database of its own, the migrated one aside, and games that a restart would lose: the bot
 /// stops at once with one sentence naming the problem, before it creates anything.
@@ -39,16 +54,7 @@ fn run_with_a_bad_guild_id_names_the_variable_and_hides_the_token() {
 fn run_with_an_sqlite_url_without_a_file_refuses_it_in_one_sentence() {
     let dir = tempfile::tempdir().expect("a scratch folder");
     for url in ["sqlite::memory:", "sqlite://", "sqlite://:memory:"] {
-        let output = Command::new(env!("CARGO_BIN_EXE_tafl-bot"))
-            .arg("run")
-            .current_dir(dir.path())
-            .env("DISCORD_TOKEN", "secret-token-value")
-            .env("DATABASE_URL", url)
-            .env_remove("DISCORD_GUILD_ID")
-            .env_remove("TAFL_HEALTH_ADDR")
-            .env_remove("RUST_LOG")
-            .output()
-            .expect("run tafl-bot");
+        let output = run_with_database(url, dir.path());
         let stderr = String::from_utf8(output.stderr).expect("UTF-8");
         assert_eq!(output.status.code(), Some(1), "{url}: {stderr}");
         assert_eq!(stderr.lines().count(), 1, "{url}: one line: {stderr}");
@@ -63,15 +69,8 @@ fn run_with_an_sqlite_url_without_a_file_refuses_it_in_one_sentence() {
 /// that no kind is given, and never shows the URL, which may hold a password.
 #[test]
 fn run_with_a_database_url_without_a_scheme_says_so() {
-    let output = Command::new(env!("CARGO_BIN_EXE_tafl-bot"))
-        .arg("run")
-        .env("DISCORD_TOKEN", "secret-token-value")
-        .env("DATABASE_URL", "://tafl:s3cret@db/tafl")
-        .env_remove("DISCORD_GUILD_ID")
-        .env_remove("TAFL_HEALTH_ADDR")
-        .env_remove("RUST_LOG")
-        .output()
-        .expect("run tafl-bot");
+    let dir = tempfile::tempdir().expect("a scratch folder");
+    let output = run_with_database("://tafl:s3cret@db/tafl", dir.path());
     let stderr = String::from_utf8(output.stderr).expect("UTF-8");
     assert_eq!(output.status.code(), Some(1), "{stderr}");
     assert_eq!(

@@ -1113,37 +1113,27 @@ async fn a_dm_that_is_the_one_way_left_is_tried_again_after_an_outage(locale: &'
 /// The game's thread is deleted: Bob's "your move" goes to the game's channel, and his DM links
 /// there, not to the thread that is gone.
 async fn a_dm_after_the_games_thread_is_deleted_links_to_the_channel_the_notice_went_to(locale: &'static str) {
-    let (fake, bot) = served("dm-thread-deleted").await;
-    let table = Table { fake: &fake, channel: CHANNEL, locale };
-    asks_for_dms(&table, BOB).await;
-    let (board, thread) = game_with_a_thread(&table).await;
-    fake.delete_channel(thread);
-    let played = table.command(ALICE, "move", &json!({ "notation": "d2-c2" }), &[]);
-    assert!(private_answer(&fake, &played).await.starts_with(table.says("You played", "Вы сыграли")));
-    board_at(&fake, board.id, 1, 1).await;
-    let your_move = table.says("your move in game #1", "ваш ход в партии №1");
-    fake.wait_for_message("Bob's notice", |m| m.channel_id == CHANNEL && m.content.contains(your_move)).await;
-    let dm = fake
-        .wait_for_message("Bob's DM", |m| {
-            m.channel_id != CHANNEL && m.channel_id != thread && m.content.contains(your_move)
-        })
-        .await;
-    assert!(dm.content.ends_with(&format!("https://discord.com/channels/{GUILD}/{CHANNEL}")), "{}", dm.content);
-    assert_eq!(fake.messages_in(dm.channel_id).len(), 1, "one DM");
-    bot.stop().await;
+    dm_after_the_thread_closes(locale, "dm-thread-deleted", FakeDiscord::delete_channel).await;
 }
 
 /// The game's own thread is locked (not deleted): the notice goes back to the channel, and so
 /// does the DM's link. The DM waits for the channel's post instead of going out with the refused
 /// try, linking to the locked thread (the retry's nonce would then return that DM).
 async fn a_dm_after_the_games_thread_is_locked_links_to_the_channel_the_notice_went_to(locale: &'static str) {
-    let (fake, bot) = served("dm-thread-locked").await;
+    dm_after_the_thread_closes(locale, "dm-thread-locked", FakeDiscord::lock_thread).await;
+}
+
+/// Bob asked for DMs; `close` takes the game's thread away from the bot before Alice moves. His
+/// notice goes to the channel, and his one DM links there.
+async fn dm_after_the_thread_closes(locale: &'static str, name: &str, close: impl Fn(&FakeDiscord, u64)) {
+    let (fake, bot) = served(name).await;
     let table = Table { fake: &fake, channel: CHANNEL, locale };
     asks_for_dms(&table, BOB).await;
-    let (_, thread) = game_with_a_thread(&table).await;
-    fake.lock_thread(thread);
+    let (board, thread) = game_with_a_thread(&table).await;
+    close(&fake, thread);
     let played = table.command(ALICE, "move", &json!({ "notation": "d2-c2" }), &[]);
     assert!(private_answer(&fake, &played).await.starts_with(table.says("You played", "Вы сыграли")));
+    board_at(&fake, board.id, 1, 1).await;
     let your_move = table.says("your move in game #1", "ваш ход в партии №1");
     fake.wait_for_message("Bob's notice", |m| m.channel_id == CHANNEL && m.content.contains(your_move)).await;
     let dm = fake
