@@ -30,6 +30,8 @@ summary-turning-point = Turning point: ply { $ply }, { $side ->
 summary-no-turning-point = Engine review: no move gave away the advantage.
 summary-review-pending = Engine review: in progress…
 player-with-side = { $player } ({ $side })
+# The bot with its side, in one pair of brackets: "Tafl bot (level 2, attackers)".
+bot-player-with-side = Tafl bot (level { $level }, { $side })
 
 conclusion-to-move = { $player } to move.
 conclusion-king-escaped = The king escaped at { $square }.

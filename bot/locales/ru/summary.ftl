@@ -30,6 +30,8 @@ summary-turning-point = Перелом партии: { $ply }-й полуход,
 summary-no-turning-point = Разбор движком: ни один ход не отдал преимущества.
 summary-review-pending = Разбор движком: идёт…
 player-with-side = { $player } ({ $side })
+# Бот со своей стороной, в одних скобках: «Тафл-бот (уровень 2, нападающие)».
+bot-player-with-side = Тафл-бот (уровень { $level }, { $side })
 
 conclusion-to-move = Ходит { $player }.
 conclusion-king-escaped = Король ушёл на { $square }.

@@ -112,12 +112,12 @@ pub fn summary_text(summary: &Summary, lang: Lang) -> EmbedText {
 #[must_use]
 pub fn conclusion_text(summary: &Summary, lang: Lang) -> String {
     let player = |side: Side| {
-        tr!(
-            lang,
-            "player-with-side",
-            player = player_name(lang, summary.game.player(side)),
-            side = side_name(side, lang)
-        )
+        let user = summary.game.player(side);
+        match crate::host::bot_level(user.id) {
+            // "Tafl bot (level 2) (attackers)" would stack two brackets.
+            Some(level) => tr!(lang, "bot-player-with-side", level = level.number(), side = side_name(side, lang)),
+            None => tr!(lang, "player-with-side", player = player_name(lang, user), side = side_name(side, lang)),
+        }
     };
     let square = |sq: Square| sq.to_string();
     match summary.conclusion {
@@ -608,6 +608,10 @@ mod tests {
         assert_eq!(card.players[0].name, "Тафл-бот (уровень 3)");
         assert_eq!(card.title, "Копенгагенский хнефатафл · рейтинговая партия");
         assert!(summary_text(&s, english()).title.contains("Tafl bot (level 3)"));
+        // With its side, the bot's name keeps one pair of brackets.
+        s.conclusion = Conclusion::InProgress { to_move: Side::Attackers };
+        assert_eq!(conclusion_text(&s, english()), "Tafl bot (level 3, attackers) to move.");
+        assert_eq!(conclusion_text(&s, russian()), "Ходит Тафл-бот (уровень 3, нападающие).");
     }
 
     #[test]
