@@ -95,6 +95,26 @@ async fn a_control_of_one_game_pressed_on_another_games_board_leaves_that_board_
     bot.stop().await;
 }
 
+/// A resignation's confirmation forged from the public board (it belongs on the private
+/// question): answered with a stale board, the bot replaced the board's text with Alice's private
+/// sentence and took every control off it, for both players, until the next move.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_resignation_confirmed_from_the_board_leaves_the_board_alone() {
+    let (fake, bot, _dir) = served("forged-resign-yes").await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
+    let board = start_game(&table, BOB).await;
+    let click = forged_click(&table, ALICE, &board, "tafl:resign:1:0", "tafl:resign-yes:1:7", &[]);
+    fake.wait_for("the answer to the forged click", |r| r.path == click.callback_path()).await;
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    let after = fake.message(board.id).expect("the board");
+    assert_eq!(
+        (after.content.as_str(), after.has_control("tafl:piece:1:0")),
+        ("", true),
+        "the public board's text and whether it keeps its controls"
+    );
+    bot.stop().await;
+}
+
 /// Bob presses Resign on a board whose game has just ended (the edit taking the buttons off is
 /// still on its way): he is asked "Resign game #1? … cannot be undone" with a button, for a game
 /// that is over, instead of being told it is over.

@@ -52,10 +52,11 @@ pub async fn handle(ctx: &serenity::Context, data: &Data, component: &serenity::
         click.refuse(text::refusal(Refusal::UnknownControl, lang)).await;
         return;
     };
-    // Several answers edit the clicked message (a closed card, a menu drawn on the board), so
-    // it must be one that shows this control's challenge or game: a modified client can send
-    // any `custom_id` from any message, and one game's menu sent from another's board replaced
-    // that board. Any board of the game will do: a stale one is answered as such.
+    // Several answers edit the clicked message (a closed card, a menu drawn on the board, the
+    // answered resignation question), so it must be one that shows a control of the same place
+    // ([`Target`]): a modified client can send any `custom_id` from any message, and one game's
+    // menu sent from another's board replaced that board, a resignation's confirmation sent from
+    // the board emptied it. Any board of the game will do: a stale one is answered as such.
     if !carries(&component.message, control.target()) {
         tracing::warn!(custom_id = %component.data.custom_id, message = %component.message.id, "a control not on its message");
         click.refuse(text::refusal(Refusal::UnknownControl, lang)).await;

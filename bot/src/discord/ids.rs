@@ -37,25 +37,29 @@ pub enum Control {
     Offer { kind: OfferKind, action: OfferAction, game: GameId, ply: usize },
 }
 
-/// What a control acts on.
+/// The message a control is drawn on, and what it acts on: a challenge's card, a game's board,
+/// or the private question that confirms a resignation. A click is acted on only from a message
+/// that shows a control of the same place (see `components::carries`): a modified client can send
+/// any `custom_id` from any message, and several answers edit the clicked message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Target {
-    Challenge(ChallengeId),
-    Game(GameId),
+    Card(ChallengeId),
+    Board(GameId),
+    ResignQuestion(GameId),
 }
 
 impl Control {
-    /// The challenge or game the control acts on, whatever board it was drawn for.
+    /// Where the control is drawn, whatever board (ply) it was drawn for.
     #[must_use]
     pub const fn target(&self) -> Target {
         match *self {
-            Control::Accept(id) | Control::Decline(id) => Target::Challenge(id),
+            Control::Accept(id) | Control::Decline(id) => Target::Card(id),
             Control::Piece { game, .. }
             | Control::Destination { game, .. }
             | Control::Back { game, .. }
             | Control::Resign { game, .. }
-            | Control::ConfirmResign { game, .. }
-            | Control::Offer { game, .. } => Target::Game(game),
+            | Control::Offer { game, .. } => Target::Board(game),
+            Control::ConfirmResign { game, .. } => Target::ResignQuestion(game),
         }
     }
 }
