@@ -1360,10 +1360,14 @@ support::both! {
         move_at(&host, game.id, NOW + HOUR).await;
         let since = NOW + 2 * HOUR;
         move_at(&host, game.id, since).await;
-        // The bot is down across the moment Alice's turn may be claimed: at its first tick
-        // after, the moment moves an hour on, as deadlines do.
+        // Alice is warned in time; then the bot is down across the moment her turn may be
+        // claimed: at its first tick after, the moment moves an hour on, as deadlines do.
+        let warned_at = since + CLAIM_AFTER - CLAIM_WARNING;
+        let found = run(&host, warned_at, warned_at + HOUR, 10 * MINUTE).await;
+        assert_eq!(reminders(&found), [(warned_at, ReminderKind::ClaimWarning, alice().id)], "{found:?}");
         let back = since + CLAIM_AFTER + 3 * DAY;
-        assert!(claimables(&run(&host, back, back, 1).await).is_empty(), "not at once");
+        let found = run(&host, back, back, 1).await;
+        assert!(claimables(&found).is_empty() && reminders(&found).is_empty(), "not at once, no second warning");
         let early = host.claim(game.id, bob().id, back + HOUR - 1).await.unwrap_err();
         assert!(matches!(early, HostError::ClaimTooSoon { claimable_at, .. } if claimable_at == back + HOUR), "{early:?}");
         let found = run(&host, back + 10 * MINUTE, back + 2 * HOUR, 10 * MINUTE).await;
@@ -1372,6 +1376,44 @@ support::both! {
         let claimed = host.claim(game.id, bob().id, back + HOUR).await.unwrap();
         assert_eq!(claimed.game.ending.map(|e| e.reason), Some(EndReason::Abandoned));
     }
+}
+
+support::both! {
+    /// Down across both the warning and the claim: Alice is warned when the bot is back, and the
+    /// game may be claimed the warning's two days later, not at the end of the grace hour.
+    async fn after_downtime_that_swallowed_the_warning_the_person_is_warned_before_any_claim() {
+        let host = host().await;
+        host.tick(NOW).await.unwrap();
+        let game = timed_game(&host, "none", NOW).await;
+        move_at(&host, game.id, NOW + HOUR).await;
+        let since = NOW + 2 * HOUR;
+        move_at(&host, game.id, since).await;
+        let back = since + CLAIM_AFTER + 3 * DAY;
+        let found = run(&host, back, back + CLAIM_WARNING + HOUR, 10 * MINUTE).await;
+        assert_eq!(reminders(&found), [(back, ReminderKind::ClaimWarning, alice().id)], "{found:?}");
+        let expected = Claimable { game: game.id, claimant: bob(), absent: alice(), aborts: false };
+        assert_eq!(claimables(&found), [(back + CLAIM_WARNING, expected)], "{found:?}");
+        let early = host.claim(game.id, bob().id, back + CLAIM_WARNING - 1).await.unwrap_err();
+        assert!(matches!(early, HostError::ClaimTooSoon { .. }), "{early:?}");
+        host.claim(game.id, bob().id, back + CLAIM_WARNING).await.unwrap();
+    }
+}
+
+/// The same for a game against the bot, which claims by itself: the person hears of it first.
+#[tokio::test]
+async fn after_downtime_the_person_is_warned_before_the_bot_claims_an_untimed_game() {
+    let host = host().await;
+    host.tick(NOW).await.unwrap();
+    let game = bot_game(&host, "none", SideChoice::Defenders, NOW).await;
+    bot_moves_at(&host, NOW + HOUR).await;
+    move_at(&host, game.id, NOW + HOUR + MINUTE).await;
+    let since = NOW + HOUR + 2 * MINUTE;
+    bot_moves_at(&host, since).await;
+    let back = since + CLAIM_AFTER + 3 * DAY;
+    let found = run(&host, back, back + CLAIM_WARNING + HOUR, 10 * MINUTE).await;
+    assert_eq!(reminders(&found), [(back, ReminderKind::ClaimWarning, alice().id)], "{found:?}");
+    let claimed_at = found.iter().find_map(|(at, due)| matches!(due, Due::Claimed(_)).then_some(*at));
+    assert_eq!(claimed_at, Some(back + CLAIM_WARNING), "{found:?}");
 }
 
 support::both! {

@@ -29,10 +29,11 @@
 //! gets no win from an outage. A person's turns keep their clock as in any game. (A bot's turn
 //! stored with a deadline by an older version loses it at its first due moment.)
 //!
-//! **Untimed games left unplayed.** An untimed turn of a person comes due once, [`CLAIM_AFTER`]
-//! after it began: the person waiting is told they may claim the game (`/tafl claim`), and when
-//! the one waiting is the bot, it claims the game itself (won, or aborted before move 2, as for
-//! a clock). The bot's own turns are never due.
+//! **Untimed games left unplayed.** An untimed turn of a person comes due twice: [`CLAIM_WARNING`]
+//! before it may be claimed, to warn the person to move, and [`CLAIM_AFTER`] after it began,
+//! when the person waiting is told they may claim the game (`/tafl claim`), and when the one
+//! waiting is the bot, it claims the game itself (won, or aborted before move 2, as for a
+//! clock). The bot's own turns are never due.
 //!
 //! **Paused games.** Nothing comes due in a game of a server the bot was removed from, and the
 //! grace after downtime leaves it alone: when the bot returns, each turn gets back the time it
@@ -44,7 +45,8 @@
 //! older than [`DOWNTIME`], the bot was down (or is new): every deadline that passed during the
 //! outage or would pass within [`GRACE`] is moved to one hour from now and stored, so nobody loses
 //! on time for the bot's outage, and the new deadline is the one players see. The moment an
-//! untimed game may be claimed is moved the same way.
+//! untimed game may be claimed is moved the same way, or, when the outage swallowed its
+//! warning, to [`CLAIM_WARNING`] after a warning given at once.
 //!
 //! **Shards.** A process that serves shards ([`Host::with_shards`]) handles the due games of its
 //! own shards' servers only (games of no server, the console's, are shard 0's, as Discord sends
@@ -279,7 +281,7 @@ impl Host {
             let until = now.saturating_add(self.grace);
             for shards in late {
                 // Untimed games left unplayed get the same grace before they may be claimed.
-                store::games::extend_claims(&mut tx, until, CLAIM_AFTER, shards).await?;
+                store::games::extend_claims(&mut tx, (now, until), (CLAIM_AFTER, CLAIM_WARNING), shards).await?;
                 games.extend(store::games::extend_deadlines(&mut tx, until, now, shards).await?);
             }
             let mut grace = None;

@@ -460,37 +460,51 @@ pub async fn extend_deadlines(
     .await
 }
 
-/// The downtime grace of untimed games in the servers on `shards`: those that may be claimed
-/// before `until` (their turn began more than `claim_after` before it) come due at `until`, as
-/// if their turn had begun `claim_after` seconds before it. Their turn's start serves nothing
-/// but claims, so moving it changes nothing else. Paused games are left as they are, as by
-/// [`extend_deadlines`].
+/// The downtime grace of untimed games in the servers on `shards`, given at `now` until
+/// `until`. A turn whose person was warned (`reminders_sent` 1) and that may be claimed before
+/// `until` (it began more than `claim_after` before it) comes due at `until`, as if it had begun
+/// `claim_after` seconds before it. A turn whose person was not warned yet though the warning
+/// was due (`warning` seconds before the claim, during the outage) is warned at once and may be
+/// claimed `warning` seconds later, as the warning promises: without this, an outage across both
+/// moments forfeited the game an hour after the bot came back, with no word first.
+/// Their turn's start serves nothing but claims, so moving it changes nothing else. Paused games
+/// are left as they are, as by [`extend_deadlines`].
 ///
 /// Judged by the claim's own moment, not by `next_due_at`: a game is also due at once when its
 /// server took the bot back ([`resume_guild`]), a moment that says nothing of its claim, and a
 /// turn begun an hour ago must not become claimable an hour later.
 pub async fn extend_claims(
     conn: &mut AnyConnection,
-    until: i64,
-    claim_after: i64,
+    (now, until): (i64, i64),
+    (claim_after, warning): (i64, i64),
     shards: ServedShards,
 ) -> Result<u64, sqlx::Error> {
     let (count, first, last, _) = ServedShards::bound(Some((shards, 0)));
-    let done = sqlx::query(
-        "UPDATE games SET turn_started_at = $1, next_due_at = $2 \
-         WHERE status = 'ongoing' AND clock_seconds IS NULL AND next_due_at IS NOT NULL AND turn_started_at < $3 \
-         AND (guild_id >> 22) % $4 BETWEEN $5 AND $6 \
-         AND guild_id NOT IN (SELECT id FROM servers WHERE left_at IS NOT NULL)",
-    )
-    .bind(until.saturating_sub(claim_after))
-    .bind(until)
-    .bind(until.saturating_sub(claim_after))
-    .bind(count)
-    .bind(first)
-    .bind(last)
-    .execute(conn)
-    .await?;
-    Ok(done.rows_affected())
+    let mut moved = 0;
+    // (`reminders_sent`, the turn's new start, when it comes due); a turn that began before
+    // the new start takes it.
+    let warned = (1, until.saturating_sub(claim_after), until);
+    let unwarned = (0, now.saturating_add(warning).saturating_sub(claim_after), now);
+    for (reminders_sent, start, due) in [warned, unwarned] {
+        let done = sqlx::query(
+            "UPDATE games SET turn_started_at = $1, next_due_at = $2 \
+             WHERE status = 'ongoing' AND clock_seconds IS NULL AND next_due_at IS NOT NULL \
+             AND turn_started_at < $3 AND reminders_sent = $4 \
+             AND (guild_id >> 22) % $5 BETWEEN $6 AND $7 \
+             AND guild_id NOT IN (SELECT id FROM servers WHERE left_at IS NOT NULL)",
+        )
+        .bind(start)
+        .bind(due)
+        .bind(start)
+        .bind(reminders_sent)
+        .bind(count)
+        .bind(first)
+        .bind(last)
+        .execute(&mut *conn)
+        .await?;
+        moved += done.rows_affected();
+    }
+    Ok(moved)
 }
 
 /// The servers with games going on whose shard is `shard` of `count` (`(guild_id >> 22) %
