@@ -794,7 +794,7 @@ impl Host {
                 return Ok(BoardRequest::AlreadyAsked);
             }
             let since = now - NEW_BOARD_REPEAT_SECS;
-            let done = store::outbox::recently_done(&mut tx, &lane, NEW_BOARD_ITEM, since).await?;
+            let done = store::outbox::new_boards_done(&mut tx, &lane, since).await?;
             if let Some(posted) = done.iter().find(|(item, _)| theirs(item)).and_then(|(_, message)| *message)
                 && let Some(board) = store::messages::board(&mut tx, game).await?
                 && board.message_id == posted

@@ -103,24 +103,20 @@ pub async fn pending_of(conn: &mut AnyConnection, lane: &str, kind: &str) -> Res
         .await
 }
 
-/// The items of `kind` in a lane delivered since `since` (unix seconds), as stored (JSON), with
-/// the message each made, the newest first. Through the index of delivered items (migration
-/// 0012, whose condition the query repeats so that `SQLite` may use it): a handful of rows.
-pub async fn recently_done(
+/// The query of [`new_boards_done`].
+pub(super) const NEW_BOARDS_DONE_SQL: &str = "SELECT item, message_id FROM outbox \
+     WHERE state = 'done' AND kind = 'new_board' AND lane = $1 AND finished_at >= $2 \
+     ORDER BY finished_at DESC, id DESC";
+
+/// The boards posted anew in a lane since `since` (unix seconds), as stored (JSON), with the
+/// message each made, the newest first. Through their own index (migration 0025, whose
+/// condition the query repeats so that `SQLite` may use it): a handful of rows.
+pub async fn new_boards_done(
     conn: &mut AnyConnection,
     lane: &str,
-    kind: &str,
     since: i64,
 ) -> Result<Vec<(String, Option<i64>)>, sqlx::Error> {
-    sqlx::query_as(
-        "SELECT item, message_id FROM outbox WHERE state = 'done' AND kind <> 'summary' AND finished_at >= $1 \
-         AND lane = $2 AND kind = $3 ORDER BY finished_at DESC, id DESC",
-    )
-    .bind(since)
-    .bind(lane)
-    .bind(kind)
-    .fetch_all(conn)
-    .await
+    sqlx::query_as(NEW_BOARDS_DONE_SQL).bind(lane).bind(since).fetch_all(conn).await
 }
 
 /// The query of [`summary_shown_or_pending`]: two counts, so that each reaches its rows through
@@ -497,6 +493,7 @@ mod tests {
             (super::super::reviews::SUMMARY_MESSAGE_SQL, "outbox_summaries"),
             (super::SUMMARY_SHOWN_OR_PENDING_SQL, "outbox_summaries"),
             (super::SUMMARY_SHOWN_OR_PENDING_SQL, "outbox_pending"),
+            (super::NEW_BOARDS_DONE_SQL, "outbox_new_boards_done"),
             (super::super::games::FINISHED_IN_GUILD_SINCE_SQL, "games_by_guild"),
             (super::super::games::RESUME_GUILD_SQL, "games_by_guild"),
         ] {
