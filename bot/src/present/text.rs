@@ -673,8 +673,8 @@ pub fn board_description(game: &GameView, history: &Game, offers: &[OpenOffer], 
             lines.push(tr!(
                 lang,
                 "board-reserves",
-                attackers = duration_words(game.reserve(Side::Attackers), lang),
-                defenders = duration_words(game.reserve(Side::Defenders), lang)
+                attackers = saved_time_words(game.reserve(Side::Attackers), lang),
+                defenders = saved_time_words(game.reserve(Side::Defenders), lang)
             ));
         }
     }
@@ -1031,6 +1031,17 @@ pub fn duration_words(seconds: i64, lang: Lang) -> String {
     ];
     let words: Vec<String> = parts.iter().filter(|(n, _)| *n > 0).map(|&(n, id)| tr!(lang, id, n = n)).collect();
     if words.is_empty() { tr!(lang, "minutes", n = 0) } else { words.join(" ") }
+}
+
+/// `1 day 22 hours`, `3 hours 5 minutes`, `0 minutes`: time saved on a clock, to the minute and
+/// in its two largest units. Moves are made at any second, so every unit of it ("1 day 22 hours
+/// 13 minutes 27 seconds") was more than a player reads at a glance.
+#[must_use]
+pub fn saved_time_words(seconds: i64, lang: Lang) -> String {
+    let seconds = seconds.max(0);
+    let unit = if seconds >= 86_400 { 3600 } else { 60 };
+    let kept = seconds - seconds % unit;
+    duration_words(kept, lang)
 }
 
 // ----- game lists, reminders, digests -----
@@ -1616,6 +1627,16 @@ mod tests {
         assert_eq!(notation_with_spaces("e1-e3"), "e1-e3");
         assert_eq!(notation_with_spaces("e1-e3xe2"), "e1-e3 x e2");
         assert_eq!(notation_with_spaces("e1-e3xe2xd3"), "e1-e3 x e2 x d3");
+    }
+
+    #[test]
+    fn saved_time_reads_in_its_two_largest_units() {
+        let day_and_more = 86_400 + 22 * 3600 + 13 * 60 + 27;
+        assert_eq!(saved_time_words(day_and_more, english()), "1 day 22 hours");
+        assert_eq!(saved_time_words(3 * 3600 + 5 * 60 + 59, english()), "3 hours 5 minutes");
+        assert_eq!(saved_time_words(86_400 + 13 * 60, russian()), "1 день");
+        assert_eq!(saved_time_words(59, english()), "0 minutes");
+        assert_eq!(saved_time_words(-5, english()), "0 minutes");
     }
 
     #[test]
