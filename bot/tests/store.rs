@@ -270,12 +270,12 @@ async fn a_lost_postgres_connection_is_not_reported_as_a_disk_that_cannot_be_wri
     assert_eq!(error, HostError::Storage(StorageFault::ConnectionLost));
     assert_eq!(
         host_error(&error, Lang::discord(None)),
-        "The server lost its connection to the database, so this may or may not have been saved; \
-         look at the board before you try again."
+        "The bot lost its connection to the database; try again in a moment, and if you were making a move \
+         or a choice, look at the board first, as it may already have been saved."
     );
     assert!(
         host_error(&error, Lang::discord(Some("ru")))
-            .starts_with("Бот потерял связь с базой данных, поэтому неизвестно, сохранилось ли действие")
+            .starts_with("Бот потерял связь с базой данных; попробуйте ещё раз чуть позже")
     );
     host.play(id, alice().id, "d1-d3", Some(0), NOW).await.expect("the next move goes through");
     admin.close().await.unwrap();
