@@ -3,18 +3,18 @@
 use std::borrow::Cow;
 use std::cell::RefCell;
 
-use miniz_oxide::deflate::core::{
-    CompressorOxide, TDEFLFlush, TDEFLStatus, compress, create_comp_flags_from_zip_params,
-};
+use zlib_rs::{Deflate, DeflateFlush, Status};
 
 use crate::RenderError;
 use crate::draw::Canvas;
 use crate::layout::Rect;
 use crate::theme::Palette;
 
-/// An indexed PNG: rows filtered with Up, deflated at zlib level 1 in one call. Measured on an
-/// 11x11 board (see the benchmark), level 1 is the only level under both 2 ms and 30 KB (level 2
-/// and up are smaller but take 4-6 ms; fdeflate is faster but twice as large), and Up is as
+/// An indexed PNG: rows filtered with Up, deflated by zlib-rs at level 2 in one call. Measured on
+/// the benchmark's board with its caption (deflate alone, fastest run): `miniz_oxide` at level 1
+/// took 0.73 ms for 32.6 KB (over the 30 KB target) and at levels 2 and up 1.9 ms or more; zlib-rs
+/// at level 2 takes as long as that level 1 for 25.9 KB, at level 3 0.95 ms for 25.5 KB, and at
+/// level 1 (fixed Huffman codes) makes 35.7 KB; fdeflate is faster but twice as large. Up is as
 /// small as Paeth at a fraction of its cost.
 /// The chunks are written here because the png crate feeds its compressor row by row, and each
 /// of those calls clears the output buffer's spare capacity, half of the whole encoding time.
@@ -57,50 +57,45 @@ pub(crate) fn png(canvas: &Canvas, palette: &Palette) -> Result<Vec<u8>, RenderE
     })
 }
 
-/// What one thread keeps between two PNGs: the compressor's tables (some 300 KB) and the two
-/// image-sized buffers. Made afresh for every image they were most of its cost after the
+/// What one thread keeps between two PNGs: the compressor's window and tables (some 320 KB) and
+/// the two image-sized buffers. Made afresh for every image they were most of its cost after the
 /// deflate itself: the allocator hands blocks this large back to the system, so every image
 /// paid page faults to zero them again.
 struct Scratch {
-    compressor: Box<CompressorOxide>,
+    compressor: Deflate,
     raw: Vec<u8>,
     deflated: Vec<u8>,
 }
 
 thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch {
-        compressor: Box::new(CompressorOxide::new(create_comp_flags_from_zip_params(1, 1, 0))),
+        compressor: Deflate::new(LEVEL, true, 15),
         raw: Vec::new(),
         deflated: Vec::new(),
     });
 }
 
-/// `input` deflated at zlib level 1 (see [`png`]), with `compressor` reset first, into the
-/// front of `output`. The buffer keeps its length between images (it only grows), so that its
-/// 300 KB or so (an 11x11 board of 820x768 pixels) are not zeroed again for every board.
-fn deflate<'a>(
-    compressor: &mut CompressorOxide,
-    mut input: &[u8],
-    output: &'a mut Vec<u8>,
-) -> Result<&'a [u8], RenderError> {
+/// The zlib level of board PNGs (see [`png`]).
+const LEVEL: i32 = 2;
+
+/// `input` as a zlib stream (see [`png`]), with `compressor` reset first, into the front of
+/// `output`. The buffer keeps its length between images (it only grows), so that its 300 KB or
+/// so (an 11x11 board of 820x768 pixels) are not zeroed again for every board.
+fn deflate<'a>(compressor: &mut Deflate, input: &[u8], output: &'a mut Vec<u8>) -> Result<&'a [u8], RenderError> {
     compressor.reset();
     let least = (input.len() / 2).max(64);
     if output.len() < least {
         output.resize(least, 0);
     }
-    let mut written = 0;
     loop {
-        let (status, read, wrote) = compress(compressor, input, &mut output[written..], TDEFLFlush::Finish);
-        written += wrote;
+        let (read, written) = (compressor.total_in() as usize, compressor.total_out() as usize);
+        let status = compressor
+            .compress(&input[read..], &mut output[written..], DeflateFlush::Finish)
+            .map_err(|e| RenderError::Encode(format!("deflate failed: {}", e.as_str())))?;
         match status {
-            TDEFLStatus::Done => return Ok(&output[..written]),
-            TDEFLStatus::Okay => {
-                input = &input[read..];
-                if output.len() - written < 64 {
-                    output.resize(output.len() * 2, 0);
-                }
-            }
-            failed => return Err(RenderError::Encode(format!("deflate failed: {failed:?}"))),
+            Status::StreamEnd => return Ok(&output[..compressor.total_out() as usize]),
+            // The output is full: more room, and the stream goes on where it stopped.
+            Status::Ok | Status::BufError => output.resize(output.len() * 2, 0),
         }
     }
 }
