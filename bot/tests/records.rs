@@ -3,6 +3,8 @@
 //! players), however it ended; and records that contradict themselves are refused in one
 //! sentence.
 
+#[path = "../../rules/tests/rule_sets/mod.rs"]
+mod rule_sets;
 mod support;
 
 use support::{NOW, PLACE, alice, bob, game, host, request, said};
@@ -256,68 +258,56 @@ support::both! {
         let host = host().await;
         let mut rng = support::Rng(seed | 1);
         let mut cases = 0;
-        for variant in Variant::ALL {
-            let mut option_sets: Vec<Vec<String>> = vec![vec![]];
-            for key in variant.option_keys() {
-                match *key {
-                    "king_armed" => option_sets.push(vec!["king_armed=false".into()]),
-                    "escape" => {
-                        option_sets.push(vec!["escape=edge".into()]);
-                        option_sets.push(vec!["escape=corner".into()]);
-                    }
-                    other => panic!("no round-trip case for option {other}"),
-                }
-            }
-            for options in option_sets {
-                let mut asked = request(&alice(), Some(&bob()), variant.id(), SideChoice::Attackers);
-                asked.options = options.clone();
-                let challenge = host.challenge(&asked, NOW).await.unwrap();
-                let g = host.accept(challenge.id, &bob(), NOW + 1).await.unwrap().game;
-                let limit = 20 + rng.below(160);
-                let mut now = NOW + 2;
-                loop {
-                    let view = host.show(g.id).await.unwrap();
-                    if view.ending.is_some() || view.ply >= limit {
-                        break;
-                    }
-                    let player = view.player_to_move().unwrap().id;
-                    let choices = host.legal_moves(g.id, player, "", 500).await.unwrap();
-                    let mv = &choices[rng.below(choices.len())].notation;
-                    now += 1;
-                    host.play(g.id, player, mv, None, now).await.unwrap();
-                    let view = host.show(g.id).await.unwrap();
-                    if view.ending.is_none() && view.ply >= 2 && rng.below(12) == 0 {
-                        let proposer = view.player_to_move().unwrap().id;
-                        let other = if proposer == alice().id { bob().id } else { alice().id };
-                        host.takeback(g.id, proposer, OfferAction::Offer, None, now).await.unwrap();
-                        host.takeback(g.id, other, OfferAction::Accept, None, now).await.unwrap();
-                    }
-                }
+        for (variant, options) in rule_sets::rule_sets() {
+            let options: Vec<String> = options.iter().map(|&o| o.to_owned()).collect();
+            let mut asked = request(&alice(), Some(&bob()), variant.id(), SideChoice::Attackers);
+            asked.options = options.clone();
+            let challenge = host.challenge(&asked, NOW).await.unwrap();
+            let g = host.accept(challenge.id, &bob(), NOW + 1).await.unwrap().game;
+            let limit = 20 + rng.below(160);
+            let mut now = NOW + 2;
+            loop {
                 let view = host.show(g.id).await.unwrap();
-                if view.ending.is_none() {
-                    match rng.below(4) {
-                        0 => {
-                            let resigner = if rng.below(2) == 0 { alice().id } else { bob().id };
-                            host.resign(g.id, resigner, None, now).await.unwrap();
-                        }
-                        1 => {
-                            host.draw(g.id, alice().id, OfferAction::Offer, None, now).await.unwrap();
-                            host.draw(g.id, bob().id, OfferAction::Accept, None, now).await.unwrap();
-                        }
-                        2 => {
-                            host.time_out(g.id, now).await.unwrap();
-                        }
-                        _ => {
-                            let waiting = if view.to_move == Side::Attackers { bob().id } else { alice().id };
-                            host.claim(g.id, waiting, now + 15 * 86_400).await.unwrap();
-                        }
+                if view.ending.is_some() || view.ply >= limit {
+                    break;
+                }
+                let player = view.player_to_move().unwrap().id;
+                let choices = host.legal_moves(g.id, player, "", 500).await.unwrap();
+                let mv = &choices[rng.below(choices.len())].notation;
+                now += 1;
+                host.play(g.id, player, mv, None, now).await.unwrap();
+                let view = host.show(g.id).await.unwrap();
+                if view.ending.is_none() && view.ply >= 2 && rng.below(12) == 0 {
+                    let proposer = view.player_to_move().unwrap().id;
+                    let other = if proposer == alice().id { bob().id } else { alice().id };
+                    host.takeback(g.id, proposer, OfferAction::Offer, None, now).await.unwrap();
+                    host.takeback(g.id, other, OfferAction::Accept, None, now).await.unwrap();
+                }
+            }
+            let view = host.show(g.id).await.unwrap();
+            if view.ending.is_none() {
+                match rng.below(4) {
+                    0 => {
+                        let resigner = if rng.below(2) == 0 { alice().id } else { bob().id };
+                        host.resign(g.id, resigner, None, now).await.unwrap();
+                    }
+                    1 => {
+                        host.draw(g.id, alice().id, OfferAction::Offer, None, now).await.unwrap();
+                        host.draw(g.id, bob().id, OfferAction::Accept, None, now).await.unwrap();
+                    }
+                    2 => {
+                        host.time_out(g.id, now).await.unwrap();
+                    }
+                    _ => {
+                        let waiting = if view.to_move == Side::Attackers { bob().id } else { alice().id };
+                        host.claim(g.id, waiting, now + 15 * 86_400).await.unwrap();
                     }
                 }
-                let (o, i, r) = round_trip(&host, g.id).await;
-                eprintln!("{} {:?}: {} plies, {:?}", variant.id(), options, o.ply, o.ending);
-                assert_same_game(&o, &i, &r);
-                cases += 1;
             }
+            let (o, i, r) = round_trip(&host, g.id).await;
+            eprintln!("{} {:?}: {} plies, {:?}", variant.id(), options, o.ply, o.ending);
+            assert_same_game(&o, &i, &r);
+            cases += 1;
         }
         assert_eq!(cases, 21);
     }

@@ -69,8 +69,6 @@ pub struct Turn {
     pub next_due_at: Option<i64>,
 }
 
-/// The `SELECT` of a full [`GameRow`], followed by the rest of the statement. A macro rather
-/// than a `format!` because sqlx takes only `&'static str` SQL.
 /// The games where the user bound as `$1` and `$2` is to move, ongoing in servers the bot has
 /// not left. The side to move: the start's (the attackers unless the game began from a
 /// position with the defenders to move) on even plies, the other on odd ones, as
@@ -83,6 +81,8 @@ macro_rules! awaiting_where {
     };
 }
 
+/// The `SELECT` of a full [`GameRow`], followed by the rest of the statement. A macro rather
+/// than a `format!` because sqlx takes only `&'static str` SQL.
 macro_rules! select_games {
     ($($tail:expr),+) => {
         concat!(
