@@ -5,7 +5,7 @@ use tafl_render::{BoardOptions, Caption, GifOptions, LastMove, Mark, MarkKind};
 use tafl_rules::{Reason, Side, Square};
 
 use super::markup::{plain_name, player_name, timestamp};
-use super::text::{move_number, side_name, variant_name};
+use super::text::{footer_move_number, side_name, variant_name};
 use super::{Lang, tr};
 use crate::host::{
     CLAIM_AFTER, Conclusion, EndReason, Ending, GameView, Leaderboard, PlayerResult, Profile, RatingChange, Review,
@@ -198,7 +198,12 @@ pub fn caption(game: &GameView, lang: Lang) -> Caption {
     Caption {
         attackers: plain_name(lang, &game.attacker),
         defenders: plain_name(lang, &game.defender),
-        footer: tr!(lang, "caption-move", number = move_number(game.ply), status = status),
+        footer: tr!(
+            lang,
+            "caption-move",
+            number = footer_move_number(game.ply, game.ending.is_some()),
+            status = status
+        ),
         to_move: game.ending.is_none().then_some(game.to_move),
     }
 }
@@ -231,7 +236,12 @@ pub fn rules_caption(game: &tafl_rules::Game, attackers: &str, defenders: &str, 
     Caption {
         attackers: attackers.to_owned(),
         defenders: defenders.to_owned(),
-        footer: tr!(lang, "caption-move", number = move_number(game.ply()), status = status),
+        footer: tr!(
+            lang,
+            "caption-move",
+            number = footer_move_number(game.ply(), !game.status().is_ongoing()),
+            status = status
+        ),
         to_move: game.status().is_ongoing().then(|| game.position().to_move()),
     }
 }
@@ -634,6 +644,27 @@ mod tests {
         assert_eq!(gif.last_footer, "Move 23 · Attackers win · resignation");
         assert_eq!((gif.attackers.as_str(), gif.defenders.as_str()), ("alice", "bob"));
         assert_eq!(super::caption(&over.game, english()).to_move, None, "nobody is to move in a finished game");
+    }
+
+    /// The king escapes on the defenders' ply 44: the card counts 22 moves, and the final
+    /// board and the animation's last frame must not name a 23rd.
+    #[test]
+    fn a_game_won_on_the_defenders_ply_is_captioned_with_the_move_it_was_won_in() {
+        let escaped = ended(Some(Side::Defenders), EndReason::Board(Reason::KingEscaped));
+        let mut over = summary(Some(escaped), Conclusion::KingEscaped { at: sq("a1") });
+        over.game.ply = 44;
+        over.game.to_move = Side::Attackers;
+        over.plies = 44;
+        over.full_moves = 22;
+        let card = crate::discord::cards::summary_card(&over, english(), tafl_render::Theme::default());
+        assert_eq!(card.moves_line, "22 moves (44 plies)");
+        assert_eq!(gif_options(&over, english()).last_footer, "Move 22 · Defenders win · king escaped");
+        // Won on the attackers' ply 45: move 23, as before; going on at ply 44, move 23 is next.
+        over.game.ply = 45;
+        assert_eq!(caption(&over.game, english()).footer, "Move 23 · Defenders win · king escaped");
+        let going = summary(None, Conclusion::InProgress { to_move: Side::Attackers });
+        let going = GameView { ply: 44, to_move: Side::Attackers, ..going.game };
+        assert_eq!(caption(&going, english()).footer, "Move 23 · Attackers to move");
     }
 
     #[test]

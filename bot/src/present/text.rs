@@ -594,6 +594,15 @@ pub fn move_number(ply: usize) -> usize {
     ply / 2 + 1
 }
 
+/// The move a picture's footer names after `ply` plies: while the game goes on, the move being
+/// made; once it is over, the last move played (the summary's count of moves), so that a king
+/// escaping on the defenders' 44th ply is "move 22", not a 23rd move nobody played. A game
+/// over before any move stays at move 1.
+#[must_use]
+pub fn footer_move_number(ply: usize, over: bool) -> usize {
+    if over && ply > 0 { ply.div_ceil(2) } else { move_number(ply) }
+}
+
 /// The player of a game with this id (a game's two players are known to its view).
 fn player_of(game: &GameView, id: UserId) -> User {
     if game.attacker.id == id { game.attacker.clone() } else { game.defender.clone() }
