@@ -135,6 +135,39 @@ support::both! { multi_thread
     }
 }
 
+/// The pool's threads keep one searcher, and its table, from job to job, and level 2 scores its
+/// root moves through that table. Every game the bot opens starts from the same position: a
+/// level-2 game's first move, searched on a thread that has just searched another game's first
+/// move deeper, was drawn from that search's scores, and after a restart (an empty table) from
+/// level 2's own, against `BotTurn::job`'s promise that the same turn plays the same move.
+#[test]
+fn a_level_two_opening_move_does_not_depend_on_another_games_search_on_its_thread() {
+    use tafl_bot::host::bot::BotTurn;
+    use tafl_rules::engine::{Limits, Searcher};
+    let mut changed = Vec::new();
+    for variant in [Variant::Brandubh, Variant::Tablut, Variant::Copenhagen] {
+        let start = Game::new(Position::new(variant.rules()).unwrap());
+        // Level 5's opening move in another game (a depth stands for its time, to be
+        // reproducible), then this game's: the bot opens both.
+        let mut thread = Searcher::new();
+        let _ = Job { game: start.clone(), budget: Budget::Limits(Limits::depth(4)) }.run(&mut thread);
+        for game_id in 1..=10i64 {
+            let turn =
+                BotTurn { game_id, level: level(2), since: NOW, ply: 0, moves: String::new(), game: start.clone() };
+            let after_other = turn.job().run(&mut thread).expect("a move");
+            let restarted = turn.job().run(&mut Searcher::new()).expect("a move");
+            if after_other.best != restarted.best {
+                changed.push((variant.id(), game_id, after_other.best.to_string(), restarted.best.to_string()));
+            }
+        }
+    }
+    assert!(
+        changed.is_empty(),
+        "{} of 30 opening moves change (variant, game, played, after a restart): {changed:?}",
+        changed.len()
+    );
+}
+
 #[test]
 fn the_bot_accepts_a_draw_exactly_when_it_stands_worse_than_at_the_start() {
     // Every preset's start evaluates in the attackers' favour; an even game is no reason to stop,

@@ -275,6 +275,11 @@ impl Searcher {
         let (history, reversible_from) = history(game);
         let position = game.position();
         self.prepare(position.rules());
+        // The root moves are scored through the table, and ordered (which decides what is
+        // pruned) by the killers and history: what an earlier search (another game's, on a pool
+        // thread that keeps its searcher) left there changed the scores, and with them the draw,
+        // so the same turn after a restart did not play the same move.
+        self.core.forget();
         let board = position.engine();
         let tables = eval::Tables::new(board);
         let mut depth = limits.depth.unwrap_or(level.budget().depth).clamp(1, 3);

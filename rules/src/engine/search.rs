@@ -192,6 +192,16 @@ impl Searcher {
         self.table.fill(None);
     }
 
+    /// Forgets everything earlier searches learned (the table, killers and history), so that
+    /// the next search is the one a new searcher would make.
+    pub(crate) fn forget(&mut self) {
+        self.table.fill(None);
+        self.killers = [[0; 2]; MAX_PLY];
+        self.history.fill(0);
+        self.root_first = 0;
+        self.root_first_score = None;
+    }
+
     pub(crate) fn set_draws(&mut self, draws: Draws) {
         self.draws = draws;
     }
