@@ -788,3 +788,40 @@ support::both! { multi_thread
         }
     }
 }
+
+support::both! { multi_thread
+    /// `host/presence.rs`: a server that removed the bot pauses its games, and the bot does not
+    /// play its turns there. A search queued before the removal (behind other games' searches,
+    /// minutes under load) still ran and its move was played in the paused game, starting the
+    /// person's turn in a server the bot cannot reach.
+    async fn a_search_queued_before_the_server_removed_the_bot_is_not_played_there() {
+        let host = host().await;
+        let pool = SearchPool::new(1);
+        let answers = Arc::new(Mutex::new(Vec::new()));
+        let log = answers.clone();
+        let on_move = move |p: &Played| log.lock().unwrap().push((p.game.id, p.game.ply));
+        let bots = BotPlayer::new(host.clone(), pool.clone(), Arc::new(on_move));
+        let (release, held) = std::sync::mpsc::channel::<()>();
+        let blocker = pool.submit_work(Priority::Move, i64::MIN, move |_| held.recv().is_ok());
+        until("the blocker to start", || pool.waiting() == 0).await;
+
+        // The bot opens a game in alice's server; its search waits in the queue.
+        let game = against_bot(&host, "brandubh", SideChoice::Defenders, 1, true).await;
+        assert_eq!(bots.start_searches().await.unwrap(), 1);
+        assert!(host.server_left(support::PLACE.guild, NOW + 1).await.unwrap(), "the server removed the bot");
+        assert!(host.bot_turns(10).await.unwrap().is_empty(), "the paused game's turn is no longer listed");
+        // The player looks again (any other game's move wakes it) before a thread is free.
+        bots.start_searches().await.unwrap();
+
+        release.send(()).unwrap();
+        assert_eq!(blocker.await.unwrap(), Ok(true));
+        // The one thread takes jobs in key order: once this one is answered, the bot's search
+        // has run or been skipped; then the move, if any, is given time to be written.
+        let start = Game::new(Position::new(Variant::Brandubh.rules()).unwrap());
+        let last = Job { game: start, budget: Budget::Limits(tafl_rules::engine::Limits::depth(1)) };
+        pool.search(i64::MAX, last).await.unwrap();
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        assert_eq!(*answers.lock().unwrap(), [], "the bot played in a paused game");
+        assert_eq!(host.show(game.id).await.unwrap().ply, 0);
+    }
+}

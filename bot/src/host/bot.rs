@@ -576,7 +576,8 @@ impl BotPlayer {
                 (self.on_move)(&played);
                 true
             }
-            Err(HostError::StaleBoard { .. } | HostError::GameOver { .. }) => {
+            // A paused game's turn is searched again when the bot is back in its server.
+            Err(HostError::StaleBoard { .. } | HostError::GameOver { .. } | HostError::Paused { .. }) => {
                 tracing::debug!(game = turn.game_id, "the game changed during the bot's search; its move is dropped");
                 true
             }

@@ -93,6 +93,10 @@ pub enum HostError {
     /// seconds) either player may end it without a result.
     #[error("claim in game {id}, paused while the bot is away from its server, before {claimable_at}")]
     ClaimPaused { id: i64, claimable_at: i64 },
+    /// A move in a game of a server the bot was removed from: nothing is played there until
+    /// the bot is back (its moves would start a turn nobody can see).
+    #[error("game {id} is paused while the bot is away from its server")]
+    Paused { id: i64 },
     #[error("own {kind:?} offer in game {id}")]
     OwnOffer { id: i64, kind: OfferKind },
     /// A server naming more channels for games than it may.

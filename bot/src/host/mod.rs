@@ -523,10 +523,14 @@ impl Host {
                 seen.check(game_id, &loaded.game)?;
             }
             let ply = loaded.game.ply();
-            if let Some(expected) = expected_moves
-                && expected != movetext(&loaded.game)
-            {
-                return Err(HostError::StaleBoard { id: game_id, ply, expected: ply });
+            if let Some(expected) = expected_moves {
+                if expected != movetext(&loaded.game) {
+                    return Err(HostError::StaleBoard { id: game_id, ply, expected: ply });
+                }
+                // The bot's move, searched before its server removed it (see `host/presence.rs`).
+                if loaded.row.server_left_at.is_some() {
+                    return Err(HostError::Paused { id: game_id });
+                }
             }
             let to_move = ensure_turn(&mut tx, &loaded, &side).await?;
             let text: MoveText = text.parse().map_err(|e: tafl_rules::ParseError| HostError::BadMove(e))?;

@@ -296,6 +296,7 @@ pub fn host_error(error: &HostError, lang: Lang) -> String {
         HostError::ClaimTimed { id } => tr!(lang, "error-claim-timed", id = *id),
         HostError::ClaimOnYourMove { id } => tr!(lang, "error-claim-on-your-move", id = *id),
         HostError::ClaimFromBot { id } => tr!(lang, "error-claim-from-bot", id = *id),
+        HostError::Paused { id } => tr!(lang, "error-paused", id = *id),
         HostError::ClaimPaused { id, claimable_at } => {
             tr!(lang, "error-claim-paused", id = *id, when = markup::timestamp(lang, *claimable_at))
         }

@@ -608,7 +608,8 @@ pub async fn bot_turns(
 }
 
 /// Of the games `ids`, those where the bot must move now, as `(game, ply, since)`: what the bot
-/// player checks its running searches against. One statement per 500 games.
+/// player checks its running searches against. A paused game (its server removed the bot) is
+/// none: its search is cancelled. One statement per 500 games.
 pub async fn bot_turns_of(conn: &mut AnyConnection, ids: &[i64]) -> Result<Vec<(i64, i64, i64)>, sqlx::Error> {
     let mut turns = Vec::with_capacity(ids.len());
     for chunk in ids.chunks(500) {
@@ -616,7 +617,7 @@ pub async fn bot_turns_of(conn: &mut AnyConnection, ids: &[i64]) -> Result<Vec<(
         let list: Vec<String> = (1..=chunk.len()).map(|n| format!("${n}")).collect();
         let sql = format!(
             "SELECT id, ply, bot_turn_at FROM games WHERE bot_turn_at IS NOT NULL AND status = 'ongoing' \
-             AND id IN ({})",
+             AND guild_id NOT IN (SELECT id FROM servers WHERE left_at IS NOT NULL) AND id IN ({})",
             list.join(", ")
         );
         let mut query = sqlx::query_as::<_, (i64, i64, i64)>(sqlx::AssertSqlSafe(sql));
