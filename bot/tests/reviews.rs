@@ -134,6 +134,30 @@ support::both! {
     }
 }
 
+/// A review whose game cannot be read for a moment (`PostgreSQL` busy: here a lock on its players held past the
+/// statement timeout) is tried again later, not counted as a game that cannot be rebuilt: three
+/// such moments gave the review up for good and took its line off the summary.
+#[tokio::test]
+async fn a_review_is_not_given_up_for_a_database_busy_for_a_moment() {
+    let Some(database) = support::postgres::database().await else { return };
+    let settings =
+        tafl_bot::store::PoolSettings { statement_timeout: Duration::from_millis(300), ..Default::default() };
+    let host = Host::new(Db::open_with_settings(&database.url, &settings).await.expect("the database opens"));
+    let g = game(&host, "brandubh").await;
+    play_all(&host, g.id, &find_game(Variant::Brandubh, Reason::KingEscaped, 60)).await;
+    let pool = SearchPool::new(1);
+    let mut lock = host.db().pool().begin().await.unwrap();
+    sqlx::query("LOCK TABLE users IN ACCESS EXCLUSIVE MODE").execute(&mut *lock).await.unwrap();
+    for _ in 0..3 {
+        let busy = host.review_game(g.id, &pool, NOW).await.expect_err("the game cannot be read");
+        assert!(matches!(busy, tafl_bot::host::HostError::Storage(_)), "{busy:?}");
+    }
+    lock.rollback().await.unwrap();
+    assert_eq!(host.pending_reviews().await.unwrap(), [g.id], "still pending");
+    assert_eq!(items(&host, g.id, "review").await, 0, "the summary is not redrawn without its review");
+    assert!(host.review_game(g.id, &pool, NOW).await.unwrap().is_some(), "reviewed once it can be read");
+}
+
 support::both! {
     async fn a_process_serving_some_shards_reviews_their_servers_games_and_others_left_waiting() {
         let host = host().await;

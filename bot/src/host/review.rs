@@ -271,6 +271,10 @@ impl Host {
         }
         let record = match self.history(game).await {
             Ok((_, record)) => record,
+            // The database could not answer for a moment (busy, a lost connection): nothing is
+            // wrong with the game, and the review loop tries again later. Counted, three such
+            // moments gave the review up for good and took its line off the summary.
+            Err(error @ HostError::Storage(_)) => return Err(error),
             Err(error) => {
                 self.review_failed(game, &error.to_string(), now).await?;
                 return Err(error);
