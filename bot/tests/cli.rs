@@ -708,13 +708,43 @@ fn budgets_and_counts_too_large_to_mean_anything_are_refused_in_one_sentence_not
         &["match", "--variant", "brandubh", "--a", "millis:18446744073709551615", "--b", "greedy"],
         &["match", "--variant", "brandubh", "--a", "greedy", "--b", "greedy", "--games", "4294967295"],
         &["engine", "--max-millis", "20"],
+        // Openings as long as the games: nobody would play a move.
+        &["match", "--variant", "brandubh", "--a", "greedy", "--b", "greedy", "--max-plies", "0"],
+        &[
+            "match",
+            "--variant",
+            "brandubh",
+            "--a",
+            "greedy",
+            "--b",
+            "greedy",
+            "--random-plies",
+            "9",
+            "--max-plies",
+            "9",
+        ],
     ] {
         let output = run(args, Some(b""));
         assert_eq!(output.status.code(), Some(1), "{args:?}: {}", stderr(&output));
         assert_eq!(stderr(&output).lines().count(), 1, "{args:?}: {}", stderr(&output));
     }
     // Every game drawn is an even match, not a bound.
-    let drawn = run(&["match", "--variant", "brandubh", "--a", "greedy", "--b", "greedy", "--max-plies", "0"], None);
+    let drawn = run(
+        &[
+            "match",
+            "--variant",
+            "brandubh",
+            "--a",
+            "greedy",
+            "--b",
+            "greedy",
+            "--random-plies",
+            "0",
+            "--max-plies",
+            "1",
+        ],
+        None,
+    );
     assert!(stdout(&drawn).contains("Elo difference A - B: +0 (every game drawn)"), "{}", stdout(&drawn));
 }
 

@@ -166,7 +166,8 @@ pub struct MatchArgs {
     /// The seed of the openings and the weak levels' choices.
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub seed: u64,
-    /// A game still going after this many plies is scored a draw.
+    /// A game still going after this many plies (random ones included, so more than
+    /// --random-plies) is scored a draw.
     #[arg(long, value_name = "N", default_value_t = 400)]
     pub max_plies: usize,
     /// Print each game's result as it ends.
@@ -255,6 +256,12 @@ pub fn run_match(args: &MatchArgs, out: &mut dyn Write) -> Result<(), CliError> 
     let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
     if args.jobs == 0 || args.jobs > cores {
         return Err(CliError::Input(format!("--jobs must be from 1 to {cores} (the cores here), not {}", args.jobs)));
+    }
+    if args.max_plies <= args.random_plies as usize {
+        return Err(CliError::Input(format!(
+            "--max-plies ({}) must be more than --random-plies ({}), or the players never move",
+            args.max_plies, args.random_plies
+        )));
     }
     let rules = args.start.rules()?;
     let start = args.start.position(rules)?;
