@@ -324,3 +324,46 @@ async fn a_timed_game_survives_the_bot_being_down_past_its_deadline_and_the_bot_
     process.kill();
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The palette (`PLTE` chunk) of an indexed PNG: every picture of one theme has the same one.
+fn palette(png: &[u8]) -> Vec<u8> {
+    let mut at = 8;
+    while at + 8 <= png.len() {
+        let len = u32::from_be_bytes(png[at..at + 4].try_into().unwrap()) as usize;
+        if &png[at + 4..at + 8] == b"PLTE" {
+            return png[at + 8..at + 8 + len].to_vec();
+        }
+        at += 12 + len;
+    }
+    panic!("no palette in the picture")
+}
+
+/// A hint is a private picture for the one who asked, like the private board of `/tafl board`,
+/// which is drawn in the reader's own style (`/tafl settings theme orientation`). A player who
+/// chose the high-contrast theme (low vision, a phone in sunlight) gets the hint in it too.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hint_is_drawn_in_the_askers_own_board_style() {
+    let (fake, bot, _dir) = served("bot-hint-style").await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
+    let picture = |message: &StoredMessage| message.attachments.first().expect("a picture").data.clone();
+    let casual = table.command(
+        ALICE,
+        "challenge",
+        &json!({ "variant": "brandubh", "side": 0, "level": 1, "rated": false }),
+        &[],
+    );
+    fake.wait_for_original(&casual).await;
+    let board = board_at(&fake, 1, 0).await;
+    // Alice turns on the high-contrast theme; her own board shows it.
+    let set = table.command(ALICE, "settings", &json!({ "theme": 1 }), &[]);
+    assert!(fake.wait_for_original(&set).await.content.contains("high-contrast"));
+    let asked = table.command(ALICE, "board", &json!({ "game": 1 }), &[]);
+    assert!(fake.wait_for_original(&asked).await.is_ephemeral());
+    let hers = fake.wait_for_message("Alice's board", |m| m.id > board.id && !m.attachments.is_empty()).await;
+    assert!(palette(&picture(&hers)) != palette(&picture(&board)), "her board is in her theme");
+    let hint = table.command(ALICE, "hint", &json!({ "game": 1 }), &[]);
+    let answer = fake.wait_for_original(&hint).await;
+    let drawn = answer.attachments.iter().find(|a| a.filename == "hint-1-0.png").expect("the hint's picture");
+    assert!(palette(&drawn.data) == palette(&picture(&hers)), "the hint is drawn in Alice's theme, as her board is");
+    bot.stop().await;
+}

@@ -233,15 +233,18 @@ fn marks(history: &Game, menu: &Menu) -> Vec<Mark> {
 }
 
 /// The position of `game` with the engine's move `mv` drawn as a move (tinted squares, the
-/// captures it would make marked), for a hint.
+/// captures it would make marked), for a hint, in `orientation` and `theme` (the asker's).
 pub async fn hint_picture(
     data: &Data,
     view: &GameView,
     game: &Game,
     mv: tafl_rules::Move,
     lang: Lang,
+    orientation: Orientation,
+    theme: Theme,
 ) -> Result<Vec<u8>, BotError> {
-    let options = crate::present::summary::hint_board(view, game, mv, lang);
+    // A private picture for the one who asked: in their style, as their private board is.
+    let options = BoardOptions { orientation, theme, ..crate::present::summary::hint_board(view, game, mv, lang) };
     Drawing::start(data, view.position.clone(), options).finish().await
 }
 

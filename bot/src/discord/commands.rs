@@ -484,7 +484,10 @@ pub async fn hint(ctx: Context<'_>, #[autocomplete = "autocomplete_game"] game: 
     if current.ending.is_some() {
         return Err(BotError::Host(HostError::GameOver { id: game }));
     }
-    let png = board::hint_picture(ctx.data(), &view, &job.game, analysis.best, lang(ctx)).await?;
+    let style = ctx.data().host.user_settings(caller(ctx).id).await?;
+    let png =
+        board::hint_picture(ctx.data(), &view, &job.game, analysis.best, lang(ctx), style.orientation, style.theme)
+            .await?;
     let file_name = format!("hint-{game}-{}.png", view.ply);
     let embed = serenity::CreateEmbed::new()
         .title(text::board_title(&view, lang(ctx)))
