@@ -113,10 +113,11 @@ pub fn summary_text(summary: &Summary, lang: Lang) -> EmbedText {
 pub fn conclusion_text(summary: &Summary, lang: Lang) -> String {
     let player = |side: Side| {
         let user = summary.game.player(side);
-        match crate::host::bot_level(user.id) {
-            // "Tafl bot (level 2) (attackers)" would stack two brackets.
-            Some(level) => tr!(lang, "bot-player-with-side", level = level.number(), side = side_name(side, lang)),
-            None => tr!(lang, "player-with-side", player = player_name(lang, user), side = side_name(side, lang)),
+        // "Tafl bot (level 2) (attackers)" would stack two brackets.
+        if let Some(level) = crate::host::bot_level(user.id) {
+            tr!(lang, "bot-player-with-side", level = level.number(), side = side_name(side, lang))
+        } else {
+            tr!(lang, "player-with-side", player = player_name(lang, user), side = side_name(side, lang))
         }
     };
     let square = |sq: Square| sq.to_string();
