@@ -501,7 +501,7 @@ support::both! { multi_thread
         let text = profile_text(&alice_profile, Lang::discord(Some("ru"))).description;
         assert!(text.ends_with("Текущая серия: 1 победа подряд\nПротив бота: побед 0, поражений 1, ничьих 0"), "{text}");
         let history = host.rating_history(alice().id, None).await.unwrap();
-        let card = tafl_bot::discord::cards::profile_card(&alice_profile, &history, Lang::discord(None), Theme::Classic);
+        let card = tafl_bot::present::cards::profile_card(&alice_profile, &history, Lang::discord(None), Theme::Classic);
         assert_eq!((card.against_bot.losses, card.labels.against_bot.as_str()), (1, "Against the bot"));
 
         // The level played a person: its win counts by side, as anyone's.

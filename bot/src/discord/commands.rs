@@ -714,7 +714,7 @@ pub async fn leaderboard(
     let words = crate::present::summary::leaderboard_text(&board, public);
     let trends = ctx.data().host.rating_trends(&board, CARD_TREND).await?;
     let theme = ctx.data().host.user_settings(caller(ctx).id).await?.theme;
-    let card = super::cards::leaderboard_card(&board, &trends, public, theme);
+    let card = crate::present::cards::leaderboard_card(&board, &trends, public, theme);
     let png = draw_card(ctx.data(), move |r| r.render_leaderboard_card(&card)).await?;
     let reply = CreateReply::default()
         .embed(
@@ -744,7 +744,7 @@ pub async fn profile(ctx: Context<'_>, user: Option<serenity::User>, global: Opt
     let history = ctx.data().host.rating_history(whose, scope(ctx, global)).await?;
     // Drawn in the asker's theme, as the boards they post are.
     let theme = ctx.data().host.user_settings(caller(ctx).id).await?.theme;
-    let card = super::cards::profile_card(&profile, &history, public, theme);
+    let card = crate::present::cards::profile_card(&profile, &history, public, theme);
     let png = draw_card(ctx.data(), move |r| r.render_profile_card(&card)).await?;
     let reply = CreateReply::default()
         .embed(

@@ -5,7 +5,6 @@
 //! (crate `tafl-e2e`) against a fake Discord, so the tests exercise the production set-up.
 
 pub mod board;
-pub mod cards;
 pub mod commands;
 pub mod components;
 pub mod config;

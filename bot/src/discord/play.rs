@@ -35,7 +35,7 @@ pub async fn summary_message(data: &Data, game_id: GameId, lang: Lang) -> Result
     let record = data.host.export(game_id).await?;
     let options = crate::present::summary::gif_options(&summary, lang);
     let frames = summary.record.clone();
-    let card = super::cards::summary_card(&summary, lang, tafl_render::Theme::default());
+    let card = crate::present::cards::summary_card(&summary, lang, tafl_render::Theme::default());
     let card = data.draw(move |renderer| renderer.render_summary_card(&card));
     let gif = data.draw(move |renderer| renderer.render_gif(&frames, &options));
     let drawn = |picture: Result<Vec<u8>, BotError>, what: &str| {

@@ -671,7 +671,7 @@ impl Session {
         if let Some(path) = self.write_gif(&summary) {
             let _ = writeln!(out, "{}", tr!(self.lang, "console-game-animation", path = path.display().to_string()));
         }
-        let card = crate::discord::cards::summary_card(&summary, self.lang, tafl_render::Theme::default());
+        let card = crate::present::cards::summary_card(&summary, self.lang, tafl_render::Theme::default());
         if let Some(path) = self.write_picture(&format!("game-{id}-summary.png"), |r| r.render_summary_card(&card)) {
             let _ = writeln!(out, "{}", tr!(self.lang, "console-summary-card", path = path.display().to_string()));
         }
@@ -698,7 +698,7 @@ impl Session {
         let words = summary::leaderboard_text(&board, self.lang);
         let mut out = format!("{}\n{}", words.title, words.description);
         let trends = self.host.rating_trends(&board, 20).await.map_err(self.refusal())?;
-        let card = crate::discord::cards::leaderboard_card(&board, &trends, self.lang, tafl_render::Theme::default());
+        let card = crate::present::cards::leaderboard_card(&board, &trends, self.lang, tafl_render::Theme::default());
         // A file name, not the pool's key: "bot:" would put a colon in it.
         let name = match crate::host::split_pool(&board.family) {
             (family, true) => format!("leaderboard-bot-{family}.png"),
@@ -720,7 +720,7 @@ impl Session {
         let words = summary::profile_text(&profile, self.lang);
         let mut out = format!("{}\n{}", words.title, words.description);
         let history = self.host.rating_history(user.id, None).await.map_err(self.refusal())?;
-        let card = crate::discord::cards::profile_card(&profile, &history, self.lang, tafl_render::Theme::default());
+        let card = crate::present::cards::profile_card(&profile, &history, self.lang, tafl_render::Theme::default());
         if let Some(path) = self.write_picture(&format!("profile-{}.png", user.id), |r| r.render_profile_card(&card)) {
             let _ = write!(out, "\n{}", tr!(self.lang, "console-profile-card", path = path.display().to_string()));
         }

@@ -7,6 +7,7 @@
 //! differs between the front ends (mentions, timestamps, escaping, command names) stays behind
 //! [`markup`].
 
+pub mod cards;
 pub mod check;
 pub mod locale;
 pub mod markup;

@@ -615,7 +615,7 @@ mod tests {
         let gif = gif_options(&s, russian());
         assert_eq!((gif.attackers.as_str(), gif.defenders.as_str()), ("Тафл-бот (уровень 3)", "bob"));
         // The card too, and its title names the variant as the text does.
-        let card = crate::discord::cards::summary_card(&s, russian(), tafl_render::Theme::default());
+        let card = crate::present::cards::summary_card(&s, russian(), tafl_render::Theme::default());
         assert_eq!(card.players[0].name, "Тафл-бот (уровень 3)");
         assert_eq!(card.title, "Копенгагенский хнефатафл · рейтинговая партия");
         assert!(summary_text(&s, english()).title.contains("Tafl bot (level 3)"));
@@ -657,7 +657,7 @@ mod tests {
         over.game.to_move = Side::Attackers;
         over.plies = 44;
         over.full_moves = 22;
-        let card = crate::discord::cards::summary_card(&over, english(), tafl_render::Theme::default());
+        let card = crate::present::cards::summary_card(&over, english(), tafl_render::Theme::default());
         assert_eq!(card.moves_line, "22 moves (44 plies)");
         assert_eq!(gif_options(&over, english()).last_footer, "Move 22 · Defenders win · king escaped");
         // Won on the attackers' ply 45: move 23, as before; going on at ply 44, move 23 is next.
