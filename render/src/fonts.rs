@@ -165,9 +165,11 @@ impl Fonts {
         // The zero-width (non-)joiners choose letter forms in shaped scripts (Persian writes
         // ZWNJ inside words); elsewhere they only glue emoji, which no face has.
         let shaped = needs_shaping(text);
-        // Combining marks in a row after one letter: a few are writing (Vietnamese stacks two),
-        // dozens are "Zalgo" text, which stacks far above and below the line over the card's
-        // other lines (nothing clips a glyph to its line).
+        // Stacking marks kept on the last letter: a few are writing (Vietnamese stacks two, Thai
+        // a vowel and a tone, Hebrew a point and a dagesh), dozens are "Zalgo" text in any
+        // script, which stacks far above and below the line over the board and the card's
+        // other lines (nothing clips a glyph to its line). Counted on what is kept, so that a
+        // character left out between marks does not start a new stack.
         let mut marks_in_row = 0;
         let is_joiner = |c: char| matches!(c, '\u{200C}' | '\u{200D}');
         // Whether the last character was left out or marked: a joiner after it glued an emoji
@@ -179,23 +181,33 @@ impl Fonts {
             if c.is_control() || (is_invisible(c) && !(shaped && joiner)) {
                 continue;
             }
-            marks_in_row = if is_combining_mark(c) { marks_in_row + 1 } else { 0 };
-            if marks_in_row > MAX_MARKS_IN_ROW {
+            let mark = mark_kind(c);
+            if mark == Some(MarkKind::Stacking) && marks_in_row >= MAX_MARKS_IN_ROW {
                 continue;
             }
             if c == ' ' {
                 after_missing = false;
+                marks_in_row = 0;
                 if !out.is_empty() && !out.ends_with(' ') {
                     out.push(' ');
                 }
             } else if joiner {
-                // Only after a letter it may join to the next.
+                // Only after a letter it may join to the next. A joiner is no letter marks
+                // could stack on anew: it leaves the count as it is.
                 if !after_missing && out.chars().last().is_some_and(|last| last != ' ' && !is_joiner(last)) {
                     out.push(c);
                 }
             } else if self.face_of(Weight::Regular, c).is_some() && self.face_of(Weight::Bold, c).is_some() {
                 after_missing = false;
                 out.push(c);
+                match mark {
+                    Some(MarkKind::Stacking) => marks_in_row += 1,
+                    // A spacing mark takes room beside its letter, and the marks after it still
+                    // belong to that letter (Myanmar မြို့ is a medial, then three marks): it
+                    // neither counts nor starts a new stack.
+                    Some(MarkKind::Spacing) => {}
+                    None => marks_in_row = 0,
+                }
             } else {
                 after_missing = true;
                 while out.ends_with(is_joiner) {
@@ -205,6 +217,7 @@ impl Fonts {
                     && !out.ends_with(mark)
                 {
                     out.push(mark);
+                    marks_in_row = 0;
                 }
             }
             if out.chars().count() >= MAX_CHARS {
@@ -473,13 +486,29 @@ fn is_invisible(c: char) -> bool {
     )
 }
 
-/// The most combining marks kept in a row (see [`Fonts::clean`]).
+/// The most stacking marks kept on one letter (see [`Fonts::clean`]): enough for every name
+/// people write (Arabic shadda, vowel and dagger alef; Hebrew dagesh, shin dot and vowel; Thai
+/// vowel and tone; Tibetan's stacked consonant, subjoined ra and vowel).
 const MAX_MARKS_IN_ROW: usize = 3;
 
-/// The general-purpose combining marks (diacritics that stack on any letter), as "Zalgo" text
-/// piles them up.
-fn is_combining_mark(c: char) -> bool {
-    matches!(c, '\u{0300}'..='\u{036F}' | '\u{1AB0}'..='\u{1AFF}' | '\u{1DC0}'..='\u{1DFF}' | '\u{20D0}'..='\u{20FF}' | '\u{FE20}'..='\u{FE2F}')
+/// How a combining mark sits on its letter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum MarkKind {
+    /// Drawn over, under or around the letter, taking no room of its own (general categories
+    /// Mn and Me): these pile up into a tower, as "Zalgo" text does in any script.
+    Stacking,
+    /// Drawn beside the letter, with an advance of its own (Mc: Devanagari's ि, Myanmar's ြ).
+    Spacing,
+}
+
+/// Whether `c` is a combining mark, by its Unicode general category.
+fn mark_kind(c: char) -> Option<MarkKind> {
+    use unicode_properties::{GeneralCategory, UnicodeGeneralCategory as _};
+    match c.general_category() {
+        GeneralCategory::NonspacingMark | GeneralCategory::EnclosingMark => Some(MarkKind::Stacking),
+        GeneralCategory::SpacingMark => Some(MarkKind::Spacing),
+        _ => None,
+    }
 }
 
 #[cfg(test)]
@@ -507,14 +536,14 @@ pub(crate) mod tests {
         assert_eq!(fonts.clean("می\u{200C}نا"), "می\u{200C}نا");
     }
 
-    /// A few marks on a letter are writing (Vietnamese stacks two); dozens are "Zalgo" text,
-    /// which would stack over the card's other lines.
     #[test]
     fn a_cut_name_ends_in_a_letter_then_the_ellipsis() {
         assert_eq!(cut_with_ellipsis(&"می\u{200C}".chars().collect::<Vec<_>>()), "می…");
         assert_eq!(cut_with_ellipsis(&"Ann ".chars().collect::<Vec<_>>()), "Ann…");
     }
 
+    /// A few marks on a letter are writing (Vietnamese stacks two); dozens are "Zalgo" text,
+    /// which would stack over the card's other lines.
     #[test]
     fn combining_marks_are_kept_a_few_at_a_time() {
         let fonts = Fonts::new();
@@ -522,6 +551,68 @@ pub(crate) mod tests {
         let zalgo = format!("a{}b", "\u{0316}".repeat(78));
         assert_eq!(fonts.clean(&zalgo), format!("a{}b", "\u{0316}".repeat(3)));
         assert_eq!(fonts.clean("e\u{0301}\u{0302}"), "e\u{0301}\u{0302}");
+    }
+
+    /// The cap holds in every script, not only for the generic combining diacritics: Arabic
+    /// harakat and Quranic marks, Thai vowels and tones, Cyrillic's titlo and enclosing signs,
+    /// Hebrew points, Devanagari's signs above.
+    #[test]
+    fn marks_of_every_script_are_kept_a_few_at_a_time() {
+        let fonts = Fonts::new();
+        for (script, base, mark) in [
+            ("Arabic kasra", "م", '\u{0650}'),
+            ("Arabic shadda", "م", '\u{0651}'),
+            ("Arabic superscript alef", "م", '\u{0670}'),
+            ("Arabic Quranic mark", "م", '\u{06D6}'),
+            ("Thai tone", "ก", '\u{0E48}'),
+            ("Thai vowel above", "ก", '\u{0E34}'),
+            ("Cyrillic titlo", "Б", '\u{0483}'),
+            ("Cyrillic hundred thousands sign (enclosing)", "Б", '\u{0488}'),
+            ("Hebrew qamats", "ש", '\u{05B8}'),
+            ("Devanagari candrabindu", "क", '\u{0901}'),
+        ] {
+            let piled = format!("{base}{}x", mark.to_string().repeat(40));
+            let kept = format!("{base}{}x", mark.to_string().repeat(MAX_MARKS_IN_ROW));
+            assert_eq!(fonts.clean(&piled), kept, "{script}");
+        }
+        // Spacing marks between the stacking ones, joiners, or characters left out (an emoji
+        // on a card) do not start a new stack on the same letter.
+        let interleaved = "क\u{0901}\u{093E}\u{0901}\u{093E}\u{0901}\u{093E}\u{0901}\u{0902}";
+        assert_eq!(fonts.clean(interleaved), "क\u{0901}\u{093E}\u{0901}\u{093E}\u{0901}\u{093E}");
+        let joined = format!("م{}", "\u{0651}\u{0651}\u{200D}".repeat(10));
+        assert_eq!(fonts.clean(&joined).chars().filter(|&c| c == '\u{0651}').count(), MAX_MARKS_IN_ROW);
+        let hidden = format!("a{}", "\u{0301}\u{0301}\u{1F600}".repeat(10));
+        assert_eq!(fonts.clean(&hidden), "a\u{0301}\u{0301}\u{0301}");
+    }
+
+    /// Names written with their marks in full keep every one: vowelled Arabic, Hebrew with
+    /// points, Thai, Vietnamese and Yoruba decomposed (NFD, as some keyboards send them),
+    /// Hindi, Bengali, Myanmar (a medial, then three marks on one letter), Khmer.
+    #[test]
+    fn names_written_with_their_marks_keep_them() {
+        let fonts = Fonts::new();
+        for name in [
+            "مُحَمَّد",
+            "عَبْدُ ٱللَّٰهِ",
+            "فَاطِمَةُ",
+            "שַּׁבָּת",
+            "יְהוּדָה",
+            "שָׁלוֹם",
+            "สมชาย ใจดี",
+            "น้ำผึ้ง",
+            "กิ่งแก้ว",
+            "Nguye\u{0302}\u{0303}n Thi\u{0323}",
+            "Ado\u{0323}\u{0300}la\u{0301}",
+            "प्रियंका चौहान",
+            "सौंदर्या",
+            "রবীন্দ্রনাথ",
+            "မြို့",
+            "ကြိုး",
+            "ស្រ្តី",
+            "Ива́н",
+        ] {
+            assert_eq!(fonts.clean(name), name, "{name}");
+        }
     }
 
     #[test]

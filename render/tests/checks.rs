@@ -394,6 +394,47 @@ fn hostile_names_render_without_panicking() {
     }
 }
 
+/// A name of one letter carrying 30 marks (32 characters, as Discord allows) stacked them far
+/// below the header, over the coordinates and the board's top row, and a footer's stacked over
+/// the bottom rows: the marks on one letter are capped in every script, not only the generic
+/// combining diacritics. Arabic kasras and Thai vowels below a name, Arabic shaddas and Thai
+/// tone marks above a footer, Hebrew points, Cyrillic titlos and Devanagari signs.
+#[test]
+fn stacked_script_marks_stay_in_the_header_and_footer() {
+    let renderer = Renderer::new();
+    for variant in [Variant::Brandubh, Variant::Copenhagen, Variant::SeaBattle15] {
+        let position = start(variant);
+        let board = |attackers: &str, footer: &str| {
+            let options = BoardOptions {
+                caption: Some(Caption {
+                    attackers: attackers.into(),
+                    defenders: "Bob".into(),
+                    footer: footer.into(),
+                    to_move: Some(Side::Attackers),
+                }),
+                ..BoardOptions::default()
+            };
+            decode(&renderer.render_png(&position, &options).unwrap())
+        };
+        let layout = renderer.layout(position.size(), Orientation::Standard, true).unwrap();
+        // Only the band between header and footer: the coordinates and the board.
+        let middle = |img: &image::RgbImage| rows(img, layout.header, layout.height - layout.footer);
+        let plain = middle(&board("مد", "Move 1"));
+        let piled = |base: &str, mark: char, rest: &str| format!("{base}{}{rest}", mark.to_string().repeat(30));
+        for (what, attackers, footer) in [
+            ("kasras below a name", piled("م", '\u{0650}', "د"), "Move 1".to_owned()),
+            ("Thai vowels below a name", piled("ก", '\u{0E38}', ""), "Move 1".to_owned()),
+            ("Hebrew points below a name", piled("ש", '\u{05B8}', "לום"), "Move 1".to_owned()),
+            ("shaddas above a footer", "مد".to_owned(), piled("م", '\u{0651}', "د")),
+            ("Thai tone marks above a footer", "مد".to_owned(), piled("ก", '\u{0E48}', "")),
+            ("Cyrillic titlos above a footer", "مد".to_owned(), piled("Б", '\u{0483}', "ob")),
+            ("Devanagari signs above a footer", "مد".to_owned(), piled("क", '\u{0901}', "")),
+        ] {
+            assert!(middle(&board(&attackers, &footer)) == plain, "{what} drawn over the {variant:?} board");
+        }
+    }
+}
+
 #[test]
 fn one_renderer_can_be_shared_between_threads() {
     let renderer = std::sync::Arc::new(Renderer::new());
