@@ -132,18 +132,28 @@ pub(crate) fn scene(
         }
         cells[at(from)].tint = Tint::From;
         cells[at(to)].tint = Tint::To;
-        // The captured pieces belong to the side that did not move; with nothing on the
-        // destination (a caller's own highlight), assume the side that is now to move.
-        let mover = position.piece_at(to).map_or(position.to_move().opponent(), Piece::side);
+        // The captured pieces belong to the side that did not move. The mover stands on the
+        // destination of a move played, on the origin of one not played yet (a hint, drawn on
+        // the position before it); with neither (a caller's own highlight), assume the side
+        // that has just moved, as after a move played.
+        let mover = position
+            .piece_at(to)
+            .or_else(|| position.piece_at(from))
+            .map_or(position.to_move().opponent(), Piece::side);
         let ghost = match mover {
             Side::Attackers => Content::GhostDefender,
             Side::Defenders => Content::GhostAttacker,
         };
         for &sq in &last.captures {
             let cell = &mut cells[at(on_board(sq)?)];
-            if cell.content == Content::Empty {
-                cell.content = ghost;
-            }
+            cell.content = match cell.content {
+                Content::Empty => ghost,
+                // Not taken yet (a hint): the piece stands, marked as the one the move takes.
+                Content::Attacker => Content::TakenAttacker,
+                Content::Defender => Content::TakenDefender,
+                // The rules never capture the king as a man; a caller's square is left as is.
+                other => other,
+            };
         }
     }
     let mut frames = Vec::new();

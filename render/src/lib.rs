@@ -74,8 +74,9 @@ pub enum RenderError {
     Encode(String),
 }
 
-/// The last move, marked on its from-square, path and to-square, with its captures as faint
-/// marks.
+/// The last move, marked on its from-square, path and to-square, with its captures: a faint
+/// outline and cross where a taken piece stood, or, for a move drawn before it is played (a
+/// hint), a red cross over each piece it would take.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LastMove {
     pub mv: Move,

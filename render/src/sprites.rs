@@ -36,14 +36,19 @@ pub(crate) enum Content {
     King,
     /// The Sea Battle king, a merchant ship.
     Ship,
+    /// Where the move shown took a piece: its outline and a cross, faint, on the empty square.
     GhostAttacker,
     GhostDefender,
+    /// A piece the move shown would take, still standing (a hint drawn before its move): the
+    /// piece with the captures' red cross over it.
+    TakenAttacker,
+    TakenDefender,
     Dot,
 }
 
 const GROUNDS: [Ground; 4] = [Ground::Light, Ground::Dark, Ground::Throne, Ground::Corner];
 const TINTS: [Tint; 4] = [Tint::None, Tint::From, Tint::Path, Tint::To];
-const CONTENTS: [Content; 8] = [
+const CONTENTS: [Content; 10] = [
     Content::Empty,
     Content::Attacker,
     Content::Defender,
@@ -51,6 +56,8 @@ const CONTENTS: [Content; 8] = [
     Content::Ship,
     Content::GhostAttacker,
     Content::GhostDefender,
+    Content::TakenAttacker,
+    Content::TakenDefender,
     Content::Dot,
 ];
 
@@ -230,11 +237,17 @@ fn shade_content(palette: &Palette, mut colour: [f32; 3], content: Content, p: [
                 rounded_box(p, 0.30 * u, 0.08 * u)
             };
             let ring = shape.abs() - 0.02 * u;
-            let arm = 0.13 * u;
-            let bar =
-                |a: f32, b: f32| ((a - b).abs() / std::f32::consts::SQRT_2 - 0.03 * u).max(a.abs().max(b.abs()) - arm);
-            let cross = bar(p[0], p[1]).min(bar(p[0], -p[1]));
+            let cross = cross(p, 0.13 * u, 0.03 * u);
             layer(&mut colour, Role::Ghost, ring.min(cross));
+        }
+        Content::TakenAttacker | Content::TakenDefender => {
+            let piece = if content == Content::TakenAttacker { Content::Attacker } else { Content::Defender };
+            colour = shade_content(palette, colour, piece, p, u);
+            // The ghost's cross, larger and bolder to read over a piece at a glance, in a light
+            // rim so that it shows on the dark attacker as on the white defender.
+            let cross = cross(p, 0.22 * u, 0.055 * u);
+            layer(&mut colour, Role::DefenderFill, cross - (0.035 * u).max(1.5));
+            layer(&mut colour, Role::Ghost, cross);
         }
         Content::Dot => layer(&mut colour, Role::Dot, circle(p, 0.14 * u)),
     }
@@ -253,6 +266,13 @@ fn crown(p: [f32; 2], u: f32) -> f32 {
     let body = polygon(p, &CROWN, u);
     let ball = |x: f32, y: f32| circle([p[0] - x * u, p[1] - y * u], 0.045 * u);
     body.min(ball(-0.28, -0.15)).min(ball(0.0, -0.22)).min(ball(0.28, -0.15))
+}
+
+/// A diagonal cross whose bars reach `arm` from the centre along each axis and are `2 * half`
+/// thick.
+fn cross(p: [f32; 2], arm: f32, half: f32) -> f32 {
+    let bar = |a: f32, b: f32| ((a - b).abs() / std::f32::consts::SQRT_2 - half).max(a.abs().max(b.abs()) - arm);
+    bar(p[0], p[1]).min(bar(p[0], -p[1]))
 }
 
 fn coverage(d: f32) -> f32 {

@@ -132,7 +132,7 @@ pub(crate) enum Role {
     AttackerRim,
     DefenderFill,
     Crown,
-    /// Faint marks where the last move captured.
+    /// Marks where the last move captured (or, in a hint, would capture).
     Ghost,
     Dot,
     Danger,

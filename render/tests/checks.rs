@@ -394,6 +394,58 @@ fn hostile_names_render_without_panicking() {
     }
 }
 
+/// A hint (`bot/src/present/summary.rs` `hint_board`) draws the engine's move on the position
+/// before it, with the captures it would make: the pieces it would take still stand there, and
+/// each is drawn with the captures' red cross over it, in both themes, whichever side it takes.
+/// Nothing else in the picture changes.
+#[test]
+fn a_hint_marks_the_pieces_its_move_would_take() {
+    let renderer = Renderer::new();
+    for (side, otn, text, taken) in [
+        // Attackers to move: d2-a2 takes the defender on a3 against the attacker on a4.
+        (Side::Attackers, "/7/3t3/T6/t2K3/7/7/7/", "d2-a2", "a3"),
+        // Defenders to move: b7-b4 takes the attacker on b3 against the defender on b2.
+        (Side::Defenders, "/5t1/1T5/1t5/3K3/7/7/1T5/", "b7-b4", "b3"),
+    ] {
+        let position = from_otn(Variant::Brandubh.rules(), otn, side);
+        let mv: Move = text.parse().unwrap();
+        let mut game = Game::new(position.clone());
+        let captures = game.play(mv).unwrap().captures.clone();
+        assert_eq!(captures, vec![sq(taken)], "{text} takes {taken}");
+        for theme in Theme::ALL {
+            let hint = |captures: Vec<Square>| {
+                let options = BoardOptions {
+                    theme,
+                    last_move: Some(LastMove { mv, captures }),
+                    marks: vec![Mark { square: mv.to, kind: MarkKind::Dot }],
+                    ..BoardOptions::default()
+                };
+                decode(&renderer.render_png(&position, &options).unwrap())
+            };
+            let (marked, unmarked) = (hint(captures.clone()), hint(Vec::new()));
+            let layout = renderer.layout(7, Orientation::Standard, false).unwrap();
+            let square = layout.square_rect(sq(taken)).unwrap();
+            let inside = |x: u32, y: u32| {
+                (square.x..square.x + square.w).contains(&x) && (square.y..square.y + square.h).contains(&y)
+            };
+            let changed: Vec<(u32, u32)> = marked
+                .enumerate_pixels()
+                .filter(|&(x, y, p)| p != unmarked.get_pixel(x, y))
+                .map(|(x, y, _)| (x, y))
+                .collect();
+            assert!(changed.len() > 100, "{theme:?}, {text}: the piece on {taken} is marked");
+            assert!(changed.iter().all(|&(x, y)| inside(x, y)), "{theme:?}, {text}: only {taken} changes");
+            // The piece still shows: its body's colour is there beside the cross.
+            let body = theme.piece_colour(position.piece_at(sq(taken)).unwrap());
+            let body_pixels = (square.y..square.y + square.h)
+                .flat_map(|y| (square.x..square.x + square.w).map(move |x| (x, y)))
+                .filter(|&(x, y)| marked.get_pixel(x, y).0 == body)
+                .count();
+            assert!(body_pixels > 50, "{theme:?}, {text}: the taken piece is still drawn ({body_pixels} px)");
+        }
+    }
+}
+
 /// A name of one letter carrying 30 marks (32 characters, as Discord allows) stacked them far
 /// below the header, over the coordinates and the board's top row, and a footer's stacked over
 /// the bottom rows: the marks on one letter are capped in every script, not only the generic
