@@ -182,12 +182,13 @@ fn bar(
         return;
     }
     let mut at = x;
-    for (count, colour) in [(record.wins, colours.good), (record.draws, colours.neutral), (record.losses, colours.bad)]
+    let counts = [record.wins, record.draws, record.losses];
+    for ((count, sw), colour) in
+        counts.into_iter().zip(segments(counts, w)).zip([colours.good, colours.neutral, colours.bad])
     {
         if count == 0 {
             continue;
         }
-        let sw = (w * count as f32 / total as f32).max(3.0);
         chart::fill(image, (at, y, sw, h), colour);
         let text = count.to_string();
         let tw = fonts.width(Weight::Bold, &text, 20.0);
@@ -196,6 +197,29 @@ fn bar(
         }
         at += sw;
     }
+}
+
+/// The least width of a segment with a count, so that one draw among thousands of wins still
+/// shows.
+const MIN_SEGMENT: f32 = 3.0;
+
+/// The widths of the segments of `counts` in a bar `w` wide: in proportion, each non-zero one at
+/// least [`MIN_SEGMENT`], what that adds taken from the widest, so that the bar stays `w` wide
+/// (100,000 wins, a draw and a loss once ran 6 px past the panel).
+fn segments(counts: [u32; 3], w: f32) -> [f32; 3] {
+    let total: u64 = counts.iter().map(|&c| u64::from(c)).sum();
+    if total == 0 {
+        return [0.0; 3];
+    }
+    let mut widths = counts.map(|c| w * c as f32 / total as f32);
+    let widest = (0..3).max_by(|&a, &b| widths[a].total_cmp(&widths[b])).unwrap_or(0);
+    for (i, &count) in counts.iter().enumerate() {
+        if count > 0 && i != widest && widths[i] < MIN_SEGMENT {
+            widths[widest] -= MIN_SEGMENT - widths[i];
+            widths[i] = MIN_SEGMENT;
+        }
+    }
+    widths
 }
 
 fn most_played(
@@ -227,5 +251,28 @@ fn most_played(
         fonts.draw(image, Weight::Regular, &name, 22.0, (x + 14.0, row + 12.0), colours.text);
         let bw = (w - 28.0) * variant.games as f32 / most as f32;
         chart::fill(image, (x + 14.0, row + 28.0, bw.max(2.0), 5.0), colours.series[0]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_record_bar_fills_its_width_exactly_and_shows_every_count() {
+        let w = 366.0;
+        for counts in [[100_000, 1, 1], [1, 1, 4_000_000_000], [10, 2, 8], [3, 0, 0], [0, 1, 0], [1, 0, 99_999]] {
+            let widths = segments(counts, w);
+            let sum: f32 = widths.iter().sum();
+            assert!((sum - w).abs() < 0.01, "{counts:?}: {widths:?} sum to {sum}");
+            for (count, width) in counts.into_iter().zip(widths) {
+                assert!(count == 0 || width >= MIN_SEGMENT, "{counts:?}: {widths:?}");
+                assert!(count > 0 || width == 0.0, "{counts:?}: {widths:?}");
+            }
+        }
+        // Wide enough segments keep their proportions.
+        let close = |a: [f32; 3], b: [f32; 3]| a.iter().zip(b).all(|(x, y)| (x - y).abs() < 0.001);
+        assert!(close(segments([10, 2, 8], 200.0), [100.0, 20.0, 80.0]));
+        assert!(close(segments([0, 0, 0], 200.0), [0.0; 3]));
     }
 }
