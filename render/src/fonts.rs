@@ -461,15 +461,17 @@ pub(crate) fn needs_shaping(text: &str) -> bool {
     })
 }
 
-/// Code points that only modify their neighbours (variation selectors, joiners, tags, skin
-/// tones) and have no glyph of their own, and the blank "letters" people pick for a name that
-/// looks empty (the Hangul fillers, the Braille blank, the combining grapheme joiner): a faces
-/// may hold a glyph for them, but it draws nothing, and the name must fall back.
+/// Code points that only modify their neighbours (variation selectors, joiners, direction
+/// marks, tags, skin tones) and have no glyph of their own, and the blank "letters" people pick
+/// for a name that looks empty (the Hangul fillers, the Braille blank, the combining grapheme
+/// joiner, the musical null notehead): a face may hold a glyph for them, but it draws nothing,
+/// and the name must fall back.
 fn is_invisible(c: char) -> bool {
     matches!(
         c,
         '\u{00AD}'
             | '\u{034F}'
+            | '\u{061C}'
             | '\u{115F}'..='\u{1160}'
             | '\u{17B4}'..='\u{17B5}'
             | '\u{180B}'..='\u{180F}'
@@ -481,9 +483,19 @@ fn is_invisible(c: char) -> bool {
             | '\u{FE00}'..='\u{FE0F}'
             | '\u{FEFF}'
             | '\u{FFA0}'
+            | '\u{1D159}'
+            | '\u{1D173}'..='\u{1D17A}'
             | '\u{E0000}'..='\u{E007F}'
+            | '\u{E0100}'..='\u{E01EF}'
             | '\u{1F3FB}'..='\u{1F3FF}'
     )
+}
+
+/// Whether anything of `text` would be drawn on a board: a character that is not a space, a
+/// control or an invisible one (see [`is_invisible`]). What no face has counts, as the `?` that
+/// stands for it.
+pub(crate) fn draws_something(text: &str) -> bool {
+    text.chars().take(MAX_CHARS * 4).any(|c| !(c.is_whitespace() || c.is_control() || is_invisible(c)))
 }
 
 /// The most stacking marks kept on one letter (see [`Fonts::clean`]): enough for every name
@@ -634,7 +646,17 @@ pub(crate) mod tests {
         assert_eq!(fonts.name_or("", "Player 1"), "Player 1");
         assert_eq!(fonts.name_or("\u{1F600}\u{200D}", "Игрок 2"), "Игрок 2");
         // Names people make to look empty: each draws nothing, so the fallback stands.
-        for blank in ["\u{3164}", "\u{3164}\u{3164}", "\u{115F}\u{1160}", "\u{2800}", "\u{034F}", "\u{FFA0}"] {
+        for blank in [
+            "\u{3164}",
+            "\u{3164}\u{3164}",
+            "\u{115F}\u{1160}",
+            "\u{2800}",
+            "\u{034F}",
+            "\u{FFA0}",
+            "\u{061C}",
+            "\u{1D159}\u{1D173}",
+            "\u{E0100}",
+        ] {
             assert_eq!(fonts.name_or(blank, "Player 3"), "Player 3", "{blank:?}");
         }
         assert_eq!(fonts.name_or("Anna", "Player 1"), "Anna");

@@ -126,7 +126,8 @@ pub enum KingStyle {
 pub struct Caption {
     /// Display names. Untrusted text is fine: control characters are dropped, each script the
     /// cards draw is drawn here too (shaped where it must be), characters no bundled face has
-    /// (emoji) become one `?`, long names are shortened.
+    /// (emoji) become one `?`, long names are shortened. A name with nothing to draw (see
+    /// [`is_drawable_name`]) leaves the side's icon alone: give a fallback instead.
     pub attackers: String,
     pub defenders: String,
     /// The footer line, cleaned and shortened like names.
@@ -414,6 +415,17 @@ pub fn captured_king(game: &Game) -> Option<Mark> {
         }
         _ => None,
     }
+}
+
+/// Whether a board draws anything of `name` in its header. A name of only spaces, control and
+/// invisible characters (the Hangul filler U+3164 or the Braille blank U+2800 that people pick to
+/// look nameless on Discord, zero-width spaces and joiners, variation selectors) is drawn as
+/// nothing, a bare icon; the renderer has no words of its own, so the caller puts its fallback in
+/// the [`Caption`] instead, e.g. the side's name, as the cards show a player's `fallback`.
+/// Characters no bundled face has (emoji) count: a board marks them with a `?`.
+#[must_use]
+pub fn is_drawable_name(name: &str) -> bool {
+    fonts::draws_something(name)
 }
 
 /// Plays written moves (`e1-e3`, with optional capture claims `xe2`) from `start`, for callers

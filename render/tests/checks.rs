@@ -9,7 +9,7 @@ use common::{from_otn, scripted_game, start};
 use image::AnimationDecoder as _;
 use tafl_render::{
     BoardOptions, Caption, GifOptions, KingStyle, LastMove, MIN_ASPECT, Mark, MarkKind, Orientation, RenderError,
-    Renderer, Theme,
+    Renderer, Theme, is_drawable_name,
 };
 use tafl_rules::{Game, IllegalMove, Move, Outcome, Piece, Position, Reason, Setup, Side, Square, Status, Variant};
 
@@ -391,6 +391,53 @@ fn hostile_names_render_without_panicking() {
             ..BoardOptions::default()
         };
         decode(&renderer.render_png(&position, &options).unwrap());
+    }
+}
+
+/// A name of only invisible characters (the Hangul filler U+3164, a common Discord "blank
+/// name"; the Braille blank; zero-width spaces and joiners; spaces; variation selectors) cleans
+/// to nothing, and a board's header would show a bare icon, underlined as the side to move. The
+/// renderer has no words for a fallback: it says such a name is not drawable, and the caller
+/// names the side instead (`bot/src/present/summary.rs` `caption`, as the cards show "Player 1").
+#[test]
+fn a_name_of_invisible_characters_is_not_drawable_and_a_fallback_is_drawn_instead() {
+    let renderer = Renderer::new();
+    let position = start(Variant::Brandubh);
+    let board = |attackers: &str| {
+        let options = BoardOptions {
+            caption: Some(Caption {
+                attackers: attackers.into(),
+                defenders: "Bob".into(),
+                footer: "Move 1".into(),
+                to_move: Some(Side::Attackers),
+            }),
+            ..BoardOptions::default()
+        };
+        renderer.render_png(&position, &options).unwrap()
+    };
+    let bare = board("");
+    for blank in [
+        "\u{3164}",
+        "\u{3164}\u{3164}\u{3164}",
+        "\u{2800}",
+        "\u{200B}",
+        "\u{200D}\u{200D}",
+        "   ",
+        "\u{3000}\u{00A0}",
+        "\u{FE0F}\u{FE0F}",
+        "\u{E0100}",
+        "\u{115F}\u{1160}\u{FFA0}",
+        "\u{1D159}",
+    ] {
+        assert!(!is_drawable_name(blank), "{blank:?}");
+        assert!(board(blank) == bare, "{blank:?} draws nothing");
+    }
+    // The caller's fallback is drawn: the header names the side.
+    assert!(board("Attackers") != bare);
+    // A name with anything visible is drawable, emoji too (a board marks them with `?`).
+    for name in ["Ann", "\u{3164}Ann\u{3164}", "😀", "محمد", "\u{0301}"] {
+        assert!(is_drawable_name(name), "{name:?}");
+        assert!(board(name) != bare, "{name:?} is drawn");
     }
 }
 

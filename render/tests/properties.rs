@@ -6,7 +6,9 @@ mod common;
 use std::sync::OnceLock;
 
 use proptest::prelude::*;
-use tafl_render::{BoardOptions, Caption, LastMove, Mark, MarkKind, Orientation, RenderError, Renderer, Theme};
+use tafl_render::{
+    BoardOptions, Caption, LastMove, Mark, MarkKind, Orientation, RenderError, Renderer, Theme, is_drawable_name,
+};
 use tafl_rules::{Game, Square, Variant};
 
 fn renderer() -> &'static Renderer {
@@ -65,5 +67,28 @@ proptest! {
             (Err(RenderError::OffBoard { square, .. }), Some(first)) => prop_assert_eq!(square, first),
             (result, off) => prop_assert!(false, "{:?} with off-board mark {:?}", result.map(|p| p.len()), off),
         }
+    }
+
+    /// `is_drawable_name` says what the board does: a name it calls drawable changes the header
+    /// (the caller keeps it), any other draws as an empty name (the caller names the side).
+    #[test]
+    fn a_name_is_drawable_exactly_when_the_board_draws_something_of_it(
+        name in proptest::collection::vec(proptest::sample::select(vec![
+            '\u{3164}', '\u{2800}', '\u{200B}', '\u{200C}', '\u{200D}', '\u{FE0F}', '\u{E0100}', '\u{061C}',
+            '\u{1D159}', '\u{115F}', ' ', '\u{3000}', '\u{7}', '\n', 'a', 'م', '\u{0301}', '\u{0651}', '😀',
+        ]), 0..8),
+    ) {
+        let name: String = name.into_iter().collect();
+        let position = common::start(Variant::Brandubh);
+        let board = |attackers: &str| {
+            let caption = Caption {
+                attackers: attackers.into(),
+                defenders: "Bob".into(),
+                footer: "Move 1".into(),
+                to_move: Some(tafl_rules::Side::Attackers),
+            };
+            renderer().render_png(&position, &BoardOptions { caption: Some(caption), ..BoardOptions::default() }).unwrap()
+        };
+        prop_assert_eq!(is_drawable_name(&name), board(&name) != board(""), "{:?}", name);
     }
 }

@@ -9,6 +9,7 @@ use std::path::PathBuf;
 
 use tafl_render::{BoardOptions, GifOptions, LastMove, Orientation, Renderer, Theme};
 
+use crate::present::text::side_plain_name;
 use crate::present::{Lang, summary, tr};
 use tafl_rules::Position;
 
@@ -83,16 +84,18 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
     let moves: Vec<&str> = args.moves.iter().flat_map(|m| m.split_whitespace()).collect();
     let game = tafl_render::replay(start, &moves).map_err(|e| e.to_string())?;
     let orientation = if args.flip { Orientation::Flipped } else { Orientation::Standard };
-    // A blank name (`--attackers-name ""`, as a script passes an unset variable) is no name: the
-    // side is called Attackers or Defenders, as the help says, not drawn as a blank header.
-    let name_of =
-        |name: &Option<String>| name.as_deref().map(str::trim).filter(|name| !name.is_empty()).map(str::to_owned);
+    // A blank name (`--attackers-name ""`, as a script passes an unset variable, or one of only
+    // invisible characters such as U+3164) is no name: the side is called Attackers or
+    // Defenders, as the help says, not drawn as a blank header.
+    let name_of = |name: &Option<String>| {
+        name.as_deref().map(str::trim).filter(|name| tafl_render::is_drawable_name(name)).map(str::to_owned)
+    };
     let (attackers_name, defenders_name) = (name_of(&args.attackers_name), name_of(&args.defenders_name));
     let named = attackers_name.is_some() || defenders_name.is_some();
     // The caption speaks the language of the terminal (`LANG`), like the console.
     let lang = Lang::console(&std::env::var("LANG").unwrap_or_default());
-    let attackers = attackers_name.unwrap_or_else(|| tr!(lang, "side-plain-attackers"));
-    let defenders = defenders_name.unwrap_or_else(|| tr!(lang, "side-plain-defenders"));
+    let attackers = attackers_name.unwrap_or_else(|| side_plain_name(tafl_rules::Side::Attackers, lang));
+    let defenders = defenders_name.unwrap_or_else(|| side_plain_name(tafl_rules::Side::Defenders, lang));
 
     if let Some(path) = &args.output {
         let options = BoardOptions {
@@ -185,6 +188,15 @@ mod tests {
             draw(&["--defenders-name", "Bob"], "bob2.png")
         );
         assert_ne!(draw(&["--defenders-name", "Bob"], "bob3.png"), draw(&[], "unnamed2.png"), "a name draws a header");
+        // Names of only invisible characters draw nothing either: the Hangul filler, the
+        // Braille blank, a zero-width space.
+        for (blank, file) in [("\u{3164}", "filler.png"), ("\u{2800}", "braille.png"), ("\u{200B}\u{200D}", "zw.png")] {
+            assert_eq!(
+                draw(&["--attackers-name", blank, "--defenders-name", "Bob"], file),
+                draw(&["--defenders-name", "Bob"], "bob4.png"),
+                "{blank:?}"
+            );
+        }
     }
 
     #[test]

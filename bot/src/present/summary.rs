@@ -5,7 +5,7 @@ use tafl_render::{BoardOptions, Caption, GifOptions, LastMove, Mark, MarkKind};
 use tafl_rules::{Reason, Side, Square};
 
 use super::markup::{plain_name, player_name, timestamp};
-use super::text::{footer_move_number, side_name, variant_name};
+use super::text::{footer_move_number, side_name, side_plain_name, variant_name};
 use super::{Lang, tr};
 use crate::host::{
     CLAIM_AFTER, Conclusion, EndReason, Ending, GameView, Leaderboard, PlayerResult, Profile, RatingChange, Review,
@@ -197,8 +197,8 @@ pub fn caption(game: &GameView, lang: Lang) -> Caption {
         None => to_move_caption(game.to_move, lang),
     };
     Caption {
-        attackers: plain_name(lang, &game.attacker),
-        defenders: plain_name(lang, &game.defender),
+        attackers: board_name(lang, &game.attacker, Side::Attackers),
+        defenders: board_name(lang, &game.defender, Side::Defenders),
         footer: tr!(
             lang,
             "caption-move",
@@ -207,6 +207,14 @@ pub fn caption(game: &GameView, lang: Lang) -> Caption {
         ),
         to_move: game.ending.is_none().then_some(game.to_move),
     }
+}
+
+/// A player's name in a board's header (and a game's animation): their name, or their side's
+/// ("Attackers") when a board would draw nothing of it, a name of only invisible characters as
+/// people pick to look nameless on Discord; the cards fall back to "Player 1" the same way.
+fn board_name(lang: Lang, user: &crate::host::User, side: Side) -> String {
+    let name = plain_name(lang, user);
+    if tafl_render::is_drawable_name(&name) { name } else { side_plain_name(side, lang) }
 }
 
 /// How a hint is drawn: the position of `game` (shown as `view`) with the engine's move `mv` as
@@ -666,6 +674,37 @@ mod tests {
         let going = summary(None, Conclusion::InProgress { to_move: Side::Attackers });
         let going = GameView { ply: 44, to_move: Side::Attackers, ..going.game };
         assert_eq!(caption(&going, english()).footer, "Move 23 · Attackers to move");
+    }
+
+    /// A player whose name a board draws nothing of (only Hangul fillers, a common Discord
+    /// "blank name"; the Braille blank, zero-width spaces, variation selectors) is named by
+    /// their side in the board's and the animation's header, in the reader's language, as the
+    /// cards show "Player 1": the header names the player instead of showing a bare icon.
+    #[test]
+    fn a_board_names_a_player_whose_name_draws_nothing_by_their_side() {
+        let mut s = summary(None, Conclusion::InProgress { to_move: Side::Attackers });
+        s.game.attacker = User::new(1, "\u{3164}\u{3164}");
+        s.game.defender = User::new(2, "\u{2800}\u{200B}\u{FE0F} ");
+        let names = |c: &Caption| (c.attackers.clone(), c.defenders.clone());
+        assert_eq!(names(&caption(&s.game, russian())), ("Нападающие".to_owned(), "Защитники".to_owned()));
+        let gif = gif_options(&s, english());
+        assert_eq!((gif.attackers.as_str(), gif.defenders.as_str()), ("Attackers", "Defenders"));
+        let mv = s.game.position.legal_moves()[0];
+        let hint = hint_board(&s.game, &Game::new(s.game.position.clone()), mv, english()).caption.unwrap();
+        assert_eq!(names(&hint), ("Attackers".to_owned(), "Defenders".to_owned()));
+        // The picture names the player where it showed a bare icon.
+        let renderer = tafl_render::Renderer::new();
+        let board = |caption: Caption| {
+            let options = BoardOptions { caption: Some(caption), ..BoardOptions::default() };
+            renderer.render_png(&s.game.position, &options).unwrap()
+        };
+        let with_side = caption(&s.game, english());
+        let bare = Caption { attackers: String::new(), ..with_side.clone() };
+        assert!(board(with_side) != board(bare), "the header names the player");
+        // A name with anything to draw is kept as it is, emoji too (a board marks them `?`).
+        s.game.attacker = User::new(1, "\u{3164}Ann");
+        s.game.defender = User::new(2, "🦊");
+        assert_eq!(names(&caption(&s.game, english())), ("\u{3164}Ann".to_owned(), "🦊".to_owned()));
     }
 
     #[test]

@@ -577,6 +577,19 @@ pub fn side_name(side: Side, lang: Lang) -> String {
     )
 }
 
+/// The side's name standing alone, as a board's header names a player it has no name for:
+/// "Attackers".
+#[must_use]
+pub fn side_plain_name(side: Side, lang: Lang) -> String {
+    tr!(
+        lang,
+        match side {
+            Side::Attackers => "side-plain-attackers",
+            Side::Defenders => "side-plain-defenders",
+        }
+    )
+}
+
 /// The side's name as a heading, with its emoji.
 #[must_use]
 pub fn side_heading(side: Side, lang: Lang) -> String {
