@@ -224,9 +224,13 @@ fn board_name(lang: Lang, user: &crate::host::User, side: Side) -> String {
 pub fn hint_board(view: &GameView, game: &tafl_rules::Game, mv: tafl_rules::Move, lang: Lang) -> BoardOptions {
     let mut after = game.clone();
     let captures = after.play(mv).map(|played| played.captures.clone()).unwrap_or_default();
+    // The rules never list the king among a move's captures: a move that takes him frames him
+    // in red, as the final board of such a game does.
+    let mut marks = vec![Mark { square: mv.to, kind: MarkKind::Dot }];
+    marks.extend(tafl_render::captured_king(&after));
     BoardOptions {
         last_move: Some(LastMove { mv, captures }),
-        marks: vec![Mark { square: mv.to, kind: MarkKind::Dot }],
+        marks,
         caption: Some(caption(view, lang)),
         ..BoardOptions::default()
     }
@@ -680,6 +684,44 @@ mod tests {
     /// "blank name"; the Braille blank, zero-width spaces, variation selectors) is named by
     /// their side in the board's and the animation's header, in the reader's language, as the
     /// cards show "Player 1": the header names the player instead of showing a bare icon.
+    /// A hint whose move captures the king frames him in red: the rules list no king among a
+    /// move's captures, so the picture showed the move and nothing taken.
+    #[test]
+    fn a_hint_that_captures_the_king_frames_him() {
+        let view = GameView::sample(7, Variant::Brandubh, User::new(1, "alice"), User::new(2, "bob"));
+        // Random Brandubh games until the side to move can capture the king (xorshift, fixed).
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..2_000 {
+            let mut game = Game::new(tafl_rules::Position::new(Variant::Brandubh.rules()).unwrap());
+            while game.status().is_ongoing() && game.ply() < 150 {
+                let moves = game.position().legal_moves();
+                let takes_king = moves.iter().copied().find(|&mv| {
+                    let mut trial = game.clone();
+                    trial.play(mv).is_ok_and(|played| {
+                        matches!(played.status, tafl_rules::Status::Finished(o) if o.reason == Reason::KingCaptured)
+                    })
+                });
+                if let Some(mv) = takes_king {
+                    let king = game.position().king();
+                    let options = hint_board(&view, &game, mv, english());
+                    assert!(options.marks.contains(&Mark { square: king, kind: MarkKind::Danger }), "{options:?}");
+                    let quiet = moves.iter().copied().find(|&other| other != mv).unwrap();
+                    let mut trial = game.clone();
+                    if trial.play(quiet).is_ok_and(|played| played.status.is_ongoing()) {
+                        let options = hint_board(&view, &game, quiet, english());
+                        assert!(!options.marks.iter().any(|m| m.kind == MarkKind::Danger), "{options:?}");
+                    }
+                    return;
+                }
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                game.play(moves[(state % moves.len() as u64) as usize]).unwrap();
+            }
+        }
+        panic!("no position where the king can be captured was found");
+    }
+
     #[test]
     fn a_board_names_a_player_whose_name_draws_nothing_by_their_side() {
         let mut s = summary(None, Conclusion::InProgress { to_move: Side::Attackers });
