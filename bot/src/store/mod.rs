@@ -236,10 +236,14 @@ pub enum OpenError {
 /// A database error in the words of a sentence shown to people (an operator starting the bot,
 /// the console's player): sqlx's own text, without the line of `PostgreSQL`'s C source that
 /// raised the error, which sqlx appends (`database "tafl" does not exist at line 948`) and which
-/// reads as a line of the operator's URL or configuration. Every such sentence takes its
-/// database error through here; logs keep sqlx's full text.
+/// reads as a line of the operator's URL or configuration, and with a failed TLS handshake said
+/// as one ([`tls_failure`]). Every such sentence takes its database error through here; logs
+/// keep sqlx's full text.
 #[must_use]
 pub fn describe(error: &sqlx::Error) -> String {
+    if let Some(tls) = tls_failure(error) {
+        return tls;
+    }
     let text = error.to_string();
     let line = match error {
         sqlx::Error::Database(db) => {
@@ -252,6 +256,34 @@ pub fn describe(error: &sqlx::Error) -> String {
         Some(shorter) => shorter.to_owned(),
         None => text,
     }
+}
+
+/// A TLS handshake with `PostgreSQL` that failed, said as one. sqlx reports rustls's refusal as
+/// an I/O error, "error communicating with database: invalid peer certificate: `UnknownIssuer`",
+/// which names neither TLS nor what to change; a certificate signed by a private CA that the URL
+/// does not name (`sslrootcert`) is the refusal an operator meets first.
+fn tls_failure(error: &sqlx::Error) -> Option<String> {
+    use rustls::CertificateError;
+    let sqlx::Error::Io(io) = error else { return None };
+    let refusal = io.get_ref()?.downcast_ref::<rustls::Error>()?;
+    Some(match refusal {
+        rustls::Error::InvalidCertificate(CertificateError::UnknownIssuer) => {
+            "the database server's TLS certificate was refused: it is not signed by a certificate \
+             authority this bot trusts (UnknownIssuer); name the server's CA certificate in the URL \
+             with sslrootcert=FILE"
+                .to_owned()
+        }
+        rustls::Error::InvalidCertificate(
+            name @ (CertificateError::NotValidForName | CertificateError::NotValidForNameContext { .. }),
+        ) => format!(
+            "the database server's TLS certificate was refused: {name}; name the server in the URL \
+             by a name the certificate holds, or check only who signed it with sslmode=verify-ca"
+        ),
+        rustls::Error::InvalidCertificate(other) => {
+            format!("the database server's TLS certificate was refused: {other}")
+        }
+        other => format!("the TLS handshake with the database server failed: {other}"),
+    })
 }
 
 /// Whether a connection may go back to the pool after use. A storage error (disk full, I/O error,
@@ -836,6 +868,27 @@ mod tests {
             "sqlite://dir/a@b:c.db",
             "an '@' in the path is not user information"
         );
+    }
+
+    /// rustls's refusals come wrapped in an I/O error, as sqlx passes them on.
+    fn refused(error: rustls::Error) -> sqlx::Error {
+        sqlx::Error::Io(std::io::Error::new(std::io::ErrorKind::InvalidData, error))
+    }
+
+    #[test]
+    fn a_refused_tls_certificate_is_said_as_one() {
+        let unknown = describe(&refused(rustls::Error::InvalidCertificate(rustls::CertificateError::UnknownIssuer)));
+        assert!(unknown.starts_with("the database server's TLS certificate was refused: "), "{unknown}");
+        assert!(unknown.contains("sslrootcert=FILE"), "{unknown}");
+        let name = describe(&refused(rustls::Error::InvalidCertificate(rustls::CertificateError::NotValidForName)));
+        assert!(name.contains("TLS certificate was refused") && name.contains("sslmode=verify-ca"), "{name}");
+        let expired = describe(&refused(rustls::Error::InvalidCertificate(rustls::CertificateError::Expired)));
+        assert!(expired.contains("TLS certificate was refused") && expired.contains("Expired"), "{expired}");
+        let other = describe(&refused(rustls::Error::DecryptError));
+        assert!(other.starts_with("the TLS handshake with the database server failed: "), "{other}");
+        // Any other I/O error is sqlx's own words.
+        let io = sqlx::Error::Io(std::io::Error::from(std::io::ErrorKind::ConnectionRefused));
+        assert_eq!(describe(&io), io.to_string());
     }
 
     #[test]

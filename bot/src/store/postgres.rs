@@ -41,11 +41,27 @@ const CONNECT_WAIT: Duration = Duration::from_secs(30);
 /// the password), which is what a server owner starting the bot needs to read.
 pub async fn connect(options: &PgConnectOptions) -> Result<PgConnection, sqlx::Error> {
     match tokio::time::timeout(CONNECT_WAIT, PgConnection::connect_with(options)).await {
-        Ok(connected) => connected,
+        Ok(connected) => connected.map_err(|error| missing_tls_file(options, error)),
         Err(_) => Err(sqlx::Error::Io(std::io::Error::new(
             std::io::ErrorKind::TimedOut,
             format!("no answer within {} s", CONNECT_WAIT.as_secs()),
         ))),
+    }
+}
+
+/// A file the URL names for TLS (`sslrootcert`, `sslcert`, `sslkey`) that does not exist, said
+/// as such: sqlx reads them while connecting and says only "error communicating with database:
+/// No such file or directory (os error 2)", which reads as the server's socket. Over TCP nothing
+/// else is "not found" (an unknown host is a failed lookup), so there the error is the file's.
+fn missing_tls_file(options: &PgConnectOptions, error: sqlx::Error) -> sqlx::Error {
+    match &error {
+        sqlx::Error::Io(io) if io.kind() == std::io::ErrorKind::NotFound && options.get_socket().is_none() => {
+            sqlx::Error::Tls(
+                format!("a certificate file the URL names (sslrootcert, sslcert or sslkey) cannot be read: {io}")
+                    .into(),
+            )
+        }
+        _ => error,
     }
 }
 
