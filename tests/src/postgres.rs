@@ -20,6 +20,12 @@
 //! * **Durable, for benchmarks.** [`durable_server`] starts a second cluster of the same kind
 //!   with `PostgreSQL`'s own defaults (`fsync`, `full_page_writes` and `synchronous_commit` on), so
 //!   that a benchmark measures what a real deployment would pay for each commit.
+//! * **TLS, on request.** [`tls_server`] starts another cluster of the same kind that serves TLS
+//!   (`ssl=on`) with a certificate the test made, and accepts TCP connections only over TLS
+//!   (`hostssl` in `pg_hba.conf`), so that a connection it accepts is known to be encrypted.
+//!   [`server`]'s cluster keeps TLS off (`initdb`'s default): the other tests pay no handshake and
+//!   no second cluster. It needs `PostgreSQL`'s programs even with `TEST_DATABASE_URL`, whose
+//!   server is configured by someone else.
 //! * **Not installed.** Without `TEST_DATABASE_URL` and without the programs, [`database`] prints
 //!   one line and returns `None`, and the test returns early; under `CI=true` it panics instead,
 //!   because CI must run these tests.
@@ -57,7 +63,7 @@ pub struct Cluster {
 }
 
 impl Server {
-    /// The URL of database `name` on this server.
+    /// The URL of database `name` on this server (without the admin URL's parameters).
     #[must_use]
     pub fn url_of(&self, name: &str) -> String {
         let (base, _) = self.admin_url.rsplit_once('/').expect("a database URL has a path");
@@ -134,6 +140,43 @@ pub fn durable_server() -> Option<&'static Server> {
     }
 }
 
+/// A server certificate and its private key, in PEM, for [`tls_server`]; the tests make them
+/// (with rcgen: a CA of their own and a certificate for 127.0.0.1 signed by it), so that this
+/// file depends on no certificate library.
+#[derive(Clone, Debug)]
+pub struct TlsFiles {
+    pub cert_pem: String,
+    pub key_pem: String,
+}
+
+/// A cluster of its own that serves TLS with `tls`'s certificate and refuses TCP connections
+/// without it (see the module docs), started anew by each call (a test binary whose tests share
+/// one keeps it in a static) and removed by its watchdog when the process exits. Its
+/// [`Server::url_of`] URLs name no `sslmode`, so a test says which one it means; its own
+/// connections (creating and dropping the databases) ask for `sslmode=require`. `None` (after
+/// printing why) when `PostgreSQL`'s programs are missing and `CI` is not `true`, or when
+/// `TEST_DATABASE_URL` names the server the tests use instead; panics with one sentence when the
+/// cluster cannot start.
+#[must_use]
+pub fn tls_server(tls: &TlsFiles) -> Option<Server> {
+    let Some(bin) = find_programs() else {
+        let external = std::env::var("TEST_DATABASE_URL").is_ok_and(|u| !u.trim().is_empty());
+        assert!(
+            external || !under_ci(),
+            "PostgreSQL is not installed (no initdb in PG_BIN_DIR, /usr/lib/postgresql/*/bin or PATH) \
+             and CI=true requires the PostgreSQL tests to run; install Debian's postgresql package"
+        );
+        eprintln!(
+            "skipping: a PostgreSQL cluster serving TLS needs PostgreSQL's programs (see README: Debian's postgresql package)"
+        );
+        return None;
+    };
+    let cluster = Cluster::start(&bin, Setup { durability: Durability::Throwaway, tls: Some(tls) })
+        .unwrap_or_else(|error| panic!("{error}"));
+    let admin_url = format!("postgres://postgres@127.0.0.1:{}/postgres?sslmode=require", cluster.port);
+    Some(Server { admin_url, cluster: Some(cluster) })
+}
+
 /// A fresh, empty database for one test, or `None` when `PostgreSQL` tests are skipped here.
 pub async fn database() -> Option<TestDatabase> {
     Some(database_on(server()?).await)
@@ -163,6 +206,13 @@ enum Durability {
     Durable,
 }
 
+/// How a cluster is set up: its durability, and the certificate it serves TLS with, if any.
+#[derive(Clone, Copy, Debug)]
+struct Setup<'a> {
+    durability: Durability,
+    tls: Option<&'a TlsFiles>,
+}
+
 fn start_server() -> Result<Option<Server>, String> {
     start_server_with(Durability::Throwaway)
 }
@@ -186,7 +236,7 @@ fn start_server_with(durability: Durability) -> Result<Option<Server>, String> {
         }
         return Ok(None);
     };
-    let cluster = Cluster::start(&bin, durability)?;
+    let cluster = Cluster::start(&bin, Setup { durability, tls: None })?;
     let admin_url = format!("postgres://postgres@127.0.0.1:{}/postgres", cluster.port);
     Ok(Some(Server { admin_url, cluster: Some(cluster) }))
 }
@@ -253,9 +303,15 @@ fn postgres_account() -> Result<Owner, String> {
 impl Cluster {
     /// `initdb`, then `pg_ctl start` on a free port, then the watchdog that removes it all when
     /// this process exits.
-    fn start(bin: &Path, durability: Durability) -> Result<Cluster, String> {
+    fn start(bin: &Path, setup: Setup) -> Result<Cluster, String> {
+        static TLS_CLUSTERS: AtomicUsize = AtomicUsize::new(0);
         let owner = if running_as_root() { Some(postgres_account()?) } else { None };
-        let suffix = if durability == Durability::Durable { "-durable" } else { "" };
+        let durability = setup.durability;
+        let suffix = match (setup.tls, durability) {
+            (Some(_), _) => format!("-tls-{}", TLS_CLUSTERS.fetch_add(1, Ordering::Relaxed)),
+            (None, Durability::Durable) => "-durable".to_owned(),
+            (None, Durability::Throwaway) => String::new(),
+        };
         let dir = std::env::temp_dir().join(format!("tafl-pg-{}{suffix}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(dir.join("socket")).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
@@ -287,6 +343,13 @@ impl Cluster {
                 "--no-instructions",
             ],
         )?;
+        let tls_options = match setup.tls {
+            Some(tls) => {
+                write_tls_files(&data, tls, owner.as_ref())?;
+                "-c ssl=on -c ssl_cert_file=server.crt -c ssl_key_file=server.key "
+            }
+            None => "",
+        };
         // A port free a moment ago may be taken before the server binds it: try a few.
         let mut last_error = String::new();
         for _ in 0..5 {
@@ -296,7 +359,7 @@ impl Cluster {
                 Durability::Durable => "",
             };
             let options = format!(
-                "-p {port} -k {} -c listen_addresses=127.0.0.1 {unsafe_speed}-c max_connections=200",
+                "-p {port} -k {} -c listen_addresses=127.0.0.1 {unsafe_speed}{tls_options}-c max_connections=200",
                 path_str(&cluster.dir.join("socket"))?
             );
             let log = cluster.dir.join("log");
@@ -379,6 +442,28 @@ impl Cluster {
             .map_err(|e| format!("cannot start the watchdog of the PostgreSQL test cluster: {e}"))?;
         Ok(())
     }
+}
+
+/// Puts `tls`'s certificate and key in the cluster's data directory (where `ssl_cert_file` and
+/// `ssl_key_file`'s relative names point), the key readable by its owner only, as `PostgreSQL`
+/// demands, both owned by the cluster's owner; and lets TCP connections in only over TLS.
+fn write_tls_files(data: &Path, tls: &TlsFiles, owner: Option<&Owner>) -> Result<(), String> {
+    use std::os::unix::fs::PermissionsExt;
+    // `local` for pg_ctl and the watchdog, `hostssl` (nothing else) for 127.0.0.1.
+    let hba = "local all all trust\nhostssl all all 127.0.0.1/32 trust\n";
+    for (name, text) in
+        [("server.crt", tls.cert_pem.as_str()), ("server.key", tls.key_pem.as_str()), ("pg_hba.conf", hba)]
+    {
+        let path = data.join(name);
+        std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600))
+            .map_err(|e| format!("cannot make {} private: {e}", path.display()))?;
+        if let Some(owner) = owner {
+            std::os::unix::fs::chown(&path, Some(owner.uid), Some(owner.gid))
+                .map_err(|e| format!("cannot give {} to the postgres user: {e}", path.display()))?;
+        }
+    }
+    Ok(())
 }
 
 fn free_port() -> Result<u16, String> {
