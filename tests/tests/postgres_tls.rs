@@ -2,7 +2,8 @@
 //! throwaway cluster that serves TLS with a certificate made here (a private CA of the test's own,
 //! and a server certificate for 127.0.0.1 and localhost signed by it) and that accepts TCP
 //! connections only over TLS (`tests/src/postgres.rs`, [`postgres::tls_server`]), so a
-//! connection it accepts is encrypted; each test also asks the server (`pg_stat_ssl`).
+//! connection it accepts is encrypted; each test also asks the server (`pg_stat_ssl`). One test
+//! uses the shared cluster instead, which serves no TLS, for `sslmode=require`'s refusal.
 //!
 //! Skipped with one line when `PostgreSQL`'s programs are not installed, except under `CI=true`.
 
@@ -163,4 +164,21 @@ async fn a_ca_file_that_does_not_exist_is_named_as_the_certificate_file() {
     let refused = Db::open(&url).await.expect_err("a missing CA file was accepted").to_string();
     assert!(refused.contains("TLS") && refused.contains("sslrootcert"), "{refused}");
     assert!(refused.contains("No such file"), "{refused}");
+}
+
+#[tokio::test]
+async fn require_is_refused_by_a_server_without_tls_and_prefer_goes_on_without_it() {
+    // The shared cluster serves no TLS (initdb's default); a TEST_DATABASE_URL server may.
+    if postgres::server().is_none_or(|server| server.cluster().is_none()) {
+        return;
+    }
+    let Some(database) = postgres::database().await else { return };
+    let refused = Db::open(&with_params(&database.url, "sslmode=require"))
+        .await
+        .expect_err("sslmode=require was let through without TLS")
+        .to_string();
+    assert!(refused.contains("TLS") && refused.contains("server does not support TLS"), "{refused}");
+    let db = Db::open(&database.url).await.expect("the default sslmode=prefer goes on in plain text");
+    assert!(!pool_uses_tls(&db).await);
+    db.close().await;
 }
