@@ -154,9 +154,9 @@ pub struct TlsFiles {
 /// one keeps it in a static) and removed by its watchdog when the process exits. Its
 /// [`Server::url_of`] URLs name no `sslmode`, so a test says which one it means; its own
 /// connections (creating and dropping the databases) ask for `sslmode=require`. `None` (after
-/// printing why) when `PostgreSQL`'s programs are missing and `CI` is not `true`, or when
-/// `TEST_DATABASE_URL` names the server the tests use instead; panics with one sentence when the
-/// cluster cannot start.
+/// printing why) when `PostgreSQL`'s programs are missing, which under `CI=true` is a panic
+/// unless `TEST_DATABASE_URL` names the server the other tests use; panics with one sentence when
+/// the cluster cannot start.
 #[must_use]
 pub fn tls_server(tls: &TlsFiles) -> Option<Server> {
     let Some(bin) = find_programs() else {
@@ -449,7 +449,7 @@ impl Cluster {
 /// demands, both owned by the cluster's owner; and lets TCP connections in only over TLS.
 fn write_tls_files(data: &Path, tls: &TlsFiles, owner: Option<&Owner>) -> Result<(), String> {
     use std::os::unix::fs::PermissionsExt;
-    // `local` for pg_ctl and the watchdog, `hostssl` (nothing else) for 127.0.0.1.
+    // Unix sockets as initdb left them; on 127.0.0.1 `hostssl` only, so plain TCP finds no entry.
     let hba = "local all all trust\nhostssl all all 127.0.0.1/32 trust\n";
     for (name, text) in
         [("server.crt", tls.cert_pem.as_str()), ("server.key", tls.key_pem.as_str()), ("pg_hba.conf", hba)]
