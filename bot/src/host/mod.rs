@@ -610,7 +610,7 @@ impl Host {
     }
 
     /// Claims `user`'s untimed game that their opponent has left: once the opponent's turn has
-    /// lasted [`CLAIM_AFTER`](types::CLAIM_AFTER), the player waiting for a move wins (the game
+    /// lasted [`CLAIM_AFTER`], the player waiting for a move wins (the game
     /// is abandoned), or, when fewer than two plies were played, the game is aborted (no result,
     /// unrated), as a clock running out would. A timed game ends on time by itself, so it cannot
     /// be claimed.
@@ -618,7 +618,7 @@ impl Host {
     /// A game paused because its server removed the bot (see `presence`) counts against nobody,
     /// so nobody wins it by claim; but a server may never take the bot back (it was deleted),
     /// and its games must not stay open for good. Once the bot has been away for
-    /// [`CLAIM_AFTER`](types::CLAIM_AFTER), either player may end such a game, timed or not:
+    /// [`CLAIM_AFTER`], either player may end such a game, timed or not:
     /// without a result and unrated ([`EndReason::BotRemoved`]).
     pub async fn claim(&self, game_id: GameId, user: UserId, now: i64) -> Result<Finished, HostError> {
         retrying!({
