@@ -1217,3 +1217,69 @@ support::both! {
         assert_eq!(host.request_board(g.id, bob().id, NOW + NEW_BOARD_REPEAT_SECS + 1).await.unwrap(), BoardRequest::Asked);
     }
 }
+
+// ----- a channel deleted under its games -----
+
+/// The items recorded in `game`'s lane and not yet delivered.
+async fn pending_in(host: &Host, game: tafl_bot::host::GameId) -> Vec<tafl_bot::host::Show> {
+    let lane = tafl_bot::host::outbox::game_lane(game);
+    let mut shown = Vec::new();
+    while let Some(item) = host.outbox_head(&lane, NOW).await.unwrap() {
+        shown.push(item.show.clone());
+        host.delivered(item.id, None, NOW).await.unwrap();
+    }
+    shown
+}
+
+// A moderator deletes a channel with games going on: they went on unseen, every board and notice
+// refused there. Each is now recorded as having no channel, once, with a notice for its players.
+support::both! {
+    async fn a_deleted_channel_leaves_its_games_and_its_threads_games_without_one_and_says_so_once() {
+        use tafl_bot::host::{Due, Place, Show};
+        let host = host().await;
+        let mut timed = request(&alice(), Some(&bob()), "brandubh", SideChoice::Attackers);
+        timed.clock = Some("1h".parse().unwrap());
+        let c = host.challenge(&timed, NOW).await.unwrap();
+        let here = host.accept(c.id, &bob(), NOW + 1).await.unwrap().game;
+        // A game challenged in a thread people opened under the channel goes with it.
+        let mut in_thread = request(&alice(), Some(&carol()), "brandubh", SideChoice::Attackers);
+        in_thread.place = Place { thread: Some(80), ..PLACE };
+        let c = host.challenge(&in_thread, NOW).await.unwrap();
+        let threaded = host.accept(c.id, &carol(), NOW + 1).await.unwrap().game;
+        let mut other = request(&bob(), Some(&carol()), "brandubh", SideChoice::Attackers);
+        other.place = Place { channel: 3, ..PLACE };
+        let c = host.challenge(&other, NOW).await.unwrap();
+        let elsewhere = host.accept(c.id, &carol(), NOW + 1).await.unwrap().game;
+        let over = game(&host, "brandubh").await;
+        host.resign(over.id, alice().id, None, NOW + 2).await.unwrap();
+        support::drain(&host, NOW + 2).await;
+
+        let marked = host.channel_deleted(PLACE.channel, NOW + 10).await.unwrap();
+        assert_eq!(marked, vec![here.id, threaded.id], "the games going on in the channel and its threads");
+        for id in [here.id, threaded.id] {
+            assert!(host.show(id).await.unwrap().channel_gone, "game {id}");
+            assert_eq!(pending_in(&host, id).await, vec![Show::ChannelGone { game: id }], "game {id}");
+        }
+        assert!(!host.show(elsewhere.id).await.unwrap().channel_gone);
+        assert!(pending_in(&host, elsewhere.id).await.is_empty());
+        assert!(pending_in(&host, over.id).await.is_empty(), "a finished game has nothing to move");
+        let listed = host.games(alice().id, false).await.unwrap();
+        assert!(listed.iter().all(|g| g.channel_gone), "{listed:?}");
+
+        // The event and a post refused there afterwards (or a second process) mark nothing twice.
+        assert!(host.channel_deleted(PLACE.channel, NOW + 11).await.unwrap().is_empty());
+        assert!(pending_in(&host, here.id).await.is_empty(), "its players are told once");
+
+        // The game goes on, its clock too: a move by command is played, and the clock runs out.
+        let deadline = host.show(here.id).await.unwrap().deadline_at.expect("a timed game");
+        assert_eq!(deadline, NOW + 1 + 3_600, "not paused");
+        let played = host.play(here.id, alice().id, "d2-c2", None, NOW + 20).await.unwrap();
+        assert!(played.game.channel_gone, "a move does not bring the channel back");
+        let found = support::run(&host, NOW + 30, NOW + 2 * 3_600, 60).await;
+        let timed_out = found.iter().find_map(|(at, due)| match due {
+            Due::TimedOut(finished) if finished.game.id == here.id => Some(*at),
+            _ => None,
+        });
+        assert!(timed_out.is_some_and(|at| at <= NOW + 20 + 3_600 + 60), "{found:?}");
+    }
+}

@@ -1070,16 +1070,18 @@ async fn what_asks_something_of_a_player_who_wants_dms_reaches_them_by_dm(locale
     let again = table.says("your move in game #1", "ваш ход в партии №1");
     fake.wait_for_message("Alice's next move by DM", alice_dm(again)).await;
 
-    // The channel is deleted by a moderator: the halfway reminder cannot be posted there, and
-    // reaches Alice by DM.
+    // The channel is deleted by a moderator: Alice is told how the game goes on, and the halfway
+    // reminder, which has nowhere to be posted, reaches her by DM, linking to no deleted channel.
     fake.delete_channel(CHANNEL);
+    let gone = table.says("Game #1's channel was deleted", "Канал партии №1 удалён");
+    fake.wait_for_message("the channel's deletion by DM", alice_dm(gone)).await;
     tafl_e2e::harness::let_time_pass(&dir, 1, 13 * 3600, 11 * 3600).await;
     let halfway = table.says("half your time is gone", "половина времени прошла");
     let reminder = fake.wait_for_message("the reminder by DM", alice_dm(halfway)).await;
-    assert!(reminder.content.ends_with(&link), "{}", reminder.content);
+    assert!(!reminder.content.contains(&link), "{}", reminder.content);
 
     let dms = fake.messages_in(fake.dm_channel(ALICE.id).expect("Alice's DMs"));
-    assert_eq!(dms.len(), 4, "her two moves, the offer and the reminder: {dms:#?}");
+    assert_eq!(dms.len(), 5, "her two moves, the offer, the channel's deletion and the reminder: {dms:#?}");
     assert!(dms.iter().all(|m| !m.content.contains(declined)), "the decline asks nothing of her");
     assert_eq!(fake.dm_channel(BOB.id), None, "Bob did not ask for DMs");
     table.assert_no_english(NOT_ENGLISH);
@@ -1096,6 +1098,8 @@ async fn a_dm_that_is_the_one_way_left_is_tried_again_after_an_outage(locale: &'
     let begun = table.says("your move: game #1", "ваш ход: партия №1");
     fake.wait_for_message("Alice's first notice", |m| m.content.contains(begun)).await;
     fake.delete_channel(CHANNEL);
+    let gone = table.says("Game #1's channel was deleted", "Канал партии №1 удалён");
+    fake.wait_for_message("Bob's DM that the channel is gone", |m| m.content.starts_with(gone)).await;
     let channel_posts = format!("/api/v10/channels/{CHANNEL}/messages");
     let dm_post = move |r: &Recorded| r.method == "POST" && r.path.ends_with("/messages") && r.path != channel_posts;
     fake.fail_next(dm_post.clone(), 1, Fault::ServerError(503));
@@ -1104,9 +1108,9 @@ async fn a_dm_that_is_the_one_way_left_is_tried_again_after_an_outage(locale: &'
     let your_move = table.says("your move in game #1", "ваш ход в партии №1");
     fake.wait_for_message("Bob's DM", |m| m.channel_id != CHANNEL && m.content.contains(your_move)).await;
     let tries = fake.requests().iter().filter(|r| dm_post(r)).count();
-    assert_eq!(tries, 2, "the failed DM and its retry");
+    assert_eq!(tries, 3, "the channel's deletion, then the failed DM and its retry");
     let bobs = fake.messages_in(fake.dm_channel(BOB.id).expect("Bob's DMs"));
-    assert_eq!(bobs.len(), 1, "{bobs:#?}");
+    assert_eq!(bobs.iter().filter(|m| m.content.contains(your_move)).count(), 1, "{bobs:#?}");
     bot.stop().await;
 }
 

@@ -28,6 +28,10 @@
 //!   leave (locked, closed to the bot) gets a fresh board in the game's channel; an item that
 //!   keeps failing, or that Discord refuses for good, is given up after a bounded number of
 //!   tries with one log line, and stays in the table.
+//! - Nothing is posted in a game's channel once it was deleted
+//!   ([`crate::host::Host::channel_deleted`]; a post refused there as an unknown channel records
+//!   a deletion the bot missed): its boards, notices and summary are given up without a request,
+//!   their DMs still going out, until a player moves the game with `/tafl board`.
 //! - At start-up and on every scheduler tick, boards behind their game (another ply, or the game
 //!   going on after it ended) get a new board item, and everything pending is delivered.
 //!
@@ -327,6 +331,16 @@ async fn deliver(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(
         tracing::info!(game, %text, "the game's thread is gone or closed to the bot; it goes on in its channel");
         return data.host.delivery_failed(item.id, &text, now_ms()).await.map(|_| ());
     }
+    // A channel Discord no longer knows was deleted, perhaps while the bot was down, so that no
+    // CHANNEL_DELETE came: its games are marked as having none and their players told, as the
+    // event would have done. The item itself is given up below, refused for good.
+    if let BotError::Discord(refused) = &error
+        && discord_code(refused) == Some(UNKNOWN_CHANNEL)
+        && let Some(channel) = refused_channel(refused)
+        && !data.host.channel_deleted(channel, now()).await?.is_empty()
+    {
+        data.delivery.wake();
+    }
     let kind = failure(&error);
     match kind {
         Failure::Permanent => data.host.give_up(item.id, &text, now()).await,
@@ -462,6 +476,24 @@ fn is_gone(error: &serenity::Error) -> bool {
     matches!(discord_code(error), Some(UNKNOWN_CHANNEL | 10_008))
 }
 
+/// The channel of the request Discord refused with `error` (`/channels/{id}/…`), if it was one.
+fn refused_channel(error: &serenity::Error) -> Option<i64> {
+    let serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(response)) = error else { return None };
+    let (_, path) = response.url.split_once("/channels/")?;
+    let id: String = path.chars().take_while(char::is_ascii_digit).collect();
+    id.parse().ok()
+}
+
+/// What a given-up item of a game whose channel was deleted says.
+const CHANNEL_GONE: &str = "the game's channel was deleted";
+
+/// Gives up `item`, which would post in the game's channel, deleted: without a request to
+/// Discord, whose refusals count toward its limit of invalid requests. Its DM, if any, went out.
+async fn channel_gone(data: &Data, item: &Pending) -> Result<(), BotError> {
+    data.host.give_up(item.id, CHANNEL_GONE, now()).await?;
+    Ok(())
+}
+
 /// A message created for `item`, carrying its nonce.
 fn create(item: &Pending, part: char) -> serenity::CreateMessage {
     serenity::CreateMessage::new().nonce(serenity::Nonce::String(item.nonce(part))).enforce_nonce(true)
@@ -504,6 +536,9 @@ async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(),
             let lang = server_lang(data, data.host.game_guild(*game).await?).await;
             let style = data.host.user_settings(*by).await?;
             let state = data.host.board_state(*game).await?;
+            if state.game.channel_gone {
+                return channel_gone(data, item).await;
+            }
             let board =
                 board::build_styled(data, &state, Menu::Pieces(0), lang, style.orientation, style.theme).await?;
             let sent = post_board(http, item, &board).await?;
@@ -517,6 +552,9 @@ async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(),
         }
         Show::Thread { game } => {
             let view = data.host.show(*game).await?;
+            if view.channel_gone {
+                return channel_gone(data, item).await;
+            }
             let lang = server_lang(data, view.place.guild).await;
             if let Some(stored) = data.host.board_message(*game).await? {
                 let channel = serenity::ChannelId::new(stored.channel_id.max(1) as u64);
@@ -543,7 +581,9 @@ async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(),
                 what: "a your-move notice",
             });
             data.host.trying(item).await?;
-            let sent = post_with_dm(http, data, item, &view, message, dm).await?;
+            let Some(sent) = post_with_dm(http, data, item, &view, message, dm).await? else {
+                return channel_gone(data, item).await;
+            };
             data.host
                 .notice_posted(item.id, *game, channel.get() as i64, message_id(&sent), Some(message_id(&sent)), now())
                 .await?;
@@ -551,6 +591,10 @@ async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(),
         }
         Show::Summary { game } => {
             let view = data.host.show(*game).await?;
+            if view.channel_gone {
+                // Still there for `/tafl summary`.
+                return channel_gone(data, item).await;
+            }
             let lang = server_lang(data, view.place.guild).await;
             end_on_starter(http, data, &view, lang).await?;
             let summary = play::summary_message(data, *game, lang).await?;
@@ -630,7 +674,9 @@ async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(),
                 what: "an offer",
             });
             data.host.trying(item).await?;
-            let sent = post_with_dm(http, data, item, &view, message, dm).await?;
+            let Some(sent) = post_with_dm(http, data, item, &view, message, dm).await? else {
+                return channel_gone(data, item).await;
+            };
             data.host.delivered(item.id, Some(message_id(&sent)), now()).await?;
             Ok(())
         }
@@ -696,6 +742,7 @@ async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(),
             Ok(())
         }
         Show::Digest { user } => deliver_digest(http, data, item, *user).await,
+        Show::ChannelGone { game } => deliver_channel_gone(http, data, item, *game).await,
         Show::PausedGames { user, guild } => deliver_paused_games(http, data, item, *user, *guild).await,
         Show::ChallengeClosed { challenge, by } => {
             if let Some((channel, message)) = data.host.challenge_message(*challenge).await? {
@@ -746,6 +793,42 @@ async fn end_on_starter(http: &serenity::Http, data: &Data, view: &GameView, lan
         }
         Err(error) => Err(error.into()),
     }
+}
+
+/// Tells a game's players who asked for DMs, each by DM in their language, that its channel
+/// was deleted and how it goes on; nothing once a player moved it to another channel or it is
+/// over. Each player's DM has a nonce of its own, so a retry after one failed for a while does
+/// not send the other twice; a DM refused for good (closed DMs) is logged.
+async fn deliver_channel_gone(
+    http: &serenity::Http,
+    data: &Data,
+    item: &Pending,
+    game: GameId,
+) -> Result<(), BotError> {
+    let view = data.host.show(game).await?;
+    if view.channel_gone && !view.is_over() {
+        let mut people = vec![(view.attacker.id, 'x')];
+        if view.defender.id != view.attacker.id {
+            people.push((view.defender.id, 'y'));
+        }
+        for (player, part) in people {
+            // Not `wants_dm`: in a game against the bot too, nothing else reaches its player.
+            if crate::host::is_bot(player) || !data.host.user_settings(player).await?.dm_notifications {
+                continue;
+            }
+            let lang = Lang::discord(data.host.user_locale(player).await?.as_deref());
+            let message = create(item, part).content(text::channel_gone(game, lang));
+            match serenity::UserId::new(player.max(1) as u64).direct_message(http, message).await {
+                Ok(_) => {}
+                Err(error) if refused_for_good(&error) => {
+                    tracing::info!(user = player, %error, "could not tell a player by DM that their game's channel was deleted");
+                }
+                Err(error) => return Err(error.into()),
+            }
+        }
+    }
+    data.host.delivered(item.id, None, now()).await?;
+    Ok(())
 }
 
 /// A digest: the games where it is `user`'s move as they stand now, by DM in their language.
@@ -817,7 +900,9 @@ async fn notice(
     let message = create(item, part).content(content.clone()).allowed_mentions(mentioning(&[to]));
     data.host.trying(item).await?;
     let dm = dm.map(|part| Dm { to, part, content, what });
-    let sent = post_with_dm(http, data, item, view, message, dm).await?;
+    let Some(sent) = post_with_dm(http, data, item, view, message, dm).await? else {
+        return channel_gone(data, item).await;
+    };
     data.host.delivered(item.id, Some(message_id(&sent)), now()).await?;
     Ok(())
 }
@@ -832,7 +917,9 @@ struct Dm {
 }
 
 /// Posts `message` in `view`'s channel and, when `dm` is given, sends its words to the player by
-/// DM with a link to the channel.
+/// DM with a link to the channel; `None` when the game's channel was deleted
+/// ([`GameView::channel_gone`]): nothing is posted, and the DM, without a link, is the one way
+/// left (one that fails for a while fails the item, to be tried again).
 ///
 /// - The post is made: the DM goes out too; a DM that fails is logged (the mention in the
 ///   channel got through).
@@ -852,14 +939,31 @@ async fn post_with_dm(
     view: &GameView,
     message: serenity::CreateMessage,
     dm: Option<Dm>,
-) -> Result<serenity::Message, BotError> {
+) -> Result<Option<serenity::Message>, BotError> {
+    if view.channel_gone {
+        if let Some(Dm { to, part, content, what }) = dm {
+            // No link: the channel is gone, and the player was told how the game goes on.
+            let user = serenity::UserId::new(to.max(1) as u64);
+            match user.direct_message(http, create(item, part).content(content)).await {
+                Ok(_) => {}
+                Err(error) if refused_for_good(&error) => {
+                    tracing::info!(user = to, %error, "could not send {what} by DM");
+                }
+                Err(error) => {
+                    tracing::info!(user = to, %error, "could not send {what} by DM, the one way left; trying again");
+                    return Err(error.into());
+                }
+            }
+        }
+        return Ok(None);
+    }
     let channel = game_channel(view);
     let sent = channel.send_message(http, message).await;
-    let Some(Dm { to, part, content, what }) = dm else { return Ok(sent?) };
+    let Some(Dm { to, part, content, what }) = dm else { return Ok(Some(sent?)) };
     let refused = match &sent {
         Ok(_) => None,
         Err(error) if refused_for_good(error) => Some(error),
-        Err(_) => return Ok(sent?),
+        Err(_) => return Ok(Some(sent?)),
     };
     // A game in a thread people opened stays there when the thread is only closed (its item is
     // then given up, and the DM is the one way left); only a deleted thread, or a closed one the
@@ -871,7 +975,7 @@ async fn post_with_dm(
             None => false,
         };
         if back_to_channel {
-            return Ok(sent?);
+            return Ok(Some(sent?));
         }
     }
     let user = serenity::UserId::new(to.max(1) as u64);
@@ -885,7 +989,7 @@ async fn post_with_dm(
         }
         Err(error) => tracing::info!(user = to, %error, "could not send {what} by DM"),
     }
-    Ok(sent?)
+    Ok(Some(sent?))
 }
 
 async fn obsolete(
@@ -916,6 +1020,10 @@ async fn deliver_board(http: &serenity::Http, data: &Data, item: &Pending, game:
     };
     // One snapshot: every board item up to it is covered by this drawing.
     let mut state = data.host.board_state(game).await?;
+    if state.game.channel_gone {
+        // Nowhere to draw it; a player's `/tafl board` elsewhere posts the next one.
+        return channel_gone(data, item).await;
+    }
     let lang = server_lang(data, state.game.place.guild).await;
     let mut board = board::build(data, &state, Menu::Pieces(0), lang).await?;
     if let Some(stored) = state.message {

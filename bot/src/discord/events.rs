@@ -28,7 +28,10 @@ pub async fn on_event(ctx: &serenity::Context, event: &serenity::FullEvent, data
             follow_membership(ctx, data, incomplete.id).await;
         }
         serenity::FullEvent::GuildCreate { guild, .. } => follow_membership(ctx, data, guild.id).await,
-        serenity::FullEvent::ChannelDelete { channel, .. } => forget_channel(data, channel.guild_id, channel.id).await,
+        serenity::FullEvent::ChannelDelete { channel, .. } => {
+            forget_channel(data, channel.guild_id, channel.id).await;
+            strand_games(data, channel.id).await;
+        }
         // A resumed session replays what it missed (a removal too): nothing to list.
         serenity::FullEvent::Resume { .. } => data.ready.resumed(ctx.shard_id.0),
         serenity::FullEvent::Ready { data_about_bot: ready } => {
@@ -112,6 +115,19 @@ async fn forget_channel(data: &Data, guild: serenity::GuildId, channel: serenity
         Ok(Ok(_)) => tracing::info!(guild, channel, "a deleted channel left the server's channels for games"),
         Ok(Err(())) => {}
         Err(error) => tracing::error!(guild, channel, %error, "could not forget a deleted channel"),
+    }
+}
+
+/// The games going on in a channel a moderator deleted (or in its threads, which go with it) have
+/// no channel from now on: their players who asked for DMs are told how to go on elsewhere, and
+/// nothing more is posted where they were (see [`crate::host::Host::channel_deleted`]). Missed
+/// while the bot was down, the deletion is found at the first post refused there.
+async fn strand_games(data: &Data, channel: serenity::ChannelId) {
+    let channel = channel.get() as i64;
+    match persist(|| data.host.channel_deleted(channel, now())).await {
+        Ok(games) if !games.is_empty() => data.delivery.wake(),
+        Ok(_) => {}
+        Err(error) => tracing::error!(channel, %error, "could not record the games of a deleted channel"),
     }
 }
 

@@ -226,6 +226,33 @@ impl Host {
         })
     }
 
+    /// Records that `channel` was deleted (Discord said so, or refused a post there as an
+    /// unknown channel): every ongoing game played in it, or in a thread under it (a thread goes
+    /// with its channel), has no channel from now on, and each one's players who asked for DMs
+    /// are to be told once, in the same transaction ([`Show::ChannelGone`]). The games go on,
+    /// clocks included: moves by command still work. Returns the games marked now; none when the
+    /// channel held none, or they were marked before.
+    pub async fn channel_deleted(&self, channel: i64, now: i64) -> Result<Vec<GameId>, HostError> {
+        retrying!({
+            let mut tx = self.db.begin_write().await?;
+            let mut marked = Vec::new();
+            // In the games' order, each locked before its item is recorded (see `outbox`), so
+            // that two processes marking one channel never wait for each other in a cycle.
+            for game in store::games::ongoing_in_channel(&mut tx, channel).await? {
+                store::games::lock(&mut tx, game).await?;
+                if store::games::mark_channel_gone(&mut tx, game, now).await? {
+                    outbox::record(&mut tx, &Show::ChannelGone { game }, now).await?;
+                    marked.push(game);
+                }
+            }
+            tx.commit().await?;
+            if !marked.is_empty() {
+                tracing::info!(channel, games = ?marked, "a channel with games going on was deleted");
+            }
+            Ok(marked)
+        })
+    }
+
     // ----- challenges -----
 
     /// Challenges one person, or anyone when `opponent` is `None`. The variant and options are
@@ -1160,6 +1187,7 @@ fn view(loaded: &Loaded) -> GameView {
         defender_reserve: row.defender_reserve,
         imported: row.imported,
         rated: row.rated,
+        channel_gone: row.channel_gone_at.is_some(),
     }
 }
 
@@ -1206,6 +1234,7 @@ fn summary(row: &GameRow, user: UserId) -> GameSummary {
         deadline_at: row.deadline_at.filter(|_| row.status == "ongoing"),
         claimable_at: claimable_at.map(|start| start.saturating_add(CLAIM_AFTER)),
         paused_since,
+        channel_gone: row.channel_gone_at.is_some() && row.status == "ongoing",
     }
 }
 

@@ -72,6 +72,9 @@ pub enum Show {
     /// A person's daily digest by DM: the games where it is their move when it is delivered
     /// (nothing when there are none any more).
     Digest { user: UserId },
+    /// Tell the game's players who asked for DMs that its channel was deleted, and how it goes
+    /// on (`/tafl board` in another channel): nothing once it was moved or is over.
+    ChannelGone { game: GameId },
     /// Tell a person by DM that their games in `guild`, paused since the bot was removed from
     /// it, may now be ended without a result: those still paused and endable when it is
     /// delivered (nothing when there are none any more).
@@ -110,7 +113,8 @@ impl Show {
             | Show::Reminder { game, .. }
             | Show::Claimable { game, .. }
             | Show::RetireBoard { game, .. }
-            | Show::Delete { game, .. } => Subject::Game(*game),
+            | Show::Delete { game, .. }
+            | Show::ChannelGone { game } => Subject::Game(*game),
             Show::ChallengeClosed { challenge, .. } => Subject::Challenge(*challenge),
             Show::Digest { user } | Show::PausedGames { user, .. } => Subject::Person(*user),
         }
@@ -160,6 +164,7 @@ impl Show {
             Show::RetireBoard { .. } => "retire_board",
             Show::Delete { .. } => "delete",
             Show::ChallengeClosed { .. } => "challenge_closed",
+            Show::ChannelGone { .. } => "channel_gone",
             Show::Digest { .. } => "digest",
             Show::PausedGames { .. } => "paused_games",
         }
@@ -898,6 +903,7 @@ mod tests {
             Show::Digest { user: 5 },
             Show::PausedGames { user: 5, guild: 77 },
             Show::Review { game: 3 },
+            Show::ChannelGone { game: 3 },
         ];
         for item in items {
             let json = serde_json::to_string(&item).unwrap();
@@ -911,6 +917,7 @@ mod tests {
         assert_eq!(Show::ChallengeClosed { challenge: 4, by: 1 }.lane(), "challenge:4");
         assert_eq!(Show::Digest { user: 5 }.lane(), "user:5");
         assert_eq!(Show::PausedGames { user: 5, guild: 77 }.lane(), "user:5");
+        assert_eq!(Show::ChannelGone { game: 3 }.lane(), "game:3");
     }
 
     #[test]

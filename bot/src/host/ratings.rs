@@ -270,6 +270,7 @@ mod tests {
             rated: true,
             bot_turn_at: None,
             server_left_at: None,
+            channel_gone_at: None,
         }
     }
 

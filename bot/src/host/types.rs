@@ -309,6 +309,10 @@ pub struct GameView {
     pub imported: bool,
     /// Whether the game counts for ratings (games against the bot may be casual).
     pub rated: bool,
+    /// The game's channel was deleted, and no player has moved the game to another one yet
+    /// ([`Host::channel_deleted`](super::Host::channel_deleted)): nothing can be posted where
+    /// it is played.
+    pub channel_gone: bool,
 }
 
 /// How many plies a takeback asked by the player of `side` removes: their last move, plus the
@@ -343,6 +347,7 @@ impl GameView {
             defender_reserve: 0,
             imported: false,
             rated: true,
+            channel_gone: false,
         }
     }
 }
@@ -441,6 +446,9 @@ pub struct GameSummary {
     /// removed: the game is paused until it returns, its clock stopped (see
     /// [`Host::server_left`](super::Host::server_left)).
     pub paused_since: Option<i64>,
+    /// The game's channel was deleted and nobody has moved the game since (see
+    /// [`GameView::channel_gone`]): a list links to no channel for it.
+    pub channel_gone: bool,
 }
 
 impl GameSummary {

@@ -981,6 +981,12 @@ pub fn board_just_posted(game: GameId, link: &str, lang: Lang) -> String {
     tr!(lang, "board-just-posted", id = game, link = link)
 }
 
+/// The DM telling a player that their game's channel was deleted, and how the game goes on.
+#[must_use]
+pub fn channel_gone(game: GameId, lang: Lang) -> String {
+    tr!(lang, "channel-gone", id = game)
+}
+
 /// The private answer to /export, above the record's file: what the file is and what reads it.
 #[must_use]
 pub fn export_caption(game: GameId, lang: Lang) -> String {
@@ -1276,6 +1282,7 @@ mod tests {
             deadline_at: None,
             claimable_at: None,
             paused_since: None,
+            channel_gone: false,
         }
     }
 

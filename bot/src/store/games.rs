@@ -56,6 +56,9 @@ pub struct GameRow {
     /// When the bot was removed from the game's server, while it is away (joined in from
     /// `servers`, migration 0017): the game is paused, and nothing comes due in it.
     pub server_left_at: Option<i64>,
+    /// When the game's channel was deleted, until a player moves the game to another channel
+    /// (migration 0026): nothing can be posted where it is played.
+    pub channel_gone_at: Option<i64>,
 }
 
 /// The clock state of a game's current turn, written after every move, takeback and reminder.
@@ -91,7 +94,8 @@ macro_rules! select_games {
              g.imported, g.created_at, g.updated_at, g.finished_at, g.movetext, a.name AS attacker_name, d.name AS defender_name, \
              (SELECT COUNT(*) FROM offers o WHERE o.game_id = g.id AND o.state = 'open') AS open_offers, \
              g.reserve_cap, g.attacker_reserve, g.defender_reserve, g.turn_started_at, g.deadline_at, \
-             g.reminders_sent, g.next_due_at, g.rated, g.bot_turn_at, s.left_at AS server_left_at \
+             g.reminders_sent, g.next_due_at, g.rated, g.bot_turn_at, s.left_at AS server_left_at, \
+             g.channel_gone_at \
              FROM games g JOIN users a ON a.id = g.attacker_id JOIN users d ON d.id = g.defender_id \
              LEFT JOIN servers s ON s.id = g.guild_id ",
             $($tail),+
@@ -345,6 +349,32 @@ pub async fn clear_thread(conn: &mut AnyConnection, id: i64, opened_only: bool, 
             .bind(opened_only)
             .execute(conn)
             .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// The ongoing games played in `channel` (or in a thread under it) that still have it, by id:
+/// those a deletion of the channel leaves without one.
+pub async fn ongoing_in_channel(conn: &mut AnyConnection, channel: i64) -> Result<Vec<i64>, sqlx::Error> {
+    sqlx::query_scalar(
+        "SELECT id FROM games WHERE channel_id = $1 AND status = 'ongoing' AND channel_gone_at IS NULL ORDER BY id",
+    )
+    .bind(channel)
+    .fetch_all(conn)
+    .await
+}
+
+/// Records that an ongoing game's channel is gone (deleted); false when the game is over or
+/// was already marked.
+pub async fn mark_channel_gone(conn: &mut AnyConnection, id: i64, now: i64) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query(
+        "UPDATE games SET channel_gone_at = $1, updated_at = $2 WHERE id = $3 AND status = 'ongoing' \
+         AND channel_gone_at IS NULL",
+    )
+    .bind(now)
+    .bind(now)
+    .bind(id)
+    .execute(conn)
+    .await?;
     Ok(done.rows_affected() == 1)
 }
 

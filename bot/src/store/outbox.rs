@@ -213,8 +213,9 @@ pub async fn give_up(conn: &mut AnyConnection, id: i64, error: &str, now: i64) -
 macro_rules! stale_boards_sql {
     () => {
         "SELECT recent.id, recent.ply FROM \
-         (SELECT id, ply, guild_id, FALSE AS ended FROM games WHERE status = 'ongoing' \
-          UNION SELECT id, ply, guild_id, TRUE AS ended FROM games WHERE finished_at >= $1) AS recent \
+         (SELECT id, ply, guild_id, FALSE AS ended FROM games WHERE status = 'ongoing' AND channel_gone_at IS NULL \
+          UNION SELECT id, ply, guild_id, TRUE AS ended FROM games WHERE finished_at >= $1 \
+          AND channel_gone_at IS NULL) AS recent \
          JOIN board_messages b ON b.game_id = recent.id \
          WHERE (b.shown_ply IS NULL OR b.shown_ply != recent.ply OR b.shown_over <> recent.ended) \
          AND NOT EXISTS (SELECT 1 FROM servers s WHERE s.id = recent.guild_id AND s.left_at IS NOT NULL) \
@@ -229,8 +230,9 @@ macro_rules! stale_boards_sql {
 /// Games whose stored board shows another ply than the game's, or the game going on once it is
 /// over (an ending without a move keeps the ply), and that have no board pending: boards left
 /// behind by a crash, a race or a refusal. Not those of a server the bot left, which it cannot
-/// draw; their boards are drawn again when it returns; nor those whose board item Discord
-/// refused since `given_up_since`. Only ongoing games and games finished since `finished_since`
+/// draw; their boards are drawn again when it returns; nor those whose channel was deleted
+/// (migration 0026), which have nowhere to draw one until a player moves them; nor those whose
+/// board item Discord refused since `given_up_since`. Only ongoing games and games finished since `finished_since`
 /// (unix seconds) are looked at, through their indexes (migration 0011): the check runs on every
 /// scheduler tick, and a game finished long ago had its last board drawn, or given up, long ago.
 pub async fn stale_boards(
