@@ -1283,3 +1283,52 @@ support::both! {
         assert!(timed_out.is_some_and(|at| at <= NOW + 20 + 3_600 + 60), "{found:?}");
     }
 }
+
+// `/tafl board` of a game whose channel was deleted answered "posted" and posted nothing: the
+// board went to the deleted channel. Asked in a channel of its server where games are allowed,
+// it now moves the game there; anywhere else it is refused, and nothing changes.
+support::both! {
+    async fn a_new_board_of_a_game_without_a_channel_moves_it_where_a_player_asks_for_it() {
+        use tafl_bot::host::{BoardRequest, Place, ServerSettings, Show};
+        let host = host().await;
+        let g = game(&host, "brandubh").await;
+        host.set_thread(g.id, 70, NOW + 1).await.unwrap();
+        let finished = game(&host, "brandubh").await;
+        host.resign(finished.id, alice().id, None, NOW + 1).await.unwrap();
+        let allowed = Place { guild: PLACE.guild, channel: 5, thread: None };
+        let settings = ServerSettings { channels: vec![allowed.channel], ..ServerSettings::default() };
+        host.set_server_settings(PLACE.guild, &settings, NOW + 1).await.unwrap();
+        host.channel_deleted(PLACE.channel, NOW + 2).await.unwrap();
+        support::drain(&host, NOW + 2).await;
+
+        let nowhere = refused!(host, host.request_board(g.id, bob().id, NOW + 3));
+        assert_eq!(nowhere, HostError::ChannelGone { id: g.id });
+        assert!(said(&nowhere).contains("channel was deleted"), "{}", said(&nowhere));
+        let other_server = Place { guild: 9, ..allowed };
+        let error = refused!(host, host.request_board_at(g.id, bob().id, Some(other_server), NOW + 3));
+        assert_eq!(error, HostError::ChannelGone { id: g.id });
+        let closed = Place { channel: 6, ..allowed };
+        let error = refused!(host, host.request_board_at(g.id, bob().id, Some(closed), NOW + 3));
+        assert_eq!(error, HostError::ChannelNotAllowed);
+        let error = refused!(host, host.request_board_at(g.id, carol().id, Some(allowed), NOW + 3));
+        assert_eq!(error, HostError::NotAPlayer(g.id));
+        assert!(pending_in(&host, g.id).await.is_empty(), "no refusal records anything");
+
+        // Bob moves it: its board goes there, and Alice, to move, is told there.
+        assert_eq!(host.request_board_at(g.id, bob().id, Some(allowed), NOW + 4).await.unwrap(), BoardRequest::Moved);
+        let moved = host.show(g.id).await.unwrap();
+        assert_eq!((moved.place, moved.channel_gone), (allowed, false));
+        assert_eq!(host.own_thread(g.id).await.unwrap(), None, "the old thread is forgotten");
+        assert_eq!(
+            pending_in(&host, g.id).await,
+            vec![Show::NewBoard { game: g.id, by: bob().id }, Show::YourMove { game: g.id, ply: 0, after_takeback: false }]
+        );
+        // From now on it is an ordinary game of its new channel.
+        assert!(host.channel_deleted(PLACE.channel, NOW + 5).await.unwrap().is_empty());
+        let again = host.request_board_at(g.id, alice().id, Some(closed), NOW + 5).await.unwrap();
+        assert_eq!(again, BoardRequest::Asked, "a board of a game with a channel goes where it is played");
+        assert_eq!(host.show(g.id).await.unwrap().place, allowed);
+        let over = refused!(host, host.request_board_at(finished.id, alice().id, Some(allowed), NOW + 5));
+        assert_eq!(over, HostError::GameOver { id: finished.id });
+    }
+}

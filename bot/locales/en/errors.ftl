@@ -54,6 +54,7 @@ error-claim-on-your-move = It is your move in game #{ $id }; only the player wai
 error-claim-too-soon = In game #{ $id }, { $player } got the move { $since }; you can claim the win { $when } if they still have not moved.
 error-claim-too-soon-aborts = In game #{ $id }, { $player } got the move { $since }; you can end the game { $when } if they still have not moved (without a result, as it has not reached the second move).
 error-claim-from-bot = The bot is to move in game #{ $id } and moves by itself; nobody wins a game by the bot's delay.
+error-channel-gone = Game #{ $id }'s channel was deleted; use { CMD("board") } in a channel of its server to go on there.
 error-paused = Game #{ $id } is paused while the bot is not in its server; it goes on when the bot is back.
 error-claim-paused = Game #{ $id } is paused while the bot is not in its server, and that time counts against nobody; if the bot is still away { $when }, either player may then end the game without a result.
 error-own-draw-offer = You cannot answer your own draw offer in game #{ $id }; wait for your opponent, or withdraw it { $withdraw }.

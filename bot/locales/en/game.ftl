@@ -233,6 +233,7 @@ claimable-aborts = { $player }, { $absent } has not moved in game #{ $id } ({ $v
 board-posted = The board of game #{ $id } is posted below; its old message loses its buttons.
 board-on-its-way = You already asked for a new board of game #{ $id }; it is on its way below.
 board-just-posted = The board of game #{ $id } was posted anew a moment ago: { $link }
+board-moved = Game #{ $id } now goes on in this channel; its board is posted below.
 channel-gone = Game #{ $id }'s channel was deleted; use { CMD("board") } in another channel to go on there.
 export-caption = Game #{ $id } as an OTN record, the notation OpenTafl reads.
 

@@ -176,6 +176,22 @@ async fn resolve_any_game(ctx: Context<'_>, game: Option<GameId>) -> Result<Game
     }
 }
 
+/// The game `/tafl board` means without its `game` option: the caller's only game here, else
+/// their only game of this server whose channel was deleted. That game is in no channel, and the
+/// DM about it tells its players to use `/tafl board` in another channel.
+async fn resolve_board_game(ctx: Context<'_>) -> Result<GameId, BotError> {
+    let channel = ctx.channel_id().get() as i64;
+    let guild = ctx.guild_id().map(|g| g.get() as i64);
+    let games = ctx.data().host.games(caller(ctx).id, false).await?;
+    let here: Vec<GameId> = games.iter().filter(|g| is_in(g, channel)).map(|g| g.id).collect();
+    let stranded: Vec<GameId> =
+        games.iter().filter(|g| g.channel_gone && Some(g.place.guild) == guild).map(|g| g.id).collect();
+    match (here.as_slice(), stranded.as_slice()) {
+        ([only], _) | ([], [only]) => Ok(*only),
+        ([], found) | (found, _) => Err(BotError::User(text::which_game(found, lang(ctx)))),
+    }
+}
+
 /// Whether a game is played in `channel`, or in `channel` as its thread.
 fn is_in(game: &crate::host::GameSummary, channel: i64) -> bool {
     game.place.channel == channel || game.place.thread == Some(channel)
@@ -528,20 +544,27 @@ pub async fn move_(
 /// Show a game's board, with its controls, as a new message.
 #[poise::command(slash_command)]
 pub async fn board(ctx: Context<'_>, #[autocomplete = "autocomplete_game"] game: Option<i64>) -> Result<(), BotError> {
-    let game = resolve_game(ctx, game).await?;
+    let game = match game {
+        Some(game) => game,
+        None => resolve_board_game(ctx).await?,
+    };
     let view = ctx.data().host.show(game).await?;
     let me = caller(ctx).id;
     if !view.is_over() && view.players().contains(&me) {
         // The new board is posted by the delivery task, so that it is recorded as the game's
         // board whatever happens (a crash, a lost answer); the old one then loses its controls.
         // Posted where the game is played: Discord says what the bot may do there only when
-        // the command comes from there.
-        if ctx.channel_id() == super::play::game_channel(&view) {
+        // the command comes from there. A game whose channel was deleted moves here, in its
+        // own server, where its board is then posted (the host checks the allow-list).
+        let here = ctx.guild_id().map(|_| place(ctx));
+        let moving = view.channel_gone && here.is_some_and(|here| here.guild == view.place.guild);
+        if moving || ctx.channel_id() == super::play::game_channel(&view) {
             ensure_can_host(ctx)?;
         }
-        let asked = ctx.data().host.request_board(game, me, now()).await?;
+        let asked = ctx.data().host.request_board_at(game, me, here, now()).await?;
         ctx.data().delivery.wake();
         let words = match asked {
+            BoardRequest::Moved => text::board_moved(game, lang(ctx)),
             BoardRequest::Asked => text::board_posted(game, lang(ctx)),
             BoardRequest::AlreadyAsked => text::board_on_its_way(game, lang(ctx)),
             BoardRequest::JustPosted { channel, message } => {

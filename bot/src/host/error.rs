@@ -97,6 +97,11 @@ pub enum HostError {
     /// the bot is back (its moves would start a turn nobody can see).
     #[error("game {id} is paused while the bot is away from its server")]
     Paused { id: i64 },
+    /// A new board asked for outside the server of a game whose channel was deleted (in a DM,
+    /// in another server, or from the console): only a channel of its own server can take the
+    /// game in.
+    #[error("game {id} has no channel, and the board was asked for outside its server")]
+    ChannelGone { id: i64 },
     #[error("own {kind:?} offer in game {id}")]
     OwnOffer { id: i64, kind: OfferKind },
     /// A server naming more channels for games than it may.

@@ -230,8 +230,9 @@ impl Host {
     /// unknown channel): every ongoing game played in it, or in a thread under it (a thread goes
     /// with its channel), has no channel from now on, and each one's players who asked for DMs
     /// are to be told once, in the same transaction ([`Show::ChannelGone`]). The games go on,
-    /// clocks included: moves by command still work. Returns the games marked now; none when the
-    /// channel held none, or they were marked before.
+    /// clocks included: moves by command still work, and a player's `/tafl board` in another
+    /// channel of the server moves a game there ([`Host::request_board_at`]). Returns the games
+    /// marked now; none when the channel held none, or they were marked before.
     pub async fn channel_deleted(&self, channel: i64, now: i64) -> Result<Vec<GameId>, HostError> {
         retrying!({
             let mut tx = self.db.begin_write().await?;

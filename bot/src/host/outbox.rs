@@ -246,6 +246,9 @@ pub enum BoardRequest {
     /// The same player's board was posted anew moments ago, and is still the game's board:
     /// `message` in `channel`.
     JustPosted { channel: i64, message: i64 },
+    /// The game's channel was deleted: the game moved to where the board was asked for, and a
+    /// new board is to be posted there.
+    Moved,
 }
 
 /// How long a delivered item is kept (a week), for an operator looking into what a game showed.
@@ -778,6 +781,25 @@ impl Host {
     /// answered with that board. Without this a double tap or an impatient player posted a board
     /// per command, each leaving the one before it behind without its controls.
     pub async fn request_board(&self, game: GameId, by: UserId, now: i64) -> Result<BoardRequest, HostError> {
+        self.request_board_at(game, by, None, now).await
+    }
+
+    /// [`Host::request_board`] asked for at `here` (`None`: outside any server, in a DM or the
+    /// console). A game whose channel was deleted ([`Host::channel_deleted`]) has nowhere to post
+    /// its board: it moves `here`, in the same transaction as the request, when `here` is in its
+    /// server and games are allowed there (the server's allow-list, as for a challenge): its
+    /// channel and thread become `here`'s (the bot's old thread is forgotten), and the new board
+    /// is posted there ([`BoardRequest::Moved`]). Anywhere else it is refused. The player to move,
+    /// when it is the other person, is told there too: the game they were waiting in is gone,
+    /// and nobody else would tell them where it went. A game whose channel exists is not moved
+    /// (its board goes where it is played), wherever it is asked for.
+    pub async fn request_board_at(
+        &self,
+        game: GameId,
+        by: UserId,
+        here: Option<super::Place>,
+        now: i64,
+    ) -> Result<BoardRequest, HostError> {
         retrying!({
             let mut tx = self.db.begin_write().await?;
             // Locked, so that the game cannot end between this check and the request, and so
@@ -795,6 +817,30 @@ impl Host {
             let lane = game_lane(game);
             let theirs = |item: &str| matches!(serde_json::from_str::<Show>(item), Ok(Show::NewBoard { by: asker, .. }) if asker == by);
             let pending = store::outbox::pending_of(&mut tx, &lane, NEW_BOARD_ITEM).await?;
+            if row.channel_gone_at.is_some() {
+                let here = here.filter(|here| here.guild == row.guild_id).ok_or(HostError::ChannelGone { id: game })?;
+                let server: super::ServerSettings = super::settings::read(
+                    &store::servers::settings(&mut tx, row.guild_id).await?,
+                    "server",
+                    row.guild_id,
+                );
+                if !server.allows(here.channel) {
+                    return Err(HostError::ChannelNotAllowed);
+                }
+                store::games::move_to(&mut tx, game, here.channel, here.thread, now).await?;
+                // A board of theirs asked for before the channel went is posted here now.
+                if !pending.iter().any(|item| theirs(item)) {
+                    record(&mut tx, &Show::NewBoard { game, by }, now).await?;
+                }
+                let to_move = super::side_player(&row, super::scheduler::to_move(&row));
+                if to_move != by && !super::is_bot(to_move) {
+                    let ply = usize::try_from(row.ply).unwrap_or(0);
+                    record(&mut tx, &Show::YourMove { game, ply, after_takeback: false }, now).await?;
+                }
+                tx.commit().await?;
+                tracing::info!(game, channel = here.channel, "a game whose channel was deleted moved to another");
+                return Ok(BoardRequest::Moved);
+            }
             if pending.iter().any(|item| theirs(item)) {
                 return Ok(BoardRequest::AlreadyAsked);
             }

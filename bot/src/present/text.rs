@@ -297,6 +297,7 @@ pub fn host_error(error: &HostError, lang: Lang) -> String {
         HostError::ClaimOnYourMove { id } => tr!(lang, "error-claim-on-your-move", id = *id),
         HostError::ClaimFromBot { id } => tr!(lang, "error-claim-from-bot", id = *id),
         HostError::Paused { id } => tr!(lang, "error-paused", id = *id),
+        HostError::ChannelGone { id } => tr!(lang, "error-channel-gone", id = *id),
         HostError::ClaimPaused { id, claimable_at } => {
             tr!(lang, "error-claim-paused", id = *id, when = markup::timestamp(lang, *claimable_at))
         }
@@ -979,6 +980,13 @@ pub fn board_on_its_way(game: GameId, lang: Lang) -> String {
 #[must_use]
 pub fn board_just_posted(game: GameId, link: &str, lang: Lang) -> String {
     tr!(lang, "board-just-posted", id = game, link = link)
+}
+
+/// The private answer to /board that moved a game whose channel was deleted to the channel it
+/// was typed in, where its new board is posted.
+#[must_use]
+pub fn board_moved(game: GameId, lang: Lang) -> String {
+    tr!(lang, "board-moved", id = game)
 }
 
 /// The DM telling a player that their game's channel was deleted, and how the game goes on.

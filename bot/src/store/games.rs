@@ -378,6 +378,29 @@ pub async fn mark_channel_gone(conn: &mut AnyConnection, id: i64, now: i64) -> R
     Ok(done.rows_affected() == 1)
 }
 
+/// Moves a game to `channel` (and `thread`, one people opened, or none), which it has from now on:
+/// its old thread is forgotten, and a deleted channel no longer counts.
+pub async fn move_to(
+    conn: &mut AnyConnection,
+    id: i64,
+    channel: i64,
+    thread: Option<i64>,
+    now: i64,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "UPDATE games SET channel_id = $1, thread_id = $2, thread_opened = $3, channel_gone_at = NULL, \
+         updated_at = $4 WHERE id = $5",
+    )
+    .bind(channel)
+    .bind(thread)
+    .bind(false)
+    .bind(now)
+    .bind(id)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
 /// Marks a game finished; its clock stops (no deadline, nothing due).
 pub async fn finish(
     conn: &mut AnyConnection,

@@ -159,7 +159,8 @@ pub async fn snapshot(host: &Host) -> String {
          || CAST(updated_at AS TEXT) || '|' || coalesce(CAST(loser_id AS TEXT), '-') || '|' || coalesce(CAST(deadline_at AS TEXT), '-') \
          || '|' || coalesce(CAST(turn_started_at AS TEXT), '-') || '|' || CAST(reminders_sent AS TEXT) || '|' \
          || coalesce(CAST(next_due_at AS TEXT), '-') || '|' || CAST(attacker_reserve AS TEXT) || '|' \
-         || CAST(defender_reserve AS TEXT), ';' ORDER BY id) FROM games",
+         || CAST(defender_reserve AS TEXT) || '|' || CAST(channel_id AS TEXT) || '|' || coalesce(CAST(thread_id AS TEXT), '-') \
+         || '|' || coalesce(CAST(channel_gone_at AS TEXT), '-'), ';' ORDER BY id) FROM games",
         "SELECT string_agg(CAST(game_id AS TEXT) || '|' || CAST(ply AS TEXT) || '|' || notation, ';' ORDER BY game_id, ply) FROM moves",
         "SELECT string_agg(CAST(id AS TEXT) || '|' || kind || '|' || state || '|' || CAST(by_user AS TEXT) || '|' \
          || CAST(at_ply AS TEXT), ';' ORDER BY id) FROM offers",
