@@ -187,6 +187,7 @@ game-line-clock = { " " }· ⏰ { $when }
 game-line-claimable = { " " }· left unplayed for two weeks: you may claim it with { $claim }
 game-line-paused = { " " }· ⏸ paused: the bot is no longer in its server
 game-line-paused-may-end = { " " }· ⏸ paused: the bot is no longer in its server; either player may end it without a result with { $claim }
+game-line-channel-gone = { " " }· channel deleted: go on in another channel with { $board }
 game-state-finished = finished
 game-state-your-move = **your move**
 game-state-their-move = their move

@@ -196,6 +196,7 @@ game-line-clock = { " " }· ⏰ { $when }
 game-line-claimable = { " " }· соперник не ходит две недели: партию можно закончить командой { $claim }
 game-line-paused = { " " }· ⏸ приостановлена: бота нет на её сервере
 game-line-paused-may-end = { " " }· ⏸ приостановлена: бота нет на её сервере; любой из игроков может закончить её без результата командой { $claim }
+game-line-channel-gone = { " " }· канал удалён: продолжить можно командой { $board } в другом канале
 game-state-finished = окончена
 game-state-your-move = **ваш ход**
 game-state-their-move = ход соперника

@@ -1108,9 +1108,16 @@ fn game_line(game: &GameSummary, now: i64, whose: Whose<'_>, lang: Lang) -> Stri
         }
         _ => String::new(),
     };
+    // A deleted channel is no place to jump to: the line says how the game goes on instead.
+    let clock = if game.channel_gone {
+        clock + &tr!(lang, "game-line-channel-gone", board = markup::command(lang, "board"))
+    } else {
+        clock
+    };
     let channel = game.place.thread.unwrap_or(game.place.channel);
     let link = format!("https://discord.com/channels/{}/{channel}", game.place.guild);
-    let id = if lang.markup() == super::Markup::Discord { "game-line" } else { "game-line-plain" };
+    let linked = lang.markup() == super::Markup::Discord && !game.channel_gone;
+    let id = if linked { "game-line" } else { "game-line-plain" };
     tr!(
         lang,
         id,
@@ -1364,6 +1371,26 @@ mod tests {
         assert!(!line(999, Whose::Reader, english()).contains("claim"), "not yet");
         let alice = User::new(6, "Alice");
         assert!(!line(1_000, Whose::Other(&alice), english()).contains("claim"), "not in another's list");
+    }
+
+    #[test]
+    fn a_game_whose_channel_was_deleted_links_nowhere_and_says_how_to_go_on() {
+        let game = GameSummary { deadline_at: Some(2_000), channel_gone: true, ..brandubh_waiting() };
+        let line = |lang: Lang| game_list(std::slice::from_ref(&game), 1, 1_500, Whose::Reader, lang);
+        let in_english = line(english());
+        assert!(!in_english.contains("discord.com/channels"), "no link to a deleted channel: {in_english}");
+        assert!(in_english.starts_with("#3 Brandubh vs Bob"), "{in_english}");
+        assert!(in_english.ends_with(" · channel deleted: go on in another channel with /tafl board"), "{in_english}");
+        assert!(in_english.contains("⏰"), "its clock runs: {in_english}");
+        let in_russian = line(russian());
+        assert!(!in_russian.contains("discord.com/channels"), "{in_russian}");
+        assert!(
+            in_russian.ends_with(" · канал удалён: продолжить можно командой /тафл доска в другом канале"),
+            "{in_russian}"
+        );
+        // Its channel there, the line links to it as before.
+        let listed = game_list(&[brandubh_waiting()], 1, 1_500, Whose::Reader, english());
+        assert!(listed.starts_with("[#3](https://discord.com/channels/1/2)"), "{listed}");
     }
 
     #[test]
