@@ -38,6 +38,7 @@ in_english_and_russian!(
     an_offer_answered_before_its_notice_is_delivered_is_not_sent_by_dm,
     a_deleted_channel_leaves_the_channels_for_games_unless_it_was_the_last,
     a_dm_is_the_one_way_left_when_a_thread_people_opened_is_closed_to_the_bot,
+    a_game_whose_channel_is_deleted_goes_on_where_a_player_asks_for_its_board,
 );
 
 /// The Latin words that belong in a Russian run: people's names and what they typed.
@@ -1248,5 +1249,101 @@ async fn a_dm_is_the_one_way_left_when_a_thread_people_opened_is_closed_to_the_b
         })
         .await;
     assert_eq!(Some(dm.channel_id), fake.dm_channel(BOB.id));
+    bot.stop().await;
+}
+
+/// A moderator deletes the channel of a game going on: its player who asked for DMs is told, once,
+/// how it goes on; moves by command still work, and their notices reach him by DM (nothing is
+/// posted in the deleted channel); `/tafl games` links nowhere; `/tafl board` is refused in a
+/// channel closed to games and, in an allowed one, moves the game there with a board to play on.
+/// Before, the game went on unseen, and `/tafl board` answered "posted below" and posted nothing.
+async fn a_game_whose_channel_is_deleted_goes_on_where_a_player_asks_for_its_board(locale: &'static str) {
+    const CLOSED_CHANNEL: u64 = 1_500_000_000_000_000_003;
+    let (fake, bot) = served("channel-deleted-game").await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale };
+    for id in [CHANNEL, OTHER_CHANNEL] {
+        let allow = settings(&fake, From::manager(&table, EVE), &[channel("allow_channel", id)]);
+        assert!(private_answer(&fake, &allow).await.starts_with(table.says("Saved.", "Сохранено.")));
+    }
+    asks_for_dms(&table, BOB).await;
+    let old_board = start_game(&table).await;
+    let begun = table.says("your move: game #1", "ваш ход: партия №1");
+    fake.wait_for_message("Alice's first notice", |m| m.channel_id == CHANNEL && m.content.contains(begun)).await;
+
+    fake.delete_channel(CHANNEL);
+    let gone = table.says(
+        "Game #1's channel was deleted; use ",
+        "Канал партии №1 удалён; чтобы продолжить её в другом канале, используйте там команду ",
+    );
+    let told = fake.wait_for_message("Bob's DM that the channel is gone", |m| m.content.starts_with(gone)).await;
+    let bobs_dms = told.channel_id;
+    assert_eq!(Some(bobs_dms), fake.dm_channel(BOB.id), "by DM, to Bob");
+    assert_eq!(fake.dm_channel(ALICE.id), None, "Alice did not ask for DMs");
+
+    // A move typed anywhere is played; Bob hears of his turn by DM, the one way left.
+    let closed = Table { fake: &fake, channel: CLOSED_CHANNEL, locale };
+    let played = closed.command(ALICE, "move", &json!({ "notation": "d2-c2", "game": 1 }), &[]);
+    assert!(private_answer(&fake, &played).await.starts_with(table.says("You played", "Вы сыграли")));
+    let your_move = table.says("your move in game #1", "ваш ход в партии №1");
+    let dm =
+        fake.wait_for_message("Bob's move by DM", |m| m.channel_id == bobs_dms && m.content.contains(your_move)).await;
+    assert!(!dm.content.contains("discord.com/channels"), "no link to the deleted channel: {}", dm.content);
+    let listed = fake.wait_for_original(&closed.command(ALICE, "games", &json!({}), &[])).await;
+    let deleted =
+        table.says("channel deleted: go on in another channel with ", "канал удалён: продолжить можно командой ");
+    assert!(listed.text().contains(deleted), "{}", listed.text());
+    assert!(!listed.text().contains(&format!("/{GUILD}/{CHANNEL}")), "{}", listed.text());
+
+    // Not in a channel closed to games: the refusal says why.
+    let refused = closed.command(ALICE, "board", &json!({}), &[]);
+    assert_eq!(
+        private_answer(&fake, &refused).await,
+        table.says(
+            "Games are not played in this channel on this server; ask a manager, or use an allowed channel.",
+            "На этом сервере в этом канале не играют; спросите администратора сервера или перейдите в разрешённый канал.",
+        )
+    );
+
+    // In an allowed one, the game moves there: its board comes with its controls, and plays.
+    let there = Table { fake: &fake, channel: OTHER_CHANNEL, locale };
+    let moved = there.command(BOB, "board", &json!({}), &[]);
+    let answer = private_answer(&fake, &moved).await;
+    assert_eq!(
+        answer,
+        table.says(
+            "Game #1 now goes on in this channel; its board is posted below.",
+            "Партия №1 теперь идёт в этом канале; её доска опубликована ниже.",
+        )
+    );
+    let board = fake
+        .wait_for_message("the board in the new channel", |m| {
+            m.channel_id == OTHER_CHANNEL && !m.is_ephemeral() && m.has_control("tafl:piece:1:1")
+        })
+        .await;
+    // Recorded as the game's board, the old one is retired (in vain: it went with its channel).
+    let retired = format!("/api/v10/channels/{CHANNEL}/messages/{}", old_board.id);
+    fake.wait_for("the old board's retirement", |r| r.method == "PATCH" && r.path == retired).await;
+    let click = there.click(BOB, &board, "tafl:piece:1:1", Some("d3"));
+    let menu = fake.wait_for_answer(&click).await;
+    assert!(menu.has_control("tafl:to:1:1:d3"), "{menu:#?}");
+    let _ = there.click(BOB, &menu, "tafl:to:1:1:d3", Some("d3-c3"));
+    board_at(&fake, board.id, 1, 2).await;
+    let alices = fake
+        .wait_for_message("Alice's move in the new channel", |m| {
+            m.channel_id == OTHER_CHANNEL && m.content.contains(your_move) && m.content.contains(&ALICE.id.to_string())
+        })
+        .await;
+    assert!(!alices.is_ephemeral());
+
+    // Nothing was posted in the deleted channel once the bot knew it was gone.
+    let refused_posts: Vec<_> = fake
+        .requests()
+        .into_iter()
+        .filter(|r| r.method == "POST" && r.path == format!("/api/v10/channels/{CHANNEL}/messages") && r.status == 404)
+        .collect();
+    assert!(refused_posts.is_empty(), "{refused_posts:#?}");
+    let bobs = fake.messages_in(bobs_dms);
+    assert_eq!(bobs.iter().filter(|m| m.content.starts_with(gone)).count(), 1, "told once: {bobs:#?}");
+    table.assert_no_english(NOT_ENGLISH);
     bot.stop().await;
 }
