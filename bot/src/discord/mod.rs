@@ -303,8 +303,21 @@ pub async fn serve(config: Config, shutdown: impl Future<Output = ()> + Send + '
             Some(tokio::net::TcpListener::bind(addr).await.map_err(|source| RunError::Health { addr, source })?)
         }
     };
-    // The database first: a URL this build cannot use is refused before anything else.
-    let db = Db::open_with_settings(&config.database_url, &config.pool).await.map_err(|source| match source {
+    // The database first: a URL this build cannot use is refused before anything else. Opening
+    // may wait long (a server that accepts connections but does not answer, another process
+    // holding the migrations' lock): a stop request meanwhile ends the run at once, as one
+    // before anything started, with success (the operator asked for the stop, and nothing
+    // failed). Dropping the half-done opening is safe: the migrations are atomic, so it leaves
+    // the database as a kill would, which the next start opens.
+    let opened = tokio::select! {
+        opened = Db::open_with_settings(&config.database_url, &config.pool) => opened,
+        () = stopped(stop.clone()) => {
+            watcher.abort();
+            tracing::info!("stopped while the database was being opened");
+            return Ok(());
+        }
+    };
+    let db = opened.map_err(|source| match source {
         crate::store::OpenError::UnknownScheme { .. } | crate::store::OpenError::NoScheme => {
             RunError::DatabaseKind(source)
         }

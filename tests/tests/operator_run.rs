@@ -1,0 +1,120 @@
+//! `tafl-bot run` as an operator runs it, against the fake Discord: how it stops, what it says
+//! when a start-up step goes wrong, and what it leaves registered.
+
+#![cfg(unix)]
+
+use std::io::Read;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use tafl_e2e::harness::temp_dir;
+
+const BINARY: &str = env!("CARGO_BIN_EXE_tafl-bot-e2e");
+
+/// Waits (at most `limit`) for `child` to exit; its status and stderr (None: still running,
+/// killed).
+fn exit_within(mut child: std::process::Child, limit: Duration) -> (Option<std::process::ExitStatus>, String) {
+    let reader = child.stderr.take().map(|mut pipe| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            let _ = pipe.read_to_end(&mut bytes);
+            String::from_utf8_lossy(&bytes).into_owned()
+        })
+    });
+    let deadline = std::time::Instant::now() + limit;
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break Some(status);
+        }
+        if std::time::Instant::now() >= deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    (status, reader.map(|r| r.join().unwrap()).unwrap_or_default())
+}
+
+/// SIGTERM while the database is being opened, here a `PostgreSQL` server that accepted the
+/// connection but does not answer: the process stops at once, with success (the stop was asked
+/// for, and nothing failed), rather than when the connection gives up 30 s later.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigterm_while_the_database_does_not_answer_stops_run_within_seconds() {
+    let silent = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = silent.local_addr().unwrap();
+    let _held = tokio::spawn(async move {
+        let mut kept = Vec::new();
+        while let Ok((stream, _)) = silent.accept().await {
+            kept.push(stream);
+        }
+    });
+    let dir = temp_dir("operator-silent-db");
+    let child = Command::new(BINARY)
+        .arg("run")
+        .current_dir(&dir)
+        .env("DISCORD_TOKEN", "t")
+        .env("DATABASE_URL", format!("postgres://tafl@{addr}/tafl"))
+        .env("DISCORD_API_BASE", "http://127.0.0.1:1")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let _ = Command::new("kill").args(["-TERM", &child.id().to_string()]).status();
+    let started = std::time::Instant::now();
+    let (status, stderr) =
+        tokio::task::spawn_blocking(move || exit_within(child, Duration::from_secs(40))).await.unwrap();
+    let took = started.elapsed();
+    assert!(took < Duration::from_secs(5), "stopped {took:?} after SIGTERM, status {status:?}: {stderr}");
+    assert!(status.is_some_and(|s| s.success()), "status {status:?}: {stderr}");
+}
+
+/// SIGTERM while the migrations wait for a lock another session holds on their table (another
+/// process migrating, or an operator's open transaction): the process stops at once, with
+/// success, instead of waiting as long as the lock is held.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigterm_while_the_migrations_wait_for_a_lock_stops_run_within_seconds() {
+    use sqlx::Connection;
+    let Some(db) = tafl_e2e::postgres::database().await else { return };
+    tafl_bot::store::Db::open(&db.url).await.expect("the database migrates").close().await;
+    let mut holder = sqlx::PgConnection::connect(&db.url).await.unwrap();
+    sqlx::query("BEGIN").execute(&mut holder).await.unwrap();
+    sqlx::query("LOCK TABLE _sqlx_migrations IN ACCESS EXCLUSIVE MODE").execute(&mut holder).await.unwrap();
+    let dir = temp_dir("operator-migrations-locked");
+    let child = Command::new(BINARY)
+        .arg("run")
+        .current_dir(&dir)
+        .env("DISCORD_TOKEN", "t")
+        .env("DATABASE_URL", &db.url)
+        .env("DISCORD_API_BASE", "http://127.0.0.1:1")
+        .env_remove("DISCORD_API_RESOLVE")
+        .env_remove("DISCORD_GUILD_ID")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Until the bot's migration waits for the lock.
+    let mut watcher = sqlx::PgConnection::connect(&db.url).await.unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    loop {
+        let waiting: i64 = sqlx::query_scalar("SELECT count(*) FROM pg_locks WHERE NOT granted")
+            .fetch_one(&mut watcher)
+            .await
+            .unwrap();
+        if waiting > 0 {
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "the bot never waited for the migrations' lock");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let _ = Command::new("kill").args(["-TERM", &child.id().to_string()]).status();
+    let started = std::time::Instant::now();
+    let (status, stderr) =
+        tokio::task::spawn_blocking(move || exit_within(child, Duration::from_secs(40))).await.unwrap();
+    let took = started.elapsed();
+    let _ = holder.close().await;
+    let _ = watcher.close().await;
+    assert!(took < Duration::from_secs(5), "stopped {took:?} after SIGTERM, status {status:?}: {stderr}");
+    assert!(status.is_some_and(|s| s.success()), "status {status:?}: {stderr}");
+}
