@@ -4,10 +4,14 @@
 #![cfg(unix)]
 
 use std::io::Read;
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use tafl_e2e::harness::temp_dir;
+use serde_json::json;
+use tafl_e2e::fake_discord::FakeDiscord;
+use tafl_e2e::harness::{ALICE, BOB, BotProcess, CHANNEL, Table, temp_dir};
+use tafl_rules::Variant;
 
 const BINARY: &str = env!("CARGO_BIN_EXE_tafl-bot-e2e");
 
@@ -34,6 +38,60 @@ fn exit_within(mut child: std::process::Child, limit: Duration) -> (Option<std::
         std::thread::sleep(Duration::from_millis(20));
     };
     (status, reader.map(|r| r.join().unwrap()).unwrap_or_default())
+}
+
+/// SIGTERM on `PostgreSQL` while a lane is being delivered (its Discord request hangs): the
+/// process exits 0 within seconds and gives back its claim on the lane. Its successor has a new
+/// process id, so a claim left behind made the lane's board wait for the lease (30 s): a routine
+/// restart (an upgrade, `systemctl restart`) delayed every board in flight as a crash would.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigterm_on_postgres_gives_back_the_lanes_it_holds() {
+    let Some(db) = tafl_e2e::postgres::database().await else { return };
+    let fake = FakeDiscord::start_tls().await;
+    let dir = temp_dir("operator-pg-sigterm");
+    let env = [("DATABASE_URL", db.url.as_str())];
+    let bot = BotProcess::spawn_with(Path::new(BINARY), &fake, &dir, &env);
+    fake.wait_until_ready().await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
+    let challenge = table.command(
+        ALICE,
+        "challenge",
+        &json!({ "opponent": BOB.id, "variant": Variant::Brandubh.id(), "side": 0 }),
+        &[BOB],
+    );
+    let card = fake.wait_for_original(&challenge).await;
+    let accept = card.button_labels().into_iter().find(|(label, _)| label == "Accept").expect("Accept").1;
+    let click = table.click(BOB, &card, &accept, None);
+    let board = fake.wait_for_answer(&click).await;
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    // Every post of the delivery is slow from now on: the notice after the move holds the lane.
+    fake.fail_next(
+        |r| r.method == "POST" && r.path.contains("/channels/"),
+        1,
+        tafl_e2e::fake_discord::Fault::Slow { millis: 60_000 },
+    );
+    let played = table.command(ALICE, "move", &json!({ "notation": "d2-c2" }), &[]);
+    let _ = fake.wait_for_original(&played).await;
+    fake.wait_for_slow_requests(1).await;
+    let pid = bot.id();
+    let started = std::time::Instant::now();
+    let killed = Command::new("kill").args(["-TERM", &pid.to_string()]).status().unwrap();
+    assert!(killed.success());
+    let mut bot = bot;
+    let status = tokio::task::spawn_blocking(move || (bot.wait_for_exit(Duration::from_secs(15)), bot)).await.unwrap();
+    let took = started.elapsed();
+    let mut conn = <sqlx::PgConnection as sqlx::Connection>::connect(&db.url).await.unwrap();
+    let held: Vec<(String, i64)> = sqlx::query_as(
+        "SELECT lane, lease_until_ms - (extract(epoch FROM clock_timestamp()) * 1000)::BIGINT FROM outbox_claims \
+         WHERE claimed_by LIKE $1 AND lease_until_ms > (extract(epoch FROM clock_timestamp()) * 1000)::BIGINT",
+    )
+    .bind(format!("pid{pid}-%"))
+    .fetch_all(&mut conn)
+    .await
+    .unwrap();
+    eprintln!("exit {:?} after {took:?}; board {}", status.0, board.id);
+    assert!(status.0.is_some_and(|s| s.success()), "exit status {:?}", status.0);
+    assert!(held.is_empty(), "after a clean stop the process still holds lanes (lane, ms of lease left): {held:?}");
 }
 
 /// SIGTERM while the database is being opened, here a `PostgreSQL` server that accepted the

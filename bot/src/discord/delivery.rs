@@ -247,6 +247,37 @@ pub async fn run(http: Arc<serenity::Http>, data: Data) {
     }
 }
 
+/// How long a stop waits for the database to take back this process's claims.
+const RELEASE_WAIT: Duration = Duration::from_secs(2);
+
+/// Stops the delivery task ([`run`]) and gives back every claim on an outbox lane this process
+/// holds, so that the process after it (a restart has another process id on `PostgreSQL`)
+/// delivers those lanes at once rather than when their leases run out ([`OUTBOX_LEASE`]).
+///
+/// The task and its lanes' tasks are aborted where they are, a Discord request in flight with
+/// them (a hung one is not waited for): what they were delivering stays in the outbox, and its
+/// nonce keeps a message that did reach Discord from being posted twice. Only the task takes
+/// claims, and it is gone before they are given back; a lane's task that outlives it for a
+/// moment can only renew or give back its own claim. A database that does not answer within
+/// [`RELEASE_WAIT`] is left: the leases run out by themselves.
+///
+/// [`OUTBOX_LEASE`]: crate::host::outbox::OUTBOX_LEASE
+pub async fn stop(task: tokio::task::JoinHandle<()>, host: &crate::host::Host) {
+    task.abort();
+    // Returns once the task is dropped, its lanes' tasks aborted with its set.
+    let _ = task.await;
+    match tokio::time::timeout(RELEASE_WAIT, host.release_all_lanes()).await {
+        Ok(Ok(released)) => tracing::debug!(released, "gave back this process's outbox lanes"),
+        Ok(Err(error)) => {
+            tracing::warn!(%error, "this process's outbox lanes cannot be given back; their leases run out by themselves");
+        }
+        Err(_) => tracing::warn!(
+            wait_ms = RELEASE_WAIT.as_millis(),
+            "the database did not take back this process's outbox lanes in time; their leases run out by themselves"
+        ),
+    }
+}
+
 /// Claims the lanes due at `now_ms` and starts delivering each in `lanes`, except those that
 /// cannot be delivered here now, whose claims are given back at once:
 /// - a lane held by an interaction that answers with its board (the hold's drop wakes the task

@@ -176,9 +176,18 @@ pub const REGISTRATION_ATTEMPTS: u32 = 5;
 /// The pause after the first failed registration; each further one doubles.
 const REGISTRATION_PAUSE: std::time::Duration = std::time::Duration::from_millis(250);
 
-/// What the setup step hands back to [`serve`]: the loops it started once the commands were
-/// registered, or why registration failed for good.
-type SetupOutcome = Result<Vec<tokio::task::JoinHandle<()>>, RunError>;
+/// The loops the setup step started once the commands were registered.
+#[derive(Debug)]
+struct Loops {
+    /// The delivery ([`delivery::run`]), which holds claims on outbox lanes.
+    delivery: tokio::task::JoinHandle<()>,
+    /// The scheduler, the bot player and the reviews.
+    others: Vec<tokio::task::JoinHandle<()>>,
+}
+
+/// What the setup step hands back to [`serve`]: the loops it started, or why registration
+/// failed for good.
+type SetupOutcome = Result<Loops, RunError>;
 
 /// The poise framework with every command, the one error handler, and a setup step that
 /// registers the commands in `guild` (instant, for development) or globally, retrying with
@@ -252,9 +261,9 @@ fn framework(
                 if let Err(error) = data.host.redraw_stale_boards(play::now()).await {
                     tracing::warn!(%error, "could not look for boards behind their games");
                 }
-                let loops = vec![
-                    // The loops' database work goes after people's (`Host::background`).
-                    tokio::spawn(delivery::run(ctx.http.clone(), data.background())),
+                // The loops' database work goes after people's (`Host::background`).
+                let delivery = tokio::spawn(delivery::run(ctx.http.clone(), data.background()));
+                let others = vec![
                     tokio::spawn(scheduler::run(
                         data.background(),
                         tick,
@@ -274,7 +283,7 @@ fn framework(
                         },
                     )),
                 ];
-                let _ = started.send(Ok(loops));
+                let _ = started.send(Ok(Loops { delivery, others }));
                 Ok(data)
             })
         })
@@ -386,6 +395,8 @@ pub async fn serve(config: Config, shutdown: impl Future<Output = ()> + Send + '
     // The bot's moves are shown like anyone's: its move is in the outbox, and delivery is woken.
     let woken = delivery.clone();
     let bots = BotPlayer::new(host.background(), SearchPool::for_machine(), Arc::new(move |_| woken.wake()));
+    // This process's host, to give back its claims on outbox lanes when it stops.
+    let claims = host.background();
     let data = Data {
         host,
         renderer: Arc::new(tafl_render::Renderer::new()),
@@ -401,14 +412,14 @@ pub async fn serve(config: Config, shutdown: impl Future<Output = ()> + Send + '
     let shard_manager = client.shard_manager.clone();
     // The loops start once the commands are registered; a registration that failed for good
     // stops the bot.
-    let loops = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let loops: Arc<std::sync::Mutex<Option<Loops>>> = Arc::default();
     let (failed, on_failed) = tokio::sync::oneshot::channel::<RunError>();
     let setup = {
         let loops = loops.clone();
         let shard_manager = shard_manager.clone();
         tokio::spawn(async move {
             match on_started.await {
-                Ok(Ok(started)) => *loops.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = started,
+                Ok(Ok(started)) => *loops.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(started),
                 Ok(Err(error)) => {
                     let _ = failed.send(error);
                     shard_manager.shutdown_all().await;
@@ -456,8 +467,14 @@ pub async fn serve(config: Config, shutdown: impl Future<Output = ()> + Send + '
     if let Some(health) = health {
         health.abort();
     }
-    for task in loops.lock().unwrap_or_else(std::sync::PoisonError::into_inner).drain(..) {
-        task.abort();
+    let loops = loops.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take();
+    if let Some(loops) = loops {
+        for task in loops.others {
+            task.abort();
+        }
+        // The lanes this process was delivering go back at once, not when their leases run out
+        // (30 s): a restart's successor (another process id) delivers them right away.
+        delivery::stop(loops.delivery, &claims).await;
     }
     db.close().await;
     result
