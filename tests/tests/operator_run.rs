@@ -176,3 +176,31 @@ async fn sigterm_while_the_migrations_wait_for_a_lock_stops_run_within_seconds()
     assert!(took < Duration::from_secs(5), "stopped {took:?} after SIGTERM, status {status:?}: {stderr}");
     assert!(status.is_some_and(|s| s.success()), "status {status:?}: {stderr}");
 }
+
+/// A Discord that cannot be reached is logged with the reason (here a refused connection),
+/// not only serenity's "Error while sending HTTP request.", which reads the same for a name that
+/// does not resolve, a refused connection, an untrusted certificate and a time-out.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_discord_that_cannot_be_reached_is_logged_with_the_reason() {
+    // A port that was free a moment ago: connections to it are refused.
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap();
+    let dir = temp_dir("operator-refused");
+    let child = Command::new(BINARY)
+        .arg("run")
+        .env("DISCORD_TOKEN", "t")
+        .env("DATABASE_URL", format!("sqlite://{}", dir.join("tafl.db").display()))
+        .env("DISCORD_API_BASE", format!("http://{closed}"))
+        .env_remove("DISCORD_API_RESOLVE")
+        .env_remove("DISCORD_GUILD_ID")
+        .env("RUST_LOG", "warn,tafl_bot=info")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let _ = Command::new("kill").args(["-TERM", &child.id().to_string()]).status();
+    let (_, stderr) = tokio::task::spawn_blocking(move || exit_within(child, Duration::from_secs(15))).await.unwrap();
+    let line = stderr.lines().find(|l| l.contains("could not check the token yet")).unwrap_or_default();
+    assert!(line.contains("Error while sending HTTP request: "), "{stderr}");
+    assert!(line.to_lowercase().contains("connection refused"), "{stderr}");
+}

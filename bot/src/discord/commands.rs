@@ -9,6 +9,7 @@ use tafl_render::BoardOptions;
 use tafl_rules::{Position, Variant};
 
 use super::board::{self, Menu};
+use super::causes::causes;
 use super::ids::Control;
 use super::play::{self, now};
 use super::retry::{is_already_acknowledged, with_retries};
@@ -397,7 +398,7 @@ pub async fn challenge(
         {
             // The game is there, and its board comes from the delivery task: an error here
             // would say "try again", and trying again would start a second game.
-            tracing::warn!(game = game.id, %error, "could not confirm a game against the bot");
+            tracing::warn!(game = game.id, error = %causes(&error), "could not confirm a game against the bot");
         }
         return Ok(());
     }
@@ -444,7 +445,9 @@ pub async fn challenge(
                 tracing::warn!(challenge = challenge.id, %error, "could not remember the challenge card");
             }
         }
-        Err(error) => tracing::warn!(challenge = challenge.id, %error, "could not read the challenge card back"),
+        Err(error) => {
+            tracing::warn!(challenge = challenge.id, error = %causes(&error), "could not read the challenge card back");
+        }
     }
     Ok(())
 }

@@ -15,6 +15,7 @@ use poise::serenity_prelude as serenity;
 use tafl_rules::Square;
 
 use super::board::{self, Menu};
+use super::causes::causes;
 use super::delivery::Hold;
 use super::ids::{Control, PageValue, Target};
 use super::play::now;
@@ -438,14 +439,14 @@ impl Click<'_> {
         if self.deferred.load(Ordering::Relaxed) {
             let followup = serenity::CreateInteractionResponseFollowup::new().content(message).ephemeral(true);
             if let Err(error) = with_retries(|| self.component.create_followup(self.http, followup.clone())).await {
-                tracing::warn!(%error, "could not answer a control");
+                tracing::warn!(error = %causes(&error), "could not answer a control");
             }
             return;
         }
         let answer = serenity::CreateInteractionResponseMessage::new().content(message).ephemeral(true);
         let response = serenity::CreateInteractionResponse::Message(answer);
         if let Err(error) = with_retries(|| self.component.create_response(self.http, response.clone())).await {
-            tracing::warn!(%error, "could not answer a control");
+            tracing::warn!(error = %causes(&error), "could not answer a control");
         }
     }
 }

@@ -45,6 +45,7 @@ use std::time::Duration;
 use poise::serenity_prelude as serenity;
 
 use super::board::{self, Menu};
+use super::causes::causes;
 use super::play::{self, game_channel, mentioning, now};
 use super::retry::discord_code;
 use super::{BotError, Data, threads};
@@ -819,7 +820,7 @@ async fn end_on_starter(http: &serenity::Http, data: &Data, view: &GameView, lan
     match edit_message(http, channel, starter, board.edit()).await {
         Ok(_) => Ok(()),
         Err(error) if is_gone(&error) || refused_for_good(&error) => {
-            tracing::info!(game = view.id, %error, "the thread's starter cannot show the game's end");
+            tracing::info!(game = view.id, error = %causes(&error), "the thread's starter cannot show the game's end");
             Ok(())
         }
         Err(error) => Err(error.into()),
@@ -1015,10 +1016,10 @@ async fn post_with_dm(
     match user.direct_message(http, dm).await {
         Ok(_) => {}
         Err(error) if refused.is_some() && !refused_for_good(&error) => {
-            tracing::info!(user = to, %error, "could not send {what} by DM, the one way left; trying again");
+            tracing::info!(user = to, error = %causes(&error), "could not send {what} by DM, the one way left; trying again");
             return Err(error.into());
         }
-        Err(error) => tracing::info!(user = to, %error, "could not send {what} by DM"),
+        Err(error) => tracing::info!(user = to, error = %causes(&error), "could not send {what} by DM"),
     }
     Ok(Some(sent?))
 }
@@ -1070,7 +1071,7 @@ async fn deliver_board(http: &serenity::Http, data: &Data, item: &Pending, game:
                 tracing::info!(game, "the board message is gone; posting a new one");
             }
             Err(error) if left_for_channel(data, &state, stored.channel_id, &error).await? => {
-                tracing::info!(game, %error, "the board's thread is closed to the bot; posting a new board in the game's channel");
+                tracing::info!(game, error = %causes(&error), "the board's thread is closed to the bot; posting a new board in the game's channel");
                 // Drawn again: the game's place changed, and so does what the board says of it.
                 state = data.host.board_state(game).await?;
                 board = board::build(data, &state, Menu::Pieces(0), lang).await?;

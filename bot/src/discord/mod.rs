@@ -5,6 +5,7 @@
 //! (crate `tafl-e2e`) against a fake Discord, so the tests exercise the production set-up.
 
 pub mod board;
+pub mod causes;
 pub mod commands;
 pub mod components;
 pub mod config;
@@ -109,7 +110,7 @@ pub enum BotError {
     #[error("{0}")]
     User(String),
     /// Boxed: serenity's error is large, and every command returns this type.
-    #[error("Discord request failed: {0}")]
+    #[error("Discord request failed: {}", causes::causes(.0.as_ref()))]
     Discord(Box<serenity::Error>),
     /// The host refused (shown in the caller's language) or failed (logged, shown as "try again").
     #[error("{0}")]
@@ -144,7 +145,7 @@ pub enum RunError {
     )]
     TokenRejected,
     /// Boxed: serenity's error is large and this one travels up to `main`.
-    #[error("the connection to Discord failed: {0}")]
+    #[error("the connection to Discord failed: {}", causes::causes(.0.as_ref()))]
     Discord(Box<serenity::Error>),
     #[error(
         "Discord refused to register the slash commands {attempts} times (last: {last}); check the token and the application, then start again"
@@ -238,12 +239,12 @@ fn framework(
                     match registered {
                         Ok(registered) => break registered,
                         Err(error) if attempt >= REGISTRATION_ATTEMPTS => {
-                            let last = error.to_string();
+                            let last = causes::causes(&error).to_string();
                             let _ = started.send(Err(RunError::Registration { attempts: attempt, last }));
                             return Err(error.into());
                         }
                         Err(error) => {
-                            tracing::warn!(%error, attempt, retry_in_ms = pause.as_millis(), "command registration failed; retrying");
+                            tracing::warn!(error = %causes::causes(&error), attempt, retry_in_ms = pause.as_millis(), "command registration failed; retrying");
                             tokio::time::sleep(pause).await;
                             pause *= 2;
                             attempt += 1;
@@ -342,7 +343,7 @@ pub async fn serve(config: Config, shutdown: impl Future<Output = ()> + Send + '
                 db.close().await;
                 return Err(RunError::TokenRejected);
             }
-            Err(error) => tracing::warn!(%error, "could not check the token yet; connecting anyway"),
+            Err(error) => tracing::warn!(error = %causes::causes(&error), "could not check the token yet; connecting anyway"),
             Ok(_) => {}
         },
         () = stopped(stop.clone()) => {
@@ -494,7 +495,7 @@ async fn recommended_shards(http: &serenity::Http) -> Result<u32, RunError> {
             Ok(gateway) => tracing::warn!(shards = gateway.shards, "Discord recommended no shards; asking again"),
             Err(error) if token_rejected(&error) => return Err(RunError::TokenRejected),
             Err(error) => {
-                tracing::warn!(%error, retry_in_ms = pause.as_millis(), "cannot ask Discord how many shards to run");
+                tracing::warn!(error = %causes::causes(&error), retry_in_ms = pause.as_millis(), "cannot ask Discord how many shards to run");
             }
         }
         tokio::time::sleep(pause).await;
@@ -610,7 +611,7 @@ fn on_error(error: poise::FrameworkError<'_, Data, BotError>) -> poise::BoxFutur
                 .ephemeral(true);
             let response = serenity::CreateInteractionResponse::Message(answer);
             if let Err(error) = interaction.create_response(framework.serenity_context, response).await {
-                tracing::warn!(%error, "could not answer an unknown command");
+                tracing::warn!(error = %causes::causes(&error), "could not answer an unknown command");
             }
             return;
         }
@@ -643,7 +644,7 @@ fn on_error(error: poise::FrameworkError<'_, Data, BotError>) -> poise::BoxFutur
             }
         };
         if let Err(error) = ctx.send(CreateReply::default().content(message).ephemeral(true)).await {
-            tracing::warn!(%command, %error, "could not send the error message");
+            tracing::warn!(%command, error = %causes::causes(&error), "could not send the error message");
         }
     })
 }

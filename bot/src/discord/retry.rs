@@ -34,14 +34,14 @@ pub async fn retry_while<T, E, Fut>(
     mut attempt: impl FnMut() -> Fut,
 ) -> Result<T, E>
 where
-    E: std::fmt::Display,
+    E: std::error::Error + 'static,
     Fut: Future<Output = Result<T, E>>,
 {
     let mut pause = first_pause;
     for _ in 1..ATTEMPTS {
         match attempt().await {
             Err(error) if transient(&error) => {
-                tracing::warn!(%error, retry_in_ms = pause.as_millis(), "failed; retrying");
+                tracing::warn!(error = %super::causes::causes(&error), retry_in_ms = pause.as_millis(), "failed; retrying");
                 tokio::time::sleep(pause).await;
                 pause *= 4;
             }
