@@ -128,6 +128,42 @@ async fn sigterm_while_the_database_does_not_answer_stops_run_within_seconds() {
     assert!(status.is_some_and(|s| s.success()), "status {status:?}: {stderr}");
 }
 
+/// `DISCORD_GUILD_ID` naming a server the bot is not in (a typo, or the id of a channel or a
+/// user copied instead): Discord answers 403, which no retry changes, and the one sentence the
+/// operator reads names the likely cause and the variable, instead of blaming the token after
+/// five tries.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_guild_id_the_bot_is_not_in_is_named_as_the_cause() {
+    let fake = FakeDiscord::start().await;
+    fake.fail_next(
+        |r| r.method == "PUT" && r.path.contains("/guilds/"),
+        usize::MAX,
+        tafl_e2e::fake_discord::Fault::Refused { status: 403, code: 50_001 },
+    );
+    let dir = temp_dir("operator-wrong-guild");
+    let child = Command::new(BINARY)
+        .arg("run")
+        .env("DISCORD_TOKEN", "t")
+        .env("DATABASE_URL", format!("sqlite://{}", dir.join("tafl.db").display()))
+        .env("DISCORD_API_BASE", fake.api_base())
+        .env("DISCORD_GUILD_ID", "123456789012345678")
+        .env_remove("DISCORD_API_RESOLVE")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (status, stderr) =
+        tokio::task::spawn_blocking(move || exit_within(child, Duration::from_secs(30))).await.unwrap();
+    let last = stderr.lines().last().unwrap_or_default().to_owned();
+    assert_eq!(status.and_then(|s| s.code()), Some(1), "{stderr}");
+    assert!(last.contains("DISCORD_GUILD_ID"), "the sentence does not name DISCORD_GUILD_ID: {last}");
+    assert!(last.contains("the bot is not in that server"), "{last}");
+    assert!(!last.contains("check the token"), "{last}");
+    assert!(!stderr.contains("ERROR"), "a second error line: {stderr}");
+    let tries = fake.requests().iter().filter(|r| r.method == "PUT" && r.path.contains("/guilds/")).count();
+    assert_eq!(tries, 1, "a refusal is not tried again");
+}
+
 /// SIGTERM while the migrations wait for a lock another session holds on their table (another
 /// process migrating, or an operator's open transaction): the process stops at once, with
 /// success, instead of waiting as long as the lock is held.

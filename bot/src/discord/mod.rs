@@ -15,6 +15,7 @@ pub mod health;
 pub mod ids;
 pub mod permissions;
 pub mod play;
+pub mod registration;
 pub mod retry;
 pub mod scheduler;
 pub mod settings;
@@ -151,6 +152,16 @@ pub enum RunError {
         "Discord refused to register the slash commands {attempts} times (last: {last}); check the token and the application, then start again"
     )]
     Registration { attempts: u32, last: String },
+    /// A 4xx other than 429 to a global registration: trying again cannot help.
+    #[error(
+        "Discord refused to register the slash commands ({last}); check the application at https://discord.com/developers/applications, then start again"
+    )]
+    RegistrationRefused { last: String },
+    /// A 403 or 404 to the registration in the server `DISCORD_GUILD_ID` names.
+    #[error(
+        "Discord refused to register the slash commands in the server DISCORD_GUILD_ID={guild} names ({last}): the bot is not in that server, or was added without the applications.commands scope; add it there with both scopes, or unset DISCORD_GUILD_ID to register the commands in every server"
+    )]
+    GuildRefused { guild: u64, last: String },
     #[error("cannot serve /healthz on TAFL_HEALTH_ADDR={addr}: {source}")]
     Health { addr: std::net::SocketAddr, source: std::io::Error },
 }
@@ -172,10 +183,10 @@ fn token_rejected(error: &serenity::Error) -> bool {
     }
 }
 
-/// Tries of command registration before the bot gives up.
-pub const REGISTRATION_ATTEMPTS: u32 = 5;
-/// The pause after the first failed registration; each further one doubles.
-const REGISTRATION_PAUSE: std::time::Duration = std::time::Duration::from_millis(250);
+/// Tries of command registration before the bot gives up ([`registration::ATTEMPTS`]).
+pub const REGISTRATION_ATTEMPTS: u32 = registration::ATTEMPTS;
+/// The pause after the first failed request to Discord at start-up; each further one doubles.
+const REGISTRATION_PAUSE: std::time::Duration = registration::FIRST_PAUSE;
 
 /// The loops the setup step started once the commands were registered.
 #[derive(Debug)]
@@ -191,10 +202,10 @@ struct Loops {
 type SetupOutcome = Result<Loops, RunError>;
 
 /// The poise framework with every command, the one error handler, and a setup step that
-/// registers the commands in `guild` (instant, for development) or globally, retrying with
-/// backoff, and only then starts the scheduler and delivery loops (every `tick`). Its outcome
-/// goes to `started`: a bot whose commands could not be registered must stop rather than serve
-/// interactions nobody will answer.
+/// registers the commands in `guild` (instant, for development) or globally
+/// ([`registration::register`]), and only then starts the scheduler and delivery loops (every
+/// `tick`). Its outcome goes to `started`: a bot whose commands could not be registered must
+/// stop rather than serve interactions nobody will answer.
 #[must_use]
 fn framework(
     data: Data,
@@ -229,26 +240,14 @@ fn framework(
         .setup(move |ctx, ready, framework| {
             Box::pin(async move {
                 let commands = poise::builtins::create_application_commands(&framework.options().commands);
-                let mut pause = REGISTRATION_PAUSE;
-                let mut attempt = 1;
-                let registered = loop {
-                    let registered = match guild {
-                        Some(guild) => guild.set_commands(ctx, commands.clone()).await,
-                        None => serenity::Command::set_global_commands(ctx, commands.clone()).await,
-                    };
-                    match registered {
-                        Ok(registered) => break registered,
-                        Err(error) if attempt >= REGISTRATION_ATTEMPTS => {
-                            let last = causes::causes(&error).to_string();
-                            let _ = started.send(Err(RunError::Registration { attempts: attempt, last }));
-                            return Err(error.into());
-                        }
-                        Err(error) => {
-                            tracing::warn!(error = %causes::causes(&error), attempt, retry_in_ms = pause.as_millis(), "command registration failed; retrying");
-                            tokio::time::sleep(pause).await;
-                            pause *= 2;
-                            attempt += 1;
-                        }
+                let registered = match registration::register(&ctx.http, guild, commands).await {
+                    Ok(registered) => registered,
+                    Err(error) => {
+                        let said = error.to_string();
+                        // `serve` stops with this error, which says it; `on_error` leaves a
+                        // setup error alone.
+                        let _ = started.send(Err(error));
+                        return Err(BotError::User(said));
                     }
                 };
                 // Discord's id of /tafl makes command names in messages clickable.
@@ -613,6 +612,10 @@ fn on_error(error: poise::FrameworkError<'_, Data, BotError>) -> poise::BoxFutur
             if let Err(error) = interaction.create_response(framework.serenity_context, response).await {
                 tracing::warn!(error = %causes::causes(&error), "could not answer an unknown command");
             }
+            return;
+        }
+        if let poise::FrameworkError::Setup { .. } = &error {
+            // Registration failed for good: `serve` stops with that error, which says why.
             return;
         }
         let Some(ctx) = error.ctx() else {
