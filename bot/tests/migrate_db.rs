@@ -165,7 +165,8 @@ async fn assert_same_rows(source: &Path, target: &str) -> Vec<(String, usize)> {
 /// games (rated, with rating changes and reviews, one reviewed), an imported one, games in
 /// progress with moves, a clock and an open offer, open and declined challenges, a posted
 /// board and challenge card, outbox items delivered, pending, retried and given up, personal
-/// and server settings, locales (a Russian server), and the scheduler's tick.
+/// and server settings, locales (a Russian server), the scheduler's tick, and a server given the
+/// commands as its own.
 async fn realistic_database() -> PathBuf {
     let path = temp_path("migrate-source");
     let host = Host::new(Db::open_file(&path).await.unwrap());
@@ -225,6 +226,8 @@ async fn realistic_database() -> PathBuf {
     // A process serving shards records their ticks; one server removed the bot.
     host.clone().with_shards(0, 1, 2).tick(NOW + 111).await.unwrap();
     host.server_left(7, NOW + 112).await.unwrap();
+    // The commands were registered in one server as its own (`DISCORD_GUILD_ID`).
+    host.commands_registered_in(PLACE.guild, NOW + 113).await.unwrap();
     host.db().pool().close().await;
     path
 }

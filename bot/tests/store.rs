@@ -31,6 +31,7 @@ async fn a_database_url_creates_a_migrated_file_in_wal_mode_with_foreign_keys() 
             "challenge_messages",
             "challenges",
             "games",
+            "guild_commands",
             "moves",
             "offers",
             "outbox",

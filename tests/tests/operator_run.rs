@@ -128,6 +128,37 @@ async fn sigterm_while_the_database_does_not_answer_stops_run_within_seconds() {
     assert!(status.is_some_and(|s| s.success()), "status {status:?}: {stderr}");
 }
 
+/// README: "while trying the bot out, set `DISCORD_GUILD_ID` to your server's id to register
+/// them there instantly". Unset afterwards (the bot goes global), the commands registered in
+/// that server are cleared there: left, its members saw `/tafl` twice, and after an upgrade the
+/// server's copy was the old one (its options no longer match: "unknown command").
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn going_global_after_trying_the_bot_in_one_server_removes_that_servers_commands() {
+    use tafl_e2e::fake_discord::GUILD;
+    use tafl_e2e::harness::TestBot;
+    let fake = FakeDiscord::start().await;
+    let dir = temp_dir("operator-guild-then-global");
+    let bot = TestBot::start_in(&fake, &dir, Some(GUILD));
+    fake.wait_until_ready().await;
+    bot.stop().await;
+    let before = fake.requests().len();
+    let bot = TestBot::start(&fake, &dir);
+    fake.wait_for("the global registration", |r| {
+        r.method == "PUT" && r.path.ends_with("/applications/1100000000000000001/commands")
+    })
+    .await;
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    bot.stop().await;
+    let guild_path = format!("/guilds/{GUILD}/commands");
+    let cleared = fake.requests()[before..].iter().any(|r| {
+        (r.method == "PUT"
+            && r.path.ends_with(&guild_path)
+            && r.json.as_ref().is_some_and(|j| j.as_array().is_some_and(Vec::is_empty)))
+            || (r.method == "DELETE" && r.path.contains(&guild_path))
+    });
+    assert!(cleared, "the commands registered in server {GUILD} were left there beside the global ones");
+}
+
 /// `DISCORD_GUILD_ID` naming a server the bot is not in (a typo, or the id of a channel or a
 /// user copied instead): Discord answers 403, which no retry changes, and the one sentence the
 /// operator reads names the likely cause and the variable, instead of blaming the token after
@@ -211,6 +242,62 @@ async fn sigterm_while_the_migrations_wait_for_a_lock_stops_run_within_seconds()
     let _ = watcher.close().await;
     assert!(took < Duration::from_secs(5), "stopped {took:?} after SIGTERM, status {status:?}: {stderr}");
     assert!(status.is_some_and(|s| s.success()), "status {status:?}: {stderr}");
+}
+
+/// `DISCORD_GUILD_ID` changed from one server to another: the first server's commands are
+/// cleared once, and a later global start clears only the second's.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn moving_the_commands_to_another_server_clears_them_in_the_first_once() {
+    use tafl_e2e::fake_discord::{GUILD, Recorded};
+    use tafl_e2e::harness::TestBot;
+    const OTHER: u64 = 1_600_000_000_000_000_077;
+    // A PUT of no commands to `guild`'s own.
+    let clearing = |guild: u64| {
+        let path = format!("/guilds/{guild}/commands");
+        move |r: &Recorded| {
+            r.method == "PUT"
+                && r.path.ends_with(&path)
+                && r.json.as_ref().is_some_and(|j| j.as_array().is_some_and(Vec::is_empty))
+        }
+    };
+    let registration = |guild: u64| {
+        let path = format!("/guilds/{guild}/commands");
+        move |r: &Recorded| r.method == "PUT" && r.path.ends_with(&path) && !clearing(guild)(r)
+    };
+    let cleared_in = |fake: &FakeDiscord, from: usize, guild: u64| {
+        fake.requests()[from..].iter().filter(|r| clearing(guild)(r)).count()
+    };
+    let fake = FakeDiscord::start().await;
+    let dir = temp_dir("operator-guild-to-guild");
+    let bot = TestBot::start_in(&fake, &dir, Some(GUILD));
+    fake.wait_until_ready().await;
+    bot.stop().await;
+    // Registered in the other server: the first one's commands are cleared.
+    let before = fake.requests().len();
+    let bot = TestBot::start_in(&fake, &dir, Some(OTHER));
+    fake.wait_for("the clearing", clearing(GUILD)).await;
+    bot.stop().await;
+    assert_eq!(cleared_in(&fake, before, GUILD), 1);
+    assert_eq!(cleared_in(&fake, before, OTHER), 0, "the server registered in keeps its commands");
+    // The same server again: nothing is left to clear.
+    let before = fake.requests().len();
+    let bot = TestBot::start_in(&fake, &dir, Some(OTHER));
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    while !fake.requests()[before..].iter().any(|r| registration(OTHER)(r)) {
+        assert!(std::time::Instant::now() < deadline, "the commands were never registered again");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    // What would clear the first server comes right after the registration.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    bot.stop().await;
+    assert_eq!(cleared_in(&fake, before, GUILD), 0, "cleared once, then forgotten");
+    // Global: only the other server's commands are left to clear.
+    let before = fake.requests().len();
+    let bot = TestBot::start(&fake, &dir);
+    fake.wait_for("the clearing", clearing(OTHER)).await;
+    bot.stop().await;
+    assert_eq!(cleared_in(&fake, before, OTHER), 1);
+    assert_eq!(cleared_in(&fake, before, GUILD), 0);
 }
 
 /// A Discord that cannot be reached is logged with the reason (here a refused connection),

@@ -439,7 +439,7 @@ fn failure(error: &BotError) -> Failure {
 
 /// Whether Discord refused a request for good: a client error other than 429 (no such channel,
 /// no permission, a bad request), which trying again cannot change.
-fn refused_for_good(error: &serenity::Error) -> bool {
+pub(super) fn refused_for_good(error: &serenity::Error) -> bool {
     matches!(error, serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(response))
         if response.status_code.is_client_error() && response.status_code != reqwest::StatusCode::TOO_MANY_REQUESTS)
 }

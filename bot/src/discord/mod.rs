@@ -240,7 +240,7 @@ fn framework(
         .setup(move |ctx, ready, framework| {
             Box::pin(async move {
                 let commands = poise::builtins::create_application_commands(&framework.options().commands);
-                let registered = match registration::register(&ctx.http, guild, commands).await {
+                let registered = match registration::register(&ctx.http, &data.host, guild, commands).await {
                     Ok(registered) => registered,
                     Err(error) => {
                         let said = error.to_string();

@@ -1,5 +1,15 @@
 //! Registering the slash commands: globally, or in one server as its own (`DISCORD_GUILD_ID`:
-//! instant, for trying the bot out).
+//! instant, for trying the bot out); and clearing the copies left in servers where they were
+//! registered before.
+//!
+//! Discord keeps a server's own commands until they are replaced, beside the global ones: a bot
+//! tried out in one server and then run globally showed `/tafl` twice there, the server's copy
+//! going stale with every upgrade ("unknown command"). So a server is recorded in the database
+//! before the commands are registered in it as its own (`guild_commands`), and each start, once
+//! its own registration succeeded, clears the commands of every recorded server other than the
+//! one it registered in, and forgets it. A clearing that fails for want of Discord is tried
+//! again at the next start; a server that refuses it (the bot is no longer there) is forgotten,
+//! since its commands went with the bot.
 
 use std::time::Duration;
 
@@ -7,6 +17,8 @@ use poise::serenity_prelude as serenity;
 
 use super::RunError;
 use super::causes::causes;
+use super::play::now;
+use crate::host::Host;
 
 /// Tries of command registration before the bot gives up, when Discord fails (a server error, no
 /// connection); a refusal (a 4xx) is not tried again.
@@ -15,12 +27,19 @@ pub const ATTEMPTS: u32 = 5;
 pub(super) const FIRST_PAUSE: Duration = Duration::from_millis(250);
 
 /// Registers `commands` in `guild` as its own, or globally, trying again with backoff while
-/// Discord fails. The commands as Discord registered them, or why the bot cannot start.
+/// Discord fails; then clears the commands left in other servers (see the module docs). The
+/// commands as Discord registered them, or why the bot cannot start.
 pub async fn register(
     http: &serenity::Http,
+    host: &Host,
     guild: Option<serenity::GuildId>,
     commands: Vec<serenity::CreateCommand>,
 ) -> Result<Vec<serenity::Command>, RunError> {
+    if let Some(guild) = guild
+        && let Err(error) = host.commands_registered_in(guild.get() as i64, now()).await
+    {
+        tracing::warn!(guild = guild.get(), %error, "cannot record the server given the commands; a later start without DISCORD_GUILD_ID cannot clear them there");
+    }
     let mut pause = FIRST_PAUSE;
     let mut attempt = 1;
     let registered = loop {
@@ -44,6 +63,7 @@ pub async fn register(
             }
         }
     };
+    clear_elsewhere(http, host, guild).await;
     Ok(registered)
 }
 
@@ -67,4 +87,42 @@ fn refused(error: &serenity::Error, guild: Option<serenity::GuildId>) -> Option<
         }
         _ => RunError::RegistrationRefused { last },
     })
+}
+
+/// Clears the commands of every recorded server other than `guild` (see the module docs).
+async fn clear_elsewhere(http: &serenity::Http, host: &Host, guild: Option<serenity::GuildId>) {
+    let recorded = match host.servers_with_own_commands().await {
+        Ok(recorded) => recorded,
+        Err(error) => {
+            tracing::warn!(%error, "cannot read the servers given the commands before; they are cleared at a later start");
+            return;
+        }
+    };
+    let here = guild.map(|g| g.get() as i64);
+    for id in recorded.into_iter().filter(|&id| Some(id) != here) {
+        let cleared = match u64::try_from(id) {
+            Ok(server) if server != 0 => {
+                serenity::GuildId::new(server).set_commands(http, Vec::new()).await.map(|_| ())
+            }
+            // A record no server can have: nothing to clear.
+            _ => Ok(()),
+        };
+        let forget = match cleared {
+            Ok(()) => {
+                tracing::info!(guild = id, "cleared the commands registered in this server before");
+                true
+            }
+            Err(error) if super::delivery::refused_for_good(&error) => {
+                tracing::info!(guild = id, error = %causes(&error), "the server of the commands registered before refused to clear them; the bot is no longer there");
+                true
+            }
+            Err(error) => {
+                tracing::warn!(guild = id, error = %causes(&error), "cannot clear the commands registered in this server before; trying again at the next start");
+                false
+            }
+        };
+        if forget && let Err(error) = host.commands_cleared_in(id).await {
+            tracing::warn!(guild = id, %error, "cannot forget a server whose commands were cleared; clearing them again at the next start");
+        }
+    }
 }

@@ -51,6 +51,7 @@ mod locales;
 pub mod outbox;
 mod presence;
 mod ratings;
+mod registration;
 pub mod review;
 pub mod scheduler;
 pub mod search_pool;

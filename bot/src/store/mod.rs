@@ -52,6 +52,7 @@
 
 pub mod challenges;
 pub mod games;
+pub mod guild_commands;
 pub mod messages;
 pub mod migrate;
 pub mod moves;
