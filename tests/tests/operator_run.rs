@@ -300,6 +300,33 @@ async fn moving_the_commands_to_another_server_clears_them_in_the_first_once() {
     assert_eq!(cleared_in(&fake, before, GUILD), 0);
 }
 
+/// `RUST_LOG=` (an environment file's empty line) is "not set": the bot's own info lines are
+/// logged as by default. Read as a filter, an empty value silenced everything but errors.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_empty_rust_log_logs_as_by_default() {
+    let fake = FakeDiscord::start().await;
+    let dir = temp_dir("operator-empty-rust-log");
+    let child = Command::new(BINARY)
+        .arg("run")
+        .env("DISCORD_TOKEN", "t")
+        .env("DATABASE_URL", format!("sqlite://{}", dir.join("tafl.db").display()))
+        .env("DISCORD_API_BASE", fake.api_base())
+        .env_remove("DISCORD_API_RESOLVE")
+        .env_remove("DISCORD_GUILD_ID")
+        .env("RUST_LOG", "")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    fake.wait_until_ready().await;
+    let _ = Command::new("kill").args(["-TERM", &child.id().to_string()]).status();
+    let (status, stderr) =
+        tokio::task::spawn_blocking(move || exit_within(child, Duration::from_secs(15))).await.unwrap();
+    assert!(status.is_some_and(|s| s.success()), "status {status:?}: {stderr}");
+    assert!(stderr.contains("commands registered"), "no info line: {stderr}");
+    assert!(stderr.contains("shutting down"), "no info line: {stderr}");
+}
+
 /// A Discord that cannot be reached is logged with the reason (here a refused connection),
 /// not only serenity's "Error while sending HTTP request.", which reads the same for a name that
 /// does not resolve, a refused connection, an untrusted certificate and a time-out.

@@ -32,6 +32,7 @@ use poise::CreateReply;
 
 use crate::present::Lang;
 use crate::present::text::{self, Refusal};
+use crate::printable::printable;
 pub use config::{Api, Config, ConfigError, ShardCount, Shards, Token};
 
 use crate::host::search_pool::SearchPool;
@@ -523,10 +524,31 @@ pub fn run_from_env() -> Result<(), RunError> {
     result
 }
 
-/// `RUST_LOG` decides; by default our own info lines and only warnings from the libraries.
-fn init_logging() {
+/// The log filter when `RUST_LOG` sets none: our own info lines and only warnings from the
+/// libraries.
+const DEFAULT_LOG: &str = "warn,tafl_bot=info";
+
+/// The log filter `RUST_LOG` (`value`) sets, and why it was not used when it could not be read.
+/// Unset, empty or blank is the default, as for the bot's own variables: `RUST_LOG=` in an
+/// environment file means "nothing set", and read as a filter it allowed nothing but errors.
+fn log_filter(value: Option<&str>) -> (tracing_subscriber::EnvFilter, Option<String>) {
     use tracing_subscriber::EnvFilter;
-    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("warn,tafl_bot=info"));
+    match value.map(str::trim).filter(|v| !v.is_empty()) {
+        None => (EnvFilter::new(DEFAULT_LOG), None),
+        Some(value) => match EnvFilter::builder().parse(value) {
+            Ok(filter) => (filter, None),
+            Err(error) => (
+                EnvFilter::new(DEFAULT_LOG),
+                Some(format!("RUST_LOG={} cannot be read ({error}); logging as by default", printable(value))),
+            ),
+        },
+    }
+}
+
+/// Logs to stderr, filtered as `RUST_LOG` says ([`log_filter`]).
+fn init_logging() {
+    let value = std::env::var("RUST_LOG").ok();
+    let (filter, unreadable) = log_filter(value.as_deref());
     // Colours only on a terminal: logs piped to a file or journald stay plain text.
     let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
     // A second initialisation (e.g. in a test process) keeps the first subscriber.
@@ -538,6 +560,9 @@ fn init_logging() {
         .with_writer(std::io::stderr)
         .log_internal_errors(false)
         .try_init();
+    if let Some(unreadable) = unreadable {
+        tracing::warn!("{unreadable}");
+    }
 }
 
 /// A future that completes on Ctrl-C, or on SIGTERM (what `docker stop` and systemd send).
@@ -661,6 +686,20 @@ mod tests {
     use crate::host::search_pool::SearchPool;
     use crate::host::{BotPlayer, Host};
     use crate::store::Db;
+
+    #[test]
+    fn an_empty_rust_log_is_the_default_filter() {
+        let default = super::log_filter(None).0.to_string();
+        for empty in ["", "  ", "\t"] {
+            let (filter, unreadable) = super::log_filter(Some(empty));
+            assert_eq!(filter.to_string(), default, "{empty:?}");
+            assert!(unreadable.is_none());
+        }
+        assert_eq!(super::log_filter(Some("debug")).0.to_string(), "debug");
+        let (filter, unreadable) = super::log_filter(Some("tafl_bot=loud"));
+        assert_eq!(filter.to_string(), default);
+        assert!(unreadable.is_some_and(|said| said.starts_with("RUST_LOG=tafl_bot=loud cannot be read")));
+    }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn the_bots_pictures_take_turns_and_a_persons_never_waits_for_them() {
