@@ -135,8 +135,9 @@ impl Shards {
     }
 }
 
-/// Everything `tafl-bot run` needs, read once at start-up.
-#[derive(Clone, Debug)]
+/// Everything `tafl-bot run` needs, read once at start-up. Its `Debug` shows neither the token
+/// nor a password of the database URL.
+#[derive(Clone)]
 pub struct Config {
     pub token: Token,
     /// The store's URL (`DATABASE_URL`, default [`store::DEFAULT_URL`]).
@@ -154,6 +155,22 @@ pub struct Config {
     /// The database pool's size and statement timeout (`DATABASE_MAX_CONNECTIONS`,
     /// `DATABASE_STATEMENT_TIMEOUT_MS`).
     pub pool: store::PoolSettings,
+}
+
+impl fmt::Debug for Config {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Config { token, database_url, guild_id, api, tick_interval, shards, health_addr, pool } = self;
+        f.debug_struct("Config")
+            .field("token", token)
+            .field("database_url", &store::redacted(database_url))
+            .field("guild_id", guild_id)
+            .field("api", api)
+            .field("tick_interval", tick_interval)
+            .field("shards", shards)
+            .field("health_addr", health_addr)
+            .field("pool", pool)
+            .finish()
+    }
 }
 
 /// A setting that cannot be used, in one sentence that says which variable to fix.
@@ -283,6 +300,16 @@ mod tests {
     fn the_token_never_shows_in_debug_output() {
         let config = config(&[("DISCORD_TOKEN", "very-secret-token")]).unwrap();
         assert!(!format!("{config:?}").contains("very-secret"));
+    }
+
+    #[test]
+    fn no_database_password_shows_in_debug_output() {
+        for url in ["postgres://tafl:hunter2@db/tafl", "postgres://tafl@db/tafl?sslmode=require&password=hunter2"] {
+            let config = config(&[("DISCORD_TOKEN", "t"), ("DATABASE_URL", url)]).unwrap();
+            let shown = format!("{config:?}");
+            assert!(!shown.contains("hunter2"), "{shown}");
+            assert!(shown.contains("db/tafl"), "the rest of the URL is shown: {shown}");
+        }
     }
 
     #[test]

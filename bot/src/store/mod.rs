@@ -230,6 +230,12 @@ pub enum OpenError {
         "it names no database file, and without one every game is lost when the bot stops; name a file, such as {DEFAULT_URL}"
     )]
     NoFile,
+    /// A password-like URL parameter this build does not read (`sslpassword`): sqlx would log
+    /// its value as an unknown parameter, and the connection would go on without it.
+    #[error(
+        "DATABASE_URL's {key} parameter is not one tafl-bot reads (its value is not shown); remove it, and give a password as password=… or in the URL's user part"
+    )]
+    UnreadSecret { key: String },
     #[error("{}", describe(.0))]
     Database(#[from] sqlx::Error),
 }
@@ -433,7 +439,12 @@ impl Db {
         match Backend::of_url(url) {
             Some(Backend::Sqlite) if sqlite_names_no_file(url) => Err(OpenError::NoFile),
             Some(Backend::Sqlite) => Db::open_sqlite(SqliteConnectOptions::from_str(url)?, settings).await,
-            Some(Backend::Postgres) => Db::open_postgres(url, settings).await,
+            Some(Backend::Postgres) => {
+                if let Some(key) = unread_secret(url) {
+                    return Err(OpenError::UnreadSecret { key });
+                }
+                Db::open_postgres(url, settings).await
+            }
             None => {
                 let scheme = url.split_once(':').map_or("", |(scheme, _)| scheme);
                 if scheme.trim().is_empty() {
@@ -723,8 +734,9 @@ fn pool_options(backend: Backend, max_connections: u32) -> AnyPoolOptions {
         .after_release(|conn, _| Box::pin(async move { reusable(conn).await }))
 }
 
-/// A database URL fit to show: its password (`postgres://user:secret@host/db`) replaced by
-/// `***`, and made printable.
+/// A database URL fit to show: its password (`postgres://user:secret@host/db`) and the values of
+/// password-like parameters (`?password=…`, which sqlx reads as libpq does, `sslpassword`,
+/// `passfile`…) replaced by `***`, and made printable.
 #[must_use]
 pub fn redacted(url: &str) -> String {
     let shown = match url.split_once("://") {
@@ -744,7 +756,64 @@ pub fn redacted(url: &str) -> String {
         }
         None => url.to_owned(),
     };
-    crate::printable::printable(&shown).into_owned()
+    crate::printable::printable(&without_secret_parameters(&shown)).into_owned()
+}
+
+/// `url` with the value of every password-like parameter after its `?` replaced by `***`.
+/// Everything after the `?` counts, `#` included: a password may hold one.
+fn without_secret_parameters(url: &str) -> String {
+    let Some((base, query)) = url.split_once('?') else { return url.to_owned() };
+    let parameters: Vec<String> = query
+        .split('&')
+        .map(|parameter| match parameter.split_once('=') {
+            Some((key, _)) if is_secret_key(key) => format!("{key}=***"),
+            _ => parameter.to_owned(),
+        })
+        .collect();
+    format!("{base}?{}", parameters.join("&"))
+}
+
+/// Whether a URL parameter's name (as written, percent-encoded or not) is password-like.
+fn is_secret_key(key: &str) -> bool {
+    let key = percent_decoded(key).to_ascii_lowercase();
+    ["pass", "secret", "token", "key"].iter().any(|word| key.contains(word))
+}
+
+/// `text` with `%XX` escapes and `+` decoded as a URL's query is (invalid escapes kept as written).
+fn percent_decoded(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |at: usize| bytes.get(at).and_then(|b| (*b as char).to_digit(16));
+        match bytes[i] {
+            b'%' if hex(i + 1).is_some() && hex(i + 2).is_some() => {
+                out.push((hex(i + 1).unwrap_or(0) * 16 + hex(i + 2).unwrap_or(0)) as u8);
+                i += 3;
+            }
+            b'+' => {
+                out.push(b' ');
+                i += 1;
+            }
+            byte => {
+                out.push(byte);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// The first password-like parameter of a `PostgreSQL` URL that sqlx does not read (it reads
+/// `password`, and `sslkey`, a file's path): sqlx would log the parameter with its value, and
+/// connect without it.
+fn unread_secret(url: &str) -> Option<String> {
+    let (_, query) = url.split_once('?')?;
+    query
+        .split('&')
+        .filter_map(|parameter| parameter.split_once('=').map(|(key, _)| key))
+        .find(|key| is_secret_key(key) && !matches!(percent_decoded(key).as_str(), "password" | "sslkey" | "ssl-key"))
+        .map(|key| crate::printable::printable(&crate::cli::shorten(key, 40)).into_owned())
 }
 
 /// Whether the database at `url` (as [`Db::open`] takes it; a file name opens as `SQLite`) holds
@@ -890,6 +959,25 @@ mod tests {
         // Any other I/O error is sqlx's own words.
         let io = sqlx::Error::Io(std::io::Error::from(std::io::ErrorKind::ConnectionRefused));
         assert_eq!(describe(&io), io.to_string());
+    }
+
+    #[test]
+    fn a_password_given_as_a_parameter_is_never_shown() {
+        assert_eq!(
+            redacted("postgres://tafl@db/tafl?sslmode=require&password=s3cret"),
+            "postgres://tafl@db/tafl?sslmode=require&password=***"
+        );
+        assert_eq!(
+            redacted("postgres://db/tafl?PassWord=a#b&sslpassword=c&passfile=/x&user=tafl"),
+            "postgres://db/tafl?PassWord=***&sslpassword=***&passfile=***&user=tafl"
+        );
+        // Percent-encoded names are read as sqlx reads them.
+        assert_eq!(redacted("postgres://db/tafl?pass%77ord=s3cret"), "postgres://db/tafl?pass%77ord=***");
+        // A '@' in a parameter's value is not user information, nor is what comes before it.
+        assert_eq!(redacted("postgres://db/tafl?password=x:y@z"), "postgres://db/tafl?password=***");
+        assert_eq!(redacted("postgres://u:p@db/tafl?password=q"), "postgres://u:***@db/tafl?password=***");
+        assert_eq!(unread_secret("postgres://db/tafl?password=a&sslkey=/k"), None);
+        assert_eq!(unread_secret("postgres://db/tafl?sslpassword=a").as_deref(), Some("sslpassword"));
     }
 
     #[test]
