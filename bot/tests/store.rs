@@ -181,6 +181,42 @@ async fn a_database_that_cannot_grow_refuses_with_the_disk_full_sentence_and_rec
     host.remember_user(&alice(), NOW).await.unwrap();
 }
 
+/// A database that takes no writes: `SQLite` answers `SQLITE_READONLY` (8) for a file it could
+/// open only read-only (root's after a restore, a read-only file system; here `query_only`, which
+/// answers the same), `PostgreSQL` 25006 `read_only_sql_transaction` on a standby after a
+/// failover (here `default_transaction_read_only`). Either was "Something went wrong on our side";
+/// both are the storage fault that says the disk could not be written.
+async fn a_database_that_takes_no_writes_is_told_as_a_disk_that_cannot_be_written(url: &str, read_only: &str) {
+    use tafl_bot::host::{StorageFault, User};
+    use tafl_bot::present::Lang;
+    use tafl_bot::present::text::host_error;
+    // One connection, so that the setting below holds for every query of the host.
+    let settings = store::PoolSettings { max_connections: 1, ..store::PoolSettings::default() };
+    let db = Db::open_with_settings(url, &settings).await.unwrap();
+    let pool = db.pool().clone();
+    let host = Host::new(db);
+    sqlx::query(sqlx::AssertSqlSafe(read_only)).execute(&pool).await.unwrap();
+    let refused = host.remember_user(&User::new(1000, "reader"), NOW).await.expect_err("nothing can be written");
+    assert_eq!(refused, HostError::Storage(StorageFault::Io));
+    assert_eq!(
+        host_error(&refused, Lang::discord(None)),
+        "The server could not write to its disk, so nothing was saved; try again later, and tell the bot's operator if it goes on."
+    );
+}
+
+#[tokio::test]
+async fn an_sqlite_database_that_takes_no_writes_is_told_as_a_disk_that_cannot_be_written() {
+    let url = format!("sqlite://{}", temp_path("read-only").display());
+    a_database_that_takes_no_writes_is_told_as_a_disk_that_cannot_be_written(&url, "PRAGMA query_only = ON").await;
+}
+
+#[tokio::test]
+async fn a_postgres_database_that_takes_no_writes_is_told_as_a_disk_that_cannot_be_written() {
+    let Some(database) = support::postgres::database().await else { return };
+    let read_only = "SET default_transaction_read_only = on";
+    a_database_that_takes_no_writes_is_told_as_a_disk_that_cannot_be_written(&database.url, read_only).await;
+}
+
 /// The migrations run without the bot's statement timeout, which bounds its own statements
 /// only: a database migrates even when every statement of the bot may take a millisecond,
 /// and may then not take longer.

@@ -212,6 +212,9 @@ impl StorageFault {
                 match &*code {
                     "40001" | "40P01" => Some(StorageFault::Conflict), // serialization_failure, deadlock_detected
                     "53100" => Some(StorageFault::DiskFull),
+                    // read_only_sql_transaction: a write on a server that takes none (a standby
+                    // after a failover, `default_transaction_read_only`): nothing can be written
+                    "25006" => Some(StorageFault::Io),
                     // query_canceled (the statement timeout), lock_not_available, too_many_connections…
                     "57014" | "55P03" => Some(StorageFault::Busy),
                     _ if code.starts_with("53") => Some(StorageFault::Busy),
@@ -226,9 +229,12 @@ impl StorageFault {
                 let code: i64 = db.code()?.parse().ok()?;
                 // https://www.sqlite.org/rescode.html: the primary code is the low byte.
                 match code & 0xff {
-                    13 => Some(StorageFault::DiskFull),     // SQLITE_FULL
-                    10 | 14 | 11 => Some(StorageFault::Io), // SQLITE_IOERR, SQLITE_CANTOPEN, SQLITE_CORRUPT
-                    5 | 6 => Some(StorageFault::Busy),      // SQLITE_BUSY, SQLITE_LOCKED
+                    13 => Some(StorageFault::DiskFull), // SQLITE_FULL
+                    // SQLITE_IOERR, SQLITE_CANTOPEN, SQLITE_CORRUPT, and SQLITE_READONLY (a file
+                    // or folder the bot may not write, a read-only file system): the disk cannot
+                    // be written
+                    10 | 14 | 11 | 8 => Some(StorageFault::Io),
+                    5 | 6 => Some(StorageFault::Busy), // SQLITE_BUSY, SQLITE_LOCKED
                     _ => None,
                 }
             }
