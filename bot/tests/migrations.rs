@@ -446,6 +446,40 @@ async fn backups_left_by_earlier_starts_do_not_pile_up() {
     pool.close().await;
 }
 
+/// The copy holds every game: a database readable by its owner alone (0600) got a copy anyone
+/// could read (`VACUUM INTO` creates its file with the default mode). And only older copies of
+/// the same version were removed, so every upgrade left one full copy for good: the newest
+/// `KEPT_BACKUPS` (3) are kept, whatever their versions.
+#[cfg(unix)]
+#[tokio::test]
+async fn a_backup_has_the_databases_permissions_and_only_the_newest_three_are_kept() {
+    use std::os::unix::fs::PermissionsExt;
+    let path = temp_path("backup-kept");
+    version_2_database(&path, 2).await;
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let name = path.file_name().unwrap().to_string_lossy().into_owned();
+    let beside = |suffix: &str| path.with_file_name(format!("{name}{suffix}"));
+    // Copies earlier upgrades left, oldest first.
+    for earlier in [".v0-backup-100", ".v1-backup-200", ".v1-backup-300", ".v2-backup-400", ".v1-backup-500"] {
+        std::fs::write(beside(earlier), b"an earlier upgrade's copy").unwrap();
+    }
+    Db::open_file(&path).await.unwrap().close().await;
+    let mut left: Vec<String> = std::fs::read_dir(path.parent().unwrap())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter_map(|found| found.strip_prefix(&format!("{name}.v")).map(str::to_owned))
+        .collect();
+    left.sort();
+    assert_eq!(tafl_bot::store::migrate::KEPT_BACKUPS, 3);
+    // This start's copy replaces the older one of its version (v2), and the oldest go.
+    assert_eq!(left.len(), 3, "{left:?}");
+    assert_eq!(left[..2], ["1-backup-300", "1-backup-500"], "{left:?}");
+    assert!(left[2].starts_with("2-backup-") && left[2] != "2-backup-400", "{left:?}");
+    let this = beside(&format!(".v{}", left[2]));
+    let mode = std::fs::metadata(&this).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600, "the copy of {} has mode {mode:o}", this.display());
+}
+
 /// The console refuses a Discord bot's database before it opens it: an older bot's database is
 /// neither migrated nor backed up (the bot would then refuse a schema from a newer binary).
 #[test]

@@ -30,7 +30,8 @@
 //! * **A backup comes first.** Before the first pending migration runs on a database that holds
 //!   games, `VACUUM INTO` writes a consistent copy beside the file
 //!   (`tafl.db.v5-backup-<unix time>`), through a temporary name, so a kill mid-copy never leaves
-//!   something that looks like a finished backup.
+//!   something that looks like a finished backup, with the database file's permissions; the
+//!   newest [`KEPT_BACKUPS`] copies are kept, older ones of any version removed.
 //! * **Two processes starting at once** are serialised by `BEGIN IMMEDIATE`; each re-reads the
 //!   record inside its transaction and skips a migration the other has just committed.
 
@@ -291,7 +292,11 @@ fn body_without_transaction_control(sql: &str) -> String {
 /// A start that is killed or fails part way (a full disk) tries again at the next start, maybe
 /// in a loop under a service manager: so a copy that failed is removed, as are the partial
 /// copies earlier attempts left, and a finished copy replaces the older ones of the same
-/// version. The backups never take more than one copy per version, plus the one being written.
+/// version. Of the whole copies, only the newest [`KEPT_BACKUPS`] are kept, whatever their
+/// versions: each upgrade would otherwise leave one full copy of the database for good.
+///
+/// The copy gets the database file's permissions: a database readable by its owner alone must
+/// not leave a copy of every game that anyone may read.
 async fn backup(conn: &mut SqliteConnection, version: i64) -> Result<(), MigrateError> {
     let has_games: bool =
         sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'games')")
@@ -316,6 +321,13 @@ async fn backup(conn: &mut SqliteConnection, version: i64) -> Result<(), Migrate
     for old in backups_of(&file, |_, time, partial| partial && time.saturating_add(ABANDONED_AFTER) < now) {
         let _ = std::fs::remove_file(old);
     }
+    // The copy holds every game: nobody may read it who may not read the database. `VACUUM INTO`
+    // creates its file with the default mode (world-readable under the usual umask), but writes
+    // into an empty file that exists, so the file is made first, with the database's permissions.
+    if let Err(error) = empty_file_like(&partial, &file) {
+        let _ = std::fs::remove_file(&partial);
+        return Err(MigrateError::Backup(sqlx::Error::Io(error)));
+    }
     let copied = sqlx::query("VACUUM INTO ?").bind(partial.to_string_lossy().into_owned()).execute(&mut *conn).await;
     if let Err(error) = copied {
         let _ = std::fs::remove_file(&partial);
@@ -330,8 +342,38 @@ async fn backup(conn: &mut SqliteConnection, version: i64) -> Result<(), Migrate
     for older in backups_of(&file, |of, time, partial| of == version && time < now && !partial) {
         let _ = std::fs::remove_file(older);
     }
+    // Each upgrade leaves a whole copy of the database: only the newest few are kept.
+    let mut whole: Vec<(u64, PathBuf)> = Vec::new();
+    for path in backups_of(&file, |_, _, partial| !partial) {
+        if let Some(time) = backup_time(&path) {
+            whole.push((time, path));
+        }
+    }
+    whole.sort_by(|a, b| b.cmp(a));
+    for (time, older) in whole.into_iter().skip(KEPT_BACKUPS) {
+        if time < now {
+            let _ = std::fs::remove_file(older);
+        }
+    }
     tracing::info!(backup = %target.display(), games, "backed up the database before migrating it");
     Ok(())
+}
+
+/// How many whole backups (of any versions) are kept beside a database: the newest ones, this
+/// start's included.
+pub const KEPT_BACKUPS: usize = 3;
+
+/// Creates `path` empty, with the permissions of `like` (which the process's umask does not
+/// narrow, as it would a mode given at creation).
+fn empty_file_like(path: &Path, like: &Path) -> std::io::Result<()> {
+    let permissions = std::fs::metadata(like)?.permissions();
+    let created = std::fs::OpenOptions::new().write(true).create_new(true).open(path)?;
+    created.set_permissions(permissions)
+}
+
+/// The unix time in a backup's name (`tafl.db.v5-backup-<time>`).
+fn backup_time(path: &Path) -> Option<u64> {
+    path.file_name()?.to_str()?.rsplit_once("-backup-")?.1.parse().ok()
 }
 
 /// How old (in seconds, by its name) a partial copy must be to be taken for one a killed or
