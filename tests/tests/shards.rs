@@ -6,9 +6,11 @@
 //! write and whose outbox lanes each process claims for itself: that is `PostgreSQL` (lanes are
 //! claimed with a lease, see `bot/src/host/outbox.rs`; eight hosts sharing one database are
 //! tested in `bot/tests/many_hosts.rs`). Every process on one `SQLite` file has the same claim
-//! id, so two of them would both deliver every outbox item. The last test runs two `tafl-bot run`
-//! processes on one throwaway `PostgreSQL` database (`tests/src/postgres.rs`; skipped with one
-//! line without `PostgreSQL`, unless `CI=true`), kills one mid-run and restarts it.
+//! id, so two of them would both deliver every outbox item; `run` refuses a part of the shards on
+//! `SQLite`. The tests of a process serving part of the
+//! shards, and the last test, which runs two `tafl-bot run` processes, kills one mid-run and
+//! restarts it, use throwaway `PostgreSQL` databases (`tests/src/postgres.rs`; skipped with one
+//! line without `PostgreSQL`, unless `CI=true`).
 
 #![cfg(unix)]
 
@@ -171,6 +173,8 @@ async fn one_process_serving_shards_0_and_1_of_2_plays_games_in_guilds_on_both_s
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_process_serving_shard_0_of_2_never_receives_the_interactions_of_shard_1() {
+    // Shard 1 would be another process's: several processes share a PostgreSQL database.
+    let Some(db) = tafl_e2e::postgres::database().await else { return };
     let fake = FakeDiscord::start_tls().await;
     // DISCORD_SHARD_COUNT=auto follows GET /gateway/bot.
     fake.set_shard_count(2);
@@ -181,7 +185,12 @@ async fn a_process_serving_shard_0_of_2_never_receives_the_interactions_of_shard
         Path::new(BINARY),
         &fake,
         &dir,
-        &[("DISCORD_SHARDS", "0"), ("DISCORD_SHARD_COUNT", "auto"), ("TAFL_HEALTH_ADDR", &health_text)],
+        &[
+            ("DATABASE_URL", db.url.as_str()),
+            ("DISCORD_SHARDS", "0"),
+            ("DISCORD_SHARD_COUNT", "auto"),
+            ("TAFL_HEALTH_ADDR", &health_text),
+        ],
     );
     fake.wait_until_ready().await;
     fake.wait_for_shards(&[(0, 2)]).await;
@@ -255,13 +264,25 @@ async fn shard_ranges_outside_the_count_stop_run_with_one_sentence() {
         fixed.1,
         "error: DISCORD_SHARDS=1-2 names shards beyond DISCORD_SHARD_COUNT=2; shards are numbered from 0 to 1"
     );
-    let auto = run_refused(&fake, &dir, &[("DISCORD_SHARDS", "2-3"), ("DISCORD_SHARD_COUNT", "auto")]);
-    assert_eq!(auto.0, Some(1));
+    // A part of the shards leaves the others to other processes, which an SQLite file cannot
+    // serve: refused before anything connects.
+    let on_sqlite = run_refused(&fake, &dir, &[("DISCORD_SHARDS", "2-3"), ("DISCORD_SHARD_COUNT", "auto")]);
+    assert_eq!(on_sqlite.0, Some(1));
     assert!(
-        auto.1.starts_with("error: DISCORD_SHARDS=2-3 names shards beyond the 2 shards Discord recommends"),
+        on_sqlite.1.starts_with("error: DISCORD_SHARDS leaves the other shards to other processes"),
         "{}",
-        auto.1
+        on_sqlite.1
     );
+    if let Some(db) = tafl_e2e::postgres::database().await {
+        let env = [("DATABASE_URL", db.url.as_str()), ("DISCORD_SHARDS", "2-3"), ("DISCORD_SHARD_COUNT", "auto")];
+        let auto = run_refused(&fake, &dir, &env);
+        assert_eq!(auto.0, Some(1));
+        assert!(
+            auto.1.starts_with("error: DISCORD_SHARDS=2-3 names shards beyond the 2 shards Discord recommends"),
+            "{}",
+            auto.1
+        );
+    }
     let busy = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let busy_addr = busy.local_addr().unwrap().to_string();
     let health = run_refused(&fake, &dir, &[("TAFL_HEALTH_ADDR", &busy_addr)]);

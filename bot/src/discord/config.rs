@@ -86,6 +86,25 @@ impl Shards {
         Ok(first..=last)
     }
 
+    /// Refuses a part of the shards on `SQLite`: the others would be served by other processes,
+    /// and an `SQLite` file is served by one process (see [`crate::store::file`]); on files of
+    /// their own, each process would keep its own players, ratings and settings. All of them
+    /// (`DISCORD_SHARD_COUNT` alone, or a range from the first to the last) is one process.
+    fn check_one_process(&self) -> Result<(), ConfigError> {
+        let every = match (self.range, self.count) {
+            (None, _) => true,
+            (Some((first, last)), ShardCount::Fixed(count)) => first == 0 && last + 1 == count,
+            (Some(_), ShardCount::Auto) => false,
+        };
+        if every {
+            return Ok(());
+        }
+        Err(ConfigError(
+            "DISCORD_SHARDS leaves the other shards to other processes, but an SQLite DATABASE_URL is served by one process; unset DISCORD_SHARDS to serve every shard here, or move to a PostgreSQL database that several processes share"
+                .to_owned(),
+        ))
+    }
+
     /// Reads `DISCORD_SHARDS` (`A-B` or `A`) and `DISCORD_SHARD_COUNT` (a number or `auto`):
     /// `None` when neither is set (one shard, as before); the whole count when only the count is.
     fn from_vars(shards: Option<String>, count: Option<String>) -> Result<Option<Shards>, ConfigError> {
@@ -234,6 +253,11 @@ impl Config {
         };
         let tick_interval = crate::host::scheduler::TICK_INTERVAL;
         let shards = Shards::from_vars(var("DISCORD_SHARDS"), var("DISCORD_SHARD_COUNT"))?;
+        if let Some(shards) = &shards
+            && store::Backend::of_url(&database_url) == Some(store::Backend::Sqlite)
+        {
+            shards.check_one_process()?;
+        }
         let health_addr = match var("TAFL_HEALTH_ADDR") {
             None => None,
             Some(text) => Some(text.parse::<SocketAddr>().map_err(|_| {
@@ -313,9 +337,40 @@ mod tests {
     }
 
     #[test]
+    fn on_sqlite_one_process_serves_every_shard() {
+        let shards = |url: &str, vars: &[(&str, &str)]| {
+            let mut all = vec![("DISCORD_TOKEN", "t"), ("DATABASE_URL", url)];
+            all.extend_from_slice(vars);
+            config(&all).map(|c| c.shards)
+        };
+        for vars in [
+            &[("DISCORD_SHARDS", "0"), ("DISCORD_SHARD_COUNT", "2")][..],
+            &[("DISCORD_SHARDS", "1-3"), ("DISCORD_SHARD_COUNT", "4")][..],
+            &[("DISCORD_SHARDS", "0-1"), ("DISCORD_SHARD_COUNT", "auto")][..],
+        ] {
+            let error = shards("sqlite://tafl.db", vars).unwrap_err().to_string();
+            assert!(
+                error.starts_with("DISCORD_SHARDS leaves the other shards to other processes"),
+                "{vars:?}: {error}"
+            );
+            assert!(!error.contains('\n'), "{error}");
+            assert!(shards("postgres://tafl@db/tafl", vars).is_ok(), "{vars:?} on PostgreSQL");
+        }
+        // Every shard in this one process.
+        for vars in [
+            &[("DISCORD_SHARD_COUNT", "2")][..],
+            &[("DISCORD_SHARD_COUNT", "auto")][..],
+            &[("DISCORD_SHARDS", "0-1"), ("DISCORD_SHARD_COUNT", "2")][..],
+        ] {
+            assert!(shards("sqlite://tafl.db", vars).is_ok(), "{vars:?}");
+        }
+    }
+
+    #[test]
     fn shard_ranges_are_read_with_their_count() {
         let shards = |vars: &[(&str, &str)]| {
-            let mut all = vec![("DISCORD_TOKEN", "t")];
+            // Several processes share a PostgreSQL database (on SQLite, see below).
+            let mut all = vec![("DISCORD_TOKEN", "t"), ("DATABASE_URL", "postgres://tafl@db/tafl")];
             all.extend_from_slice(vars);
             config(&all).map(|c| c.shards)
         };
