@@ -104,3 +104,52 @@ fn a_password_given_as_a_url_parameter_is_never_printed() {
         assert!(!stderr.contains("hunter2"), "{args:?}: the password is printed: {stderr}");
     }
 }
+
+/// The binary a server owner installs documented none of the variables `run` reads: `tafl-bot
+/// run --help` said only "Connect to Discord (`DISCORD_TOKEN`)…". `DATABASE_URL`, and its
+/// default (a file `tafl.db` in the working directory), are in the help.
+#[test]
+fn run_help_names_where_the_games_are_kept() {
+    let output = Command::new(BINARY).args(["run", "--help"]).output().unwrap();
+    let help = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{help}");
+    for said in ["DATABASE_URL", "sqlite://tafl.db", "working directory", "sqlite:///", "TAFL_HEALTH_ADDR"] {
+        assert!(help.contains(said), "{said}: {help}");
+    }
+}
+
+/// `DATABASE_URL=/var/lib/tafl/tafl.db`, a plain path (which `tafl-bot local --db` takes), was
+/// answered with "starts with no kind of database before its colon": there is no colon.
+#[test]
+fn a_plain_path_as_database_url_is_told_how_to_write_it() {
+    let dir = temp_dir("plain-path");
+    let (status, stderr) =
+        exit_within(run_with_database("/var/lib/tafl/tafl.db", &dir).spawn().unwrap(), Duration::from_secs(20));
+    let said = refusal(status, &stderr);
+    assert_eq!(
+        said,
+        "error: DATABASE_URL /var/lib/tafl/tafl.db is a file name, not a URL; write it as sqlite:///var/lib/tafl/tafl.db"
+    );
+}
+
+/// `sqlite://var/lib/tafl/tafl.db` (two slashes: a path relative to the working directory, meant
+/// absolute) whose folder is missing there: the sentence says where it was looked for, and how
+/// to write an absolute path.
+#[test]
+fn a_relative_sqlite_path_whose_folder_is_missing_suggests_three_slashes() {
+    let dir = temp_dir("relative-path");
+    let (status, stderr) =
+        exit_within(run_with_database("sqlite://var/lib/tafl/tafl.db", &dir).spawn().unwrap(), Duration::from_secs(20));
+    let said = refusal(status, &stderr);
+    let working = std::fs::canonicalize(&dir).unwrap();
+    assert_eq!(
+        said,
+        format!(
+            "error: cannot open the database sqlite://var/lib/tafl/tafl.db: its folder var/lib/tafl does not exist in \
+             the working directory {} (a path after sqlite:// is relative to it; an absolute one takes three slashes, \
+             as in sqlite:///var/lib/tafl/tafl.db); create the folder, or name a file in a folder that does exist",
+            working.display()
+        )
+    );
+    assert!(!dir.join("var").exists(), "nothing is created");
+}

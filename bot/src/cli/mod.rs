@@ -52,11 +52,27 @@ pub enum Command {
     /// Play in the terminal without Discord: the same commands, the same game host.
     Local(crate::local::LocalArgs),
     /// Connect to Discord (`DISCORD_TOKEN`) and serve the slash commands until Ctrl-C or SIGTERM.
+    #[command(after_help = RUN_ENVIRONMENT)]
     Run,
     /// Copy every table of an SQLite database into a new, empty PostgreSQL one, in one
     /// transaction, and check every table's count.
     MigrateDb(migrate_db::MigrateDbArgs),
 }
+
+/// The end of `tafl-bot run --help`: the variables `run` reads. The README says more of each.
+const RUN_ENVIRONMENT: &str = "\
+Settings come from the environment:
+  DISCORD_TOKEN       the bot's token (required)
+  DATABASE_URL        where the games are kept: sqlite://FILE or postgres://USER@HOST/DATABASE;
+                      default sqlite://tafl.db, a file tafl.db in the working directory
+                      (sqlite:///var/lib/tafl/tafl.db, with three slashes, for an absolute path)
+  DISCORD_GUILD_ID    register the commands in this server only, instantly (for trying it out)
+  DISCORD_SHARD_COUNT, DISCORD_SHARDS
+                      gateway shards in all, and those this process serves (see the README)
+  TAFL_HEALTH_ADDR    serve GET /healthz on this address, e.g. 127.0.0.1:8080
+  DATABASE_MAX_CONNECTIONS, DATABASE_STATEMENT_TIMEOUT_MS
+                      the database pools' size (default 4) and a statement's time limit (10000 ms)
+  RUST_LOG            the log level (default: the bot's info lines, libraries' warnings)";
 
 /// Why a subcommand failed. Each variant is reported as one sentence on stderr.
 #[derive(Debug, thiserror::Error)]

@@ -215,6 +215,9 @@ impl Config {
             )
         })?;
         let database_url = var("DATABASE_URL").unwrap_or_else(|| store::DEFAULT_URL.to_owned());
+        if let Some(error) = store::plain_path(&database_url) {
+            return Err(ConfigError(error.to_string()));
+        }
         let guild_id = match var("DISCORD_GUILD_ID") {
             None => None,
             Some(text) => match text.parse::<u64>() {
@@ -334,6 +337,17 @@ mod tests {
             assert!(!shown.contains("hunter2"), "{shown}");
             assert!(shown.contains("db/tafl"), "the rest of the URL is shown: {shown}");
         }
+    }
+
+    #[test]
+    fn a_file_name_as_database_url_is_told_how_to_write_it() {
+        let error = config(&[("DISCORD_TOKEN", "t"), ("DATABASE_URL", "/var/lib/tafl/tafl.db")]).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "DATABASE_URL /var/lib/tafl/tafl.db is a file name, not a URL; write it as sqlite:///var/lib/tafl/tafl.db"
+        );
+        let error = config(&[("DISCORD_TOKEN", "t"), ("DATABASE_URL", "tafl.db")]).unwrap_err();
+        assert!(error.to_string().ends_with("write it as sqlite://tafl.db"), "{error}");
     }
 
     #[test]

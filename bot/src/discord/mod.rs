@@ -333,6 +333,7 @@ pub async fn serve(config: Config, shutdown: impl Future<Output = ()> + Send + '
         }
         source => RunError::Database { url: crate::store::redacted(&config.database_url), source },
     })?;
+    tracing::info!(database = %crate::store::location(&config.database_url), "opened the database");
     // A bad token would otherwise be retried forever by serenity's gateway loop: ask once, and
     // stop with one sentence on a 401. Any other failure (Discord unreachable) is left to the
     // retries below.

@@ -209,7 +209,7 @@ async fn open(path: &Path, lang: Lang) -> Result<Db, CliError> {
         // for a session whose stderr is read by a program.
         tracing::info!(error = %e, db = %name, "cannot open the database");
         let sentence = match &e {
-            crate::store::OpenError::NoFolder { folder } => {
+            crate::store::OpenError::NoFolder { folder, .. } => {
                 tr!(lang, "console-db-no-folder", name = name, folder = folder.display().to_string())
             }
             crate::store::OpenError::IsFolder { instead } => {

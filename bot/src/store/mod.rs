@@ -51,6 +51,7 @@
 //! snapshot for several reads. Migrations are `postgres::MIGRATOR`'s.
 
 pub mod challenges;
+pub mod file;
 pub mod games;
 pub mod guild_commands;
 pub mod messages;
@@ -212,13 +213,22 @@ pub enum OpenError {
         "DATABASE_URL starts with no kind of database before its colon; use sqlite://FILE (e.g. {DEFAULT_URL}) or postgres://USER@HOST/DATABASE"
     )]
     NoScheme,
+    /// A file name where a URL belongs (`/var/lib/tafl/tafl.db`, which `local --db` takes):
+    /// `url` is the `SQLite` URL of that file.
+    #[error("DATABASE_URL {path} is a file name, not a URL; write it as {url}")]
+    PlainPath { path: String, url: String },
     /// The migrations of either backend (see [`postgres::migrate`]).
     #[error("{0}")]
     Migrate(#[from] migrate::MigrateError),
     /// `SQLite` creates a missing file, not a missing folder, and says only "unable to open
     /// database file".
-    #[error("its folder {} does not exist; create it, or name a file in a folder that does", folder.display())]
-    NoFolder { folder: std::path::PathBuf },
+    #[error("{}", no_folder(folder, absolute.as_deref()))]
+    NoFolder {
+        folder: std::path::PathBuf,
+        /// For a relative path in a URL (`sqlite://var/lib/tafl/tafl.db`, whose folder is looked
+        /// for in the working directory): the URL of the absolute path that was perhaps meant.
+        absolute: Option<String>,
+    },
     /// The same "unable to open database file" for a folder named as the database; `instead` is
     /// a file in it to name.
     #[error("it is a folder, not a database file; name a file in it, such as {}", instead.display())]
@@ -238,6 +248,20 @@ pub enum OpenError {
     UnreadSecret { key: String },
     #[error("{}", describe(.0))]
     Database(#[from] sqlx::Error),
+}
+
+/// [`OpenError::NoFolder`]'s sentence.
+fn no_folder(folder: &std::path::Path, absolute: Option<&str>) -> String {
+    match absolute {
+        Some(url) => format!(
+            "its folder {} does not exist in the working directory {} (a path after sqlite:// is relative to it; an absolute one takes three slashes, as in {url}); create the folder, or name a file in a folder that does exist",
+            folder.display(),
+            std::env::current_dir().unwrap_or_default().display()
+        ),
+        None => {
+            format!("its folder {} does not exist; create it, or name a file in a folder that does", folder.display())
+        }
+    }
 }
 
 /// A database error in the words of a sentence shown to people (an operator starting the bot,
@@ -438,7 +462,16 @@ impl Db {
     pub async fn open_with_settings(url: &str, settings: &PoolSettings) -> Result<Db, OpenError> {
         match Backend::of_url(url) {
             Some(Backend::Sqlite) if sqlite_names_no_file(url) => Err(OpenError::NoFile),
-            Some(Backend::Sqlite) => Db::open_sqlite(SqliteConnectOptions::from_str(url)?, settings).await,
+            Some(Backend::Sqlite) => match Db::open_sqlite(SqliteConnectOptions::from_str(url)?, settings).await {
+                // A path meant relative says so (`./data/tafl.db`); `sqlite://var/lib/…` may be
+                // an absolute one written with two slashes.
+                Err(OpenError::NoFolder { folder, absolute: None })
+                    if folder.is_relative() && !folder.starts_with(".") && !folder.starts_with("..") =>
+                {
+                    Err(OpenError::NoFolder { absolute: Some(three_slashes(url)), folder })
+                }
+                opened => opened,
+            },
             Some(Backend::Postgres) => {
                 if let Some(key) = unread_secret(url) {
                     return Err(OpenError::UnreadSecret { key });
@@ -446,6 +479,9 @@ impl Db {
                 Db::open_postgres(url, settings).await
             }
             None => {
+                if let Some(error) = plain_path(url) {
+                    return Err(error);
+                }
                 let scheme = url.split_once(':').map_or("", |(scheme, _)| scheme);
                 if scheme.trim().is_empty() {
                     return Err(OpenError::NoScheme);
@@ -487,7 +523,9 @@ impl Db {
                 let file = options.get_filename();
                 let folder = file.parent().filter(|folder| !folder.as_os_str().is_empty());
                 return Err(match folder {
-                    Some(folder) if !folder.is_dir() => OpenError::NoFolder { folder: folder.to_owned() },
+                    Some(folder) if !folder.is_dir() => {
+                        OpenError::NoFolder { folder: folder.to_owned(), absolute: None }
+                    }
                     _ if file.is_dir() => OpenError::IsFolder { instead: file.join("tafl.db") },
                     _ => error.into(),
                 });
@@ -816,6 +854,35 @@ fn unread_secret(url: &str) -> Option<String> {
         .map(|key| crate::printable::printable(&crate::cli::shorten(key, 40)).into_owned())
 }
 
+/// [`OpenError::PlainPath`] for a `DATABASE_URL` that is a file name: no colon at all
+/// (`/var/lib/tafl/tafl.db`, `tafl.db`).
+#[must_use]
+pub fn plain_path(url: &str) -> Option<OpenError> {
+    if url.contains(':') || url.trim().is_empty() {
+        return None;
+    }
+    let path = crate::printable::printable(url).into_owned();
+    Some(OpenError::PlainPath { url: format!("sqlite://{}", encoded_file_name(url)), path })
+}
+
+/// The URL with three slashes for a relative `SQLite` URL (`sqlite://var/lib/tafl/tafl.db` or
+/// `sqlite:var/…`): the absolute path that was perhaps meant.
+fn three_slashes(url: &str) -> String {
+    let rest = url.split_once(':').map_or(url, |(_, rest)| rest);
+    let shown = format!("sqlite:///{}", rest.trim_start_matches('/'));
+    crate::printable::printable(&shown).into_owned()
+}
+
+/// Where the database of `url` is, for the log line at start-up: the URL as shown (see
+/// [`redacted`]) and, for an `SQLite` file, its absolute path.
+#[must_use]
+pub fn location(url: &str) -> String {
+    match file::sqlite_file(url) {
+        Some(path) => format!("{} (the file {})", redacted(url), file::absolute(&path).display()),
+        None => redacted(url),
+    }
+}
+
 /// Whether the database at `url` (as [`Db::open`] takes it; a file name opens as `SQLite`) holds
 /// a Discord bot's games, challenges or servers (see [`scheduler::holds_discord`]), read as it is:
 /// nothing is created or migrated, so that a tool that must not use such a database (the
@@ -892,7 +959,12 @@ fn asks_for_memory(params: &str) -> bool {
 /// The `Any` driver's URL of the `SQLite` file `filename`. `SQLite` percent-decodes the file
 /// name, so the characters a URL would read otherwise (`%`, `?`, `#`) are encoded.
 fn sqlite_url(filename: &str) -> String {
-    let mut url = String::from("sqlite:");
+    format!("sqlite:{}?mode=rwc", encoded_file_name(filename))
+}
+
+/// A file name as it is written in an `SQLite` URL (see [`sqlite_url`]).
+fn encoded_file_name(filename: &str) -> String {
+    let mut url = String::new();
     for c in filename.chars() {
         match c {
             '%' => url.push_str("%25"),
@@ -901,7 +973,6 @@ fn sqlite_url(filename: &str) -> String {
             c => url.push(c),
         }
     }
-    url.push_str("?mode=rwc");
     url
 }
 
