@@ -1,9 +1,16 @@
-//! `tafl-bot run` and its database, as the operator who starts it meets them: what it says
-//! about where the games are kept, and that no password is printed.
+//! `tafl-bot run` and its database, as the operator who starts it meets them: a file or
+//! folder it cannot write, a full disk, what it says about where the games are kept, and that no
+//! password is printed.
+//!
+//! The tests of files the bot may not write start it as `nobody` (uid 65534), which only root
+//! can do: without root they are skipped with one line, except under `CI=true` (CI runs as
+//! root), where they fail rather than pass without testing anything.
 
 #![cfg(unix)]
 
 use std::io::Read;
+use std::os::unix::fs::PermissionsExt;
+use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
@@ -11,6 +18,9 @@ use std::time::Duration;
 use tafl_e2e::harness::temp_dir;
 
 const BINARY: &str = env!("CARGO_BIN_EXE_tafl-bot-e2e");
+
+/// The user the tests of unwritable files run the bot as.
+const NOBODY: u32 = 65_534;
 
 /// Waits (at most `limit`) for `child` to exit; its status and stderr (None: still running,
 /// killed).
@@ -46,6 +56,15 @@ fn run_with_database(url: &str, dir: &Path) -> Command {
     command
 }
 
+/// [`run_with_database`] with a file-size limit of 4 KB (one page of the database), as on a full
+/// disk: writes past it fail (SIGXFSZ ignored, as servers run).
+fn run_on_a_full_disk(url: &str, dir: &Path) -> Command {
+    let mut command = Command::new("sh");
+    command.args(["-c", "trap '' XFSZ; exec prlimit --fsize=4096 -- \"$0\" run", BINARY]);
+    with_database(&mut command, url, dir);
+    command
+}
+
 /// The environment of [`run_with_database`].
 fn with_database(command: &mut Command, url: &str, dir: &Path) {
     command
@@ -70,6 +89,34 @@ fn refusal(status: Option<std::process::ExitStatus>, stderr: &str) -> String {
     let last = stderr.lines().last().unwrap_or_default().to_owned();
     assert!(last.starts_with("error: "), "{stderr}");
     last
+}
+
+/// Whether this process may start others as another user; `false` (after saying so) when the
+/// test is to be skipped. Under `CI=true` a missing root fails the test instead.
+fn root_or_skip() -> bool {
+    use std::os::unix::fs::MetadataExt;
+    // The owner of /proc/self is the process's effective user.
+    if std::fs::metadata("/proc/self").is_ok_and(|m| m.uid() == 0) {
+        return true;
+    }
+    let ci = std::env::var("CI").is_ok_and(|v| v.eq_ignore_ascii_case("true") || v == "1");
+    assert!(!ci, "CI=true: this test starts the bot as another user, which needs root (CI runs as root)");
+    eprintln!("skipped: needs root, to start the bot as a user who may not write its files");
+    false
+}
+
+/// A scratch folder every user may enter (the bot runs as `nobody` in it), removed by the caller.
+fn shared_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("tafl-e2e-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+    dir
+}
+
+/// Creates and migrates an `SQLite` database at `db`, as root would (a restore, a `sudo cp`).
+async fn make_database(db: &Path) {
+    tafl_bot::store::Db::open(&format!("sqlite://{}", db.display())).await.unwrap().close().await;
 }
 
 /// README: "a password is never printed". `postgres://…?password=…` is a form sqlx accepts (as
@@ -103,6 +150,117 @@ fn a_password_given_as_a_url_parameter_is_never_printed() {
         assert_eq!(output.status.code(), Some(1), "{args:?}: {stderr}");
         assert!(!stderr.contains("hunter2"), "{args:?}: the password is printed: {stderr}");
     }
+}
+
+/// A database file the bot's user cannot write (owned by root after a restore or a `sudo cp`):
+/// `SQLite` opened it read-only without a word, the bot served, every change a player made failed
+/// as "Something went wrong on our side", and `/healthz` said "ok". It stops at start-up with one
+/// sentence naming the file and the cause.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_database_file_the_bot_cannot_write_stops_run_at_start_up() {
+    if !root_or_skip() {
+        return;
+    }
+    let dir = shared_dir("unwritable-file");
+    let db = dir.join("tafl.db");
+    make_database(&db).await;
+    // The folder is the bot's to write (its lock, its -wal and -shm files); the file is not.
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o777)).unwrap();
+    std::fs::set_permissions(&db, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let mut run = run_with_database(&format!("sqlite://{}", db.display()), &dir);
+    run.uid(NOBODY).gid(NOBODY);
+    let (status, stderr) =
+        tokio::task::spawn_blocking(move || exit_within(run.spawn().unwrap(), Duration::from_secs(20))).await.unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(status.is_some(), "the bot serves on a database it cannot write; its log:\n{stderr}");
+    let said = refusal(status, &stderr);
+    assert!(
+        said.starts_with(&format!(
+            "error: cannot open the database sqlite://{}: the file {} cannot be written, so no game could be saved: \
+             its permissions do not let the user tafl-bot runs as write it",
+            db.display(),
+            db.display()
+        )),
+        "{said}"
+    );
+}
+
+/// `SQLite` says "unable to open database file" (14) for a new database in a folder the bot may
+/// not write, and "attempt to write a readonly database" (1544) for a writable file in such a
+/// folder, whose -wal and -shm files it cannot create: each is one sentence naming the folder
+/// and the cause, from `run` and from the console alike.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_folder_the_bot_cannot_write_stops_run_at_start_up() {
+    if !root_or_skip() {
+        return;
+    }
+    let dir = shared_dir("unwritable-folder");
+    let db = dir.join("tafl.db");
+    let url = format!("sqlite://{}", db.display());
+    let said_of = |url: &str| {
+        let mut run = run_with_database(url, &dir);
+        run.uid(NOBODY).gid(NOBODY);
+        let (status, stderr) = exit_within(run.spawn().unwrap(), Duration::from_secs(20));
+        refusal(status, &stderr)
+    };
+    let cause = format!(
+        "the folder {} cannot be written, and SQLite creates the database and its -wal and -shm files there: \
+         its permissions do not let the user tafl-bot runs as write it",
+        dir.display()
+    );
+    // A fresh start.
+    let said = said_of(&url);
+    assert!(said.starts_with(&format!("error: cannot open the database {url}: {cause}")), "{said}");
+    assert!(!db.exists());
+    // A database the bot may write, in a folder where SQLite cannot make its -wal and -shm files
+    // (1544), to `run` and to the console.
+    make_database(&db).await;
+    std::fs::set_permissions(&db, std::fs::Permissions::from_mode(0o666)).unwrap();
+    let said = said_of(&url);
+    assert!(said.starts_with(&format!("error: cannot open the database {url}: {cause}")), "{said}");
+    let console = Command::new(BINARY)
+        .args(["local", "--no-png", "--lang", "en", "--db"])
+        .arg(&db)
+        .current_dir(&dir)
+        .uid(NOBODY)
+        .gid(NOBODY)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let console_said = String::from_utf8_lossy(&console.stderr).into_owned();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(console.status.code(), Some(1), "{console_said}");
+    assert!(
+        console_said.starts_with(&format!("error: cannot open the database {}: {cause}", db.display())),
+        "{console_said}"
+    );
+}
+
+/// A full disk at start-up: `SQLITE_FULL` (13) for a new database, `SQLITE_IOERR_SHMSIZE`
+/// (4874) for an existing one, whose shared-memory file cannot grow. Each is one sentence
+/// naming the file and the cause. The full disk is a file-size limit on the process (4 KB, one
+/// page of the database), with SIGXFSZ ignored as servers run.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_full_disk_at_start_up_is_named_as_the_cause() {
+    let dir = temp_dir("full-disk");
+    let db = dir.join("tafl.db");
+    let url = format!("sqlite://{}", db.display());
+    let said_of = |url: &str| {
+        let (status, stderr) = exit_within(run_on_a_full_disk(url, &dir).spawn().unwrap(), Duration::from_secs(20));
+        refusal(status, &stderr)
+    };
+    let expected = format!(
+        "error: cannot open the database {url}: the disk that holds {} is full, so SQLite cannot write the database",
+        db.display()
+    );
+    let said = said_of(&url);
+    assert!(said.starts_with(&expected), "a new database: {said}");
+    for file in ["tafl.db", "tafl.db-wal", "tafl.db-shm"] {
+        let _ = std::fs::remove_file(dir.join(file));
+    }
+    make_database(&db).await;
+    let said = said_of(&url);
+    assert!(said.starts_with(&expected), "an existing database: {said}");
 }
 
 /// The binary a server owner installs documented none of the variables `run` reads: `tafl-bot

@@ -173,6 +173,14 @@ fn as_url(path: &Path) -> Option<&str> {
     path.to_str().filter(|text| text.contains("://") || crate::store::Backend::of_url(text).is_some())
 }
 
+/// The `SQLite` file `--db` names, if it names one.
+fn sqlite_file(path: &Path) -> Option<PathBuf> {
+    match as_url(path) {
+        Some(url) => crate::store::file::sqlite_file(url),
+        None => Some(path.to_owned()),
+    }
+}
+
 /// Refuses a Discord bot's database, before opening (and so migrating) it: the console empties
 /// the outbox after every command, of what the bot's players are still to be shown, and `/wait`
 /// runs the scheduler's clock ahead, which would time their games out early. A database that
@@ -189,7 +197,12 @@ async fn refuse_discord(path: &Path, lang: Lang) -> Result<(), CliError> {
         Ok(false) => Ok(()),
         Err(error) => {
             tracing::info!(%error, db = %name(), "cannot look into the database before opening it");
-            let sentence = tr!(lang, "console-db-unavailable", name = name(), error = error.to_string());
+            // An SQLite file's refusal in the words of its cause, as opening it would say.
+            let error = match sqlite_file(path) {
+                Some(file) => crate::store::explained(error, &file).to_string(),
+                None => error.to_string(),
+            };
+            let sentence = tr!(lang, "console-db-unavailable", name = name(), error = error);
             Err(console_error(lang, &sentence))
         }
     }

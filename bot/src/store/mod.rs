@@ -240,6 +240,23 @@ pub enum OpenError {
         "it names no database file, and without one every game is lost when the bot stops; name a file, such as {DEFAULT_URL}"
     )]
     NoFile,
+    /// `SQLite` can neither create the database nor its `-wal` and `-shm` files in its folder.
+    #[error(
+        "the folder {} cannot be written, and SQLite creates the database and its -wal and -shm files there: {}",
+        folder.display(),
+        cause.explained(true)
+    )]
+    FolderNotWritable { folder: std::path::PathBuf, cause: file::WriteCause },
+    /// The database file (or its `-wal` or `-shm` file) cannot be written: `SQLite` would open it
+    /// read-only, and every change players make would fail.
+    #[error("the file {} cannot be written, so no game could be saved: {}", file.display(), cause.explained(false))]
+    FileNotWritable { file: std::path::PathBuf, cause: file::WriteCause },
+    /// The disk is full: `SQLite` cannot create or grow the database, its log or its shared memory.
+    #[error(
+        "the disk that holds {} is full, so SQLite cannot write the database or its -wal and -shm files; free space there and start again",
+        file.display()
+    )]
+    DiskFull { file: std::path::PathBuf },
     /// A password-like URL parameter this build does not read (`sslpassword`): sqlx would log
     /// its value as an unknown parameter, and the connection would go on without it.
     #[error(
@@ -517,25 +534,30 @@ impl Db {
             .synchronous(SqliteSynchronous::Normal)
             .busy_timeout(settings.statement_timeout)
             .foreign_keys(true);
+        let file = options.get_filename().to_owned();
         let mut conn = match sqlx::SqliteConnection::connect_with(&options).await {
             Ok(conn) => conn,
             Err(error) => {
-                let file = options.get_filename();
                 let folder = file.parent().filter(|folder| !folder.as_os_str().is_empty());
                 return Err(match folder {
                     Some(folder) if !folder.is_dir() => {
                         OpenError::NoFolder { folder: folder.to_owned(), absolute: None }
                     }
                     _ if file.is_dir() => OpenError::IsFolder { instead: file.join("tafl.db") },
-                    _ => error.into(),
+                    _ => explained(error, &file),
                 });
             }
         };
-        let migrated = migrate::run_on_connection(&mut conn).await;
+        // Before migrating: a file `SQLite` could open only read-only opens without a word, and a
+        // bot on it would fail every change players make.
+        let migrated = match probe_write(&mut conn).await {
+            Ok(()) => migrate::run_on_connection(&mut conn).await.map_err(|error| explained_migration(error, &file)),
+            Err(error) => Err(explained(error, &file)),
+        };
         // Closing also ends a transaction a failed migration left open.
         let closed = conn.close().await;
         migrated?;
-        closed?;
+        closed.map_err(|error| explained(error, &file))?;
         // sqlx's `Any` driver takes only a URL, and `SQLite`'s URL carries the file and its
         // mode, not the pragmas: those are set on every new connection instead.
         let url = sqlite_url(&options.get_filename().to_string_lossy());
@@ -556,8 +578,8 @@ impl Db {
                 })
                 .connect_with(any_options.clone())
         };
-        let pool = connect().await?;
-        let background_pool = connect().await?;
+        let pool = connect().await.map_err(|error| explained(error, &file))?;
+        let background_pool = connect().await.map_err(|error| explained(error, &file))?;
         Ok(Db {
             pool,
             background_pool,
@@ -880,6 +902,59 @@ pub fn location(url: &str) -> String {
     match file::sqlite_file(url) {
         Some(path) => format!("{} (the file {})", redacted(url), file::absolute(&path).display()),
         None => redacted(url),
+    }
+}
+
+/// Writes in a transaction that is rolled back: fails when `SQLite` opened the file read-only
+/// (it does so without a word when the file cannot be opened for writing), or its folder or
+/// `-wal`/`-shm` files cannot be written.
+async fn probe_write(conn: &mut sqlx::SqliteConnection) -> Result<(), sqlx::Error> {
+    let mut tx = conn.begin_with("BEGIN IMMEDIATE").await?;
+    tx.execute("CREATE TABLE _tafl_write_probe (x)").await?;
+    tx.rollback().await
+}
+
+/// `SQLite`'s extended result code behind `error`, when it is one of `SQLite`'s.
+fn sqlite_code(error: &sqlx::Error) -> Option<i64> {
+    match error {
+        sqlx::Error::Database(db) if db.try_downcast_ref::<sqlx::sqlite::SqliteError>().is_some() => {
+            db.code()?.parse().ok()
+        }
+        _ => None,
+    }
+}
+
+/// Whether an `SQLite` error says the disk is full: `SQLITE_FULL` (13), or `SQLITE_IOERR_SHMSIZE`
+/// (4874), which an existing database in WAL mode meets first, growing its `-shm` file.
+fn disk_full(error: &sqlx::Error) -> bool {
+    sqlite_code(error).is_some_and(|code| code & 0xff == 13 || code == 4874)
+}
+
+/// An error of opening the `SQLite` database `file` in the words of its cause (see
+/// [`OpenError`]): a full disk, or a file or folder that cannot be written (`SQLITE_CANTOPEN`,
+/// 14, "unable to open database file"; `SQLITE_READONLY`, 8, and its extended codes such as
+/// `SQLITE_READONLY_DIRECTORY`, 1544), told apart by asking the operating system
+/// ([`file::why_not_writable`]). Any other error is kept as it is.
+#[must_use]
+pub fn explained(error: sqlx::Error, file: &std::path::Path) -> OpenError {
+    if disk_full(&error) {
+        return OpenError::DiskFull { file: file::absolute(file) };
+    }
+    match sqlite_code(&error).map(|code| code & 0xff) {
+        Some(8 | 14) => file::why_not_writable(file).unwrap_or(OpenError::Database(error)),
+        _ => OpenError::Database(error),
+    }
+}
+
+/// [`explained`] for a migration's error: its database errors, and a migration that failed for a
+/// full disk.
+fn explained_migration(error: migrate::MigrateError, file: &std::path::Path) -> OpenError {
+    match error {
+        migrate::MigrateError::Database(error) => explained(error, file),
+        migrate::MigrateError::Failed { ref source, .. } if disk_full(source) => {
+            OpenError::DiskFull { file: file::absolute(file) }
+        }
+        error => OpenError::Migrate(error),
     }
 }
 
