@@ -1,6 +1,6 @@
-//! `tafl-bot run` and its database, as the operator who starts it meets them: a file or
-//! folder it cannot write, a full disk, what it says about where the games are kept, and that no
-//! password is printed.
+//! `tafl-bot run` and its database, as the operator who starts it meets them: one process per
+//! `SQLite` file, a file or folder it cannot write, a full disk, what it says about where the
+//! games are kept, and that no password is printed.
 //!
 //! The tests of files the bot may not write start it as `nobody` (uid 65534), which only root
 //! can do: without root they are skipped with one line, except under `CI=true` (CI runs as
@@ -15,7 +15,10 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use tafl_e2e::harness::temp_dir;
+use serde_json::json;
+use tafl_e2e::fake_discord::FakeDiscord;
+use tafl_e2e::harness::{ALICE, BOB, BotProcess, CHANNEL, Table, temp_dir};
+use tafl_rules::Variant;
 
 const BINARY: &str = env!("CARGO_BIN_EXE_tafl-bot-e2e");
 
@@ -119,6 +122,84 @@ async fn make_database(db: &Path) {
     tafl_bot::store::Db::open(&format!("sqlite://{}", db.display())).await.unwrap().close().await;
 }
 
+/// README: "one `SQLite` file means exactly one `tafl-bot run`" (a second would answer every
+/// interaction again and deliver every outbox item twice). A second `tafl-bot run` started by
+/// mistake on the same file (a systemd unit and a manual run, a deploy that starts the new one
+/// before the old one stopped) used to serve beside the first without a word: one /tafl
+/// challenge made two challenges. It is refused at start-up, and so is the console.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_second_run_on_the_same_sqlite_file_is_refused() {
+    let fake = FakeDiscord::start_tls().await;
+    let dir = temp_dir("second-run");
+    let db = dir.join("tafl.db");
+    let first = BotProcess::spawn(Path::new(BINARY), &fake, &dir);
+    fake.wait_until_ready().await;
+    let ca = dir.join("ca.pem");
+    let second = Command::new(BINARY)
+        .arg("run")
+        .env("DISCORD_TOKEN", "fake-token")
+        .env("DATABASE_URL", format!("sqlite://{}", db.display()))
+        .env("DISCORD_API_RESOLVE", fake.rest_addr().to_string())
+        .env("DISCORD_API_CA", &ca)
+        .env_remove("DISCORD_API_BASE")
+        .env_remove("DISCORD_GUILD_ID")
+        .env("RUST_LOG", "warn,tafl_bot=info")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start a second tafl-bot run");
+    let (status, stderr) =
+        tokio::task::spawn_blocking(move || exit_within(second, Duration::from_secs(20))).await.unwrap();
+    let said = refusal(status, &stderr);
+    let expected = format!(
+        "error: cannot open the database sqlite://{}: another tafl-bot run (pid {}) is using it (it holds the lock {}.lock)",
+        db.display(),
+        first.id(),
+        db.display()
+    );
+    assert!(said.starts_with(&expected), "{said}");
+    assert_eq!(stderr.lines().count(), 1, "one sentence, nothing logged before it: {stderr}");
+    assert_eq!(fake.connections(), 1, "the second process never connected");
+
+    // The console would empty the bot's outbox and run its clocks.
+    let console = Command::new(BINARY)
+        .args(["local", "--no-png", "--lang", "en", "--db"])
+        .arg(&db)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let console_said = String::from_utf8_lossy(&console.stderr);
+    assert_eq!(console.status.code(), Some(1), "{console_said}");
+    assert!(
+        console_said.starts_with(&format!(
+            "error: cannot open the database {}: another program uses it (tafl-bot run (pid {})",
+            db.display(),
+            first.id()
+        )),
+        "{console_said}"
+    );
+
+    // One /tafl challenge is one challenge.
+    let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
+    let challenge = table.command(
+        ALICE,
+        "challenge",
+        &json!({ "opponent": BOB.id, "variant": Variant::Brandubh.id(), "side": 0 }),
+        &[BOB],
+    );
+    let _card = fake.wait_for_original(&challenge).await;
+    let pool = sqlx::SqlitePool::connect(&format!("sqlite://{}", db.display())).await.unwrap();
+    let challenges: i64 = sqlx::query_scalar("SELECT count(*) FROM challenges").fetch_one(&pool).await.unwrap();
+    pool.close().await;
+    assert_eq!(challenges, 1);
+
+    // The start-up log says where the games are kept: the file's absolute path.
+    let log = std::fs::read_to_string(dir.join("bot.log")).unwrap();
+    let opened = log.lines().find(|line| line.contains("opened the database")).unwrap_or_default();
+    assert!(opened.contains(&format!("(the file {})", db.display())), "{log}");
+    first.kill();
+}
+
 /// README: "a password is never printed". `postgres://…?password=…` is a form sqlx accepts (as
 /// libpq does); the start-up error printed it, as did the console's and `migrate-db`'s. A
 /// password-like parameter sqlx does not read (`sslpassword`) was logged by sqlx itself, value
@@ -212,10 +293,16 @@ async fn a_folder_the_bot_cannot_write_stops_run_at_start_up() {
     let said = said_of(&url);
     assert!(said.starts_with(&format!("error: cannot open the database {url}: {cause}")), "{said}");
     assert!(!db.exists());
-    // A database the bot may write, in a folder where SQLite cannot make its -wal and -shm files
-    // (1544), to `run` and to the console.
+    // A database the bot may write, in a folder it may not: the lock cannot be made there.
     make_database(&db).await;
     std::fs::set_permissions(&db, std::fs::Permissions::from_mode(0o666)).unwrap();
+    let said = said_of(&url);
+    assert!(said.starts_with(&format!("error: cannot open the database {url}: {cause}")), "{said}");
+    // Nor can SQLite's -wal and -shm files, when the lock file is there and writable: SQLite's
+    // own refusal (1544) says the same, to `run` and to the console.
+    let lock = dir.join("tafl.db.lock");
+    std::fs::write(&lock, "").unwrap();
+    std::fs::set_permissions(&lock, std::fs::Permissions::from_mode(0o666)).unwrap();
     let said = said_of(&url);
     assert!(said.starts_with(&format!("error: cannot open the database {url}: {cause}")), "{said}");
     let console = Command::new(BINARY)

@@ -7,7 +7,7 @@
 //! claimed with a lease, see `bot/src/host/outbox.rs`; eight hosts sharing one database are
 //! tested in `bot/tests/many_hosts.rs`). Every process on one `SQLite` file has the same claim
 //! id, so two of them would both deliver every outbox item; `run` refuses a part of the shards on
-//! `SQLite`. The tests of a process serving part of the
+//! `SQLite` (and a second process on its file). The tests of a process serving part of the
 //! shards, and the last test, which runs two `tafl-bot run` processes, kills one mid-run and
 //! restarts it, use throwaway `PostgreSQL` databases (`tests/src/postgres.rs`; skipped with one
 //! line without `PostgreSQL`, unless `CI=true`).

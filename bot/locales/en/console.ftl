@@ -46,6 +46,7 @@ console-db-no-file = cannot open the database { $name }: it names no file, and t
 console-db-of-discord = the database { $name } holds a Discord bot's games; the console plays only in a database of its own (after every command it empties the queue of messages that Discord's players are still to be shown), so name another database
 console-db-unknown-scheme = cannot open the database: tafl-bot stores games only in SQLite or PostgreSQL, not { $scheme }; name a file, or a sqlite://FILE or postgres://USER@HOST/DATABASE URL
 console-db-no-scheme = cannot open the database { $name }: the URL names no kind of database before ://; name a file, or a sqlite://FILE or postgres://USER@HOST/DATABASE URL
+console-db-in-use = cannot open the database { $name }: another program uses it ({ $holder }, which holds the lock { $lock }), and one SQLite file is used by one program at a time; stop that one first, or name another database
 console-session-failed = { $failures } of the session's commands failed (see the error lines above)
 console-as-inside-as = as { $player } runs one command as { $player }; to switch for good, type /as on its own, like /as @bob
 console-moves-cut = { $shown } of { $total }; type more to narrow, like /moves { $prefix }

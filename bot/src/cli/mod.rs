@@ -72,7 +72,10 @@ Settings come from the environment:
   TAFL_HEALTH_ADDR    serve GET /healthz on this address, e.g. 127.0.0.1:8080
   DATABASE_MAX_CONNECTIONS, DATABASE_STATEMENT_TIMEOUT_MS
                       the database pools' size (default 4) and a statement's time limit (10000 ms)
-  RUST_LOG            the log level (default: the bot's info lines, libraries' warnings)";
+  RUST_LOG            the log level (default: the bot's info lines, libraries' warnings)
+
+An SQLite file is served by one process: run locks it (FILE.lock beside it), and a second run,
+or a tafl-bot local, on the same file is refused.";
 
 /// Why a subcommand failed. Each variant is reported as one sentence on stderr.
 #[derive(Debug, thiserror::Error)]

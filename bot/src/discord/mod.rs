@@ -512,6 +512,11 @@ const SHUTDOWN_GRACE: std::time::Duration = std::time::Duration::from_secs(3);
 pub fn run_from_env() -> Result<(), RunError> {
     let config = Config::from_env()?;
     init_logging();
+    // One process per SQLite file, for as long as this one runs (see `store::file`).
+    let _lock = crate::store::file::sqlite_file(&config.database_url)
+        .map(|file| crate::store::file::lock(&file, "tafl-bot run"))
+        .transpose()
+        .map_err(|source| RunError::Database { url: crate::store::redacted(&config.database_url), source })?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

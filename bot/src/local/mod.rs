@@ -97,6 +97,9 @@ pub fn run_with(
         .map_err(|e| CliError::Input(format!("cannot start the async runtime: {e}")))?;
     runtime.block_on(async {
         let lang = args.language();
+        // Held for the whole session: a `tafl-bot run` (or another console) on the same file
+        // would deliver and time out what this one does.
+        let _lock = lock(&args.db, lang)?;
         refuse_discord(&args.db, lang).await?;
         let host = Host::new(open(&args.db, lang).await?);
         let boards = (!args.no_png).then(|| args.boards.clone());
@@ -178,6 +181,32 @@ fn sqlite_file(path: &Path) -> Option<PathBuf> {
     match as_url(path) {
         Some(url) => crate::store::file::sqlite_file(url),
         None => Some(path.to_owned()),
+    }
+}
+
+/// How `--db` is shown: as given, a URL's password hidden.
+fn shown(path: &Path) -> String {
+    as_url(path).map_or_else(|| path.display().to_string(), crate::store::redacted)
+}
+
+/// Takes the lock of an `SQLite` `--db` (see [`crate::store::file`]), or refuses a file another
+/// process uses: a `tafl-bot run` would answer Discord's players from it while the console empties
+/// their outbox, and two consoles would each run the other's clocks. A lock that cannot be made
+/// beside the file (a folder the console may not write) is refused as opening would refuse it.
+fn lock(path: &Path, lang: Lang) -> Result<Option<crate::store::file::FileLock>, CliError> {
+    let Some(file) = sqlite_file(path) else { return Ok(None) };
+    match crate::store::file::lock(&file, "tafl-bot local") {
+        Ok(lock) => Ok(lock),
+        Err(crate::store::OpenError::InUse { lock, holder }) => {
+            let holder = holder.unwrap_or_else(|| "tafl-bot".to_owned());
+            let lock = lock.display().to_string();
+            let sentence = tr!(lang, "console-db-in-use", name = shown(path), holder = holder, lock = lock);
+            Err(console_error(lang, &sentence))
+        }
+        Err(error) => {
+            let sentence = tr!(lang, "console-db-unavailable", name = shown(path), error = error.to_string());
+            Err(console_error(lang, &sentence))
+        }
     }
 }
 

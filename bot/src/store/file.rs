@@ -1,9 +1,22 @@
-//! The `SQLite` file as the operating system sees it: which file a URL names, where it is, and
-//! why it cannot be written when `SQLite` says only "unable to open database file" or "attempt to
-//! write a readonly database".
+//! The `SQLite` file as the operating system sees it: the lock that keeps a second process off it,
+//! and why it cannot be written when `SQLite` says only "unable to open database file" or
+//! "attempt to write a readonly database".
+//!
+//! # One process per file
+//!
+//! A second `tafl-bot run` on the same file would answer every interaction a second time and
+//! deliver the same outbox again (both claim the outbox's lanes as the one `SQLite` process,
+//! and each releases those claims when it starts). So `run`, and the console, take an exclusive
+//! lock on `<file>.lock` beside the database for as long as they run, and a second process is
+//! refused in one sentence. The lock is the operating system's (`flock` on Unix), released when
+//! the process ends however it ends, so a crash never leaves the file locked; the lock file
+//! itself is kept (removing it would let a process lock a new file while another holds the old
+//! one). It holds the holder's name and process id, for the refusal to name them. The library's
+//! [`super::Db::open`] takes no lock: tests open one file with two handles on purpose, and
+//! `migrate-db` only reads a live bot's file.
 
-use std::fs::OpenOptions;
-use std::io::ErrorKind;
+use std::fs::{File, OpenOptions, TryLockError};
+use std::io::{ErrorKind, Read, Write};
 use std::path::{Path, PathBuf};
 
 use super::OpenError;
@@ -45,6 +58,30 @@ impl WriteCause {
     }
 }
 
+/// An exclusive lock on an `SQLite` file's `<file>.lock`, held until dropped (or the process ends).
+#[derive(Debug)]
+pub struct FileLock {
+    /// Kept open: closing the file would release the lock.
+    _file: File,
+    path: PathBuf,
+}
+
+impl FileLock {
+    /// The lock file.
+    #[must_use]
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+/// The lock file beside the database `file`: `tafl.db.lock` for `tafl.db`.
+#[must_use]
+pub fn lock_path(file: &Path) -> PathBuf {
+    let mut name = file.as_os_str().to_owned();
+    name.push(".lock");
+    PathBuf::from(name)
+}
+
 /// The file an `SQLite` URL (or, with `url` a plain file name, that name) opens, when it names
 /// one: `None` for `PostgreSQL`, other schemes, and in-memory databases.
 #[must_use]
@@ -55,6 +92,55 @@ pub fn sqlite_file(url: &str) -> Option<PathBuf> {
     }
     let options = sqlx::sqlite::SqliteConnectOptions::from_str(url).ok()?;
     Some(options.get_filename().to_owned())
+}
+
+/// Takes the lock of the `SQLite` database `file` for `holder` (`tafl-bot run`), or says why not:
+/// another process holds it ([`OpenError::InUse`]), or the lock file cannot be made beside the
+/// database (the folder cannot be written; [`OpenError::FolderNotWritable`]). `None` when there
+/// is nothing to lock yet: a name of no file, or a folder that does not exist, which opening the
+/// database then reports in its own words.
+pub fn lock(file: &Path, holder: &str) -> Result<Option<FileLock>, OpenError> {
+    if super::file_name_names_no_file(&file.to_string_lossy()) {
+        return Ok(None);
+    }
+    let folder = folder_of(file);
+    if !folder.is_dir() {
+        return Ok(None);
+    }
+    let path = lock_path(file);
+    let (mut opened, writable) =
+        match OpenOptions::new().read(true).write(true).create(true).truncate(false).open(&path) {
+            Ok(opened) => (opened, true),
+            // A lock file this user may only read (left by a run as another user) locks as well.
+            Err(error) if path.is_file() => match File::open(&path) {
+                Ok(opened) => (opened, false),
+                Err(_) => return Err(OpenError::FileNotWritable { file: path, cause: WriteCause::of(&error) }),
+            },
+            Err(error) => {
+                return Err(OpenError::FolderNotWritable { folder: absolute(&folder), cause: WriteCause::of(&error) });
+            }
+        };
+    match opened.try_lock() {
+        Ok(()) => {}
+        Err(TryLockError::WouldBlock) => {
+            let mut said = String::new();
+            let _ = opened.read_to_string(&mut said);
+            let holder = said.lines().next().filter(|line| line.starts_with("tafl-bot ")).map(str::to_owned);
+            return Err(OpenError::InUse { lock: absolute(&path), holder });
+        }
+        Err(TryLockError::Error(error)) => {
+            return Err(OpenError::Database(sqlx::Error::Io(std::io::Error::new(
+                error.kind(),
+                format!("cannot lock {}: {error}", path.display()),
+            ))));
+        }
+    }
+    if writable {
+        // Who holds it, for the refusal of the next one; a failure only makes that sentence vaguer.
+        let _ = opened.set_len(0);
+        let _ = writeln!(opened, "{holder} (pid {})", std::process::id());
+    }
+    Ok(Some(FileLock { _file: opened, path }))
 }
 
 /// The folder of `file`, `.` for a bare name.
@@ -110,11 +196,30 @@ mod tests {
     use super::*;
 
     #[test]
-    fn an_sqlite_url_names_its_file() {
+    fn a_second_lock_on_one_file_is_refused_naming_the_first_holder() {
+        let dir = tempfile::tempdir().expect("a scratch folder");
+        let file = dir.path().join("tafl.db");
+        let first = lock(&file, "tafl-bot run").expect("the first lock").expect("a file to lock");
+        assert_eq!(first.path(), dir.path().join("tafl.db.lock"));
+        match lock(&file, "tafl-bot local") {
+            Err(OpenError::InUse { holder, .. }) => {
+                assert_eq!(holder, Some(format!("tafl-bot run (pid {})", std::process::id())));
+            }
+            other => panic!("a second lock was not refused: {other:?}"),
+        }
+        drop(first);
+        assert!(lock(&file, "tafl-bot local").expect("free again").is_some(), "released when dropped");
+    }
+
+    #[test]
+    fn names_of_no_file_and_missing_folders_lock_nothing() {
+        let dir = tempfile::tempdir().expect("a scratch folder");
+        assert!(lock(Path::new(":memory:"), "tafl-bot run").unwrap().is_none());
+        assert!(lock(&dir.path().join("missing/tafl.db"), "tafl-bot run").unwrap().is_none());
+        assert!(!dir.path().join("missing").exists());
         assert_eq!(sqlite_file("sqlite:///var/lib/tafl/tafl.db"), Some(PathBuf::from("/var/lib/tafl/tafl.db")));
         assert_eq!(sqlite_file("sqlite://tafl.db?mode=rwc"), Some(PathBuf::from("tafl.db")));
         assert_eq!(sqlite_file("sqlite::memory:"), None);
         assert_eq!(sqlite_file("postgres://tafl@db/tafl"), None);
-        assert!(absolute(Path::new("tafl.db")).is_absolute());
     }
 }

@@ -240,6 +240,14 @@ pub enum OpenError {
         "it names no database file, and without one every game is lost when the bot stops; name a file, such as {DEFAULT_URL}"
     )]
     NoFile,
+    /// Another process holds the file's lock (see [`file`]); `holder` is what it wrote there
+    /// (`tafl-bot run (pid 1234)`).
+    #[error(
+        "another {} is using it (it holds the lock {}), and one SQLite file is served by one process at a time; stop that one first, or move to PostgreSQL to run several",
+        holder.as_deref().unwrap_or("tafl-bot process"),
+        lock.display()
+    )]
+    InUse { lock: std::path::PathBuf, holder: Option<String> },
     /// `SQLite` can neither create the database nor its `-wal` and `-shm` files in its folder.
     #[error(
         "the folder {} cannot be written, and SQLite creates the database and its -wal and -shm files there: {}",
