@@ -450,3 +450,29 @@ impl Drop for BotProcess {
         let _ = self.child.wait();
     }
 }
+
+/// Waits (at most `limit`) for `child` to exit; its status and stderr (None: still running,
+/// killed).
+#[must_use]
+pub fn exit_within(mut child: std::process::Child, limit: Duration) -> (Option<std::process::ExitStatus>, String) {
+    let reader = child.stderr.take().map(|mut pipe| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            let _ = std::io::Read::read_to_end(&mut pipe, &mut bytes);
+            String::from_utf8_lossy(&bytes).into_owned()
+        })
+    });
+    let deadline = std::time::Instant::now() + limit;
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break Some(status);
+        }
+        if std::time::Instant::now() >= deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    (status, reader.map(|r| r.join().unwrap()).unwrap_or_default())
+}

@@ -3,42 +3,16 @@
 
 #![cfg(unix)]
 
-use std::io::Read;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use serde_json::json;
 use tafl_e2e::fake_discord::FakeDiscord;
-use tafl_e2e::harness::{ALICE, BOB, BotProcess, CHANNEL, Table, temp_dir};
+use tafl_e2e::harness::{ALICE, BOB, BotProcess, CHANNEL, Table, exit_within, temp_dir};
 use tafl_rules::Variant;
 
 const BINARY: &str = env!("CARGO_BIN_EXE_tafl-bot-e2e");
-
-/// Waits (at most `limit`) for `child` to exit; its status and stderr (None: still running,
-/// killed).
-fn exit_within(mut child: std::process::Child, limit: Duration) -> (Option<std::process::ExitStatus>, String) {
-    let reader = child.stderr.take().map(|mut pipe| {
-        std::thread::spawn(move || {
-            let mut bytes = Vec::new();
-            let _ = pipe.read_to_end(&mut bytes);
-            String::from_utf8_lossy(&bytes).into_owned()
-        })
-    });
-    let deadline = std::time::Instant::now() + limit;
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait") {
-            break Some(status);
-        }
-        if std::time::Instant::now() >= deadline {
-            let _ = child.kill();
-            let _ = child.wait();
-            break None;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    (status, reader.map(|r| r.join().unwrap()).unwrap_or_default())
-}
 
 /// SIGTERM on `PostgreSQL` while a lane is being delivered (its Discord request hangs): the
 /// process exits 0 within seconds and gives back its claim on the lane. Its successor has a new

@@ -8,7 +8,6 @@
 
 #![cfg(unix)]
 
-use std::io::Read;
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::CommandExt;
 use std::path::Path;
@@ -17,38 +16,13 @@ use std::time::Duration;
 
 use serde_json::json;
 use tafl_e2e::fake_discord::FakeDiscord;
-use tafl_e2e::harness::{ALICE, BOB, BotProcess, CHANNEL, Table, temp_dir};
+use tafl_e2e::harness::{ALICE, BOB, BotProcess, CHANNEL, Table, exit_within, temp_dir};
 use tafl_rules::Variant;
 
 const BINARY: &str = env!("CARGO_BIN_EXE_tafl-bot-e2e");
 
 /// The user the tests of unwritable files run the bot as.
 const NOBODY: u32 = 65_534;
-
-/// Waits (at most `limit`) for `child` to exit; its status and stderr (None: still running,
-/// killed).
-fn exit_within(mut child: std::process::Child, limit: Duration) -> (Option<std::process::ExitStatus>, String) {
-    let reader = child.stderr.take().map(|mut pipe| {
-        std::thread::spawn(move || {
-            let mut bytes = Vec::new();
-            let _ = pipe.read_to_end(&mut bytes);
-            String::from_utf8_lossy(&bytes).into_owned()
-        })
-    });
-    let deadline = std::time::Instant::now() + limit;
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait") {
-            break Some(status);
-        }
-        if std::time::Instant::now() >= deadline {
-            let _ = child.kill();
-            let _ = child.wait();
-            break None;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    (status, reader.map(|r| r.join().unwrap()).unwrap_or_default())
-}
 
 /// `tafl-bot run` with a token and `DATABASE_URL=url`, against a Discord nobody answers: for a
 /// start refused before it reaches Discord. stderr is piped.
