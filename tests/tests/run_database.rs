@@ -82,6 +82,23 @@ fn root_or_skip() -> bool {
     false
 }
 
+/// What a console session in `lang` on `db`, as `nobody` in `db`'s folder, says on stderr as it
+/// refuses the database (exit 1).
+fn console_as_nobody(lang: &str, db: &Path) -> String {
+    let output = Command::new(BINARY)
+        .args(["local", "--no-png", "--lang", lang, "--db"])
+        .arg(db)
+        .current_dir(db.parent().unwrap())
+        .uid(NOBODY)
+        .gid(NOBODY)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert_eq!(output.status.code(), Some(1), "{said}");
+    said
+}
+
 /// A scratch folder every user may enter (the bot runs as `nobody` in it), removed by the caller.
 fn shared_dir(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("tafl-e2e-{name}-{}", std::process::id()));
@@ -226,8 +243,19 @@ async fn a_database_file_the_bot_cannot_write_stops_run_at_start_up() {
     run.uid(NOBODY).gid(NOBODY);
     let (status, stderr) =
         tokio::task::spawn_blocking(move || exit_within(run.spawn().unwrap(), Duration::from_secs(20))).await.unwrap();
+    let russian = console_as_nobody("ru", &db);
     let _ = std::fs::remove_dir_all(&dir);
     assert!(status.is_some(), "the bot serves on a database it cannot write; its log:\n{stderr}");
+    assert_eq!(
+        russian,
+        format!(
+            "ошибка: не удаётся открыть базу данных {}: в файл {} нельзя записывать, и ни одна партия не сохранится: \
+             права доступа к нему не позволяют изменять его пользователю, от имени которого запущен tafl-bot; дайте \
+             ему право записи (chown или chmod) или укажите файл в другом месте\n",
+            db.display(),
+            db.display()
+        )
+    );
     let said = refusal(status, &stderr);
     assert!(
         said.starts_with(&format!(
@@ -279,21 +307,19 @@ async fn a_folder_the_bot_cannot_write_stops_run_at_start_up() {
     std::fs::set_permissions(&lock, std::fs::Permissions::from_mode(0o666)).unwrap();
     let said = said_of(&url);
     assert!(said.starts_with(&format!("error: cannot open the database {url}: {cause}")), "{said}");
-    let console = Command::new(BINARY)
-        .args(["local", "--no-png", "--lang", "en", "--db"])
-        .arg(&db)
-        .current_dir(&dir)
-        .uid(NOBODY)
-        .gid(NOBODY)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    let console_said = String::from_utf8_lossy(&console.stderr).into_owned();
+    let (english, russian) = (console_as_nobody("en", &db), console_as_nobody("ru", &db));
     let _ = std::fs::remove_dir_all(&dir);
-    assert_eq!(console.status.code(), Some(1), "{console_said}");
-    assert!(
-        console_said.starts_with(&format!("error: cannot open the database {}: {cause}", db.display())),
-        "{console_said}"
+    assert!(english.starts_with(&format!("error: cannot open the database {}: {cause}", db.display())), "{english}");
+    // The Russian console said the cause in English, inside its translated sentence.
+    assert_eq!(
+        russian,
+        format!(
+            "ошибка: не удаётся открыть базу данных {}: в папку {} нельзя записывать, а SQLite создаёт в ней файл базы и \
+             файлы -wal и -shm: права доступа к ней не позволяют писать туда пользователю, от имени которого запущен \
+             tafl-bot; дайте ему право записи (chown или chmod) или укажите файл в другом месте\n",
+            db.display(),
+            dir.display()
+        )
     );
 }
 
@@ -322,6 +348,33 @@ async fn a_full_disk_at_start_up_is_named_as_the_cause() {
     make_database(&db).await;
     let said = said_of(&url);
     assert!(said.starts_with(&expected), "an existing database: {said}");
+    // The console says the same in its session's language.
+    let console = |lang: &str| {
+        let mut command = Command::new("sh");
+        command
+            .args(["-c", "trap '' XFSZ; exec prlimit --fsize=4096 -- \"$0\" local --no-png --lang \"$1\" --db \"$2\""])
+            .arg(BINARY)
+            .arg(lang)
+            .arg(&db)
+            .env_remove("RUST_LOG")
+            .stdin(Stdio::null());
+        let output = command.output().unwrap();
+        let said = String::from_utf8_lossy(&output.stderr).into_owned();
+        assert_eq!(output.status.code(), Some(1), "{said}");
+        said
+    };
+    assert_eq!(
+        console("ru"),
+        format!(
+            "ошибка: не удаётся открыть базу данных {}: диск, на котором лежит {}, заполнен, и SQLite не может записать \
+             ни базу, ни её файлы -wal и -shm; освободите на нём место и запустите консоль снова\n",
+            db.display(),
+            db.display()
+        )
+    );
+    assert!(
+        console("en").starts_with(&format!("error: cannot open the database {}: the disk that holds", db.display()))
+    );
 }
 
 /// The binary a server owner installs documented none of the variables `run` reads: `tafl-bot

@@ -47,6 +47,17 @@ console-db-of-discord = the database { $name } holds a Discord bot's games; the 
 console-db-unknown-scheme = cannot open the database: tafl-bot stores games only in SQLite or PostgreSQL, not { $scheme }; name a file, or a sqlite://FILE or postgres://USER@HOST/DATABASE URL
 console-db-no-scheme = cannot open the database { $name }: the URL names no kind of database before ://; name a file, or a sqlite://FILE or postgres://USER@HOST/DATABASE URL
 console-db-in-use = cannot open the database { $name }: another program uses it ({ $holder }, which holds the lock { $lock }), and one SQLite file is used by one program at a time; stop that one first, or name another database
+console-db-folder-not-writable = cannot open the database { $name }: the folder { $folder } cannot be written, and SQLite creates the database and its -wal and -shm files there: { $cause ->
+        [permission] its permissions do not let the user tafl-bot runs as write it; make the folder writable by that user (chown or chmod), or name a file elsewhere
+        [read-only] it is on a read-only file system; mount it read-write, or name a file on a writable one
+       *[other] { $error }; make it writable, or name a file elsewhere
+    }
+console-db-file-not-writable = cannot open the database { $name }: the file { $file } cannot be written, so no game could be saved: { $cause ->
+        [permission] its permissions do not let the user tafl-bot runs as write it; make the file writable by that user (chown or chmod), or name a file elsewhere
+        [read-only] it is on a read-only file system; mount it read-write, or name a file on a writable one
+       *[other] { $error }; make it writable, or name a file elsewhere
+    }
+console-db-disk-full = cannot open the database { $name }: the disk that holds { $file } is full, so SQLite cannot write the database or its -wal and -shm files; free space there and start again
 console-session-failed = { $failures } of the session's commands failed (see the error lines above)
 console-as-inside-as = as { $player } runs one command as { $player }; to switch for good, type /as on its own, like /as @bob
 console-moves-cut = { $shown } of { $total }; type more to narrow, like /moves { $prefix }

@@ -21,6 +21,8 @@ use crate::limits::MAX_LINE_BYTES;
 use crate::present::{Lang, tr};
 use crate::printable::printable;
 use crate::store::Db;
+use crate::store::OpenError;
+use crate::store::file::WriteCause;
 
 /// Arguments of `tafl-bot local`.
 #[derive(Debug, Args)]
@@ -197,16 +199,7 @@ fn lock(path: &Path, lang: Lang) -> Result<Option<crate::store::file::FileLock>,
     let Some(file) = sqlite_file(path) else { return Ok(None) };
     match crate::store::file::lock(&file, "tafl-bot local") {
         Ok(lock) => Ok(lock),
-        Err(crate::store::OpenError::InUse { lock, holder }) => {
-            let holder = holder.unwrap_or_else(|| "tafl-bot".to_owned());
-            let lock = lock.display().to_string();
-            let sentence = tr!(lang, "console-db-in-use", name = shown(path), holder = holder, lock = lock);
-            Err(console_error(lang, &sentence))
-        }
-        Err(error) => {
-            let sentence = tr!(lang, "console-db-unavailable", name = shown(path), error = error.to_string());
-            Err(console_error(lang, &sentence))
-        }
+        Err(error) => Err(console_error(lang, &refusal(lang, &shown(path), &error))),
     }
 }
 
@@ -228,11 +221,10 @@ async fn refuse_discord(path: &Path, lang: Lang) -> Result<(), CliError> {
             tracing::info!(%error, db = %name(), "cannot look into the database before opening it");
             // An SQLite file's refusal in the words of its cause, as opening it would say.
             let error = match sqlite_file(path) {
-                Some(file) => crate::store::explained(error, &file).to_string(),
-                None => error.to_string(),
+                Some(file) => crate::store::explained(error, &file),
+                None => OpenError::Database(error),
             };
-            let sentence = tr!(lang, "console-db-unavailable", name = name(), error = error);
-            Err(console_error(lang, &sentence))
+            Err(console_error(lang, &refusal(lang, &name(), &error)))
         }
     }
 }
@@ -250,22 +242,53 @@ async fn open(path: &Path, lang: Lang) -> Result<Db, CliError> {
         // The sentence below says all of it; the log line (off by default, `RUST_LOG=info`) is
         // for a session whose stderr is read by a program.
         tracing::info!(error = %e, db = %name, "cannot open the database");
-        let sentence = match &e {
-            crate::store::OpenError::NoFolder { folder, .. } => {
-                tr!(lang, "console-db-no-folder", name = name, folder = folder.display().to_string())
-            }
-            crate::store::OpenError::IsFolder { instead } => {
-                tr!(lang, "console-db-is-folder", name = name, file = instead.display().to_string())
-            }
-            crate::store::OpenError::UnknownScheme { scheme } => {
-                tr!(lang, "console-db-unknown-scheme", scheme = scheme)
-            }
-            crate::store::OpenError::NoFile => tr!(lang, "console-db-no-file", name = name),
-            crate::store::OpenError::NoScheme => tr!(lang, "console-db-no-scheme", name = name),
-            _ => tr!(lang, "console-db-unavailable", name = name, error = e.to_string()),
-        };
-        console_error(lang, &sentence)
+        console_error(lang, &refusal(lang, &name, &e))
     })
+}
+
+/// Why the database `name` cannot be opened, in the session's language: every refusal an
+/// operator's `run` states in English, the console's player reads in theirs. Only what is quoted
+/// (the operating system's or the database's own words) stays as it was said.
+fn refusal(lang: Lang, name: &str, error: &OpenError) -> String {
+    match error {
+        OpenError::NoFolder { folder, .. } => {
+            tr!(lang, "console-db-no-folder", name = name, folder = folder.display().to_string())
+        }
+        OpenError::IsFolder { instead } => {
+            tr!(lang, "console-db-is-folder", name = name, file = instead.display().to_string())
+        }
+        OpenError::UnknownScheme { scheme } => tr!(lang, "console-db-unknown-scheme", scheme = scheme),
+        OpenError::NoFile => tr!(lang, "console-db-no-file", name = name),
+        OpenError::NoScheme => tr!(lang, "console-db-no-scheme", name = name),
+        OpenError::InUse { lock, holder } => {
+            let holder = holder.as_deref().unwrap_or("tafl-bot");
+            tr!(lang, "console-db-in-use", name = name, holder = holder, lock = lock.display().to_string())
+        }
+        OpenError::FolderNotWritable { folder, cause } => {
+            let (cause, error) = write_cause(cause);
+            let folder = folder.display().to_string();
+            tr!(lang, "console-db-folder-not-writable", name = name, folder = folder, cause = cause, error = error)
+        }
+        OpenError::FileNotWritable { file, cause } => {
+            let (cause, error) = write_cause(cause);
+            let file = file.display().to_string();
+            tr!(lang, "console-db-file-not-writable", name = name, file = file, cause = cause, error = error)
+        }
+        OpenError::DiskFull { file } => {
+            tr!(lang, "console-db-disk-full", name = name, file = file.display().to_string())
+        }
+        _ => tr!(lang, "console-db-unavailable", name = name, error = error.to_string()),
+    }
+}
+
+/// A [`WriteCause`] as the messages select on it: its kind, and the operating system's words
+/// for any other.
+fn write_cause(cause: &WriteCause) -> (&'static str, &str) {
+    match cause {
+        WriteCause::Permission => ("permission", ""),
+        WriteCause::ReadOnlyFileSystem => ("read-only", ""),
+        WriteCause::Other(error) => ("other", error),
+    }
 }
 
 /// Reads one line, accepting invalid UTF-8 as replacement characters. Stops once the line is
