@@ -235,14 +235,12 @@ async fn with_threads_on_a_game_lives_in_its_own_thread_under_the_board(locale: 
 async fn when_the_thread_cannot_be_made_the_game_goes_on_in_the_channel(locale: &'static str) {
     let (fake, bot) = served("no-thread").await;
     let table = Table { fake: &fake, channel: CHANNEL, locale };
-    let turned_on = settings(&fake, From::manager(&table, EVE), &[option("threads", json!(true))]);
-    assert!(private_answer(&fake, &turned_on).await.starts_with(table.says("Saved.", "Сохранено.")));
+    threads_on(&table).await;
 
     // Discord refuses the thread for good (the bot may not create threads there).
     fake.fail_next(|r| r.method == "POST" && r.path.ends_with("/threads"), 3, Fault::ServerError(403));
     let board = start_game(&table).await;
-    let begun = table.says("your move: game #1", "ваш ход: партия №1");
-    let notice = fake.wait_for_message("Alice's first notice", |m| m.content.contains(begun)).await;
+    let notice = first_notice(&table).await;
     assert_eq!(notice.channel_id, CHANNEL, "without a thread the notice goes to the channel");
     assert!(fake.threads().is_empty());
     let played = table.command(ALICE, "move", &json!({ "notation": "d2-c2" }), &[]);
@@ -258,14 +256,12 @@ async fn when_the_thread_cannot_be_made_the_game_goes_on_in_the_channel(locale: 
 async fn a_thread_discord_fails_to_make_for_a_while_is_made_once_it_is_back(locale: &'static str) {
     let (fake, bot) = served("thread-later").await;
     let table = Table { fake: &fake, channel: CHANNEL, locale };
-    let turned_on = settings(&fake, From::manager(&table, EVE), &[option("threads", json!(true))]);
-    assert!(private_answer(&fake, &turned_on).await.starts_with(table.says("Saved.", "Сохранено.")));
+    threads_on(&table).await;
 
     // Five server errors: more than one delivery's quick retries, fewer than the outbox's.
     fake.fail_next(|r| r.method == "POST" && r.path.ends_with("/threads"), 5, Fault::ServerError(503));
     let board = start_game(&table).await;
-    let begun = table.says("your move: game #1", "ваш ход: партия №1");
-    let notice = fake.wait_for_message("Alice's first notice", |m| m.content.contains(begun)).await;
+    let notice = first_notice(&table).await;
     let threads = fake.threads();
     assert_eq!(threads.len(), 1, "{threads:?}");
     assert_ne!(notice.channel_id, CHANNEL, "the notice waited for the thread and went there");
@@ -277,15 +273,25 @@ async fn a_thread_discord_fails_to_make_for_a_while_is_made_once_it_is_back(loca
     bot.stop().await;
 }
 
+/// A manager of the server turns a thread per game on.
+async fn threads_on(table: &Table<'_>) {
+    let turned_on = settings(table.fake, From::manager(table, EVE), &[option("threads", json!(true))]);
+    assert!(private_answer(table.fake, &turned_on).await.starts_with(table.says("Saved.", "Сохранено.")));
+}
+
+/// The notice that game #1 has begun, with Alice to move, wherever it went.
+async fn first_notice(table: &Table<'_>) -> StoredMessage {
+    let begun = table.says("your move: game #1", "ваш ход: партия №1");
+    table.fake.wait_for_message("Alice's first notice", |m| m.content.contains(begun)).await
+}
+
 /// With a thread per game turned on, a game started at `table`: its board, and the thread
 /// its first notice went to.
 async fn game_with_a_thread(table: &Table<'_>) -> (StoredMessage, u64) {
     let fake = table.fake;
-    let turned_on = settings(fake, From::manager(table, EVE), &[option("threads", json!(true))]);
-    assert!(private_answer(fake, &turned_on).await.starts_with(table.says("Saved.", "Сохранено.")));
+    threads_on(table).await;
     let board = start_game(table).await;
-    let begun = table.says("your move: game #1", "ваш ход: партия №1");
-    let notice = fake.wait_for_message("Alice's first notice", |m| m.content.contains(begun)).await;
+    let notice = first_notice(table).await;
     let thread = fake.threads()[0].id;
     assert_eq!(notice.channel_id, thread);
     (board, thread)
@@ -386,8 +392,7 @@ async fn a_board_in_a_thread_that_archived_overnight_still_shows_the_next_move(l
     let accept = table.says("Accept", "Принять");
     let accept = card.button_labels().into_iter().find(|(label, _)| label == accept).expect("an Accept button").1;
     let _ = table.click(BOB, &card, &accept, None);
-    let begun = table.says("your move: game #1", "ваш ход: партия №1");
-    fake.wait_for_message("Alice's first notice", |m| m.content.contains(begun)).await;
+    first_notice(&table).await;
 
     // A day passes with no message in the thread: Discord archives it.
     fake.archive_thread(THREAD);
@@ -448,8 +453,7 @@ async fn a_board_in_a_locked_thread_people_opened_catches_up_once_the_thread_reo
     let accept = table.says("Accept", "Принять");
     let accept = card.button_labels().into_iter().find(|(label, _)| label == accept).expect("an Accept button").1;
     let _ = table.click(BOB, &card, &accept, None);
-    let begun = table.says("your move: game #1", "ваш ход: партия №1");
-    fake.wait_for_message("Alice's first notice", |m| m.content.contains(begun)).await;
+    first_notice(&table).await;
 
     fake.lock_thread(THREAD);
     let played = table.command(ALICE, "move", &json!({ "notation": "d2-c2" }), &[]);
@@ -550,12 +554,10 @@ async fn the_channels_board_of_a_thread_game_shows_its_end_after_the_board_was_p
 async fn a_thread_made_but_whose_answer_was_lost_is_adopted_not_made_twice(locale: &'static str) {
     let (fake, bot) = served("thread-lost-answer").await;
     let table = Table { fake: &fake, channel: CHANNEL, locale };
-    let turned_on = settings(&fake, From::manager(&table, EVE), &[option("threads", json!(true))]);
-    assert!(private_answer(&fake, &turned_on).await.starts_with(table.says("Saved.", "Сохранено.")));
+    threads_on(&table).await;
     fake.fail_next(|r| r.method == "POST" && r.path.ends_with("/threads"), 1, Fault::AppliedThenServerError(502));
     let board = start_game(&table).await;
-    let begun = table.says("your move: game #1", "ваш ход: партия №1");
-    let notice = fake.wait_for_message("Alice's first notice", |m| m.content.contains(begun)).await;
+    let notice = first_notice(&table).await;
     let threads = fake.threads();
     assert_eq!(threads.len(), 1, "{threads:#?}");
     assert_eq!(threads[0].id, board.id);
@@ -1096,8 +1098,7 @@ async fn a_dm_that_is_the_one_way_left_is_tried_again_after_an_outage(locale: &'
     let table = Table { fake: &fake, channel: CHANNEL, locale };
     asks_for_dms(&table, BOB).await;
     start_game(&table).await;
-    let begun = table.says("your move: game #1", "ваш ход: партия №1");
-    fake.wait_for_message("Alice's first notice", |m| m.content.contains(begun)).await;
+    first_notice(&table).await;
     fake.delete_channel(CHANNEL);
     let gone = table.says("Game #1's channel was deleted", "Канал партии №1 удалён");
     fake.wait_for_message("Bob's DM that the channel is gone", |m| m.content.starts_with(gone)).await;
