@@ -1139,7 +1139,7 @@ async fn a_server_that_removes_the_bot_has_its_clocks_stopped_until_it_is_back(l
     assert_eq!(Some(told.channel_id), fake.dm_channel(BOB.id), "by DM to Bob");
     let intro = table.says(
         "The bot was removed from the server of these games {when}, and has not been added back. The time away counts against nobody, and if the bot is added back, play goes on where it stopped.",
-        "Бота удалили с сервера этих партий {when}, и он не вернулся. Пока бота нет, время не идёт ни у кого из игроков, а если бота вернут на сервер, игра продолжится с того же места.",
+        "Бота удалили с сервера этих партий {when}, и он не вернулся. Пока бота нет, время не идёт ни у кого из игроков, а если бота вернут на сервер, партия продолжится с того же места.",
     );
     assert_eq!(told.content, intro.replace("{when}", &format!("<t:{}:R>", now - 15 * 86_400)));
     let may_end = table.says(

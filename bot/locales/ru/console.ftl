@@ -87,8 +87,8 @@ console-bad-flag = «{ $input }»: напишите { $option }:true или { $o
 console-bad-option = «{ $input }» — не параметр /{ $command }; см. /help
 
 console-anyone = любой желающий
-console-with-clock = { " " }с часами: { $per_move } на ход
-console-with-reserve = { " " }с часами: { $per_move } на ход, неиспользованное время копится, но не больше, чем { $cap }
+console-with-clock = , часы: { $per_move } на ход
+console-with-reserve = , часы: { $per_move } на ход, неиспользованное время копится, но не больше, чем { $cap }
 console-challenge = вызов №{ $id }: { $by } → { $to }, вариант: { $variant }{ $options }; сторона вызывающего: { $side }.
 console-challenge-answer = { $player } может ответить так: as { $player } /accept { $id }
 console-challenge-answer-open = ответить может любой: as @имя /accept { $id }

@@ -1568,7 +1568,7 @@ mod tests {
         let console = host_error(&HostError::TooManyChallenges(10), Lang::console("en"));
         assert!(console.contains("withdraw one with /cancel") && !console.contains("Decline"), "{console}");
         let ru = host_error(&HostError::TooManyChallenges(3), Lang::console("ru"));
-        assert!(ru.contains("отзовите какой-нибудь командой /cancel") && !ru.contains("Отклонить"), "{ru}");
+        assert!(ru.contains("отзовите один из них командой /cancel") && !ru.contains("Отклонить"), "{ru}");
     }
 
     #[test]
