@@ -26,8 +26,75 @@ in_english_and_russian!(
     a_new_board_found_by_its_nonce_after_a_takeback_at_its_ply_is_brought_up_to_date,
     a_daily_digest_comes_by_dm_once_even_when_discords_answer_is_lost,
     a_summary_of_a_game_that_does_not_exist_is_refused_privately,
+    a_takeback_request_that_lapsed_before_its_notice_is_not_announced,
     through_random_moves_boards_restarts_and_faults_every_game_ends_up_shown_right,
 );
+
+/// Alice asks to take her move back while the notice of her request cannot be posted; Bob moves
+/// before it can, which lapses the request unanswered. The notice announced it all the same ("…
+/// asks to take back their last move: answer on the board"), with nothing to answer and no
+/// answer's notice to follow. Whether the first try failed outright or made the message and lost
+/// Discord's answer, no such notice is left in the channel.
+async fn a_takeback_request_that_lapsed_before_its_notice_is_not_announced(locale: &'static str) {
+    for fault in [Fault::ServerError(500), Fault::AppliedThenServerError(502)] {
+        let fake = FakeDiscord::start().await;
+        let dir = temp_dir("lapsed-offer-notice");
+        let bot = TestBot::start(&fake, &dir);
+        fake.wait_until_ready().await;
+        let table = Table { fake: &fake, channel: CHANNEL, locale };
+        start_game(&table).await;
+        let play = |player: Player, mv: &'static str| {
+            let table = &table;
+            async move {
+                let played = table.command(player, "move", &json!({ "notation": mv }), &[]);
+                let answer = table.fake.wait_for_original(&played).await;
+                assert!(answer.content.starts_with(table.says("You played", "Вы сыграли")), "{}", answer.content);
+            }
+        };
+        play(ALICE, "b4-b3").await;
+        let asks = table.says("asks to take back", "просит вернуть");
+        let is_request = move |r: &Recorded| {
+            r.method == "POST"
+                && r.json.as_ref().is_some_and(|j| j["content"].as_str().is_some_and(|c| c.contains(asks)))
+        };
+        // Held back until Bob has moved, which lapses the request; the retries then find it so.
+        fake.fail_next(is_request, 1, fault);
+        fake.fail_next(is_request, usize::MAX, Fault::ServerError(500));
+        let request = table.command(ALICE, "takeback", &json!({}), &[]);
+        let requested = fake.wait_for_original(&request).await.content;
+        assert!(requested.starts_with(table.says("You asked to take back", "Вы попросили вернуть")), "{requested}");
+        fake.wait_for("the request's notice, refused", |r| is_request(r) && r.status >= 500).await;
+        play(BOB, "c4-b4").await;
+        let your_move = table.says("your move in game #1", "ваш ход в партии №1");
+        fake.wait_for_message("Alice's notice of Bob's move", |m| m.content.contains(your_move)).await;
+        fake.clear_faults();
+        // The outbox is done with the request's notice: nothing of it is pending or given up.
+        let db = tafl_bot::store::Db::open(&format!("sqlite://{}", dir.join("tafl.db").display())).await.unwrap();
+        let mut undone = -1;
+        for _ in 0..200 {
+            undone = sqlx::query_scalar("SELECT count(*) FROM outbox WHERE state <> 'done'")
+                .fetch_one(db.pool())
+                .await
+                .unwrap();
+            if undone == 0 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        let offers: Vec<String> = sqlx::query_scalar("SELECT state FROM offers").fetch_all(db.pool()).await.unwrap();
+        db.close().await;
+        bot.stop().await;
+        assert_eq!(undone, 0, "{fault:?}: every item delivered");
+        assert_eq!(offers, ["lapsed"]);
+        let announced: Vec<String> = fake
+            .all_messages()
+            .into_iter()
+            .filter(|m| !m.deleted && !m.is_ephemeral() && m.content.contains(asks))
+            .map(|m| m.content)
+            .collect();
+        assert!(announced.is_empty(), "{fault:?}: a lapsed request is announced as waiting: {announced:#?}");
+    }
+}
 
 /// Alice challenges Bob to Brandubh as the attackers and Bob accepts: the board message.
 async fn start_game(table: &Table<'_>) -> StoredMessage {

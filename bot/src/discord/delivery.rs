@@ -51,7 +51,7 @@ use super::retry::discord_code;
 use super::{BotError, Data, threads};
 use crate::host::outbox::game_lane;
 use crate::host::{
-    Challenge, Drawn, GameId, GameView, OfferEvent, OfferOutcome, Pending, Reminder, Show, User, UserId,
+    Challenge, Drawn, GameId, GameView, OfferEvent, OfferOutcome, OfferStanding, Pending, Reminder, Show, User, UserId,
 };
 use crate::present::Lang;
 use crate::present::text;
@@ -684,12 +684,17 @@ async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(),
             };
             // Only an offer waits for someone's answer, and only while it is open: answered from
             // the board before this item's turn came, it asks nothing, and neither mentions nor
-            // DMs anyone (the answer's own notice follows). Its outcome asks nothing either.
+            // DMs anyone (the answer's own notice follows). Its outcome asks nothing either. One
+            // that lapsed first (the other player moved, or the game ended) is not announced at
+            // all: no answer will follow it, and "answer on the board" would be false.
             let asks = match event {
-                OfferEvent::Offered => {
-                    let offers = data.host.open_offers(*game).await?;
-                    offers.iter().any(|open| open.kind == *offer && open.by == *by)
-                }
+                OfferEvent::Offered => match data.host.offer_standing(*game, *offer, *by).await? {
+                    Some(OfferStanding::Open) => true,
+                    Some(OfferStanding::Lapsed) => {
+                        return obsolete(http, data, item, *game, game_channel(&view), 'o').await;
+                    }
+                    Some(OfferStanding::Answered) | None => false,
+                },
                 _ => false,
             };
             let mentions: Vec<i64> = match event {

@@ -19,6 +19,28 @@ pub enum OfferKind {
     Takeback,
 }
 
+impl OfferKind {
+    /// The kind as the `offers` table names it.
+    #[must_use]
+    pub fn stored(self) -> &'static str {
+        match self {
+            OfferKind::Draw => "draw",
+            OfferKind::Takeback => "takeback",
+        }
+    }
+}
+
+/// Where an offer stands, for the notice that announces it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OfferStanding {
+    /// Waiting for the other player's answer.
+    Open,
+    /// Accepted, declined or withdrawn: that answer's own notice tells it.
+    Answered,
+    /// Closed unanswered: a move, a takeback or the game's end came first, and nothing tells it.
+    Lapsed,
+}
+
 /// An offer waiting for the other player's answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct OpenOffer {
@@ -135,8 +157,8 @@ pub(super) async fn state_in(conn: &mut Conn, loaded: &Loaded) -> Result<BoardSt
 /// The open offers of a game, draw first.
 async fn offers_in(conn: &mut Conn, game_id: GameId) -> Result<Vec<OpenOffer>, sqlx::Error> {
     let mut offers = Vec::with_capacity(2);
-    for (kind, name) in [(OfferKind::Draw, "draw"), (OfferKind::Takeback, "takeback")] {
-        if let Some(offer) = store::offers::open(conn, game_id, name).await? {
+    for kind in [OfferKind::Draw, OfferKind::Takeback] {
+        if let Some(offer) = store::offers::open(conn, game_id, kind.stored()).await? {
             offers.push(OpenOffer { kind, by: offer.by_user });
         }
     }
@@ -183,6 +205,22 @@ impl Host {
     pub async fn open_offers(&self, game_id: GameId) -> Result<Vec<OpenOffer>, HostError> {
         let mut tx = self.db.begin_read().await?;
         Ok(offers_in(&mut tx, game_id).await?)
+    }
+
+    /// Where the newest offer of `kind` that `by` made in a game stands; `None` if they made none.
+    pub async fn offer_standing(
+        &self,
+        game_id: GameId,
+        kind: OfferKind,
+        by: UserId,
+    ) -> Result<Option<OfferStanding>, HostError> {
+        let mut tx = self.db.begin_read().await?;
+        let state = store::offers::latest_state(&mut tx, game_id, kind.stored(), by).await?;
+        Ok(state.map(|state| match state.as_str() {
+            "open" => OfferStanding::Open,
+            "lapsed" => OfferStanding::Lapsed,
+            _ => OfferStanding::Answered,
+        }))
     }
 
     /// The board of a game that `user` is to move in, for a move menu drawn on the board

@@ -66,7 +66,9 @@ use std::sync::{Arc, Mutex};
 use tafl_rules::otn::{self, GameRecord, RecordEnd};
 use tafl_rules::{Game, MoveText, Position, Setup, Side, Status, Variant, VariantOption};
 
-pub use board::{BoardState, Drawn, OfferKind, OpenOffer, PieceChoice, SeenBoard, destinations, movable_pieces};
+pub use board::{
+    BoardState, Drawn, OfferKind, OfferStanding, OpenOffer, PieceChoice, SeenBoard, destinations, movable_pieces,
+};
 pub use bot::{BotPlayer, BotTurn, bot_level, bot_user, is_bot};
 pub use cards::{FamilyHistory, HistoryPoint, MAX_HISTORY, RatingHistory};
 pub use clock::{Clock, ClockError};

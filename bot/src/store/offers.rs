@@ -25,6 +25,23 @@ pub async fn open(conn: &mut AnyConnection, game_id: i64, kind: &str) -> Result<
     .await
 }
 
+/// The state of the newest offer of `kind` that `by_user` made in a game, if they made one.
+pub async fn latest_state(
+    conn: &mut AnyConnection,
+    game_id: i64,
+    kind: &str,
+    by_user: i64,
+) -> Result<Option<String>, sqlx::Error> {
+    sqlx::query_scalar(
+        "SELECT state FROM offers WHERE game_id = $1 AND kind = $2 AND by_user = $3 ORDER BY id DESC LIMIT 1",
+    )
+    .bind(game_id)
+    .bind(kind)
+    .bind(by_user)
+    .fetch_optional(conn)
+    .await
+}
+
 pub async fn insert(
     conn: &mut AnyConnection,
     game_id: i64,
