@@ -50,7 +50,10 @@ board-clock = ⏱️ { $clock }
 board-reserves = Reserve: { $attackers } for the attackers, { $defenders } for the defenders
 board-deadline = ⏰ Time runs out { $when }
 board-offer-draw = 🤝 { $by } offers a draw
-board-offer-takeback = ↩️ { $by } asks to take back their last move
+board-offer-takeback = ↩️ { $by } asks to take back { $plies ->
+    [1] their last move
+   *[other] their last move and the reply to it
+}
 piece-option = { $square } ({ $moves ->
     [one] 1 move
    *[other] { $moves } moves
@@ -108,7 +111,10 @@ your-move-after-takeback = { $player }, your move in game #{ $id } ({ $variant }
 your-move-first = { $player }, your move: game #{ $id } ({ $variant }) has begun.
 played = You played `{ $notation }` in game #{ $id }.
 offer-draw = { $player }, { $by } offers a draw in game #{ $id }: accept or decline on the board.
-offer-takeback = { $player }, { $by } asks to take back their last move in game #{ $id }: answer on the board.
+offer-takeback = { $player }, { $by } asks to take back { $plies ->
+    [1] their last move
+   *[other] their last move and your reply to it
+} in game #{ $id }: answer on the board.
 offer-withdrawn = { $by } withdraws the offer in game #{ $id }.
 offer-draw-declined = { $by } declines the draw in game #{ $id }.
 offer-takeback-declined = { $by } refuses the takeback in game #{ $id }.
@@ -119,7 +125,10 @@ offer-takeback-accepted = { $by } agrees: { $plies ->
 offer-draw-accepted = { $by } accepts the draw in game #{ $id }.
 # The same events as the caller's private answer, in their own words.
 answer-draw-offered = You offered a draw in game #{ $id }; { $player } answers on the board.
-answer-takeback-asked = You asked to take back your last move in game #{ $id }; { $player } answers on the board.
+answer-takeback-asked = You asked to take back { $plies ->
+    [1] your last move
+   *[other] your last move and { $player }'s reply to it
+} in game #{ $id }; { $player } answers on the board.
 answer-withdrawn = You withdrew your offer in game #{ $id }.
 answer-draw-declined = You declined the draw in game #{ $id }.
 answer-takeback-declined = You refused the takeback in game #{ $id }.

@@ -49,7 +49,10 @@ board-clock = ⏱️ { $clock }
 board-reserves = Запас времени: у нападающих { $attackers }, у защитников { $defenders }
 board-deadline = ⏰ Время хода истекает { $when }
 board-offer-draw = 🤝 { $by } предлагает ничью
-board-offer-takeback = ↩️ { $by } просит вернуть свой последний ход
+board-offer-takeback = ↩️ { $by } просит вернуть { $plies ->
+    [1] свой последний ход
+   *[other] свой последний ход и ответ на него
+}
 piece-option = { $square } ({ $moves ->
     [one] { $moves } ход
     [few] { $moves } хода
@@ -108,7 +111,10 @@ your-move-after-takeback = { $player }, ваш ход в партии №{ $id }
 your-move-first = { $player }, ваш ход: партия №{ $id } ({ $variant }) началась.
 played = Вы сыграли `{ $notation }` в партии №{ $id }.
 offer-draw = { $player }, { $by } предлагает ничью в партии №{ $id }: примите или отклоните на доске.
-offer-takeback = { $player }, { $by } просит вернуть ход в партии №{ $id }: ответьте на доске.
+offer-takeback = { $player }, { $by } просит вернуть { $plies ->
+    [1] ход
+   *[other] свой ход и ваш ответ на него
+} в партии №{ $id }: ответьте на доске.
 offer-withdrawn = { $by } отзывает предложение в партии №{ $id }.
 offer-draw-declined = { $by } отклоняет ничью в партии №{ $id }.
 offer-takeback-declined = { $by } отказывает в возврате хода в партии №{ $id }.
@@ -120,7 +126,10 @@ offer-takeback-accepted = { $by } соглашается: в партии №{ $
 offer-draw-accepted = { $by } соглашается на ничью в партии №{ $id }.
 # Те же события в личном ответе тому, кто их совершил, — его словами.
 answer-draw-offered = Вы предложили ничью в партии №{ $id }; { $player } ответит на доске.
-answer-takeback-asked = Вы попросили вернуть свой последний ход в партии №{ $id }; { $player } ответит на доске.
+answer-takeback-asked = Вы попросили вернуть { $plies ->
+    [1] свой последний ход
+   *[other] свой последний ход и ответ игрока { $player } на него
+} в партии №{ $id }; { $player } ответит на доске.
 answer-withdrawn = Вы отозвали предложение в партии №{ $id }.
 answer-draw-declined = Вы отклонили ничью в партии №{ $id }.
 answer-takeback-declined = Вы отказали в возврате хода в партии №{ $id }.

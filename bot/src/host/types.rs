@@ -384,6 +384,15 @@ impl GameView {
             .any(|side| takeback_plies(self.ply, self.to_move, side, solo).is_some())
     }
 
+    /// How many plies a takeback `user` asks for now removes ([`takeback_plies`]): two when
+    /// the opponent has replied since their move, which the request must say, as it undoes the
+    /// answerer's own move. `None` for someone who is not a player or has nothing to take back.
+    #[must_use]
+    pub fn takeback_plies_of(&self, user: UserId) -> Option<usize> {
+        let side = [Side::Attackers, Side::Defenders].into_iter().find(|&side| self.player(side).id == user)?;
+        takeback_plies(self.ply, self.to_move, side, self.attacker.id == self.defender.id)
+    }
+
     #[must_use]
     pub fn is_over(&self) -> bool {
         self.ending.is_some()

@@ -709,7 +709,10 @@ pub fn board_description(game: &GameView, history: &Game, offers: &[OpenOffer], 
         let by = mention(lang, &player_of(game, offer.by));
         lines.push(match offer.kind {
             OfferKind::Draw => tr!(lang, "board-offer-draw", by = by),
-            OfferKind::Takeback => tr!(lang, "board-offer-takeback", by = by),
+            OfferKind::Takeback => {
+                let plies = game.takeback_plies_of(offer.by).unwrap_or(1);
+                tr!(lang, "board-offer-takeback", by = by, plies = plies)
+            }
         });
     }
     lines.join("\n")
@@ -798,7 +801,9 @@ pub fn offer_notice(outcome: &OfferOutcome, kind: OfferKind, lang: Lang) -> Stri
             tr!(lang, "offer-draw", player = mention(lang, &player_of(game, *notify)), by = by, id = id)
         }
         (OfferOutcome::Offered { notify, .. }, OfferKind::Takeback) => {
-            tr!(lang, "offer-takeback", player = mention(lang, &player_of(game, *notify)), by = by, id = id)
+            let plies = game.takeback_plies_of(outcome.by()).unwrap_or(1);
+            let player = mention(lang, &player_of(game, *notify));
+            tr!(lang, "offer-takeback", player = player, by = by, id = id, plies = plies)
         }
         (OfferOutcome::Declined { withdrawn: true, .. }, _) => tr!(lang, "offer-withdrawn", by = by, id = id),
         (OfferOutcome::Declined { .. }, OfferKind::Draw) => tr!(lang, "offer-draw-declined", by = by, id = id),
@@ -829,7 +834,9 @@ pub fn offer_answer(outcome: &OfferOutcome, kind: OfferKind, caller: UserId, lan
             tr!(lang, "answer-draw-offered", player = mention(lang, &player_of(game, *notify)), id = id)
         }
         (OfferOutcome::Offered { notify, .. }, OfferKind::Takeback) => {
-            tr!(lang, "answer-takeback-asked", player = mention(lang, &player_of(game, *notify)), id = id)
+            let plies = game.takeback_plies_of(caller).unwrap_or(1);
+            let player = mention(lang, &player_of(game, *notify));
+            tr!(lang, "answer-takeback-asked", player = player, id = id, plies = plies)
         }
         (OfferOutcome::Declined { withdrawn: true, .. }, _) => tr!(lang, "answer-withdrawn", id = id),
         (OfferOutcome::Declined { .. }, OfferKind::Draw) => tr!(lang, "answer-draw-declined", id = id),
@@ -1499,6 +1506,43 @@ mod tests {
         let answer = offer_answer(&declined, OfferKind::Draw, 1, english());
         assert_eq!(answer, offer_notice(&declined, OfferKind::Draw, english()));
         assert!(answer.ends_with("declines the draw in game #7."), "{answer}");
+    }
+
+    /// A takeback asked by the player to move undoes the opponent's reply too: the request, the
+    /// board's line and the asker's answer said "their last move" all the same, and the answerer
+    /// agreed to lose their own move without being told.
+    #[test]
+    fn a_takeback_that_undoes_the_answerers_reply_says_so() {
+        use crate::host::User;
+        use tafl_rules::Game;
+        let mut game = GameView::sample(7, Variant::Brandubh, User::new(1, "alice"), User::new(2, "bob"));
+        let history = Game::new(tafl_rules::Position::new(Variant::Brandubh.rules()).unwrap());
+        let offers = [OpenOffer { kind: OfferKind::Takeback, by: 1 }];
+        // Alice (the attackers) moved; Bob has not replied: her move alone.
+        game.ply = 1;
+        game.to_move = Side::Defenders;
+        let offered = OfferOutcome::Offered { game: game.clone(), by: 1, notify: 2 };
+        let notice = offer_notice(&offered, OfferKind::Takeback, english());
+        assert!(notice.ends_with("asks to take back their last move in game #7: answer on the board."), "{notice}");
+        let board = board_description(&game, &history, &offers, english());
+        assert!(board.ends_with("asks to take back their last move"), "{board}");
+        // Bob replied: her move and his reply.
+        game.ply = 2;
+        game.to_move = Side::Attackers;
+        let offered = OfferOutcome::Offered { game: game.clone(), by: 1, notify: 2 };
+        let notice = offer_notice(&offered, OfferKind::Takeback, english());
+        assert!(notice.contains("asks to take back their last move and your reply to it in game #7"), "{notice}");
+        let asked = offer_answer(&offered, OfferKind::Takeback, 1, english());
+        assert!(asked.starts_with("You asked to take back your last move and "), "{asked}");
+        assert!(asked.contains("'s reply to it in game #7;"), "{asked}");
+        let board = board_description(&game, &history, &offers, english());
+        assert!(board.ends_with("asks to take back their last move and the reply to it"), "{board}");
+        let notice = offer_notice(&offered, OfferKind::Takeback, russian());
+        assert!(notice.contains("просит вернуть свой ход и ваш ответ на него в партии №7"), "{notice}");
+        let asked = offer_answer(&offered, OfferKind::Takeback, 1, russian());
+        assert!(asked.starts_with("Вы попросили вернуть свой последний ход и ответ игрока "), "{asked}");
+        let board = board_description(&game, &history, &offers, russian());
+        assert!(board.ends_with("просит вернуть свой последний ход и ответ на него"), "{board}");
     }
 
     #[test]
