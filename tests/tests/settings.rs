@@ -39,6 +39,7 @@ in_english_and_russian!(
     a_deleted_channel_leaves_the_channels_for_games_unless_it_was_the_last,
     a_dm_is_the_one_way_left_when_a_thread_people_opened_is_closed_to_the_bot,
     a_game_whose_channel_is_deleted_goes_on_where_a_player_asks_for_its_board,
+    a_forum_can_be_put_on_the_channels_for_games,
 );
 
 /// The Latin words that belong in a Russian run: people's names and what they typed.
@@ -954,7 +955,8 @@ async fn the_settings_command_is_registered_with_typed_options_in_both_languages
     for name in ["allow_channel", "disallow_channel"] {
         let option = kind(name);
         assert_eq!(option["type"], 7, "{name} is a channel");
-        assert_eq!(option["channel_types"], json!([0, 5]), "text and announcement channels: {option}");
+        // Text, announcement, forum (its posts), voice and stage (their chats).
+        assert_eq!(option["channel_types"], json!([0, 5, 15, 2, 13]), "the channels games are played in: {option}");
     }
     for option in options {
         texts.push(shown(option, "name"));
@@ -1345,6 +1347,38 @@ async fn a_game_whose_channel_is_deleted_goes_on_where_a_player_asks_for_its_boa
     assert!(refused_posts.is_empty(), "{refused_posts:#?}");
     let bobs = fake.messages_in(bobs_dms);
     assert_eq!(bobs.iter().filter(|m| m.content.starts_with(gone)).count(), 1, "told once: {bobs:#?}");
+    table.assert_no_english(NOT_ENGLISH);
+    bot.stop().await;
+}
+
+/// Forum posts host games, judged by their forum (README: "A challenge made in a thread (one
+/// people opened, or a forum post) is played in that thread … the allow-list judges the thread's
+/// parent channel"). A manager who restricts games to some channels must then be able to name the
+/// forum; `allow_channel` accepted text and announcement channels only.
+async fn a_forum_can_be_put_on_the_channels_for_games(locale: &'static str) {
+    const FORUM: u64 = 1_500_000_000_000_000_130;
+    const POST: u64 = 1_500_000_000_000_000_131;
+    let (fake, bot) = served("forum-allowed").await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale };
+    let list = json!([{ "name": "allow_channel", "type": 7, "value": FORUM.to_string() }]);
+    let payload = fake.slash_command("tafl", "settings", &list, EVE.id, locale);
+    let mut payload = with_name(in_guild(payload, GUILD, CHANNEL), EVE.name);
+    payload["member"]["permissions"] = json!((MEMBER | MANAGE_GUILD).to_string());
+    payload["guild_locale"] = json!(locale);
+    let forum = json!({ "id": FORUM.to_string(), "name": "tafl-games", "type": 15, "permissions": "0" });
+    payload["data"]["resolved"] = json!({ "channels": { FORUM.to_string(): forum } });
+    let answer = private_answer(&fake, &fake.push_interaction(payload)).await;
+    assert!(answer.starts_with(table.says("Saved.", "Сохранено.")), "the forum cannot be allowed: {answer}");
+    assert!(answer.contains(&format!("<#{FORUM}>")), "{answer}");
+    // A challenge in one of the forum's posts is then allowed, and one in the channel is not.
+    let options = json!({ "opponent": BOB.id, "variant": "brandubh" });
+    let challenge =
+        fake.push_interaction(in_thread(table.command_payload(ALICE, "challenge", &options, &[BOB]), FORUM, POST));
+    let card = fake.wait_for_original(&challenge).await;
+    assert!(!card.is_ephemeral(), "refused in a post of the allowed forum: {}", card.content);
+    assert_eq!(card.channel_id, POST);
+    let refused = table.command(ALICE, "challenge", &options, &[BOB]);
+    assert!(private_answer(&fake, &refused).await.starts_with(table.says("Games are not played", "На этом сервере")));
     table.assert_no_english(NOT_ENGLISH);
     bot.stop().await;
 }

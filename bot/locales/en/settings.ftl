@@ -24,7 +24,7 @@ language-auto = The server's own language
 
 settings-not-in-server = Server settings are changed in the server; your own settings ({ $personal }) work here.
 settings-not-manager = Only members who can manage this server change its settings; your own settings ({ $personal }) are yours to change.
-settings-not-text = { $channel } is not a text channel; games are played in text channels.
+settings-not-for-games = Games cannot be played in { $channel }; name a text, voice or announcement channel, or a forum.
 settings-allow-and-disallow = Either allow or disallow { $channel }, not both at once.
 settings-every-channel-already = Games are allowed in every channel; to limit them, allow the channels for games with { $allow_channel }, and the others will be closed to games.
 settings-last-channel = { $channel } is the only channel allowed for games; allow another one first, or all of them with { $all_channels }.

@@ -48,6 +48,16 @@ impl From<&serenity::PartialChannel> for Channel {
     }
 }
 
+/// Whether games are played in channels of `kind` (in their posts, for a forum), so that the
+/// allow-list may name them: the kinds of channel a challenge is judged by. A challenge is
+/// judged by the channel it is typed in, a voice or stage channel's text chat included, or for a
+/// thread (a forum post too) by its parent. Threads themselves are never judged, so never named.
+/// The `allow_channel` and `disallow_channel` options offer these kinds alone.
+fn hosts_games(kind: serenity::ChannelType) -> bool {
+    use serenity::ChannelType::{Forum, News, Stage, Text, Voice};
+    matches!(kind, Text | News | Forum | Voice | Stage)
+}
+
 /// What one `/tafl settings` asks to change; `None` leaves a setting as it is.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 struct Changes {
@@ -110,8 +120,8 @@ impl Changes {
             None => {}
         }
         for channel in [self.allow_channel, self.disallow_channel].into_iter().flatten() {
-            if !matches!(channel.kind, serenity::ChannelType::Text | serenity::ChannelType::News) {
-                return Err(words(lang, Words::NotText(channel.id)));
+            if !hosts_games(channel.kind) {
+                return Err(words(lang, Words::NotForGames(channel.id)));
             }
         }
         if let (Some(allow), Some(disallow)) = (self.allow_channel, self.disallow_channel)
@@ -193,8 +203,9 @@ pub async fn settings(
     #[autocomplete = "autocomplete_language"] language: Option<String>,
     threads: Option<bool>,
     default_clock: Option<String>,
-    #[channel_types("Text", "News")] allow_channel: Option<serenity::PartialChannel>,
-    #[channel_types("Text", "News")] disallow_channel: Option<serenity::PartialChannel>,
+    // The kinds `hosts_games` accepts.
+    #[channel_types("Text", "News", "Forum", "Voice", "Stage")] allow_channel: Option<serenity::PartialChannel>,
+    #[channel_types("Text", "News", "Forum", "Voice", "Stage")] disallow_channel: Option<serenity::PartialChannel>,
     all_channels: Option<bool>,
 ) -> Result<(), BotError> {
     let lang = Lang::discord(ctx.locale());
@@ -343,7 +354,7 @@ fn shown(
 enum Words {
     NotInServer,
     NotManager,
-    NotText(i64),
+    NotForGames(i64),
     AllowAndDisallow(i64),
     EveryChannel,
     LastChannel(i64),
@@ -359,7 +370,7 @@ fn words(lang: Lang, which: Words) -> String {
     match which {
         Words::NotInServer => tr!(lang, "settings-not-in-server", personal = personal()),
         Words::NotManager => tr!(lang, "settings-not-manager", personal = personal()),
-        Words::NotText(id) => tr!(lang, "settings-not-text", channel = channel(id)),
+        Words::NotForGames(id) => tr!(lang, "settings-not-for-games", channel = channel(id)),
         Words::AllowAndDisallow(id) => tr!(lang, "settings-allow-and-disallow", channel = channel(id)),
         Words::EveryChannel => tr!(lang, "settings-every-channel-already", allow_channel = option("allow_channel")),
         Words::LastChannel(id) => {
@@ -443,11 +454,18 @@ mod tests {
             Changes { all_channels: Some(false), allow_channel: Some(channel(5)), ..Changes::default() };
         assert_eq!(not_all_but_one.apply_server(&every, lang_en()).unwrap().channels, [5]);
         assert_eq!(not_all_but_one.apply_server(&two, lang_en()).unwrap().channels, [3, 5]);
-        let voice = Changes {
-            allow_channel: Some(Channel { id: 7, kind: serenity::ChannelType::Voice }),
-            ..Changes::default()
-        };
-        assert!(voice.apply_server(&every, lang_en()).unwrap_err().contains("not a text channel"));
+        // Games are played in a forum's posts and a voice channel's chat too; not in a category.
+        let allow_kind = |kind| Changes { allow_channel: Some(Channel { id: 7, kind }), ..Changes::default() };
+        for kind in [serenity::ChannelType::Forum, serenity::ChannelType::Voice, serenity::ChannelType::Stage] {
+            assert_eq!(allow_kind(kind).apply_server(&every, lang_en()).unwrap().channels, [7], "{kind:?}");
+        }
+        let category = allow_kind(serenity::ChannelType::Category).apply_server(&every, lang_en()).unwrap_err();
+        assert_eq!(category, "Games cannot be played in <#7>; name a text, voice or announcement channel, or a forum.");
+        let thread = allow_kind(serenity::ChannelType::PublicThread).apply_server(&every, lang_ru()).unwrap_err();
+        assert_eq!(
+            thread,
+            "В канале <#7> играть нельзя; укажите текстовый или голосовой канал, канал объявлений или форум."
+        );
     }
 
     #[test]

@@ -33,7 +33,8 @@ impl User {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Place {
     pub guild: i64,
-    /// A text channel; for a game or challenge in a thread, the thread's parent. The server's
+    /// A channel (text, announcement, voice or stage); for a game or challenge in a thread (a
+    /// forum post too), the thread's parent. The server's
     /// allow-list judges this channel.
     pub channel: i64,
     /// The thread its messages go to, if any.
