@@ -40,6 +40,8 @@ in_english_and_russian!(
     a_dm_is_the_one_way_left_when_a_thread_people_opened_is_closed_to_the_bot,
     a_game_whose_channel_is_deleted_goes_on_where_a_player_asks_for_its_board,
     a_forum_can_be_put_on_the_channels_for_games,
+    a_board_asked_for_in_another_channel_is_not_said_to_be_below,
+    a_board_refused_for_want_of_permission_does_not_offer_another_channel,
 );
 
 /// The Latin words that belong in a Russian run: people's names and what they typed.
@@ -1379,6 +1381,58 @@ async fn a_forum_can_be_put_on_the_channels_for_games(locale: &'static str) {
     assert_eq!(card.channel_id, POST);
     let refused = table.command(ALICE, "challenge", &options, &[BOB]);
     assert!(private_answer(&fake, &refused).await.starts_with(table.says("Games are not played", "На этом сервере")));
+    table.assert_no_english(NOT_ENGLISH);
+    bot.stop().await;
+}
+
+/// A player types `/tafl board` in another channel of the server: the board goes to the game's
+/// channel (it is played there), and the answer says so, naming it. Before, the answer said the
+/// board was posted "below", where nothing came.
+async fn a_board_asked_for_in_another_channel_is_not_said_to_be_below(locale: &'static str) {
+    let (fake, bot) = served("board-elsewhere").await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale };
+    start_game(&table).await;
+    first_notice(&table).await;
+    let elsewhere = Table { fake: &fake, channel: OTHER_CHANNEL, locale };
+    let asked = elsewhere.command(ALICE, "board", &json!({ "game": 1 }), &[]);
+    let answer = private_answer(&fake, &asked).await;
+    let posted = fake
+        .wait_for_message("the new board", |m| {
+            m.content.is_empty() && !m.attachments.is_empty() && m.interaction.is_none()
+        })
+        .await;
+    assert_eq!(posted.channel_id, CHANNEL);
+    assert_eq!(
+        answer,
+        format!(
+            "{} <#{CHANNEL}>{}",
+            table.says("The board of game #1 is posted in its channel", "Доска партии №1 опубликована в канале"),
+            table.says("; its old message loses its buttons.", "; у старого сообщения кнопки пропадут."),
+        )
+    );
+    table.assert_no_english(NOT_ENGLISH);
+    bot.stop().await;
+}
+
+/// The owner takes Send Messages away in the channel of a game going on; a player asks for its
+/// board there. It is refused naming the permission, but not with the challenge's "… or you can
+/// play in another channel": a game going on cannot move to another channel (only one whose
+/// channel was deleted does).
+async fn a_board_refused_for_want_of_permission_does_not_offer_another_channel(locale: &'static str) {
+    let (fake, bot) = served("board-refused").await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale };
+    start_game(&table).await;
+    first_notice(&table).await;
+    let mut payload = table.command_payload(ALICE, "board", &json!({}), &[]);
+    payload["app_permissions"] = json!((MEMBER & !SEND_MESSAGES).to_string());
+    let answer = private_answer(&fake, &fake.push_interaction(payload)).await;
+    assert_eq!(
+        answer,
+        table.says(
+            "I cannot post this game's board here: I need the permission **Send Messages** here. A server manager can grant it to me.",
+            "Я не могу опубликовать здесь доску этой партии: мне нужно право «Отправлять сообщения». Попросите администратора сервера выдать его мне.",
+        )
+    );
     table.assert_no_english(NOT_ENGLISH);
     bot.stop().await;
 }

@@ -14,6 +14,10 @@ error-bot-missing-permissions = I cannot host a game in this channel: I need the
     [one] permission { $permissions } here to post its boards. A server manager can grant it to me
    *[other] permissions { $permissions } here to post its boards. A server manager can grant them to me
 }, or you can play in another channel.
+error-bot-missing-permissions-board = I cannot post this game's board here: I need the { $count ->
+    [one] permission { $permissions } here. A server manager can grant it to me
+   *[other] permissions { $permissions } here. A server manager can grant them to me
+}.
 permission-view-channel = **View Channel**
 permission-send-messages = **Send Messages**
 permission-send-messages-in-threads = **Send Messages in Threads**

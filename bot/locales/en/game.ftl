@@ -241,6 +241,14 @@ claimable-aborts = { $player }, { $absent } has not moved in game #{ $id } ({ $v
    *[other] { $days } days
 }: you may end it with { $claim } (without a result, as it has not reached the second move), or keep waiting.
 board-posted = The board of game #{ $id } is posted below; its old message loses its buttons.
+board-posted-there = The board of game #{ $id } is posted in its { $thread ->
+    [yes] thread
+   *[no] channel
+} { $channel }; its old message loses its buttons.
+board-on-its-way-there = You already asked for a new board of game #{ $id }; it is on its way to its { $thread ->
+    [yes] thread
+   *[no] channel
+} { $channel }.
 board-on-its-way = You already asked for a new board of game #{ $id }; it is on its way below.
 board-just-posted = The board of game #{ $id } was posted anew a moment ago: { $link }
 board-moved = Game #{ $id } now goes on in this channel; its board is posted below.

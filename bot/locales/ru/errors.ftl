@@ -14,6 +14,10 @@ error-bot-missing-permissions = Я не могу вести партию в эт
     [1] нужно право { $permissions }. Попросите администратора сервера выдать его
    *[other] нужны права { $permissions }. Попросите администратора сервера выдать их
 } или играйте в другом канале.
+error-bot-missing-permissions-board = Я не могу опубликовать здесь доску этой партии: мне { $count ->
+    [1] нужно право { $permissions }. Попросите администратора сервера выдать его мне
+   *[other] нужны права { $permissions }. Попросите администратора сервера выдать их мне
+}.
 permission-view-channel = «Просматривать каналы»
 permission-send-messages = «Отправлять сообщения»
 permission-send-messages-in-threads = «Отправлять сообщения в ветках»

@@ -120,15 +120,24 @@ fn place(ctx: Context<'_>) -> Place {
     }
 }
 
-/// Refuses when the bot may not post a game's boards and notices in this channel (see
-/// [`super::permissions`]).
-fn ensure_can_host(ctx: Context<'_>) -> Result<(), BotError> {
-    let granted = match ctx {
+/// What Discord says the bot may do in the channel the command was typed in.
+fn app_permissions(ctx: Context<'_>) -> Option<serenity::Permissions> {
+    match ctx {
         poise::Context::Application(app) => app.interaction.app_permissions,
         poise::Context::Prefix(_) => None,
-    };
-    let missing = super::permissions::missing_to_host(granted, place(ctx).thread.is_some());
-    if missing.is_empty() { Ok(()) } else { Err(BotError::User(super::permissions::refusal(missing, lang(ctx)))) }
+    }
+}
+
+/// Refuses when the bot may not post a game's boards and notices in this channel (see
+/// [`super::permissions`]), in the words `refusal` gives.
+fn ensure_can_post(ctx: Context<'_>, refusal: fn(serenity::Permissions, Lang) -> String) -> Result<(), BotError> {
+    let missing = super::permissions::missing_to_host(app_permissions(ctx), place(ctx).thread.is_some());
+    if missing.is_empty() { Ok(()) } else { Err(BotError::User(refusal(missing, lang(ctx)))) }
+}
+
+/// Refuses to start a game, or to move one here, where the bot may not post its messages.
+fn ensure_can_host(ctx: Context<'_>) -> Result<(), BotError> {
+    ensure_can_post(ctx, super::permissions::refusal)
 }
 
 /// The caller's language, for private answers.
@@ -557,17 +566,29 @@ pub async fn board(ctx: Context<'_>, #[autocomplete = "autocomplete_game"] game:
         // The new board is posted by the delivery task, so that it is recorded as the game's
         // board whatever happens (a crash, a lost answer); the old one then loses its controls.
         // Posted where the game is played: Discord says what the bot may do there only when
-        // the command comes from there. A game whose channel was deleted moves here, in its
-        // own server, where its board is then posted (the host checks the allow-list).
+        // the command comes from there (an interaction carries the bot's permissions in its own
+        // channel alone). A game whose channel was deleted moves here, in its own server, where
+        // its board is then posted (the host checks the allow-list).
         let here = ctx.guild_id().map(|_| place(ctx));
         let moving = view.channel_gone && here.is_some_and(|here| here.guild == view.place.guild);
-        if moving || ctx.channel_id() == super::play::game_channel(&view) {
+        let game_channel = super::play::game_channel(&view);
+        let elsewhere = !moving && ctx.channel_id() != game_channel;
+        if moving {
             ensure_can_host(ctx)?;
+        } else if !elsewhere {
+            ensure_can_post(ctx, super::permissions::board_refusal)?;
         }
         let asked = ctx.data().host.request_board_at(game, me, here, now()).await?;
         ctx.data().delivery.wake();
+        // Typed elsewhere, "below" would point at nothing: the answer names where the board goes.
+        let there = |already| {
+            let thread = view.place.thread.is_some();
+            text::board_posted_there(game, game_channel.get(), thread, already, lang(ctx))
+        };
         let words = match asked {
             BoardRequest::Moved => text::board_moved(game, lang(ctx)),
+            BoardRequest::Asked if elsewhere => there(false),
+            BoardRequest::AlreadyAsked if elsewhere => there(true),
             BoardRequest::Asked => text::board_posted(game, lang(ctx)),
             BoardRequest::AlreadyAsked => text::board_on_its_way(game, lang(ctx)),
             BoardRequest::JustPosted { channel, message } => {

@@ -23,9 +23,23 @@ pub fn missing_to_host(granted: Option<Permissions>, in_thread: bool) -> Permiss
     needed - granted
 }
 
-/// The refusal naming `missing` as Discord's settings name them, in `lang`.
+/// The refusal of a challenge or an acceptance naming `missing` as Discord's settings name them,
+/// in `lang`.
 #[must_use]
 pub fn refusal(missing: Permissions, lang: Lang) -> String {
+    naming("error-bot-missing-permissions", missing, lang)
+}
+
+/// The refusal of a new board of a game going on, in its own channel, naming `missing`. Unlike a
+/// challenge's, it does not say to play in another channel: a game going on stays in its channel.
+#[must_use]
+pub fn board_refusal(missing: Permissions, lang: Lang) -> String {
+    naming("error-bot-missing-permissions-board", missing, lang)
+}
+
+/// The message `id` of `lang`, given `missing` as `permissions` (their names as Discord's
+/// settings show them) and how many they are as `count`.
+fn naming(id: &str, missing: Permissions, lang: Lang) -> String {
     let names: Vec<String> = [
         (Permissions::VIEW_CHANNEL, "permission-view-channel"),
         (Permissions::SEND_MESSAGES, "permission-send-messages"),
@@ -37,7 +51,7 @@ pub fn refusal(missing: Permissions, lang: Lang) -> String {
     .filter(|(permission, _)| missing.contains(*permission))
     .map(|(_, id)| tr!(lang, id))
     .collect();
-    tr!(lang, "error-bot-missing-permissions", count = names.len(), permissions = names.join(", "))
+    tr!(lang, id, count = names.len(), permissions = names.join(", "))
 }
 
 #[cfg(test)]
@@ -79,6 +93,20 @@ mod tests {
             refusal(Permissions::SEND_MESSAGES, Lang::discord(Some("ru"))),
             "Я не могу вести партию в этом канале: чтобы публиковать её доски, мне здесь нужно право \
              «Отправлять сообщения». Попросите администратора сервера выдать его или играйте в другом канале."
+        );
+    }
+
+    #[test]
+    fn a_new_board_is_refused_without_offering_another_channel() {
+        assert_eq!(
+            board_refusal(Permissions::ATTACH_FILES | Permissions::EMBED_LINKS, Lang::discord(None)),
+            "I cannot post this game's board here: I need the permissions **Embed Links**, **Attach Files** here. A \
+             server manager can grant them to me."
+        );
+        assert_eq!(
+            board_refusal(Permissions::SEND_MESSAGES_IN_THREADS, Lang::discord(Some("ru"))),
+            "Я не могу опубликовать здесь доску этой партии: мне нужно право «Отправлять сообщения в ветках». \
+             Попросите администратора сервера выдать его мне."
         );
     }
 }

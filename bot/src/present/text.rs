@@ -983,6 +983,16 @@ pub fn board_on_its_way(game: GameId, lang: Lang) -> String {
     tr!(lang, "board-on-its-way", id = game)
 }
 
+/// The private answer to /board typed elsewhere than where the game is played: its new board is
+/// posted where it is, `channel` (`thread`: the game's thread), or on its way there when
+/// `already` asked for.
+#[must_use]
+pub fn board_posted_there(game: GameId, channel: u64, thread: bool, already: bool, lang: Lang) -> String {
+    let id = if already { "board-on-its-way-there" } else { "board-posted-there" };
+    let thread = if thread { "yes" } else { "no" };
+    tr!(lang, id, id = game, channel = format!("<#{channel}>"), thread = thread)
+}
+
 /// The private answer to /board moments after a board was posted anew: that board, by its link.
 #[must_use]
 pub fn board_just_posted(game: GameId, link: &str, lang: Lang) -> String {
