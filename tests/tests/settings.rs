@@ -40,6 +40,8 @@ in_english_and_russian!(
     a_dm_is_the_one_way_left_when_a_thread_people_opened_is_closed_to_the_bot,
     a_game_whose_channel_is_deleted_goes_on_where_a_player_asks_for_its_board,
     a_forum_can_be_put_on_the_channels_for_games,
+    a_move_where_the_bot_can_no_longer_post_says_so,
+    a_move_clicked_where_the_bot_can_no_longer_post_says_so,
     a_board_asked_for_in_another_channel_is_not_said_to_be_below,
     a_board_refused_for_want_of_permission_does_not_offer_another_channel,
 );
@@ -1381,6 +1383,85 @@ async fn a_forum_can_be_put_on_the_channels_for_games(locale: &'static str) {
     assert_eq!(card.channel_id, POST);
     let refused = table.command(ALICE, "challenge", &options, &[BOB]);
     assert!(private_answer(&fake, &refused).await.starts_with(table.says("Games are not played", "На этом сервере")));
+    table.assert_no_english(NOT_ENGLISH);
+    bot.stop().await;
+}
+
+/// What a move's private answer adds when the bot may not send messages in the game's channel.
+fn unseen_here(table: &Table<'_>) -> &'static str {
+    table.says(
+        "I cannot post this game's messages here (I need the permission **Send Messages**), so this may not show on its board or in its notices; a server manager can grant it to me.",
+        "Я не могу публиковать здесь сообщения этой партии (мне нужно право «Отправлять сообщения»), поэтому это может не появиться ни на её доске, ни в её уведомлениях; попросите администратора сервера выдать его мне.",
+    )
+}
+
+/// Refuses, for good, the bot's posts in [`CHANNEL`] and its edits of messages, as Discord does
+/// once Send Messages is taken away.
+fn refuse_posts_and_edits(fake: &FakeDiscord) {
+    let refused = Fault::Refused { status: 403, code: 50_013 };
+    fake.fail_next(
+        |r: &Recorded| r.method == "POST" && r.path == format!("/api/v10/channels/{CHANNEL}/messages"),
+        usize::MAX,
+        refused,
+    );
+    let edits = |r: &Recorded| r.method == "PATCH" && r.path.starts_with("/api/v10/channels/");
+    fake.fail_next(edits, usize::MAX, refused);
+}
+
+/// The owner takes Send Messages away in a game's channel. A move typed there is played (refusing
+/// it would leave the clock running on a player who cannot move), and its answer says that its
+/// board and the opponent's notice cannot follow, as Discord says with the command
+/// (`app_permissions`). Before, it was answered "You played" alone.
+async fn a_move_where_the_bot_can_no_longer_post_says_so(locale: &'static str) {
+    let (fake, bot) = served("move-unseen").await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale };
+    start_game(&table).await;
+    first_notice(&table).await;
+    refuse_posts_and_edits(&fake);
+    let mut payload = table.command_payload(ALICE, "move", &json!({ "notation": "d2-c2" }), &[]);
+    payload["app_permissions"] = json!((MEMBER & !SEND_MESSAGES).to_string());
+    let answer = private_answer(&fake, &fake.push_interaction(payload)).await;
+    let played = table.says("You played `d2-c2` in game #1.", "Вы сыграли `d2-c2` в партии №1.");
+    assert_eq!(answer, format!("{played} {}", unseen_here(&table)));
+    // Typed in another channel, what Discord says is about that channel, not the game's: nothing
+    // is added, even where the bot may not post either.
+    let elsewhere = Table { fake: &fake, channel: OTHER_CHANNEL, locale };
+    let mut payload = elsewhere.command_payload(BOB, "move", &json!({ "notation": "d3-c3", "game": 1 }), &[]);
+    payload["app_permissions"] = json!((MEMBER & !SEND_MESSAGES).to_string());
+    let answer = private_answer(&fake, &fake.push_interaction(payload)).await;
+    assert_eq!(answer, table.says("You played `d3-c3` in game #1.", "Вы сыграли `d3-c3` в партии №1."));
+    table.assert_no_english(NOT_ENGLISH);
+    bot.stop().await;
+}
+
+/// The same with the board's menus: the click's answer shows the move on the board (an answer to
+/// the click, which Discord shows whatever the channel allows), and a private follow-up says
+/// that the opponent's notice cannot be posted.
+async fn a_move_clicked_where_the_bot_can_no_longer_post_says_so(locale: &'static str) {
+    let (fake, bot) = served("click-unseen").await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale };
+    let board = start_game(&table).await;
+    first_notice(&table).await;
+    let picked = table.click(ALICE, &board, "tafl:piece:1:0", Some("d2"));
+    let menu = fake.wait_for_answer(&picked).await;
+    refuse_posts_and_edits(&fake);
+    let mut payload =
+        with_name(fake.try_component(&menu, "tafl:to:1:0:d2", &["d2-c2"], ALICE.id).expect("the menu"), ALICE.name);
+    payload["locale"] = json!(locale);
+    payload["guild_locale"] = json!(locale);
+    payload["app_permissions"] = json!((MEMBER & !SEND_MESSAGES).to_string());
+    let clicked = fake.push_interaction(payload);
+    board_at(&fake, board.id, 1, 1).await;
+    let note = fake
+        .wait_for_message("the private word that the move is not shown", |m| m.interaction == Some(clicked.id))
+        .await;
+    assert!(note.is_ephemeral(), "{note:#?}");
+    assert_eq!(note.content, unseen_here(&table));
+    assert_eq!(
+        fake.messages_in(CHANNEL).iter().filter(|m| m.interaction == Some(picked.id)).count(),
+        0,
+        "the click that only opened a menu gets no word"
+    );
     table.assert_no_english(NOT_ENGLISH);
     bot.stop().await;
 }

@@ -18,6 +18,12 @@ error-bot-missing-permissions-board = I cannot post this game's board here: I ne
     [one] permission { $permissions } here. A server manager can grant it to me
    *[other] permissions { $permissions } here. A server manager can grant them to me
 }.
+# Added to the private answer of a move (or a resignation, an offer, an answer) made where the
+# bot may no longer post: it was made, but its board and notices cannot follow.
+unseen-here = I cannot post this game's messages here (I need the { $count ->
+    [one] permission { $permissions }), so this may not show on its board or in its notices; a server manager can grant it to me
+   *[other] permissions { $permissions }), so this may not show on its board or in its notices; a server manager can grant them to me
+}.
 permission-view-channel = **View Channel**
 permission-send-messages = **Send Messages**
 permission-send-messages-in-threads = **Send Messages in Threads**

@@ -140,6 +140,20 @@ fn ensure_can_host(ctx: Context<'_>) -> Result<(), BotError> {
     ensure_can_post(ctx, super::permissions::refusal)
 }
 
+/// Answers privately, with `words`, a command that changed `game` (a move, a resignation, a
+/// claim, an offer or its answer), and says when the bot may not post the game's messages where
+/// it was typed ([`super::permissions::unseen_note`]).
+async fn answer_change(ctx: Context<'_>, game: &crate::host::GameView, words: String) -> Result<(), BotError> {
+    let note = super::permissions::unseen_note(app_permissions(ctx), ctx.channel_id(), game, lang(ctx));
+    let words = match note {
+        Some(note) => format!("{words} {note}"),
+        None => words,
+    };
+    let reply = CreateReply::default().content(words).ephemeral(true);
+    with_retries(|| ctx.send(reply.clone())).await?;
+    Ok(())
+}
+
 /// The caller's language, for private answers.
 fn lang(ctx: Context<'_>) -> Lang {
     Lang::discord(ctx.locale())
@@ -542,8 +556,7 @@ pub async fn move_(
     let played = ctx.data().host.play(game, caller(ctx).id, &notation, None, now()).await?;
     let recorded = started.elapsed();
     ctx.data().delivery.wake();
-    let reply = CreateReply::default().content(text::played(&played.notation, game, lang(ctx))).ephemeral(true);
-    with_retries(|| ctx.send(reply.clone())).await?;
+    answer_change(ctx, &played.game, text::played(&played.notation, game, lang(ctx))).await?;
     tracing::debug!(
         game,
         record_ms = recorded.as_secs_f64() * 1000.0,
@@ -622,11 +635,9 @@ pub async fn board(ctx: Context<'_>, #[autocomplete = "autocomplete_game"] game:
 #[poise::command(slash_command)]
 pub async fn resign(ctx: Context<'_>, #[autocomplete = "autocomplete_game"] game: Option<i64>) -> Result<(), BotError> {
     let game = resolve_game(ctx, game).await?;
-    ctx.data().host.resign(game, caller(ctx).id, None, now()).await?;
+    let finished = ctx.data().host.resign(game, caller(ctx).id, None, now()).await?;
     ctx.data().delivery.wake();
-    let reply = CreateReply::default().content(text::resigned(game, lang(ctx))).ephemeral(true);
-    with_retries(|| ctx.send(reply.clone())).await?;
-    Ok(())
+    answer_change(ctx, &finished.game, text::resigned(game, lang(ctx))).await
 }
 
 /// Claim the win in an untimed game left unplayed for two weeks, or end a game paused that long.
@@ -635,9 +646,7 @@ pub async fn claim(ctx: Context<'_>, #[autocomplete = "autocomplete_game"] game:
     let game = resolve_game(ctx, game).await?;
     let finished = ctx.data().host.claim(game, caller(ctx).id, now()).await?;
     ctx.data().delivery.wake();
-    let reply = CreateReply::default().content(text::claimed(&finished.game, lang(ctx))).ephemeral(true);
-    with_retries(|| ctx.send(reply.clone())).await?;
-    Ok(())
+    answer_change(ctx, &finished.game, text::claimed(&finished.game, lang(ctx))).await
 }
 
 /// Offer a draw, or accept or decline your opponent's offer.
@@ -674,9 +683,7 @@ async fn offer(
         OfferKind::Takeback => ctx.data().host.takeback(game, user, action, None, now()).await?,
     };
     ctx.data().delivery.wake();
-    let reply = CreateReply::default().content(text::offer_answer(&outcome, kind, user, lang(ctx))).ephemeral(true);
-    with_retries(|| ctx.send(reply.clone())).await?;
-    Ok(())
+    answer_change(ctx, outcome.game(), text::offer_answer(&outcome, kind, user, lang(ctx))).await
 }
 
 /// Your games in progress (or someone else's), with jump links.

@@ -270,18 +270,22 @@ impl Click<'_> {
     }
 
     async fn play(&self, game: GameId, seen: SeenBoard, notation: &str) -> Result<(), BotError> {
-        let _hold = self.hold_board(game).await?;
+        let hold = self.hold_board(game).await?;
         // The new board is drawn while the move is saved; the drawing is used if the game turns
         // out as forecast (it does, unless something raced the move).
         let mut foreseen = None;
-        let (_, state) = self
+        let (played, state) = self
             .data
             .host
             .play_on_board(game, self.user.id, notation, Some(seen), now(), &mut |view, history| {
                 foreseen = Some(board::Drawing::foresee(self.data, view, history, self.public));
             })
             .await?;
-        self.show_state(game, state, Menu::Pieces(0), foreseen).await
+        self.show_state(game, state, Menu::Pieces(0), foreseen).await?;
+        // The board is answered: the note need not keep its pen from the delivery.
+        drop(hold);
+        self.note_if_unseen(&played.game).await;
+        Ok(())
     }
 
     /// Redraws the clicked board, as it stands, with `menu` open, for a caller that holds the
@@ -338,7 +342,10 @@ impl Click<'_> {
     /// since, like a move.
     async fn resign(&self, game: GameId, ply: usize) -> Result<(), BotError> {
         let said = match self.data.host.resign(game, self.user.id, Some(ply), now()).await {
-            Ok(_) => text::resigned(game, self.lang),
+            Ok(finished) => match self.unseen_note(&finished.game) {
+                Some(note) => format!("{} {note}", text::resigned(game, self.lang)),
+                None => text::resigned(game, self.lang),
+            },
             // "Play on the current board" is no answer to a resignation: the question itself
             // says it did not happen, and its button goes, being about a board that is gone.
             Err(HostError::StaleBoard { .. }) => text::resign_stale(game, self.lang),
@@ -350,12 +357,29 @@ impl Click<'_> {
     }
 
     async fn offer(&self, kind: OfferKind, action: OfferAction, game: GameId, ply: usize) -> Result<(), BotError> {
-        let _hold = self.hold_board(game).await?;
-        match kind {
+        let hold = self.hold_board(game).await?;
+        let outcome = match kind {
             OfferKind::Draw => self.data.host.draw(game, self.user.id, action, Some(ply), now()).await?,
             OfferKind::Takeback => self.data.host.takeback(game, self.user.id, action, Some(ply), now()).await?,
         };
-        self.show_held(game, Menu::Pieces(0)).await
+        self.show_held(game, Menu::Pieces(0)).await?;
+        drop(hold);
+        self.note_if_unseen(outcome.game()).await;
+        Ok(())
+    }
+
+    /// What [`super::permissions::unseen_note`] says of a change to `game` made by this click.
+    fn unseen_note(&self, game: &host::GameView) -> Option<String> {
+        super::permissions::unseen_note(self.component.app_permissions, self.component.channel_id, game, self.lang)
+    }
+
+    /// Tells the clicker privately, after the board answered the click, when the notices that
+    /// should follow the change to `game` cannot be posted here. The board itself shows it: it is
+    /// the click's answer, which Discord shows whatever the channel allows.
+    async fn note_if_unseen(&self, game: &host::GameView) {
+        if let Some(note) = self.unseen_note(game) {
+            self.follow_up(note).await;
+        }
     }
 
     /// Refuses a control of a game the clicker does not play, or of a board that is out of date.
@@ -434,13 +458,18 @@ impl Click<'_> {
         Ok(())
     }
 
+    /// A private message after the click's answer. Best effort: the click was answered.
+    async fn follow_up(&self, message: String) {
+        let followup = serenity::CreateInteractionResponseFollowup::new().content(message).ephemeral(true);
+        if let Err(error) = with_retries(|| self.component.create_followup(self.http, followup.clone())).await {
+            tracing::warn!(error = %causes(&error), "could not answer a control");
+        }
+    }
+
     /// A private one-sentence answer (a follow-up when the click was acknowledged already).
     async fn refuse(&self, message: String) {
         if self.deferred.load(Ordering::Relaxed) {
-            let followup = serenity::CreateInteractionResponseFollowup::new().content(message).ephemeral(true);
-            if let Err(error) = with_retries(|| self.component.create_followup(self.http, followup.clone())).await {
-                tracing::warn!(error = %causes(&error), "could not answer a control");
-            }
+            self.follow_up(message).await;
             return;
         }
         let answer = serenity::CreateInteractionResponseMessage::new().content(message).ephemeral(true);

@@ -6,8 +6,9 @@
 //! acceptance and a new board are refused at once, with the permissions to grant, from what
 //! Discord says the bot may do in the channel (`app_permissions`, sent with every interaction).
 
-use poise::serenity_prelude::Permissions;
+use poise::serenity_prelude::{ChannelId, Permissions};
 
+use crate::host::GameView;
 use crate::present::{Lang, tr};
 
 /// The permissions of the bot's own messages in a channel (`in_thread`: a thread's) that
@@ -35,6 +36,22 @@ pub fn refusal(missing: Permissions, lang: Lang) -> String {
 #[must_use]
 pub fn board_refusal(missing: Permissions, lang: Lang) -> String {
     naming("error-bot-missing-permissions-board", missing, lang)
+}
+
+/// The sentence added to the private answer of what changed `game` (a move, a resignation, an
+/// answer to an offer) from `here`, when Discord says (`granted`) that the bot may not post the
+/// game's messages there. What was done stands: refused, a move would leave the player's clock
+/// running until the permission came back. But its board and its notices are refused until then,
+/// and nothing else would tell the player why their opponent never heard of it. Only where the
+/// game's notices go (its thread, or its channel): elsewhere, what Discord says is about another
+/// channel.
+#[must_use]
+pub fn unseen_note(granted: Option<Permissions>, here: ChannelId, game: &GameView, lang: Lang) -> Option<String> {
+    if here != super::play::game_channel(game) {
+        return None;
+    }
+    let missing = missing_to_host(granted, game.place.thread.is_some());
+    (!missing.is_empty()).then(|| naming("unseen-here", missing, lang))
 }
 
 /// The message `id` of `lang`, given `missing` as `permissions` (their names as Discord's
@@ -107,6 +124,42 @@ mod tests {
             board_refusal(Permissions::SEND_MESSAGES_IN_THREADS, Lang::discord(Some("ru"))),
             "Я не могу опубликовать здесь доску этой партии: мне нужно право «Отправлять сообщения в ветках». \
              Попросите администратора сервера выдать его мне."
+        );
+    }
+
+    /// Said where the game's notices go, when Discord says they cannot be posted there; not
+    /// elsewhere, where what Discord says is about another channel.
+    #[test]
+    fn a_change_is_said_to_go_unseen_only_where_the_games_messages_go() {
+        use crate::host::{GameView, Place, User};
+        let game = GameView::sample(1, tafl_rules::Variant::Brandubh, User::new(10, "Alice"), User::new(11, "Bob"));
+        let (channel, thread) = (ChannelId::new(2), ChannelId::new(3));
+        let english = Lang::discord(None);
+        let no_send = Some(Permissions::all() - Permissions::ADMINISTRATOR - Permissions::SEND_MESSAGES);
+        assert_eq!(
+            unseen_note(no_send, channel, &game, english).as_deref(),
+            Some(
+                "I cannot post this game's messages here (I need the permission **Send Messages**), so this may not \
+                 show on its board or in its notices; a server manager can grant it to me."
+            )
+        );
+        assert_eq!(unseen_note(no_send, ChannelId::new(9), &game, english), None, "typed in another channel");
+        assert_eq!(unseen_note(Some(Permissions::all()), channel, &game, english), None);
+        assert_eq!(unseen_note(None, channel, &game, english), None, "Discord said nothing");
+        // A game in a thread: what counts is sending in threads, there.
+        let threaded = GameView { place: Place { thread: Some(3), ..game.place }, ..game };
+        assert_eq!(unseen_note(no_send, thread, &threaded, english), None);
+        assert_eq!(unseen_note(no_send, channel, &threaded, english), None, "its parent channel");
+        let no_thread_send =
+            Some(Permissions::all() - Permissions::ADMINISTRATOR - Permissions::SEND_MESSAGES_IN_THREADS);
+        let russian = unseen_note(no_thread_send, thread, &threaded, Lang::discord(Some("ru")));
+        assert_eq!(
+            russian.as_deref(),
+            Some(
+                "Я не могу публиковать здесь сообщения этой партии (мне нужно право «Отправлять сообщения в \
+                 ветках»), поэтому это может не появиться ни на её доске, ни в её уведомлениях; попросите \
+                 администратора сервера выдать его мне."
+            )
         );
     }
 }
