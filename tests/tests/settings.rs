@@ -1510,8 +1510,8 @@ async fn a_board_refused_for_want_of_permission_does_not_offer_another_channel(l
     assert_eq!(
         answer,
         table.says(
-            "I cannot post this game's board here: I need the permission **Send Messages** here. A server manager can grant it to me.",
-            "Я не могу опубликовать здесь доску этой партии: мне нужно право «Отправлять сообщения». Попросите администратора сервера выдать его мне.",
+            "I cannot post this game's board in this channel: I need the permission **Send Messages** here; a server manager can grant it to me.",
+            "Я не могу опубликовать здесь доску этой партии: мне нужно право «Отправлять сообщения»; попросите администратора сервера выдать его мне.",
         )
     );
     table.assert_no_english(NOT_ENGLISH);

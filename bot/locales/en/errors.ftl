@@ -14,9 +14,9 @@ error-bot-missing-permissions = I cannot host a game in this channel: I need the
     [one] permission { $permissions } here to post its boards. A server manager can grant it to me
    *[other] permissions { $permissions } here to post its boards. A server manager can grant them to me
 }, or you can play in another channel.
-error-bot-missing-permissions-board = I cannot post this game's board here: I need the { $count ->
-    [one] permission { $permissions } here. A server manager can grant it to me
-   *[other] permissions { $permissions } here. A server manager can grant them to me
+error-bot-missing-permissions-board = I cannot post this game's board in this channel: I need the { $count ->
+    [one] permission { $permissions } here; a server manager can grant it to me
+   *[other] permissions { $permissions } here; a server manager can grant them to me
 }.
 # Added to the private answer of a move (or a resignation, an offer, an answer) made where the
 # bot may no longer post: it was made, but its board and notices cannot follow.

@@ -117,13 +117,13 @@ mod tests {
     fn a_new_board_is_refused_without_offering_another_channel() {
         assert_eq!(
             board_refusal(Permissions::ATTACH_FILES | Permissions::EMBED_LINKS, Lang::discord(None)),
-            "I cannot post this game's board here: I need the permissions **Embed Links**, **Attach Files** here. A \
-             server manager can grant them to me."
+            "I cannot post this game's board in this channel: I need the permissions **Embed Links**, **Attach \
+             Files** here; a server manager can grant them to me."
         );
         assert_eq!(
             board_refusal(Permissions::SEND_MESSAGES_IN_THREADS, Lang::discord(Some("ru"))),
-            "Я не могу опубликовать здесь доску этой партии: мне нужно право «Отправлять сообщения в ветках». \
-             Попросите администратора сервера выдать его мне."
+            "Я не могу опубликовать здесь доску этой партии: мне нужно право «Отправлять сообщения в ветках»; \
+             попросите администратора сервера выдать его мне."
         );
     }
 
