@@ -630,6 +630,16 @@ impl FakeDiscord {
         delivered_on
     }
 
+    /// Delivers the `INTERACTION_CREATE` of `interaction` again, as it was: the same id and token,
+    /// and the fake's record of its answer kept (a second answer is refused as already
+    /// acknowledged), as when Discord dispatches one interaction twice (a resumed session).
+    /// Returns the shards it went to.
+    #[must_use = "an empty list means no session received it"]
+    pub fn redeliver(&self, interaction: &Interaction) -> Vec<u64> {
+        let guild = snowflake(&interaction.payload["guild_id"]);
+        self.push_event("INTERACTION_CREATE", &interaction.payload, guild)
+    }
+
     /// The bot is removed from `guild` (kicked, or the server deleted): `GUILD_DELETE` without
     /// `unavailable`, and no later `READY` lists the server.
     pub fn remove_bot(&self, guild: u64) {
