@@ -73,6 +73,29 @@ support::both! { multi_thread
 }
 
 support::both! { multi_thread
+    /// One interaction delivered to two processes at once (two serving one shard during a
+    /// rolling deploy): exactly one of them takes it on, and a copy coming later is known too.
+    async fn an_interaction_delivered_to_two_processes_at_once_is_taken_on_by_one() {
+        let (one, two) = two_hosts().await;
+        for round in 0..ROUNDS {
+            let id = 1_300_000_000_000_000_000 + round as i64;
+            let barrier = Arc::new(Barrier::new(2));
+            let take = |host: &Host| {
+                let (host, barrier) = (host.clone(), barrier.clone());
+                tokio::spawn(async move {
+                    barrier.wait().await;
+                    host.take_interaction(id, NOW).await.unwrap()
+                })
+            };
+            let (first, second) = (take(&one), take(&two));
+            let taken = [first.await.unwrap(), second.await.unwrap()];
+            assert_eq!(taken.iter().filter(|taken| **taken).count(), 1, "round {round}: {taken:?}");
+            assert!(!two.take_interaction(id, NOW + 1).await.unwrap(), "round {round}: a later copy");
+        }
+    }
+}
+
+support::both! { multi_thread
     async fn two_different_moves_at_once_through_two_pools_apply_only_one() {
         let (one, two) = two_hosts().await;
         for _ in 0..ROUNDS {

@@ -165,8 +165,8 @@ async fn assert_same_rows(source: &Path, target: &str) -> Vec<(String, usize)> {
 /// games (rated, with rating changes and reviews, one reviewed), an imported one, games in
 /// progress with moves, a clock and an open offer, open and declined challenges, a posted
 /// board and challenge card, outbox items delivered, pending, retried and given up, personal
-/// and server settings, locales (a Russian server), the scheduler's tick, and a server given the
-/// commands as its own.
+/// and server settings, locales (a Russian server), the scheduler's tick, a server given the
+/// commands as its own, and an interaction taken on.
 async fn realistic_database() -> PathBuf {
     let path = temp_path("migrate-source");
     let host = Host::new(Db::open_file(&path).await.unwrap());
@@ -228,6 +228,8 @@ async fn realistic_database() -> PathBuf {
     host.server_left(7, NOW + 112).await.unwrap();
     // The commands were registered in one server as its own (`DISCORD_GUILD_ID`).
     host.commands_registered_in(PLACE.guild, NOW + 113).await.unwrap();
+    // A command taken on within the last hour (`interactions`).
+    assert!(host.take_interaction(1_300_000_000_000_000_000, NOW + 114).await.unwrap());
     host.db().pool().close().await;
     path
 }

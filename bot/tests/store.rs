@@ -32,6 +32,7 @@ async fn a_database_url_creates_a_migrated_file_in_wal_mode_with_foreign_keys() 
             "challenges",
             "games",
             "guild_commands",
+            "interactions",
             "moves",
             "offers",
             "outbox",
@@ -129,6 +130,29 @@ support::both! {
         host.remember_user(&alice(), NOW).await.unwrap();
         assert!(store::users::set_settings(&mut conn, alice().id, r#"{"dm":true}"#, NOW).await.unwrap());
         assert_eq!(store::users::find(&mut conn, alice().id).await.unwrap().unwrap().settings, r#"{"dm":true}"#);
+    }
+}
+
+support::both! {
+    async fn interactions_are_taken_on_once_and_forgotten_after_an_hour() {
+        use tafl_bot::host::INTERACTIONS_KEPT_SECS;
+        let host = host().await;
+        let (old, recent) = (1_300_000_000_000_000_001, 1_300_000_000_000_000_002);
+        assert!(host.take_interaction(old, NOW).await.unwrap(), "the first copy is taken on");
+        assert!(!host.take_interaction(old, NOW + 1).await.unwrap(), "the second is a copy");
+        assert!(host.take_interaction(recent, NOW + 2).await.unwrap());
+        // An hour after the first: it is forgotten, the other one not yet.
+        assert_eq!(host.prune_interactions(NOW + INTERACTIONS_KEPT_SECS + 1).await.unwrap(), 1);
+        assert!(!host.take_interaction(recent, NOW + INTERACTIONS_KEPT_SECS + 1).await.unwrap());
+        assert!(host.take_interaction(old, NOW + INTERACTIONS_KEPT_SECS + 1).await.unwrap(), "forgotten");
+        // More than one batch at once.
+        for id in 0..1_200 {
+            assert!(host.take_interaction(id, NOW).await.unwrap());
+        }
+        assert_eq!(host.prune_interactions(NOW + 3 * INTERACTIONS_KEPT_SECS).await.unwrap(), 1_202);
+        let left: i64 =
+            sqlx::query_scalar("SELECT count(*) FROM interactions").fetch_one(host.db().pool()).await.unwrap();
+        assert_eq!(left, 0);
     }
 }
 

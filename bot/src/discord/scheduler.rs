@@ -16,7 +16,8 @@ use super::play::now;
 /// until a tick commits. What a tick finds is recorded in the outbox in the tick's own
 /// transaction (reminders, time-outs, expired cards, digests, boards after downtime) and
 /// delivered by the delivery task, which each tick wakes after looking for boards left behind.
-/// Once an hour (and at the first tick) delivered items older than a week are deleted.
+/// Once an hour (and at the first tick) delivered items older than a week are deleted, and so
+/// are the interactions taken on more than an hour ago ([`crate::host::INTERACTIONS_KEPT_SECS`]).
 pub async fn run(data: Data, interval: Duration, gateway: super::health::Gateway) {
     let mut ticker = tokio::time::interval(interval);
     ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -68,11 +69,14 @@ pub async fn run(data: Data, interval: Duration, gateway: super::health::Gateway
             if let Err(error) = data.host.prune_outbox(now()).await {
                 tracing::warn!(%error, "could not delete old delivered outbox items; trying again in an hour");
             }
+            if let Err(error) = data.host.prune_interactions(now()).await {
+                tracing::warn!(%error, "could not forget old interactions; trying again in an hour");
+            }
         }
     }
 }
 
-/// How often old delivered outbox items are deleted.
+/// How often old delivered outbox items and interactions are deleted.
 const PRUNE_EVERY: Duration = Duration::from_hours(1);
 
 /// How often the scheduler looks at the gateway between ticks.

@@ -255,8 +255,9 @@ pub enum BoardRequest {
 /// Nothing in the bot reads a delivered item but a summary's, and summaries are kept.
 pub const DELIVERED_KEPT_SECS: i64 = 7 * 86_400;
 
-/// How many old delivered items one transaction deletes: a few milliseconds of a write lock.
-const PRUNE_BATCH: i64 = 500;
+/// How many old rows (delivered items, interactions taken on) one transaction deletes: a few
+/// milliseconds of a write lock.
+pub(super) const PRUNE_BATCH: i64 = 500;
 
 /// How long a process's claim on an outbox lane lasts unless renewed. The holder renews it every
 /// third of this while it delivers, so a claim only runs out when its process died or could not

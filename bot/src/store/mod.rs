@@ -54,6 +54,7 @@ pub mod challenges;
 pub mod file;
 pub mod games;
 pub mod guild_commands;
+pub mod interactions;
 pub mod messages;
 pub mod migrate;
 pub mod moves;
@@ -382,11 +383,12 @@ const IDLE_BEFORE_PING: std::time::Duration = std::time::Duration::from_secs(1);
 /// connections, and with a 1 s acquire timeout hundreds of them were refused).
 pub const UNANSWERED_WAIT: Duration = Duration::from_secs(1);
 
-/// When a `PostgreSQL` transaction of this process last began, all pools together: proof that the
-/// database answers. An operation answering someone that has waited [`UNANSWERED_WAIT`] to begin
-/// waits on (as long as sqlx's pool lets it) only while others begin meanwhile, so that it waits
-/// behind a busy pool and is refused when the database is down. The bot's own work waits as
-/// sqlx's pool lets it: nobody waits for it, and its loops try again.
+/// When a `PostgreSQL` transaction of this process last began (or a write on its own went
+/// through, [`Db::write_alone`]), all pools together: proof that the database answers. An
+/// operation answering someone that has waited [`UNANSWERED_WAIT`] to begin waits on (as long as
+/// sqlx's pool lets it) only while others begin meanwhile, so that it waits behind a busy pool
+/// and is refused when the database is down. The bot's own work waits as sqlx's pool lets it:
+/// nobody waits for it, and its loops try again.
 ///
 /// `SQLite` has none of this: its connections are files in this process, with no server to be
 /// down, so its pool's only wait is for this process's own work.
@@ -673,17 +675,66 @@ impl Db {
     async fn begin_write_as(&self, urgency: Urgency) -> Result<WriteTx, sqlx::Error> {
         match self.backend {
             Backend::Sqlite => {
-                let gate = match urgency {
-                    Urgency::Interactive => None,
-                    Urgency::Background => Some(self.writers.gate.clone().lock_owned().await),
-                };
-                let turn = self.writers.turn.clone().lock_owned().await;
+                let (turn, gate) = self.turn_to_write(urgency).await;
                 let tx = self.connections().begin_with("BEGIN IMMEDIATE").await?;
                 Ok(WriteTx { tx, _turn: Some(turn), _gate: gate })
             }
             Backend::Postgres => {
                 let tx = self.begin_postgres(self.connections(), POSTGRES_WRITE, urgency).await?;
                 Ok(WriteTx { tx, _turn: None, _gate: None })
+            }
+        }
+    }
+
+    /// `SQLite`: this process's turn to write, a background writer through the gate first (see
+    /// [`Writers`]). The turn, then the gate, are to be dropped once the write is done.
+    async fn turn_to_write(
+        &self,
+        urgency: Urgency,
+    ) -> (tokio::sync::OwnedMutexGuard<()>, Option<tokio::sync::OwnedMutexGuard<()>>) {
+        let gate = match urgency {
+            Urgency::Interactive => None,
+            Urgency::Background => Some(self.writers.gate.clone().lock_owned().await),
+        };
+        (self.writers.turn.clone().lock_owned().await, gate)
+    }
+
+    /// Runs `write`, a write that is one statement and atomic by itself (an `INSERT … ON
+    /// CONFLICT DO NOTHING`), on a connection of this handle's work outside any transaction: it
+    /// commits by itself, without the two round trips of a BEGIN and a COMMIT around it. On
+    /// `SQLite` it takes its turn among the writers as [`Db::begin_write`] does, so that it never
+    /// meets another connection's write lock and `SQLite`'s polling for it; on `PostgreSQL` a
+    /// person's write gives up as a transaction's beginning does when the database answers
+    /// nobody ([`UNANSWERED_WAIT`]).
+    pub async fn write_alone<T>(
+        &self,
+        write: impl AsyncFnOnce(&mut AnyConnection) -> Result<T, sqlx::Error>,
+    ) -> Result<T, sqlx::Error> {
+        match self.backend {
+            Backend::Sqlite => {
+                let (turn, gate) = self.turn_to_write(self.urgency).await;
+                let written = match self.connections().acquire().await {
+                    Ok(mut conn) => write(&mut conn).await,
+                    Err(error) => Err(error),
+                };
+                // The turn first, then the gate (see `WriteTx`).
+                drop(turn);
+                drop(gate);
+                written
+            }
+            Backend::Postgres => {
+                let written = async {
+                    let mut conn = self.connections().acquire().await?;
+                    write(&mut conn).await
+                };
+                let written = match self.urgency {
+                    Urgency::Interactive => self.unless_unanswered(written).await,
+                    Urgency::Background => written.await,
+                };
+                if written.is_ok() {
+                    self.answered.answered();
+                }
+                written
             }
         }
     }
@@ -733,10 +784,13 @@ impl Db {
         tx
     }
 
-    /// `begin`, given up once it has waited [`UNANSWERED_WAIT`] with no transaction of this
-    /// process beginning meanwhile (see [`Answered`]), as sqlx's "pool timed out" (a busy
-    /// database, to the person).
-    async fn unless_unanswered(&self, begin: impl Future<Output = Result<Tx, sqlx::Error>>) -> Result<Tx, sqlx::Error> {
+    /// `begin` (a transaction's beginning, or a write on its own), given up once it has waited
+    /// [`UNANSWERED_WAIT`] with no transaction of this process beginning meanwhile (see
+    /// [`Answered`]), as sqlx's "pool timed out" (a busy database, to the person).
+    async fn unless_unanswered<T>(
+        &self,
+        begin: impl Future<Output = Result<T, sqlx::Error>>,
+    ) -> Result<T, sqlx::Error> {
         tokio::pin!(begin);
         let started = Instant::now();
         let mut patience = UNANSWERED_WAIT;
@@ -748,8 +802,9 @@ impl Db {
             if silent >= UNANSWERED_WAIT {
                 let waited_ms = started.elapsed().as_millis();
                 tracing::warn!(waited_ms, "the database answers nobody; an operation gives up waiting for it");
-                // Dropping `begin` abandons the connection it waits for, or the BEGIN in flight
-                // (sqlx 0.9.1 rolls it back before the connection is used again).
+                // Dropping `begin` abandons the connection it waits for, or the BEGIN (or the
+                // write on its own) in flight: sqlx 0.9.1 waits it out, and rolls a transaction
+                // back, before the connection is used again.
                 return Err(sqlx::Error::PoolTimedOut);
             }
             // Others began meanwhile: this one is queued. Look again once that answer is as old.

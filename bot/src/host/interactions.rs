@@ -1,0 +1,39 @@
+//! The interactions the bot has taken on (`interactions`, migration 0028), so that one Discord
+//! delivers twice is carried out once: a resumed gateway session may dispatch an event again,
+//! and during a rolling deploy on `PostgreSQL` two processes may serve the same shard. Recorded
+//! in the database, not in memory, so that the second copy is known whichever process it reaches.
+
+use super::outbox::PRUNE_BATCH;
+use super::{Host, HostError};
+use crate::store;
+
+/// How long an interaction taken on is remembered: an hour. Its token, the only way to answer it,
+/// lives 15 minutes, and a copy comes within a resumed session or a deploy's overlap.
+pub const INTERACTIONS_KEPT_SECS: i64 = 60 * 60;
+
+impl Host {
+    /// Takes on the interaction `id` (Discord's id) at `now`: `true` the first time, `false` for
+    /// a copy of one already taken on, here or by another process. One statement, outside any
+    /// transaction ([`store::Db::write_alone`]): it is on the path of every command and click.
+    pub async fn take_interaction(&self, id: i64, now: i64) -> Result<bool, HostError> {
+        Ok(self.db.write_alone(async |conn| store::interactions::take(conn, id, now).await).await?)
+    }
+
+    /// Forgets the interactions taken on more than [`INTERACTIONS_KEPT_SECS`] ago, in batches of
+    /// [`PRUNE_BATCH`], each its own short write transaction; returns how many went.
+    pub async fn prune_interactions(&self, now: i64) -> Result<u64, HostError> {
+        let mut pruned = 0;
+        loop {
+            let batch = retrying!({
+                let mut tx = self.db.begin_write().await?;
+                let batch = store::interactions::prune(&mut tx, now - INTERACTIONS_KEPT_SECS, PRUNE_BATCH).await?;
+                tx.commit().await?;
+                Ok(batch)
+            })?;
+            pruned += batch;
+            if batch < PRUNE_BATCH as u64 {
+                return Ok(pruned);
+            }
+        }
+    }
+}
