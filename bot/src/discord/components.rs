@@ -35,10 +35,15 @@ pub async fn handle(ctx: &serenity::Context, data: &Data, component: &serenity::
     // Together, not one after the other: while the database is unreachable each waits
     // `store::UNANSWERED_WAIT` before it gives up, and the click's own operation after them must
     // still be refused within Discord's 3 s.
-    let ((), public) = tokio::join!(
+    let (taken, (), public) = tokio::join!(
+        super::take_on(data, component.id),
         super::note_caller(data, &component.user, &component.locale, guild, guild_locale),
         super::server_lang(data, guild, guild_locale, lang)
     );
+    if !taken {
+        // A copy of a click already taken on: its first copy answers it.
+        return;
+    }
     let click = Click {
         http: &ctx.http,
         data,

@@ -1,5 +1,6 @@
 //! poise's event handler: what the gateway sends beside commands and autocomplete, which poise
-//! serves itself. Component interactions (buttons, menus) go to [`super::components`]; the
+//! serves itself. Component interactions (buttons, menus) go to [`super::components`], which
+//! takes each on once (a copy Discord delivers again is dropped, see [`super::take_on`]); the
 //! events that say which servers the bot is in pause and resume the games of a server that
 //! removed it (see [`crate::host::Host::server_left`]).
 

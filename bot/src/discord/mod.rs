@@ -3,6 +3,12 @@
 //!
 //! [`serve`] is the one way to run the bot, used by `tafl-bot run` and by the end-to-end tests
 //! (crate `tafl-e2e`) against a fake Discord, so the tests exercise the production set-up.
+//!
+//! Every command and click is taken on once ([`take_on`]): its interaction id is recorded in the
+//! database before it is handled, and a copy of one already recorded (Discord dispatching it again
+//! after a resumed session, or to a second process serving the same shard) is dropped unanswered.
+//! Commands are taken on by the check of `/tafl` (`take_on_command`), clicks by
+//! [`components::handle`]; autocompletes are not.
 
 pub mod board;
 pub mod causes;
@@ -220,19 +226,14 @@ fn framework(
             commands: {
                 let mut commands = commands::all();
                 translations::apply_translations(&mut commands, crate::present::Locales::global());
+                // On the top-level commands only: poise runs the checks of each level of the
+                // command invoked (`/tafl`, then `challenge`), and this one must run once.
+                for command in &mut commands {
+                    command.checks.push(|ctx| Box::pin(take_on_command(ctx)));
+                }
                 commands
             },
             on_error,
-            pre_command: |ctx| {
-                Box::pin(async move {
-                    if let poise::Context::Application(app) = ctx {
-                        let interaction = app.interaction;
-                        let guild = interaction.guild_id.map(|g| g.get() as i64);
-                        let guild_locale = interaction.guild_locale.as_deref();
-                        note_caller(ctx.data(), &interaction.user, &interaction.locale, guild, guild_locale).await;
-                    }
-                })
-            },
             event_handler: |framework, event| {
                 Box::pin(events::on_event(framework.serenity_context, event, framework.user_data))
             },
@@ -595,6 +596,56 @@ fn stop_signal() -> std::io::Result<impl Future<Output = ()> + Send + 'static> {
     }
 }
 
+/// Takes on the interaction `id` ([`Host::take_interaction`]): `false` for a copy of one already
+/// taken on, by this process or another, which is then dropped without an answer (the first copy
+/// answers it). Discord may dispatch an interaction again after a resumed gateway session, and
+/// during a rolling deploy on `PostgreSQL` two processes may serve the same shard; carried out
+/// twice, one `/tafl challenge` made two challenges (the second recorded on the first one's card,
+/// which its expiry then closed although it had become a game's board), and the copy of a click
+/// answered first with a refusal, the real answer then refused by Discord.
+///
+/// A database that cannot record it lets it through, answered as any other: the interaction's
+/// own operation then meets the same database and refuses cleanly ("try again", "the disk is
+/// full"), or goes through (a read when the disk is full). Dropping it instead would leave the
+/// person with Discord's "The application did not respond" for every command and click while the
+/// database is away, to guard against a copy, which is rare, arriving in that very moment.
+pub async fn take_on(data: &Data, id: serenity::InteractionId) -> bool {
+    let interaction = id.get();
+    match data.host.take_interaction(interaction as i64, play::now()).await {
+        Ok(taken) => {
+            if !taken {
+                tracing::info!(interaction, "an interaction delivered again is dropped; its first copy answers it");
+            }
+            taken
+        }
+        Err(error) => {
+            tracing::warn!(interaction, %error, "could not record an interaction as taken on; answering it anyway");
+            true
+        }
+    }
+}
+
+/// The check of every command, run once before it: takes the interaction on ([`take_on`]) and
+/// notes its caller ([`note_caller`]), both at once, because while the database is unreachable
+/// each waits [`crate::store::UNANSWERED_WAIT`] before it gives up, and the command's own
+/// refusal after them must still come within Discord's 3 s. `false`, a copy, ends the
+/// interaction unanswered ([`on_error`]). Autocompletes pass: they change nothing, come at
+/// every keystroke, and a copy's suggestions are as good as the first's.
+async fn take_on_command(ctx: Context<'_>) -> Result<bool, BotError> {
+    let poise::Context::Application(app) = ctx else { return Ok(true) };
+    if app.interaction_type == poise::CommandInteractionType::Autocomplete {
+        return Ok(true);
+    }
+    let interaction = app.interaction;
+    let guild = interaction.guild_id.map(|g| g.get() as i64);
+    let guild_locale = interaction.guild_locale.as_deref();
+    let (taken, ()) = tokio::join!(
+        take_on(ctx.data(), interaction.id),
+        note_caller(ctx.data(), &interaction.user, &interaction.locale, guild, guild_locale)
+    );
+    Ok(taken)
+}
+
 /// Records the caller's name and the locales an interaction reports ([`Host::note_caller`]). A
 /// failure is logged and changes nothing about the answer.
 pub async fn note_caller(
@@ -647,6 +698,12 @@ fn on_error(error: poise::FrameworkError<'_, Data, BotError>) -> poise::BoxFutur
         }
         if let poise::FrameworkError::Setup { .. } = &error {
             // Registration failed for good: `serve` stops with that error, which says why.
+            return;
+        }
+        if let poise::FrameworkError::CommandCheckFailed { error: None, .. } = &error {
+            // The one check, `take_on_command`, found a copy of an interaction already taken
+            // on: the first copy answers it, and this one must not (it would be refused as
+            // already answered, or answer before the first).
             return;
         }
         let Some(ctx) = error.ctx() else {
