@@ -1321,7 +1321,7 @@ support::both! {
         assert_eq!(host.own_thread(g.id).await.unwrap(), None, "the old thread is forgotten");
         assert_eq!(
             pending_in(&host, g.id).await,
-            vec![Show::NewBoard { game: g.id, by: bob().id }, Show::YourMove { game: g.id, ply: 0, after_takeback: false }]
+            vec![Show::NewBoard { game: g.id, by: bob().id }, Show::YourMove { game: g.id, ply: 0, after_takeback: false, again: false }]
         );
         // From now on it is an ordinary game of its new channel.
         assert!(host.channel_deleted(PLACE.channel, NOW + 5).await.unwrap().is_empty());

@@ -19,7 +19,7 @@ support::both! {
         let g = game(&host, "brandubh").await;
         assert_eq!(
             pending(&host).await,
-            [Show::Board { game: g.id, ply: 0 }, Show::YourMove { game: g.id, ply: 0, after_takeback: false }],
+            [Show::Board { game: g.id, ply: 0 }, Show::YourMove { game: g.id, ply: 0, after_takeback: false, again: false }],
             "accepting shows the board and tells the first player"
         );
         host.play(g.id, alice().id, "d2-c2", Some(0), NOW).await.unwrap();
@@ -28,9 +28,9 @@ support::both! {
             pending(&host).await,
             [
                 Show::Board { game: g.id, ply: 1 },
-                Show::YourMove { game: g.id, ply: 1, after_takeback: false },
+                Show::YourMove { game: g.id, ply: 1, after_takeback: false, again: false },
                 Show::Board { game: g.id, ply: 2 },
-                Show::YourMove { game: g.id, ply: 2, after_takeback: false },
+                Show::YourMove { game: g.id, ply: 2, after_takeback: false, again: false },
             ]
         );
         host.resign(g.id, alice().id, Some(2), NOW).await.unwrap();
@@ -50,7 +50,7 @@ support::both! {
         let shown = pending(&host).await;
         // Bob's move again, at ply 1: not "`d2-c2` was played", which is Alice's old move.
         let notices: Vec<&Show> = shown.iter().filter(|s| matches!(s, Show::YourMove { .. })).collect();
-        assert_eq!(notices, [&Show::YourMove { game: g.id, ply: 1, after_takeback: true }], "{shown:?}");
+        assert_eq!(notices, [&Show::YourMove { game: g.id, ply: 1, after_takeback: true, again: false }], "{shown:?}");
     }
 }
 
@@ -193,7 +193,7 @@ support::both! {
         assert_eq!((again.id, again.attempts, again.not_before_ms), (head.id, 1, NOW * 1000 + 100));
         host.give_up(head.id, "403 Missing Permissions", NOW).await.unwrap();
         let next = host.outbox_head(&head.lane, NOW).await.unwrap().unwrap();
-        assert_eq!(next.show, Show::YourMove { game: g.id, ply: 0, after_takeback: false });
+        assert_eq!(next.show, Show::YourMove { game: g.id, ply: 0, after_takeback: false, again: false });
         let counts = host.outbox_counts().await.unwrap();
         assert!(counts.contains(&("given_up".to_owned(), 1)), "{counts:?}");
         // Only the challenge's players appear in the items; a stranger's refusal adds none.
@@ -236,7 +236,7 @@ support::both! {
         host.give_up(head.id, "403 Missing Access", NOW).await.unwrap();
         pending(&host).await;
         // The board is behind its game, but the sweep leaves it for an hour, then tries again.
-        let rest = tafl_bot::host::outbox::GIVEN_UP_BOARD_REST_SECS;
+        let rest = tafl_bot::host::outbox::GIVEN_UP_REST_SECS;
         for now in [NOW, NOW + 20, NOW + rest - 1] {
             assert_eq!(host.redraw_stale_boards(now).await.unwrap(), 0, "at {now}");
         }
@@ -271,7 +271,7 @@ support::both! {
         let host = host().await;
         let g = game(&host, "brandubh").await;
         host.replace_board(g.id, 2, 800, Some(Drawn::at(0)), None, NOW).await.unwrap();
-        assert!(deliver_as(&host, 801).await.contains(&Show::YourMove { game: g.id, ply: 0, after_takeback: false }));
+        assert!(deliver_as(&host, 801).await.contains(&Show::YourMove { game: g.id, ply: 0, after_takeback: false, again: false }));
         assert_eq!(host.board_message(g.id).await.unwrap().unwrap().notice_id, Some(801));
         host.resign(g.id, alice().id, Some(0), NOW).await.unwrap();
         let shown = deliver_as(&host, 802).await;
@@ -366,6 +366,159 @@ support::both! {
         assert_eq!(host.summary_message(g.id).await.unwrap(), Some(802));
         assert_eq!(host.outbox_head(&head.lane, NOW).await.unwrap().unwrap().show, Show::NewBoard { game: other.id, by: bob().id });
         assert_eq!(host.prune_outbox(NOW + 2 * DELIVERED_KEPT_SECS).await.unwrap(), 0);
+    }
+}
+
+/// Gives up the head of game `game`'s lane, which must be `expected`, as the delivery does when
+/// Discord refuses it for good; delivers the rest of the lane.
+async fn refuse(host: &tafl_bot::host::Host, game: i64, expected: &Show, now: i64) {
+    let lane = format!("game:{game}");
+    let head = host.outbox_head(&lane, now).await.unwrap().unwrap();
+    assert_eq!(&head.show, expected);
+    host.give_up(head.id, "Discord request failed: Missing Permissions", now).await.unwrap();
+}
+
+support::both! {
+    async fn a_notice_discord_refused_is_told_again_once_after_its_rest() {
+        use tafl_bot::host::outbox::GIVEN_UP_REST_SECS as REST;
+        let host = host().await;
+        let g = game(&host, "brandubh").await;
+        host.replace_board(g.id, 2, 800, Some(Drawn::at(0)), None, NOW).await.unwrap();
+        deliver_as(&host, 801).await;
+        host.play(g.id, alice().id, "d2-c2", Some(0), NOW).await.unwrap();
+        // The board is drawn, and Bob's notice refused: the bot may no longer post there.
+        let board = host.outbox_head(&format!("game:{}", g.id), NOW).await.unwrap().unwrap();
+        host.delivered(board.id, None, NOW).await.unwrap();
+        let notice = Show::YourMove { game: g.id, ply: 1, after_takeback: false, again: false };
+        refuse(&host, g.id, &notice, NOW).await;
+        for now in [NOW, NOW + 20, NOW + REST - 1, NOW + REST] {
+            assert_eq!(host.retell_refused(now).await.unwrap(), 0, "resting at {now}");
+        }
+        assert_eq!(host.retell_refused(NOW + REST + 1).await.unwrap(), 1);
+        assert_eq!(host.retell_refused(NOW + REST + 2).await.unwrap(), 0, "recorded once");
+        let again = Show::YourMove { game: g.id, ply: 1, after_takeback: false, again: true };
+        // Refused again: tried again after another rest.
+        refuse(&host, g.id, &again, NOW + REST + 2).await;
+        assert_eq!(host.retell_refused(NOW + 2 * REST).await.unwrap(), 0, "resting");
+        assert_eq!(host.retell_refused(NOW + 2 * REST + 3).await.unwrap(), 1);
+        // Posted (Alice's notice, the one before, goes): Bob was told, and is not told again.
+        assert_eq!(deliver_as(&host, 802).await, [again, Show::Delete { game: g.id, channel: 2, message: 801 }]);
+        assert_eq!(host.board_message(g.id).await.unwrap().unwrap().notice_id, Some(802));
+        assert_eq!(host.retell_refused(NOW + 10 * REST).await.unwrap(), 0, "told once");
+    }
+}
+
+support::both! {
+    async fn a_refused_notice_of_a_turn_that_is_over_is_not_told() {
+        use tafl_bot::host::outbox::GIVEN_UP_REST_SECS as REST;
+        let host = host().await;
+        let g = game(&host, "brandubh").await;
+        deliver_as(&host, 801).await;
+        host.play(g.id, alice().id, "d2-c2", Some(0), NOW).await.unwrap();
+        let board = host.outbox_head(&format!("game:{}", g.id), NOW).await.unwrap().unwrap();
+        host.delivered(board.id, None, NOW).await.unwrap();
+        refuse(&host, g.id, &Show::YourMove { game: g.id, ply: 1, after_takeback: false, again: false }, NOW).await;
+        // Bob moved anyway (by game id, from another channel): Alice's notice is the one owed.
+        host.play(g.id, bob().id, "d3-c3", Some(1), NOW).await.unwrap();
+        deliver_as(&host, 802).await;
+        assert_eq!(host.retell_refused(NOW + 2 * REST).await.unwrap(), 0, "the game moved on");
+        // Alice's refused in turn, then she resigns: a game over tells nobody to move.
+        host.play(g.id, alice().id, "c2-c1", Some(2), NOW).await.unwrap();
+        let board = host.outbox_head(&format!("game:{}", g.id), NOW).await.unwrap().unwrap();
+        host.delivered(board.id, None, NOW).await.unwrap();
+        refuse(&host, g.id, &Show::YourMove { game: g.id, ply: 3, after_takeback: false, again: false }, NOW).await;
+        host.resign(g.id, bob().id, Some(3), NOW).await.unwrap();
+        deliver_as(&host, 803).await;
+        assert_eq!(host.retell_refused(NOW + 2 * REST).await.unwrap(), 0, "the game is over");
+    }
+}
+
+support::both! {
+    async fn a_player_to_move_who_got_the_board_they_asked_for_since_is_not_told_again() {
+        use tafl_bot::host::outbox::GIVEN_UP_REST_SECS as REST;
+        let host = host().await;
+        let g = game(&host, "brandubh").await;
+        host.replace_board(g.id, 2, 800, Some(Drawn::at(0)), None, NOW).await.unwrap();
+        deliver_as(&host, 801).await;
+        host.play(g.id, alice().id, "d2-c2", Some(0), NOW).await.unwrap();
+        let board = host.outbox_head(&format!("game:{}", g.id), NOW).await.unwrap().unwrap();
+        host.delivered(board.id, None, NOW).await.unwrap();
+        refuse(&host, g.id, &Show::YourMove { game: g.id, ply: 1, after_takeback: false, again: false }, NOW).await;
+        // Alice's board posted anew tells Bob nothing; his own does.
+        host.request_board(g.id, alice().id, NOW + 1).await.unwrap();
+        deliver_as(&host, 802).await;
+        assert_eq!(host.retell_refused(NOW + REST + 1).await.unwrap(), 1, "Alice asked");
+        deliver_as(&host, 803).await;
+        // The game's channel is deleted, and Bob's next notice given up for it; Bob moves the game
+        // to another channel by asking for its board there: he is not told what he knows.
+        host.play(g.id, bob().id, "d3-c3", Some(1), NOW + REST + 2).await.unwrap();
+        host.play(g.id, alice().id, "c2-c1", Some(2), NOW + REST + 3).await.unwrap();
+        host.channel_deleted(2, NOW + REST + 3).await.unwrap();
+        let notice = Show::YourMove { game: g.id, ply: 3, after_takeback: false, again: false };
+        let lane = format!("game:{}", g.id);
+        while let Some(head) = host.outbox_head(&lane, NOW + REST + 3).await.unwrap() {
+            if head.show == notice {
+                host.give_up(head.id, "the game's channel was deleted", NOW + REST + 3).await.unwrap();
+            } else {
+                host.delivered(head.id, None, NOW + REST + 3).await.unwrap();
+            }
+        }
+        let here = Place { guild: support::PLACE.guild, channel: 5, thread: None };
+        host.request_board_at(g.id, bob().id, Some(here), NOW + 3 * REST).await.unwrap();
+        let asked = host.outbox_head(&lane, NOW + 3 * REST).await.unwrap().unwrap();
+        assert_eq!(asked.show, Show::NewBoard { game: g.id, by: bob().id });
+        host.delivered(asked.id, Some(804), NOW + 3 * REST).await.unwrap();
+        assert_eq!(host.retell_refused(NOW + 5 * REST).await.unwrap(), 0, "Bob asked");
+    }
+}
+
+support::both! {
+    async fn a_summary_discord_refused_is_posted_again_once_within_a_day_of_the_end() {
+        use tafl_bot::host::outbox::{GIVEN_UP_REST_SECS as REST, RECENTLY_FINISHED_SECS as DAY};
+        let host = host().await;
+        let g = game(&host, "brandubh").await;
+        host.replace_board(g.id, 2, 800, Some(Drawn::at(0)), None, NOW).await.unwrap();
+        deliver_as(&host, 801).await;
+        host.resign(g.id, alice().id, Some(0), NOW).await.unwrap();
+        let board = host.outbox_head(&format!("game:{}", g.id), NOW).await.unwrap().unwrap();
+        host.delivered(board.id, None, NOW).await.unwrap();
+        refuse(&host, g.id, &Show::Summary { game: g.id }, NOW).await;
+        assert_eq!(host.retell_refused(NOW + REST - 1).await.unwrap(), 0, "resting");
+        assert_eq!(host.retell_refused(NOW + REST + 1).await.unwrap(), 1);
+        assert_eq!(host.retell_refused(NOW + REST + 2).await.unwrap(), 0, "recorded once");
+        refuse(&host, g.id, &Show::Summary { game: g.id }, NOW + REST + 2).await;
+        assert_eq!(host.retell_refused(NOW + 2 * REST + 3).await.unwrap(), 1, "refused again: tried after a rest");
+        assert_eq!(deliver_as(&host, 802).await, [Show::Summary { game: g.id }, Show::Delete { game: g.id, channel: 2, message: 801 }]);
+        assert_eq!(host.retell_refused(NOW + 4 * REST).await.unwrap(), 0, "posted once");
+
+        // Another game's summary refused for over a day is left: its game is long over.
+        let other = game(&host, "brandubh").await;
+        deliver_as(&host, 803).await;
+        host.resign(other.id, alice().id, Some(0), NOW).await.unwrap();
+        let board = host.outbox_head(&format!("game:{}", other.id), NOW).await.unwrap().unwrap();
+        host.delivered(board.id, None, NOW).await.unwrap();
+        refuse(&host, other.id, &Show::Summary { game: other.id }, NOW).await;
+        assert_eq!(host.retell_refused(NOW + DAY + 1).await.unwrap(), 0);
+    }
+}
+
+support::both! {
+    async fn what_the_bot_left_or_whose_channel_is_gone_is_not_told_again() {
+        use tafl_bot::host::outbox::GIVEN_UP_REST_SECS as REST;
+        let host = host().await;
+        let g = game(&host, "brandubh").await;
+        deliver_as(&host, 801).await;
+        host.play(g.id, alice().id, "d2-c2", Some(0), NOW).await.unwrap();
+        let board = host.outbox_head(&format!("game:{}", g.id), NOW).await.unwrap().unwrap();
+        host.delivered(board.id, None, NOW).await.unwrap();
+        refuse(&host, g.id, &Show::YourMove { game: g.id, ply: 1, after_takeback: false, again: false }, NOW).await;
+        host.server_left(support::PLACE.guild, NOW).await.unwrap();
+        assert_eq!(host.retell_refused(NOW + 2 * REST).await.unwrap(), 0, "the bot left the server");
+        host.server_back(support::PLACE.guild, NOW + 2 * REST).await.unwrap();
+        deliver_as(&host, 802).await;
+        host.channel_deleted(support::PLACE.channel, NOW + 2 * REST).await.unwrap();
+        deliver_as(&host, 803).await;
+        assert_eq!(host.retell_refused(NOW + 4 * REST).await.unwrap(), 0, "the channel is gone");
     }
 }
 
@@ -651,7 +804,7 @@ support::both! {
         assert_eq!(head.show, Show::Board { game: g.id, ply: 0 });
         host.give_up(head.id, "403 Thread is locked", NOW).await.unwrap();
         pending(&host).await;
-        let rest = tafl_bot::host::outbox::GIVEN_UP_BOARD_REST_SECS;
+        let rest = tafl_bot::host::outbox::GIVEN_UP_REST_SECS;
         assert_eq!(host.redraw_stale_boards(NOW + rest - 1).await.unwrap(), 0, "resting");
         let mut redrawn = 0;
         for now in [NOW + rest + 1, NOW + rest + 60, NOW + 2 * rest] {

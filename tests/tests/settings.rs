@@ -44,6 +44,8 @@ in_english_and_russian!(
     a_move_clicked_where_the_bot_can_no_longer_post_says_so,
     a_board_asked_for_in_another_channel_is_not_said_to_be_below,
     a_board_refused_for_want_of_permission_does_not_offer_another_channel,
+    the_player_to_move_is_told_once_the_bot_may_post_again,
+    a_summary_refused_for_want_of_permission_is_posted_once_the_bot_may,
 );
 
 /// The Latin words that belong in a Russian run: people's names and what they typed.
@@ -1514,6 +1516,143 @@ async fn a_board_refused_for_want_of_permission_does_not_offer_another_channel(l
             "Я не могу опубликовать здесь доску этой партии: мне нужно право «Отправлять сообщения»; попросите администратора сервера выдать его мне.",
         )
     );
+    table.assert_no_english(NOT_ENGLISH);
+    bot.stop().await;
+}
+
+/// Moves the given-up outbox items of the bot's database in `dir` an hour and a half into the
+/// past, as if the sweep's hour of rest after a refusal had passed.
+async fn rest_given_up(dir: &std::path::Path) {
+    let db = tafl_bot::store::Db::open(&format!("sqlite://{}", dir.join("tafl.db").display())).await.unwrap();
+    sqlx::query("UPDATE outbox SET finished_at = finished_at - 5400 WHERE state = 'given_up'")
+        .execute(db.pool())
+        .await
+        .unwrap();
+    db.close().await;
+}
+
+/// Lets the bot sweep again after what it refused had its rest once more: the given-up items
+/// rest another hour and a half, and the scheduler ticks (sweeping at each) for two seconds
+/// more. Returns the items of `kind` the bot recorded since `after` (an item's id), by state.
+async fn swept_again(dir: &std::path::Path, kind: &str, after: i64) -> Vec<(String, i64)> {
+    rest_given_up(dir).await;
+    let db = tafl_bot::store::Db::open(&format!("sqlite://{}", dir.join("tafl.db").display())).await.unwrap();
+    let last_tick = "SELECT last_tick_at FROM scheduler WHERE id = 1";
+    let from: i64 = sqlx::query_scalar(last_tick).fetch_one(db.pool()).await.unwrap();
+    let deadline = tokio::time::Instant::now() + WAIT;
+    while sqlx::query_scalar::<_, i64>(last_tick).fetch_one(db.pool()).await.unwrap() < from + 2 {
+        assert!(tokio::time::Instant::now() < deadline, "the scheduler stopped ticking");
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    let recorded =
+        "SELECT state, count(*) FROM outbox WHERE kind = $1 AND id > $2 AND state <> 'given_up' GROUP BY state";
+    let states = sqlx::query_as(recorded).bind(kind).bind(after).fetch_all(db.pool()).await.unwrap();
+    db.close().await;
+    states
+}
+
+/// The newest outbox item of `kind` the bot gave up, once it has (Discord's refusal is seen before
+/// the bot records what it did with it).
+async fn given_up_item(dir: &std::path::Path, kind: &str) -> i64 {
+    let db = tafl_bot::store::Db::open(&format!("sqlite://{}", dir.join("tafl.db").display())).await.unwrap();
+    let newest = "SELECT max(id) FROM outbox WHERE kind = $1 AND state = 'given_up'";
+    let deadline = tokio::time::Instant::now() + WAIT;
+    let id = loop {
+        let id: Option<i64> = sqlx::query_scalar(newest).bind(kind).fetch_one(db.pool()).await.unwrap();
+        match id {
+            Some(id) => break id,
+            None if tokio::time::Instant::now() < deadline => {
+                tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+            }
+            None => panic!("no {kind} item was given up"),
+        }
+    };
+    db.close().await;
+    id
+}
+
+/// BOT.md: "What players see catches up: after a crash, a race or a Discord error, the board
+/// shows the current position with working controls, the player to move is told once". The
+/// owner takes Send Messages away for a while; Alice moves meanwhile, and Bob's notice is
+/// refused. Once it is given back, after the sweep's hour of rest, the board catches up and
+/// Bob is told it is his move: once, and not again at the sweeps after.
+async fn the_player_to_move_is_told_once_the_bot_may_post_again(locale: &'static str) {
+    let fake = FakeDiscord::start().await;
+    let dir = temp_dir("regranted");
+    let bot = TestBot::start(&fake, &dir);
+    fake.wait_until_ready().await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale };
+    let board = start_game(&table).await;
+    first_notice(&table).await;
+
+    let refused = Fault::Refused { status: 403, code: 50_013 };
+    let posts = |r: &Recorded| r.method == "POST" && r.path == format!("/api/v10/channels/{CHANNEL}/messages");
+    let board_id = board.id;
+    let edits = move |r: &Recorded| r.method == "PATCH" && r.path.ends_with(&format!("/messages/{board_id}"));
+    fake.fail_next(posts, usize::MAX, refused);
+    fake.fail_next(edits, usize::MAX, refused);
+    let played = table.command(ALICE, "move", &json!({ "notation": "d2-c2" }), &[]);
+    assert!(private_answer(&fake, &played).await.starts_with(table.says("You played", "Вы сыграли")));
+    fake.wait_for("Bob's notice, refused", |r| posts(r) && r.status == 403).await;
+    fake.wait_for("the board's edit, refused", |r| edits(r) && r.status == 403).await;
+    let refused_notice = given_up_item(&dir, "your_move").await;
+
+    // Granted again; an hour later the sweep redraws the board and tells Bob.
+    fake.clear_faults();
+    rest_given_up(&dir).await;
+    board_at(&fake, board.id, 1, 1).await;
+    let your_move = table.says("your move in game #1", "ваш ход в партии №1");
+    let told = |r: &Recorded| {
+        posts(r)
+            && r.status == 200
+            && r.json.as_ref().is_some_and(|j| j["content"].as_str().unwrap_or("").contains(your_move))
+    };
+    fake.wait_for_message_within(WAIT, "Bob's notice once the bot may post again", |m| {
+        m.channel_id == CHANNEL && m.content.contains(your_move)
+    })
+    .await;
+    assert_eq!(fake.requests().iter().filter(|r| told(r)).count(), 1, "Bob is told once");
+    let recorded = swept_again(&dir, "your_move", refused_notice).await;
+    assert_eq!(recorded, [("done".to_owned(), 1)], "the notice is recorded again once");
+    assert_eq!(fake.requests().iter().filter(|r| told(r)).count(), 1, "and not told again");
+    table.assert_no_english(NOT_ENGLISH);
+    bot.stop().await;
+}
+
+/// A game ends while the bot may not post in its channel: its summary is refused and given up.
+/// Once the permission is given back, the final board is drawn (the sweep looks at games
+/// finished in the last day) and the summary is posted, once, as a server that re-adds the bot
+/// gets the summaries Discord refused (`host/presence.rs`).
+async fn a_summary_refused_for_want_of_permission_is_posted_once_the_bot_may(locale: &'static str) {
+    let fake = FakeDiscord::start().await;
+    let dir = temp_dir("summary-regranted");
+    let bot = TestBot::start(&fake, &dir);
+    fake.wait_until_ready().await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale };
+    let board = start_game(&table).await;
+    first_notice(&table).await;
+
+    let refused = Fault::Refused { status: 403, code: 50_013 };
+    let posts = |r: &Recorded| r.method == "POST" && r.path == format!("/api/v10/channels/{CHANNEL}/messages");
+    let board_id = board.id;
+    let edits = move |r: &Recorded| r.method == "PATCH" && r.path.ends_with(&format!("/messages/{board_id}"));
+    fake.fail_next(posts, usize::MAX, refused);
+    fake.fail_next(edits, usize::MAX, refused);
+    let resigned = table.command(ALICE, "resign", &json!({}), &[]);
+    private_answer(&fake, &resigned).await;
+    fake.wait_for("the summary, refused", |r| posts(r) && r.status == 403).await;
+    let refused_summary = given_up_item(&dir, "summary").await;
+
+    fake.clear_faults();
+    rest_given_up(&dir).await;
+    fake.wait_for_message("the final board", |m| m.id == board.id && m.custom_ids().is_empty()).await;
+    let summary = |m: &StoredMessage| m.attachments.iter().any(|a| a.filename == "game-1.gif");
+    fake.wait_for_message_within(WAIT, "the summary once the bot may post again", summary).await;
+    let summaries = || fake.all_messages().into_iter().filter(|m| summary(m)).count();
+    assert_eq!(summaries(), 1, "one summary");
+    let recorded = swept_again(&dir, "summary", refused_summary).await;
+    assert_eq!(recorded, [("done".to_owned(), 1)], "the summary is recorded again once");
+    assert_eq!(summaries(), 1, "and not posted again");
     table.assert_no_english(NOT_ENGLISH);
     bot.stop().await;
 }

@@ -33,7 +33,9 @@
 //!   a deletion the bot missed): its boards, notices and summary are given up without a request,
 //!   their DMs still going out, until a player moves the game with `/tafl board`.
 //! - At start-up and on every scheduler tick, boards behind their game (another ply, or the game
-//!   going on after it ended) get a new board item, and everything pending is delivered.
+//!   going on after it ended) get a new board item, a "your move" notice or a summary Discord
+//!   refused for good is recorded again once it has rested an hour (the permission may be back),
+//!   and everything pending is delivered.
 //!
 //! Nothing delivered is an answer to anyone, so there is no caller's locale: what is posted in
 //! a server speaks the server's language, and a digest (a DM) its reader's last reported locale.
@@ -596,7 +598,7 @@ async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(),
             data.host.delivered(item.id, None, now()).await?;
             Ok(())
         }
-        Show::YourMove { game, ply, after_takeback } => {
+        Show::YourMove { game, ply, after_takeback, again } => {
             let view = data.host.show(*game).await?;
             let channel = game_channel(&view);
             let Some(player) = view.player_to_move().filter(|_| view.ply == *ply && !view.is_over()) else {
@@ -606,7 +608,8 @@ async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(),
             let lang = server_lang(data, view.place.guild).await;
             let content = text::your_move(&view, *after_takeback, lang);
             let message = create(item, 'n').content(content.clone()).allowed_mentions(mentioning(&[player.id]));
-            let dm = wants_dm(data, &view, player.id).await?.then_some(Dm {
+            // A notice told again goes to the channel only: the DM went out with the refused one.
+            let dm = (!again && wants_dm(data, &view, player.id).await?).then_some(Dm {
                 to: player.id,
                 part: 'm',
                 content,
@@ -1178,7 +1181,7 @@ mod tests {
     #[test]
     fn a_thread_locked_or_archived_and_locked_closes_it_to_posts_and_a_deleted_one_to_everything() {
         use crate::host::Show;
-        let notice = Show::YourMove { game: 1, ply: 0, after_takeback: false };
+        let notice = Show::YourMove { game: 1, ply: 0, after_takeback: false, again: false };
         let board = Show::Board { game: 1, ply: 0 };
         for code in [50_001, 50_013, 50_083, 160_005] {
             assert_eq!(thread_refused(Some(code), &notice), Some(false), "{code}");

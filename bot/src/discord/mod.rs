@@ -263,6 +263,10 @@ fn framework(
                 if let Err(error) = data.host.redraw_stale_boards(play::now()).await {
                     tracing::warn!(%error, "could not look for boards behind their games");
                 }
+                // After the boards, so that a notice told again follows its game's board.
+                if let Err(error) = data.host.retell_refused(play::now()).await {
+                    tracing::warn!(%error, "could not look for notices and summaries Discord refused");
+                }
                 // The loops' database work goes after people's (`Host::background`).
                 let delivery = tokio::spawn(delivery::run(ctx.http.clone(), data.background()));
                 let others = vec![

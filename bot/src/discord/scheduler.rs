@@ -63,6 +63,10 @@ pub async fn run(data: Data, interval: Duration, gateway: super::health::Gateway
         if let Err(error) = data.host.redraw_stale_boards(now()).await {
             tracing::warn!(%error, "could not look for boards behind their games");
         }
+        // After the boards, so that a notice told again follows its game's board.
+        if let Err(error) = data.host.retell_refused(now()).await {
+            tracing::warn!(%error, "could not look for notices and summaries Discord refused");
+        }
         data.delivery.wake();
         if pruned_at.is_none_or(|at| at.elapsed() >= PRUNE_EVERY) {
             pruned_at = Some(Instant::now());

@@ -231,7 +231,12 @@ impl Host {
                 outbox::record(&mut tx, &Show::Thread { game: game_id }, now).await?;
             }
             if !bot_moves {
-                outbox::record(&mut tx, &Show::YourMove { game: game_id, ply: 0, after_takeback: false }, now).await?;
+                outbox::record(
+                    &mut tx,
+                    &Show::YourMove { game: game_id, ply: 0, after_takeback: false, again: false },
+                    now,
+                )
+                .await?;
             }
             let game = super::view(&loaded);
             tx.commit().await?;

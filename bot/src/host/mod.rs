@@ -401,7 +401,12 @@ impl Host {
             if server.threads && row.guild_id != 0 && row.thread_id.is_none() {
                 outbox::record(&mut tx, &Show::Thread { game: game_id }, now).await?;
             }
-            outbox::record(&mut tx, &Show::YourMove { game: game_id, ply: 0, after_takeback: false }, now).await?;
+            outbox::record(
+                &mut tx,
+                &Show::YourMove { game: game_id, ply: 0, after_takeback: false, again: false },
+                now,
+            )
+            .await?;
             before_commit(game_id);
             tx.commit().await?;
             tracing::info!(challenge = id, game = game_id, "challenge accepted");
@@ -602,7 +607,12 @@ impl Host {
                 // The bot needs no notice: its turn is noted for the bot player instead.
                 bot_turn = bot::note_turn(&mut tx, &mut loaded, now).await?;
                 if !bot_turn {
-                    outbox::record(&mut tx, &Show::YourMove { game: game_id, ply, after_takeback: false }, now).await?;
+                    outbox::record(
+                        &mut tx,
+                        &Show::YourMove { game: game_id, ply, after_takeback: false, again: false },
+                        now,
+                    )
+                    .await?;
                 }
             }
             loaded.row.ply = new_ply;
@@ -1331,7 +1341,7 @@ async fn take_back(
     // A search the bot had started for the board taken back is refused when it ends.
     if !bot::note_turn(conn, loaded, now).await? {
         // Not "`e4-e1` was played": that move is old, and would read as the opponent's new one.
-        outbox::record(conn, &Show::YourMove { game: game_id, ply, after_takeback: true }, now).await?;
+        outbox::record(conn, &Show::YourMove { game: game_id, ply, after_takeback: true, again: false }, now).await?;
     }
     Ok(OfferOutcome::Accepted { game: view(loaded), by: user, notify: vec![offer.by_user], plies_taken_back: plies })
 }

@@ -43,12 +43,16 @@ pub enum Show {
     Thread { game: GameId },
     /// Tell the player to move at `ply` that it is their move; nothing once the game moved on.
     /// `after_takeback`: the turn came back by a takeback, not by a move (items stored before
-    /// the field existed read as `false`).
+    /// the field existed read as `false`). `again`: it repeats a notice Discord refused for good
+    /// ([`Host::retell_refused`]), in the game's channel only: the refused one's DM, for a
+    /// player who asked for DMs, went out despite the refusal.
     YourMove {
         game: GameId,
         ply: usize,
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         after_takeback: bool,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        again: bool,
     },
     /// The summary of a finished game.
     Summary { game: GameId },
@@ -218,16 +222,17 @@ pub(super) async fn record(conn: &mut super::Conn, show: &Show, now: i64) -> Res
 
 /// How many lanes one look at the outbox returns.
 const HEADS: i64 = 500;
-/// How long after its end a game's board is still checked for being behind it (seconds): a day,
-/// far longer than [`GIVEN_UP_BOARD_REST_SECS`], so that a final board Discord refused (its
-/// thread locked, the bot's access taken away for a while) is tried again after its rest, a
-/// few times, instead of showing the game going on, with its controls, for ever.
+/// How long after its end a game's board and summary are still checked for having been refused
+/// (seconds): a day, far longer than [`GIVEN_UP_REST_SECS`], so that a final board or a summary
+/// Discord refused (its thread locked, the bot's access taken away for a while) is tried again
+/// after its rest, a few times, instead of the game showing as going on, with its controls, and
+/// without its summary, for ever.
 pub const RECENTLY_FINISHED_SECS: i64 = 86_400;
-/// How long a game whose board item was given up (Discord refused it for good: the channel
-/// deleted, access taken away) is left out of the sweep for boards behind their games
-/// (seconds). Without the rest the sweep asked Discord again at every tick, and every refusal
-/// counts toward Discord's limit of invalid requests.
-pub const GIVEN_UP_BOARD_REST_SECS: i64 = 3_600;
+/// How long a game whose board, "your move" notice or summary was given up (Discord refused it
+/// for good: the channel deleted, access taken away) is left out of the sweep that tries it
+/// again (seconds). Without the rest the sweep asked Discord again at every tick, and every
+/// refusal counts toward Discord's limit of invalid requests.
+pub const GIVEN_UP_REST_SECS: i64 = 3_600;
 
 /// How long after a board was posted anew (`/tafl board`) another request is answered with that
 /// board instead of posting one more (seconds): a double tap, or a player who did not see it
@@ -730,11 +735,11 @@ impl Host {
     /// ([`RECENTLY_FINISHED_SECS`]), whose board is behind it (another ply, or the game going on
     /// after it ended) and has none pending (left behind by a crash, a race or a refusal);
     /// returns how many. A game whose board Discord refused for good in the last
-    /// [`GIVEN_UP_BOARD_REST_SECS`] is left alone meanwhile.
+    /// [`GIVEN_UP_REST_SECS`] is left alone meanwhile.
     pub async fn redraw_stale_boards(&self, now: i64) -> Result<usize, HostError> {
         retrying!({
             let mut tx = self.db.begin_write().await?;
-            let (finished_since, given_up_since) = (now - RECENTLY_FINISHED_SECS, now - GIVEN_UP_BOARD_REST_SECS);
+            let (finished_since, given_up_since) = (now - RECENTLY_FINISHED_SECS, now - GIVEN_UP_REST_SECS);
             let stale = store::outbox::stale_boards(&mut tx, finished_since, given_up_since, HEADS).await?;
             // In the games' order (the query's), so that two processes sweeping at once never
             // wait for each other's locks in a cycle; see `finish_board` for why they are taken.
@@ -747,6 +752,51 @@ impl Host {
                 tracing::info!(boards = stale.len(), "boards behind their games are redrawn");
             }
             Ok(stale.len())
+        })
+    }
+
+    /// Records again what Discord refused for good and nothing has shown since, once the
+    /// refusal has rested [`GIVEN_UP_REST_SECS`] (the bot's Send Messages taken away for a while,
+    /// say); returns how many items. Boards have [`Host::redraw_stale_boards`]; this is for:
+    /// - the "your move" notice of a game going on, when its newest notice, the current turn's,
+    ///   was given up: the player to move was never told. Recorded once more ([`Show::YourMove`]
+    ///   `again`); once it is delivered, it is the newest notice, and nothing is recorded again.
+    /// - the summary of a game finished in the last day ([`RECENTLY_FINISHED_SECS`]) that was
+    ///   given up and never shown nor pending since, as a server that takes the bot back gets
+    ///   its games' ([`Host::server_back`]).
+    ///
+    /// A refused item again is given up again, and tried after another rest. Not the games of a
+    /// server the bot left (its return shows them), nor those whose channel was deleted.
+    pub async fn retell_refused(&self, now: i64) -> Result<usize, HostError> {
+        retrying!({
+            let mut tx = self.db.begin_write().await?;
+            let rested = now - GIVEN_UP_REST_SECS;
+            let notices = store::outbox::refused_notices(&mut tx, rested, HEADS).await?;
+            let finished_since = now - RECENTLY_FINISHED_SECS;
+            let summaries = store::outbox::refused_summaries(&mut tx, finished_since, rested, HEADS).await?;
+            let mut refused: Vec<(GameId, Refused)> = notices.into_iter().map(|game| (game, Refused::Notice)).collect();
+            refused.extend(summaries.into_iter().map(|game| (game, Refused::Summary)));
+            // In the games' order, as `redraw_stale_boards` takes them. Each game is held, and
+            // looked at again, before its item is recorded: another process sweeping at once may
+            // have recorded it since the look above, and a notice recorded twice is posted twice.
+            refused.sort_unstable_by_key(|(game, _)| *game);
+            let mut recorded = 0;
+            for (game, what) in refused {
+                store::games::lock(&mut tx, game).await?;
+                let again = match what {
+                    Refused::Notice => notice_again(&mut tx, game, rested).await?,
+                    Refused::Summary => summary_again(&mut tx, game).await?,
+                };
+                if let Some(show) = again {
+                    record(&mut tx, &show, now).await?;
+                    recorded += 1;
+                }
+            }
+            tx.commit().await?;
+            if recorded > 0 {
+                tracing::info!(items = recorded, "notices and summaries Discord refused are to be posted again");
+            }
+            Ok(recorded)
         })
     }
 
@@ -836,7 +886,7 @@ impl Host {
                 let to_move = super::side_player(&row, super::scheduler::to_move(&row));
                 if to_move != by && !super::is_bot(to_move) {
                     let ply = usize::try_from(row.ply).unwrap_or(0);
-                    record(&mut tx, &Show::YourMove { game, ply, after_takeback: false }, now).await?;
+                    record(&mut tx, &Show::YourMove { game, ply, after_takeback: false, again: false }, now).await?;
                 }
                 tx.commit().await?;
                 tracing::info!(game, channel = here.channel, "a game whose channel was deleted moved to another");
@@ -909,6 +959,53 @@ async fn finish_board(
     Ok(())
 }
 
+/// What [`Host::retell_refused`] found refused in a game.
+#[derive(Clone, Copy)]
+enum Refused {
+    Notice,
+    Summary,
+}
+
+/// The notice to record again for a game whose newest notice was given up before `rested`, if
+/// it still is: the game goes on where it can be posted, at the ply the notice was for (a move
+/// since recorded the next player's), and nothing told the player since. A board the player to
+/// move asked for since, and got, told them: they asked for it to play their move (a game whose
+/// channel was deleted moves with it, and its asker gets no notice there). The caller holds the
+/// game.
+async fn notice_again(conn: &mut super::Conn, game: GameId, rested: i64) -> Result<Option<Show>, HostError> {
+    let Some(row) = store::games::find(conn, game).await? else { return Ok(None) };
+    if row.status != "ongoing" || row.channel_gone_at.is_some() {
+        return Ok(None);
+    }
+    let lane = game_lane(game);
+    let Some(newest) = store::outbox::newest_notice(conn, &lane).await? else { return Ok(None) };
+    let Some(refused_at) = newest.finished_at.filter(|at| newest.state == "given_up" && *at < rested) else {
+        return Ok(None);
+    };
+    let Ok(Show::YourMove { ply, after_takeback, .. }) = serde_json::from_str::<Show>(&newest.item) else {
+        return Ok(None);
+    };
+    if i64::try_from(ply) != Ok(row.ply) {
+        return Ok(None);
+    }
+    let to_move = super::side_player(&row, super::scheduler::to_move(&row));
+    let asked = store::outbox::new_boards_done(conn, &lane, refused_at).await?;
+    if asked
+        .iter()
+        .any(|(item, _)| matches!(serde_json::from_str(item), Ok(Show::NewBoard { by, .. }) if by == to_move))
+    {
+        return Ok(None);
+    }
+    Ok(Some(Show::YourMove { game, ply, after_takeback, again: true }))
+}
+
+/// The summary to record again for a game whose summary was given up, unless one was shown or
+/// waits since. The caller holds the game.
+async fn summary_again(conn: &mut super::Conn, game: GameId) -> Result<Option<Show>, HostError> {
+    let summary = Show::Summary { game };
+    Ok((!store::outbox::summary_shown_or_pending(conn, &summary.lane()).await?).then_some(summary))
+}
+
 fn parse(row: &OutboxRow) -> Option<Pending> {
     match serde_json::from_str::<Show>(&row.item) {
         Ok(show) => Some(Pending {
@@ -935,8 +1032,9 @@ mod tests {
     fn items_round_trip_through_their_stored_form() {
         let items = [
             Show::Board { game: 3, ply: 7 },
-            Show::YourMove { game: 3, ply: 7, after_takeback: false },
-            Show::YourMove { game: 3, ply: 7, after_takeback: true },
+            Show::YourMove { game: 3, ply: 7, after_takeback: false, again: false },
+            Show::YourMove { game: 3, ply: 7, after_takeback: true, again: false },
+            Show::YourMove { game: 3, ply: 7, after_takeback: false, again: true },
             Show::Offer {
                 game: 3,
                 offer: OfferKind::Takeback,
@@ -959,7 +1057,7 @@ mod tests {
         }
         // An item stored before `after_takeback` existed reads as an ordinary notice.
         let old: Show = serde_json::from_str(r#"{"kind":"your_move","game":3,"ply":7}"#).unwrap();
-        assert_eq!(old, Show::YourMove { game: 3, ply: 7, after_takeback: false });
+        assert_eq!(old, Show::YourMove { game: 3, ply: 7, after_takeback: false, again: false });
         assert_eq!(Show::Summary { game: 12 }.lane(), "game:12");
         assert_eq!(Show::ChallengeClosed { challenge: 4, by: 1 }.lane(), "challenge:4");
         assert_eq!(Show::Digest { user: 5 }.lane(), "user:5");

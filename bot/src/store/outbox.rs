@@ -244,6 +244,86 @@ pub async fn stale_boards(
     sqlx::query_as(stale_boards_sql!()).bind(finished_since).bind(limit).bind(given_up_since).fetch_all(conn).await
 }
 
+/// The query of [`refused_notices`].
+macro_rules! refused_notices_sql {
+    () => {
+        "SELECT g.id FROM games g \
+         JOIN outbox o ON o.id = (SELECT max(n.id) FROM outbox n WHERE n.lane = 'game:' || g.id AND n.kind = 'your_move') \
+         WHERE g.status = 'ongoing' AND g.channel_gone_at IS NULL \
+         AND o.state = 'given_up' AND o.finished_at < $1 \
+         AND NOT EXISTS (SELECT 1 FROM servers s WHERE s.id = g.guild_id AND s.left_at IS NOT NULL) \
+         ORDER BY g.id LIMIT $2"
+    };
+}
+
+/// Games going on whose newest "your move" notice was given up before `given_up_before` (unix
+/// seconds): the player it was for may never have been told (Discord refused the post, the
+/// bot's Send Messages taken away for a while). Not those of a server the bot left, nor those
+/// whose channel was deleted, as for [`stale_boards`]. Every game going on is looked at, at
+/// every tick, each through its newest notice alone (migration 0029).
+pub async fn refused_notices(
+    conn: &mut AnyConnection,
+    given_up_before: i64,
+    limit: i64,
+) -> Result<Vec<i64>, sqlx::Error> {
+    sqlx::query_scalar(refused_notices_sql!()).bind(given_up_before).bind(limit).fetch_all(conn).await
+}
+
+/// The newest "your move" notice of a lane, any state, as stored.
+#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
+pub struct NoticeRow {
+    pub state: String,
+    pub finished_at: Option<i64>,
+    pub item: String,
+}
+
+/// The query of [`newest_notice`].
+pub(super) const NEWEST_NOTICE_SQL: &str = "SELECT state, finished_at, item FROM outbox \
+     WHERE id = (SELECT max(id) FROM outbox WHERE lane = $1 AND kind = 'your_move')";
+
+/// The newest "your move" notice of a lane (migration 0029).
+pub async fn newest_notice(conn: &mut AnyConnection, lane: &str) -> Result<Option<NoticeRow>, sqlx::Error> {
+    sqlx::query_as(NEWEST_NOTICE_SQL).bind(lane).fetch_optional(conn).await
+}
+
+/// The query of [`refused_summaries`]. `ORDER BY +g.id`, not `g.id`, as in [`claimable`]: the
+/// bare key let `SQLite` walk every game ever played in key order to skip the sort, instead of
+/// the few finished in the last day.
+macro_rules! refused_summaries_sql {
+    () => {
+        "SELECT g.id FROM games g WHERE g.finished_at >= $1 AND g.channel_gone_at IS NULL \
+         AND EXISTS (SELECT 1 FROM outbox u WHERE u.lane = 'game:' || g.id AND u.state = 'given_up' \
+                     AND u.kind = 'summary') \
+         AND NOT EXISTS (SELECT 1 FROM outbox r WHERE r.lane = 'game:' || g.id AND r.state = 'given_up' \
+                         AND r.finished_at >= $2 AND r.kind = 'summary') \
+         AND NOT EXISTS (SELECT 1 FROM outbox d WHERE d.lane = 'game:' || g.id AND d.kind = 'summary' \
+                         AND d.state = 'done') \
+         AND NOT EXISTS (SELECT 1 FROM outbox p WHERE p.lane = 'game:' || g.id AND p.state = 'pending' \
+                         AND p.kind = 'summary') \
+         AND NOT EXISTS (SELECT 1 FROM servers s WHERE s.id = g.guild_id AND s.left_at IS NOT NULL) \
+         ORDER BY +g.id LIMIT $3"
+    };
+}
+
+/// Games finished since `finished_since` whose summary was given up, the last time before
+/// `given_up_before`, and never shown nor pending since (unix seconds). Not those of a server
+/// the bot left, whose return posts them ([`crate::host::Host::server_back`]), nor those whose
+/// channel was deleted. Through the finished games' index and the outbox's partial ones
+/// (given up, done summaries, pending), as for [`stale_boards`].
+pub async fn refused_summaries(
+    conn: &mut AnyConnection,
+    finished_since: i64,
+    given_up_before: i64,
+    limit: i64,
+) -> Result<Vec<i64>, sqlx::Error> {
+    sqlx::query_scalar(refused_summaries_sql!())
+        .bind(finished_since)
+        .bind(given_up_before)
+        .bind(limit)
+        .fetch_all(conn)
+        .await
+}
+
 /// The query of [`prune_done`].
 macro_rules! prune_done_sql {
     () => {
@@ -487,6 +567,22 @@ mod tests {
             !steps.iter().any(|s| ["SCAN games", "SCAN b", "SCAN o"].contains(&s.as_str())),
             "a table is walked whole: {steps:?}"
         );
+        // What Discord refused, looked for at every tick: through the games going on (each by
+        // its newest notice) and those finished lately, never the whole outbox.
+        let steps = plan(&mut conn, refused_notices_sql!(), &[0, 50]).await;
+        for index in ["games_ongoing", "outbox_notices"] {
+            assert!(steps.iter().any(|s| s.contains(index)), "{index}: {steps:?}");
+        }
+        assert!(!steps.iter().any(|s| ["SCAN g", "SCAN n", "SCAN o"].contains(&s.as_str())), "{steps:?}");
+        let steps = plan(&mut conn, refused_summaries_sql!(), &[0, 0, 50]).await;
+        for index in ["games_finished", "outbox_given_up", "outbox_summaries", "outbox_pending"] {
+            assert!(steps.iter().any(|s| s.contains(index)), "{index}: {steps:?}");
+        }
+        let walked = |s: &&String| s.starts_with("SCAN") && !s.contains("INDEX");
+        assert!(!steps.iter().any(|s| walked(&s)), "a table is walked whole: {steps:?}");
+        let steps = plan(&mut conn, super::NEWEST_NOTICE_SQL, &[1]).await;
+        assert!(steps.iter().any(|s| s.contains("outbox_notices")), "{steps:?}");
+        assert!(!steps.iter().any(|s| walked(&s)), "a table is walked whole: {steps:?}");
         let steps = plan(&mut conn, prune_done_sql!(), &[0, 50]).await;
         assert!(steps.iter().any(|s| s.contains("outbox_done")), "{steps:?}");
         assert!(!steps.iter().any(|s| s == "SCAN outbox"), "the outbox is walked whole: {steps:?}");
