@@ -522,6 +522,39 @@ support::both! {
     }
 }
 
+support::both! {
+    async fn a_refusal_given_up_again_is_told_apart_from_a_new_one() {
+        use tafl_bot::host::outbox::REPEATED_REFUSAL_SECS as DAY;
+        let host = host().await;
+        let g = game(&host, "brandubh").await;
+        let lane = format!("game:{}", g.id);
+        let refused = "Discord request failed: Missing Permissions";
+        let refuse_head = |error: &'static str, now: i64| {
+            let (host, lane) = (&host, &lane);
+            async move {
+                let head = host.outbox_head(lane, now).await.unwrap().unwrap();
+                let given_up = host.give_up(head.id, error, now).await.unwrap().expect("pending until now");
+                assert_eq!(host.give_up(head.id, error, now).await.unwrap(), None, "no longer pending");
+                (head.show, given_up)
+            }
+        };
+        let (board, first) = refuse_head(refused, NOW).await;
+        assert_eq!(board, Show::Board { game: g.id, ply: 0 });
+        assert_eq!((first.guild, first.repeated), (Some(support::PLACE.guild), false));
+        // The notice is another kind of item: a refusal of its own.
+        let (notice, given_up) = refuse_head(refused, NOW).await;
+        assert!(matches!(notice, Show::YourMove { .. }) && !given_up.repeated, "{notice:?}");
+        // The next board refused alike an hour later is the same refusal; the next notice,
+        // refused for another reason, is not.
+        host.play(g.id, alice().id, "d2-c2", Some(0), NOW + 3_600).await.unwrap();
+        assert!(refuse_head(refused, NOW + 3_600).await.1.repeated);
+        assert!(!refuse_head("Discord request failed: Unknown Message", NOW + 3_600).await.1.repeated);
+        // Over a day after the last, it is told as new again.
+        host.play(g.id, bob().id, "d3-c3", Some(1), NOW + 3_601 + DAY).await.unwrap();
+        assert!(!refuse_head(refused, NOW + 3_601 + DAY).await.1.repeated);
+    }
+}
+
 // ----- claims: one process per lane, with a lease -----
 
 /// Two hosts on one database, as two processes with their own ids would have.

@@ -7,7 +7,8 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use serde_json::json;
-use tafl_e2e::fake_discord::{APPLICATION_ID, FakeDiscord, Fault};
+use tafl_e2e::fake_discord::{APPLICATION_ID, FakeDiscord, Fault, GUILD, Recorded};
+use tafl_e2e::harness::{ALICE, BOB, CHANNEL, Table, private_answer};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn tafl_bot_run_serves_from_its_environment_and_stops_cleanly_on_sigterm() {
@@ -194,5 +195,57 @@ async fn sigterm_stops_run_even_when_no_log_line_can_be_written() {
     assert!(terminated.success());
     let (status, _) = exit_of(child).await;
     assert!(status.success(), "exit status {status:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The owner takes Send Messages away in a game's channel, and the opponent's "your move" notice
+/// is refused (Discord's 50013). The log line of the item given up says what to fix and where:
+/// its kind, game, server and channel, and the permissions to grant there. Before, it said
+/// `an outbox item was given up item=N error="Discord request failed: Missing Permissions"`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_notice_refused_for_want_of_permission_is_logged_with_what_to_grant_and_where() {
+    let fake = FakeDiscord::start().await;
+    let dir = temp_dir("refusal-logged");
+    let log = dir.join("stderr.log");
+    let stderr = std::fs::File::create(&log).expect("create the log file");
+    let mut child = run_against(&fake, &dir, Stdio::from(stderr));
+    fake.wait_until_ready().await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
+    let challenge =
+        table.command(ALICE, "challenge", &json!({ "opponent": BOB.id, "variant": "brandubh", "side": 0 }), &[BOB]);
+    let card = fake.wait_for_original(&challenge).await;
+    let accept = card.button_labels().into_iter().find(|(label, _)| label == "Accept").expect("an Accept button").1;
+    let _ = table.click(BOB, &card, &accept, None);
+    fake.wait_for_message("Alice's first notice", |m| m.content.contains("your move: game #1")).await;
+
+    let posts = |r: &Recorded| r.method == "POST" && r.path == format!("/api/v10/channels/{CHANNEL}/messages");
+    fake.fail_next(posts, usize::MAX, Fault::Refused { status: 403, code: 50_013 });
+    let played = table.command(ALICE, "move", &json!({ "notation": "d2-c2" }), &[]);
+    assert!(private_answer(&fake, &played).await.starts_with("You played"));
+    fake.wait_for("Bob's notice, refused", |r| posts(r) && r.status == 403).await;
+    let grant = format!("grant the bot View Channel and Send Messages in channel {CHANNEL}");
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    let line = loop {
+        let written = std::fs::read_to_string(&log).expect("read the log");
+        if let Some(line) = written.lines().find(|line| line.contains(&grant)) {
+            break line.to_owned();
+        }
+        let given_up: Vec<&str> = written.lines().filter(|line| line.contains("given up")).collect();
+        assert!(tokio::time::Instant::now() < deadline, "no line says what to grant: {given_up:#?}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    let terminated = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().expect("run kill");
+    assert!(terminated.success());
+    let status = tokio::task::spawn_blocking(move || child.wait().expect("wait for tafl-bot"));
+    let status = tokio::time::timeout(Duration::from_secs(10), status).await.expect("tafl-bot stops").unwrap();
+    assert!(status.success(), "exit status {status:?}");
+
+    assert!(line.contains("WARN"), "{line}");
+    assert!(line.contains("an outbox item was given up: Discord refused it for want of permission"), "{line}");
+    for field in
+        ["kind=\"your_move\"".to_owned(), "game=1".to_owned(), format!("guild={GUILD}"), format!("channel={CHANNEL}")]
+    {
+        assert!(line.contains(&field), "{field} is not named: {line}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }

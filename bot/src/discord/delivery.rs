@@ -35,7 +35,8 @@
 //! - At start-up and on every scheduler tick, boards behind their game (another ply, or the game
 //!   going on after it ended) get a new board item, a "your move" notice or a summary Discord
 //!   refused for good is recorded again once it has rested an hour (the permission may be back),
-//!   and everything pending is delivered.
+//!   and everything pending is delivered. A given-up item's log line says what to grant the bot
+//!   when Discord refused it for want of permission.
 //!
 //! Nothing delivered is an answer to anyone, so there is no caller's locale: what is posted in
 //! a server speaks the server's language, and a digest (a DM) its reader's last reported locale.
@@ -50,7 +51,7 @@ use super::board::{self, Menu};
 use super::causes::causes;
 use super::play::{self, game_channel, mentioning, now};
 use super::retry::discord_code;
-use super::{BotError, Data, threads};
+use super::{BotError, Data, permissions, threads};
 use crate::host::outbox::game_lane;
 use crate::host::{
     Challenge, Drawn, GameId, GameView, OfferEvent, OfferOutcome, OfferStanding, Pending, Reminder, Show, User, UserId,
@@ -377,8 +378,8 @@ async fn deliver(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(
     }
     let kind = failure(&error);
     match kind {
-        Failure::Permanent => data.host.give_up(item.id, &text, now()).await,
-        _ if attempts >= kind.patience() => data.host.give_up(item.id, &text, now()).await,
+        Failure::Permanent => give_up(data, item, Some(&error), &text).await,
+        _ if attempts >= kind.patience() => give_up(data, item, Some(&error), &text).await,
         kind => {
             let pause = pause(kind, attempts);
             tracing::info!(item = item.id, attempts, retry_in_ms = pause.as_millis(), error = %text, "delivery failed; retrying");
@@ -524,8 +525,68 @@ const CHANNEL_GONE: &str = "the game's channel was deleted";
 /// Gives up `item`, which would post in the game's channel, deleted: without a request to
 /// Discord, whose refusals count toward its limit of invalid requests. Its DM, if any, went out.
 async fn channel_gone(data: &Data, item: &Pending) -> Result<(), BotError> {
-    data.host.give_up(item.id, CHANNEL_GONE, now()).await?;
+    give_up(data, item, None, CHANNEL_GONE).await?;
     Ok(())
+}
+
+/// "Missing Access" (50001: the bot cannot see the channel) and "Missing Permissions" (50013).
+const MISSING_ACCESS: isize = 50_001;
+const MISSING_PERMISSIONS: isize = 50_013;
+
+/// Gives `item` up, failed with `error` (`text`), with one log line that tells an owner what to
+/// fix: the server, channel and game it was for, its kind and, when Discord refused it for want
+/// of permission, the permissions it needed there. The same refusal of the same game's item again
+/// (the sweep tries a refused board, notice or summary every hour while the bot may not post) is
+/// logged at info, so that the warning comes once per game, not every hour.
+async fn give_up(
+    data: &Data,
+    item: &Pending,
+    error: Option<&BotError>,
+    text: &str,
+) -> Result<(), crate::host::HostError> {
+    let Some(given_up) = data.host.give_up(item.id, text, now()).await? else { return Ok(()) };
+    let refusal = match error {
+        Some(BotError::Discord(refusal)) => Some(refusal.as_ref()),
+        _ => None,
+    };
+    let code = refusal.and_then(discord_code);
+    let channel = refusal.and_then(refused_channel);
+    let game = item.show.game();
+    let needed = if matches!(code, Some(MISSING_ACCESS | MISSING_PERMISSIONS)) {
+        // Read only for such a refusal, which is rare: whether the refused request went into the
+        // game's thread, where sending is a permission of its own.
+        let thread = match game {
+            Some(game) => data.host.show(game).await.ok().and_then(|view| view.place.thread),
+            None => None,
+        };
+        permissions::needed_for(&item.show, channel.is_some() && channel == thread)
+    } else {
+        serenity::Permissions::empty()
+    };
+    let message = given_up_message(needed, channel, given_up.repeated);
+    let (id, kind, guild) = (item.id, item.show.kind(), given_up.guild);
+    if given_up.repeated {
+        tracing::info!(item = id, kind, game, guild, channel, error = text, "{message}");
+    } else {
+        tracing::warn!(item = id, kind, game, guild, channel, error = text, "{message}");
+    }
+    Ok(())
+}
+
+/// The words of the log line of an item given up: for a refusal for want of permission (`needed`
+/// not empty), which permissions to grant the bot in `channel`; `repeated` when the item repeats
+/// a refusal already logged.
+fn given_up_message(needed: serenity::Permissions, channel: Option<i64>, repeated: bool) -> String {
+    let given_up =
+        if repeated { "an outbox item was given up again, as before" } else { "an outbox item was given up" };
+    if needed.is_empty() {
+        return given_up.to_owned();
+    }
+    let place = channel.map_or_else(|| "its channel".to_owned(), |channel| format!("channel {channel}"));
+    format!(
+        "{given_up}: Discord refused it for want of permission; grant the bot {} in {place}",
+        permissions::english_names(needed)
+    )
 }
 
 /// A message created for `item`, carrying its nonce.
@@ -1153,7 +1214,7 @@ mod tests {
 
     use std::time::Duration;
 
-    use super::{Delivery, Failure, HEADS, failure, pause, take_lanes, thread_refused};
+    use super::{Delivery, Failure, HEADS, failure, given_up_message, pause, take_lanes, thread_refused};
     use crate::discord::BotError;
     use crate::discord::Data;
     use crate::host::search_pool::SearchPool;
@@ -1191,6 +1252,25 @@ mod tests {
         assert_eq!(thread_refused(Some(10_003), &board), Some(true));
         assert_eq!(thread_refused(Some(50_035), &notice), None, "a bad request says nothing of the thread");
         assert_eq!(thread_refused(None, &notice), None);
+    }
+
+    #[test]
+    fn a_refusal_for_want_of_permission_names_what_to_grant_and_where() {
+        use poise::serenity_prelude::Permissions;
+        let needed = Permissions::VIEW_CHANNEL | Permissions::SEND_MESSAGES;
+        assert_eq!(
+            given_up_message(needed, Some(42), false),
+            "an outbox item was given up: Discord refused it for want of permission; grant the bot View Channel \
+             and Send Messages in channel 42"
+        );
+        assert_eq!(
+            given_up_message(Permissions::CREATE_PUBLIC_THREADS, None, true),
+            "an outbox item was given up again, as before: Discord refused it for want of permission; grant the \
+             bot Create Public Threads in its channel"
+        );
+        // Any other failure names no permission.
+        assert_eq!(given_up_message(Permissions::empty(), Some(42), false), "an outbox item was given up");
+        assert_eq!(given_up_message(Permissions::empty(), None, true), "an outbox item was given up again, as before");
     }
 
     #[tokio::test]

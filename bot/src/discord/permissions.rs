@@ -8,7 +8,7 @@
 
 use poise::serenity_prelude::{ChannelId, Permissions};
 
-use crate::host::GameView;
+use crate::host::{GameView, Show};
 use crate::present::{Lang, tr};
 
 /// The permissions of the bot's own messages in a channel (`in_thread`: a thread's) that
@@ -71,6 +71,50 @@ fn naming(id: &str, missing: Permissions, lang: Lang) -> String {
     tr!(lang, id, count = names.len(), permissions = names.join(", "))
 }
 
+/// What the bot needs where an outbox item is shown (`in_thread`: its request went into a
+/// thread, where sending is a permission of its own), for the log line of an item Discord refused
+/// for want of permission, so that an owner knows what to grant; none for a DM. Discord lets the
+/// bot edit and delete its own messages without Send Messages, but not attach files or embeds.
+#[must_use]
+pub fn needed_for(show: &Show, in_thread: bool) -> Permissions {
+    let send = if in_thread { Permissions::SEND_MESSAGES_IN_THREADS } else { Permissions::SEND_MESSAGES };
+    let picture = Permissions::EMBED_LINKS | Permissions::ATTACH_FILES;
+    let seen = Permissions::VIEW_CHANNEL;
+    match show {
+        // Posted, or edited: a board is posted anew when its message is gone.
+        Show::Board { .. } | Show::NewBoard { .. } | Show::Summary { .. } => seen | send | picture,
+        Show::Review { .. } => seen | picture,
+        Show::Thread { .. } => seen | Permissions::CREATE_PUBLIC_THREADS,
+        Show::YourMove { .. } | Show::Offer { .. } | Show::Reminder { .. } | Show::Claimable { .. } => seen | send,
+        Show::ChallengeClosed { .. } => seen | Permissions::EMBED_LINKS,
+        Show::RetireBoard { .. } | Show::Delete { .. } => seen,
+        Show::Digest { .. } | Show::PausedGames { .. } | Show::ChannelGone { .. } => Permissions::empty(),
+    }
+}
+
+/// `permissions` as Discord's settings name them, in English, for an operator's log line:
+/// "View Channel, Send Messages and Attach Files".
+#[must_use]
+pub fn english_names(permissions: Permissions) -> String {
+    let names: Vec<&str> = [
+        (Permissions::VIEW_CHANNEL, "View Channel"),
+        (Permissions::SEND_MESSAGES, "Send Messages"),
+        (Permissions::SEND_MESSAGES_IN_THREADS, "Send Messages in Threads"),
+        (Permissions::CREATE_PUBLIC_THREADS, "Create Public Threads"),
+        (Permissions::EMBED_LINKS, "Embed Links"),
+        (Permissions::ATTACH_FILES, "Attach Files"),
+    ]
+    .into_iter()
+    .filter(|(permission, _)| permissions.contains(*permission))
+    .map(|(_, name)| name)
+    .collect();
+    match names.split_last() {
+        None => String::new(),
+        Some((last, [])) => (*last).to_owned(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -96,6 +140,29 @@ mod tests {
             all - Permissions::SEND_MESSAGES,
             "everything but the channel's send"
         );
+    }
+
+    #[test]
+    fn an_item_refused_for_want_of_permission_names_what_its_kind_needs() {
+        let names = |show: &Show, in_thread: bool| english_names(needed_for(show, in_thread));
+        let notice = Show::YourMove { game: 1, ply: 3, after_takeback: false, again: false };
+        assert_eq!(names(&notice, false), "View Channel and Send Messages");
+        assert_eq!(names(&notice, true), "View Channel and Send Messages in Threads");
+        assert_eq!(
+            names(&Show::Board { game: 1, ply: 3 }, false),
+            "View Channel, Send Messages, Embed Links and Attach Files"
+        );
+        assert_eq!(
+            names(&Show::Summary { game: 1 }, true),
+            "View Channel, Send Messages in Threads, Embed Links and Attach Files"
+        );
+        assert_eq!(names(&Show::Review { game: 1 }, false), "View Channel, Embed Links and Attach Files");
+        assert_eq!(names(&Show::Thread { game: 1 }, false), "View Channel and Create Public Threads");
+        assert_eq!(names(&Show::ChallengeClosed { challenge: 2, by: 5 }, false), "View Channel and Embed Links");
+        assert_eq!(names(&Show::Delete { game: 1, channel: 2, message: 3 }, false), "View Channel");
+        // A DM needs no permission in any channel.
+        assert!(needed_for(&Show::Digest { user: 5 }, false).is_empty());
+        assert_eq!(english_names(Permissions::empty()), "");
     }
 
     #[test]

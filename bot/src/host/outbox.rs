@@ -29,6 +29,8 @@ use serde::{Deserialize, Serialize};
 use super::{ChallengeId, Drawn, GameId, Host, HostError, OfferKind, ReminderKind, UserId};
 use crate::store::{self, outbox::OutboxRow};
 
+pub use crate::store::outbox::GivenUp;
+
 /// One thing a front end must show.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -233,6 +235,10 @@ pub const RECENTLY_FINISHED_SECS: i64 = 86_400;
 /// again (seconds). Without the rest the sweep asked Discord again at every tick, and every
 /// refusal counts toward Discord's limit of invalid requests.
 pub const GIVEN_UP_REST_SECS: i64 = 3_600;
+/// How long a refusal counts as the one before it when the same item of a game is refused again
+/// for the same reason (seconds): the hourly tries of the sweep while the bot may not post are
+/// logged as repeats, not as new warnings.
+pub const REPEATED_REFUSAL_SECS: i64 = 86_400;
 
 /// How long after a board was posted anew (`/tafl board`) another request is answered with that
 /// board instead of posting one more (seconds): a double tap, or a player who did not see it
@@ -431,7 +437,7 @@ impl Host {
                 heads.push(pending);
                 continue;
             }
-            self.give_up(row.id, "the item cannot be read", now_ms / 1000).await?;
+            self.give_up_unreadable(row.id, now_ms / 1000).await?;
             match self.outbox_head(&row.lane, now_ms / 1000).await? {
                 Some(next) if next.not_before_ms <= now_ms => heads.push(next),
                 _ => self.release_lane(&row.lane).await?,
@@ -558,7 +564,7 @@ impl Host {
         for row in rows {
             match parse(&row) {
                 Some(pending) => heads.push(pending),
-                None => self.give_up(row.id, "the item cannot be read", now).await?,
+                None => self.give_up_unreadable(row.id, now).await?,
             }
         }
         Ok(heads)
@@ -574,7 +580,7 @@ impl Host {
             let Some(row) = row else { return Ok(None) };
             match parse(&row) {
                 Some(pending) => return Ok(Some(pending)),
-                None => self.give_up(row.id, "the item cannot be read", now).await?,
+                None => self.give_up_unreadable(row.id, now).await?,
             }
         }
     }
@@ -616,17 +622,24 @@ impl Host {
     }
 
     /// Gives an item up: it stays in the outbox, marked `given_up` with its last error, and the
-    /// lane goes on with its next item. The caller logs it. An item no longer pending stays as
-    /// it is.
-    pub async fn give_up(&self, id: i64, error: &str, now: i64) -> Result<(), HostError> {
-        let given_up = retrying!({
+    /// lane goes on with its next item. Returns what the caller's log line says of it (its
+    /// server, and whether it repeats a refusal of the last [`REPEATED_REFUSAL_SECS`]); `None`
+    /// for an item no longer pending, which stays as it is.
+    pub async fn give_up(&self, id: i64, error: &str, now: i64) -> Result<Option<GivenUp>, HostError> {
+        retrying!({
             let mut tx = self.db.begin_write().await?;
-            let given_up = store::outbox::give_up(&mut tx, id, error, now).await?;
+            let since = now - REPEATED_REFUSAL_SECS;
+            let given_up = store::outbox::give_up(&mut tx, id, error, now, since).await?;
             tx.commit().await?;
-            Ok::<_, HostError>(given_up)
-        })?;
-        if given_up {
-            tracing::warn!(item = id, error, "an outbox item was given up");
+            Ok(given_up)
+        })
+    }
+
+    /// Gives up an item that cannot be read (written by a newer bot, or damaged; `parse` logged
+    /// why).
+    async fn give_up_unreadable(&self, id: i64, now: i64) -> Result<(), HostError> {
+        if let Some(given_up) = self.give_up(id, "the item cannot be read", now).await? {
+            tracing::warn!(item = id, guild = given_up.guild, "an outbox item that cannot be read was given up");
         }
         Ok(())
     }

@@ -195,18 +195,49 @@ pub async fn failed(
     .await
 }
 
-/// Gives an item up: it stays in the table, marked, with its last error. False when it was no
-/// longer pending.
-pub async fn give_up(conn: &mut AnyConnection, id: i64, error: &str, now: i64) -> Result<bool, sqlx::Error> {
-    let done = sqlx::query(
-        "UPDATE outbox SET state = 'given_up', last_error = $1, finished_at = $2 WHERE id = $3 AND state = 'pending'",
+/// An item just given up, for its log line ([`give_up`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GivenUp {
+    /// The server it was to be shown in; `None` for a DM.
+    pub guild: Option<i64>,
+    /// Another item of its lane and kind was given up for the same error since the `since` given
+    /// to [`give_up`]: the same refusal again (the sweep tries a refused board, notice or summary
+    /// again every hour while the bot may not post).
+    pub repeated: bool,
+}
+
+/// Gives an item up: it stays in the table, marked, with its last error. `None` when it was no
+/// longer pending. Whether it repeats a refusal is read through the given-up items' own index
+/// (migration 0014): a handful of rows.
+pub async fn give_up(
+    conn: &mut AnyConnection,
+    id: i64,
+    error: &str,
+    now: i64,
+    since: i64,
+) -> Result<Option<GivenUp>, sqlx::Error> {
+    let given_up: Option<(String, String, Option<i64>)> = sqlx::query_as(
+        "UPDATE outbox SET state = 'given_up', last_error = $1, finished_at = $2 WHERE id = $3 AND state = 'pending' \
+         RETURNING lane, kind, guild_id",
     )
     .bind(error)
     .bind(now)
     .bind(id)
-    .execute(conn)
+    .fetch_optional(&mut *conn)
     .await?;
-    Ok(done.rows_affected() == 1)
+    let Some((lane, kind, guild)) = given_up else { return Ok(None) };
+    let before: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM outbox WHERE lane = $1 AND state = 'given_up' AND finished_at >= $2 \
+         AND kind = $3 AND last_error = $4 AND id <> $5",
+    )
+    .bind(&lane)
+    .bind(since)
+    .bind(&kind)
+    .bind(error)
+    .bind(id)
+    .fetch_one(conn)
+    .await?;
+    Ok(Some(GivenUp { guild, repeated: before > 0 }))
 }
 
 /// The query of [`stale_boards`].
