@@ -3,9 +3,12 @@
 //!
 //! Families are the rules crate's [`Variant::family`]: `sea-battle`, `seed-001` (Tablut,
 //! Brandubh, Hnefatafl), `historical`, `copenhagen`, `fetlar`. Presets of one family share their
-//! capture, throne and escape rules and differ mainly in board size, so a player's skill carries
-//! over between them; different families play like different games. A rating exists per family
-//! in two scopes: global, and the server the game was played on.
+//! throne, how the king is captured and whether he is armed, and their shieldwall, exit fort,
+//! encirclement and repetition rules; they differ in board size and start position, and the
+//! historical family also in the escape (to the edge on 9×9, to a corner on 7×7 and 11×11), as
+//! the `escape` option may change it within any preset that has it. That is close enough for a
+//! player's skill to carry over between them; different families play like different games. A
+//! rating exists per family in two scopes: global, and the server the game was played on.
 
 use tafl_rules::{Side, Variant};
 
