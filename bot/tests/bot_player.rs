@@ -458,23 +458,23 @@ support::both! { multi_thread
         host.play(game.id, alice().id, &mv, None, NOW + 1).await.unwrap();
         bots.settle(NOW + 1).await.unwrap();
         host.resign(game.id, alice().id, None, NOW + 2).await.unwrap();
-        let people = host.leaderboard("brandubh", None, 10).await.unwrap();
+        let people = host.leaderboard("brandubh", None, 10, NOW + 86_400).await.unwrap();
         assert!(people.entries.is_empty(), "the people's leaderboard has no bot game: {people:?}");
-        let pool = host.leaderboard("bot:brandubh", None, 10).await.unwrap();
+        let pool = host.leaderboard("bot:brandubh", None, 10, NOW + 86_400).await.unwrap();
         let ids: Vec<i64> = pool.entries.iter().map(|e| e.user.id).collect();
         assert_eq!(ids, vec![bot_user(level(2)), alice().id], "the level won");
-        let profile = host.profile(alice().id, None).await.unwrap();
+        let profile = host.profile(alice().id, None, NOW + 86_400).await.unwrap();
         assert_eq!(profile.ratings.iter().map(|r| r.family.as_str()).collect::<Vec<_>>(), vec!["bot:seed-001"]);
 
         // A game between people moves only the people's ratings; an unrated game moves none.
         let people_game = game_between_people(&host).await;
         host.resign(people_game, bob().id, None, NOW + 20).await.unwrap();
-        assert_eq!(host.leaderboard("copenhagen", None, 10).await.unwrap().entries.len(), 2);
+        assert_eq!(host.leaderboard("copenhagen", None, 10, NOW + 86_400).await.unwrap().entries.len(), 2);
         let casual = against_bot(&host, "brandubh", SideChoice::Attackers, 4, false).await;
         host.play(casual.id, alice().id, &mv, None, NOW + 30).await.unwrap();
         bots.settle(NOW + 30).await.unwrap();
         host.resign(casual.id, alice().id, None, NOW + 31).await.unwrap();
-        let pool = host.leaderboard("bot:brandubh", None, 10).await.unwrap();
+        let pool = host.leaderboard("bot:brandubh", None, 10, NOW + 86_400).await.unwrap();
         assert!(pool.entries.iter().all(|e| e.user.id != bot_user(level(4))), "the casual game is not rated");
     }
 }
@@ -492,7 +492,7 @@ support::both! { multi_thread
         bots.settle(NOW + 30).await.unwrap();
         host.resign(game.id, alice().id, None, NOW + 40).await.unwrap();
 
-        let alice_profile = host.profile(alice().id, None).await.unwrap();
+        let alice_profile = host.profile(alice().id, None, NOW + 86_400).await.unwrap();
         assert_eq!(alice_profile.as_attacker, SideRecord { wins: 1, losses: 0, draws: 0 }, "bob's game only");
         assert_eq!(alice_profile.as_defender, SideRecord::default());
         assert_eq!(alice_profile.against_bot, SideRecord { wins: 0, losses: 1, draws: 0 });
@@ -505,7 +505,7 @@ support::both! { multi_thread
         assert_eq!((card.against_bot.losses, card.labels.against_bot.as_str()), (1, "Against the bot"));
 
         // The level played a person: its win counts by side, as anyone's.
-        let level_profile = host.profile(bot_user(level(2)), None).await.unwrap();
+        let level_profile = host.profile(bot_user(level(2)), None, NOW + 86_400).await.unwrap();
         assert_eq!(level_profile.as_defender, SideRecord { wins: 1, losses: 0, draws: 0 });
         assert_eq!((level_profile.as_attacker, level_profile.against_bot), (SideRecord::default(), SideRecord::default()));
         assert_eq!(level_profile.streak, Some(Streak { result: PlayerResult::Win, length: 1 }));

@@ -1233,7 +1233,7 @@ support::both! {
         let summary = host.summary(untimed.id).await.unwrap();
         assert_eq!(summary.conclusion, Conclusion::Aborted);
         assert!(summary.rating_changes.is_empty(), "a game that never began is not rated");
-        assert_eq!(host.profile(alice().id, None).await.unwrap().games(), 0);
+        assert_eq!(host.profile(alice().id, None, NOW + 86_400).await.unwrap().games(), 0);
     }
 }
 

@@ -237,14 +237,14 @@ support::both! {
                 )
             );
         }
-        assert!(host.leaderboard("copenhagen", None, 10).await.unwrap().entries.is_empty(), "nobody is rated");
+        assert!(host.leaderboard("copenhagen", None, 10, NOW + 86_400).await.unwrap().entries.is_empty(), "nobody is rated");
         assert_eq!(stored(&host, against_bot.id, "bot_turn_at").await, None, "the bot has no move to make");
         let open: i64 = sqlx::query_scalar("SELECT count(*) FROM offers WHERE state = 'open'")
             .fetch_one(host.db().pool())
             .await
             .unwrap();
         assert_eq!(open, 0, "bob's offer lapsed with the game");
-        assert_eq!(host.profile(alice().id, None).await.unwrap().games(), 0);
+        assert_eq!(host.profile(alice().id, None, NOW + 86_400).await.unwrap().games(), 0);
         let summary = host.summary(game.id).await.unwrap();
         assert_eq!(summary.conclusion, Conclusion::BotRemoved);
         let record = host.export(game.id).await.unwrap();

@@ -90,7 +90,7 @@ support::both! {
         // A game in another family is no part of the Brandubh trends.
         rated_game(&host, Variant::Copenhagen, &a, &b, Side::Defenders, at).await;
 
-        let board = host.leaderboard(Variant::Brandubh.family(), None, 10).await.unwrap();
+        let board = host.leaderboard(Variant::Brandubh.family(), None, 10, NOW + 86_400).await.unwrap();
         assert_eq!(board.entries.len(), 3);
         let trends = host.rating_trends(&board, 2).await.unwrap();
         assert_eq!(trends.len(), board.entries.len());
@@ -115,9 +115,9 @@ support::both! {
         let one = host.rating_trends(&board, 0).await.unwrap();
         assert!(one.iter().all(|t| t.len() == 1), "{one:?}");
         // The server's board has the same trends; an empty board has none.
-        let server = host.leaderboard(Variant::Brandubh.family(), Some(PLACE.guild), 10).await.unwrap();
+        let server = host.leaderboard(Variant::Brandubh.family(), Some(PLACE.guild), 10, NOW + 86_400).await.unwrap();
         assert_eq!(host.rating_trends(&server, 2).await.unwrap(), trends);
-        let empty = host.leaderboard(Variant::SeaBattle9.family(), None, 10).await.unwrap();
+        let empty = host.leaderboard(Variant::SeaBattle9.family(), None, 10, NOW + 86_400).await.unwrap();
         assert!(host.rating_trends(&empty, 5).await.unwrap().is_empty());
     }
 }

@@ -106,7 +106,7 @@ support::both! {
         let record = format!("[termination:aborted]\n[rules:{}]\n1. a4-a3\n", brandubh());
         let imported = host.import(&record, &alice(), &bob(), PLACE, NOW).await.unwrap();
         assert_eq!(imported.ending, Some(Ending { winner: None, reason: EndReason::Aborted }));
-        assert!(host.leaderboard("seed-001", None, 10).await.unwrap().entries.is_empty(), "nobody is rated");
+        assert!(host.leaderboard("seed-001", None, 10, NOW + 86_400).await.unwrap().entries.is_empty(), "nobody is rated");
     }
 }
 

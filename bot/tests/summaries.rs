@@ -285,7 +285,7 @@ support::both! {
         play_all(&host, &g2, &SHUFFLE[..2], NOW).await;
         host.resign(g2.id, alice().id, None, NOW + 500).await.unwrap();
         assert_eq!(host.summary(g2.id).await.unwrap().rating_changes.len(), 4);
-        let profile = host.profile(alice().id, None).await.unwrap();
+        let profile = host.profile(alice().id, None, NOW + 86_400).await.unwrap();
         assert_eq!(profile.games(), 1);
         assert_eq!(profile.ratings[0].games, 1);
     }
@@ -358,21 +358,21 @@ support::both! {
             }
             assert_eq!(scopes, expected, "guild {guild}");
         }
-        let global = host.leaderboard("fetlar", None, 10).await.unwrap();
+        let global = host.leaderboard("fetlar", None, 10, NOW + 86_400).await.unwrap();
         assert_eq!(global.scope, Scope::Global);
         assert_eq!(
             global.entries.iter().map(|e| (e.user.id, e.rating.games)).collect::<Vec<_>>(),
             vec![(alice().id, 3), (bob().id, 3)]
         );
         for guild in [1, 2] {
-            let board = host.leaderboard("fetlar", Some(guild), 10).await.unwrap();
+            let board = host.leaderboard("fetlar", Some(guild), 10, NOW + 86_400).await.unwrap();
             assert_eq!(board.scope, Scope::Server(guild));
             assert_eq!(board.entries.iter().map(|e| e.rating.games).collect::<Vec<_>>(), vec![1, 1], "guild {guild}");
             // One win on the server, three globally: the global rating has gone further.
             assert!(global.entries[0].rating.rating > board.entries[0].rating.rating);
         }
-        assert!(host.leaderboard("fetlar", Some(3), 10).await.unwrap().entries.is_empty());
-        assert_eq!(host.leaderboard("fetlar", Some(0), 10).await.unwrap(), global, "guild 0 is no server");
+        assert!(host.leaderboard("fetlar", Some(3), 10, NOW + 86_400).await.unwrap().entries.is_empty());
+        assert_eq!(host.leaderboard("fetlar", Some(0), 10, NOW + 86_400).await.unwrap(), global, "guild 0 is no server");
     }
 }
 
@@ -380,7 +380,7 @@ support::both! {
 
 /// Plays a short rated Brandubh game between `attacker` and `defender`: `winner`'s opponent
 /// resigns, or a draw is agreed for `None`; it finishes at `at` plus ten plies' time.
-async fn short_game(host: &Host, attacker: &User, defender: &User, winner: Option<Side>, at: i64) {
+async fn short_game(host: &Host, attacker: &User, defender: &User, winner: Option<Side>, at: i64) -> GameView {
     let g = game_between(host, "brandubh", attacker, defender, PLACE, at).await;
     play_all(host, &g, &SHUFFLE[..2], at).await;
     let at = at + 10 * PLY_SECONDS;
@@ -390,6 +390,7 @@ async fn short_game(host: &Host, attacker: &User, defender: &User, winner: Optio
         host.draw(g.id, attacker.id, OfferAction::Offer, None, at).await.unwrap();
         host.draw(g.id, defender.id, OfferAction::Accept, None, at).await.unwrap();
     }
+    g
 }
 
 support::both! {
@@ -398,26 +399,113 @@ support::both! {
         short_game(&host, &alice(), &bob(), Some(Side::Attackers), NOW).await;
         short_game(&host, &carol(), &alice(), Some(Side::Defenders), NOW + 1_000).await;
         short_game(&host, &carol(), &bob(), Some(Side::Attackers), NOW + 2_000).await;
-        let board = host.leaderboard("brandubh", None, 10).await.unwrap();
+        let board = host.leaderboard("brandubh", None, 10, NOW + 86_400).await.unwrap();
         assert_eq!(board.family, "seed-001");
         let order: Vec<(usize, i64)> = board.entries.iter().map(|e| (e.rank, e.user.id)).collect();
         assert_eq!(order, vec![(1, alice().id), (2, carol().id), (3, bob().id)]);
         assert!(board.entries.windows(2).all(|w| w[0].rating.rating > w[1].rating.rating));
         assert!(board.entries.iter().all(|e| e.rating.provisional), "two games leave a rating provisional");
-        assert_eq!(host.leaderboard("tablut", None, 10).await.unwrap(), board, "tablut is of the same family");
-        assert_eq!(host.leaderboard(" Seed-001 ", None, 10).await.unwrap(), board);
-        let top = host.leaderboard("hnefatafl", None, 2).await.unwrap();
+        assert_eq!(host.leaderboard("tablut", None, 10, NOW + 86_400).await.unwrap(), board, "tablut is of the same family");
+        assert_eq!(host.leaderboard(" Seed-001 ", None, 10, NOW + 86_400).await.unwrap(), board);
+        let top = host.leaderboard("hnefatafl", None, 2, NOW + 86_400).await.unwrap();
         assert_eq!(top.entries.len(), 2);
-        assert_eq!(host.leaderboard("brandubh", None, 0).await.unwrap().entries.len(), 1, "at least one line");
-        assert!(host.leaderboard("copenhagen", None, 10).await.unwrap().entries.is_empty());
-        let error = host.leaderboard("chess", None, 10).await.unwrap_err();
+        assert_eq!(host.leaderboard("brandubh", None, 0, NOW + 86_400).await.unwrap().entries.len(), 1, "at least one line");
+        assert!(host.leaderboard("copenhagen", None, 10, NOW + 86_400).await.unwrap().entries.is_empty());
+        let error = host.leaderboard("chess", None, 10, NOW + 86_400).await.unwrap_err();
         let variants = tafl_rules::Variant::ALL.map(tafl_rules::Variant::id).join(", ");
         assert_eq!(said(&error), format!("\"chess\" is not a variant; the variants are: {variants}."));
         // The pool of games against the bot is asked for with a prefix the player never typed.
-        let error = host.leaderboard("bot:chess", None, 10).await.unwrap_err();
+        let error = host.leaderboard("bot:chess", None, 10, NOW + 86_400).await.unwrap_err();
         assert!(said(&error).starts_with("\"chess\" is not a variant"), "{}", said(&error));
-        let huge = host.leaderboard(&"ж".repeat(100_000), None, 10).await.unwrap_err();
+        let huge = host.leaderboard(&"ж".repeat(100_000), None, 10, NOW + 86_400).await.unwrap_err();
         assert!(said(&huge).matches('ж').count() <= 32, "the input is cut: {}", said(&huge));
+    }
+}
+
+support::both! {
+    /// Two players with the same rating share a rank ("1, 1, 3"), as on every tournament table.
+    async fn equal_ratings_share_a_rank() {
+        let host = host().await;
+        short_game(&host, &alice(), &bob(), None, NOW).await;
+        let board = host.leaderboard("brandubh", None, 10, NOW + 86_400).await.unwrap();
+        let ranks: Vec<(usize, f64)> = board.entries.iter().map(|e| (e.rank, e.rating.rating)).collect();
+        assert!((ranks[0].1 - ranks[1].1).abs() < 1e-9, "both drew their only game: {ranks:?}");
+        assert_eq!(ranks[0].0, ranks[1].0, "equal ratings, different ranks: {ranks:?}");
+        assert_eq!(ranks[0].0, 1);
+        short_game(&host, &carol(), &alice(), Some(Side::Defenders), NOW + 1_000).await;
+        short_game(&host, &bob(), &carol(), None, NOW + 2_000).await;
+        let board = host.leaderboard("brandubh", None, 10, NOW + 86_400).await.unwrap();
+        let ranks: Vec<usize> = board.entries.iter().map(|e| e.rank).collect();
+        assert_eq!(ranks, [1, 2, 3], "different ratings, different ranks: {board:?}");
+    }
+}
+
+support::both! {
+    /// Lichess and chess.com keep provisional ratings off the top of their leaderboards: one win
+    /// between two newcomers (1662?) must not rank above players established over 14 games.
+    async fn a_newcomers_single_win_does_not_outrank_an_established_player() {
+        use tafl_bot::present::{Lang, summary::leaderboard_text};
+        let host = host().await;
+        let dave = User::new(104, "dave");
+        for n in 0..14 {
+            short_game(&host, &alice(), &bob(), None, NOW + n * 1_000).await;
+        }
+        short_game(&host, &carol(), &dave, Some(Side::Attackers), NOW + 20_000).await;
+        let board = host.leaderboard("brandubh", Some(PLACE.guild), 10, NOW + 21_000).await.unwrap();
+        let shown: Vec<(usize, &str, i64, bool)> = board
+            .entries
+            .iter()
+            .map(|e| (e.rank, e.user.name.as_str(), e.rating.rating.round() as i64, e.rating.provisional))
+            .collect();
+        assert_eq!(
+            shown,
+            [(1, "alice", 1500, false), (1, "bob", 1500, false), (3, "carol", 1662, true), (4, "dave", 1338, true)],
+            "established ratings first, provisional ones ranked after them"
+        );
+        let top = host.leaderboard("brandubh", Some(PLACE.guild), 1, NOW + 21_000).await.unwrap();
+        assert_eq!(top.entries[0].user, alice(), "the limit cuts after the established ratings");
+        let en = leaderboard_text(&board, Lang::console("en")).description;
+        assert!(en.contains("1. bob — 1500 · games: 14\n3. carol — 1662? · games: 1\n"), "{en}");
+        assert!(
+            en.ends_with("\n? — a provisional rating (few rated games, or none for a long time), ranked after the established ones."),
+            "{en}"
+        );
+        let ru = leaderboard_text(&board, Lang::console("ru")).description;
+        assert!(ru.ends_with("\n? — предварительный рейтинг (мало рейтинговых партий или давно не было ни одной); такие рейтинги идут после устоявшихся."), "{ru}");
+        let established = host.leaderboard("brandubh", Some(PLACE.guild), 2, NOW + 21_000).await.unwrap();
+        assert!(!leaderboard_text(&established, Lang::console("en")).description.contains('?'), "no note without one");
+    }
+}
+
+support::both! {
+    /// Glicko-2's deviation measures how much is known of a rating *now*: it grows while a
+    /// player is away (Glickman's step 6 for each period without games), so a player back after
+    /// two years is provisional again, and their rating moves quickly.
+    async fn a_rating_deviation_grows_while_a_player_is_away() {
+        let host = host().await;
+        for n in 0..14 {
+            short_game(&host, &alice(), &bob(), None, NOW + n * 1_000).await;
+        }
+        let last_game = NOW + 13 * 1_000 + 10 * PLY_SECONDS;
+        let rating = |profile: tafl_bot::host::Profile| profile.ratings[0].clone();
+        let before_break = rating(host.profile(alice().id, None, last_game).await.unwrap());
+        assert!(!before_break.provisional, "{before_break:?}");
+        let two_years = 2 * 365 * 86_400;
+        let away = rating(host.profile(alice().id, None, last_game + two_years).await.unwrap());
+        assert!(away.deviation > before_break.deviation + 50.0 && away.provisional, "{away:?}, was {before_break:?}");
+        assert_eq!((away.rating, away.games), (before_break.rating, before_break.games), "only the deviation grows");
+        let board = host.leaderboard("brandubh", None, 10, last_game + two_years).await.unwrap();
+        assert!(board.entries.iter().all(|e| e.rating.provisional), "{board:?}");
+
+        // Back for a game: rated from the grown deviation, as the profile shows it.
+        let g = short_game(&host, &alice(), &carol(), Some(Side::Attackers), last_game + two_years).await;
+        let summary = host.summary(g.id).await.unwrap();
+        let change = summary.rating_changes.iter().find(|c| c.scope == Scope::Global && c.user == alice()).unwrap();
+        assert!(
+            (change.deviation_before - away.deviation).abs() < 0.5,
+            "rated from the deviation the profile showed: {change:?}, {away:?}"
+        );
+        assert!(change.deviation_before > 110.0, "provisional again: {change:?}");
     }
 }
 
@@ -429,27 +517,27 @@ support::both! {
         short_game(&host, &alice(), &bob(), None, NOW + 2_000).await; // draws attacking
         short_game(&host, &alice(), &carol(), Some(Side::Attackers), NOW + 3_000).await; // wins attacking
         short_game(&host, &bob(), &alice(), Some(Side::Defenders), NOW + 4_000).await; // wins defending
-        let alice_profile = host.profile(alice().id, None).await.unwrap();
+        let alice_profile = host.profile(alice().id, None, NOW + 86_400).await.unwrap();
         assert_eq!(alice_profile.user, alice());
         assert_eq!(alice_profile.as_attacker, SideRecord { wins: 2, losses: 0, draws: 1 });
         assert_eq!(alice_profile.as_defender, SideRecord { wins: 1, losses: 1, draws: 0 });
         assert_eq!(alice_profile.streak, Some(Streak { result: PlayerResult::Win, length: 2 }));
         assert_eq!(alice_profile.ratings.len(), 1);
         assert_eq!((alice_profile.ratings[0].family.as_str(), alice_profile.ratings[0].games), ("seed-001", 5));
-        let board = host.leaderboard("brandubh", None, 10).await.unwrap();
+        let board = host.leaderboard("brandubh", None, 10, NOW + 86_400).await.unwrap();
         assert_eq!(board.entries[0].user, alice());
         assert!((alice_profile.ratings[0].rating - board.entries[0].rating.rating).abs() < 1e-9);
-        let bob_profile = host.profile(bob().id, None).await.unwrap();
+        let bob_profile = host.profile(bob().id, None, NOW + 86_400).await.unwrap();
         assert_eq!(bob_profile.as_attacker, SideRecord { wins: 0, losses: 1, draws: 0 });
         assert_eq!(bob_profile.as_defender, SideRecord { wins: 0, losses: 1, draws: 1 });
         assert_eq!(bob_profile.streak, Some(Streak { result: PlayerResult::Loss, length: 1 }));
-        let carol_profile = host.profile(carol().id, Some(PLACE.guild)).await.unwrap();
+        let carol_profile = host.profile(carol().id, Some(PLACE.guild), NOW + 86_400).await.unwrap();
         assert_eq!(carol_profile.scope, Scope::Server(PLACE.guild));
         assert_eq!(carol_profile.as_attacker, SideRecord { wins: 1, losses: 0, draws: 0 });
         assert_eq!(carol_profile.as_defender, SideRecord { wins: 0, losses: 1, draws: 0 });
-        let elsewhere = host.profile(alice().id, Some(999)).await.unwrap();
+        let elsewhere = host.profile(alice().id, Some(999), NOW + 86_400).await.unwrap();
         assert_eq!((elsewhere.games(), elsewhere.streak, elsewhere.ratings.len()), (0, None, 0));
-        let stranger = host.profile(4242, None).await.unwrap();
+        let stranger = host.profile(4242, None, NOW + 86_400).await.unwrap();
         assert_eq!(stranger.user.name, "user 4242");
         assert_eq!(stranger.games(), 0);
     }

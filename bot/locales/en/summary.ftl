@@ -78,6 +78,7 @@ scope-global = global
 scope-server = this server
 no-rated-games = No rated games yet.
 leaderboard-line = { $rank }. { $player } — { $rating } · games: { $games }
+leaderboard-provisional = ? — a provisional rating (few rated games, or none for a long time), ranked after the established ones.
 profile-title = { $player } ({ $scope })
 profile-rating = { $family }: { $rating } · games: { $games }
 profile-record-attackers = As the attackers: { $wins } won, { $losses } lost, { $draws } drawn

@@ -79,6 +79,7 @@ scope-global = все серверы
 scope-server = этот сервер
 no-rated-games = Рейтинговых партий пока нет.
 leaderboard-line = { $rank }. { $player } — { $rating } · партий: { $games }
+leaderboard-provisional = ? — предварительный рейтинг (мало рейтинговых партий или давно не было ни одной); такие рейтинги идут после устоявшихся.
 profile-title = { $player } ({ $scope })
 profile-rating = { $family }: { $rating } · партий: { $games }
 profile-record-attackers = За нападающих: побед { $wins }, поражений { $losses }, ничьих { $draws }

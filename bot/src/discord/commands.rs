@@ -763,7 +763,7 @@ pub async fn leaderboard(
         variant.map_or_else(|| Variant::Copenhagen.id().to_owned(), |typed| text::typed_variant(&typed, lang(ctx)));
     // The pool of games against the bot: its levels and the people who played them.
     let variant = if against_bot == Some(true) { crate::host::in_bot_pool(&variant) } else { variant };
-    let board = ctx.data().host.leaderboard(&variant, guild, 20).await?;
+    let board = ctx.data().host.leaderboard(&variant, guild, 20, now()).await?;
     let public = public_lang(ctx).await;
     let words = crate::present::summary::leaderboard_text(&board, public);
     let trends = ctx.data().host.rating_trends(&board, CARD_TREND).await?;
@@ -789,7 +789,7 @@ pub async fn profile(ctx: Context<'_>, user: Option<serenity::User>, global: Opt
     refuse_the_bot_itself(ctx, user.as_ref())?;
     let who = user.as_ref().map_or_else(|| caller(ctx), |u| User::new(u.id.get() as i64, u.display_name()));
     let whose = who.id;
-    let mut profile = ctx.data().host.profile(whose, scope(ctx, global)).await?;
+    let mut profile = ctx.data().host.profile(whose, scope(ctx, global), now()).await?;
     // Discord knows the name today, also of someone who has not played here yet, for whom the
     // store has none ("user 2000…").
     profile.user.name = who.name;

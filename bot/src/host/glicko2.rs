@@ -2,11 +2,12 @@
 //! (<http://www.glicko.net/glicko/glicko2.pdf>): pure arithmetic, no I/O.
 //!
 //! Glicko-2 updates ratings once per *rating period*, from every game of the period at once.
-//! The bot uses one game as the period: both players' ratings change as soon as a game ends,
-//! which is what players of lichess and the tafl sites expect to see in a summary, and it needs
-//! no scheduler. The cost is that a rating deviation does not grow while someone is away (there
-//! is no period without games); each game still widens it a little by the volatility (step 6)
-//! before the result narrows it.
+//! The bot rates each game as a period of its own: both players' ratings change as soon as a
+//! game ends, which is what players of lichess and the tafl sites expect to see in a summary, and
+//! it needs no scheduler. The time between a player's games counts too, as the periods without
+//! games it spans ([`PERIODS_PER_DAY`]): the deviation grows over them
+//! ([`Rating::after_absence`]), so someone back after a long break is uncertain again and their
+//! rating moves quickly, as the paper's step 6 has it for players who do not compete.
 
 use std::f64::consts::PI;
 
@@ -21,6 +22,16 @@ pub const TAU: f64 = 0.5;
 const EPSILON: f64 = 0.000_001;
 /// A deviation above this marks a provisional rating ("1520?"), as lichess does.
 pub const PROVISIONAL_DEVIATION: f64 = 110.0;
+/// Rating periods in a day away from the game, lichess's value (a period of 4.67 days). Skill
+/// drifts with the calendar, not with the pace of the moves, so an untimed one-move-a-day
+/// community loses track of an absent player about as fast as a chess site does: with the usual
+/// volatility of 0.06, a deviation of 60 passes the provisional 110 after about a year away,
+/// and a newcomer's 350 after about fourteen.
+pub const PERIODS_PER_DAY: f64 = 0.214_36;
+/// How much a deviation's square grows per second away, per unit of volatility squared: σ² per
+/// rating period on the Glicko-2 scale, brought to the Glicko scale. The store applies the same
+/// growth in SQL to sort provisional ratings off the top of a leaderboard.
+pub const VARIANCE_PER_SECOND: f64 = SCALE * SCALE * PERIODS_PER_DAY / 86_400.0;
 
 /// A player's rating on the Glicko scale.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -37,6 +48,18 @@ impl Rating {
     #[must_use]
     pub fn is_provisional(self) -> bool {
         self.deviation > PROVISIONAL_DEVIATION
+    }
+
+    /// The rating `seconds` after its last game: the deviation widened over the rating periods
+    /// without games between (step 6 for each: φ* = √(φ² + σ²t)), never beyond a newcomer's.
+    /// Every rating shown or rated goes through it, so a leaderboard, a profile and the next
+    /// game agree on how sure a rating is.
+    #[must_use]
+    pub fn after_absence(self, seconds: i64) -> Rating {
+        // A clock set back is no absence.
+        let away = seconds.max(0) as f64;
+        let variance = self.deviation * self.deviation + self.volatility * self.volatility * VARIANCE_PER_SECOND * away;
+        Rating { deviation: variance.sqrt().min(START.deviation), ..self }
     }
 }
 
@@ -216,6 +239,43 @@ mod tests {
         let (small, _) = rate_game(me, weaker, 1.0);
         assert!(up.rating - 1500.0 > small.rating - 1500.0);
         assert!(small.rating > 1500.0);
+    }
+
+    /// Computed by hand from the paper's steps (g = 0.66906, E = 0.5, v = 8.9358, φ' = 1.67122,
+    /// μ' = 0.93433): two newcomers, one win.
+    #[test]
+    fn two_newcomers_one_win_matches_a_hand_computation() {
+        let (w, l) = rate_game(START, START, 1.0);
+        assert_eq!(format!("{:.1} {:.1}", w.rating, w.deviation), "1662.3 290.3", "{w:?}");
+        assert_eq!(format!("{:.1} {:.1}", l.rating, l.deviation), "1337.7 290.3", "{l:?}");
+        // A 1700 ± 80 player beating a 1400 ± 80 one gains little, the loser loses as little.
+        let strong = Rating { rating: 1700.0, deviation: 80.0, volatility: 0.06 };
+        let weak = Rating { rating: 1400.0, deviation: 80.0, volatility: 0.06 };
+        let (s, t) = rate_game(strong, weak, 1.0);
+        assert!((s.rating - 1700.0) > 0.0 && (s.rating - 1700.0) < 10.0, "{s:?}");
+        assert!((1400.0 - t.rating) > 0.0 && (1400.0 - t.rating) < 10.0, "{t:?}");
+    }
+
+    #[test]
+    fn a_deviation_grows_by_the_volatility_for_each_rating_period_away() {
+        let player = Rating { rating: 1600.0, deviation: 60.0, volatility: 0.06 };
+        // Ten periods away: φ*² = φ² + 10σ² on the Glicko-2 scale.
+        let ten_periods = (10.0 / PERIODS_PER_DAY * 86_400.0).round() as i64;
+        let after = player.after_absence(ten_periods);
+        let expected = ((60.0 / SCALE).powi(2) + 10.0 * 0.06f64.powi(2)).sqrt() * SCALE;
+        assert!((after.deviation - expected).abs() < 1e-3, "{after:?}, expected {expected}");
+        assert_eq!((after.rating, after.volatility), (1600.0, 0.06), "only the deviation grows");
+        assert_eq!(player.after_absence(0), player);
+        assert_eq!(player.after_absence(-86_400), player, "a clock set back is no absence");
+        // An established rating is provisional again after about a year away, and a deviation
+        // never grows past a newcomer's.
+        let day = 86_400;
+        assert!(!player.after_absence(300 * day).is_provisional());
+        assert!(player.after_absence(400 * day).is_provisional());
+        for seconds in [100 * 365 * day, i64::MAX] {
+            let capped = player.after_absence(seconds).deviation;
+            assert!((capped - START.deviation).abs() < 1e-9, "{capped}");
+        }
     }
 
     #[test]

@@ -72,9 +72,10 @@ pub fn split_pool(family: &str) -> (&str, bool) {
 }
 
 /// Rates a game in the transaction that ends it: both players, globally and on the game's
-/// server, each against the other's rating from before the game (one game is one Glicko-2
-/// rating period). Every ending path reaches it through `end_game`, so a game is rated exactly
-/// when its end is committed, and never when the ending is refused.
+/// server, each against the other's rating from before the game, its deviation grown over the
+/// time since their last game (one game is one Glicko-2 rating period). Every ending path
+/// reaches it through `end_game`, so a game is rated exactly when its end is committed, and
+/// never when the ending is refused.
 pub(super) async fn rate_game(
     conn: &mut Conn,
     row: &GameRow,
@@ -102,8 +103,8 @@ pub(super) async fn rate_game(
         scopes.push(Scope::Server(row.guild_id));
     }
     for scope in scopes {
-        let (attacker, attacker_games) = current(conn, row.attacker_id, family, scope).await?;
-        let (defender, defender_games) = current(conn, row.defender_id, family, scope).await?;
+        let (attacker, attacker_games) = current(conn, row.attacker_id, family, scope, now).await?;
+        let (defender, defender_games) = current(conn, row.defender_id, family, scope, now).await?;
         let (attacker_after, defender_after) = glicko2::rate_game(attacker, defender, score);
         for (user_id, before, after, games) in [
             (row.attacker_id, attacker, attacker_after, attacker_games),
@@ -136,30 +137,64 @@ pub(super) async fn rate_game(
     Ok(())
 }
 
-/// A person's rating and rated games so far, a newcomer's rating before their first game.
-async fn current(conn: &mut Conn, user: UserId, family: &str, scope: Scope) -> Result<(Rating, i64), HostError> {
+/// A person's rating at `now` and their rated games so far, a newcomer's rating before their
+/// first game.
+async fn current(
+    conn: &mut Conn,
+    user: UserId,
+    family: &str,
+    scope: Scope,
+    now: i64,
+) -> Result<(Rating, i64), HostError> {
     Ok(match store::ratings::find(conn, user, family, scope.id()).await? {
-        Some(row) => (Rating { rating: row.rating, deviation: row.deviation, volatility: row.volatility }, row.games),
+        Some(row) => (rating_at(&row, now), row.games),
         None => (glicko2::START, 0),
     })
 }
 
-fn family_rating(row: &store::ratings::RatingRow) -> FamilyRating {
+/// A stored rating as it stands at `now`: its deviation grown over the time since its last game.
+fn rating_at(row: &store::ratings::RatingRow, now: i64) -> Rating {
+    Rating { rating: row.rating, deviation: row.deviation, volatility: row.volatility }
+        .after_absence(now.saturating_sub(row.updated_at))
+}
+
+fn family_rating(row: &store::ratings::RatingRow, now: i64) -> FamilyRating {
+    let rating = rating_at(row, now);
     FamilyRating {
         family: row.family.clone(),
-        rating: row.rating,
-        deviation: row.deviation,
+        rating: rating.rating,
+        deviation: rating.deviation,
         games: row.games,
-        provisional: Rating { rating: row.rating, deviation: row.deviation, volatility: row.volatility }
-            .is_provisional(),
+        provisional: rating.is_provisional(),
+    }
+}
+
+/// Ranks a leaderboard's entries, listed established ratings first and provisional ones after
+/// them, by standard competition ranking ("1, 1, 3"): equal ratings as shown (rounded, and both
+/// provisional or both not) share a rank, and the next rank counts everyone above.
+fn rank(entries: &mut [LeaderboardEntry]) {
+    let shown = |e: &LeaderboardEntry| (e.rating.provisional, e.rating.rating.round() as i64);
+    for n in 0..entries.len() {
+        entries[n].rank = match n.checked_sub(1) {
+            Some(previous) if shown(&entries[previous]) == shown(&entries[n]) => entries[previous].rank,
+            _ => n + 1,
+        };
     }
 }
 
 impl Host {
     /// The best players of a variant family (a family name or any preset id of it), globally or
-    /// on one server: highest rating first, at most `limit` (1 to 100) of them. Provisional
-    /// ratings are listed too, marked, so a new server's board is not empty.
-    pub async fn leaderboard(&self, family: &str, guild: Option<i64>, limit: usize) -> Result<Leaderboard, HostError> {
+    /// on one server, at `now`: at most `limit` (1 to 100) of them, established ratings first,
+    /// highest first, then provisional ones (marked, ranked after them), so that one lucky win
+    /// between two newcomers never tops a board of players known over many games. Provisional
+    /// ratings are listed at all so that a new server's board is not empty.
+    pub async fn leaderboard(
+        &self,
+        family: &str,
+        guild: Option<i64>,
+        limit: usize,
+        now: i64,
+    ) -> Result<Leaderboard, HostError> {
         // `bot:copenhagen` is the pool of games against the bot: people and the bot's levels.
         let (name, bot_pool) = split_pool(family.trim());
         // The input as the player typed it: without the pool's `bot:` prefix.
@@ -171,30 +206,42 @@ impl Host {
         let scope = Scope::of(guild);
         let limit = limit.clamp(1, MAX_LEADERBOARD);
         let mut tx = self.db.begin_read().await?;
-        let rows = store::ratings::leaderboard(&mut tx, family, scope.id(), limit as i64).await?;
-        let entries = rows
+        // The store sorts by the same growth of the deviation; sorting again by the ratings as
+        // computed here keeps the order and the marks in agreement even at the boundary.
+        let provisional = store::ratings::Provisional {
+            now,
+            variance_per_second: glicko2::VARIANCE_PER_SECOND,
+            deviation: glicko2::PROVISIONAL_DEVIATION,
+        };
+        let rows = store::ratings::leaderboard(&mut tx, family, scope.id(), &provisional, limit as i64).await?;
+        let mut entries: Vec<LeaderboardEntry> = rows
             .iter()
-            .enumerate()
-            .map(|(n, row)| LeaderboardEntry {
-                rank: n + 1,
+            .map(|row| LeaderboardEntry {
+                rank: 0,
                 user: User { id: row.user_id, name: row.name.clone() },
-                rating: family_rating(row),
+                rating: family_rating(row, now),
             })
             .collect();
+        entries.sort_by_key(|e| e.rating.provisional);
+        rank(&mut entries);
         Ok(Leaderboard { family: family.to_owned(), scope, entries })
     }
 
-    /// A player's ratings, wins, losses and draws by side and current streak, from their rated
-    /// games globally or on one server. Someone who never played gets an empty profile.
+    /// A player's ratings at `now`, wins, losses and draws by side and current streak, from their
+    /// rated games globally or on one server. Someone who never played gets an empty profile.
     ///
     /// The record by side and the streak count games against people; a person's games against
     /// the bot are counted on their own, as they are rated in their own pool. The bot's levels
     /// play people only, so their records are by side.
-    pub async fn profile(&self, user: UserId, guild: Option<i64>) -> Result<Profile, HostError> {
+    pub async fn profile(&self, user: UserId, guild: Option<i64>, now: i64) -> Result<Profile, HostError> {
         let scope = Scope::of(guild);
         let mut tx = self.db.begin_read().await?;
         let name = store::users::name(&mut tx, user).await?;
-        let ratings = store::ratings::of_user(&mut tx, user, scope.id()).await?.iter().map(family_rating).collect();
+        let ratings = store::ratings::of_user(&mut tx, user, scope.id())
+            .await?
+            .iter()
+            .map(|row| family_rating(row, now))
+            .collect();
         let games = store::rating_changes::rated_games(&mut tx, user, scope.id()).await?;
         let mut as_attacker = SideRecord::default();
         let mut as_defender = SideRecord::default();
@@ -286,6 +333,35 @@ mod tests {
         assert_eq!(is_rated(&row(1, 1, "copenhagen", false), 20), None, "a game against oneself");
         assert_eq!(is_rated(&row(1, 2, "copenhagen", true), 20), None, "an imported game");
         assert_eq!(is_rated(&row(1, 2, "custom", false), 20), None, "rules of no family");
+    }
+
+    #[test]
+    fn equal_ratings_as_shown_share_a_rank_and_provisional_ones_rank_after() {
+        let ranks = |listed: &[(f64, bool)]| {
+            let mut entries: Vec<LeaderboardEntry> = listed
+                .iter()
+                .enumerate()
+                .map(|(n, &(rating, provisional))| LeaderboardEntry {
+                    rank: 0,
+                    user: User { id: n as i64, name: format!("p{n}") },
+                    rating: FamilyRating {
+                        family: "copenhagen".to_owned(),
+                        rating,
+                        deviation: if provisional { 200.0 } else { 80.0 },
+                        games: 9,
+                        provisional,
+                    },
+                })
+                .collect();
+            rank(&mut entries);
+            entries.iter().map(|e| e.rank).collect::<Vec<_>>()
+        };
+        assert_eq!(ranks(&[]), Vec::<usize>::new());
+        let board = [(1600.2, false), (1599.8, false), (1550.0, false), (1550.4, false)];
+        assert_eq!(ranks(&board), [1, 1, 3, 3], "1600 and 1600 as shown");
+        let board = [(1500.0, false), (1662.0, true), (1662.0, true), (1500.0, true)];
+        assert_eq!(ranks(&board), [1, 2, 2, 4]);
+        assert_eq!(ranks(&[(1500.0, false), (1500.0, true)]), [1, 2], "1500 and 1500? differ");
     }
 
     #[test]

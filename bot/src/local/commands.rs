@@ -694,7 +694,7 @@ impl Session {
         }
         let variant = variant.unwrap_or("copenhagen");
         let family = if against_bot { crate::host::in_bot_pool(variant) } else { variant.to_owned() };
-        let board = self.host.leaderboard(&family, None, 20).await.map_err(self.refusal())?;
+        let board = self.host.leaderboard(&family, None, 20, self.now()).await.map_err(self.refusal())?;
         let words = summary::leaderboard_text(&board, self.lang);
         let mut out = format!("{}\n{}", words.title, words.description);
         let trends = self.host.rating_trends(&board, 20).await.map_err(self.refusal())?;
@@ -716,7 +716,7 @@ impl Session {
             Some(name) => self.user(&parse_name(name, self.lang)?).await?,
             None => self.me().await?,
         };
-        let profile = self.host.profile(user.id, None).await.map_err(self.refusal())?;
+        let profile = self.host.profile(user.id, None, self.now()).await.map_err(self.refusal())?;
         let words = summary::profile_text(&profile, self.lang);
         let mut out = format!("{}\n{}", words.title, words.description);
         let history = self.host.rating_history(user.id, None).await.map_err(self.refusal())?;

@@ -185,7 +185,7 @@ pub fn leaderboard_card(board: &Leaderboard, trends: &[Vec<f64>], lang: Lang, th
             .map(|(i, e)| LeaderboardRow {
                 rank: e.rank as u32,
                 name: plain_name(lang, &e.user),
-                fallback: tr!(lang, "card-player", n = e.rank),
+                fallback: tr!(lang, "card-player", n = i + 1),
                 rating: e.rating.rating,
                 provisional: e.rating.provisional,
                 games: u32::try_from(e.rating.games).unwrap_or(0),

@@ -275,7 +275,8 @@ pub fn gif_options(summary: &Summary, lang: Lang) -> GifOptions {
     GifOptions { attackers, defenders, first_footer, last_footer: footer, ..GifOptions::default() }
 }
 
-/// A leaderboard: rank, name, rating (with `?` while provisional) and games.
+/// A leaderboard: rank, name, rating (with `?` while provisional) and games, and a note on the
+/// provisional ratings, ranked after the established ones, when it lists any.
 #[must_use]
 pub fn leaderboard_text(board: &Leaderboard, lang: Lang) -> EmbedText {
     let title = tr!(
@@ -288,6 +289,9 @@ pub fn leaderboard_text(board: &Leaderboard, lang: Lang) -> EmbedText {
     if board.entries.is_empty() {
         d.push_str(&tr!(lang, "no-rated-games"));
     }
+    // Ranks after the established ratings would puzzle a reader without a word why.
+    let note = board.entries.iter().any(|e| e.rating.provisional).then(|| tr!(lang, "leaderboard-provisional"));
+    let room = MAX_DESCRIPTION - note.as_ref().map_or(0, String::len);
     for entry in &board.entries {
         let line = tr!(
             lang,
@@ -297,11 +301,14 @@ pub fn leaderboard_text(board: &Leaderboard, lang: Lang) -> EmbedText {
             rating = rating(entry.rating.rating, entry.rating.provisional),
             games = entry.rating.games
         );
-        if d.len() + line.len() + 1 > MAX_DESCRIPTION {
+        if d.len() + line.len() + 1 > room {
             break;
         }
         d.push_str(&line);
         d.push('\n');
+    }
+    if let Some(note) = note {
+        d.push_str(&note);
     }
     EmbedText { title, description: d.trim_end().to_owned() }
 }
@@ -592,6 +599,48 @@ mod tests {
     }
 
     #[test]
+    fn a_leaderboard_explains_its_provisional_ratings_and_ranks_ties_alike() {
+        let ranked = |rank, id, name: &str, rating: f64, provisional| LeaderboardEntry {
+            rank,
+            user: User::new(id, name),
+            rating: FamilyRating {
+                family: "copenhagen".to_owned(),
+                rating,
+                deviation: if provisional { 290.0 } else { 80.0 },
+                games: if provisional { 1 } else { 14 },
+                provisional,
+            },
+        };
+        let board = Leaderboard {
+            family: "copenhagen".to_owned(),
+            scope: Scope::Global,
+            entries: vec![
+                ranked(1, 1, "alice", 1500.0, false),
+                ranked(1, 2, "bob", 1500.0, false),
+                ranked(3, 3, "carol", 1662.3, true),
+            ],
+        };
+        let en = leaderboard_text(&board, english()).description;
+        assert_eq!(
+            en,
+            "1. alice — 1500 · games: 14\n1. bob — 1500 · games: 14\n3. carol — 1662? · games: 1\n\
+             ? — a provisional rating (few rated games, or none for a long time), ranked after the established ones."
+        );
+        let ru = leaderboard_text(&board, russian()).description;
+        assert!(
+            ru.starts_with("1. alice — 1500 · партий: 14\n1. bob — 1500 · партий: 14\n3. carol — 1662? · партий: 1\n"),
+            "{ru}"
+        );
+        // A hundred long names stay within Discord's limit, the note included.
+        let many = Leaderboard {
+            entries: (1..=100).map(|n| ranked(n as usize, n, &"ж".repeat(32), 1400.0, true)).collect(),
+            ..board
+        };
+        let long = leaderboard_text(&many, russian()).description;
+        assert!(long.len() <= MAX_DESCRIPTION && long.ends_with("идут после устоявшихся."), "{}", long.len());
+    }
+
+    #[test]
     fn names_cannot_format_or_mention() {
         let mut s = summary(None, Conclusion::InProgress { to_move: Side::Attackers });
         s.game.attacker.name = "**big** <@123> _x_".to_owned();
@@ -802,10 +851,18 @@ mod tests {
         };
         let en = leaderboard_text(&board, english());
         assert_eq!(en.title, "Leaderboard: Copenhagen Hnefatafl (this server)");
-        assert_eq!(en.description, "1. alice — 1712 · games: 12\n2. bob — 1500? · games: 1");
+        assert_eq!(
+            en.description,
+            "1. alice — 1712 · games: 12\n2. bob — 1500? · games: 1\n\
+             ? — a provisional rating (few rated games, or none for a long time), ranked after the established ones."
+        );
         let ru = leaderboard_text(&board, russian());
         assert_eq!(ru.title, "Таблица лидеров: Копенгагенский хнефатафл (этот сервер)");
-        assert_eq!(ru.description, "1. alice — 1712 · партий: 12\n2. bob — 1500? · партий: 1");
+        assert_eq!(
+            ru.description,
+            "1. alice — 1712 · партий: 12\n2. bob — 1500? · партий: 1\n? — предварительный рейтинг (мало рейтинговых \
+             партий или давно не было ни одной); такие рейтинги идут после устоявшихся."
+        );
         let empty = Leaderboard { family: "seed-001".into(), scope: Scope::Global, entries: Vec::new() };
         assert_eq!(leaderboard_text(&empty, english()).description, "No rated games yet.");
         assert_eq!(

@@ -74,19 +74,41 @@ pub async fn save(conn: &mut AnyConnection, new: &NewRating<'_>, now: i64) -> Re
     Ok(())
 }
 
-/// The best ratings of a family in a scope: highest first, then most games, then the earliest
-/// id, so that the order is total and stable.
+/// Which ratings are provisional at `now`: those whose deviation, grown by the volatility over
+/// the time since their last game, exceeds `deviation`. The host passes Glicko-2's constants
+/// (the growth of [`crate::host::glicko2::Rating::after_absence`]), so that the store sorts as
+/// the host marks.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Provisional {
+    pub now: i64,
+    /// How much a deviation's square grows per second away, per unit of volatility squared.
+    pub variance_per_second: f64,
+    pub deviation: f64,
+}
+
+/// The best ratings of a family in a scope: established ones first, then provisional ones (see
+/// [`Provisional`]); within each, highest first, then most games, then the earliest id, so
+/// that the order is total and stable.
 pub async fn leaderboard(
     conn: &mut AnyConnection,
     family: &str,
     scope: i64,
+    provisional: &Provisional,
     limit: i64,
 ) -> Result<Vec<RatingRow>, sqlx::Error> {
+    // The grown deviation's square, as `after_absence` computes it; no time counts when the
+    // clock is behind the last game. Comparing squares keeps a square root out of SQLite.
     sqlx::query_as(select_ratings!(
-        "WHERE r.family = $1 AND r.scope = $2 ORDER BY r.rating DESC, r.games DESC, r.user_id LIMIT $3"
+        "WHERE r.family = $1 AND r.scope = $2 \
+         ORDER BY CASE WHEN r.deviation * r.deviation + r.volatility * r.volatility * $3 \
+         * (CASE WHEN $4 > r.updated_at THEN $4 - r.updated_at ELSE 0 END) > $5 THEN 1 ELSE 0 END, \
+         r.rating DESC, r.games DESC, r.user_id LIMIT $6"
     ))
     .bind(family)
     .bind(scope)
+    .bind(provisional.variance_per_second)
+    .bind(provisional.now)
+    .bind(provisional.deviation * provisional.deviation)
     .bind(limit)
     .fetch_all(conn)
     .await
