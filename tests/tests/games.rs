@@ -1293,6 +1293,10 @@ async fn after_a_game_the_summary_has_the_gif_and_record_and_the_leaderboard_sho
         (text.find(winner).expect("the winner is listed"), text.find(loser).expect("the loser is listed"));
     assert!(first < second, "the winner ranks first: {text}");
     assert!(!text.contains("1500"), "both ratings changed from the start: {text}");
+    // The family typed as the board's title names it (no suggestion picked) finds the same board.
+    let family = table.says("Tablut · Brandubh · Hnefatafl", "таблут · брандубх · хнефатафл");
+    let by_name = fake.wait_for_original(&table.command(EVE, "leaderboard", &json!({ "variant": family }), &[])).await;
+    assert_eq!(by_name.text(), text, "typed as {family}");
 
     let asked = table.command(EVE, "profile", &json!({ "user": BOB.id }), &[BOB]);
     let profile = fake.wait_for_original(&asked).await;

@@ -760,7 +760,7 @@ pub async fn leaderboard(
 ) -> Result<(), BotError> {
     let guild = scope(ctx, global);
     let variant =
-        variant.map_or_else(|| Variant::Copenhagen.id().to_owned(), |typed| text::typed_variant(&typed, lang(ctx)));
+        variant.map_or_else(|| Variant::Copenhagen.id().to_owned(), |typed| text::typed_family(&typed, lang(ctx)));
     // The pool of games against the bot: its levels and the people who played them.
     let variant = if against_bot == Some(true) { crate::host::in_bot_pool(&variant) } else { variant };
     let board = ctx.data().host.leaderboard(&variant, guild, 20, now()).await?;

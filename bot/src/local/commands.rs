@@ -692,8 +692,8 @@ impl Session {
                 return Err(tr!(self.lang, "console-bad-option", input = shorten(arg), command = "leaderboard"));
             }
         }
-        let variant = variant.unwrap_or("copenhagen");
-        let family = if against_bot { crate::host::in_bot_pool(variant) } else { variant.to_owned() };
+        let variant = text::typed_family(variant.unwrap_or("copenhagen"), self.lang);
+        let family = if against_bot { crate::host::in_bot_pool(&variant) } else { variant };
         let board = self.host.leaderboard(&family, None, 20, self.now()).await.map_err(self.refusal())?;
         let words = summary::leaderboard_text(&board, self.lang);
         let mut out = format!("{}\n{}", words.title, words.description);

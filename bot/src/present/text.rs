@@ -103,7 +103,7 @@ pub fn typed_variant(typed: &str, lang: Lang) -> String {
     if let Ok(variant) = typed.parse::<Variant>() {
         return variant.id().to_owned();
     }
-    let plain = |text: &str| text.to_lowercase().replace('×', "x").split_whitespace().collect::<Vec<_>>().join(" ");
+    let plain = plain_words;
     let wanted = plain(typed);
     let labels = variant_choices("", lang);
     let named = Variant::ALL.into_iter().find(|v| {
@@ -118,6 +118,30 @@ pub fn typed_variant(typed: &str, lang: Lang) -> String {
         [(_, id)] => (*id).to_owned(),
         _ => typed.to_owned(),
     }
+}
+
+/// The preset or rating family a person means by `/tafl leaderboard variant:`: a family's name
+/// as a leaderboard's title says it, in any language the bot speaks and in any case ("Морской
+/// бой", "Historical tafl"), gives the family's id; anything else is read as [`typed_variant`]
+/// reads it (a family's own id passes through as typed, and the host knows it).
+#[must_use]
+pub fn typed_family(typed: &str, lang: Lang) -> String {
+    let wanted = plain_words(typed);
+    let named = |family: &&'static str| {
+        super::Locales::global()
+            .all()
+            .iter()
+            .any(|&locale| plain_words(&super::summary::family_name(family, lang.with_locale(locale))) == wanted)
+    };
+    match crate::host::rating_families().into_iter().find(named) {
+        Some(family) => family.to_owned(),
+        None => typed_variant(typed, lang),
+    }
+}
+
+/// Words as a person may type a name: lower case, `×` as `x`, single spaces.
+fn plain_words(text: &str) -> String {
+    text.to_lowercase().replace('×', "x").split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// Whether a variant's name already says its board size (the CLI's names write 9x9).
@@ -1642,6 +1666,36 @@ mod tests {
         assert_eq!(typed_variant("морской бой", ru), "морской бой");
         assert_eq!(typed_variant(" chess ", english()), "chess");
         assert_eq!(typed_variant("", english()), "");
+    }
+
+    /// `/tafl leaderboard variant:` is "the preset or family", and the leaderboard's title names
+    /// the family ("Таблица лидеров: Морской бой", "Leaderboard: Historical tafl"); typing that
+    /// very name (Discord sends the typed words when no suggestion is picked) must find it.
+    #[test]
+    fn a_leaderboard_family_typed_as_its_title_names_it_is_found() {
+        use crate::host::rating_family;
+        let (ru, en) = (Lang::console("ru"), Lang::console("en"));
+        for (typed, lang, family) in [
+            ("Морской бой", ru, "sea-battle"),
+            ("Исторический тафл", ru, "historical"),
+            ("Sea Battle", en, "sea-battle"),
+            ("Historical tafl", en, "historical"),
+            // In any language the bot speaks, in any case, and by the family's id.
+            ("sea battle", ru, "sea-battle"),
+            ("  ИСТОРИЧЕСКИЙ   ТАФЛ ", english(), "historical"),
+            ("Tablut · Brandubh · Hnefatafl", ru, "seed-001"),
+            ("Копенгагенский хнефатафл", en, "copenhagen"),
+            ("sea-battle", en, "sea-battle"),
+            ("Seed-001", ru, "seed-001"),
+            // A preset still names its family.
+            ("Морской бой 11x11", ru, "sea-battle"),
+            ("brandubh", en, "seed-001"),
+        ] {
+            assert_eq!(rating_family(&typed_family(typed, lang)), Some(family), "{typed}");
+        }
+        assert_eq!(typed_family("Морской бой", ru), "sea-battle");
+        assert_eq!(typed_family("Морской бой 11x11", ru), "sea-battle-11", "a preset stays a preset");
+        assert_eq!(typed_family(" chess ", en), "chess", "passed on as typed, for the refusal to quote");
     }
 
     #[test]
