@@ -16,7 +16,7 @@ use tafl_bot::host::{
     SideChoice, SideRecord, Streak, bot_user, is_bot,
 };
 use tafl_bot::present::Lang;
-use tafl_bot::present::summary::profile_text;
+use tafl_bot::present::summary::{profile_text, summary_text};
 use tafl_bot::present::text::host_error;
 use tafl_bot::store::Db;
 use tafl_render::Theme;
@@ -465,6 +465,15 @@ support::both! { multi_thread
         assert_eq!(ids, vec![bot_user(level(2)), alice().id], "the level won");
         let profile = host.profile(alice().id, None, NOW + 86_400).await.unwrap();
         assert_eq!(profile.ratings.iter().map(|r| r.family.as_str()).collect::<Vec<_>>(), vec!["bot:seed-001"]);
+        // The summary names the pool, so the line does not read as the person's main rating.
+        let summary = host.summary(game.id).await.unwrap();
+        let en = summary_text(&summary, Lang::console("en")).description;
+        assert!(
+            en.contains("\nRating against the bot (global): alice 1500? → 1338? (-162), Tafl bot (level 2) 1500? → 1662? (+162)"),
+            "{en}"
+        );
+        let ru = summary_text(&summary, Lang::console("ru")).description;
+        assert!(ru.contains("\nРейтинг против бота (на этом сервере): alice 1500? → 1338? (-162)"), "{ru}");
 
         // A game between people moves only the people's ratings; an unrated game moves none.
         let people_game = game_between_people(&host).await;

@@ -1246,7 +1246,11 @@ async fn after_a_game_the_summary_has_the_gif_and_record_and_the_leaderboard_sho
     assert_eq!(frames, moves.len() + 1, "one frame per ply and the start");
     let plies = table.says("({} plies)", "({} полуход").replace("{}", &moves.len().to_string());
     assert!(summary.text().contains(&plies), "{}", summary.text());
-    assert!(summary.text().contains(table.says("Rating (this server)", "Рейтинг (этот сервер)")), "{}", summary.text());
+    assert!(
+        summary.text().contains(table.says("Rating (this server)", "Рейтинг (на этом сервере)")),
+        "{}",
+        summary.text()
+    );
 
     // `/tafl summary` shows the same summary later, once, though Discord's answer to the bot
     // is lost after it showed it.

@@ -21,7 +21,10 @@ summary-captured = Захвачено фигур: нападающими { $atta
 summary-duration = Длительность: { $duration }
 summary-started = Начата { $when }
 summary-rating-global = Рейтинг (общий): { $changes }
-summary-rating-server = Рейтинг (этот сервер): { $changes }
+summary-rating-server = Рейтинг (на этом сервере): { $changes }
+# Партия против бота идёт в отдельный рейтинг: уровни бота и люди, которые с ними играют.
+summary-rating-bot-global = Рейтинг против бота (общий): { $changes }
+summary-rating-bot-server = Рейтинг против бота (на этом сервере): { $changes }
 summary-imported = Загруженная партия: на рейтинг не влияет.
 summary-turning-point = Перелом партии: { $ply }-й полуход, { $side ->
     [attackers] нападающие сыграли

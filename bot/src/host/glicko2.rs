@@ -43,11 +43,17 @@ pub struct Rating {
     pub volatility: f64,
 }
 
+/// Whether a rating of this deviation is still uncertain enough to be shown with a question mark.
+#[must_use]
+pub fn is_provisional(deviation: f64) -> bool {
+    deviation > PROVISIONAL_DEVIATION
+}
+
 impl Rating {
     /// Whether the rating is still uncertain enough to be shown with a question mark.
     #[must_use]
     pub fn is_provisional(self) -> bool {
-        self.deviation > PROVISIONAL_DEVIATION
+        is_provisional(self.deviation)
     }
 
     /// The rating `seconds` after its last game: the deviation widened over the rating periods

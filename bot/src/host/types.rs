@@ -644,6 +644,19 @@ impl RatingChange {
     pub fn delta(&self) -> f64 {
         self.after - self.before
     }
+
+    /// Whether the rating was provisional before the game (its deviation grown over the time
+    /// since the player's last game), as profiles mark it.
+    #[must_use]
+    pub fn provisional_before(&self) -> bool {
+        super::glicko2::is_provisional(self.deviation_before)
+    }
+
+    /// Whether the rating is provisional after the game.
+    #[must_use]
+    pub fn provisional_after(&self) -> bool {
+        super::glicko2::is_provisional(self.deviation_after)
+    }
 }
 
 /// A rating as players see it.

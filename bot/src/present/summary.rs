@@ -79,7 +79,9 @@ pub fn summary_text(summary: &Summary, lang: Lang) -> EmbedText {
     } else if !game.imported {
         lines.push(tr!(lang, "summary-started", when = timestamp(lang, summary.created_at)));
     }
-    // The host lists the global changes first, then the server's.
+    // The host lists the global changes first, then the server's. A game against the bot moves
+    // the ratings of its own pool, which the line names, not the person's among people.
+    let against_bot = summary.rating_changes.iter().any(|c| crate::host::split_pool(&c.family).1);
     let mut scopes: Vec<Scope> = Vec::new();
     for change in &summary.rating_changes {
         if !scopes.contains(&change.scope) {
@@ -94,10 +96,13 @@ pub fn summary_text(summary: &Summary, lang: Lang) -> EmbedText {
             .map(|c| rating_change(c, lang))
             .collect::<Vec<_>>()
             .join(", ");
-        lines.push(match scope {
-            Scope::Global => tr!(lang, "summary-rating-global", changes = changes),
-            Scope::Server(_) => tr!(lang, "summary-rating-server", changes = changes),
-        });
+        let id = match (scope, against_bot) {
+            (Scope::Global, false) => "summary-rating-global",
+            (Scope::Server(_), false) => "summary-rating-server",
+            (Scope::Global, true) => "summary-rating-bot-global",
+            (Scope::Server(_), true) => "summary-rating-bot-server",
+        };
+        lines.push(tr!(lang, id, changes = changes));
     }
     if game.imported {
         lines.push(tr!(lang, "summary-imported"));
@@ -377,9 +382,10 @@ fn side_record(id: &str, record: SideRecord, lang: Lang) -> String {
 }
 
 fn rating_change(change: &RatingChange, lang: Lang) -> String {
-    let before = change.before.round() as i64;
-    let after = change.after.round() as i64;
-    format!("{} {before} → {after} ({:+})", player_name(lang, &change.user), after - before)
+    let before = rating(change.before, change.provisional_before());
+    let after = rating(change.after, change.provisional_after());
+    let delta = change.after.round() as i64 - change.before.round() as i64;
+    format!("{} {before} → {after} ({delta:+})", player_name(lang, &change.user))
 }
 
 fn rating(value: f64, provisional: bool) -> String {
@@ -575,27 +581,73 @@ mod tests {
             Some(ended(Some(Side::Attackers), EndReason::Resignation)),
             Conclusion::Resignation { side: Some(Side::Defenders) },
         );
-        let change = |id, user: &str, scope, before: f64, after: f64| RatingChange {
-            user: User::new(id, user),
-            family: "copenhagen".to_owned(),
+        let change =
+            |id, user: &str, scope, (before, deviation_before): (f64, f64), (after, deviation_after)| RatingChange {
+                user: User::new(id, user),
+                family: "copenhagen".to_owned(),
+                scope,
+                before,
+                after,
+                deviation_before,
+                deviation_after,
+            };
+        s.rating_changes = vec![
+            change(1, "alice", Scope::Global, (1500.0, 350.0), (1662.3, 290.3)),
+            change(2, "bob", Scope::Global, (1500.0, 350.0), (1337.7, 290.3)),
+            change(1, "alice", Scope::Server(1), (1600.4, 112.0), (1640.0, 108.0)),
+            change(2, "bob", Scope::Server(1), (1450.0, 70.0), (1410.2, 69.0)),
+        ];
+        // A provisional rating is marked as profiles mark it: before the game, after it, or both.
+        let en = summary_text(&s, english()).description;
+        assert!(en.contains("\nRating (global): alice 1500? → 1662? (+162), bob 1500? → 1338? (-162)\n"), "{en}");
+        assert!(en.ends_with("\nRating (this server): alice 1600? → 1640 (+40), bob 1450 → 1410 (-40)"), "{en}");
+        let ru = summary_text(&s, russian()).description;
+        assert!(ru.contains("\nРейтинг (общий): alice 1500? → 1662? (+162), bob 1500? → 1338? (-162)\n"), "{ru}");
+        assert!(ru.ends_with("\nРейтинг (на этом сервере): alice 1600? → 1640 (+40), bob 1450 → 1410 (-40)"), "{ru}");
+    }
+
+    /// A game against the bot moves the ratings of the pool of games against the bot, which the
+    /// line names: "Rating (global): ann 1500 → 1338" read as the person's rating among people.
+    #[test]
+    fn the_rating_line_of_a_game_against_the_bot_names_its_pool() {
+        let mut s = summary(
+            Some(ended(Some(Side::Defenders), EndReason::Resignation)),
+            Conclusion::Resignation { side: Some(Side::Attackers) },
+        );
+        let level = crate::host::bot_user(tafl_rules::engine::Level::new(1).unwrap());
+        s.game.defender = User::new(level, "Tafl bot (level 1)");
+        let change = |user: &User, scope, after: f64| RatingChange {
+            user: user.clone(),
+            family: "bot:copenhagen".to_owned(),
             scope,
-            before,
+            before: 1500.0,
             after,
             deviation_before: 350.0,
-            deviation_after: 290.0,
+            deviation_after: 290.3,
         };
+        let (ann, bot) = (s.game.attacker.clone(), s.game.defender.clone());
         s.rating_changes = vec![
-            change(1, "alice", Scope::Global, 1500.0, 1662.3),
-            change(2, "bob", Scope::Global, 1500.0, 1337.7),
-            change(1, "alice", Scope::Server(1), 1600.4, 1640.0),
-            change(2, "bob", Scope::Server(1), 1450.0, 1410.2),
+            change(&ann, Scope::Global, 1337.7),
+            change(&bot, Scope::Global, 1662.3),
+            change(&ann, Scope::Server(1), 1337.7),
+            change(&bot, Scope::Server(1), 1662.3),
         ];
         let en = summary_text(&s, english()).description;
-        assert!(en.contains("\nRating (global): alice 1500 → 1662 (+162), bob 1500 → 1338 (-162)\n"), "{en}");
-        assert!(en.ends_with("\nRating (this server): alice 1600 → 1640 (+40), bob 1450 → 1410 (-40)"), "{en}");
+        assert!(
+            en.contains(
+                "\nRating against the bot (global): alice 1500? → 1338? (-162), Tafl bot (level 1) 1500? → 1662? (+162)\n"
+            ),
+            "{en}"
+        );
+        assert!(en.ends_with("\nRating against the bot (this server): alice 1500? → 1338? (-162), Tafl bot (level 1) 1500? → 1662? (+162)"), "{en}");
         let ru = summary_text(&s, russian()).description;
-        assert!(ru.contains("\nРейтинг (общий): alice 1500 → 1662 (+162), bob 1500 → 1338 (-162)\n"), "{ru}");
-        assert!(ru.contains("\nРейтинг (этот сервер): alice 1600 → 1640 (+40)"), "{ru}");
+        assert!(
+            ru.contains(
+                "\nРейтинг против бота (общий): alice 1500? → 1338? (-162), Тафл-бот (уровень 1) 1500? → 1662? (+162)\n"
+            ),
+            "{ru}"
+        );
+        assert!(ru.contains("\nРейтинг против бота (на этом сервере): alice 1500? → 1338? (-162)"), "{ru}");
     }
 
     #[test]
@@ -659,7 +711,7 @@ mod tests {
             User::new(crate::host::bot_user(tafl_rules::engine::Level::new(3).unwrap()), "Tafl bot (level 3)");
         s.rating_changes.push(RatingChange {
             user: s.game.attacker.clone(),
-            family: "copenhagen".to_owned(),
+            family: "bot:copenhagen".to_owned(),
             scope: Scope::Global,
             before: 1500.0,
             after: 1662.0,
@@ -670,7 +722,7 @@ mod tests {
         let all = format!("{}\n{}", text.title, text.description);
         assert!(all.contains("Тафл-бот (уровень 3)"), "{all}");
         assert!(!all.contains("Tafl bot"), "{all}");
-        assert!(all.contains("Тафл-бот (уровень 3) 1500 → 1662 (+162)"), "{all}");
+        assert!(all.contains("Тафл-бот (уровень 3) 1500? → 1662? (+162)"), "{all}");
         let caption = caption(&s.game, russian());
         assert_eq!((caption.attackers.as_str(), caption.defenders.as_str()), ("Тафл-бот (уровень 3)", "bob"));
         let gif = gif_options(&s, russian());
