@@ -292,6 +292,53 @@ support::both! {
 }
 
 support::both! {
+    /// A resignation or an agreed draw before each side had moved keeps its result (only a
+    /// timeout or an abandonment that early is aborted), but is not rated: its summary says
+    /// why it has no rating line, while an aborted game's conclusion already says "no rating".
+    async fn a_result_before_each_side_moved_is_summarised_as_not_rated_and_why() {
+        use tafl_bot::present::{Lang, summary::summary_text};
+        let host = host().await;
+        let resigned = game_between(&host, "brandubh", &alice(), &bob(), PLACE, NOW).await;
+        host.resign(resigned.id, alice().id, None, NOW + 5).await.unwrap();
+        let drawn = game_between(&host, "brandubh", &alice(), &bob(), PLACE, NOW).await;
+        play_all(&host, &drawn, &SHUFFLE[..1], NOW).await;
+        host.draw(drawn.id, bob().id, OfferAction::Offer, None, NOW + 100).await.unwrap();
+        host.draw(drawn.id, alice().id, OfferAction::Accept, None, NOW + 101).await.unwrap();
+        let timed_out = game_between(&host, "brandubh", &alice(), &bob(), PLACE, NOW).await;
+        play_all(&host, &timed_out, &SHUFFLE[..1], NOW).await;
+        host.time_out(timed_out.id, NOW + 86_400).await.unwrap();
+        assert_eq!(ratings_snapshot(&host).await, "\n\n", "none of them is rated");
+
+        let (english, russian) = (Lang::console("en"), Lang::console("ru"));
+        for (game, winner) in [(&resigned, Some(Side::Defenders)), (&drawn, None)] {
+            let s = host.summary(game.id).await.unwrap();
+            assert!(s.game.ending.is_some_and(Ending::has_result), "the result is kept: {:?}", s.game.ending);
+            assert_eq!(s.winner(), winner);
+            assert!(s.ended_too_soon_to_rate && s.rating_changes.is_empty());
+            let en = summary_text(&s, english).description;
+            assert!(en.contains("\nNot rated: the game ended before each side had moved."), "{en}");
+            let ru = summary_text(&s, russian).description;
+            assert!(
+                ru.contains("\nНа рейтинг не влияет: партия окончена до того, как обе стороны сделали ход."),
+                "{ru}"
+            );
+        }
+        let aborted = host.summary(timed_out.id).await.unwrap();
+        assert_eq!(aborted.conclusion, Conclusion::Aborted);
+        assert!(!aborted.ended_too_soon_to_rate, "its conclusion says it has no rating");
+        let en = summary_text(&aborted, english).description;
+        assert!(!en.contains("Not rated"), "said once: {en}");
+
+        let rated = game_between(&host, "brandubh", &alice(), &bob(), PLACE, NOW).await;
+        play_all(&host, &rated, &SHUFFLE[..2], NOW).await;
+        host.resign(rated.id, alice().id, None, NOW + 500).await.unwrap();
+        let s = host.summary(rated.id).await.unwrap();
+        assert!(!s.ended_too_soon_to_rate && s.rating_changes.len() == 4);
+        assert!(!summary_text(&s, english).description.contains("Not rated"));
+    }
+}
+
+support::both! {
     async fn a_refused_move_or_ending_changes_no_rating() {
         let host = host().await;
         let g = game_between(&host, "brandubh", &alice(), &bob(), PLACE, NOW).await;

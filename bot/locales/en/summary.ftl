@@ -23,6 +23,8 @@ summary-rating-server = Rating (this server): { $changes }
 # A game against the bot is rated in a pool of its own: its levels and the people who play them.
 summary-rating-bot-global = Rating against the bot (global): { $changes }
 summary-rating-bot-server = Rating against the bot (this server): { $changes }
+# A resignation or an agreed draw before each side had moved: a result, but no rating.
+summary-too-soon-to-rate = Not rated: the game ended before each side had moved.
 summary-imported = Imported game: not rated.
 # The engine's review of a finished game: the ply where its evaluation swung most against the
 # side that moved, the move played there (`$played`, e.g. h6-h8) and the engine's better move.

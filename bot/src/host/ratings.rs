@@ -50,10 +50,22 @@ pub fn rating_families() -> Vec<&'static str> {
 /// where each level has its rating like a person, so a person's rating among people is only
 /// ever moved by games against people. A game its players chose not to rate is not.
 fn is_rated(row: &GameRow, plies: usize) -> Option<String> {
-    let counts =
-        row.attacker_id != row.defender_id && plies >= super::types::PLIES_TO_COUNT && !row.imported && row.rated;
+    rating_pool(row).filter(|_| plies >= super::types::PLIES_TO_COUNT)
+}
+
+/// The pool a game is rated in once it has gone far enough: everything of [`is_rated`] but the
+/// plies played.
+fn rating_pool(row: &GameRow) -> Option<String> {
+    let counts = row.attacker_id != row.defender_id && !row.imported && row.rated;
     let family = counts.then(|| rating_family(&row.variant)).flatten()?;
     Some(if super::bot::bot_in(row).is_some() { in_bot_pool(family) } else { family.to_owned() })
+}
+
+/// Whether a game with a result went unrated only because it ended before each side had
+/// moved (a resignation or an agreed draw at ply 0 or 1): its summary says so, as it would
+/// otherwise show a result with no rating line and no word why.
+pub(super) fn ended_too_soon_to_rate(row: &GameRow, plies: usize, ending: Option<Ending>) -> bool {
+    ending.is_some_and(Ending::has_result) && rating_pool(row).is_some() && is_rated(row, plies).is_none()
 }
 
 /// The prefix of the rating families of games against the bot (`bot:copenhagen`).
@@ -333,6 +345,24 @@ mod tests {
         assert_eq!(is_rated(&row(1, 1, "copenhagen", false), 20), None, "a game against oneself");
         assert_eq!(is_rated(&row(1, 2, "copenhagen", true), 20), None, "an imported game");
         assert_eq!(is_rated(&row(1, 2, "custom", false), 20), None, "rules of no family");
+    }
+
+    #[test]
+    fn a_result_before_ply_two_is_the_only_reason_ended_too_soon_to_rate_names() {
+        let resigned = Some(Ending { winner: Some(Side::Attackers), reason: crate::host::EndReason::Resignation });
+        let aborted = Some(Ending { winner: None, reason: crate::host::EndReason::Aborted });
+        let people = row(1, 2, "copenhagen", false);
+        assert!(ended_too_soon_to_rate(&people, 0, resigned));
+        assert!(ended_too_soon_to_rate(&people, 1, resigned));
+        assert!(!ended_too_soon_to_rate(&people, 2, resigned), "rated");
+        assert!(!ended_too_soon_to_rate(&people, 1, aborted), "no result: the summary says so already");
+        assert!(!ended_too_soon_to_rate(&people, 1, None), "still going");
+        assert!(!ended_too_soon_to_rate(&row(1, 2, "copenhagen", true), 1, resigned), "imported");
+        assert!(!ended_too_soon_to_rate(&row(1, 2, "custom", false), 1, resigned), "never rated");
+        let mut casual = people.clone();
+        casual.rated = false;
+        assert!(!ended_too_soon_to_rate(&casual, 1, resigned), "a casual game");
+        assert!(ended_too_soon_to_rate(&row(1, -3, "copenhagen", false), 1, resigned), "against the bot too");
     }
 
     #[test]

@@ -89,6 +89,7 @@ fn summarise(loaded: &Loaded, rating_changes: Vec<RatingChange>) -> Summary {
         finished_at: row.finished_at,
         // An imported record has no dates: it was stored and ended at the moment of its import.
         duration: row.finished_at.filter(|_| !row.imported).map(|end| (end - row.created_at).max(0)),
+        ended_too_soon_to_rate: super::ratings::ended_too_soon_to_rate(row, plies, game.ending),
         rating_changes,
         review: None,
         record: record.clone(),

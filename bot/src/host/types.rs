@@ -827,6 +827,9 @@ pub struct Summary {
     pub duration: Option<i64>,
     /// Global scope first, attacker first; empty for a game not rated (or not yet finished).
     pub rating_changes: Vec<RatingChange>,
+    /// A result that would have been rated but for ending before each side had moved (a
+    /// resignation or an agreed draw at ply 0 or 1): the summary says why it has no rating line.
+    pub ended_too_soon_to_rate: bool,
     /// The engine's review of a finished game; `None` when there is none (a game in progress,
     /// an imported one, one that ended before reviews existed).
     pub review: Option<super::review::ReviewState>,

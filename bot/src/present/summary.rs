@@ -104,6 +104,9 @@ pub fn summary_text(summary: &Summary, lang: Lang) -> EmbedText {
         };
         lines.push(tr!(lang, id, changes = changes));
     }
+    if summary.ended_too_soon_to_rate {
+        lines.push(tr!(lang, "summary-too-soon-to-rate"));
+    }
     if game.imported {
         lines.push(tr!(lang, "summary-imported"));
     }
@@ -437,6 +440,7 @@ mod tests {
             finished_at: ending.map(|_| 1_000 + 2 * 86_400 + 3 * 3_600 + 59),
             duration: ending.map(|_| 2 * 86_400 + 3 * 3_600 + 59),
             rating_changes: Vec::new(),
+            ended_too_soon_to_rate: false,
             review: None,
         }
     }
@@ -604,6 +608,7 @@ mod tests {
         let ru = summary_text(&s, russian()).description;
         assert!(ru.contains("\nРейтинг (общий): alice 1500? → 1662? (+162), bob 1500? → 1338? (-162)\n"), "{ru}");
         assert!(ru.ends_with("\nРейтинг (на этом сервере): alice 1600? → 1640 (+40), bob 1450 → 1410 (-40)"), "{ru}");
+        assert!(!en.contains("Not rated") && !ru.contains("На рейтинг не влияет"), "{en}\n{ru}");
     }
 
     /// A game against the bot moves the ratings of the pool of games against the bot, which the
@@ -648,6 +653,20 @@ mod tests {
             "{ru}"
         );
         assert!(ru.contains("\nРейтинг против бота (на этом сервере): alice 1500? → 1338? (-162)"), "{ru}");
+    }
+
+    #[test]
+    fn a_result_too_soon_to_rate_says_why_it_has_no_rating_line() {
+        let mut s = summary(
+            Some(ended(Some(Side::Attackers), EndReason::Resignation)),
+            Conclusion::Resignation { side: Some(Side::Defenders) },
+        );
+        (s.plies, s.full_moves, s.game.ply) = (0, 0, 0);
+        s.ended_too_soon_to_rate = true;
+        let en = summary_text(&s, english()).description;
+        assert!(en.ends_with("\nDuration: 2 d 3 h\nNot rated: the game ended before each side had moved."), "{en}");
+        let ru = summary_text(&s, russian()).description;
+        assert!(ru.ends_with("\nНа рейтинг не влияет: партия окончена до того, как обе стороны сделали ход."), "{ru}");
     }
 
     #[test]
