@@ -22,8 +22,8 @@ pub enum Markup {
     Console,
 }
 
-const OPEN: char = '\u{E000}';
-const CLOSE: char = '\u{E001}';
+pub(crate) const OPEN: char = '\u{E000}';
+pub(crate) const CLOSE: char = '\u{E001}';
 
 /// The id Discord gave the `/tafl` command when it was registered, for clickable mentions.
 static COMMAND_ID: OnceLock<u64> = OnceLock::new();
@@ -299,6 +299,25 @@ mod tests {
         if COMMAND_ID.get().is_none() {
             assert_eq!(command(Lang::discord(Some("ru")), "board"), "/тафл доска");
             assert_eq!(command(Lang::discord(Some("en-US")), "settings language"), "/tafl settings language");
+        }
+    }
+
+    /// A display name is text whatever characters it holds. The private-use marks that stand for
+    /// a command until [`finish`] are ordinary characters to Discord, and `finish` runs over the
+    /// formatted message, names included: a player called "\u{E000}resign\u{E001}" read as a
+    /// clickable `/tafl resign` in the public notice that names them (here the claim notice; the
+    /// summary, reminders and leaderboards alike).
+    #[test]
+    fn a_name_holding_the_command_marks_is_not_turned_into_a_command() {
+        let mallory = User::new(5, "\u{E000}resign\u{E001}");
+        let game = crate::host::GameView::sample(1, tafl_rules::Variant::Brandubh, mallory, User::new(6, "bob"));
+        for lang in [Lang::discord(None), Lang::discord(Some("ru")), Lang::console("en")] {
+            let notice = crate::present::text::claimable(&game, lang);
+            // One command belongs there: the claim the notice tells Bob about.
+            let commands =
+                notice.matches("/tafl").count() + notice.matches("/тафл").count() + notice.matches("/claim").count();
+            assert_eq!(commands, 1, "{notice}");
+            assert!(notice.contains("\u{FFFD}resign\u{FFFD}"), "{notice}");
         }
     }
 

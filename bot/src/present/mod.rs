@@ -37,19 +37,32 @@ pub trait Arg<'a> {
 
 impl<'a> Arg<'a> for &'a str {
     fn arg(self) -> fluent_bundle::FluentValue<'a> {
-        self.into()
+        text_arg(self.into())
     }
 }
 
 impl<'a> Arg<'a> for &'a String {
     fn arg(self) -> fluent_bundle::FluentValue<'a> {
-        self.as_str().into()
+        text_arg(self.as_str().into())
     }
 }
 
 impl<'a> Arg<'a> for String {
     fn arg(self) -> fluent_bundle::FluentValue<'a> {
-        self.into()
+        text_arg(self.into())
+    }
+}
+
+/// A text value without the private-use characters that mark a command in a formatted message
+/// ([`markup::command_token`]), each shown as U+FFFD. Names are people's to choose, and Discord
+/// allows private-use characters in them: `\u{E000}resign\u{E001}` as a name became a clickable
+/// `/tafl resign` wherever the name was written. A value that is itself a message formatted
+/// before holds none: formatting replaced its commands already.
+fn text_arg(text: std::borrow::Cow<'_, str>) -> fluent_bundle::FluentValue<'_> {
+    if text.contains([markup::OPEN, markup::CLOSE]) {
+        text.replace([markup::OPEN, markup::CLOSE], "\u{FFFD}").into()
+    } else {
+        text.into()
     }
 }
 
