@@ -21,6 +21,11 @@
 //! - ephemeral messages are reachable only through their interaction's webhook;
 //! - errors carry Discord's codes (10008 Unknown Message, 10015 Unknown Webhook, 10062 Unknown
 //!   interaction, 40060 already acknowledged); only routes the fake does not know answer code 0;
+//! - a message, autocomplete answer, modal or thread name over one of Discord's limits is
+//!   refused as Discord refuses it ([`crate::discord_limits`]: 400 Invalid Form Body naming the
+//!   field, 413 for a file too large, 400 50006 for an empty message), and nothing is changed;
+//! - each message keeps the `allowed_mentions` of its content, so that a test can ask whom it
+//!   pings ([`StoredMessage::pings`]);
 //! - the gateway is sharded as Discord shards it: `GET /gateway/bot` recommends
 //!   [`FakeDiscord::set_shard_count`] shards (1 by default), each session is the shard its
 //!   Identify names (`"shard": [id, count]`, `[0, 1]` without one; an id outside the count is
@@ -48,6 +53,8 @@ use tokio::task::JoinHandle;
 use tokio_rustls::TlsAcceptor;
 use tokio_rustls::rustls::pki_types::{PrivateKeyDer, PrivatePkcs8KeyDer};
 use tokio_tungstenite::tungstenite::Message;
+
+use crate::discord_limits as limits;
 
 /// The fake application's id, also the id of its bot user.
 pub const APPLICATION_ID: u64 = 1_100_000_000_000_000_001;
@@ -236,6 +243,20 @@ pub struct StoredMessage {
     pub deleted: bool,
     /// The interaction whose response or follow-up created it.
     pub interaction: Option<u64>,
+    /// The `allowed_mentions` that came with its content (see [`StoredMessage::pings`]); `None`
+    /// when the body had none, and Discord parsed every mention in the content.
+    pub allowed_mentions: Option<Value>,
+}
+
+/// Whom a message notifies ([`StoredMessage::pings`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Pings {
+    /// Users, sorted, each once.
+    pub users: Vec<u64>,
+    /// Roles, sorted, each once.
+    pub roles: Vec<u64>,
+    /// `@everyone` or `@here`.
+    pub everyone: bool,
 }
 
 /// A file attached to a [`StoredMessage`].
@@ -338,6 +359,46 @@ impl StoredMessage {
     pub fn has_control(&self, custom_id: &str) -> bool {
         self.component(custom_id).is_some()
     }
+
+    /// Whom the message pings, as Discord decides it: the `<@id>` (or `<@!id>`), `<@&role>`,
+    /// `@everyone` and `@here` of its content (mentions in embeds never ping), filtered by its
+    /// `allowed_mentions` (Discord's default without one: all of them). `parse` lets every
+    /// mention of its kinds through (`"everyone"` covers `@here` too), and the `users` and
+    /// `roles` lists those ids alone. A mention written after a backslash counts too: the
+    /// backslash stops a client from drawing it, and the fake assumes no more than that.
+    #[must_use]
+    pub fn pings(&self) -> Pings {
+        let (users, roles) = (mentions(&self.content, "<@"), mentions(&self.content, "<@&"));
+        let everyone = self.content.contains("@everyone") || self.content.contains("@here");
+        let Some(allowed) = &self.allowed_mentions else {
+            return Pings { users, roles, everyone };
+        };
+        let parsed = |kind: &str| allowed["parse"].as_array().is_some_and(|p| p.iter().any(|k| k == kind));
+        let listed =
+            |kind: &str, id: u64| allowed[kind].as_array().is_some_and(|l| l.iter().any(|v| snowflake(v) == Some(id)));
+        let pass = |kind: &str, ids: Vec<u64>| -> Vec<u64> {
+            ids.into_iter().filter(|id| parsed(kind) || listed(kind, *id)).collect()
+        };
+        Pings { users: pass("users", users), roles: pass("roles", roles), everyone: everyone && parsed("everyone") }
+    }
+}
+
+/// The ids of the mentions `<@id>`, `<@!id>` (users, `opening` `<@`) or `<@&id>` (roles) in
+/// `content`, sorted and each once.
+fn mentions(content: &str, opening: &str) -> Vec<u64> {
+    let mut ids: Vec<u64> = content
+        .match_indices(opening)
+        .filter_map(|(at, _)| {
+            let rest = &content[at + opening.len()..];
+            // `<@&` is a role, not a user whose mention starts with `&`.
+            let rest = if opening == "<@" { rest.strip_prefix('!').unwrap_or(rest) } else { rest };
+            let (digits, after) = rest.split_at(rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len()));
+            after.starts_with('>').then(|| digits.parse().ok()).flatten()
+        })
+        .collect();
+    ids.sort_unstable();
+    ids.dedup();
+    ids
 }
 
 /// A `custom_id` without the moves tag after its ply (`.` and 8 hex digits).
@@ -993,7 +1054,7 @@ impl FakeDiscord {
             "authorizing_integration_owners": {},
             "context": 1,
             // serenity 0.12.5 refuses an interaction without it.
-            "attachment_size_limit": 26_214_400,
+            "attachment_size_limit": limits::MAX_FILE_BYTES,
         })
     }
 }
@@ -1078,7 +1139,7 @@ impl FakeDiscord {
             "entitlements": [],
             "authorizing_integration_owners": {},
             "context": 1,
-            "attachment_size_limit": 26_214_400,
+            "attachment_size_limit": limits::MAX_FILE_BYTES,
         });
         Ok(match guild {
             Some(guild) => in_guild(payload, guild, message.channel_id),
@@ -1410,6 +1471,9 @@ fn respond(shared: &Shared, request: &Recorded) -> Answer {
     let segments: Vec<&str> = route.trim_start_matches('/').split('/').collect();
     let gateway_url = lock(&shared.gateway_url).clone();
     let body = request.json.clone().unwrap_or(Value::Null);
+    if let Some(refused) = over_limits(&request.method, &segments, &body, &request.parts) {
+        return refused;
+    }
     let id = |text: &str| text.parse::<u64>().ok();
     match (request.method.as_str(), segments.as_slice()) {
         ("GET", ["gateway"]) => (StatusCode::OK, json!({ "url": gateway_url })),
@@ -1529,6 +1593,30 @@ fn respond(shared: &Shared, request: &Recorded) -> Answer {
     }
 }
 
+/// Discord's refusal of a body over one of its limits ([`crate::discord_limits`]) on the routes
+/// that carry messages, autocomplete choices, modals and thread names.
+fn over_limits(method: &str, segments: &[&str], body: &Value, parts: &[Part]) -> Option<Answer> {
+    let new_message =
+        |body: &Value, prefix: &str| limits::not_empty(body, parts).and_then(|()| limits::message(body, prefix, parts));
+    let checked = match (method, segments) {
+        ("POST", ["channels", _, "messages"] | ["webhooks", _, _]) => new_message(body, ""),
+        ("PATCH", ["channels", _, "messages", _] | ["webhooks", _, _, "messages", _]) => {
+            limits::message(body, "", parts)
+        }
+        ("POST", ["interactions", _, _, "callback"]) => match body["type"].as_u64() {
+            Some(4) => new_message(&body["data"], "data"),
+            Some(5 | 7) => limits::message(&body["data"], "data", parts),
+            Some(8) => limits::choices(&body["data"]),
+            Some(9) => limits::modal(&body["data"]),
+            _ => Ok(()),
+        },
+        ("POST", ["channels", _, "threads"] | ["channels", _, "messages", _, "threads"]) => limits::thread(body),
+        _ => Ok(()),
+    };
+    let (status, answer) = checked.err()?.answer();
+    Some((StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_REQUEST), answer))
+}
+
 /// The files of a multipart body (`files[n]` parts), each with its index `n` and as Discord
 /// stores it: a new attachment id, and the filename the JSON `attachments` entry gives it.
 fn uploads(shared: &Shared, body: &Value, parts: &[Part]) -> Vec<(u64, StoredAttachment)> {
@@ -1594,16 +1682,22 @@ fn create_message(
         edits: 0,
         deleted: false,
         interaction,
+        allowed_mentions: body.get("allowed_mentions").cloned(),
     };
     store.index.insert(message.id, store.messages.len());
     store.messages.push(message.clone());
     message
 }
 
-/// An edit: the fields present replace the old ones.
+/// An edit: the fields present replace the old ones. New content without `allowed_mentions`
+/// has its mentions parsed as Discord's default does.
 fn edit_message(shared: &Shared, stored: &mut StoredMessage, body: &Value, parts: &[Part]) {
     if let Some(content) = body.get("content") {
         content.as_str().unwrap_or_default().clone_into(&mut stored.content);
+        stored.allowed_mentions = None;
+    }
+    if let Some(allowed) = body.get("allowed_mentions") {
+        stored.allowed_mentions = Some(allowed.clone());
     }
     if let Some(embeds) = body.get("embeds") {
         stored.embeds = embeds.as_array().cloned().unwrap_or_default();
@@ -2065,6 +2159,41 @@ fn ready(gateway_url: &str, (id, count): (u64, u64), guilds: &[u64]) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn stored(content: &str, allowed_mentions: Option<Value>) -> StoredMessage {
+        StoredMessage {
+            id: 1,
+            channel_id: 2,
+            content: content.to_owned(),
+            embeds: Vec::new(),
+            components: Vec::new(),
+            attachments: Vec::new(),
+            flags: 0,
+            edits: 0,
+            deleted: false,
+            interaction: None,
+            allowed_mentions,
+        }
+    }
+
+    #[test]
+    fn without_allowed_mentions_every_mention_pings() {
+        let pings = stored("<@5> and <@!3>, <@&7>, <@5> @here", None).pings();
+        assert_eq!(pings, Pings { users: vec![3, 5], roles: vec![7], everyone: true });
+        // Not mentions: no closing bracket, no digits.
+        assert_eq!(stored("<@5 <@> <@&>", None).pings(), Pings::default());
+    }
+
+    #[test]
+    fn allowed_mentions_let_through_only_what_they_name() {
+        let content = "<@5>, <@6>, <@&7> @everyone";
+        let listed = Some(json!({ "parse": [], "users": ["5"] }));
+        assert_eq!(stored(content, listed).pings(), Pings { users: vec![5], roles: vec![], everyone: false });
+        let nothing = Some(json!({ "parse": [] }));
+        assert_eq!(stored(content, nothing).pings(), Pings::default());
+        let all = Some(json!({ "parse": ["users", "roles", "everyone"] }));
+        assert_eq!(stored(content, all).pings(), Pings { users: vec![5, 6], roles: vec![7], everyone: true });
+    }
 
     #[test]
     fn multipart_bodies_split_into_named_parts() {

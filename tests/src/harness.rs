@@ -9,7 +9,7 @@ use tafl_bot::discord::{self, Api, Config, RunError, Token};
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
-use crate::fake_discord::{FakeDiscord, GUILD, Interaction, StoredMessage, in_guild, with_name};
+use crate::fake_discord::{FakeDiscord, GUILD, Interaction, Pings, StoredMessage, in_guild, with_name};
 
 /// How often a test bot's scheduler ticks: short, so that a test sees a time-out at once.
 pub const TICK: Duration = Duration::from_millis(100);
@@ -262,6 +262,35 @@ pub async fn private_answer(fake: &FakeDiscord, interaction: &Interaction) -> St
     let answer = fake.wait_for_original(interaction).await;
     assert!(answer.is_ephemeral(), "the answer is private: {answer:#?}");
     answer.content
+}
+
+/// Asserts that `message` pings exactly `players`, each once: no one else, no role, and never
+/// `@everyone` or `@here`, whatever the players call themselves.
+pub fn assert_pings(message: &StoredMessage, players: &[Player]) {
+    let mut users: Vec<u64> = players.iter().map(|p| p.id).collect();
+    users.sort_unstable();
+    users.dedup();
+    let expected = Pings { users, roles: Vec::new(), everyone: false };
+    assert_eq!(
+        message.pings(),
+        expected,
+        "whom {:?} pings (allowed_mentions {:?})",
+        message.content,
+        message.allowed_mentions
+    );
+}
+
+/// Asserts that no message the bot sent pings a role, `@everyone` or `@here`.
+pub fn assert_no_mass_pings(fake: &FakeDiscord) {
+    for message in fake.all_messages() {
+        let pings = message.pings();
+        assert!(
+            pings.roles.is_empty() && !pings.everyone,
+            "{:?} pings {pings:?} (allowed_mentions {:?})",
+            message.content,
+            message.allowed_mentions
+        );
+    }
 }
 
 /// Every word the bot showed anyone: message texts, button labels and menu options.

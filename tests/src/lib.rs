@@ -2,6 +2,7 @@
 //! bot and players that use it.
 
 pub mod bot_load;
+pub mod discord_limits;
 pub mod fake_discord;
 pub mod harness;
 pub mod postgres;
