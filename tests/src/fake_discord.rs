@@ -1392,6 +1392,9 @@ async fn handle_rest(shared: &Shared, request: Request<Incoming>) -> Response<Fu
         tokio::time::sleep(Duration::from_millis(millis)).await;
         fault = None;
     }
+    // The request is logged under the lock held while its effect is made: a test that sees the
+    // effect (a message in a channel) then finds the request in the log, not one request short.
+    let mut log = lock(&shared.requests);
     let response = if let Some(fault) = fault {
         if let Fault::AppliedThenServerError(status) = fault {
             recorded.response = respond(shared, &recorded).1;
@@ -1406,7 +1409,8 @@ async fn handle_rest(shared: &Shared, request: Request<Incoming>) -> Response<Fu
         response
     };
     recorded.status = response.status().as_u16();
-    lock(&shared.requests).push(recorded);
+    log.push(recorded);
+    drop(log);
     shared.changed.notify_waiters();
     response
 }
