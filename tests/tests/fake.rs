@@ -5,7 +5,7 @@
 use serde_json::{Value, json};
 use tafl_bot::discord::serenity;
 use tafl_e2e::fake_discord::{
-    APPLICATION_ID, DM_CHANNEL, FakeDiscord, GUILD, LOADING, StoredMessage, in_guild, with_name,
+    APPLICATION_ID, DM_CHANNEL, FakeDiscord, GUILD, LOADING, Pings, StoredMessage, in_guild, with_name,
 };
 
 use serenity::{
@@ -570,4 +570,120 @@ async fn a_repeated_nonce_returns_the_message_made_and_a_fault_can_come_after_th
         CreateMessage::new().content("x").nonce(serenity::Nonce::String("n8.1796".to_owned())).enforce_nonce(true);
     channel.send_message(&http, other).await.unwrap();
     assert_eq!(fake.messages_in(CHANNEL).len(), 3);
+}
+
+/// What serenity made of a refusal: the HTTP status, Discord's code, and each error's field and
+/// words (`content: Must be 2000 or fewer in length.`).
+fn refusal(error: &serenity::Error) -> (u16, isize, Vec<String>) {
+    let serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(response)) = error else {
+        panic!("not a refusal from Discord: {error:?}");
+    };
+    let errors = response.error.errors.iter().map(|e| format!("{}: {}", e.path, e.message)).collect();
+    (response.status_code.as_u16(), response.error.code, errors)
+}
+
+/// serenity's builders check a few limits before sending; the bodies here go as JSON, as a
+/// builder that forgot a limit would send them, so that Discord's (the fake's) check is the one
+/// that answers.
+#[tokio::test]
+async fn a_message_over_discords_limits_is_refused_whole_naming_the_field() {
+    let fake = FakeDiscord::start().await;
+    let http = http(&fake);
+    let channel = ChannelId::new(CHANNEL);
+
+    // 2000 characters are Discord's most; 2000 shields (four bytes each in UTF-8) still fit.
+    let most = json!({ "content": "🛡".repeat(2000) });
+    let posted = http.send_message(channel, Vec::new(), &most).await.expect("2000 characters fit");
+    let over = json!({ "content": "a".repeat(2001) });
+    let refused = http.send_message(channel, Vec::new(), &over).await.expect_err("2001 do not");
+    assert_eq!(refusal(&refused), (400, 50_035, vec!["content: Must be 2000 or fewer in length.".to_owned()]));
+    assert_eq!(fake.messages_in(CHANNEL).len(), 1, "nothing is made of a refused message");
+
+    // An edit over a limit changes nothing: a field's value holds 1024 characters.
+    let field =
+        |value: String| json!({ "embeds": [{ "title": "Summary", "fields": [{ "name": "Moves", "value": value }] }] });
+    let refused = http.edit_message(channel, posted.id, &field("x".repeat(1025)), Vec::new()).await.unwrap_err();
+    assert_eq!(refusal(&refused).2, ["embeds.0.fields.0.value: Must be 1024 or fewer in length."]);
+    assert_eq!(fake.message(posted.id.get()).expect("stored").edits, 0);
+    http.edit_message(channel, posted.id, &field("x".repeat(1024)), Vec::new()).await.expect("1024 fit");
+
+    // The embeds of a message share 6000 characters.
+    let two = json!({ "embeds": [{ "description": "d".repeat(4096) }, { "description": "e".repeat(2000) }] });
+    let refused = http.send_message(channel, Vec::new(), &two).await.unwrap_err();
+    assert_eq!(refusal(&refused).2, ["embeds: Embed size exceeds maximum size of 6000"]);
+
+    // A button's label holds 80 characters; a select menu 25 options.
+    let button = json!({ "type": 2, "style": 1, "custom_id": "b", "label": "l".repeat(81) });
+    let long_label = json!({ "components": [{ "type": 1, "components": [button] }] });
+    let refused = http.send_message(channel, Vec::new(), &long_label).await.unwrap_err();
+    assert_eq!(refusal(&refused).2, ["components.0.components.0.label: Must be 80 or fewer in length."]);
+    let options: Vec<Value> = (0..26).map(|n| json!({ "label": n.to_string(), "value": n.to_string() })).collect();
+    let menu = json!({ "type": 3, "custom_id": "m", "options": options });
+    let refused =
+        http.send_message(channel, Vec::new(), &json!({ "components": [{ "type": 1, "components": [menu] }] })).await;
+    assert_eq!(
+        refusal(&refused.unwrap_err()).2,
+        ["components.0.components.0.options: Must be between 0 and 25 in length."]
+    );
+
+    // A message that shows nothing is refused with its own code.
+    let refused = http.send_message(channel, Vec::new(), &json!({ "content": "" })).await.unwrap_err();
+    assert_eq!(refusal(&refused).1, 50_006);
+    assert_eq!(fake.messages_in(CHANNEL).len(), 1);
+    assert!(fake.unknown_requests().is_empty(), "{:#?}", fake.unknown_requests());
+}
+
+#[tokio::test]
+async fn answers_threads_and_files_over_discords_limits_are_refused() {
+    let fake = FakeDiscord::start().await;
+    let http = http(&fake);
+    let refused = ChannelId::new(CHANNEL).create_thread(&http, CreateThread::new("t".repeat(101))).await.unwrap_err();
+    assert_eq!(refusal(&refused), (400, 50_035, vec!["name: Must be between 1 and 100 in length.".to_owned()]));
+    assert!(fake.threads().is_empty());
+
+    // An autocomplete answer holds 25 choices of at most 100 characters.
+    let command = fake.register_interaction(fake.autocomplete("tafl", "rules", &json!([]), 42, "en-US"));
+    let callback = |data: Value| json!({ "type": 8, "data": data });
+    let choices: Vec<Value> = (0..26).map(|n| json!({ "name": n.to_string(), "value": n.to_string() })).collect();
+    let id = serenity::InteractionId::new(command.id);
+    let too_many = callback(json!({ "choices": choices }));
+    let refused = http.create_interaction_response(id, &command.token, &too_many, Vec::new()).await.unwrap_err();
+    assert_eq!(refusal(&refused).2, ["data.choices: Must be between 0 and 25 in length."]);
+    let long = json!({ "choices": [{ "name": "n".repeat(101), "value": "v" }] });
+    let refused = http.create_interaction_response(id, &command.token, &callback(long), Vec::new()).await.unwrap_err();
+    assert_eq!(refusal(&refused).2, ["data.choices.0.name: Must be 100 or fewer in length."]);
+    assert!(fake.autocomplete_choices(&command).is_none(), "a refused answer is no answer");
+
+    // A file over 20 MiB, Discord's limit for a bot without boosts, is too large.
+    let big = CreateAttachment::bytes(vec![0_u8; 20 * 1024 * 1024 + 1], "game-1.gif");
+    let refused = http.send_message(ChannelId::new(CHANNEL), vec![big], &json!({ "content": "" })).await.unwrap_err();
+    let (status, code, _) = refusal(&refused);
+    assert_eq!((status, code), (413, 40_005));
+    let fits = CreateAttachment::bytes(vec![0_u8; 20 * 1024 * 1024], "game-1.gif");
+    http.send_message(ChannelId::new(CHANNEL), vec![fits], &json!({})).await.expect("20 MiB fit");
+}
+
+#[tokio::test]
+async fn a_message_pings_whom_its_allowed_mentions_let_through() {
+    let fake = FakeDiscord::start().await;
+    let http = http(&fake);
+    let channel = ChannelId::new(CHANNEL);
+    let content = "<@5>, @everyone offers a draw to <@6> and <@&7>";
+    let only_five = CreateMessage::new()
+        .content(content)
+        .allowed_mentions(serenity::CreateAllowedMentions::new().users([UserId::new(5)]));
+    let sent = channel.send_message(&http, only_five).await.expect("sent");
+    let stored = fake.message(sent.id.get()).expect("stored");
+    assert_eq!(stored.pings(), Pings { users: vec![5], roles: vec![], everyone: false });
+
+    // Without allowed_mentions Discord parses every mention.
+    let sent = channel.send_message(&http, CreateMessage::new().content(content)).await.expect("sent");
+    let stored = fake.message(sent.id.get()).expect("stored");
+    assert_eq!(stored.pings(), Pings { users: vec![5, 6], roles: vec![7], everyone: true });
+    // An edit of the content without them is parsed so too; with them, as they say.
+    let edit = EditMessage::new()
+        .content("<@6>")
+        .allowed_mentions(serenity::CreateAllowedMentions::new().users([UserId::new(6)]));
+    channel.edit_message(&http, sent.id, edit).await.expect("edited");
+    assert_eq!(fake.message(sent.id.get()).expect("stored").pings().users, [6]);
 }
