@@ -365,9 +365,13 @@ impl StoredMessage {
     /// `allowed_mentions` (Discord's default without one: all of them). `parse` lets every
     /// mention of its kinds through (`"everyone"` covers `@here` too), and the `users` and
     /// `roles` lists those ids alone. A mention written after a backslash counts too: the
-    /// backslash stops a client from drawing it, and the fake assumes no more than that.
+    /// backslash stops a client from drawing it, and the fake assumes no more than that. An
+    /// ephemeral message pings nobody: only its interaction's user ever sees it.
     #[must_use]
     pub fn pings(&self) -> Pings {
+        if self.is_ephemeral() {
+            return Pings::default();
+        }
         let (users, roles) = (mentions(&self.content, "<@"), mentions(&self.content, "<@&"));
         let everyone = self.content.contains("@everyone") || self.content.contains("@here");
         let Some(allowed) = &self.allowed_mentions else {
@@ -2196,7 +2200,9 @@ mod tests {
         let nothing = Some(json!({ "parse": [] }));
         assert_eq!(stored(content, nothing).pings(), Pings::default());
         let all = Some(json!({ "parse": ["users", "roles", "everyone"] }));
-        assert_eq!(stored(content, all).pings(), Pings { users: vec![5, 6], roles: vec![7], everyone: true });
+        assert_eq!(stored(content, all.clone()).pings(), Pings { users: vec![5, 6], roles: vec![7], everyone: true });
+        let private = StoredMessage { flags: EPHEMERAL, ..stored(content, all) };
+        assert_eq!(private.pings(), Pings::default(), "only the interaction's user sees it");
     }
 
     #[test]

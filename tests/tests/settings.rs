@@ -8,7 +8,9 @@ use serde_json::{Value, json};
 use tafl_e2e::fake_discord::{
     FakeDiscord, Fault, GUILD, Interaction, Recorded, StoredMessage, in_guild, in_thread, with_name,
 };
-use tafl_e2e::harness::{ALICE, BOB, CHANNEL, EVE, Player, Table, TestBot, private_answer, temp_dir};
+use tafl_e2e::harness::{
+    ALICE, BOB, CHANNEL, EVE, Player, Table, TestBot, assert_no_mass_pings, assert_pings, private_answer, temp_dir,
+};
 use tafl_e2e::in_english_and_russian;
 
 in_english_and_russian!(
@@ -46,6 +48,7 @@ in_english_and_russian!(
     a_board_refused_for_want_of_permission_does_not_offer_another_channel,
     the_player_to_move_is_told_once_the_bot_may_post_again,
     a_summary_refused_for_want_of_permission_is_posted_once_the_bot_may,
+    a_notice_pings_its_addressee_alone_whatever_the_players_call_themselves,
 );
 
 /// The Latin words that belong in a Russian run: people's names and what they typed.
@@ -1654,5 +1657,70 @@ async fn a_summary_refused_for_want_of_permission_is_posted_once_the_bot_may(loc
     assert_eq!(recorded, [("done".to_owned(), 1)], "the summary is recorded again once");
     assert_eq!(summaries(), 1, "and not posted again");
     table.assert_no_english(NOT_ENGLISH);
+    bot.stop().await;
+}
+
+/// Alice calls herself `@everyone @here`, with a role's mention and Eve's after it. The challenge
+/// card, each notice and each DM copy of one pings exactly the player it addresses: the claim
+/// notice that names her to Bob shows her name as written, and pings Bob alone, in the channel
+/// and by DM.
+async fn a_notice_pings_its_addressee_alone_whatever_the_players_call_themselves(locale: &'static str) {
+    let loud = Player { id: ALICE.id, name: "@everyone @here <@&1700000000000000001> <@2000000000000000003>" };
+    let fake = FakeDiscord::start().await;
+    let dir = temp_dir("pings");
+    let bot = TestBot::start(&fake, &dir);
+    fake.wait_until_ready().await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale };
+    asks_for_dms(&table, loud).await;
+    asks_for_dms(&table, BOB).await;
+    // DMs are the only messages outside the channel.
+    let (in_channel, by_dm) =
+        (|m: &StoredMessage| m.channel_id == CHANNEL, |m: &StoredMessage| m.channel_id != CHANNEL);
+
+    let options = json!({ "opponent": BOB.id, "variant": "brandubh", "side": 0 });
+    let card = fake.wait_for_original(&table.command(loud, "challenge", &options, &[BOB])).await;
+    assert_pings(&card, &[BOB]);
+    let _ = table.click(BOB, &card, "tafl:accept:1", None);
+    let begun = table.says("your move: game #1", "ваш ход: партия №1");
+    let first = fake.wait_for_message("Alice's first notice", |m| in_channel(m) && m.content.contains(begun)).await;
+    let first_dm = fake.wait_for_message("its DM", |m| by_dm(m) && m.content.contains(begun)).await;
+    assert_pings(&first, &[loud]);
+    assert_pings(&first_dm, &[loud]);
+
+    // Bob's draw offer mentions him to Alice, and pings her alone.
+    private_answer(&fake, &table.command(loud, "move", &json!({ "notation": "d2-c2" }), &[])).await;
+    private_answer(&fake, &table.command(BOB, "draw", &json!({}), &[])).await;
+    let offered = table.says("offers a draw in game #1", "предлагает ничью в партии №1");
+    let offer = fake.wait_for_message("the offer", |m| in_channel(m) && m.content.contains(offered)).await;
+    let offer_dm = fake.wait_for_message("the offer by DM", |m| by_dm(m) && m.content.contains(offered)).await;
+    assert_pings(&offer, &[loud]);
+    assert_pings(&offer_dm, &[loud]);
+    private_answer(&fake, &table.command(loud, "draw", &json!({ "action": 2 }), &[])).await;
+    let declined = table.says("declines the draw", "отклоняет ничью");
+    assert_pings(&fake.wait_for_message("the decline", |m| m.content.contains(declined)).await, &[]);
+    private_answer(&fake, &table.command(BOB, "move", &json!({ "notation": "d3-c3" }), &[])).await;
+
+    // Alice leaves the game for fifteen days: Bob is told he may claim it, by her name.
+    let db = tafl_bot::store::Db::open(&format!("sqlite://{}", dir.join("tafl.db").display())).await.unwrap();
+    sqlx::query(
+        "UPDATE games SET turn_started_at = turn_started_at - 15 * 86400, next_due_at = turn_started_at - 86400 \
+         WHERE id = 1",
+    )
+    .execute(db.pool())
+    .await
+    .unwrap();
+    sqlx::query("UPDATE moves SET played_at = played_at - 15 * 86400 WHERE game_id = 1")
+        .execute(db.pool())
+        .await
+        .unwrap();
+    db.close().await;
+    let absent = table.says("has not moved in game #1", "ходов от игрока");
+    let claimable = fake.wait_for_message("the claim notice", |m| in_channel(m) && m.content.contains(absent)).await;
+    let claimable_dm = fake.wait_for_message("its DM", |m| by_dm(m) && m.content.contains(absent)).await;
+    for notice in [&claimable, &claimable_dm] {
+        assert!(notice.content.contains(" @everyone @here \\<@&"), "her name as written: {}", notice.content);
+        assert_pings(notice, &[BOB]);
+    }
+    assert_no_mass_pings(&fake);
     bot.stop().await;
 }

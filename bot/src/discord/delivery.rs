@@ -594,6 +594,12 @@ fn create(item: &Pending, part: char) -> serenity::CreateMessage {
     serenity::CreateMessage::new().nonce(serenity::Nonce::String(item.nonce(part))).enforce_nonce(true)
 }
 
+/// A DM to `to`: like a channel's post, it pings its reader alone, whatever its words quote (a
+/// mention of the other player, a name that reads `@everyone`).
+fn direct(item: &Pending, part: char, to: UserId) -> serenity::CreateMessage {
+    create(item, part).allowed_mentions(mentioning(&[to]))
+}
+
 fn message_id(message: &serenity::Message) -> i64 {
     message.id.get() as i64
 }
@@ -918,7 +924,7 @@ async fn deliver_channel_gone(
                 continue;
             }
             let lang = Lang::discord(data.host.user_locale(player).await?.as_deref());
-            let message = create(item, part).content(text::channel_gone(game, lang));
+            let message = direct(item, part, player).content(text::channel_gone(game, lang));
             match serenity::UserId::new(player.max(1) as u64).direct_message(http, message).await {
                 Ok(_) => {}
                 Err(error) if refused_for_good(&error) => {
@@ -943,7 +949,8 @@ async fn deliver_digest(http: &serenity::Http, data: &Data, item: &Pending, user
     let lang = Lang::discord(data.host.user_locale(user).await?.as_deref());
     let list = text::game_list(&awaiting.games, awaiting.total, now(), text::Whose::Reader, lang);
     let embed = serenity::CreateEmbed::new().title(text::digest_title(awaiting.total, lang)).description(list);
-    let sent = serenity::UserId::new(user.max(1) as u64).direct_message(http, create(item, 'g').embed(embed)).await?;
+    let sent =
+        serenity::UserId::new(user.max(1) as u64).direct_message(http, direct(item, 'g', user).embed(embed)).await?;
     data.host.delivered(item.id, Some(message_id(&sent)), now()).await?;
     Ok(())
 }
@@ -968,7 +975,7 @@ async fn deliver_paused_games(
     // The list fills the embed's description as far as it can hold; the intro goes above it.
     let list = text::game_list(&games, games.len(), now, text::Whose::Reader, lang);
     let embed = serenity::CreateEmbed::new().title(text::paused_games_title(games.len(), lang)).description(list);
-    let message = create(item, 'p').content(text::paused_games_intro(games.len(), since, lang)).embed(embed);
+    let message = direct(item, 'p', user).content(text::paused_games_intro(games.len(), since, lang)).embed(embed);
     let sent = serenity::UserId::new(user.max(1) as u64).direct_message(http, message).await?;
     data.host.delivered(item.id, Some(message_id(&sent)), now).await?;
     Ok(())
@@ -1045,7 +1052,7 @@ async fn post_with_dm(
         if let Some(Dm { to, part, content, what }) = dm {
             // No link: the channel is gone, and the player was told how the game goes on.
             let user = serenity::UserId::new(to.max(1) as u64);
-            match user.direct_message(http, create(item, part).content(content)).await {
+            match user.direct_message(http, direct(item, part, to).content(content)).await {
                 Ok(_) => {}
                 Err(error) if refused_for_good(&error) => {
                     tracing::info!(user = to, %error, "could not send {what} by DM");
@@ -1081,7 +1088,7 @@ async fn post_with_dm(
     }
     let user = serenity::UserId::new(to.max(1) as u64);
     let link = format!("https://discord.com/channels/{}/{}", view.place.guild, channel.get());
-    let dm = create(item, part).content(format!("{content}\n{link}"));
+    let dm = direct(item, part, to).content(format!("{content}\n{link}"));
     match user.direct_message(http, dm).await {
         Ok(_) => {}
         Err(error) if refused.is_some() && !refused_for_good(&error) => {
