@@ -26,6 +26,7 @@ in_english_and_russian!(
     a_new_board_found_by_its_nonce_after_a_takeback_at_its_ply_is_brought_up_to_date,
     a_daily_digest_comes_by_dm_once_even_when_discords_answer_is_lost,
     a_summary_of_a_game_that_does_not_exist_is_refused_privately,
+    a_summary_that_fails_after_its_public_thinking_answer_says_so_privately,
     a_takeback_request_that_lapsed_before_its_notice_is_not_announced,
     through_random_moves_boards_restarts_and_faults_every_game_ends_up_shown_right,
 );
@@ -491,6 +492,56 @@ async fn a_summary_of_a_game_that_does_not_exist_is_refused_privately(locale: &'
     let public: Vec<StoredMessage> =
         fake.messages_in(CHANNEL).into_iter().filter(|m| !m.is_ephemeral() || m.flags & LOADING != 0).collect();
     assert!(public.is_empty(), "nothing public: {public:#?}");
+    table.assert_no_english(NAMES);
+    bot.stop().await;
+}
+
+/// `/tafl summary` answers "thinking" for everyone while it draws. The database fails the
+/// summary's read after that (its rating changes are gone): the error is private, as every
+/// error is, and no public "thinking" is left. Discord makes the first follow-up after a
+/// deferral fill the deferred message, with that message's visibility, so the error cannot
+/// simply follow up.
+async fn a_summary_that_fails_after_its_public_thinking_answer_says_so_privately(locale: &'static str) {
+    let fake = FakeDiscord::start().await;
+    let dir = temp_dir("summary-fails-late");
+    let bot = TestBot::start(&fake, &dir);
+    fake.wait_until_ready().await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale };
+    start_game(&table).await;
+    let payload = table.command_payload(ALICE, "summary", &json!({ "game": 1 }), &[]);
+    // The deferral is held on its way, so that the database fails between it and the read.
+    let (id, token) = (payload["id"].as_str().unwrap(), payload["token"].as_str().unwrap());
+    let deferral = format!("/api/v10/interactions/{id}/{token}/callback");
+    let held = move |r: &Recorded| r.path == deferral && r.json.as_ref().is_some_and(|j| j["type"] == 5);
+    fake.fail_next(held, 1, Fault::Slow { millis: 1500 });
+    let asked = fake.push_interaction(payload);
+    fake.wait_for_slow_requests(1).await;
+    let db = tafl_bot::store::Db::open(&format!("sqlite://{}", dir.join("tafl.db").display())).await.unwrap();
+    sqlx::query("ALTER TABLE rating_changes RENAME TO rating_changes_gone").execute(db.pool()).await.unwrap();
+
+    let went_wrong = table.says("Something went wrong on our side", "У нас что-то сломалось");
+    let answered = |m: &StoredMessage| m.interaction == Some(asked.id) && !m.deleted && m.flags & LOADING == 0;
+    let answer = fake.wait_for_message("the error", answered).await;
+    assert!(answer.is_ephemeral(), "the error is private: {answer:#?}");
+    assert!(answer.content.starts_with(went_wrong), "{}", answer.content);
+    let public: Vec<StoredMessage> = fake
+        .all_messages()
+        .into_iter()
+        .filter(|m| m.interaction == Some(asked.id) && !m.deleted && !m.is_ephemeral())
+        .collect();
+    assert!(public.is_empty(), "nothing of it is left for everyone: {public:#?}");
+    sqlx::query("ALTER TABLE rating_changes_gone RENAME TO rating_changes").execute(db.pool()).await.unwrap();
+    db.close().await;
+
+    // Discord refuses the summary itself (as it refuses one over its limits): the same.
+    let asked = table.command(ALICE, "summary", &json!({ "game": 1 }), &[]);
+    let summary_edit = |r: &Recorded| r.method == "PATCH" && r.path.ends_with("/messages/@original");
+    fake.fail_next(summary_edit, 1, Fault::Refused { status: 400, code: 50_035 });
+    let answered = |m: &StoredMessage| m.interaction == Some(asked.id) && !m.deleted && m.flags & LOADING == 0;
+    let answer = fake.wait_for_message("the error", answered).await;
+    assert!(answer.is_ephemeral() && answer.content.starts_with(went_wrong), "{answer:#?}");
+    let thinking = fake.all_messages().into_iter().find(|m| m.interaction == Some(asked.id) && !m.is_ephemeral());
+    assert!(thinking.is_some_and(|m| m.deleted), "the public \"thinking\" is taken back");
     table.assert_no_english(NAMES);
     bot.stop().await;
 }

@@ -492,6 +492,22 @@ async fn answer_deferred(ctx: Context<'_>, reply: CreateReply) -> Result<(), Bot
     };
     let edit = reply.to_slash_initial_response_edit(serenity::EditInteractionResponse::new());
     with_retries(|| app.interaction.edit_response(ctx.http(), edit.clone())).await?;
+    // The "thinking" answer is the answer now: nothing of it is to be taken back.
+    ctx.set_invocation_data(()).await;
+    Ok(())
+}
+
+/// A command's answer deferred in public ("thinking" where everyone sees it) and not yet given.
+/// Discord makes the first follow-up after a deferral fill that message, with its visibility,
+/// whatever the follow-up's own flags: an error sent then would show to everyone
+/// ([`super::take_back_public_thinking`]).
+#[derive(Debug)]
+pub struct PublicThinking;
+
+/// Defers the command's answer in public, noting it ([`PublicThinking`]).
+async fn defer_publicly(ctx: Context<'_>) -> Result<(), BotError> {
+    ctx.defer().await?;
+    ctx.set_invocation_data(PublicThinking).await;
     Ok(())
 }
 
@@ -721,7 +737,7 @@ pub async fn summary(
     // Drawing the animation of a long game can take a while: answer "thinking" first.
     let public = may_show_here(ctx, &view);
     let lang = if public {
-        ctx.defer().await?;
+        defer_publicly(ctx).await?;
         public_lang(ctx).await
     } else {
         ctx.defer_ephemeral().await?;

@@ -738,10 +738,33 @@ fn on_error(error: poise::FrameworkError<'_, Data, BotError>) -> poise::BoxFutur
                 text::refusal(Refusal::Internal, lang)
             }
         };
+        if !take_back_public_thinking(ctx).await {
+            return;
+        }
         if let Err(error) = ctx.send(CreateReply::default().content(message).ephemeral(true)).await {
             tracing::warn!(%command, error = %causes::causes(&error), "could not send the error message");
         }
     })
+}
+
+/// Before an error is answered: deletes the public "thinking" answer of a command that deferred
+/// in public and failed before it answered ([`commands::PublicThinking`]), so that the error
+/// comes as a private follow-up of its own instead of filling that message for everyone.
+/// `false` when the message could not be deleted: the error would then show to everyone, and is
+/// left unsaid (logged); the "thinking" message ends as Discord ends an unanswered one.
+async fn take_back_public_thinking(ctx: Context<'_>) -> bool {
+    let poise::Context::Application(app) = ctx else { return true };
+    if ctx.invocation_data::<commands::PublicThinking>().await.is_none() {
+        return true;
+    }
+    match retry::with_retries(|| app.interaction.delete_response(ctx.http())).await {
+        Ok(()) => true,
+        Err(error) => {
+            let command = &ctx.command().qualified_name;
+            tracing::warn!(%command, error = %causes::causes(&error), "could not take back a public answer to say an error privately");
+            false
+        }
+    }
 }
 
 #[cfg(test)]
