@@ -65,6 +65,35 @@ proptest! {
     }
 }
 
+/// Durations as the bot writes them read back as a clock or a `/wait`, in every language: the
+/// console prints days in Russian as `дн.` (`1 дн. 12 ч`), and Russians abbreviate so.
+#[test]
+fn russian_durations_as_the_bot_writes_them_read_back() {
+    use tafl_bot::host::clock::parse_duration;
+    use tafl_bot::present::Lang;
+    use tafl_bot::present::text::compact_duration;
+    const DAY: i64 = 86_400;
+    let printed = compact_duration(DAY + 12 * 3600, Lang::console("ru"));
+    assert_eq!(printed, "1 дн. 12 ч");
+    assert_eq!(parse_duration(&printed), Some(DAY + 12 * 3600), "{printed}");
+    assert_eq!(parse_duration("3 дн."), Some(3 * DAY));
+    assert_eq!(parse_duration("3дн.12ч"), Some(3 * DAY + 12 * 3600));
+    assert_eq!("3 дн.".parse::<Clock>().ok().and_then(Clock::seconds_per_move), Some(3 * DAY));
+    assert_eq!("1 дн.+3 дн.".parse::<Clock>().ok().and_then(Clock::reserve_cap), Some(3 * DAY));
+    let mut seconds = 1;
+    while seconds < 400 * DAY {
+        for locale in ["en", "ru"] {
+            let printed = compact_duration(seconds, Lang::console(locale));
+            assert_eq!(parse_duration(&printed), Some(seconds), "{printed}");
+        }
+        seconds = seconds * 7 + 13;
+    }
+    // A dot anywhere but right after a unit word is still refused.
+    for text in ["3. дн", "3 .дн", "1.5h", "3 дн..", ".3д", "3 дн. ."] {
+        assert_eq!(parse_duration(text), None, "{text}");
+    }
+}
+
 /// A console session on a fresh database, with a game going, for the command-line fuzzing.
 fn session_with_a_game(runtime: &tokio::runtime::Runtime) -> Session {
     runtime.block_on(async {

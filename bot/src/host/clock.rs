@@ -209,8 +209,8 @@ fn unit_seconds(unit: &str) -> Option<i64> {
     })
 }
 
-/// A sum of `number unit` pairs in seconds (`1d12h`, `1 day 12 hours`, `2 дня`), `None` when
-/// anything else is written, a number has no unit, or the sum overflows.
+/// A sum of `number unit` pairs in seconds (`1d12h`, `1 day 12 hours`, `2 дня`, `1 дн. 12 ч`),
+/// `None` when anything else is written, a number has no unit, or the sum overflows.
 #[must_use]
 pub fn parse_duration(text: &str) -> Option<i64> {
     let text = text.to_lowercase();
@@ -243,6 +243,11 @@ pub fn parse_duration(text: &str) -> Option<i64> {
                 break;
             }
             unit.push(c);
+            chars.next();
+        }
+        // A dot may close a unit word, as Russians abbreviate days (`1 дн. 12 ч`, as the bot
+        // itself writes them); nowhere else.
+        if !unit.is_empty() && chars.peek() == Some(&'.') {
             chars.next();
         }
         total = total.checked_add(number.checked_mul(unit_seconds(&unit)?)?)?;
