@@ -591,12 +591,82 @@ support::both! {
         host.tick(NOW).await.unwrap();
         let g = timed_game(&host, "1h", NOW).await;
         // Another process, its clock 20 minutes behind, ticks; then this one ticks on time.
-        host.tick(NOW - 20 * MINUTE).await.unwrap();
+        let slow = Host::new(host.db().clone());
+        slow.tick(NOW - 20 * MINUTE).await.unwrap();
+        slow.tick(NOW - 19 * MINUTE).await.unwrap();
         let found = run(&host, NOW + MINUTE, NOW + 2 * HOUR, MINUTE).await;
         assert!(found.iter().all(|(_, d)| !matches!(d, Due::Grace { .. })), "no downtime was seen");
         assert_eq!(timeouts(&found), vec![(NOW + HOUR, g.id, Some(Ending { winner: None, reason: EndReason::Aborted }))]);
     }
 }
+
+support::both! {
+    /// After the machine's clock steps back (NTP correcting a clock that ran ahead, e.g. an RTC
+    /// kept in local time, +3 h in Moscow, at boot), the last tick recorded lies in the future:
+    /// an outage shorter than the step must still be seen as one. README: "After an outage
+    /// nobody loses on time because the bot was down".
+    async fn after_the_clock_steps_back_an_outage_still_gets_the_grace() {
+        let host = host().await; // 10 minutes make downtime, 1 hour of grace
+        // The clock ran three hours ahead at the bot's start; NTP steps it back.
+        host.tick(NOW + 3 * HOUR).await.unwrap();
+        let g = timed_game(&host, "1h", NOW).await;
+        move_at(&host, g.id, NOW + MINUTE).await;
+        move_at(&host, g.id, NOW + 2 * MINUTE).await; // alice's turn, out at NOW + 62 min
+        assert!(run(&host, NOW, NOW + 20 * MINUTE, MINUTE).await.is_empty());
+        // The bot is down from NOW + 20 min to NOW + 2 h: 100 minutes, alice's deadline inside.
+        let found = host.tick(NOW + 2 * HOUR).await.unwrap();
+        assert!(!found.iter().any(|d| matches!(d, Due::TimedOut(_))), "alice lost on time for the bot's outage: {found:?}");
+        assert_eq!(graces(&found), [(NOW + 3 * HOUR, vec![g.id])]);
+
+        // The step across a restart: the new process finds its predecessor's last tick, taken
+        // by the clock that ran ahead, in its future, and cannot tell how long the bot was away.
+        let before = support::host().await;
+        before.tick(NOW + 3 * HOUR).await.unwrap();
+        let g = timed_game(&before, "1h", NOW).await;
+        move_at(&before, g.id, NOW + MINUTE).await;
+        move_at(&before, g.id, NOW + 2 * MINUTE).await;
+        let after = Host::new(before.db().clone());
+        let found = after.tick(NOW + 2 * HOUR).await.unwrap();
+        assert_eq!(graces(&found), [(NOW + 3 * HOUR, vec![g.id])], "{found:?}");
+        // Once: ticking on, the clock is trusted again and the grace hour runs out.
+        let found = run(&after, NOW + 2 * HOUR + MINUTE, NOW + 3 * HOUR, MINUTE).await;
+        assert!(found.iter().all(|(_, d)| !matches!(d, Due::Grace { .. })), "{found:?}");
+        assert_eq!(timeouts(&found).len(), 1, "{found:?}");
+    }
+}
+
+support::both! {
+    /// Deadlines to the second, reserves never negative nor past their cap, clocks that jump
+    /// backwards between ticks, a move "before" its turn began.
+    async fn a_deadline_holds_to_its_second_and_clocks_that_jump_harm_nobody() {
+        let host = host().await;
+        host.tick(NOW).await.unwrap();
+        let g = timed_game(&host, "1h+30m", NOW).await;
+        move_at(&host, g.id, NOW + MINUTE).await;
+        let v = move_at(&host, g.id, NOW + 2 * MINUTE).await;
+        let deadline = v.deadline_at.unwrap();
+        assert_eq!(deadline, NOW + 2 * MINUTE + HOUR + 30 * MINUTE);
+        // A tick a second before: the last warning, no time-out.
+        let found = host.tick(deadline - 1).await.unwrap();
+        assert!(found.iter().all(|d| !matches!(d, Due::TimedOut(_))), "{found:?}");
+        // A move exactly at the deadline, before the tick: counts; reserve spent to zero.
+        let v = move_at(&host, g.id, deadline).await;
+        assert_eq!(v.attacker_reserve, 0);
+        assert!(!v.is_over());
+        // Clock jumps back two hours between ticks: nothing panics, nothing times out.
+        let back = deadline - 2 * HOUR;
+        let found = host.tick(back).await.unwrap();
+        assert!(found.is_empty(), "{found:?}");
+        // A move "before" its turn began (clock behind): saves the whole turn, capped.
+        let v = move_at(&host, g.id, back + MINUTE).await;
+        assert_eq!(v.defender_reserve, 30 * MINUTE);
+        // Forward jump past the downtime: grace, no time-out.
+        let found = host.tick(deadline + 5 * HOUR).await.unwrap();
+        assert!(found.iter().any(|d| matches!(d, Due::Grace { .. })), "{found:?}");
+        assert!(found.iter().all(|d| !matches!(d, Due::TimedOut(_))), "{found:?}");
+    }
+}
+
 
 support::both! {
     async fn a_timed_game_that_cannot_be_rebuilt_does_not_hold_up_the_others() {

@@ -114,6 +114,9 @@ pub struct Host {
     /// The scheduler's idea of downtime and the grace it then gives (see [`scheduler`]).
     downtime: i64,
     grace: i64,
+    /// This process's last tick (see [`scheduler::OwnTick`]), which vouches for the time since
+    /// when the recorded last tick lies in the clock's future.
+    own_tick: Arc<scheduler::OwnTick>,
     /// Locales last written and servers' languages last read (see [`locales::LanguageCache`]).
     languages: Arc<Mutex<locales::LanguageCache>>,
     /// How long a name or locale written here is trusted to be the database's (see
@@ -152,6 +155,7 @@ impl Host {
             starts: Arc::default(),
             downtime: scheduler::DOWNTIME,
             grace: scheduler::GRACE,
+            own_tick: Arc::default(),
             languages: Arc::default(),
             noted_ttl: locales::NOTED_TTL,
             bot_signal: Arc::default(),

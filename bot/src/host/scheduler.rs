@@ -48,6 +48,13 @@
 //! untimed game may be claimed is moved the same way, or, when the outage swallowed its
 //! warning, to [`CLAIM_WARNING`] after a warning given at once.
 //!
+//! **A clock that steps back.** A last tick recorded more than [`CLOCK_STEP`] in the clock's
+//! future says nothing of the time since: the process's own last tick, kept in memory, measures
+//! it instead, and when there is none (the process has just started) or it lies in the future too
+//! (this process's clock stepped back), the grace is given, since an outage may hide behind the
+//! step. A process whose own clock stepped back moves the ticks it recorded back to now; ticks
+//! recorded by another process whose clock runs ahead are never moved back.
+//!
 //! **Shards.** A process that serves shards ([`Host::with_shards`]) handles the due games of its
 //! own shards' servers only (games of no server, the console's, are shard 0's, as Discord sends
 //! DMs on shard 0; digests and challenge expiries are everyone's): a server's clicks reach only
@@ -75,6 +82,10 @@ use crate::store::{self, GameRow};
 pub const DOWNTIME: i64 = 10 * 60;
 /// After downtime, no deadline falls sooner than this after the first tick.
 pub const GRACE: i64 = 60 * 60;
+/// A last tick recorded later than the clock by more than this lies in the clock's future: the
+/// clock stepped back (NTP correcting a clock that ran ahead), or another process's runs ahead.
+/// A few tick intervals, so that the seconds by which processes' clocks differ never count.
+pub const CLOCK_STEP: i64 = 60;
 /// How often a digest comes.
 pub const DIGEST_INTERVAL: i64 = 24 * 60 * 60;
 /// The most games one digest lists: an embed holds about that many lines.
@@ -253,17 +264,26 @@ impl Host {
         retrying!({
             let mut tx = self.db.begin_write().await?;
             store::scheduler::lock(&mut tx).await?;
+            let own = self.own_tick.get();
             let last = store::scheduler::last_tick(&mut tx).await?;
-            let down = |last: Option<i64>| last.is_none_or(|last| now - last > self.downtime);
+            let bot = last_run(last, own, now, self.downtime);
+            // This process's own clock stepped back since its last tick: the ticks it recorded
+            // lie in the clock's future, and are moved back to now, so that the next outage is
+            // measured from a tick on the clock as it is. (A process that has just started
+            // cannot tell its predecessor's future ticks from those of another process whose
+            // clock runs ahead, which must not be moved back: see `last_run`.)
+            let stepped_back = own.is_some_and(|own| own > now.saturating_add(CLOCK_STEP));
+            let back_after = stepped_back.then_some(now.saturating_add(CLOCK_STEP));
             let mut late = Vec::new();
             match self.shards {
-                None if down(last) => late.push(ServedShards::ALL),
+                None if bot != LastRun::Recent => late.push(ServedShards::ALL),
                 None => {}
                 Some(served) => {
                     let known = store::scheduler::shard_ticks(&mut tx, served.count, served.first, served.last).await?;
                     let ticked: std::collections::HashMap<i64, i64> = known.iter().copied().collect();
                     for shard in served.first..=served.last {
-                        if !down(ticked.get(&i64::from(shard)).copied()) {
+                        if last_run(ticked.get(&i64::from(shard)).copied(), own, now, self.downtime) == LastRun::Recent
+                        {
                             continue;
                         }
                         // Runs of late shards as one range each: after an outage of the whole
@@ -275,6 +295,17 @@ impl Host {
                     }
                     store::scheduler::set_shard_ticks(&mut tx, served.count, served.first, served.last, &known, now)
                         .await?;
+                    if let Some(after) = back_after {
+                        store::scheduler::move_shard_ticks_back(
+                            &mut tx,
+                            served.count,
+                            served.first,
+                            served.last,
+                            after,
+                            now,
+                        )
+                        .await?;
+                    }
                 }
             }
             let mut games = Vec::new();
@@ -293,10 +324,23 @@ impl Host {
                 }
                 grace = Some(Due::Grace { until, games });
             }
-            // Never backwards: a process whose clock runs behind another's must not make the
-            // other see a gap, and give the grace again, at each of its ticks.
-            store::scheduler::set_last_tick(&mut tx, last.map_or(now, |last| last.max(now))).await?;
+            let recorded = match last {
+                Some(last) if back_after.is_some_and(|after| last > after) => {
+                    tracing::warn!(
+                        last_tick = last,
+                        now,
+                        "the clock stepped back since the scheduler's last tick: the time since is unknown, so the \
+                         grace after downtime is given, and the last tick is moved back to now"
+                    );
+                    now
+                }
+                // Never backwards otherwise: a process whose clock runs behind another's must
+                // not make the other see a gap, and give the grace again, at each of its ticks.
+                _ => last.map_or(now, |last| last.max(now)),
+            };
+            store::scheduler::set_last_tick(&mut tx, recorded).await?;
             tx.commit().await?;
+            self.own_tick.set(now);
             Ok(grace)
         })
     }
@@ -525,6 +569,57 @@ impl Host {
             absent: User { id: absent, name: absent_name.clone() },
             aborts: ply < PLIES_TO_COUNT,
         })))
+    }
+}
+
+/// This process's last tick, kept in memory: after the clock steps back, the last tick recorded
+/// lies in its future and says nothing of the time since; this process's own last tick still
+/// does, unless the step came after it too. A restarted process has none.
+#[derive(Debug, Default)]
+pub(super) struct OwnTick(std::sync::Mutex<Option<i64>>);
+
+impl OwnTick {
+    fn get(&self) -> Option<i64> {
+        *self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn set(&self, now: i64) {
+        *self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(now);
+    }
+}
+
+/// How long ago a scheduler last ran, as a tick at `now` sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum LastRun {
+    /// Within the downtime limit: no grace.
+    Recent,
+    /// Longer ago, or never: the grace after downtime.
+    Down,
+    /// Unknown: the last tick recorded lies in the clock's future, and this process cannot
+    /// vouch for the time since (it has just started, or its own clock stepped back since its
+    /// last tick). The grace is given, since an outage may hide behind a step of the clock.
+    Unknown,
+}
+
+/// How long ago the scheduler last ran, judged by the tick `recorded` (the bot's, or a shard's)
+/// and this process's own last tick `own`, for a tick at `now` with the downtime limit
+/// `downtime`. A record more than [`CLOCK_STEP`] ahead of the clock says nothing of the time
+/// since (judged by it, an outage shorter than a step of the clock back went unseen, and the
+/// player whose deadline fell in it lost on time): this process's own last tick does, when it
+/// is not ahead too. A record a little ahead is another process's, whose clock runs a little
+/// ahead, and counts as it is.
+///
+/// Records are never moved back but by the process whose own clock stepped back (see
+/// `tick_begins`): a process whose clock runs behind another's must not make the other see a
+/// gap, and give the grace again, at each of its ticks.
+fn last_run(recorded: Option<i64>, own: Option<i64>, now: i64, downtime: i64) -> LastRun {
+    let judged = |last: i64| if now.saturating_sub(last) > downtime { LastRun::Down } else { LastRun::Recent };
+    let trusted = |at: &i64| *at <= now.saturating_add(CLOCK_STEP);
+    match recorded {
+        // Nobody knows how long the games waited (a new database, or a shard new to its count).
+        None => LastRun::Down,
+        Some(last) if trusted(&last) => judged(last),
+        Some(_) => own.filter(trusted).map_or(LastRun::Unknown, judged),
     }
 }
 

@@ -114,6 +114,31 @@ pub async fn set_shard_ticks(
     Ok(())
 }
 
+/// Moves the ticks of the shards `first..=last` of `count` recorded later than `after` back to
+/// `now`: the clock stepped back, and the time since they were recorded is unknown (see
+/// `host::scheduler`).
+pub async fn move_shard_ticks_back(
+    conn: &mut AnyConnection,
+    count: u32,
+    first: u32,
+    last: u32,
+    after: i64,
+    now: i64,
+) -> Result<u64, sqlx::Error> {
+    let moved = sqlx::query(
+        "UPDATE shard_ticks SET last_tick_at = $1 \
+         WHERE shard_count = $2 AND shard BETWEEN $3 AND $4 AND last_tick_at > $5",
+    )
+    .bind(now)
+    .bind(i64::from(count))
+    .bind(i64::from(first))
+    .bind(i64::from(last))
+    .bind(after)
+    .execute(conn)
+    .await?;
+    Ok(moved.rows_affected())
+}
+
 /// Whether the database holds anything of Discord's: a game or challenge in a server, or a
 /// server's row. The console, which plays in a database of its own, refuses such a one.
 pub async fn holds_discord(conn: &mut AnyConnection) -> Result<bool, sqlx::Error> {
