@@ -1438,9 +1438,10 @@ support::both! {
         let back = since + CLAIM_AFTER + 3 * DAY;
         let found = run(&host, back, back, 1).await;
         assert!(claimables(&found).is_empty() && reminders(&found).is_empty(), "not at once, no second warning");
+        assert!(run(&host, back + 10 * MINUTE, back + 50 * MINUTE, 10 * MINUTE).await.is_empty());
         let early = host.claim(game.id, bob().id, back + HOUR - 1).await.unwrap_err();
         assert!(matches!(early, HostError::ClaimTooSoon { claimable_at, .. } if claimable_at == back + HOUR), "{early:?}");
-        let found = run(&host, back + 10 * MINUTE, back + 2 * HOUR, 10 * MINUTE).await;
+        let found = run(&host, back + HOUR, back + 2 * HOUR, 10 * MINUTE).await;
         let expected = Claimable { game: game.id, claimant: bob(), absent: alice(), aborts: false };
         assert_eq!(claimables(&found), [(back + HOUR, expected)], "{found:?}");
         let claimed = host.claim(game.id, bob().id, back + HOUR).await.unwrap();
@@ -1484,6 +1485,98 @@ async fn after_downtime_the_person_is_warned_before_the_bot_claims_an_untimed_ga
     assert_eq!(reminders(&found), [(back, ReminderKind::ClaimWarning, alice().id)], "{found:?}");
     let claimed_at = found.iter().find_map(|(at, due)| matches!(due, Due::Claimed(_)).then_some(*at));
     assert_eq!(claimed_at, Some(back + CLAIM_WARNING), "{found:?}");
+}
+
+support::both! {
+    /// README: "After downtime, a claim that became possible during the outage or within the
+    /// hour waits for the same grace as a deadline; when the outage also swallowed the player's
+    /// warning, they are warned when the bot is back, and the claim waits the warning's two
+    /// days." A claim that reaches the host before the scheduler's first tick after the outage
+    /// (the moments between READY and that tick, a shard of the process away, or a claim by the
+    /// game's number from another process's shard while the game's is down) waits as one after it.
+    async fn a_claim_right_after_an_outage_waits_for_the_grace_as_the_scheduler_would() {
+        // Ticks half a day apart count as running; a gap of more than a day is downtime.
+        let host = host().await.with_grace(DAY, HOUR);
+        let one = timed_game(&host, "none", NOW).await;
+        let two = timed_game(&host, "none", NOW).await;
+        for g in [one.id, two.id] {
+            move_at(&host, g, NOW + MINUTE).await; // alice
+            move_at(&host, g, NOW + 2 * MINUTE).await; // bob
+            move_at(&host, g, NOW + 3 * MINUTE).await; // alice: bob to move
+        }
+        let found = run(&host, NOW, NOW + 11 * DAY, 12 * HOUR).await;
+        assert!(found.is_empty(), "nothing due before bob's warning (day 12): {found:?}");
+        // The bot is down from day 11 to day 20: bob's warning (day 12) and the claim moment
+        // (day 14) both fall in the outage.
+        let back = NOW + 20 * DAY;
+        // Game one: alice's claim reaches the host a second before the first tick after the
+        // restart. Game two, the same in every way: the tick comes first.
+        let early = host.claim(one.id, alice().id, back).await;
+        let Err(HostError::ClaimAfterOutage { claimable_at, .. }) = early else {
+            panic!("claimed before the downtime grace, bob never warned: {:?}", early.map(|f| f.game.ending));
+        };
+        assert_eq!(claimable_at, back + CLAIM_WARNING, "bob is warned now, and has the warning's two days");
+        let found = host.tick(back + 1).await.unwrap();
+        let warned: Vec<GameId> = found
+            .iter()
+            .filter_map(|d| match d {
+                Due::Reminder(r) if r.kind == ReminderKind::ClaimWarning && r.player == bob() => Some(r.game),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(warned, [one.id, two.id], "bob warned of both: {found:?}");
+        assert!(
+            matches!(host.claim(two.id, alice().id, back + 1).await, Err(HostError::ClaimTooSoon { .. })),
+            "after the tick the claim waits two days"
+        );
+        // Both may be claimed once the warning's two days are over, not before.
+        let opens = back + 1 + CLAIM_WARNING;
+        run(&host, back + 1, opens - HOUR, HOUR).await;
+        for g in [one.id, two.id] {
+            assert!(matches!(host.claim(g, alice().id, opens - 1).await, Err(HostError::ClaimTooSoon { .. })));
+        }
+        host.tick(opens).await.unwrap();
+        for g in [one.id, two.id] {
+            let claimed = host.claim(g, alice().id, opens).await.unwrap();
+            assert_eq!(claimed.game.ending.map(|e| e.reason), Some(EndReason::Abandoned));
+        }
+    }
+}
+
+support::both! {
+    /// A claim by a game's number from another process (a DM, another server) while the process
+    /// of the game's shard is down: its players cannot move, so the claim waits for that shard's
+    /// scheduler to come back and warn them. Within the downtime limit, a claim goes through.
+    async fn a_claim_while_the_games_shard_is_down_waits_for_its_return() {
+        let (first, second) = support::two_dbs().await;
+        let (zero, one) = (Host::new(first).with_shards(0, 0, 2), Host::new(second).with_shards(1, 1, 2));
+        let on_one = 1_i64 << 22;
+        let mut req = request(&alice(), Some(&bob()), "copenhagen", SideChoice::Attackers);
+        req.place = Place { guild: on_one, ..PLACE };
+        let c = zero.challenge(&req, NOW).await.unwrap();
+        let game = zero.accept(c.id, &bob(), NOW).await.unwrap().game;
+        move_at(&zero, game.id, NOW + MINUTE).await; // alice
+        move_at(&zero, game.id, NOW + 2 * MINUTE).await; // bob: alice to move
+        let since = NOW + 2 * MINUTE;
+        // Shard 1's process ticks through the warning, then goes down for good.
+        let found = run(&one, NOW, since + CLAIM_AFTER - DAY, HOUR).await;
+        assert_eq!(reminders(&found).len(), 1, "alice warned: {found:?}");
+        // Shard 0's process ticks on; bob claims from there two days after the claim moment.
+        let later = since + CLAIM_AFTER + 2 * DAY;
+        run(&zero, NOW, later, HOUR).await;
+        let refused = zero.claim(game.id, bob().id, later).await;
+        let Err(HostError::ClaimAfterOutage { claimable_at, .. }) = refused else {
+            panic!("claimed while alice's server was out of the bot's reach: {refused:?}");
+        };
+        assert_eq!(claimable_at, later + HOUR, "the grace of a deadline: she was warned before");
+        // Shard 1 is back: its first tick gives the grace, and then the claim goes through.
+        let back = later + HOUR;
+        one.tick(back).await.unwrap();
+        assert!(matches!(zero.claim(game.id, bob().id, back).await, Err(HostError::ClaimTooSoon { .. })));
+        run(&one, back, back + HOUR, 10 * MINUTE).await;
+        let claimed = zero.claim(game.id, bob().id, back + HOUR).await.unwrap();
+        assert_eq!(claimed.game.ending.map(|e| e.reason), Some(EndReason::Abandoned));
+    }
 }
 
 support::both! {

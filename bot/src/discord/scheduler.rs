@@ -11,7 +11,8 @@ use super::Data;
 use super::play::now;
 
 /// Ticks every `interval` until the task is aborted, while every shard of the process is
-/// connected and listed since it connected ([`ReadyShards`]). A failed tick (the database busy
+/// connected and listed since it connected ([`ReadyShards`]), and at once when they all become
+/// so (at start-up, or back from an outage). A failed tick (the database busy
 /// or gone) is logged and tried again at the next one; nothing is lost, since due items stay due
 /// until a tick commits. What a tick finds is recorded in the outbox in the tick's own
 /// transaction (reminders, time-outs, expired cards, digests, boards after downtime) and
@@ -40,10 +41,15 @@ pub async fn run(data: Data, interval: Duration, gateway: super::health::Gateway
         for &(shard, _) in &away {
             data.ready.forget(shard, &seen);
         }
-        if !due {
+        let ready = away.is_empty() && data.ready.all_listed();
+        // A tick at once when the shards become ready (at start-up, or back from an outage),
+        // rather than at the next interval: the grace after downtime is given, and the warnings
+        // an outage swallowed recorded, before players wait up to an interval for them. (A claim
+        // that comes first waits for the grace all the same, see `Host::claim`.)
+        let back = ready && !was_ready;
+        if !due && !back {
             continue;
         }
-        let ready = away.is_empty() && data.ready.all_listed();
         if ready != was_ready {
             if ready {
                 tracing::info!("every shard is connected and listed; the scheduler ticks");

@@ -85,6 +85,13 @@ pub enum HostError {
     /// claim will abort the game (fewer than two plies), not win it.
     #[error("claim too soon in game {id}: {} to move since {since}, claimable at {claimable_at}", .player.name)]
     ClaimTooSoon { id: i64, player: User, since: i64, claimable_at: i64, aborts: bool },
+    /// A claim that reached the host while the scheduler of the game's server was behind (the
+    /// bot, or the process of the game's shard, was down for longer than the downtime limit):
+    /// `player`, to move, could not move meanwhile, so the claim waits for the grace after
+    /// downtime, and for a warning given now when the outage swallowed theirs. It may be made
+    /// from `claimable_at` (unix seconds); `aborts` as for [`HostError::ClaimTooSoon`].
+    #[error("claim in game {id} after the bot was away: {} to move, claimable at {claimable_at}", .player.name)]
+    ClaimAfterOutage { id: i64, player: User, claimable_at: i64, aborts: bool },
     /// A claim while the bot is to move: it moves by itself, and its delay wins nobody a game.
     #[error("claim of the bot's turn in game {id}")]
     ClaimFromBot { id: i64 },

@@ -701,16 +701,39 @@ impl Host {
             // scheduler and the game lists measure it.
             let since = row.turn_started_at.unwrap_or(row.updated_at);
             let claimable_at = since.saturating_add(types::CLAIM_AFTER);
+            let name = if to_move == Side::Attackers { &row.attacker_name } else { &row.defender_name };
+            let player = User { id: absent, name: name.clone() };
+            let aborts = loaded.game.ply() < types::PLIES_TO_COUNT;
+            if let Some(claimable_at) = self.claim_after_grace(&mut tx, row, now).await? {
+                // Rolled back: the scheduler gives the grace (and the warning) at its first tick.
+                return Err(HostError::ClaimAfterOutage { id: game_id, player, claimable_at, aborts });
+            }
             if now < claimable_at {
-                let name = if to_move == Side::Attackers { &row.attacker_name } else { &row.defender_name };
-                let player = User { id: absent, name: name.clone() };
-                let aborts = loaded.game.ply() < types::PLIES_TO_COUNT;
                 return Err(HostError::ClaimTooSoon { id: game_id, player, since, claimable_at, aborts });
             }
             let finished = scheduler::end_for_absence(&mut tx, loaded, scheduler::Absence::Abandoned, now).await?;
             tx.commit().await?;
             Ok(finished)
         })
+    }
+
+    /// When the untimed game of `row` may be claimed once the scheduler has given the grace
+    /// after downtime, if that is later than now: the scheduler judging its clocks has not run
+    /// since an outage (see [`Host::claims_wait_for_grace`]), and its first tick would move the
+    /// claim (README: "After downtime, a claim that became possible during the outage or within
+    /// the hour waits for the same grace as a deadline"). Worked out by that tick's own update,
+    /// in the claim's transaction, which the caller rolls back.
+    async fn claim_after_grace(&self, conn: &mut Conn, row: &GameRow, now: i64) -> Result<Option<i64>, HostError> {
+        if !self.claims_wait_for_grace(conn, row.guild_id, now).await? {
+            return Ok(None);
+        }
+        let until = now.saturating_add(self.grace);
+        let claims = (types::CLAIM_AFTER, scheduler::CLAIM_WARNING);
+        store::games::extend_claims(conn, (now, until), claims, store::outbox::ServedShards::ALL, Some(row.id)).await?;
+        let moved = store::games::find(conn, row.id).await?.and_then(|moved| moved.turn_started_at);
+        Ok(moved
+            .filter(|&moved| Some(moved) != row.turn_started_at)
+            .map(|moved| moved.saturating_add(types::CLAIM_AFTER)))
     }
 
     /// Ends a game for a reason decided outside the board: time (the side to move loses) or an

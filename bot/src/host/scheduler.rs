@@ -46,7 +46,9 @@
 //! outage or would pass within [`GRACE`] is moved to one hour from now and stored, so nobody loses
 //! on time for the bot's outage, and the new deadline is the one players see. The moment an
 //! untimed game may be claimed is moved the same way, or, when the outage swallowed its
-//! warning, to [`CLAIM_WARNING`] after a warning given at once.
+//! warning, to [`CLAIM_WARNING`] after a warning given at once. A claim that comes before that
+//! tick (between a restart and the first tick, or while the process of the game's shard is down)
+//! waits as if it had come after (see `Host::claim`).
 //!
 //! **A clock that steps back.** A last tick recorded more than [`CLOCK_STEP`] in the clock's
 //! future says nothing of the time since: the process's own last tick, kept in memory, measures
@@ -312,7 +314,7 @@ impl Host {
             let until = now.saturating_add(self.grace);
             for shards in late {
                 // Untimed games left unplayed get the same grace before they may be claimed.
-                store::games::extend_claims(&mut tx, (now, until), (CLAIM_AFTER, CLAIM_WARNING), shards).await?;
+                store::games::extend_claims(&mut tx, (now, until), (CLAIM_AFTER, CLAIM_WARNING), shards, None).await?;
                 games.extend(store::games::extend_deadlines(&mut tx, until, now, shards).await?);
             }
             let mut grace = None;
@@ -343,6 +345,41 @@ impl Host {
             self.own_tick.set(now);
             Ok(grace)
         })
+    }
+
+    /// Whether a claim at `now` of a game in `guild` must wait for the grace after downtime
+    /// first: the scheduler that judges the game's clocks (the bot's, or with shards that of
+    /// the game's shard, which may be another process's) last ran longer ago than the downtime
+    /// limit, so its first tick after the outage, which gives the grace, is still to come (the
+    /// moments between a restart and that tick, a shard of this process away, or the game's
+    /// shard's process down).
+    pub(super) async fn claims_wait_for_grace(
+        &self,
+        conn: &mut super::Conn,
+        guild: i64,
+        now: i64,
+    ) -> Result<bool, HostError> {
+        let (last, ours) = match self.shards {
+            None => (store::scheduler::last_tick(conn).await?, true),
+            Some(served) => {
+                // Discord puts a server on shard `(id >> 22) % count`; games of no server are
+                // shard 0's.
+                let shard = u32::try_from((guild >> 22).rem_euclid(i64::from(served.count.max(1)))).unwrap_or(0);
+                let ticks = store::scheduler::shard_ticks(conn, served.count, shard, shard).await?;
+                (ticks.first().map(|&(_, at)| at), (served.first..=served.last).contains(&shard))
+            }
+        };
+        // A scheduler that never ticked has no outage to measure, nor has it warned anyone yet:
+        // a new database, whose untimed turns began after it, or one from before clocks, whose
+        // waits began at the upgrade (migration 0016), cannot have a claim due before it ticks.
+        let Some(last) = last else { return Ok(false) };
+        if !ours && last > now.saturating_add(CLOCK_STEP) {
+            // Another process's shard, ticked in this clock's future: that process runs, with a
+            // clock ahead of this one's.
+            return Ok(false);
+        }
+        let own = self.own_tick.get().filter(|_| ours);
+        Ok(last_run(Some(last), own, now, self.downtime) != LastRun::Recent)
     }
 
     /// Up to `limit` due games, taken `FOR UPDATE SKIP LOCKED` (see [`store::games::due`]) and

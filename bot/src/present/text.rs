@@ -333,6 +333,13 @@ pub fn host_error(error: &HostError, lang: Lang) -> String {
             since = markup::timestamp(lang, *since),
             when = markup::timestamp(lang, *claimable_at)
         ),
+        HostError::ClaimAfterOutage { id, player, claimable_at, aborts } => tr!(
+            lang,
+            if *aborts { "error-claim-after-outage-aborts" } else { "error-claim-after-outage" },
+            id = *id,
+            player = player_name(lang, player),
+            when = markup::timestamp(lang, *claimable_at)
+        ),
         HostError::OwnOffer { id, kind } => {
             let (message, command) = match kind {
                 OfferKind::Draw => ("error-own-draw-offer", "draw"),

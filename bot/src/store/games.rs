@@ -526,11 +526,15 @@ pub async fn extend_deadlines(
 /// Judged by the claim's own moment, not by `next_due_at`: a game is also due at once when its
 /// server took the bot back ([`resume_guild`]), a moment that says nothing of its claim, and a
 /// turn begun an hour ago must not become claimable an hour later.
+///
+/// With `only`, that game alone (if on `shards`): a claim that comes before the scheduler's
+/// first tick after downtime sees what the grace makes of its game.
 pub async fn extend_claims(
     conn: &mut AnyConnection,
     (now, until): (i64, i64),
     (claim_after, warning): (i64, i64),
     shards: ServedShards,
+    only: Option<i64>,
 ) -> Result<u64, sqlx::Error> {
     let (count, first, last, _) = ServedShards::bound(Some((shards, 0)));
     let mut moved = 0;
@@ -543,7 +547,7 @@ pub async fn extend_claims(
             "UPDATE games SET turn_started_at = $1, next_due_at = $2 \
              WHERE status = 'ongoing' AND clock_seconds IS NULL AND next_due_at IS NOT NULL \
              AND turn_started_at < $3 AND reminders_sent = $4 \
-             AND (guild_id >> 22) % $5 BETWEEN $6 AND $7 \
+             AND (guild_id >> 22) % $5 BETWEEN $6 AND $7 AND ($8 = 0 OR id = $9) \
              AND guild_id NOT IN (SELECT id FROM servers WHERE left_at IS NOT NULL)",
         )
         .bind(start)
@@ -553,6 +557,8 @@ pub async fn extend_claims(
         .bind(count)
         .bind(first)
         .bind(last)
+        .bind(i64::from(only.is_some()))
+        .bind(only.unwrap_or(0))
         .execute(&mut *conn)
         .await?;
         moved += done.rows_affected();
