@@ -948,3 +948,26 @@ fn a_database_url_with_an_empty_scheme_is_refused_in_a_readable_sentence() {
         assert_eq!(stderr, expected);
     }
 }
+
+/// A new console session on a new database: a game is made and accepted, and `/wait 2h` is
+/// typed a couple of seconds later. The database never ticked, but nothing was missed: the
+/// first tick reports no downtime, and the one-hour game's deadline stays where it was.
+#[tokio::test]
+async fn the_first_wait_of_a_new_console_session_reports_no_downtime() {
+    use tafl_bot::host::Host;
+    use tafl_bot::local::Session;
+    use tafl_bot::store::Db;
+    let path = temp_path("first-wait");
+    let host = Host::new(Db::open_file(&path).await.unwrap());
+    let mut session = Session::new(host.clone(), None);
+    for line in ["/challenge @bob brandubh side:attackers clock:1h", "as @bob /accept"] {
+        let reply = session.execute(line).await;
+        assert!(!reply.failed, "{}", reply.text);
+    }
+    let deadline = host.show(1).await.unwrap().deadline_at;
+    // Seconds of typing: a grace would move the deadline by them.
+    tokio::time::sleep(std::time::Duration::from_millis(2100)).await;
+    let reply = session.execute("/wait 30m").await;
+    assert!(!reply.text.contains("scheduler was not running"), "{}", reply.text);
+    assert_eq!(host.show(1).await.unwrap().deadline_at, deadline, "{}", reply.text);
+}

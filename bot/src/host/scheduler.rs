@@ -239,6 +239,28 @@ impl Host {
         Ok(tick.max(change))
     }
 
+    /// For the console, whose scheduler runs only in `/wait` and `/tick`: a database that never
+    /// ticked takes its latest change (a game made, accepted or played) as its last tick, since
+    /// the console was running then. A session's first wait on a new database then sees no
+    /// downtime that never was (only the seconds of typing, which the grace turned into moved
+    /// deadlines), while one opened long after its last game still sees the time it was closed.
+    /// The Discord bot does not do this: its scheduler ticks from the start, so a database it
+    /// finds without a last tick is one whose games nobody knows how long waited (an upgrade
+    /// from a version before clocks, or a scheduler that could not tick), and gets the grace.
+    pub async fn first_tick_at_latest_change(&self) -> Result<(), HostError> {
+        retrying!({
+            let mut tx = self.db.begin_write().await?;
+            store::scheduler::lock(&mut tx).await?;
+            if store::scheduler::last_tick(&mut tx).await?.is_none()
+                && let Some(change) = store::games::latest_change(&mut tx).await?
+            {
+                store::scheduler::set_last_tick(&mut tx, change).await?;
+            }
+            tx.commit().await?;
+            Ok(())
+        })
+    }
+
     /// Finds and marks done everything due at `now` (see the module docs): first the downtime
     /// check, then the due games, expired challenges, digests and paused-games notices in small
     /// batches, each its own transaction that marks its items done before it commits.

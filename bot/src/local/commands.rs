@@ -815,6 +815,7 @@ impl Session {
 
     async fn tick(&mut self) -> Result<String, String> {
         let now = self.now();
+        self.host.first_tick_at_latest_change().await.map_err(self.refusal())?;
         let found = self.host.tick(now).await.map_err(self.refusal())?;
         if found.is_empty() {
             return Ok(tr!(self.lang, "console-nothing-due"));
@@ -833,8 +834,10 @@ impl Session {
         let start = self.now();
         let end = start + seconds;
         // The first tick, at the start, is an ordinary one: it may find the downtime since the
-        // session's last tick, as the bot's would after an outage. Then the bot runs throughout
-        // the wait: no downtime between its ticks, however far apart.
+        // session's last tick, as the bot's would after an outage (on a database that never
+        // ticked, since its latest change). Then the bot runs throughout the wait: no downtime
+        // between its ticks, however far apart.
+        self.host.first_tick_at_latest_change().await.map_err(self.refusal())?;
         let throughout = self.host.clone().without_downtime();
         let mut host = &self.host;
         let mut at = start;
