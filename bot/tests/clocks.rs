@@ -667,6 +667,54 @@ support::both! {
     }
 }
 
+support::both! {
+    /// A reminder held up in the outbox (Discord failing while the gateway is up, or the bot
+    /// down) is delivered as it stands then: a halfway reminder is dropped once the turn's last
+    /// warning was recorded (two pings at once, one saying half the time is left), every reminder
+    /// once its game moved on or ended or its moment passed, and the moment it names is the one
+    /// the grace after downtime left, for a claim warning as for a deadline.
+    async fn a_reminder_held_up_is_delivered_as_it_stands_or_not_at_all() {
+        let host = host().await;
+        host.tick(NOW).await.unwrap();
+        let g = hour_game_in(&host, PLACE.guild, NOW).await; // alice's turn, out at NOW + 62 min
+        let deadline = NOW + 62 * MINUTE;
+        let stands = |kind, ply, at| host.reminder_stands(g.id, kind, ply, at);
+        let found = run(&host, NOW + MINUTE, NOW + 40 * MINUTE, MINUTE).await;
+        assert_eq!(reminders(&found).len(), 1, "{found:?}");
+        assert_eq!(stands(ReminderKind::Halfway, 2, NOW + 40 * MINUTE).await.unwrap(), Some(deadline), "still true");
+        assert_eq!(stands(ReminderKind::Halfway, 1, NOW + 40 * MINUTE).await.unwrap(), None, "another turn's");
+        let found = run(&host, NOW + 41 * MINUTE, NOW + 60 * MINUTE, MINUTE).await;
+        assert_eq!(reminders(&found), [(NOW + 56 * MINUTE, ReminderKind::LastWarning, alice().id)]);
+        assert_eq!(stands(ReminderKind::Halfway, 2, NOW + 60 * MINUTE).await.unwrap(), None, "superseded");
+        assert_eq!(stands(ReminderKind::LastWarning, 2, NOW + 60 * MINUTE).await.unwrap(), Some(deadline));
+        assert_eq!(stands(ReminderKind::LastWarning, 2, deadline).await.unwrap(), None, "the moment passed");
+        // The bot is down across the deadline: the grace moves it, and the warning names that.
+        let back = NOW + 3 * HOUR;
+        host.tick(back).await.unwrap();
+        assert_eq!(stands(ReminderKind::LastWarning, 2, back).await.unwrap(), Some(back + HOUR));
+        host.resign(g.id, alice().id, None, back + 1).await.unwrap();
+        assert_eq!(stands(ReminderKind::LastWarning, 2, back + 1).await.unwrap(), None, "the game is over");
+
+        // A claim warning held up across an outage names the moment the grace left.
+        let host = support::host().await.with_grace(DAY, HOUR);
+        let game = timed_game(&host, "none", NOW).await;
+        move_at(&host, game.id, NOW + MINUTE).await;
+        let since = NOW + 2 * MINUTE;
+        move_at(&host, game.id, since).await; // alice's untimed turn
+        let warned_at = since + CLAIM_AFTER - CLAIM_WARNING;
+        let found = run(&host, NOW, warned_at + 12 * HOUR, 12 * HOUR).await;
+        let recorded = found.iter().find_map(|(_, due)| match due {
+            Due::Reminder(r) if r.kind == ReminderKind::ClaimWarning => Some(r.deadline_at),
+            _ => None,
+        });
+        assert_eq!(recorded, Some(since + CLAIM_AFTER), "{found:?}");
+        let back = since + CLAIM_AFTER + DAY;
+        host.tick(back).await.unwrap();
+        let stood = host.reminder_stands(game.id, ReminderKind::ClaimWarning, 2, back).await.unwrap();
+        assert_eq!(stood, Some(back + HOUR), "the claim's moment after the grace");
+        assert_eq!(host.reminder_stands(game.id, ReminderKind::ClaimWarning, 2, back + HOUR).await.unwrap(), None);
+    }
+}
 
 support::both! {
     async fn a_timed_game_that_cannot_be_rebuilt_does_not_hold_up_the_others() {

@@ -1441,6 +1441,50 @@ async fn a_reminder_held_up_names_the_deadline_as_it_stands_when_posted() {
     bot.stop().await;
 }
 
+/// A halfway reminder held up (Discord failing while the gateway is up) until the turn's last
+/// warning came due is dropped: one ping, the last warning, not two at once with one saying half
+/// the time is left.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_halfway_reminder_held_up_until_the_last_warning_is_not_posted() {
+    use sqlx::Connection;
+    let (fake, bot, dir) = served("reminder-superseded").await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale: tafl_e2e::harness::LOCALES[0] };
+    rated_timed_game(&table).await;
+
+    let halfway = table.says("half your time is gone", "половина времени прошла");
+    let reminder_post = move |r: &tafl_e2e::fake_discord::Recorded| {
+        r.method == "POST"
+            && r.path.ends_with(&format!("/channels/{CHANNEL}/messages"))
+            && r.json.as_ref().and_then(|j| j["content"].as_str()).is_some_and(|c| c.contains(halfway))
+    };
+    fake.fail_next(reminder_post, usize::MAX, Fault::ServerError(500));
+    let_time_pass(&dir, 1, 13 * 3600, 11 * 3600).await;
+    fake.wait_for("a failed reminder", move |r| reminder_post(r) && r.status == 500).await;
+
+    // Meanwhile the turn goes on to its last warning (a tenth of its 24 hours is left), which
+    // waits in the same lane behind the halfway one.
+    let last = table.says("last warning", "последнее предупреждение");
+    let_time_pass(&dir, 1, 22 * 3600, 2 * 3600).await;
+    let mut conn = database(&dir).await;
+    let recorded = || sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM outbox WHERE kind = 'reminder'");
+    for _ in 0..200 {
+        if recorded().fetch_one(&mut conn).await.unwrap() == 2 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert_eq!(recorded().fetch_one(&mut conn).await.unwrap(), 2, "the last warning is recorded");
+    sqlx::query("UPDATE outbox SET not_before_ms = 0 WHERE state = 'pending'").execute(&mut conn).await.unwrap();
+    fake.clear_faults();
+    let warning = fake.wait_for_message("the last warning", |m| m.content.contains(last)).await;
+    assert!(warning.content.starts_with(&format!("<@{}>", ALICE.id)), "{}", warning.content);
+    let halfways: Vec<String> =
+        fake.all_messages().iter().filter(|m| m.content.contains(halfway)).map(|m| m.content.clone()).collect();
+    assert!(halfways.is_empty(), "the halfway reminder came with the last warning: {halfways:?}");
+    conn.close().await.unwrap();
+    bot.stop().await;
+}
+
 /// A server removes the bot during a short restart (no grace) in which a player's deadline
 /// passes: the restarted bot's first tick must wait for `READY`, which marks the server left
 /// and pauses the game, dating the removal from the tick before the restart. A tick first

@@ -787,14 +787,15 @@ async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(),
             data.host.delivered(item.id, Some(message_id(&sent)), now()).await?;
             Ok(())
         }
-        Show::Reminder { game, reminder, ply, deadline_at, dm } => {
+        Show::Reminder { game, reminder, ply, dm, .. } => {
             let view = data.host.show(*game).await?;
-            // The deadline as it stands: the downtime grace may have moved it since the reminder
+            // The moment as it stands: the downtime grace may have moved it since the reminder
             // was recorded (a reminder held up by the downtime would name the old one, passed).
-            let deadline_at = view.deadline_at.unwrap_or(*deadline_at);
-            let Some(player) =
-                view.player_to_move().filter(|_| view.ply == *ply && !view.is_over() && deadline_at > now())
-            else {
+            // One that no longer applies is dropped, among them a halfway reminder held up until
+            // the turn's last warning was recorded: two pings at once, one saying half the time
+            // is left.
+            let standing = data.host.reminder_stands(*game, *reminder, *ply, now()).await?;
+            let Some((player, deadline_at)) = view.player_to_move().zip(standing) else {
                 return obsolete(http, data, item, *game, game_channel(&view), 'r').await;
             };
             let lang = server_lang(data, view.place.guild).await;

@@ -261,6 +261,33 @@ impl Host {
         })
     }
 
+    /// The moment reminder `kind`, recorded for `game` at `ply`, names as it stands at `now`
+    /// (when the player's time runs out, or for a claim warning when the game may be claimed:
+    /// the grace after downtime may have moved either since it was recorded), or `None` when it
+    /// no longer applies: the game moved on or ended, a later reminder of the same turn was
+    /// recorded (a halfway reminder held up until the last warning would ping the player twice,
+    /// saying half their time is left), or the moment passed. For the delivery of a reminder
+    /// held up in the outbox.
+    pub async fn reminder_stands(
+        &self,
+        game: GameId,
+        kind: ReminderKind,
+        ply: usize,
+        now: i64,
+    ) -> Result<Option<i64>, HostError> {
+        let mut tx = self.db.begin_read().await?;
+        let Some(row) = store::games::find(&mut tx, game).await? else { return Ok(None) };
+        if row.status != "ongoing" || usize::try_from(row.ply).ok() != Some(ply) {
+            return Ok(None);
+        }
+        let moment = match kind {
+            ReminderKind::Halfway if row.reminders_sent >= 2 => None,
+            ReminderKind::Halfway | ReminderKind::LastWarning => row.deadline_at,
+            ReminderKind::ClaimWarning => row.turn_started_at.map(|start| start.saturating_add(CLAIM_AFTER)),
+        };
+        Ok(moment.filter(|&moment| moment > now))
+    }
+
     /// Finds and marks done everything due at `now` (see the module docs): first the downtime
     /// check, then the due games, expired challenges, digests and paused-games notices in small
     /// batches, each its own transaction that marks its items done before it commits.
