@@ -1574,6 +1574,24 @@ async fn given_up_item(dir: &std::path::Path, kind: &str) -> i64 {
     id
 }
 
+/// A post of the bot's own in [`CHANNEL`].
+fn channel_post(r: &Recorded) -> bool {
+    r.method == "POST" && r.path == format!("/api/v10/channels/{CHANNEL}/messages")
+}
+
+/// An edit of the message `id`.
+fn board_edit(id: u64) -> impl Fn(&Recorded) -> bool + Copy + Send + Sync + 'static {
+    move |r: &Recorded| r.method == "PATCH" && r.path.ends_with(&format!("/messages/{id}"))
+}
+
+/// The owner takes Send Messages away in [`CHANNEL`]: Discord refuses the bot's posts there and
+/// the edits of the board `board` (403, Missing Permissions) until the faults are cleared.
+fn refuse_posting(fake: &FakeDiscord, board: u64) {
+    let refused = Fault::Refused { status: 403, code: 50_013 };
+    fake.fail_next(channel_post, usize::MAX, refused);
+    fake.fail_next(board_edit(board), usize::MAX, refused);
+}
+
 /// BOT.md: "What players see catches up: after a crash, a race or a Discord error, the board
 /// shows the current position with working controls, the player to move is told once". The
 /// owner takes Send Messages away for a while; Alice moves meanwhile, and Bob's notice is
@@ -1588,12 +1606,8 @@ async fn the_player_to_move_is_told_once_the_bot_may_post_again(locale: &'static
     let board = start_game(&table).await;
     first_notice(&table).await;
 
-    let refused = Fault::Refused { status: 403, code: 50_013 };
-    let posts = |r: &Recorded| r.method == "POST" && r.path == format!("/api/v10/channels/{CHANNEL}/messages");
-    let board_id = board.id;
-    let edits = move |r: &Recorded| r.method == "PATCH" && r.path.ends_with(&format!("/messages/{board_id}"));
-    fake.fail_next(posts, usize::MAX, refused);
-    fake.fail_next(edits, usize::MAX, refused);
+    let (posts, edits) = (channel_post, board_edit(board.id));
+    refuse_posting(&fake, board.id);
     let played = table.command(ALICE, "move", &json!({ "notation": "d2-c2" }), &[]);
     assert!(private_answer(&fake, &played).await.starts_with(table.says("You played", "Вы сыграли")));
     fake.wait_for("Bob's notice, refused", |r| posts(r) && r.status == 403).await;
@@ -1635,12 +1649,8 @@ async fn a_summary_refused_for_want_of_permission_is_posted_once_the_bot_may(loc
     let board = start_game(&table).await;
     first_notice(&table).await;
 
-    let refused = Fault::Refused { status: 403, code: 50_013 };
-    let posts = |r: &Recorded| r.method == "POST" && r.path == format!("/api/v10/channels/{CHANNEL}/messages");
-    let board_id = board.id;
-    let edits = move |r: &Recorded| r.method == "PATCH" && r.path.ends_with(&format!("/messages/{board_id}"));
-    fake.fail_next(posts, usize::MAX, refused);
-    fake.fail_next(edits, usize::MAX, refused);
+    let posts = channel_post;
+    refuse_posting(&fake, board.id);
     let resigned = table.command(ALICE, "resign", &json!({}), &[]);
     private_answer(&fake, &resigned).await;
     fake.wait_for("the summary, refused", |r| posts(r) && r.status == 403).await;
