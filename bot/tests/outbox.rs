@@ -369,6 +369,26 @@ support::both! {
     }
 }
 
+/// Delivers the item at the head of game `game`'s lane: its board, drawn.
+async fn deliver_board(host: &tafl_bot::host::Host, game: i64) {
+    let board = host.outbox_head(&format!("game:{game}"), NOW).await.unwrap().unwrap();
+    host.delivered(board.id, None, NOW).await.unwrap();
+}
+
+/// A Brandubh game (its board posted first, with `board`) where Alice has moved, her move's
+/// board was drawn, and Bob's "your move" notice was refused for good.
+async fn bobs_notice_refused(host: &tafl_bot::host::Host, board: bool) -> tafl_bot::host::GameView {
+    let g = game(host, "brandubh").await;
+    if board {
+        host.replace_board(g.id, 2, 800, Some(Drawn::at(0)), None, NOW).await.unwrap();
+    }
+    deliver_as(host, 801).await;
+    host.play(g.id, alice().id, "d2-c2", Some(0), NOW).await.unwrap();
+    deliver_board(host, g.id).await;
+    refuse(host, g.id, &Show::YourMove { game: g.id, ply: 1, after_takeback: false, again: false }, NOW).await;
+    g
+}
+
 /// Gives up the head of game `game`'s lane, which must be `expected`, as the delivery does when
 /// Discord refuses it for good; delivers the rest of the lane.
 async fn refuse(host: &tafl_bot::host::Host, game: i64, expected: &Show, now: i64) {
@@ -382,15 +402,8 @@ support::both! {
     async fn a_notice_discord_refused_is_told_again_once_after_its_rest() {
         use tafl_bot::host::outbox::GIVEN_UP_REST_SECS as REST;
         let host = host().await;
-        let g = game(&host, "brandubh").await;
-        host.replace_board(g.id, 2, 800, Some(Drawn::at(0)), None, NOW).await.unwrap();
-        deliver_as(&host, 801).await;
-        host.play(g.id, alice().id, "d2-c2", Some(0), NOW).await.unwrap();
         // The board is drawn, and Bob's notice refused: the bot may no longer post there.
-        let board = host.outbox_head(&format!("game:{}", g.id), NOW).await.unwrap().unwrap();
-        host.delivered(board.id, None, NOW).await.unwrap();
-        let notice = Show::YourMove { game: g.id, ply: 1, after_takeback: false, again: false };
-        refuse(&host, g.id, &notice, NOW).await;
+        let g = bobs_notice_refused(&host, true).await;
         for now in [NOW, NOW + 20, NOW + REST - 1, NOW + REST] {
             assert_eq!(host.retell_refused(now).await.unwrap(), 0, "resting at {now}");
         }
@@ -412,20 +425,14 @@ support::both! {
     async fn a_refused_notice_of_a_turn_that_is_over_is_not_told() {
         use tafl_bot::host::outbox::GIVEN_UP_REST_SECS as REST;
         let host = host().await;
-        let g = game(&host, "brandubh").await;
-        deliver_as(&host, 801).await;
-        host.play(g.id, alice().id, "d2-c2", Some(0), NOW).await.unwrap();
-        let board = host.outbox_head(&format!("game:{}", g.id), NOW).await.unwrap().unwrap();
-        host.delivered(board.id, None, NOW).await.unwrap();
-        refuse(&host, g.id, &Show::YourMove { game: g.id, ply: 1, after_takeback: false, again: false }, NOW).await;
+        let g = bobs_notice_refused(&host, false).await;
         // Bob moved anyway (by game id, from another channel): Alice's notice is the one owed.
         host.play(g.id, bob().id, "d3-c3", Some(1), NOW).await.unwrap();
         deliver_as(&host, 802).await;
         assert_eq!(host.retell_refused(NOW + 2 * REST).await.unwrap(), 0, "the game moved on");
         // Alice's refused in turn, then she resigns: a game over tells nobody to move.
         host.play(g.id, alice().id, "c2-c1", Some(2), NOW).await.unwrap();
-        let board = host.outbox_head(&format!("game:{}", g.id), NOW).await.unwrap().unwrap();
-        host.delivered(board.id, None, NOW).await.unwrap();
+        deliver_board(&host, g.id).await;
         refuse(&host, g.id, &Show::YourMove { game: g.id, ply: 3, after_takeback: false, again: false }, NOW).await;
         host.resign(g.id, bob().id, Some(3), NOW).await.unwrap();
         deliver_as(&host, 803).await;
@@ -437,13 +444,7 @@ support::both! {
     async fn a_player_to_move_who_got_the_board_they_asked_for_since_is_not_told_again() {
         use tafl_bot::host::outbox::GIVEN_UP_REST_SECS as REST;
         let host = host().await;
-        let g = game(&host, "brandubh").await;
-        host.replace_board(g.id, 2, 800, Some(Drawn::at(0)), None, NOW).await.unwrap();
-        deliver_as(&host, 801).await;
-        host.play(g.id, alice().id, "d2-c2", Some(0), NOW).await.unwrap();
-        let board = host.outbox_head(&format!("game:{}", g.id), NOW).await.unwrap().unwrap();
-        host.delivered(board.id, None, NOW).await.unwrap();
-        refuse(&host, g.id, &Show::YourMove { game: g.id, ply: 1, after_takeback: false, again: false }, NOW).await;
+        let g = bobs_notice_refused(&host, true).await;
         // Alice's board posted anew tells Bob nothing; his own does.
         host.request_board(g.id, alice().id, NOW + 1).await.unwrap();
         deliver_as(&host, 802).await;
@@ -480,8 +481,7 @@ support::both! {
         host.replace_board(g.id, 2, 800, Some(Drawn::at(0)), None, NOW).await.unwrap();
         deliver_as(&host, 801).await;
         host.resign(g.id, alice().id, Some(0), NOW).await.unwrap();
-        let board = host.outbox_head(&format!("game:{}", g.id), NOW).await.unwrap().unwrap();
-        host.delivered(board.id, None, NOW).await.unwrap();
+        deliver_board(&host, g.id).await;
         refuse(&host, g.id, &Show::Summary { game: g.id }, NOW).await;
         assert_eq!(host.retell_refused(NOW + REST - 1).await.unwrap(), 0, "resting");
         assert_eq!(host.retell_refused(NOW + REST + 1).await.unwrap(), 1);
@@ -495,8 +495,7 @@ support::both! {
         let other = game(&host, "brandubh").await;
         deliver_as(&host, 803).await;
         host.resign(other.id, alice().id, Some(0), NOW).await.unwrap();
-        let board = host.outbox_head(&format!("game:{}", other.id), NOW).await.unwrap().unwrap();
-        host.delivered(board.id, None, NOW).await.unwrap();
+        deliver_board(&host, other.id).await;
         refuse(&host, other.id, &Show::Summary { game: other.id }, NOW).await;
         assert_eq!(host.retell_refused(NOW + DAY + 1).await.unwrap(), 0);
     }
@@ -506,12 +505,7 @@ support::both! {
     async fn what_the_bot_left_or_whose_channel_is_gone_is_not_told_again() {
         use tafl_bot::host::outbox::GIVEN_UP_REST_SECS as REST;
         let host = host().await;
-        let g = game(&host, "brandubh").await;
-        deliver_as(&host, 801).await;
-        host.play(g.id, alice().id, "d2-c2", Some(0), NOW).await.unwrap();
-        let board = host.outbox_head(&format!("game:{}", g.id), NOW).await.unwrap().unwrap();
-        host.delivered(board.id, None, NOW).await.unwrap();
-        refuse(&host, g.id, &Show::YourMove { game: g.id, ply: 1, after_takeback: false, again: false }, NOW).await;
+        bobs_notice_refused(&host, false).await;
         host.server_left(support::PLACE.guild, NOW).await.unwrap();
         assert_eq!(host.retell_refused(NOW + 2 * REST).await.unwrap(), 0, "the bot left the server");
         host.server_back(support::PLACE.guild, NOW + 2 * REST).await.unwrap();
