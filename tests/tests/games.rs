@@ -1409,6 +1409,22 @@ async fn no_one_loses_on_time_while_the_gateway_is_away() {
     bot.stop().await;
 }
 
+/// A rated timed game whose halfway reminder came due and Discord refuses to post (500, until
+/// the faults are cleared); the reminder's words.
+async fn halfway_reminder_failing(table: &Table<'_>, dir: &std::path::Path) -> &'static str {
+    rated_timed_game(table).await;
+    let halfway = table.says("half your time is gone", "половина времени прошла");
+    let reminder_post = move |r: &tafl_e2e::fake_discord::Recorded| {
+        r.method == "POST"
+            && r.path.ends_with(&format!("/channels/{CHANNEL}/messages"))
+            && r.json.as_ref().and_then(|j| j["content"].as_str()).is_some_and(|c| c.contains(halfway))
+    };
+    table.fake.fail_next(reminder_post, usize::MAX, Fault::ServerError(500));
+    let_time_pass(dir, 1, 13 * 3600, 11 * 3600).await;
+    table.fake.wait_for("a failed reminder", move |r| reminder_post(r) && r.status == 500).await;
+    halfway
+}
+
 /// A reminder held up (here Discord failing; in life, the downtime that then gives the grace)
 /// is posted with the deadline as it stands when it goes out, not the one it was recorded with.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1416,17 +1432,7 @@ async fn a_reminder_held_up_names_the_deadline_as_it_stands_when_posted() {
     use sqlx::Connection;
     let (fake, bot, dir) = served("reminder-held-up").await;
     let table = Table { fake: &fake, channel: CHANNEL, locale: tafl_e2e::harness::LOCALES[0] };
-    rated_timed_game(&table).await;
-
-    let halfway = table.says("half your time is gone", "половина времени прошла");
-    let reminder_post = move |r: &tafl_e2e::fake_discord::Recorded| {
-        r.method == "POST"
-            && r.path.ends_with(&format!("/channels/{CHANNEL}/messages"))
-            && r.json.as_ref().and_then(|j| j["content"].as_str()).is_some_and(|c| c.contains(halfway))
-    };
-    fake.fail_next(reminder_post, usize::MAX, Fault::ServerError(500));
-    let_time_pass(&dir, 1, 13 * 3600, 11 * 3600).await;
-    fake.wait_for("a failed reminder", move |r| reminder_post(r) && r.status == 500).await;
+    let halfway = halfway_reminder_failing(&table, &dir).await;
 
     // Meanwhile the deadline moves (as the grace moves it): four hours from now.
     let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() as i64;
@@ -1449,17 +1455,7 @@ async fn a_halfway_reminder_held_up_until_the_last_warning_is_not_posted() {
     use sqlx::Connection;
     let (fake, bot, dir) = served("reminder-superseded").await;
     let table = Table { fake: &fake, channel: CHANNEL, locale: tafl_e2e::harness::LOCALES[0] };
-    rated_timed_game(&table).await;
-
-    let halfway = table.says("half your time is gone", "половина времени прошла");
-    let reminder_post = move |r: &tafl_e2e::fake_discord::Recorded| {
-        r.method == "POST"
-            && r.path.ends_with(&format!("/channels/{CHANNEL}/messages"))
-            && r.json.as_ref().and_then(|j| j["content"].as_str()).is_some_and(|c| c.contains(halfway))
-    };
-    fake.fail_next(reminder_post, usize::MAX, Fault::ServerError(500));
-    let_time_pass(&dir, 1, 13 * 3600, 11 * 3600).await;
-    fake.wait_for("a failed reminder", move |r| reminder_post(r) && r.status == 500).await;
+    let halfway = halfway_reminder_failing(&table, &dir).await;
 
     // Meanwhile the turn goes on to its last warning (a tenth of its 24 hours is left), which
     // waits in the same lane behind the halfway one.
