@@ -664,6 +664,30 @@ fn a_language_the_console_does_not_speak_is_refused() {
     assert!(stderr.contains("does not speak \"tlh\"; choose one of: en, ru"), "{stderr}");
 }
 
+/// A translator trying a language through `TAFL_LOCALES_DIR` learns why it is refused: one broken
+/// file leaves out the whole directory, and the log line saying which file comes before the
+/// refusal of the language (it used to be dropped, the log not yet set up).
+#[test]
+fn a_language_refused_for_a_broken_translation_file_says_which_file() {
+    let dir = temp_path("local-broken-locales");
+    std::fs::create_dir_all(dir.join("de")).unwrap();
+    std::fs::create_dir_all(dir.join("fr")).unwrap();
+    std::fs::write(dir.join("de/console.ftl"), "console-nothing-due = nichts fällig\n").unwrap();
+    std::fs::write(dir.join("fr/x.ftl"), "broken = {\n").unwrap();
+    let output = Command::new(BIN)
+        .args(["local", "--lang", "de", "--no-png"])
+        .env("TAFL_LOCALES_DIR", &dir)
+        .env_remove("RUST_LOG")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    let reason = stderr.find("fr/x.ftl").unwrap_or_else(|| panic!("the broken file is named: {stderr}"));
+    let refusal = stderr.find("does not speak \"de\"").unwrap_or_else(|| panic!("{stderr}"));
+    assert!(reason < refusal, "{stderr}");
+}
+
 /// A console session in `lang` on the database `db`, which it refuses: its stderr (exit 1).
 fn console_refusing(lang: &str, db: &std::path::Path) -> String {
     let output = Command::new(BIN)
@@ -717,11 +741,11 @@ async fn the_console_refuses_a_discord_bots_database_and_changes_nothing() {
     for (lang, expected) in [
         (
             "en",
-            "error: the database {} holds a Discord bot's games; the console plays only in a database of its own (after every command it empties the queue of messages that Discord's players are still to be shown), so name another database\n",
+            "error: the database {} holds a Discord bot's data (games, challenges or servers' settings); the console plays only in a database of its own (after every command it empties the queue of messages that Discord's players are still to be shown), so name another database\n",
         ),
         (
             "ru",
-            "ошибка: в базе данных {} хранятся партии бота в Discord; консоль играет только в собственной базе (после каждой команды она очищает очередь сообщений, которые ещё должны увидеть игроки в Discord), поэтому укажите другую базу\n",
+            "ошибка: в базе данных {} хранятся данные бота в Discord (партии, вызовы или настройки серверов); консоль играет только в собственной базе (после каждой команды она очищает очередь сообщений, которые ещё должны увидеть игроки в Discord), поэтому укажите другую базу\n",
         ),
     ] {
         assert_eq!(console_refusing(lang, &db), expected.replace("{}", &db.display().to_string()));
@@ -860,7 +884,7 @@ async fn the_console_plays_on_a_postgresql_database_named_by_url() {
     pool.close().await;
     let stderr = tokio::task::spawn_blocking(move || console_refusing("en", &url)).await.unwrap();
     assert!(stderr.starts_with("error: the database postgres://"), "{stderr}");
-    assert!(stderr.contains("holds a Discord bot's games"), "{stderr}");
+    assert!(stderr.contains("holds a Discord bot's data"), "{stderr}");
 }
 
 /// `--db sqlite://` (no file), `--db sqlite::memory:` and `--db :memory:` name no file the games could be kept in:

@@ -785,6 +785,12 @@ async fn the_binary_copies_prints_a_table_and_refuses_a_second_copy() {
     assert!(last.ends_with(" rows/s); every table's count matches the source"), "{last}");
     assert_eq!(stderr.lines().count(), counts.len() + 1, "one progress line per table, then ANALYZE: {stderr}");
     assert!(stderr.lines().any(|line| line.starts_with("copying games: ")), "{stderr}");
+    // "copying scheduler: 1 row", never "1 rows".
+    for line in stderr.lines().filter(|line| line.starts_with("copying ")) {
+        let (n, noun) = line.rsplit_once(": ").and_then(|(_, said)| said.split_once(' ')).unwrap();
+        assert_eq!(noun, if n == "1" { "row" } else { "rows" }, "{line}");
+    }
+    assert!(stderr.lines().any(|line| line.ends_with(": 1 row")), "some table has one row: {stderr}");
 
     let again = run(&["migrate-db", "--from", &from, "--to", &target.url]);
     let error = one_sentence_error(&again);

@@ -501,7 +501,7 @@ fn the_console_refuses_an_older_discord_bots_database_without_migrating_it() {
         .unwrap();
     assert_eq!(output.status.code(), Some(1));
     let stderr = String::from_utf8(output.stderr).unwrap();
-    assert!(stderr.contains("holds a Discord bot's games"), "{stderr}");
+    assert!(stderr.contains("holds a Discord bot's data"), "{stderr}");
     assert_eq!(std::fs::read(&path).unwrap(), before, "not a byte changed");
     let name = path.file_name().unwrap().to_string_lossy().into_owned();
     let beside: Vec<String> = std::fs::read_dir(path.parent().unwrap())

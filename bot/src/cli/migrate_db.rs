@@ -786,7 +786,11 @@ async fn copy_all(
         counts.push(count);
     }
     for (table, &count) in tables.iter().zip(&counts) {
-        progress(&format!("copying {}: {count} rows", table.name));
+        progress(&format!(
+            "copying {}: {}",
+            table.name,
+            super::count(usize::try_from(count).unwrap_or(usize::MAX), "row", "rows")
+        ));
         let copied = copy_table(&mut reader, &mut tx, table).await?;
         if copied != count {
             return Err(MigrateDbError::CountMismatch {

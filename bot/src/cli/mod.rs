@@ -72,6 +72,7 @@ Settings come from the environment:
   TAFL_HEALTH_ADDR    serve GET /healthz on this address, e.g. 127.0.0.1:8080
   DATABASE_MAX_CONNECTIONS, DATABASE_STATEMENT_TIMEOUT_MS
                       the database pools' size (default 4) and a statement's time limit (10000 ms)
+  TAFL_LOCALES_DIR    more languages, or a translation to try, from DIR/xx/*.ftl
   RUST_LOG            the log level (default: the bot's info lines, libraries' warnings)
 
 An SQLite file is served by one process: run locks it (FILE.lock beside it), and a second run,
@@ -360,6 +361,25 @@ pub(crate) fn count(n: usize, one: &str, many: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `run --help` names every variable `run` reads, so an operator never has to read the code
+    /// to find one. The set is what `Config::from_vars` asks for (with a token, so that it reads
+    /// on), plus those read elsewhere; the test hooks for a fake Discord are the README's alone.
+    #[test]
+    fn run_help_names_every_variable_run_reads() {
+        let asked = std::cell::RefCell::new(Vec::new());
+        let _ = crate::discord::Config::from_vars(|name| {
+            asked.borrow_mut().push(name.to_owned());
+            (name == "DISCORD_TOKEN").then(|| "token".to_owned())
+        });
+        let mut names = asked.into_inner();
+        names.extend([crate::present::locale::EXTRA_LOCALES_VAR.to_owned(), "RUST_LOG".to_owned()]);
+        let test_hooks = ["DISCORD_API_BASE", "DISCORD_API_RESOLVE", "DISCORD_API_CA"];
+        for name in names.iter().filter(|n| !test_hooks.contains(&n.as_str())) {
+            assert!(RUN_ENVIRONMENT.contains(name.as_str()), "{name} is missing from run --help");
+        }
+        assert!(names.len() >= 10, "{names:?}");
+    }
 
     #[test]
     fn a_file_is_replaced_whole_and_no_partial_stays() {

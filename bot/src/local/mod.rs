@@ -59,6 +59,18 @@ impl LocalArgs {
 pub fn run(args: &LocalArgs, out: &mut dyn Write) -> Result<(), CliError> {
     // Logs (database trouble, unwritable board files) go to stderr, so stdout stays the session;
     // RUST_LOG=debug shows every move. Ignored when a subscriber is already set (tests).
+    // Set up before the first look at the languages: a broken translation in TAFL_LOCALES_DIR is
+    // reported through the log, and a `--lang` refused for it must come after that reason.
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    // A log line that cannot be written is dropped (see `discord::init_logging`).
+    // Colours only on a terminal: a log piped to a file keeps plain text.
+    let _ = tracing_subscriber::fmt()
+        .with_writer(io::stderr)
+        .with_ansi(io::stderr().is_terminal())
+        .with_env_filter(filter)
+        .log_internal_errors(false)
+        .try_init();
     let base = |code: &str| code.split(['-', '_', '.']).next().unwrap_or("").to_ascii_lowercase();
     if let Some(asked) = &args.lang
         && base(crate::present::Locales::global().pick(asked).code()) != base(asked)
@@ -70,16 +82,6 @@ pub fn run(args: &LocalArgs, out: &mut dyn Write) -> Result<(), CliError> {
             known.join(", ")
         )));
     }
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
-    // A log line that cannot be written is dropped (see `discord::init_logging`).
-    // Colours only on a terminal: a log piped to a file keeps plain text.
-    let _ = tracing_subscriber::fmt()
-        .with_writer(io::stderr)
-        .with_ansi(io::stderr().is_terminal())
-        .with_env_filter(filter)
-        .log_internal_errors(false)
-        .try_init();
     let stdin = io::stdin();
     let interactive = stdin.is_terminal();
     run_with(args, &mut stdin.lock(), out, interactive)

@@ -301,6 +301,21 @@ pub fn describe(error: &sqlx::Error) -> String {
     if let Some(tls) = tls_failure(error) {
         return tls;
     }
+    if let sqlx::Error::Configuration(inner) = error {
+        // sqlx wraps its URL parser's own configuration error in another ("error with
+        // configuration: error with configuration: …"): said once, and an unknown sslmode with
+        // the values there are.
+        if let Some(inner) = inner.downcast_ref::<sqlx::Error>() {
+            return describe(inner);
+        }
+        let text = inner.to_string();
+        if let Some(value) = text.strip_prefix("unknown value ").and_then(|t| t.strip_suffix(" for `ssl_mode`")) {
+            return format!(
+                "the URL's sslmode={} is not one of disable, allow, prefer, require, verify-ca or verify-full",
+                value.trim_matches('"')
+            );
+        }
+    }
     let text = error.to_string();
     let line = match error {
         sqlx::Error::Database(db) => {
@@ -1168,6 +1183,16 @@ mod tests {
         // Any other I/O error is sqlx's own words.
         let io = sqlx::Error::Io(std::io::Error::from(std::io::ErrorKind::ConnectionRefused));
         assert_eq!(describe(&io), io.to_string());
+        // sqlx's configuration error inside its own, said once; an unknown sslmode with the
+        // values there are.
+        let url: Result<sqlx::postgres::PgConnectOptions, _> = "postgres://u@127.0.0.1/db?sslmode=bogus".parse();
+        assert_eq!(
+            describe(&url.unwrap_err()),
+            "the URL's sslmode=bogus is not one of disable, allow, prefer, require, verify-ca or verify-full"
+        );
+        let url: Result<sqlx::postgres::PgConnectOptions, _> = "postgres://u@127.0.0.1/db?port=x".parse();
+        let said = describe(&url.unwrap_err());
+        assert_eq!(said.matches("error with configuration").count(), 1, "{said}");
     }
 
     #[test]
