@@ -181,8 +181,14 @@ const DAY: i64 = 86_400;
 
 /// A game of copenhagen with `clock`, alice attacking and bob defending, accepted at `at`.
 async fn timed_game(host: &Host, clock: &str, at: i64) -> GameView {
+    timed_game_in(host, clock, PLACE.guild, at).await
+}
+
+/// Alice (attackers) against Bob in `guild`, with `clock`.
+async fn timed_game_in(host: &Host, clock: &str, guild: i64, at: i64) -> GameView {
     let mut req = request(&alice(), Some(&bob()), "copenhagen", SideChoice::Attackers);
     req.clock = Some(clock.parse().unwrap());
+    req.place = Place { guild, ..PLACE };
     let c = host.challenge(&req, at).await.unwrap();
     host.accept(c.id, &bob(), at).await.unwrap().game
 }
@@ -1588,6 +1594,50 @@ support::both! {
             let claimed = host.claim(g, alice().id, opens).await.unwrap();
             assert_eq!(claimed.game.ending.map(|e| e.reason), Some(EndReason::Abandoned));
         }
+    }
+}
+
+support::both! {
+    /// The bot ran as one process, was down across bob's warning and the claim moment, and
+    /// starts again with two shards. Neither shard has ticked under that count, so the first
+    /// tick of each gives its games the grace; a claim that comes before it waits for it, as
+    /// one without shards waits for the bot's first tick: in the process that serves the
+    /// game's shard before its first tick, and from shard 0's process, which has ticked, for a
+    /// game on shard 1, whose process has not (yet), however recent shard 0's tick is.
+    async fn a_claim_after_a_restart_with_shards_waits_for_the_grace_its_shard_has_not_given_yet() {
+        let (first, second) = support::two_dbs().await;
+        let alone = Host::new(first).with_grace(DAY, HOUR);
+        let (on_zero, on_one) = (PLACE.guild, 1_i64 << 22);
+        let here = timed_game_in(&alone, "none", on_zero, NOW).await;
+        let there = timed_game_in(&alone, "none", on_one, NOW).await;
+        for g in [here.id, there.id] {
+            move_at(&alone, g, NOW + MINUTE).await; // alice
+            move_at(&alone, g, NOW + 2 * MINUTE).await; // bob
+            move_at(&alone, g, NOW + 3 * MINUTE).await; // alice: bob to move
+        }
+        let found = run(&alone, NOW, NOW + 11 * DAY, 12 * HOUR).await;
+        assert!(found.is_empty(), "nothing due before bob's warning (day 12): {found:?}");
+        let back = NOW + 20 * DAY;
+        let refused = |claim: Result<tafl_bot::host::Finished, HostError>| match claim {
+            Err(HostError::ClaimAfterOutage { claimable_at, .. }) => claimable_at,
+            other => panic!("claimed before the downtime grace, bob never warned: {:?}", other.map(|f| f.game.ending)),
+        };
+        // Both shards in one process: the claim comes a second before its first tick.
+        let both = Host::new(second.clone()).with_grace(DAY, HOUR).with_shards(0, 1, 2);
+        assert_eq!(refused(both.claim(here.id, alice().id, back).await), back + CLAIM_WARNING);
+        // Shard 0's process alone, after its first tick (which gave its own game the grace).
+        let zero = Host::new(second).with_grace(DAY, HOUR).with_shards(0, 0, 2);
+        zero.tick(back).await.unwrap();
+        assert_eq!(refused(zero.claim(there.id, alice().id, back + 1).await), back + 1 + CLAIM_WARNING);
+        assert!(matches!(zero.claim(here.id, alice().id, back + 1).await, Err(HostError::ClaimTooSoon { .. })));
+        // Shard 1's process comes: its first tick warns bob, and the claim waits the warning's days.
+        let one = Host::new(alone.db().clone()).with_grace(DAY, HOUR).with_shards(1, 1, 2);
+        let found = one.tick(back + 2).await.unwrap();
+        assert!(
+            found.iter().any(|d| matches!(d, Due::Reminder(r) if r.game == there.id && r.player == bob())),
+            "{found:?}"
+        );
+        assert!(matches!(zero.claim(there.id, alice().id, back + 2).await, Err(HostError::ClaimTooSoon { .. })));
     }
 }
 

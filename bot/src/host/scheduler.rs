@@ -408,8 +408,17 @@ impl Host {
         guild: i64,
         now: i64,
     ) -> Result<bool, HostError> {
+        let bot = store::scheduler::last_tick(conn).await?;
+        // A scheduler that never ticked has no outage to measure, nor has it warned anyone yet:
+        // a new database, whose untimed turns began after it, or one from before clocks, whose
+        // waits began at the upgrade (migration 0016), cannot have a claim due before it ticks.
+        // Every tick records the bot's last tick, with shards or without, so this is the
+        // scheduler of every process that ever ran on the database.
+        if bot.is_none() {
+            return Ok(false);
+        }
         let (last, ours) = match self.shards {
-            None => (store::scheduler::last_tick(conn).await?, true),
+            None => (bot, true),
             Some(served) => {
                 // Discord puts a server on shard `(id >> 22) % count`; games of no server are
                 // shard 0's.
@@ -418,10 +427,11 @@ impl Host {
                 (ticks.first().map(|&(_, at)| at), (served.first..=served.last).contains(&shard))
             }
         };
-        // A scheduler that never ticked has no outage to measure, nor has it warned anyone yet:
-        // a new database, whose untimed turns began after it, or one from before clocks, whose
-        // waits began at the upgrade (migration 0016), cannot have a claim due before it ticks.
-        let Some(last) = last else { return Ok(false) };
+        // A shard that never ticked under this count (the bot ran without shards, or with
+        // another count, before this start) is one whose games nobody knows how long waited:
+        // its first tick gives them the grace (`last_run(None)` is `Down`, see `tick_begins`),
+        // however recently another shard's process ticked, so a claim waits for it as well.
+        let Some(last) = last else { return Ok(true) };
         if !ours && last > now.saturating_add(CLOCK_STEP) {
             // Another process's shard, ticked in this clock's future: that process runs, with a
             // clock ahead of this one's.
