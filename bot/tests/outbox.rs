@@ -816,6 +816,68 @@ support::both! { multi_thread
     }
 }
 
+support::both! { multi_thread
+    /// README: "A process whose renewal does not get through 5 s before its lease ends ... stops
+    /// delivering that lane before anyone else may take it": also when the renewals fail at
+    /// once (an error) rather than hang. Those used to be tried again a third of a lease later
+    /// each, past the margin (a sixth of the lease) and up to the lease's end.
+    async fn a_keeper_whose_renewals_fail_at_once_stops_a_margin_before_its_lease_ends() {
+        use std::time::Duration;
+        let lease = Duration::from_secs(3);
+        let margin = (lease / 6).as_millis() as i64;
+        let one = host().await.with_process_id("one").with_outbox_lease(lease);
+        let g = game(&one, "brandubh").await;
+        let lane = format!("game:{}", g.id);
+        let now_ms = || std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as i64;
+        let claimed_at = now_ms();
+        assert!(lanes(&one.claim_lanes(claimed_at, 100).await.unwrap()).contains(&lane));
+        let first_lease = claimed_at + lease.as_millis() as i64;
+        let keeper = {
+            let (one, lane) = (one.clone(), lane.clone());
+            tokio::spawn(async move {
+                one.keep_lane(&lane, claimed_at).await;
+                now_ms()
+            })
+        };
+        // The first renewal gets through; every one after it fails at once.
+        let lease_of = || async {
+            let claims = one.outbox_claims().await.unwrap();
+            claims.into_iter().find(|(held, _, _)| *held == lane).map(|(_, _, until)| until).unwrap()
+        };
+        let renewed = loop {
+            let until = lease_of().await;
+            if until > first_lease {
+                break until;
+            }
+            assert!(now_ms() < first_lease, "the first renewal never got through");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        };
+        let refusal: &[&'static str] = match support::backend() {
+            support::Backend::Sqlite => &[
+                "CREATE TRIGGER refuse_renewal BEFORE UPDATE ON outbox_claims BEGIN SELECT RAISE(ABORT, 'no renewal'); END",
+            ],
+            support::Backend::Postgres => &[
+                "CREATE FUNCTION refuse_renewal() RETURNS trigger LANGUAGE plpgsql AS \
+                 $$ BEGIN RAISE EXCEPTION 'no renewal'; END $$",
+                "CREATE TRIGGER refuse_renewal BEFORE UPDATE ON outbox_claims FOR EACH ROW \
+                 EXECUTE FUNCTION refuse_renewal()",
+            ],
+        };
+        for &statement in refusal {
+            sqlx::query(statement).execute(one.db().pool()).await.unwrap();
+        }
+        let stopped = tokio::time::timeout(lease * 2, keeper).await.expect("the keeper stops").unwrap();
+        assert_eq!(lease_of().await, renewed, "no renewal got through since");
+        // It stops at `renewed - margin`; half the margin is left for the timer and a busy
+        // machine (it used to stop a whole margin later, at the lease's end).
+        assert!(
+            stopped <= renewed - margin / 2,
+            "the delivery went on {} ms into the margin of {margin} ms",
+            stopped - (renewed - margin)
+        );
+    }
+}
+
 // A game's final board whose edit Discord refused for good (its thread locked, a moment without
 // access) used never to be repaired: the sweep rested it for an hour and looked at finished
 // games for an hour only, and compared only the ply, which an ending without a move (here a

@@ -466,30 +466,35 @@ impl Host {
     /// (on `PostgreSQL` on a connection of its own): one renewal per lane would queue up behind
     /// one another when a process delivers many lanes. "In time" is a sixth of the lease before
     /// the lease ends: a renewal stuck that long (the database unreachable, a lock held by
-    /// another transaction) is abandoned and the delivery stops while the lane is still this
-    /// process's, so two processes never deliver one lane at once, as long as their clocks
-    /// differ by less than that margin.
+    /// another transaction) is abandoned, and after a renewal that failed at once (an error) the
+    /// next try comes a third of the lease later or at that moment, whichever is first, so that
+    /// either way the delivery stops when it comes, while the lane is still this process's. Two
+    /// processes never deliver one lane at once, as long as their clocks differ by less than
+    /// that margin.
     pub async fn keep_lane(&self, lane: &str, claimed_at_ms: i64) {
         let _kept = KeptLane::new(&self.kept, lane);
         let margin = i64::try_from((self.outbox_lease / 6).as_millis()).unwrap_or(i64::MAX);
-        let mut valid_until = self.lease_until(claimed_at_ms);
+        let third = i64::try_from((self.outbox_lease / 3).as_millis()).unwrap_or(i64::MAX);
+        let until = |at: i64| Duration::from_millis(u64::try_from(at.saturating_sub(now_ms())).unwrap_or(0));
+        // The moment the delivery must stop by unless a renewal got through.
+        let mut stop_at = self.lease_until(claimed_at_ms).saturating_sub(margin);
         loop {
-            tokio::time::sleep(self.outbox_lease / 3).await;
+            tokio::time::sleep(until(now_ms().saturating_add(third).min(stop_at))).await;
             let asked = now_ms();
-            let left = Duration::from_millis(u64::try_from(valid_until - margin - asked).unwrap_or(0));
-            match tokio::time::timeout(left, self.renew_kept(asked)).await {
-                Ok(Ok(renewal)) if renewal.lanes.contains(lane) => valid_until = self.lease_until(renewal.at_ms),
+            if asked >= stop_at {
+                tracing::warn!(%lane, "the lane's lease could not be renewed in time; its delivery stops here");
+                return;
+            }
+            match tokio::time::timeout(until(stop_at), self.renew_kept(asked)).await {
+                Ok(Ok(renewal)) if renewal.lanes.contains(lane) => {
+                    stop_at = self.lease_until(renewal.at_ms).saturating_sub(margin);
+                }
                 Ok(Ok(_)) => {
                     tracing::warn!(%lane, "another process took this lane over; its delivery stops here");
                     return;
                 }
-                Ok(Err(error)) if now_ms() < valid_until - margin => {
-                    tracing::warn!(%lane, %error, "the lane's lease cannot be renewed; trying again");
-                }
-                Ok(Err(error)) => {
-                    tracing::warn!(%lane, %error, "the lane's lease could not be renewed in time; its delivery stops here");
-                    return;
-                }
+                // Tried again at the next renewal's time, or stopped at `stop_at` if that is sooner.
+                Ok(Err(error)) => tracing::warn!(%lane, %error, "the lane's lease cannot be renewed; trying again"),
                 Err(_) => {
                     tracing::warn!(%lane, "the lane's lease could not be renewed in time; its delivery stops here");
                     return;
