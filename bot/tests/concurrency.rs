@@ -505,7 +505,7 @@ support::both! { multi_thread
                     let deliver = async {
                         for head in host.claim_lanes(NOW * 1000, 5).await? {
                             host.delivered(head.id, None, NOW).await?;
-                            host.release_lane(&head.lane).await?;
+                            host.release_lane(&head.lane, NOW * 1000).await?;
                         }
                         Ok::<(), HostError>(())
                     };
@@ -549,7 +549,7 @@ support::both! { multi_thread
             }
             for head in heads {
                 host.delivered(head.id, None, NOW).await.unwrap_or_else(|error| panic!("seed {seed}: delivered: {error}"));
-                host.release_lane(&head.lane).await.unwrap_or_else(|error| panic!("seed {seed}: release: {error}"));
+                host.release_lane(&head.lane, NOW * 1000).await.unwrap_or_else(|error| panic!("seed {seed}: release: {error}"));
             }
         }
         let pending: i64 = sqlx::query_scalar("SELECT count(*) FROM outbox WHERE state = 'pending'")

@@ -194,7 +194,7 @@ async fn deliver_lane(
         () = work => {}
         () = host.keep_lane(&lane, claimed_at) => log.fail(format!("host {index}, alive, lost lane {lane}")),
     }
-    if let Err(error) = host.release_lane(&lane).await {
+    if let Err(error) = host.release_lane(&lane, now_ms()).await {
         log.fail(format!("host {index} cannot release lane {lane}: {error}"));
     }
     lane

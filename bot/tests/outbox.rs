@@ -596,12 +596,12 @@ support::both! {
         assert_eq!(taken.iter().filter(|item| item.lane == lane).map(|item| item.id).collect::<Vec<_>>(), [next.id]);
         assert_eq!(lanes(&taken), all);
         assert!(!one.renew_lane(&lane, T + LEASE_MS + 1).await.unwrap(), "a lost claim is not renewed");
-        one.release_lane(&lane).await.unwrap();
+        one.release_lane(&lane, T + LEASE_MS + 1).await.unwrap();
         let claims = one.outbox_claims().await.unwrap();
         assert!(claims.contains(&(lane.clone(), "two".to_owned(), T + 2 * LEASE_MS)), "{claims:?}");
         assert!(claims.iter().all(|(_, by, _)| by == "two"), "{claims:?}");
         // Released, it is free at once.
-        two.release_lane(&lane).await.unwrap();
+        two.release_lane(&lane, T + LEASE_MS + 1).await.unwrap();
         let again = one.claim_lanes(T + LEASE_MS + 2, 100).await.unwrap();
         assert_eq!(again.iter().map(|item| item.id).collect::<Vec<_>>(), [next.id]);
     }
@@ -618,7 +618,7 @@ support::both! {
         assert_eq!(two.claim_lanes(T + LEASE_MS, 100).await.unwrap(), [], "renewed until T + 2 leases - 1");
         // A failed try: the holder releases the lane, which nobody takes before the retry is due.
         one.delivery_failed(head.id, "500", T + LEASE_MS + 500).await.unwrap();
-        one.release_lane(&lane).await.unwrap();
+        one.release_lane(&lane, T + LEASE_MS).await.unwrap();
         assert_eq!(one.next_retry_ms(T + LEASE_MS).await.unwrap(), Some(T + LEASE_MS + 500));
         assert!(!lanes(&two.claim_lanes(T + LEASE_MS + 499, 100).await.unwrap()).contains(&lane));
         let due = two.claim_lanes(T + LEASE_MS + 500, 100).await.unwrap();
@@ -651,7 +651,7 @@ support::both! {
         assert_eq!(taken(zero.claim_lanes(T, 100).await.unwrap()), std::slice::from_ref(&a));
         // Shard 0's process is gone, its lane given back undelivered: a new game of its server
         // waits for it for the grace, then goes to anyone, as the older lane already has.
-        zero.release_lane(&a).await.unwrap();
+        zero.release_lane(&a, T).await.unwrap();
         let c = game_in(server_on(0), NOW + 10).await;
         let grace = FOREIGN_GRACE.as_millis() as i64;
         let before = taken(one.claim_lanes((NOW + 10) * 1000 + grace - 1000, 100).await.unwrap());
@@ -680,7 +680,7 @@ support::both! {
         // Discord answered 429 with Retry-After 20 s.
         let retry = start + 20_000;
         zero.delivery_failed(head.id, "429 Too Many Requests", retry).await.unwrap();
-        zero.release_lane(&lane).await.unwrap();
+        zero.release_lane(&lane, start).await.unwrap();
         let grace = FOREIGN_GRACE.as_millis() as i64;
         // The retry comes due; the other shard's process happens to look first, and again
         // until just before the grace has passed since.
@@ -691,7 +691,7 @@ support::both! {
         let again = zero.claim_lanes(retry, 100).await.unwrap();
         assert_eq!(again.iter().filter(|h| h.lane == lane).map(|h| h.id).collect::<Vec<_>>(), [head.id]);
         // Had it been down, the lane would go to anyone once the grace had passed since the retry.
-        zero.release_lane(&lane).await.unwrap();
+        zero.release_lane(&lane, retry).await.unwrap();
         let taken = one.claim_lanes(retry + grace, 100).await.unwrap();
         assert_eq!(taken.iter().filter(|h| h.lane == lane).map(|h| h.id).collect::<Vec<_>>(), [head.id]);
     }
@@ -741,6 +741,59 @@ support::both! { multi_thread
         let mut holders = hosts[0].outbox_claims().await.unwrap();
         holders.sort();
         assert_eq!(holders.into_iter().map(|(lane, by, _)| (lane, by)).collect::<Vec<_>>(), claimed);
+    }
+}
+
+support::both! {
+    /// The grace counts from the lane's last release too. The process of the item's shard took
+    /// the lane and is alive: it delivered the first item slowly (Discord's rate limit), then
+    /// gave the lane back for a moment because a click holds the board, as
+    /// `discord::delivery` does. The next item, recorded with the first, came due more than the
+    /// grace ago, but it waited behind that item in a live process: another shard's process
+    /// taking it then would edit the board while the click holds the pen.
+    async fn a_lane_its_own_shards_process_gave_back_for_a_click_is_not_taken_by_another_shards_process() {
+        use tafl_bot::host::outbox::FOREIGN_GRACE;
+        let (first, second) = support::two_dbs().await;
+        let zero = tafl_bot::host::Host::new(first).with_process_id("zero").with_shards(0, 0, 2);
+        let one = tafl_bot::host::Host::new(second).with_process_id("one").with_shards(1, 1, 2);
+        let mut asked = request(&alice(), Some(&bob()), "brandubh", SideChoice::Attackers);
+        // Discord puts a server on shard `(id >> 22) % count`: this one on shard 1.
+        asked.place = Place { guild: (1_001 << 22) | 7, channel: 2, thread: None };
+        let challenge = one.challenge(&asked, NOW).await.unwrap();
+        let lane = format!("game:{}", one.accept(challenge.id, &bob(), NOW).await.unwrap().game.id);
+        let head = one.claim_lanes(T + 1_000, 100).await.unwrap().into_iter().find(|h| h.lane == lane).unwrap();
+        assert!(matches!(head.show, Show::Board { .. }), "{head:?}");
+        let released = T + 20_000;
+        one.delivered(head.id, None, released / 1000).await.unwrap();
+        one.release_lane(&lane, released).await.unwrap();
+        let grace = FOREIGN_GRACE.as_millis() as i64;
+        // The other shard's process looks first, and again until just before the grace has
+        // passed since the release.
+        for at in [released, released + grace - 1] {
+            assert!(!lanes(&zero.claim_lanes(at, 100).await.unwrap()).contains(&lane), "taken at {at}");
+        }
+        // Its own process takes it back, at once, once the click is answered.
+        let again = one.claim_lanes(released + 1, 100).await.unwrap();
+        let next: Vec<Show> = again.into_iter().filter(|h| h.lane == lane).map(|h| h.show).collect();
+        assert!(matches!(next[..], [Show::YourMove { .. }]), "{next:?}");
+        // Had it been down since, the lane would go to anyone once the grace had passed.
+        one.release_lane(&lane, released + 1).await.unwrap();
+        assert!(lanes(&zero.claim_lanes(released + 1 + grace, 100).await.unwrap()).contains(&lane));
+        // A claim given back keeps its row for the grace; then it says no more than none, and
+        // the hourly prune deletes it.
+        let back = released + 1 + grace;
+        zero.release_lane(&lane, back).await.unwrap();
+        let rows = || async {
+            sqlx::query_scalar::<_, i64>("SELECT count(*) FROM outbox_claims WHERE lane = $1")
+                .bind(&lane)
+                .fetch_one(zero.db().pool())
+                .await
+                .unwrap()
+        };
+        zero.prune_outbox((back + grace) / 1000).await.unwrap();
+        assert_eq!(rows().await, 1, "given back less than the grace ago");
+        zero.prune_outbox((back + grace) / 1000 + 1).await.unwrap();
+        assert_eq!(rows().await, 0);
     }
 }
 

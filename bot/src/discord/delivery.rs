@@ -230,7 +230,7 @@ fn now_ms() -> i64 {
 /// first look after its lease ran out.
 pub async fn run(http: Arc<serenity::Http>, data: Data) {
     // Claims a previous process with this process's id left (on SQLite, a restarted bot's).
-    if let Err(error) = data.host.release_all_lanes().await {
+    if let Err(error) = data.host.release_all_lanes(now_ms()).await {
         tracing::warn!(%error, "the outbox claims of a previous run cannot be released; they run out by themselves");
     }
     let mut lanes = tokio::task::JoinSet::new();
@@ -270,7 +270,7 @@ pub async fn stop(task: tokio::task::JoinHandle<()>, host: &crate::host::Host) {
     task.abort();
     // Returns once the task is dropped, its lanes' tasks aborted with its set.
     let _ = task.await;
-    match tokio::time::timeout(RELEASE_WAIT, host.release_all_lanes()).await {
+    match tokio::time::timeout(RELEASE_WAIT, host.release_all_lanes(now_ms())).await {
         Ok(Ok(released)) => tracing::debug!(released, "gave back this process's outbox lanes"),
         Ok(Err(error)) => {
             tracing::warn!(%error, "this process's outbox lanes cannot be given back; their leases run out by themselves");
@@ -301,7 +301,7 @@ async fn take_lanes(http: &Arc<serenity::Http>, data: &Data, lanes: &mut tokio::
     for head in heads {
         if data.delivery.claim(&head.lane) {
             lanes.spawn(run_lane(http.clone(), data.clone(), head, now_ms));
-        } else if let Err(error) = data.host.release_lane(&head.lane).await {
+        } else if let Err(error) = data.host.release_lane(&head.lane, now_ms).await {
             tracing::warn!(lane = %head.lane, %error, "a lane's claim cannot be given back; it runs out by itself");
         }
     }
@@ -341,7 +341,7 @@ async fn run_lane(http: Arc<serenity::Http>, data: Data, first: Pending, claimed
         // Only returns when the claim is lost (logged there): another process delivers now.
         () = data.host.keep_lane(&lane, claimed_at_ms) => {}
     }
-    if let Err(error) = data.host.release_lane(&lane).await {
+    if let Err(error) = data.host.release_lane(&lane, now_ms()).await {
         tracing::warn!(%lane, %error, "the lane's claim cannot be released; it runs out by itself");
     }
     data.delivery.release(&lane);

@@ -14,10 +14,11 @@
 //! A process that dies holding lanes loses nothing: once its leases run out, another process
 //! takes the lanes over and delivers their items. A process serving Discord shard ranges takes
 //! only its own shards' servers' items, and another's once nobody took it within
-//! [`FOREIGN_GRACE`] of its coming due ([`Host::with_shards`]). Each process's claims carry its id
-//! ([`Host::process_id`]), made at start-up. On `SQLite` (one process per database file) the
-//! same code runs and the claim is always free: every process that opens the file has the same
-//! id, so a restarted bot takes its predecessor's lanes at once instead of after a lease.
+//! [`FOREIGN_GRACE`] of its coming due and of its lane's last release ([`Host::with_shards`]).
+//! Each process's claims carry its id ([`Host::process_id`]), made at start-up. On `SQLite` (one
+//! process per database file) the same code runs and the claim is always free: every process
+//! that opens the file has the same id, so a restarted bot takes its predecessor's lanes at once
+//! instead of after a lease.
 
 use std::collections::{HashMap, HashSet};
 use std::hash::BuildHasher;
@@ -280,9 +281,10 @@ pub(super) const PRUNE_BATCH: i64 = 500;
 pub const OUTBOX_LEASE: Duration = Duration::from_secs(30);
 
 /// How long an item of another shard's server waits for its own process, from each moment it
-/// comes due (recorded, or its retry's time), before any process delivers it (see
-/// [`Host::with_shards`]): three of the delivery's idle looks (5 s), so that a process that is
-/// up always takes its own first, also after giving the lane back to wait out a retry.
+/// comes due (recorded, or its retry's time) and from each time its lane is given back, before
+/// any process delivers it (see [`Host::with_shards`]): three of the delivery's idle looks
+/// (5 s), so that a process that is up always takes its own first, also after giving the lane
+/// back to wait out a retry or while a click holds the board.
 pub const FOREIGN_GRACE: Duration = Duration::from_secs(15);
 
 /// The claimant id of every process on a `SQLite` file (see the module docs).
@@ -380,8 +382,11 @@ impl Host {
 
     /// A host that delivers the items of the servers on Discord shards `first..=last` of
     /// `count` (and of no server), and another shard's item only once [`FOREIGN_GRACE`] has
-    /// passed since it came due (when it was recorded, or its retry's time) with nobody taking
-    /// it (its shard's process may be down). So that the process answering a server's clicks
+    /// passed both since it came due (when it was recorded, or its retry's time) and since its
+    /// lane was last given back, with nobody taking it: one rule, the lane left alone for the
+    /// grace (its shard's process may be down). A live process gives its lane back while it
+    /// waits out a retry or while a click holds the board, and the head it leaves may have
+    /// waited behind slow items for longer than the grace. So that the process answering a server's clicks
     /// is also the one drawing its boards, which keeps one writer of a board message at a time
     /// (see `discord::delivery`). Its bot player likewise searches the bot's turns in those
     /// servers' games, and another's once [`super::bot::FOREIGN_TURN_GRACE`] has passed, and
@@ -440,7 +445,7 @@ impl Host {
             self.give_up_unreadable(row.id, now_ms / 1000).await?;
             match self.outbox_head(&row.lane, now_ms / 1000).await? {
                 Some(next) if next.not_before_ms <= now_ms => heads.push(next),
-                _ => self.release_lane(&row.lane).await?,
+                _ => self.release_lane(&row.lane, now_ms).await?,
             }
         }
         Ok(heads)
@@ -525,22 +530,25 @@ impl Host {
         Ok(renewal)
     }
 
-    /// Ends this process's claim on `lane`, so that any process may deliver what comes next.
-    pub async fn release_lane(&self, lane: &str) -> Result<(), HostError> {
+    /// Ends this process's claim on `lane` at `now_ms`, so that any process may deliver what
+    /// comes next: a process of the lane's own shards at once, another once [`FOREIGN_GRACE`]
+    /// has passed since (see [`Host::with_shards`]).
+    pub async fn release_lane(&self, lane: &str, now_ms: i64) -> Result<(), HostError> {
         retrying!({
             let mut tx = self.db.begin_write().await?;
-            store::outbox::release(&mut tx, lane, &self.process).await?;
+            store::outbox::release(&mut tx, lane, &self.process, now_ms).await?;
             tx.commit().await?;
             Ok(())
         })
     }
 
-    /// Ends every claim this process's id holds: at start-up, for the claims a previous process
-    /// with the same id left (on `SQLite` every process has the same id, see the module docs).
-    pub async fn release_all_lanes(&self) -> Result<u64, HostError> {
+    /// Ends every claim this process's id holds at `now_ms`, as [`Host::release_lane`] does: at
+    /// start-up, for the claims a previous process with the same id left (on `SQLite` every
+    /// process has the same id, see the module docs), and when the process stops.
+    pub async fn release_all_lanes(&self, now_ms: i64) -> Result<u64, HostError> {
         retrying!({
             let mut tx = self.db.begin_write().await?;
-            let released = store::outbox::release_all(&mut tx, &self.process).await?;
+            let released = store::outbox::release_all(&mut tx, &self.process, now_ms).await?;
             tx.commit().await?;
             Ok(released)
         })
@@ -821,8 +829,16 @@ impl Host {
     /// Deletes the delivered items older than [`DELIVERED_KEPT_SECS`] (summaries excepted, see
     /// [`store::outbox::prune_done`]), in batches of [`PRUNE_BATCH`], each its own short write
     /// transaction so that moves are not kept waiting; returns how many went. Pending and
-    /// given-up items stay.
+    /// given-up items stay. Also deletes the claims given back more than [`FOREIGN_GRACE`] ago
+    /// ([`store::outbox::prune_released`]), which no longer hold anything up.
     pub async fn prune_outbox(&self, now: i64) -> Result<u64, HostError> {
+        let grace = i64::try_from(FOREIGN_GRACE.as_millis()).unwrap_or(i64::MAX);
+        retrying!({
+            let mut tx = self.db.begin_write().await?;
+            store::outbox::prune_released(&mut tx, now.saturating_mul(1000).saturating_sub(grace)).await?;
+            tx.commit().await?;
+            Ok(())
+        })?;
         let mut pruned = 0;
         loop {
             let batch = retrying!({

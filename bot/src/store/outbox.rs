@@ -397,7 +397,8 @@ macro_rules! claimable_sql {
          AND NOT EXISTS (SELECT 1 FROM outbox e WHERE e.lane = o.lane AND e.state = 'pending' AND e.id < o.id) \
          AND NOT EXISTS (SELECT 1 FROM outbox_claims c WHERE c.lane = o.lane AND c.lease_until_ms > $2) \
          AND (o.guild_id IS NULL OR (o.guild_id >> 22) % $4 BETWEEN $5 AND $6 \
-              OR (o.created_at <= $7 AND o.not_before_ms <= $8)) \
+              OR (o.created_at <= $7 AND o.not_before_ms <= $8 \
+                  AND NOT EXISTS (SELECT 1 FROM outbox_claims r WHERE r.lane = o.lane AND r.released_at_ms > $9))) \
          AND (o.guild_id IS NULL OR NOT EXISTS (SELECT 1 FROM servers s WHERE s.id = o.guild_id AND s.left_at IS NOT NULL)) \
          ORDER BY +o.id LIMIT $3"
     };
@@ -429,13 +430,15 @@ impl ServedShards {
 /// whose lease still runs (this one included: a lane this process delivers is not taken again),
 /// oldest first, at most `limit`. Items of a server the bot left wait until it is back (Discord
 /// would refuse them, and every refusal counts toward its limit of invalid requests). With
-/// `shards`, only the items of servers on those shards, of no server, or that came due at or
-/// before `foreign_due_ms` (unix milliseconds: an item the process of its shard has not taken
-/// by then, perhaps because it is down, is anyone's). An item comes due when it is recorded
-/// and again at each retry's time: the process of its shard gives its lane back while it waits
-/// out a retry (Discord's 429 or 5xx) and takes it again when the retry is due, so counting
-/// from the item's recording would hand a lane its live process is retrying to whichever
-/// process looked first. With `lock` (`PostgreSQL`, in a write transaction) the items are
+/// `shards`, only the items of servers on those shards, of no server, or of a lane nobody
+/// touched since `foreign_due_ms` (unix milliseconds): its head came due at or before then,
+/// and its lane was not given back after then. Such a lane its shard's process left alone
+/// for the grace (perhaps it is down) is anyone's. An item comes due when it is recorded and
+/// again at each retry's time; the process of its shard gives the lane back while it waits out
+/// a retry (Discord's 429 or 5xx) or while a click holds the board, and takes it again when
+/// the retry is due or the click answered. Counting from the item alone would hand a lane its
+/// live process is retrying, or whose head waited behind a slow item, to whichever process
+/// looked first, to draw the board under the click. With `lock` (`PostgreSQL`, in a write transaction) the items are
 /// locked `FOR UPDATE SKIP LOCKED`, so that processes looking at once each get other lanes
 /// instead of waiting for one another's. Taking a lane is [`claim`].
 pub async fn claimable(
@@ -451,7 +454,7 @@ pub async fn claimable(
         claimable_sql!()
     };
     let (count, first, last, foreign_due_ms) = ServedShards::bound(shards);
-    // `created_at` is in whole seconds, a retry's time in milliseconds.
+    // `created_at` is in whole seconds, a retry's time and a release in milliseconds.
     sqlx::query_as(sql)
         .bind(now_ms)
         .bind(now_ms)
@@ -461,14 +464,16 @@ pub async fn claimable(
         .bind(last)
         .bind(foreign_due_ms.div_euclid(1000))
         .bind(foreign_due_ms)
+        .bind(foreign_due_ms)
         .fetch_all(conn)
         .await
 }
 
-/// Claims `lane` for process `by` until `lease_until_ms`: true when it is free (no claim, or a
-/// lease that ended by `now_ms`) or already `by`'s. One row per lane, so that two processes
-/// claiming, renewing or taking over one lane are serialised by its row (`PostgreSQL` makes a
-/// second insert of one key wait for the first, then re-checks the condition on the row).
+/// Claims `lane` for process `by` until `lease_until_ms`: true when it is free (no claim, one
+/// given back, or a lease that ended by `now_ms`) or already `by`'s. One row per lane, so that
+/// two processes claiming, renewing or taking over one lane are serialised by its row
+/// (`PostgreSQL` makes a second insert of one key wait for the first, then re-checks the
+/// condition on the row).
 pub async fn claim(
     conn: &mut AnyConnection,
     lane: &str,
@@ -478,7 +483,8 @@ pub async fn claim(
 ) -> Result<bool, sqlx::Error> {
     let claimed: Option<String> = sqlx::query_scalar(
         "INSERT INTO outbox_claims (lane, claimed_by, lease_until_ms) VALUES ($1, $2, $3) \
-         ON CONFLICT (lane) DO UPDATE SET claimed_by = excluded.claimed_by, lease_until_ms = excluded.lease_until_ms \
+         ON CONFLICT (lane) DO UPDATE SET claimed_by = excluded.claimed_by, lease_until_ms = excluded.lease_until_ms, \
+         released_at_ms = NULL \
          WHERE outbox_claims.claimed_by = excluded.claimed_by OR outbox_claims.lease_until_ms <= $4 \
          RETURNING lane",
     )
@@ -492,20 +498,23 @@ pub async fn claim(
 }
 
 /// Extends `by`'s claim on `lane` to `lease_until_ms`; false when `by` no longer holds it (another
-/// process took it over after the lease ran out). A lease that ran out but that nobody took is
-/// still `by`'s: the row is the one place both would write, so there is no moment when both hold it.
+/// process took it over after the lease ran out, or it was given back). A lease that ran out
+/// but that nobody took is still `by`'s: the row is the one place both would write, so there is
+/// no moment when both hold it.
 pub async fn renew(conn: &mut AnyConnection, lane: &str, by: &str, lease_until_ms: i64) -> Result<bool, sqlx::Error> {
-    let renewed = sqlx::query("UPDATE outbox_claims SET lease_until_ms = $1 WHERE lane = $2 AND claimed_by = $3")
-        .bind(lease_until_ms)
-        .bind(lane)
-        .bind(by)
-        .execute(conn)
-        .await?;
+    let renewed = sqlx::query(
+        "UPDATE outbox_claims SET lease_until_ms = $1 WHERE lane = $2 AND claimed_by = $3 AND released_at_ms IS NULL",
+    )
+    .bind(lease_until_ms)
+    .bind(lane)
+    .bind(by)
+    .execute(conn)
+    .await?;
     Ok(renewed.rows_affected() > 0)
 }
 
 /// Extends `by`'s claims on `lanes` to `lease_until_ms` in one statement per 500 lanes; returns
-/// the lanes `by` still held (the others were taken over).
+/// the lanes `by` still held (the others were taken over or given back).
 pub async fn renew_many(
     conn: &mut AnyConnection,
     lanes: &[String],
@@ -517,7 +526,8 @@ pub async fn renew_many(
         // Only placeholders are written into the statement, never a lane.
         let list: Vec<String> = (0..chunk.len()).map(|n| format!("${}", n + 3)).collect();
         let sql = format!(
-            "UPDATE outbox_claims SET lease_until_ms = $1 WHERE claimed_by = $2 AND lane IN ({}) RETURNING lane",
+            "UPDATE outbox_claims SET lease_until_ms = $1 \
+             WHERE claimed_by = $2 AND released_at_ms IS NULL AND lane IN ({}) RETURNING lane",
             list.join(", ")
         );
         let mut query = sqlx::query_scalar(sqlx::AssertSqlSafe(sql)).bind(lease_until_ms).bind(by);
@@ -529,19 +539,41 @@ pub async fn renew_many(
     Ok(renewed)
 }
 
-/// Ends `by`'s claim on `lane` (nothing when another process holds it now).
-pub async fn release(conn: &mut AnyConnection, lane: &str, by: &str) -> Result<(), sqlx::Error> {
-    sqlx::query("DELETE FROM outbox_claims WHERE lane = $1 AND claimed_by = $2")
-        .bind(lane)
-        .bind(by)
-        .execute(conn)
-        .await?;
+/// Ends `by`'s claim on `lane` at `now_ms` (nothing when another process holds it now). The row
+/// stays, its lease over, saying when the lane was given back (migration 0030), for
+/// [`claimable`]'s grace of another shard's lanes, until [`prune_released`].
+pub async fn release(conn: &mut AnyConnection, lane: &str, by: &str, now_ms: i64) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "UPDATE outbox_claims SET lease_until_ms = 0, released_at_ms = $1 \
+         WHERE lane = $2 AND claimed_by = $3 AND released_at_ms IS NULL",
+    )
+    .bind(now_ms)
+    .bind(lane)
+    .bind(by)
+    .execute(conn)
+    .await?;
     Ok(())
 }
 
-/// Ends every claim of process `by`; returns how many.
-pub async fn release_all(conn: &mut AnyConnection, by: &str) -> Result<u64, sqlx::Error> {
-    Ok(sqlx::query("DELETE FROM outbox_claims WHERE claimed_by = $1").bind(by).execute(conn).await?.rows_affected())
+/// Ends every claim of process `by` at `now_ms`, as [`release`] does; returns how many.
+pub async fn release_all(conn: &mut AnyConnection, by: &str, now_ms: i64) -> Result<u64, sqlx::Error> {
+    let released = sqlx::query(
+        "UPDATE outbox_claims SET lease_until_ms = 0, released_at_ms = $1 \
+         WHERE claimed_by = $2 AND released_at_ms IS NULL",
+    )
+    .bind(now_ms)
+    .bind(by)
+    .execute(conn)
+    .await?;
+    Ok(released.rows_affected())
+}
+
+/// Deletes the rows of lanes given back before `before_ms`: once the grace of [`claimable`] has
+/// passed since, such a row says no more than no row. Returns how many went.
+pub async fn prune_released(conn: &mut AnyConnection, before_ms: i64) -> Result<u64, sqlx::Error> {
+    let pruned =
+        sqlx::query("DELETE FROM outbox_claims WHERE released_at_ms < $1").bind(before_ms).execute(conn).await?;
+    Ok(pruned.rows_affected())
 }
 
 /// The earliest moment after `now_ms` at which a pending item waiting for a retry comes due.
@@ -552,9 +584,14 @@ pub async fn next_retry(conn: &mut AnyConnection, now_ms: i64) -> Result<Option<
         .await
 }
 
-/// Every claim, `(lane, claimed_by, lease_until_ms)` by lane, for tests and operators.
+/// Every claim not given back, `(lane, claimed_by, lease_until_ms)` by lane, for tests and
+/// operators.
 pub async fn claims(conn: &mut AnyConnection) -> Result<Vec<(String, String, i64)>, sqlx::Error> {
-    sqlx::query_as("SELECT lane, claimed_by, lease_until_ms FROM outbox_claims ORDER BY lane").fetch_all(conn).await
+    sqlx::query_as(
+        "SELECT lane, claimed_by, lease_until_ms FROM outbox_claims WHERE released_at_ms IS NULL ORDER BY lane",
+    )
+    .fetch_all(conn)
+    .await
 }
 
 #[cfg(test)]
@@ -584,7 +621,7 @@ mod tests {
         let options = sqlx::sqlite::SqliteConnectOptions::new().filename(&path).create_if_missing(true);
         let mut conn = sqlx::SqliteConnection::connect_with(&options).await.unwrap();
         crate::store::migrate::run_on_connection(&mut conn).await.unwrap();
-        let steps = plan(&mut conn, claimable_sql!(), &[0, 0, 50, 4, 1, 2, 0, 0]).await;
+        let steps = plan(&mut conn, claimable_sql!(), &[0, 0, 50, 4, 1, 2, 0, 0, 0]).await;
         assert!(steps.iter().any(|s| s.contains("outbox_pending")), "{steps:?}");
         assert!(
             !steps.iter().any(|s| s.starts_with("SCAN") && !s.contains("INDEX")),
