@@ -107,6 +107,9 @@ async fn start_game(table: &GuildTable<'_>) -> (StoredMessage, i64) {
 async fn one_process_serving_shards_0_and_1_of_2_plays_games_in_guilds_on_both_shards() {
     // The guild on shard 0 speaks English, the one on shard 1 Russian: each keeps its language.
     let fake = FakeDiscord::start_tls().await;
+    // DISCORD_SHARD_COUNT=auto alone follows GET /gateway/bot: one process serves every shard,
+    // so no other process can count otherwise.
+    fake.set_shard_count(2);
     let dir = temp_dir("shards-0-1");
     let health = free_addr();
     let health_text = health.to_string();
@@ -114,7 +117,7 @@ async fn one_process_serving_shards_0_and_1_of_2_plays_games_in_guilds_on_both_s
         Path::new(BINARY),
         &fake,
         &dir,
-        &[("DISCORD_SHARDS", "0-1"), ("DISCORD_SHARD_COUNT", "2"), ("TAFL_HEALTH_ADDR", &health_text)],
+        &[("DISCORD_SHARD_COUNT", "auto"), ("TAFL_HEALTH_ADDR", &health_text)],
     );
     fake.wait_until_ready().await;
     // serenity identifies one shard at a time, 5 s apart, as Discord asks.
@@ -176,8 +179,6 @@ async fn a_process_serving_shard_0_of_2_never_receives_the_interactions_of_shard
     // Shard 1 would be another process's: several processes share a PostgreSQL database.
     let Some(db) = tafl_e2e::postgres::database().await else { return };
     let fake = FakeDiscord::start_tls().await;
-    // DISCORD_SHARD_COUNT=auto follows GET /gateway/bot.
-    fake.set_shard_count(2);
     let dir = temp_dir("shards-0-0");
     let health = free_addr();
     let health_text = health.to_string();
@@ -188,7 +189,7 @@ async fn a_process_serving_shard_0_of_2_never_receives_the_interactions_of_shard
         &[
             ("DATABASE_URL", db.url.as_str()),
             ("DISCORD_SHARDS", "0"),
-            ("DISCORD_SHARD_COUNT", "auto"),
+            ("DISCORD_SHARD_COUNT", "2"),
             ("TAFL_HEALTH_ADDR", &health_text),
         ],
     );
@@ -266,23 +267,33 @@ async fn shard_ranges_outside_the_count_stop_run_with_one_sentence() {
     );
     // A part of the shards leaves the others to other processes, which an SQLite file cannot
     // serve: refused before anything connects.
-    let on_sqlite = run_refused(&fake, &dir, &[("DISCORD_SHARDS", "2-3"), ("DISCORD_SHARD_COUNT", "auto")]);
+    let on_sqlite = run_refused(&fake, &dir, &[("DISCORD_SHARDS", "2-3"), ("DISCORD_SHARD_COUNT", "4")]);
     assert_eq!(on_sqlite.0, Some(1));
     assert!(
         on_sqlite.1.starts_with("error: DISCORD_SHARDS leaves the other shards to other processes"),
         "{}",
         on_sqlite.1
     );
+    // A range with `auto`: each process would count by Discord's recommendation as it was when
+    // it started, and processes started on either side of a change would split the servers
+    // differently. Refused on any database, before Discord is asked.
+    let auto = run_refused(&fake, &dir, &[("DISCORD_SHARDS", "2-3"), ("DISCORD_SHARD_COUNT", "auto")]);
+    assert_eq!(auto.0, Some(1));
+    assert!(
+        auto.1.starts_with("error: DISCORD_SHARDS=2-3 needs DISCORD_SHARD_COUNT set to a number, not auto: "),
+        "{}",
+        auto.1
+    );
     if let Some(db) = tafl_e2e::postgres::database().await {
-        let env = [("DATABASE_URL", db.url.as_str()), ("DISCORD_SHARDS", "2-3"), ("DISCORD_SHARD_COUNT", "auto")];
-        let auto = run_refused(&fake, &dir, &env);
-        assert_eq!(auto.0, Some(1));
-        assert!(
-            auto.1.starts_with("error: DISCORD_SHARDS=2-3 names shards beyond the 2 shards Discord recommends"),
-            "{}",
-            auto.1
-        );
+        let env = [("DATABASE_URL", db.url.as_str()), ("DISCORD_SHARDS", "0"), ("DISCORD_SHARD_COUNT", "auto")];
+        let on_postgres = run_refused(&fake, &dir, &env);
+        assert_eq!(on_postgres.0, Some(1));
+        assert!(on_postgres.1.ends_with("set the same DISCORD_SHARD_COUNT for every process"), "{}", on_postgres.1);
     }
+    assert!(
+        fake.requests().iter().all(|r| !r.path.ends_with("/gateway/bot")),
+        "Discord was asked for its recommendation"
+    );
     let busy = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let busy_addr = busy.local_addr().unwrap().to_string();
     let health = run_refused(&fake, &dir, &[("TAFL_HEALTH_ADDR", &busy_addr)]);

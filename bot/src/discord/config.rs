@@ -60,7 +60,8 @@ pub enum ShardCount {
 /// of one count see every interaction once.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shards {
-    /// `first..=last`; `None`: every shard of the count.
+    /// `first..=last`, with a [`ShardCount::Fixed`] count only (see [`Shards::from_vars`]);
+    /// `None`: every shard of the count.
     pub range: Option<(u32, u32)>,
     pub count: ShardCount,
 }
@@ -70,16 +71,13 @@ pub const MAX_SHARD_COUNT: u32 = 65_536;
 
 impl Shards {
     /// The shards to serve once the total is known (after Discord's recommendation for
-    /// [`ShardCount::Auto`]), or why the range does not fit in it.
+    /// [`ShardCount::Auto`], which serves them all), or why the range does not fit in it.
     pub fn resolve(&self, count: u32) -> Result<std::ops::RangeInclusive<u32>, ConfigError> {
         let Some((first, last)) = self.range else { return Ok(0..=count.saturating_sub(1)) };
         if last >= count {
-            let total = match self.count {
-                ShardCount::Fixed(_) => format!("DISCORD_SHARD_COUNT={count}"),
-                ShardCount::Auto => format!("the {count} shards Discord recommends for DISCORD_SHARD_COUNT=auto"),
-            };
             return Err(ConfigError(format!(
-                "DISCORD_SHARDS={first}-{last} names shards beyond {total}; shards are numbered from 0 to {}",
+                "DISCORD_SHARDS={first}-{last} names shards beyond DISCORD_SHARD_COUNT={count}; shards are numbered \
+                 from 0 to {}",
                 count.saturating_sub(1)
             )));
         }
@@ -94,6 +92,7 @@ impl Shards {
         let every = match (self.range, self.count) {
             (None, _) => true,
             (Some((first, last)), ShardCount::Fixed(count)) => first == 0 && last + 1 == count,
+            // Refused by `from_vars` already.
             (Some(_), ShardCount::Auto) => false,
         };
         if every {
@@ -107,6 +106,10 @@ impl Shards {
 
     /// Reads `DISCORD_SHARDS` (`A-B` or `A`) and `DISCORD_SHARD_COUNT` (a number or `auto`):
     /// `None` when neither is set (one shard, as before); the whole count when only the count is.
+    /// A range needs a number: with `auto` each process would take Discord's recommendation
+    /// when it starts, and once the recommendation changed, a process restarted after it would
+    /// split the servers by another count than the others, leaving some servers to no process
+    /// and others to two. `auto` alone, one process serving every shard, cannot disagree.
     fn from_vars(shards: Option<String>, count: Option<String>) -> Result<Option<Shards>, ConfigError> {
         let count = match count {
             None => {
@@ -144,6 +147,13 @@ impl Shards {
         if first > last {
             return Err(ConfigError(format!(
                 "DISCORD_SHARDS={text} ends before it starts; write the lower shard first, e.g. {last}-{first}"
+            )));
+        }
+        if count == ShardCount::Auto {
+            return Err(ConfigError(format!(
+                "DISCORD_SHARDS={text} needs DISCORD_SHARD_COUNT set to a number, not auto: each process would take \
+                 Discord's recommendation when it starts, and processes that disagree on the count leave some servers \
+                 to no process and others to two; set the same DISCORD_SHARD_COUNT for every process"
             )));
         }
         let shards = Shards { range: Some((first, last)), count };
@@ -360,7 +370,6 @@ mod tests {
         for vars in [
             &[("DISCORD_SHARDS", "0"), ("DISCORD_SHARD_COUNT", "2")][..],
             &[("DISCORD_SHARDS", "1-3"), ("DISCORD_SHARD_COUNT", "4")][..],
-            &[("DISCORD_SHARDS", "0-1"), ("DISCORD_SHARD_COUNT", "auto")][..],
         ] {
             let error = shards("sqlite://tafl.db", vars).unwrap_err().to_string();
             assert!(
@@ -403,9 +412,40 @@ mod tests {
             "a count alone serves all its shards"
         );
         assert_eq!(
-            shards(&[("DISCORD_SHARDS", "2-3"), ("DISCORD_SHARD_COUNT", "AUTO")]).unwrap(),
-            Some(Shards { range: Some((2, 3)), count: ShardCount::Auto })
+            shards(&[("DISCORD_SHARD_COUNT", "AUTO")]).unwrap(),
+            Some(Shards { range: None, count: ShardCount::Auto }),
+            "auto alone: this process serves all the shards Discord recommends"
         );
+    }
+
+    /// Each process asks Discord for its recommendation when it starts: after the
+    /// recommendation grew, a restarted process would run 3 shards while the others run 2, and
+    /// then some servers reach no process and others two. So a range needs the count written
+    /// out, the same for every process; `auto` is for one process serving every shard.
+    #[test]
+    fn a_shard_range_needs_its_count_written_out_not_auto() {
+        for url in ["postgres://tafl@db/tafl", "sqlite://tafl.db"] {
+            for range in ["0", "0-1", "2-3"] {
+                let vars = [
+                    ("DISCORD_TOKEN", "t"),
+                    ("DATABASE_URL", url),
+                    ("DISCORD_SHARDS", range),
+                    ("DISCORD_SHARD_COUNT", "auto"),
+                ];
+                let error = config(&vars).unwrap_err().to_string();
+                assert_eq!(
+                    error,
+                    format!(
+                        "DISCORD_SHARDS={range} needs DISCORD_SHARD_COUNT set to a number, not auto: each process would take \
+                         Discord's recommendation when it starts, and processes that disagree on the count leave some servers \
+                         to no process and others to two; set the same DISCORD_SHARD_COUNT for every process"
+                    ),
+                    "{url}"
+                );
+            }
+            let alone = config(&[("DISCORD_TOKEN", "t"), ("DATABASE_URL", url), ("DISCORD_SHARD_COUNT", "auto")]);
+            assert_eq!(alone.unwrap().shards, Some(Shards { range: None, count: ShardCount::Auto }), "{url}");
+        }
     }
 
     #[test]
@@ -429,10 +469,6 @@ mod tests {
             assert!(error.starts_with(start), "{vars:?}: {error}");
             assert!(!error.contains('\n'), "{error}");
         }
-        let auto = Shards { range: Some((2, 3)), count: ShardCount::Auto };
-        let error = auto.resolve(2).unwrap_err().to_string();
-        assert!(error.contains("the 2 shards Discord recommends"), "{error}");
-        assert_eq!(auto.resolve(4).unwrap(), 2..=3);
         assert_eq!(Shards { range: None, count: ShardCount::Auto }.resolve(3).unwrap(), 0..=2);
     }
 
