@@ -33,6 +33,7 @@ async fn a_database_url_creates_a_migrated_file_in_wal_mode_with_foreign_keys() 
             "games",
             "guild_commands",
             "interactions",
+            "member_names",
             "moves",
             "offers",
             "outbox",

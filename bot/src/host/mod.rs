@@ -283,6 +283,7 @@ impl Host {
                 return Err(HostError::TooManyChallenges(open));
             }
             if let Some(opponent) = &request.opponent {
+                store::users::remember(&mut tx, opponent.id, &clean_name(&opponent.name), now).await?;
                 let since = now - CHALLENGE_TTL;
                 let made = store::challenges::unanswered_to(&mut tx, request.challenger.id, opponent.id, since).await?;
                 let count = made.len() as i64;
@@ -290,9 +291,11 @@ impl Host {
                     // Another may be made once all but the limit's last one have left the day.
                     let leaving = made.len() + 1 - MAX_UNANSWERED_TO_ONE as usize;
                     let again_at = made[leaving - 1] + CHALLENGE_TTL;
-                    return Err(HostError::TooManyChallengesTo { opponent: opponent.clone(), count, again_at });
+                    // Named as the server calls them, as their challenges are.
+                    let name = store::users::name(&mut tx, opponent.id, request.place.guild).await?;
+                    let opponent = User { id: opponent.id, name };
+                    return Err(HostError::TooManyChallengesTo { opponent, count, again_at });
                 }
-                store::users::remember(&mut tx, opponent.id, &clean_name(&opponent.name), now).await?;
             }
             let id = store::challenges::insert(
                 &mut tx,
@@ -346,7 +349,10 @@ impl Host {
             if let Some(opponent) = row.opponent_id
                 && opponent != user.id
             {
-                return Err(HostError::NotYourChallenge { id, opponent: store::users::name(&mut tx, opponent).await? });
+                return Err(HostError::NotYourChallenge {
+                    id,
+                    opponent: store::users::name(&mut tx, opponent, row.guild_id).await?,
+                });
             }
             // The server's managers may have closed the channel to games since the challenge.
             let server: ServerSettings =
@@ -434,7 +440,7 @@ impl Host {
                     }
                     return Err(HostError::NotYourChallenge {
                         id,
-                        opponent: store::users::name(&mut tx, opponent).await?,
+                        opponent: store::users::name(&mut tx, opponent, row.guild_id).await?,
                     });
                 }
                 Some(_) => {}
@@ -455,7 +461,7 @@ impl Host {
             if row.challenger_id != user {
                 return Err(HostError::NotChallenger {
                     id,
-                    challenger: store::users::name(&mut tx, row.challenger_id).await?,
+                    challenger: store::users::name(&mut tx, row.challenger_id, row.guild_id).await?,
                 });
             }
             let row = open_challenge(&mut tx, id, now).await?;
@@ -1479,7 +1485,7 @@ async fn ensure_turn(conn: &mut Conn, loaded: &Loaded, sides: &[Side]) -> Result
         return Ok(to_move);
     }
     let id = side_player(&loaded.row, to_move);
-    let player = User { id, name: store::users::name(conn, id).await? };
+    let player = User { id, name: store::users::name(conn, id, loaded.row.guild_id).await? };
     Err(HostError::NotYourTurn { id: loaded.row.id, to_move, player })
 }
 
@@ -1537,9 +1543,10 @@ async fn reload_challenge(conn: &mut Conn, id: ChallengeId) -> Result<Challenge,
 }
 
 async fn challenge_view(conn: &mut Conn, row: &ChallengeRow) -> Result<Challenge, HostError> {
-    let challenger = User { id: row.challenger_id, name: store::users::name(conn, row.challenger_id).await? };
+    let challenger =
+        User { id: row.challenger_id, name: store::users::name(conn, row.challenger_id, row.guild_id).await? };
     let opponent = match row.opponent_id {
-        Some(id) => Some(User { id, name: store::users::name(conn, id).await? }),
+        Some(id) => Some(User { id, name: store::users::name(conn, id, row.guild_id).await? }),
         None => None,
     };
     Ok(Challenge {

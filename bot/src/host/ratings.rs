@@ -248,7 +248,7 @@ impl Host {
     pub async fn profile(&self, user: UserId, guild: Option<i64>, now: i64) -> Result<Profile, HostError> {
         let scope = Scope::of(guild);
         let mut tx = self.db.begin_read().await?;
-        let name = store::users::name(&mut tx, user).await?;
+        let name = store::users::name(&mut tx, user, scope.id()).await?;
         let ratings = store::ratings::of_user(&mut tx, user, scope.id())
             .await?
             .iter()

@@ -494,7 +494,8 @@ impl Host {
                 let awaiting = super::awaiting(&mut tx, user).await?;
                 if !awaiting.games.is_empty() {
                     super::outbox::record(&mut tx, &super::Show::Digest { user }, now).await?;
-                    let user = User { id: user, name: store::users::name(&mut tx, user).await? };
+                    // Told in a DM, which belongs to no server (0): by their display name.
+                    let user = User { id: user, name: store::users::name(&mut tx, user, 0).await? };
                     due.push(Due::Digest(Digest { user, awaiting }));
                 }
             }
@@ -524,7 +525,8 @@ impl Host {
                         continue;
                     }
                     super::outbox::record(&mut tx, &super::Show::PausedGames { user, guild }, now).await?;
-                    let user = User { id: user, name: store::users::name(&mut tx, user).await? };
+                    // Told in a DM, which belongs to no server (0): by their display name.
+                    let user = User { id: user, name: store::users::name(&mut tx, user, 0).await? };
                     due.push(Due::PausedGames(PausedGames { user, guild, games }));
                 }
             }

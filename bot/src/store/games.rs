@@ -32,7 +32,8 @@ pub struct GameRow {
     pub finished_at: Option<i64>,
     /// The moves as one space-separated string, a cache of `moves` (see migration 0002).
     pub movetext: String,
-    /// The players' display names, joined in so that showing a game is one query.
+    /// The players' names as the game's server calls them (see [`super::member_names`]), else
+    /// their display names, joined in so that showing a game is one query.
     pub attacker_name: String,
     pub defender_name: String,
     /// How many draw offers and takeback requests are open, so a move only touches `offers`
@@ -91,12 +92,15 @@ macro_rules! select_games {
         concat!(
             "SELECT g.id, g.guild_id, g.channel_id, g.thread_id, g.variant, g.options, g.rules, g.start_position, \
              g.start_to_move, g.attacker_id, g.defender_id, g.status, g.reason, g.loser_id, g.ply, g.clock_seconds, \
-             g.imported, g.created_at, g.updated_at, g.finished_at, g.movetext, a.name AS attacker_name, d.name AS defender_name, \
+             g.imported, g.created_at, g.updated_at, g.finished_at, g.movetext, \
+             COALESCE(ma.name, a.name) AS attacker_name, COALESCE(md.name, d.name) AS defender_name, \
              (SELECT COUNT(*) FROM offers o WHERE o.game_id = g.id AND o.state = 'open') AS open_offers, \
              g.reserve_cap, g.attacker_reserve, g.defender_reserve, g.turn_started_at, g.deadline_at, \
              g.reminders_sent, g.next_due_at, g.rated, g.bot_turn_at, s.left_at AS server_left_at, \
              g.channel_gone_at \
              FROM games g JOIN users a ON a.id = g.attacker_id JOIN users d ON d.id = g.defender_id \
+             LEFT JOIN member_names ma ON ma.guild_id = g.guild_id AND ma.user_id = g.attacker_id \
+             LEFT JOIN member_names md ON md.guild_id = g.guild_id AND md.user_id = g.defender_id \
              LEFT JOIN servers s ON s.id = g.guild_id ",
             $($tail),+
         )

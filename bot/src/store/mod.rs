@@ -55,6 +55,7 @@ pub mod file;
 pub mod games;
 pub mod guild_commands;
 pub mod interactions;
+pub mod member_names;
 pub mod messages;
 pub mod migrate;
 pub mod moves;

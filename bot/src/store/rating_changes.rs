@@ -2,7 +2,8 @@
 
 use sqlx::AnyConnection;
 
-/// One player's change in one scope, with the display name joined in.
+/// One player's change in one scope, with the player's name joined in: as the game's server
+/// calls them (see [`super::member_names`]), else their display name.
 #[derive(Clone, Debug, PartialEq, sqlx::FromRow)]
 pub struct ChangeRow {
     pub game_id: i64,
@@ -52,9 +53,10 @@ pub async fn insert(conn: &mut AnyConnection, change: &NewChange<'_>, now: i64) 
 /// The changes a game made, global scope first, attacker before defender within a scope.
 pub async fn of_game(conn: &mut AnyConnection, game_id: i64) -> Result<Vec<ChangeRow>, sqlx::Error> {
     sqlx::query_as(
-        "SELECT c.game_id, c.user_id, u.name, c.family, c.scope, c.rating_before, c.deviation_before, \
-         c.rating_after, c.deviation_after FROM rating_changes c JOIN users u ON u.id = c.user_id \
-         JOIN games g ON g.id = c.game_id WHERE c.game_id = $1 \
+        "SELECT c.game_id, c.user_id, COALESCE(m.name, u.name) AS name, c.family, c.scope, c.rating_before, \
+         c.deviation_before, c.rating_after, c.deviation_after FROM rating_changes c JOIN users u ON u.id = c.user_id \
+         JOIN games g ON g.id = c.game_id \
+         LEFT JOIN member_names m ON m.guild_id = g.guild_id AND m.user_id = c.user_id WHERE c.game_id = $1 \
          ORDER BY c.scope <> 0, c.scope, c.user_id <> g.attacker_id",
     )
     .bind(game_id)

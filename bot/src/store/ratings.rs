@@ -2,7 +2,8 @@
 
 use sqlx::AnyConnection;
 
-/// A rating as stored, with the person's display name joined in for leaderboards.
+/// A rating as stored, with the person's name joined in for leaderboards: as the scope's server
+/// calls them (see [`super::member_names`]), else (and in the global scope) their display name.
 #[derive(Clone, Debug, PartialEq, sqlx::FromRow)]
 pub struct RatingRow {
     pub user_id: i64,
@@ -19,8 +20,10 @@ pub struct RatingRow {
 macro_rules! select_ratings {
     ($tail:literal) => {
         concat!(
-            "SELECT r.user_id, u.name, r.family, r.scope, r.rating, r.deviation, r.volatility, r.games, r.updated_at \
-             FROM ratings r JOIN users u ON u.id = r.user_id ",
+            "SELECT r.user_id, COALESCE(m.name, u.name) AS name, r.family, r.scope, r.rating, r.deviation, \
+             r.volatility, r.games, r.updated_at \
+             FROM ratings r JOIN users u ON u.id = r.user_id \
+             LEFT JOIN member_names m ON m.guild_id = r.scope AND m.user_id = r.user_id ",
             $tail
         )
     };

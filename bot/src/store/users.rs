@@ -115,9 +115,19 @@ pub async fn find_or_create_local(conn: &mut AnyConnection, name: &str, now: i64
     Ok(id)
 }
 
-/// The display name of `id`, or a placeholder for someone never seen.
-pub async fn name(conn: &mut AnyConnection, id: i64) -> Result<String, sqlx::Error> {
-    Ok(find(conn, id).await?.map_or_else(|| format!("user {id}"), |u| u.name))
+/// The name of `id` in server `guild`: what they are called there (see [`super::member_names`]),
+/// else their display name, which is all `guild` 0 (a DM, the console, a global view) has; a
+/// placeholder for someone never seen.
+pub async fn name(conn: &mut AnyConnection, id: i64, guild: i64) -> Result<String, sqlx::Error> {
+    let found: Option<String> = sqlx::query_scalar(
+        "SELECT COALESCE(m.name, u.name) FROM users u \
+         LEFT JOIN member_names m ON m.guild_id = $1 AND m.user_id = u.id WHERE u.id = $2",
+    )
+    .bind(guild)
+    .bind(id)
+    .fetch_optional(conn)
+    .await?;
+    Ok(found.unwrap_or_else(|| format!("user {id}")))
 }
 
 /// Replaces a person's settings (a JSON object the settings commands own).
