@@ -1068,7 +1068,7 @@ support::both! {
     async fn a_servers_language_is_read_once_and_changes_made_here_are_seen_at_once() {
         let host = host().await;
         let guild = 77;
-        host.note_caller(&alice(), Some("en-US"), Some(guild), Some("ru"), NOW).await.unwrap();
+        host.note_caller(&alice(), Some("en-US"), Some(guild), Some("ru"), &[], NOW).await.unwrap();
         let language = host.server_language(guild).await.unwrap();
         assert_eq!((language.discord.as_deref(), language.chosen.as_deref()), (Some("ru"), None));
         // Changed behind this process's back: the remembered language answers, without a read.
@@ -1077,7 +1077,7 @@ support::both! {
         // Changes made through the host are seen at once.
         host.set_server_language(guild, Some("en"), NOW).await.unwrap();
         assert_eq!(host.server_language(guild).await.unwrap().chosen.as_deref(), Some("en"));
-        host.note_caller(&alice(), Some("en-US"), Some(guild), Some("uk"), NOW).await.unwrap();
+        host.note_caller(&alice(), Some("en-US"), Some(guild), Some("uk"), &[], NOW).await.unwrap();
         let language = host.server_language(guild).await.unwrap();
         assert_eq!((language.discord.as_deref(), language.chosen.as_deref()), (Some("uk"), Some("en")));
         host.set_server_language(guild, None, NOW).await.unwrap();
@@ -1089,10 +1089,10 @@ support::both! {
     async fn a_locale_reported_before_the_person_is_recorded_is_kept_once_they_are() {
         let host = host().await;
         let newcomer = tafl_bot::host::User::new(555, "newcomer");
-        host.note_caller(&newcomer, Some("ru"), None, None, NOW).await.unwrap();
+        host.note_caller(&newcomer, Some("ru"), None, None, &[], NOW).await.unwrap();
         assert_eq!(host.user_locale(newcomer.id).await.unwrap(), None, "nobody to keep it on yet");
         host.remember_user(&newcomer, NOW).await.unwrap();
-        host.note_caller(&newcomer, Some("ru"), None, None, NOW).await.unwrap();
+        host.note_caller(&newcomer, Some("ru"), None, None, &[], NOW).await.unwrap();
         assert_eq!(host.user_locale(newcomer.id).await.unwrap().as_deref(), Some("ru"));
     }
 }
@@ -1101,7 +1101,7 @@ support::both! {
     async fn a_player_who_changes_their_name_is_shown_by_the_new_one_from_their_next_interaction() {
         let host = host().await;
         let game = game(&host, "brandubh").await;
-        host.note_caller(&User::new(alice().id, "Alicia\u{7}"), Some("en-US"), None, None, NOW + 1).await.unwrap();
+        host.note_caller(&User::new(alice().id, "Alicia\u{7}"), Some("en-US"), None, None, &[], NOW + 1).await.unwrap();
         let view = host.show(game.id).await.unwrap();
         assert_eq!(view.attacker.name, "Alicia", "cleaned like every stored name");
         // The same name again writes nothing: the row's last change stays where it was.
@@ -1114,13 +1114,58 @@ support::both! {
             at
         };
         assert_eq!(changed().await, NOW + 1);
-        host.note_caller(&User::new(alice().id, "Alicia"), Some("en-US"), None, None, NOW + 2).await.unwrap();
+        host.note_caller(&User::new(alice().id, "Alicia"), Some("en-US"), None, None, &[], NOW + 2).await.unwrap();
         assert_eq!(changed().await, NOW + 1);
         // Someone never recorded gets no row from an interaction alone.
-        host.note_caller(&User::new(556, "passer-by"), Some("ru"), None, None, NOW).await.unwrap();
+        host.note_caller(&User::new(556, "passer-by"), Some("ru"), None, None, &[], NOW).await.unwrap();
         let rows: i64 =
             sqlx::query_scalar("SELECT COUNT(*) FROM users WHERE id = 556").fetch_one(host.db().pool()).await.unwrap();
         assert_eq!(rows, 0);
+    }
+}
+
+support::both! {
+    async fn a_server_names_its_players_as_it_calls_them_and_everywhere_else_their_display_names_show() {
+        let host = host().await;
+        let game = game(&host, "brandubh").await;
+        host.play(game.id, alice().id, "d2-c2", None, NOW + 2).await.unwrap();
+        host.play(game.id, bob().id, "d3-c3", None, NOW + 3).await.unwrap();
+        // Alice's nickname on the game's server, cleaned like every stored name; Bob has none.
+        let names = [(alice().id, Some(" Саша\u{7} ")), (bob().id, None)];
+        host.note_caller(&alice(), None, Some(PLACE.guild), None, &names, NOW + 4).await.unwrap();
+        let view = host.show(game.id).await.unwrap();
+        assert_eq!((view.attacker.name.as_str(), view.defender.name.as_str()), ("Саша", "bob"));
+        host.resign(game.id, bob().id, None, NOW + 5).await.unwrap();
+        let summary = host.summary(game.id).await.unwrap();
+        assert_eq!(summary.game.attacker.name, "Саша");
+        let rated: Vec<&str> = summary.rating_changes.iter().map(|c| c.user.name.as_str()).collect();
+        assert_eq!(rated, ["Саша", "bob", "Саша", "bob"], "the game's server names her in every scope it rated");
+        let board = |guild| {
+            let host = host.clone();
+            async move {
+                let board = host.leaderboard("brandubh", guild, 10, NOW + 6).await.unwrap();
+                board.entries.iter().map(|e| e.user.name.clone()).collect::<Vec<_>>()
+            }
+        };
+        assert_eq!(board(Some(PLACE.guild)).await, ["Саша", "bob"]);
+        assert_eq!(board(None).await, ["alice", "bob"], "the global board is no server's");
+        assert_eq!(host.profile(alice().id, Some(PLACE.guild), NOW + 6).await.unwrap().user.name, "Саша");
+        assert_eq!(host.profile(alice().id, None, NOW + 6).await.unwrap().user.name, "alice");
+        // Another server knows her by her display name, and a challenge there says so.
+        let elsewhere = tafl_bot::host::Place { guild: 9, ..PLACE };
+        let mut req = request(&alice(), Some(&bob()), "brandubh", SideChoice::Attackers);
+        req.place = elsewhere;
+        assert_eq!(host.challenge(&req, NOW + 7).await.unwrap().challenger.name, "alice");
+        req.place = PLACE;
+        assert_eq!(host.challenge(&req, NOW + 7).await.unwrap().challenger.name, "Саша");
+        // A nickname of only spaces is none, and none gives her display name back.
+        host.note_caller(&alice(), None, Some(PLACE.guild), None, &[(alice().id, Some("  "))], NOW + 8).await.unwrap();
+        assert_eq!(host.show(game.id).await.unwrap().attacker.name, "alice");
+        let rows: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM member_names").fetch_one(host.db().pool()).await.unwrap();
+        assert_eq!(rows, 0);
+        // Outside a server nobody has a server's name.
+        host.note_caller(&alice(), None, None, None, &[(alice().id, Some("Саша"))], NOW + 9).await.unwrap();
+        assert_eq!(host.show(game.id).await.unwrap().attacker.name, "alice");
     }
 }
 
@@ -1131,14 +1176,14 @@ support::both! {
         let game = game(&one, "brandubh").await;
         let name = |host: Host| async move { host.show(game.id).await.unwrap().attacker.name };
         let alicia = User::new(alice().id, "Alicia");
-        one.note_caller(&alicia, None, None, None, NOW + 1).await.unwrap();
+        one.note_caller(&alicia, None, None, None, &[], NOW + 1).await.unwrap();
         // Renamed back while talking to the other process, and then to this one again.
-        two.note_caller(&alice(), None, None, None, NOW + 2).await.unwrap();
-        one.note_caller(&alicia, None, None, None, NOW + 3).await.unwrap();
+        two.note_caller(&alice(), None, None, None, &[], NOW + 2).await.unwrap();
+        one.note_caller(&alicia, None, None, None, &[], NOW + 3).await.unwrap();
         assert_eq!(name(one.clone()).await, "alice", "this one remembers writing Alicia: no write");
         // Once its memory expires, it writes again.
         let one = one.with_noted_ttl(std::time::Duration::ZERO);
-        one.note_caller(&alicia, None, None, None, NOW + 4).await.unwrap();
+        one.note_caller(&alicia, None, None, None, &[], NOW + 4).await.unwrap();
         assert_eq!(name(one).await, "Alicia");
     }
 }

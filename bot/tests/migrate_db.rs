@@ -165,8 +165,8 @@ async fn assert_same_rows(source: &Path, target: &str) -> Vec<(String, usize)> {
 /// games (rated, with rating changes and reviews, one reviewed), an imported one, games in
 /// progress with moves, a clock and an open offer, open and declined challenges, a posted
 /// board and challenge card, outbox items delivered, pending, retried and given up, personal
-/// and server settings, locales (a Russian server), the scheduler's tick, a server given the
-/// commands as its own, and an interaction taken on.
+/// and server settings, locales (a Russian server) and a server's name for a player, the
+/// scheduler's tick, a server given the commands as its own, and an interaction taken on.
 async fn realistic_database() -> PathBuf {
     let path = temp_path("migrate-source");
     let host = Host::new(Db::open_file(&path).await.unwrap());
@@ -211,7 +211,9 @@ async fn realistic_database() -> PathBuf {
     host.set_user_settings(&alice(), &settings, NOW + 90).await.unwrap();
     let server = ServerSettings { threads: true, channels: vec![2, 3], ..ServerSettings::default() };
     host.set_server_settings(PLACE.guild, &server, NOW + 91).await.unwrap();
-    host.note_caller(&bob(), Some("ru"), Some(PLACE.guild), Some("ru"), NOW + 92).await.unwrap();
+    host.note_caller(&bob(), Some("ru"), Some(PLACE.guild), Some("ru"), &[(bob().id, Some("Боб"))], NOW + 92)
+        .await
+        .unwrap();
     host.set_server_language(PLACE.guild, Some("ru"), NOW + 93).await.unwrap();
     // The outbox: one lane delivered, one item retried, one given up, the rest pending.
     let heads = host.outbox_heads(NOW + 100).await.unwrap();

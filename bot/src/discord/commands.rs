@@ -102,6 +102,23 @@ fn caller(ctx: Context<'_>) -> User {
     User::new(ctx.author().id.get() as i64, ctx.author().display_name())
 }
 
+/// What the server the command was used in calls `user`: their nickname there, as Discord
+/// reports it with the command (the caller's, or a member a user option names), else their
+/// display name.
+fn name_here(ctx: Context<'_>, user: &serenity::User) -> String {
+    let nick = match ctx {
+        poise::Context::Application(app) if user.id == app.interaction.user.id => {
+            app.interaction.member.as_ref().and_then(|m| m.nick.clone())
+        }
+        poise::Context::Application(app) => {
+            app.interaction.data.resolved.members.get(&user.id).and_then(|m| m.nick.clone())
+        }
+        poise::Context::Prefix(_) => None,
+    };
+    // A nickname of only spaces names nobody, as the store has it.
+    nick.filter(|nick| !nick.trim().is_empty()).unwrap_or_else(|| user.display_name().to_owned())
+}
+
 /// Where the command was used: a channel, or a thread (a forum post too) with its parent
 /// channel, which the server's allow-list judges.
 fn place(ctx: Context<'_>) -> Place {
@@ -803,12 +820,15 @@ pub async fn leaderboard(
 #[poise::command(slash_command)]
 pub async fn profile(ctx: Context<'_>, user: Option<serenity::User>, global: Option<bool>) -> Result<(), BotError> {
     refuse_the_bot_itself(ctx, user.as_ref())?;
-    let who = user.as_ref().map_or_else(|| caller(ctx), |u| User::new(u.id.get() as i64, u.display_name()));
-    let whose = who.id;
+    let who = user.as_ref().unwrap_or(ctx.author());
+    let whose = who.id.get() as i64;
     let mut profile = ctx.data().host.profile(whose, scope(ctx, global), now()).await?;
     // Discord knows the name today, also of someone who has not played here yet, for whom the
-    // store has none ("user 2000…").
-    profile.user.name = who.name;
+    // store has none ("user 2000…"): on a server's profile, what the server calls them.
+    profile.user.name = match scope(ctx, global) {
+        Some(_) => name_here(ctx, who),
+        None => who.display_name().to_owned(),
+    };
     let public = public_lang(ctx).await;
     let words = crate::present::summary::profile_text(&profile, public);
     let history = ctx.data().host.rating_history(whose, scope(ctx, global)).await?;

@@ -35,9 +35,10 @@ pub async fn handle(ctx: &serenity::Context, data: &Data, component: &serenity::
     // Together, not one after the other: while the database is unreachable each waits
     // `store::UNANSWERED_WAIT` before it gives up, and the click's own operation after them must
     // still be refused within Discord's 3 s.
+    let member_names = super::member_names(&component.user, component.member.as_ref(), std::iter::empty());
     let (taken, (), public) = tokio::join!(
         super::take_on(data, component.id),
-        super::note_caller(data, &component.user, &component.locale, guild, guild_locale),
+        super::note_caller(data, &component.user, &component.locale, guild, guild_locale, &member_names),
         super::server_lang(data, guild, guild_locale, lang)
     );
     if !taken {

@@ -643,24 +643,40 @@ async fn take_on_command(ctx: Context<'_>) -> Result<bool, BotError> {
     let interaction = app.interaction;
     let guild = interaction.guild_id.map(|g| g.get() as i64);
     let guild_locale = interaction.guild_locale.as_deref();
+    // The members its user options name, as the server calls them (Discord resolves them).
+    let named = interaction.data.resolved.members.iter().map(|(id, member)| (id.get() as i64, member.nick.as_deref()));
+    let member_names = member_names(&interaction.user, interaction.member.as_deref(), named);
     let (taken, ()) = tokio::join!(
         take_on(ctx.data(), interaction.id),
-        note_caller(ctx.data(), &interaction.user, &interaction.locale, guild, guild_locale)
+        note_caller(ctx.data(), &interaction.user, &interaction.locale, guild, guild_locale, &member_names)
     );
     Ok(taken)
 }
 
-/// Records the caller's name and the locales an interaction reports ([`Host::note_caller`]). A
-/// failure is logged and changes nothing about the answer.
+/// What the server of an interaction calls its caller (`member`, absent in a DM) and the members
+/// it names (`named`), as [`Host::note_caller`] takes them; `None` for no nickname there.
+fn member_names<'a>(
+    caller: &serenity::User,
+    member: Option<&'a serenity::Member>,
+    named: impl Iterator<Item = (i64, Option<&'a str>)>,
+) -> Vec<(i64, Option<&'a str>)> {
+    member.map(|m| (caller.id.get() as i64, m.nick.as_deref())).into_iter().chain(named).collect()
+}
+
+/// Records the caller's name, the locales an interaction reports and what its server calls the
+/// people in it ([`Host::note_caller`]). A failure is logged and changes nothing about the
+/// answer.
 pub async fn note_caller(
     data: &Data,
     user: &serenity::User,
     locale: &str,
     guild: Option<i64>,
     guild_locale: Option<&str>,
+    member_names: &[(i64, Option<&str>)],
 ) {
     let caller = User::new(user.id.get() as i64, user.display_name());
-    if let Err(error) = data.host.note_caller(&caller, Some(locale), guild, guild_locale, play::now()).await {
+    let now = play::now();
+    if let Err(error) = data.host.note_caller(&caller, Some(locale), guild, guild_locale, member_names, now).await {
         tracing::warn!(%error, "could not record the caller and locales of an interaction");
     }
 }

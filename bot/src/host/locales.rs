@@ -57,12 +57,15 @@ impl LanguageCache {
     }
 }
 
-/// What an interaction reports that the bot keeps: a person's locale and display name, and a
-/// server's locale.
+/// What an interaction reports that the bot keeps: a person's locale and display name, what a
+/// server calls them, and a server's locale.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Noted {
     Locale(UserId),
     Name(UserId),
+    /// In a server (its id), noted as `""` when they have no name there (a stored name is never
+    /// empty).
+    MemberName(i64, UserId),
     ServerLocale(i64),
 }
 
@@ -128,16 +131,19 @@ impl Host {
 
     /// Records what Discord reported with an interaction of `caller`: their display name (so
     /// that leaderboards and summaries show a renamed person's new name without waiting for
-    /// their next challenge) and their and the server's locales (for the scheduler's messages
-    /// later). Each value is written once per change (this process remembers what it last
-    /// wrote), so the cost per interaction is a map lookup, and no write transaction is opened
-    /// when nothing changed.
+    /// their next challenge), their and the server's locales (for the scheduler's messages
+    /// later), and `member_names`, what the server calls the caller and the members the
+    /// interaction names (`None`: no nickname there, so their display name shows again; see
+    /// [`store::member_names`]). Each value is written once per change (this process remembers
+    /// what it last wrote), so the cost per interaction is a map lookup, and no write
+    /// transaction is opened when nothing changed.
     pub async fn note_caller(
         &self,
         caller: &User,
         user_locale: Option<&str>,
         guild: Option<i64>,
         guild_locale: Option<&str>,
+        member_names: &[(UserId, Option<&str>)],
         now: i64,
     ) -> Result<(), HostError> {
         retrying!({
@@ -155,7 +161,22 @@ impl Host {
             let guild_new = guild.and_then(|g| {
                 fresh(Noted::ServerLocale(g), guild_locale.and_then(clean).map(str::to_owned)).map(|l| (g, l))
             });
-            if name_new.is_none() && user_new.is_none() && guild_new.is_none() {
+            // Discord reports members only in a server. In the order of their rows, so that two
+            // interactions naming the same two people never wait for each other's rows in a cycle.
+            let mut members_new: Vec<(i64, UserId, String)> = guild
+                .map(|g| {
+                    member_names
+                        .iter()
+                        .filter_map(|&(user, name)| {
+                            let name = name.and_then(super::clean_member_name).unwrap_or_default();
+                            fresh(Noted::MemberName(g, user), Some(name)).map(|name| (g, user, name))
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            members_new.sort_unstable_by_key(|&(guild, user, _)| (guild, user));
+            members_new.dedup_by_key(|&mut (guild, user, _)| (guild, user));
+            if name_new.is_none() && user_new.is_none() && guild_new.is_none() && members_new.is_empty() {
                 return Ok(());
             }
             let mut tx = self.db.begin_write().await?;
@@ -168,6 +189,10 @@ impl Host {
             }
             if let Some((guild, locale)) = &guild_new {
                 store::servers::remember_locale(&mut tx, *guild, locale, now).await?;
+            }
+            for (guild, user, name) in &members_new {
+                let name = Some(name.as_str()).filter(|name| !name.is_empty());
+                store::member_names::set(&mut tx, *guild, *user, name, now).await?;
             }
             tx.commit().await?;
             let mut cache = self.languages();
@@ -184,6 +209,9 @@ impl Host {
             if let Some((guild, locale)) = guild_new {
                 cache.forget_server(guild);
                 LanguageCache::note(&mut cache.seen, Noted::ServerLocale(guild), (locale, Instant::now()));
+            }
+            for (guild, user, name) in members_new {
+                LanguageCache::note(&mut cache.seen, Noted::MemberName(guild, user), (name, Instant::now()));
             }
             Ok(())
         })

@@ -1606,11 +1606,17 @@ fn coin_flip(id: ChallengeId, now: i64) -> Side {
     if hash & 1 == 0 { Side::Attackers } else { Side::Defenders }
 }
 
-/// A display name fit to store: control characters removed, at most 64 characters, never empty.
+/// A display name fit to store: [`clean_member_name`], never empty.
 fn clean_name(name: &str) -> String {
+    clean_member_name(name).unwrap_or_else(|| "someone".to_owned())
+}
+
+/// A name fit to store: control characters removed, at most 64 characters, trimmed; `None` when
+/// nothing is left (a server name of only spaces is no name there: the display name shows).
+fn clean_member_name(name: &str) -> Option<String> {
     let cleaned: String = name.chars().filter(|c| !c.is_control()).take(64).collect();
     let cleaned = cleaned.trim();
-    if cleaned.is_empty() { "someone".to_owned() } else { cleaned.to_owned() }
+    (!cleaned.is_empty()).then(|| cleaned.to_owned())
 }
 
 fn is_unique_violation(error: &sqlx::Error) -> bool {
