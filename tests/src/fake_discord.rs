@@ -213,6 +213,8 @@ struct Shared {
     guilds: Mutex<std::collections::BTreeSet<u64>>,
     /// The servers that removed the bot ([`FakeDiscord::remove_bot`]), [`GUILD`] too.
     removed: Mutex<std::collections::BTreeSet<u64>>,
+    /// Members' nicknames, by server and user ([`FakeDiscord::set_nick`]).
+    nicks: Mutex<HashMap<(u64, u64), String>>,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -666,9 +668,12 @@ impl FakeDiscord {
     }
 
     /// Delivers `INTERACTION_CREATE` with `payload` (see [`FakeDiscord::slash_command`]) to every
-    /// identified gateway session.
+    /// identified gateway session. From a server, its members (the caller's `member`, and those
+    /// in `data.resolved.members`) carry their nicknames there ([`FakeDiscord::set_nick`]), as
+    /// Discord fills them in.
     #[must_use = "the interaction names the callback route to wait for"]
     pub fn push_interaction(&self, payload: Value) -> Interaction {
+        let payload = self.with_nicks(payload);
         let Interaction { id, token, payload, .. } = self.register_interaction(payload);
         let guild = snowflake(&payload["guild_id"]);
         if let Some(guild) = guild {
@@ -729,6 +734,37 @@ impl FakeDiscord {
         lock(&self.shared.removed).remove(&guild);
         lock(&self.shared.guilds).insert(guild);
         self.push_event("GUILD_CREATE", &guild_json(guild), Some(guild));
+    }
+
+    /// Gives `user` the nickname `nick` in `guild` (`None`: they remove it), as a member or a
+    /// moderator does in the server's settings: every interaction pushed from there from now on
+    /// carries it.
+    pub fn set_nick(&self, guild: u64, user: u64, nick: Option<&str>) {
+        let mut nicks = lock(&self.shared.nicks);
+        match nick {
+            Some(nick) => nicks.insert((guild, user), nick.to_owned()),
+            None => nicks.remove(&(guild, user)),
+        };
+    }
+
+    /// `payload` with the nickname of each member in it, `null` for none (see
+    /// [`FakeDiscord::push_interaction`]); one from a DM has no members.
+    fn with_nicks(&self, mut payload: Value) -> Value {
+        let Some(guild) = snowflake(&payload["guild_id"]) else { return payload };
+        let nicks = lock(&self.shared.nicks);
+        let nick =
+            |user: Option<u64>| user.and_then(|user| nicks.get(&(guild, user))).map_or(Value::Null, |n| json!(n));
+        if let Some(member) = payload.get_mut("member").filter(|m| m.is_object()) {
+            member["nick"] = nick(snowflake(&member["user"]["id"]));
+        }
+        if let Some(members) =
+            payload.get_mut("data").and_then(|d| d.get_mut("resolved")).and_then(|r| r.get_mut("members"))
+        {
+            for (id, member) in members.as_object_mut().into_iter().flatten() {
+                member["nick"] = nick(id.parse().ok());
+            }
+        }
+        payload
     }
 
     /// Makes the fake know the interaction `payload` (its channel, its component's message) without

@@ -113,7 +113,8 @@ pub struct Table<'a> {
 impl Table<'_> {
     /// `/tafl <subcommand> options…` typed by `player` in this channel. `options` is a JSON
     /// object of option names and values; a user option's value is a [`Player`]'s id, and the
-    /// player is put in the interaction's `resolved` data, as Discord does.
+    /// player is put in the interaction's `resolved` data as a user and a member of the server,
+    /// as Discord does.
     #[must_use = "the interaction names the answer to wait for"]
     pub fn command(&self, player: Player, subcommand: &str, options: &Value, users: &[Player]) -> Interaction {
         let payload = self.command_payload(player, subcommand, options, users);
@@ -139,7 +140,18 @@ impl Table<'_> {
                     (u.id.to_string(), user)
                 })
                 .collect();
-            payload["data"]["resolved"] = json!({ "users": resolved });
+            // Their nicknames are filled in as the interaction is pushed (`FakeDiscord::set_nick`).
+            let members: serde_json::Map<String, Value> = users
+                .iter()
+                .map(|u| {
+                    let member = json!({
+                        "roles": [], "joined_at": "2026-01-01T00:00:00.000000+00:00", "flags": 0,
+                        "permissions": "2248473465835073",
+                    });
+                    (u.id.to_string(), member)
+                })
+                .collect();
+            payload["data"]["resolved"] = json!({ "users": resolved, "members": members });
         }
         payload
     }
