@@ -432,6 +432,50 @@ fn an_exported_game_imports_back_from_a_file() {
     );
 }
 
+/// A record `/import` cannot read says why, in one sentence, as `replay --record` does: it said
+/// only "cannot be read at line 2". A ply it cannot play is one sentence too.
+#[test]
+fn an_unreadable_record_is_refused_with_its_reason_in_one_sentence() {
+    let start = "start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
+    let dir = temp_path("import-reasons").with_extension("");
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut script = String::new();
+    for (name, rules, moves) in [
+        ("ber", format!("dim:7 ber:c {start}"), "1. d2-b2"),
+        ("nine", format!("dim:9 {start}"), "1. d2-b2"),
+        ("garbled", format!("dim:7 {start}"), "1. zz9-a1"),
+        ("illegal", format!("dim:7 {start}"), "1. d2-b2 d2-b2"),
+    ] {
+        let file = dir.join(format!("{name}.otn"));
+        std::fs::write(&file, format!("[result:1]\n[rules:{rules}]\n{moves}\n")).unwrap();
+        let _ = writeln!(script, "/import {} @a @b", file.display());
+    }
+    let english = local(&temp_path("import-reasons-en"), &["--no-png", "--quiet"], &script);
+    let errors: Vec<&str> = english.lines().filter(|l| l.starts_with("error: ")).collect();
+    assert_eq!(
+        errors[..4],
+        [
+            "error: The OTN game record cannot be read at line 2: the OTN rules string is invalid: ber:c asks for \
+             jumping or berserk moves, which this bot does not play.",
+            "error: The OTN game record cannot be read at line 2: the OTN rules string is invalid: dim:9 does not \
+             match the 7x7 starting position.",
+            "error: The OTN game record cannot be read at line 3: \"zz9-a1\" is not a move: it does not start with a \
+             square; write moves like e1-e3.",
+            "error: Ply 2 of the record cannot be played (d2-b2: there is no piece on d2).",
+        ],
+        "{english}"
+    );
+    let russian = local(&temp_path("import-reasons-ru"), &["--no-png", "--quiet", "--lang", "ru"], &script);
+    let errors: Vec<&str> = russian.lines().filter(|l| l.starts_with("ошибка: ")).collect();
+    assert_eq!(
+        errors[0],
+        "ошибка: Запись партии в OTN не читается в строке 2 (причина на английском: the OTN rules string is \
+         invalid: ber:c asks for jumping or berserk moves, which this bot does not play).",
+        "{russian}"
+    );
+    assert_eq!(errors[3], "ошибка: Полуход 2 записи сыграть нельзя (d2-b2: на клетке d2 нет фигуры).", "{russian}");
+}
+
 #[test]
 fn a_finished_game_has_a_summary_an_animation_a_leaderboard_and_profiles() {
     let moves = find_game(Variant::Brandubh, Reason::KingEscaped, 200);

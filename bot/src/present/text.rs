@@ -406,13 +406,26 @@ pub fn parse_error(error: &ParseError, lang: Lang) -> String {
         ParseError::Square { input } => tr!(lang, "error-not-a-square", input = input.as_str()),
         ParseError::Move { input, .. } => tr!(lang, "error-not-a-move", input = input.as_str()),
         ParseError::OffBoard { square } => tr!(lang, "error-beyond-any-board", square = square.as_str()),
-        ParseError::Position { input, .. } => tr!(lang, "error-not-a-position", input = input.as_str()),
-        ParseError::Rules { .. } => tr!(lang, "error-bad-rules-string"),
-        ParseError::Record { line, .. } => tr!(lang, "error-bad-record-line", line = *line),
+        ParseError::Position { input, reason } => {
+            tr!(lang, "error-not-a-position", input = input.as_str(), reason = english_reason(reason, lang))
+        }
+        ParseError::Rules { reason } => tr!(lang, "error-bad-rules-string", reason = english_reason(reason, lang)),
+        ParseError::Record { line, reason } => {
+            tr!(lang, "error-bad-record-line", line = *line, reason = english_reason(reason, lang))
+        }
         ParseError::DuplicateTag { line, key } => {
             tr!(lang, "error-record-duplicate-tag", line = *line, key = key.as_str())
         }
     }
+}
+
+/// The rules crate's own reason for refusing notation, as a clause to quote inside a sentence.
+/// Its reasons are English text built from many parts (a rules key, a nested position or move
+/// error, a line of the record), not values a translation could word, so every language quotes
+/// them as they are (Russian says that it does). They quote the input, so they are escaped as
+/// names are.
+fn english_reason(reason: &str, lang: Lang) -> String {
+    name(lang, reason.trim().trim_end_matches('.'))
 }
 
 /// A move the engine refuses, in the reader's language.
@@ -530,9 +543,19 @@ fn record_fault(fault: &RecordFault, lang: Lang) -> String {
         RecordFault::TooLong { plies } => {
             tr!(lang, "error-record-too-long", plies = *plies, max = crate::limits::MAX_PLIES)
         }
-        RecordFault::Rules(_) => tr!(lang, "error-record-unplayable"),
+        RecordFault::Rules(why) => tr!(lang, "error-record-unplayable", reason = english_reason(why, lang)),
+        RecordFault::Move { ply, source: IllegalMove::GameOver } => {
+            tr!(lang, "error-record-move-after-end", ply = *ply)
+        }
         RecordFault::Move { ply, source } => {
-            tr!(lang, "error-record-move", ply = *ply, why = illegal_move(source, lang))
+            // One sentence: the refusal, a sentence of its own elsewhere, goes in brackets,
+            // without its full stop and its capital ("Клетки h8 нет на доске"; most start with
+            // the move).
+            let why = illegal_move(source, lang);
+            let why = why.trim_end().trim_end_matches('.');
+            let mut chars = why.chars();
+            let why: String = chars.next().into_iter().flat_map(char::to_lowercase).chain(chars).collect();
+            tr!(lang, "error-record-move", ply = *ply, why = why)
         }
         RecordFault::NoResult => tr!(lang, "error-record-no-result"),
         RecordFault::ContradictoryResult => tr!(lang, "error-record-contradictory-result"),
@@ -1756,6 +1779,77 @@ mod tests {
             russian(),
         );
         assert!(variant.starts_with("«chess» — не вариант; варианты: sea-battle-9"), "{variant}");
+    }
+
+    /// A record that cannot be read says why, not only where: `/import` of a record with
+    /// berserk rules said "cannot be read at line 2" and nothing more. The reason is the rules
+    /// crate's English, which the Russian text says it quotes; each is one sentence.
+    #[test]
+    fn an_unreadable_record_says_why_in_one_sentence() {
+        let ber = "[result:1]\n[rules:dim:7 ber:c start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/]\n1. d2-b2\n";
+        let error = tafl_rules::otn::GameRecord::parse(ber).expect_err("berserk rules are refused");
+        let fault = HostError::BadRecord(RecordFault::Unreadable(error));
+        let console = Lang::console("en");
+        assert_eq!(
+            host_error(&fault, console),
+            "The OTN game record cannot be read at line 2: the OTN rules string is invalid: ber:c asks for jumping \
+             or berserk moves, which this bot does not play."
+        );
+        assert_eq!(
+            host_error(&fault, Lang::console("ru")),
+            "Запись партии в OTN не читается в строке 2 (причина на английском: the OTN rules string is invalid: \
+             ber:c asks for jumping or berserk moves, which this bot does not play)."
+        );
+        // A malformed move, a start that does not fit the board, and a bad rules string.
+        let bad_move = format!("{}1. zz9-a1\n", &ber.replace("ber:c ", ""));
+        let error = tafl_rules::otn::GameRecord::parse(&bad_move).expect_err("not a move");
+        let said = parse_error(&error, console);
+        assert!(said.starts_with("The OTN game record cannot be read at line 4: \"zz9-a1\" is not a move"), "{said}");
+        let nine = ber.replace("dim:7 ber:c", "dim:9");
+        let said = parse_error(&tafl_rules::otn::GameRecord::parse(&nine).expect_err("7x7 on 9"), console);
+        assert!(said.ends_with("dim:9 does not match the 7x7 starting position."), "{said}");
+        let said = parse_error(&tafl_rules::otn::parse_rules("dim:7").expect_err("no start"), console);
+        assert_eq!(said, "The OTN rules string cannot be read: start: (the starting position) is missing.");
+        let said = parse_error(&"/3t3/".parse::<tafl_rules::Setup>().expect_err("one row"), russian());
+        assert!(said.starts_with("«/3t3/» — не позиция в OTN (причина на английском: it has 1 row"), "{said}");
+        assert!(said.ends_with(")."), "{said}");
+        // The reason quotes the input: in Discord its markdown shows as typed.
+        let said = parse_error(&tafl_rules::otn::parse_rules("dim:7 **x**:y").expect_err("no such key"), english());
+        assert!(said.contains("\"\\*\\*x\\*\\*\" is not a rules key"), "{said}");
+    }
+
+    /// A record's move that cannot be played was two sentences ("Ply 2 of the record cannot be
+    /// played. d2-b2: there is no piece on d2."); it is one, in both languages.
+    #[test]
+    fn an_unplayable_ply_of_a_record_is_one_sentence() {
+        let mv = tafl_rules::Move::new("d2".parse().unwrap(), "b2".parse().unwrap());
+        let no_piece = RecordFault::Move { ply: 2, source: IllegalMove::NoPiece { mv } };
+        assert_eq!(
+            record_fault(&no_piece, english()),
+            "Ply 2 of the record cannot be played (d2-b2: there is no piece on d2)."
+        );
+        assert_eq!(
+            record_fault(&no_piece, russian()),
+            "Полуход 2 записи сыграть нельзя (d2-b2: на клетке d2 нет фигуры)."
+        );
+        let off =
+            RecordFault::Move { ply: 3, source: IllegalMove::OffBoard { square: "h8".parse().unwrap(), size: 7 } };
+        assert_eq!(
+            record_fault(&off, english()),
+            "Ply 3 of the record cannot be played (h8 is off the board: this one is 7×7)."
+        );
+        assert_eq!(
+            record_fault(&off, russian()),
+            "Полуход 3 записи сыграть нельзя (клетки h8 нет на доске: эта доска 7×7)."
+        );
+        let over = RecordFault::Move { ply: 9, source: IllegalMove::GameOver };
+        assert_eq!(record_fault(&over, english()), "Ply 9 of the record comes after the end of the game.");
+        assert_eq!(record_fault(&over, russian()), "Полуход 9 записи сделан уже после конца партии.");
+        let rules = RecordFault::Rules("the position has no attackers".to_owned());
+        assert_eq!(
+            record_fault(&rules, english()),
+            "The record's rules cannot be played: the position has no attackers."
+        );
     }
 
     #[test]
