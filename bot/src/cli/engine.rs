@@ -200,23 +200,10 @@ impl Session {
             "clock" => self.clock = Some(rest.to_owned()),
             "opponent-move" => {
                 let mut parts = rest.split_whitespace();
-                let played = parts.next().and_then(|m| m.parse::<MoveText>().ok()).and_then(|text| {
-                    let game = self.game.as_mut()?;
-                    // Captures are checked when given; a list we read differently falls back to
-                    // the move alone.
-                    if game.play_text(&text).is_ok() || game.play(text.mv).is_ok() { Some(()) } else { None }
-                });
+                let moves = parts.next().unwrap_or_default();
+                let board = parts.next().and_then(|b| b.parse::<Setup>().ok());
                 self.ours = None;
-                // The board after the move is the truth (the document: "always the state of the
-                // board at the end of the move list"), with us to move: it differs when we are
-                // out of step, read a capture list differently, judged a capture otherwise, or
-                // were sent every move since our last accepted one after a refusal.
-                if let Some(position) = parts.next()
-                    && let Ok(setup) = position.parse::<Setup>()
-                    && (played.is_none() || self.game.as_ref().is_none_or(|g| g.position().setup() != setup))
-                {
-                    self.set_board(&setup, self.side);
-                }
+                self.follow(moves, board.as_ref());
             }
             "move" => {
                 // `OpenTafl` took our move and sends the board after it: a later `error` is not
@@ -308,9 +295,42 @@ impl Session {
         (self.ours, self.refused, self.clock) = (None, None, None);
     }
 
-    /// Replaces our game by `OpenTafl`'s board, keeping the rules.
+    /// Follows `opponent-move MOVES BOARD`. MOVES is the opponent's move, or, once `OpenTafl`
+    /// has refused a move of ours, every move of the game since the last one of ours it took,
+    /// joined by `|` (`ExternalEngineHost.notifyMovesMade`; `OpenTafl`'s own client plays each in
+    /// turn). They are played in turn, so that the game keeps its history: rebuilt from the board,
+    /// it forgets the positions it has seen, and with them a repetition coming.
+    ///
+    /// The board after them is the truth (the document: "always the state of the board at the end
+    /// of the move list"), with us to move. When the moves do not lead to it, because they are
+    /// ones we have played already (after a refusal our game is back before our move), the board
+    /// being ours keeps our game; otherwise we are out of step, read a capture list differently,
+    /// or judged a capture otherwise, and the game is rebuilt from the board.
+    fn follow(&mut self, moves: &str, board: Option<&Setup>) {
+        let Some(game) = &self.game else { return };
+        let on = |game: &Game| board.is_none_or(|board| game.position().setup() == *board);
+        let mut next = game.clone();
+        let played = moves.split('|').all(|token| {
+            // Captures are checked when given; a list we read differently falls back to the move
+            // alone.
+            token.parse::<MoveText>().is_ok_and(|text| next.play_text(&text).is_ok() || next.play(text.mv).is_ok())
+        });
+        if played && on(&next) {
+            self.game = Some(next);
+        } else if let Some(board) = board
+            && !(on(game) && game.position().to_move() == self.side)
+        {
+            self.set_board(board, self.side);
+        }
+    }
+
+    /// Replaces our game by `OpenTafl`'s board, keeping the rules. The same board as ours keeps
+    /// our game, its history included, as `move` does; a move of ours in flight was taken.
     fn resync(&mut self, record: &str, to_move: Side) {
-        if let Ok(setup) = record.parse::<Setup>() {
+        let Ok(setup) = record.parse::<Setup>() else { return };
+        if self.game.as_ref().is_some_and(|game| game.position().setup() == setup) {
+            self.ours = None;
+        } else {
             self.set_board(&setup, to_move);
         }
     }
@@ -637,6 +657,65 @@ mod tests {
         session.command(&format!("rules {rules}"), &mut Vec::new()).expect("in memory");
         session.command(&format!("opponent-move d2-b2 {ours}"), &mut Vec::new()).expect("in memory");
         assert_eq!(session.game.as_ref().expect("a game").moves().len(), 1);
+    }
+
+    /// After refusing a move, `OpenTafl` sends every move since the last one of ours it took,
+    /// joined by `|`. They are played in turn: read as one move they did not parse, and the game
+    /// was rebuilt from the board, forgetting its positions and so the repetition coming.
+    #[test]
+    fn moves_joined_by_bars_are_played_in_turn_and_the_history_is_kept() {
+        let rules = otn::rules_string(&tafl_rules::Variant::Brandubh.rules());
+        let shuffle = ["d2-c2", "d3-c3", "c2-d2", "c3-d3", "d2-c2", "d3-c3", "c2-d2"];
+        let board = brandubh_after(&shuffle).position().setup();
+        let mut session = Session::new(Side::Defenders, Searcher::with_table_bits(10), 200);
+        for line in [format!("rules {rules}"), format!("opponent-move {} {board}", shuffle.join("|"))] {
+            session.command(&line, &mut Vec::new()).expect("in memory");
+        }
+        let game = session.game.as_ref().expect("a game");
+        assert_eq!(game.moves().len(), shuffle.len());
+        assert_eq!(game.position().setup(), board);
+        // c3-d3 brings the start back a third time: Brandubh's repetition draw, seen coming.
+        let repeat = game.preview("c3-d3".parse::<MoveText>().expect("a move").mv).expect("legal");
+        assert!(
+            matches!(repeat.status, tafl_rules::Status::Finished(o) if o.reason == tafl_rules::Reason::Repetition),
+            "{repeat:?}"
+        );
+        // A list that does not lead to the board sent with it: the board wins.
+        let theirs = "/3t3/1t5/3T3/ttTKTtt/3T3/3t3/3t3/";
+        session.command(&format!("opponent-move d1-d2|a4-a1 {theirs}"), &mut Vec::new()).expect("in memory");
+        let game = session.game.as_ref().expect("a game");
+        assert_eq!((game.moves().len(), game.position().setup()), (0, theirs.parse().expect("a position")));
+    }
+
+    /// A board that is ours keeps our game and its history: `position` with our own board, and
+    /// `opponent-move` with moves we have played already (after a refusal our game is back
+    /// before our move, and `OpenTafl` sends the moves since the last one of ours it took).
+    #[test]
+    fn our_own_board_keeps_our_game_and_its_history() {
+        let rules = otn::rules_string(&tafl_rules::Variant::Brandubh.rules());
+        let board = brandubh_after(&["d2-b2"]).position().setup();
+        let mut session = Session::new(Side::Defenders, Searcher::with_table_bits(10), 200);
+        let mut said = Vec::new();
+        for (line, plies) in [
+            (format!("rules {rules}"), 0),
+            ("side defenders".to_owned(), 0),
+            (format!("opponent-move d2-b2 {board}"), 1),
+            ("play defenders".to_owned(), 2),
+            ("error 2".to_owned(), 1),
+            (format!("opponent-move d2-b2 {board}"), 1),
+            (format!("position {board}"), 1),
+            ("side defenders".to_owned(), 1),
+        ] {
+            session.command(&line, &mut said).expect("in memory");
+            let game = session.game.as_ref().expect("a game");
+            assert_eq!(game.moves().len(), plies, "after {line}");
+        }
+        assert_eq!(session.game.as_ref().expect("a game").position().setup(), board);
+        // Another board is the truth and replaces ours.
+        let other = brandubh_after(&["d2-c2"]).position().setup();
+        session.command(&format!("position {other}"), &mut said).expect("in memory");
+        let game = session.game.as_ref().expect("a game");
+        assert_eq!((game.moves().len(), game.position().setup()), (0, other));
     }
 
     /// A new game starts without the last one's clock: `OpenTafl` sends none in an untimed game.
