@@ -15,8 +15,11 @@
 //! game's moves and board again and another `play`, so the refused move is taken back here and
 //! not offered again in that position; `position` comes before the `side` to move, and `clock`
 //! before the `play` that names our side, so `play` and `analyze` search for the side they are
-//! about, with that side's time; and a third repetition is judged after the turn has passed
-//! ([`as_opentafl_plays`]).
+//! about, with that side's time; a third repetition is judged after the turn has passed
+//! ([`as_opentafl_plays`]); after a refusal, `opponent-move` carries every move since the last
+//! one of ours it took, joined by `|` ([`Session::follow`]); and `rules` comes before the engine
+//! player can resign, so rules it cannot play are refused at the next `play`
+//! ([`Session::unplayable`]).
 
 use std::io::{BufRead, Write};
 
@@ -37,6 +40,9 @@ pub struct EngineArgs {
     pub max_millis: u64,
 }
 
+/// Why there is no game to play or analyse when no `rules` came at all.
+const NO_RULES: &str = "no rules this engine can play were given";
+
 /// The longest line read: a 19x19 position record is well under 1 KB.
 const MAX_LINE: u64 = 16 * 1024;
 
@@ -54,6 +60,12 @@ struct Session {
     ours: Option<(Game, Move)>,
     /// Moves `OpenTafl` refused, and the position where it did.
     refused: Option<(Position, Vec<Move>)>,
+    /// Why the last `rules` cannot be played, said at the next `play` or `analyze`, not at once:
+    /// `OpenTafl` sends `rules` when it sets its engine player up, before it gives that player
+    /// the callback through which an `error -1` resigns (`ExternalEnginePlayer.resign` calls it
+    /// without a null check), so a refusal answered at once could throw in its reading thread
+    /// rather than end the game. By `play` the game has started and the refusal ends it.
+    unplayable: Option<String>,
 }
 
 /// Our time from a `clock` command: `clock ATTACKERS DEFENDERS OVERTIME-SECONDS
@@ -124,10 +136,15 @@ fn say(out: &mut dyn Write, text: &str) -> Result<(), CliError> {
 }
 
 /// A critical error (`error -1`): `OpenTafl` shows `why` and ends the game, which cannot go on
-/// here. The message is one line, as every command is.
+/// here.
 fn refuse(out: &mut dyn Write, why: &str) -> Result<(), CliError> {
+    say_error(out, -1, why)
+}
+
+/// `error CODE WHY`, on one line, as every command is.
+fn say_error(out: &mut dyn Write, code: i32, why: &str) -> Result<(), CliError> {
     let why: String = why.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
-    say(out, &format!("error -1 {why}"))
+    say(out, &format!("error {code} {why}"))
 }
 
 /// Why `game` has no move to search.
@@ -159,7 +176,7 @@ fn as_opentafl_plays(mut rules: tafl_rules::Rules) -> tafl_rules::Rules {
 impl Session {
     /// A session before any command: no game, no clock.
     fn new(side: Side, searcher: Searcher, max_millis: u64) -> Session {
-        Session { game: None, side, clock: None, searcher, max_millis, ours: None, refused: None }
+        Session { game: None, side, clock: None, searcher, max_millis, ours: None, refused: None, unplayable: None }
     }
 
     /// Handles one command; false once `OpenTafl` says `goodbye`.
@@ -181,15 +198,11 @@ impl Session {
                     })
                     .map(Game::new);
                 self.new_game();
-                match game {
-                    Ok(game) => self.game = Some(game),
-                    Err(why) => {
-                        self.game = None;
-                        // Critical: `OpenTafl` ends the game. A non-critical error would leave it
-                        // waiting for moves that never come.
-                        refuse(out, &format!("these rules cannot be played: {why}"))?;
-                    }
-                }
+                // Rules it cannot play are refused at the next `play` (see `unplayable`).
+                (self.game, self.unplayable) = match game {
+                    Ok(game) => (Some(game), None),
+                    Err(why) => (None, Some(format!("these rules cannot be played: {why}"))),
+                };
             }
             "side" => {
                 if let Some(side) = Side::from_name(rest) {
@@ -253,7 +266,9 @@ impl Session {
                     (None, Some(game)) => {
                         refuse(out, &format!("no move to play for the {}: {}", self.side.name(), no_move(game)))?;
                     }
-                    (_, None) => refuse(out, "no rules this engine can play were given")?,
+                    // Critical: `OpenTafl` ends the game. A non-critical error would leave it
+                    // waiting for a move that never comes.
+                    (_, None) => refuse(out, self.unplayable.as_deref().unwrap_or(NO_RULES))?,
                 }
             }
             "analyze" => {
@@ -265,7 +280,7 @@ impl Session {
                 let millis = ((seconds * 1000.0) as u64).clamp(10, self.max_millis);
                 let Some(game) = &self.game else {
                     // Non-critical: analysis is beside the game.
-                    return say(out, "error 0 no rules this engine can play were given").map(|()| true);
+                    return say_error(out, 0, self.unplayable.as_deref().unwrap_or(NO_RULES)).map(|()| true);
                 };
                 match self.searcher.analyse(game, &Limits::millis(millis)) {
                     Some(analysis) => {
@@ -588,9 +603,8 @@ mod tests {
         brandubh_after(&[&said[0]]);
         let output = session(&format!("rules {rules}{padding}\nplay attackers\n"));
         let lines: Vec<&str> = output.lines().collect();
-        assert_eq!(lines.len(), 3, "{output}");
+        assert_eq!(lines.len(), 2, "{output}");
         assert!(lines[1].starts_with("error -1 these rules cannot be played: "), "{output}");
-        assert_eq!(lines[2], "error -1 no rules this engine can play were given");
         // A line of MAX_LINE bytes, its newline included, is whole.
         let line = format!("rules {rules}");
         let longest = format!("{line}{}\n", " ".repeat(MAX_LINE as usize - line.len() - 1));
@@ -600,21 +614,29 @@ mod tests {
 
     /// Rules it cannot play are a critical error (`error -1`, which ends the game in
     /// `OpenTafl`) with the reason: a non-critical `error 0` left `OpenTafl` waiting for a move.
+    /// It is said at `play`, not in answer to `rules`, which `OpenTafl` sends before its player
+    /// can resign; every `play` after it says it again, and `analyze` says it as `error 0`.
     #[test]
     fn rules_it_cannot_play_are_a_critical_error_with_the_reason() {
-        let output = session("rules nonsense\nplay attackers\n");
+        let output = session("rules nonsense\nside attackers\nstart\nplay attackers\nplay attackers\n");
         let lines: Vec<&str> = output.lines().collect();
         assert_eq!(lines.len(), 3, "{output}");
+        assert_eq!(lines[0], "hello");
         assert!(
             lines[1].starts_with("error -1 these rules cannot be played: ") && lines[1].contains("nonsense"),
             "{output}"
         );
-        assert_eq!(lines[2], "error -1 no rules this engine can play were given");
+        assert_eq!(lines[2], lines[1]);
+        assert_eq!(session("rules nonsense\nside attackers\nstart\n"), "hello\n", "nothing until play");
         // Berserk pieces, say, are refused by name.
-        let output = session("rules dim:7 ber:c start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/\n");
-        assert!(output.lines().nth(1).is_some_and(|l| l.starts_with("error -1 ") && l.contains("ber")), "{output}");
-        // A finished game has no move to play.
+        let output = session("rules dim:7 ber:c start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/\nanalyze 1 1\n");
+        let said = output.lines().nth(1).expect("an answer to analyze");
+        assert!(said.starts_with("error 0 these rules cannot be played: ") && said.contains("ber:c"), "{output}");
+        // Rules it can play, sent after them, are played.
         let rules = otn::rules_string(&tafl_rules::Variant::Brandubh.rules());
+        let output = session(&format!("rules nonsense\nrules {rules}\nplay attackers\n"));
+        assert_eq!(moves_said(&output).len(), 1, "{output}");
+        // A finished game has no move to play.
         let output = session(&format!(
             "rules {rules}\nside defenders\nposition /1K5/7/3t3/7/3t3/7/7/\nopponent-move b1-a1 /K6/7/3t3/7/3t3/7/7/\nplay attackers\n"
         ));
