@@ -667,6 +667,10 @@ fn replay_reads_an_otn_game_record_with_its_own_rules() {
     assert_eq!(output.status.code(), Some(1));
     assert!(stderr(&output).contains("is not a game record"), "{}", stderr(&output));
     assert_eq!(stderr(&output).lines().count(), 1);
+    // The same on stdin names stdin, not "-".
+    let output = run(&["replay", "--record", "-"], Some(b"x"));
+    let err = assert_one_sentence_error(&output);
+    assert!(err.starts_with("error: the input on stdin is not a game record this bot can read: "), "{err}");
     // Without --variant and without a record, replay says what is missing.
     let output = run(&["replay", "d1-d3"], None);
     assert_eq!(output.status.code(), Some(1));

@@ -120,15 +120,22 @@ fn replay_record(
     input: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
+    // `-` is stdin, and named so: "- is not a game record" read as a typo.
+    let stdin = path.as_os_str() == "-";
     let shown = printable(&path.display().to_string()).into_owned();
-    let text = if path.as_os_str() == "-" { limits::read_text(input) } else { limits::read_file(path) }
-        .map_err(|e| CliError::Input(format!("cannot read the record {shown}: {e}")))?;
+    let (record_name, input_name) = if stdin {
+        ("the record on stdin".to_owned(), "the input on stdin".to_owned())
+    } else {
+        (format!("the record {shown}"), shown)
+    };
+    let text = if stdin { limits::read_text(input) } else { limits::read_file(path) }
+        .map_err(|e| CliError::Input(format!("cannot read {record_name}: {e}")))?;
     let record = GameRecord::parse(&text).map_err(|e| {
-        CliError::Input(format!("{shown} is not a game record this bot can read: {}", printable(&e.to_string())))
+        CliError::Input(format!("{input_name} is not a game record this bot can read: {}", printable(&e.to_string())))
     })?;
     if record.moves.len() > MAX_PLIES {
         return Err(CliError::Input(format!(
-            "{shown} has {} plies; replay reads games of at most 10,000 plies",
+            "{record_name} has {} plies; replay reads games of at most 10,000 plies",
             record.moves.len()
         )));
     }
@@ -156,8 +163,7 @@ fn replay_record(
     }
     let ending = match played.replay() {
         Ok(game) => crate::host::recorded_ending(&game, &played).map_err(|fault| {
-            let record =
-                if path.as_os_str() == "-" { "the record on stdin".to_owned() } else { format!("the record {shown}") };
+            let record = &record_name;
             CliError::Input(match fault {
                 RecordFault::ContradictoryTermination => format!(
                     "{record} has a termination tag that names an ending on the board its moves do not reach; correct \
