@@ -789,7 +789,8 @@ fn a_match_gives_the_same_table_whatever_the_number_of_jobs() {
     );
     let refused = run(&["match", "--variant", "brandubh", "--a", "1", "--b", "2", "--jobs", "0"], None);
     assert_eq!(refused.status.code(), Some(1));
-    assert!(stderr(&refused).contains("--jobs must be from 1 to"), "{}", stderr(&refused));
+    let range = format!("'0' for '--jobs <N>': give a whole number from 1 to {cores}, the cores here");
+    assert!(stderr(&refused).contains(&range), "{}", stderr(&refused));
 }
 
 #[test]
@@ -864,19 +865,73 @@ fn ai_scores_a_position_lost_at_once_as_a_loss() {
 }
 
 /// A level outside 1..5 is refused in one sentence naming the levels, 256 too (which clap once
-/// refused as "not in 0..=255", the range of the type).
+/// refused as "not in 0..=255", the range of the type), in the words of every other number.
 #[test]
 fn a_level_outside_one_to_five_is_refused_naming_the_levels() {
-    for level in ["0", "6", "256"] {
+    for level in ["0", "6", "256", "99999999999999999999", "-1", "one"] {
         let output = run(&["ai", "--variant", "brandubh", "--level", level], None);
         let err = assert_one_sentence_error(&output);
         assert_eq!(
             err,
             format!(
-                "error: invalid value '{level}' for '--level <1..5>': {level} is not in 1..=5; see `tafl-bot ai --help`\n"
+                "error: invalid value '{level}' for '--level <1..5>': give a whole number from 1 to 5; see `tafl-bot ai \
+                 --help`\n"
             )
         );
     }
+}
+
+/// Every number an option takes is refused, whatever the value, with one sentence naming the
+/// option's range. Clap's own messages said "0 is not in 1..=5", "49 is not in 50..=86400000",
+/// "number too large to fit in target type" or "invalid digit found in string"; and a negative
+/// number was "unexpected argument '-5' found", without the option, with the advice to write
+/// `-- -5`, which `ai` would read as a move.
+#[test]
+fn every_number_out_of_its_range_is_refused_naming_the_range() {
+    let ai = ["ai", "--variant", "brandubh"];
+    let play = ["match", "--variant", "brandubh", "--a", "greedy", "--b", "greedy"];
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    let jobs = format!("from 1 to {cores}, the cores here");
+    let cases: [(&[&str], &str, &str); 11] = [
+        (&ai, "--level <1..5>", "from 1 to 5"),
+        (&ai, "--millis <N>", "from 1 to 86400000"),
+        (&ai, "--depth <N>", "from 1 to 60"),
+        (&ai, "--seed <N>", "from 0 to 18446744073709551615"),
+        (&["engine"], "--max-millis <N>", "from 50 to 86400000"),
+        (&["perft", "--variant", "brandubh"], "--depth <N>", "from 1 to 12"),
+        (&play, "--games <N>", "from 1 to 1000000"),
+        (&play, "--random-plies <N>", "from 0 to 10000"),
+        (&play, "--seed <N>", "from 0 to 18446744073709551615"),
+        (&play, "--max-plies <N>", "from 1 to 10000"),
+        (&play, "--jobs <N>", &jobs),
+    ];
+    for (command, option, range) in cases {
+        let name = option.split(' ').next().expect("a name");
+        let subcommand = command[0];
+        for value in ["99999999999999999999", "-5", "x", "100000000"] {
+            if (name.ends_with("millis") || name == "--seed") && value == "100000000" {
+                continue; // within a day, and a seed
+            }
+            let args = [command, &[name, value]].concat();
+            let err = assert_one_sentence_error(&run(&args, Some(b"")));
+            assert_eq!(
+                err,
+                format!(
+                    "error: invalid value '{value}' for '{option}': give a whole number {range}; see `tafl-bot \
+                     {subcommand} --help`\n"
+                ),
+                "{args:?}"
+            );
+        }
+    }
+    // Below the range, too: a move longer than none, a search shorter than 50 ms.
+    let err = assert_one_sentence_error(&run(&["engine", "--max-millis", "49"], Some(b"")));
+    assert!(err.contains("'49' for '--max-millis <N>': give a whole number from 50 to 86400000"), "{err}");
+    // The moves after the options are still moves, and a negative number is still no move.
+    let output = run(&[&ai[..], &["--depth", "1", "--seed", "3", "d2-b2"]].concat(), None);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let err = assert_one_sentence_error(&run(&[&ai[..], &["--millis", "-5", "d2-b2"]].concat(), None));
+    assert!(err.contains("'-5' for '--millis <N>': give a whole number from 1 to 86400000"), "{err}");
 }
 
 /// Brandubh's rules as a record tag.

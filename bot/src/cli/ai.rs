@@ -10,31 +10,45 @@ use tafl_rules::otn::{self, GameRecord};
 use tafl_rules::{Game, MoveText, Side, Status};
 
 use super::{CliError, StartArgs, shorten};
+use crate::limits::MAX_PLIES;
 
 #[derive(Debug, clap::Args)]
 pub struct AiArgs {
     #[command(flatten)]
     pub start: StartArgs,
     /// Play like level 1 (a beginner) to 5 (full strength within 5 s); the default is 5.
-    // The range is clap's to check, so that every level out of it, 256 too, gets one message
-    // naming 1..=5 (a plain u8 refused 256 as "not in 0..=255", the type's range).
+    // Every number here is read by `number_from`, so that any value out of range, 256 or
+    // 99999999999999999999 or -5 too, gets one sentence naming the option's own range (clap's
+    // own said "0 is not in 1..=5" or "number too large to fit in target type"). A negative
+    // number is taken as the option's value, to be refused so, not as an unknown argument.
     #[arg(
         long,
         value_name = "1..5",
         conflicts_with_all = ["millis", "depth"],
-        value_parser = clap::value_parser!(u8).range(i64::from(Level::MIN)..=i64::from(Level::MAX))
+        allow_negative_numbers = true,
+        value_parser = super::number_from(Level::MIN, Level::MAX)
     )]
     pub level: Option<u8>,
     /// Search for this many milliseconds at full strength.
-    #[arg(long, value_name = "N", conflicts_with = "depth", value_parser = super::number_from(1, MAX_MILLIS))]
+    #[arg(
+        long,
+        value_name = "N",
+        conflicts_with = "depth",
+        allow_negative_numbers = true,
+        value_parser = super::number_from(1, MAX_MILLIS)
+    )]
     pub millis: Option<u64>,
     /// Search to this depth (plies) at full strength.
-    // Ranges checked by clap, as --level's: a number past the type's range is refused by the
-    // option's own, not "not in 0..=4294967295".
-    #[arg(long, value_name = "N", value_parser = super::number_from(1, MAX_DEPTH))]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = super::number_from(1, MAX_DEPTH))]
     pub depth: Option<u32>,
     /// The seed of the weak levels' random choices: the same seed, the same move.
-    #[arg(long, value_name = "N", default_value_t = 0)]
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 0,
+        allow_negative_numbers = true,
+        value_parser = super::number_from(0, u64::MAX)
+    )]
     pub seed: u64,
     /// One JSON line: {"move","score","depth","nodes","millis","pv"}.
     #[arg(long)]
@@ -157,30 +171,67 @@ pub struct MatchArgs {
     #[arg(long, value_name = "PLAYER")]
     pub b: String,
     /// Games to play; A and B swap sides every game.
-    #[arg(long, value_name = "N", default_value_t = 2, value_parser = super::number_from(1, MAX_GAMES))]
+    // The numbers are read as `ai`'s are (see `AiArgs::level`).
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 2,
+        allow_negative_numbers = true,
+        value_parser = super::number_from(1, MAX_GAMES)
+    )]
     pub games: u32,
     /// Random plies that open each pair of games (the same opening for both colours), so that
     /// deterministic players do not repeat one game.
-    #[arg(long, value_name = "N", default_value_t = 2)]
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 2,
+        allow_negative_numbers = true,
+        value_parser = super::number_from(0, MAX_PLIES as u32)
+    )]
     pub random_plies: u32,
     /// The seed of the openings and the weak levels' choices.
-    #[arg(long, value_name = "N", default_value_t = 1)]
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 1,
+        allow_negative_numbers = true,
+        value_parser = super::number_from(0, u64::MAX)
+    )]
     pub seed: u64,
     /// A game still going after this many plies (random ones included, so more than
     /// --random-plies) is scored a draw.
-    #[arg(long, value_name = "N", default_value_t = 400)]
+    // At most the longest game `replay` and `/import` read, so that every record written replays.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 400,
+        allow_negative_numbers = true,
+        value_parser = super::number_from(1, MAX_PLIES)
+    )]
     pub max_plies: usize,
     /// Print each game's result as it ends.
     #[arg(long)]
     pub verbose: bool,
     /// Games played at once, each on a thread of its own (at most one per core, or time budgets
     /// measure a shared core). The results do not depend on it.
-    #[arg(long, value_name = "N", default_value_t = 1)]
+    #[arg(long, value_name = "N", default_value_t = 1, allow_negative_numbers = true, value_parser = jobs)]
     pub jobs: usize,
     /// Write each game's OTN record to DIR/game-N.otn as it ends, tagged with the players, the
     /// seed and the result, to study games move by move (`tafl-bot replay --record FILE`).
     #[arg(long, value_name = "DIR")]
     pub records: Option<std::path::PathBuf>,
+}
+
+/// The cores here: the most games a match plays at once.
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
+}
+
+/// Reads `--jobs`: a whole number from 1 to the cores here, which the message names as such.
+fn jobs(text: &str) -> Result<usize, String> {
+    let cores = cores();
+    super::number_from(1, cores)(text).map_err(|_| format!("give a whole number from 1 to {cores}, the cores here"))
 }
 
 /// One side of a match.
@@ -253,7 +304,7 @@ pub fn run_match(args: &MatchArgs, out: &mut dyn Write) -> Result<(), CliError> 
     if !(1..=MAX_GAMES).contains(&args.games) {
         return Err(CliError::Input(format!("--games must be from 1 to {MAX_GAMES}, not {}", args.games)));
     }
-    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    let cores = cores();
     if args.jobs == 0 || args.jobs > cores {
         return Err(CliError::Input(format!("--jobs must be from 1 to {cores} (the cores here), not {}", args.jobs)));
     }

@@ -31,11 +31,13 @@ use super::CliError;
 #[derive(Debug, clap::Args)]
 pub struct EngineArgs {
     /// The most milliseconds one move may take, whatever the clock allows (50 to a day).
+    // Read as `ai`'s numbers are (see `AiArgs::level`): one sentence naming the range.
     #[arg(
         long,
         value_name = "N",
         default_value_t = Level::new(Level::MAX).expect("level 5").budget().millis,
-        value_parser = clap::value_parser!(u64).range(50..=super::ai::MAX_MILLIS)
+        allow_negative_numbers = true,
+        value_parser = super::number_from(50, super::ai::MAX_MILLIS)
     )]
     pub max_millis: u64,
 }

@@ -23,7 +23,7 @@ pub struct PerftArgs {
     /// Count every depth from 1 to N.
     // The range is clap's to check, so that a number past the type's range is refused by this
     // one (see `number_from`).
-    #[arg(long, value_name = "N", value_parser = super::number_from(1, MAX_DEPTH))]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = super::number_from(1, MAX_DEPTH))]
     pub depth: u32,
     /// One JSON object per line: {"depth","nodes"}.
     #[arg(long)]
