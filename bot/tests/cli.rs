@@ -934,6 +934,27 @@ fn every_number_out_of_its_range_is_refused_naming_the_range() {
     assert!(err.contains("'-5' for '--millis <N>': give a whole number from 1 to 86400000"), "{err}");
 }
 
+/// A search of one node said "1 nodes".
+#[test]
+fn ai_counts_one_node_in_the_singular() {
+    let output = run(
+        &[
+            "ai",
+            "--variant",
+            "brandubh",
+            "--position",
+            "/1tT4/1T5/7/3K3/7/7/7/",
+            "--to-move",
+            "defenders",
+            "--depth",
+            "5",
+        ],
+        None,
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(stdout(&output).contains(", 1 node, "), "{}", stdout(&output));
+}
+
 /// Brandubh's rules as a record tag.
 const BRANDUBH_RULES_TAG: &str = "[rules:dim:7 esc:c surf:n ka:y ks:m cens:K cenp:K cenhe:tT cenh: sw:n efe:n tfr:d \
                                   start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/]";

@@ -141,11 +141,11 @@ pub fn run(args: &AiArgs, out: &mut dyn Write) -> Result<(), CliError> {
     } else {
         writeln!(
             out,
-            "{} (score {}, depth {}, {} nodes, {} ms; line {})",
+            "{} (score {}, depth {}, {}, {} ms; line {})",
             line.mv,
             line.score,
             line.depth,
-            line.nodes,
+            super::count(usize::try_from(line.nodes).unwrap_or(usize::MAX), "node", "nodes"),
             line.millis,
             line.pv.join(" ")
         )
