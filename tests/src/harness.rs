@@ -331,6 +331,16 @@ fn shown_in(messages: impl IntoIterator<Item = StoredMessage>) -> String {
     out
 }
 
+/// A fake Discord and a bot on a fresh database in a scratch directory named after `name`,
+/// ready for interactions; the directory holds the bot's database.
+pub async fn served(name: &str) -> (FakeDiscord, TestBot, PathBuf) {
+    let fake = FakeDiscord::start().await;
+    let dir = temp_dir(name);
+    let bot = TestBot::start(&fake, &dir);
+    fake.wait_until_ready().await;
+    (fake, bot, dir)
+}
+
 /// Moves game `id`'s clock in the bot's database in `dir`: its turn began `gone` seconds ago and
 /// runs out in `left` seconds, as if that much time had passed (the scheduler reads the same
 /// columns).
@@ -347,6 +357,31 @@ pub async fn let_time_pass(dir: &Path, id: i64, gone: i64, left: i64) {
         .execute(db.pool())
         .await
         .expect("the clock is moved");
+    db.close().await;
+}
+
+/// Game `id` in the bot's database in `dir`, untimed, left without a move for `days` days: its
+/// turn and its moves moved that far back, and the scheduler's look due (the abandonment
+/// rules read the turn's start; the summary reads the moves' times).
+pub async fn leave_untouched(dir: &Path, id: i64, days: i64) {
+    let db = tafl_bot::store::Db::open(&format!("sqlite://{}", dir.join("tafl.db").display()))
+        .await
+        .expect("the bot's database opens");
+    sqlx::query(
+        "UPDATE games SET turn_started_at = turn_started_at - ? * 86400, next_due_at = turn_started_at - 86400 \
+         WHERE id = ?",
+    )
+    .bind(days)
+    .bind(id)
+    .execute(db.pool())
+    .await
+    .expect("the turn is moved back");
+    sqlx::query("UPDATE moves SET played_at = played_at - ? * 86400 WHERE game_id = ?")
+        .bind(days)
+        .bind(id)
+        .execute(db.pool())
+        .await
+        .expect("the moves are moved back");
     db.close().await;
 }
 

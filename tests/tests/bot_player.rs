@@ -6,7 +6,9 @@
 use serde_json::json;
 use tafl_e2e::bot_load;
 use tafl_e2e::fake_discord::{APPLICATION_ID, FakeDiscord, StoredMessage};
-use tafl_e2e::harness::{ALICE, BOB, BotProcess, CHANNEL, LOCALES, Player, Table, TestBot, let_time_pass, temp_dir};
+use tafl_e2e::harness::{
+    ALICE, BOB, BotProcess, CHANNEL, LOCALES, Player, Table, TestBot, let_time_pass, served, temp_dir,
+};
 use tafl_e2e::in_english_and_russian;
 
 in_english_and_russian!(
@@ -22,14 +24,6 @@ const NOT_ENGLISH: &[&str] = &["Alice", "Bob", "OTN", "OpenTafl"];
 
 /// The bot itself, as a player that can be named in a user option.
 const THE_BOT: Player = Player { id: APPLICATION_ID, name: "tafl" };
-
-async fn served(name: &str) -> (FakeDiscord, TestBot, std::path::PathBuf) {
-    let fake = FakeDiscord::start().await;
-    let dir = temp_dir(name);
-    let bot = TestBot::start(&fake, &dir);
-    fake.wait_until_ready().await;
-    (fake, bot, dir)
-}
 
 /// Waits until the board of `game` shows `ply` plies (its picture is named after the ply).
 async fn board_at(fake: &FakeDiscord, game: i64, ply: usize) -> StoredMessage {

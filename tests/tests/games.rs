@@ -5,7 +5,8 @@
 use serde_json::{Value, json};
 use tafl_e2e::fake_discord::{FakeDiscord, Fault, GUILD, StoredMessage};
 use tafl_e2e::harness::{
-    ALICE, BOB, CHANNEL, EVE, Player, Table, TestBot, decisive_game, let_time_pass, private_answer, temp_dir,
+    ALICE, BOB, CHANNEL, EVE, Player, Table, TestBot, decisive_game, leave_untouched, let_time_pass, private_answer,
+    served, temp_dir,
 };
 use tafl_e2e::in_english_and_russian;
 use tafl_rules::{Side, Status, Variant};
@@ -200,15 +201,6 @@ async fn two_players_finish_a_game_with_buttons_and_menus_only(locale: &'static 
     assert!(fake.unknown_requests().is_empty(), "{:#?}", fake.unknown_requests());
     table.assert_no_english(NOT_ENGLISH);
     bot.stop().await;
-}
-
-/// A fake and a bot on a fresh database, ready for interactions.
-async fn served(name: &str) -> (FakeDiscord, TestBot, std::path::PathBuf) {
-    let fake = FakeDiscord::start().await;
-    let dir = temp_dir(name);
-    let bot = TestBot::start(&fake, &dir);
-    fake.wait_until_ready().await;
-    (fake, bot, dir)
 }
 
 async fn move_autocomplete_offers_legal_moves_filtered_and_labelled(locale: &'static str) {
@@ -1019,19 +1011,7 @@ async fn an_untimed_game_left_unplayed_for_two_weeks_is_claimed_with_the_summary
     assert!(answer.starts_with(got) && answer.contains(then), "{answer}");
 
     // Two weeks and a day later: the scheduler tells Bob, and his claim wins the game.
-    let db = tafl_bot::store::Db::open(&format!("sqlite://{}", dir.join("tafl.db").display())).await.unwrap();
-    sqlx::query(
-        "UPDATE games SET turn_started_at = turn_started_at - 15 * 86400, next_due_at = turn_started_at - 86400 \
-         WHERE id = 1",
-    )
-    .execute(db.pool())
-    .await
-    .unwrap();
-    sqlx::query("UPDATE moves SET played_at = played_at - 15 * 86400 WHERE game_id = 1")
-        .execute(db.pool())
-        .await
-        .unwrap();
-    db.close().await;
+    leave_untouched(&dir, 1, 15).await;
     let told = table.says("Alice has not moved in game #1", "ходов от игрока Alice в партии №1");
     let notice = fake.wait_for_message("the claim notice", |m| m.content.contains(told)).await;
     assert!(notice.content.starts_with(&format!("<@{}>, ", BOB.id)), "{}", notice.content);

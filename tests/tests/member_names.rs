@@ -11,7 +11,7 @@
 use serde_json::{Value, json};
 use tafl_e2e::fake_discord::{FakeDiscord, GUILD, Interaction, StoredMessage, with_name};
 use tafl_e2e::harness::{
-    ALICE, BOB, CHANNEL, EVE, Player, Table, TestBot, decisive_game, everything_shown, private_answer, temp_dir,
+    ALICE, BOB, CHANNEL, EVE, Player, Table, decisive_game, everything_shown, leave_untouched, private_answer, served,
 };
 use tafl_e2e::in_english_and_russian;
 use tafl_rules::Variant;
@@ -33,14 +33,6 @@ in_english_and_russian!(
     a_nickname_given_changed_or_removed_shows_on_the_next_board,
     a_servers_leaderboard_uses_its_nicknames_and_other_servers_and_dms_the_display_names,
 );
-
-async fn served(name: &str) -> (FakeDiscord, TestBot, std::path::PathBuf) {
-    let fake = FakeDiscord::start().await;
-    let dir = temp_dir(name);
-    let bot = TestBot::start(&fake, &dir);
-    fake.wait_until_ready().await;
-    (fake, bot, dir)
-}
 
 /// Pushes `payload`, made at `table`: from [`OTHER_GUILD`] when `table` is its channel (a
 /// table's commands come from [`GUILD`]).
@@ -147,19 +139,7 @@ async fn a_nickname_names_its_player_on_the_board_thread_notice_and_summary_of_i
     assert!(early.starts_with(got), "{early}");
 
     // Two weeks and a day without a move: the notice, the summary and the final board say who.
-    let db = tafl_bot::store::Db::open(&format!("sqlite://{}", dir.join("tafl.db").display())).await.unwrap();
-    sqlx::query(
-        "UPDATE games SET turn_started_at = turn_started_at - 15 * 86400, next_due_at = turn_started_at - 86400 \
-         WHERE id = 1",
-    )
-    .execute(db.pool())
-    .await
-    .unwrap();
-    sqlx::query("UPDATE moves SET played_at = played_at - 15 * 86400 WHERE game_id = 1")
-        .execute(db.pool())
-        .await
-        .unwrap();
-    db.close().await;
+    leave_untouched(&dir, 1, 15).await;
     let told = table.says("Саша has not moved in game #1", "ходов от игрока Саша в партии №1");
     let notice = fake.wait_for_message("the claim notice", |m| m.content.contains(told)).await;
     assert_eq!(notice.channel_id, threads[0].id, "{notice:#?}");

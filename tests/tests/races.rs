@@ -3,16 +3,7 @@
 //! racing for one thing each get their answer.
 
 use serde_json::json;
-use tafl_e2e::fake_discord::FakeDiscord;
-use tafl_e2e::harness::{ALICE, BOB, CHANNEL, EVE, Table, TestBot, temp_dir};
-
-async fn served(name: &str) -> (FakeDiscord, TestBot, std::path::PathBuf) {
-    let fake = FakeDiscord::start().await;
-    let dir = temp_dir(name);
-    let bot = TestBot::start(&fake, &dir);
-    fake.wait_until_ready().await;
-    (fake, bot, dir)
-}
+use tafl_e2e::harness::{ALICE, BOB, CHANNEL, EVE, Table, served};
 
 async fn db(dir: &std::path::Path) -> tafl_bot::store::Db {
     tafl_bot::store::Db::open(&format!("sqlite://{}", dir.join("tafl.db").display())).await.unwrap()

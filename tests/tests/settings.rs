@@ -9,7 +9,8 @@ use tafl_e2e::fake_discord::{
     FakeDiscord, Fault, GUILD, Interaction, Recorded, StoredMessage, in_guild, in_thread, with_name,
 };
 use tafl_e2e::harness::{
-    ALICE, BOB, CHANNEL, EVE, Player, Table, TestBot, assert_no_mass_pings, assert_pings, private_answer, temp_dir,
+    ALICE, BOB, CHANNEL, EVE, Player, Table, TestBot, assert_no_mass_pings, assert_pings, leave_untouched,
+    private_answer, temp_dir,
 };
 use tafl_e2e::in_english_and_russian;
 
@@ -1711,19 +1712,7 @@ async fn a_notice_pings_its_addressee_alone_whatever_the_players_call_themselves
     private_answer(&fake, &table.command(BOB, "move", &json!({ "notation": "d3-c3" }), &[])).await;
 
     // Alice leaves the game for fifteen days: Bob is told he may claim it, by her name.
-    let db = tafl_bot::store::Db::open(&format!("sqlite://{}", dir.join("tafl.db").display())).await.unwrap();
-    sqlx::query(
-        "UPDATE games SET turn_started_at = turn_started_at - 15 * 86400, next_due_at = turn_started_at - 86400 \
-         WHERE id = 1",
-    )
-    .execute(db.pool())
-    .await
-    .unwrap();
-    sqlx::query("UPDATE moves SET played_at = played_at - 15 * 86400 WHERE game_id = 1")
-        .execute(db.pool())
-        .await
-        .unwrap();
-    db.close().await;
+    leave_untouched(&dir, 1, 15).await;
     let absent = table.says("has not moved in game #1", "ходов от игрока");
     let claimable = fake.wait_for_message("the claim notice", |m| in_channel(m) && m.content.contains(absent)).await;
     let claimable_dm = fake.wait_for_message("its DM", |m| by_dm(m) && m.content.contains(absent)).await;

@@ -4,17 +4,9 @@
 //! right person.
 
 use serde_json::{Value, json};
-use tafl_e2e::fake_discord::{FakeDiscord, Interaction, StoredMessage};
-use tafl_e2e::harness::{ALICE, BOB, CHANNEL, EVE, Player, Table, TestBot, private_answer, temp_dir};
+use tafl_e2e::fake_discord::{Interaction, StoredMessage};
+use tafl_e2e::harness::{ALICE, BOB, CHANNEL, EVE, Player, Table, private_answer, served};
 use tafl_rules::Variant;
-
-async fn served(name: &str) -> (FakeDiscord, TestBot, std::path::PathBuf) {
-    let fake = FakeDiscord::start().await;
-    let dir = temp_dir(name);
-    let bot = TestBot::start(&fake, &dir);
-    fake.wait_until_ready().await;
-    (fake, bot, dir)
-}
 
 /// Alice (attackers) challenges `opponent` and they accept with the card's button: the board.
 async fn start_game(table: &Table<'_>, opponent: Player) -> StoredMessage {
