@@ -12,7 +12,7 @@ pub enum ParseError {
     #[error("\"{input}\" is not a square: write a file letter and a rank number, like e4")]
     Square { input: String },
     #[error("\"{input}\" is not a move: {reason}; write moves like e1-e3")]
-    Move { input: String, reason: &'static str },
+    Move { input: String, reason: MoveSyntax },
     /// A well-written square beyond the largest board (`z99`): worded as
     /// [`IllegalMove::OffBoard`] is, since to the player both are the same fault.
     #[error("{square} is off the board: boards are at most 26x26")]
@@ -30,6 +30,26 @@ pub enum ParseError {
          the first; keep the right one"
     )]
     DuplicateTag { line: usize, key: String },
+}
+
+/// What is wrong with a text that is not a move, as a closed set, so that a front end can say
+/// it in the player's language.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+pub enum MoveSyntax {
+    #[error("it is far too long")]
+    TooLong,
+    #[error("it is empty")]
+    Empty,
+    #[error("it does not start with a square")]
+    NoStart,
+    #[error("the destination square is missing or malformed")]
+    NoDestination,
+    #[error("a captured square is malformed")]
+    BadCapture,
+    #[error("there is something after the move")]
+    TrailingText,
+    #[error("a plain move has no capture suffix")]
+    CapturesOnPlainMove,
 }
 
 /// A well-formed move that cannot be played in this position.

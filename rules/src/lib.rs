@@ -25,7 +25,7 @@ mod square;
 mod types;
 mod variant;
 
-pub use error::{IllegalMove, ParseError, RulesError, SetupError};
+pub use error::{IllegalMove, MoveSyntax, ParseError, RulesError, SetupError};
 pub use game::{Game, PlayedMove};
 pub use notation::MoveText;
 pub use perft::{perft, perft_divide};

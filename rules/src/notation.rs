@@ -3,7 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::error::ParseError;
+use crate::error::{MoveSyntax, ParseError};
 use crate::position::Setup;
 use crate::square::shorten;
 use crate::{Move, Piece, Square};
@@ -28,24 +28,24 @@ impl FromStr for MoveText {
     fn from_str(input: &str) -> Result<MoveText, ParseError> {
         let err = |reason| ParseError::Move { input: shorten(input.trim()), reason };
         if input.len() > MAX_MOVE_LEN {
-            return Err(err("it is far too long"));
+            return Err(err(MoveSyntax::TooLong));
         }
         let mut scan = Scanner { rest: input.trim() };
         if scan.rest.is_empty() {
-            return Err(err("it is empty"));
+            return Err(err(MoveSyntax::Empty));
         }
-        let from = scan.square()?.ok_or_else(|| err("it does not start with a square"))?;
+        let from = scan.square()?.ok_or_else(|| err(MoveSyntax::NoStart))?;
         scan.skip_spaces();
         if scan.eat('-') {
             scan.skip_spaces();
         }
-        let to = scan.square()?.ok_or_else(|| err("the destination square is missing or malformed"))?;
+        let to = scan.square()?.ok_or_else(|| err(MoveSyntax::NoDestination))?;
         let mut captures = Vec::new();
         scan.skip_spaces();
         if scan.eat('x') {
             loop {
                 scan.skip_spaces();
-                captures.push(scan.square()?.ok_or_else(|| err("a captured square is malformed"))?);
+                captures.push(scan.square()?.ok_or_else(|| err(MoveSyntax::BadCapture))?);
                 scan.skip_spaces();
                 if !(scan.eat('x') || scan.eat('/')) {
                     break;
@@ -53,7 +53,7 @@ impl FromStr for MoveText {
             }
         }
         if !scan.rest.is_empty() {
-            return Err(err("there is something after the move"));
+            return Err(err(MoveSyntax::TrailingText));
         }
         Ok(MoveText { mv: Move::new(from, to), captures })
     }

@@ -124,7 +124,7 @@ impl FromStr for Move {
         if text.captures.is_empty() {
             Ok(text.mv)
         } else {
-            Err(ParseError::Move { input: shorten(s), reason: "a plain move has no capture suffix" })
+            Err(ParseError::Move { input: shorten(s), reason: crate::MoveSyntax::CapturesOnPlainMove })
         }
     }
 }

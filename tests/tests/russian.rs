@@ -45,7 +45,7 @@ async fn a_russian_server_plays_a_whole_game_in_russian() {
     let early = server.command(BOB, "move", &json!({ "notation": "d5-c5" }), &[]);
     assert_eq!(private_answer(&fake, &early).await, "Сейчас не ваш ход: ходит Alice.");
     let bad = server.command(ALICE, "move", &json!({ "notation": "hello" }), &[]);
-    assert_eq!(private_answer(&fake, &bad).await, "«hello» — не ход; ходы пишут так: e1-e3.");
+    assert_eq!(private_answer(&fake, &bad).await, "«hello» — не ход: в начале нет клетки; ходы пишут так: e1-e3.");
     let blocked = server.command(ALICE, "move", &json!({ "notation": "d1-d3" }), &[]);
     let blocked = private_answer(&fake, &blocked).await;
     assert!(blocked.starts_with("d1-d3: путь закрывает фигура на d2."), "{blocked}");

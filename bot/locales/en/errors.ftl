@@ -81,7 +81,14 @@ error-too-many-channels = A server may allow at most { $max } channels for games
 ## The rules engine's refusals
 
 error-not-a-square = "{ $input }" is not a square: write a file letter and a rank number, like e4.
-error-not-a-move = "{ $input }" is not a move; write moves like e1-e3.
+error-not-a-move = "{ $input }" is not a move: { $reason }; write moves like e1-e3.
+move-syntax-too-long = it is far too long
+move-syntax-empty = it is empty
+move-syntax-no-start = it does not start with a square
+move-syntax-no-destination = the destination square is missing or malformed
+move-syntax-bad-capture = a captured square is malformed
+move-syntax-trailing-text = there is something after the move
+move-syntax-captures-on-plain-move = a plain move has no capture suffix
 error-not-a-position = "{ $input }" is not a position in OTN: { $reason }.
 error-bad-rules-string = The OTN rules string cannot be read: { $reason }.
 error-bad-record-line = The OTN game record cannot be read at line { $line }: { $reason }.

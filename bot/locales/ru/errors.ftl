@@ -88,7 +88,14 @@ error-too-many-channels = Для партий можно разрешить не
 ## Отказы движка правил
 
 error-not-a-square = «{ $input }» — не клетка: напишите букву вертикали и номер горизонтали, например e4.
-error-not-a-move = «{ $input }» — не ход; ходы пишут так: e1-e3.
+error-not-a-move = «{ $input }» — не ход: { $reason }; ходы пишут так: e1-e3.
+move-syntax-too-long = запись слишком длинная
+move-syntax-empty = запись пустая
+move-syntax-no-start = в начале нет клетки
+move-syntax-no-destination = клетка, куда идёт фигура, не указана или записана с ошибкой
+move-syntax-bad-capture = взятая клетка записана с ошибкой
+move-syntax-trailing-text = после хода написано что-то лишнее
+move-syntax-captures-on-plain-move = у простого хода не бывает пометки о взятии
 error-not-a-position = «{ $input }» — не позиция в OTN (причина на английском: { $reason }).
 error-bad-rules-string = Строку правил OTN не удалось прочитать (причина на английском: { $reason }).
 error-bad-record-line = Запись партии в OTN не читается в строке { $line } (причина на английском: { $reason }).

@@ -2,8 +2,8 @@
 //! Plain functions of host values, so tests check the words without Discord.
 
 use tafl_rules::{
-    Escape, Game, IllegalMove, KingCapture, ParseError, Reason, Repetition, Rules, RulesError, Shieldwall, Side,
-    Square, ThronePass, Variant,
+    Escape, Game, IllegalMove, KingCapture, MoveSyntax, ParseError, Reason, Repetition, Rules, RulesError, Shieldwall,
+    Side, Square, ThronePass, Variant,
 };
 
 use super::markup::{self, Markup, mention, name, plain_name, player_name, timestamp};
@@ -404,7 +404,18 @@ fn unrated(lang: Lang) -> String {
 pub fn parse_error(error: &ParseError, lang: Lang) -> String {
     match error {
         ParseError::Square { input } => tr!(lang, "error-not-a-square", input = input.as_str()),
-        ParseError::Move { input, .. } => tr!(lang, "error-not-a-move", input = input.as_str()),
+        ParseError::Move { input, reason } => {
+            let reason = match reason {
+                MoveSyntax::TooLong => tr!(lang, "move-syntax-too-long"),
+                MoveSyntax::Empty => tr!(lang, "move-syntax-empty"),
+                MoveSyntax::NoStart => tr!(lang, "move-syntax-no-start"),
+                MoveSyntax::NoDestination => tr!(lang, "move-syntax-no-destination"),
+                MoveSyntax::BadCapture => tr!(lang, "move-syntax-bad-capture"),
+                MoveSyntax::TrailingText => tr!(lang, "move-syntax-trailing-text"),
+                MoveSyntax::CapturesOnPlainMove => tr!(lang, "move-syntax-captures-on-plain-move"),
+            };
+            tr!(lang, "error-not-a-move", input = input.as_str(), reason = reason)
+        }
         ParseError::OffBoard { square } => tr!(lang, "error-beyond-any-board", square = square.as_str()),
         ParseError::Position { input, reason } => {
             tr!(lang, "error-not-a-position", input = input.as_str(), reason = english_reason(reason, lang))
@@ -1784,6 +1795,29 @@ mod tests {
     /// A record that cannot be read says why, not only where: `/import` of a record with
     /// berserk rules said "cannot be read at line 2" and nothing more. The reason is the rules
     /// crate's English, which the Russian text says it quotes; each is one sentence.
+    #[test]
+    fn a_text_that_is_no_move_says_why_in_the_readers_language() {
+        let inputs =
+            ["e1-e3".repeat(30), String::new(), "hello".into(), "e1-".into(), "e1-e3xq".into(), "e1-e3 !".into()];
+        let mut russian_reasons = std::collections::HashSet::new();
+        for input in inputs {
+            let error = input.parse::<tafl_rules::MoveText>().expect_err("not a move");
+            let ParseError::Move { input: quoted, .. } = &error else { panic!("{error:?}") };
+            // English as the rules crate says it, as one sentence.
+            assert_eq!(parse_error(&error, Lang::console("en")), format!("{error}."));
+            let said = parse_error(&error, russian());
+            let reason = said
+                .strip_prefix(&format!("«{quoted}» — не ход: "))
+                .and_then(|rest| rest.strip_suffix("; ходы пишут так: e1-e3."))
+                .unwrap_or_else(|| panic!("{said}"));
+            assert!(!reason.is_empty() && !reason.chars().any(|c| c.is_ascii_alphabetic()), "{said}");
+            russian_reasons.insert(reason.to_owned());
+        }
+        assert_eq!(russian_reasons.len(), 6, "each fault its own words: {russian_reasons:?}");
+        let plain = "e1-e3xe2".parse::<tafl_rules::Move>().expect_err("a plain move");
+        assert!(parse_error(&plain, russian()).contains("пометки о взятии"));
+    }
+
     #[test]
     fn an_unreadable_record_says_why_in_one_sentence() {
         let ber = "[result:1]\n[rules:dim:7 ber:c start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/]\n1. d2-b2\n";
