@@ -676,51 +676,71 @@ impl Host {
     pub async fn claim(&self, game_id: GameId, user: UserId, now: i64) -> Result<Finished, HostError> {
         retrying!({
             let mut tx = self.db.begin_write().await?;
-            let loaded = self.load_for_update(&mut tx, game_id).await?;
-            let sides = player_side(&loaded, user)?;
-            ensure_ongoing(&loaded)?;
-            let row = &loaded.row;
-            if let Some(left_at) = row.server_left_at {
-                let claimable_at = left_at.saturating_add(types::CLAIM_AFTER);
-                if now < claimable_at {
-                    return Err(HostError::ClaimPaused { id: game_id, claimable_at });
+            match self.claim_in(&mut tx, game_id, user, now).await {
+                Ok(finished) => {
+                    tx.commit().await?;
+                    Ok(finished)
                 }
-                let ending = Ending { winner: None, reason: EndReason::BotRemoved };
-                let finished = finish_in(&mut tx, loaded, ending, None, now).await?;
-                tx.commit().await?;
-                return Ok(finished);
+                Err(refused) => {
+                    // Rolled back before answering: a dropped transaction is rolled back only when
+                    // sqlx's pool next pings its connection, from a task of its own, and until then
+                    // it keeps the game's row locked, so a scheduler tick (SKIP LOCKED) would pass
+                    // the game by and tell nobody it may now be claimed until its next tick.
+                    let _ = tx.rollback().await;
+                    Err(refused)
+                }
             }
-            if row.clock_seconds.is_some() {
-                return Err(HostError::ClaimTimed { id: game_id });
-            }
-            let to_move = loaded.game.position().to_move();
-            if sides.contains(&to_move) {
-                return Err(HostError::ClaimOnYourMove { id: game_id });
-            }
-            let absent = side_player(row, to_move);
-            // The bot moves by itself; when it is late, the host is at fault, not a player (see
-            // the scheduler's docs), and nobody wins by it.
-            if is_bot(absent) {
-                return Err(HostError::ClaimFromBot { id: game_id });
-            }
-            // Every turn records its start (migration 0016 gave ongoing games theirs), as the
-            // scheduler and the game lists measure it.
-            let since = row.turn_started_at.unwrap_or(row.updated_at);
-            let claimable_at = since.saturating_add(types::CLAIM_AFTER);
-            let name = if to_move == Side::Attackers { &row.attacker_name } else { &row.defender_name };
-            let player = User { id: absent, name: name.clone() };
-            let aborts = loaded.game.ply() < types::PLIES_TO_COUNT;
-            if let Some(claimable_at) = self.claim_after_grace(&mut tx, row, now).await? {
-                // Rolled back: the scheduler gives the grace (and the warning) at its first tick.
-                return Err(HostError::ClaimAfterOutage { id: game_id, player, claimable_at, aborts });
-            }
-            if now < claimable_at {
-                return Err(HostError::ClaimTooSoon { id: game_id, player, since, claimable_at, aborts });
-            }
-            let finished = scheduler::end_for_absence(&mut tx, loaded, scheduler::Absence::Abandoned, now).await?;
-            tx.commit().await?;
-            Ok(finished)
         })
+    }
+
+    /// [`Host::claim`] in `tx`, which the caller commits when it succeeds.
+    async fn claim_in(
+        &self,
+        tx: &mut store::WriteTx,
+        game_id: GameId,
+        user: UserId,
+        now: i64,
+    ) -> Result<Finished, HostError> {
+        let loaded = self.load_for_update(&mut *tx, game_id).await?;
+        let sides = player_side(&loaded, user)?;
+        ensure_ongoing(&loaded)?;
+        let row = &loaded.row;
+        if let Some(left_at) = row.server_left_at {
+            let claimable_at = left_at.saturating_add(types::CLAIM_AFTER);
+            if now < claimable_at {
+                return Err(HostError::ClaimPaused { id: game_id, claimable_at });
+            }
+            let ending = Ending { winner: None, reason: EndReason::BotRemoved };
+            return finish_in(&mut *tx, loaded, ending, None, now).await;
+        }
+        if row.clock_seconds.is_some() {
+            return Err(HostError::ClaimTimed { id: game_id });
+        }
+        let to_move = loaded.game.position().to_move();
+        if sides.contains(&to_move) {
+            return Err(HostError::ClaimOnYourMove { id: game_id });
+        }
+        let absent = side_player(row, to_move);
+        // The bot moves by itself; when it is late, the host is at fault, not a player (see
+        // the scheduler's docs), and nobody wins by it.
+        if is_bot(absent) {
+            return Err(HostError::ClaimFromBot { id: game_id });
+        }
+        // Every turn records its start (migration 0016 gave ongoing games theirs), as the
+        // scheduler and the game lists measure it.
+        let since = row.turn_started_at.unwrap_or(row.updated_at);
+        let claimable_at = since.saturating_add(types::CLAIM_AFTER);
+        let name = if to_move == Side::Attackers { &row.attacker_name } else { &row.defender_name };
+        let player = User { id: absent, name: name.clone() };
+        let aborts = loaded.game.ply() < types::PLIES_TO_COUNT;
+        if let Some(claimable_at) = self.claim_after_grace(&mut *tx, row, now).await? {
+            // Rolled back: the scheduler gives the grace (and the warning) at its first tick.
+            return Err(HostError::ClaimAfterOutage { id: game_id, player, claimable_at, aborts });
+        }
+        if now < claimable_at {
+            return Err(HostError::ClaimTooSoon { id: game_id, player, since, claimable_at, aborts });
+        }
+        scheduler::end_for_absence(&mut *tx, loaded, scheduler::Absence::Abandoned, now).await
     }
 
     /// When the untimed game of `row` may be claimed once the scheduler has given the grace
