@@ -1446,6 +1446,33 @@ async fn the_bot_claims_an_untimed_game_its_person_left_and_its_own_turns_never_
     assert_eq!(host.show(game.id).await.unwrap().ending, Some(won));
 }
 
+support::both! {
+    /// A refused claim rolls back before it answers: sqlx rolls a dropped transaction back only
+    /// when its pool next pings the connection, from a task of its own, and until then the game's
+    /// row stayed locked, so a tick (SKIP LOCKED) passed the game by. Another connection may lock
+    /// the row the moment the refusal is answered, many times over.
+    async fn a_refused_claim_leaves_its_game_unlocked_when_it_answers() {
+        let host = host().await;
+        host.tick(NOW).await.unwrap();
+        let game = timed_game(&host, "none", NOW).await;
+        move_at(&host, game.id, NOW + HOUR).await;
+        for n in 0..20 {
+            let refused = host.claim(game.id, bob().id, NOW + HOUR + n).await.unwrap_err();
+            assert!(matches!(refused, HostError::ClaimOnYourMove { .. }), "{refused:?}");
+            if host.db().backend() == Backend::Postgres {
+                let mut tx = host.db().pool().begin().await.unwrap();
+                let locked = sqlx::query("SELECT id FROM games WHERE id = $1 FOR UPDATE NOWAIT")
+                    .bind(game.id)
+                    .fetch_optional(&mut *tx)
+                    .await
+                    .map(|_| ());
+                assert!(locked.is_ok(), "the row is still locked after refusal {n}: {locked:?}");
+                tx.rollback().await.unwrap();
+            }
+        }
+    }
+}
+
 support::both! { multi_thread
     async fn two_schedulers_tell_each_person_waiting_once() {
         let (one, two) = support::two_dbs().await;
