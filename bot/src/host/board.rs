@@ -192,11 +192,9 @@ impl Host {
         channel_id: i64,
         message_id: i64,
     ) -> Result<(), HostError> {
-        retrying!({
-            let mut tx = self.db.begin_write().await?;
+        transaction!(self.db.begin_write(), |tx| {
             store::challenges::find(&mut tx, challenge_id).await?.ok_or(HostError::NoSuchChallenge(challenge_id))?;
             store::messages::set_challenge(&mut tx, challenge_id, channel_id, message_id).await?;
-            tx.commit().await?;
             Ok(())
         })
     }

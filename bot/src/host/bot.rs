@@ -170,16 +170,15 @@ impl Host {
         rated: bool,
         now: i64,
     ) -> Result<GameView, HostError> {
-        retrying!({
-            let level = u8::try_from(level).ok().and_then(Level::new).ok_or(HostError::BadLevel(level))?;
-            if request.opponent.is_some() {
-                return Err(HostError::LevelWithPerson);
-            }
-            let (variant, options) = super::validate_setup(&request.variant, &request.options)?;
-            let rules = variant
-                .rules_with_texts(&super::split_options(&options))
-                .map_err(|e| HostError::corrupt(0, &format!("bot game: {e}")))?;
-            let mut tx = self.db.begin_write().await?;
+        let level = u8::try_from(level).ok().and_then(Level::new).ok_or(HostError::BadLevel(level))?;
+        if request.opponent.is_some() {
+            return Err(HostError::LevelWithPerson);
+        }
+        let (variant, options) = super::validate_setup(&request.variant, &request.options)?;
+        let rules = variant
+            .rules_with_texts(&super::split_options(&options))
+            .map_err(|e| HostError::corrupt(0, &format!("bot game: {e}")))?;
+        let (game, bot_moves) = transaction!(self.db.begin_write(), |tx| {
             let (server, clock) = super::server_terms(&mut tx, request).await?;
             let person = request.challenger.id;
             // The person's row is locked before counting, so that two of their challenges at
@@ -238,14 +237,13 @@ impl Host {
                 )
                 .await?;
             }
-            let game = super::view(&loaded);
-            tx.commit().await?;
-            if bot_moves {
-                self.bot_signal.notify_one();
-            }
-            tracing::info!(game = game_id, level = level.number(), rated, "game against the bot started");
-            Ok(game)
-        })
+            Ok((super::view(&loaded), bot_moves))
+        })?;
+        if bot_moves {
+            self.bot_signal.notify_one();
+        }
+        tracing::info!(game = game.id, level = level.number(), rated, "game against the bot started");
+        Ok(game)
     }
 
     /// The games where the bot must move, the longest waiting first, at most `limit`; with

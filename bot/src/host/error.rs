@@ -192,7 +192,7 @@ pub enum StorageFault {
     Busy,
     /// `PostgreSQL` ended the transaction to break a deadlock or a serialisation conflict with
     /// another one: running the whole operation again succeeds. The host does so a few times
-    /// (`retrying!` in the host) and then reports [`StorageFault::Busy`].
+    /// (`transaction!` in the host) and then reports [`StorageFault::Busy`].
     #[error("conflict with a concurrent transaction")]
     Conflict,
     /// The connection to the `PostgreSQL` server broke (the server restarted or shut down, a

@@ -24,10 +24,8 @@ impl Host {
     pub async fn prune_interactions(&self, now: i64) -> Result<u64, HostError> {
         let mut pruned = 0;
         loop {
-            let batch = retrying!({
-                let mut tx = self.db.begin_write().await?;
+            let batch = transaction!(self.db.begin_write(), |tx| {
                 let batch = store::interactions::prune(&mut tx, now - INTERACTIONS_KEPT_SECS, PRUNE_BATCH).await?;
-                tx.commit().await?;
                 Ok(batch)
             })?;
             pruned += batch;

@@ -146,40 +146,39 @@ impl Host {
         member_names: &[(UserId, Option<&str>)],
         now: i64,
     ) -> Result<(), HostError> {
-        retrying!({
-            let fresh = |key: Noted, value: Option<String>| {
-                let cache = self.languages();
-                // Written again once in a while even when unchanged here: another process on the
-                // same database may have written another value since (a name changed and back).
-                value.filter(|value| {
-                    cache.seen.get(&key).is_none_or(|(seen, at)| seen != value || at.elapsed() >= self.noted_ttl)
-                })
-            };
-            let user = caller.id;
-            let name_new = fresh(Noted::Name(user), Some(super::clean_name(&caller.name)));
-            let user_new = fresh(Noted::Locale(user), user_locale.and_then(clean).map(str::to_owned));
-            let guild_new = guild.and_then(|g| {
-                fresh(Noted::ServerLocale(g), guild_locale.and_then(clean).map(str::to_owned)).map(|l| (g, l))
-            });
-            // Discord reports members only in a server. In the order of their rows, so that two
-            // interactions naming the same two people never wait for each other's rows in a cycle.
-            let mut members_new: Vec<(i64, UserId, String)> = guild
-                .map(|g| {
-                    member_names
-                        .iter()
-                        .filter_map(|&(user, name)| {
-                            let name = name.and_then(super::clean_member_name).unwrap_or_default();
-                            fresh(Noted::MemberName(g, user), Some(name)).map(|name| (g, user, name))
-                        })
-                        .collect()
-                })
-                .unwrap_or_default();
-            members_new.sort_unstable_by_key(|&(guild, user, _)| (guild, user));
-            members_new.dedup_by_key(|&mut (guild, user, _)| (guild, user));
-            if name_new.is_none() && user_new.is_none() && guild_new.is_none() && members_new.is_empty() {
-                return Ok(());
-            }
-            let mut tx = self.db.begin_write().await?;
+        let fresh = |key: Noted, value: Option<String>| {
+            let cache = self.languages();
+            // Written again once in a while even when unchanged here: another process on the
+            // same database may have written another value since (a name changed and back).
+            value.filter(|value| {
+                cache.seen.get(&key).is_none_or(|(seen, at)| seen != value || at.elapsed() >= self.noted_ttl)
+            })
+        };
+        let user = caller.id;
+        let name_new = fresh(Noted::Name(user), Some(super::clean_name(&caller.name)));
+        let user_new = fresh(Noted::Locale(user), user_locale.and_then(clean).map(str::to_owned));
+        let guild_new = guild.and_then(|g| {
+            fresh(Noted::ServerLocale(g), guild_locale.and_then(clean).map(str::to_owned)).map(|l| (g, l))
+        });
+        // Discord reports members only in a server. In the order of their rows, so that two
+        // interactions naming the same two people never wait for each other's rows in a cycle.
+        let mut members_new: Vec<(i64, UserId, String)> = guild
+            .map(|g| {
+                member_names
+                    .iter()
+                    .filter_map(|&(user, name)| {
+                        let name = name.and_then(super::clean_member_name).unwrap_or_default();
+                        fresh(Noted::MemberName(g, user), Some(name)).map(|name| (g, user, name))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        members_new.sort_unstable_by_key(|&(guild, user, _)| (guild, user));
+        members_new.dedup_by_key(|&mut (guild, user, _)| (guild, user));
+        if name_new.is_none() && user_new.is_none() && guild_new.is_none() && members_new.is_empty() {
+            return Ok(());
+        }
+        let user_known = transaction!(self.db.begin_write(), |tx| {
             let mut user_known = false;
             if let Some(name) = &name_new {
                 user_known = store::users::rename(&mut tx, user, name, now).await?;
@@ -194,27 +193,27 @@ impl Host {
                 let name = Some(name.as_str()).filter(|name| !name.is_empty());
                 store::member_names::set(&mut tx, *guild, *user, name, now).await?;
             }
-            tx.commit().await?;
-            let mut cache = self.languages();
-            // A person not recorded yet has nowhere to keep a name or a locale: they are written
-            // once the person is (with a first challenge or game).
-            if user_known {
-                if let Some(name) = name_new {
-                    LanguageCache::note(&mut cache.seen, Noted::Name(user), (name, Instant::now()));
-                }
-                if let Some(locale) = user_new {
-                    LanguageCache::note(&mut cache.seen, Noted::Locale(user), (locale, Instant::now()));
-                }
+            Ok(user_known)
+        })?;
+        let mut cache = self.languages();
+        // A person not recorded yet has nowhere to keep a name or a locale: they are written
+        // once the person is (with a first challenge or game).
+        if user_known {
+            if let Some(name) = name_new {
+                LanguageCache::note(&mut cache.seen, Noted::Name(user), (name, Instant::now()));
             }
-            if let Some((guild, locale)) = guild_new {
-                cache.forget_server(guild);
-                LanguageCache::note(&mut cache.seen, Noted::ServerLocale(guild), (locale, Instant::now()));
+            if let Some(locale) = user_new {
+                LanguageCache::note(&mut cache.seen, Noted::Locale(user), (locale, Instant::now()));
             }
-            for (guild, user, name) in members_new {
-                LanguageCache::note(&mut cache.seen, Noted::MemberName(guild, user), (name, Instant::now()));
-            }
-            Ok(())
-        })
+        }
+        if let Some((guild, locale)) = guild_new {
+            cache.forget_server(guild);
+            LanguageCache::note(&mut cache.seen, Noted::ServerLocale(guild), (locale, Instant::now()));
+        }
+        for (guild, user, name) in members_new {
+            LanguageCache::note(&mut cache.seen, Noted::MemberName(guild, user), (name, Instant::now()));
+        }
+        Ok(())
     }
 
     /// Forgets what the cache holds of a server's language, after a transaction changed it.
@@ -225,13 +224,12 @@ impl Host {
     /// Sets the language of a server's public messages, or with `None` follows the server's
     /// own locale again. The caller checks the code is a language the bot speaks.
     pub async fn set_server_language(&self, guild: i64, chosen: Option<&str>, now: i64) -> Result<(), HostError> {
-        retrying!({
-            let mut tx = self.db.begin_write().await?;
+        transaction!(self.db.begin_write(), |tx| {
             store::servers::set_language(&mut tx, guild, chosen.and_then(clean), now).await?;
-            tx.commit().await?;
-            self.languages().forget_server(guild);
             Ok(())
-        })
+        })?;
+        self.languages().forget_server(guild);
+        Ok(())
     }
 
     /// The server a game is played in, whose language its public messages speak: one row read,

@@ -5,23 +5,54 @@
 //! layers over it. Each operation runs in one database transaction, and every write transaction
 //! starts with `BEGIN IMMEDIATE`, so two processes answering two clicks at once are serialised:
 //! the second sees the first's move and is refused ("the board has changed"), never applied twice.
-//! On every refusal the transaction is rolled back, so nothing changes.
+//! On every refusal the transaction is rolled back before the answer, so nothing changes
+//! (`transaction!`).
 //!
 //! The current time is a parameter (`now`, unix seconds) so that tests and the scheduler
 //! ([`Host::tick`]) can inject it.
 
-/// Runs the body of a write operation (a block evaluating to `Result<_, HostError>`), and runs it
-/// again, whole, when `PostgreSQL` ended its transaction to break a deadlock or a serialisation
-/// conflict with another process (nothing of it was saved then): at most [`CONFLICT_RETRIES`]
-/// more times, after a short random pause so that the two do not meet again in step. A conflict
-/// that outlasts them is reported as a busy database. `SQLite`, with one writer at a time, never
-/// reports one. A macro rather than a function taking an async closure: the futures of async
-/// closures are not `Send` for every lifetime, which `tokio::spawn` needs.
-macro_rules! retrying {
-    ($body:block) => {{
+/// Runs the body of a write operation (a block evaluating to `Result<_, HostError>`) in a write
+/// transaction begun by `$begin` (a `Db` method whose future gives a `WriteTx`), named `$tx` in
+/// the body.
+///
+/// The transaction commits when the body returns `Ok`, and is rolled back before the answer when
+/// it returns `Err`, refusals included (and, with `commit_if`, when the body's value is a refusal
+/// of the caller's own kind). A refusal must not merely drop its transaction: sqlx rolls a
+/// dropped one back only when its pool next pings the connection, from a task of its own, and
+/// until then the rows the body locked stay locked (on `PostgreSQL` a scheduler tick, `SKIP
+/// LOCKED`, passes their game by; on `SQLite` the file's write lock outlasts this process's turn
+/// to write, and the next writer waits for it).
+///
+/// The whole body runs again when `PostgreSQL` ended its transaction to break a deadlock or a
+/// serialisation conflict with another process (nothing of it was saved then): at most
+/// [`CONFLICT_RETRIES`] more times, after a short random pause so that the two do not meet again
+/// in step. A conflict that outlasts them is reported as a busy database. `SQLite`, with one
+/// writer at a time, never reports one.
+///
+/// A macro rather than a function taking an async closure: the futures of async closures are
+/// not `Send` for every lifetime, which `tokio::spawn` needs.
+macro_rules! transaction {
+    ($begin:expr, |$tx:ident| $body:block) => {
+        transaction!($begin, |$tx| $body, commit_if(|_| true))
+    };
+    ($begin:expr, |$tx:ident| $body:block, commit_if($keep:expr)) => {{
         let mut retries = 0;
         loop {
-            let result: Result<_, $crate::host::HostError> = async $body.await;
+            let result: Result<_, $crate::host::HostError> = async {
+                let mut $tx = $begin.await?;
+                // Boxed: the body's state would otherwise sit beside the transaction and the
+                // retry loop's in every caller's future (a move's grew past 16 KiB).
+                let result: Result<_, $crate::host::HostError> = Box::pin(async { $body }).await;
+                if matches!(&result, Ok(value) if ($keep)(value)) {
+                    $tx.commit().await?;
+                } else {
+                    // The refusal is the answer. A rollback that fails found its connection
+                    // broken, and a server ends the transaction of a connection that closed.
+                    let _ = $tx.rollback().await;
+                }
+                result
+            }
+            .await;
             match result {
                 Err($crate::host::HostError::Storage($crate::host::StorageFault::Conflict))
                     if retries < $crate::host::CONFLICT_RETRIES =>
@@ -194,22 +225,18 @@ impl Host {
 
     /// Records a person's current display name (creating them on first sight).
     pub async fn remember_user(&self, user: &User, now: i64) -> Result<(), HostError> {
-        retrying!({
-            let mut tx = self.db.begin_write().await?;
+        transaction!(self.db.begin_write(), |tx| {
             store::users::remember(&mut tx, user.id, &clean_name(&user.name), now).await?;
-            tx.commit().await?;
             Ok(())
         })
     }
 
     /// Records the thread the front end created for a game, so its messages go there.
     pub async fn set_thread(&self, game_id: GameId, thread_id: i64, now: i64) -> Result<(), HostError> {
-        retrying!({
-            let mut tx = self.db.begin_write().await?;
+        transaction!(self.db.begin_write(), |tx| {
             if !store::games::set_thread(&mut tx, game_id, thread_id, now).await? {
                 return Err(HostError::NoSuchGame(game_id));
             }
-            tx.commit().await?;
             Ok(())
         })
     }
@@ -227,10 +254,8 @@ impl Host {
     /// thread people opened keeps it when it is only closed: a private thread's game must not go
     /// on before people who could not see it.
     pub async fn leave_thread(&self, game_id: GameId, opened_only: bool, now: i64) -> Result<bool, HostError> {
-        retrying!({
-            let mut tx = self.db.begin_write().await?;
+        transaction!(self.db.begin_write(), |tx| {
             let left = store::games::clear_thread(&mut tx, game_id, opened_only, now).await?;
-            tx.commit().await?;
             Ok(left)
         })
     }
@@ -243,8 +268,7 @@ impl Host {
     /// channel of the server moves a game there ([`Host::request_board_at`]). Returns the games
     /// marked now; none when the channel held none, or they were marked before.
     pub async fn channel_deleted(&self, channel: i64, now: i64) -> Result<Vec<GameId>, HostError> {
-        retrying!({
-            let mut tx = self.db.begin_write().await?;
+        let marked = transaction!(self.db.begin_write(), |tx| {
             let mut marked = Vec::new();
             // In the games' order, each locked before its item is recorded (see `outbox`), so
             // that two processes marking one channel never wait for each other in a cycle.
@@ -255,12 +279,12 @@ impl Host {
                     marked.push(game);
                 }
             }
-            tx.commit().await?;
-            if !marked.is_empty() {
-                tracing::info!(channel, games = ?marked, "a channel with games going on was deleted");
-            }
             Ok(marked)
-        })
+        })?;
+        if !marked.is_empty() {
+            tracing::info!(channel, games = ?marked, "a channel with games going on was deleted");
+        }
+        Ok(marked)
     }
 
     // ----- challenges -----
@@ -268,12 +292,11 @@ impl Host {
     /// Challenges one person, or anyone when `opponent` is `None`. The variant and options are
     /// checked by the rules crate now, so that accepting can never fail on them.
     pub async fn challenge(&self, request: &ChallengeRequest, now: i64) -> Result<Challenge, HostError> {
-        retrying!({
-            let (variant, options) = validate_setup(&request.variant, &request.options)?;
-            if request.opponent.as_ref().is_some_and(|o| o.id == request.challenger.id) {
-                return Err(HostError::ChallengeYourself);
-            }
-            let mut tx = self.db.begin_write().await?;
+        let (variant, options) = validate_setup(&request.variant, &request.options)?;
+        if request.opponent.as_ref().is_some_and(|o| o.id == request.challenger.id) {
+            return Err(HostError::ChallengeYourself);
+        }
+        let challenge = transaction!(self.db.begin_write(), |tx| {
             let (_, clock) = server_terms(&mut tx, request).await?;
             // Locked before counting, as for games against the bot (see `challenge_bot`).
             store::users::remember(&mut tx, request.challenger.id, &clean_name(&request.challenger.name), now).await?;
@@ -315,11 +338,10 @@ impl Host {
                 now,
             )
             .await?;
-            let challenge = reload_challenge(&mut tx, id).await?;
-            tx.commit().await?;
-            tracing::info!(challenge = id, variant = variant.id(), "challenge made");
-            Ok(challenge)
-        })
+            reload_challenge(&mut tx, id).await
+        })?;
+        tracing::info!(challenge = challenge.id, variant = variant.id(), "challenge made");
+        Ok(challenge)
     }
 
     /// Accepts a challenge: only its named opponent, or anyone but the challenger for an open one.
@@ -340,8 +362,7 @@ impl Host {
         now: i64,
         before_commit: &mut (dyn FnMut(GameId) + Send),
     ) -> Result<Accepted, HostError> {
-        retrying!({
-            let mut tx = self.db.begin_write().await?;
+        let accepted = transaction!(self.db.begin_write(), |tx| {
             let row = open_challenge(&mut tx, id, now).await?;
             if row.challenger_id == user.id {
                 return Err(HostError::OwnChallenge { id });
@@ -418,16 +439,15 @@ impl Host {
             )
             .await?;
             before_commit(game_id);
-            tx.commit().await?;
-            tracing::info!(challenge = id, game = game_id, "challenge accepted");
             Ok(Accepted { notify: vec![challenge.challenger.id], challenge, game })
-        })
+        })?;
+        tracing::info!(challenge = id, game = accepted.game.id, "challenge accepted");
+        Ok(accepted)
     }
 
     /// Declines a challenge meant for `user`.
     pub async fn decline(&self, id: ChallengeId, user: UserId, now: i64) -> Result<Challenge, HostError> {
-        retrying!({
-            let mut tx = self.db.begin_write().await?;
+        transaction!(self.db.begin_write(), |tx| {
             let row = open_challenge(&mut tx, id, now).await?;
             match row.opponent_id {
                 None if row.challenger_id == user => {
@@ -448,15 +468,13 @@ impl Host {
             store::challenges::close(&mut tx, id, "declined", None, now).await?;
             outbox::record(&mut tx, &Show::ChallengeClosed { challenge: id, by: user }, now).await?;
             let challenge = reload_challenge(&mut tx, id).await?;
-            tx.commit().await?;
             Ok(challenge)
         })
     }
 
     /// Withdraws a challenge; only its challenger may.
     pub async fn cancel(&self, id: ChallengeId, user: UserId, now: i64) -> Result<Challenge, HostError> {
-        retrying!({
-            let mut tx = self.db.begin_write().await?;
+        transaction!(self.db.begin_write(), |tx| {
             let row = store::challenges::find(&mut tx, id).await?.ok_or(HostError::NoSuchChallenge(id))?;
             if row.challenger_id != user {
                 return Err(HostError::NotChallenger {
@@ -468,7 +486,6 @@ impl Host {
             store::challenges::close(&mut tx, row.id, "cancelled", None, now).await?;
             outbox::record(&mut tx, &Show::ChallengeClosed { challenge: id, by: user }, now).await?;
             let challenge = reload_challenge(&mut tx, id).await?;
-            tx.commit().await?;
             Ok(challenge)
         })
     }
@@ -476,8 +493,7 @@ impl Host {
     /// Expires every open challenge whose time is up, returning them so that their cards can be
     /// updated and their challengers told. Meant to be called by a scheduler loop.
     pub async fn expire_challenges(&self, now: i64) -> Result<Vec<Challenge>, HostError> {
-        retrying!({
-            let mut tx = self.db.begin_write().await?;
+        transaction!(self.db.begin_write(), |tx| {
             let rows = store::challenges::expire(&mut tx, now, i64::MAX).await?;
             let mut expired = Vec::with_capacity(rows.len());
             for row in &rows {
@@ -485,7 +501,6 @@ impl Host {
                     .await?;
                 expired.push(challenge_view(&mut tx, row).await?);
             }
-            tx.commit().await?;
             Ok(expired)
         })
     }
@@ -562,8 +577,7 @@ impl Host {
         mut foresee: Option<Forecast<'_>>,
         now: i64,
     ) -> Result<(Played, Option<BoardState>), HostError> {
-        retrying!({
-            let mut tx = self.db.begin_write().await?;
+        let (played, state, bot_turn) = transaction!(self.db.begin_write(), |tx| {
             let mut loaded = self.load_for_update(&mut tx, game_id).await?;
             let side = player_side(&loaded, user)?;
             ensure_ongoing(&loaded)?;
@@ -629,13 +643,13 @@ impl Host {
             let game = view(&loaded);
             // Boxed, so that a plain move does not carry the reads it skips in its future.
             let state = if foresee.is_some() { Some(Box::pin(board::state_in(&mut tx, &loaded)).await?) } else { None };
-            tx.commit().await?;
-            if bot_turn {
-                self.bot_signal.notify_one();
-            }
-            tracing::debug!(game = game_id, ply = new_ply, %notation, "move played");
-            Ok((Played { game, notation, notify }, state))
-        })
+            Ok((Played { game, notation, notify }, state, bot_turn))
+        })?;
+        if bot_turn {
+            self.bot_signal.notify_one();
+        }
+        tracing::debug!(game = game_id, ply = played.game.ply, notation = %played.notation, "move played");
+        Ok((played, state))
     }
 
     /// Resigns `user`'s game: the opponent wins. `expected_ply` is the ply of the board the
@@ -647,8 +661,7 @@ impl Host {
         expected_ply: Option<usize>,
         now: i64,
     ) -> Result<Finished, HostError> {
-        retrying!({
-            let mut tx = self.db.begin_write().await?;
+        transaction!(self.db.begin_write(), |tx| {
             let loaded = self.load_for_update(&mut tx, game_id).await?;
             let sides = player_side(&loaded, user)?;
             ensure_ongoing(&loaded)?;
@@ -657,7 +670,6 @@ impl Host {
             let side = if sides.len() == 1 { sides[0] } else { loaded.game.position().to_move() };
             let ending = Ending { winner: Some(side.opponent()), reason: EndReason::Resignation };
             let finished = finish_in(&mut tx, loaded, ending, Some(user), now).await?;
-            tx.commit().await?;
             Ok(finished)
         })
     }
@@ -674,23 +686,7 @@ impl Host {
     /// [`CLAIM_AFTER`], either player may end such a game, timed or not:
     /// without a result and unrated ([`EndReason::BotRemoved`]).
     pub async fn claim(&self, game_id: GameId, user: UserId, now: i64) -> Result<Finished, HostError> {
-        retrying!({
-            let mut tx = self.db.begin_write().await?;
-            match self.claim_in(&mut tx, game_id, user, now).await {
-                Ok(finished) => {
-                    tx.commit().await?;
-                    Ok(finished)
-                }
-                Err(refused) => {
-                    // Rolled back before answering: a dropped transaction is rolled back only when
-                    // sqlx's pool next pings its connection, from a task of its own, and until then
-                    // it keeps the game's row locked, so a scheduler tick (SKIP LOCKED) would pass
-                    // the game by and tell nobody it may now be claimed until its next tick.
-                    let _ = tx.rollback().await;
-                    Err(refused)
-                }
-            }
-        })
+        transaction!(self.db.begin_write(), |tx| { self.claim_in(&mut tx, game_id, user, now).await })
     }
 
     /// [`Host::claim`] in `tx`, which the caller commits when it succeeds.
@@ -765,15 +761,13 @@ impl Host {
     /// Ends a game for a reason decided outside the board: time (the side to move loses) or an
     /// ending a moderator or the scheduler records. Refuses games already over.
     pub async fn finish(&self, game_id: GameId, ending: Ending, now: i64) -> Result<Finished, HostError> {
-        retrying!({
-            let mut tx = self.db.begin_write().await?;
+        transaction!(self.db.begin_write(), |tx| {
             let loaded = self.load_for_update(&mut tx, game_id).await?;
             ensure_ongoing(&loaded)?;
             // A game without a result has neither winner nor loser, whatever the caller said.
             let ending = if ending.has_result() { ending } else { Ending { winner: None, ..ending } };
             let loser = ending.winner.map(|w| side_player(&loaded.row, w.opponent()));
             let finished = finish_in(&mut tx, loaded, ending, loser, now).await?;
-            tx.commit().await?;
             Ok(finished)
         })
     }
@@ -781,12 +775,10 @@ impl Host {
     /// The side to move runs out of time and loses; a game where fewer than two plies were
     /// played is aborted instead (no result, unrated). The scheduler does this at the deadline.
     pub async fn time_out(&self, game_id: GameId, now: i64) -> Result<Finished, HostError> {
-        retrying!({
-            let mut tx = self.db.begin_write().await?;
+        transaction!(self.db.begin_write(), |tx| {
             let loaded = self.load_for_update(&mut tx, game_id).await?;
             ensure_ongoing(&loaded)?;
             let finished = scheduler::end_for_absence(&mut tx, loaded, scheduler::Absence::Time, now).await?;
-            tx.commit().await?;
             Ok(finished)
         })
     }
@@ -801,8 +793,7 @@ impl Host {
         expected_ply: Option<usize>,
         now: i64,
     ) -> Result<OfferOutcome, HostError> {
-        retrying!({
-            let mut tx = self.db.begin_write().await?;
+        transaction!(self.db.begin_write(), |tx| {
             let loaded = self.load_for_update(&mut tx, game_id).await?;
             player_side(&loaded, user)?;
             ensure_ongoing(&loaded)?;
@@ -810,9 +801,7 @@ impl Host {
             let open = store::offers::open(&mut tx, game_id, "draw").await?;
             let opponent = opponent_of(&loaded.row, user);
             if action == OfferAction::Offer && open.is_none() && is_bot(opponent) {
-                let outcome = bot_answers_draw(&mut tx, loaded, user, opponent, now).await?;
-                tx.commit().await?;
-                return Ok(outcome);
+                return bot_answers_draw(&mut tx, loaded, user, opponent, now).await;
             }
             let outcome = match (action, open) {
                 (OfferAction::Offer, Some(offer)) if offer.by_user == user => {
@@ -846,7 +835,6 @@ impl Host {
                 }
                 (OfferAction::Decline, Some(offer)) => decline(&mut tx, &loaded, &offer, user, opponent, now).await?,
             };
-            tx.commit().await?;
             Ok(outcome)
         })
     }
@@ -861,8 +849,7 @@ impl Host {
         expected_ply: Option<usize>,
         now: i64,
     ) -> Result<OfferOutcome, HostError> {
-        retrying!({
-            let mut tx = self.db.begin_write().await?;
+        transaction!(self.db.begin_write(), |tx| {
             let mut loaded = self.load_for_update(&mut tx, game_id).await?;
             player_side(&loaded, user)?;
             ensure_ongoing(&loaded)?;
@@ -886,9 +873,7 @@ impl Host {
                         // The bot agrees at once (unrated games only, checked above).
                         let offer =
                             store::offers::open(&mut tx, game_id, "takeback").await?.ok_or(HostError::Internal)?;
-                        let outcome = take_back(&mut tx, &mut loaded, &offer, opponent, now).await?;
-                        tx.commit().await?;
-                        return Ok(outcome);
+                        return take_back(&mut tx, &mut loaded, &offer, opponent, now).await;
                     }
                     let event = OfferEvent::Offered;
                     record_offer(&mut tx, game_id, OfferKind::Takeback, event, user, vec![opponent], now).await?;
@@ -906,7 +891,6 @@ impl Host {
                 }
                 (OfferAction::Decline, Some(offer)) => decline(&mut tx, &loaded, &offer, user, opponent, now).await?,
             };
-            tx.commit().await?;
             Ok(outcome)
         })
     }
@@ -1017,25 +1001,24 @@ impl Host {
         place: Place,
         now: i64,
     ) -> Result<GameView, HostError> {
-        retrying!({
-            let parsed = GameRecord::parse(record).map_err(|e| HostError::BadRecord(RecordFault::Unreadable(e)))?;
-            if parsed.moves.len() > crate::limits::MAX_PLIES {
-                return Err(HostError::BadRecord(RecordFault::TooLong { plies: parsed.moves.len() }));
-            }
-            let game = parsed.replay().map_err(|(ply, e)| {
-                HostError::BadRecord(match e {
-                    tafl_rules::otn::RecordError::Rules(why) => RecordFault::Rules(why),
-                    tafl_rules::otn::RecordError::Move(source) => RecordFault::Move { ply, source },
-                })
-            })?;
-            let ending = recorded_ending(&game, &parsed)
-                .map_err(HostError::BadRecord)?
-                .ok_or(HostError::BadRecord(RecordFault::NoResult))?;
-            let rules_text = otn::rules_string(&parsed.rules);
-            let (variant, options) = recorded_variant(&parsed, &rules_text);
-            let start_position = parsed.start.as_ref().map(|(setup, _)| setup.to_string());
-            let start_to_move = parsed.start.as_ref().map(|(_, side)| side.name());
-            let mut tx = self.db.begin_write().await?;
+        let parsed = GameRecord::parse(record).map_err(|e| HostError::BadRecord(RecordFault::Unreadable(e)))?;
+        if parsed.moves.len() > crate::limits::MAX_PLIES {
+            return Err(HostError::BadRecord(RecordFault::TooLong { plies: parsed.moves.len() }));
+        }
+        let game = parsed.replay().map_err(|(ply, e)| {
+            HostError::BadRecord(match e {
+                tafl_rules::otn::RecordError::Rules(why) => RecordFault::Rules(why),
+                tafl_rules::otn::RecordError::Move(source) => RecordFault::Move { ply, source },
+            })
+        })?;
+        let ending = recorded_ending(&game, &parsed)
+            .map_err(HostError::BadRecord)?
+            .ok_or(HostError::BadRecord(RecordFault::NoResult))?;
+        let rules_text = otn::rules_string(&parsed.rules);
+        let (variant, options) = recorded_variant(&parsed, &rules_text);
+        let start_position = parsed.start.as_ref().map(|(setup, _)| setup.to_string());
+        let start_to_move = parsed.start.as_ref().map(|(_, side)| side.name());
+        transaction!(self.db.begin_write(), |tx| {
             store::users::remember(&mut tx, attacker.id, &clean_name(&attacker.name), now).await?;
             store::users::remember(&mut tx, defender.id, &clean_name(&defender.name), now).await?;
             let game_id = store::games::insert(
@@ -1069,9 +1052,7 @@ impl Host {
             let loser = if matches!(ending.reason, EndReason::Board(_)) { None } else { loser };
             store::games::finish(&mut tx, game_id, ending.status_name(), ending.reason.name(), loser, now).await?;
             let loaded = self.load(&mut tx, game_id).await?;
-            let view = view(&loaded);
-            tx.commit().await?;
-            Ok(view)
+            Ok(view(&loaded))
         })
     }
 }
@@ -1079,7 +1060,7 @@ impl Host {
 // ----- helpers shared by the operations -----
 
 /// How many times an operation is run again after `PostgreSQL` ended its transaction to break a
-/// deadlock or a serialisation conflict (see `retrying!`).
+/// deadlock or a serialisation conflict (see `transaction!`).
 pub const CONFLICT_RETRIES: u32 = 5;
 
 /// How the record of `game` (replayed from `record`) says the game ended, as `/import` takes it

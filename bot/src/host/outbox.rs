@@ -416,24 +416,22 @@ impl Host {
     /// The caller delivers each lane, keeps its claim ([`Host::keep_lane`]) and releases it
     /// ([`Host::release_lane`]). Items that cannot be read are given up here, with a log line.
     pub async fn claim_lanes(&self, now_ms: i64, limit: i64) -> Result<Vec<Pending>, HostError> {
-        let rows = retrying!({
-            // A read first: most looks find nothing to take, and on `SQLite` a write transaction
-            // would take the file's one write lock for nothing.
-            let any = {
-                let mut tx = self.db.begin_read().await?;
-                !store::outbox::claimable(&mut tx, now_ms, 1, self.served(now_ms), false).await?.is_empty()
-            };
-            if !any {
-                return Ok(Vec::new());
-            }
-            let mut tx = self.db.begin_write().await?;
+        // A read first: most looks find nothing to take, and on `SQLite` a write transaction
+        // would take the file's one write lock for nothing.
+        let any = {
+            let mut tx = self.db.begin_read().await?;
+            !store::outbox::claimable(&mut tx, now_ms, 1, self.served(now_ms), false).await?.is_empty()
+        };
+        if !any {
+            return Ok(Vec::new());
+        }
+        let rows = transaction!(self.db.begin_write(), |tx| {
             let mut claimed = Vec::new();
             for row in store::outbox::claimable(&mut tx, now_ms, limit, self.served(now_ms), true).await? {
                 if store::outbox::claim(&mut tx, &row.lane, &self.process, self.lease_until(now_ms), now_ms).await? {
                     claimed.push(row);
                 }
             }
-            tx.commit().await?;
             Ok(claimed)
         })?;
         let mut heads = Vec::with_capacity(rows.len());
@@ -454,10 +452,8 @@ impl Host {
     /// Extends this process's claim on `lane` by a lease from `now_ms`; false when another process
     /// has taken the lane over (this one's lease had run out).
     pub async fn renew_lane(&self, lane: &str, now_ms: i64) -> Result<bool, HostError> {
-        retrying!({
-            let mut tx = self.db.begin_lease().await?;
+        transaction!(self.db.begin_lease(), |tx| {
             let renewed = store::outbox::renew(&mut tx, lane, &self.process, self.lease_until(now_ms)).await?;
-            tx.commit().await?;
             Ok(renewed)
         })
     }
@@ -519,10 +515,8 @@ impl Host {
         }
         let lanes: Vec<String> = self.kept.lanes().keys().cloned().collect();
         let now = now_ms();
-        let renewed = retrying!({
-            let mut tx = self.db.begin_lease().await?;
+        let renewed = transaction!(self.db.begin_lease(), |tx| {
             let renewed = store::outbox::renew_many(&mut tx, &lanes, &self.process, self.lease_until(now)).await?;
-            tx.commit().await?;
             Ok(renewed)
         })?;
         let renewal = Arc::new(Renewal { at_ms: now, lanes: renewed.into_iter().collect() });
@@ -534,10 +528,8 @@ impl Host {
     /// comes next: a process of the lane's own shards at once, another once [`FOREIGN_GRACE`]
     /// has passed since (see [`Host::with_shards`]).
     pub async fn release_lane(&self, lane: &str, now_ms: i64) -> Result<(), HostError> {
-        retrying!({
-            let mut tx = self.db.begin_write().await?;
+        transaction!(self.db.begin_write(), |tx| {
             store::outbox::release(&mut tx, lane, &self.process, now_ms).await?;
-            tx.commit().await?;
             Ok(())
         })
     }
@@ -546,10 +538,8 @@ impl Host {
     /// start-up, for the claims a previous process with the same id left (on `SQLite` every
     /// process has the same id, see the module docs), and when the process stops.
     pub async fn release_all_lanes(&self, now_ms: i64) -> Result<u64, HostError> {
-        retrying!({
-            let mut tx = self.db.begin_write().await?;
+        transaction!(self.db.begin_write(), |tx| {
             let released = store::outbox::release_all(&mut tx, &self.process, now_ms).await?;
-            tx.commit().await?;
             Ok(released)
         })
     }
@@ -600,10 +590,8 @@ impl Host {
 
     /// Marks an item applied, with the message it created.
     pub async fn delivered(&self, id: i64, message: Option<i64>, now: i64) -> Result<(), HostError> {
-        retrying!({
-            let mut tx = self.db.begin_write().await?;
+        transaction!(self.db.begin_write(), |tx| {
             store::outbox::done(&mut tx, id, message, now).await?;
-            tx.commit().await?;
             Ok(())
         })
     }
@@ -611,13 +599,11 @@ impl Host {
     /// Records that a message of item `id` is about to be created, once: should the process die
     /// before the item is done, the next one knows that a message may exist.
     pub async fn trying(&self, item: &Pending) -> Result<(), HostError> {
-        retrying!({
-            if item.tried {
-                return Ok(());
-            }
-            let mut tx = self.db.begin_write().await?;
+        if item.tried {
+            return Ok(());
+        }
+        transaction!(self.db.begin_write(), |tx| {
             store::outbox::tried(&mut tx, item.id).await?;
-            tx.commit().await?;
             Ok(())
         })
     }
@@ -626,10 +612,8 @@ impl Host {
     /// tries so far, 0 for an item no longer pending (delivered or given up meanwhile by a
     /// process that took its lane over), which stays as it is.
     pub async fn delivery_failed(&self, id: i64, error: &str, not_before_ms: i64) -> Result<u32, HostError> {
-        retrying!({
-            let mut tx = self.db.begin_write().await?;
+        transaction!(self.db.begin_write(), |tx| {
             let attempts = store::outbox::failed(&mut tx, id, error, not_before_ms).await?;
-            tx.commit().await?;
             Ok(attempts.map_or(0, |n| u32::try_from(n).unwrap_or(u32::MAX)))
         })
     }
@@ -639,11 +623,9 @@ impl Host {
     /// server, and whether it repeats a refusal of the last [`REPEATED_REFUSAL_SECS`]); `None`
     /// for an item no longer pending, which stays as it is.
     pub async fn give_up(&self, id: i64, error: &str, now: i64) -> Result<Option<GivenUp>, HostError> {
-        retrying!({
-            let mut tx = self.db.begin_write().await?;
+        transaction!(self.db.begin_write(), |tx| {
             let since = now - REPEATED_REFUSAL_SECS;
             let given_up = store::outbox::give_up(&mut tx, id, error, now, since).await?;
-            tx.commit().await?;
             Ok(given_up)
         })
     }
@@ -676,8 +658,7 @@ impl Host {
         covers: Option<i64>,
         now: i64,
     ) -> Result<(), HostError> {
-        retrying!({
-            let mut tx = self.db.begin_write().await?;
+        transaction!(self.db.begin_write(), |tx| {
             // See `finish_board`: the game first, as every writer of its board items takes it.
             store::games::lock(&mut tx, game).await?;
             if !store::messages::set_shown(&mut tx, game, message, shown.ply as i64, shown.over, now).await? {
@@ -685,7 +666,6 @@ impl Host {
                 return Ok(());
             }
             finish_board(&mut tx, game, Some(shown), covers, now).await?;
-            tx.commit().await?;
             Ok(())
         })
     }
@@ -703,8 +683,7 @@ impl Host {
         covers: Option<i64>,
         now: i64,
     ) -> Result<(), HostError> {
-        retrying!({
-            let mut tx = self.db.begin_write().await?;
+        transaction!(self.db.begin_write(), |tx| {
             store::games::lock(&mut tx, game).await?;
             let old = store::messages::board(&mut tx, game).await?;
             let (ply, over) = shown.map_or((None, false), |s| (Some(s.ply as i64), s.over));
@@ -714,7 +693,6 @@ impl Host {
                     .await?;
             }
             finish_board(&mut tx, game, shown, covers, now).await?;
-            tx.commit().await?;
             Ok(())
         })
     }
@@ -732,15 +710,13 @@ impl Host {
         notice: Option<i64>,
         now: i64,
     ) -> Result<(), HostError> {
-        retrying!({
-            let mut tx = self.db.begin_write().await?;
+        transaction!(self.db.begin_write(), |tx| {
             store::outbox::done(&mut tx, id, Some(message), now).await?;
             if let Some(previous) = store::messages::replace_notice(&mut tx, game, notice, now).await?
                 && previous != message
             {
                 record(&mut tx, &Show::Delete { game, channel, message: previous }, now).await?;
             }
-            tx.commit().await?;
             Ok(())
         })
     }
@@ -748,11 +724,9 @@ impl Host {
     /// Item `id` made `message`, which is no longer true (a notice for a ply the game has left,
     /// found when a lost answer was retried): the item is done and the message is to be deleted.
     pub async fn retract(&self, id: i64, game: GameId, channel: i64, message: i64, now: i64) -> Result<(), HostError> {
-        retrying!({
-            let mut tx = self.db.begin_write().await?;
+        transaction!(self.db.begin_write(), |tx| {
             store::outbox::done(&mut tx, id, Some(message), now).await?;
             record(&mut tx, &Show::Delete { game, channel, message }, now).await?;
-            tx.commit().await?;
             Ok(())
         })
     }
@@ -763,8 +737,7 @@ impl Host {
     /// returns how many. A game whose board Discord refused for good in the last
     /// [`GIVEN_UP_REST_SECS`] is left alone meanwhile.
     pub async fn redraw_stale_boards(&self, now: i64) -> Result<usize, HostError> {
-        retrying!({
-            let mut tx = self.db.begin_write().await?;
+        let stale = transaction!(self.db.begin_write(), |tx| {
             let (finished_since, given_up_since) = (now - RECENTLY_FINISHED_SECS, now - GIVEN_UP_REST_SECS);
             let stale = store::outbox::stale_boards(&mut tx, finished_since, given_up_since, HEADS).await?;
             // In the games' order (the query's), so that two processes sweeping at once never
@@ -773,12 +746,12 @@ impl Host {
                 store::games::lock(&mut tx, game).await?;
                 record(&mut tx, &Show::Board { game, ply: usize::try_from(ply).unwrap_or(0) }, now).await?;
             }
-            tx.commit().await?;
-            if !stale.is_empty() {
-                tracing::info!(boards = stale.len(), "boards behind their games are redrawn");
-            }
             Ok(stale.len())
-        })
+        })?;
+        if stale > 0 {
+            tracing::info!(boards = stale, "boards behind their games are redrawn");
+        }
+        Ok(stale)
     }
 
     /// Records again what Discord refused for good and nothing has shown since, once the
@@ -794,8 +767,7 @@ impl Host {
     /// A refused item again is given up again, and tried after another rest. Not the games of a
     /// server the bot left (its return shows them), nor those whose channel was deleted.
     pub async fn retell_refused(&self, now: i64) -> Result<usize, HostError> {
-        retrying!({
-            let mut tx = self.db.begin_write().await?;
+        let recorded = transaction!(self.db.begin_write(), |tx| {
             let rested = now - GIVEN_UP_REST_SECS;
             let notices = store::outbox::refused_notices(&mut tx, rested, HEADS).await?;
             let finished_since = now - RECENTLY_FINISHED_SECS;
@@ -818,12 +790,12 @@ impl Host {
                     recorded += 1;
                 }
             }
-            tx.commit().await?;
-            if recorded > 0 {
-                tracing::info!(items = recorded, "notices and summaries Discord refused are to be posted again");
-            }
             Ok(recorded)
-        })
+        })?;
+        if recorded > 0 {
+            tracing::info!(items = recorded, "notices and summaries Discord refused are to be posted again");
+        }
+        Ok(recorded)
     }
 
     /// Deletes the delivered items older than [`DELIVERED_KEPT_SECS`] (summaries excepted, see
@@ -833,18 +805,14 @@ impl Host {
     /// ([`store::outbox::prune_released`]), which no longer hold anything up.
     pub async fn prune_outbox(&self, now: i64) -> Result<u64, HostError> {
         let grace = i64::try_from(FOREIGN_GRACE.as_millis()).unwrap_or(i64::MAX);
-        retrying!({
-            let mut tx = self.db.begin_write().await?;
+        transaction!(self.db.begin_write(), |tx| {
             store::outbox::prune_released(&mut tx, now.saturating_mul(1000).saturating_sub(grace)).await?;
-            tx.commit().await?;
             Ok(())
         })?;
         let mut pruned = 0;
         loop {
-            let batch = retrying!({
-                let mut tx = self.db.begin_write().await?;
+            let batch = transaction!(self.db.begin_write(), |tx| {
                 let batch = store::outbox::prune_done(&mut tx, now - DELIVERED_KEPT_SECS, PRUNE_BATCH).await?;
-                tx.commit().await?;
                 Ok(batch)
             })?;
             pruned += batch;
@@ -885,8 +853,7 @@ impl Host {
         here: Option<super::Place>,
         now: i64,
     ) -> Result<BoardRequest, HostError> {
-        retrying!({
-            let mut tx = self.db.begin_write().await?;
+        let request = transaction!(self.db.begin_write(), |tx| {
             // Locked, so that the game cannot end between this check and the request, and so
             // that two requests at once take turns: the second sees the first's item.
             store::games::lock(&mut tx, game).await?;
@@ -922,8 +889,6 @@ impl Host {
                     let ply = usize::try_from(row.ply).unwrap_or(0);
                     record(&mut tx, &Show::YourMove { game, ply, after_takeback: false, again: false }, now).await?;
                 }
-                tx.commit().await?;
-                tracing::info!(game, channel = here.channel, "a game whose channel was deleted moved to another");
                 return Ok(BoardRequest::Moved);
             }
             if pending.iter().any(|item| theirs(item)) {
@@ -938,19 +903,20 @@ impl Host {
                 return Ok(BoardRequest::JustPosted { channel: board.channel_id, message: board.message_id });
             }
             record(&mut tx, &Show::NewBoard { game, by }, now).await?;
-            tx.commit().await?;
             Ok(BoardRequest::Asked)
-        })
+        })?;
+        if let (BoardRequest::Moved, Some(here)) = (&request, here) {
+            tracing::info!(game, channel = here.channel, "a game whose channel was deleted moved to another");
+        }
+        Ok(request)
     }
 
     /// Deletes every pending item, for a front end that shows each change as it happens and
     /// delivers nothing afterwards (the console, which owns its database file): without this,
     /// every move would leave rows that nothing ever reads.
     pub async fn discard_outbox(&self) -> Result<(), HostError> {
-        retrying!({
-            let mut tx = self.db.begin_write().await?;
+        transaction!(self.db.begin_write(), |tx| {
             store::outbox::discard_pending(&mut tx).await?;
-            tx.commit().await?;
             Ok(())
         })
     }

@@ -47,17 +47,15 @@ impl Host {
     /// The bot was removed from `guild` at `now`: its games are paused (see the module docs).
     /// True when it was a member until now; a repeated notice keeps the first moment.
     pub async fn server_left(&self, guild: i64, now: i64) -> Result<bool, HostError> {
-        retrying!({
-            let mut tx = self.db.begin_write().await?;
+        let left = transaction!(self.db.begin_write(), |tx| {
             store::servers::lock(&mut tx, guild, now).await?;
             let notice_at = now.saturating_add(CLAIM_AFTER);
-            let left = store::servers::leave(&mut tx, guild, now, notice_at).await?;
-            tx.commit().await?;
-            if left {
-                tracing::info!(guild, "the bot was removed from a server; its games are paused");
-            }
-            Ok(left)
-        })
+            Ok(store::servers::leave(&mut tx, guild, now, notice_at).await?)
+        })?;
+        if left {
+            tracing::info!(guild, "the bot was removed from a server; its games are paused");
+        }
+        Ok(left)
     }
 
     /// Discord's `READY` for shard `shard` of `count` listed `present` (the servers the bot is in
@@ -101,12 +99,11 @@ impl Host {
                 return Ok(Vec::new());
             }
         }
-        retrying!({
-            let mut tx = self.db.begin_write().await?;
+        let resumed = transaction!(self.db.begin_write(), |tx| {
             store::servers::lock(&mut tx, guild, now).await?;
             // Another process may have resumed it since the read above.
             let Some(left_at) = store::servers::left_at(&mut tx, guild).await? else {
-                return Ok(Vec::new());
+                return Ok(None);
             };
             store::servers::come_back(&mut tx, guild, now).await?;
             let mut shown = Vec::new();
@@ -127,15 +124,18 @@ impl Host {
                 }
                 shown.push(game);
             }
-            tx.commit().await?;
-            tracing::info!(
-                guild,
-                away_secs = now - left_at,
-                games = shown.len(),
-                "the bot is back in a server; its games resume"
-            );
             shown.sort_unstable();
-            Ok(shown)
-        })
+            Ok(Some((left_at, shown)))
+        })?;
+        let Some((left_at, shown)) = resumed else {
+            return Ok(Vec::new());
+        };
+        tracing::info!(
+            guild,
+            away_secs = now - left_at,
+            games = shown.len(),
+            "the bot is back in a server; its games resume"
+        );
+        Ok(shown)
     }
 }

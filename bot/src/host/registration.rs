@@ -8,10 +8,8 @@ use crate::store;
 impl Host {
     /// The commands are about to be registered in `guild` as its own, at `now`.
     pub async fn commands_registered_in(&self, guild: i64, now: i64) -> Result<(), HostError> {
-        retrying!({
-            let mut tx = self.db.begin_write().await?;
+        transaction!(self.db.begin_write(), |tx| {
             store::guild_commands::record(&mut tx, guild, now).await?;
-            tx.commit().await?;
             Ok(())
         })
     }
@@ -24,10 +22,8 @@ impl Host {
 
     /// The commands of `guild` were cleared, or went with the bot: nothing is left to clear there.
     pub async fn commands_cleared_in(&self, guild: i64) -> Result<(), HostError> {
-        retrying!({
-            let mut tx = self.db.begin_write().await?;
+        transaction!(self.db.begin_write(), |tx| {
             store::guild_commands::forget(&mut tx, guild).await?;
-            tx.commit().await?;
             Ok(())
         })
     }

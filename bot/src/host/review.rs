@@ -294,13 +294,11 @@ impl Host {
             better: turning.map(|t| t.better.as_str()),
         };
         // Retried on a conflict like every write: a lost write would cost the whole review again.
-        let recorded = retrying!({
-            let mut tx = self.db.begin_write().await?;
+        let recorded = transaction!(self.db.begin_write(), |tx| {
             if !store::reviews::finish(&mut tx, game, &finding, now).await? {
                 return Ok(false);
             }
             outbox::record(&mut tx, &Show::Review { game }, now).await?;
-            tx.commit().await?;
             Ok(true)
         })?;
         if !recorded {
@@ -311,11 +309,10 @@ impl Host {
     }
 
     async fn review_failed(&self, game: GameId, error: &str, now: i64) -> Result<(), HostError> {
-        retrying!({
-            let mut tx = self.db.begin_write().await?;
+        let given_up = transaction!(self.db.begin_write(), |tx| {
             let Some(attempts) = store::reviews::failed(&mut tx, game, error, MAX_ATTEMPTS, now).await? else {
                 // No longer pending: another process recorded it meanwhile.
-                return Ok(());
+                return Ok(false);
             };
             let given_up = attempts >= MAX_ATTEMPTS;
             if given_up {
@@ -323,12 +320,12 @@ impl Host {
                 // line, or it would say so for ever.
                 outbox::record(&mut tx, &Show::Review { game }, now).await?;
             }
-            tx.commit().await?;
-            if given_up {
-                tracing::warn!(game, error, "a game's review was given up");
-            }
-            Ok(())
-        })
+            Ok(given_up)
+        })?;
+        if given_up {
+            tracing::warn!(game, error, "a game's review was given up");
+        }
+        Ok(())
     }
 
     /// The message the summary of a game was posted as, to edit when its review is done.

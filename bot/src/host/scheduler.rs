@@ -248,15 +248,13 @@ impl Host {
     /// finds without a last tick is one whose games nobody knows how long waited (an upgrade
     /// from a version before clocks, or a scheduler that could not tick), and gets the grace.
     pub async fn first_tick_at_latest_change(&self) -> Result<(), HostError> {
-        retrying!({
-            let mut tx = self.db.begin_write().await?;
+        transaction!(self.db.begin_write(), |tx| {
             store::scheduler::lock(&mut tx).await?;
             if store::scheduler::last_tick(&mut tx).await?.is_none()
                 && let Some(change) = store::games::latest_change(&mut tx).await?
             {
                 store::scheduler::set_last_tick(&mut tx, change).await?;
             }
-            tx.commit().await?;
             Ok(())
         })
     }
@@ -312,8 +310,7 @@ impl Host {
     /// processes take turns here only (`PostgreSQL`: an advisory lock held by this short
     /// transaction), so the grace is given once, before any process's tick looks for due games.
     async fn tick_begins(&self, now: i64) -> Result<Option<Due>, HostError> {
-        retrying!({
-            let mut tx = self.db.begin_write().await?;
+        let grace = transaction!(self.db.begin_write(), |tx| {
             store::scheduler::lock(&mut tx).await?;
             let own = self.own_tick.get();
             let last = store::scheduler::last_tick(&mut tx).await?;
@@ -390,10 +387,10 @@ impl Host {
                 _ => last.map_or(now, |last| last.max(now)),
             };
             store::scheduler::set_last_tick(&mut tx, recorded).await?;
-            tx.commit().await?;
-            self.own_tick.set(now);
             Ok(grace)
-        })
+        })?;
+        self.own_tick.set(now);
+        Ok(grace)
     }
 
     /// Whether a claim at `now` of a game in `guild` must wait for the grace after downtime
@@ -444,8 +441,7 @@ impl Host {
     /// Up to `limit` due games, taken `FOR UPDATE SKIP LOCKED` (see [`store::games::due`]) and
     /// marked done in one transaction: how many were taken, and what came of them.
     async fn due_games(&self, now: i64, limit: i64) -> Result<(i64, Vec<Due>), HostError> {
-        retrying!({
-            let mut tx = self.db.begin_write().await?;
+        transaction!(self.db.begin_write(), |tx| {
             let rows = store::games::due(&mut tx, now, limit, self.shards.unwrap_or(ServedShards::ALL)).await?;
             let found = rows.len() as i64;
             let mut due = Vec::new();
@@ -454,22 +450,19 @@ impl Host {
                     due.push(item);
                 }
             }
-            tx.commit().await?;
             Ok((found, due))
         })
     }
 
     /// Expires up to `limit` challenges whose time is up, in one transaction.
     async fn expired_challenges(&self, now: i64, limit: i64) -> Result<Vec<Due>, HostError> {
-        retrying!({
-            let mut tx = self.db.begin_write().await?;
+        transaction!(self.db.begin_write(), |tx| {
             let mut due = Vec::new();
             for row in store::challenges::expire(&mut tx, now, limit).await? {
                 let closed = super::Show::ChallengeClosed { challenge: row.id, by: row.challenger_id };
                 super::outbox::record(&mut tx, &closed, now).await?;
                 due.push(Due::ChallengeExpired(challenge_view(&mut tx, &row).await?));
             }
-            tx.commit().await?;
             Ok(due)
         })
     }
@@ -478,8 +471,7 @@ impl Host {
     /// transaction: how many people were taken, and their digests (none for someone with no
     /// game waiting for them).
     async fn due_digests(&self, now: i64, limit: i64) -> Result<(i64, Vec<Due>), HostError> {
-        retrying!({
-            let mut tx = self.db.begin_write().await?;
+        transaction!(self.db.begin_write(), |tx| {
             let people = store::users::digests_due(&mut tx, now, limit).await?;
             let found = people.len() as i64;
             let mut due = Vec::new();
@@ -499,7 +491,6 @@ impl Host {
                     due.push(Due::Digest(Digest { user, awaiting }));
                 }
             }
-            tx.commit().await?;
             Ok((found, due))
         })
     }
@@ -509,8 +500,7 @@ impl Host {
     /// listing their games there that may now be ended. Returns how many servers it took. Like
     /// digests, these are every process's work, whatever its shards: a DM belongs to no server.
     async fn due_paused_notices(&self, now: i64, limit: i64) -> Result<(i64, Vec<Due>), HostError> {
-        retrying!({
-            let mut tx = self.db.begin_write().await?;
+        transaction!(self.db.begin_write(), |tx| {
             let servers = store::servers::paused_notices_due(&mut tx, now, limit).await?;
             let found = servers.len() as i64;
             let mut due = Vec::new();
@@ -530,7 +520,6 @@ impl Host {
                     due.push(Due::PausedGames(PausedGames { user, guild, games }));
                 }
             }
-            tx.commit().await?;
             Ok((found, due))
         })
     }

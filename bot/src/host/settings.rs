@@ -151,16 +151,14 @@ impl Host {
 
     /// Changes a person's settings as `change` says, read and written in one transaction, so
     /// that two changes at once cannot undo each other; returns the settings now in force.
+    /// `change` is called again when the transaction is run again after a conflict.
     pub async fn change_user_settings(
         &self,
         user: &User,
         now: i64,
-        change: impl FnOnce(UserSettings) -> UserSettings,
+        change: impl Fn(UserSettings) -> UserSettings,
     ) -> Result<UserSettings, HostError> {
-        let mut tx = self.db.begin_write().await?;
-        let settings = change_user_in(&mut tx, user, now, change).await?;
-        tx.commit().await?;
-        Ok(settings)
+        transaction!(self.db.begin_write(), |tx| { change_user_in(&mut tx, user, now, &change).await })
     }
 
     /// A server's settings; the defaults for a server never configured.
@@ -182,14 +180,13 @@ impl Host {
         &self,
         guild: i64,
         now: i64,
-        change: impl FnOnce(&ServerSettings) -> Result<ServerSettings, E>,
+        change: impl Fn(&ServerSettings) -> Result<ServerSettings, E>,
     ) -> Result<Result<ServerSettings, E>, HostError> {
-        let mut tx = self.db.begin_write().await?;
-        let settings = change_server_in(&mut tx, guild, now, change).await?;
-        if settings.is_ok() {
-            tx.commit().await?;
-        }
-        Ok(settings)
+        transaction!(
+            self.db.begin_write(),
+            |tx| { change_server_in(&mut tx, guild, now, &change).await },
+            commit_if(Result::is_ok)
+        )
     }
 
     /// What one `/tafl settings` asks: a server's settings and language (its managers'), and the
@@ -203,26 +200,28 @@ impl Host {
         person: Option<(&User, impl Fn(UserSettings) -> UserSettings)>,
         now: i64,
     ) -> Result<Result<(Option<ServerSettings>, Option<UserSettings>), E>, HostError> {
-        let changed = retrying!({
-            let mut tx = self.db.begin_write().await?;
-            let mut server_now = None;
-            if let Some(server) = &server {
-                match change_server_in(&mut tx, server.guild, now, &server.change).await? {
-                    Ok(settings) => server_now = Some(settings),
-                    Err(refusal) => return Ok(Err(refusal)),
+        let changed = transaction!(
+            self.db.begin_write(),
+            |tx| {
+                let mut server_now = None;
+                if let Some(server) = &server {
+                    match change_server_in(&mut tx, server.guild, now, &server.change).await? {
+                        Ok(settings) => server_now = Some(settings),
+                        Err(refusal) => return Ok(Err(refusal)),
+                    }
+                    if let Some(language) = &server.language {
+                        store::servers::set_language(&mut tx, server.guild, language.as_deref().and_then(clean), now)
+                            .await?;
+                    }
                 }
-                if let Some(language) = &server.language {
-                    store::servers::set_language(&mut tx, server.guild, language.as_deref().and_then(clean), now)
-                        .await?;
-                }
-            }
-            let person_now = match &person {
-                Some((user, change)) => Some(change_user_in(&mut tx, user, now, change).await?),
-                None => None,
-            };
-            tx.commit().await?;
-            Ok(Ok((server_now, person_now)))
-        });
+                let person_now = match &person {
+                    Some((user, change)) => Some(change_user_in(&mut tx, user, now, change).await?),
+                    None => None,
+                };
+                Ok(Ok((server_now, person_now)))
+            },
+            commit_if(Result::is_ok)
+        );
         if let (Ok(Ok(_)), Some(ServerChange { guild, language: Some(_), .. })) = (&changed, &server) {
             self.forget_server_language(*guild);
         }

@@ -47,7 +47,7 @@
 //! downtime grace) takes turns under an advisory lock ([`scheduler::lock`]). The outbox's lanes
 //! are claimed by one process at a time with a lease ([`outbox::claim`]). A deadlock or a
 //! serialisation failure ends a transaction with nothing saved; the host runs the whole
-//! operation again a few times (`Host::retrying`). Read transactions are REPEATABLE READ, one
+//! operation again a few times (`transaction!` in the host). Read transactions are REPEATABLE READ, one
 //! snapshot for several reads. Migrations are `postgres::MIGRATOR`'s.
 
 pub mod challenges;
