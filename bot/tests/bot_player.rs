@@ -8,7 +8,7 @@ mod support;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use support::{Backend, NOW, alice, bob, game, host, request, snapshot, temp_path};
+use support::{Backend, NOW, alice, bob, game, host, refused, request, temp_path};
 use tafl_bot::host::bot::{DRAW_MARGIN, MAX_BOT_GAMES, accepts_draw};
 use tafl_bot::host::search_pool::{Budget, Job, Priority, SearchPool};
 use tafl_bot::host::{
@@ -22,15 +22,6 @@ use tafl_bot::store::Db;
 use tafl_render::Theme;
 use tafl_rules::engine::{Level, evaluate, score_for};
 use tafl_rules::{Game, Position, Side, Status, Variant};
-
-macro_rules! refused {
-    ($host:expr, $op:expr) => {{
-        let before = snapshot(&$host).await;
-        let error = $op.await.expect_err("the operation is refused");
-        assert_eq!(snapshot(&$host).await, before, "a refusal changed the database: {error}");
-        error
-    }};
-}
 
 fn level(n: u8) -> Level {
     Level::new(n).expect("a level")

@@ -62,7 +62,9 @@ support::both! {
         // A refusal of the server's change saves nothing, the person's change included.
         let before = snapshot(&host).await;
         let refused = host.change_settings(server(Some(Some("ru".into())), true), Some((&alice, digest_on)), NOW);
-        assert_eq!(refused.await.unwrap(), Err("refused".to_owned()));
+        let refused = refused.await.unwrap();
+        assert_eq!(refused, Err("refused".to_owned()));
+        support::no_lock_left(&host, &refused).await;
         assert_eq!(snapshot(&host).await, before, "a refusal changes nothing");
 
         // A failure at the last write (the server's language) saves nothing either.
@@ -83,7 +85,8 @@ support::both! {
         host.set_server_settings(guild, &ServerSettings::default(), NOW).await.unwrap();
         let before = snapshot(&host).await;
         let failed = host.change_settings(server(Some(Some("ru".into())), false), Some((&alice, digest_on)), NOW + 1);
-        assert!(failed.await.is_err());
+        let failed = failed.await.expect_err("the trigger fails the change");
+        support::no_lock_left(&host, &failed).await;
         assert_eq!(snapshot(&host).await, before, "a failure part way changes nothing");
         let drop: &str = match host.db().backend() {
             Backend::Sqlite => "DROP TRIGGER refuse_language",
@@ -1447,10 +1450,9 @@ async fn the_bot_claims_an_untimed_game_its_person_left_and_its_own_turns_never_
 }
 
 support::both! {
-    /// A refused claim rolls back before it answers: sqlx rolls a dropped transaction back only
-    /// when its pool next pings the connection, from a task of its own, and until then the game's
-    /// row stayed locked, so a tick (SKIP LOCKED) passed the game by. Another connection may lock
-    /// the row the moment the refusal is answered, many times over.
+    /// A refused claim rolls back before it answers (see `no_lock_left`): a game's row left
+    /// locked would make a tick (SKIP LOCKED) pass the game by. Another connection may lock the
+    /// row the moment the refusal is answered, many times over.
     async fn a_refused_claim_leaves_its_game_unlocked_when_it_answers() {
         let host = host().await;
         host.tick(NOW).await.unwrap();
@@ -1459,6 +1461,7 @@ support::both! {
         for n in 0..20 {
             let refused = host.claim(game.id, bob().id, NOW + HOUR + n).await.unwrap_err();
             assert!(matches!(refused, HostError::ClaimOnYourMove { .. }), "{refused:?}");
+            support::no_lock_left(&host, &refused).await;
             if host.db().backend() == Backend::Postgres {
                 let mut tx = host.db().pool().begin().await.unwrap();
                 let locked = sqlx::query("SELECT id FROM games WHERE id = $1 FOR UPDATE NOWAIT")

@@ -3,22 +3,12 @@
 
 mod support;
 
-use support::{NOW, PLACE, alice, bob, carol, find_game, game, host, request, said, snapshot};
+use support::{NOW, PLACE, alice, bob, carol, find_game, game, host, refused, request, said};
 use tafl_bot::host::Host;
 use tafl_bot::host::{
     ChallengeState, EndReason, Ending, HostError, MoveEffect, OfferAction, OfferOutcome, SeenBoard, SideChoice, User,
 };
 use tafl_rules::{Reason, Side, Variant};
-
-/// Runs a refused operation and checks that nothing changed.
-macro_rules! refused {
-    ($host:expr, $op:expr) => {{
-        let before = snapshot(&$host).await;
-        let error = $op.await.expect_err("the operation is refused");
-        assert_eq!(snapshot(&$host).await, before, "a refusal changed the database: {error}");
-        error
-    }};
-}
 
 // ----- challenges -----
 

@@ -176,6 +176,59 @@ pub async fn snapshot(host: &Host) -> String {
     out
 }
 
+/// Runs a refused operation, and checks that it changed nothing ([`snapshot`]) and ended its
+/// transaction before answering ([`no_lock_left`]); returns the refusal.
+#[allow(unused_macros)] // not every test file that shares this module uses it
+macro_rules! refused {
+    ($host:expr, $op:expr) => {{
+        let before = $crate::support::snapshot(&$host).await;
+        let error = $op.await.expect_err("the operation is refused");
+        $crate::support::no_lock_left(&$host, &error).await;
+        assert_eq!($crate::support::snapshot(&$host).await, before, "a refusal changed the database: {error}");
+        error
+    }};
+}
+#[allow(unused_imports)]
+pub(crate) use refused;
+
+/// Checks that no transaction on `host`'s database still holds a lock after `answer` was given:
+/// every operation rolls a refusal back before it answers, where sqlx would roll a dropped
+/// transaction back only later, from a task of its own, holding its locks meanwhile. On `PostgreSQL`, no
+/// connection to the database is idle in a transaction that wrote, locked a row (both give it a
+/// transaction id) or holds an advisory lock; a read's snapshot, which locks nothing, may wait
+/// for its rollback. On `SQLite`, another connection takes the file's write lock without waiting.
+pub async fn no_lock_left(host: &Host, answer: &dyn std::fmt::Debug) {
+    let pool = host.db().pool();
+    match BACKEND.get() {
+        Backend::Postgres => {
+            let open: i64 = sqlx::query_scalar(
+                "SELECT count(*) FROM pg_stat_activity a WHERE a.datname = current_database() \
+                 AND a.state LIKE 'idle in transaction%' AND (a.backend_xid IS NOT NULL \
+                 OR EXISTS (SELECT 1 FROM pg_locks l WHERE l.pid = a.pid AND l.locktype = 'advisory'))",
+            )
+            .fetch_one(pool)
+            .await
+            .expect("pg_stat_activity is read");
+            assert_eq!(open, 0, "a transaction is still open after the answer {answer:?}");
+        }
+        Backend::Sqlite => {
+            let mut conn = pool.acquire().await.expect("a connection");
+            let timeout: i64 =
+                sqlx::query_scalar("PRAGMA busy_timeout").fetch_one(&mut *conn).await.expect("busy_timeout is read");
+            sqlx::query("PRAGMA busy_timeout = 0").execute(&mut *conn).await.expect("busy_timeout is set");
+            let begun = sqlx::query("BEGIN IMMEDIATE").execute(&mut *conn).await;
+            if begun.is_ok() {
+                sqlx::query("ROLLBACK").execute(&mut *conn).await.expect("the probe rolls back");
+            }
+            sqlx::query(sqlx::AssertSqlSafe(format!("PRAGMA busy_timeout = {timeout}")))
+                .execute(&mut *conn)
+                .await
+                .expect("busy_timeout is set back");
+            assert!(begun.is_ok(), "the write lock is still held after the answer {answer:?}: {begun:?}");
+        }
+    }
+}
+
 pub fn request(challenger: &User, opponent: Option<&User>, variant: &str, side: SideChoice) -> ChallengeRequest {
     ChallengeRequest {
         challenger: challenger.clone(),
