@@ -360,6 +360,21 @@ pub async fn let_time_pass(dir: &Path, id: i64, gone: i64, left: i64) {
     db.close().await;
 }
 
+/// The plies game `id` has in the bot's database in `dir` (the process stopped): what was
+/// committed, whatever Discord was shown.
+pub async fn stored_ply(dir: &Path, id: i64) -> i64 {
+    let db = tafl_bot::store::Db::open(&format!("sqlite://{}", dir.join("tafl.db").display()))
+        .await
+        .expect("the bot's database opens");
+    let ply = sqlx::query_scalar("SELECT ply FROM games WHERE id = ?")
+        .bind(id)
+        .fetch_one(db.pool())
+        .await
+        .expect("the game is stored");
+    db.close().await;
+    ply
+}
+
 /// Game `id` in the bot's database in `dir`, untimed, left without a move for `days` days: its
 /// turn and its moves moved that far back, and the scheduler's look due (the abandonment
 /// rules read the turn's start; the summary reads the moves' times).
