@@ -543,6 +543,7 @@ async fn schemas_that_differ_are_refused_naming_what_differs() {
 
 #[tokio::test]
 async fn a_source_from_a_newer_tafl_bot_is_refused_before_the_target_is_touched() {
+    let Some(target) = postgres::database().await else { return };
     let source = temp_path("migrate-newer");
     let db = Db::open_file(&source).await.unwrap();
     sqlx::query(
@@ -553,10 +554,7 @@ async fn a_source_from_a_newer_tafl_bot_is_refused_before_the_target_is_touched(
     .await
     .unwrap();
     db.pool().close().await;
-    // Port 1 never answers: the refusal comes before any connection to the target.
-    let error = copy(&format!("sqlite://{}", source.display()), "postgres://tafl@127.0.0.1:1/tafl", &mut |_| {})
-        .await
-        .unwrap_err();
+    let error = copy(&format!("sqlite://{}", source.display()), &target.url, &mut |_| {}).await.unwrap_err();
     assert_eq!(
         error.to_string(),
         format!(
@@ -566,6 +564,109 @@ async fn a_source_from_a_newer_tafl_bot_is_refused_before_the_target_is_touched(
             tafl_bot::store::migrate::latest_version()
         )
     );
+    assert!(pg_dump(&target.url).await.is_empty(), "the new target was not even migrated");
+}
+
+/// A database as the first release left it: sqlx's migrator, migration 1 only, one user.
+async fn first_release_database(name: &str) -> PathBuf {
+    let source = temp_path(name);
+    let options = sqlx::sqlite::SqliteConnectOptions::new().filename(&source).create_if_missing(true);
+    let pool = SqlitePool::connect_with(options).await.unwrap();
+    let mut first =
+        sqlx::migrate::Migrator::new(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../migrations"))).await.unwrap();
+    first.migrations = std::borrow::Cow::Owned(first.migrations.iter().filter(|m| m.version == 1).cloned().collect());
+    first.run(&pool).await.unwrap();
+    sqlx::query("INSERT INTO users (id, name, created_at, updated_at) VALUES (101, 'alice', 1, 1)")
+        .execute(&pool)
+        .await
+        .unwrap();
+    pool.close().await;
+    source
+}
+
+/// The files of the folder `file` is in, with their contents: the database, its -wal and -shm,
+/// and any backup made beside it.
+fn folder_of(file: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut files: Vec<(PathBuf, Vec<u8>)> = std::fs::read_dir(file.parent().unwrap())
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_none_or(|e| e != "lock"))
+        .map(|path| {
+            let bytes = std::fs::read(&path).unwrap();
+            (path, bytes)
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// An older tafl-bot's file stays as that tafl-bot left it when the copy fails: a mistyped or
+/// unreachable --to must not leave the operator with a file their bot refuses as "newer".
+#[tokio::test]
+async fn a_failed_copy_leaves_an_older_source_as_it_was() {
+    let source = first_release_database("migrate-old-failed").await;
+    let before = folder_of(&source);
+    // Port 1 never answers.
+    let error = copy(&format!("sqlite://{}", source.display()), "postgres://tafl@127.0.0.1:1/tafl", &mut |_| {})
+        .await
+        .unwrap_err();
+    assert!(matches!(error, MigrateDbError::TargetUnreachable { .. }), "{error}");
+    assert_eq!(folder_of(&source), before, "the source's folder is byte for byte as it was, no backup beside it");
+}
+
+/// A bot running on the source would go on writing what the copy leaves behind.
+#[tokio::test]
+async fn a_source_a_bot_runs_on_is_refused() {
+    let source = temp_path("migrate-running");
+    Db::open_file(&source).await.unwrap().close().await;
+    let running = tafl_bot::store::file::lock(&source, "tafl-bot run").unwrap().expect("the file is locked");
+    let error = copy(&format!("sqlite://{}", source.display()), "postgres://tafl@127.0.0.1:1/tafl", &mut |_| {})
+        .await
+        .unwrap_err();
+    let lock = tafl_bot::store::file::absolute(running.path());
+    assert_eq!(
+        error.to_string(),
+        format!(
+            "the source database {} is in use: tafl-bot run (pid {}) holds its lock {}; stop it first, or whatever \
+             it writes after the copy would stay behind",
+            source.display(),
+            std::process::id(),
+            lock.display()
+        )
+    );
+    drop(running);
+    let error = copy(&format!("sqlite://{}", source.display()), "postgres://tafl@127.0.0.1:1/tafl", &mut |_| {})
+        .await
+        .unwrap_err();
+    assert!(matches!(error, MigrateDbError::TargetUnreachable { .. }), "once the bot stopped: {error}");
+}
+
+/// `SQLite` numbers past the largest id by picking free ones; a `PostgreSQL` sequence cannot.
+#[tokio::test]
+async fn an_id_at_the_largest_value_is_refused_naming_it() {
+    let Some(target) = postgres::database().await else { return };
+    let fresh_target = fresh_dump().await;
+    let source = temp_path("migrate-max-id");
+    let db = Db::open_file(&source).await.unwrap();
+    sqlx::query("INSERT INTO users (id, name, created_at, updated_at) VALUES (101, 'alice', 1, 1), (102, 'bob', 1, 1)")
+        .execute(db.pool())
+        .await
+        .unwrap();
+    sqlx::query(
+        "INSERT INTO games (id, guild_id, channel_id, variant, rules, attacker_id, defender_id, created_at, updated_at)
+         VALUES (9223372036854775807, 1, 2, 'brandubh', 'x', 101, 102, 0, 0)",
+    )
+    .execute(db.pool())
+    .await
+    .unwrap();
+    db.pool().close().await;
+    let error = copy(&format!("sqlite://{}", source.display()), &target.url, &mut |_| {}).await.unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "games.id holds the id 9223372036854775807, the largest there is, so PostgreSQL could give no new row of \
+         games an id after it; nothing was written to the target"
+    );
+    assert_eq!(pg_dump(&target.url).await, fresh_target);
 }
 
 #[tokio::test]
@@ -595,26 +696,20 @@ async fn a_target_from_a_newer_tafl_bot_is_refused() {
 }
 
 #[tokio::test]
-async fn an_older_source_is_migrated_before_it_is_copied() {
+async fn an_older_source_is_copied_at_this_schema_and_left_as_it_was() {
     let Some(target) = postgres::database().await else { return };
-    // A database as the first release left it: sqlx's migrator, migration 1 only, one user.
-    let source = temp_path("migrate-old");
-    let options = sqlx::sqlite::SqliteConnectOptions::new().filename(&source).create_if_missing(true);
-    let pool = SqlitePool::connect_with(options).await.unwrap();
-    let mut first =
-        sqlx::migrate::Migrator::new(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../migrations"))).await.unwrap();
-    first.migrations = std::borrow::Cow::Owned(first.migrations.iter().filter(|m| m.version == 1).cloned().collect());
-    first.run(&pool).await.unwrap();
-    sqlx::query("INSERT INTO users (id, name, created_at, updated_at) VALUES (101, 'alice', 1, 1)")
-        .execute(&pool)
-        .await
-        .unwrap();
-    pool.close().await;
+    let source = first_release_database("migrate-old").await;
+    let before = folder_of(&source);
     let report = copy(&format!("sqlite://{}", source.display()), &target.url, &mut |_| {}).await.unwrap();
-    assert!(report.tables.iter().any(|(t, _)| t == "reviews"), "the source gained the later tables");
+    assert!(report.tables.iter().any(|(t, _)| t == "reviews"), "the copy has the later tables");
     let users = report.tables.iter().find(|(t, _)| t == "users").unwrap().1;
     assert_eq!(users, 6, "alice and the five bot players (migration 8)");
-    assert_same_rows(&source, &target.url).await;
+    assert_eq!(folder_of(&source), before, "the source's folder is byte for byte as it was, no backup beside it");
+    // What the bot makes of the same file on its next start, compared row by row.
+    let migrated = temp_path("migrate-old-as-the-bot-would");
+    std::fs::copy(&source, &migrated).unwrap();
+    Db::open_file(&migrated).await.unwrap().close().await;
+    assert_same_rows(&migrated, &target.url).await;
 }
 
 /// A source of `games` finished games of `plies` moves each (plus their users), written with

@@ -3,10 +3,18 @@
 //!
 //! # Design
 //!
-//! * **Both sides at this binary's schema first.** The source is brought up to date by the
-//!   `SQLite` migrator the bot itself runs ([`crate::store::migrate`], which backs the file up
-//!   first and refuses a database from a newer tafl-bot), the target by the `PostgreSQL` one
-//!   ([`crate::store::postgres`]). Copying between two different schema versions is never tried.
+//! * **Both sides at this binary's schema first, the source file untouched.** The source file is
+//!   never written: a source at this schema is read as it is; an older one is copied (`VACUUM
+//!   INTO`, a consistent snapshot) into a temporary folder and the copy is brought up to date by
+//!   the `SQLite` migrator the bot itself runs ([`crate::store::migrate`]), so a copy that fails
+//!   leaves the file one the older tafl-bot still opens. The target is brought up to date by the
+//!   `PostgreSQL` migrator ([`crate::store::postgres`]). A database from a newer tafl-bot is
+//!   refused on either side. Copying between two different schema versions is never tried.
+//! * **The target is reached first.** `--to` is connected to and judged before the source is
+//!   read, so a mistyped or unreachable target costs nothing.
+//! * **The source's lock is held** (the one `tafl-bot run` takes, see [`crate::store::file`]): a
+//!   bot running on the file would go on writing what the copy leaves behind, so the copy is
+//!   refused while one runs, and none can start on the file until the copy ends.
 //! * **Tables and columns come from the schemas, not from a list here.** `sqlite_master` and
 //!   `pragma_table_info` on one side, `information_schema` on the other; a table or column found
 //!   on one side only stops the copy with a sentence naming it, so a future migration written
@@ -20,8 +28,7 @@
 //! * **All or nothing.** The whole copy is one `PostgreSQL` transaction that first takes every
 //!   table's lock (a bot already running on the target waits, or the copy gives up after
 //!   [`LOCK_WAIT`]), so a failure or a kill at any point leaves the target as it was. The source
-//!   is read in one read transaction: a consistent snapshot even while the bot keeps writing
-//!   (WAL mode lets readers and the writer run at once).
+//!   is read in one read transaction: a consistent snapshot.
 //! * **Only into an empty database.** A freshly migrated target is not quite empty (migration
 //!   0008 inserts the bot players' users), so "empty" means: every table holds exactly the rows a
 //!   fresh migration leaves, found by migrating an in-memory `SQLite` database with the same
@@ -51,7 +58,7 @@ use sqlx::sqlite::{SqliteConnectOptions, SqlitePool, SqlitePoolOptions, SqliteRo
 use sqlx::{AssertSqlSafe, Connection, Executor, Row, SqliteConnection, TypeInfo, ValueRef};
 
 use super::CliError;
-use crate::store::migrate::MigrateError;
+use crate::store::migrate::{Backup, MigrateError};
 
 /// Rows per `INSERT`: large enough that the round trips do not dominate, small enough that a
 /// batch of games (their longest rows) stays a few megabytes.
@@ -66,8 +73,9 @@ const HISTORY_TABLE: &str = "_sqlx_migrations";
 #[allow(clippy::doc_markdown)]
 #[derive(Debug, Clone, clap::Args)]
 pub struct MigrateDbArgs {
-    /// The SQLite database to copy, e.g. `sqlite://tafl.db`; it is first brought to this
-    /// tafl-bot's schema, as the bot would on start-up.
+    /// The SQLite database to copy, e.g. `sqlite://tafl.db`, with no bot running on it; it is
+    /// never written (one from an older tafl-bot is copied and the copy brought to this one's
+    /// schema).
     #[arg(long, value_name = "sqlite://FILE")]
     pub from: String,
     /// The PostgreSQL database to copy into, e.g. `postgres://tafl@db.internal/tafl`; it must
@@ -105,6 +113,21 @@ pub enum MigrateDbError {
     SourceNewer { path: PathBuf, found: i64, known: i64 },
     #[error("cannot bring the source database {path} to this tafl-bot's schema: {reason}")]
     SourceMigrate { path: PathBuf, reason: String },
+    #[error(
+        "the source database {path} is in use: {} holds its lock {}; stop it first, or whatever it writes after the copy would stay behind",
+        holder.as_deref().unwrap_or("another tafl-bot process"),
+        lock.display()
+    )]
+    SourceInUse { path: PathBuf, lock: PathBuf, holder: Option<String> },
+    #[error(
+        "cannot copy the source database {path} into a temporary folder to bring the copy to this tafl-bot's schema (the source itself is never changed): {reason}; name a folder with room in TMPDIR"
+    )]
+    SourceScratch { path: PathBuf, reason: String },
+    #[error(
+        "{table}.{column} holds the id {}, the largest there is, so PostgreSQL could give no new row of {table} an id after it; nothing was written to the target",
+        i64::MAX
+    )]
+    IdAtMaximum { table: String, column: String },
     #[error("cannot connect to the PostgreSQL database of --to: {reason}")]
     TargetUnreachable { reason: String },
     #[error(
@@ -201,14 +224,45 @@ pub async fn copy(from: &str, to: &str, progress: &mut dyn FnMut(&str)) -> Resul
     let (source_options, path) = source_options(from)?;
     let target_options = target_options(to)?;
     check_source_file(&path)?;
-    let source = open_source(source_options, &path).await?;
-    let mut target = open_target(target_options).await?;
-    let tables = plan(&source, &mut target).await?;
-    let fresh = fresh_rows(&tables).await?;
-    let result = copy_all(&source, &mut target, &tables, &fresh, progress).await;
-    source.close().await;
+    // Held until the copy ends (see the module docs).
+    let _lock = lock_source(&path)?;
+    let mut target = connect_target(target_options).await?;
+    let source = match open_source(source_options, &path).await {
+        Ok(source) => source,
+        Err(error) => {
+            let _ = target.close().await;
+            return Err(error);
+        }
+    };
+    let result = async {
+        migrate_target(&mut target).await?;
+        let tables = plan(&source.pool, &mut target).await?;
+        let fresh = fresh_rows(&tables).await?;
+        copy_all(&source.pool, &mut target, &tables, &fresh, progress).await
+    }
+    .await;
+    source.pool.close().await;
     let _ = target.close().await;
     result
+}
+
+/// The source's lock, taken for `tafl-bot migrate-db`.
+fn lock_source(path: &Path) -> Result<Option<crate::store::file::FileLock>, MigrateDbError> {
+    crate::store::file::lock(path, "tafl-bot migrate-db").map_err(|error| match error {
+        crate::store::OpenError::InUse { lock, holder } => {
+            MigrateDbError::SourceInUse { path: path.to_owned(), lock, holder }
+        }
+        // The folder or the lock file cannot be written: `SQLite` could not read a database in
+        // WAL mode there either (it needs its -shm file), and the sentence says what to change.
+        other => MigrateDbError::SourceUnreadable { path: path.to_owned(), reason: one_line(&other.to_string()) },
+    })
+}
+
+/// The database the copy reads: the source file itself, or a migrated copy of it in `_scratch`
+/// (removed when dropped).
+struct Source {
+    pool: SqlitePool,
+    _scratch: Option<tempfile::TempDir>,
 }
 
 fn source_options(from: &str) -> Result<(SqliteConnectOptions, PathBuf), MigrateDbError> {
@@ -263,9 +317,11 @@ fn check_source_file(path: &Path) -> Result<(), MigrateDbError> {
     Ok(())
 }
 
-async fn open_source(options: SqliteConnectOptions, path: &Path) -> Result<SqlitePool, MigrateDbError> {
+/// Opens the source, refused when it is not tafl-bot's or is a newer tafl-bot's; one at an older
+/// schema is copied into a temporary folder and the copy migrated (see the module docs).
+async fn open_source(options: SqliteConnectOptions, path: &Path) -> Result<Source, MigrateDbError> {
     let failed = |e: sqlx::Error| source_error(path, &e);
-    // One connection: the migrator's, then the read transaction's.
+    // One connection: the snapshot's, or the migrator's and then the read transaction's.
     let pool = SqlitePoolOptions::new().max_connections(1).connect_with(options).await.map_err(failed)?;
     let ours: bool =
         sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?)")
@@ -277,15 +333,68 @@ async fn open_source(options: SqliteConnectOptions, path: &Path) -> Result<Sqlit
         pool.close().await;
         return Err(MigrateDbError::SourceNotOurs { path: path.to_owned() });
     }
-    if let Err(error) = crate::store::migrate::run(&pool).await {
-        pool.close().await;
+    let current = match sqlx::query_as(crate::store::migrate::APPLIED_SQL).fetch_all(&pool).await {
+        Ok(applied) => crate::store::migrate::is_current(&applied),
+        Err(error) => Err(MigrateError::Database(error)),
+    };
+    match current {
+        Ok(true) => return Ok(Source { pool, _scratch: None }),
+        Ok(false) => {}
+        Err(error) => {
+            pool.close().await;
+            return Err(source_migrate_error(path, error));
+        }
+    }
+    let scratch = match snapshot_into_scratch(&pool, path).await {
+        Ok(scratch) => scratch,
+        Err(error) => {
+            pool.close().await;
+            return Err(error);
+        }
+    };
+    pool.close().await;
+    let copy_options = SqliteConnectOptions::new()
+        .filename(scratch.path().join(SCRATCH_NAME))
+        .create_if_missing(false)
+        .foreign_keys(true);
+    let copy = SqlitePoolOptions::new()
+        .max_connections(1)
+        .connect_with(copy_options)
+        .await
+        .map_err(|e| MigrateDbError::SourceScratch { path: path.to_owned(), reason: said(&e) })?;
+    if let Err(error) = crate::store::migrate::run(&copy, Backup::None).await {
+        copy.close().await;
         return Err(match error {
-            MigrateError::Newer { found, known } => MigrateDbError::SourceNewer { path: path.to_owned(), found, known },
-            MigrateError::Database(e) => source_error(path, &e),
-            other => MigrateDbError::SourceMigrate { path: path.to_owned(), reason: one_line(&other.to_string()) },
+            MigrateError::Database(e) => MigrateDbError::SourceScratch { path: path.to_owned(), reason: said(&e) },
+            other => source_migrate_error(path, other),
         });
     }
-    Ok(pool)
+    Ok(Source { pool: copy, _scratch: Some(scratch) })
+}
+
+/// Why the source's schema is refused, or could not be brought up to date.
+fn source_migrate_error(path: &Path, error: MigrateError) -> MigrateDbError {
+    match error {
+        MigrateError::Newer { found, known } => MigrateDbError::SourceNewer { path: path.to_owned(), found, known },
+        MigrateError::Database(e) => source_error(path, &e),
+        other => MigrateDbError::SourceMigrate { path: path.to_owned(), reason: one_line(&other.to_string()) },
+    }
+}
+
+/// The name of the source's copy in its temporary folder.
+const SCRATCH_NAME: &str = "source.db";
+
+/// A consistent copy of the source (`VACUUM INTO`) in a new temporary folder, readable by this
+/// user alone: it holds every game and name of the bot.
+async fn snapshot_into_scratch(pool: &SqlitePool, path: &Path) -> Result<tempfile::TempDir, MigrateDbError> {
+    let scratch_failed =
+        |reason: String| MigrateDbError::SourceScratch { path: path.to_owned(), reason: one_line(&reason) };
+    let scratch =
+        tempfile::Builder::new().prefix("tafl-bot-migrate-db-").tempdir().map_err(|e| scratch_failed(e.to_string()))?;
+    let file = scratch.path().join(SCRATCH_NAME);
+    let file = file.to_str().ok_or_else(|| scratch_failed(format!("{} is not UTF-8", file.display())))?;
+    sqlx::query("VACUUM INTO ?").bind(file).execute(pool).await.map_err(|e| scratch_failed(said(&e)))?;
+    Ok(scratch)
 }
 
 /// Whether bringing the target to this tafl-bot's schema may write to it, judged without
@@ -403,7 +512,8 @@ fn source_error(path: &Path, error: &sqlx::Error) -> MigrateDbError {
     }
 }
 
-async fn open_target(options: PgConnectOptions) -> Result<PgConnection, MigrateDbError> {
+/// Connects to the target and judges, without writing, whether it may be migrated.
+async fn connect_target(options: PgConnectOptions) -> Result<PgConnection, MigrateDbError> {
     let mut conn = crate::store::postgres::connect(&options)
         .await
         .map_err(|e| MigrateDbError::TargetUnreachable { reason: said(&e) })?;
@@ -411,14 +521,15 @@ async fn open_target(options: PgConnectOptions) -> Result<PgConnection, MigrateD
         let _ = conn.close().await;
         return Err(error);
     }
-    if let Err(error) = crate::store::postgres::migrate_connection(&mut conn).await {
-        let _ = conn.close().await;
-        return Err(match error {
-            MigrateError::Newer { found, known } => MigrateDbError::TargetNewer { found, known },
-            other => MigrateDbError::TargetMigrate { reason: one_line(&other.to_string()) },
-        });
-    }
     Ok(conn)
+}
+
+/// Brings the target to this tafl-bot's schema (judged allowed by [`connect_target`]).
+async fn migrate_target(conn: &mut PgConnection) -> Result<(), MigrateDbError> {
+    crate::store::postgres::migrate_connection(conn).await.map_err(|error| match error {
+        MigrateError::Newer { found, known } => MigrateDbError::TargetNewer { found, known },
+        other => MigrateDbError::TargetMigrate { reason: one_line(&other.to_string()) },
+    })
 }
 
 /// How a value is sent to `PostgreSQL`, from its column's type.
@@ -724,7 +835,7 @@ async fn fresh_database() -> Result<SqlitePool, MigrateDbError> {
         .connect_with(options)
         .await
         .map_err(|e| failed(&e))?;
-    crate::store::migrate::run(&pool).await.map_err(|e| failed(&e))?;
+    crate::store::migrate::run(&pool, Backup::None).await.map_err(|e| failed(&e))?;
     Ok(pool)
 }
 
@@ -817,6 +928,17 @@ async fn copy_all(
     }
     for table in tables {
         for column in table.columns.iter().filter(|c| c.identity) {
+            let largest: Option<i64> = sqlx::query_scalar(AssertSqlSafe(format!(
+                "SELECT max({}) FROM {}",
+                quote(&column.name),
+                quote(&table.name)
+            )))
+            .fetch_one(&mut *tx)
+            .await
+            .map_err(target_error(&format!("reading the largest id of {}", table.name)))?;
+            if largest == Some(i64::MAX) {
+                return Err(MigrateDbError::IdAtMaximum { table: table.name.clone(), column: column.name.clone() });
+            }
             // The next id is one past the largest copied (1 on an empty table: ids are positive).
             let sql = format!(
                 "SELECT setval(pg_get_serial_sequence($1, $2), greatest(coalesce(max({c}), 0), 0) + 1, false) FROM {t}",

@@ -108,15 +108,23 @@ pub(crate) struct Applied {
 /// connection is the migrator's own: the caller closes it afterwards, so a failure that leaves it
 /// with foreign keys off or mid-transaction never reaches the bot's pool.
 pub(crate) async fn run_on_connection(conn: &mut SqliteConnection) -> Result<(), MigrateError> {
-    run_on(conn).await
+    run_on(conn, Backup::First).await
+}
+
+/// Whether a migration backs the database up first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Backup {
+    First,
+    /// The database is itself a copy, made to be migrated (`tafl-bot migrate-db`'s).
+    None,
 }
 
 /// [`run_on_connection`] on a connection of `pool` (tools with a typed `SQLite` pool, such as
 /// `tafl-bot migrate-db`); a connection a failure may have left with foreign keys off or
 /// mid-transaction is closed rather than handed back to the pool.
-pub(crate) async fn run(pool: &sqlx::SqlitePool) -> Result<(), MigrateError> {
+pub(crate) async fn run(pool: &sqlx::SqlitePool, backup: Backup) -> Result<(), MigrateError> {
     let mut conn = pool.acquire().await?;
-    let result = run_on(&mut conn).await;
+    let result = run_on(&mut conn, backup).await;
     let reset = conn.execute("PRAGMA foreign_keys = ON").await;
     if result.is_err() || reset.is_err() || conn.is_in_transaction() {
         conn.close_on_drop();
@@ -124,7 +132,7 @@ pub(crate) async fn run(pool: &sqlx::SqlitePool) -> Result<(), MigrateError> {
     result
 }
 
-async fn run_on(conn: &mut SqliteConnection) -> Result<(), MigrateError> {
+async fn run_on(conn: &mut SqliteConnection, backup_first: Backup) -> Result<(), MigrateError> {
     // sqlx's table, exactly as sqlx creates it.
     conn.execute(
         "CREATE TABLE IF NOT EXISTS _sqlx_migrations (
@@ -140,7 +148,7 @@ async fn run_on(conn: &mut SqliteConnection) -> Result<(), MigrateError> {
     let applied: Vec<Applied> = sqlx::query_as(APPLIED_SQL).fetch_all(&mut *conn).await?;
     check_applied(&MIGRATOR, &applied)?;
     let pending: Vec<&Migration> = migrations().filter(|m| !applied.iter().any(|a| a.version == m.version)).collect();
-    let mut backed_up = false;
+    let mut backed_up = backup_first == Backup::None;
     for migration in pending {
         if repair_legacy(conn, migration).await? {
             continue;
@@ -152,6 +160,14 @@ async fn run_on(conn: &mut SqliteConnection) -> Result<(), MigrateError> {
         apply(conn, migration).await?;
     }
     Ok(())
+}
+
+/// Whether a database whose history is `applied` is at this binary's schema, nothing pending,
+/// or the refusal its migration would meet (a newer tafl-bot's, a changed file, a failed run):
+/// judged without writing.
+pub(crate) fn is_current(applied: &[Applied]) -> Result<bool, MigrateError> {
+    check_applied(&MIGRATOR, applied)?;
+    Ok(migrations().all(|m| applied.iter().any(|a| a.version == m.version)))
 }
 
 /// Refuses a history `ours` (this binary's migrations of one backend) does not continue: a
