@@ -567,6 +567,98 @@ async fn a_source_from_a_newer_tafl_bot_is_refused_before_the_target_is_touched(
     assert!(pg_dump(&target.url).await.is_empty(), "the new target was not even migrated");
 }
 
+/// A login role of the test's cluster, named after `database` and dropped when the returned
+/// guard goes, with `grants` run on `database` as its owner; `None` when the server's user may
+/// not create roles (an existing server named by `TEST_DATABASE_URL`).
+async fn role_with(database: &postgres::TestDatabase, grants: &str) -> Option<(String, RoleGuard)> {
+    let role = format!("{}_app", database.name);
+    let mut conn = PgConnection::connect(&database.url).await.unwrap();
+    if let Err(error) = conn.execute(AssertSqlSafe(format!("CREATE ROLE {role} LOGIN"))).await {
+        assert!(std::env::var("CI").as_deref() != Ok("true"), "the test cluster creates roles: {error}");
+        println!("skipped: the server's user may not create roles ({error})");
+        return None;
+    }
+    conn.execute(AssertSqlSafe(grants.replace("ROLE", &role))).await.unwrap();
+    conn.close().await.unwrap();
+    let user_at = database.url.find('@').unwrap();
+    let url = format!("postgres://{role}{}", &database.url[user_at..]);
+    Some((url, RoleGuard { admin: database.url.clone(), role }))
+}
+
+/// Drops its role (owning nothing) when it goes.
+struct RoleGuard {
+    admin: String,
+    role: String,
+}
+
+impl RoleGuard {
+    async fn drop_role(self) {
+        let mut conn = PgConnection::connect(&self.admin).await.unwrap();
+        conn.execute(AssertSqlSafe(format!("DROP OWNED BY {0}; DROP ROLE {0}", self.role))).await.unwrap();
+        conn.close().await.unwrap();
+    }
+}
+
+/// `information_schema` hides the tables a role may not use: the copy must say so rather than
+/// call the schema changed by hand. And a role that may write but does not own the tables gets
+/// no statistics from ANALYZE, which `PostgreSQL` only warns of: the copy says so.
+#[tokio::test]
+async fn a_role_without_rights_on_a_table_is_told_which_and_one_that_owns_none_is_told_analyse_is_skipped() {
+    let Some(target) = postgres::database().await else { return };
+    let pool = tafl_bot::store::postgres::open(&target.url, &tafl_bot::store::PoolSettings::default()).await.unwrap();
+    pool.close().await;
+    let all = "GRANT CREATE ON SCHEMA public TO ROLE; GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO ROLE; \
+               GRANT USAGE, SELECT, UPDATE ON ALL SEQUENCES IN SCHEMA public TO ROLE";
+    let Some((url, role)) = role_with(&target, &format!("{all}; REVOKE ALL ON reviews FROM ROLE")).await else {
+        return;
+    };
+    let fresh_target = pg_dump(&target.url).await;
+    let source = realistic_database().await;
+    let from = format!("sqlite://{}", source.display());
+    let error = copy(&from, &url, &mut |_| {}).await.unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        format!(
+            "the role {} may not read, insert and delete rows of the target's tables reviews; grant it SELECT, \
+             INSERT and DELETE on them, or run migrate-db as their owner",
+            role.role
+        )
+    );
+    assert_eq!(pg_dump(&target.url).await, fresh_target);
+
+    let mut conn = PgConnection::connect(&target.url).await.unwrap();
+    conn.execute(AssertSqlSafe(format!("GRANT SELECT, INSERT, UPDATE, DELETE ON reviews TO {}", role.role)))
+        .await
+        .unwrap();
+    conn.close().await.unwrap();
+    let mut said = Vec::new();
+    copy(&from, &url, &mut |line| said.push(line.to_owned())).await.unwrap();
+    let skipped = said.iter().find(|line| line.starts_with("not analysing ")).expect("the skipped ANALYZE is told");
+    assert!(skipped.contains("games") && skipped.contains("run ANALYZE as the owner"), "{skipped}");
+    assert_same_rows(&source, &target.url).await;
+    role.drop_role().await;
+}
+
+/// A target whose history has tafl-bot's numbers with another file behind one was made by a
+/// different build, and is refused in the bot's own words, not as another application's.
+#[tokio::test]
+async fn a_target_from_a_different_build_is_refused_as_such() {
+    let Some(target) = postgres::database().await else { return };
+    let pool = tafl_bot::store::postgres::open(&target.url, &tafl_bot::store::PoolSettings::default()).await.unwrap();
+    sqlx::query("UPDATE _sqlx_migrations SET checksum = '\\x00' WHERE version = 5").execute(&pool).await.unwrap();
+    pool.close().await;
+    let before = pg_dump(&target.url).await;
+    let source = realistic_database().await;
+    let error = copy(&format!("sqlite://{}", source.display()), &target.url, &mut |_| {}).await.unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "cannot bring the target database to this tafl-bot's schema: migration 5 recorded in the database differs \
+         from this tafl-bot's own; the database was made by a different build of tafl-bot, so run that build, or \
+         restore a backup made before it"
+    );
+    assert_eq!(pg_dump(&target.url).await, before);
+}
+
 /// A database as the first release left it: sqlx's migrator, migration 1 only, one user.
 async fn first_release_database(name: &str) -> PathBuf {
     let source = temp_path(name);

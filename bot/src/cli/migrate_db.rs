@@ -140,6 +140,10 @@ pub enum MigrateDbError {
         "the source and target schemas differ ({differences}), so the copy would leave data behind; both were migrated by this tafl-bot, so one was changed by hand"
     )]
     SchemaDiffers { differences: String },
+    #[error(
+        "the role {role} may not read, insert and delete rows of the target's tables {tables}; grant it SELECT, INSERT and DELETE on them, or run migrate-db as their owner"
+    )]
+    TargetDenied { role: String, tables: String },
     #[error("column {table}.{column} has the PostgreSQL type {ty}, which migrate-db does not know how to fill")]
     UnknownType { table: String, column: String, ty: String },
     #[error("the foreign keys of tables {tables} form a cycle, so no table of them can be copied first")]
@@ -445,10 +449,18 @@ async fn may_migrate(target: &mut PgConnection) -> Result<(), MigrateDbError> {
     // by date by default, which would read as a newer tafl-bot).
     let older_or_same = applied.iter().all(|(version, checksum)| ours.get(version) == Some(&checksum.as_slice()));
     let newer = ours.iter().all(|(version, checksum)| applied.get(version).map(Vec::as_slice) == Some(*checksum));
+    // tafl-bot's versions with another file behind one: a different build's database, refused
+    // in the bot's own words rather than as another application's.
+    let ours_by_number = applied.keys().all(|version| ours.contains_key(version) || *version > known_version());
+    let changed =
+        applied.iter().find(|(version, checksum)| ours.get(version).is_some_and(|c| *c != checksum.as_slice()));
+    if let Some((&version, _)) = changed.filter(|_| ours_by_number) {
+        return Err(MigrateDbError::TargetMigrate { reason: one_line(&MigrateError::Changed { version }.to_string()) });
+    }
     if !older_or_same && !newer {
         return Err(MigrateDbError::TargetForeign { tables: listed(&tables.iter().collect::<Vec<_>>()) });
     }
-    let known = crate::store::postgres::latest_version();
+    let known = known_version();
     if let Some(&found) = applied.keys().next_back().filter(|&&found| found > known) {
         return Err(MigrateDbError::TargetNewer { found, known });
     }
@@ -474,6 +486,11 @@ async fn may_migrate(target: &mut PgConnection) -> Result<(), MigrateDbError> {
         }
     }
     Ok(())
+}
+
+/// The newest `PostgreSQL` schema version this tafl-bot knows.
+fn known_version() -> i64 {
+    crate::store::postgres::latest_version()
 }
 
 /// How many rows each table of a new database holds (the bot's players), from a new in-memory
@@ -616,6 +633,23 @@ async fn plan(source: &SqlitePool, target: &mut PgConnection) -> Result<Vec<Tabl
         sqlite.insert(name, columns.into_iter().collect());
     }
 
+    // `information_schema` shows only the tables this role may use: one it may not would read as
+    // a table missing on PostgreSQL's side, so those are named first. DELETE also allows the
+    // copy's LOCK TABLE.
+    let (role, denied): (String, Vec<String>) = sqlx::query_as(
+        "SELECT current_user::text, coalesce(array_agg(c.relname::text ORDER BY c.relname), '{}')
+         FROM pg_class c
+         WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind IN ('r', 'p') AND c.relname <> $1
+           AND NOT (has_table_privilege(c.oid, 'SELECT') AND has_table_privilege(c.oid, 'INSERT')
+                    AND has_table_privilege(c.oid, 'DELETE'))",
+    )
+    .bind(HISTORY_TABLE)
+    .fetch_one(&mut *target)
+    .await
+    .map_err(read_target)?;
+    if !denied.is_empty() {
+        return Err(MigrateDbError::TargetDenied { role, tables: denied.join(", ") });
+    }
     let rows: Vec<(String, String, String, bool)> = sqlx::query_as(
         "SELECT c.table_name::text, c.column_name::text, c.data_type::text, c.is_identity = 'YES'
          FROM information_schema.columns c
@@ -957,6 +991,23 @@ async fn copy_all(
     // notices them; the first games played on the target would be planned as if its tables were
     // empty. ANALYZE runs inside the transaction, so the statistics come with the rows.
     progress("analysing the copied tables");
+    // PostgreSQL skips a table this role does not own with a warning nobody would see.
+    let not_owned: Vec<String> = sqlx::query_scalar(
+        "SELECT c.relname::text FROM pg_class c
+         WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind IN ('r', 'p')
+           AND c.relname = ANY($1) AND NOT pg_has_role(c.relowner, 'USAGE')
+         ORDER BY 1",
+    )
+    .bind(tables.iter().map(|t| t.name.clone()).collect::<Vec<_>>())
+    .fetch_all(&mut *tx)
+    .await
+    .map_err(target_error("reading the owners of the copied tables"))?;
+    if !not_owned.is_empty() {
+        progress(&format!(
+            "not analysing {}: only their owner may; run ANALYZE as the owner after the copy, or the first games are planned without statistics until autovacuum analyses them",
+            not_owned.join(", ")
+        ));
+    }
     tx.execute(AssertSqlSafe(format!("ANALYZE {all}"))).await.map_err(target_error("analysing the copied tables"))?;
     tx.commit().await.map_err(target_error("committing the copy"))?;
     Ok(Report { tables: tables.iter().map(|t| t.name.clone()).zip(counts).collect(), elapsed: start.elapsed() })
