@@ -410,7 +410,10 @@ async fn backups_left_by_earlier_starts_do_not_pile_up() {
     let name = path.file_name().unwrap().to_string_lossy().into_owned();
     let beside = |suffix: &str| path.with_file_name(format!("{name}{suffix}"));
     let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs();
-    for leftover in [".v2-backup-100.partial", ".v1-backup-50.partial", ".v2-backup-200"] {
+    // A kill in the middle of VACUUM INTO also leaves the copy's rollback journal.
+    for leftover in
+        [".v2-backup-100.partial", ".v2-backup-100.partial-journal", ".v1-backup-50.partial", ".v2-backup-200"]
+    {
         std::fs::write(beside(leftover), b"an earlier start's copy").unwrap();
     }
     // Another process's copy being written now, and one it finished a moment later than this

@@ -397,7 +397,7 @@ fn backup_time(path: &Path) -> Option<u64> {
 const ABANDONED_AFTER: u64 = 15 * 60;
 
 /// The backups beside `file` (`<file>.v<version>-backup-<time>`, with `.<process>.partial`
-/// while being written) that `keep(version, time, partial)` chooses.
+/// while being written, and that copy's `-journal`) that `keep(version, time, partial)` chooses.
 fn backups_of(file: &Path, keep: impl Fn(i64, u64, bool) -> bool) -> Vec<PathBuf> {
     let (Some(dir), Some(name)) = (file.parent(), file.file_name()) else { return Vec::new() };
     let prefix = format!("{}.v", name.to_string_lossy());
@@ -411,8 +411,10 @@ fn backups_of(file: &Path, keep: impl Fn(i64, u64, bool) -> bool) -> Vec<PathBuf
             let rest = found.strip_prefix(&prefix)?;
             let (version, rest) = rest.split_once("-backup-")?;
             let version: i64 = version.parse().ok()?;
-            // `<time>.<process>.partial` while being written (an older binary's: `<time>.partial`).
-            let (time, partial) = match rest.strip_suffix(".partial") {
+            // `<time>.<process>.partial` while being written (an older binary's: `<time>.partial`),
+            // and its rollback journal `….partial-journal`, which a kill leaves beside it.
+            let (time, partial) = match rest.strip_suffix(".partial").or_else(|| rest.strip_suffix(".partial-journal"))
+            {
                 Some(time) => (time.split_once('.').map_or(time, |(time, _)| time), true),
                 None => (rest, false),
             };
