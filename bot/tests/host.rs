@@ -392,6 +392,20 @@ support::both! {
 }
 
 support::both! {
+    /// A phone's long dashes and a Russian layout's `е` are read as what the player meant.
+    async fn a_move_typed_with_cyrillic_letters_or_a_long_dash_is_played_as_meant() {
+        let host = host().await;
+        let g = game(&host, "copenhagen").await;
+        let played = host.play(g.id, alice().id, "h1\u{2014}h3", None, NOW).await.unwrap();
+        assert_eq!(played.notation, "h1-h3");
+        let played = host.play(g.id, bob().id, "f4\u{2013}f3", None, NOW + 1).await.unwrap();
+        assert_eq!(played.notation, "f4-f3");
+        let played = host.play(g.id, alice().id, "е1-е3", None, NOW + 2);
+        assert_eq!(played.await.unwrap().notation, "e1-e3", "Cyrillic е read as e");
+    }
+}
+
+support::both! {
     async fn an_illegal_move_is_refused_with_the_engines_sentence() {
         let host = host().await;
         let g = game(&host, "copenhagen").await;

@@ -595,7 +595,8 @@ impl Host {
                 }
             }
             let to_move = ensure_turn(&mut tx, &loaded, &side).await?;
-            let text: MoveText = text.parse().map_err(|e: tafl_rules::ParseError| HostError::BadMove(e))?;
+            let text: MoveText =
+                legal::as_typed(text).parse().map_err(|e: tafl_rules::ParseError| HostError::BadMove(e))?;
             let played = loaded.game.play_text(&text).map_err(HostError::IllegalMove)?.clone();
             if let Some(forecast) = foresee.as_deref_mut()
                 && played.status.is_ongoing()
