@@ -110,8 +110,8 @@ console-game-line = game #{ $id }: { $variant } against { $opponent }, playing t
 console-resigned = { $by } resigned game #{ $id }.
 console-draw-usage = write /draw offer, /draw accept or /draw decline
 console-takeback-usage = write /takeback request, /takeback accept or /takeback decline
-console-offered-draw = { $by } offers a draw in game #{ $id }; { $other } may answer with /draw accept or decline
-console-offered-takeback = { $by } asks to take back a move in game #{ $id }; { $other } may answer with /takeback accept or decline
+console-offered-draw = { $by } offers a draw in game #{ $id }; { $other } may answer with /draw accept or /draw decline
+console-offered-takeback = { $by } asks to take back a move in game #{ $id }; { $other } may answer with /takeback accept or /takeback decline
 console-takeback-accepted = { $by } accepted: { $plies ->
     [one] 1 ply
    *[other] { $plies } plies

@@ -114,8 +114,8 @@ console-game-line = партия №{ $id }: { $variant }, соперник: { $
 console-resigned = { $by } сдаёт партию №{ $id }.
 console-draw-usage = напишите /draw offer, /draw accept или /draw decline
 console-takeback-usage = напишите /takeback request, /takeback accept или /takeback decline
-console-offered-draw = { $by } предлагает ничью в партии №{ $id }; { $other } может ответить: /draw accept или decline
-console-offered-takeback = { $by } просит вернуть ход в партии №{ $id }; { $other } может ответить: /takeback accept или decline
+console-offered-draw = { $by } предлагает ничью в партии №{ $id }; { $other } может ответить: /draw accept или /draw decline
+console-offered-takeback = { $by } просит вернуть ход в партии №{ $id }; { $other } может ответить: /takeback accept или /takeback decline
 console-takeback-accepted = { $by } соглашается: в партии №{ $id } { $plies ->
     [one] возвращён { $plies } полуход
     [few] возвращены { $plies } полухода

@@ -25,11 +25,9 @@ pub fn summary_card(summary: &Summary, lang: Lang, theme: Theme) -> SummaryCard 
             name: plain_name(lang, user),
             fallback: fallback.to_owned(),
             side,
-            rating: summary
-                .rating_changes
-                .iter()
-                .find(|c| Some(c.scope) == scope && c.user.id == user.id)
-                .map(|c| tafl_render::RatingChange { after: c.after, change: c.delta() }),
+            rating: summary.rating_changes.iter().find(|c| Some(c.scope) == scope && c.user.id == user.id).map(|c| {
+                tafl_render::RatingChange { after: c.after, change: c.delta(), provisional: c.provisional_after() }
+            }),
         }
     };
     let (p1, p2) = (tr!(lang, "card-player", n = 1), tr!(lang, "card-player", n = 2));

@@ -38,6 +38,9 @@ pub struct CardPlayer {
 pub struct RatingChange {
     pub after: f64,
     pub change: f64,
+    /// Marked with a `?` after the rating, as the text marks it, while the rating after the game
+    /// is not yet settled.
+    pub provisional: bool,
 }
 
 /// Pieces taken on one ply, marked on the charts' time axis.

@@ -5,7 +5,7 @@
 use image::RgbaImage;
 
 use super::chart::{self, Panel, Plot};
-use super::{CardPlayer, Colours, GameSeries, SummaryCard, side_icon};
+use super::{CardPlayer, Colours, GameSeries, RatingChange, SummaryCard, side_icon};
 use crate::draw::Canvas;
 use crate::fonts::{Fonts, Weight};
 use crate::theme::Palette;
@@ -46,13 +46,15 @@ pub(crate) fn board_image(canvas: &Canvas, layout: &Layout, palette: &Palette) -
     out
 }
 
-fn rating_text(change: f64) -> String {
-    let c = if change.is_finite() { change.round() as i64 } else { 0 };
-    match c {
-        0 => "±0".to_owned(),
-        c if c > 0 => format!("+{c}"),
-        c => format!("−{}", -c),
-    }
+/// A rating after a game and its change as the text writes them (`1500?` while provisional;
+/// `+0` rather than `±0`, which reads as a deviation beside a rating), and whether it went up,
+/// down or nowhere.
+fn rating_texts(rating: &RatingChange) -> (String, String, std::cmp::Ordering) {
+    let mark = if rating.provisional { "?" } else { "" };
+    let after = format!("{}{mark}", finite(rating.after).round() as i64);
+    let c = if rating.change.is_finite() { rating.change.round() as i64 } else { 0 };
+    let change = if c < 0 { format!("−{}", -c) } else { format!("+{c}") };
+    (after, change, c.cmp(&0))
 }
 
 fn finite(v: f64) -> f64 {
@@ -208,16 +210,15 @@ fn draw_player(
     side_icon(image, theme, (x + 20.0, cy), 20.0, player.side);
     let mut right = x + w;
     if let Some(rating) = player.rating {
-        let change = rating_text(rating.change);
-        let colour = match change.chars().next() {
-            Some('+') => colours.good,
-            Some('−') => colours.bad,
-            _ => colours.muted,
+        let (after, change, way) = rating_texts(&rating);
+        let colour = match way {
+            std::cmp::Ordering::Greater => colours.good,
+            std::cmp::Ordering::Less => colours.bad,
+            std::cmp::Ordering::Equal => colours.muted,
         };
         let cw = fonts.width(Weight::Bold, &change, 30.0);
         fonts.draw(image, Weight::Bold, &change, 30.0, (right - cw, cy), colour);
         right -= cw + 12.0;
-        let after = format!("{}", finite(rating.after).round() as i64);
         let aw = fonts.width(Weight::Regular, &after, 30.0);
         fonts.draw(image, Weight::Regular, &after, 30.0, (right - aw, cy), colours.muted);
         right -= aw + 20.0;
@@ -302,6 +303,17 @@ mod tests {
     use super::*;
     use crate::cards::{CardPlayer, GameSeries, SummaryLabels};
     use crate::{KingStyle, Renderer, Theme};
+
+    /// As the summary's text writes them: a provisional rating with its `?`, no change as `+0`.
+    #[test]
+    fn ratings_read_as_the_text_writes_them() {
+        use std::cmp::Ordering::{Equal, Greater, Less};
+        let texts = |after, change, provisional| rating_texts(&RatingChange { after, change, provisional });
+        assert_eq!(texts(1500.2, 0.3, true), ("1500?".into(), "+0".into(), Equal));
+        assert_eq!(texts(1512.6, 12.6, false), ("1513".into(), "+13".into(), Greater));
+        assert_eq!(texts(1487.4, -12.6, false), ("1487".into(), "−13".into(), Less));
+        assert_eq!(texts(f64::NAN, f64::INFINITY, false), ("0".into(), "+0".into(), Equal));
+    }
 
     fn card(game: &Game, theme: Theme) -> SummaryCard {
         let player = |side| CardPlayer { name: String::new(), fallback: "Player".into(), side, rating: None };

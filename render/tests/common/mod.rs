@@ -128,9 +128,9 @@ pub fn summary_card(
                 fallback: p1.into(),
                 side: Side::Attackers,
                 rating: Some(if king_captured {
-                    RatingChange { after: 1512.6, change: 12.6 }
+                    RatingChange { after: 1512.6, change: 12.6, provisional: false }
                 } else {
-                    RatingChange { after: 1487.4, change: -12.6 }
+                    RatingChange { after: 1487.4, change: -12.6, provisional: false }
                 }),
             },
             CardPlayer {
@@ -138,9 +138,9 @@ pub fn summary_card(
                 fallback: p2.into(),
                 side: Side::Defenders,
                 rating: Some(if king_captured {
-                    RatingChange { after: 1597.8, change: -12.6 }
+                    RatingChange { after: 1597.8, change: -12.6, provisional: false }
                 } else {
-                    RatingChange { after: 1623.0, change: 12.6 }
+                    RatingChange { after: 1623.0, change: 12.6, provisional: false }
                 }),
             },
         ],
