@@ -347,6 +347,18 @@ async fn a_target_that_holds_data_is_refused_and_left_unchanged() {
     pool.close().await;
     let error = copy(&from, &third.url, &mut |_| {}).await.unwrap_err();
     assert!(error.to_string().contains("users holds rows that a new database does not have"), "{error}");
+
+    // Nor is one whose bot player was deleted: it holds less, not more, so not "data".
+    let Some(fourth) = postgres::database().await else { return };
+    let pool = tafl_bot::store::postgres::open(&fourth.url, &tafl_bot::store::PoolSettings::default()).await.unwrap();
+    sqlx::query("DELETE FROM users WHERE id = -1").execute(&pool).await.unwrap();
+    pool.close().await;
+    let error = copy(&from, &fourth.url, &mut |_| {}).await.unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "the target database is not a new one (users has 4 of the 5 rows a new one has); migrate-db copies only \
+         into a database that holds nothing but tafl-bot's schema: create a new database and name it with --to"
+    );
 }
 
 /// The target's tables, by name.
@@ -544,16 +556,12 @@ async fn schemas_that_differ_are_refused_naming_what_differs() {
 #[tokio::test]
 async fn a_source_from_a_newer_tafl_bot_is_refused_before_the_target_is_touched() {
     let Some(target) = postgres::database().await else { return };
-    let source = temp_path("migrate-newer");
-    let db = Db::open_file(&source).await.unwrap();
-    sqlx::query(
-        "INSERT INTO _sqlx_migrations (version, description, success, checksum, execution_time)
-         VALUES (9999, 'from the future', TRUE, x'00', 0)",
+    let source = source_with(
+        "migrate-newer",
+        &["INSERT INTO _sqlx_migrations (version, description, success, checksum, execution_time)
+           VALUES (9999, 'from the future', TRUE, x'00', 0)"],
     )
-    .execute(db.pool())
-    .await
-    .unwrap();
-    db.pool().close().await;
+    .await;
     let error = copy(&format!("sqlite://{}", source.display()), &target.url, &mut |_| {}).await.unwrap_err();
     assert_eq!(
         error.to_string(),
@@ -659,6 +667,17 @@ async fn a_target_from_a_different_build_is_refused_as_such() {
     assert_eq!(pg_dump(&target.url).await, before);
 }
 
+/// A source of this schema made by the bot, then changed by `statements`.
+async fn source_with(name: &str, statements: &[&'static str]) -> PathBuf {
+    let source = temp_path(name);
+    let db = Db::open_file(&source).await.unwrap();
+    for statement in statements {
+        sqlx::query(*statement).execute(db.pool()).await.unwrap();
+    }
+    db.pool().close().await;
+    source
+}
+
 /// A database as the first release left it: sqlx's migrator, migration 1 only, one user.
 async fn first_release_database(name: &str) -> PathBuf {
     let source = temp_path(name);
@@ -738,20 +757,15 @@ async fn a_source_a_bot_runs_on_is_refused() {
 async fn an_id_at_the_largest_value_is_refused_naming_it() {
     let Some(target) = postgres::database().await else { return };
     let fresh_target = fresh_dump().await;
-    let source = temp_path("migrate-max-id");
-    let db = Db::open_file(&source).await.unwrap();
-    sqlx::query("INSERT INTO users (id, name, created_at, updated_at) VALUES (101, 'alice', 1, 1), (102, 'bob', 1, 1)")
-        .execute(db.pool())
-        .await
-        .unwrap();
-    sqlx::query(
-        "INSERT INTO games (id, guild_id, channel_id, variant, rules, attacker_id, defender_id, created_at, updated_at)
-         VALUES (9223372036854775807, 1, 2, 'brandubh', 'x', 101, 102, 0, 0)",
+    let source = source_with(
+        "migrate-max-id",
+        &[
+            "INSERT INTO users (id, name, created_at, updated_at) VALUES (101, 'alice', 1, 1), (102, 'bob', 1, 1)",
+            "INSERT INTO games (id, guild_id, channel_id, variant, rules, attacker_id, defender_id, created_at, updated_at)
+             VALUES (9223372036854775807, 1, 2, 'brandubh', 'x', 101, 102, 0, 0)",
+        ],
     )
-    .execute(db.pool())
-    .await
-    .unwrap();
-    db.pool().close().await;
+    .await;
     let error = copy(&format!("sqlite://{}", source.display()), &target.url, &mut |_| {}).await.unwrap_err();
     assert_eq!(
         error.to_string(),

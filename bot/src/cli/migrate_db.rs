@@ -153,6 +153,10 @@ pub enum MigrateDbError {
     )]
     TargetNotEmpty { what: String },
     #[error(
+        "the target database is not a new one ({what}); migrate-db copies only into a database that holds nothing but tafl-bot's schema: create a new database and name it with --to"
+    )]
+    TargetNotNew { what: String },
+    #[error(
         "the target database is in use (a table stayed locked for {} s); stop the bots connected to it and try again",
         LOCK_WAIT.as_secs()
     )]
@@ -291,6 +295,15 @@ fn target_options(to: &str) -> Result<PgConnectOptions, MigrateDbError> {
     let scheme = to.split_once(':').map_or("", |(scheme, _)| scheme);
     if !(scheme.eq_ignore_ascii_case("postgres") || scheme.eq_ignore_ascii_case("postgresql")) {
         return Err(MigrateDbError::TargetNotPostgresUrl { scheme: super::shorten(scheme, 20) });
+    }
+    // As `run` refuses it in DATABASE_URL: the connection would go on without it.
+    if let Some(key) = crate::store::unread_secret(to) {
+        return Err(MigrateDbError::BadUrl {
+            flag: "to",
+            reason: format!(
+                "its {key} parameter is not one tafl-bot reads (its value is not shown); remove it, and give a password as password=… or in the URL's user part"
+            ),
+        });
     }
     let options =
         PgConnectOptions::from_str(to).map_err(|e| MigrateDbError::BadUrl { flag: "to", reason: said(&e) })?;
@@ -1029,6 +1042,10 @@ async fn ensure_empty(
             .fetch_one(&mut *tx)
             .await
             .map_err(failed)?;
+        if count < expected.len() as i64 {
+            let what = format!("{} has {count} of the {} rows a new one has", table.name, expected.len());
+            return Err(MigrateDbError::TargetNotNew { what });
+        }
         if count != expected.len() as i64 {
             let rows = if count == 1 { "1 row".to_owned() } else { format!("{count} rows") };
             let fresh_note =
@@ -1313,6 +1330,19 @@ mod tests {
         assert!(error.starts_with("--from must name an SQLite database"), "{error}");
         assert!(error.contains("postgres://tafl:***@db.internal/tafl"), "{error}");
         assert!(!error.contains("hunter2"), "the password is shown: {error}");
+    }
+
+    /// A password-like parameter sqlx does not read is refused by name, as `run` refuses it: the
+    /// connection would go on without it (and sqlx would log its value).
+    #[test]
+    fn a_target_with_an_unread_password_parameter_is_refused_without_its_value() {
+        let error = target_options("postgres://tafl@db.internal/tafl?sslpassword=hunter2").unwrap_err().to_string();
+        assert_eq!(
+            error,
+            "--to is not a valid database URL: its sslpassword parameter is not one tafl-bot reads (its value is \
+             not shown); remove it, and give a password as password=… or in the URL's user part"
+        );
+        assert!(target_options("postgres://tafl@db.internal/tafl?password=hunter2").is_ok());
     }
 
     /// An in-memory source has nothing of the bot's to copy; it is refused as such, not as a file

@@ -946,7 +946,7 @@ fn percent_decoded(text: &str) -> String {
 /// The first password-like parameter of a `PostgreSQL` URL that sqlx does not read (it reads
 /// `password`, and `sslkey`, a file's path): sqlx would log the parameter with its value, and
 /// connect without it.
-fn unread_secret(url: &str) -> Option<String> {
+pub(crate) fn unread_secret(url: &str) -> Option<String> {
     let (_, query) = url.split_once('?')?;
     query
         .split('&')
