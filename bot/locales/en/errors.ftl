@@ -85,6 +85,7 @@ error-not-a-move = "{ $input }" is not a move: { $reason }; write moves like e1-
 move-syntax-too-long = it is far too long
 move-syntax-empty = it is empty
 move-syntax-no-start = it does not start with a square
+move-syntax-cyrillic = squares are written with Latin letters
 move-syntax-no-destination = the destination square is missing or malformed
 move-syntax-bad-capture = a captured square is malformed
 move-syntax-trailing-text = there is something after the move

@@ -92,6 +92,7 @@ error-not-a-move = «{ $input }» — не ход: { $reason }; ходы пиш�
 move-syntax-too-long = запись слишком длинная
 move-syntax-empty = запись пустая
 move-syntax-no-start = в начале нет клетки
+move-syntax-cyrillic = клетки пишут латинскими буквами
 move-syntax-no-destination = клетка, куда идёт фигура, не указана или записана с ошибкой
 move-syntax-bad-capture = взятая клетка записана с ошибкой
 move-syntax-trailing-text = после хода написано что-то лишнее

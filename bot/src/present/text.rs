@@ -406,6 +406,13 @@ pub fn parse_error(error: &ParseError, lang: Lang) -> String {
         ParseError::Square { input } => tr!(lang, "error-not-a-square", input = input.as_str()),
         ParseError::Move { input, reason } => {
             let reason = match reason {
+                // Look-alikes are read as Latin (`host::legal::as_typed`); other Cyrillic letters
+                // (`д5-б5`) are squares written in the wrong alphabet, which is what to say.
+                MoveSyntax::NoStart | MoveSyntax::NoDestination | MoveSyntax::BadCapture
+                    if input.chars().any(|c| matches!(c, '\u{0400}'..='\u{04FF}')) =>
+                {
+                    tr!(lang, "move-syntax-cyrillic")
+                }
                 MoveSyntax::TooLong => tr!(lang, "move-syntax-too-long"),
                 MoveSyntax::Empty => tr!(lang, "move-syntax-empty"),
                 MoveSyntax::NoStart => tr!(lang, "move-syntax-no-start"),
@@ -1816,6 +1823,18 @@ mod tests {
         assert_eq!(russian_reasons.len(), 6, "each fault its own words: {russian_reasons:?}");
         let plain = "e1-e3xe2".parse::<tafl_rules::Move>().expect_err("a plain move");
         assert!(parse_error(&plain, russian()).contains("пометки о взятии"));
+        // Squares in Cyrillic that look like no Latin letter (`д5-б5`): the alphabet is the fault.
+        for input in ["д5-б5", "d5-б5", "d5-b5xд4"] {
+            let error = input.parse::<tafl_rules::MoveText>().expect_err("not a move");
+            assert_eq!(
+                parse_error(&error, russian()),
+                format!("«{input}» — не ход: клетки пишут латинскими буквами; ходы пишут так: e1-e3.")
+            );
+            assert_eq!(
+                parse_error(&error, Lang::console("en")),
+                format!("\"{input}\" is not a move: squares are written with Latin letters; write moves like e1-e3.")
+            );
+        }
     }
 
     #[test]
