@@ -766,7 +766,7 @@ async fn a_bad_default_clock_is_refused_and_a_good_one_times_new_challenges(loca
     let answer = private_answer(&fake, &bad).await;
     let unreadable = table.says(
         "\"soon\" is not a clock; write a time per move such as 1d, 3d, 12h",
-        "«soon» — не часы; напишите время на ход, например 1d, 3d, 12h",
+        "«soon» — непонятная запись часов; напишите время на ход, например 1d, 3d, 12h",
     );
     assert!(answer.starts_with(unreadable), "{answer}");
     assert!(answer.contains("3d+7d") && answer.ends_with(table.says("or none.", "или none.")), "{answer}");

@@ -229,8 +229,8 @@ no-games-other = У игрока { $player } нет идущих партий.
 reminder-halfway = { $player }, ваш ход в партии №{ $id } ({ $variant }); половина времени прошла, оно истекает { $when }.
 reminder-last = { $player }, последнее предупреждение: время в партии №{ $id } ({ $variant }) истекает { $when }, и тогда вы проиграете партию.
 reminder-last-aborts = { $player }, последнее предупреждение: время в партии №{ $id } ({ $variant }) истекает { $when }, и тогда партия будет прервана без результата: до второго хода она не дошла.
-reminder-claim = { $player }, в партии №{ $id } ({ $variant }) ваш ход, а часов в ней нет; если вы не сходите, { $opponent } сможет забрать победу { $when }.
-reminder-claim-aborts = { $player }, в партии №{ $id } ({ $variant }) ваш ход, а часов в ней нет; если вы не сходите, { $opponent } сможет прервать партию без результата { $when }.
+reminder-claim = { $player }, в партии №{ $id } ({ $variant }) ваш ход, а часов в ней нет; если вы не сделаете ход, { $opponent } сможет забрать победу { $when }.
+reminder-claim-aborts = { $player }, в партии №{ $id } ({ $variant }) ваш ход, а часов в ней нет; если вы не сделаете ход, { $opponent } сможет прервать партию без результата { $when }.
 digest-title = { $count ->
     [one] Ваш ход в { $count } партии
    *[other] Ваш ход в { $count } партиях

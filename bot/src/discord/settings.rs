@@ -419,7 +419,7 @@ mod tests {
         assert!(error.starts_with("\"soon\" is not a clock; write a time per move such as 1d"), "{error}");
         assert!(error.ends_with('.'), "{error}");
         let ru_error = bad.apply_server(&before, lang_ru()).unwrap_err();
-        assert!(ru_error.starts_with("«soon» — не часы"), "{ru_error}");
+        assert!(ru_error.starts_with("«soon» — непонятная запись часов"), "{ru_error}");
     }
 
     #[test]

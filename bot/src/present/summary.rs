@@ -494,7 +494,7 @@ mod tests {
                 Some(ended(a, EndReason::Board(Reason::NoMoves))),
                 Conclusion::NoMoves { side: Side::Defenders },
                 "The defenders had no legal move.",
-                "Ходов не осталось: защитники не могли сделать ни одного хода.",
+                "Партия окончена: защитники остались без ходов.",
             ),
             (
                 Some(ended(a, EndReason::Resignation)),

@@ -1436,7 +1436,7 @@ mod tests {
         );
         assert_eq!(
             warning(4, russian()),
-            "<@7>, в партии №3 (Брандубх) ваш ход, а часов в ней нет; если вы не сходите, Ann сможет забрать победу \
+            "<@7>, в партии №3 (Брандубх) ваш ход, а часов в ней нет; если вы не сделаете ход, Ann сможет забрать победу \
              <t:1000:R>."
         );
         assert!(
@@ -1791,7 +1791,7 @@ mod tests {
         assert!(said.starts_with("d1-d7: путь закрывает фигура на d4."), "{said}");
         assert!(said.contains("/тафл доска"), "{said}");
         let clock = host_error(&HostError::BadClock(ClockError::Unreadable { input: "abc".into() }), russian());
-        assert!(clock.starts_with("«abc» — не часы"), "{clock}");
+        assert!(clock.starts_with("«abc» — непонятная запись часов"), "{clock}");
         let variant = host_error(
             &HostError::BadSetup(RulesError::UnknownVariant { input: "chess".into(), known: String::new() }),
             russian(),
@@ -1822,7 +1822,7 @@ mod tests {
         }
         assert_eq!(russian_reasons.len(), 6, "each fault its own words: {russian_reasons:?}");
         let plain = "e1-e3xe2".parse::<tafl_rules::Move>().expect_err("a plain move");
-        assert!(parse_error(&plain, russian()).contains("пометки о взятии"));
+        assert!(parse_error(&plain, russian()).contains("пометки о захвате"));
         // Squares in Cyrillic that look like no Latin letter (`д5-б5`): the alphabet is the fault.
         for input in ["д5-б5", "d5-б5", "d5-b5xд4"] {
             let error = input.parse::<tafl_rules::MoveText>().expect_err("not a move");
