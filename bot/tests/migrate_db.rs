@@ -655,9 +655,7 @@ async fn a_target_from_a_different_build_is_refused_as_such() {
     let pool = tafl_bot::store::postgres::open(&target.url, &tafl_bot::store::PoolSettings::default()).await.unwrap();
     sqlx::query("UPDATE _sqlx_migrations SET checksum = '\\x00' WHERE version = 5").execute(&pool).await.unwrap();
     pool.close().await;
-    let before = pg_dump(&target.url).await;
-    let source = realistic_database().await;
-    let error = copy(&format!("sqlite://{}", source.display()), &target.url, &mut |_| {}).await.unwrap_err();
+    let (before, error) = refused_copy(&target.url).await;
     assert_eq!(
         error.to_string(),
         "cannot bring the target database to this tafl-bot's schema: migration 5 recorded in the database differs \
@@ -665,6 +663,14 @@ async fn a_target_from_a_different_build_is_refused_as_such() {
          restore a backup made before it"
     );
     assert_eq!(pg_dump(&target.url).await, before);
+}
+
+/// A realistic source copied into `target`, which refuses it: the target as it was, and why.
+async fn refused_copy(target: &str) -> (Vec<(String, Vec<Vec<Cell>>)>, MigrateDbError) {
+    let before = pg_dump(target).await;
+    let source = realistic_database().await;
+    let error = copy(&format!("sqlite://{}", source.display()), target, &mut |_| {}).await.unwrap_err();
+    (before, error)
 }
 
 /// A source of this schema made by the bot, then changed by `statements`.
@@ -787,9 +793,7 @@ async fn a_target_from_a_newer_tafl_bot_is_refused() {
     .await
     .unwrap();
     pool.close().await;
-    let before = pg_dump(&target.url).await;
-    let source = realistic_database().await;
-    let error = copy(&format!("sqlite://{}", source.display()), &target.url, &mut |_| {}).await.unwrap_err();
+    let (before, error) = refused_copy(&target.url).await;
     assert_eq!(
         error.to_string(),
         format!(

@@ -58,7 +58,7 @@ use sqlx::sqlite::{SqliteConnectOptions, SqlitePool, SqlitePoolOptions, SqliteRo
 use sqlx::{AssertSqlSafe, Connection, Executor, Row, SqliteConnection, TypeInfo, ValueRef};
 
 use super::CliError;
-use crate::store::migrate::{Backup, MigrateError};
+use crate::store::migrate::MigrateError;
 
 /// Rows per `INSERT`: large enough that the round trips do not dominate, small enough that a
 /// batch of games (their longest rows) stays a few megabytes.
@@ -337,57 +337,72 @@ fn check_source_file(path: &Path) -> Result<(), MigrateDbError> {
 /// Opens the source, refused when it is not tafl-bot's or is a newer tafl-bot's; one at an older
 /// schema is copied into a temporary folder and the copy migrated (see the module docs).
 async fn open_source(options: SqliteConnectOptions, path: &Path) -> Result<Source, MigrateDbError> {
+    // One connection: the snapshot's, or the read transaction's.
+    let pool =
+        SqlitePoolOptions::new().max_connections(1).connect_with(options).await.map_err(|e| source_error(path, &e))?;
+    match snapshot_if_older(&pool, path).await {
+        Ok(None) => Ok(Source { pool, _scratch: None }),
+        Ok(Some(scratch)) => {
+            pool.close().await;
+            migrated_copy(scratch, path).await
+        }
+        Err(error) => {
+            pool.close().await;
+            Err(error)
+        }
+    }
+}
+
+/// Judges the source without writing to it: refused when it is not tafl-bot's, or is a newer
+/// (or a different, or a half-migrated) tafl-bot's; `None` at this schema; at an older one, a
+/// consistent copy of it (`VACUUM INTO`) in a new temporary folder, readable by this user alone
+/// (it holds every game and name of the bot).
+async fn snapshot_if_older(pool: &SqlitePool, path: &Path) -> Result<Option<tempfile::TempDir>, MigrateDbError> {
     let failed = |e: sqlx::Error| source_error(path, &e);
-    // One connection: the snapshot's, or the migrator's and then the read transaction's.
-    let pool = SqlitePoolOptions::new().max_connections(1).connect_with(options).await.map_err(failed)?;
     let ours: bool =
         sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?)")
             .bind(HISTORY_TABLE)
-            .fetch_one(&pool)
+            .fetch_one(pool)
             .await
             .map_err(failed)?;
     if !ours {
-        pool.close().await;
         return Err(MigrateDbError::SourceNotOurs { path: path.to_owned() });
     }
-    let current = match sqlx::query_as(crate::store::migrate::APPLIED_SQL).fetch_all(&pool).await {
-        Ok(applied) => crate::store::migrate::is_current(&applied),
-        Err(error) => Err(MigrateError::Database(error)),
-    };
-    match current {
-        Ok(true) => return Ok(Source { pool, _scratch: None }),
-        Ok(false) => {}
-        Err(error) => {
-            pool.close().await;
-            return Err(source_migrate_error(path, error));
-        }
+    let applied = sqlx::query_as(crate::store::migrate::APPLIED_SQL).fetch_all(pool).await.map_err(failed)?;
+    if crate::store::migrate::is_current(&applied).map_err(|e| source_migrate_error(path, e))? {
+        return Ok(None);
     }
-    let scratch = match snapshot_into_scratch(&pool, path).await {
-        Ok(scratch) => scratch,
-        Err(error) => {
-            pool.close().await;
-            return Err(error);
-        }
-    };
-    pool.close().await;
-    let copy_options = SqliteConnectOptions::new()
+    let scratch_failed =
+        |reason: String| MigrateDbError::SourceScratch { path: path.to_owned(), reason: one_line(&reason) };
+    let scratch =
+        tempfile::Builder::new().prefix("tafl-bot-migrate-db-").tempdir().map_err(|e| scratch_failed(e.to_string()))?;
+    let file = scratch.path().join(SCRATCH_NAME);
+    let file = file.to_str().ok_or_else(|| scratch_failed(format!("{} is not UTF-8", file.display())))?;
+    sqlx::query("VACUUM INTO ?").bind(file).execute(pool).await.map_err(|e| scratch_failed(said(&e)))?;
+    Ok(Some(scratch))
+}
+
+/// The source's copy in `scratch`, brought to this tafl-bot's schema (no backup: it is one).
+async fn migrated_copy(scratch: tempfile::TempDir, path: &Path) -> Result<Source, MigrateDbError> {
+    let scratch_failed = |e: &sqlx::Error| MigrateDbError::SourceScratch { path: path.to_owned(), reason: said(e) };
+    let options = SqliteConnectOptions::new()
         .filename(scratch.path().join(SCRATCH_NAME))
         .create_if_missing(false)
         .foreign_keys(true);
-    let copy = SqlitePoolOptions::new()
-        .max_connections(1)
-        .connect_with(copy_options)
-        .await
-        .map_err(|e| MigrateDbError::SourceScratch { path: path.to_owned(), reason: said(&e) })?;
-    if let Err(error) = crate::store::migrate::run(&copy, Backup::None).await {
+    let copy =
+        SqlitePoolOptions::new().max_connections(1).connect_with(options).await.map_err(|e| scratch_failed(&e))?;
+    if let Err(error) = crate::store::migrate::run(&copy).await {
         copy.close().await;
         return Err(match error {
-            MigrateError::Database(e) => MigrateDbError::SourceScratch { path: path.to_owned(), reason: said(&e) },
+            MigrateError::Database(e) => scratch_failed(&e),
             other => source_migrate_error(path, other),
         });
     }
     Ok(Source { pool: copy, _scratch: Some(scratch) })
 }
+
+/// The name of the source's copy in its temporary folder.
+const SCRATCH_NAME: &str = "source.db";
 
 /// Why the source's schema is refused, or could not be brought up to date.
 fn source_migrate_error(path: &Path, error: MigrateError) -> MigrateDbError {
@@ -396,22 +411,6 @@ fn source_migrate_error(path: &Path, error: MigrateError) -> MigrateDbError {
         MigrateError::Database(e) => source_error(path, &e),
         other => MigrateDbError::SourceMigrate { path: path.to_owned(), reason: one_line(&other.to_string()) },
     }
-}
-
-/// The name of the source's copy in its temporary folder.
-const SCRATCH_NAME: &str = "source.db";
-
-/// A consistent copy of the source (`VACUUM INTO`) in a new temporary folder, readable by this
-/// user alone: it holds every game and name of the bot.
-async fn snapshot_into_scratch(pool: &SqlitePool, path: &Path) -> Result<tempfile::TempDir, MigrateDbError> {
-    let scratch_failed =
-        |reason: String| MigrateDbError::SourceScratch { path: path.to_owned(), reason: one_line(&reason) };
-    let scratch =
-        tempfile::Builder::new().prefix("tafl-bot-migrate-db-").tempdir().map_err(|e| scratch_failed(e.to_string()))?;
-    let file = scratch.path().join(SCRATCH_NAME);
-    let file = file.to_str().ok_or_else(|| scratch_failed(format!("{} is not UTF-8", file.display())))?;
-    sqlx::query("VACUUM INTO ?").bind(file).execute(pool).await.map_err(|e| scratch_failed(said(&e)))?;
-    Ok(scratch)
 }
 
 /// Whether bringing the target to this tafl-bot's schema may write to it, judged without
@@ -882,7 +881,7 @@ async fn fresh_database() -> Result<SqlitePool, MigrateDbError> {
         .connect_with(options)
         .await
         .map_err(|e| failed(&e))?;
-    crate::store::migrate::run(&pool, Backup::None).await.map_err(|e| failed(&e))?;
+    crate::store::migrate::run(&pool).await.map_err(|e| failed(&e))?;
     Ok(pool)
 }
 

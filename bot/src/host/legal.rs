@@ -111,11 +111,11 @@ fn already_threatened(position: &Position) -> bool {
     position.to_move() == Side::Defenders && king_escapes_now(position)
 }
 
-/// Whether the king, the defenders to move in `again`, escapes with one of its moves.
-fn king_escapes_now(again: &Position) -> bool {
-    let king = again.king();
-    again.legal_moves().into_iter().filter(|mv| mv.from == king).any(|mv| {
-        let mut trial = again.clone();
+/// Whether the king, the defenders to move in `position`, escapes with one of its moves.
+fn king_escapes_now(position: &Position) -> bool {
+    let king = position.king();
+    position.legal_moves().into_iter().filter(|mv| mv.from == king).any(|mv| {
+        let mut trial = position.clone();
         matches!(trial.play_unchecked(mv).status, Status::Finished(o) if o.reason == Reason::KingEscaped)
     })
 }

@@ -113,18 +113,19 @@ pub(crate) async fn run_on_connection(conn: &mut SqliteConnection) -> Result<(),
 
 /// Whether a migration backs the database up first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Backup {
+enum Backup {
     First,
-    /// The database is itself a copy, made to be migrated (`tafl-bot migrate-db`'s).
-    None,
+    /// The database is itself a copy made to be migrated, or a new one.
+    Skip,
 }
 
-/// [`run_on_connection`] on a connection of `pool` (tools with a typed `SQLite` pool, such as
-/// `tafl-bot migrate-db`); a connection a failure may have left with foreign keys off or
-/// mid-transaction is closed rather than handed back to the pool.
-pub(crate) async fn run(pool: &sqlx::SqlitePool, backup: Backup) -> Result<(), MigrateError> {
+/// [`run_on_connection`], without the backup, on a connection of `pool`: for `tafl-bot
+/// migrate-db`, whose databases are its own copy of the source and new in-memory ones. A
+/// connection a failure may have left with foreign keys off or mid-transaction is closed rather
+/// than handed back to the pool.
+pub(crate) async fn run(pool: &sqlx::SqlitePool) -> Result<(), MigrateError> {
     let mut conn = pool.acquire().await?;
-    let result = run_on(&mut conn, backup).await;
+    let result = run_on(&mut conn, Backup::Skip).await;
     let reset = conn.execute("PRAGMA foreign_keys = ON").await;
     if result.is_err() || reset.is_err() || conn.is_in_transaction() {
         conn.close_on_drop();
@@ -148,7 +149,7 @@ async fn run_on(conn: &mut SqliteConnection, backup_first: Backup) -> Result<(),
     let applied: Vec<Applied> = sqlx::query_as(APPLIED_SQL).fetch_all(&mut *conn).await?;
     check_applied(&MIGRATOR, &applied)?;
     let pending: Vec<&Migration> = migrations().filter(|m| !applied.iter().any(|a| a.version == m.version)).collect();
-    let mut backed_up = backup_first == Backup::None;
+    let mut backed_up = backup_first == Backup::Skip;
     for migration in pending {
         if repair_legacy(conn, migration).await? {
             continue;
