@@ -40,6 +40,7 @@ console-error = error: { $message }
 console-bye = bye
 console-line-too-long = a command line is longer than 64 KB, the most the console reads; the session ends
 console-db-unavailable = cannot open the database { $name }: { $error }
+console-db-unencoded-password = cannot open the database { $name }: its password has a '{ $character }', which a URL reads as the end of the server's name; write the password percent-encoded, with / as %2F, ? as %3F, # as %23 and @ as %40
 console-db-no-folder = cannot open the database { $name }: its folder { $folder } does not exist; create it, or name a file in a folder that does
 console-db-is-folder = cannot open the database { $name }: it is a folder, not a database file; name a file in it, such as { $file }
 console-db-no-file = cannot open the database { $name }: it names no file, and the console keeps its games in one, to go on with them next time; name a file, such as tafl-local.db

@@ -305,8 +305,13 @@ fn target_options(to: &str) -> Result<PgConnectOptions, MigrateDbError> {
             ),
         });
     }
-    let options =
-        PgConnectOptions::from_str(to).map_err(|e| MigrateDbError::BadUrl { flag: "to", reason: said(&e) })?;
+    let options = PgConnectOptions::from_str(to).map_err(|e| MigrateDbError::BadUrl {
+        flag: "to",
+        reason: match crate::store::unencoded_in_password(to) {
+            Some(character) => format!("it {}", crate::store::unencoded_password_advice(character)),
+            None => said(&e),
+        },
+    })?;
     Ok(options.application_name("tafl-bot migrate-db"))
 }
 

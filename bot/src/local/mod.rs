@@ -224,7 +224,10 @@ async fn refuse_discord(path: &Path, lang: Lang) -> Result<(), CliError> {
             // An SQLite file's refusal in the words of its cause, as opening it would say.
             let error = match sqlite_file(path) {
                 Some(file) => crate::store::explained(error, &file),
-                None => OpenError::Database(error),
+                None => match url {
+                    Some(url) => OpenError::of_url(url, error),
+                    None => OpenError::Database(error),
+                },
             };
             Err(console_error(lang, &refusal(lang, &name(), &error)))
         }
@@ -278,6 +281,9 @@ fn refusal(lang: Lang, name: &str, error: &OpenError) -> String {
         }
         OpenError::DiskFull { file } => {
             tr!(lang, "console-db-disk-full", name = name, file = file.display().to_string())
+        }
+        OpenError::UnencodedPassword { character } => {
+            tr!(lang, "console-db-unencoded-password", name = name, character = character.to_string())
         }
         _ => tr!(lang, "console-db-unavailable", name = name, error = error.to_string()),
     }

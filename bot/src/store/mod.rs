@@ -273,8 +273,25 @@ pub enum OpenError {
         "DATABASE_URL's {key} parameter is not one tafl-bot reads (its value is not shown); remove it, and give a password as password=… or in the URL's user part"
     )]
     UnreadSecret { key: String },
+    /// A `PostgreSQL` URL the parser refused because its password holds a `/`, `?` or `#`
+    /// written as it is (see [`unencoded_in_password`]).
+    #[error("DATABASE_URL {}", unencoded_password_advice(*character))]
+    UnencodedPassword { character: char },
     #[error("{}", describe(.0))]
     Database(#[from] sqlx::Error),
+}
+
+impl OpenError {
+    /// sqlx's refusal of the database URL `url`, or the password's character behind it (see
+    /// [`unencoded_in_password`]), which sqlx's words do not name.
+    pub(crate) fn of_url(url: &str, error: sqlx::Error) -> OpenError {
+        match unencoded_in_password(url) {
+            Some(character) if matches!(error, sqlx::Error::Configuration(_)) => {
+                OpenError::UnencodedPassword { character }
+            }
+            _ => OpenError::Database(error),
+        }
+    }
 }
 
 /// [`OpenError::NoFolder`]'s sentence.
@@ -918,6 +935,26 @@ fn is_secret_key(key: &str) -> bool {
     ["pass", "secret", "token", "key"].iter().any(|word| key.contains(word))
 }
 
+/// The first `/`, `?` or `#` written as it is in the password of a `PostgreSQL` URL that the URL
+/// parser refused. Such a character ends a URL's server part, so the parser reads the text
+/// between the user's colon and it as a port, and says only "invalid port number", which names
+/// neither the password nor the cure. Only for a refused URL: in one that parses, those
+/// characters before an `@` belong to its path or query.
+pub(crate) fn unencoded_in_password(url: &str) -> Option<char> {
+    let (_, rest) = url.split_once("://")?;
+    // The password ends at the last '@', which may itself be one of its characters.
+    let (_user, password) = rest[..rest.rfind('@')?].split_once(':')?;
+    password.chars().find(|c| matches!(c, '/' | '?' | '#'))
+}
+
+/// What to do about [`unencoded_in_password`]'s `character`, after the URL's name: the password is
+/// never shown.
+pub(crate) fn unencoded_password_advice(character: char) -> String {
+    format!(
+        "has a '{character}' in its password, which a URL reads as the end of the server's name; write the password percent-encoded, with / as %2F, ? as %3F, # as %23 and @ as %40"
+    )
+}
+
 /// `text` with `%XX` escapes and `+` decoded as a URL's query is (invalid escapes kept as written).
 fn percent_decoded(text: &str) -> String {
     let bytes = text.as_bytes();
@@ -1194,6 +1231,23 @@ mod tests {
         let url: Result<sqlx::postgres::PgConnectOptions, _> = "postgres://u@127.0.0.1/db?port=x".parse();
         let said = describe(&url.unwrap_err());
         assert_eq!(said.matches("error with configuration").count(), 1, "{said}");
+    }
+
+    /// Only the password's own '/', '?' or '#' is named, and only the first; '@' and ':' in it
+    /// parse as they are.
+    #[test]
+    fn an_unencoded_character_in_a_password_is_found() {
+        assert_eq!(unencoded_in_password("postgres://tafl:a/b?c@db/tafl"), Some('/'));
+        assert_eq!(unencoded_in_password("postgres://tafl:a#b@c@db/tafl"), Some('#'));
+        assert_eq!(unencoded_in_password("postgres://tafl:a%2Fb@db/tafl"), None);
+        assert_eq!(unencoded_in_password("postgres://tafl@db/tafl"), None);
+        assert_eq!(unencoded_in_password("postgres://db/tafl"), None);
+        for url in ["postgres://tafl:a/b@db/tafl", "postgres://tafl:a?b@db/tafl", "postgres://tafl:a#b@db/tafl"] {
+            let refused: Result<sqlx::postgres::PgConnectOptions, _> = url.parse();
+            assert!(refused.is_err(), "{url} parses");
+        }
+        let encoded: sqlx::postgres::PgConnectOptions = "postgres://tafl:a%2Fb%3F%23%40@db/tafl".parse().unwrap();
+        assert_eq!(encoded.get_host(), "db");
     }
 
     #[test]
