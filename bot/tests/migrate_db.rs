@@ -1129,3 +1129,85 @@ async fn a_copy_killed_in_the_middle_leaves_the_target_as_new() {
     let output = run(&["migrate-db", "--from", &format!("sqlite://{}", source.display()), "--to", &target.url]);
     assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
 }
+
+/// The names of the migrate-db temporary folders in `tmp`.
+fn scratches_in(tmp: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(tmp)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.starts_with("tafl-bot-migrate-db-"))
+        .collect();
+    names.sort();
+    names
+}
+
+/// A migrate-db killed with `kill -9` while it copies an older source cannot remove its
+/// temporary copy of every game and name; the next one does, and leaves the folders of
+/// migrate-dbs still running (locked) or just starting (no owner line yet).
+#[tokio::test]
+async fn a_killed_copy_leaves_its_temporary_copy_and_the_next_one_removes_it() {
+    let Some(target) = postgres::database().await else { return };
+    let source = first_release_database("migrate-killed-scratch").await;
+    let from = format!("sqlite://{}", source.display());
+    let tmp = source.with_extension("tmp");
+    std::fs::create_dir(&tmp).unwrap();
+    // Another migrate-db's folder, running (its owner file locked by this test) or starting.
+    let running = tmp.join("tafl-bot-migrate-db-running");
+    std::fs::create_dir(&running).unwrap();
+    std::fs::write(running.join("owner"), "tafl-bot migrate-db (pid 1)\n").unwrap();
+    let held = std::fs::File::open(running.join("owner")).unwrap();
+    held.lock().unwrap();
+    let starting = tmp.join("tafl-bot-migrate-db-starting");
+    std::fs::create_dir(&starting).unwrap();
+    std::fs::write(starting.join("owner"), "").unwrap();
+
+    // The target migrated, and one of its tables locked: the copy waits there, its copy made.
+    Db::open(&target.url).await.unwrap().close().await;
+    let mut blocker = PgConnection::connect(&target.url).await.unwrap();
+    blocker.execute("BEGIN; LOCK TABLE games IN ACCESS EXCLUSIVE MODE").await.unwrap();
+    let mut child = Command::new(BIN)
+        .args(["migrate-db", "--from", &from, "--to", &target.url])
+        .env("TMPDIR", &tmp)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_mins(1);
+    let killed = loop {
+        let made: Vec<String> = scratches_in(&tmp)
+            .into_iter()
+            .filter(|name| !name.ends_with("running") && !name.ends_with("starting"))
+            .collect();
+        let ready = made.first().is_some_and(|name| tmp.join(name).join("source.db").is_file());
+        if ready {
+            // Give VACUUM INTO time to finish and the copy to reach the target's lock.
+            std::thread::sleep(std::time::Duration::from_millis(500));
+            child.kill().unwrap();
+            child.wait().unwrap();
+            break made[0].clone();
+        }
+        assert!(std::time::Instant::now() < deadline, "no temporary copy was made in {}", tmp.display());
+        assert!(child.try_wait().unwrap().is_none(), "migrate-db ended before it was killed");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    blocker.execute("ROLLBACK").await.unwrap();
+    assert!(scratches_in(&tmp).contains(&killed), "kill -9 leaves the copy behind");
+
+    let output = Command::new(BIN)
+        .args(["migrate-db", "--from", &from, "--to", &target.url])
+        .env("TMPDIR", &tmp)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    let removed = format!("removed {}, the temporary copy", tmp.join(&killed).display());
+    assert!(stderr.contains(&removed), "{stderr}");
+    assert_eq!(
+        scratches_in(&tmp),
+        ["tafl-bot-migrate-db-running", "tafl-bot-migrate-db-starting"],
+        "the killed one's folder and the second copy's own are gone; the others are left"
+    );
+    drop(held);
+}

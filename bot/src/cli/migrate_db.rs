@@ -235,6 +235,7 @@ pub async fn copy(from: &str, to: &str, progress: &mut dyn FnMut(&str)) -> Resul
     // Held until the copy ends (see the module docs).
     let _lock = lock_source(&path)?;
     let mut target = connect_target(target_options).await?;
+    remove_abandoned_scratches(progress);
     let source = match open_source(source_options, &path).await {
         Ok(source) => source,
         Err(error) => {
@@ -270,7 +271,69 @@ fn lock_source(path: &Path) -> Result<Option<crate::store::file::FileLock>, Migr
 /// (removed when dropped).
 struct Source {
     pool: SqlitePool,
-    _scratch: Option<tempfile::TempDir>,
+    _scratch: Option<Scratch>,
+}
+
+/// The private temporary folder (readable by this user alone: the copy holds every game and name
+/// of the bot) of an older source's copy, removed when dropped, and its `owner` file, locked
+/// for as long as the folder is in use: a `tafl-bot migrate-db` killed with `kill -9` cannot
+/// remove its folder, and the next one does ([`remove_abandoned_scratches`]).
+struct Scratch {
+    // Declared first, so closed (and unlocked) before the folder is removed.
+    _owner: std::fs::File,
+    dir: tempfile::TempDir,
+}
+
+impl Scratch {
+    fn new() -> std::io::Result<Scratch> {
+        use std::io::Write;
+        let dir = tempfile::Builder::new().prefix(SCRATCH_PREFIX).tempdir()?;
+        let mut owner = std::fs::File::create(dir.path().join(SCRATCH_OWNER))?;
+        // Waits: another migrate-db's sweep may hold the lock for an instant, finding the file
+        // empty (as it is until the line below), and leave the folder be.
+        owner.lock()?;
+        writeln!(owner, "tafl-bot migrate-db (pid {})", std::process::id())?;
+        Ok(Scratch { _owner: owner, dir })
+    }
+
+    /// The source's copy.
+    fn file(&self) -> PathBuf {
+        self.dir.path().join(SCRATCH_NAME)
+    }
+}
+
+/// The start of the name of every [`Scratch`] folder.
+const SCRATCH_PREFIX: &str = "tafl-bot-migrate-db-";
+/// The [`Scratch`] folder's lock and the line of who holds it.
+const SCRATCH_OWNER: &str = "owner";
+
+/// Removes the [`Scratch`] folders in the temporary folder that their `tafl-bot migrate-db` left
+/// behind, killed before it could remove them: those whose owner file says who made it and is
+/// no longer locked. Folders of a migrate-db running now are locked; one whose owner file is
+/// missing or empty may be one starting now, and is left. Each removal is said through
+/// `progress`; a folder that cannot be removed is left as it is (it is not this copy's concern).
+fn remove_abandoned_scratches(progress: &mut dyn FnMut(&str)) {
+    use std::io::Read;
+    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else { return };
+    for entry in entries.flatten() {
+        if !entry.file_name().to_string_lossy().starts_with(SCRATCH_PREFIX) {
+            continue;
+        }
+        let dir = entry.path();
+        // Another user's folder cannot be opened, and is left.
+        let Ok(mut owner) = std::fs::File::open(dir.join(SCRATCH_OWNER)) else { continue };
+        if owner.try_lock().is_err() {
+            continue;
+        }
+        let mut said = String::new();
+        if owner.read_to_string(&mut said).is_ok() && said.starts_with("tafl-bot migrate-db") {
+            drop(owner);
+            if std::fs::remove_dir_all(&dir).is_ok() {
+                let line = format!("removed {}, the temporary copy a killed migrate-db left behind", dir.display());
+                progress(&line);
+            }
+        }
+    }
 }
 
 fn source_options(from: &str) -> Result<(SqliteConnectOptions, PathBuf), MigrateDbError> {
@@ -362,7 +425,7 @@ async fn open_source(options: SqliteConnectOptions, path: &Path) -> Result<Sourc
 /// (or a different, or a half-migrated) tafl-bot's; `None` at this schema; at an older one, a
 /// consistent copy of it (`VACUUM INTO`) in a new temporary folder, readable by this user alone
 /// (it holds every game and name of the bot).
-async fn snapshot_if_older(pool: &SqlitePool, path: &Path) -> Result<Option<tempfile::TempDir>, MigrateDbError> {
+async fn snapshot_if_older(pool: &SqlitePool, path: &Path) -> Result<Option<Scratch>, MigrateDbError> {
     let failed = |e: sqlx::Error| source_error(path, &e);
     let ours: bool =
         sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?)")
@@ -379,21 +442,17 @@ async fn snapshot_if_older(pool: &SqlitePool, path: &Path) -> Result<Option<temp
     }
     let scratch_failed =
         |reason: String| MigrateDbError::SourceScratch { path: path.to_owned(), reason: one_line(&reason) };
-    let scratch =
-        tempfile::Builder::new().prefix("tafl-bot-migrate-db-").tempdir().map_err(|e| scratch_failed(e.to_string()))?;
-    let file = scratch.path().join(SCRATCH_NAME);
+    let scratch = Scratch::new().map_err(|e| scratch_failed(e.to_string()))?;
+    let file = scratch.file();
     let file = file.to_str().ok_or_else(|| scratch_failed(format!("{} is not UTF-8", file.display())))?;
     sqlx::query("VACUUM INTO ?").bind(file).execute(pool).await.map_err(|e| scratch_failed(said(&e)))?;
     Ok(Some(scratch))
 }
 
 /// The source's copy in `scratch`, brought to this tafl-bot's schema (no backup: it is one).
-async fn migrated_copy(scratch: tempfile::TempDir, path: &Path) -> Result<Source, MigrateDbError> {
+async fn migrated_copy(scratch: Scratch, path: &Path) -> Result<Source, MigrateDbError> {
     let scratch_failed = |e: &sqlx::Error| MigrateDbError::SourceScratch { path: path.to_owned(), reason: said(e) };
-    let options = SqliteConnectOptions::new()
-        .filename(scratch.path().join(SCRATCH_NAME))
-        .create_if_missing(false)
-        .foreign_keys(true);
+    let options = SqliteConnectOptions::new().filename(scratch.file()).create_if_missing(false).foreign_keys(true);
     let copy =
         SqlitePoolOptions::new().max_connections(1).connect_with(options).await.map_err(|e| scratch_failed(&e))?;
     if let Err(error) = crate::store::migrate::run(&copy).await {
