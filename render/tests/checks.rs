@@ -681,3 +681,38 @@ fn cards_take_any_text_and_any_series_without_panicking() {
         "ten rows at most"
     );
 }
+
+/// QUALITY.md: a summary card of a 100-ply game and a profile card of 500 games are under
+/// 150 KB each. Every preset (the board size sets the card's busiest part), both themes and both
+/// languages, with the evaluation chart and long names; the benchmark's one card had stood at
+/// 146 KB while most others were over (up to 174 KB).
+#[test]
+fn every_card_stays_under_its_size_target() {
+    use common::{Lang, leaderboard_card, profile_card, summary_card};
+    const TARGET: usize = 150 * 1024;
+    let renderer = Renderer::new();
+    let names = ["Анна-Мария Длинноимённая", "Nguyễn Văn Anh"];
+    let mut largest = (0, String::new());
+    for variant in Variant::ALL {
+        let game = scripted_game(variant, 100);
+        for theme in Theme::ALL {
+            for lang in [Lang::English, Lang::Russian] {
+                let card = summary_card(&game, names, lang, theme, true);
+                let size = renderer.render_summary_card(&card).unwrap().len();
+                let label = format!("summary card, {variant:?}, {theme:?}, {lang:?}");
+                largest = largest.max((size, label));
+            }
+        }
+    }
+    for theme in Theme::ALL {
+        for lang in [Lang::English, Lang::Russian] {
+            let size = renderer.render_profile_card(&profile_card(500, names[0], lang, theme)).unwrap().len();
+            largest = largest.max((size, format!("profile card, {theme:?}, {lang:?}")));
+            let size = renderer.render_leaderboard_card(&leaderboard_card(lang, theme)).unwrap().len();
+            largest = largest.max((size, format!("leaderboard card, {theme:?}, {lang:?}")));
+        }
+    }
+    let (size, label) = largest;
+    println!("largest card: {label}, {:.1} KB", size as f64 / 1024.0);
+    assert!(size < TARGET, "{label}: {size} bytes");
+}

@@ -31,7 +31,7 @@ pub fn scripted_game(variant: Variant, plies: usize) -> Game {
 }
 
 /// The words of a card in one language, as a caller (the bot's Fluent files) would pass them.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug)]
 pub enum Lang {
     English,
     Russian,
