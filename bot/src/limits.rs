@@ -6,7 +6,8 @@
 //! | an OTN record (a file, stdin, `/import`) | [`MAX_INPUT_BYTES`] (1 MB) |
 //! | the moves `replay` reads from stdin | [`MAX_INPUT_BYTES`] (1 MB) in all |
 //! | one line typed in the console | [`MAX_LINE_BYTES`] (64 KB) |
-//! | a game (replayed, imported) | [`MAX_PLIES`] (10,000 plies) |
+//! | a game (replayed, imported, or given to `ai` or `render`) | [`MAX_PLIES`] (10,000 plies) |
+//! | the game `engine` follows | [`MAX_PLIES`]; past them it goes on from the board alone |
 //!
 //! The longest recorded tafl games are a few hundred plies; a 10,000-ply record in OTN is about
 //! 100 KB, so neither limit stands in the way of a real game.
@@ -21,6 +22,12 @@ pub const MAX_LINE_BYTES: usize = 64 * 1024;
 
 /// The most plies in a game that is replayed or imported.
 pub const MAX_PLIES: usize = 10_000;
+
+/// The refusal of a game longer than [`MAX_PLIES`] by the command-line tool `tool`.
+#[must_use]
+pub fn too_many_plies(tool: &str) -> String {
+    format!("the game is longer than 10,000 plies, the most {tool} plays")
+}
 
 /// Why bounded text could not be read.
 #[derive(Debug, thiserror::Error)]

@@ -203,6 +203,16 @@ fn a_replay_stopped_at_its_limits_ends_with_an_error_line_too() {
     assert_eq!(last["move"], "d2-b2");
     assert!(last["error"].as_str().unwrap().contains("10,000 plies"), "{last}");
 
+    // ai and render take the moves as arguments: refused before they are played, at 10,001.
+    let moves: Vec<&str> = shuttle.split_whitespace().take(10_001).collect();
+    for tool in
+        [&["ai", "--variant", "brandubh", "--depth", "1"][..], &["render", "--variant", "brandubh", "-o", "x.png"]]
+    {
+        let args: Vec<&str> = tool.iter().chain(&moves).copied().collect();
+        let err = assert_one_sentence_error(&run(&args, None));
+        assert_eq!(err, format!("error: the game is longer than 10,000 plies, the most {} plays\n", tool[0]));
+    }
+
     // One endless line after a move: the 1 MB limit.
     let mut endless = b"d2-b2 ".to_vec();
     endless.extend(std::iter::repeat_n(b' ', 1_100_000));

@@ -95,6 +95,9 @@ pub const MAX_GAMES: u32 = 1_000_000;
 pub fn run(args: &AiArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let rules = args.start.rules()?;
     let mut game = Game::new(args.start.position(rules)?);
+    if args.moves.len() > MAX_PLIES {
+        return Err(CliError::Input(crate::limits::too_many_plies("ai")));
+    }
     for (n, token) in args.moves.iter().enumerate() {
         let text: MoveText = token.parse().map_err(|e: tafl_rules::ParseError| at_move(n, token, &e))?;
         game.play_text(&text).map_err(|e| at_move(n, token, &e))?;

@@ -27,6 +27,7 @@ use tafl_rules::engine::{Level, Limits, Searcher};
 use tafl_rules::{Game, Move, MoveText, Position, Setup, Side, otn};
 
 use super::CliError;
+use crate::limits::MAX_PLIES;
 
 #[derive(Debug, clap::Args)]
 pub struct EngineArgs {
@@ -57,6 +58,8 @@ struct Session {
     clock: Option<String>,
     searcher: Searcher,
     max_millis: u64,
+    /// The longest game followed move by move ([`MAX_PLIES`]; see [`Session::follow`]).
+    max_plies: usize,
     /// Our last move and the game before it, until `OpenTafl` takes it (an opponent's move or a
     /// new board) or refuses it (`error`).
     ours: Option<(Game, Move)>,
@@ -178,7 +181,17 @@ fn as_opentafl_plays(mut rules: tafl_rules::Rules) -> tafl_rules::Rules {
 impl Session {
     /// A session before any command: no game, no clock.
     fn new(side: Side, searcher: Searcher, max_millis: u64) -> Session {
-        Session { game: None, side, clock: None, searcher, max_millis, ours: None, refused: None, unplayable: None }
+        Session {
+            game: None,
+            side,
+            clock: None,
+            searcher,
+            max_millis,
+            max_plies: MAX_PLIES,
+            ours: None,
+            refused: None,
+            unplayable: None,
+        }
     }
 
     /// Handles one command; false once `OpenTafl` says `goodbye`.
@@ -323,7 +336,16 @@ impl Session {
     /// ones we have played already (after a refusal our game is back before our move), the board
     /// being ours keeps our game; otherwise we are out of step, read a capture list differently,
     /// or judged a capture otherwise, and the game is rebuilt from the board.
+    ///
+    /// A game of [`MAX_PLIES`] goes on from its position alone, as a rebuilt one does: the game
+    /// is cloned at every move, and an opponent that never stops would grow it without end.
     fn follow(&mut self, moves: &str, board: Option<&Setup>) {
+        if let Some(game) = &self.game
+            && game.ply() >= self.max_plies
+        {
+            let (setup, to_move) = (game.position().setup(), game.position().to_move());
+            self.set_board(&setup, to_move);
+        }
         let Some(game) = &self.game else { return };
         let on = |game: &Game| board.is_none_or(|board| game.position().setup() == *board);
         let mut next = game.clone();
@@ -401,6 +423,45 @@ impl Session {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Past its longest game the session goes on from the position it reached, forgetting the
+    /// moves before it, and follows the next move from there.
+    #[test]
+    fn a_game_past_the_longest_goes_on_from_its_position() {
+        let rules = otn::rules_string(&tafl_rules::Variant::Brandubh.rules());
+        let mut session = Session::new(Side::Attackers, Searcher::new(), 50);
+        session.max_plies = 4;
+        let mut sink = Vec::new();
+        for line in [format!("rules {rules}"), "side defenders".to_owned(), "start".to_owned()] {
+            session.command(&line, &mut sink).expect("in memory");
+        }
+        // Six plies without a capture, as OpenTafl sends them after a refusal: every move joined.
+        let mut game = Game::new(Position::new(tafl_rules::Variant::Brandubh.rules()).expect("a preset"));
+        let mut moves = Vec::new();
+        while moves.len() < 6 {
+            let quiet = game.position().legal_moves().into_iter().find(|&mv| {
+                game.preview(mv).is_ok_and(|played| played.captures.is_empty() && played.status.is_ongoing())
+            });
+            let mv = quiet.expect("a quiet move");
+            game.play(mv).expect("legal");
+            moves.push(mv.to_string());
+        }
+        let (first, last) = moves.split_at(5);
+        let board = |game: &Game| game.position().setup().to_string();
+        let mut before = Game::new(game.start().clone());
+        for mv in first {
+            before.play(mv.parse::<MoveText>().expect("a move").mv).expect("legal");
+        }
+        session
+            .command(&format!("opponent-move {} {}", first.join("|"), board(&before)), &mut sink)
+            .expect("in memory");
+        assert_eq!(session.game.as_ref().map(Game::ply), Some(5), "followed move by move");
+        session.command(&format!("opponent-move {} {}", last[0], board(&game)), &mut sink).expect("in memory");
+        let followed = session.game.as_ref().expect("a game");
+        assert_eq!(followed.ply(), 1, "the game went on from the position of ply 5");
+        assert_eq!(followed.start(), before.position());
+        assert_eq!(followed.position(), game.position());
+    }
 
     fn session(input: &str) -> String {
         let mut out = Vec::new();

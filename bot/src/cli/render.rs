@@ -82,6 +82,9 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
     }
     let start = Position::from_setup(rules, &setup, to_move).map_err(|e| e.to_string())?;
     let moves: Vec<&str> = args.moves.iter().flat_map(|m| m.split_whitespace()).collect();
+    if moves.len() > crate::limits::MAX_PLIES {
+        return Err(crate::limits::too_many_plies("render"));
+    }
     let game = tafl_render::replay(start, &moves).map_err(|e| e.to_string())?;
     let orientation = if args.flip { Orientation::Flipped } else { Orientation::Standard };
     // A blank name (`--attackers-name ""`, as a script passes an unset variable, or one of only

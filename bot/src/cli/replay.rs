@@ -219,9 +219,9 @@ fn play_tokens<'a>(
         }
         let ply = game.ply() + 1;
         if ply > MAX_PLIES {
-            let message = "the game is longer than 10,000 plies, the most replay plays";
-            report.error(ply, &shorten(token.trim(), 24), message)?;
-            return Err(CliError::Input(message.to_owned()));
+            let message = limits::too_many_plies("replay");
+            report.error(ply, &shorten(token.trim(), 24), &message)?;
+            return Err(CliError::Input(message));
         }
         let played = match token.parse::<MoveText>() {
             Err(e) => Err((shorten(token.trim(), 24), e.to_string())),
