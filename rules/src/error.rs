@@ -14,8 +14,9 @@ pub enum ParseError {
     #[error("\"{input}\" is not a move: {reason}; write moves like e1-e3")]
     Move { input: String, reason: MoveSyntax },
     /// A well-written square beyond the largest board (`z99`): worded as
-    /// [`IllegalMove::OffBoard`] is, since to the player both are the same fault.
-    #[error("{square} is off the board: boards are at most 26x26")]
+    /// [`IllegalMove::OffBoard`] is, since to the player both are the same fault. (Notation
+    /// writes squares up to z26; boards stop at [`crate::MAX_SIZE`].)
+    #[error("{square} is off the board: no board is larger than {max}x{max}", max = crate::MAX_SIZE)]
     OffBoard { square: String },
     #[error("\"{input}\" is not an OTN position: {reason}")]
     Position { input: String, reason: String },

@@ -31,7 +31,7 @@ pub use notation::MoveText;
 pub use perft::{perft, perft_divide};
 pub use position::{MoveEffects, Position, Setup};
 pub use rules::{Escape, Hostility, KingCapture, Repetition, Rules, Shieldwall, Throne, ThronePass};
-pub use square::{Move, Square};
+pub use square::{Move, Square, escaped_when_quoted};
 pub use types::{Outcome, Piece, Reason, Side, Status};
 pub use variant::{Variant, VariantOption};
 

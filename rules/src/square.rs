@@ -75,14 +75,24 @@ impl FromStr for Square {
     }
 }
 
-/// Cuts untrusted input down to a length that can be quoted in an error message, with control
-/// characters escaped (`\u{1b}`), so that a quoted ESC or newline can neither drive a terminal
-/// nor break the one-line message.
+/// Whether a character of untrusted text is escaped (`\u{1b}`) when quoted: control characters
+/// (ESC, a newline), which could drive a terminal or split a one-line message; the line and
+/// paragraph separators, which split it as well; and the bidirectional embeddings, overrides
+/// and isolates (U+202A to U+202E, U+2066 to U+2069), which reorder how the rest of the line is
+/// shown. Marks that only set a direction (U+200E, U+200F) are kept, as names in right-to-left
+/// scripts hold them.
+#[must_use]
+pub fn escaped_when_quoted(c: char) -> bool {
+    c.is_control() || matches!(c, '\u{2028}' | '\u{2029}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+/// Cuts untrusted input down to a length that can be quoted in an error message, with the
+/// characters [`escaped_when_quoted`] escaped.
 pub(crate) fn shorten(s: &str) -> String {
     const LIMIT: usize = 24;
     let mut cut = String::new();
     for c in s.chars().take(LIMIT) {
-        if c.is_control() {
+        if escaped_when_quoted(c) {
             cut.extend(c.escape_debug());
         } else {
             cut.push(c);

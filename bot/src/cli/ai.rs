@@ -89,6 +89,10 @@ pub const MAX_DEPTH: u32 = 60;
 /// The longest search asked for by time: a day. Longer is surely a slip of the keyboard.
 pub const MAX_MILLIS: u64 = 24 * 60 * 60 * 1000;
 
+/// The most nodes a `match` player may search a move in (`nodes:N`): about a day at the engine's
+/// speed, as [`MAX_MILLIS`] is a day. More is surely a slip of the keyboard.
+pub const MAX_NODES: u64 = 100_000_000_000;
+
 /// The most games one `match` plays (its results are kept until the end).
 pub const MAX_GAMES: u32 = 1_000_000;
 
@@ -264,7 +268,8 @@ impl Player {
             return Ok(Player::Search(Limits::millis(millis)));
         }
         if let Some(n) = text.strip_prefix("nodes:") {
-            return Ok(Player::Search(Limits::nodes(number(n)?)));
+            let nodes = number(n).ok().filter(|&nodes| nodes <= MAX_NODES).ok_or_else(bad)?;
+            return Ok(Player::Search(Limits::nodes(nodes)));
         }
         if let Some(n) = text.strip_prefix("depth:") {
             let depth = u32::try_from(number(n)?).ok().filter(|&d| d <= MAX_DEPTH).ok_or_else(bad)?;
@@ -620,7 +625,9 @@ mod tests {
         assert_eq!(Player::parse("millis:250").unwrap(), Player::Search(Limits::millis(250)));
         let five = Level::new(5).unwrap();
         assert_eq!(Player::parse("5@nodes").unwrap(), Player::Level(five, five.node_limits()));
-        for bad in ["6", "0", "millis:0", "nodes:x", "depth:999", "strong", "greedy:", "greedy:men"] {
+        for bad in
+            ["6", "0", "millis:0", "nodes:x", "nodes:100000000001", "depth:999", "strong", "greedy:", "greedy:men"]
+        {
             let message = Player::parse(bad).unwrap_err().to_string();
             assert!(message.contains("is not a player"), "{bad}: {message}");
         }

@@ -423,7 +423,9 @@ pub fn parse_error(error: &ParseError, lang: Lang) -> String {
             };
             tr!(lang, "error-not-a-move", input = input.as_str(), reason = reason)
         }
-        ParseError::OffBoard { square } => tr!(lang, "error-beyond-any-board", square = square.as_str()),
+        ParseError::OffBoard { square } => {
+            tr!(lang, "error-beyond-any-board", square = square.as_str(), max = tafl_rules::MAX_SIZE)
+        }
         ParseError::Position { input, reason } => {
             tr!(lang, "error-not-a-position", input = input.as_str(), reason = english_reason(reason, lang))
         }
