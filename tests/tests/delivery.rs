@@ -28,6 +28,7 @@ in_english_and_russian!(
     a_summary_of_a_game_that_does_not_exist_is_refused_privately,
     a_summary_that_fails_after_its_public_thinking_answer_says_so_privately,
     a_takeback_request_that_lapsed_before_its_notice_is_not_announced,
+    a_move_whose_answer_discord_refuses_is_not_called_a_failure,
     through_random_moves_boards_restarts_and_faults_every_game_ends_up_shown_right,
 );
 
@@ -94,7 +95,97 @@ async fn a_takeback_request_that_lapsed_before_its_notice_is_not_announced(local
             .map(|m| m.content)
             .collect();
         assert!(announced.is_empty(), "{fault:?}: a lapsed request is announced as waiting: {announced:#?}");
+        // Whether the failed try made the notice is found by posting again under its nonce: a
+        // try that made nothing makes the probe, which notifies nobody and is deleted before the
+        // lane goes on (it stayed up, notifying the channel, until the game's later items were
+        // out).
+        let probes: Vec<StoredMessage> = fake.all_messages().into_iter().filter(|m| m.content == "…").collect();
+        assert_eq!(probes.len(), usize::from(matches!(fault, Fault::ServerError(_))), "{fault:?}: {probes:#?}");
+        for probe in &probes {
+            assert!(probe.deleted && probe.flags & 4096 != 0, "{fault:?}: {probe:#?}");
+            let requests = fake.requests();
+            let posted = requests.iter().position(|r| {
+                r.method == "POST" && r.json.as_ref().is_some_and(|j| j["content"] == "…") && r.status == 200
+            });
+            let deleted = requests
+                .iter()
+                .position(|r| r.method == "DELETE" && r.path.ends_with(&format!("/messages/{}", probe.id)));
+            let (posted, deleted) = (posted.expect("the probe's post"), deleted.expect("the probe's deletion"));
+            assert!(
+                requests[posted + 1..deleted].iter().all(|r| r.method != "POST" && r.method != "PATCH"),
+                "{fault:?}: the probe is deleted before anything else is shown"
+            );
+        }
     }
+}
+
+/// A move is recorded, and only Discord's taking of its answer fails (a 500 to each of the bot's
+/// tries). The player was then told "Something went wrong on our side; please try again", and
+/// trying again was refused as not their turn, while the board showed the move. No answer is
+/// better than a false one: the board shows the move, and nothing says it failed. Typed (Alice),
+/// and made with the board's menus (Bob).
+async fn a_move_whose_answer_discord_refuses_is_not_called_a_failure(locale: &'static str) {
+    let fake = FakeDiscord::start().await;
+    let dir = temp_dir("unanswered-move");
+    let bot = TestBot::start(&fake, &dir);
+    fake.wait_until_ready().await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale };
+    let board = start_game(&table).await;
+    let answer_of = |payload: &serde_json::Value| {
+        let prefix = format!("/api/v10/interactions/{}/", payload["id"].as_str().expect("an id"));
+        move |r: &Recorded| r.path.starts_with(&prefix)
+    };
+    // Every try of the bot's answer refused; a further request would get through.
+    let refused_every_try = |answer: &dyn Fn(&Recorded) -> bool| {
+        let tries: Vec<u16> = fake.requests().iter().filter(|r| answer(r)).map(|r| r.status).collect();
+        !tries.is_empty() && tries.iter().all(|&status| status == 500)
+    };
+
+    let payload = table.command_payload(ALICE, "move", &json!({ "notation": "b4-b3" }), &[]);
+    let typed = answer_of(&payload);
+    fake.fail_next(typed.clone(), 3, Fault::ServerError(500));
+    let _ = fake.push_interaction(payload);
+    let board = fake.wait_for_message("the board after b4-b3", |m| m.id == board.id && is_live_board(m, 1, 1)).await;
+
+    let pieces = table.click(BOB, &board, "tafl:piece:1:1", Some("c4"));
+    let menu = fake.wait_for_answer(&pieces).await;
+    let mut payload = fake.component(&menu, "tafl:to:1:1:c4", &["c4-b4"], BOB.id);
+    payload["locale"] = json!(locale);
+    payload["guild_locale"] = json!(locale);
+    let clicked = answer_of(&payload);
+    fake.fail_next(clicked.clone(), 3, Fault::ServerError(500));
+    let _ = fake.push_interaction(payload);
+    fake.wait_for_message("the board after c4-b4", |m| m.id == board.id && is_live_board(m, 1, 2)).await;
+
+    // The retries spent, and time for an answer after them.
+    for answer in [&typed as &dyn Fn(&Recorded) -> bool, &clicked] {
+        while fake.requests().iter().filter(|r| answer(r)).count() < 3 {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    assert!(refused_every_try(&typed), "the typed move was answered after its answer failed");
+    assert!(refused_every_try(&clicked), "the menu's move was answered after its answer failed");
+    let lang = tafl_bot::present::Lang::discord(Some(locale));
+    let failure = tafl_bot::present::text::refusal(tafl_bot::present::text::Refusal::Internal, lang);
+    let said: Vec<String> =
+        fake.all_messages().into_iter().filter(|m| m.content.contains(&failure)).map(|m| m.content).collect();
+    assert!(said.is_empty(), "a recorded move is called a failure: {said:?}");
+    let board = fake.message(board.id).unwrap();
+    assert!(board.text().contains(table.says("Last move: `c4-b4`", "Последний ход: `c4-b4`")), "{}", board.text());
+
+    // Discord took the first try and its reply was lost: the retry is refused as answered
+    // already (40060), which is the answer given, not a failure to answer again.
+    let payload = table.command_payload(ALICE, "move", &json!({ "notation": "g4-g3" }), &[]);
+    let lost = answer_of(&payload);
+    fake.fail_next(lost.clone(), 1, Fault::AppliedThenServerError(500));
+    let played = fake.push_interaction(payload);
+    let answer = fake.wait_for_original(&played).await;
+    assert!(answer.content.starts_with(table.says("You played", "Вы сыграли")), "{}", answer.content);
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let tries: Vec<u16> = fake.requests().iter().filter(|r| lost(r)).map(|r| r.status).collect();
+    assert_eq!(tries, [500, 400], "the applied answer, then the retry refused as answered, and nothing more");
+    bot.stop().await;
 }
 
 /// Alice challenges Bob to Brandubh as the attackers and Bob accepts: the board message.

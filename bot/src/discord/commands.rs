@@ -167,8 +167,7 @@ async fn answer_change(ctx: Context<'_>, game: &crate::host::GameView, words: St
         None => words,
     };
     let reply = CreateReply::default().content(words).ephemeral(true);
-    with_retries(|| ctx.send(reply.clone())).await?;
-    Ok(())
+    BotError::after_change(with_retries(|| ctx.send(reply.clone())).await.map(drop).map_err(BotError::from))
 }
 
 /// The caller's language, for private answers.
@@ -433,14 +432,11 @@ pub async fn challenge(
         let bot = if crate::host::is_bot(bot.id) { bot } else { game.player(game.to_move.opponent()).clone() };
         let words = text::bot_game_started(&game, &bot, lang);
         let reply = CreateReply::default().content(words).ephemeral(true);
-        if let Err(error) = with_retries(|| ctx.send(reply.clone())).await
-            && !is_already_acknowledged(&error)
-        {
-            // The game is there, and its board comes from the delivery task: an error here
-            // would say "try again", and trying again would start a second game.
-            tracing::warn!(game = game.id, error = %causes(&error), "could not confirm a game against the bot");
-        }
-        return Ok(());
+        // The game is there, and its board comes from the delivery task: "try again" would
+        // start a second game.
+        return BotError::after_change(
+            with_retries(|| ctx.send(reply.clone())).await.map(drop).map_err(BotError::from),
+        );
     }
     let challenge = ctx.data().host.challenge(&request, now()).await?;
     let public = public_lang(ctx).await;

@@ -74,6 +74,10 @@ pub async fn handle(ctx: &serenity::Context, data: &Data, component: &serenity::
         let message = match &error {
             BotError::Host(error) => text::host_error(error, lang),
             BotError::User(message) => message.clone(),
+            BotError::Unanswered(_) => {
+                tracing::warn!(?control, %error, "a control answered nothing");
+                return;
+            }
             other => {
                 tracing::error!(?control, error = %other, "a control failed");
                 text::refusal(Refusal::Internal, lang)
@@ -187,7 +191,7 @@ impl Click<'_> {
         let _hold = hold;
         let state = self.data.host.board_state(game).await?;
         let board = board::build(self.data, &state, Menu::Pieces(0), self.public).await?;
-        self.update(board.response()).await?;
+        BotError::after_change(self.update(board.response()).await)?;
         if let Err(error) = self
             .data
             .host
@@ -218,7 +222,7 @@ impl Click<'_> {
             .embed(embed)
             .components(Vec::new())
             .allowed_mentions(serenity::CreateAllowedMentions::new());
-        self.update(answer).await
+        BotError::after_change(self.update(answer).await)
     }
 
     /// Edits a challenge card whose challenge is over (expired, or answered elsewhere) to say so,
@@ -287,7 +291,7 @@ impl Click<'_> {
                 foreseen = Some(board::Drawing::foresee(self.data, view, history, self.public));
             })
             .await?;
-        self.show_state(game, state, Menu::Pieces(0), foreseen).await?;
+        BotError::after_change(self.show_state(game, state, Menu::Pieces(0), foreseen).await)?;
         // The board is answered: the note need not keep its pen from the delivery.
         drop(hold);
         self.note_if_unseen(&played.game).await;
@@ -359,7 +363,7 @@ impl Click<'_> {
         };
         let answer = serenity::CreateInteractionResponseMessage::new().content(said).components(Vec::new());
         self.data.delivery.wake();
-        self.update(answer).await
+        BotError::after_change(self.update(answer).await)
     }
 
     async fn offer(&self, kind: OfferKind, action: OfferAction, game: GameId, ply: usize) -> Result<(), BotError> {
@@ -368,7 +372,7 @@ impl Click<'_> {
             OfferKind::Draw => self.data.host.draw(game, self.user.id, action, Some(ply), now()).await?,
             OfferKind::Takeback => self.data.host.takeback(game, self.user.id, action, Some(ply), now()).await?,
         };
-        self.show_held(game, Menu::Pieces(0)).await?;
+        BotError::after_change(self.show_held(game, Menu::Pieces(0)).await)?;
         drop(hold);
         self.note_if_unseen(outcome.game()).await;
         Ok(())

@@ -421,7 +421,7 @@ impl Failure {
 
 fn failure(error: &BotError) -> Failure {
     match error {
-        BotError::Discord(error) => match error.as_ref() {
+        BotError::Discord(error) | BotError::Unanswered(error) => match error.as_ref() {
             serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(response)) => {
                 if response.status_code == reqwest::StatusCode::TOO_MANY_REQUESTS {
                     Failure::RateLimited
@@ -1101,6 +1101,9 @@ async fn post_with_dm(
     Ok(Some(sent?))
 }
 
+/// Completes an item whose message no longer applies (a notice of a turn the game has left, an
+/// offer that lapsed, a reminder or a claim overtaken): done when no try of it was made, and
+/// otherwise any message a failed try made is deleted.
 async fn obsolete(
     http: &serenity::Http,
     data: &Data,
@@ -1113,9 +1116,23 @@ async fn obsolete(
         data.host.delivered(item.id, None, now()).await?;
         return Ok(());
     }
-    let probe = create(item, part).content("…").allowed_mentions(serenity::CreateAllowedMentions::new());
+    // A try that failed may have made the message or not (a 500 says neither): posted again
+    // under its nonce, Discord returns the message if it made it, and otherwise makes this one,
+    // which nobody is to be notified of, and which is deleted at once.
+    let probe = create(item, part)
+        .content("…")
+        .allowed_mentions(serenity::CreateAllowedMentions::new())
+        .flags(serenity::MessageFlags::SUPPRESS_NOTIFICATIONS);
     let found = channel.send_message(http, probe).await?;
-    data.host.retract(item.id, game, channel.get() as i64, message_id(&found), now()).await?;
+    match channel.delete_message(http, found.id).await {
+        Ok(()) => data.host.delivered(item.id, None, now()).await?,
+        Err(error) if is_gone(&error) => data.host.delivered(item.id, None, now()).await?,
+        // Deleted later, from an item of its own, however long Discord takes.
+        Err(error) => {
+            tracing::info!(error = %causes(&error), "could not delete an out-of-date message at once");
+            data.host.retract(item.id, game, channel.get() as i64, message_id(&found), now()).await?;
+        }
+    }
     Ok(())
 }
 

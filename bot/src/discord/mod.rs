@@ -126,11 +126,29 @@ pub enum BotError {
     /// Drawing a board failed: a bug, since every position the bot holds is valid.
     #[error("drawing the board failed: {0}")]
     Render(String),
+    /// The change was recorded, and only Discord's taking of the answer that says so failed.
+    /// Logged and not answered: every answer left would be false ("try again" repeats a move
+    /// that was made), and the board and the notices show the change, from the delivery.
+    #[error("the change was recorded, but Discord did not take its answer: {}", causes::causes(.0.as_ref()))]
+    Unanswered(Box<serenity::Error>),
 }
 
 impl From<serenity::Error> for BotError {
     fn from(error: serenity::Error) -> BotError {
         BotError::Discord(Box::new(error))
+    }
+}
+
+impl BotError {
+    /// `result` of answering a change already recorded (see [`BotError::Unanswered`]): Discord's
+    /// failure to take the answer is that, and a first try whose reply was lost ("already
+    /// acknowledged", on a retry) is the answer given.
+    pub(crate) fn after_change(result: Result<(), BotError>) -> Result<(), BotError> {
+        match result {
+            Err(BotError::Discord(error)) if retry::is_already_acknowledged(&error) => Ok(()),
+            Err(BotError::Discord(error)) => Err(BotError::Unanswered(error)),
+            other => other,
+        }
     }
 }
 
@@ -749,6 +767,10 @@ fn on_error(error: poise::FrameworkError<'_, Data, BotError>) -> poise::BoxFutur
                 text::host_error(error, lang)
             }
             poise::FrameworkError::GuildOnly { .. } => text::refusal(Refusal::GuildOnly, lang),
+            poise::FrameworkError::Command { error: error @ BotError::Unanswered(_), .. } => {
+                tracing::warn!(%command, %error, "command answered nothing");
+                return;
+            }
             _ => {
                 tracing::error!(%command, %error, "command failed");
                 text::refusal(Refusal::Internal, lang)
