@@ -544,3 +544,44 @@ fn a_searcher_reused_under_other_rules_answers_as_a_fresh_one() {
     let fresh = Searcher::new().analyse(&copenhagen, &limits).expect("a move");
     assert_eq!((back.best, back.score), (fresh.best, fresh.score));
 }
+
+/// A move back into a position the game reached before the search's root is a repetition to the
+/// search (the game's history is looked up, not scanned, at every node). In Sea Battle the mover
+/// loses by it: after both sides have shuttled out and back, the attackers' first move again
+/// scores as a loss, which from the start it does not.
+#[test]
+fn the_search_sees_a_repetition_of_the_game_before_its_root() {
+    let start = Position::new(Variant::SeaBattle9.rules()).expect("a preset");
+    let mut game = Game::new(start.clone());
+    // A quiet move of each side whose reverse is legal after it: out and back.
+    let mut out_and_back = Vec::new();
+    for _ in 0..2 {
+        let quiet = game.position().legal_moves().into_iter().find(|&mv| {
+            let mut after = game.clone();
+            after.play(mv).is_ok_and(|played| played.captures.is_empty() && played.status.is_ongoing())
+                && after.position().legal_moves().into_iter().any(|reply| {
+                    let mut again = after.clone();
+                    again.play(reply).is_ok_and(|p| p.captures.is_empty())
+                        && again.position().check(tafl_rules::Move { from: mv.to, to: mv.from }).is_ok()
+                })
+        });
+        let mv = quiet.expect("a quiet move");
+        game.play(mv).expect("legal");
+        out_and_back.push(mv);
+    }
+    for mv in out_and_back.clone() {
+        game.play(tafl_rules::Move { from: mv.to, to: mv.from }).expect("the way back");
+    }
+    assert_eq!(game.position(), &start, "back at the start, the attackers to move");
+    assert!(game.status().is_ongoing());
+
+    let first = out_and_back[0];
+    let others: Vec<tafl_rules::Move> = start.legal_moves().into_iter().filter(|&mv| mv != first).collect();
+    let scored = |game: &Game| {
+        Searcher::new().analyse_excluding(game, &Limits::depth(1), &others).expect("the one move left").score
+    };
+    // The search scores a repetition that loses as one ply short of a forced loss.
+    let lost = -(engine::WIN_BOUND - 1);
+    assert!(scored(&Game::new(start.clone())) > lost, "from the start, the move loses nothing");
+    assert_eq!(scored(&game), lost, "repeating the game's position loses");
+}
