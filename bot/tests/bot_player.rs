@@ -536,7 +536,7 @@ support::both! { multi_thread
         assert!(matches!(error, HostError::NotYourTurn { .. }), "the bot moves first: {error}");
         // Who is to move, in the reader's words: the bot's stored name is English.
         assert_eq!(host_error(&error, Lang::discord(Some("ru"))), "Сейчас не ваш ход: ходит Тафл-бот (уровень 3).");
-        assert_eq!(host_error(&error, Lang::discord(None)), "It is not your turn: Tafl bot (level 3) moves next.");
+        assert_eq!(host_error(&error, Lang::discord(None)), "It is not your turn: Tafl bot (level 3) to move.");
         let error = refused!(host, host.play(casual.id, alice().id, "d5-f5", Some(0), NOW + 2));
         assert_eq!(host_error(&error, Lang::discord(Some("ru"))), "Сейчас не ваш ход: ходит Тафл-бот (уровень 3).");
         assert_eq!(refused!(host, host.hint_game(casual.id, bob().id)), HostError::NotAPlayer(casual.id));

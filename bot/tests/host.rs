@@ -369,7 +369,7 @@ support::both! {
         let host = host().await;
         let g = game(&host, "copenhagen").await;
         let error = refused!(host, host.play(g.id, bob().id, "f4-f3", None, NOW));
-        assert_eq!(said(&error), "It is not your turn: alice moves next.");
+        assert_eq!(said(&error), "It is not your turn: alice to move.");
     }
 }
 

@@ -255,7 +255,7 @@ fn refusals_are_explained_and_the_session_goes_on() {
         "\"chess\" is not a variant",
         "Challenge #1 is meant for bob, not for you",
         "You cannot accept your own challenge #1",
-        "It is not your turn: you moves next",
+        "It is not your turn: you to move",
         "a1-a3: there is no piece on a1. See the legal moves with /moves or /board.",
         "write moves like e1-e3",
         "write moves like e1-e3",

@@ -274,7 +274,7 @@ async fn a_stranger_cannot_use_the_players_controls_and_changes_nothing(locale: 
     );
     // Bob plays in the game but is not to move.
     let click = table.click(BOB, &board, "tafl:piece:1:0", Some("d2"));
-    let not_yours = table.says("It is not your turn: Alice moves next.", "Сейчас не ваш ход: ходит Alice.");
+    let not_yours = table.says("It is not your turn: Alice to move.", "Сейчас не ваш ход: ходит Alice.");
     assert_eq!(private_answer(&fake, &click).await, not_yours);
 
     assert_eq!(fake.message(board.id).unwrap().edits, edits, "the board did not change");
