@@ -123,7 +123,8 @@ async fn a_takeback_request_that_lapsed_before_its_notice_is_not_announced(local
 /// tries). The player was then told "Something went wrong on our side; please try again", and
 /// trying again was refused as not their turn, while the board showed the move. No answer is
 /// better than a false one: the board shows the move, and nothing says it failed. Typed (Alice),
-/// and made with the board's menus (Bob).
+/// and made with the board's menus (Bob). A retry refused as answered already is the answer; a
+/// resignation refused (its board left behind) is no change, and its click is still answered.
 async fn a_move_whose_answer_discord_refuses_is_not_called_a_failure(locale: &'static str) {
     let fake = FakeDiscord::start().await;
     let dir = temp_dir("unanswered-move");
@@ -185,6 +186,21 @@ async fn a_move_whose_answer_discord_refuses_is_not_called_a_failure(locale: &'s
     tokio::time::sleep(Duration::from_millis(1500)).await;
     let tries: Vec<u16> = fake.requests().iter().filter(|r| lost(r)).map(|r| r.status).collect();
     assert_eq!(tries, [500, 400], "the applied answer, then the retry refused as answered, and nothing more");
+
+    // A resignation confirmed on a board the game has left is not made: when its answer fails,
+    // the click is still answered (it was left without any, as if a change had been made).
+    let board = fake.wait_for_message("the board at ply 3", |m| m.id == board.id && is_live_board(m, 1, 3)).await;
+    let ask = table.click(BOB, &board, "tafl:resign:1:3", None);
+    let question = fake.wait_for_answer(&ask).await;
+    let moved = table.command(BOB, "move", &json!({ "notation": "e4-e5" }), &[]);
+    fake.wait_for_original(&moved).await;
+    let mut payload = fake.component(&question, "tafl:resign-yes:1:3", &[], BOB.id);
+    payload["locale"] = json!(locale);
+    payload["guild_locale"] = json!(locale);
+    let confirmed = answer_of(&payload);
+    fake.fail_next(confirmed.clone(), 3, Fault::ServerError(500));
+    let _ = fake.push_interaction(payload);
+    fake.wait_for("an answer after the failed ones", |r| confirmed(r) && r.status < 300).await;
     bot.stop().await;
 }
 

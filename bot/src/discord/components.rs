@@ -351,19 +351,21 @@ impl Click<'_> {
     /// Resigns on the board the question was asked about: refused when the game has moved on
     /// since, like a move.
     async fn resign(&self, game: GameId, ply: usize) -> Result<(), BotError> {
-        let said = match self.data.host.resign(game, self.user.id, Some(ply), now()).await {
+        let (said, resigned) = match self.data.host.resign(game, self.user.id, Some(ply), now()).await {
             Ok(finished) => match self.unseen_note(&finished.game) {
-                Some(note) => format!("{} {note}", text::resigned(game, self.lang)),
-                None => text::resigned(game, self.lang),
+                Some(note) => (format!("{} {note}", text::resigned(game, self.lang)), true),
+                None => (text::resigned(game, self.lang), true),
             },
             // "Play on the current board" is no answer to a resignation: the question itself
             // says it did not happen, and its button goes, being about a board that is gone.
-            Err(HostError::StaleBoard { .. }) => text::resign_stale(game, self.lang),
+            Err(HostError::StaleBoard { .. }) => (text::resign_stale(game, self.lang), false),
             Err(error) => return Err(error.into()),
         };
         let answer = serenity::CreateInteractionResponseMessage::new().content(said).components(Vec::new());
         self.data.delivery.wake();
-        BotError::after_change(self.update(answer).await)
+        let answered = self.update(answer).await;
+        // Only a resignation made is a change whose answer may go unsaid.
+        if resigned { BotError::after_change(answered) } else { answered }
     }
 
     async fn offer(&self, kind: OfferKind, action: OfferAction, game: GameId, ply: usize) -> Result<(), BotError> {
