@@ -359,22 +359,20 @@ fn target_options(to: &str) -> Result<PgConnectOptions, MigrateDbError> {
     if !(scheme.eq_ignore_ascii_case("postgres") || scheme.eq_ignore_ascii_case("postgresql")) {
         return Err(MigrateDbError::TargetNotPostgresUrl { scheme: super::shorten(scheme, 20) });
     }
-    // As `run` refuses it in DATABASE_URL: the connection would go on without it.
-    if let Some(key) = crate::store::unread_secret(to) {
-        return Err(MigrateDbError::BadUrl {
-            flag: "to",
-            reason: format!(
+    // As `run` refuses them in DATABASE_URL.
+    let refused = |reason: String| MigrateDbError::BadUrl { flag: "to", reason };
+    match crate::store::refused_postgres_url(to) {
+        Some(crate::store::OpenError::UnreadSecret { key }) => {
+            return Err(refused(format!(
                 "its {key} parameter is not one tafl-bot reads (its value is not shown); remove it, and give a password as password=… or in the URL's user part"
-            ),
-        });
+            )));
+        }
+        Some(crate::store::OpenError::UnencodedPassword { character }) => {
+            return Err(refused(format!("it {}", crate::store::unencoded_password_advice(character))));
+        }
+        _ => {}
     }
-    let options = PgConnectOptions::from_str(to).map_err(|e| MigrateDbError::BadUrl {
-        flag: "to",
-        reason: match crate::store::unencoded_in_password(to) {
-            Some(character) => format!("it {}", crate::store::unencoded_password_advice(character)),
-            None => said(&e),
-        },
-    })?;
+    let options = PgConnectOptions::from_str(to).map_err(|e| refused(said(&e)))?;
     Ok(options.application_name("tafl-bot migrate-db"))
 }
 

@@ -216,6 +216,14 @@ async fn refuse_discord(path: &Path, lang: Lang) -> Result<(), CliError> {
         return Ok(());
     }
     let name = || url.map_or_else(|| path.display().to_string(), crate::store::redacted);
+    // Refused before sqlx reads it, as opening it would refuse it (sqlx would log a password's
+    // remains, or the value of a parameter it does not read).
+    if let Some(refused) = url
+        .filter(|url| crate::store::Backend::of_url(url) == Some(crate::store::Backend::Postgres))
+        .and_then(crate::store::refused_postgres_url)
+    {
+        return Err(console_error(lang, &refusal(lang, &name(), &refused)));
+    }
     match crate::store::holds_discord_as_is(url, path).await {
         Ok(true) => Err(console_error(lang, &tr!(lang, "console-db-of-discord", name = name()))),
         Ok(false) => Ok(()),
@@ -224,10 +232,7 @@ async fn refuse_discord(path: &Path, lang: Lang) -> Result<(), CliError> {
             // An SQLite file's refusal in the words of its cause, as opening it would say.
             let error = match sqlite_file(path) {
                 Some(file) => crate::store::explained(error, &file),
-                None => match url {
-                    Some(url) => OpenError::of_url(url, error),
-                    None => OpenError::Database(error),
-                },
+                None => OpenError::Database(error),
             };
             Err(console_error(lang, &refusal(lang, &name(), &error)))
         }

@@ -273,25 +273,12 @@ pub enum OpenError {
         "DATABASE_URL's {key} parameter is not one tafl-bot reads (its value is not shown); remove it, and give a password as password=… or in the URL's user part"
     )]
     UnreadSecret { key: String },
-    /// A `PostgreSQL` URL the parser refused because its password holds a `/`, `?` or `#`
-    /// written as it is (see [`unencoded_in_password`]).
+    /// A `PostgreSQL` URL whose password holds a `/`, `?` or `#` written as it is (see
+    /// [`unencoded_in_password`]).
     #[error("DATABASE_URL {}", unencoded_password_advice(*character))]
     UnencodedPassword { character: char },
     #[error("{}", describe(.0))]
     Database(#[from] sqlx::Error),
-}
-
-impl OpenError {
-    /// sqlx's refusal of the database URL `url`, or the password's character behind it (see
-    /// [`unencoded_in_password`]), which sqlx's words do not name.
-    pub(crate) fn of_url(url: &str, error: sqlx::Error) -> OpenError {
-        match unencoded_in_password(url) {
-            Some(character) if matches!(error, sqlx::Error::Configuration(_)) => {
-                OpenError::UnencodedPassword { character }
-            }
-            _ => OpenError::Database(error),
-        }
-    }
 }
 
 /// [`OpenError::NoFolder`]'s sentence.
@@ -532,12 +519,10 @@ impl Db {
                 }
                 opened => opened,
             },
-            Some(Backend::Postgres) => {
-                if let Some(key) = unread_secret(url) {
-                    return Err(OpenError::UnreadSecret { key });
-                }
-                Db::open_postgres(url, settings).await
-            }
+            Some(Backend::Postgres) => match refused_postgres_url(url) {
+                Some(refused) => Err(refused),
+                None => Db::open_postgres(url, settings).await,
+            },
             None => {
                 if let Some(error) = plain_path(url) {
                     return Err(error);
@@ -935,16 +920,35 @@ fn is_secret_key(key: &str) -> bool {
     ["pass", "secret", "token", "key"].iter().any(|word| key.contains(word))
 }
 
-/// The first `/`, `?` or `#` written as it is in the password of a `PostgreSQL` URL that the URL
-/// parser refused. Such a character ends a URL's server part, so the parser reads the text
-/// between the user's colon and it as a port, and says only "invalid port number", which names
-/// neither the password nor the cure. Only for a refused URL: in one that parses, those
-/// characters before an `@` belong to its path or query.
+/// Why a `PostgreSQL` URL is refused before sqlx reads it: a password-like parameter sqlx does
+/// not read ([`unread_secret`]), or a password written with a `/`, `?` or `#`
+/// ([`unencoded_in_password`]).
+pub(crate) fn refused_postgres_url(url: &str) -> Option<OpenError> {
+    if let Some(key) = unread_secret(url) {
+        return Some(OpenError::UnreadSecret { key });
+    }
+    unencoded_in_password(url).map(|character| OpenError::UnencodedPassword { character })
+}
+
+/// The `/`, `?` or `#` that cut the password of a `PostgreSQL` URL short, written as it is. Such a
+/// character ends a URL's server part, so the rest of the password and the real server's name
+/// become the URL's path, query or fragment: the parser then reads the password's start as a
+/// port ("invalid port number"), or, when it parses, the user's name as the server's (a failed
+/// name lookup), and sqlx logs the rest of the password as an unknown parameter. Neither names
+/// the password or the cure. Found by its trace: a colon in the server part (the user's, before
+/// the password), and an `@` (the real server's) in the path, a parameter's name or the fragment,
+/// none of which holds one otherwise (a parameter's value may: `application_name=tafl@prod`).
 pub(crate) fn unencoded_in_password(url: &str) -> Option<char> {
     let (_, rest) = url.split_once("://")?;
-    // The password ends at the last '@', which may itself be one of its characters.
-    let (_user, password) = rest[..rest.rfind('@')?].split_once(':')?;
-    password.chars().find(|c| matches!(c, '/' | '?' | '#'))
+    let (server, after) = rest.split_at(rest.find(['/', '?', '#'])?);
+    if !server.contains(':') {
+        return None;
+    }
+    let (before_fragment, fragment) = after.split_once('#').unwrap_or((after, ""));
+    let (path, query) = before_fragment.split_once('?').unwrap_or((before_fragment, ""));
+    let in_a_name =
+        query.split('&').any(|parameter| parameter.split('=').next().is_some_and(|name| name.contains('@')));
+    (path.contains('@') || in_a_name || fragment.contains('@')).then(|| after.chars().next()).flatten()
 }
 
 /// What to do about [`unencoded_in_password`]'s `character`, after the URL's name: the password is
@@ -1239,9 +1243,21 @@ mod tests {
     fn an_unencoded_character_in_a_password_is_found() {
         assert_eq!(unencoded_in_password("postgres://tafl:a/b?c@db/tafl"), Some('/'));
         assert_eq!(unencoded_in_password("postgres://tafl:a#b@c@db/tafl"), Some('#'));
+        // URLs that parse: the password's start read as a port, or the user's name as the
+        // server's, the rest of the password as the database, a parameter or the fragment.
+        assert_eq!(unencoded_in_password("postgres://tafl:12/s3cret@db:5432/tafl"), Some('/'));
+        assert_eq!(unencoded_in_password("postgres://tafl:?s3cret@db:5432/tafl"), Some('?'));
+        assert_eq!(unencoded_in_password("postgres://tafl:p@ss?w0rd@db:5432/tafl"), Some('?'));
+        assert_eq!(unencoded_in_password("postgres://tafl:1#s3cret@db/tafl"), Some('#'));
+        // Written right, or no password cut short: an '@' in a parameter's value, or a URL
+        // refused for another reason.
         assert_eq!(unencoded_in_password("postgres://tafl:a%2Fb@db/tafl"), None);
+        assert_eq!(unencoded_in_password("postgres://tafl:p@ss@db/tafl"), None);
         assert_eq!(unencoded_in_password("postgres://tafl@db/tafl"), None);
         assert_eq!(unencoded_in_password("postgres://db/tafl"), None);
+        assert_eq!(unencoded_in_password("postgres://tafl:pw@db"), None);
+        assert_eq!(unencoded_in_password("postgres://db:5432/tafl?application_name=tafl@prod"), None);
+        assert_eq!(unencoded_in_password("postgres://tafl:pw@db:99999/tafl?application_name=tafl@prod"), None);
         for url in ["postgres://tafl:a/b@db/tafl", "postgres://tafl:a?b@db/tafl", "postgres://tafl:a#b@db/tafl"] {
             let refused: Result<sqlx::postgres::PgConnectOptions, _> = url.parse();
             assert!(refused.is_err(), "{url} parses");

@@ -131,7 +131,7 @@ fn failure(error: sqlx::migrate::MigrateError) -> MigrateError {
 /// by `settings` (`statement_timeout` is set on every connection at start-up, so no statement
 /// of the bot waits or runs longer).
 pub async fn open(url: &str, settings: &PoolSettings) -> Result<PgPool, OpenError> {
-    let options: PgConnectOptions = url.parse().map_err(|error| OpenError::of_url(url, error))?;
+    let options: PgConnectOptions = url.parse()?;
     let options = options.application_name("tafl-bot");
     // Only to learn why the server cannot be reached, if it cannot (see [`connect`]).
     connect(&options).await?.close().await?;
