@@ -1160,6 +1160,21 @@ async fn a_killed_copy_leaves_its_temporary_copy_and_the_next_one_removes_it() {
     let starting = tmp.join("tafl-bot-migrate-db-starting");
     std::fs::create_dir(&starting).unwrap();
     std::fs::write(starting.join("owner"), "").unwrap();
+    // What anyone may put in a shared temporary folder under the name: a FIFO for the owner file
+    // (an open of it blocked the sweep for good), a link to /dev/zero (read without end), and a
+    // link to a folder elsewhere. All are left, and so is what they point to.
+    let fifo = tmp.join("tafl-bot-migrate-db-fifo");
+    std::fs::create_dir(&fifo).unwrap();
+    assert!(Command::new("mkfifo").arg(fifo.join("owner")).status().unwrap().success());
+    let zero = tmp.join("tafl-bot-migrate-db-zero");
+    std::fs::create_dir(&zero).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", zero.join("owner")).unwrap();
+    let elsewhere = source.with_extension("elsewhere");
+    std::fs::create_dir(&elsewhere).unwrap();
+    std::fs::write(elsewhere.join("owner"), "tafl-bot migrate-db (pid 1)\n").unwrap();
+    std::os::unix::fs::symlink(&elsewhere, tmp.join("tafl-bot-migrate-db-link")).unwrap();
+
+    let planted = ["running", "starting", "fifo", "zero", "link"];
 
     // The target migrated, and one of its tables locked: the copy waits there, its copy made.
     Db::open(&target.url).await.unwrap().close().await;
@@ -1175,10 +1190,8 @@ async fn a_killed_copy_leaves_its_temporary_copy_and_the_next_one_removes_it() {
         .unwrap();
     let deadline = std::time::Instant::now() + std::time::Duration::from_mins(1);
     let killed = loop {
-        let made: Vec<String> = scratches_in(&tmp)
-            .into_iter()
-            .filter(|name| !name.ends_with("running") && !name.ends_with("starting"))
-            .collect();
+        let made: Vec<String> =
+            scratches_in(&tmp).into_iter().filter(|name| !planted.iter().any(|p| name.ends_with(p))).collect();
         let ready = made.first().is_some_and(|name| tmp.join(name).join("source.db").is_file());
         if ready {
             // Give VACUUM INTO time to finish and the copy to reach the target's lock.
@@ -1194,20 +1207,38 @@ async fn a_killed_copy_leaves_its_temporary_copy_and_the_next_one_removes_it() {
     blocker.execute("ROLLBACK").await.unwrap();
     assert!(scratches_in(&tmp).contains(&killed), "kill -9 leaves the copy behind");
 
-    let output = Command::new(BIN)
+    let mut second = Command::new(BIN)
         .args(["migrate-db", "--from", &from, "--to", &target.url])
         .env("TMPDIR", &tmp)
         .stdin(Stdio::null())
-        .output()
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
         .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_mins(1);
+    while second.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            second.kill().unwrap();
+            panic!("the second migrate-db did not finish: held up by what it found in TMPDIR");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let output = second.wait_with_output().unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(0), "{stderr}");
     let removed = format!("removed {}, the temporary copy", tmp.join(&killed).display());
     assert!(stderr.contains(&removed), "{stderr}");
     assert_eq!(
         scratches_in(&tmp),
-        ["tafl-bot-migrate-db-running", "tafl-bot-migrate-db-starting"],
+        [
+            "tafl-bot-migrate-db-fifo",
+            "tafl-bot-migrate-db-link",
+            "tafl-bot-migrate-db-running",
+            "tafl-bot-migrate-db-starting",
+            "tafl-bot-migrate-db-zero"
+        ],
         "the killed one's folder and the second copy's own are gone; the others are left"
     );
+    assert!(elsewhere.join("owner").is_file(), "what a link points to is left");
     drop(held);
 }

@@ -290,9 +290,11 @@ impl Scratch {
         let dir = tempfile::Builder::new().prefix(SCRATCH_PREFIX).tempdir()?;
         let mut owner = std::fs::File::create(dir.path().join(SCRATCH_OWNER))?;
         // Waits: another migrate-db's sweep may hold the lock for an instant, finding the file
-        // empty (as it is until the line below), and leave the folder be.
-        owner.lock()?;
-        writeln!(owner, "tafl-bot migrate-db (pid {})", std::process::id())?;
+        // empty (as it is until the line below), and leave the folder be. Where the file system
+        // takes no locks, the file stays empty: the folder is never swept, and the copy goes on.
+        if owner.lock().is_ok() {
+            writeln!(owner, "tafl-bot migrate-db (pid {})", std::process::id())?;
+        }
         Ok(Scratch { _owner: owner, dir })
     }
 
@@ -308,32 +310,53 @@ const SCRATCH_PREFIX: &str = "tafl-bot-migrate-db-";
 const SCRATCH_OWNER: &str = "owner";
 
 /// Removes the [`Scratch`] folders in the temporary folder that their `tafl-bot migrate-db` left
-/// behind, killed before it could remove them: those whose owner file says who made it and is
-/// no longer locked. Folders of a migrate-db running now are locked; one whose owner file is
-/// missing or empty may be one starting now, and is left. Each removal is said through
+/// behind, killed before it could remove them ([`abandoned`]). Each removal is said through
 /// `progress`; a folder that cannot be removed is left as it is (it is not this copy's concern).
 fn remove_abandoned_scratches(progress: &mut dyn FnMut(&str)) {
-    use std::io::Read;
     let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else { return };
     for entry in entries.flatten() {
-        if !entry.file_name().to_string_lossy().starts_with(SCRATCH_PREFIX) {
-            continue;
-        }
         let dir = entry.path();
-        // Another user's folder cannot be opened, and is left.
-        let Ok(mut owner) = std::fs::File::open(dir.join(SCRATCH_OWNER)) else { continue };
-        if owner.try_lock().is_err() {
-            continue;
-        }
-        let mut said = String::new();
-        if owner.read_to_string(&mut said).is_ok() && said.starts_with("tafl-bot migrate-db") {
-            drop(owner);
-            if std::fs::remove_dir_all(&dir).is_ok() {
-                let line = format!("removed {}, the temporary copy a killed migrate-db left behind", dir.display());
-                progress(&line);
-            }
+        // `remove_dir_all` follows no link inside the folder.
+        if entry.file_name().to_string_lossy().starts_with(SCRATCH_PREFIX)
+            && abandoned(&dir)
+            && std::fs::remove_dir_all(&dir).is_ok()
+        {
+            progress(&format!("removed {}, the temporary copy a killed migrate-db left behind", dir.display()));
         }
     }
+}
+
+/// Whether the [`Scratch`] folder `dir` was left behind: a folder of this user's own (not a link),
+/// whose owner file (a regular file of this user's, not a link) says who made it and is locked by
+/// nobody. A migrate-db running now holds its lock; one starting now has not written the file
+/// yet. The temporary folder is shared: whatever anyone put there under the name is opened
+/// without waiting (a FIFO would block an open) and read no further than a line (a link to
+/// `/dev/zero` would be read without end).
+#[cfg(target_os = "linux")]
+fn abandoned(dir: &Path) -> bool {
+    use rustix::fs::{Mode, OFlags};
+    use std::io::Read;
+    use std::os::unix::fs::MetadataExt;
+    let me = rustix::process::geteuid().as_raw();
+    let ours = |metadata: &std::fs::Metadata| metadata.uid() == me;
+    if !std::fs::symlink_metadata(dir).is_ok_and(|folder| folder.is_dir() && ours(&folder)) {
+        return false;
+    }
+    let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC;
+    let Ok(owner) = rustix::fs::open(dir.join(SCRATCH_OWNER), flags, Mode::empty()).map(std::fs::File::from) else {
+        return false;
+    };
+    if !owner.metadata().is_ok_and(|file| file.is_file() && ours(&file)) || owner.try_lock().is_err() {
+        return false;
+    }
+    let mut said = String::new();
+    (&owner).take(64).read_to_string(&mut said).is_ok() && said.starts_with("tafl-bot migrate-db")
+}
+
+/// Elsewhere the folders are left to the system's own cleaning of its temporary folder.
+#[cfg(not(target_os = "linux"))]
+fn abandoned(_dir: &Path) -> bool {
+    false
 }
 
 fn source_options(from: &str) -> Result<(SqliteConnectOptions, PathBuf), MigrateDbError> {
