@@ -239,11 +239,13 @@ pub fn timestamp(lang: Lang, unix: i64) -> String {
 
 /// A display name as typed, safe in the front end: in Discord markdown the characters that
 /// format text (and `<`, which starts mentions and timestamps) are escaped, so `**x**` shows
-/// as typed; in the console control characters are dropped.
+/// as typed. Control characters, line separators and direction overrides and isolates
+/// ([`tafl_rules::escaped_when_quoted`]) are dropped everywhere: a name must not break the
+/// line it stands in, nor turn the rest of it round.
 #[must_use]
 pub fn name(lang: Lang, raw: &str) -> String {
     let mut out = String::with_capacity(raw.len());
-    for c in raw.chars().filter(|c| !c.is_control()) {
+    for c in raw.chars().filter(|&c| !tafl_rules::escaped_when_quoted(c)) {
         if lang.markup() == Markup::Discord
             && matches!(c, '\\' | '*' | '_' | '~' | '`' | '|' | '>' | '#' | '[' | ']' | '<')
         {
@@ -287,6 +289,12 @@ mod tests {
         let console = Lang::console("en");
         assert_eq!(name(discord, "**x**"), "\\*\\*x\\*\\*");
         assert_eq!(name(console, "**x**\u{7}"), "**x**");
+        // A direction override or a line separator in a name turned or broke the line around it;
+        // a direction mark is kept.
+        for lang in [discord, console] {
+            assert_eq!(name(lang, "al\u{202e}ice\u{2028}\u{2066}"), "alice");
+            assert_eq!(name(lang, "\u{200f}محمد"), "\u{200f}محمد");
+        }
         let bob = User::new(5, "bob");
         assert_eq!(mention(discord, &bob), "<@5>");
         assert_eq!(mention(console, &bob), "@bob");
