@@ -1180,14 +1180,18 @@ async fn a_killed_copy_leaves_its_temporary_copy_and_the_next_one_removes_it() {
     Db::open(&target.url).await.unwrap().close().await;
     let mut blocker = PgConnection::connect(&target.url).await.unwrap();
     blocker.execute("BEGIN; LOCK TABLE games IN ACCESS EXCLUSIVE MODE").await.unwrap();
-    let mut child = Command::new(BIN)
-        .args(["migrate-db", "--from", &from, "--to", &target.url])
-        .env("TMPDIR", &tmp)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    // A copy from the older source with `tmp` as its temporary folder, its stderr piped.
+    let start_copy = || {
+        Command::new(BIN)
+            .args(["migrate-db", "--from", &from, "--to", &target.url])
+            .env("TMPDIR", &tmp)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let mut child = start_copy();
     let deadline = std::time::Instant::now() + std::time::Duration::from_mins(1);
     let killed = loop {
         let made: Vec<String> =
@@ -1207,14 +1211,7 @@ async fn a_killed_copy_leaves_its_temporary_copy_and_the_next_one_removes_it() {
     blocker.execute("ROLLBACK").await.unwrap();
     assert!(scratches_in(&tmp).contains(&killed), "kill -9 leaves the copy behind");
 
-    let mut second = Command::new(BIN)
-        .args(["migrate-db", "--from", &from, "--to", &target.url])
-        .env("TMPDIR", &tmp)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut second = start_copy();
     let deadline = std::time::Instant::now() + std::time::Duration::from_mins(1);
     while second.try_wait().unwrap().is_none() {
         if std::time::Instant::now() > deadline {
