@@ -920,14 +920,15 @@ fn is_secret_key(key: &str) -> bool {
     ["pass", "secret", "token", "key"].iter().any(|word| key.contains(word))
 }
 
-/// Why a `PostgreSQL` URL is refused before sqlx reads it: a password-like parameter sqlx does
-/// not read ([`unread_secret`]), or a password written with a `/`, `?` or `#`
-/// ([`unencoded_in_password`]).
+/// Why a `PostgreSQL` URL is refused before sqlx reads it: a password written with a `/`, `?` or
+/// `#` ([`unencoded_in_password`]), or a password-like parameter sqlx does not read
+/// ([`unread_secret`]). The cut password first: what follows its cut reads as parameters, one of
+/// which would otherwise be named as unread.
 pub(crate) fn refused_postgres_url(url: &str) -> Option<OpenError> {
-    if let Some(key) = unread_secret(url) {
-        return Some(OpenError::UnreadSecret { key });
+    if let Some(character) = unencoded_in_password(url) {
+        return Some(OpenError::UnencodedPassword { character });
     }
-    unencoded_in_password(url).map(|character| OpenError::UnencodedPassword { character })
+    unread_secret(url).map(|key| OpenError::UnreadSecret { key })
 }
 
 /// The `/`, `?` or `#` that cut the password of a `PostgreSQL` URL short, written as it is. Such a
@@ -935,10 +936,35 @@ pub(crate) fn refused_postgres_url(url: &str) -> Option<OpenError> {
 /// become the URL's path, query or fragment: the parser then reads the password's start as a
 /// port ("invalid port number"), or, when it parses, the user's name as the server's (a failed
 /// name lookup), and sqlx logs the rest of the password as an unknown parameter. Neither names
-/// the password or the cure. Found by its trace: a colon in the server part (the user's, before
-/// the password), and an `@` (the real server's) in the path, a parameter's name or the fragment,
-/// none of which holds one otherwise (a parameter's value may: `application_name=tafl@prod`).
+/// the password or the cure.
+///
+/// Found by its trace: a colon in the server part (the user's, before the password), and the real
+/// server's `@` after it:
+/// - in a parameter's name, or in the fragment: neither holds one otherwise;
+/// - when the server part has no `@` of its own (so no user was read): also in the value of a
+///   parameter that holds no names or paths, or in the path when a server and a database or a
+///   port follow it (`…/s3cret@db:5432/tafl`). A database may be named `team@prod`
+///   (`postgres://db:5432/team@prod`), and `application_name=tafl@prod` is a value.
+///
+/// The character named is the one that ends the server part, or the `#` when the trace is in the
+/// fragment. A cut that leaves no such trace (`…:12/s3cret@db`, no database) is not found.
 pub(crate) fn unencoded_in_password(url: &str) -> Option<char> {
+    /// Parameters whose values may hold an `@` of their own: names, paths and options.
+    const MAY_HOLD_AT: [&str; 13] = [
+        "application_name",
+        "options",
+        "user",
+        "password",
+        "dbname",
+        "host",
+        "sslrootcert",
+        "ssl-root-cert",
+        "ssl-ca",
+        "sslcert",
+        "ssl-cert",
+        "sslkey",
+        "ssl-key",
+    ];
     let (_, rest) = url.split_once("://")?;
     let (server, after) = rest.split_at(rest.find(['/', '?', '#'])?);
     if !server.contains(':') {
@@ -946,9 +972,13 @@ pub(crate) fn unencoded_in_password(url: &str) -> Option<char> {
     }
     let (before_fragment, fragment) = after.split_once('#').unwrap_or((after, ""));
     let (path, query) = before_fragment.split_once('?').unwrap_or((before_fragment, ""));
-    let in_a_name =
-        query.split('&').any(|parameter| parameter.split('=').next().is_some_and(|name| name.contains('@')));
-    (path.contains('@') || in_a_name || fragment.contains('@')).then(|| after.chars().next()).flatten()
+    let no_user = !server.contains('@');
+    let in_query = query.split('&').any(|parameter| {
+        let (name, value) = parameter.split_once('=').unwrap_or((parameter, ""));
+        name.contains('@') || (no_user && value.contains('@') && !MAY_HOLD_AT.contains(&name))
+    });
+    let in_path = no_user && path.rsplit_once('@').is_some_and(|(_, server)| server.contains(['/', ':']));
+    if in_query || in_path { after.chars().next() } else { fragment.contains('@').then_some('#') }
 }
 
 /// What to do about [`unencoded_in_password`]'s `character`, after the URL's name: the password is
@@ -1258,6 +1288,31 @@ mod tests {
         assert_eq!(unencoded_in_password("postgres://tafl:pw@db"), None);
         assert_eq!(unencoded_in_password("postgres://db:5432/tafl?application_name=tafl@prod"), None);
         assert_eq!(unencoded_in_password("postgres://tafl:pw@db:99999/tafl?application_name=tafl@prod"), None);
+        // The rest of the password as a parameter's value, or its name, of one sqlx does not read.
+        assert_eq!(unencoded_in_password("postgres://tafl:1/a?b=S3CRET@db/tafl"), Some('/'));
+        assert_eq!(unencoded_in_password("postgres://tafl:12?x=S3CRET@db:5432/tafl"), Some('?'));
+        assert_eq!(unencoded_in_password("postgres://tafl:12?a&S3CRET=x@db/tafl"), Some('?'));
+        assert_eq!(unencoded_in_password("postgres://tafl:12?sslmode=disable@db/tafl"), Some('?'));
+        assert_eq!(unencoded_in_password("postgres://tafl:ab?x=y@db/tafl"), Some('?'));
+        assert_eq!(unencoded_in_password("postgres://tafl:ab/c?d=e@db/tafl"), Some('/'));
+        // Valid URLs: a database named with an '@', with or without a port or a password;
+        // sockets, IPv6, '@' and ':' in passwords and user names, '@' in values sqlx reads.
+        for valid in [
+            "postgres://user:pw@db:5432/team@prod",
+            "postgres://db:5432/team@prod",
+            "postgres://user@db/team@prod",
+            "postgres://user:pw@%2Fvar%2Frun%2Fpostgresql/tafl",
+            "postgres:///tafl?host=/var/run/postgresql",
+            "postgres://user:pw@/tafl?host=/var/run/postgresql",
+            "postgres://user:pw@[::1]:5432/tafl",
+            "postgres://user:p:ss@db/tafl",
+            "postgres://me@corp:pw@db/tafl",
+            "postgres://db:5432/tafl?options=-c%20x=a@b&sslrootcert=/etc/a@b/ca.pem",
+        ] {
+            assert_eq!(unencoded_in_password(valid), None, "{valid}");
+        }
+        // A '#' in a parameter's value cuts that value: named as the '#'.
+        assert_eq!(unencoded_in_password("postgres://user:pw@db:5432/tafl?password=se#cr@t"), Some('#'));
         for url in ["postgres://tafl:a/b@db/tafl", "postgres://tafl:a?b@db/tafl", "postgres://tafl:a#b@db/tafl"] {
             let refused: Result<sqlx::postgres::PgConnectOptions, _> = url.parse();
             assert!(refused.is_err(), "{url} parses");
