@@ -364,8 +364,13 @@ impl Click<'_> {
         let answer = serenity::CreateInteractionResponseMessage::new().content(said).components(Vec::new());
         self.data.delivery.wake();
         let answered = self.update(answer).await;
-        // Only a resignation made is a change whose answer may go unsaid.
-        if resigned { BotError::after_change(answered) } else { answered }
+        // Only a resignation made is a change whose answer may go unsaid; either answer is given
+        // when a retry finds it acknowledged already.
+        match answered {
+            Err(BotError::Discord(error)) if is_already_acknowledged(&error) => Ok(()),
+            answered if resigned => BotError::after_change(answered),
+            answered => answered,
+        }
     }
 
     async fn offer(&self, kind: OfferKind, action: OfferAction, game: GameId, ply: usize) -> Result<(), BotError> {

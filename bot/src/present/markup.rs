@@ -202,7 +202,7 @@ pub fn mention(lang: Lang, user: &User) -> String {
     }
     match lang.markup() {
         Markup::Discord => format!("<@{}>", user.id),
-        Markup::Console => format!("@{}", user.name),
+        Markup::Console => format!("@{}", name(lang, &user.name)),
     }
 }
 
@@ -295,6 +295,7 @@ mod tests {
             assert_eq!(name(lang, "al\u{202e}ice\u{2028}\u{2066}"), "alice");
             assert_eq!(name(lang, "\u{200f}محمد"), "\u{200f}محمد");
         }
+        assert_eq!(mention(console, &User::new(6, "al\u{202e}ice")), "@alice");
         let bob = User::new(5, "bob");
         assert_eq!(mention(discord, &bob), "<@5>");
         assert_eq!(mention(console, &bob), "@bob");
