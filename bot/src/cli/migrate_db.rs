@@ -384,16 +384,17 @@ fn target_options(to: &str) -> Result<PgConnectOptions, MigrateDbError> {
     }
     // As `run` refuses them in DATABASE_URL.
     let refused = |reason: String| MigrateDbError::BadUrl { flag: "to", reason };
-    match crate::store::refused_postgres_url(to) {
-        Some(crate::store::OpenError::UnreadSecret { key }) => {
-            return Err(refused(format!(
+    if let Some(error) = crate::store::refused_postgres_url(to) {
+        // The same refusals as `run`'s, said of --to rather than of DATABASE_URL.
+        return Err(refused(match error {
+            crate::store::OpenError::UnreadSecret { key } => format!(
                 "its {key} parameter is not one tafl-bot reads (its value is not shown); remove it, and give a password as password=… or in the URL's user part"
-            )));
-        }
-        Some(crate::store::OpenError::UnencodedPassword { character }) => {
-            return Err(refused(format!("it {}", crate::store::unencoded_password_advice(character))));
-        }
-        _ => {}
+            ),
+            crate::store::OpenError::UnencodedPassword { character } => {
+                format!("it {}", crate::store::unencoded_password_advice(character))
+            }
+            other => other.to_string(),
+        }));
     }
     let options = PgConnectOptions::from_str(to).map_err(|e| refused(said(&e)))?;
     Ok(options.application_name("tafl-bot migrate-db"))

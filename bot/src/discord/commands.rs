@@ -166,7 +166,11 @@ async fn answer_change(ctx: Context<'_>, game: &crate::host::GameView, words: St
         Some(note) => format!("{words} {note}"),
         None => words,
     };
-    let reply = CreateReply::default().content(words).ephemeral(true);
+    send_after_change(ctx, CreateReply::default().content(words).ephemeral(true)).await
+}
+
+/// Sends `reply`, the answer to a change already recorded (see [`BotError::after_change`]).
+async fn send_after_change(ctx: Context<'_>, reply: CreateReply) -> Result<(), BotError> {
     BotError::after_change(with_retries(|| ctx.send(reply.clone())).await.map(drop).map_err(BotError::from))
 }
 
@@ -434,9 +438,7 @@ pub async fn challenge(
         let reply = CreateReply::default().content(words).ephemeral(true);
         // The game is there, and its board comes from the delivery task: "try again" would
         // start a second game.
-        return BotError::after_change(
-            with_retries(|| ctx.send(reply.clone())).await.map(drop).map_err(BotError::from),
-        );
+        return send_after_change(ctx, reply).await;
     }
     let challenge = ctx.data().host.challenge(&request, now()).await?;
     let public = public_lang(ctx).await;
