@@ -138,6 +138,17 @@ mod tests {
     }
 
     #[test]
+    fn a_direction_override_in_a_name_does_not_turn_the_title_round() {
+        let game = GameView::sample(
+            5,
+            tafl_rules::Variant::Brandubh,
+            crate::host::User::new(1, "\u{202e}Mallory"),
+            crate::host::User::new(2, "Bob\u{2067}"),
+        );
+        assert_eq!(thread_name(&game, Lang::discord(None)), "Mallory vs Bob · Brandubh #5");
+    }
+
+    #[test]
     fn names_are_flattened_and_never_empty() {
         assert_eq!(name_for("  Al\nice  ", "\u{7}", "Tablut", 12, Lang::discord(None)), "Al ice vs ? · Tablut #12");
         assert_eq!(name_for("", "   ", "Tablut", 1, Lang::discord(None)), "? vs ? · Tablut #1");

@@ -217,13 +217,15 @@ pub fn player_name(lang: Lang, user: &User) -> String {
 }
 
 /// A player's name where text is drawn or shown verbatim (board captions, cards, the GIF,
-/// autocomplete labels): the bot's levels in the reader's language (their stored name is
-/// English), people as they call themselves, nothing escaped.
+/// autocomplete labels, thread titles): the bot's levels in the reader's language (their stored
+/// name is English), people as they call themselves, no markdown escaped. Control characters,
+/// line separators and direction overrides and isolates are dropped as [`name`] drops them: a
+/// thread title or a suggestion must not be turned round by the name in it.
 #[must_use]
 pub fn plain_name(lang: Lang, user: &User) -> String {
     match crate::host::bot_level(user.id) {
         Some(level) => super::tr!(lang, "bot-player", level = level.number()),
-        None => user.name.clone(),
+        None => user.name.chars().filter(|&c| !tafl_rules::escaped_when_quoted(c)).collect(),
     }
 }
 
@@ -296,6 +298,9 @@ mod tests {
             assert_eq!(name(lang, "\u{200f}محمد"), "\u{200f}محمد");
         }
         assert_eq!(mention(console, &User::new(6, "al\u{202e}ice")), "@alice");
+        // Shown verbatim (a thread title, a suggestion), the markdown stays and the override goes.
+        assert_eq!(plain_name(discord, &User::new(6, "*al\u{202e}ice*\u{2069}")), "*alice*");
+        assert_eq!(plain_name(discord, &User::new(7, "\u{200f}محمد")), "\u{200f}محمد");
         let bob = User::new(5, "bob");
         assert_eq!(mention(discord, &bob), "<@5>");
         assert_eq!(mention(console, &bob), "@bob");
