@@ -460,11 +460,11 @@ support::both! { multi_thread
         let summary = host.summary(game.id).await.unwrap();
         let en = summary_text(&summary, Lang::console("en")).description;
         assert!(
-            en.contains("\nRating against the bot (global): alice 1500? → 1338? (-162), Tafl bot (level 2) 1500? → 1662? (+162)"),
+            en.contains("\nRating against the bot (global): @alice 1500? → 1338? (-162), Tafl bot (level 2) 1500? → 1662? (+162)"),
             "{en}"
         );
         let ru = summary_text(&summary, Lang::console("ru")).description;
-        assert!(ru.contains("\nРейтинг против бота (на этом сервере): alice 1500? → 1338? (-162)"), "{ru}");
+        assert!(ru.contains("\nРейтинг против бота (на этом сервере): @alice 1500? → 1338? (-162)"), "{ru}");
 
         // A game between people moves only the people's ratings; an unrated game moves none.
         let people_game = game_between_people(&host).await;
@@ -776,7 +776,7 @@ support::both! { multi_thread
         assert!(!session.execute("/resign").await.failed);
         let pool = session.execute("/leaderboard brandubh against_bot:true").await;
         assert!(!pool.failed, "{}", pool.text);
-        assert!(pool.text.contains("1. Tafl bot (level 1)") && pool.text.contains("2. you"), "{}", pool.text);
+        assert!(pool.text.contains("1. Tafl bot (level 1)") && pool.text.contains("2. @you"), "{}", pool.text);
         let people = session.execute("/leaderboard brandubh").await;
         assert!(people.text.contains("No rated games yet"), "the people's board has no bot game: {}", people.text);
         for (line, said) in [

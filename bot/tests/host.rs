@@ -195,7 +195,7 @@ support::both! {
         let error = refused!(host, host.challenge(&to_bob(), NOW + 15));
         assert_eq!(error, HostError::TooManyChallengesTo { opponent: bob(), count: 3, again_at: NOW + 10 + 86_400 });
         let words = said(&error);
-        let start = "You have challenged bob 3 times in the last day without a game; you may challenge them again ";
+        let start = "You have challenged @bob 3 times in the last day without a game; you may challenge them again ";
         assert!(words.starts_with(start) && words.ends_with(" UTC."), "{words}");
         // Others are not held back, nor an open challenge, nor Bob himself.
         host.challenge(&request(&alice(), Some(&carol()), "brandubh", SideChoice::Random), NOW + 15).await.unwrap();
@@ -369,7 +369,7 @@ support::both! {
         let host = host().await;
         let g = game(&host, "copenhagen").await;
         let error = refused!(host, host.play(g.id, bob().id, "f4-f3", None, NOW));
-        assert_eq!(said(&error), "It is not your turn: alice to move.");
+        assert_eq!(said(&error), "It is not your turn: @alice to move.");
     }
 }
 

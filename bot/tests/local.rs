@@ -255,7 +255,7 @@ fn refusals_are_explained_and_the_session_goes_on() {
         "\"chess\" is not a variant",
         "Challenge #1 is meant for bob, not for you",
         "You cannot accept your own challenge #1",
-        "It is not your turn: you to move",
+        "It is not your turn: @you to move",
         "a1-a3: there is no piece on a1. See the legal moves with /moves or /board.",
         "write moves like e1-e3",
         "write moves like e1-e3",
@@ -485,13 +485,13 @@ fn a_finished_game_has_a_summary_an_animation_a_leaderboard_and_profiles() {
     let out = local(&temp_path("local"), &["--boards", dir.to_str().unwrap()], &s);
     let variants = tafl_rules::Variant::ALL.map(tafl_rules::Variant::id).join(", ");
     assert_eq!(errors(&out), vec![format!("error: \"chess\" is not a variant; the variants are: {variants}.")]);
-    assert!(out.contains("Game #1 — ben wins with the defenders\nThe king escaped at "), "{out}");
+    assert!(out.contains("Game #1 — @ben wins with the defenders\nThe king escaped at "), "{out}");
     assert!(out.contains(&format!("Moves: {} ({} plies)", moves.len().div_ceil(2), moves.len())), "{out}");
-    assert!(out.contains("Rating (global): ann 1500? → "), "{out}");
+    assert!(out.contains("Rating (global): @ann 1500? → "), "{out}");
     assert!(!out.contains("Rating (this server)"), "the console is no server: {out}");
-    assert!(out.contains("Leaderboard: Tablut · Brandubh · Hnefatafl (global)\n1. ben — "), "{out}");
-    assert!(out.contains("2. ann — "), "{out}");
-    assert!(out.contains("ben (global)\nTablut · Brandubh · Hnefatafl: "), "{out}");
+    assert!(out.contains("Leaderboard: Tablut · Brandubh · Hnefatafl (global)\n1. @ben — "), "{out}");
+    assert!(out.contains("2. @ann — "), "{out}");
+    assert!(out.contains("@ben (global)\nTablut · Brandubh · Hnefatafl: "), "{out}");
     assert!(out.contains("As the defenders: 1 won, 0 lost, 0 drawn\nCurrent streak: 1 win in a row"), "{out}");
     let gif_path = dir.join("game-1.gif");
     assert!(out.contains(&format!("game animation: {}", gif_path.display())), "{out}");

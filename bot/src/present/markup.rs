@@ -207,12 +207,14 @@ pub fn mention(lang: Lang, user: &User) -> String {
 }
 
 /// A player's name without mentioning them: the bot's levels in the reader's language,
-/// people as their display name, escaped as [`name`] does.
+/// people as their display name, escaped as [`name`] does; in the console as `@name`, the way
+/// people are written there everywhere else.
 #[must_use]
 pub fn player_name(lang: Lang, user: &User) -> String {
-    match crate::host::bot_level(user.id) {
-        Some(_) => plain_name(lang, user),
-        None => name(lang, &user.name),
+    match (crate::host::bot_level(user.id), lang.markup()) {
+        (Some(_), _) => plain_name(lang, user),
+        (None, Markup::Discord) => name(lang, &user.name),
+        (None, Markup::Console) => format!("@{}", name(lang, &user.name)),
     }
 }
 
