@@ -242,12 +242,46 @@ async fn tafl_variants_answers_in_a_server_channel_too(locale: &'static str) {
     let bot = Bot::start(&fake, Some(77));
     fake.wait_until_ready().await;
 
-    let command =
+    let mut command =
         in_guild(fake.slash_command("tafl", "variants", &json!([]), 42, locale), 77, 1_500_000_000_000_000_001);
+    command["guild_locale"] = json!(locale);
     let interaction = fake.push_interaction(command);
     let callback = fake.wait_for("the answer in a server", |r| r.path == interaction.callback_path()).await;
 
     assert_eq!(embed_of(&callback)["title"], says(locale, "Tafl variants", "Варианты тафла"));
+    bot.stop().await;
+}
+
+/// BOT.md: public answers are in the server's language, whatever the asker's client speaks; the
+/// variants' list and the rules are posted for the channel.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_variants_and_rules_are_posted_in_the_servers_language() {
+    let fake = FakeDiscord::start().await;
+    let bot = Bot::start(&fake, Some(77));
+    fake.wait_until_ready().await;
+    let in_a_russian_server = |subcommand: &str, options: &Value| {
+        let mut command =
+            in_guild(fake.slash_command("tafl", subcommand, options, 42, "en-US"), 77, 1_500_000_000_000_000_001);
+        command["guild_locale"] = json!("ru");
+        fake.push_interaction(command)
+    };
+
+    let listed = in_a_russian_server("variants", &json!([]));
+    let callback = fake.wait_for("the variants", |r| r.path == listed.callback_path()).await;
+    assert_eq!(embed_of(&callback)["title"], "Варианты тафла");
+    let options = json!([{ "name": "variant", "type": 3, "value": "brandubh" }]);
+    let ruled = in_a_russian_server("rules", &options);
+    let callback = fake.wait_for("the rules", |r| r.path == ruled.callback_path()).await;
+    let embed = embed_of(&callback);
+    assert_eq!(embed["title"], "Брандубх");
+    assert_no_english("ru", &format!("{}\n{}", embed["title"], embed["description"]));
+    // A name the asker could not have meant is refused to them, in their own language.
+    let options = json!([{ "name": "variant", "type": 3, "value": "chess" }]);
+    let refused = in_a_russian_server("rules", &options);
+    let callback = fake.wait_for("the refusal", |r| r.path == refused.callback_path()).await;
+    let refusal = callback.json.as_ref().unwrap()["data"]["content"].as_str().unwrap_or_default().to_owned();
+    assert!(refusal.starts_with("There is no such variant"), "{callback:#?}");
+    assert_eq!(callback.json.as_ref().unwrap()["data"]["flags"], 64, "privately: {callback:#?}");
     bot.stop().await;
 }
 

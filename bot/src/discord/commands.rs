@@ -59,7 +59,8 @@ pub async fn tafl(_ctx: Context<'_>) -> Result<(), BotError> {
 /// The preset variants, with one line about each.
 #[poise::command(slash_command)]
 pub async fn variants(ctx: Context<'_>) -> Result<(), BotError> {
-    let lang = Lang::discord(ctx.locale());
+    // Posted for the channel: in the server's language (BOT.md), as leaderboards are.
+    let lang = public_lang(ctx).await;
     let embed = serenity::CreateEmbed::new().title(text::variants_title(lang)).description(text::variants_list(lang));
     let reply = CreateReply::default().embed(embed);
     with_retries(|| ctx.send(reply.clone())).await?;
@@ -79,10 +80,13 @@ async fn autocomplete_variant(ctx: Context<'_>, partial: &str) -> serenity::Crea
 /// The rules of a variant in a few lines, with its starting position drawn.
 #[poise::command(slash_command)]
 pub async fn rules(ctx: Context<'_>, #[autocomplete = "autocomplete_variant"] variant: String) -> Result<(), BotError> {
-    let lang = Lang::discord(ctx.locale());
-    let Ok(variant) = text::typed_variant(&variant, lang).parse::<Variant>() else {
-        return Err(BotError::User(text::refusal(Refusal::UnknownVariant, lang)));
+    // The name was typed (and suggested) in the caller's language, and a refusal is theirs alone;
+    // the rules are posted for the channel, in the server's language.
+    let typed_in = lang(ctx);
+    let Ok(variant) = text::typed_variant(&variant, typed_in).parse::<Variant>() else {
+        return Err(BotError::User(text::refusal(Refusal::UnknownVariant, typed_in)));
     };
+    let lang = public_lang(ctx).await;
     let position = Position::new(variant.rules()).map_err(|e| BotError::Render(e.to_string()))?;
     // Drawing is CPU work: keep it off the async workers that serve other interactions.
     let png =
