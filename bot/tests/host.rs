@@ -6,7 +6,8 @@ mod support;
 use support::{NOW, PLACE, alice, bob, carol, find_game, game, host, refused, request, said};
 use tafl_bot::host::Host;
 use tafl_bot::host::{
-    ChallengeState, EndReason, Ending, HostError, MoveEffect, OfferAction, OfferOutcome, SeenBoard, SideChoice, User,
+    ChallengeState, EndReason, Ending, HostError, MoveEffect, OfferAction, OfferKind, OfferOutcome, SeenBoard,
+    SideChoice, User,
 };
 use tafl_rules::{Reason, Side, Variant};
 
@@ -578,9 +579,31 @@ support::both! {
         host.draw(g.id, alice().id, OfferAction::Offer, None, NOW).await.unwrap();
         let declined = host.draw(g.id, bob().id, OfferAction::Decline, None, NOW).await.unwrap();
         assert!(matches!(declined, OfferOutcome::Declined { withdrawn: false, notify: 101, .. }));
+        // Each offer pings the opponent: the same one again waits for a move.
+        let again = refused!(host, host.draw(g.id, alice().id, OfferAction::Offer, None, NOW));
+        assert_eq!(again, HostError::OfferedThisMove { id: g.id, kind: OfferKind::Draw });
+        assert_eq!(
+            said(&again),
+            format!(
+                "You already offered a draw in game #{} since the last move; you can offer again after the next move.",
+                g.id
+            )
+        );
+        host.play(g.id, alice().id, "d1-d3", None, NOW).await.unwrap();
         host.draw(g.id, alice().id, OfferAction::Offer, None, NOW).await.unwrap();
         let withdrawn = host.draw(g.id, alice().id, OfferAction::Decline, None, NOW).await.unwrap();
         assert!(matches!(withdrawn, OfferOutcome::Declined { withdrawn: true, .. }));
+        let again = refused!(host, host.draw(g.id, alice().id, OfferAction::Offer, None, NOW));
+        assert_eq!(again, HostError::OfferedThisMove { id: g.id, kind: OfferKind::Draw });
+        // The opponent's own offer is not held back by it.
+        host.draw(g.id, bob().id, OfferAction::Offer, None, NOW).await.unwrap();
+        host.draw(g.id, alice().id, OfferAction::Decline, None, NOW).await.unwrap();
+        // A takeback that brings the game back to this ply came after moves: offering is open again.
+        host.play(g.id, bob().id, "f4-f3", None, NOW).await.unwrap();
+        host.takeback(g.id, bob().id, OfferAction::Offer, None, NOW).await.unwrap();
+        host.takeback(g.id, alice().id, OfferAction::Accept, None, NOW).await.unwrap();
+        assert_eq!(host.show(g.id).await.unwrap().ply, 1);
+        host.draw(g.id, alice().id, OfferAction::Offer, None, NOW).await.unwrap();
         assert!(host.show(g.id).await.unwrap().ending.is_none());
     }
 }
@@ -708,8 +731,12 @@ support::both! {
             OfferOutcome::Declined { .. }
         ));
         assert_eq!(host.show(g.id).await.unwrap().ply, 1);
-        host.takeback(g.id, alice().id, OfferAction::Offer, None, NOW).await.unwrap();
+        // Asking again before a move would only ping the opponent again.
+        let again = refused!(host, host.takeback(g.id, alice().id, OfferAction::Offer, None, NOW));
+        assert_eq!(again, HostError::OfferedThisMove { id: g.id, kind: OfferKind::Takeback });
         host.play(g.id, bob().id, "f4-f3", None, NOW).await.unwrap();
+        host.takeback(g.id, alice().id, OfferAction::Offer, None, NOW).await.unwrap();
+        host.play(g.id, alice().id, "h1-h3", None, NOW).await.unwrap();
         assert!(matches!(
             refused!(host, host.takeback(g.id, bob().id, OfferAction::Accept, None, NOW)),
             HostError::NoOffer { .. }

@@ -57,6 +57,9 @@ error-no-draw-offer = There is no draw offer in game #{ $id }; offer one with { 
 error-no-takeback-request = There is no takeback request in game #{ $id }; ask for one with { CMD("takeback") }.
 error-already-offered-draw = You already offered a draw in game #{ $id }; wait for your opponent's answer.
 error-already-asked-takeback = You already asked for a takeback in game #{ $id }; wait for your opponent's answer.
+# After an offer was declined or withdrawn, the same player may make it again once a move is played.
+error-draw-offered-this-move = You already offered a draw in game #{ $id } since the last move; you can offer again after the next move.
+error-takeback-asked-this-move = You already asked for a takeback in game #{ $id } since the last move; you can ask again after the next move.
 error-takeback-pending = Your opponent asked first: answer their takeback request in game #{ $id }.
 error-nothing-to-take-back = There is no move of yours to take back in game #{ $id }.
 error-claim-timed = Game #{ $id } has a clock, so it ends on time by itself; there is nothing to claim.

@@ -70,6 +70,11 @@ pub enum HostError {
     NoOffer { id: i64, kind: OfferKind, action: OfferAction },
     #[error("{kind:?} already offered in game {id}")]
     AlreadyOffered { id: i64, kind: OfferKind },
+    /// An offer made again before anyone moved, after the last one was declined or withdrawn:
+    /// each offer notifies the opponent, and one player must not be able to ping the other
+    /// without end (BOT.md).
+    #[error("{kind:?} offered again in game {id} before a move")]
+    OfferedThisMove { id: i64, kind: OfferKind },
     #[error("takeback pending in game {id}")]
     TakebackPending { id: i64 },
     #[error("nothing to take back in game {0}")]

@@ -801,6 +801,9 @@ impl Host {
             ensure_ply(&loaded, expected_ply)?;
             let open = store::offers::open(&mut tx, game_id, "draw").await?;
             let opponent = opponent_of(&loaded.row, user);
+            if action == OfferAction::Offer && open.is_none() {
+                ensure_not_refused(&mut tx, &loaded, OfferKind::Draw, user).await?;
+            }
             if action == OfferAction::Offer && open.is_none() && is_bot(opponent) {
                 return bot_answers_draw(&mut tx, loaded, user, opponent, now).await;
             }
@@ -866,6 +869,7 @@ impl Host {
                     if takeback_plies(&loaded, user).is_none() {
                         return Err(HostError::NothingToTakeBack(game_id));
                     }
+                    ensure_not_refused(&mut tx, &loaded, OfferKind::Takeback, user).await?;
                     if is_bot(opponent) && !bot::accepts_takeback(loaded.row.rated) {
                         return Err(HostError::BotRefusesTakeback { id: game_id });
                     }
@@ -1384,6 +1388,15 @@ async fn take_back(
 /// The bot's answer to `user`'s draw offer, given at once in the offer's transaction: agreed
 /// when a short search finds it lost, or its evaluation says it is clearly worse off than at
 /// the start ([`bot::accepts_draw`]), else declined.
+/// Refuses an offer of `kind` that `user` already made at this ply and saw declined or withdrew.
+async fn ensure_not_refused(conn: &mut Conn, loaded: &Loaded, kind: OfferKind, user: UserId) -> Result<(), HostError> {
+    let id = loaded.row.id;
+    if store::offers::refused_at(conn, id, kind.stored(), user, loaded.game.ply() as i64).await? {
+        return Err(HostError::OfferedThisMove { id, kind });
+    }
+    Ok(())
+}
+
 async fn bot_answers_draw(
     conn: &mut Conn,
     loaded: Loaded,

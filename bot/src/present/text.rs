@@ -315,6 +315,10 @@ pub fn host_error(error: &HostError, lang: Lang) -> String {
             OfferKind::Draw => tr!(lang, "error-already-offered-draw", id = *id),
             OfferKind::Takeback => tr!(lang, "error-already-asked-takeback", id = *id),
         },
+        HostError::OfferedThisMove { id, kind } => match kind {
+            OfferKind::Draw => tr!(lang, "error-draw-offered-this-move", id = *id),
+            OfferKind::Takeback => tr!(lang, "error-takeback-asked-this-move", id = *id),
+        },
         HostError::TakebackPending { id } => tr!(lang, "error-takeback-pending", id = *id),
         HostError::NothingToTakeBack(id) => tr!(lang, "error-nothing-to-take-back", id = *id),
         HostError::ClaimTimed { id } => tr!(lang, "error-claim-timed", id = *id),

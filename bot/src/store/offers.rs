@@ -42,6 +42,33 @@ pub async fn latest_state(
     .await
 }
 
+/// Whether `by_user` made an offer of `kind` in a game at `ply` that was declined or withdrawn,
+/// with no move played since: one not followed by an accepted takeback (the only way a game
+/// comes back to a ply it has passed).
+pub async fn refused_at(
+    conn: &mut AnyConnection,
+    game_id: i64,
+    kind: &str,
+    by_user: i64,
+    ply: i64,
+) -> Result<bool, sqlx::Error> {
+    let refused: Option<i64> = sqlx::query_scalar(
+        "SELECT o.id FROM offers o \
+         WHERE o.game_id = $1 AND o.kind = $2 AND o.by_user = $3 AND o.at_ply = $4 \
+           AND o.state IN ('declined', 'withdrawn') \
+           AND NOT EXISTS (SELECT 1 FROM offers t WHERE t.game_id = o.game_id AND t.kind = 'takeback' \
+                           AND t.state = 'accepted' AND t.id > o.id) \
+         LIMIT 1",
+    )
+    .bind(game_id)
+    .bind(kind)
+    .bind(by_user)
+    .bind(ply)
+    .fetch_optional(conn)
+    .await?;
+    Ok(refused.is_some())
+}
+
 pub async fn insert(
     conn: &mut AnyConnection,
     game_id: i64,
