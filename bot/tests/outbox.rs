@@ -77,7 +77,8 @@ support::both! {
                     offer: OfferKind::Draw,
                     event: OfferEvent::Offered,
                     by: bob().id,
-                    notify: vec![alice().id]
+                    notify: vec![alice().id],
+                    made: Some(1),
                 },
                 Show::Board { game: g.id, ply: 1 },
             ]

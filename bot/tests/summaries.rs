@@ -512,7 +512,7 @@ support::both! {
         let top = host.leaderboard("brandubh", Some(PLACE.guild), 1, NOW + 21_000).await.unwrap();
         assert_eq!(top.entries[0].user, alice(), "the limit cuts after the established ratings");
         let en = leaderboard_text(&board, Lang::console("en")).description;
-        assert!(en.contains("1. bob — 1500 · games: 14\n3. carol — 1662? · games: 1\n"), "{en}");
+        assert!(en.contains("1. @bob — 1500 · games: 14\n3. @carol — 1662? · games: 1\n"), "{en}");
         assert!(
             en.ends_with("\n? — a provisional rating (few rated games, or none for a long time), ranked after the established ones."),
             "{en}"

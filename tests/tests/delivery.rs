@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::time::Duration;
 
-use serde_json::json;
+use serde_json::{Value, json};
 use tafl_e2e::fake_discord::{EPHEMERAL, FakeDiscord, Fault, LOADING, Recorded, StoredMessage};
 use tafl_e2e::harness::{ALICE, BOB, BotProcess, CHANNEL, Player, Table, TestBot, temp_dir};
 use tafl_e2e::in_english_and_russian;
@@ -28,6 +28,7 @@ in_english_and_russian!(
     a_summary_of_a_game_that_does_not_exist_is_refused_privately,
     a_summary_that_fails_after_its_public_thinking_answer_says_so_privately,
     a_takeback_request_that_lapsed_before_its_notice_is_not_announced,
+    a_late_offer_notice_asks_for_an_answer_only_while_its_own_offer_is_open,
     a_move_whose_answer_discord_refuses_is_not_called_a_failure,
     through_random_moves_boards_restarts_and_faults_every_game_ends_up_shown_right,
 );
@@ -117,6 +118,59 @@ async fn a_takeback_request_that_lapsed_before_its_notice_is_not_announced(local
             );
         }
     }
+}
+
+/// Alice offers a draw while its notice cannot be posted; Bob declines, both move, and Alice
+/// offers again. The first notice, posted at last, was judged by the newest offer (open) and
+/// pinged Bob with "accept or decline on the board" for an offer he had declined. Each notice is
+/// judged by its own offer: the late one says what was offered and pings nobody, the second asks.
+async fn a_late_offer_notice_asks_for_an_answer_only_while_its_own_offer_is_open(locale: &'static str) {
+    let fake = FakeDiscord::start().await;
+    let dir = temp_dir("late-offer-notice");
+    let bot = TestBot::start(&fake, &dir);
+    fake.wait_until_ready().await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale };
+    start_game(&table).await;
+    let command = |player: Player, name: &'static str, options: Value, said: (&'static str, &'static str)| {
+        let table = &table;
+        async move {
+            let asked = table.command(player, name, &options, &[]);
+            let answer = table.fake.wait_for_original(&asked).await;
+            assert!(answer.content.starts_with(table.says(said.0, said.1)), "/{name}: {}", answer.content);
+        }
+    };
+    let offers = table.says("offers a draw", "предлагает ничью");
+    let is_offer = move |r: &Recorded| {
+        r.method == "POST" && r.json.as_ref().is_some_and(|j| j["content"].as_str().is_some_and(|c| c.contains(offers)))
+    };
+    command(ALICE, "move", json!({ "notation": "b4-b3" }), ("You played", "Вы сыграли")).await;
+    fake.fail_next(is_offer, usize::MAX, Fault::ServerError(500));
+    command(ALICE, "draw", json!({}), ("You offered a draw", "Вы предложили ничью")).await;
+    fake.wait_for("the offer's notice, refused", |r| is_offer(r) && r.status >= 500).await;
+    // `action` is a choice: 2 is decline.
+    command(BOB, "draw", json!({ "action": 2 }), ("You declined", "Вы отклонили")).await;
+    command(BOB, "move", json!({ "notation": "c4-b4" }), ("You played", "Вы сыграли")).await;
+    command(ALICE, "draw", json!({}), ("You offered a draw", "Вы предложили ничью")).await;
+    fake.clear_faults();
+    let notices = || -> Vec<StoredMessage> {
+        fake.all_messages().into_iter().filter(|m| !m.is_ephemeral() && m.content.contains(offers)).collect()
+    };
+    for _ in 0..200 {
+        if notices().len() == 2 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    bot.stop().await;
+    let notices = notices();
+    assert_eq!(notices.len(), 2, "{notices:#?}");
+    let (late, open) = (&notices[0], &notices[1]);
+    let alice = format!("<@{}>", ALICE.id);
+    let said = table.says("{alice} offers a draw in game #1.", "{alice} предлагает ничью в партии №1.");
+    assert_eq!(late.content, said.replace("{alice}", &alice));
+    assert!(late.pings().users.is_empty(), "the declined offer pings nobody: {late:#?}");
+    assert!(open.content.contains(table.says("accept or decline", "примите или отклоните")), "{open:#?}");
+    assert_eq!(open.pings().users, [BOB.id], "{open:#?}");
 }
 
 /// A move is recorded, and only Discord's taking of its answer fails (a 500 to each of the bot's

@@ -115,7 +115,11 @@ offer-takeback = { $player }, { $by } asks to take back { $plies ->
     [1] their last move
    *[other] their last move and your reply to it
 } in game #{ $id }: answer on the board.
-offer-withdrawn = { $by } withdraws the offer in game #{ $id }.
+# An offer's notice posted late, after the offer was answered or withdrawn: nothing to answer.
+offer-draw-made = { $by } offers a draw in game #{ $id }.
+offer-takeback-made = { $by } asks to take back a move in game #{ $id }.
+offer-draw-withdrawn = { $by } withdraws the draw offer in game #{ $id }.
+offer-takeback-withdrawn = { $by } withdraws the takeback request in game #{ $id }.
 offer-draw-declined = { $by } declines the draw in game #{ $id }.
 offer-takeback-declined = { $by } refuses the takeback in game #{ $id }.
 offer-takeback-accepted = { $by } agrees: { $plies ->

@@ -739,7 +739,7 @@ async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(),
             data.host.delivered(item.id, None, now()).await?;
             Ok(())
         }
-        Show::Offer { game, offer, event, by, notify } => {
+        Show::Offer { game, offer, event, by, notify, made } => {
             let view = data.host.show(*game).await?;
             let lang = server_lang(data, view.place.guild).await;
             let first = notify.first().copied().unwrap_or(*by);
@@ -752,13 +752,14 @@ async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(),
                     OfferOutcome::Accepted { game: view.clone(), by: *by, notify: notify.clone(), plies_taken_back }
                 }
             };
-            // Only an offer waits for someone's answer, and only while it is open: answered from
-            // the board before this item's turn came, it asks nothing, and neither mentions nor
-            // DMs anyone (the answer's own notice follows). Its outcome asks nothing either. One
+            // Only an offer waits for someone's answer, and only while it is open (this offer, not
+            // a newer one): answered from the board before this item's turn came, it says what was
+            // offered, asks nothing, and neither mentions nor DMs anyone (the answer's own notice
+            // follows). Its outcome asks nothing either. One
             // that lapsed first (the other player moved, or the game ended) is not announced at
             // all: no answer will follow it, and "answer on the board" would be false.
             let asks = match event {
-                OfferEvent::Offered => match data.host.offer_standing(*game, *offer, *by).await? {
+                OfferEvent::Offered => match data.host.offer_standing(*game, *offer, *by, *made).await? {
                     Some(OfferStanding::Open) => true,
                     Some(OfferStanding::Lapsed) => {
                         return obsolete(http, data, item, *game, game_channel(&view), 'o').await;
@@ -772,7 +773,10 @@ async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(),
                 OfferEvent::Accepted { .. } => Vec::new(),
                 _ => vec![first],
             };
-            let content = text::offer_notice(&outcome, *offer, lang);
+            let content = match event {
+                OfferEvent::Offered if !asks => text::offer_made(&view, *by, *offer, lang),
+                _ => text::offer_notice(&outcome, *offer, lang),
+            };
             let message = create(item, 'o').content(content.clone()).allowed_mentions(mentioning(&mentions));
             let dm = (asks && wants_dm(data, &view, first).await?).then_some(Dm {
                 to: first,

@@ -205,15 +205,21 @@ impl Host {
         Ok(offers_in(&mut tx, game_id).await?)
     }
 
-    /// Where the newest offer of `kind` that `by` made in a game stands; `None` if they made none.
+    /// Where offer `made` stands (or, not named, the newest of `kind` that `by` made in a
+    /// game); `None` if there is no such offer.
     pub async fn offer_standing(
         &self,
         game_id: GameId,
         kind: OfferKind,
         by: UserId,
+        made: Option<i64>,
     ) -> Result<Option<OfferStanding>, HostError> {
         let mut tx = self.db.begin_read().await?;
-        let state = store::offers::latest_state(&mut tx, game_id, kind.stored(), by).await?;
+        let state = match made {
+            Some(id) => store::offers::state(&mut tx, game_id, id).await?,
+            // An item recorded before offers were named in it: judged by the newest.
+            None => store::offers::latest_state(&mut tx, game_id, kind.stored(), by).await?,
+        };
         Ok(state.map(|state| match state.as_str() {
             "open" => OfferStanding::Open,
             "lapsed" => OfferStanding::Lapsed,

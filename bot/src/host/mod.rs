@@ -825,9 +825,9 @@ impl Host {
                     }
                 }
                 (OfferAction::Offer, _) => {
-                    store::offers::insert(&mut tx, game_id, "draw", user, loaded.game.ply() as i64, now).await?;
-                    record_offer(&mut tx, game_id, OfferKind::Draw, OfferEvent::Offered, user, vec![opponent], now)
-                        .await?;
+                    let made =
+                        store::offers::insert(&mut tx, game_id, "draw", user, loaded.game.ply() as i64, now).await?;
+                    record_offered(&mut tx, game_id, OfferKind::Draw, made, user, opponent, now).await?;
                     outbox::record(&mut tx, &Show::Board { game: game_id, ply: loaded.game.ply() }, now).await?;
                     OfferOutcome::Offered { game: view(&loaded), by: user, notify: opponent }
                 }
@@ -873,15 +873,15 @@ impl Host {
                     if is_bot(opponent) && !bot::accepts_takeback(loaded.row.rated) {
                         return Err(HostError::BotRefusesTakeback { id: game_id });
                     }
-                    store::offers::insert(&mut tx, game_id, "takeback", user, loaded.game.ply() as i64, now).await?;
+                    let made = store::offers::insert(&mut tx, game_id, "takeback", user, loaded.game.ply() as i64, now)
+                        .await?;
                     if is_bot(opponent) {
                         // The bot agrees at once (unrated games only, checked above).
                         let offer =
                             store::offers::open(&mut tx, game_id, "takeback").await?.ok_or(HostError::Internal)?;
                         return take_back(&mut tx, &mut loaded, &offer, opponent, now).await;
                     }
-                    let event = OfferEvent::Offered;
-                    record_offer(&mut tx, game_id, OfferKind::Takeback, event, user, vec![opponent], now).await?;
+                    record_offered(&mut tx, game_id, OfferKind::Takeback, made, user, opponent, now).await?;
                     outbox::record(&mut tx, &Show::Board { game: game_id, ply: loaded.game.ply() }, now).await?;
                     OfferOutcome::Offered { game: view(&loaded), by: user, notify: opponent }
                 }
@@ -1479,7 +1479,22 @@ async fn record_offer(
     notify: Vec<UserId>,
     now: i64,
 ) -> Result<(), HostError> {
-    outbox::record(conn, &Show::Offer { game, offer, event, by, notify }, now).await
+    outbox::record(conn, &Show::Offer { game, offer, event, by, notify, made: None }, now).await
+}
+
+/// Records the notice of offer `made`, of `kind`, by `by` to `opponent`: delivered late, it is
+/// judged by that offer's own state, not by a newer one's.
+async fn record_offered(
+    conn: &mut Conn,
+    game: GameId,
+    offer: OfferKind,
+    made: i64,
+    by: UserId,
+    opponent: UserId,
+    now: i64,
+) -> Result<(), HostError> {
+    let show = Show::Offer { game, offer, event: OfferEvent::Offered, by, notify: vec![opponent], made: Some(made) };
+    outbox::record(conn, &show, now).await
 }
 
 fn ensure_ongoing(loaded: &Loaded) -> Result<(), HostError> {

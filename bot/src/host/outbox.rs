@@ -62,8 +62,19 @@ pub enum Show {
     /// The game's review is done: its summary message is edited to show the turning point and
     /// the evaluation chart.
     Review { game: GameId },
-    /// A draw offer or takeback request made or answered by `by`, told to `notify`.
-    Offer { game: GameId, offer: OfferKind, event: OfferEvent, by: UserId, notify: Vec<UserId> },
+    /// A draw offer or takeback request made or answered by `by`, told to `notify`. `made` is
+    /// the offer's row when this item announces it (`None` for an answer, and for items
+    /// recorded before it was kept): a notice delivered late asks for an answer only while
+    /// that offer, not a newer one, is open.
+    Offer {
+        game: GameId,
+        offer: OfferKind,
+        event: OfferEvent,
+        by: UserId,
+        notify: Vec<UserId>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        made: Option<i64>,
+    },
     /// A reminder to the player to move at `ply`, whose time runs out at `deadline_at`.
     Reminder { game: GameId, reminder: ReminderKind, ply: usize, deadline_at: i64, dm: bool },
     /// Tell the person waiting for a move at `ply` that the player to move has left the untimed
@@ -1041,6 +1052,15 @@ mod tests {
                 event: OfferEvent::Accepted { plies_taken_back: 2 },
                 by: 5,
                 notify: vec![6],
+                made: None,
+            },
+            Show::Offer {
+                game: 3,
+                offer: OfferKind::Draw,
+                event: OfferEvent::Offered,
+                by: 5,
+                notify: vec![6],
+                made: Some(12),
             },
             Show::Reminder { game: 3, reminder: ReminderKind::LastWarning, ply: 4, deadline_at: 99, dm: true },
             Show::Claimable { game: 3, ply: 4, dm: false },

@@ -883,7 +883,12 @@ pub fn offer_notice(outcome: &OfferOutcome, kind: OfferKind, lang: Lang) -> Stri
             let player = mention(lang, &player_of(game, *notify));
             tr!(lang, "offer-takeback", player = player, by = by, id = id, plies = plies)
         }
-        (OfferOutcome::Declined { withdrawn: true, .. }, _) => tr!(lang, "offer-withdrawn", by = by, id = id),
+        (OfferOutcome::Declined { withdrawn: true, .. }, OfferKind::Draw) => {
+            tr!(lang, "offer-draw-withdrawn", by = by, id = id)
+        }
+        (OfferOutcome::Declined { withdrawn: true, .. }, OfferKind::Takeback) => {
+            tr!(lang, "offer-takeback-withdrawn", by = by, id = id)
+        }
         (OfferOutcome::Declined { .. }, OfferKind::Draw) => tr!(lang, "offer-draw-declined", by = by, id = id),
         (OfferOutcome::Declined { .. }, OfferKind::Takeback) => {
             tr!(lang, "offer-takeback-declined", by = by, id = id)
@@ -892,6 +897,18 @@ pub fn offer_notice(outcome: &OfferOutcome, kind: OfferKind, lang: Lang) -> Stri
             tr!(lang, "offer-takeback-accepted", by = by, plies = *plies_taken_back, id = id)
         }
         (OfferOutcome::Accepted { .. }, OfferKind::Draw) => tr!(lang, "offer-draw-accepted", by = by, id = id),
+    }
+}
+
+/// The notice of an offer by `by` that was answered, withdrawn or lapsed before it could be
+/// posted: it says what was offered, and asks nobody for an answer (the answer's own notice
+/// follows it).
+#[must_use]
+pub fn offer_made(game: &GameView, by: UserId, kind: OfferKind, lang: Lang) -> String {
+    let by = mention(lang, &player_of(game, by));
+    match kind {
+        OfferKind::Draw => tr!(lang, "offer-draw-made", by = by, id = game.id),
+        OfferKind::Takeback => tr!(lang, "offer-takeback-made", by = by, id = game.id),
     }
 }
 

@@ -25,6 +25,15 @@ pub async fn open(conn: &mut AnyConnection, game_id: i64, kind: &str) -> Result<
     .await
 }
 
+/// The state of offer `id` of a game, if it is one of the game's.
+pub async fn state(conn: &mut AnyConnection, game_id: i64, id: i64) -> Result<Option<String>, sqlx::Error> {
+    sqlx::query_scalar("SELECT state FROM offers WHERE id = $1 AND game_id = $2")
+        .bind(id)
+        .bind(game_id)
+        .fetch_optional(conn)
+        .await
+}
+
 /// The state of the newest offer of `kind` that `by_user` made in a game, if they made one.
 pub async fn latest_state(
     conn: &mut AnyConnection,
