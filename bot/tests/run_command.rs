@@ -32,6 +32,31 @@ fn run_with_a_bad_guild_id_names_the_variable_and_hides_the_token() {
     assert!(!stderr.contains("secret-token-value"), "{stderr}");
 }
 
+/// A value that is not UTF-8 was taken for unset: `DATABASE_URL` opened a new default database
+/// in the working directory (the operator's games seemed gone), and `DISCORD_SHARDS` served
+/// every shard. It is named, and nothing is opened.
+#[cfg(unix)]
+#[test]
+fn run_with_a_setting_that_is_not_utf8_names_it_and_opens_nothing() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = std::env::temp_dir().join(format!("tafl-run-not-utf8-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for name in ["DATABASE_URL", "DISCORD_SHARDS", "TAFL_HEALTH_ADDR"] {
+        let output = Command::new(env!("CARGO_BIN_EXE_tafl-bot"))
+            .arg("run")
+            .current_dir(&dir)
+            .env("DISCORD_TOKEN", "secret-token-value")
+            .env(name, std::ffi::OsStr::from_bytes(b"caf\xe9"))
+            .output()
+            .expect("run tafl-bot");
+        assert_eq!(output.status.code(), Some(1), "{name}");
+        let stderr = String::from_utf8(output.stderr).expect("UTF-8");
+        assert_eq!(stderr, format!("error: {name} is not valid UTF-8; write its value in UTF-8\n"));
+        assert!(std::fs::read_dir(&dir).unwrap().next().is_none(), "{name}: nothing is created");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// `tafl-bot run` in `dir` with a token and `DATABASE_URL=url`, nothing else that would change
 /// how it starts: for a start refused before it reaches Discord.
 fn run_with_database(url: &str, dir: &std::path::Path) -> std::process::Output {

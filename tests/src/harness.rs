@@ -68,6 +68,8 @@ impl TestBot {
             shards: None,
             health_addr: None,
             pool: tafl_bot::store::PoolSettings::default(),
+            // Short, so that a test of a request Discord never answers need not wait 30 s.
+            request_timeout: Duration::from_secs(5),
         };
         let (stop, stopped) = oneshot::channel::<()>();
         let task = tokio::spawn(discord::serve(config, async {

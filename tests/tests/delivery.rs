@@ -173,6 +173,31 @@ async fn a_late_offer_notice_asks_for_an_answer_only_while_its_own_offer_is_open
     assert_eq!(open.pings().users, [BOB.id], "{open:#?}");
 }
 
+/// Discord takes a board edit and never answers (a connection that silently died). The request
+/// waited without end, and with it every later board and notice of the game, with nothing
+/// logged. It now fails after the client's timeout and is tried again like a 5xx.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_request_discord_never_answers_holds_its_game_up_only_until_the_timeout() {
+    let fake = FakeDiscord::start().await;
+    let dir = temp_dir("unanswered-request");
+    let bot = TestBot::start(&fake, &dir);
+    fake.wait_until_ready().await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
+    let board = start_game(&table).await;
+    let hangs = move |r: &Recorded| r.method == "PATCH" && r.path.ends_with(&format!("/messages/{}", board.id));
+    fake.fail_next(hangs, 1, Fault::Slow { millis: 600_000 });
+    let started = std::time::Instant::now();
+    let played = table.command(ALICE, "move", &json!({ "notation": "b4-b3" }), &[]);
+    assert!(fake.wait_for_original(&played).await.content.starts_with("You played"));
+    fake.wait_for_slow_requests(1).await;
+    let patience = Duration::from_secs(40);
+    let bobs_turn = |m: &StoredMessage| m.content.contains("your move in game #1") && m.pings().users == [BOB.id];
+    fake.wait_for_message_within(patience, "Bob's notice", bobs_turn).await;
+    fake.wait_for_message_within(patience, "the board after the move", |m| is_live_board(m, 1, 1)).await;
+    eprintln!("caught up {:?} after the move", started.elapsed());
+    bot.stop().await;
+}
+
 /// A move is recorded, and only Discord's taking of its answer fails (a 500 to each of the bot's
 /// tries). The player was then told "Something went wrong on our side; please try again", and
 /// trying again was refused as not their turn, while the board showed the move. No answer is

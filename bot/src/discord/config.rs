@@ -184,11 +184,27 @@ pub struct Config {
     /// The database pool's size and statement timeout (`DATABASE_MAX_CONNECTIONS`,
     /// `DATABASE_STATEMENT_TIMEOUT_MS`).
     pub pool: store::PoolSettings,
+    /// The longest one request to Discord's REST API may take ([`REQUEST_TIMEOUT`]; tests make
+    /// it short).
+    pub request_timeout: std::time::Duration,
 }
+
+/// The longest one request to Discord's REST API may take, from connecting to the last byte of
+/// the answer, before it counts as failed (and is tried again, as a 5xx is). Without it a
+/// request whose connection silently died (a NAT that forgot it, a peer that vanished) waited
+/// forever, and with it every later board and notice of its game. Generous for the largest
+/// upload, a replay GIF of a few hundred KB, on a slow link.
+pub const REQUEST_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
+/// The longest connecting to Discord may take, within [`REQUEST_TIMEOUT`].
+const CONNECT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+/// How often an idle connection to Discord is probed, so that a dead one is found and dropped
+/// before a request waits on it.
+const KEEPALIVE: std::time::Duration = std::time::Duration::from_secs(30);
 
 impl fmt::Debug for Config {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let Config { token, database_url, guild_id, api, tick_interval, shards, health_addr, pool } = self;
+        let Config { token, database_url, guild_id, api, tick_interval, shards, health_addr, pool, request_timeout } =
+            self;
         f.debug_struct("Config")
             .field("token", token)
             .field("database_url", &store::redacted(database_url))
@@ -198,6 +214,7 @@ impl fmt::Debug for Config {
             .field("shards", shards)
             .field("health_addr", health_addr)
             .field("pool", pool)
+            .field("request_timeout", request_timeout)
             .finish()
     }
 }
@@ -210,7 +227,21 @@ pub struct ConfigError(pub String);
 impl Config {
     /// Reads the process environment.
     pub fn from_env() -> Result<Config, ConfigError> {
-        Config::from_vars(|name| std::env::var(name).ok())
+        // A value that is not UTF-8 is no setting the bot can read, and taking it for unset
+        // would quietly open another database or serve every shard: the first one read is named.
+        let unreadable = std::cell::RefCell::new(None);
+        let config = Config::from_vars(|name| match std::env::var(name) {
+            Ok(value) => Some(value),
+            Err(std::env::VarError::NotPresent) => None,
+            Err(std::env::VarError::NotUnicode(_)) => {
+                unreadable.borrow_mut().get_or_insert_with(|| name.to_owned());
+                None
+            }
+        });
+        match unreadable.into_inner() {
+            Some(name) => Err(ConfigError(format!("{name} is not valid UTF-8; write its value in UTF-8"))),
+            None => config,
+        }
     }
 
     /// Reads the settings through `var`, so that tests need not touch the process environment.
@@ -281,16 +312,35 @@ impl Config {
             })?),
         };
         let pool = store::PoolSettings::from_vars(|name| var(name)).map_err(ConfigError)?;
-        Ok(Config { token: Token(token), database_url, guild_id, api, tick_interval, shards, health_addr, pool })
+        Ok(Config {
+            token: Token(token),
+            database_url,
+            guild_id,
+            api,
+            tick_interval,
+            shards,
+            health_addr,
+            pool,
+            request_timeout: REQUEST_TIMEOUT,
+        })
     }
 
-    /// serenity's HTTP client for [`Config::api`].
+    /// serenity's HTTP client for [`Config::api`], its requests bounded by
+    /// [`Config::request_timeout`] (serenity's own client waits for an answer without end).
     pub fn http(&self) -> Result<serenity::Http, ConfigError> {
         let builder = serenity::HttpBuilder::new(self.token.expose());
+        let client = reqwest::Client::builder()
+            .use_rustls_tls()
+            .timeout(self.request_timeout)
+            .connect_timeout(CONNECT_TIMEOUT.min(self.request_timeout))
+            .tcp_keepalive(KEEPALIVE);
+        let built = |client: reqwest::ClientBuilder| {
+            client.build().map_err(|e| ConfigError(format!("cannot set up the HTTP client for Discord: {e}")))
+        };
         Ok(match &self.api {
-            Api::Discord => builder.build(),
+            Api::Discord => builder.client(built(client)?).build(),
             Api::Resolve { addr, ca } => {
-                let mut client = reqwest::Client::builder().use_rustls_tls().resolve("discord.com", *addr);
+                let mut client = client.resolve("discord.com", *addr);
                 if let Some(path) = ca {
                     let pem = std::fs::read(path)
                         .map_err(|e| ConfigError(format!("cannot read DISCORD_API_CA file {}: {e}", path.display())))?;
@@ -299,12 +349,11 @@ impl Config {
                     })?;
                     client = client.add_root_certificate(certificate);
                 }
-                let client = client
-                    .build()
-                    .map_err(|e| ConfigError(format!("cannot set up the HTTP client for DISCORD_API_RESOLVE: {e}")))?;
-                builder.client(client).build()
+                builder.client(built(client)?).build()
             }
-            Api::Proxy { base } => builder.proxy(base.clone()).ratelimiter_disabled(true).build(),
+            Api::Proxy { base } => {
+                builder.client(built(client)?).proxy(base.clone()).ratelimiter_disabled(true).build()
+            }
         })
     }
 }
