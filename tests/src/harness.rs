@@ -476,6 +476,25 @@ impl BotProcess {
     /// (e.g. with a `PostgreSQL` database that several processes share).
     #[must_use]
     pub fn spawn_with(binary: &Path, fake: &FakeDiscord, dir: &Path, env: &[(&str, &str)]) -> BotProcess {
+        BotProcess::spawn_as(std::process::Command::new(binary), fake, dir, env)
+    }
+
+    /// [`BotProcess::spawn_with`] with SIGXFSZ ignored, as servers run: a write past a file-size
+    /// limit set on the process (`prlimit --fsize`, the tests' full disk) then fails with EFBIG
+    /// instead of killing it. The shell `exec`s the bot, so the process id is the bot's.
+    #[must_use]
+    pub fn spawn_ignoring_xfsz(binary: &Path, fake: &FakeDiscord, dir: &Path, env: &[(&str, &str)]) -> BotProcess {
+        let mut shell = std::process::Command::new("sh");
+        shell.args(["-c", "trap '' XFSZ; exec \"$0\" \"$@\""]).arg(binary);
+        BotProcess::spawn_as(shell, fake, dir, env)
+    }
+
+    fn spawn_as(
+        mut command: std::process::Command,
+        fake: &FakeDiscord,
+        dir: &Path,
+        env: &[(&str, &str)],
+    ) -> BotProcess {
         let ca = dir.join("ca.pem");
         std::fs::write(&ca, fake.ca_pem().expect("a TLS fake")).expect("write the CA file");
         let log = std::fs::OpenOptions::new()
@@ -483,7 +502,7 @@ impl BotProcess {
             .append(true)
             .open(dir.join("bot.log"))
             .expect("open the bot's log file");
-        let child = std::process::Command::new(binary)
+        let child = command
             .arg("run")
             .env("DISCORD_TOKEN", "fake-token")
             .env("DATABASE_URL", format!("sqlite://{}", dir.join("tafl.db").display()))

@@ -124,7 +124,7 @@ async fn one_process_serving_shards_0_and_1_of_2_plays_games_in_guilds_on_both_s
     fake.wait_for_shards(&[(0, 2), (1, 2)]).await;
     let (status, body) = health_becomes(health, 200).await;
     assert_eq!(status, 200, "{body}");
-    assert_eq!(body, "ok: shards 0-1 connected, database answers\n");
+    assert_eq!(body, "ok: shards 0-1 connected, database answers and saves\n");
     let (status, _) = tokio::task::spawn_blocking(move || http_get(health, "/metrics")).await.unwrap().unwrap();
     assert_eq!(status, 404, "only /healthz is served");
 
@@ -196,7 +196,7 @@ async fn a_process_serving_shard_0_of_2_never_receives_the_interactions_of_shard
     fake.wait_until_ready().await;
     fake.wait_for_shards(&[(0, 2)]).await;
     let (status, body) = health_becomes(health, 200).await;
-    assert_eq!((status, body.as_str()), (200, "ok: shards 0-0 connected, database answers\n"));
+    assert_eq!((status, body.as_str()), (200, "ok: shards 0-0 connected, database answers and saves\n"));
 
     let on_shard = |shard: u64| Table { fake: &fake, channel: 1_500_000_000_000_000_200 + shard, locale: "en-US" };
     let elsewhere = GuildTable { table: on_shard(1), guild: guild_on(1, 2, 2) };
@@ -232,6 +232,100 @@ async fn healthz_answers_503_while_the_gateway_is_unreachable() {
     assert_eq!(status, 503, "{body}");
     assert!(body.starts_with("unavailable: shard 0 "), "{body}");
     assert!(!body.contains("database"), "the database answers: {body}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The bot's open file descriptors.
+fn descriptors(pid: u32) -> usize {
+    std::fs::read_dir(format!("/proc/{pid}/fd")).map_or(0, Iterator::count)
+}
+
+/// Clients that open connections to `/healthz` and send half a request, or nothing, held them
+/// open for as long as they liked, one file descriptor each, until the process could open no
+/// more (the gateway failed with "Too many open files" and a real probe timed out). At most 16
+/// are served at once, the rest closed as they come, and each is cut off after 5 s.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn healthz_outlasts_clients_that_open_connections_and_never_finish_a_request() {
+    let fake = FakeDiscord::start_tls().await;
+    let dir = temp_dir("health-slow-clients");
+    let health = free_addr();
+    let health_text = health.to_string();
+    let bot = BotProcess::spawn_with(Path::new(BINARY), &fake, &dir, &[("TAFL_HEALTH_ADDR", &health_text)]);
+    fake.wait_until_ready().await;
+    health_becomes(health, 200).await;
+    let before = descriptors(bot.pid());
+    let mut idle = Vec::new();
+    for n in 0..100 {
+        let mut stream = std::net::TcpStream::connect(health).unwrap();
+        if n % 2 == 0 {
+            write!(stream, "GET /healthz HTTP/1.1\r\nHost: x\r\n").unwrap();
+        }
+        idle.push(stream);
+    }
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let during = descriptors(bot.pid());
+    // 16 served, and a few the process opens meanwhile for its own work (database connections).
+    assert!(during <= before + 30, "{before} descriptors before, {during} with 100 idle clients");
+    // A real probe gets through once the idle ones are cut off.
+    let (status, body) = health_becomes(health, 200).await;
+    assert_eq!(status, 200, "{body}");
+    for (n, stream) in idle.iter_mut().enumerate() {
+        stream.set_read_timeout(Some(Duration::from_secs(8))).unwrap();
+        let mut rest = Vec::new();
+        match stream.read_to_end(&mut rest) {
+            Ok(_) => {}
+            Err(e) => assert_eq!(e.kind(), std::io::ErrorKind::ConnectionReset, "client {n} was never cut off: {e}"),
+        }
+    }
+    bot.kill();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A database that answers reads but cannot save (here a file-size limit on the process, which
+/// fails every write that grows a file, as a full disk does): moves were refused with "the disk
+/// is full" while `/healthz` said 200. It says 503 until a write is saved again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn healthz_answers_503_while_the_database_cannot_save() {
+    let fake = FakeDiscord::start_tls().await;
+    let dir = temp_dir("health-disk-full");
+    let health = free_addr();
+    let health_text = health.to_string();
+    let bot = BotProcess::spawn_ignoring_xfsz(Path::new(BINARY), &fake, &dir, &[("TAFL_HEALTH_ADDR", &health_text)]);
+    fake.wait_until_ready().await;
+    health_becomes(health, 200).await;
+    let table = Table { fake: &fake, channel: 1_500_000_000_000_000_300, locale: "en-US" };
+    let challenge =
+        table.command(ALICE, "challenge", &json!({ "opponent": BOB.id, "variant": "brandubh", "side": 0 }), &[BOB]);
+    let card = fake.wait_for_original(&challenge).await;
+    let accept = card.button_labels().into_iter().find(|(label, _)| label == "Accept").expect("Accept").1;
+    fake.wait_for_answer(&table.click(BOB, &card, &accept, None)).await;
+    let limit = |size: &str| {
+        let status =
+            Command::new("prlimit").arg(format!("--pid={}", bot.pid())).arg(format!("--fsize={size}:")).status();
+        assert!(status.expect("prlimit (util-linux) runs").success(), "prlimit --fsize={size}");
+    };
+    let play = |mv: &str| {
+        let played = table.command(ALICE, "move", &json!({ "notation": mv }), &[]);
+        let fake = &fake;
+        async move { fake.wait_for_original(&played).await.content }
+    };
+
+    limit("0");
+    let refused = play("d2-c2").await;
+    assert!(refused.contains("nothing was saved"), "{refused}");
+    let (status, body) = health_becomes(health, 503).await;
+    assert_eq!(status, 503, "{body}");
+    assert!(
+        body.contains("was not saved: the database file cannot be written") || body.contains("the disk is full"),
+        "{body}"
+    );
+
+    limit("unlimited");
+    let saved = play("d2-c2").await;
+    assert!(saved.starts_with("You played"), "{saved}");
+    let (status, body) = health_becomes(health, 200).await;
+    assert_eq!(status, 200, "{body}");
+    bot.kill();
     let _ = std::fs::remove_dir_all(&dir);
 }
 

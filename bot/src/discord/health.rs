@@ -22,6 +22,13 @@ use crate::store::Db;
 
 /// How long the database may take to answer `SELECT 1` before the process counts as unhealthy.
 const DATABASE_PATIENCE: Duration = Duration::from_secs(2);
+/// The most connections served at once; more are closed as they come. A probe needs one: this
+/// keeps clients that open many and send nothing from taking the process's file descriptors
+/// (which the gateway and the database need too).
+const MAX_CONNECTIONS: usize = 16;
+/// The longest one connection is served, request and answer (whose check waits at most
+/// [`DATABASE_PATIENCE`]): a client that sends its request slowly, or never, is cut off.
+const CONNECTION_DEADLINE: Duration = Duration::from_secs(5);
 
 /// This process's gateway shards, as serenity's shard manager sees them: what `/healthz` and the
 /// scheduler (whose clocks wait while players cannot reach the bot) look at.
@@ -72,21 +79,32 @@ impl Probe {
             Ok(Err(error)) => problems.push(format!("the database fails: {error}")),
             Err(_) => problems.push(format!("the database did not answer within {} s", DATABASE_PATIENCE.as_secs())),
         }
+        // Reads answering is not enough: moves are writes.
+        if let Some((why, ago)) = self.db.refused_write() {
+            problems.push(format!("the last write, {} s ago, was not saved: {why}", ago.as_secs()));
+        }
         let shards = format!("shards {}-{}", self.gateway.shards.start(), self.gateway.shards.end());
         if problems.is_empty() {
-            Ok(format!("ok: {shards} connected, database answers\n"))
+            Ok(format!("ok: {shards} connected, database answers and saves\n"))
         } else {
             Err(format!("unavailable: {}\n", problems.join("; ")))
         }
     }
 }
 
-/// Serves `/healthz` on `listener` until the task is aborted.
+/// Serves `/healthz` on `listener` until the task is aborted: one request a connection, at
+/// most [`MAX_CONNECTIONS`] at once, each for at most [`CONNECTION_DEADLINE`].
 pub async fn serve(listener: TcpListener, probe: Probe) {
+    let room = Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS));
     loop {
         let Ok((stream, _)) = listener.accept().await else {
             // Out of file descriptors or similar: try again shortly rather than spin.
             tokio::time::sleep(Duration::from_millis(100)).await;
+            continue;
+        };
+        let Ok(place) = room.clone().try_acquire_owned() else {
+            // Closed at once: a real probe comes again, and waiting would hold the descriptor.
+            tracing::debug!("/healthz has {MAX_CONNECTIONS} connections open; one more is closed");
             continue;
         };
         let probe = probe.clone();
@@ -95,8 +113,12 @@ pub async fn serve(listener: TcpListener, probe: Probe) {
                 let probe = probe.clone();
                 async move { Ok::<_, Infallible>(answer(&probe, &request).await) }
             });
-            // A client that hangs up mid-request is its own business.
-            let _ = hyper::server::conn::http1::Builder::new().serve_connection(TokioIo::new(stream), service).await;
+            let connection = hyper::server::conn::http1::Builder::new()
+                .keep_alive(false)
+                .serve_connection(TokioIo::new(stream), service);
+            // A client that hangs up mid-request, or is cut off, is its own business.
+            let _ = tokio::time::timeout(CONNECTION_DEADLINE, connection).await;
+            drop(place);
         });
     }
 }

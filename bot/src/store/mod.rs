@@ -172,6 +172,7 @@ impl From<Flag> for bool {
 #[derive(Debug)]
 pub struct WriteTx {
     tx: Tx,
+    saved: Arc<Saved>,
     // Dropped in this order, after the transaction: the turn first, so that a person's write
     // waiting for it goes before the next background writer gets through the gate.
     _turn: Option<tokio::sync::OwnedMutexGuard<()>>,
@@ -179,8 +180,19 @@ pub struct WriteTx {
 }
 
 impl WriteTx {
+    /// Commits, and notes for `/healthz` whether the database took the write (see [`Saved`]).
     pub async fn commit(self) -> Result<(), sqlx::Error> {
-        self.tx.commit().await
+        let WriteTx { tx, saved, _turn, _gate } = self;
+        let committed = tx.commit().await;
+        match &committed {
+            Ok(()) => saved.took(),
+            Err(error) => {
+                if let Some(why) = unwritable(error) {
+                    saved.refused(why);
+                }
+            }
+        }
+        committed
     }
 
     /// Ends the transaction with nothing saved, and returns once the database has done so (a
@@ -438,6 +450,54 @@ impl Answered {
     }
 }
 
+/// Whether this process's last write was saved, for `/healthz`: a database that answers reads
+/// but cannot save (a full disk, a read-only file system, a standby after a failover) lost
+/// every move while the process reported itself healthy. Set by a commit the database refused
+/// for want of somewhere to write, cleared by the next commit it takes.
+#[derive(Debug, Default)]
+struct Saved {
+    refused: std::sync::Mutex<Option<(&'static str, Instant)>>,
+}
+
+impl Saved {
+    fn took(&self) {
+        *self.refused.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = None;
+    }
+
+    fn refused(&self, why: &'static str) {
+        *self.refused.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some((why, Instant::now()));
+    }
+
+    fn last_refusal(&self) -> Option<(&'static str, Duration)> {
+        let refused = *self.refused.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        refused.map(|(why, at)| (why, at.elapsed()))
+    }
+}
+
+/// Why a commit could not be saved, when it was for want of somewhere to write: `SQLite`'s
+/// `SQLITE_FULL`, `SQLITE_IOERR`, `SQLITE_READONLY` and `SQLITE_CANTOPEN`, `PostgreSQL`'s
+/// `disk_full`, `io_error` and `read_only_sql_transaction`. Contention (busy, a serialisation conflict) and a
+/// lost connection are not: the next try may well be saved.
+fn unwritable(error: &sqlx::Error) -> Option<&'static str> {
+    let sqlx::Error::Database(db) = error else { return None };
+    let code = db.code()?;
+    if db.try_downcast_ref::<sqlx::postgres::PgDatabaseError>().is_some() {
+        return match &*code {
+            "53100" => Some("the database server's disk is full"),
+            "58030" => Some("the database server cannot write to its disk"),
+            "25006" => Some("the database server takes no writes (read-only)"),
+            _ => None,
+        };
+    }
+    // https://www.sqlite.org/rescode.html: the primary code is the low byte.
+    match code.parse::<i64>().ok()? & 0xff {
+        13 => Some("the disk is full"),
+        8 => Some("the database file is read-only"),
+        10 | 14 => Some("the database file cannot be written"),
+        _ => None,
+    }
+}
+
 /// Whose work a [`Db`] handle does, which decides who goes first when both wait.
 ///
 /// A person who clicked waits for the answer; the bot's own work (delivering the outbox, the
@@ -494,6 +554,8 @@ pub struct Db {
     leases: Option<AnyPool>,
     /// `PostgreSQL` only: when the database last answered (see [`Answered`]).
     answered: Arc<Answered>,
+    /// Whether the last write was saved (see [`Saved`]).
+    saved: Arc<Saved>,
 }
 
 impl Db {
@@ -616,6 +678,7 @@ impl Db {
             writers: Arc::default(),
             leases: None,
             answered: Arc::new(Answered::new()),
+            saved: Arc::default(),
         })
     }
 
@@ -652,7 +715,15 @@ impl Db {
             leases: Some(leases),
             // It has just answered: the migrations and the first connection of the pool.
             answered: Arc::new(Answered::new()),
+            saved: Arc::default(),
         })
+    }
+
+    /// Why the last write of this process was not saved and how long ago, when the database
+    /// refused it for want of somewhere to write and has taken none since (see [`Saved`]).
+    #[must_use]
+    pub fn refused_write(&self) -> Option<(&'static str, Duration)> {
+        self.saved.last_refusal()
     }
 
     /// Which database this is.
@@ -695,11 +766,11 @@ impl Db {
             Backend::Sqlite => {
                 let (turn, gate) = self.turn_to_write(urgency).await;
                 let tx = self.connections().begin_with("BEGIN IMMEDIATE").await?;
-                Ok(WriteTx { tx, _turn: Some(turn), _gate: gate })
+                Ok(WriteTx { tx, saved: self.saved.clone(), _turn: Some(turn), _gate: gate })
             }
             Backend::Postgres => {
                 let tx = self.begin_postgres(self.connections(), POSTGRES_WRITE, urgency).await?;
-                Ok(WriteTx { tx, _turn: None, _gate: None })
+                Ok(WriteTx { tx, saved: self.saved.clone(), _turn: None, _gate: None })
             }
         }
     }
@@ -766,7 +837,7 @@ impl Db {
             Some(leases) => {
                 // Not cut short: the renewal has a deadline of its own (`Host::keep_lane`).
                 let tx = self.begin_postgres(leases, POSTGRES_WRITE, Urgency::Background).await?;
-                Ok(WriteTx { tx, _turn: None, _gate: None })
+                Ok(WriteTx { tx, saved: self.saved.clone(), _turn: None, _gate: None })
             }
             None => self.begin_write_as(Urgency::Interactive).await,
         }
