@@ -371,7 +371,7 @@ fn source_options(from: &str) -> Result<(SqliteConnectOptions, PathBuf), Migrate
         return Err(MigrateDbError::SourceNoFile { given: super::shorten(from, 60) });
     }
     let options =
-        SqliteConnectOptions::from_str(from).map_err(|e| MigrateDbError::BadUrl { flag: "from", reason: said(&e) })?;
+        crate::store::sqlite_options(from).map_err(|e| MigrateDbError::BadUrl { flag: "from", reason: said(&e) })?;
     let path = options.get_filename().to_owned();
     // Never create the source: a mistyped path must not become an empty database to copy.
     Ok((options.create_if_missing(false).foreign_keys(true).busy_timeout(Duration::from_secs(10)), path))

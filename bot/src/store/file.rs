@@ -86,11 +86,10 @@ pub fn lock_path(file: &Path) -> PathBuf {
 /// one: `None` for `PostgreSQL`, other schemes, and in-memory databases.
 #[must_use]
 pub fn sqlite_file(url: &str) -> Option<PathBuf> {
-    use std::str::FromStr;
     if super::Backend::of_url(url) != Some(super::Backend::Sqlite) || super::sqlite_names_no_file(url) {
         return None;
     }
-    let options = sqlx::sqlite::SqliteConnectOptions::from_str(url).ok()?;
+    let options = super::sqlite_options(url).ok()?;
     Some(options.get_filename().to_owned())
 }
 
@@ -107,7 +106,12 @@ pub fn lock(file: &Path, holder: &str) -> Result<Option<FileLock>, OpenError> {
     if !folder.is_dir() {
         return Ok(None);
     }
-    let path = lock_path(file);
+    // The lock is beside the real file: a second process opening it through a symbolic link
+    // (to the file or to a folder on its path) meets the same lock, not a new one by the link.
+    let real = std::fs::canonicalize(file)
+        .or_else(|_| std::fs::canonicalize(&folder).map(|folder| folder.join(file.file_name().unwrap_or_default())))
+        .unwrap_or_else(|_| file.to_owned());
+    let path = lock_path(&real);
     let (mut opened, writable) =
         match OpenOptions::new().read(true).write(true).create(true).truncate(false).open(&path) {
             Ok(opened) => (opened, true),
@@ -211,6 +215,30 @@ mod tests {
         assert!(lock(&file, "tafl-bot local").expect("free again").is_some(), "released when dropped");
     }
 
+    #[cfg(unix)]
+    #[test]
+    fn a_file_opened_through_a_link_meets_the_lock_of_the_file_itself() {
+        let dir = tempfile::tempdir().expect("a scratch folder");
+        let file = dir.path().join("tafl.db");
+        std::fs::write(&file, b"").unwrap();
+        std::fs::create_dir(dir.path().join("other")).unwrap();
+        std::os::unix::fs::symlink(&file, dir.path().join("other/link.db")).unwrap();
+        std::os::unix::fs::symlink(dir.path(), dir.path().join("folder-link")).unwrap();
+        let first = lock(&file, "tafl-bot run").expect("the first lock").expect("a file to lock");
+        for by_link in [dir.path().join("other/link.db"), dir.path().join("folder-link/tafl.db")] {
+            assert!(
+                matches!(lock(&by_link, "tafl-bot run"), Err(OpenError::InUse { .. })),
+                "{} took a lock of its own",
+                by_link.display()
+            );
+        }
+        assert!(!dir.path().join("other/link.db.lock").exists());
+        drop(first);
+        // A file not made yet is locked beside where it will be, through a linked folder too.
+        let new = lock(&dir.path().join("folder-link/new.db"), "tafl-bot run").unwrap().expect("a file to lock");
+        assert_eq!(new.path(), std::fs::canonicalize(dir.path()).unwrap().join("new.db.lock"));
+    }
+
     #[test]
     fn names_of_no_file_and_missing_folders_lock_nothing() {
         let dir = tempfile::tempdir().expect("a scratch folder");
@@ -219,6 +247,9 @@ mod tests {
         assert!(!dir.path().join("missing").exists());
         assert_eq!(sqlite_file("sqlite:///var/lib/tafl/tafl.db"), Some(PathBuf::from("/var/lib/tafl/tafl.db")));
         assert_eq!(sqlite_file("sqlite://tafl.db?mode=rwc"), Some(PathBuf::from("tafl.db")));
+        // The scheme in any case: sqlx took `SQLite:` for part of the file's name.
+        assert_eq!(sqlite_file("SQLite:tafl.db"), Some(PathBuf::from("tafl.db")));
+        assert_eq!(sqlite_file("SQLITE:///var/lib/tafl/tafl.db"), Some(PathBuf::from("/var/lib/tafl/tafl.db")));
         assert_eq!(sqlite_file("sqlite::memory:"), None);
         assert_eq!(sqlite_file("postgres://tafl@db/tafl"), None);
     }

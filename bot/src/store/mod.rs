@@ -571,11 +571,14 @@ impl Db {
     pub async fn open_with_settings(url: &str, settings: &PoolSettings) -> Result<Db, OpenError> {
         match Backend::of_url(url) {
             Some(Backend::Sqlite) if sqlite_names_no_file(url) => Err(OpenError::NoFile),
-            Some(Backend::Sqlite) => match Db::open_sqlite(SqliteConnectOptions::from_str(url)?, settings).await {
+            Some(Backend::Sqlite) => match Db::open_sqlite(sqlite_options(url)?, settings).await {
                 // A path meant relative says so (`./data/tafl.db`); `sqlite://var/lib/…` may be
                 // an absolute one written with two slashes.
                 Err(OpenError::NoFolder { folder, absolute: None })
-                    if folder.is_relative() && !folder.starts_with(".") && !folder.starts_with("..") =>
+                    if folder.is_relative()
+                        && !folder.starts_with(".")
+                        && !folder.starts_with("..")
+                        && !folder.starts_with("~") =>
                 {
                     Err(OpenError::NoFolder { absolute: Some(three_slashes(url)), folder })
                 }
@@ -1189,7 +1192,7 @@ pub async fn holds_discord_as_is(url: Option<&str>, file: &std::path::Path) -> R
         Some(url) if Backend::of_url(url) == Some(Backend::Postgres) => url.to_owned(),
         sqlite => {
             let options = match sqlite {
-                Some(url) => SqliteConnectOptions::from_str(url)?,
+                Some(url) => sqlite_options(url)?,
                 None => SqliteConnectOptions::new().filename(file),
             };
             let file = options.get_filename();
@@ -1217,6 +1220,18 @@ pub async fn holds_discord_as_is(url: Option<&str>, file: &std::path::Path) -> R
     // The answer is in: a failure to say goodbye changes nothing of it.
     let _ = conn.close().await;
     Ok(holds)
+}
+
+/// The options of an `SQLite` URL whatever the case of its scheme: the scheme is matched without
+/// case everywhere (as URLs' are), but sqlx takes off only a lowercase `sqlite:`, and opened
+/// `SQLite:tafl.db` as a file of that very name.
+pub fn sqlite_options(url: &str) -> Result<SqliteConnectOptions, sqlx::Error> {
+    match url.split_once(':') {
+        Some((scheme, rest)) if scheme.eq_ignore_ascii_case("sqlite") && scheme != "sqlite" => {
+            SqliteConnectOptions::from_str(&format!("sqlite:{rest}"))
+        }
+        _ => SqliteConnectOptions::from_str(url),
+    }
 }
 
 /// Whether an `SQLite` URL names no file to keep the games in: an in-memory database
