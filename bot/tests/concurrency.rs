@@ -12,7 +12,7 @@ use std::sync::Arc;
 use support::{NOW, alice, bob, game, said};
 use tafl_bot::host::bot::MAX_BOT_GAMES;
 use tafl_bot::host::search_pool::SearchPool;
-use tafl_bot::host::{BotPlayer, ChallengeState, Drawn, Host, HostError, SideChoice, User};
+use tafl_bot::host::{BoardStyle, BotPlayer, ChallengeState, Drawn, Host, HostError, SideChoice, User};
 use tokio::sync::Barrier;
 
 const ROUNDS: usize = 60;
@@ -255,7 +255,17 @@ async fn postgres_a_drawing_never_covers_a_board_item_it_did_not_see() {
         let (one, two) = two_hosts().await;
         let a = game(&one, "brandubh").await;
         // The board message shows the start, every board item so far done.
-        one.replace_board(a.id, 2, 900, Some(Drawn::at(0)), one.pending_board(a.id).await.unwrap(), NOW).await.unwrap();
+        one.replace_board(
+            a.id,
+            2,
+            900,
+            Some(Drawn::at(0)),
+            one.pending_board(a.id).await.unwrap(),
+            BoardStyle::default(),
+            NOW,
+        )
+        .await
+        .unwrap();
         assert_eq!(one.pending_board(a.id).await.unwrap(), None);
         let mut holder = one.db().begin_write().await.unwrap();
         tafl_bot::store::games::lock(&mut holder, a.id).await.unwrap();

@@ -6,8 +6,8 @@ mod support;
 use support::{NOW, PLACE, alice, bob, carol, find_game, game, host, refused, request, said};
 use tafl_bot::host::Host;
 use tafl_bot::host::{
-    ChallengeState, EndReason, Ending, HostError, MoveEffect, OfferAction, OfferKind, OfferOutcome, SeenBoard,
-    SideChoice, User,
+    BoardStyle, ChallengeState, EndReason, Ending, HostError, MoveEffect, OfferAction, OfferKind, OfferOutcome,
+    SeenBoard, SideChoice, User,
 };
 use tafl_rules::{Reason, Side, Variant};
 
@@ -444,7 +444,7 @@ support::both! {
             let user = if n % 2 == 0 { alice().id } else { bob().id };
             let mut forecasts = Vec::new();
             let (played, state) = host
-                .play_on_board(g.id, user, mv, Some(SeenBoard::at_ply(n)), NOW, &mut |view, history| {
+                .play_on_board(g.id, user, mv, Some(SeenBoard::at_ply(n)), NOW, &mut |view, history, _| {
                     forecasts.push((view.clone(), history.clone()));
                 })
                 .await
@@ -467,7 +467,7 @@ support::both! {
         }
         // A refused move forecasts nothing and changes nothing.
         let mut forecast = false;
-        refused!(host, host.play_on_board(g.id, alice().id, "a4-a5", None, NOW, &mut |_, _| forecast = true));
+        refused!(host, host.play_on_board(g.id, alice().id, "a4-a5", None, NOW, &mut |_, _, _| forecast = true));
         assert!(!forecast);
     }
 }
@@ -694,12 +694,12 @@ support::both! {
         assert_ne!(old_tag, new_tag);
         let stale = refused!(host, host.board_to_move(g.id, bob().id, SeenBoard { ply: 1, tag: Some(old_tag) }));
         assert!(matches!(stale, HostError::StaleBoard { .. }), "{stale:?}");
-        let stale = refused!(host, host.play_on_board(g.id, bob().id, "f4-f3", Some(SeenBoard { ply: 1, tag: Some(old_tag) }), NOW, &mut |_, _| ()));
+        let stale = refused!(host, host.play_on_board(g.id, bob().id, "f4-f3", Some(SeenBoard { ply: 1, tag: Some(old_tag) }), NOW, &mut |_, _, _| ()));
         assert!(matches!(stale, HostError::StaleBoard { .. }), "{stale:?}");
         // The current board's tag, or none (a menu drawn before tags), is taken.
         host.board_to_move(g.id, bob().id, SeenBoard { ply: 1, tag: Some(new_tag) }).await.unwrap();
         host.board_to_move(g.id, bob().id, SeenBoard::at_ply(1)).await.unwrap();
-        host.play_on_board(g.id, bob().id, "f4-f3", Some(SeenBoard { ply: 1, tag: Some(new_tag) }), NOW, &mut |_, _| ()).await.unwrap();
+        host.play_on_board(g.id, bob().id, "f4-f3", Some(SeenBoard { ply: 1, tag: Some(new_tag) }), NOW, &mut |_, _, _| ()).await.unwrap();
     }
 }
 
@@ -1279,7 +1279,7 @@ support::both! {
         while let Some(item) = host.outbox_head(&lane, NOW).await.unwrap() {
             if matches!(item.show, Show::NewBoard { .. }) {
                 posted += 1;
-                host.replace_board(g.id, 2, posted, None, None, NOW).await.unwrap();
+                host.replace_board(g.id, 2, posted, None, None, BoardStyle::default(), NOW).await.unwrap();
             }
             host.delivered(item.id, Some(posted), NOW).await.unwrap();
         }

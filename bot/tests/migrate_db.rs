@@ -22,7 +22,7 @@ use sqlx::{AssertSqlSafe, Column, Connection, Executor, PgConnection, Row, Sqlit
 use support::{NOW, PLACE, alice, bob, carol, find_game, game, request, temp_path};
 use tafl_bot::cli::migrate_db::{MigrateDbError, copy};
 use tafl_bot::host::search_pool::SearchPool;
-use tafl_bot::host::{Clock, Drawn, Host, OfferAction, ServerSettings, SideChoice, User, UserSettings};
+use tafl_bot::host::{BoardStyle, Clock, Drawn, Host, OfferAction, ServerSettings, SideChoice, User, UserSettings};
 use tafl_bot::store::Db;
 use tafl_rules::{Reason, Variant};
 
@@ -194,7 +194,9 @@ async fn realistic_database() -> PathBuf {
         panic!("a legal tablut move");
     });
     host.draw(g.id, bob().id, OfferAction::Offer, None, NOW + 61).await.unwrap();
-    host.replace_board(g.id, PLACE.channel, 900_001, Some(Drawn::at(1)), None, NOW + 62).await.unwrap();
+    host.replace_board(g.id, PLACE.channel, 900_001, Some(Drawn::at(1)), None, BoardStyle::default(), NOW + 62)
+        .await
+        .unwrap();
     let mut timed = request(&carol(), Some(&dave), "brandubh", SideChoice::Attackers);
     timed.clock = Some(Clock::per_move(24 * 3600).unwrap());
     let c = host.challenge(&timed, NOW + 70).await.unwrap();

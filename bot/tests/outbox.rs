@@ -6,7 +6,9 @@
 mod support;
 
 use support::{NOW, alice, bob, carol, game, host, request, snapshot};
-use tafl_bot::host::{Drawn, HostError, OfferAction, OfferEvent, OfferKind, Place, ServerSettings, Show, SideChoice};
+use tafl_bot::host::{
+    BoardStyle, Drawn, HostError, OfferAction, OfferEvent, OfferKind, Place, ServerSettings, Show, SideChoice,
+};
 
 /// Every pending item, oldest first, as the delivery task would see them lane by lane.
 async fn pending(host: &tafl_bot::host::Host) -> Vec<Show> {
@@ -136,7 +138,7 @@ support::both! {
     async fn boards_coalesce_and_a_board_left_behind_is_redrawn() {
         let host = host().await;
         let g = game(&host, "brandubh").await;
-        host.replace_board(g.id, 2, 900, Some(Drawn::at(0)), host.pending_board(g.id).await.unwrap(), NOW).await.unwrap();
+        host.replace_board(g.id, 2, 900, Some(Drawn::at(0)), host.pending_board(g.id).await.unwrap(), BoardStyle::default(), NOW).await.unwrap();
         host.play(g.id, alice().id, "d2-c2", None, NOW).await.unwrap();
         host.play(g.id, bob().id, "d3-c3", None, NOW).await.unwrap();
         // One drawing at ply 2, read after both moves, covers both board items.
@@ -163,7 +165,7 @@ support::both! {
     async fn a_finished_games_board_is_checked_for_a_day_after_its_end() {
         let host = host().await;
         let g = game(&host, "brandubh").await;
-        host.replace_board(g.id, 2, 900, Some(Drawn::at(0)), host.pending_board(g.id).await.unwrap(), NOW).await.unwrap();
+        host.replace_board(g.id, 2, 900, Some(Drawn::at(0)), host.pending_board(g.id).await.unwrap(), BoardStyle::default(), NOW).await.unwrap();
         host.resign(g.id, alice().id, Some(0), NOW).await.unwrap();
         pending(&host).await;
         let behind = || async {
@@ -228,7 +230,7 @@ support::both! {
     async fn a_board_discord_refused_for_good_is_not_asked_for_again_at_every_tick() {
         let host = host().await;
         let g = game(&host, "brandubh").await;
-        host.replace_board(g.id, 2, 900, Some(Drawn::at(0)), host.pending_board(g.id).await.unwrap(), NOW).await.unwrap();
+        host.replace_board(g.id, 2, 900, Some(Drawn::at(0)), host.pending_board(g.id).await.unwrap(), BoardStyle::default(), NOW).await.unwrap();
         pending(&host).await;
         host.play(g.id, alice().id, "d2-c2", None, NOW).await.unwrap();
         // The board edit is refused for good (the bot lost access to the channel).
@@ -271,7 +273,7 @@ support::both! {
     async fn a_finished_game_has_its_last_your_move_notice_deleted_once_the_summary_is_posted() {
         let host = host().await;
         let g = game(&host, "brandubh").await;
-        host.replace_board(g.id, 2, 800, Some(Drawn::at(0)), None, NOW).await.unwrap();
+        host.replace_board(g.id, 2, 800, Some(Drawn::at(0)), None, BoardStyle::default(), NOW).await.unwrap();
         assert!(deliver_as(&host, 801).await.contains(&Show::YourMove { game: g.id, ply: 0, after_takeback: false, again: false }));
         assert_eq!(host.board_message(g.id).await.unwrap().unwrap().notice_id, Some(801));
         host.resign(g.id, alice().id, Some(0), NOW).await.unwrap();
@@ -287,7 +289,7 @@ support::both! {
     async fn a_summary_with_no_notice_before_it_deletes_nothing() {
         let host = host().await;
         let g = game(&host, "brandubh").await;
-        host.replace_board(g.id, 2, 800, Some(Drawn::at(0)), None, NOW).await.unwrap();
+        host.replace_board(g.id, 2, 800, Some(Drawn::at(0)), None, BoardStyle::default(), NOW).await.unwrap();
         pending(&host).await;
         host.resign(g.id, alice().id, Some(0), NOW).await.unwrap();
         let shown = deliver_as(&host, 802).await;
@@ -381,7 +383,7 @@ async fn deliver_board(host: &tafl_bot::host::Host, game: i64) {
 async fn bobs_notice_refused(host: &tafl_bot::host::Host, board: bool) -> tafl_bot::host::GameView {
     let g = game(host, "brandubh").await;
     if board {
-        host.replace_board(g.id, 2, 800, Some(Drawn::at(0)), None, NOW).await.unwrap();
+        host.replace_board(g.id, 2, 800, Some(Drawn::at(0)), None, BoardStyle::default(), NOW).await.unwrap();
     }
     deliver_as(host, 801).await;
     host.play(g.id, alice().id, "d2-c2", Some(0), NOW).await.unwrap();
@@ -479,7 +481,7 @@ support::both! {
         use tafl_bot::host::outbox::{GIVEN_UP_REST_SECS as REST, RECENTLY_FINISHED_SECS as DAY};
         let host = host().await;
         let g = game(&host, "brandubh").await;
-        host.replace_board(g.id, 2, 800, Some(Drawn::at(0)), None, NOW).await.unwrap();
+        host.replace_board(g.id, 2, 800, Some(Drawn::at(0)), None, BoardStyle::default(), NOW).await.unwrap();
         deliver_as(&host, 801).await;
         host.resign(g.id, alice().id, Some(0), NOW).await.unwrap();
         deliver_board(&host, g.id).await;
@@ -940,7 +942,7 @@ support::both! {
     async fn a_finished_games_final_board_refused_once_is_redrawn_after_the_rest() {
         let host = host().await;
         let g = game(&host, "brandubh").await;
-        host.replace_board(g.id, 2, 900, Some(Drawn::at(0)), host.pending_board(g.id).await.unwrap(), NOW).await.unwrap();
+        host.replace_board(g.id, 2, 900, Some(Drawn::at(0)), host.pending_board(g.id).await.unwrap(), BoardStyle::default(), NOW).await.unwrap();
         pending(&host).await;
         host.resign(g.id, alice().id, Some(0), NOW).await.unwrap();
         let head = host.outbox_head(&format!("game:{}", g.id), NOW).await.unwrap().unwrap();
@@ -968,7 +970,7 @@ support::both! {
     async fn a_board_drawn_before_an_ending_without_a_move_is_drawn_again() {
         let host = host().await;
         let g = game(&host, "brandubh").await;
-        host.replace_board(g.id, 2, 900, Some(Drawn::at(0)), host.pending_board(g.id).await.unwrap(), NOW).await.unwrap();
+        host.replace_board(g.id, 2, 900, Some(Drawn::at(0)), host.pending_board(g.id).await.unwrap(), BoardStyle::default(), NOW).await.unwrap();
         pending(&host).await;
         host.resign(g.id, alice().id, Some(0), NOW).await.unwrap();
         pending(&host).await;

@@ -750,6 +750,26 @@ async fn personal_settings_round_trip_and_style_the_boards_a_player_shows(locale
     let bobs = fake.wait_for_message("Bob's board", |m| m.id > alices.id && !m.attachments.is_empty()).await;
     assert!(picture(&bobs).starts_with(b"\x89PNG"));
     assert_ne!(picture(&bobs), picture(&alices), "Bob sees his own style");
+    // Bob's board is the game's now, and stays in his style at every move: it went back to the
+    // default at the first edit.
+    let played = table.command(ALICE, "move", &json!({ "notation": "d2-c2" }), &[]);
+    fake.wait_for_original(&played).await;
+    let edited = board_at(&fake, bobs.id, 1, 1).await;
+    let spectators_board = |style: Vec<Value>| {
+        let (fake, table) = (&fake, &table);
+        async move {
+            let set = settings(fake, From::member(table, EVE), &style);
+            private_answer(fake, &set).await;
+            let asked = table.command(EVE, "board", &json!({ "game": 1 }), &[]);
+            let shown = fake.wait_for_original(&asked).await;
+            assert!(shown.is_ephemeral(), "a spectator is shown a game going on privately");
+            picture(&shown)
+        }
+    };
+    let default = spectators_board(Vec::new()).await;
+    assert_ne!(picture(&edited), default, "the edit kept Bob's style");
+    let bobs_style = spectators_board(vec![option("orientation", json!(1)), option("theme", json!(1))]).await;
+    assert_eq!(picture(&edited), bobs_style, "drawn as Bob's style draws ply 1");
     table.assert_no_english(NOT_ENGLISH);
     bot.stop().await;
 }

@@ -10,7 +10,7 @@ use tafl_rules::{Game, Position, Square};
 use super::ids::{Control, PageValue};
 use super::{BotError, Data};
 use crate::host::{
-    BoardState, GameId, GameView, MoveChoice, OfferAction, OfferKind, OpenOffer, SeenBoard, movable_pieces,
+    BoardState, BoardStyle, GameId, GameView, MoveChoice, OfferAction, OfferKind, OpenOffer, SeenBoard, movable_pieces,
 };
 use crate::present::Lang;
 use crate::present::text::{self, Label};
@@ -39,6 +39,8 @@ pub struct Board {
     /// What the message shows, as it can be read back from Discord ([`shown`]): the ply, and the
     /// moves tag its menus carry (none once the game is over and the menus are gone).
     pub shows: SeenBoard,
+    /// How the picture is drawn: kept with the board message, so that its edits are drawn alike.
+    pub style: BoardStyle,
 }
 
 /// What a board message on Discord shows: the ply of its picture (`game-3-12.png`) and the moves
@@ -112,21 +114,22 @@ impl Board {
     }
 }
 
-/// Builds the board of a game as `state` has it, with `menu` open, drawn in the default style.
+/// Builds the board of a game as `state` has it, with `menu` open, drawn in the style of the
+/// game's board message ([`BoardState::style`]).
 pub async fn build(data: &Data, state: &BoardState, menu: Menu, lang: Lang) -> Result<Board, BotError> {
-    build_styled(data, state, menu, lang, Orientation::default(), Theme::default()).await
+    build_styled(data, state, menu, lang, state.style()).await
 }
 
-/// [`build`] with the picture drawn in `orientation` and `theme` (a player's own settings).
+/// [`build`] with the picture drawn in `style` (a player's own settings, for a board they post
+/// or are shown).
 pub async fn build_styled(
     data: &Data,
     state: &BoardState,
     menu: Menu,
     lang: Lang,
-    orientation: Orientation,
-    theme: Theme,
+    style: BoardStyle,
 ) -> Result<Board, BotError> {
-    build_from(data, state, menu, lang, Style { orientation, theme }, None).await
+    build_from(data, state, menu, lang, style, None).await
 }
 
 /// [`build`], taking the picture from `foreseen` when it was started for exactly this board
@@ -138,7 +141,7 @@ pub async fn build_foreseen(
     lang: Lang,
     foreseen: Option<Drawing>,
 ) -> Result<Board, BotError> {
-    build_from(data, state, menu, lang, Style::default(), foreseen).await
+    build_from(data, state, menu, lang, state.style(), foreseen).await
 }
 
 async fn build_from(
@@ -146,7 +149,7 @@ async fn build_from(
     state: &BoardState,
     menu: Menu,
     lang: Lang,
-    style: Style,
+    style: BoardStyle,
     foreseen: Option<Drawing>,
 ) -> Result<Board, BotError> {
     let (game, history, offers) = (&state.game, &state.history, &state.offers);
@@ -167,18 +170,11 @@ async fn build_from(
     } else {
         (controls(game, history, offers, &menu, lang), SeenBoard::of(history))
     };
-    Ok(Board { game: game.clone(), embed, components, png, file_name, shows })
-}
-
-/// How a picture is drawn.
-#[derive(Clone, Copy, Debug, Default)]
-struct Style {
-    orientation: Orientation,
-    theme: Theme,
+    Ok(Board { game: game.clone(), embed, components, png, file_name, shows, style })
 }
 
 /// What the picture of `game` with `menu` open shows.
-fn picture(game: &GameView, history: &Game, menu: &Menu, lang: Lang, style: Style) -> (Position, BoardOptions) {
+fn picture(game: &GameView, history: &Game, menu: &Menu, lang: Lang, style: BoardStyle) -> (Position, BoardOptions) {
     let options = BoardOptions {
         last_move: history.moves().last().map(LastMove::from),
         marks: marks(history, menu),
@@ -207,11 +203,11 @@ impl Drawing {
         Drawing { position, options, png }
     }
 
-    /// Starts drawing the board of `game` (at `history`) with no menu open, in the default
-    /// style, as the answer to a move by menu shows it.
+    /// Starts drawing the board of `game` (at `history`) with no menu open, in `style` (its
+    /// board message's), as the answer to a move by menu shows it.
     #[must_use]
-    pub fn foresee(data: &Data, game: &GameView, history: &Game, lang: Lang) -> Drawing {
-        let (position, options) = picture(game, history, &Menu::Pieces(0), lang, Style::default());
+    pub fn foresee(data: &Data, game: &GameView, history: &Game, lang: Lang, style: BoardStyle) -> Drawing {
+        let (position, options) = picture(game, history, &Menu::Pieces(0), lang, style);
         Drawing::start(data, position, options)
     }
 

@@ -656,7 +656,7 @@ pub async fn board(ctx: Context<'_>, #[autocomplete = "autocomplete_game"] game:
     let words = if private { lang(ctx) } else { public_lang(ctx).await };
     let style = ctx.data().host.user_settings(me).await?;
     let state = ctx.data().host.board_state(game).await?;
-    let board = board::build_styled(ctx.data(), &state, Menu::Pieces(0), words, style.orientation, style.theme).await?;
+    let board = board::build_styled(ctx.data(), &state, Menu::Pieces(0), words, style.board_style()).await?;
     let reply = CreateReply::default()
         .embed(board.embed.clone())
         .attachment(serenity::CreateAttachment::bytes(board.png.clone(), board.file_name.clone()))

@@ -195,7 +195,7 @@ impl Click<'_> {
         if let Err(error) = self
             .data
             .host
-            .replace_board(game, channel, message, Some(Drawn::of(&board.game)), state.covers, now())
+            .replace_board(game, channel, message, Some(Drawn::of(&board.game)), state.covers, board.style, now())
             .await
         {
             tracing::warn!(game, %error, "could not remember the board message");
@@ -287,8 +287,8 @@ impl Click<'_> {
         let (played, state) = self
             .data
             .host
-            .play_on_board(game, self.user.id, notation, Some(seen), now(), &mut |view, history| {
-                foreseen = Some(board::Drawing::foresee(self.data, view, history, self.public));
+            .play_on_board(game, self.user.id, notation, Some(seen), now(), &mut |view, history, style| {
+                foreseen = Some(board::Drawing::foresee(self.data, view, history, self.public, style));
             })
             .await?;
         BotError::after_change(self.show_state(game, state, Menu::Pieces(0), foreseen).await)?;

@@ -640,12 +640,12 @@ async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(),
             if state.game.channel_gone {
                 return channel_gone(data, item).await;
             }
-            let board =
-                board::build_styled(data, &state, Menu::Pieces(0), lang, style.orientation, style.theme).await?;
+            // Drawn as the player who asked for it likes, now and at every later edit.
+            let board = board::build_styled(data, &state, Menu::Pieces(0), lang, style.board_style()).await?;
             let sent = post_board(http, item, &board).await?;
             let channel = game_channel(&board.game).get() as i64;
             let (shown, covers) = posted_shows(&sent, &board, state.covers);
-            data.host.replace_board(*game, channel, message_id(&sent), shown, covers, now()).await?;
+            data.host.replace_board(*game, channel, message_id(&sent), shown, covers, board.style, now()).await?;
             // Done after the board is recorded: should the process die in between, the retry's
             // nonce finds the same message, and recording it again changes nothing.
             data.host.delivered(item.id, Some(message_id(&sent)), now()).await?;
@@ -891,7 +891,7 @@ async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(),
 async fn end_on_starter(http: &serenity::Http, data: &Data, view: &GameView, lang: Lang) -> Result<(), BotError> {
     let Some(thread) = data.host.own_thread(view.id).await? else { return Ok(()) };
     let state = data.host.board_state(view.id).await?;
-    if state.message.is_none_or(|board| board.message_id == thread) || !state.game.is_over() {
+    if state.message.as_ref().is_none_or(|board| board.message_id == thread) || !state.game.is_over() {
         return Ok(());
     }
     let board = board::build(data, &state, Menu::Pieces(0), lang).await?;
@@ -1156,7 +1156,7 @@ async fn deliver_board(http: &serenity::Http, data: &Data, item: &Pending, game:
     }
     let lang = server_lang(data, state.game.place.guild).await;
     let mut board = board::build(data, &state, Menu::Pieces(0), lang).await?;
-    if let Some(stored) = state.message {
+    if let Some(stored) = state.message.clone() {
         let channel = serenity::ChannelId::new(stored.channel_id.max(1) as u64);
         let message = serenity::MessageId::new(stored.message_id.max(1) as u64);
         match edit_message(http, channel, message, board.edit()).await {
@@ -1180,7 +1180,7 @@ async fn deliver_board(http: &serenity::Http, data: &Data, item: &Pending, game:
     let sent = post_board(http, item, &board).await?;
     let channel = game_channel(&board.game).get() as i64;
     let (shown, covers) = posted_shows(&sent, &board, state.covers);
-    data.host.replace_board(game, channel, message_id(&sent), shown, covers, now()).await?;
+    data.host.replace_board(game, channel, message_id(&sent), shown, covers, board.style, now()).await?;
     Ok(())
 }
 

@@ -138,6 +138,17 @@ pub struct BoardState {
     pub covers: Option<i64>,
 }
 
+impl BoardState {
+    /// How the game's board message is drawn: as whoever posted it chose, the default when
+    /// there is none yet.
+    #[must_use]
+    pub fn style(&self) -> super::BoardStyle {
+        self.message
+            .as_ref()
+            .map_or_else(super::BoardStyle::default, |m| super::BoardStyle::from_names(&m.orientation, &m.theme))
+    }
+}
+
 /// The [`BoardState`] of `loaded`, read in `conn`'s transaction.
 pub(super) async fn state_in(conn: &mut Conn, loaded: &Loaded) -> Result<BoardState, sqlx::Error> {
     let id = loaded.row.id;

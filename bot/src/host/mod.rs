@@ -112,7 +112,7 @@ pub use presence::Listed;
 pub use ratings::{BOT_POOL, MAX_LEADERBOARD, in_bot_pool, rating_families, rating_family, split_pool};
 pub use review::{Review, ReviewState, Reviewing, TurningPoint};
 pub use scheduler::{Claimable, Digest, Due, PausedGames, Reminder, ReminderKind};
-pub use settings::{ServerChange, ServerSettings, UserSettings};
+pub use settings::{BoardStyle, ServerChange, ServerSettings, UserSettings};
 pub use summary::captures_by_side;
 pub use types::{
     Accepted, Awaiting, CLAIM_AFTER, Challenge, ChallengeId, ChallengeRequest, ChallengeState, Conclusion, EndReason,
@@ -167,8 +167,9 @@ pub struct Host {
     shards: Option<store::outbox::ServedShards>,
 }
 
-/// What [`Host::play_on_board`] shows the game as a move leaves it, before the move is saved.
-pub type Forecast<'a> = &'a mut (dyn FnMut(&GameView, &Game) + Send);
+/// What [`Host::play_on_board`] shows the game as a move leaves it, before the move is saved,
+/// with the style its board message is drawn in.
+pub type Forecast<'a> = &'a mut (dyn FnMut(&GameView, &Game, BoardStyle) + Send);
 
 /// A game rebuilt from its row and its move list.
 struct Loaded {
@@ -425,7 +426,8 @@ impl Host {
             let game = view(&loaded);
             // The challenge card becomes the game's board: one message per game.
             if let Some((channel, message)) = store::messages::challenge(&mut tx, id).await? {
-                store::messages::set_board(&mut tx, game_id, channel, message, None, false, now).await?;
+                let style = BoardStyle::default().names();
+                store::messages::set_board(&mut tx, game_id, channel, message, None, false, style, now).await?;
             }
             outbox::record(&mut tx, &Show::Board { game: game_id, ply: 0 }, now).await?;
             // A game accepted in a thread is played there: no thread is made in a thread.
@@ -601,7 +603,10 @@ impl Host {
             if let Some(forecast) = foresee.as_deref_mut()
                 && played.status.is_ongoing()
             {
-                forecast(&view(&loaded), &loaded.game);
+                let board = store::messages::board(&mut tx, game_id).await?;
+                let style =
+                    board.map_or_else(BoardStyle::default, |b| BoardStyle::from_names(&b.orientation, &b.theme));
+                forecast(&view(&loaded), &loaded.game, style);
             }
             let notation = played.text().to_string();
             let new_ply = loaded.game.ply() as i64;

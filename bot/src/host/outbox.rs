@@ -27,7 +27,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use super::{ChallengeId, Drawn, GameId, Host, HostError, OfferKind, ReminderKind, UserId};
+use super::{BoardStyle, ChallengeId, Drawn, GameId, Host, HostError, OfferKind, ReminderKind, UserId};
 use crate::store::{self, outbox::OutboxRow};
 
 pub use crate::store::outbox::GivenUp;
@@ -685,6 +685,7 @@ impl Host {
     /// is another, loses its controls (an item of its own: whichever of two racing posts is
     /// recorded last stays the board, and the other is retired), and the board items up to
     /// `covers` are done.
+    #[allow(clippy::too_many_arguments)]
     pub async fn replace_board(
         &self,
         game: GameId,
@@ -692,13 +693,14 @@ impl Host {
         message: i64,
         shown: Option<Drawn>,
         covers: Option<i64>,
+        style: BoardStyle,
         now: i64,
     ) -> Result<(), HostError> {
         transaction!(self.db.begin_write(), |tx| {
             store::games::lock(&mut tx, game).await?;
             let old = store::messages::board(&mut tx, game).await?;
             let (ply, over) = shown.map_or((None, false), |s| (Some(s.ply as i64), s.over));
-            store::messages::set_board(&mut tx, game, channel, message, ply, over, now).await?;
+            store::messages::set_board(&mut tx, game, channel, message, ply, over, style.names(), now).await?;
             if let Some(old) = old.filter(|old| old.message_id != message) {
                 record(&mut tx, &Show::RetireBoard { game, channel: old.channel_id, message: old.message_id }, now)
                     .await?;

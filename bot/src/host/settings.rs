@@ -36,6 +36,40 @@ pub struct UserSettings {
     pub theme: Theme,
 }
 
+/// How a board picture is drawn: a player's choice for the boards they post
+/// ([`UserSettings::board_style`]), kept with the game's board message so that every edit of it
+/// is drawn alike.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BoardStyle {
+    pub orientation: Orientation,
+    pub theme: Theme,
+}
+
+impl BoardStyle {
+    /// The style as stored, by name; a name not known (a damaged row) reads as the default.
+    #[must_use]
+    pub fn from_names(orientation: &str, theme: &str) -> BoardStyle {
+        BoardStyle {
+            orientation: parse_orientation(orientation).unwrap_or_default(),
+            theme: Theme::from_name(theme).unwrap_or_default(),
+        }
+    }
+
+    /// The style's names, for storing.
+    #[must_use]
+    pub fn names(self) -> crate::store::messages::StyleNames<'static> {
+        crate::store::messages::StyleNames { orientation: orientation_name(self.orientation), theme: self.theme.name() }
+    }
+}
+
+impl UserSettings {
+    /// The style of the boards this person posts.
+    #[must_use]
+    pub fn board_style(&self) -> BoardStyle {
+        BoardStyle { orientation: self.orientation, theme: self.theme }
+    }
+}
+
 /// A server's settings, changed by its managers.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]

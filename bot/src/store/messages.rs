@@ -4,7 +4,7 @@
 use sqlx::AnyConnection;
 
 /// The board message of a game, and its latest "your move" notice.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, sqlx::FromRow)]
+#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
 pub struct BoardMessageRow {
     pub channel_id: i64,
     pub message_id: i64,
@@ -14,20 +14,33 @@ pub struct BoardMessageRow {
     /// Whether the message shows the game over (migration 0024).
     #[sqlx(try_from = "super::Flag")]
     pub shown_over: bool,
+    /// How the message is drawn, by name (`standard`/`flipped`, `classic`/`high-contrast`):
+    /// the style of whoever posted it (migration 0032).
+    pub orientation: String,
+    pub theme: String,
+}
+
+/// How a board message is drawn, by name (see [`BoardMessageRow::orientation`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StyleNames<'a> {
+    pub orientation: &'a str,
+    pub theme: &'a str,
 }
 
 pub async fn board(conn: &mut AnyConnection, game_id: i64) -> Result<Option<BoardMessageRow>, sqlx::Error> {
     sqlx::query_as(
-        "SELECT channel_id, message_id, notice_id, shown_ply, shown_over FROM board_messages WHERE game_id = $1",
+        "SELECT channel_id, message_id, notice_id, shown_ply, shown_over, orientation, theme \
+         FROM board_messages WHERE game_id = $1",
     )
     .bind(game_id)
     .fetch_optional(conn)
     .await
 }
 
-/// Makes `message_id` the board message of a game, showing `shown_ply` and, with `shown_over`,
-/// the game over (a new board replaces the old one; the notice stays until the next one
-/// replaces it).
+/// Makes `message_id` the board message of a game, drawn in `style`, showing `shown_ply` and,
+/// with `shown_over`, the game over (a new board replaces the old one; the notice stays until
+/// the next one replaces it).
+#[allow(clippy::too_many_arguments)]
 pub async fn set_board(
     conn: &mut AnyConnection,
     game_id: i64,
@@ -35,19 +48,24 @@ pub async fn set_board(
     message_id: i64,
     shown_ply: Option<i64>,
     shown_over: bool,
+    style: StyleNames<'_>,
     now: i64,
 ) -> Result<(), sqlx::Error> {
     sqlx::query(
-        "INSERT INTO board_messages (game_id, channel_id, message_id, shown_ply, shown_over, updated_at) \
-         VALUES ($1, $2, $3, $4, $5, $6) \
+        "INSERT INTO board_messages \
+         (game_id, channel_id, message_id, shown_ply, shown_over, orientation, theme, updated_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) \
          ON CONFLICT (game_id) DO UPDATE SET channel_id = excluded.channel_id, message_id = excluded.message_id, \
-         shown_ply = excluded.shown_ply, shown_over = excluded.shown_over, updated_at = excluded.updated_at",
+         shown_ply = excluded.shown_ply, shown_over = excluded.shown_over, orientation = excluded.orientation, \
+         theme = excluded.theme, updated_at = excluded.updated_at",
     )
     .bind(game_id)
     .bind(channel_id)
     .bind(message_id)
     .bind(shown_ply)
     .bind(shown_over)
+    .bind(style.orientation)
+    .bind(style.theme)
     .bind(now)
     .execute(conn)
     .await?;
