@@ -213,13 +213,51 @@ support::both! {
 }
 
 support::both! {
+    /// Ten open challenges at most, but withdrawing them and making ten more left card after card
+    /// in the channel: thirty a day that start no game, to anyone or open to all.
+    async fn one_person_cannot_fill_a_channel_with_challenges_by_withdrawing_and_making_more() {
+        let host = host().await;
+        let open = || request(&alice(), None, "brandubh", SideChoice::Random);
+        let shown = |at: i64| {
+            let host = host.clone();
+            async move {
+                let c = host.challenge(&open(), at).await.unwrap();
+                host.set_challenge_message(c.id, 2, 900_000 + c.id).await.unwrap();
+                c
+            }
+        };
+        // Accepted ones do not count.
+        for n in 0..3 {
+            let c = shown(NOW + n).await;
+            host.accept(c.id, &bob(), NOW + n).await.unwrap();
+        }
+        for n in 0..30 {
+            let c = shown(NOW + 10 + n).await;
+            host.cancel(c.id, alice().id, NOW + 10 + n).await.unwrap();
+        }
+        let error = refused!(host, host.challenge(&open(), NOW + 50));
+        assert_eq!(error, HostError::TooManyChallengesToday { count: 30, again_at: NOW + 10 + 86_400 });
+        let words = said(&error);
+        let start = "You have made 30 challenges in the last day that started no game; you may challenge again ";
+        assert!(words.starts_with(start) && words.ends_with(" UTC."), "{words}");
+        let ru = tafl_bot::present::text::host_error(&error, tafl_bot::present::Lang::console("ru"));
+        assert!(ru.starts_with("За сутки вы сделали 30 вызовов, и ни один не привёл к партии;"), "{ru}");
+        // Someone else is not held back; a day after the first, one more may be made.
+        host.challenge(&request(&bob(), None, "brandubh", SideChoice::Random), NOW + 50).await.unwrap();
+        shown(NOW + 10 + 86_400).await;
+        let error = refused!(host, host.challenge(&open(), NOW + 10 + 86_400));
+        assert!(matches!(error, HostError::TooManyChallengesToday { again_at, .. } if again_at == NOW + 11 + 86_400));
+    }
+}
+
+support::both! {
     async fn accepting_a_challenge_meant_for_someone_else_is_refused() {
         let host = host().await;
         let c = host.challenge(&request(&alice(), Some(&bob()), "copenhagen", SideChoice::Random), NOW).await.unwrap();
         let error = refused!(host, host.accept(c.id, &carol(), NOW));
         assert_eq!(
             said(&error),
-            format!("Challenge #{} is meant for bob, not for you; start your own with /challenge.", c.id)
+            format!("Challenge #{} is meant for @bob, not for you; start your own with /challenge.", c.id)
         );
     }
 }
@@ -285,7 +323,7 @@ support::both! {
         let host = host().await;
         let c = host.challenge(&request(&alice(), Some(&bob()), "copenhagen", SideChoice::Random), NOW).await.unwrap();
         let error = refused!(host, host.cancel(c.id, bob().id, NOW));
-        assert_eq!(said(&error), format!("Only alice, who made challenge #{}, can withdraw it.", c.id));
+        assert_eq!(said(&error), format!("Only @alice, who made challenge #{}, can withdraw it.", c.id));
         assert_eq!(host.cancel(c.id, alice().id, NOW).await.unwrap().state, ChallengeState::Cancelled);
         assert_eq!(
             refused!(host, host.cancel(c.id, alice().id, NOW)),

@@ -253,7 +253,7 @@ fn refusals_are_explained_and_the_session_goes_on() {
     let expected = [
         "You cannot challenge yourself",
         "\"chess\" is not a variant",
-        "Challenge #1 is meant for bob, not for you",
+        "Challenge #1 is meant for @bob, not for you",
         "You cannot accept your own challenge #1",
         "It is not your turn: @you to move",
         "a1-a3: there is no piece on a1. See the legal moves with /moves or /board.",

@@ -37,6 +37,7 @@ error-too-many-challenges = { $count ->
    *[other] You already have { $count } open challenges; withdraw one { $withdraw }, or wait for answers, before making another.
 }
 error-too-many-challenges-to = You have challenged { $player } { $count } times in the last day without a game; you may challenge them again { $when }.
+error-too-many-challenges-today = You have made { $count } challenges in the last day that started no game; you may challenge again { $when }.
 error-too-many-bot-games = { $count ->
     [one] You already have 1 game against the bot going; finish or resign it before starting another.
    *[other] You already have { $count } games against the bot going; finish or resign one before starting another.

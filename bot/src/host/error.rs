@@ -32,6 +32,10 @@ pub enum HostError {
     /// at `again_at`.
     #[error("{count} challenges to {} in a day started no game", opponent.id)]
     TooManyChallengesTo { opponent: User, count: i64, again_at: i64 },
+    /// `count` challenges made in the last day started no game; another may be made at
+    /// `again_at`.
+    #[error("{count} challenges in a day started no game")]
+    TooManyChallengesToday { count: i64, again_at: i64 },
     #[error("already {0} games against the bot")]
     TooManyBotGames(i64),
     #[error("channel not allowed for games")]

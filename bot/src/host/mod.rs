@@ -134,6 +134,11 @@ pub const MAX_OPEN_CHALLENGES: i64 = 10;
 /// they accept do not count, so friends play as many games as they like, nor do cards Discord
 /// never showed (nobody was mentioned).
 pub const MAX_UNANSWERED_TO_ONE: i64 = 3;
+/// How many challenges one person may make in [`CHALLENGE_TTL`], to anyone or open to all, that
+/// were shown and started no game. [`MAX_OPEN_CHALLENGES`] alone let one make ten, withdraw
+/// them and make ten more without end: each a card in the channel that nobody but the bot can
+/// delete. Accepted ones do not count.
+pub const MAX_UNANSWERED_A_DAY: i64 = 30;
 
 /// The game host: owns the database and applies the product's rules to it.
 #[derive(Clone, Debug)]
@@ -306,9 +311,15 @@ impl Host {
             if open >= MAX_OPEN_CHALLENGES {
                 return Err(HostError::TooManyChallenges(open));
             }
+            let since = now - CHALLENGE_TTL;
+            let made = store::challenges::unanswered_by(&mut tx, request.challenger.id, since).await?;
+            if made.len() as i64 >= MAX_UNANSWERED_A_DAY {
+                let leaving = made.len() + 1 - MAX_UNANSWERED_A_DAY as usize;
+                let again_at = made[leaving - 1] + CHALLENGE_TTL;
+                return Err(HostError::TooManyChallengesToday { count: made.len() as i64, again_at });
+            }
             if let Some(opponent) = &request.opponent {
                 store::users::remember(&mut tx, opponent.id, &clean_name(&opponent.name), now).await?;
-                let since = now - CHALLENGE_TTL;
                 let made = store::challenges::unanswered_to(&mut tx, request.challenger.id, opponent.id, since).await?;
                 let count = made.len() as i64;
                 if count >= MAX_UNANSWERED_TO_ONE {

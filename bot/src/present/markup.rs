@@ -211,10 +211,19 @@ pub fn mention(lang: Lang, user: &User) -> String {
 /// people are written there everywhere else.
 #[must_use]
 pub fn player_name(lang: Lang, user: &User) -> String {
-    match (crate::host::bot_level(user.id), lang.markup()) {
-        (Some(_), _) => plain_name(lang, user),
-        (None, Markup::Discord) => name(lang, &user.name),
-        (None, Markup::Console) => format!("@{}", name(lang, &user.name)),
+    match crate::host::bot_level(user.id) {
+        Some(_) => plain_name(lang, user),
+        None => person(lang, &user.name),
+    }
+}
+
+/// A person's display name as [`player_name`] writes it: escaped for Discord, `@name` in the
+/// console.
+#[must_use]
+pub fn person(lang: Lang, raw: &str) -> String {
+    match lang.markup() {
+        Markup::Discord => name(lang, raw),
+        Markup::Console => format!("@{}", name(lang, raw)),
     }
 }
 

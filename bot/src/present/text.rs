@@ -272,6 +272,9 @@ pub fn host_error(error: &HostError, lang: Lang) -> String {
             count = *count,
             when = markup::timestamp(lang, *again_at)
         ),
+        HostError::TooManyChallengesToday { count, again_at } => {
+            tr!(lang, "error-too-many-challenges-today", count = *count, when = markup::timestamp(lang, *again_at))
+        }
         HostError::TooManyBotGames(count) => tr!(lang, "error-too-many-bot-games", count = *count),
         HostError::NoSuchChallenge(id) => tr!(lang, "error-no-such-challenge", id = *id),
         // Expired is expired, whether or not the scheduler has closed the challenge yet: the
@@ -281,7 +284,7 @@ pub fn host_error(error: &HostError, lang: Lang) -> String {
         }
         HostError::ChallengeClosed { id, .. } => tr!(lang, "error-challenge-closed", id = *id),
         HostError::NotYourChallenge { id, opponent } => {
-            tr!(lang, "error-not-your-challenge", id = *id, opponent = name(lang, opponent))
+            tr!(lang, "error-not-your-challenge", id = *id, opponent = markup::person(lang, opponent))
         }
         HostError::OwnChallenge { id } => {
             // Discord withdraws a challenge with its card's button; the console has a command.
@@ -292,7 +295,7 @@ pub fn host_error(error: &HostError, lang: Lang) -> String {
             tr!(lang, "error-own-challenge", id = *id, withdraw = withdraw)
         }
         HostError::NotChallenger { id, challenger } => {
-            tr!(lang, "error-not-challenger", id = *id, challenger = name(lang, challenger))
+            tr!(lang, "error-not-challenger", id = *id, challenger = markup::person(lang, challenger))
         }
         HostError::DeclineOpen { id } => tr!(lang, "error-decline-open", id = *id),
         HostError::NoSuchGame(id) => tr!(lang, "error-no-such-game", id = *id),

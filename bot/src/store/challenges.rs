@@ -131,6 +131,20 @@ pub async fn unanswered_to(
     .await
 }
 
+/// When `challenger_id` made each challenge since `since` (oldest first) that was shown (it has
+/// a card) and started no game, whoever it was meant for.
+pub async fn unanswered_by(conn: &mut AnyConnection, challenger_id: i64, since: i64) -> Result<Vec<i64>, sqlx::Error> {
+    sqlx::query_scalar(
+        "SELECT c.created_at FROM challenges c JOIN challenge_messages m ON m.challenge_id = c.id \
+         WHERE c.challenger_id = $1 AND c.created_at > $2 AND c.state <> 'accepted' \
+         ORDER BY c.created_at",
+    )
+    .bind(challenger_id)
+    .bind(since)
+    .fetch_all(conn)
+    .await
+}
+
 /// Closes an open challenge with `state` (and the game it started, when accepted).
 pub async fn close(
     conn: &mut AnyConnection,
