@@ -647,6 +647,22 @@ support::both! {
 }
 
 support::both! {
+    /// An offer kept open across its maker's own move and declined after it: the check looked at
+    /// the ply the offer was made at, and let it be made again at once.
+    async fn a_draw_offer_declined_after_its_makers_move_waits_for_the_next_move() {
+        let host = host().await;
+        let g = game(&host, "copenhagen").await;
+        host.draw(g.id, alice().id, OfferAction::Offer, None, NOW).await.unwrap();
+        host.play(g.id, alice().id, "d1-d3", None, NOW).await.unwrap();
+        host.draw(g.id, bob().id, OfferAction::Decline, None, NOW).await.unwrap();
+        let again = refused!(host, host.draw(g.id, alice().id, OfferAction::Offer, None, NOW));
+        assert_eq!(again, HostError::OfferedThisMove { id: g.id, kind: OfferKind::Draw });
+        host.play(g.id, bob().id, "f4-f3", None, NOW).await.unwrap();
+        host.draw(g.id, alice().id, OfferAction::Offer, None, NOW).await.unwrap();
+    }
+}
+
+support::both! {
     async fn moving_instead_of_answering_a_draw_offer_lets_it_lapse() {
         let host = host().await;
         let g = game(&host, "fetlar").await;

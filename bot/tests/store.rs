@@ -483,3 +483,62 @@ async fn background_work_has_connections_of_its_own() {
     write.commit().await.unwrap();
     drop(taken);
 }
+
+/// Opens `url` with one connection per pool, so that a setting made on the pool's connection
+/// holds for the host's writes: the host, and that pool.
+async fn one_connection(url: &str) -> (Host, sqlx::AnyPool) {
+    let settings = store::PoolSettings { max_connections: 1, ..store::PoolSettings::default() };
+    let db = Db::open_with_settings(url, &settings).await.unwrap();
+    let pool = db.pool().clone();
+    (Host::new(db), pool)
+}
+
+/// `/healthz` reports a database that cannot save (see `WriteHealth`). Noted at the commit only,
+/// it missed every write refused at its statement: `SQLite`'s read-only file and its full disk
+/// (`SQLITE_FULL` at an INSERT), and the writes outside a transaction that every interaction
+/// makes first. A write saved again clears it.
+#[tokio::test]
+async fn a_write_the_sqlite_database_cannot_save_is_noted_until_one_is_saved() {
+    let (host, pool) = one_connection(&format!("sqlite://{}", temp_path("read-only").display())).await;
+    sqlx::query("PRAGMA query_only = ON").execute(&pool).await.unwrap();
+    assert!(matches!(
+        host.remember_user(&tafl_bot::host::User::new(1000, "reader"), NOW).await,
+        Err(HostError::Storage(tafl_bot::host::StorageFault::Io))
+    ));
+    assert_eq!(host.db().refused_write().map(|(why, _)| why), Some("the database cannot be written"));
+    host.take_interaction(42, NOW).await.expect_err("the interaction's record is refused too");
+    sqlx::query("PRAGMA query_only = OFF").execute(&pool).await.unwrap();
+    host.take_interaction(43, NOW).await.unwrap();
+    assert_eq!(host.db().refused_write(), None, "saved again");
+
+    // Full at a statement: the page limit reached by an INSERT, before any commit.
+    let pages: i64 = sqlx::query_scalar("PRAGMA page_count").fetch_one(&pool).await.unwrap();
+    sqlx::query(sqlx::AssertSqlSafe(format!("PRAGMA max_page_count = {pages}"))).execute(&pool).await.unwrap();
+    let long_name = "x".repeat(3000);
+    let mut refused = None;
+    for id in 1..200 {
+        if let Err(error) = host.remember_user(&tafl_bot::host::User::new(1000 + id, &long_name), NOW).await {
+            refused = Some(error);
+            break;
+        }
+    }
+    assert_eq!(refused, Some(HostError::Storage(tafl_bot::host::StorageFault::DiskFull)));
+    assert_eq!(host.db().refused_write().map(|(why, _)| why), Some("the disk is full"));
+}
+
+/// A `PostgreSQL` server that takes no writes (a standby after a failover answers 25006): noted
+/// for a transaction's statement and for a write outside one.
+#[tokio::test]
+async fn a_postgres_server_that_takes_no_writes_is_noted() {
+    let Some(database) = support::postgres::database().await else { return };
+    let (host, pool) = one_connection(&database.url).await;
+    sqlx::query("SET default_transaction_read_only = on").execute(&pool).await.unwrap();
+    assert!(host.remember_user(&tafl_bot::host::User::new(1000, "reader"), NOW).await.is_err());
+    assert_eq!(host.db().refused_write().map(|(why, _)| why), Some("the database cannot be written"));
+    sqlx::query("SET default_transaction_read_only = off").execute(&pool).await.unwrap();
+    host.take_interaction(42, NOW).await.unwrap();
+    assert_eq!(host.db().refused_write(), None);
+    sqlx::query("SET default_transaction_read_only = on").execute(&pool).await.unwrap();
+    host.take_interaction(43, NOW).await.expect_err("a write outside a transaction, refused");
+    assert!(host.db().refused_write().is_some(), "noted outside a transaction too");
+}

@@ -133,7 +133,8 @@ answer-takeback-asked = You asked to take back { $plies ->
     [1] your last move
    *[other] your last move and { $player }'s reply to it
 } in game #{ $id }; { $player } answers on the board.
-answer-withdrawn = You withdrew your offer in game #{ $id }.
+answer-draw-withdrawn = You withdrew your draw offer in game #{ $id }.
+answer-takeback-withdrawn = You withdrew your takeback request in game #{ $id }.
 answer-draw-declined = You declined the draw in game #{ $id }.
 answer-takeback-declined = You refused the takeback in game #{ $id }.
 answer-takeback-accepted = You agreed: { $plies ->

@@ -134,7 +134,8 @@ answer-takeback-asked = Вы попросили вернуть { $plies ->
     [1] свой последний ход
    *[other] свой последний ход и ответ игрока { $player } на него
 } в партии №{ $id }; { $player } ответит на доске.
-answer-withdrawn = Вы отозвали предложение в партии №{ $id }.
+answer-draw-withdrawn = Вы отозвали предложение ничьей в партии №{ $id }.
+answer-takeback-withdrawn = Вы отозвали просьбу вернуть ход в партии №{ $id }.
 answer-draw-declined = Вы отклонили ничью в партии №{ $id }.
 answer-takeback-declined = Вы отказали в возврате хода в партии №{ $id }.
 answer-takeback-accepted = Вы согласились: в партии №{ $id } { $plies ->

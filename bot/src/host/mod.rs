@@ -46,6 +46,10 @@ macro_rules! transaction {
                 if matches!(&result, Ok(value) if ($keep)(value)) {
                     $tx.commit().await?;
                 } else {
+                    // A statement the database could not save is noted for `/healthz`.
+                    if let Err($crate::host::HostError::Storage(fault)) = &result {
+                        $tx.failed(*fault);
+                    }
                     // The refusal is the answer. A rollback that fails found its connection
                     // broken, and a server ends the transaction of a connection that closed.
                     let _ = $tx.rollback().await;
@@ -1401,10 +1405,7 @@ async fn take_back(
     Ok(OfferOutcome::Accepted { game: view(loaded), by: user, notify: vec![offer.by_user], plies_taken_back: plies })
 }
 
-/// The bot's answer to `user`'s draw offer, given at once in the offer's transaction: agreed
-/// when a short search finds it lost, or its evaluation says it is clearly worse off than at
-/// the start ([`bot::accepts_draw`]), else declined.
-/// Refuses an offer of `kind` that `user` already made at this ply and saw declined or withdrew.
+/// Refuses an offer of `kind` that `user` already saw declined or withdrew at this ply.
 async fn ensure_not_refused(conn: &mut Conn, loaded: &Loaded, kind: OfferKind, user: UserId) -> Result<(), HostError> {
     let id = loaded.row.id;
     if store::offers::refused_at(conn, id, kind.stored(), user, loaded.game.ply() as i64).await? {
@@ -1413,6 +1414,9 @@ async fn ensure_not_refused(conn: &mut Conn, loaded: &Loaded, kind: OfferKind, u
     Ok(())
 }
 
+/// The bot's answer to `user`'s draw offer, given at once in the offer's transaction: agreed
+/// when a short search finds it lost, or its evaluation says it is clearly worse off than at
+/// the start ([`bot::accepts_draw`]), else declined.
 async fn bot_answers_draw(
     conn: &mut Conn,
     loaded: Loaded,
@@ -1437,7 +1441,7 @@ async fn bot_answers_draw(
             plies_taken_back: 0,
         });
     }
-    store::offers::resolve(conn, offer.id, "declined", now).await?;
+    store::offers::refuse(conn, offer.id, "declined", loaded.game.ply() as i64, now).await?;
     let event = OfferEvent::Declined { withdrawn: false };
     record_offer(conn, game_id, OfferKind::Draw, event, bot, vec![user], now).await?;
     outbox::record(conn, &Show::Board { game: game_id, ply: loaded.game.ply() }, now).await?;
@@ -1479,7 +1483,8 @@ async fn decline(
 ) -> Result<OfferOutcome, HostError> {
     let game_id = loaded.row.id;
     let withdrawn = offer.by_user == user;
-    store::offers::resolve(&mut *conn, offer.id, if withdrawn { "withdrawn" } else { "declined" }, now).await?;
+    let state = if withdrawn { "withdrawn" } else { "declined" };
+    store::offers::refuse(&mut *conn, offer.id, state, loaded.game.ply() as i64, now).await?;
     let kind = if offer.kind == "draw" { OfferKind::Draw } else { OfferKind::Takeback };
     record_offer(&mut *conn, game_id, kind, OfferEvent::Declined { withdrawn }, user, vec![opponent], now).await?;
     outbox::record(&mut *conn, &Show::Board { game: game_id, ply: loaded.game.ply() }, now).await?;

@@ -936,7 +936,12 @@ pub fn offer_answer(outcome: &OfferOutcome, kind: OfferKind, caller: UserId, lan
             let player = mention(lang, &player_of(game, *notify));
             tr!(lang, "answer-takeback-asked", player = player, id = id, plies = plies)
         }
-        (OfferOutcome::Declined { withdrawn: true, .. }, _) => tr!(lang, "answer-withdrawn", id = id),
+        (OfferOutcome::Declined { withdrawn: true, .. }, OfferKind::Draw) => {
+            tr!(lang, "answer-draw-withdrawn", id = id)
+        }
+        (OfferOutcome::Declined { withdrawn: true, .. }, OfferKind::Takeback) => {
+            tr!(lang, "answer-takeback-withdrawn", id = id)
+        }
         (OfferOutcome::Declined { .. }, OfferKind::Draw) => tr!(lang, "answer-draw-declined", id = id),
         (OfferOutcome::Declined { .. }, OfferKind::Takeback) => tr!(lang, "answer-takeback-declined", id = id),
         (OfferOutcome::Accepted { plies_taken_back, .. }, OfferKind::Takeback) => {
@@ -1608,7 +1613,14 @@ mod tests {
             "You agreed: 2 plies taken back in game #7."
         );
         let withdrawn = OfferOutcome::Declined { game: game.clone(), by: 1, notify: 2, withdrawn: true };
-        assert_eq!(offer_answer(&withdrawn, OfferKind::Draw, 1, russian()), "Вы отозвали предложение в партии №7.");
+        assert_eq!(
+            offer_answer(&withdrawn, OfferKind::Draw, 1, russian()),
+            "Вы отозвали предложение ничьей в партии №7."
+        );
+        assert_eq!(
+            offer_answer(&withdrawn, OfferKind::Takeback, 1, english()),
+            "You withdrew your takeback request in game #7."
+        );
         // Someone else did it (the bot, answering the caller's offer at once): the notice says who.
         let declined = OfferOutcome::Declined { game, by: 2, notify: 1, withdrawn: false };
         let answer = offer_answer(&declined, OfferKind::Draw, 1, english());

@@ -51,6 +51,7 @@
 //! snapshot for several reads. Migrations are `postgres::MIGRATOR`'s.
 
 pub mod challenges;
+mod fault;
 pub mod file;
 pub mod games;
 pub mod guild_commands;
@@ -80,6 +81,7 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqliteSynchronous};
 use sqlx::{Any, AnyConnection, AnyPool, Connection, Executor, Transaction, ValueRef};
 
 pub use challenges::ChallengeRow;
+pub use fault::StorageFault;
 pub use games::GameRow;
 pub use messages::BoardMessageRow;
 pub use offers::OfferRow;
@@ -172,7 +174,7 @@ impl From<Flag> for bool {
 #[derive(Debug)]
 pub struct WriteTx {
     tx: Tx,
-    saved: Arc<Saved>,
+    saved: Arc<WriteHealth>,
     // Dropped in this order, after the transaction: the turn first, so that a person's write
     // waiting for it goes before the next background writer gets through the gate.
     _turn: Option<tokio::sync::OwnedMutexGuard<()>>,
@@ -180,19 +182,19 @@ pub struct WriteTx {
 }
 
 impl WriteTx {
-    /// Commits, and notes for `/healthz` whether the database took the write (see [`Saved`]).
+    /// Commits, and notes for `/healthz` whether the database took the write (see
+    /// [`WriteHealth`]).
     pub async fn commit(self) -> Result<(), sqlx::Error> {
         let WriteTx { tx, saved, _turn, _gate } = self;
         let committed = tx.commit().await;
-        match &committed {
-            Ok(()) => saved.took(),
-            Err(error) => {
-                if let Some(why) = unwritable(error) {
-                    saved.refused(why);
-                }
-            }
-        }
+        saved.judge(&committed);
         committed
+    }
+
+    /// Notes for `/healthz` a statement of this transaction that failed with `fault` (see
+    /// [`WriteHealth`]); the transaction is then rolled back, not committed.
+    pub fn failed(&self, fault: StorageFault) {
+        self.saved.refused(fault);
     }
 
     /// Ends the transaction with nothing saved, and returns once the database has done so (a
@@ -452,49 +454,41 @@ impl Answered {
 
 /// Whether this process's last write was saved, for `/healthz`: a database that answers reads
 /// but cannot save (a full disk, a read-only file system, a standby after a failover) lost
-/// every move while the process reported itself healthy. Set by a commit the database refused
-/// for want of somewhere to write, cleared by the next commit it takes.
+/// every move while the process reported itself healthy. Set by a write the database refused
+/// for want of somewhere to write ([`StorageFault::unwritable`]), at a statement or at its
+/// commit, cleared by the next write it saves.
 #[derive(Debug, Default)]
-struct Saved {
+pub struct WriteHealth {
     refused: std::sync::Mutex<Option<(&'static str, Instant)>>,
 }
 
-impl Saved {
+impl WriteHealth {
     fn took(&self) {
         *self.refused.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = None;
     }
 
-    fn refused(&self, why: &'static str) {
-        *self.refused.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some((why, Instant::now()));
+    /// Notes `fault`, when it is one that saves nothing.
+    fn refused(&self, fault: StorageFault) {
+        if let Some(why) = fault.unwritable() {
+            *self.refused.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some((why, Instant::now()));
+        }
+    }
+
+    /// Notes the outcome of a write: saved, or refused with `error`.
+    fn judge<T>(&self, written: &Result<T, sqlx::Error>) {
+        match written {
+            Ok(_) => self.took(),
+            Err(error) => {
+                if let Some(fault) = StorageFault::of(error) {
+                    self.refused(fault);
+                }
+            }
+        }
     }
 
     fn last_refusal(&self) -> Option<(&'static str, Duration)> {
         let refused = *self.refused.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         refused.map(|(why, at)| (why, at.elapsed()))
-    }
-}
-
-/// Why a commit could not be saved, when it was for want of somewhere to write: `SQLite`'s
-/// `SQLITE_FULL`, `SQLITE_IOERR`, `SQLITE_READONLY` and `SQLITE_CANTOPEN`, `PostgreSQL`'s
-/// `disk_full`, `io_error` and `read_only_sql_transaction`. Contention (busy, a serialisation conflict) and a
-/// lost connection are not: the next try may well be saved.
-fn unwritable(error: &sqlx::Error) -> Option<&'static str> {
-    let sqlx::Error::Database(db) = error else { return None };
-    let code = db.code()?;
-    if db.try_downcast_ref::<sqlx::postgres::PgDatabaseError>().is_some() {
-        return match &*code {
-            "53100" => Some("the database server's disk is full"),
-            "58030" => Some("the database server cannot write to its disk"),
-            "25006" => Some("the database server takes no writes (read-only)"),
-            _ => None,
-        };
-    }
-    // https://www.sqlite.org/rescode.html: the primary code is the low byte.
-    match code.parse::<i64>().ok()? & 0xff {
-        13 => Some("the disk is full"),
-        8 => Some("the database file is read-only"),
-        10 | 14 => Some("the database file cannot be written"),
-        _ => None,
     }
 }
 
@@ -554,8 +548,8 @@ pub struct Db {
     leases: Option<AnyPool>,
     /// `PostgreSQL` only: when the database last answered (see [`Answered`]).
     answered: Arc<Answered>,
-    /// Whether the last write was saved (see [`Saved`]).
-    saved: Arc<Saved>,
+    /// Whether the last write was saved (see [`WriteHealth`]).
+    saved: Arc<WriteHealth>,
 }
 
 impl Db {
@@ -723,7 +717,7 @@ impl Db {
     }
 
     /// Why the last write of this process was not saved and how long ago, when the database
-    /// refused it for want of somewhere to write and has taken none since (see [`Saved`]).
+    /// refused it for want of somewhere to write and has taken none since (see [`WriteHealth`]).
     #[must_use]
     pub fn refused_write(&self) -> Option<(&'static str, Duration)> {
         self.saved.last_refusal()
@@ -765,17 +759,25 @@ impl Db {
     }
 
     async fn begin_write_as(&self, urgency: Urgency) -> Result<WriteTx, sqlx::Error> {
-        match self.backend {
+        let begun = match self.backend {
             Backend::Sqlite => {
                 let (turn, gate) = self.turn_to_write(urgency).await;
-                let tx = self.connections().begin_with("BEGIN IMMEDIATE").await?;
-                Ok(WriteTx { tx, saved: self.saved.clone(), _turn: Some(turn), _gate: gate })
+                let tx = self.connections().begin_with("BEGIN IMMEDIATE").await;
+                tx.map(|tx| WriteTx { tx, saved: self.saved.clone(), _turn: Some(turn), _gate: gate })
             }
             Backend::Postgres => {
-                let tx = self.begin_postgres(self.connections(), POSTGRES_WRITE, urgency).await?;
-                Ok(WriteTx { tx, saved: self.saved.clone(), _turn: None, _gate: None })
+                let tx = self.begin_postgres(self.connections(), POSTGRES_WRITE, urgency).await;
+                tx.map(|tx| WriteTx { tx, saved: self.saved.clone(), _turn: None, _gate: None })
             }
+        };
+        // A write refused as it begins (`SQLite` takes its write lock here) is noted too; one
+        // begun has saved nothing yet.
+        if let Err(error) = &begun
+            && let Some(fault) = StorageFault::of(error)
+        {
+            self.saved.refused(fault);
         }
+        begun
     }
 
     /// `SQLite`: this process's turn to write, a background writer through the gate first (see
@@ -812,6 +814,7 @@ impl Db {
                 // The turn first, then the gate (see `WriteTx`).
                 drop(turn);
                 drop(gate);
+                self.saved.judge(&written);
                 written
             }
             Backend::Postgres => {
@@ -826,6 +829,7 @@ impl Db {
                 if written.is_ok() {
                     self.answered.answered();
                 }
+                self.saved.judge(&written);
                 written
             }
         }

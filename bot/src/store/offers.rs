@@ -51,9 +51,10 @@ pub async fn latest_state(
     .await
 }
 
-/// Whether `by_user` made an offer of `kind` in a game at `ply` that was declined or withdrawn,
+/// Whether `by_user` made an offer of `kind` in a game that was declined or withdrawn at `ply`,
 /// with no move played since: one not followed by an accepted takeback (the only way a game
-/// comes back to a ply it has passed).
+/// comes back to a ply it has passed). Offers refused before migration 0033 are taken at the ply
+/// they were made at.
 pub async fn refused_at(
     conn: &mut AnyConnection,
     game_id: i64,
@@ -63,10 +64,10 @@ pub async fn refused_at(
 ) -> Result<bool, sqlx::Error> {
     let refused: Option<i64> = sqlx::query_scalar(
         "SELECT o.id FROM offers o \
-         WHERE o.game_id = $1 AND o.kind = $2 AND o.by_user = $3 AND o.at_ply = $4 \
+         WHERE o.game_id = $1 AND o.kind = $2 AND o.by_user = $3 AND COALESCE(o.refused_at_ply, o.at_ply) = $4 \
            AND o.state IN ('declined', 'withdrawn') \
            AND NOT EXISTS (SELECT 1 FROM offers t WHERE t.game_id = o.game_id AND t.kind = 'takeback' \
-                           AND t.state = 'accepted' AND t.id > o.id) \
+                           AND t.state = 'accepted' AND t.id <> o.id AND t.resolved_at >= o.resolved_at) \
          LIMIT 1",
     )
     .bind(game_id)
@@ -103,6 +104,18 @@ pub async fn resolve(conn: &mut AnyConnection, id: i64, state: &str, now: i64) -
     sqlx::query("UPDATE offers SET state = $1, resolved_at = $2 WHERE id = $3 AND state = 'open'")
         .bind(state)
         .bind(now)
+        .bind(id)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+/// Closes one open offer as declined or withdrawn (`state`) at `ply` of its game.
+pub async fn refuse(conn: &mut AnyConnection, id: i64, state: &str, ply: i64, now: i64) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE offers SET state = $1, resolved_at = $2, refused_at_ply = $3 WHERE id = $4 AND state = 'open'")
+        .bind(state)
+        .bind(now)
+        .bind(ply)
         .bind(id)
         .execute(conn)
         .await?;
