@@ -192,9 +192,10 @@ pub struct Config {
 /// The longest one request to Discord's REST API may take, from connecting to the last byte of
 /// the answer, before it counts as failed (and is tried again, as a 5xx is). Without it a
 /// request whose connection silently died (a NAT that forgot it, a peer that vanished) waited
-/// forever, and with it every later board and notice of its game. Generous for the largest
-/// upload, a replay GIF of a few hundred KB, on a slow link.
-pub const REQUEST_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
+/// forever, and with it every later board and notice of its game. The largest upload is a
+/// summary: a replay GIF of up to 600 frames (1.5 MB for Copenhagen) and its card, about
+/// 1.7 MB, which a link of 0.25 Mbit/s sends within this.
+pub const REQUEST_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
 /// The longest connecting to Discord may take, within [`REQUEST_TIMEOUT`].
 const CONNECT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
 /// How often an idle connection to Discord is probed, so that a dead one is found and dropped

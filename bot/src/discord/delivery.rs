@@ -508,7 +508,7 @@ async fn edit_message(
 
 /// "Unknown Message" (10008) or "Unknown Channel" (10003): the message is gone.
 fn is_gone(error: &serenity::Error) -> bool {
-    matches!(discord_code(error), Some(UNKNOWN_CHANNEL | 10_008))
+    matches!(discord_code(error), Some(UNKNOWN_CHANNEL | super::retry::UNKNOWN_MESSAGE))
 }
 
 /// The channel of the request Discord refused with `error` (`/channels/{id}/…`), if it was one.

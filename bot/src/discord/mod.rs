@@ -797,6 +797,8 @@ async fn take_back_public_thinking(ctx: Context<'_>) -> bool {
     }
     match retry::with_retries(|| app.interaction.delete_response(ctx.http())).await {
         Ok(()) => true,
+        // Gone already: a try that timed out had deleted it, and the retry found nothing.
+        Err(error) if retry::discord_code(&error) == Some(retry::UNKNOWN_MESSAGE) => true,
         Err(error) => {
             let command = &ctx.command().qualified_name;
             tracing::warn!(%command, error = %causes::causes(&error), "could not take back a public answer to say an error privately");

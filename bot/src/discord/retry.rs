@@ -62,6 +62,9 @@ fn is_transient(error: &serenity::Error) -> bool {
     }
 }
 
+/// Discord's "Unknown Message" (10008): the message is not there (any more).
+pub const UNKNOWN_MESSAGE: isize = 10_008;
+
 /// Discord's JSON error code of a refused request.
 pub fn discord_code(error: &serenity::Error) -> Option<isize> {
     match error {

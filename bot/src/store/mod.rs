@@ -597,12 +597,6 @@ impl Db {
         }
     }
 
-    /// Opens the database named by `DATABASE_URL`, or [`DEFAULT_URL`] when it is not set.
-    pub async fn open_from_env() -> Result<Db, OpenError> {
-        let url = std::env::var("DATABASE_URL").unwrap_or_else(|_| DEFAULT_URL.to_owned());
-        Db::open(&url).await
-    }
-
     /// Opens the `SQLite` database file at `path`.
     pub async fn open_file(path: &std::path::Path) -> Result<Db, OpenError> {
         // `SQLite` reads `:memory:` and `file:` URIs in the name itself.
