@@ -195,7 +195,7 @@ pub struct Config {
 /// forever, and with it every later board and notice of its game. The largest upload is a
 /// summary: a replay GIF of up to 600 frames (1.5 MB for Copenhagen) and its card, about
 /// 1.7 MB, which a link of 0.25 Mbit/s sends within this.
-pub const REQUEST_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
+pub const REQUEST_TIMEOUT: std::time::Duration = std::time::Duration::from_mins(1);
 /// The longest connecting to Discord may take, within [`REQUEST_TIMEOUT`].
 const CONNECT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
 /// How often an idle connection to Discord is probed, so that a dead one is found and dropped
