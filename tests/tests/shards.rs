@@ -316,7 +316,8 @@ async fn healthz_answers_503_while_the_database_cannot_save() {
     let (status, body) = health_becomes(health, 503).await;
     assert_eq!(status, 503, "{body}");
     assert!(
-        body.contains("was not saved: the database file cannot be written") || body.contains("the disk is full"),
+        body.contains("was not saved: the database cannot be written")
+            || body.contains("was not saved: the disk is full"),
         "{body}"
     );
 
