@@ -163,19 +163,18 @@ support::both! {
     }
 }
 
+/// A challenge as Discord shows it: made at `at`, its card posted.
+async fn shown_challenge(host: &Host, request: tafl_bot::host::ChallengeRequest, at: i64) -> tafl_bot::host::Challenge {
+    let c = host.challenge(&request, at).await.unwrap();
+    host.set_challenge_message(c.id, 2, 900_000 + c.id).await.unwrap();
+    c
+}
+
 support::both! {
     async fn one_person_cannot_ping_another_without_end_by_withdrawing_and_challenging_again() {
         let host = host().await;
         let to_bob = || request(&alice(), Some(&bob()), "brandubh", SideChoice::Random);
-        // A challenge as Discord shows it: its card posted.
-        let shown = |at: i64| {
-            let host = host.clone();
-            async move {
-                let c = host.challenge(&to_bob(), at).await.unwrap();
-                host.set_challenge_message(c.id, 2, 900_000 + c.id).await.unwrap();
-                c
-            }
-        };
+        let shown = |at: i64| shown_challenge(&host, to_bob(), at);
         // Accepted challenges do not count: friends play as many games as they like.
         for n in 0..5 {
             let c = shown(NOW + n).await;
@@ -218,14 +217,7 @@ support::both! {
     async fn one_person_cannot_fill_a_channel_with_challenges_by_withdrawing_and_making_more() {
         let host = host().await;
         let open = || request(&alice(), None, "brandubh", SideChoice::Random);
-        let shown = |at: i64| {
-            let host = host.clone();
-            async move {
-                let c = host.challenge(&open(), at).await.unwrap();
-                host.set_challenge_message(c.id, 2, 900_000 + c.id).await.unwrap();
-                c
-            }
-        };
+        let shown = |at: i64| shown_challenge(&host, open(), at);
         // Accepted ones do not count.
         for n in 0..3 {
             let c = shown(NOW + n).await;

@@ -235,6 +235,19 @@ async fn healthz_answers_503_while_the_gateway_is_unreachable() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `tafl-bot run` serving `/healthz`, once it answers 200: the fake Discord, the bot's folder,
+/// the health address and the process (SIGXFSZ ignored, so that a test may fill its disk).
+async fn healthy_bot(name: &str) -> (FakeDiscord, std::path::PathBuf, SocketAddr, BotProcess) {
+    let fake = FakeDiscord::start_tls().await;
+    let dir = temp_dir(name);
+    let health = free_addr();
+    let health_text = health.to_string();
+    let bot = BotProcess::spawn_ignoring_xfsz(Path::new(BINARY), &fake, &dir, &[("TAFL_HEALTH_ADDR", &health_text)]);
+    fake.wait_until_ready().await;
+    health_becomes(health, 200).await;
+    (fake, dir, health, bot)
+}
+
 /// The bot's open file descriptors.
 fn descriptors(pid: u32) -> usize {
     std::fs::read_dir(format!("/proc/{pid}/fd")).map_or(0, Iterator::count)
@@ -246,13 +259,7 @@ fn descriptors(pid: u32) -> usize {
 /// are served at once, the rest closed as they come, and each is cut off after 5 s.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn healthz_outlasts_clients_that_open_connections_and_never_finish_a_request() {
-    let fake = FakeDiscord::start_tls().await;
-    let dir = temp_dir("health-slow-clients");
-    let health = free_addr();
-    let health_text = health.to_string();
-    let bot = BotProcess::spawn_with(Path::new(BINARY), &fake, &dir, &[("TAFL_HEALTH_ADDR", &health_text)]);
-    fake.wait_until_ready().await;
-    health_becomes(health, 200).await;
+    let (fake, dir, health, bot) = healthy_bot("health-slow-clients").await;
     let before = descriptors(bot.pid());
     let mut idle = Vec::new();
     for n in 0..100 {
@@ -286,13 +293,7 @@ async fn healthz_outlasts_clients_that_open_connections_and_never_finish_a_reque
 /// is full" while `/healthz` said 200. It says 503 until a write is saved again.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn healthz_answers_503_while_the_database_cannot_save() {
-    let fake = FakeDiscord::start_tls().await;
-    let dir = temp_dir("health-disk-full");
-    let health = free_addr();
-    let health_text = health.to_string();
-    let bot = BotProcess::spawn_ignoring_xfsz(Path::new(BINARY), &fake, &dir, &[("TAFL_HEALTH_ADDR", &health_text)]);
-    fake.wait_until_ready().await;
-    health_becomes(health, 200).await;
+    let (fake, dir, health, bot) = healthy_bot("health-disk-full").await;
     let table = Table { fake: &fake, channel: 1_500_000_000_000_000_300, locale: "en-US" };
     let challenge =
         table.command(ALICE, "challenge", &json!({ "opponent": BOB.id, "variant": "brandubh", "side": 0 }), &[BOB]);
