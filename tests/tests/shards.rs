@@ -259,7 +259,7 @@ fn descriptors(pid: u32) -> usize {
 /// are served at once, the rest closed as they come, and each is cut off after 5 s.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn healthz_outlasts_clients_that_open_connections_and_never_finish_a_request() {
-    let (fake, dir, health, bot) = healthy_bot("health-slow-clients").await;
+    let (_fake, dir, health, bot) = healthy_bot("health-slow-clients").await;
     let before = descriptors(bot.pid());
     let mut idle = Vec::new();
     for n in 0..100 {
