@@ -583,6 +583,33 @@ fn control_characters_in_the_input_are_escaped_in_the_error() {
     let output = run(&["replay", "--variant", "copenhagen\u{1b}[31m"], None);
     let err = assert_one_sentence_error(&output);
     assert!(!err.contains('\u{1b}'), "{err}");
+    // Arguments the option parser refuses: it dropped the character, and quoted a value that
+    // was never given ("invalid value '1'" for `1<ESC>`, in range) or a subcommand cut short.
+    for (args, quoted) in [
+        (&["perft", "--variant", "brandubh", "--depth", "1\u{1b}"][..], "\"1\\u{1b}\""),
+        (&["fr\u{1b}ob"][..], "\"fr\\u{1b}ob\""),
+    ] {
+        let err = assert_one_sentence_error(&run(args, None));
+        assert!(
+            err.starts_with(&format!("error: the argument {quoted} holds a control character; see `tafl-bot")),
+            "{err}"
+        );
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn help_that_cannot_be_written_is_a_failure_said_on_stderr() {
+    for args in [&["--help"][..], &["replay", "--help"], &["--version"]] {
+        let output = Command::new(BIN)
+            .args(args)
+            .stdout(std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap())
+            .stderr(Stdio::piped())
+            .output()
+            .unwrap();
+        let err = assert_one_sentence_error(&output);
+        assert!(err.starts_with("error: cannot write the help: No space left on device"), "{args:?}: {err}");
+    }
 }
 
 /// `tafl-bot run` with `DATABASE_URL`, no Discord: the one-sentence error on stderr.

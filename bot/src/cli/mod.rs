@@ -147,6 +147,11 @@ pub fn run(command: &Command, out: &mut dyn Write) -> Result<(), CliError> {
                 Some(what) => {
                     let stdin = io::stdin();
                     if stdin.is_terminal() {
+                        // A bad variant, position or option is said at once, alone, rather than
+                        // after a prompt for moves that could never be played.
+                        if args.record.is_none() {
+                            replay::start_position(args)?;
+                        }
                         // Someone typed the command without input: say why nothing happens yet.
                         complain(&format!("reading {what} from stdin; end with Ctrl-D"));
                     }
@@ -171,9 +176,16 @@ pub fn run(command: &Command, out: &mut dyn Write) -> Result<(), CliError> {
 fn clap_failure(error: &clap::Error) -> ExitCode {
     use clap::error::ErrorKind;
     if matches!(error.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
-        // Printing help can only fail on a closed stdout, and then there is nobody to tell.
-        let _ = error.print();
-        return ExitCode::SUCCESS;
+        // A closed stdout (`| head -1`) wants no more; any other failure (a full disk) is said,
+        // as every command says it.
+        return match error.print() {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+            Err(e) => {
+                complain(&format!("error: cannot write the help: {e}"));
+                ExitCode::FAILURE
+            }
+        };
     }
     if error.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
         // A bare `tafl-bot` (or a subcommand without its arguments): one line, not the help.
@@ -182,11 +194,15 @@ fn clap_failure(error: &clap::Error) -> ExitCode {
         );
         return ExitCode::FAILURE;
     }
-    complain(&format!(
-        "error: {}; see `{} --help`",
-        crate::printable::printable(&one_sentence(&error.render().to_string())),
-        command_of(std::env::args_os().skip(1))
-    ));
+    // clap's message drops control characters from the values it quotes (it takes them for
+    // colours): `--depth 1<ESC>` read "invalid value '1'". Such an argument is named instead.
+    let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+    let controlled = args.iter().map(|arg| arg.to_string_lossy()).find(|arg| arg.chars().any(char::is_control));
+    let said = match controlled {
+        Some(arg) => format!("the argument \"{}\" holds a control character", crate::printable::printable(&arg)),
+        None => crate::printable::printable(&one_sentence(&error.render().to_string())).into_owned(),
+    };
+    complain(&format!("error: {said}; see `{} --help`", command_of(args.into_iter())));
     ExitCode::FAILURE
 }
 
