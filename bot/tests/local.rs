@@ -481,6 +481,8 @@ fn a_finished_game_has_a_summary_an_animation_a_leaderboard_and_profiles() {
     let moves = find_game(Variant::Brandubh, Reason::KingEscaped, 200);
     let mut s = script("brandubh", &moves);
     s.push_str("as @ann /summary\nas @ann /leaderboard brandubh\nas @ann /profile @ben\n/leaderboard chess\n");
+    // A family named as its title shows it, in several words.
+    s.push_str("/leaderboard Sea Battle\n/leaderboard \"Fetlar Hnefatafl\"\n");
     let dir = temp_path("local-boards");
     let out = local(&temp_path("local"), &["--boards", dir.to_str().unwrap()], &s);
     let variants = tafl_rules::Variant::ALL.map(tafl_rules::Variant::id).join(", ");
@@ -490,6 +492,9 @@ fn a_finished_game_has_a_summary_an_animation_a_leaderboard_and_profiles() {
     assert!(out.contains("Rating (global): @ann 1500? → "), "{out}");
     assert!(!out.contains("Rating (this server)"), "the console is no server: {out}");
     assert!(out.contains("Leaderboard: Tablut · Brandubh · Hnefatafl (global)\n1. @ben — "), "{out}");
+    assert!(
+        out.contains("Leaderboard: Sea Battle (global)\n") && out.contains("Leaderboard: Fetlar Hnefatafl (global)\n")
+    );
     assert!(out.contains("2. @ann — "), "{out}");
     assert!(out.contains("@ben (global)\nTablut · Brandubh · Hnefatafl: "), "{out}");
     assert!(out.contains("As the defenders: 1 won, 0 lost, 0 drawn\nCurrent streak: 1 win in a row"), "{out}");

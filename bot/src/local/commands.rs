@@ -681,18 +681,21 @@ impl Session {
     /// `/leaderboard [variant] [against_bot:true]`, as in Discord: the people's games, or the
     /// pool of games against the bot.
     async fn leaderboard(&mut self, args: &[&str]) -> Result<String, String> {
-        let mut variant = None;
+        // The family's words, as its title shows them ("Sea Battle", «Морской бой») or by id.
+        let mut words: Vec<&str> = Vec::new();
         let mut against_bot = false;
         for arg in args {
             if let Some(value) = arg.strip_prefix("against_bot:") {
                 against_bot = flag(arg, "against_bot", value, self.lang)?;
-            } else if variant.is_none() && !arg.contains(':') {
-                variant = Some(*arg);
+            } else if !arg.contains(':') {
+                words.push(arg);
             } else {
                 return Err(tr!(self.lang, "console-bad-option", input = shorten(arg), command = "leaderboard"));
             }
         }
-        let variant = text::typed_family(variant.unwrap_or("copenhagen"), self.lang);
+        let typed = words.join(" ");
+        let typed = typed.trim_matches(|c| matches!(c, '"' | '«' | '»'));
+        let variant = text::typed_family(if typed.is_empty() { "copenhagen" } else { typed }, self.lang);
         let family = if against_bot { crate::host::in_bot_pool(&variant) } else { variant };
         let board = self.host.leaderboard(&family, None, 20, self.now()).await.map_err(self.refusal())?;
         let words = summary::leaderboard_text(&board, self.lang);
