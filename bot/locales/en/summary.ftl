@@ -169,6 +169,9 @@ rules-king-strong = he is captured only when surrounded on all four sides (by at
 rules-king-strong-no-throne = he is captured only when surrounded on all four sides by attackers
 rules-king-strong-near-throne = on the throne four attackers must surround him, beside it three and the throne; elsewhere two attackers capture him (or one and a corner)
 rules-king-middleweight = he is captured when surrounded on every side; the board's edge, the empty throne and the corners count as sides
+# The same, on a board without corner squares (the king escapes to the edge).
+rules-king-strong-near-throne-no-corners = on the throne four attackers must surround him, beside it three and the throne; elsewhere two attackers capture him
+rules-king-middleweight-no-corners = he is captured when surrounded on every side; the board's edge and the empty throne count as sides
 rules-king-weak = two attackers capture him like any other piece, wherever he stands
 rules-shieldwall = **Shieldwall.** A row of pieces along the edge, bracketed at both ends and blocked in front, is captured at once.
 rules-shieldwall-corners = **Shieldwall.** A row of pieces along the edge, bracketed at both ends and blocked in front, is captured at once (a corner may close the row).

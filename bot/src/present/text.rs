@@ -217,7 +217,10 @@ pub fn rules_explanation(rules: &Rules, lang: Lang) -> Vec<String> {
         match rules.king_capture {
             KingCapture::Strong if rules.throne.is_none() => "rules-king-strong-no-throne",
             KingCapture::Strong => "rules-king-strong",
+            // Without corner squares (the king escapes to the edge) none is named.
+            KingCapture::StrongNearThrone if !rules.has_corners() => "rules-king-strong-near-throne-no-corners",
             KingCapture::StrongNearThrone => "rules-king-strong-near-throne",
+            KingCapture::Middleweight if !rules.has_corners() => "rules-king-middleweight-no-corners",
             KingCapture::Middleweight => "rules-king-middleweight",
             KingCapture::Weak => "rules-king-weak",
         }
@@ -2053,6 +2056,13 @@ mod tests {
             }
         }
         assert!(!sea.contains("Exit fort"), "{sea}");
+        // A board without corner squares names none, in the king's capture either.
+        for lang in [english(), russian()] {
+            for variant in Variant::ALL.into_iter().filter(|v| !v.rules().has_corners()) {
+                let text = rules_explanation(&variant.rules(), lang).join("\n");
+                assert!(!text.contains("corner") && !text.contains("углов"), "{}: {text}", variant.id());
+            }
+        }
         let tablut = rules_explanation(&Variant::Tablut.rules(), russian()).join("\n");
         assert!(tablut.contains("Трон"), "{tablut}");
         // Two presets with different rules never read the same.
