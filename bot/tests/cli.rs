@@ -831,6 +831,28 @@ fn a_match_gives_the_same_table_whatever_the_number_of_jobs() {
 }
 
 #[test]
+fn a_game_the_move_limit_stops_is_said_to_be_scored_a_draw() {
+    let args = [
+        "match",
+        "--variant",
+        "copenhagen",
+        "--a",
+        "greedy",
+        "--b",
+        "greedy",
+        "--games",
+        "1",
+        "--max-plies",
+        "5",
+        "--verbose",
+    ];
+    let output = run(&args, None);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let out = stdout(&output);
+    assert!(out.starts_with("game 1: A as attackers, scored a draw, unfinished after 5 plies ("), "{out}");
+}
+
+#[test]
 fn a_match_writes_each_games_record_which_replays_to_its_result() {
     use tafl_rules::otn::{GameRecord, result_tag};
     use tafl_rules::{Side, Status};

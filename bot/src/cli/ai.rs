@@ -365,12 +365,16 @@ pub fn run_match(args: &MatchArgs, out: &mut dyn Write) -> Result<(), CliError> 
                 write_record(dir, n, args.games, record)?;
             }
             if args.verbose {
+                // A game the move limit stopped is scored a draw, and said so.
+                let how = match played.status {
+                    Status::Ongoing => "scored a draw, unfinished".to_owned(),
+                    status => status.name().replace('_', " "),
+                };
                 writeln!(
                     out,
-                    "game {}: A as {}, {} after {} ({:.0} s so far)",
+                    "game {}: A as {}, {how} after {} ({:.0} s so far)",
                     n + 1,
                     played.a_side,
-                    played.status.name().replace('_', " "),
                     super::count(played.plies, "ply", "plies"),
                     began.elapsed().as_secs_f64()
                 )
