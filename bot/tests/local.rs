@@ -246,7 +246,7 @@ fn refusals_are_explained_and_the_session_goes_on() {
         &temp_path("local"),
         &["--no-png"],
         "/challenge @you copenhagen\n/challenge @bob chess\n/challenge @bob side:attackers\nas @carol /accept 1\n/accept 1\n\
-         as @bob /accept 1\nas @bob /move d1-d3\n/move a1-a3\n/move hello\n/move \u{436}\nas @carol /resign\n/draw maybe\n\
+         as @bob /accept 1\nas @bob /move d1-d3\n/move a1-a3\n/move hello\n/move \u{436}\nas @carol /resign\n/resign 1 2\n/rules brandubh escape=edge\n/draw maybe\n\
          nonsense\n/frobnicate\nas bob\nas @bob\n/as @\u{202e}x\n/as @AI\n/help\n/quit\n/move d1-d3\n",
     );
     let errors = errors(&out);
@@ -260,6 +260,9 @@ fn refusals_are_explained_and_the_session_goes_on() {
         "write moves like e1-e3",
         "write moves like e1-e3",
         "you have no game going; start one with /challenge",
+        // A command that ends a game does not guess what its second word meant.
+        "\"2\" is not an option of /resign",
+        "\"escape=edge\" is not an option of /rules",
         "write /draw offer, /draw accept or /draw decline",
         "commands start with /",
         "there is no command /frobnicate",

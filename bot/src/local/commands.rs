@@ -455,6 +455,16 @@ impl Session {
 
     /// The game a command means: `game:N` (or a bare number for /board and /export), else the
     /// game last played in this session if the user plays in it, else their newest ongoing game.
+    /// The one game a command names, if it names one: a second word (`/resign 1 2`) is refused
+    /// rather than left unread, as a command that ends a game must not guess.
+    fn game_arg<'a>(&self, args: &[&'a str], command: &str) -> Result<Option<&'a str>, String> {
+        match args {
+            [] => Ok(None),
+            [game] => Ok(Some(game)),
+            [_, extra, ..] => Err(tr!(self.lang, "console-bad-option", input = shorten(extra), command = command)),
+        }
+    }
+
     async fn pick_game(&self, explicit: Option<&str>, user: &User) -> Result<GameId, String> {
         self.pick_game_of(explicit, user, false).await
     }
@@ -521,7 +531,7 @@ impl Session {
 
     async fn board(&mut self, args: &[&str]) -> Result<String, String> {
         let me = self.me().await?;
-        let id = self.pick_game_of(args.first().copied(), &me, true).await?;
+        let id = self.pick_game_of(self.game_arg(args, "board")?, &me, true).await?;
         let game = self.host.show(id).await.map_err(self.refusal())?;
         Ok(self.show(&game))
     }
@@ -530,7 +540,7 @@ impl Session {
     /// board image beside the others.
     async fn hint(&mut self, args: &[&str]) -> Result<String, String> {
         let me = self.me().await?;
-        let id = self.pick_game(args.first().copied(), &me).await?;
+        let id = self.pick_game(self.game_arg(args, "hint")?, &me).await?;
         let (view, job) = self.host.hint_game(id, me.id).await.map_err(self.refusal())?;
         let analysis = self.bots.hint(me.id, self.now(), job.clone()).await.map_err(self.refusal())?;
         let mut out = tr!(self.lang, "console-hint", notation = analysis.best.to_string(), id = id);
@@ -595,7 +605,7 @@ impl Session {
 
     async fn resign(&mut self, args: &[&str]) -> Result<String, String> {
         let me = self.me().await?;
-        let id = self.pick_game(args.first().copied(), &me).await?;
+        let id = self.pick_game(self.game_arg(args, "resign")?, &me).await?;
         let finished = self.host.resign(id, me.id, None, self.now()).await.map_err(self.refusal())?;
         let line = tr!(self.lang, "console-resigned", by = self.at(&me), id = id);
         Ok(format!("{line}\n{}", self.show(&finished.game)))
@@ -603,7 +613,7 @@ impl Session {
 
     async fn claim(&mut self, args: &[&str]) -> Result<String, String> {
         let me = self.me().await?;
-        let id = self.pick_game(args.first().copied(), &me).await?;
+        let id = self.pick_game(self.game_arg(args, "claim")?, &me).await?;
         let finished = self.host.claim(id, me.id, self.now()).await.map_err(self.refusal())?;
         Ok(format!("{}\n{}", text::claimed(&finished.game, self.lang), self.show(&finished.game)))
     }
@@ -652,13 +662,13 @@ impl Session {
 
     async fn export(&mut self, args: &[&str]) -> Result<String, String> {
         let me = self.me().await?;
-        let id = self.pick_game_of(args.first().copied(), &me, true).await?;
+        let id = self.pick_game_of(self.game_arg(args, "export")?, &me, true).await?;
         self.host.export(id).await.map_err(self.refusal())
     }
 
     async fn summary(&mut self, args: &[&str]) -> Result<String, String> {
         let me = self.me().await?;
-        let id = self.pick_game_of(args.first().copied(), &me, true).await?;
+        let id = self.pick_game_of(self.game_arg(args, "summary")?, &me, true).await?;
         // The console has no message to edit later, so a finished game's pending review is run
         // here, before the summary is read: a few seconds at most, and the summary then names
         // the turning point. Should it fail, the summary is shown without it.
@@ -802,8 +812,13 @@ impl Session {
     /// drawn beside the boards.
     fn rules(&self, args: &[&str]) -> Result<String, String> {
         let lang = self.lang;
-        let [id] = args else {
-            return Err(tr!(lang, "console-rules-usage"));
+        let id = match args {
+            [id] => id,
+            // The presets' rules only: options are for a challenge.
+            [_, extra, ..] => {
+                return Err(tr!(lang, "console-bad-option", input = shorten(extra), command = "rules"));
+            }
+            [] => return Err(tr!(lang, "console-rules-usage")),
         };
         let variant = id.parse::<Variant>().map_err(|e| text::host_error(&HostError::BadSetup(e), lang))?;
         let name = text::variant_name(variant.id(), lang);
