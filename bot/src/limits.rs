@@ -23,6 +23,10 @@ pub const MAX_LINE_BYTES: usize = 64 * 1024;
 /// The most plies in a game that is replayed or imported.
 pub const MAX_PLIES: usize = 10_000;
 
+/// The byte-order mark, U+FEFF, that some editors (on Windows) put at the start of UTF-8 text:
+/// invisible, and no part of what was written. The record reader drops it too.
+pub const BOM: char = '\u{feff}';
+
 /// The refusal of a game longer than [`MAX_PLIES`] by the command-line tool `tool`.
 #[must_use]
 pub fn too_many_plies(tool: &str) -> String {

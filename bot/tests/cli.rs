@@ -178,6 +178,15 @@ fn replay_accepts_the_written_forms_people_use_and_prints_them_canonically() {
 }
 
 #[test]
+fn moves_saved_with_a_byte_order_mark_replay_as_written() {
+    // Some editors start a UTF-8 file with U+FEFF, invisible: the first move was refused as not
+    // starting with a square.
+    let output = run(&["replay", "--variant", "brandubh", "--json"], Some("\u{feff}d2-b2 d5-b5\n".as_bytes()));
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(stdout(&output).starts_with(r#"{"ply":1,"move":"d2-b2""#), "{}", stdout(&output));
+}
+
+#[test]
 fn a_timeout_token_ends_the_input() {
     let input = "d1-d3 e5-e2 timeout this-is-never-read";
     let output = run(&["replay", "--variant", "copenhagen", "--json"], Some(input.as_bytes()));

@@ -241,6 +241,13 @@ fn the_console_writes_a_png_for_every_board_it_shows() {
 }
 
 #[test]
+fn a_script_saved_with_a_byte_order_mark_runs_from_its_first_command() {
+    let out = local(&temp_path("local"), &["--no-png"], "\u{feff}/challenge @bob brandubh\nas @bob /accept\n");
+    assert!(errors(&out).is_empty(), "{out}");
+    assert!(out.contains("@bob accepted challenge #1"), "{out}");
+}
+
+#[test]
 fn refusals_are_explained_and_the_session_goes_on() {
     let out = local(
         &temp_path("local"),

@@ -101,8 +101,10 @@ pub fn run(args: &ReplayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> R
                 report.error(game.ply() + 1, "", message)?;
                 return Err(CliError::Input(message.to_owned()));
             }
-            // Bytes that are not UTF-8 become U+FFFD and then fail as a malformed move.
+            // Bytes that are not UTF-8 become U+FFFD and then fail as a malformed move. A file
+            // saved with a byte-order mark starts with it, invisible: it is no part of a move.
             let text = String::from_utf8_lossy(&line);
+            let text = text.trim_start_matches(crate::limits::BOM);
             if play_tokens(&mut game, text.split_whitespace(), &mut report)? {
                 break;
             }

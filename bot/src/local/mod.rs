@@ -135,7 +135,9 @@ pub fn run_with(
                 session.close().await;
                 return Err(console_error(lang, &tr!(lang, "console-line-too-long")));
             }
-            let command = line.trim();
+            // A script saved with a byte-order mark (some Windows editors write one) starts with
+            // it, invisible: its first command was refused as not starting with `/`.
+            let command = line.trim_start_matches(crate::limits::BOM).trim();
             if command.is_empty() || command.starts_with('#') {
                 continue;
             }
