@@ -368,7 +368,7 @@ pub fn run_match(args: &MatchArgs, out: &mut dyn Write) -> Result<(), CliError> 
                 // A game the move limit stopped is scored a draw, and said so.
                 let how = match played.status {
                     Status::Ongoing => "scored a draw, unfinished".to_owned(),
-                    status => status.name().replace('_', " "),
+                    status @ Status::Finished(_) => status.name().replace('_', " "),
                 };
                 writeln!(
                     out,
