@@ -655,6 +655,22 @@ support::both! {
 }
 
 support::both! {
+    /// A takeback accepted in the same second as a later decline: ordered by time, the two
+    /// could not be told apart, and the declined offer could be made again at once.
+    async fn a_takeback_before_a_decline_in_the_same_second_does_not_free_the_offer() {
+        let host = host().await;
+        let g = game(&host, "copenhagen").await;
+        host.play(g.id, alice().id, "d1-d3", None, NOW).await.unwrap();
+        host.takeback(g.id, alice().id, OfferAction::Offer, None, NOW).await.unwrap();
+        host.takeback(g.id, bob().id, OfferAction::Accept, None, NOW).await.unwrap();
+        host.draw(g.id, alice().id, OfferAction::Offer, None, NOW).await.unwrap();
+        host.draw(g.id, bob().id, OfferAction::Decline, None, NOW).await.unwrap();
+        let again = refused!(host, host.draw(g.id, alice().id, OfferAction::Offer, None, NOW));
+        assert_eq!(again, HostError::OfferedThisMove { id: g.id, kind: OfferKind::Draw });
+    }
+}
+
+support::both! {
     async fn moving_instead_of_answering_a_draw_offer_lets_it_lapse() {
         let host = host().await;
         let g = game(&host, "fetlar").await;

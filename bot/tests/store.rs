@@ -509,6 +509,8 @@ async fn a_write_the_sqlite_database_cannot_save_is_noted_until_one_is_saved() {
     host.take_interaction(42, NOW).await.expect_err("the interaction's record is refused too");
     sqlx::query("PRAGMA query_only = OFF").execute(&pool).await.unwrap();
     host.take_interaction(43, NOW).await.unwrap();
+    assert!(host.db().refused_write().is_some(), "a write outside a transaction may have written nothing");
+    host.remember_user(&tafl_bot::host::User::new(1001, "writer"), NOW).await.unwrap();
     assert_eq!(host.db().refused_write(), None, "saved again");
 
     // Full at a statement: the page limit reached by an INSERT, before any commit.
@@ -524,6 +526,13 @@ async fn a_write_the_sqlite_database_cannot_save_is_noted_until_one_is_saved() {
     }
     assert_eq!(refused, Some(HostError::Storage(tafl_bot::host::StorageFault::DiskFull)));
     assert_eq!(host.db().refused_write().map(|(why, _)| why), Some("the disk is full"));
+    // A write transaction that only read commits whatever the disk (the scheduler's ticks
+    // commit such ones): it proves nothing.
+    host.channel_deleted(77, NOW).await.unwrap();
+    assert!(host.db().refused_write().is_some(), "a commit that wrote nothing cleared the refusal");
+    sqlx::query("PRAGMA max_page_count = 1000000").execute(&pool).await.unwrap();
+    host.remember_user(&tafl_bot::host::User::new(5000, &long_name), NOW).await.unwrap();
+    assert_eq!(host.db().refused_write(), None, "saved again");
 }
 
 /// A `PostgreSQL` server that takes no writes (a standby after a failover answers 25006): noted
@@ -535,8 +544,10 @@ async fn a_postgres_server_that_takes_no_writes_is_noted() {
     sqlx::query("SET default_transaction_read_only = on").execute(&pool).await.unwrap();
     assert!(host.remember_user(&tafl_bot::host::User::new(1000, "reader"), NOW).await.is_err());
     assert_eq!(host.db().refused_write().map(|(why, _)| why), Some("the database cannot be written"));
+    host.channel_deleted(77, NOW).await.unwrap();
+    assert!(host.db().refused_write().is_some(), "a commit that wrote nothing cleared the refusal");
     sqlx::query("SET default_transaction_read_only = off").execute(&pool).await.unwrap();
-    host.take_interaction(42, NOW).await.unwrap();
+    host.remember_user(&tafl_bot::host::User::new(1001, "writer"), NOW).await.unwrap();
     assert_eq!(host.db().refused_write(), None);
     sqlx::query("SET default_transaction_read_only = on").execute(&pool).await.unwrap();
     host.take_interaction(43, NOW).await.expect_err("a write outside a transaction, refused");

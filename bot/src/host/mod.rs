@@ -1387,6 +1387,8 @@ async fn take_back(
     // An open draw offer answered a position that is no longer on the board: accepted now, it
     // would end a game in one it was never made in. (The board drawn below shows it gone.)
     store::offers::lapse_all(conn, game_id, now).await?;
+    // Moves will be played before the game is at the plies of earlier refusals again.
+    store::offers::forgive_refusals(conn, game_id).await?;
     loaded.row.ply = ply;
     // A takeback begins a fresh turn, untimed ones included (see `play_checked`).
     let to_move = loaded.game.position().to_move();

@@ -175,19 +175,66 @@ impl From<Flag> for bool {
 pub struct WriteTx {
     tx: Tx,
     saved: Arc<WriteHealth>,
+    /// While a refused write is on record: how to tell at the commit whether this transaction
+    /// wrote anything, as only a write saved clears the record (see [`Wrote`]).
+    watch: Option<Wrote>,
     // Dropped in this order, after the transaction: the turn first, so that a person's write
     // waiting for it goes before the next background writer gets through the gate.
     _turn: Option<tokio::sync::OwnedMutexGuard<()>>,
     _gate: Option<tokio::sync::OwnedMutexGuard<()>>,
 }
 
+/// How a transaction tells whether it wrote: `SQLite`'s count of rows its connection has
+/// changed, as at the transaction's beginning; `PostgreSQL` gives a transaction an id when it
+/// first writes. A transaction that only read commits whatever the disk, and would otherwise have
+/// cleared a refusal while nothing could be saved (the scheduler's ticks commit such ones).
+#[derive(Debug, Clone, Copy)]
+enum Wrote {
+    SqliteChangesBefore(i64),
+    Postgres,
+}
+
+impl Wrote {
+    async fn at_begin(tx: &mut Tx, backend: Backend) -> Option<Wrote> {
+        match backend {
+            Backend::Sqlite => {
+                let changes = sqlx::query_scalar("SELECT total_changes()").fetch_one(&mut **tx).await.ok()?;
+                Some(Wrote::SqliteChangesBefore(changes))
+            }
+            Backend::Postgres => Some(Wrote::Postgres),
+        }
+    }
+
+    /// Whether the transaction has written; `false` when that cannot be read.
+    async fn before_commit(self, tx: &mut Tx) -> bool {
+        let sql = match self {
+            Wrote::SqliteChangesBefore(_) => "SELECT total_changes()",
+            Wrote::Postgres => "SELECT CASE WHEN txid_current_if_assigned() IS NULL THEN 0 ELSE 1 END",
+        };
+        let now: Option<i64> = sqlx::query_scalar(sql).fetch_one(&mut **tx).await.ok();
+        match (self, now) {
+            (Wrote::SqliteChangesBefore(before), Some(changes)) => changes > before,
+            (Wrote::Postgres, Some(assigned)) => assigned == 1,
+            (_, None) => false,
+        }
+    }
+}
+
 impl WriteTx {
     /// Commits, and notes for `/healthz` whether the database took the write (see
     /// [`WriteHealth`]).
     pub async fn commit(self) -> Result<(), sqlx::Error> {
-        let WriteTx { tx, saved, _turn, _gate } = self;
+        let WriteTx { mut tx, saved, watch, _turn, _gate } = self;
+        let wrote = match watch {
+            Some(watch) => watch.before_commit(&mut tx).await,
+            None => false,
+        };
         let committed = tx.commit().await;
-        saved.judge(&committed);
+        match &committed {
+            Ok(()) if wrote => saved.took(),
+            Ok(()) => {}
+            Err(error) => saved.note(error),
+        }
         committed
     }
 
@@ -463,6 +510,7 @@ pub struct WriteHealth {
 }
 
 impl WriteHealth {
+    /// A write was saved: the database takes writes again.
     fn took(&self) {
         *self.refused.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = None;
     }
@@ -474,15 +522,10 @@ impl WriteHealth {
         }
     }
 
-    /// Notes the outcome of a write: saved, or refused with `error`.
-    fn judge<T>(&self, written: &Result<T, sqlx::Error>) {
-        match written {
-            Ok(_) => self.took(),
-            Err(error) => {
-                if let Some(fault) = StorageFault::of(error) {
-                    self.refused(fault);
-                }
-            }
+    /// Notes a write refused with `error`, when it is a refusal that saves nothing.
+    fn note(&self, error: &sqlx::Error) {
+        if let Some(fault) = StorageFault::of(error) {
+            self.refused(fault);
         }
     }
 
@@ -757,19 +800,21 @@ impl Db {
             Backend::Sqlite => {
                 let (turn, gate) = self.turn_to_write(urgency).await;
                 let tx = self.connections().begin_with("BEGIN IMMEDIATE").await;
-                tx.map(|tx| WriteTx { tx, saved: self.saved.clone(), _turn: Some(turn), _gate: gate })
+                tx.map(|tx| WriteTx { tx, saved: self.saved.clone(), watch: None, _turn: Some(turn), _gate: gate })
             }
             Backend::Postgres => {
                 let tx = self.begin_postgres(self.connections(), POSTGRES_WRITE, urgency).await;
-                tx.map(|tx| WriteTx { tx, saved: self.saved.clone(), _turn: None, _gate: None })
+                tx.map(|tx| WriteTx { tx, saved: self.saved.clone(), watch: None, _turn: None, _gate: None })
             }
         };
         // A write refused as it begins (`SQLite` takes its write lock here) is noted too; one
         // begun has saved nothing yet.
-        if let Err(error) = &begun
-            && let Some(fault) = StorageFault::of(error)
-        {
-            self.saved.refused(fault);
+        let mut begun = begun;
+        match &mut begun {
+            Err(error) => self.saved.note(error),
+            // While a refused write is on record, this one tells whether it saved one.
+            Ok(tx) if self.saved.last_refusal().is_some() => tx.watch = Wrote::at_begin(&mut tx.tx, self.backend).await,
+            Ok(_) => {}
         }
         begun
     }
@@ -808,7 +853,11 @@ impl Db {
                 // The turn first, then the gate (see `WriteTx`).
                 drop(turn);
                 drop(gate);
-                self.saved.judge(&written);
+                // Noted if refused; not taken as proof of a saved write, which it may not have
+                // made (`ON CONFLICT DO NOTHING`).
+                if let Err(error) = &written {
+                    self.saved.note(error);
+                }
                 written
             }
             Backend::Postgres => {
@@ -820,10 +869,10 @@ impl Db {
                     Urgency::Interactive => self.unless_unanswered(written).await,
                     Urgency::Background => written.await,
                 };
-                if written.is_ok() {
-                    self.answered.answered();
+                match &written {
+                    Ok(_) => self.answered.answered(),
+                    Err(error) => self.saved.note(error),
                 }
-                self.saved.judge(&written);
                 written
             }
         }
@@ -838,7 +887,7 @@ impl Db {
             Some(leases) => {
                 // Not cut short: the renewal has a deadline of its own (`Host::keep_lane`).
                 let tx = self.begin_postgres(leases, POSTGRES_WRITE, Urgency::Background).await?;
-                Ok(WriteTx { tx, saved: self.saved.clone(), _turn: None, _gate: None })
+                Ok(WriteTx { tx, saved: self.saved.clone(), watch: None, _turn: None, _gate: None })
             }
             None => self.begin_write_as(Urgency::Interactive).await,
         }

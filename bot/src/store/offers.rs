@@ -52,9 +52,10 @@ pub async fn latest_state(
 }
 
 /// Whether `by_user` made an offer of `kind` in a game that was declined or withdrawn at `ply`,
-/// with no move played since: one not followed by an accepted takeback (the only way a game
-/// comes back to a ply it has passed). Offers refused before migration 0033 are taken at the ply
-/// they were made at.
+/// with no move played since. A move raises the ply, and only a takeback brings a game back to a
+/// ply it has passed; an accepted takeback clears the refusals before it ([`forgive_refusals`]),
+/// so a refusal at the current ply means no move since. Offers refused before migration 0033
+/// hold nothing back.
 pub async fn refused_at(
     conn: &mut AnyConnection,
     game_id: i64,
@@ -64,10 +65,8 @@ pub async fn refused_at(
 ) -> Result<bool, sqlx::Error> {
     let refused: Option<i64> = sqlx::query_scalar(
         "SELECT o.id FROM offers o \
-         WHERE o.game_id = $1 AND o.kind = $2 AND o.by_user = $3 AND COALESCE(o.refused_at_ply, o.at_ply) = $4 \
+         WHERE o.game_id = $1 AND o.kind = $2 AND o.by_user = $3 AND o.refused_at_ply = $4 \
            AND o.state IN ('declined', 'withdrawn') \
-           AND NOT EXISTS (SELECT 1 FROM offers t WHERE t.game_id = o.game_id AND t.kind = 'takeback' \
-                           AND t.state = 'accepted' AND t.id <> o.id AND t.resolved_at >= o.resolved_at) \
          LIMIT 1",
     )
     .bind(game_id)
@@ -117,6 +116,17 @@ pub async fn refuse(conn: &mut AnyConnection, id: i64, state: &str, ply: i64, no
         .bind(now)
         .bind(ply)
         .bind(id)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+/// Clears the refusals of a game's offers: a takeback has been accepted, and the game will come
+/// back to their plies only after moves (see [`refused_at`]). Ordering by time could not tell a
+/// takeback from a decline in the same second.
+pub async fn forgive_refusals(conn: &mut AnyConnection, game_id: i64) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE offers SET refused_at_ply = NULL WHERE game_id = $1 AND refused_at_ply IS NOT NULL")
+        .bind(game_id)
         .execute(conn)
         .await?;
     Ok(())
