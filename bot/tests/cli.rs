@@ -604,12 +604,15 @@ fn control_characters_in_the_input_are_escaped_in_the_error() {
             "{err}"
         );
     }
+    // Another argument at fault is clap's to name.
+    let err = assert_one_sentence_error(&run(&["replay", "--bogus", "a\tb"], None));
+    assert!(err.starts_with("error: unexpected argument '--bogus' found"), "{err}");
 }
 
 #[cfg(unix)]
 #[test]
 fn help_that_cannot_be_written_is_a_failure_said_on_stderr() {
-    for args in [&["--help"][..], &["replay", "--help"], &["--version"]] {
+    for (args, what) in [(&["--help"][..], "help"), (&["replay", "--help"], "help"), (&["--version"], "version")] {
         let output = Command::new(BIN)
             .args(args)
             .stdout(std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap())
@@ -617,7 +620,10 @@ fn help_that_cannot_be_written_is_a_failure_said_on_stderr() {
             .output()
             .unwrap();
         let err = assert_one_sentence_error(&output);
-        assert!(err.starts_with("error: cannot write the help: No space left on device"), "{args:?}: {err}");
+        assert!(
+            err.starts_with(&format!("error: cannot write the {what}: No space left on device")),
+            "{args:?}: {err}"
+        );
     }
 }
 

@@ -248,6 +248,33 @@ fn a_script_saved_with_a_byte_order_mark_runs_from_its_first_command() {
 }
 
 #[test]
+fn a_command_that_answers_or_ends_something_refuses_words_it_does_not_read() {
+    let out = local(
+        &temp_path("local"),
+        &["--no-png"],
+        "/challenge @bob brandubh side:attackers\nas @bob /accept 1 2\nas @bob /accept 1\n/draw offer 1 junk\n\
+         as @bob /draw accept 1 2\n/takeback offer 1 2\n/profile @bob @carol\n/rules Sea Battle 9x9\n/rules tablut king_armed=false\n",
+    );
+    let errors = errors(&out);
+    let expected = [
+        "\"2\" is not an option of /accept",
+        "\"junk\" is not an option of /draw",
+        // Refused before anything is read: the draw is not accepted.
+        "\"2\" is not an option of /draw",
+        "\"2\" is not an option of /takeback",
+        "\"@carol\" is not an option of /profile",
+        "\"king_armed=false\" is not an option of /rules",
+    ];
+    assert_eq!(errors.len(), expected.len(), "{errors:#?}");
+    for (error, want) in errors.iter().zip(expected) {
+        assert!(error.contains(want), "{error:?} should say {want:?}");
+    }
+    assert!(out.contains("@bob accepted challenge #1"), "{out}");
+    assert!(!out.contains("accepted the draw"), "{out}");
+    assert!(out.contains("Sea Battle 9×9"), "the rules by the preset's name: {out}");
+}
+
+#[test]
 fn refusals_are_explained_and_the_session_goes_on() {
     let out = local(
         &temp_path("local"),

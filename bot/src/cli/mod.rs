@@ -182,7 +182,8 @@ fn clap_failure(error: &clap::Error) -> ExitCode {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
             Err(e) => {
-                complain(&format!("error: cannot write the help: {e}"));
+                let what = if error.kind() == ErrorKind::DisplayVersion { "the version" } else { "the help" };
+                complain(&format!("error: cannot write {what}: {e}"));
                 ExitCode::FAILURE
             }
         };
@@ -194,16 +195,28 @@ fn clap_failure(error: &clap::Error) -> ExitCode {
         );
         return ExitCode::FAILURE;
     }
-    // clap's message drops control characters from the values it quotes (it takes them for
-    // colours): `--depth 1<ESC>` read "invalid value '1'". Such an argument is named instead.
+    // clap's message drops control characters from the values it quotes, with what it takes for
+    // the rest of a colour code: `--depth 1<ESC>` read "invalid value '1'", `fr<ESC>ob` "'frb'".
+    // When what it quotes is what is left of such an argument, the argument is named as given.
     let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
-    let controlled = args.iter().map(|arg| arg.to_string_lossy()).find(|arg| arg.chars().any(char::is_control));
+    let message = one_sentence(&error.render().to_string());
+    let quoted: Vec<&str> = message.split('\'').skip(1).step_by(2).collect();
+    let controlled = args
+        .iter()
+        .map(|arg| arg.to_string_lossy())
+        .find(|arg| arg.chars().any(char::is_control) && quoted.iter().any(|q| !q.is_empty() && is_left_of(q, arg)));
     let said = match controlled {
         Some(arg) => format!("the argument \"{}\" holds a control character", crate::printable::printable(&arg)),
-        None => crate::printable::printable(&one_sentence(&error.render().to_string())).into_owned(),
+        None => crate::printable::printable(&message).into_owned(),
     };
     complain(&format!("error: {said}; see `{} --help`", command_of(args.into_iter())));
     ExitCode::FAILURE
+}
+
+/// Whether `shown` is `given` with some of its characters left out, in order.
+fn is_left_of(shown: &str, given: &str) -> bool {
+    let mut given = given.chars();
+    shown.chars().all(|c| given.any(|g| g == c))
 }
 
 /// The command whose help lists the arguments an error is about: `tafl-bot render` when the

@@ -382,7 +382,11 @@ impl Session {
 
     /// The challenge an id-less answer means: the newest open one the current user may answer
     /// (`mine` = made by them, for /cancel).
-    async fn pick_challenge(&self, args: &[&str], user: &User, mine: bool) -> Result<i64, String> {
+    async fn pick_challenge(&self, args: &[&str], user: &User, mine: bool, command: &str) -> Result<i64, String> {
+        // One challenge at most: an answer does not guess what a second word meant.
+        if let Some(extra) = args.get(1) {
+            return Err(tr!(self.lang, "console-bad-option", input = shorten(extra), command = command));
+        }
         if let Some(arg) = args.first() {
             return parse_id(arg.trim_start_matches("challenge:").trim_start_matches('#'), self.lang);
         }
@@ -398,7 +402,7 @@ impl Session {
 
     async fn accept(&mut self, args: &[&str]) -> Result<String, String> {
         let me = self.me().await?;
-        let id = self.pick_challenge(args, &me, false).await?;
+        let id = self.pick_challenge(args, &me, false, "accept").await?;
         let accepted = self.host.accept(id, &me, self.now()).await.map_err(self.refusal())?;
         let game = &accepted.game;
         self.last_game = Some(game.id);
@@ -417,14 +421,14 @@ impl Session {
 
     async fn decline(&mut self, args: &[&str]) -> Result<String, String> {
         let me = self.me().await?;
-        let id = self.pick_challenge(args, &me, false).await?;
+        let id = self.pick_challenge(args, &me, false, "decline").await?;
         let c = self.host.decline(id, me.id, self.now()).await.map_err(self.refusal())?;
         Ok(tr!(self.lang, "console-declined", by = self.at(&me), id = c.id, challenger = self.at(&c.challenger)))
     }
 
     async fn cancel(&mut self, args: &[&str]) -> Result<String, String> {
         let me = self.me().await?;
-        let id = self.pick_challenge(args, &me, true).await?;
+        let id = self.pick_challenge(args, &me, true, "cancel").await?;
         let c = self.host.cancel(id, me.id, self.now()).await.map_err(self.refusal())?;
         Ok(tr!(self.lang, "console-cancelled", id = c.id))
     }
@@ -627,7 +631,8 @@ impl Session {
             Some("decline" | "no" | "withdraw") => OfferAction::Decline,
             _ => return Err(tr!(lang, if takeback { "console-takeback-usage" } else { "console-draw-usage" })),
         };
-        let id = self.pick_game(args.get(1).copied(), &me).await?;
+        let command = if takeback { "takeback" } else { "draw" };
+        let id = self.pick_game(self.game_arg(args.get(1..).unwrap_or_default(), command)?, &me).await?;
         let outcome = if takeback {
             self.host.takeback(id, me.id, action, None, self.now()).await
         } else {
@@ -724,6 +729,9 @@ impl Session {
     }
 
     async fn profile(&mut self, args: &[&str]) -> Result<String, String> {
+        if let Some(extra) = args.get(1) {
+            return Err(tr!(self.lang, "console-bad-option", input = shorten(extra), command = "profile"));
+        }
         let user = match args.first() {
             Some(name) if is_the_engine(name) => return Err(text::host_error(&HostError::TheBotHasLevels, self.lang)),
             Some(name) => self.user(&parse_name(name, self.lang)?).await?,
@@ -812,15 +820,16 @@ impl Session {
     /// drawn beside the boards.
     fn rules(&self, args: &[&str]) -> Result<String, String> {
         let lang = self.lang;
-        let id = match args {
-            [id] => id,
-            // The presets' rules only: options are for a challenge.
-            [_, extra, ..] => {
-                return Err(tr!(lang, "console-bad-option", input = shorten(extra), command = "rules"));
-            }
-            [] => return Err(tr!(lang, "console-rules-usage")),
-        };
-        let variant = id.parse::<Variant>().map_err(|e| text::host_error(&HostError::BadSetup(e), lang))?;
+        // The presets' rules only, named by id or as their names are written ("Sea Battle 9x9",
+        // «Таблут»): options are for a challenge.
+        if let Some(option) = args.iter().find(|arg| arg.contains(['=', ':'])) {
+            return Err(tr!(lang, "console-bad-option", input = shorten(option), command = "rules"));
+        }
+        if args.is_empty() {
+            return Err(tr!(lang, "console-rules-usage"));
+        }
+        let typed = text::typed_variant(&args.join(" "), lang);
+        let variant = typed.parse::<Variant>().map_err(|e| text::host_error(&HostError::BadSetup(e), lang))?;
         let name = text::variant_name(variant.id(), lang);
         let mut out = format!("{name}\n{}", markup::plain(&text::rules_description(variant, lang)));
         let start = Position::new(variant.rules()).map_err(|e| text::host_error(&HostError::BadSetup(e), lang))?;
