@@ -57,7 +57,12 @@ impl StorageFault {
             }
             sqlx::Error::Database(db) => {
                 let code: i64 = db.code()?.parse().ok()?;
-                // https://www.sqlite.org/rescode.html: the primary code is the low byte.
+                // https://www.sqlite.org/rescode.html: the primary code is the low byte. Two
+                // extended codes pass: another connection recovering the WAL
+                // (SQLITE_READONLY_RECOVERY) and a failed allocation (SQLITE_IOERR_NOMEM).
+                if matches!(code, 264 | 3082) {
+                    return Some(StorageFault::Busy);
+                }
                 match code & 0xff {
                     13 => Some(StorageFault::DiskFull), // SQLITE_FULL
                     // SQLITE_IOERR, SQLITE_CANTOPEN, SQLITE_CORRUPT, and SQLITE_READONLY (a file
