@@ -240,6 +240,14 @@ fn the_console_writes_a_png_for_every_board_it_shows() {
     assert!(path.ends_with("game-1-ply-1.png"), "{path}");
 }
 
+/// `errors` are as many as `expected`, and each says its expected words.
+fn assert_errors_say(errors: &[&str], expected: &[&str]) {
+    assert_eq!(errors.len(), expected.len(), "{errors:#?}");
+    for (error, want) in errors.iter().zip(expected) {
+        assert!(error.contains(want), "{error:?} should say {want:?}");
+    }
+}
+
 #[test]
 fn a_script_saved_with_a_byte_order_mark_runs_from_its_first_command() {
     let out = local(&temp_path("local"), &["--no-png"], "\u{feff}/challenge @bob brandubh\nas @bob /accept\n");
@@ -265,10 +273,7 @@ fn a_command_that_answers_or_ends_something_refuses_words_it_does_not_read() {
         "\"@carol\" is not an option of /profile",
         "\"king_armed=false\" is not an option of /rules",
     ];
-    assert_eq!(errors.len(), expected.len(), "{errors:#?}");
-    for (error, want) in errors.iter().zip(expected) {
-        assert!(error.contains(want), "{error:?} should say {want:?}");
-    }
+    assert_errors_say(&errors, &expected);
     assert!(out.contains("@bob accepted challenge #1"), "{out}");
     assert!(!out.contains("accepted the draw"), "{out}");
     assert!(out.contains("Sea Battle 9×9"), "the rules by the preset's name: {out}");
@@ -306,10 +311,7 @@ fn refusals_are_explained_and_the_session_goes_on() {
         // `/challenge @ai` plays the engine, so no person may take its name.
         "@ai is the engine's name; choose another, like @bob",
     ];
-    assert_eq!(errors.len(), expected.len(), "{errors:#?}");
-    for (error, want) in errors.iter().zip(expected) {
-        assert!(error.contains(want), "{error:?} should say {want:?}");
-    }
+    assert_errors_say(&errors, &expected);
     assert!(out.contains("bye"));
     assert!(!out.contains("@you played d1-d3"), "nothing runs after /quit");
 }
