@@ -143,17 +143,29 @@ impl BoardState {
     /// there is none yet.
     #[must_use]
     pub fn style(&self) -> super::BoardStyle {
-        self.message
-            .as_ref()
-            .map_or_else(super::BoardStyle::default, |m| super::BoardStyle::from_names(&m.orientation, &m.theme))
+        style_of(self.message.as_ref())
     }
+}
+
+/// How a board message is drawn; the default without one.
+pub(super) fn style_of(message: Option<&BoardMessageRow>) -> super::BoardStyle {
+    message.map_or_else(super::BoardStyle::default, |m| super::BoardStyle::from_names(&m.orientation, &m.theme))
 }
 
 /// The [`BoardState`] of `loaded`, read in `conn`'s transaction.
 pub(super) async fn state_in(conn: &mut Conn, loaded: &Loaded) -> Result<BoardState, sqlx::Error> {
+    let message = store::messages::board(conn, loaded.row.id).await?;
+    state_with(conn, loaded, message).await
+}
+
+/// [`state_in`], with the game's board message already read in the same transaction.
+pub(super) async fn state_with(
+    conn: &mut Conn,
+    loaded: &Loaded,
+    message: Option<BoardMessageRow>,
+) -> Result<BoardState, sqlx::Error> {
     let id = loaded.row.id;
     let covers = store::outbox::latest(conn, &game_lane(id), BOARD_ITEM).await?;
-    let message = store::messages::board(conn, id).await?;
     // The row counts the open offers: most boards have none, and then nothing is read. (In a
     // move's transaction the count is from before the move, so offers it lapsed are still read,
     // and found closed.)

@@ -615,12 +615,13 @@ impl Host {
             let text: MoveText =
                 legal::as_typed(text).parse().map_err(|e: tafl_rules::ParseError| HostError::BadMove(e))?;
             let played = loaded.game.play_text(&text).map_err(HostError::IllegalMove)?.clone();
+            // The board message, read once: its style for the forecast, and the state returned.
+            let board_message =
+                if foresee.is_some() { Some(store::messages::board(&mut tx, game_id).await?) } else { None };
             if let Some(forecast) = foresee.as_deref_mut()
                 && played.status.is_ongoing()
             {
-                let board = store::messages::board(&mut tx, game_id).await?;
-                let style =
-                    board.map_or_else(BoardStyle::default, |b| BoardStyle::from_names(&b.orientation, &b.theme));
+                let style = board::style_of(board_message.as_ref().and_then(Option::as_ref));
                 forecast(&view(&loaded), &loaded.game, style);
             }
             let notation = played.text().to_string();
@@ -663,7 +664,10 @@ impl Host {
             loaded.row.ply = new_ply;
             let game = view(&loaded);
             // Boxed, so that a plain move does not carry the reads it skips in its future.
-            let state = if foresee.is_some() { Some(Box::pin(board::state_in(&mut tx, &loaded)).await?) } else { None };
+            let state = match board_message {
+                Some(message) => Some(Box::pin(board::state_with(&mut tx, &loaded, message)).await?),
+                None => None,
+            };
             Ok((Played { game, notation, notify }, state, bot_turn))
         })?;
         if bot_turn {

@@ -383,11 +383,7 @@ impl Session {
     /// The challenge an id-less answer means: the newest open one the current user may answer
     /// (`mine` = made by them, for /cancel).
     async fn pick_challenge(&self, args: &[&str], user: &User, mine: bool, command: &str) -> Result<i64, String> {
-        // One challenge at most: an answer does not guess what a second word meant.
-        if let Some(extra) = args.get(1) {
-            return Err(tr!(self.lang, "console-bad-option", input = shorten(extra), command = command));
-        }
-        if let Some(arg) = args.first() {
+        if let Some(arg) = self.one_arg(args, command)? {
             return parse_id(arg.trim_start_matches("challenge:").trim_start_matches('#'), self.lang);
         }
         let list = self.host.challenges(user.id, self.now()).await.map_err(self.refusal())?;
@@ -459,9 +455,10 @@ impl Session {
 
     /// The game a command means: `game:N` (or a bare number for /board and /export), else the
     /// game last played in this session if the user plays in it, else their newest ongoing game.
-    /// The one game a command names, if it names one: a second word (`/resign 1 2`) is refused
-    /// rather than left unread, as a command that ends a game must not guess.
-    fn game_arg<'a>(&self, args: &[&'a str], command: &str) -> Result<Option<&'a str>, String> {
+    /// The one thing a command names (a game, a challenge, a person), if it names one: a second
+    /// word (`/resign 1 2`) is refused rather than left unread, as a command that ends or
+    /// answers something must not guess.
+    fn one_arg<'a>(&self, args: &[&'a str], command: &str) -> Result<Option<&'a str>, String> {
         match args {
             [] => Ok(None),
             [game] => Ok(Some(game)),
@@ -535,7 +532,7 @@ impl Session {
 
     async fn board(&mut self, args: &[&str]) -> Result<String, String> {
         let me = self.me().await?;
-        let id = self.pick_game_of(self.game_arg(args, "board")?, &me, true).await?;
+        let id = self.pick_game_of(self.one_arg(args, "board")?, &me, true).await?;
         let game = self.host.show(id).await.map_err(self.refusal())?;
         Ok(self.show(&game))
     }
@@ -544,7 +541,7 @@ impl Session {
     /// board image beside the others.
     async fn hint(&mut self, args: &[&str]) -> Result<String, String> {
         let me = self.me().await?;
-        let id = self.pick_game(self.game_arg(args, "hint")?, &me).await?;
+        let id = self.pick_game(self.one_arg(args, "hint")?, &me).await?;
         let (view, job) = self.host.hint_game(id, me.id).await.map_err(self.refusal())?;
         let analysis = self.bots.hint(me.id, self.now(), job.clone()).await.map_err(self.refusal())?;
         let mut out = tr!(self.lang, "console-hint", notation = analysis.best.to_string(), id = id);
@@ -609,7 +606,7 @@ impl Session {
 
     async fn resign(&mut self, args: &[&str]) -> Result<String, String> {
         let me = self.me().await?;
-        let id = self.pick_game(self.game_arg(args, "resign")?, &me).await?;
+        let id = self.pick_game(self.one_arg(args, "resign")?, &me).await?;
         let finished = self.host.resign(id, me.id, None, self.now()).await.map_err(self.refusal())?;
         let line = tr!(self.lang, "console-resigned", by = self.at(&me), id = id);
         Ok(format!("{line}\n{}", self.show(&finished.game)))
@@ -617,7 +614,7 @@ impl Session {
 
     async fn claim(&mut self, args: &[&str]) -> Result<String, String> {
         let me = self.me().await?;
-        let id = self.pick_game(self.game_arg(args, "claim")?, &me).await?;
+        let id = self.pick_game(self.one_arg(args, "claim")?, &me).await?;
         let finished = self.host.claim(id, me.id, self.now()).await.map_err(self.refusal())?;
         Ok(format!("{}\n{}", text::claimed(&finished.game, self.lang), self.show(&finished.game)))
     }
@@ -632,7 +629,7 @@ impl Session {
             _ => return Err(tr!(lang, if takeback { "console-takeback-usage" } else { "console-draw-usage" })),
         };
         let command = if takeback { "takeback" } else { "draw" };
-        let id = self.pick_game(self.game_arg(args.get(1..).unwrap_or_default(), command)?, &me).await?;
+        let id = self.pick_game(self.one_arg(args.get(1..).unwrap_or_default(), command)?, &me).await?;
         let outcome = if takeback {
             self.host.takeback(id, me.id, action, None, self.now()).await
         } else {
@@ -667,13 +664,13 @@ impl Session {
 
     async fn export(&mut self, args: &[&str]) -> Result<String, String> {
         let me = self.me().await?;
-        let id = self.pick_game_of(self.game_arg(args, "export")?, &me, true).await?;
+        let id = self.pick_game_of(self.one_arg(args, "export")?, &me, true).await?;
         self.host.export(id).await.map_err(self.refusal())
     }
 
     async fn summary(&mut self, args: &[&str]) -> Result<String, String> {
         let me = self.me().await?;
-        let id = self.pick_game_of(self.game_arg(args, "summary")?, &me, true).await?;
+        let id = self.pick_game_of(self.one_arg(args, "summary")?, &me, true).await?;
         // The console has no message to edit later, so a finished game's pending review is run
         // here, before the summary is read: a few seconds at most, and the summary then names
         // the turning point. Should it fail, the summary is shown without it.
@@ -729,10 +726,7 @@ impl Session {
     }
 
     async fn profile(&mut self, args: &[&str]) -> Result<String, String> {
-        if let Some(extra) = args.get(1) {
-            return Err(tr!(self.lang, "console-bad-option", input = shorten(extra), command = "profile"));
-        }
-        let user = match args.first() {
+        let user = match self.one_arg(args, "profile")? {
             Some(name) if is_the_engine(name) => return Err(text::host_error(&HostError::TheBotHasLevels, self.lang)),
             Some(name) => self.user(&parse_name(name, self.lang)?).await?,
             None => self.me().await?,

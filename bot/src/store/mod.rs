@@ -796,7 +796,7 @@ impl Db {
     }
 
     async fn begin_write_as(&self, urgency: Urgency) -> Result<WriteTx, sqlx::Error> {
-        let begun = match self.backend {
+        let mut begun = match self.backend {
             Backend::Sqlite => {
                 let (turn, gate) = self.turn_to_write(urgency).await;
                 let tx = self.connections().begin_with("BEGIN IMMEDIATE").await;
@@ -809,7 +809,6 @@ impl Db {
         };
         // A write refused as it begins (`SQLite` takes its write lock here) is noted too; one
         // begun has saved nothing yet.
-        let mut begun = begun;
         match &mut begun {
             Err(error) => self.saved.note(error),
             // While a refused write is on record, this one tells whether it saved one.
