@@ -74,7 +74,10 @@ struct Session {
 }
 
 /// Our time from a `clock` command: `clock ATTACKERS DEFENDERS OVERTIME-SECONDS
-/// ATTACKER-OVERTIMES DEFENDER-OVERTIMES`.
+/// ATTACKER-OVERTIMES DEFENDER-OVERTIMES`, as `OpenTafl`'s `ExternalEngineHost.clockUpdate`
+/// writes it from its `GameClock`: each side's main time left in milliseconds, or with `*` the
+/// time left of its current overtime period; the length of one period in whole seconds; and each
+/// side's periods left, the current one included.
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Clock {
     /// Milliseconds of main time left, or of the current overtime period when `in_overtime`;
