@@ -402,19 +402,30 @@ fn the_defenders_play_on_rather_than_repeat_into_a_draw_in_an_even_game() {
 }
 
 /// Replays `analysis.pv` from `g`: every move legal, none after the game ended, and none after a
-/// move that repeats a position (the search scores a repetition without looking beyond it).
+/// move that repeats a position (the search scores a repetition without looking beyond it),
+/// unless the mover would win by it and it is only the second occurrence, which the search
+/// looks beyond (the other side may still step aside).
 fn assert_sound_pv(g: &Game, analysis: &engine::Analysis, what: &str) {
+    use tafl_rules::Repetition;
     assert_eq!(analysis.pv.first(), Some(&analysis.best), "{what}: {analysis:?}");
-    let repetition_ends_the_line = g.position().rules().repetition != tafl_rules::Repetition::Ignore;
+    let rule = g.position().rules().repetition;
     let mut line = g.clone();
     for (i, &mv) in analysis.pv.iter().enumerate() {
         let pv: Vec<String> = analysis.pv.iter().map(ToString::to_string).collect();
         assert!(line.status().is_ongoing(), "{what}: the pv goes on after the game ended at move {i}: {pv:?}");
         let before: Vec<(tafl_rules::Setup, Side)> = replayed(&line);
+        let mover = line.position().to_move();
         line.play(mv).unwrap_or_else(|e| panic!("{what}: pv move {} ({mv}) is illegal: {e}; pv {pv:?}", i + 1));
         let now = (line.position().setup(), line.position().to_move());
         let captured = !line.moves().last().expect("a move was played").captures.is_empty();
-        if repetition_ends_the_line && !captured && before.contains(&now) {
+        let mover_would_win = match rule {
+            Repetition::MoverWins => true,
+            Repetition::DefendersLose => mover == Side::Attackers,
+            Repetition::Draw | Repetition::MoverLoses | Repetition::Ignore => false,
+        };
+        let earlier = before.iter().filter(|&p| *p == now).count();
+        let scored = rule != Repetition::Ignore && !captured && earlier >= if mover_would_win { 2 } else { 1 };
+        if scored {
             assert_eq!(i + 1, pv.len(), "{what}: the pv goes on after {mv} repeated a position: {pv:?}");
         }
     }
@@ -440,25 +451,17 @@ fn replayed(g: &Game) -> Vec<(tafl_rules::Setup, Side)> {
 /// position repeats. A child that ends the game or repeats a position is scored without a search
 /// below it, so the line below it was left as an earlier sibling's: when such a move became the
 /// best, that stale line was appended to it (`tafl-bot ai --json` printed it). Here the attackers
-/// of `historical-7` repeat a position, which the defenders lose, and the stale line went on with
-/// e7-c7, illegal there; and the defenders of Hnefatafl repeat into a draw (`shuttle`), followed
-/// by an attackers' move the search never looked at.
+/// of `historical-7` repeat a position for the third time, which the defenders lose, and the
+/// stale line went on with e7-c7, illegal there; and the defenders of Hnefatafl repeat into a
+/// draw (`shuttle`), followed by an attackers' move the search never looked at.
 #[test]
 fn a_principal_variation_is_legal_and_stops_where_the_game_ends_or_repeats() {
-    let moves = "d1-f1 e4-e1 a4-a5 d3-f3 b4-b6 e1-c1 b6-a6 f3-c3 d7-f7 d4-e4 f7-b7 c3-g3 b7-b5 c4-c5 f4-f1 \
-                 g3-f3 d6-d7 c1-d1 a6-g6 d5-e5 b5-b4 e5-e7 d2-e2 f3-f6 a5-a3 f6-a6 g4-f4 d1-c1 g6-c6 c1-c2 \
-                 f1-f3 c2-b2 a3-d3 c5-c1 d3-d1 c1-c5";
-    let mut repeating = Game::new(Position::new(Variant::Historical7.rules()).expect("a preset"));
-    for mv in moves.split_whitespace() {
-        repeating.play(mv.parse::<tafl_rules::Move>().expect("a move")).expect("legal");
-    }
+    let third = historical_7_shuttle(40);
     let d1_d3: tafl_rules::Move = "d1-d3".parse().expect("a move");
     for depth in 1..=5 {
-        let analysis = Searcher::new().analyse(&repeating, &Limits::depth(depth)).expect("the game is on");
-        assert_sound_pv(&repeating, &analysis, &format!("historical-7, depth {depth}"));
-        if depth >= 2 {
-            assert_eq!((analysis.pv.as_slice(), analysis.score), (&[d1_d3][..], engine::WIN_BOUND - 1));
-        }
+        let analysis = Searcher::new().analyse(&third, &Limits::depth(depth)).expect("the game is on");
+        assert_sound_pv(&third, &analysis, &format!("historical-7, depth {depth}"));
+        assert_eq!((analysis.pv.as_slice(), analysis.score), (&[d1_d3][..], engine::WIN_BOUND - 1));
     }
     let d9_d10: tafl_rules::Move = "d9-d10".parse().expect("a move");
     for depth in 1..=5 {
@@ -584,4 +587,50 @@ fn the_search_sees_a_repetition_of_the_game_before_its_root() {
     let lost = -(engine::WIN_BOUND - 1);
     assert!(scored(&Game::new(start.clone())) > lost, "from the start, the move loses nothing");
     assert_eq!(scored(&game), lost, "repeating the game's position loses");
+}
+
+/// A `historical-7` game (the defenders lose by repetition) whose last plies shuttle an attacker
+/// between d3 and d1 and a defender between c5 and c1: after 36 plies, d1-d3 repeats a position
+/// for the second time; after 40, for the third.
+fn historical_7_shuttle(plies: usize) -> Game {
+    let moves = "d1-f1 e4-e1 a4-a5 d3-f3 b4-b6 e1-c1 b6-a6 f3-c3 d7-f7 d4-e4 f7-b7 c3-g3 b7-b5 c4-c5 f4-f1 \
+                 g3-f3 d6-d7 c1-d1 a6-g6 d5-e5 b5-b4 e5-e7 d2-e2 f3-f6 a5-a3 f6-a6 g4-f4 d1-c1 g6-c6 c1-c2 \
+                 f1-f3 c2-b2 a3-d3 c5-c1 d3-d1 c1-c5 d1-d3 c5-c1 d3-d1 c1-c5";
+    let mut game = Game::new(Position::new(Variant::Historical7.rules()).expect("a preset"));
+    for mv in moves.split_whitespace().take(plies) {
+        game.play(mv.parse::<tafl_rules::Move>().expect("a move")).expect("legal");
+    }
+    game
+}
+
+/// Where the defenders lose by repetition, the attackers win only at its third occurrence: a
+/// second one leaves the defenders to move, free to step aside. The search scored the second
+/// as won, so the attackers took any chance to repeat for a won game (`tafl-bot ai --variant
+/// copenhagen a4-a3 d6-d7 a3-a4 d7-d6` answered a4-a3 with a score of 28,999), and a review
+/// blamed the defenders' harmless move before it.
+#[test]
+fn the_attackers_win_by_repetition_only_at_the_third_occurrence() {
+    let second = historical_7_shuttle(36);
+    for depth in 1..=5 {
+        let analysis = Searcher::new().analyse(&second, &Limits::depth(depth)).expect("the game is on");
+        assert_sound_pv(&second, &analysis, &format!("historical-7 second occurrence, depth {depth}"));
+        assert!(analysis.score < engine::WIN_BOUND - 1000, "depth {depth}: a repetition is no win yet: {analysis:?}");
+    }
+    let mut copenhagen = Game::new(Position::new(Variant::Copenhagen.rules()).expect("a preset"));
+    for mv in ["a4-a3", "d6-d7", "a3-a4", "d7-d6"] {
+        copenhagen.play(mv.parse::<tafl_rules::Move>().expect("a move")).expect("legal");
+    }
+    for depth in 1..=4 {
+        let analysis = Searcher::new().analyse(&copenhagen, &Limits::depth(depth)).expect("the game is on");
+        assert!(analysis.score < engine::WIN_BOUND - 1000, "copenhagen, depth {depth}: {analysis:?}");
+    }
+    // The defenders still avoid completing a cycle: the second occurrence by their move is
+    // their loss to the search (they could have stepped aside at the first), so after 39 plies
+    // c1-c5, which lets the attackers repeat a third time, is not their choice.
+    let c1_c5: tafl_rules::Move = "c1-c5".parse().expect("a move");
+    for depth in 1..=5 {
+        let analysis =
+            Searcher::new().analyse(&historical_7_shuttle(39), &Limits::depth(depth)).expect("the game is on");
+        assert_ne!(analysis.best, c1_c5, "depth {depth}: {analysis:?}");
+    }
 }

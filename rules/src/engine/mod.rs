@@ -14,8 +14,10 @@
 //! (a defender is worth more where the defenders start outnumbered: 200 in Copenhagen). A forced
 //! win is `WIN - plies` ([`WIN`] is 30,000; anything beyond [`WIN_BOUND`] is forced), a forced
 //! loss its negative. Repetition is scored as the preset scores it (draw 0; a loss for the
-//! side that repeats, or for the defenders), already at the first repetition within the
-//! search, since a side that can repeat once can repeat again.
+//! side that repeats, or for the defenders). A draw or the mover's loss is scored already at
+//! the first repetition, since a side that can repeat once can repeat again; a win for the
+//! mover (the attackers' where the defenders lose by repetition) only at the third occurrence,
+//! since until then the other side may step aside.
 //!
 //! # Determinism
 //!

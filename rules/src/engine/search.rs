@@ -862,7 +862,11 @@ impl Run<'_> {
 
     /// The score of the position just reached (from the view of the side that moved into it)
     /// if it repeats an earlier one: the preset's repetition rule, applied to the first
-    /// repetition, since a side that can repeat once can repeat again.
+    /// repetition when it draws or the mover loses by it, since a side that can repeat once can
+    /// repeat again. A repetition the mover would win by (the attackers' where the defenders
+    /// lose by it) is scored only at the third occurrence, as the game scores it: before that,
+    /// the other side is to move and can still step aside, and scoring the second occurrence as
+    /// a win had the attackers take any chance to repeat for a won game.
     fn repetition(&self, captured: bool) -> Option<i32> {
         let policy = self.board.rules.repetition;
         if policy == Repetition::Ignore || captured {
@@ -871,21 +875,24 @@ impl Run<'_> {
         let h = *self.path.last()?;
         let from = *self.irreversible.last().unwrap_or(&0);
         let end = self.path.len() - 1;
+        let mover = self.s.to_move.opponent();
+        let (score, earlier_needed) = match policy {
+            Repetition::Draw | Repetition::Ignore if mover == Side::Attackers => (self.draw, 1),
+            Repetition::Draw | Repetition::Ignore => (-self.draw, 1),
+            Repetition::MoverLoses => (-(WIN_BOUND - 1), 1),
+            Repetition::DefendersLose if mover == Side::Defenders => (-(WIN_BOUND - 1), 1),
+            Repetition::MoverWins | Repetition::DefendersLose => (WIN_BOUND - 1, 2),
+        };
         // The game before the root, unless a capture in the search has left it behind; then the
         // searched path, every other position (the same side to move) back from this one.
-        let before_root = from < self.before_root.root && self.before_root.holds(end, h);
-        let searched = &self.path[from.max(self.before_root.root).min(end)..end];
-        if !before_root && !searched.iter().rev().skip(1).step_by(2).any(|&k| k == h) {
-            return None;
+        let mut earlier =
+            if from < self.before_root.root { self.before_root.count(end, h).min(earlier_needed) } else { 0 };
+        if earlier < earlier_needed {
+            let searched = &self.path[from.max(self.before_root.root).min(end)..end];
+            earlier +=
+                searched.iter().rev().skip(1).step_by(2).filter(|&&k| k == h).take(earlier_needed - earlier).count();
         }
-        let mover = self.s.to_move.opponent();
-        Some(match policy {
-            Repetition::Draw | Repetition::Ignore if mover == Side::Attackers => self.draw,
-            Repetition::Draw | Repetition::Ignore => -self.draw,
-            Repetition::MoverLoses => -(WIN_BOUND - 1),
-            Repetition::DefendersLose if mover == Side::Defenders => -(WIN_BOUND - 1),
-            Repetition::MoverWins | Repetition::DefendersLose => WIN_BOUND - 1,
-        })
+        (earlier == earlier_needed).then_some(score)
     }
 }
 
@@ -913,10 +920,12 @@ impl BeforeRoot {
         BeforeRoot { by_parity, root: history.len() }
     }
 
-    /// Whether the position `h` at index `at` of the path occurred before the root with the same
-    /// side to move.
-    fn holds(&self, at: usize, h: u64) -> bool {
-        self.by_parity[at % 2].binary_search(&h).is_ok()
+    /// How many times the position `h` at index `at` of the path occurred before the root with
+    /// the same side to move.
+    fn count(&self, at: usize, h: u64) -> usize {
+        let hashes = &self.by_parity[at % 2];
+        let first = hashes.partition_point(|&k| k < h);
+        hashes[first..].partition_point(|&k| k == h)
     }
 }
 
