@@ -293,6 +293,70 @@ async fn a_postgres_connection_ended_while_idle_is_replaced_before_an_operation_
     admin.close().await.unwrap();
 }
 
+/// A transaction left idle longer than the statement timeout (its process frozen by `SIGSTOP` or
+/// a paused machine, or cut off by the network) is ended by the server, its locks with it. A
+/// process frozen in the scheduler's tick held the tick's advisory lock, and every other
+/// process's tick waited out its statement timeout and was skipped: no clock ran out anywhere
+/// while the freeze lasted (an outside review held it 75 s).
+#[tokio::test]
+async fn a_postgres_transaction_left_idle_loses_its_locks_after_the_statement_timeout() {
+    use sqlx::Connection;
+    let Some(database) = support::postgres::database().await else { return };
+    let settings = store::PoolSettings {
+        statement_timeout: std::time::Duration::from_millis(500),
+        ..store::PoolSettings::default()
+    };
+    let db = Db::open_with_settings(&database.url, &settings).await.unwrap();
+    let mut frozen = db.begin_write().await.unwrap();
+    sqlx::query("SELECT pg_advisory_xact_lock(7341)").execute(&mut **frozen).await.unwrap();
+    let mut other = sqlx::PgConnection::connect(&database.url).await.unwrap();
+    let try_lock = "SELECT pg_try_advisory_lock(7341)";
+    assert!(!sqlx::query_scalar::<_, bool>(try_lock).fetch_one(&mut other).await.unwrap(), "held while in use");
+    tokio::time::sleep(std::time::Duration::from_millis(1_500)).await;
+    assert!(sqlx::query_scalar::<_, bool>(try_lock).fetch_one(&mut other).await.unwrap(), "given up with the session");
+    let late = sqlx::query("SELECT 1").execute(&mut **frozen).await.expect_err("the transaction was ended");
+    assert_eq!(store::StorageFault::of(&late), Some(store::StorageFault::ConnectionLost), "{late}");
+    drop(frozen);
+    other.close().await.unwrap();
+    db.close().await;
+}
+
+/// A connection the server ended within a second of its last use is handed out without a ping,
+/// and its `BEGIN` fails: the operation begins again on another connection, since nothing of it
+/// was sent. Before, the first move after a server restart was told that it "may already have been
+/// saved", and an outbox lane's claim could not be given back, which held its game's board for the
+/// claim's 30 s (an outside review, after `pg_ctl restart`).
+#[tokio::test]
+async fn a_postgres_connection_ended_just_after_its_use_is_begun_again_on_another() {
+    use sqlx::Connection;
+    let Some(database) = support::postgres::database().await else { return };
+    let host = Host::new(Db::open(&database.url).await.unwrap());
+    let id = game(&host, "copenhagen").await.id;
+    let mut admin = sqlx::PgConnection::connect(&database.url).await.unwrap();
+    let end_the_bots_connections = async |admin: &mut sqlx::PgConnection| {
+        let ended: Vec<bool> = sqlx::query_scalar(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+             WHERE datname = current_database() AND application_name = 'tafl-bot'",
+        )
+        .fetch_all(admin)
+        .await
+        .unwrap();
+        assert!(!ended.is_empty() && ended.iter().all(|&ended| ended), "the bot's connections were ended: {ended:?}");
+        // The server has closed them before the next operation takes one.
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    };
+    for (ply, (player, mv)) in
+        [(alice().id, "d1-d3"), (support::bob().id, "f4-f3"), (alice().id, "d3-d1")].into_iter().enumerate()
+    {
+        host.show(id).await.expect("a read on fresh connections");
+        end_the_bots_connections(&mut admin).await;
+        host.play(id, player, mv, Some(ply), NOW).await.expect("a move right after its connections were ended");
+        end_the_bots_connections(&mut admin).await;
+        assert_eq!(host.show(id).await.expect("and a read").ply, ply + 1);
+    }
+    admin.close().await.unwrap();
+}
+
 /// A connection lost in the middle of an operation (the server restarted, a failover, an
 /// administrator ending the session) is told as such, not as a disk that cannot be written: the
 /// operator is not sent to look at disks, and the player is not promised that nothing was saved,

@@ -50,7 +50,9 @@ impl StorageFault {
                     _ if code.starts_with("53") => Some(StorageFault::Busy),
                     // io_error, data_corrupted, index_corrupted: the server's disk
                     "58030" | "XX001" | "XX002" => Some(StorageFault::Io),
-                    // the server shutting down or ending the session, the connection failing
+                    // the server shutting down or ending the session (an idle transaction's
+                    // timeout too), the connection failing
+                    "25P03" => Some(StorageFault::ConnectionLost),
                     _ if code.starts_with("57P") || code.starts_with("08") => Some(StorageFault::ConnectionLost),
                     _ => None,
                 }

@@ -452,6 +452,14 @@ async fn reusable(conn: &mut AnyConnection) -> Result<bool, sqlx::Error> {
 /// (see [`pool_options`]).
 const IDLE_BEFORE_PING: std::time::Duration = std::time::Duration::from_secs(1);
 
+/// How many times a `PostgreSQL` transaction is begun when its connections are found cut (see
+/// [`Db::begin_postgres`]): every connection of a pool may be, after a server restart.
+const DEAD_CONNECTION_TRIES: u32 = 4;
+/// How long a transaction keeps beginning on other connections after cut ones: a dead pooled
+/// connection fails at once, while a server that refuses connections is an outage, answered as
+/// such without waiting more.
+const DEAD_CONNECTION_WINDOW: Duration = Duration::from_millis(250);
+
 /// How long an operation answering someone waits to begin its transaction on `PostgreSQL` while
 /// the database answers nobody (see [`Answered`]). sqlx's pool alone waited 30 s (its acquire
 /// timeout) whenever the server was down or unreachable, retrying a refused connection until
@@ -718,7 +726,14 @@ impl Db {
 
     /// `PostgreSQL`: migrated by [`postgres::MIGRATOR`] (which takes an advisory lock, so
     /// processes starting at once migrate one after the other), each connection with the
-    /// statement timeout.
+    /// statement timeout, which also bounds how long a transaction may sit idle.
+    ///
+    /// The idle bound is for a process that stops inside a transaction (frozen by `SIGSTOP` or a
+    /// paused machine, or cut off by the network) with locks taken: the server ends its session
+    /// then, and the locks go with it. Without it, a process frozen in the scheduler's tick held
+    /// the tick's lock, and every other process's tick waited out its statement timeout and was
+    /// skipped, with no clock running out on any server, for as long as the freeze lasted. The
+    /// bot's transactions never wait between their statements for anything but this process.
     async fn open_postgres(url: &str, settings: &PoolSettings) -> Result<Db, OpenError> {
         let migrator = postgres::open(url, &PoolSettings { max_connections: 1, ..*settings }).await?;
         migrator.close().await;
@@ -728,7 +743,8 @@ impl Db {
             pool_options(Backend::Postgres, size).after_connect(move |conn, _| {
                 Box::pin(async move {
                     conn.execute(sqlx::AssertSqlSafe(format!(
-                        "SET statement_timeout = {timeout_ms}; SET application_name = '{name}'"
+                        "SET statement_timeout = {timeout_ms}; SET idle_in_transaction_session_timeout = {timeout_ms}; \
+                         SET application_name = '{name}'"
                     )))
                     .await?;
                     Ok(())
@@ -905,16 +921,39 @@ impl Db {
     }
 
     /// Begins a transaction on `pool` with `statement`, for work of `urgency`.
+    ///
+    /// A `BEGIN` that finds its connection cut is tried again at once on another, a few times
+    /// while that stays quick: a connection used within the last second is taken from the pool
+    /// without a ping (see [`pool_options`]), so after a server restart or a session ended by an
+    /// administrator the first operations met dead connections. Nothing of the operation was
+    /// sent, so nothing can have been saved: the person was told that their move "may already
+    /// have been saved", and an outbox lane's claim could not be given back, which held its game's
+    /// board for the claim's 30 s.
     async fn begin_postgres(
         &self,
         pool: &AnyPool,
         statement: &'static str,
         urgency: Urgency,
     ) -> Result<Tx, sqlx::Error> {
-        let beginning = pool.begin_with(statement);
-        let tx = match urgency {
-            Urgency::Interactive => self.unless_unanswered(beginning).await,
-            Urgency::Background => beginning.await,
+        let started = Instant::now();
+        let mut tries = 1;
+        let tx = loop {
+            let beginning = pool.begin_with(statement);
+            let tx = match urgency {
+                Urgency::Interactive => self.unless_unanswered(beginning).await,
+                Urgency::Background => beginning.await,
+            };
+            match tx {
+                Err(error)
+                    if StorageFault::of(&error) == Some(StorageFault::ConnectionLost)
+                        && tries < DEAD_CONNECTION_TRIES
+                        && started.elapsed() < DEAD_CONNECTION_WINDOW =>
+                {
+                    tracing::debug!(tries, %error, "a transaction began on a closed connection; beginning it on another");
+                    tries += 1;
+                }
+                tx => break tx,
+            }
         };
         if tx.is_ok() {
             self.answered.answered();
@@ -975,8 +1014,8 @@ impl Db {
 /// `PostgreSQL`, 3 of them pings). Here it is kept only where it can find something: on
 /// `PostgreSQL`, for a connection idle longer than [`IDLE_BEFORE_PING`], which a restarted server
 /// or a network timeout may have cut meanwhile (a dead one is then replaced before the operation
-/// uses it). A connection cut within that second fails the operation that takes it, as an
-/// operation in flight at that moment would. An `SQLite` connection is a file in this process:
+/// uses it). A connection cut within that second fails the `BEGIN` of the operation that takes
+/// it, which begins again on another ([`Db::begin_postgres`]). An `SQLite` connection is a file in this process:
 /// it has no server to lose.
 fn pool_options(backend: Backend, max_connections: u32) -> AnyPoolOptions {
     sqlx::any::install_default_drivers();
