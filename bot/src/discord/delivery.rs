@@ -341,11 +341,24 @@ async fn run_lane(http: Arc<serenity::Http>, data: Data, first: Pending, claimed
         // Only returns when the claim is lost (logged there): another process delivers now.
         () = data.host.keep_lane(&lane, claimed_at_ms) => {}
     }
-    if let Err(error) = data.host.release_lane(&lane, now_ms()).await {
+    // Tried again for a few seconds: a claim left behind holds the lane from everyone, this
+    // process included (its look passes claimed lanes by), until its lease runs out, and a
+    // database that restarts in a blink failed the release of every lane being delivered then.
+    let released = super::retry::retry_while(
+        |error: &crate::host::HostError| matches!(error, crate::host::HostError::Storage(_)),
+        RELEASE_RETRY_PAUSE,
+        || data.host.release_lane(&lane, now_ms()),
+    )
+    .await;
+    if let Err(error) = released {
         tracing::warn!(%lane, %error, "the lane's claim cannot be released; it runs out by itself");
     }
     data.delivery.release(&lane);
 }
+
+/// The first pause before a lane's claim is given back again after the database refused it
+/// (then four times as long): the tries span about 1.25 s.
+const RELEASE_RETRY_PAUSE: Duration = Duration::from_millis(250);
 
 /// Applies one item, and records how it went.
 async fn deliver(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(), crate::host::HostError> {
