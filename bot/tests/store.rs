@@ -158,6 +158,49 @@ support::both! {
 }
 
 support::both! {
+    /// A try to take an interaction on whose answer was lost with its connection is tried again:
+    /// the row it may have inserted is its own (its token), where a copy's try is refused.
+    async fn a_try_to_take_an_interaction_on_that_was_saved_unheard_takes_it_on_when_made_again() {
+        let host = host().await;
+        let id = 1_300_000_000_000_000_003;
+        let mut conn = host.db().pool().acquire().await.unwrap();
+        assert!(store::interactions::take(&mut conn, id, NOW, 41).await.unwrap(), "the first try");
+        assert!(store::interactions::take(&mut conn, id, NOW, 41).await.unwrap(), "the same try made again");
+        assert!(!store::interactions::take(&mut conn, id, NOW, 42).await.unwrap(), "another try: a copy");
+        drop(conn);
+        assert!(!host.take_interaction(id, NOW).await.unwrap(), "a copy through the host");
+    }
+}
+
+/// The first interaction after the bot's connections were ended (a server restart, sessions
+/// ended by an administrator) is taken on, where its try failed on a dead pooled connection and
+/// the interaction was answered anyway: during a rolling deploy, by both processes serving its
+/// shard (an outside review made two challenges of one `/tafl challenge` so). A copy after it
+/// is still a copy.
+#[tokio::test]
+async fn an_interaction_taken_on_just_after_the_connections_were_ended_is_taken_on_once() {
+    use sqlx::Connection;
+    let Some(database) = support::postgres::database().await else { return };
+    let host = Host::new(Db::open(&database.url).await.unwrap());
+    let mut admin = sqlx::PgConnection::connect(&database.url).await.unwrap();
+    for id in [1_300_000_000_000_000_011_i64, 1_300_000_000_000_000_012] {
+        assert!(host.take_interaction(id - 10, NOW).await.unwrap(), "on fresh connections");
+        let ended: Vec<bool> = sqlx::query_scalar(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+             WHERE datname = current_database() AND application_name = 'tafl-bot'",
+        )
+        .fetch_all(&mut admin)
+        .await
+        .unwrap();
+        assert!(!ended.is_empty(), "the bot's connections were ended");
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        assert!(host.take_interaction(id, NOW).await.expect("taken on, on another connection"));
+        assert!(!host.take_interaction(id, NOW).await.unwrap(), "a copy");
+    }
+    admin.close().await.unwrap();
+}
+
+support::both! {
     async fn a_game_can_be_given_its_own_thread() {
         let host: Host = host().await;
         let g = game(&host, "copenhagen").await;

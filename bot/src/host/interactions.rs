@@ -15,8 +15,22 @@ impl Host {
     /// Takes on the interaction `id` (Discord's id) at `now`: `true` the first time, `false` for
     /// a copy of one already taken on, here or by another process. One statement, outside any
     /// transaction ([`store::Db::write_alone`]): it is on the path of every command and click.
+    ///
+    /// A try that loses its connection is made once more, on another: after a server restart or
+    /// sessions ended by an administrator, a pooled connection used within the last second is
+    /// taken without a ping and fails at once. The first try may have inserted the row without
+    /// hearing so; the try's token tells its own row from a copy's.
     pub async fn take_interaction(&self, id: i64, now: i64) -> Result<bool, HostError> {
-        Ok(self.db.write_alone(async |conn| store::interactions::take(conn, id, now).await).await?)
+        let token = interaction_token(id, now);
+        let take =
+            async || self.db.write_alone(async |conn| store::interactions::take(conn, id, now, token).await).await;
+        match take().await {
+            Err(error) if store::StorageFault::of(&error) == Some(store::StorageFault::ConnectionLost) => {
+                tracing::debug!(interaction = id, %error, "taking an interaction on lost its connection; trying again");
+                Ok(take().await?)
+            }
+            first => Ok(first?),
+        }
     }
 
     /// Forgets the interactions taken on more than [`INTERACTIONS_KEPT_SECS`] ago, in batches of
@@ -34,4 +48,16 @@ impl Host {
             }
         }
     }
+}
+
+/// A number for one try to take on the interaction `id`, unlikely to be any other try's: from
+/// the standard library's per-process random hash keys, over the id, the time and a count of
+/// this process's tries.
+fn interaction_token(id: i64, now: i64) -> i64 {
+    use std::hash::BuildHasher;
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static TRIES: AtomicU64 = AtomicU64::new(0);
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+    let hashed = std::hash::RandomState::new().hash_one((id, now, nanos, TRIES.fetch_add(1, Ordering::Relaxed)));
+    i64::from_ne_bytes(hashed.to_ne_bytes())
 }
