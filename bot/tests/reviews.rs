@@ -314,3 +314,25 @@ support::both! {
         assert_eq!(host.summary_message(g.id).await.unwrap(), Some(777));
     }
 }
+
+/// A game the defenders lose by a third repetition names the move that made it, not a harmless
+/// one before it. The search scored a repetition's second occurrence as the attackers' win, so
+/// the evaluation jumped to its cap at plies 4 and 6 of an even game, and the review named the
+/// defenders' d7-d6 at ply 4, after which they were still free to step aside (an outside review).
+#[test]
+fn a_game_lost_by_repetition_is_turned_at_the_move_that_repeated_for_the_third_time() {
+    let mut game = Game::new(Position::new(Variant::Copenhagen.rules()).expect("a preset"));
+    for mv in "a4-a3 d6-d7 a3-a4 d7-d6 a4-a3 d6-d7 a3-a4 d7-d6".split_whitespace() {
+        game.play(mv.parse().expect("a move")).expect("legal");
+    }
+    assert_eq!(game.status().reason(), Some(Reason::Repetition), "{:?}", game.status());
+    let found = review::review(&game, &PLY_LIMITS);
+    let before_the_end = &found.evaluation[..found.evaluation.len() - 1];
+    assert!(
+        before_the_end.iter().all(|score| score.abs() < 1_000),
+        "an even game until the third occurrence: {:?}",
+        found.evaluation
+    );
+    let turning = found.turning_point.clone().expect("the game was lost by a move");
+    assert_eq!((turning.ply, turning.side, turning.played.as_str()), (8, Side::Defenders, "d7-d6"), "{found:?}");
+}
