@@ -5,7 +5,7 @@
 
 use serde_json::json;
 use tafl_e2e::bot_load;
-use tafl_e2e::fake_discord::{APPLICATION_ID, FakeDiscord, StoredMessage};
+use tafl_e2e::fake_discord::{APPLICATION_ID, FakeDiscord, Fault, Recorded, StoredMessage};
 use tafl_e2e::harness::{
     ALICE, BOB, BotProcess, CHANNEL, LOCALES, Player, Table, TestBot, let_time_pass, served, stored_ply, temp_dir,
 };
@@ -224,6 +224,43 @@ async fn a_hint_in_an_unrated_game_against_the_bot_is_a_private_picture_and_refu
     let over = table.says("Game #2 is over", "Партия №2 уже окончена");
     assert!(answer.is_ephemeral() && answer.attachments.is_empty() && answer.content.starts_with(over), "{answer:#?}");
     table.assert_no_english(NOT_ENGLISH);
+    bot.stop().await;
+}
+
+/// A hint answers "thinking" first (the search waits behind other searches), and that deferral
+/// is an answer like any other: a server error on it is retried, and a retry refused as
+/// "already acknowledged" (the first try reached Discord, only its reply was lost) counts as
+/// deferred, so the hint fills the "thinking" message. Deferred once with no retry, the first
+/// fault answered "Something went wrong" and the second left the hint "thinking" for good.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hint_whose_thinking_answer_discord_fails_or_loses_is_still_shown() {
+    let (fake, bot, _dir) = served("bot-hint-deferral").await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
+    let casual = table.command(
+        ALICE,
+        "challenge",
+        &json!({ "variant": "brandubh", "side": 0, "level": 1, "rated": false }),
+        &[],
+    );
+    fake.wait_for_original(&casual).await;
+    board_at(&fake, 1, 0).await;
+    for (fault, statuses) in [(Fault::ServerError(500), [500, 204]), (Fault::AppliedThenServerError(500), [500, 400])] {
+        let payload = table.command_payload(ALICE, "hint", &json!({ "game": 1 }), &[]);
+        let deferral = format!(
+            "/api/v10/interactions/{}/{}/callback",
+            payload["id"].as_str().unwrap(),
+            payload["token"].as_str().unwrap()
+        );
+        let is_deferral = move |r: &Recorded| r.path == deferral;
+        fake.fail_next(is_deferral.clone(), 1, fault);
+        let hint = fake.push_interaction(payload);
+        let answer = fake.wait_for_original(&hint).await;
+        assert!(answer.is_ephemeral(), "{fault:?}: {answer:#?}");
+        assert!(answer.text().contains("The engine would play `"), "{fault:?}: {}", answer.text());
+        assert!(answer.attachments.iter().any(|a| a.filename == "hint-1-0.png"), "{fault:?}: {answer:#?}");
+        let tried: Vec<u16> = fake.requests().iter().filter(|r| is_deferral(r)).map(|r| r.status).collect();
+        assert_eq!(tried, statuses, "{fault:?}: the deferral failed once and was tried again");
+    }
     bot.stop().await;
 }
 

@@ -732,6 +732,38 @@ async fn a_summary_that_fails_after_its_public_thinking_answer_says_so_privately
     bot.stop().await;
 }
 
+/// `/tafl summary` answers "thinking" for everyone while it draws, and that deferral is retried
+/// as every answer is: after a server error, and after Discord made it and only its reply was
+/// lost, when the retry is refused as "already acknowledged" and the deferral counts as made.
+/// The summary then fills the public "thinking" message. Deferred once with no retry, the lost
+/// reply left "thinking" for everyone for good (the error's own answer refused as already
+/// acknowledged), and the server error answered with an error instead of the summary.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_summary_whose_thinking_answer_discord_fails_or_loses_is_still_shown() {
+    let fake = FakeDiscord::start().await;
+    let dir = temp_dir("summary-deferral");
+    let bot = TestBot::start(&fake, &dir);
+    fake.wait_until_ready().await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
+    start_game(&table).await;
+    for (fault, statuses) in [(Fault::AppliedThenServerError(500), [500, 400]), (Fault::ServerError(503), [503, 204])] {
+        let payload = table.command_payload(ALICE, "summary", &json!({ "game": 1 }), &[]);
+        let (id, token) = (payload["id"].as_str().unwrap(), payload["token"].as_str().unwrap());
+        let deferral = format!("/api/v10/interactions/{id}/{token}/callback");
+        let is_deferral = move |r: &Recorded| r.path == deferral;
+        fake.fail_next(is_deferral.clone(), 1, fault);
+        let asked = fake.push_interaction(payload);
+        let answer = fake.wait_for_original(&asked).await;
+        assert!(!answer.is_ephemeral() && !answer.deleted, "{fault:?}: shown to everyone: {answer:#?}");
+        assert!(answer.attachments.iter().any(|a| a.filename == "game-1.gif"), "{fault:?}: {answer:#?}");
+        let tried: Vec<u16> = fake.requests().iter().filter(|r| is_deferral(r)).map(|r| r.status).collect();
+        assert_eq!(tried, statuses, "{fault:?}: the deferral failed once and was tried again");
+        let answers = fake.all_messages().into_iter().filter(|m| m.interaction == Some(asked.id)).count();
+        assert_eq!(answers, 1, "{fault:?}: one answer, no error beside it");
+    }
+    bot.stop().await;
+}
+
 /// What the randomized run does next.
 #[derive(Clone, Copy, Debug)]
 enum Step {

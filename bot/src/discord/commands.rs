@@ -525,8 +525,26 @@ pub struct PublicThinking;
 
 /// Defers the command's answer in public, noting it ([`PublicThinking`]).
 async fn defer_publicly(ctx: Context<'_>) -> Result<(), BotError> {
-    ctx.defer().await?;
+    defer(ctx, false).await?;
     ctx.set_invocation_data(PublicThinking).await;
+    Ok(())
+}
+
+/// Answers "thinking" (privately when `ephemeral`), retried as every other answer is: tried
+/// once, a server error cost the command its answer ("something went wrong"), and a reply lost
+/// after Discord made the deferral left it "thinking" for good (its error, sent as a first
+/// answer, refused as "already acknowledged"). A retry refused as "already acknowledged" is the
+/// deferral made, and poise is told so, so that what follows fills the "thinking" message. A
+/// prefix command has nothing to defer, as with poise's own `defer`.
+async fn defer(ctx: Context<'_>, ephemeral: bool) -> Result<(), BotError> {
+    let poise::Context::Application(app) = ctx else { return Ok(()) };
+    match with_retries(|| app.defer_response(ephemeral)).await {
+        Ok(()) => {}
+        Err(error) if is_already_acknowledged(&error) => {
+            app.has_sent_initial_response.store(true, std::sync::atomic::Ordering::SeqCst);
+        }
+        Err(error) => return Err(error.into()),
+    }
     Ok(())
 }
 
@@ -548,7 +566,7 @@ pub async fn hint(ctx: Context<'_>, #[autocomplete = "autocomplete_game"] game: 
     let (view, job) = ctx.data().host.hint_game(game, caller(ctx).id).await?;
     // The search takes up to half a second behind other searches: past Discord's 3 s, unless
     // deferred.
-    ctx.defer_ephemeral().await?;
+    defer(ctx, true).await?;
     let analysis = ctx.data().bots.hint(caller(ctx).id, now(), job.clone()).await?;
     // A move made while the engine thought (the player's own, typed meanwhile; or a takeback and
     // another move, back at the same ply) leaves the hint about a position that is gone, its move
@@ -759,7 +777,7 @@ pub async fn summary(
         defer_publicly(ctx).await?;
         public_lang(ctx).await
     } else {
-        ctx.defer_ephemeral().await?;
+        defer(ctx, true).await?;
         lang(ctx)
     };
     let summary = play::summary_message(ctx.data(), game, lang).await?;
