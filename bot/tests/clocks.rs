@@ -1194,9 +1194,9 @@ async fn the_bots_turns_have_no_clock_so_it_is_never_reminded_nor_timed_out_howe
     assert!(found.is_empty(), "{found:?}");
     assert!(!host.show(game.id).await.unwrap().is_over());
 
-    // It moves a day late, charged nothing: a whole turn is banked, as if it moved at once.
+    // It moves a day late, charged nothing and saving nothing: its reserve stays empty.
     let after = bot_moves_at(&host, NOW + DAY).await;
-    assert_eq!((after.attacker_reserve, after.defender_reserve), (HOUR, 0));
+    assert_eq!((after.attacker_reserve, after.defender_reserve), (0, 0));
     assert_eq!(after.deadline_at, Some(NOW + DAY + HOUR), "alice's turn has her clock");
     // Alice's time is counted as in any game; the bot's next turn has no clock again.
     let after = move_at(&host, game.id, NOW + DAY + 10 * MINUTE).await;
@@ -1212,6 +1212,29 @@ async fn the_bots_turns_have_no_clock_so_it_is_never_reminded_nor_timed_out_howe
     assert_eq!(reminded, [alice().id, alice().id], "{found:?}");
     let won = Ending { winner: Some(Side::Attackers), reason: EndReason::Time };
     assert_eq!(timeouts(&found), [(deadline, game.id, Some(won))]);
+}
+
+support::both! {
+    /// The bot's turns have no clock, so there is nothing to bank from them: its reserve stays
+    /// as it began, however fast or late it replies, while its person's reserve is banked as in
+    /// any game. A bot turn banked as a turn begun and ended at its move saved the whole time per
+    /// move on every reply, and the board showed the bot's reserve growing by an hour a move.
+    async fn the_bots_reserve_never_changes_however_fast_or_late_it_replies() {
+        let host = host().await;
+        host.tick(NOW).await.unwrap();
+        let game = bot_game(&host, "1h+1d", SideChoice::Attackers, NOW).await;
+        let mut t = NOW;
+        for (n, thinks) in [(1, 1), (2, DAY), (3, 0)] {
+            // Alice saves 50 minutes a move; the bot replies a second later, a day later, at once.
+            t += 10 * MINUTE;
+            let after = move_at(&host, game.id, t).await;
+            assert_eq!((after.attacker_reserve, after.defender_reserve), (n * 50 * MINUTE, 0));
+            t += thinks;
+            let after = bot_moves_at(&host, t).await;
+            assert_eq!((after.attacker_reserve, after.defender_reserve), (n * 50 * MINUTE, 0), "reply {n}");
+            assert_eq!(after.deadline_at, Some(t + HOUR + n * 50 * MINUTE), "alice's turn has her reserve");
+        }
+    }
 }
 
 #[tokio::test]

@@ -22,12 +22,13 @@
 //! the tick that notices the deadline still counts.
 //!
 //! **The bot's turns have no clock.** A turn of the bot (a user with a negative id, see
-//! [`super::is_bot`]) gets no deadline and no reminders, and the time it takes is not charged to
-//! its reserve. Its move comes within its level's seconds whenever a process is running; it
-//! can only be late because no process was running or its search was still queued, which is the
-//! host's fault, not a player's choice, so the bot never loses on time for it, and its person
-//! gets no win from an outage. A person's turns keep their clock as in any game. (A bot's turn
-//! stored with a deadline by an older version loses it at its first due moment.)
+//! [`super::is_bot`]) gets no deadline and no reminders, and its reserve never changes: the time
+//! it takes is not charged to it, nor the time per move saved into it. Its move comes within its
+//! level's seconds whenever a process is running; it can only be late because no process was
+//! running or its search was still queued, which is the host's fault, not a player's choice, so
+//! the bot never loses on time for it, and its person gets no win from an outage. A person's
+//! turns keep their clock as in any game. (A bot's turn stored with a deadline by an older
+//! version loses it at its first due moment.)
 //!
 //! **Untimed games left unplayed.** An untimed turn of a person comes due twice: [`CLAIM_WARNING`]
 //! before it may be claimed, to warn the person to move, and [`CLAIM_AFTER`] after it began,
@@ -782,17 +783,21 @@ pub(super) fn first_turn(clock: Clock, now: i64, bot_first: bool) -> Turn {
 }
 
 /// The turn after a move by `mover`, who began thinking at the row's turn start: their unused
-/// time is banked (reserve clocks), and the opponent's turn begins now. The bot is charged no
-/// time (its turns have no clock, see the module docs), and nobody the time a paused game (of a
-/// server the bot left) was paused: its clock stopped when the bot left.
+/// time is banked (reserve clocks), and the opponent's turn begins now. The bot's reserve is
+/// left as it is: its turns have no clock (see the module docs), so it is charged no time, and
+/// it saves none either (banked, a turn of no time would save the whole time per move on every
+/// reply). Nobody is charged the time a paused game (of a server the bot left) was paused: its
+/// clock stopped when the bot left.
 pub(super) fn turn_after_move(row: &GameRow, mover: Side, now: i64) -> Turn {
     let clock = Clock::from_row(row.clock_seconds, row.reserve_cap);
-    let start = if is_bot(side_player(row, mover)) { now } else { row.turn_started_at.unwrap_or(now) };
-    let end = row.server_left_at.map_or(now, |left| now.min(left.max(start)));
     let (mut attacker, mut defender) = (row.attacker_reserve, row.defender_reserve);
-    match mover {
-        Side::Attackers => attacker = clock.bank(attacker, start, end),
-        Side::Defenders => defender = clock.bank(defender, start, end),
+    if !is_bot(side_player(row, mover)) {
+        let start = row.turn_started_at.unwrap_or(now);
+        let end = row.server_left_at.map_or(now, |left| now.min(left.max(start)));
+        match mover {
+            Side::Attackers => attacker = clock.bank(attacker, start, end),
+            Side::Defenders => defender = clock.bank(defender, start, end),
+        }
     }
     let next = mover.opponent();
     turn_from(clock, now, attacker, defender, next, is_bot(side_player(row, next)))
