@@ -1218,7 +1218,8 @@ support::both! {
     /// The bot's turns have no clock, so there is nothing to bank from them: its reserve stays
     /// as it began, however fast or late it replies, while its person's reserve is banked as in
     /// any game. A bot turn banked as a turn begun and ended at its move saved the whole time per
-    /// move on every reply, and the board showed the bot's reserve growing by an hour a move.
+    /// move on every reply, and the board showed the bot's reserve growing by an hour a move. The
+    /// board now states the person's reserve alone.
     async fn the_bots_reserve_never_changes_however_fast_or_late_it_replies() {
         let host = host().await;
         host.tick(NOW).await.unwrap();
@@ -1234,6 +1235,16 @@ support::both! {
             assert_eq!((after.attacker_reserve, after.defender_reserve), (n * 50 * MINUTE, 0), "reply {n}");
             assert_eq!(after.deadline_at, Some(t + HOUR + n * 50 * MINUTE), "alice's turn has her reserve");
         }
+        // The board states alice's reserve alone: one shown for the bot, empty, would say it has
+        // a clock.
+        let (view, history) = host.history(game.id).await.unwrap();
+        let board = |lang| tafl_bot::present::text::board_description(&view, &history, &[], lang);
+        let english = board(tafl_bot::present::Lang::discord(None));
+        assert!(english.contains("\nReserve: 2 hours 30 minutes for the attackers\n"), "{english}");
+        assert!(!english.contains("for the defenders"), "{english}");
+        let russian = board(tafl_bot::present::Lang::discord(Some("ru")));
+        assert!(russian.contains("\nЗапас времени: у нападающих 2 часа 30 минут\n"), "{russian}");
+        assert!(!russian.contains("у защитников"), "{russian}");
     }
 }
 

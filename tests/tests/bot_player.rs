@@ -264,6 +264,28 @@ async fn a_hint_whose_thinking_answer_discord_fails_or_loses_is_still_shown() {
     bot.stop().await;
 }
 
+/// The bot's turns have no clock, so on a reserve clock the board states the person's reserve
+/// alone. Each reply of the bot was banked as a turn of no time, and the board showed its
+/// reserve growing by the time per move: 1 hour, 2 hours, 3 hours.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_a_reserve_clock_the_board_states_the_persons_reserve_and_none_for_the_bot() {
+    let (fake, bot, _dir) = served("bot-reserve").await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
+    let options = json!({ "variant": "brandubh", "side": 0, "level": 1, "clock": "1h+1d" });
+    fake.wait_for_original(&table.command(ALICE, "challenge", &options, &[])).await;
+    board_at(&fake, 1, 0).await;
+    for ply in [2, 4, 6] {
+        let mv = a_legal_move(&table, ALICE, 1).await;
+        fake.wait_for_original(&table.command(ALICE, "move", &json!({ "notation": mv }), &[])).await;
+        let board = board_at(&fake, 1, ply).await;
+        let text = board.text();
+        let reserves: Vec<&str> = text.lines().filter(|line| line.starts_with("Reserve:")).collect();
+        assert!(reserves.len() == 1 && reserves[0].ends_with(" for the attackers"), "ply {ply}: {text}");
+        assert!(!text.contains("for the defenders"), "ply {ply}: {text}");
+    }
+    bot.stop().await;
+}
+
 /// Fifty games against the bot at once in English: the load itself. The Russian run plays ten,
 /// enough to see every word the load shows (the same boards, answers and cards) in Russian
 /// without doubling the suite's longest test; the fifty are the English run's job.

@@ -48,6 +48,9 @@ board-last-move = Last move: `{ $notation }`
 board-captured = Captured: { $attackers } by the attackers, { $defenders } by the defenders
 board-clock = ⏱️ { $clock }
 board-reserves = Reserve: { $attackers } for the attackers, { $defenders } for the defenders
+# Against the bot, the person's reserve alone: the bot's turns have no clock.
+board-reserve-attackers = Reserve: { $reserve } for the attackers
+board-reserve-defenders = Reserve: { $reserve } for the defenders
 board-deadline = ⏰ Time runs out { $when }
 board-offer-draw = 🤝 { $by } offers a draw
 board-offer-takeback = ↩️ { $by } asks to take back { $plies ->

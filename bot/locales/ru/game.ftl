@@ -47,6 +47,9 @@ board-last-move = Последний ход: `{ $notation }`
 board-captured = Захвачено: нападающими { $attackers }, защитниками { $defenders }
 board-clock = ⏱️ { $clock }
 board-reserves = Запас времени: у нападающих { $attackers }, у защитников { $defenders }
+# В партии с ботом — только запас человека: у ходов бота нет часов.
+board-reserve-attackers = Запас времени: у нападающих { $reserve }
+board-reserve-defenders = Запас времени: у защитников { $reserve }
 board-deadline = ⏰ Время хода истекает { $when }
 board-offer-draw = 🤝 { $by } предлагает ничью
 board-offer-takeback = ↩️ { $by } просит вернуть { $plies ->

@@ -11,7 +11,7 @@ use super::{Lang, tr};
 use crate::host::{
     CLAIM_AFTER, Challenge, ChallengeState, Clock, ClockError, EndReason, GameId, GameSummary, GameView, HostError,
     MoveChoice, MoveEffect, OfferKind, OfferOutcome, OpenOffer, RecordFault, Reminder, ReminderKind, SideChoice,
-    StorageFault, User, UserId,
+    StorageFault, User, UserId, is_bot,
 };
 
 // ----- variants and rules -----
@@ -778,12 +778,7 @@ pub fn board_description(game: &GameView, history: &Game, offers: &[OpenOffer], 
     {
         lines.push(tr!(lang, "board-clock", clock = terms));
         if game.clock.reserve_cap().is_some() {
-            lines.push(tr!(
-                lang,
-                "board-reserves",
-                attackers = saved_time_words(game.reserve(Side::Attackers), lang),
-                defenders = saved_time_words(game.reserve(Side::Defenders), lang)
-            ));
+            lines.push(reserves_line(game, lang));
         }
     }
     if let (Some(deadline), true) = (game.deadline_at, game.ending.is_none()) {
@@ -800,6 +795,17 @@ pub fn board_description(game: &GameView, history: &Game, offers: &[OpenOffer], 
         });
     }
     lines.join("\n")
+}
+
+/// What each side has saved on a reserve clock. Against the bot, the person's reserve alone: the
+/// bot's turns have no clock, and a reserve shown for it would say it has one.
+fn reserves_line(game: &GameView, lang: Lang) -> String {
+    let saved = |side| saved_time_words(game.reserve(side), lang);
+    match (is_bot(game.attacker.id), is_bot(game.defender.id)) {
+        (false, true) => tr!(lang, "board-reserve-attackers", reserve = saved(Side::Attackers)),
+        (true, false) => tr!(lang, "board-reserve-defenders", reserve = saved(Side::Defenders)),
+        _ => tr!(lang, "board-reserves", attackers = saved(Side::Attackers), defenders = saved(Side::Defenders)),
+    }
 }
 
 /// `e1-e3xe2` as `e1-e3 x e2`, easier to read.
