@@ -185,6 +185,7 @@ async fn an_interaction_taken_on_just_after_the_connections_were_ended_is_taken_
     let mut admin = sqlx::PgConnection::connect(&database.url).await.unwrap();
     for id in [1_300_000_000_000_000_011_i64, 1_300_000_000_000_000_012] {
         assert!(host.take_interaction(id - 10, NOW).await.unwrap(), "on fresh connections");
+        use_every_connection(host.db()).await;
         let ended: Vec<bool> = sqlx::query_scalar(
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
              WHERE datname = current_database() AND application_name = 'tafl-bot'",
@@ -364,6 +365,19 @@ async fn a_postgres_transaction_left_idle_loses_its_locks_after_the_statement_ti
     db.close().await;
 }
 
+/// Uses every connection of the bot's pool at once, so that all of them are recently used (taken
+/// out again without a ping) when the server ends them: a busy pool after a server restart.
+async fn use_every_connection(db: &Db) {
+    let size = db.pool().options().get_max_connections();
+    let mut held = Vec::new();
+    for _ in 0..size {
+        let mut conn = db.pool().acquire().await.unwrap();
+        sqlx::query("SELECT 1").execute(&mut *conn).await.unwrap();
+        held.push(conn);
+    }
+    assert_eq!(db.pool().size(), size, "every connection of the pool is open");
+}
+
 /// A connection the server ended within a second of its last use is handed out without a ping,
 /// and its `BEGIN` fails: the operation begins again on another connection, since nothing of it
 /// was sent. Before, the first move after a server restart was told that it "may already have been
@@ -392,8 +406,10 @@ async fn a_postgres_connection_ended_just_after_its_use_is_begun_again_on_anothe
         [(alice().id, "d1-d3"), (support::bob().id, "f4-f3"), (alice().id, "d3-d1")].into_iter().enumerate()
     {
         host.show(id).await.expect("a read on fresh connections");
+        use_every_connection(host.db()).await;
         end_the_bots_connections(&mut admin).await;
         host.play(id, player, mv, Some(ply), NOW).await.expect("a move right after its connections were ended");
+        use_every_connection(host.db()).await;
         end_the_bots_connections(&mut admin).await;
         assert_eq!(host.show(id).await.expect("and a read").ply, ply + 1);
     }

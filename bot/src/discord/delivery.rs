@@ -341,7 +341,7 @@ async fn run_lane(http: Arc<serenity::Http>, data: Data, first: Pending, claimed
         // Only returns when the claim is lost (logged there): another process delivers now.
         () = data.host.keep_lane(&lane, claimed_at_ms) => {}
     }
-    // Tried again for a few seconds: a claim left behind holds the lane from everyone, this
+    // Tried again for about a second: a claim left behind holds the lane from everyone, this
     // process included (its look passes claimed lanes by), until its lease runs out, and a
     // database that restarts in a blink failed the release of every lane being delivered then.
     let released = super::retry::retry_while(

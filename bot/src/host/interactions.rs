@@ -16,21 +16,12 @@ impl Host {
     /// a copy of one already taken on, here or by another process. One statement, outside any
     /// transaction ([`store::Db::write_alone`]): it is on the path of every command and click.
     ///
-    /// A try that loses its connection is made once more, on another: after a server restart or
-    /// sessions ended by an administrator, a pooled connection used within the last second is
-    /// taken without a ping and fails at once. The first try may have inserted the row without
-    /// hearing so; the try's token tells its own row from a copy's.
+    /// On a cut connection the write is made again on another (after a server restart, a pooled
+    /// connection used within the last second is taken without a ping), and the first try may
+    /// have inserted the row without hearing so: the try's token tells its own row from a copy's.
     pub async fn take_interaction(&self, id: i64, now: i64) -> Result<bool, HostError> {
         let token = interaction_token(id, now);
-        let take =
-            async || self.db.write_alone(async |conn| store::interactions::take(conn, id, now, token).await).await;
-        match take().await {
-            Err(error) if store::StorageFault::of(&error) == Some(store::StorageFault::ConnectionLost) => {
-                tracing::debug!(interaction = id, %error, "taking an interaction on lost its connection; trying again");
-                Ok(take().await?)
-            }
-            first => Ok(first?),
-        }
+        Ok(self.db.write_alone(|conn| Box::pin(store::interactions::take(conn, id, now, token))).await?)
     }
 
     /// Forgets the interactions taken on more than [`INTERACTIONS_KEPT_SECS`] ago, in batches of

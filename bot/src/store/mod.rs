@@ -452,13 +452,40 @@ async fn reusable(conn: &mut AnyConnection) -> Result<bool, sqlx::Error> {
 /// (see [`pool_options`]).
 const IDLE_BEFORE_PING: std::time::Duration = std::time::Duration::from_secs(1);
 
-/// How many times a `PostgreSQL` transaction is begun when its connections are found cut (see
-/// [`Db::begin_postgres`]): every connection of a pool may be, after a server restart.
-const DEAD_CONNECTION_TRIES: u32 = 4;
-/// How long a transaction keeps beginning on other connections after cut ones: a dead pooled
-/// connection fails at once, while a server that refuses connections is an outage, answered as
-/// such without waiting more.
-const DEAD_CONNECTION_WINDOW: Duration = Duration::from_millis(250);
+/// How long an operation on `PostgreSQL` keeps trying other connections after cut ones (see
+/// [`again_while_cut`]): a dead pooled connection fails at once, while a server that refuses
+/// connections is an outage, answered as such without waiting more.
+const CUT_CONNECTION_WINDOW: Duration = Duration::from_millis(250);
+
+/// Runs `attempt` (which takes a connection of `pool` and uses it first thing) again at once
+/// while it fails on a cut connection, within [`CUT_CONNECTION_WINDOW`] of the first try and at
+/// most once for every connection the pool may hold, and once more. A connection used within the
+/// last second is taken from the pool without a ping ([`pool_options`]), so after a server
+/// restart or sessions ended by an administrator every connection of a busy pool may be dead:
+/// the first operations met them, a person was told that their move "may already have been
+/// saved" though nothing had been sent, and an outbox lane's claim could not be given back,
+/// which held its game's board for the claim's 30 s.
+async fn again_while_cut<T, F: Future<Output = Result<T, sqlx::Error>>>(
+    pool: &AnyPool,
+    mut attempt: impl FnMut() -> F,
+) -> Result<T, sqlx::Error> {
+    let started = Instant::now();
+    let most = pool.options().get_max_connections().saturating_add(1);
+    let mut tries = 1;
+    loop {
+        match attempt().await {
+            Err(error)
+                if StorageFault::of(&error) == Some(StorageFault::ConnectionLost)
+                    && tries < most
+                    && started.elapsed() < CUT_CONNECTION_WINDOW =>
+            {
+                tracing::debug!(tries, %error, "a connection from the pool was found cut; trying another");
+                tries += 1;
+            }
+            done => return done,
+        }
+    }
+}
 
 /// How long an operation answering someone waits to begin its transaction on `PostgreSQL` while
 /// the database answers nobody (see [`Answered`]). sqlx's pool alone waited 30 s (its acquire
@@ -854,9 +881,18 @@ impl Db {
     /// meets another connection's write lock and `SQLite`'s polling for it; on `PostgreSQL` a
     /// person's write gives up as a transaction's beginning does when the database answers
     /// nobody ([`UNANSWERED_WAIT`]).
+    ///
+    /// On `PostgreSQL` a write that meets a cut connection is made again on another
+    /// ([`again_while_cut`]), so `write` must answer the same when made twice: its first try may
+    /// have been saved without its answer arriving (`interactions` keeps each try's token for
+    /// that).
+    ///
+    /// `write` returns a boxed future rather than being an async closure: an async closure
+    /// called more than once makes a future that is not `Send` for every lifetime, which the
+    /// command handlers need.
     pub async fn write_alone<T>(
         &self,
-        write: impl AsyncFnOnce(&mut AnyConnection) -> Result<T, sqlx::Error>,
+        write: impl for<'c> Fn(&'c mut AnyConnection) -> futures_util::future::BoxFuture<'c, Result<T, sqlx::Error>>,
     ) -> Result<T, sqlx::Error> {
         match self.backend {
             Backend::Sqlite => {
@@ -876,10 +912,10 @@ impl Db {
                 written
             }
             Backend::Postgres => {
-                let written = async {
+                let written = again_while_cut(self.connections(), || async {
                     let mut conn = self.connections().acquire().await?;
                     write(&mut conn).await
-                };
+                });
                 let written = match self.urgency {
                     Urgency::Interactive => self.unless_unanswered(written).await,
                     Urgency::Background => written.await,
@@ -920,40 +956,20 @@ impl Db {
         }
     }
 
-    /// Begins a transaction on `pool` with `statement`, for work of `urgency`.
-    ///
-    /// A `BEGIN` that finds its connection cut is tried again at once on another, a few times
-    /// while that stays quick: a connection used within the last second is taken from the pool
-    /// without a ping (see [`pool_options`]), so after a server restart or a session ended by an
-    /// administrator the first operations met dead connections. Nothing of the operation was
-    /// sent, so nothing can have been saved: the person was told that their move "may already
-    /// have been saved", and an outbox lane's claim could not be given back, which held its game's
-    /// board for the claim's 30 s.
+    /// Begins a transaction on `pool` with `statement`, for work of `urgency`. A `BEGIN` that
+    /// finds its connection cut begins again on another ([`again_while_cut`]): nothing of the
+    /// operation was sent, so nothing can have been saved. A person's operation gives up as one
+    /// after [`UNANSWERED_WAIT`], retries included.
     async fn begin_postgres(
         &self,
         pool: &AnyPool,
         statement: &'static str,
         urgency: Urgency,
     ) -> Result<Tx, sqlx::Error> {
-        let started = Instant::now();
-        let mut tries = 1;
-        let tx = loop {
-            let beginning = pool.begin_with(statement);
-            let tx = match urgency {
-                Urgency::Interactive => self.unless_unanswered(beginning).await,
-                Urgency::Background => beginning.await,
-            };
-            match tx {
-                Err(error)
-                    if StorageFault::of(&error) == Some(StorageFault::ConnectionLost)
-                        && tries < DEAD_CONNECTION_TRIES
-                        && started.elapsed() < DEAD_CONNECTION_WINDOW =>
-                {
-                    tracing::debug!(tries, %error, "a transaction began on a closed connection; beginning it on another");
-                    tries += 1;
-                }
-                tx => break tx,
-            }
+        let beginning = again_while_cut(pool, || pool.begin_with(statement));
+        let tx = match urgency {
+            Urgency::Interactive => self.unless_unanswered(beginning).await,
+            Urgency::Background => beginning.await,
         };
         if tx.is_ok() {
             self.answered.answered();
@@ -1014,8 +1030,8 @@ impl Db {
 /// `PostgreSQL`, 3 of them pings). Here it is kept only where it can find something: on
 /// `PostgreSQL`, for a connection idle longer than [`IDLE_BEFORE_PING`], which a restarted server
 /// or a network timeout may have cut meanwhile (a dead one is then replaced before the operation
-/// uses it). A connection cut within that second fails the `BEGIN` of the operation that takes
-/// it, which begins again on another ([`Db::begin_postgres`]). An `SQLite` connection is a file in this process:
+/// uses it). A connection cut within that second fails the operation that takes it at its first
+/// statement, and the operation tries another ([`again_while_cut`]). An `SQLite` connection is a file in this process:
 /// it has no server to lose.
 fn pool_options(backend: Backend, max_connections: u32) -> AnyPoolOptions {
     sqlx::any::install_default_drivers();
