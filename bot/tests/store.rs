@@ -186,15 +186,7 @@ async fn an_interaction_taken_on_just_after_the_connections_were_ended_is_taken_
     for id in [1_300_000_000_000_000_011_i64, 1_300_000_000_000_000_012] {
         assert!(host.take_interaction(id - 10, NOW).await.unwrap(), "on fresh connections");
         use_every_connection(host.db()).await;
-        let ended: Vec<bool> = sqlx::query_scalar(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
-             WHERE datname = current_database() AND application_name = 'tafl-bot'",
-        )
-        .fetch_all(&mut admin)
-        .await
-        .unwrap();
-        assert!(!ended.is_empty(), "the bot's connections were ended");
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        end_the_bots_connections(&mut admin).await;
         assert!(host.take_interaction(id, NOW).await.expect("taken on, on another connection"));
         assert!(!host.take_interaction(id, NOW).await.unwrap(), "a copy");
     }
@@ -322,14 +314,7 @@ async fn a_postgres_connection_ended_while_idle_is_replaced_before_an_operation_
     host.play(id, alice().id, "d1-d3", Some(0), NOW).await.unwrap();
     // Every connection of the bot's pool is idle now: the server ends them all.
     let mut admin = sqlx::PgConnection::connect(&database.url).await.unwrap();
-    let ended: Vec<bool> = sqlx::query_scalar(
-        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
-         WHERE datname = current_database() AND application_name = 'tafl-bot'",
-    )
-    .fetch_all(&mut admin)
-    .await
-    .unwrap();
-    assert!(!ended.is_empty() && ended.iter().all(|&ended| ended), "the bot's connections were ended: {ended:?}");
+    end_the_bots_connections(&mut admin).await;
     tokio::time::sleep(std::time::Duration::from_millis(1_500)).await;
     assert_eq!(host.show(id).await.unwrap().ply, 1, "a read after the connections were ended");
     host.play(id, support::bob().id, "f4-f3", Some(1), NOW).await.unwrap();
@@ -365,6 +350,21 @@ async fn a_postgres_transaction_left_idle_loses_its_locks_after_the_statement_ti
     db.close().await;
 }
 
+/// Has the server end every connection of the bot's pool (`application_name` `tafl-bot`), as a
+/// server restart or an administrator does, and waits until they are closed.
+async fn end_the_bots_connections(admin: &mut sqlx::PgConnection) {
+    let ended: Vec<bool> = sqlx::query_scalar(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+         WHERE datname = current_database() AND application_name = 'tafl-bot'",
+    )
+    .fetch_all(admin)
+    .await
+    .unwrap();
+    assert!(!ended.is_empty() && ended.iter().all(|&ended| ended), "the bot's connections were ended: {ended:?}");
+    // The server has closed them before the next operation takes one.
+    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+}
+
 /// Uses every connection of the bot's pool at once, so that all of them are recently used (taken
 /// out again without a ping) when the server ends them: a busy pool after a server restart.
 async fn use_every_connection(db: &Db) {
@@ -390,18 +390,6 @@ async fn a_postgres_connection_ended_just_after_its_use_is_begun_again_on_anothe
     let host = Host::new(Db::open(&database.url).await.unwrap());
     let id = game(&host, "copenhagen").await.id;
     let mut admin = sqlx::PgConnection::connect(&database.url).await.unwrap();
-    let end_the_bots_connections = async |admin: &mut sqlx::PgConnection| {
-        let ended: Vec<bool> = sqlx::query_scalar(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
-             WHERE datname = current_database() AND application_name = 'tafl-bot'",
-        )
-        .fetch_all(admin)
-        .await
-        .unwrap();
-        assert!(!ended.is_empty() && ended.iter().all(|&ended| ended), "the bot's connections were ended: {ended:?}");
-        // The server has closed them before the next operation takes one.
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    };
     for (ply, (player, mv)) in
         [(alice().id, "d1-d3"), (support::bob().id, "f4-f3"), (alice().id, "d3-d1")].into_iter().enumerate()
     {
