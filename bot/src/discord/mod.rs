@@ -626,12 +626,13 @@ fn stop_signal() -> std::io::Result<impl Future<Output = ()> + Send + 'static> {
 /// which its expiry then closed although it had become a game's board), and the copy of a click
 /// answered first with a refusal, the real answer then refused by Discord.
 ///
-/// A database that cannot record it (tried twice, the second time on another connection: see
-/// [`crate::host::Host::take_interaction`]) lets it through, answered as any other: the interaction's
-/// own operation then meets the same database and refuses cleanly ("try again", "the disk is
-/// full"), or goes through (a read when the disk is full). Dropping it instead would leave the
-/// person with Discord's "The application did not respond" for every command and click while the
-/// database is away, to guard against a copy, which is rare, arriving in that very moment.
+/// A database that cannot record it (tried again on another connection when its own was found
+/// cut: see [`crate::host::Host::take_interaction`]) lets it through, answered as any other: the
+/// interaction's own operation then meets the same database and refuses cleanly ("try again",
+/// "the disk is full"), or goes through (a read when the disk is full). Dropping it instead would
+/// leave the person with Discord's "The application did not respond" for every command and click
+/// while the database is away, to guard against a copy, which is rare, arriving in that very
+/// moment.
 pub async fn take_on(data: &Data, id: serenity::InteractionId) -> bool {
     let interaction = id.get();
     match data.host.take_interaction(interaction as i64, play::now()).await {

@@ -1031,8 +1031,8 @@ impl Db {
 /// `PostgreSQL`, for a connection idle longer than [`IDLE_BEFORE_PING`], which a restarted server
 /// or a network timeout may have cut meanwhile (a dead one is then replaced before the operation
 /// uses it). A connection cut within that second fails the operation that takes it at its first
-/// statement, and the operation tries another ([`again_while_cut`]). An `SQLite` connection is a file in this process:
-/// it has no server to lose.
+/// statement, and the operation tries another ([`again_while_cut`]). An `SQLite` connection is a
+/// file in this process: it has no server to lose.
 fn pool_options(backend: Backend, max_connections: u32) -> AnyPoolOptions {
     sqlx::any::install_default_drivers();
     AnyPoolOptions::new()
