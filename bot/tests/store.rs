@@ -322,26 +322,28 @@ async fn a_postgres_connection_ended_while_idle_is_replaced_before_an_operation_
     admin.close().await.unwrap();
 }
 
-/// A transaction left idle longer than the statement timeout (its process frozen by `SIGSTOP` or
-/// a paused machine, or cut off by the network) is ended by the server, its locks with it. A
-/// process frozen in the scheduler's tick held the tick's advisory lock, and every other
-/// process's tick waited out its statement timeout and was skipped: no clock ran out anywhere
-/// while the freeze lasted (an outside review held it 75 s).
+/// A transaction left idle longer than the statement timeout, and at least 10 s (its process
+/// frozen by `SIGSTOP` or a paused machine, or cut off by the network), is ended by the server,
+/// its locks with it. A process frozen in the scheduler's tick held the tick's advisory lock, and
+/// every other process's tick waited out its statement timeout and was skipped: no clock ran out
+/// anywhere while the freeze lasted (an outside review held it 75 s).
 #[tokio::test]
 async fn a_postgres_transaction_left_idle_loses_its_locks_after_the_statement_timeout() {
     use sqlx::Connection;
+    use std::time::Duration;
+    assert_eq!(store::idle_bound(Duration::from_millis(300)), Duration::from_secs(10), "a moment's pause is no freeze");
+    assert_eq!(store::idle_bound(Duration::from_secs(20)), Duration::from_secs(20));
+    assert_eq!(store::idle_bound(Duration::from_hours(1)), Duration::from_mins(1), "a freeze holds no longer");
     let Some(database) = support::postgres::database().await else { return };
-    let settings = store::PoolSettings {
-        statement_timeout: std::time::Duration::from_millis(500),
-        ..store::PoolSettings::default()
-    };
-    let db = Db::open_with_settings(&database.url, &settings).await.unwrap();
+    let db = Db::open(&database.url).await.unwrap();
     let mut frozen = db.begin_write().await.unwrap();
     sqlx::query("SELECT pg_advisory_xact_lock(7341)").execute(&mut **frozen).await.unwrap();
     let mut other = sqlx::PgConnection::connect(&database.url).await.unwrap();
     let try_lock = "SELECT pg_try_advisory_lock(7341)";
     assert!(!sqlx::query_scalar::<_, bool>(try_lock).fetch_one(&mut other).await.unwrap(), "held while in use");
-    tokio::time::sleep(std::time::Duration::from_millis(1_500)).await;
+    tokio::time::sleep(Duration::from_secs(5)).await;
+    assert!(!sqlx::query_scalar::<_, bool>(try_lock).fetch_one(&mut other).await.unwrap(), "held after 5 s idle");
+    tokio::time::sleep(Duration::from_secs(6)).await;
     assert!(sqlx::query_scalar::<_, bool>(try_lock).fetch_one(&mut other).await.unwrap(), "given up with the session");
     let late = sqlx::query("SELECT 1").execute(&mut **frozen).await.expect_err("the transaction was ended");
     assert_eq!(store::StorageFault::of(&late), Some(store::StorageFault::ConnectionLost), "{late}");

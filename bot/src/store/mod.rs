@@ -452,6 +452,23 @@ async fn reusable(conn: &mut AnyConnection) -> Result<bool, sqlx::Error> {
 /// (see [`pool_options`]).
 const IDLE_BEFORE_PING: std::time::Duration = std::time::Duration::from_secs(1);
 
+/// How long a transaction of the bot may sit idle on `PostgreSQL` before the server ends its
+/// session (`idle_in_transaction_session_timeout`): the statement timeout, but at least 10 s and
+/// at most a minute.
+///
+/// The bound is for a process that stops inside a transaction (frozen by `SIGSTOP` or a paused
+/// machine, or cut off by the network) with locks taken: the server ends its session then, and
+/// the locks go with it. Without it, a process frozen in the scheduler's tick held the tick's
+/// lock, and every other process's tick waited out its statement timeout and was skipped, with no
+/// clock running out on any server, for as long as the freeze lasted. The bot's transactions never
+/// wait between their statements for anything but this process, which on a busy machine may still
+/// take a moment to come back to one: hence the 10 s, whatever the statement timeout. A longer
+/// statement timeout (up to an hour) would let a frozen process hold the others' clocks that long.
+#[must_use]
+pub fn idle_bound(statement_timeout: Duration) -> Duration {
+    statement_timeout.clamp(Duration::from_secs(10), Duration::from_mins(1))
+}
+
 /// How long an operation on `PostgreSQL` keeps trying other connections after cut ones (see
 /// [`again_while_cut`]): a dead pooled connection fails at once, while a server that refuses
 /// connections is an outage, answered as such without waiting more.
@@ -753,24 +770,18 @@ impl Db {
 
     /// `PostgreSQL`: migrated by [`postgres::MIGRATOR`] (which takes an advisory lock, so
     /// processes starting at once migrate one after the other), each connection with the
-    /// statement timeout, which also bounds how long a transaction may sit idle.
-    ///
-    /// The idle bound is for a process that stops inside a transaction (frozen by `SIGSTOP` or a
-    /// paused machine, or cut off by the network) with locks taken: the server ends its session
-    /// then, and the locks go with it. Without it, a process frozen in the scheduler's tick held
-    /// the tick's lock, and every other process's tick waited out its statement timeout and was
-    /// skipped, with no clock running out on any server, for as long as the freeze lasted. The
-    /// bot's transactions never wait between their statements for anything but this process.
+    /// statement timeout and a bound on how long a transaction may sit idle ([`idle_bound`]).
     async fn open_postgres(url: &str, settings: &PoolSettings) -> Result<Db, OpenError> {
         let migrator = postgres::open(url, &PoolSettings { max_connections: 1, ..*settings }).await?;
         migrator.close().await;
         let timeout_ms = settings.statement_timeout.as_millis();
+        let idle_ms = idle_bound(settings.statement_timeout).as_millis();
         // Each pool's connections name it in `pg_stat_activity`.
         let pool_of = |size: u32, name: &'static str| {
             pool_options(Backend::Postgres, size).after_connect(move |conn, _| {
                 Box::pin(async move {
                     conn.execute(sqlx::AssertSqlSafe(format!(
-                        "SET statement_timeout = {timeout_ms}; SET idle_in_transaction_session_timeout = {timeout_ms}; \
+                        "SET statement_timeout = {timeout_ms}; SET idle_in_transaction_session_timeout = {idle_ms}; \
                          SET application_name = '{name}'"
                     )))
                     .await?;
