@@ -118,6 +118,14 @@ impl Interaction {
     }
 }
 
+/// The callback path of an interaction's `payload` not pushed yet, for a fault set up to meet its
+/// first answer ([`Interaction::callback_path`] once pushed).
+#[must_use]
+pub fn callback_path_of(payload: &Value) -> String {
+    let field = |name: &str| payload[name].as_str().map_or_else(|| payload[name].to_string(), str::to_owned);
+    format!("/api/v10/interactions/{}/{}/callback", field("id"), field("token"))
+}
+
 /// A scripted failure for REST requests (see [`FakeDiscord::fail_next`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Fault {

@@ -246,11 +246,7 @@ async fn a_hint_whose_thinking_answer_discord_fails_or_loses_is_still_shown() {
     board_at(&fake, 1, 0).await;
     for (fault, statuses) in [(Fault::ServerError(500), [500, 204]), (Fault::AppliedThenServerError(500), [500, 400])] {
         let payload = table.command_payload(ALICE, "hint", &json!({ "game": 1 }), &[]);
-        let deferral = format!(
-            "/api/v10/interactions/{}/{}/callback",
-            payload["id"].as_str().unwrap(),
-            payload["token"].as_str().unwrap()
-        );
+        let deferral = tafl_e2e::fake_discord::callback_path_of(&payload);
         let is_deferral = move |r: &Recorded| r.path == deferral;
         fake.fail_next(is_deferral.clone(), 1, fault);
         let hint = fake.push_interaction(payload);

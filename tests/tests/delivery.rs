@@ -748,8 +748,7 @@ async fn a_summary_whose_thinking_answer_discord_fails_or_loses_is_still_shown()
     start_game(&table).await;
     for (fault, statuses) in [(Fault::AppliedThenServerError(500), [500, 400]), (Fault::ServerError(503), [503, 204])] {
         let payload = table.command_payload(ALICE, "summary", &json!({ "game": 1 }), &[]);
-        let (id, token) = (payload["id"].as_str().unwrap(), payload["token"].as_str().unwrap());
-        let deferral = format!("/api/v10/interactions/{id}/{token}/callback");
+        let deferral = tafl_e2e::fake_discord::callback_path_of(&payload);
         let is_deferral = move |r: &Recorded| r.path == deferral;
         fake.fail_next(is_deferral.clone(), 1, fault);
         let asked = fake.push_interaction(payload);
