@@ -4,7 +4,7 @@
 //! independent full-width search written here over the public rules API (`Game::play`) must
 //! prove that the engine's move really forces the win against every reply.
 
-use tafl_rules::engine::{self, Draws, Level, Limits, Searcher, WIN};
+use tafl_rules::engine::{self, Draws, Level, Limits, Searcher, WIN, WIN_BOUND};
 use tafl_rules::{Game, Position, Reason, Setup, Side, Status, Variant};
 
 mod rule_sets;
@@ -205,16 +205,16 @@ fn an_interrupted_iteration_keeps_the_move_and_refines_its_score() {
     ];
     let (limited, before, after) = interrupted(&moves, 20_000);
     assert!(
-        before.score < 0 && after.score <= -engine::WIN_BOUND,
+        before.score < 0 && after.score <= -WIN_BOUND,
         "no longer a lost position seen one iteration deeper: {before:?} then {after:?}"
     );
     assert_eq!(limited.best, before.best, "{limited:?}");
-    assert!(limited.score <= -engine::WIN_BOUND, "the deeper iteration's forced loss: {limited:?}");
+    assert!(limited.score <= -WIN_BOUND, "the deeper iteration's forced loss: {limited:?}");
 
     // Ahead: the same move, found to win by force in the iteration cut short.
     let (limited, before, after) = interrupted(&["b4-b1", "d5-e5", "g4-g6", "c4-c7", "g6-g5"], 50_000);
     assert!(
-        before.best == after.best && before.score < engine::WIN_BOUND && after.score >= engine::WIN_BOUND,
+        before.best == after.best && before.score < WIN_BOUND && after.score >= WIN_BOUND,
         "no longer a win found one iteration deeper: {before:?} then {after:?}"
     );
     assert_eq!((limited.best, limited.score), (after.best, after.score), "{limited:?}");
@@ -304,7 +304,7 @@ fn the_attackers_take_a_blocker_off_the_square_beside_a_corner_before_the_king_t
     for limits in [Limits::depth(4), Limits::nodes(200_000)] {
         let analysis = Searcher::new().analyse(&g, &limits).expect("the game is on");
         assert_eq!(analysis.best, expected, "{limits:?}: pv {:?}\n{}", analysis.pv, g.position());
-        assert!(analysis.score > -engine::WIN_BOUND, "{limits:?}: g6-f6 does not lose");
+        assert!(analysis.score > -WIN_BOUND, "{limits:?}: g6-f6 does not lose");
     }
     // The refutation of the natural alternatives, proven by the independent search: the king
     // takes g6 and runs to the corner.
@@ -461,7 +461,7 @@ fn a_principal_variation_is_legal_and_stops_where_the_game_ends_or_repeats() {
     for depth in 1..=5 {
         let analysis = Searcher::new().analyse(&third, &Limits::depth(depth)).expect("the game is on");
         assert_sound_pv(&third, &analysis, &format!("historical-7, depth {depth}"));
-        assert_eq!((analysis.pv.as_slice(), analysis.score), (&[d1_d3][..], engine::WIN_BOUND - 1));
+        assert_eq!((analysis.pv.as_slice(), analysis.score), (&[d1_d3][..], WIN_BOUND - 1));
     }
     let d9_d10: tafl_rules::Move = "d9-d10".parse().expect("a move");
     for depth in 1..=5 {
@@ -505,7 +505,7 @@ fn a_position_lost_at_the_root_is_scored_a_loss_with_a_legal_move() {
     }
     for limits in [Limits::depth(1), Limits::depth(3), Limits::nodes(10_000), Limits::millis(100)] {
         let analysis = Searcher::new().analyse(&g, &limits).expect("the game is on");
-        assert!(analysis.score <= -engine::WIN_BOUND, "{limits:?}: {analysis:?}");
+        assert!(analysis.score <= -WIN_BOUND, "{limits:?}: {analysis:?}");
         assert_eq!(analysis.depth, 1, "{limits:?}: the iteration that saw it: {analysis:?}");
         assert!(legal.contains(&analysis.best), "{limits:?}: {analysis:?}");
         assert_eq!(analysis.pv, [analysis.best], "{limits:?}");
@@ -584,7 +584,7 @@ fn the_search_sees_a_repetition_of_the_game_before_its_root() {
         Searcher::new().analyse_excluding(game, &Limits::depth(1), &others).expect("the one move left").score
     };
     // The search scores a repetition that loses as one ply short of a forced loss.
-    let lost = -(engine::WIN_BOUND - 1);
+    let lost = -(WIN_BOUND - 1);
     assert!(scored(&Game::new(start.clone())) > lost, "from the start, the move loses nothing");
     assert_eq!(scored(&game), lost, "repeating the game's position loses");
 }
@@ -614,7 +614,7 @@ fn the_attackers_win_by_repetition_only_at_the_third_occurrence() {
     for depth in 1..=5 {
         let analysis = Searcher::new().analyse(&second, &Limits::depth(depth)).expect("the game is on");
         assert_sound_pv(&second, &analysis, &format!("historical-7 second occurrence, depth {depth}"));
-        assert!(analysis.score < engine::WIN_BOUND - 1000, "depth {depth}: a repetition is no win yet: {analysis:?}");
+        assert!(analysis.score < WIN_BOUND - 1000, "depth {depth}: a repetition is no win yet: {analysis:?}");
     }
     let mut copenhagen = Game::new(Position::new(Variant::Copenhagen.rules()).expect("a preset"));
     for mv in ["a4-a3", "d6-d7", "a3-a4", "d7-d6"] {
@@ -622,7 +622,7 @@ fn the_attackers_win_by_repetition_only_at_the_third_occurrence() {
     }
     for depth in 1..=4 {
         let analysis = Searcher::new().analyse(&copenhagen, &Limits::depth(depth)).expect("the game is on");
-        assert!(analysis.score < engine::WIN_BOUND - 1000, "copenhagen, depth {depth}: {analysis:?}");
+        assert!(analysis.score < WIN_BOUND - 1000, "copenhagen, depth {depth}: {analysis:?}");
     }
     // The defenders still avoid completing a cycle: the second occurrence by their move is
     // their loss to the search (they could have stepped aside at the first), so after 39 plies
@@ -633,4 +633,59 @@ fn the_attackers_win_by_repetition_only_at_the_third_occurrence() {
             Searcher::new().analyse(&historical_7_shuttle(39), &Limits::depth(depth)).expect("the game is on");
         assert_ne!(analysis.best, c1_c5, "depth {depth}: {analysis:?}");
     }
+}
+
+/// Level 2 scores every root move with a full window. Searched as null-window nodes, their
+/// children's null-window scores above alpha were taken as exact: in this historical-7 position
+/// it scored f4-g4 as a win in 30 plies (29,970), which a search to depth 2 scores 280, and
+/// played it at every seed.
+#[test]
+fn level_two_scores_its_moves_as_a_full_search_does() {
+    let g = game(Variant::Historical7, &[], "/3t3/1T2t2/5t1/1t2Kt1/2T4/T1t4/3tT2/", Side::Attackers);
+    let level = Level::new(2).expect("level 2");
+    let depth_two = Searcher::new().analyse(&g, &Limits::depth(2)).expect("a move");
+    assert!(depth_two.score < WIN_BOUND, "{depth_two:?}");
+    for seed in 0..8 {
+        let chosen = Searcher::new().choose_within(&g, level, &level.node_limits(), seed).expect("a move");
+        assert!(chosen.score <= depth_two.score, "seed {seed}: {chosen:?} scored above the best move, {depth_two:?}");
+    }
+}
+
+/// A forced win that a weak level finds is one: a search as deep as the win is long finds it too.
+#[test]
+fn a_weak_levels_forced_win_is_found_by_a_full_search_in_random_positions() {
+    let mut seed = 0x2_5eed_u64;
+    let mut next = move || {
+        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        (seed >> 33) as usize
+    };
+    let level = Level::new(2).expect("level 2");
+    let mut claimed = 0;
+    for (variant, options) in rule_sets() {
+        let rules = variant.rules_with_texts(&options).expect("an option");
+        for _ in 0..6 {
+            let mut g = Game::new(Position::new(rules.clone()).expect("a preset"));
+            let plies = next() % 80;
+            while g.ply() < plies && g.status().is_ongoing() {
+                let moves = g.position().legal_moves();
+                g.play(moves[next() % moves.len()]).expect("a legal move");
+            }
+            if !g.status().is_ongoing() {
+                continue;
+            }
+            let chosen = Searcher::new().choose_within(&g, level, &level.node_limits(), next() as u64).expect("a move");
+            if chosen.score < WIN_BOUND {
+                continue;
+            }
+            claimed += 1;
+            let plies = (WIN - chosen.score) as u32;
+            let full = Searcher::new().analyse(&g, &Limits::depth(plies)).expect("a move");
+            assert!(
+                full.score >= WIN_BOUND,
+                "{variant} {options:?}: level 2 claims a win in {plies} with {chosen:?}, depth {plies} finds {full:?}\n{}",
+                g.position()
+            );
+        }
+    }
+    eprintln!("level 2 claimed {claimed} forced wins");
 }

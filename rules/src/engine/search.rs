@@ -356,7 +356,7 @@ impl Searcher {
         board.for_each_move(s, |from, to| root.push(pack(from, to)));
         let mut out = Vec::with_capacity(root.len());
         for m in root {
-            let score = self.child_score(&mut run, m, depth as i32 - 1, 0, -INFINITY, INFINITY, false);
+            let score = self.root_move_score(&mut run, m, depth as i32 - 1);
             if run.stopped {
                 return (None, run.nodes);
             }
@@ -366,26 +366,20 @@ impl Searcher {
         (Some(out), run.nodes)
     }
 
-    /// Plays `m` at `ply`, scores the child from the mover's view, and takes it back.
-    #[allow(clippy::too_many_arguments)]
-    fn child_score(
-        &mut self,
-        run: &mut Run,
-        m: Packed,
-        depth: i32,
-        ply: usize,
-        alpha: i32,
-        beta: i32,
-        pv_node: bool,
-    ) -> i32 {
+    /// Plays the root move `m`, scores it from the mover's view with a full window and `depth`
+    /// plies below it, and takes it back.
+    fn root_move_score(&mut self, run: &mut Run, m: Packed, depth: i32) -> i32 {
         let (from, to) = unpack(m);
         let undo = run.make(from, to);
         let score = match undo.status {
-            Status::Finished(outcome) => terminal(outcome, run.s.to_move.opponent(), ply + 1),
+            Status::Finished(outcome) => terminal(outcome, run.s.to_move.opponent(), 1),
             Status::Ongoing => match run.repetition(undo.captured > 0) {
                 Some(score) => score,
-                None if depth <= 0 => -self.quiescence(run, ply + 1, -beta, -alpha, 0),
-                None => -self.negamax(run, depth, ply + 1, -beta, -alpha, pv_node),
+                None if depth <= 0 => -self.quiescence(run, 1, -INFINITY, INFINITY, 0),
+                // A full window is a principal-variation search. Searched as a null-window node
+                // instead, its children's null-window scores above alpha were taken as exact,
+                // and level 2 scored a historical-7 move as a forced win it did not have.
+                None => -self.negamax(run, depth, 1, -INFINITY, INFINITY, true),
             },
         };
         run.unmake(from, to, &undo);
@@ -418,6 +412,9 @@ impl Searcher {
 
     #[allow(clippy::too_many_lines, clippy::single_match_else)]
     fn negamax(&mut self, run: &mut Run, depth: i32, ply: usize, mut alpha: i32, beta: i32, pv_node: bool) -> i32 {
+        // A node searched with a wider window than the null one must be searched as a principal
+        // variation: below one that is not, a null-window score above alpha is taken as exact.
+        debug_assert!(pv_node || beta - alpha <= 1, "a window of {alpha}..{beta} searched as a null-window node");
         self.pv[ply].clear();
         if run.tick() {
             return 0;
@@ -591,7 +588,9 @@ impl Searcher {
         if score > alpha && reduction > 0 {
             score = next(self, run, depth, alpha, alpha + 1, false);
         }
-        if score > alpha && score < beta && pv_node {
+        // Only a principal-variation node has a window wider than the null one searched here.
+        if score > alpha && score < beta {
+            debug_assert!(pv_node, "a null-window node has no score strictly inside its window");
             score = next(self, run, depth, alpha, beta, true);
         }
         score
