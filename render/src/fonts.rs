@@ -158,6 +158,26 @@ impl Fonts {
         self.clean_with(text, None)
     }
 
+    /// Whether both weights have a face that draws `c`.
+    fn drawable(&self, c: char) -> bool {
+        self.face_of(Weight::Regular, c).is_some() && self.face_of(Weight::Bold, c).is_some()
+    }
+
+    /// `c`, or the letters it stands for when no face has it but every character of its NFKC
+    /// compatibility form is drawn: Discord users write names in "fancy" letters (mathematical
+    /// bold 𝕯𝖆𝖗𝖐, script 𝓐𝓷𝓷, double-struck 𝔸𝕟𝕟, circled ⓐ), which no bundled face
+    /// has and which would otherwise all be lost; their compatibility forms are plain Latin,
+    /// Greek or digits. A character a face has keeps its own look (a full-width Ａ stays
+    /// full-width), and one whose form would still not draw stays as it was, to be left out.
+    fn drawable_form(&self, c: char) -> Vec<char> {
+        use unicode_normalization::UnicodeNormalization as _;
+        if c.is_whitespace() || c.is_control() || is_invisible(c) || self.drawable(c) {
+            return vec![c];
+        }
+        let form: Vec<char> = std::iter::once(c).nfkc().collect();
+        if form != [c] && form.iter().all(|&d| d.is_whitespace() || self.drawable(d)) { form } else { vec![c] }
+    }
+
     /// [`Fonts::clean`], but each run of characters no face has (an emoji sequence is several
     /// code points) becomes one `missing` instead of nothing, when given.
     pub(crate) fn clean_with(&self, text: &str, missing: Option<char>) -> String {
@@ -175,7 +195,7 @@ impl Fonts {
         // Whether the last character was left out or marked: a joiner after it glued an emoji
         // sequence, not letters.
         let mut after_missing = false;
-        for c in text.chars().take(MAX_CHARS * 4) {
+        for c in text.chars().take(MAX_CHARS * 4).flat_map(|c| self.drawable_form(c)) {
             let c = if c.is_whitespace() { ' ' } else { c };
             let joiner = matches!(c, '\u{200C}' | '\u{200D}');
             if c.is_control() || (is_invisible(c) && !(shaped && joiner)) {
@@ -197,7 +217,7 @@ impl Fonts {
                 if !after_missing && out.chars().last().is_some_and(|last| last != ' ' && !is_joiner(last)) {
                     out.push(c);
                 }
-            } else if self.face_of(Weight::Regular, c).is_some() && self.face_of(Weight::Bold, c).is_some() {
+            } else if self.drawable(c) {
                 after_missing = false;
                 out.push(c);
                 match mark {
@@ -546,6 +566,24 @@ pub(crate) mod tests {
         assert_eq!(fonts.clean(&format!("محمد {family}")), "محمد");
         assert_eq!(fonts.clean_with(&format!("{family}محمد"), Some('?')), "?محمد");
         assert_eq!(fonts.clean("می\u{200C}نا"), "می\u{200C}نا");
+    }
+
+    /// "Fancy" letters (Mathematical Alphanumeric Symbols, which name generators for Discord
+    /// produce) are in no bundled face: they are kept as the letters their NFKC compatibility
+    /// forms are, and only what stands for no drawable letter is left out.
+    #[test]
+    fn fancy_letters_are_kept_as_the_letters_they_stand_for() {
+        let fonts = Fonts::new();
+        assert_eq!(fonts.clean("𝓐𝓷𝓷"), "Ann");
+        assert_eq!(fonts.clean("𝕯𝖆𝖗𝖐𝕷𝖔𝖗𝖉"), "DarkLord");
+        assert_eq!(fonts.clean("𝔸𝕟𝕟𝕒 𝐁𝐨𝐛 𝟏𝟐 𝛂𝛃"), "Anna Bob 12 αβ");
+        assert_eq!(fonts.clean_with("𝕯𝖆𝖗𝖐 ꧁༺ Ann ༻꧂", Some('?')), "Dark ? Ann ?");
+        assert_eq!(fonts.name_or("𝓐𝓷𝓷", "Player"), "Ann");
+        // A character a face has keeps its own look: the full-width forms are in the CJK face.
+        assert_eq!(fonts.clean("ＡＢＣ Ｄｅｆ"), "ＡＢＣ Ｄｅｆ");
+        // The marks on fancy letters are capped as on any others.
+        let piled = format!("𝓪{}", "\u{0301}".repeat(20));
+        assert_eq!(fonts.clean(&piled), format!("a{}", "\u{0301}".repeat(MAX_MARKS_IN_ROW)));
     }
 
     #[test]

@@ -5,7 +5,7 @@ mod common;
 
 use std::io::Cursor;
 
-use common::{from_otn, scripted_game, start};
+use common::{Lang, from_otn, scripted_game, start, summary_card};
 use image::AnimationDecoder as _;
 use tafl_render::{
     BoardOptions, Caption, GifOptions, KingStyle, LastMove, MIN_ASPECT, Mark, MarkKind, Orientation, RenderError,
@@ -392,6 +392,35 @@ fn hostile_names_render_without_panicking() {
         };
         decode(&renderer.render_png(&position, &options).unwrap());
     }
+}
+
+/// Discord users write names in "fancy" letters (Mathematical Alphanumeric Symbols from name
+/// generators): no bundled face has them, and a board drew `? ? Ann ?` for `𝕯𝖆𝖗𝖐 ꧁༺ Ann ༻꧂`, a
+/// card the fallback "Player". They are drawn as the letters they stand for, exactly as if typed
+/// plainly; what stands for no letter (the ornaments ꧁༺) is still one `?` on a board.
+#[test]
+fn names_in_fancy_letters_are_drawn_as_the_plain_letters() {
+    let renderer = Renderer::new();
+    let position = start(Variant::Brandubh);
+    let board = |attackers: &str, defenders: &str| {
+        let caption = Caption {
+            attackers: attackers.into(),
+            defenders: defenders.into(),
+            footer: "Move 1".into(),
+            to_move: Some(Side::Attackers),
+        };
+        renderer.render_png(&position, &BoardOptions { caption: Some(caption), ..BoardOptions::default() }).unwrap()
+    };
+    assert!(board("𝓐𝓷𝓷", "𝕯𝖆𝖗𝖐 𝔏𝔬𝔯𝔡") == board("Ann", "Dark Lord"), "script and Fraktur letters");
+    assert!(board("𝐁𝐨𝐛 𝟏𝟐", "𝔸𝕟𝕟𝕒") == board("Bob 12", "Anna"), "bold digits and double-struck letters");
+    assert!(board("꧁༺ Ann ༻꧂", "Bo") == board("? Ann ?", "Bo"), "ornaments are no letters");
+    assert!(board("𝓐𝓷𝓷", "Bo") != board("?", "Bo"));
+    let game = scripted_game(Variant::Brandubh, 6);
+    let card = |name: &str| {
+        let card = summary_card(&game, [name, "Bo"], Lang::English, Theme::Classic, false);
+        renderer.render_summary_card(&card).unwrap()
+    };
+    assert!(card("𝓐𝓷𝓷 𝕯𝖆𝖗𝖐") == card("Ann Dark"), "a card draws the letters, not the fallback");
 }
 
 /// A name of only invisible characters (the Hangul filler U+3164, a common Discord "blank
