@@ -130,6 +130,11 @@ pub fn run_with(
                 }
                 break;
             }
+            if interactive && !line.ends_with('\n') {
+                // A command ended with Ctrl-D rather than Enter: the terminal moved to no new
+                // line, and the reply followed the command on the prompt's line.
+                writeln!(out).map_err(write)?;
+            }
             if read > MAX_LINE_BYTES {
                 // Endless input (`< /dev/zero`) has no next line to go on with.
                 session.close().await;
@@ -358,6 +363,31 @@ mod tests {
         // Piped input has no prompt to end.
         let mut piped = Vec::new();
         run_with(&args, &mut &b"/games\n"[..], &mut piped, false).expect("a session");
+        let piped = String::from_utf8(piped).expect("UTF-8");
+        assert!(!piped.contains("\n\n"), "{piped:?}");
+    }
+
+    /// A command ended with Ctrl-D instead of Enter (no newline) printed its reply on the
+    /// prompt's line: "you> /moveserror: you have no game going".
+    #[test]
+    fn a_command_ended_without_a_newline_is_answered_on_a_line_of_its_own() {
+        let dir = tempfile::tempdir().expect("a scratch folder");
+        let args = LocalArgs {
+            db: dir.path().join("console.db"),
+            boards: dir.path().join("boards"),
+            no_png: true,
+            quiet: false,
+            lang: Some("en".to_owned()),
+        };
+        let mut out = Vec::new();
+        run_with(&args, &mut &b"/moves"[..], &mut out, true).expect("a session");
+        let out = String::from_utf8(out).expect("UTF-8");
+        let reply = out.lines().find(|l| l.contains("no game going")).unwrap_or_default();
+        assert!(reply.starts_with("error:"), "{out:?}");
+        assert!(out.ends_with("\nyou> \n"), "{out:?}");
+        // Piped input is echoed by the console itself, on a line of its own already.
+        let mut piped = Vec::new();
+        let _ = run_with(&args, &mut &b"/moves"[..], &mut piped, false);
         let piped = String::from_utf8(piped).expect("UTF-8");
         assert!(!piped.contains("\n\n"), "{piped:?}");
     }
