@@ -576,6 +576,24 @@ fn render_refuses_one_file_for_both_the_board_and_the_animation() {
     assert!(!plain.exists(), "nothing was written");
 }
 
+/// A folder where the board's temporary file goes (`x.png.part`, beside `x.png`) was blamed on
+/// the board: "cannot write x.png: Is a directory", of a name that is no folder.
+#[test]
+fn render_names_the_temporary_file_in_the_way() {
+    let dir = tempfile::tempdir().expect("a scratch folder");
+    let png = dir.path().join("x.png");
+    std::fs::create_dir(dir.path().join("x.png.part")).expect("a folder in the way");
+    let output = run(&["render", "--variant", "brandubh", "-o", png.to_str().unwrap()], None);
+    let err = assert_one_sentence_error(&output);
+    assert!(err.contains("cannot write") && err.contains("x.png.part"), "{err}");
+    assert!(!png.exists());
+    // A missing folder is said of the file asked for, as before.
+    let missing = dir.path().join("nowhere").join("y.png");
+    let output = run(&["render", "--variant", "brandubh", "-o", missing.to_str().unwrap()], None);
+    let err = assert_one_sentence_error(&output);
+    assert!(err.contains("y.png:") && !err.contains(".part"), "{err}");
+}
+
 #[test]
 fn a_bare_tafl_bot_prints_one_sentence_pointing_to_help() {
     let output = run(&[], None);

@@ -349,7 +349,15 @@ pub(crate) fn write_whole(path: &std::path::Path, bytes: &[u8]) -> io::Result<()
     partial.push(".part");
     let partial = std::path::PathBuf::from(partial);
     let write = || -> io::Result<()> {
-        let mut file = std::fs::File::create(&partial)?;
+        let mut file = std::fs::File::create(&partial).map_err(|e| {
+            // What stands where the temporary file goes is named: "cannot write x.png: Is a
+            // directory" blamed x.png for a folder x.png.part. A missing folder is said as it was.
+            if std::fs::symlink_metadata(&partial).is_ok() {
+                io::Error::new(e.kind(), format!("cannot create its temporary file {}: {e}", partial.display()))
+            } else {
+                e
+            }
+        })?;
         file.write_all(bytes)?;
         file.sync_all()?;
         std::fs::rename(&partial, path)?;
