@@ -594,6 +594,31 @@ fn render_names_the_temporary_file_in_the_way() {
     assert!(err.contains("y.png:") && !err.contains(".part"), "{err}");
 }
 
+/// The board and the animation are written both or neither: a GIF for a missing folder failed
+/// the command, yet left the board written.
+#[test]
+fn render_writes_the_board_and_the_animation_both_or_neither() {
+    let dir = tempfile::tempdir().expect("a scratch folder");
+    let (png, gif) = (dir.path().join("good.png"), dir.path().join("good.gif"));
+    let missing = dir.path().join("nowhere");
+    let (lost_png, lost_gif) = (missing.join("x.png"), missing.join("x.gif"));
+    for (board, animation) in [(&png, &lost_gif), (&lost_png, &gif)] {
+        let argv = ["render", "--variant", "brandubh", "d2-b2", "-o", board.to_str().unwrap()];
+        let output = run(&[&argv[..], &["--gif", animation.to_str().unwrap()]].concat(), None);
+        let err = assert_one_sentence_error(&output);
+        assert!(err.contains("cannot write") && err.contains("nowhere"), "{err}");
+        let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert!(left.is_empty(), "nothing written, no temporary file left: {left:?}");
+    }
+    let argv =
+        ["render", "--variant", "brandubh", "d2-b2", "-o", png.to_str().unwrap(), "--gif", gif.to_str().unwrap()];
+    let output = run(&argv, None);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(
+        std::fs::read(&png).unwrap().starts_with(b"\x89PNG") && std::fs::read(&gif).unwrap().starts_with(b"GIF89a")
+    );
+}
+
 #[test]
 fn a_bare_tafl_bot_prints_one_sentence_pointing_to_help() {
     let output = run(&[], None);

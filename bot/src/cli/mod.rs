@@ -332,45 +332,96 @@ pub(crate) fn shorten(text: &str, limit: usize) -> String {
 /// `<name>.part`, flushed to the disk, renamed, and the folder flushed too (the rename lives in
 /// its entries). A `.part` left by a failure is removed.
 pub(crate) fn write_whole(path: &std::path::Path, bytes: &[u8]) -> io::Result<()> {
+    stage(path, bytes)?.commit()
+}
+
+/// The first half of [`write_whole`]: `bytes` written and flushed beside `path`, not yet in its
+/// place, so that a command writing several files can put them all in place only once every
+/// one was written (`render -o board.png --gif game.gif`).
+pub(crate) fn stage<'a>(path: &std::path::Path, bytes: &'a [u8]) -> io::Result<Staged<'a>> {
     // A link is kept: its target is written whole. What is not a regular file (`/dev/stdout`, a
-    // pipe) is written through, as named: a rename would replace it.
+    // pipe) is written through, as named, when committed: a rename would replace it.
     if let Ok(meta) = std::fs::symlink_metadata(path) {
         if meta.file_type().is_symlink()
             && let Ok(target) = std::fs::canonicalize(path)
             && target.is_file()
         {
-            return write_whole(&target, bytes);
+            return stage(&target, bytes);
         }
         if !meta.is_file() {
-            return std::fs::write(path, bytes);
+            return Ok(Staged { path: path.to_owned(), pending: Pending::Through(bytes) });
         }
     }
     let mut partial = path.as_os_str().to_owned();
     partial.push(".part");
     let partial = std::path::PathBuf::from(partial);
-    let write = || -> io::Result<()> {
-        let mut file = std::fs::File::create(&partial).map_err(|e| {
-            // What stands where the temporary file goes is named: "cannot write x.png: Is a
-            // directory" blamed x.png for a folder x.png.part. A missing folder is said as it was.
-            if std::fs::symlink_metadata(&partial).is_ok() {
-                io::Error::new(e.kind(), format!("cannot create its temporary file {}: {e}", partial.display()))
-            } else {
-                e
-            }
-        })?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        std::fs::rename(&partial, path)?;
-        #[cfg(unix)]
-        {
-            let folder = path.parent().filter(|f| !f.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
-            std::fs::File::open(folder)?.sync_all()?;
+    // Made before the file, so that a failure from here on removes what was written.
+    let staged = Staged { path: path.to_owned(), pending: Pending::Partial(partial.clone()) };
+    let mut file = std::fs::File::create(&partial).map_err(|e| {
+        // What stands where the temporary file goes is named: "cannot write x.png: Is a
+        // directory" blamed x.png for a folder x.png.part. A missing folder is said as it was.
+        if std::fs::symlink_metadata(&partial).is_ok() {
+            io::Error::new(e.kind(), format!("cannot create its temporary file {}: {e}", partial.display()))
+        } else {
+            e
         }
-        Ok(())
-    };
-    write().inspect_err(|_| {
-        let _ = std::fs::remove_file(&partial);
-    })
+    })?;
+    file.write_all(bytes)?;
+    file.sync_all()?;
+    Ok(staged)
+}
+
+/// A file [`stage`]d: in place once [`Staged::commit`]ted; its temporary file is removed when
+/// it is dropped before.
+#[derive(Debug)]
+pub(crate) struct Staged<'a> {
+    path: std::path::PathBuf,
+    pending: Pending<'a>,
+}
+
+#[derive(Debug)]
+enum Pending<'a> {
+    /// Written whole beside, to be renamed.
+    Partial(std::path::PathBuf),
+    /// Not a regular file: written through when committed.
+    Through(&'a [u8]),
+    Done,
+}
+
+impl Staged<'_> {
+    /// Puts the file in place.
+    pub(crate) fn commit(mut self) -> io::Result<()> {
+        match std::mem::replace(&mut self.pending, Pending::Done) {
+            Pending::Through(bytes) => std::fs::write(&self.path, bytes),
+            Pending::Partial(partial) => {
+                let put = || -> io::Result<()> {
+                    std::fs::rename(&partial, &self.path)?;
+                    #[cfg(unix)]
+                    {
+                        let folder = self
+                            .path
+                            .parent()
+                            .filter(|f| !f.as_os_str().is_empty())
+                            .unwrap_or(std::path::Path::new("."));
+                        std::fs::File::open(folder)?.sync_all()?;
+                    }
+                    Ok(())
+                };
+                put().inspect_err(|_| {
+                    let _ = std::fs::remove_file(&partial);
+                })
+            }
+            Pending::Done => Ok(()),
+        }
+    }
+}
+
+impl Drop for Staged<'_> {
+    fn drop(&mut self) {
+        if let Pending::Partial(partial) = &self.pending {
+            let _ = std::fs::remove_file(partial);
+        }
+    }
 }
 
 /// A clap parser of a whole number from `min` to `max`, which answers any other value, however
@@ -441,6 +492,24 @@ mod tests {
             assert_eq!(std::fs::read(&path).expect("readable"), b"newer");
         }
         std::fs::remove_dir_all(&dir).expect("cleaned up");
+    }
+
+    /// A staged file is in place only once committed; dropped before, it leaves nothing, not
+    /// even its temporary file, and an old file of that name is as it was.
+    #[test]
+    fn a_staged_file_dropped_uncommitted_leaves_nothing_behind() {
+        let dir = tempfile::tempdir().expect("a scratch folder");
+        let path = dir.path().join("board.png");
+        let staged = stage(&path, b"new").expect("staged");
+        assert!(!path.exists() && dir.path().join("board.png.part").exists());
+        drop(staged);
+        assert_eq!(std::fs::read_dir(dir.path()).expect("listed").count(), 0);
+        std::fs::write(&path, b"old").expect("the old file");
+        drop(stage(&path, b"new").expect("staged"));
+        assert_eq!(std::fs::read(&path).expect("readable"), b"old");
+        stage(&path, b"new").expect("staged").commit().expect("put in place");
+        assert_eq!(std::fs::read(&path).expect("readable"), b"new");
+        assert_eq!(std::fs::read_dir(dir.path()).expect("listed").count(), 1);
     }
 
     /// The help texts come from doc comments, where the linter wants product names in code

@@ -100,33 +100,62 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
     let attackers = attackers_name.unwrap_or_else(|| side_plain_name(tafl_rules::Side::Attackers, lang));
     let defenders = defenders_name.unwrap_or_else(|| side_plain_name(tafl_rules::Side::Defenders, lang));
 
-    if let Some(path) = &args.output {
-        let options = BoardOptions {
-            theme,
-            orientation,
-            last_move: game.moves().last().map(LastMove::from),
-            // A finished game always gets its result; a running one only when names are given.
-            caption: (named || !game.status().is_ongoing())
-                .then(|| summary::rules_caption(&game, &attackers, &defenders, lang)),
-            marks: tafl_render::captured_king(&game).into_iter().collect(),
-            ..BoardOptions::default()
-        };
-        let png = renderer.render_png(game.position(), &options).map_err(|e| e.to_string())?;
-        super::write_whole(path, &png).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    // Both pictures are drawn first and written beside their files, then put in place: a GIF
+    // that could not be written (a missing folder) left the PNG written under a failure.
+    let png = match &args.output {
+        Some(path) => {
+            let options = BoardOptions {
+                theme,
+                orientation,
+                last_move: game.moves().last().map(LastMove::from),
+                // A finished game always gets its result; a running one only when names are given.
+                caption: (named || !game.status().is_ongoing())
+                    .then(|| summary::rules_caption(&game, &attackers, &defenders, lang)),
+                marks: tafl_render::captured_king(&game).into_iter().collect(),
+                ..BoardOptions::default()
+            };
+            Some((path, renderer.render_png(game.position(), &options).map_err(|e| e.to_string())?))
+        }
+        None => None,
+    };
+    let gif = match &args.gif {
+        Some(path) => {
+            let first_footer = tr!(
+                lang,
+                match game.start().to_move() {
+                    tafl_rules::Side::Attackers => "caption-start",
+                    tafl_rules::Side::Defenders => "caption-start-defenders",
+                }
+            );
+            let last_footer = summary::rules_caption(&game, &attackers, &defenders, lang).footer;
+            let options = GifOptions {
+                theme,
+                orientation,
+                attackers,
+                defenders,
+                first_footer,
+                last_footer,
+                ..GifOptions::default()
+            };
+            Some((path, renderer.render_gif(&game, &options).map_err(|e| e.to_string())?))
+        }
+        None => None,
+    };
+    let cannot = |path: &std::path::Path, e: std::io::Error| format!("cannot write {}: {e}", path.display());
+    // A file staged and not put in place is removed when its `Staged` is dropped, on any return.
+    let mut staged = Vec::new();
+    for (path, bytes) in png.iter().chain(&gif) {
+        staged.push((*path, super::stage(path, bytes).map_err(|e| cannot(path, e))?));
     }
-    if let Some(path) = &args.gif {
-        let first_footer = tr!(
-            lang,
-            match game.start().to_move() {
-                tafl_rules::Side::Attackers => "caption-start",
-                tafl_rules::Side::Defenders => "caption-start-defenders",
-            }
-        );
-        let last_footer = summary::rules_caption(&game, &attackers, &defenders, lang).footer;
-        let options =
-            GifOptions { theme, orientation, attackers, defenders, first_footer, last_footer, ..GifOptions::default() };
-        let gif = renderer.render_gif(&game, &options).map_err(|e| e.to_string())?;
-        super::write_whole(path, &gif).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    let mut written: Option<&PathBuf> = None;
+    for (path, file) in staged {
+        file.commit().map_err(|e| match written {
+            // Both were written beside; what fails now is a rename (or a write through to a
+            // device), rare, and the board already in place is said to be.
+            Some(done) => format!("{}, though {} was written", cannot(path, e), done.display()),
+            None => cannot(path, e),
+        })?;
+        written = Some(path);
     }
     Ok(())
 }
