@@ -316,6 +316,26 @@ fn refusals_are_explained_and_the_session_goes_on() {
     assert!(!out.contains("@you played d1-d3"), "nothing runs after /quit");
 }
 
+/// Looking a player up (`/profile @ghost`, `/games @ghost`) added them to the database, as if
+/// they had played; a name no one has played under is answered in one sentence, and nothing is
+/// stored.
+#[tokio::test]
+async fn looking_up_a_player_who_is_not_there_adds_no_one() {
+    let db = temp_path("local-ghost");
+    let out = local(&db, &["--no-png"], "/profile @ghost\n/games @nobody all\n/games @ghost\n/profile @you\n");
+    let expected = ["there is no player @ghost", "there is no player @nobody", "there is no player @ghost"];
+    assert_eq!(errors(&out), expected.map(|e| format!("error: {e}")), "{out}");
+    assert!(out.contains("@you"), "the one typing has a profile: {out}");
+    let host = tafl_bot::host::Host::new(tafl_bot::store::Db::open_file(&db).await.unwrap());
+    let mut conn = host.db().pool().acquire().await.unwrap();
+    for name in ["ghost", "nobody"] {
+        let found = tafl_bot::store::users::find_by_name(&mut conn, name).await.unwrap();
+        assert!(found.is_none(), "@{name} was stored: {found:?}");
+    }
+    drop(conn);
+    host.db().close().await;
+}
+
 #[test]
 fn a_session_resumes_from_the_database_with_the_same_names() {
     let db = temp_path("resume");
@@ -607,7 +627,8 @@ fn a_russian_session_of_every_command_prints_no_english() {
          /challenge @ann brandubh side:attackers clock:1h+2h\nas @ann /accept\n/moves\n/moves d\n/move hello\n\
          /move a1-a3\nas @ann /move d1-d3\n/move d1-d3\n/draw maybe\n/draw offer\n/draw accept\nas @ann /draw decline\n\
          /takeback request\nas @ann /takeback decline\n/board\n/games\n/games all\n/tick\n/wait 40m\n/wait 30m\n\
-         /wait 0m\n/games @ann all\n/summary\n/export\n/leaderboard\n/leaderboard chess\n/profile\n/profile @ann\n",
+         /wait 0m\n/games @ann all\n/summary\n/export\n/leaderboard\n/leaderboard chess\n/profile\n/profile @ann\n\
+         /profile @ghost\n",
     );
     s.push_str(&script("brandubh", &moves));
     let _ = write!(
@@ -647,6 +668,7 @@ fn a_russian_session_of_every_command_prints_no_english() {
         "загружено как партия №",
         "ошибка: не удаётся прочитать /nonexistent/x.otn: такого файла нет",
         "Текущая серия",
+        "ошибка: игрока @ghost нет\n",
     ] {
         assert!(out.contains(expected), "{expected:?} in\n{out}");
     }

@@ -73,6 +73,7 @@ console-unknown-command-meant = there is no command /{ $name }; did you mean /{ 
 console-as-usage = write whom to play as, like /as @bob
 console-now-playing = you are now { $player }
 console-bad-name = "{ $input }" is not a name; write @ and up to 32 letters or digits, like @bob
+console-no-such-player = there is no player { $player }
 console-name-of-the-engine = @ai is the engine's name; choose another, like @bob
 console-bad-number = "{ $input }" is not a number like 12
 console-bad-side = "{ $input }" is not a side; choose attackers, defenders or random

@@ -77,6 +77,7 @@ console-unknown-command-meant = команды /{ $name } нет; может б�
 console-as-usage = напишите, за кого играть, например /as @bob
 console-now-playing = теперь вы — { $player }
 console-bad-name = «{ $input }» — не имя; напишите @ и до 32 букв или цифр, например @bob
+console-no-such-player = игрока { $player } нет
 console-name-of-the-engine = @ai — имя движка; выберите другое, например @bob
 console-bad-number = «{ $input }» — не номер; нужен номер, например 12
 console-bad-side = «{ $input }» — не сторона; выберите attackers, defenders или random

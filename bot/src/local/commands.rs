@@ -262,6 +262,19 @@ impl Session {
         Ok(User { id, name: name.to_owned() })
     }
 
+    /// The player a command that only reads names (`/profile @bob`, `/games @bob`): looked up,
+    /// never created as [`Session::user`] would, so that looking a name up adds no player to
+    /// the database. The one typing is there as for any of their commands.
+    async fn named_player(&self, typed: &str) -> Result<User, String> {
+        let name = parse_name(typed, self.lang)?;
+        if name == self.current {
+            return self.me().await;
+        }
+        self.find_user(&name)
+            .await?
+            .ok_or_else(|| tr!(self.lang, "console-no-such-player", player = format!("@{name}")))
+    }
+
     async fn me(&self) -> Result<User, String> {
         self.user(&self.current.clone()).await
     }
@@ -557,7 +570,7 @@ impl Session {
         let all = args.contains(&"all");
         let user = match args.iter().find(|a| a.starts_with('@')) {
             Some(name) if is_the_engine(name) => return Err(text::host_error(&HostError::TheBotHasLevels, self.lang)),
-            Some(name) => self.user(&parse_name(name, self.lang)?).await?,
+            Some(name) => self.named_player(name).await?,
             None => self.me().await?,
         };
         let lang = self.lang;
@@ -728,7 +741,7 @@ impl Session {
     async fn profile(&mut self, args: &[&str]) -> Result<String, String> {
         let user = match self.one_arg(args, "profile")? {
             Some(name) if is_the_engine(name) => return Err(text::host_error(&HostError::TheBotHasLevels, self.lang)),
-            Some(name) => self.user(&parse_name(name, self.lang)?).await?,
+            Some(name) => self.named_player(name).await?,
             None => self.me().await?,
         };
         let profile = self.host.profile(user.id, None, self.now()).await.map_err(self.refusal())?;
