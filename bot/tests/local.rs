@@ -336,6 +336,34 @@ async fn looking_up_a_player_who_is_not_there_adds_no_one() {
     host.db().close().await;
 }
 
+/// Refusals say what was wrong with what was typed: `0` is a number, only no game's or
+/// challenge's; `/wait` alone quoted an empty time; `/leaderboard` takes a family's id too;
+/// names may have dots, hyphens and underscores.
+#[test]
+fn refusals_say_what_was_wrong_with_what_was_typed() {
+    let out = local(
+        &temp_path("local"),
+        &["--no-png"],
+        "/board 0\n/accept 0\n/wait\n/leaderboard nonsense\n/as @a!b\n/as @ann_lee.x-y\n/leaderboard seed-001\n",
+    );
+    let variants = Variant::ALL.map(Variant::id).join(", ");
+    let families = tafl_bot::host::rating_families().join(", ");
+    let expected = [
+        "\"0\" is not a game number; write one like 12 (/games lists yours)".to_owned(),
+        "\"0\" is not a challenge number; write one like 3 (/challenges lists them)".to_owned(),
+        "say how long to wait, like /wait 2h, 90m, 1d or 1d12h (at most a year)".to_owned(),
+        format!(
+            "\"nonsense\" is neither a variant nor a family of variants; the variants are: {variants}; the families \
+             (the variants of one family share a leaderboard): {families}"
+        ),
+        "\"@a!b\" is not a name; write @ and up to 32 letters, digits, dots, hyphens or underscores, like @bob or \
+         @ann_lee"
+            .to_owned(),
+    ];
+    assert_eq!(errors(&out), expected.map(|e| format!("error: {e}")), "{out}");
+    assert!(families.contains("seed-001") && out.contains("you are now @ann_lee.x-y"), "{out}");
+}
+
 #[test]
 fn a_session_resumes_from_the_database_with_the_same_names() {
     let db = temp_path("resume");
@@ -545,7 +573,14 @@ fn a_finished_game_has_a_summary_an_animation_a_leaderboard_and_profiles() {
     let dir = temp_path("local-boards");
     let out = local(&temp_path("local"), &["--boards", dir.to_str().unwrap()], &s);
     let variants = tafl_rules::Variant::ALL.map(tafl_rules::Variant::id).join(", ");
-    assert_eq!(errors(&out), vec![format!("error: \"chess\" is not a variant; the variants are: {variants}.")]);
+    let families = tafl_bot::host::rating_families().join(", ");
+    assert_eq!(
+        errors(&out),
+        vec![format!(
+            "error: \"chess\" is neither a variant nor a family of variants; the variants are: {variants}; the \
+             families (the variants of one family share a leaderboard): {families}"
+        )]
+    );
     assert!(out.contains("Game #1 — @ben wins with the defenders\nThe king escaped at "), "{out}");
     assert!(out.contains(&format!("Moves: {} ({} plies)", moves.len().div_ceil(2), moves.len())), "{out}");
     assert!(out.contains("Rating (global): @ann 1500? → "), "{out}");
@@ -628,7 +663,7 @@ fn a_russian_session_of_every_command_prints_no_english() {
          /move a1-a3\nas @ann /move d1-d3\n/move d1-d3\n/draw maybe\n/draw offer\n/draw accept\nas @ann /draw decline\n\
          /takeback request\nas @ann /takeback decline\n/board\n/games\n/games all\n/tick\n/wait 40m\n/wait 30m\n\
          /wait 0m\n/games @ann all\n/summary\n/export\n/leaderboard\n/leaderboard chess\n/profile\n/profile @ann\n\
-         /profile @ghost\n",
+         /profile @ghost\n/board 0\n/accept 0\n/wait\n/leaderboard nonsense\n",
     );
     s.push_str(&script("brandubh", &moves));
     let _ = write!(
@@ -669,6 +704,11 @@ fn a_russian_session_of_every_command_prints_no_english() {
         "ошибка: не удаётся прочитать /nonexistent/x.otn: такого файла нет",
         "Текущая серия",
         "ошибка: игрока @ghost нет\n",
+        "ошибка: «0» — не номер партии; напишите номер, например 12 (ваши партии покажет /games)\n",
+        "ошибка: «0» — не номер вызова; напишите номер, например 3 (вызовы покажет /challenges)\n",
+        "ошибка: укажите, сколько ждать, например /wait 2h, 90m, 1d или 1d12h (не больше года)\n",
+        "ошибка: «nonsense» — не вариант и не семейство вариантов; варианты: sea-battle-9, ",
+        "; семейства (у вариантов одного семейства общая таблица): sea-battle, seed-001, ",
     ] {
         assert!(out.contains(expected), "{expected:?} in\n{out}");
     }

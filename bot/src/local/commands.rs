@@ -397,7 +397,8 @@ impl Session {
     /// (`mine` = made by them, for /cancel).
     async fn pick_challenge(&self, args: &[&str], user: &User, mine: bool, command: &str) -> Result<i64, String> {
         if let Some(arg) = self.one_arg(args, command)? {
-            return parse_id(arg.trim_start_matches("challenge:").trim_start_matches('#'), self.lang);
+            let typed = arg.trim_start_matches("challenge:").trim_start_matches('#');
+            return parse_id(typed, "console-bad-challenge-number", self.lang);
         }
         let list = self.host.challenges(user.id, self.now()).await.map_err(self.refusal())?;
         list.iter()
@@ -487,7 +488,11 @@ impl Session {
     /// `/export`): the game last played here counts even when it is over.
     async fn pick_game_of(&self, explicit: Option<&str>, user: &User, finished_ok: bool) -> Result<GameId, String> {
         if let Some(text) = explicit {
-            return parse_id(text.trim_start_matches("game:").trim_start_matches('#'), self.lang);
+            return parse_id(
+                text.trim_start_matches("game:").trim_start_matches('#'),
+                "console-bad-game-number",
+                self.lang,
+            );
         }
         if let Some(id) = self.last_game
             && let Ok(game) = self.host.show(id).await
@@ -722,7 +727,18 @@ impl Session {
         let typed = typed.trim_matches(|c| matches!(c, '"' | '«' | '»'));
         let variant = text::typed_family(if typed.is_empty() { "copenhagen" } else { typed }, self.lang);
         let family = if against_bot { crate::host::in_bot_pool(&variant) } else { variant };
-        let board = self.host.leaderboard(&family, None, 20, self.now()).await.map_err(self.refusal())?;
+        let board = self.host.leaderboard(&family, None, 20, self.now()).await.map_err(|error| match error {
+            // The console takes a family's id too (`sea-battle`, `seed-001`), unlike Discord,
+            // whose list offers the variants: say both.
+            HostError::UnknownFamily { input } => tr!(
+                self.lang,
+                "console-unknown-leaderboard",
+                input = shorten(&input),
+                variants = Variant::ALL.map(Variant::id).join(", "),
+                families = crate::host::rating_families().join(", ")
+            ),
+            error => (self.refusal())(error),
+        })?;
         let words = summary::leaderboard_text(&board, self.lang);
         let mut out = format!("{}\n{}", words.title, words.description);
         let trends = self.host.rating_trends(&board, 20).await.map_err(self.refusal())?;
@@ -861,6 +877,10 @@ impl Session {
     /// running throughout would; prints what came due and when.
     async fn wait(&mut self, args: &[&str]) -> Result<String, String> {
         const MAX: i64 = 366 * 24 * 3600;
+        if args.is_empty() {
+            // `"" is not a time to wait` quoted nothing.
+            return Err(tr!(self.lang, "console-wait-usage"));
+        }
         let text = args.join(" ");
         let seconds = clock::parse_duration(&text)
             .filter(|s| (1..=MAX).contains(s))
@@ -1191,8 +1211,10 @@ fn narrower(prefix: &str, listed: &str) -> String {
     if prefix.len() < square.len() { square.to_owned() } else { first.to_owned() }
 }
 
-fn parse_id(text: &str, lang: Lang) -> Result<i64, String> {
-    text.parse::<i64>().ok().filter(|n| *n > 0).ok_or_else(|| tr!(lang, "console-bad-number", input = shorten(text)))
+/// A game's or a challenge's number; `refusal` names which, since `0` or `-3` is a number, only
+/// not one of those ("\"0\" is not a number like 12" said otherwise).
+fn parse_id(text: &str, refusal: &str, lang: Lang) -> Result<i64, String> {
+    text.parse::<i64>().ok().filter(|n| *n > 0).ok_or_else(|| tr!(lang, refusal, input = shorten(text)))
 }
 
 /// At most 32 characters of what someone typed, control characters escaped.
