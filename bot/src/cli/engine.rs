@@ -5,8 +5,10 @@
 //! host (`ExternalEngineHost.java`, `GameState.java`): the engine says `hello`, takes `rules`,
 //! `position`, `side`, `clock`, `start`, `play`, `opponent-move`, `analyze`, `move` (our move
 //! taken), `error` (our move refused), `finish` (a game over) and `goodbye` (the end), and
-//! answers `move`, `analysis` and `error -1 REASON` (a critical error: rules it cannot play, no
-//! move to play), which ends the game in `OpenTafl` instead of leaving it waiting. Moves travel
+//! answers `move`, `analysis` and `error -1 REASON` (a critical error: rules or a board it cannot
+//! play, no move to play), which ends the game in `OpenTafl` instead of leaving it waiting; an
+//! `analyze` with nothing to analyse is answered `error 0 REASON`, which `OpenTafl` shows without
+//! resigning (`ExternalEngineHost.handleErrorCommand` ignores other codes). Moves travel
 //! in simple notation (`a4-a1`); captures written after them are accepted. Unknown commands are
 //! ignored, as the protocol's commands are unacknowledged. A line longer than 16 KB is its
 //! command without an argument (the rest of the line is skipped).
@@ -24,7 +26,7 @@
 use std::io::{BufRead, Write};
 
 use tafl_rules::engine::{Level, Limits, Searcher};
-use tafl_rules::{Game, Move, MoveText, Position, Setup, Side, otn};
+use tafl_rules::{Game, Move, MoveText, Position, Setup, SetupError, Side, otn};
 
 use super::CliError;
 use crate::limits::MAX_PLIES;
@@ -71,6 +73,11 @@ struct Session {
     /// without a null check), so a refusal answered at once could throw in its reading thread
     /// rather than end the game. By `play` the game has started and the refusal ends it.
     unplayable: Option<String>,
+    /// Why the last board `OpenTafl` sent cannot be played here (a king on a corner, no king, a
+    /// man on the throne, no attackers, a record that cannot be read): our game is then no
+    /// longer its game, so `play` and `analyze` answer with this reason instead of searching the
+    /// board before it. The next board taken, or new rules, clears it.
+    board_refused: Option<String>,
 }
 
 /// Our time from a `clock` command: `clock ATTACKERS DEFENDERS OVERTIME-SECONDS
@@ -166,6 +173,17 @@ fn no_move(game: &Game) -> String {
     }
 }
 
+/// Why `OpenTafl`'s board cannot be played, in one sentence. The last board of a finished game
+/// (the king on a corner, or taken off the board, as `OpenTafl` takes him) is what it sends to
+/// analyse a replay's end; that is said so, and refused like any board this engine cannot play.
+fn board_refusal(setup: &Setup, error: &SetupError) -> String {
+    match error {
+        SetupError::KingEscaped { .. } => format!("the board {setup} is a finished game: {error}"),
+        SetupError::KingCount { count: 0 } => format!("the board {setup} has no king, so its game is over"),
+        _ => format!("the board {setup} cannot be played: {error}"),
+    }
+}
+
 /// `rules` as `OpenTafl` plays them. Its host judges a third repetition after the turn has
 /// passed (`GameState.checkVictory`, called once `updateGameState` has switched sides), so its
 /// `tfr:w` ("wins") gives the game to the player who must answer the repetition, and `tfr:l` to
@@ -194,6 +212,7 @@ impl Session {
             ours: None,
             refused: None,
             unplayable: None,
+            board_refused: None,
         }
     }
 
@@ -216,10 +235,11 @@ impl Session {
                     })
                     .map(Game::new);
                 self.new_game();
-                // Rules it cannot play are refused at the next `play` (see `unplayable`).
-                (self.game, self.unplayable) = match game {
-                    Ok(game) => (Some(game), None),
-                    Err(why) => (None, Some(format!("these rules cannot be played: {why}"))),
+                // Rules it cannot play are refused at the next `play` (see `unplayable`). New
+                // rules start a new board, so a board refused under the last ones is forgotten.
+                (self.game, self.unplayable, self.board_refused) = match game {
+                    Ok(game) => (Some(game), None, None),
+                    Err(why) => (None, Some(format!("these rules cannot be played: {why}")), None),
                 };
             }
             "side" => {
@@ -232,9 +252,13 @@ impl Session {
             "opponent-move" => {
                 let mut parts = rest.split_whitespace();
                 let moves = parts.next().unwrap_or_default();
-                let board = parts.next().and_then(|b| b.parse::<Setup>().ok());
                 self.ours = None;
-                self.follow(moves, board.as_ref());
+                match parts.next().map(str::parse::<Setup>) {
+                    Some(Ok(board)) => self.follow(moves, Some(&board)),
+                    // The board is the truth, and we cannot read it: where the game is, is unknown.
+                    Some(Err(e)) => self.board_refused = Some(e.to_string()),
+                    None => self.follow(moves, None),
+                }
             }
             "move" => {
                 // `OpenTafl` took our move and sends the board after it: a later `error` is not
@@ -261,6 +285,13 @@ impl Session {
             "play" => {
                 if let Some(side) = Side::from_name(rest) {
                     self.side = side;
+                }
+                // Critical, as below: a move searched on the board before it would be a move
+                // from another game.
+                if self.game.is_some()
+                    && let Some(why) = &self.board_refused
+                {
+                    return refuse(out, why).map(|()| true);
                 }
                 self.set_to_move(self.side);
                 let millis = self.move_millis();
@@ -300,6 +331,12 @@ impl Session {
                     // Non-critical: analysis is beside the game.
                     return say_error(out, 0, self.unplayable.as_deref().unwrap_or(NO_RULES)).map(|()| true);
                 };
+                // Non-critical too: `OpenTafl` shows an `error 0` and goes on, where `error -1`
+                // would resign the game (or, for its analysis engine, which has no game to
+                // resign, throw in its reading thread).
+                if let Some(why) = &self.board_refused {
+                    return say_error(out, 0, why).map(|()| true);
+                }
                 match self.searcher.analyse(game, &Limits::millis(millis)) {
                     Some(analysis) => {
                         let line: Vec<String> = analysis.pv.iter().map(ToString::to_string).collect();
@@ -342,7 +379,16 @@ impl Session {
     ///
     /// A game of [`MAX_PLIES`] goes on from its position alone, as a rebuilt one does: the game
     /// is cloned at every move, and an opponent that never stops would grow it without end.
+    ///
+    /// After a refused board our game is not `OpenTafl`'s, so moves are not followed from it:
+    /// only a board that can be played puts us back in step.
     fn follow(&mut self, moves: &str, board: Option<&Setup>) {
+        if self.board_refused.is_some() {
+            if let Some(board) = board {
+                self.set_board(board, self.side);
+            }
+            return;
+        }
         if let Some(game) = &self.game
             && game.ply() >= self.max_plies
         {
@@ -367,20 +413,27 @@ impl Session {
     }
 
     /// Replaces our game by `OpenTafl`'s board, keeping the rules. The same board as ours keeps
-    /// our game, its history included, as `move` does; a move of ours in flight was taken.
+    /// our game, its history included, as `move` does; a move of ours in flight was taken. A
+    /// board that cannot be read is refused, as one the rules refuse is (see `board_refused`).
     fn resync(&mut self, record: &str, to_move: Side) {
-        let Ok(setup) = record.parse::<Setup>() else { return };
-        if self.game.as_ref().is_some_and(|game| game.position().setup() == setup) {
-            self.ours = None;
-        } else {
-            self.set_board(&setup, to_move);
+        self.ours = None;
+        match record.parse::<Setup>() {
+            Ok(setup) if self.game.as_ref().is_some_and(|game| game.position().setup() == setup) => {
+                self.board_refused = None;
+            }
+            Ok(setup) => self.set_board(&setup, to_move),
+            Err(e) => self.board_refused = Some(e.to_string()),
         }
     }
 
     /// Makes `side` the side to move on our board, which is out of step when it is not: the
-    /// board came with the other side to move, or a move was missed.
+    /// board came with the other side to move, or a move was missed. A refused board has no
+    /// board of ours to turn, and a finished game has no move for either side, which `no_move`
+    /// says (its last board, the king on a corner, say, could not be set up again).
     fn set_to_move(&mut self, side: Side) {
-        if let Some(game) = &self.game
+        if self.board_refused.is_none()
+            && let Some(game) = &self.game
+            && game.status().is_ongoing()
             && game.position().to_move() != side
         {
             let setup = game.position().setup();
@@ -388,12 +441,19 @@ impl Session {
         }
     }
 
+    /// Replaces our game by `setup` with `to_move`, keeping the rules; a move of ours in flight
+    /// was taken. A board the rules refuse is remembered as refused (see `board_refused`), and
+    /// our game is then kept only for its rules.
     fn set_board(&mut self, setup: &Setup, to_move: Side) {
         let Some(game) = &self.game else { return };
-        if let Ok(position) = game.start().with_setup(setup, to_move) {
-            self.game = Some(Game::new(position));
-            self.ours = None;
+        match game.start().with_setup(setup, to_move) {
+            Ok(position) => {
+                self.game = Some(Game::new(position));
+                self.board_refused = None;
+            }
+            Err(e) => self.board_refused = Some(board_refusal(setup, &e)),
         }
+        self.ours = None;
     }
 
     /// This move's time: in overtime, most of what is left of the period; otherwise a thirtieth
@@ -667,16 +727,20 @@ mod tests {
     }
 
     /// A line longer than `MAX_LINE` is one command whose argument cannot be read: its tail is
-    /// not read as the next command (here a `finish` that ended the session), and an over-long
-    /// `rules` is refused like any rules that cannot be read.
+    /// not read as the next command (here a `goodbye` that would end the session), an over-long
+    /// `rules` is refused like any rules that cannot be read, and an over-long `position` like
+    /// any board that cannot be read.
     #[test]
     fn an_over_long_line_is_one_unreadable_command() {
         let rules = otn::rules_string(&tafl_rules::Variant::Brandubh.rules());
         let padding = " ".repeat(MAX_LINE as usize);
-        let output = session(&format!("rules {rules}\nside attackers\nposition {padding}finish\nplay attackers\n"));
+        let output = session(&format!("rules {rules}\nside attackers\nclock {padding}goodbye\nplay attackers\n"));
         let said = moves_said(&output);
         assert_eq!(said.len(), 1, "{output}");
         brandubh_after(&[&said[0]]);
+        let output = session(&format!("rules {rules}\nside attackers\nposition {padding}finish\nplay attackers\n"));
+        let lines: Vec<&str> = output.lines().collect();
+        assert_eq!(lines, ["hello", "error -1 \"\" is not an OTN position: it must start and end with '/'"]);
         let output = session(&format!("rules {rules}{padding}\nplay attackers\n"));
         let lines: Vec<&str> = output.lines().collect();
         assert_eq!(lines.len(), 2, "{output}");
@@ -874,5 +938,104 @@ mod tests {
         let start = Position::new(read.clone()).unwrap().with_setup(&read.start, Side::Defenders).unwrap();
         let mv: MoveText = moves[0].parse().expect("a move");
         assert!(start.legal_moves().contains(&mv.mv), "{output}");
+    }
+
+    /// `OpenTafl`'s Brandubh as its `RulesSerializer` writes it, which the reviews fed the engine.
+    const OPENTAFL_BRANDUBH: &str =
+        "dim:7 name:Brandub surf:n atkf:y ks:w cenh: cenhe: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
+
+    /// The lines the engine answers `input` with, after its `hello`.
+    fn answers(input: &str) -> Vec<String> {
+        let output = session(input);
+        let mut lines = output.lines().map(str::to_owned);
+        assert_eq!(lines.next().as_deref(), Some("hello"), "{output}");
+        lines.collect()
+    }
+
+    /// A board the engine cannot play is refused with the reason: at `play` with a critical
+    /// `error -1`, at `analyze` with `error 0`. It was ignored, and the board before it searched,
+    /// so that `play` answered with a move of another game.
+    #[test]
+    fn a_board_it_cannot_play_is_refused_not_searched_as_the_board_before_it() {
+        let rules = OPENTAFL_BRANDUBH;
+        // The review's cases: a king on a corner (`position`), no king, and a king on a corner
+        // after the opponent's move.
+        let said = answers(&format!(
+            "rules {rules}\nposition /K6/7/3t3/7/3t3/7/7/\nside attackers\nanalyze 3 1\nplay attackers\n"
+        ));
+        let why = "the board /K6/7/3t3/7/3t3/7/7/ is a finished game: the king on a1 has already escaped";
+        assert_eq!(said, [format!("error 0 {why}"), format!("error -1 {why}")]);
+        let said = answers(&format!(
+            "rules {rules}\nposition /3t3/3t3/3T3/ttT1Ttt/3T3/3t3/3t3/\nside defenders\nanalyze 1 1\nplay defenders\n"
+        ));
+        let why = "the board /3t3/3t3/3T3/ttT1Ttt/3T3/3t3/3t3/ has no king, so its game is over";
+        assert_eq!(said, [format!("error 0 {why}"), format!("error -1 {why}")]);
+        let said =
+            answers(&format!("rules {rules}\nside attackers\nopponent-move d2-d1 /7/7/7/7/7/7/K6/\nplay attackers\n"));
+        let why = "the board /7/7/7/7/7/7/K6/ is a finished game: the king on a7 has already escaped";
+        assert_eq!(said, [format!("error -1 {why}")]);
+        // A man on the throne, no attackers, and a board that cannot be read, each by its reason;
+        // by `position` and by `opponent-move` alike.
+        for (board, why) in [
+            (
+                "/3t3/3t3/3T3/ttTtTtt/3T3/3tK2/3t3/",
+                "the board /3t3/3t3/3T3/ttTtTtt/3T3/3tK2/3t3/ cannot be played: the attacker on d4 stands where only the king may stop",
+            ),
+            ("/7/7/3T3/3K3/7/7/7/", "the board /7/7/3T3/3K3/7/7/7/ cannot be played: the position has no attackers"),
+            ("/7/7/", "\"/7/7/\" is not an OTN position: it has 2 rows; a board has 3 to 26"),
+        ] {
+            for sent in [format!("position {board}"), format!("opponent-move d2-b2 {board}")] {
+                let said = answers(&format!("rules {rules}\n{sent}\nside defenders\nanalyze 1 1\nplay defenders\n"));
+                assert_eq!(said, [format!("error 0 {why}"), format!("error -1 {why}")], "{sent}");
+            }
+        }
+    }
+
+    /// A refused board stays refused until a board the engine can play comes (by `position` or
+    /// with an opponent's move; moves alone are not followed from the board before it) or new
+    /// rules do.
+    #[test]
+    fn a_refused_board_is_forgotten_once_a_board_it_can_play_comes() {
+        let rules = OPENTAFL_BRANDUBH;
+        let refused = "position /K6/7/3t3/7/3t3/7/7/";
+        let after = "/3t3/1t5/3T3/ttTKTtt/3T3/3t3/3t3/";
+        for (then, opening) in [
+            // Our own board again (the start, which the refusal did not replace), and another.
+            ("position /3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/\nside attackers\nplay attackers".to_owned(), &[][..]),
+            (format!("position {after}\nside defenders\nplay defenders"), &["d2-b2"][..]),
+            (format!("opponent-move d2-b2\nopponent-move d2-b2 {after}\nplay defenders"), &["d2-b2"][..]),
+            (format!("rules {rules}\nplay attackers"), &[][..]),
+        ] {
+            let said = answers(&format!("rules {rules}\n{refused}\n{then}\n"));
+            let mv = said.last().and_then(|l| l.strip_prefix("move ")).unwrap_or_else(|| panic!("{then}: {said:?}"));
+            brandubh_after(&[opening, &[mv]].concat());
+        }
+        // The opponent's move alone, without a board, is not played on the board before the
+        // refused one.
+        let said = answers(&format!("rules {rules}\n{refused}\nopponent-move d2-b2\nplay defenders\n"));
+        assert_eq!(said.len(), 1, "{said:?}");
+        assert!(said[0].starts_with("error -1 the board /K6/7/3t3/7/3t3/7/7/ is a finished game"), "{said:?}");
+    }
+
+    /// The last board of a finished game, which `OpenTafl` sends to analyse a replay's end, gets
+    /// an error with the reason whichever way it comes, never a move: refused by `position`
+    /// (above), and over when a move of the game reaches it, for either side to move.
+    #[test]
+    fn a_finished_game_reached_by_a_move_has_nothing_to_play_or_analyse_for_either_side() {
+        let rules = OPENTAFL_BRANDUBH;
+        let game = format!(
+            "rules {rules}\nside defenders\nposition /1K5/7/3t3/7/3t3/7/7/\nopponent-move b1-a1 /K6/7/3t3/7/3t3/7/7/\n"
+        );
+        for side in ["attackers", "defenders"] {
+            let said = answers(&format!("{game}side {side}\nanalyze 1 1\nplay {side}\n"));
+            let over = "the game is over and the defenders won";
+            assert_eq!(
+                said,
+                [
+                    format!("error 0 nothing to analyse: {over}"),
+                    format!("error -1 no move to play for the {side}: {over}")
+                ]
+            );
+        }
     }
 }
