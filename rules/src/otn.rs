@@ -276,6 +276,14 @@ pub fn parse_rules_and_first_side(input: &str) -> Result<(Rules, Side), ParseErr
         return Err(err(format!("cen:{} is not supported; the throne is the centre square {centre}", shorten(cen))));
     }
     let throne = if throne_present {
+        // OpenTafl's own Tablut gives `cens:` empty: nobody stops on the throne, the king once
+        // he has left it included. Here the king always may, so that is what is unsupported.
+        if !normalise(stop_list).contains('K') {
+            return Err(err(format!(
+                "cens:{} asks for a king who may not stop on the throne, nor come back to it, which this bot does not play",
+                shorten(stop_list)
+            )));
+        }
         if normalise(stop_list) != "K" {
             return Err(err(format!("cens:{} lets pieces other than the king stop on the throne", shorten(stop_list))));
         }

@@ -66,6 +66,13 @@ fn rules_strings_this_bot_cannot_play_are_refused_by_name() {
         (format!("dim:7 ka:maybe {start}"), "is not y, n, h or a"),
         (format!("dim:7 surf:maybe {start}"), "is not y or n"),
         ("dim:7 start:/3t3/3t3/3T3/ttT1Ttt/3T3/3t3/3t3/".to_owned(), "exactly one"),
+        // OpenTafl's own Tablut: nobody, the king included, stops on the throne.
+        (
+            "dim:9 name:Tablut esc:e atkf:y ks:c nj:n cor: cens: cenh: start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/"
+                .to_owned(),
+            "cens: asks for a king who may not stop on the throne, nor come back to it",
+        ),
+        (format!("dim:7 cens:KT {start}"), "cens:KT lets pieces other than the king stop on the throne"),
     ];
     for (text, expected) in cases {
         let err = parse_rules(&text).expect_err(&text).to_string();

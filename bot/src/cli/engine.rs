@@ -1038,4 +1038,19 @@ mod tests {
             );
         }
     }
+
+    /// Rules strings `OpenTafl` may send that this engine cannot play are refused with what is
+    /// really unsupported: its own Tablut's empty `cens:` keeps the king off the throne (it was
+    /// said to let other pieces stop there).
+    #[test]
+    fn rules_it_cannot_play_are_refused_for_what_they_really_ask() {
+        let tablut = "dim:9 name:Tablut esc:e atkf:y ks:c nj:n cor: cens: cenh: start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/";
+        let said = answers(&format!("rules {tablut}\nplay attackers\n"));
+        assert_eq!(
+            said,
+            [
+                "error -1 these rules cannot be played: the OTN rules string is invalid: cens: asks for a king who may not stop on the throne, nor come back to it, which this bot does not play"
+            ]
+        );
+    }
 }
