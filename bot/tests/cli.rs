@@ -1245,9 +1245,14 @@ fn a_one_game_match_says_one_game() {
 #[test]
 fn the_engine_refuses_a_board_it_cannot_play_instead_of_searching_the_one_before() {
     let rules = "dim:7 name:Brandub surf:n atkf:y ks:w cenh: cenhe: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
-    let input = format!("rules {rules}\nposition /K6/7/3t3/7/3t3/7/7/\nside attackers\nanalyze 3 1\nplay attackers\n");
+    let input = format!(
+        "rules {rules}\nposition /K6/7/3t3/7/3t3/7/7/\nside attackers\nanalyze 3 1\nplay attackers\nplay\tattackers\n"
+    );
     let output = run(&["engine", "--max-millis", "300"], Some(input.as_bytes()));
     assert!(output.status.success(), "{}", stderr(&output));
     let why = "the board /K6/7/3t3/7/3t3/7/7/ is a finished game: the king on a1 has already escaped";
-    assert_eq!(lines(&output), ["hello".to_owned(), format!("error 0 {why}"), format!("error -1 {why}")]);
+    assert_eq!(
+        lines(&output),
+        ["hello".to_owned(), format!("error 0 {why}"), format!("error -1 {why}"), format!("error -1 {why}")]
+    );
 }

@@ -138,7 +138,7 @@ pub fn run(args: &EngineArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> R
             input
                 .skip_until(b'\n')
                 .map_err(|source| CliError::Io { context: "cannot read from OpenTafl".into(), source })?;
-            text.split_once(' ').map_or(text, |(name, _)| name)
+            text.split_once(char::is_whitespace).map_or(text, |(name, _)| name)
         };
         if !session.command(command, out)? {
             return Ok(());
@@ -218,7 +218,10 @@ impl Session {
 
     /// Handles one command; false once `OpenTafl` says `goodbye`.
     fn command(&mut self, line: &str, out: &mut dyn Write) -> Result<bool, CliError> {
-        let (name, rest) = line.split_once(' ').unwrap_or((line, ""));
+        // Any whitespace, repeated or not, separates the command from its fields (which are read
+        // the same way): a tab read as part of the name made `play\tattackers` an unknown
+        // command, ignored, and left `OpenTafl` waiting for a move.
+        let (name, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
         let rest = rest.trim();
         match name {
             "rules" => {
@@ -1037,6 +1040,23 @@ mod tests {
                 ]
             );
         }
+    }
+
+    /// Commands and their fields are separated by any whitespace, repeated or not: with a tab,
+    /// `play\tattackers` was an unknown command, unanswered, and `OpenTafl` waited for ever.
+    #[test]
+    fn commands_and_their_fields_may_be_separated_by_any_whitespace() {
+        let rules = otn::rules_string(&tafl_rules::Variant::Brandubh.rules()).replace(' ', " \t ");
+        let after = "/3t3/1t5/3T3/ttTKTtt/3T3/3t3/3t3/";
+        let said =
+            answers(&format!("rules\t{rules}\nside\tdefenders\nopponent-move\td2-b2 \t{after}\nplay\t\tdefenders\n"));
+        assert_eq!(said.len(), 1, "{said:?}");
+        brandubh_after(&["d2-b2", said[0].strip_prefix("move ").expect("a move")]);
+        let said = answers(&format!("rules  {rules}\nposition\t{after}\nside  defenders\nanalyze\t1  1\n"));
+        assert_eq!(said.len(), 1, "{said:?}");
+        assert!(said[0].starts_with("analysis 1 "), "{said:?}");
+        let said = answers("play\tattackers\n");
+        assert_eq!(said, ["error -1 no rules this engine can play were given"]);
     }
 
     /// Rules strings `OpenTafl` may send that this engine cannot play are refused with what is
