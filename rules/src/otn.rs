@@ -143,9 +143,16 @@ pub fn parse_rules_and_first_side(input: &str) -> Result<(Rules, Side), ParseErr
     let mut exit_fort = false;
     let mut repetition = Repetition::Draw;
     let mut first = Side::Attackers;
+    let mut keys: Vec<&str> = Vec::new();
 
     for entry in input.split_whitespace() {
         let (key, value) = entry.split_once(':').unwrap_or((entry, ""));
+        // A key given twice has no one reading: `cen:` would say from its last copy whether
+        // there is a throne, and from its first where.
+        if keys.contains(&key) {
+            return Err(err(format!("{}: is given twice; give each key once", shorten(key))));
+        }
+        keys.push(key);
         let bad = |what: &str| err(format!("{key}:{} is not {what}", shorten(value)));
         let yes_no = || match value {
             "y" => Ok(true),

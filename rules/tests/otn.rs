@@ -66,6 +66,10 @@ fn rules_strings_this_bot_cannot_play_are_refused_by_name() {
         (format!("dim:7 ka:maybe {start}"), "is not y, n, h or a"),
         (format!("dim:7 surf:maybe {start}"), "is not y or n"),
         ("dim:7 start:/3t3/3t3/3T3/ttT1Ttt/3T3/3t3/3t3/".to_owned(), "exactly one"),
+        // A key twice has no one reading: `cen:` had a throne from its last copy, its square
+        // from its first.
+        (format!("dim:7 cen: cen:a1 {start}"), "cen: is given twice; give each key once"),
+        (format!("dim:7 ks:m ks:m {start}"), "ks: is given twice"),
         // OpenTafl's own Tablut: nobody, the king included, stops on the throne.
         (
             "dim:9 name:Tablut esc:e atkf:y ks:c nj:n cor: cens: cenh: start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/"

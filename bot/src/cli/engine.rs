@@ -1061,7 +1061,8 @@ mod tests {
 
     /// Rules strings `OpenTafl` may send that this engine cannot play are refused with what is
     /// really unsupported: its own Tablut's empty `cens:` keeps the king off the throne (it was
-    /// said to let other pieces stop there).
+    /// said to let other pieces stop there), and a key given twice has no one reading (`cen:
+    /// cen:a1` had a throne from the last copy and its square from the first).
     #[test]
     fn rules_it_cannot_play_are_refused_for_what_they_really_ask() {
         let tablut = "dim:9 name:Tablut esc:e atkf:y ks:c nj:n cor: cens: cenh: start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/";
@@ -1070,6 +1071,14 @@ mod tests {
             said,
             [
                 "error -1 these rules cannot be played: the OTN rules string is invalid: cens: asks for a king who may not stop on the throne, nor come back to it, which this bot does not play"
+            ]
+        );
+        let twice = format!("dim:7 cen: cen:a1 start:{}", "/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/");
+        let said = answers(&format!("rules {twice}\nplay attackers\n"));
+        assert_eq!(
+            said,
+            [
+                "error -1 these rules cannot be played: the OTN rules string is invalid: cen: is given twice; give each key once"
             ]
         );
     }
