@@ -265,7 +265,9 @@ impl Session {
             }
             "move" => {
                 // `OpenTafl` took our move and sends the board after it: a later `error` is not
-                // about this move. Its board wins when ours differs.
+                // about this move. Its board wins when ours differs (and is refused when it
+                // cannot be played); one that cannot be read is passed over, as our game has
+                // played the move it confirms.
                 self.ours = None;
                 if let (Some(game), Ok(setup)) = (&self.game, rest.parse::<Setup>())
                     && game.position().setup() != setup
