@@ -610,6 +610,32 @@ fn render_writes_the_board_and_the_animation_both_or_neither() {
         let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
         assert!(left.is_empty(), "nothing written, no temporary file left: {left:?}");
     }
+    // What is not a regular file is written through, not renamed onto: a folder, a link to
+    // nowhere and a full device were written only after the other file had been put in place,
+    // and failed with it there ("…, though good.png was written").
+    let folder = dir.path().join("folder");
+    std::fs::create_dir(&folder).unwrap();
+    let dangling = dir.path().join("dangling");
+    std::os::unix::fs::symlink(missing.join("x.gif"), &dangling).unwrap();
+    for animation in [folder.as_path(), dangling.as_path(), std::path::Path::new("/dev/full")] {
+        let argv = ["render", "--variant", "brandubh", "d2-b2", "-o", png.to_str().unwrap()];
+        let output = run(&[&argv[..], &["--gif", animation.to_str().unwrap()]].concat(), None);
+        let err = assert_one_sentence_error(&output);
+        assert!(err.contains("cannot write") && !err.contains("was written"), "{err}");
+        assert!(!png.exists(), "{animation:?}: the board was put in place: {err}");
+        let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(left.len(), 2, "no temporary file left: {left:?}");
+    }
+    // One named as the other's temporary file: the board's `x.part.part` was renamed onto the
+    // animation's `x.part`, then put in place as `x`, and the command said nothing.
+    let (x, x_part) = (dir.path().join("x"), dir.path().join("x.part"));
+    for (board, animation) in [(&x_part, &x), (&x, &x_part)] {
+        let argv = ["render", "--variant", "brandubh", "d2-b2", "-o", board.to_str().unwrap()];
+        let output = run(&[&argv[..], &["--gif", animation.to_str().unwrap()]].concat(), None);
+        let err = assert_one_sentence_error(&output);
+        assert!(err.contains("is where") && err.contains("is written before"), "{err}");
+        assert!(!x.exists() && !x_part.exists(), "{err}");
+    }
     let argv =
         ["render", "--variant", "brandubh", "d2-b2", "-o", png.to_str().unwrap(), "--gif", gif.to_str().unwrap()];
     let output = run(&argv, None);

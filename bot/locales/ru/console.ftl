@@ -88,7 +88,7 @@ console-two-levels = выберите один уровень движка: { $f
 console-bad-level = «{ $input }» — не уровень; выберите уровень от 1 до 5, например level:3
 console-bad-flag = «{ $input }»: напишите { $option }:true или { $option }:false
 console-bad-option = «{ $input }» — не параметр /{ $command }; см. /help
-console-unknown-leaderboard = «{ $input }» — не вариант и не семейство вариантов; варианты: { $variants }; семейства (у вариантов одного семейства общая таблица): { $families }
+console-unknown-leaderboard = «{ $input }» — не вариант и не семейство вариантов; варианты: { $variants }; семейства (у вариантов одного семейства общая таблица лидеров): { $families }
 
 console-anyone = любой желающий
 console-with-clock = , часы: { $per_move } на ход

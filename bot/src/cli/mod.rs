@@ -340,7 +340,9 @@ pub(crate) fn write_whole(path: &std::path::Path, bytes: &[u8]) -> io::Result<()
 /// one was written (`render -o board.png --gif game.gif`).
 pub(crate) fn stage<'a>(path: &std::path::Path, bytes: &'a [u8]) -> io::Result<Staged<'a>> {
     // A link is kept: its target is written whole. What is not a regular file (`/dev/stdout`, a
-    // pipe) is written through, as named, when committed: a rename would replace it.
+    // pipe) is written through, as named, when committed: a rename would replace it. It is
+    // opened now, so that one that cannot be written (a folder, a link to nowhere) fails before
+    // any other file is put in place.
     if let Ok(meta) = std::fs::symlink_metadata(path) {
         if meta.file_type().is_symlink()
             && let Ok(target) = std::fs::canonicalize(path)
@@ -349,12 +351,11 @@ pub(crate) fn stage<'a>(path: &std::path::Path, bytes: &'a [u8]) -> io::Result<S
             return stage(&target, bytes);
         }
         if !meta.is_file() {
-            return Ok(Staged { path: path.to_owned(), pending: Pending::Through(bytes) });
+            let file = std::fs::OpenOptions::new().write(true).open(path)?;
+            return Ok(Staged { path: path.to_owned(), pending: Pending::Through(file, bytes) });
         }
     }
-    let mut partial = path.as_os_str().to_owned();
-    partial.push(".part");
-    let partial = std::path::PathBuf::from(partial);
+    let partial = partial_of(path);
     // Made before the file, so that a failure from here on removes what was written.
     let staged = Staged { path: path.to_owned(), pending: Pending::Partial(partial.clone()) };
     let mut file = std::fs::File::create(&partial).map_err(|e| {
@@ -371,6 +372,31 @@ pub(crate) fn stage<'a>(path: &std::path::Path, bytes: &'a [u8]) -> io::Result<S
     Ok(staged)
 }
 
+/// Where [`write_whole`] writes `path` before renaming it into place: `<path>.part`.
+pub(crate) fn partial_of(path: &std::path::Path) -> std::path::PathBuf {
+    let mut partial = path.as_os_str().to_owned();
+    partial.push(".part");
+    std::path::PathBuf::from(partial)
+}
+
+/// Puts every staged file in place, those written through first: a device or pipe may still
+/// refuse the bytes (`/dev/full`), where a rename beside its file hardly fails, so that a
+/// failure leaves none of the renamed files in place. On a failure after some file was put in
+/// place the error says which.
+pub(crate) fn commit_all(
+    staged: Vec<Staged<'_>>,
+) -> Result<(), (std::path::PathBuf, io::Error, Vec<std::path::PathBuf>)> {
+    let (through, renamed): (Vec<_>, Vec<_>) =
+        staged.into_iter().partition(|s| matches!(s.pending, Pending::Through(..)));
+    let mut done = Vec::new();
+    for file in through.into_iter().chain(renamed) {
+        let path = file.path.clone();
+        file.commit().map_err(|e| (path.clone(), e, done.clone()))?;
+        done.push(path);
+    }
+    Ok(())
+}
+
 /// A file [`stage`]d: in place once [`Staged::commit`]ted; its temporary file is removed when
 /// it is dropped before.
 #[derive(Debug)]
@@ -383,8 +409,8 @@ pub(crate) struct Staged<'a> {
 enum Pending<'a> {
     /// Written whole beside, to be renamed.
     Partial(std::path::PathBuf),
-    /// Not a regular file: written through when committed.
-    Through(&'a [u8]),
+    /// Not a regular file, opened: written through when committed.
+    Through(std::fs::File, &'a [u8]),
     Done,
 }
 
@@ -392,7 +418,7 @@ impl Staged<'_> {
     /// Puts the file in place.
     pub(crate) fn commit(mut self) -> io::Result<()> {
         match std::mem::replace(&mut self.pending, Pending::Done) {
-            Pending::Through(bytes) => std::fs::write(&self.path, bytes),
+            Pending::Through(mut file, bytes) => file.write_all(bytes).and_then(|()| file.flush()),
             Pending::Partial(partial) => {
                 let put = || -> io::Result<()> {
                     std::fs::rename(&partial, &self.path)?;

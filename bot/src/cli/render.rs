@@ -62,14 +62,25 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
     if args.output.is_none() && args.gif.is_none() {
         return Err("nothing to write: give -o board.png, --gif game.gif, or both".to_owned());
     }
-    if let (Some(png), Some(gif)) = (&args.output, &args.gif)
-        && same_file(png, gif)
-    {
-        // One would silently overwrite the other.
-        return Err(format!(
-            "-o and --gif both name {}; give the board and the animation different files",
-            shorten(&png.display().to_string(), 60)
-        ));
+    if let (Some(png), Some(gif)) = (&args.output, &args.gif) {
+        if same_file(png, gif) {
+            // One would silently overwrite the other.
+            return Err(format!(
+                "-o and --gif both name {}; give the board and the animation different files",
+                shorten(&png.display().to_string(), 60)
+            ));
+        }
+        // Each is written beside itself as `<name>.part` first: `-o x.part --gif x` had the
+        // board's file renamed onto the animation's, and put the board in place as `x`.
+        for (file, other) in [(png, gif), (gif, png)] {
+            if same_file(file, &super::partial_of(other)) {
+                return Err(format!(
+                    "{} is where {} is written before it is put in place; give the board and the animation other names",
+                    shorten(&file.display().to_string(), 60),
+                    shorten(&other.display().to_string(), 60)
+                ));
+            }
+        }
     }
     let rules = args.start.rules().map_err(|e| e.to_string())?;
     let theme = Theme::from_name(&args.theme)
@@ -145,19 +156,14 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
     // A file staged and not put in place is removed when its `Staged` is dropped, on any return.
     let mut staged = Vec::new();
     for (path, bytes) in png.iter().chain(&gif) {
-        staged.push((*path, super::stage(path, bytes).map_err(|e| cannot(path, e))?));
+        staged.push(super::stage(path, bytes).map_err(|e| cannot(path, e))?);
     }
-    let mut written: Option<&PathBuf> = None;
-    for (path, file) in staged {
-        file.commit().map_err(|e| match written {
-            // Both were written beside; what fails now is a rename (or a write through to a
-            // device), rare, and the board already in place is said to be.
-            Some(done) => format!("{}, though {} was written", cannot(path, e), done.display()),
-            None => cannot(path, e),
-        })?;
-        written = Some(path);
-    }
-    Ok(())
+    // Both were written beside (or opened, for a device); what fails now is a write through
+    // to a device, done first, or a rename, rare: a file already in place is said to be.
+    super::commit_all(staged).map_err(|(path, e, done)| match &done[..] {
+        [] => cannot(&path, e),
+        [done, ..] => format!("{}, though {} was written", cannot(&path, e), done.display()),
+    })
 }
 
 #[cfg(test)]
