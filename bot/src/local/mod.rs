@@ -130,15 +130,16 @@ pub fn run_with(
                 }
                 break;
             }
-            if interactive && !line.ends_with('\n') {
-                // A command ended with Ctrl-D rather than Enter: the terminal moved to no new
-                // line, and the reply followed the command on the prompt's line.
-                writeln!(out).map_err(write)?;
-            }
+            // Checked first: a line cut short there lacks its newline, which the terminal showed.
             if read > MAX_LINE_BYTES {
                 // Endless input (`< /dev/zero`) has no next line to go on with.
                 session.close().await;
                 return Err(console_error(lang, &tr!(lang, "console-line-too-long")));
+            }
+            if interactive && !line.ends_with('\n') {
+                // A command ended with Ctrl-D rather than Enter: the terminal moved to no new
+                // line, and the reply followed the command on the prompt's line.
+                writeln!(out).map_err(write)?;
             }
             // A script saved with a byte-order mark (some Windows editors write one) starts with
             // it, invisible: its first command was refused as not starting with `/`.
@@ -360,6 +361,12 @@ mod tests {
         run_with(&args, &mut &b"/games\n"[..], &mut out, true).expect("a session");
         let out = String::from_utf8(out).expect("UTF-8");
         assert!(out.ends_with("\nyou> \n"), "{out:?}");
+        // A line cut short as too long lacks its newline too, but the terminal showed it: no
+        // blank line before the refusal.
+        let long = vec![b'/'; MAX_LINE_BYTES + 10];
+        let mut cut = Vec::new();
+        let _ = run_with(&args, &mut &long[..], &mut cut, true);
+        assert!(!String::from_utf8_lossy(&cut).contains("> \n"), "{:?}", String::from_utf8_lossy(&cut));
         // Piped input has no prompt to end.
         let mut piped = Vec::new();
         run_with(&args, &mut &b"/games\n"[..], &mut piped, false).expect("a session");
