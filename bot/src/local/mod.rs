@@ -345,18 +345,23 @@ fn read_line(input: &mut dyn BufRead, line: &mut String) -> io::Result<usize> {
 mod tests {
     use super::*;
 
+    /// An English console on a database in `dir`, without pictures.
+    fn english_console(dir: &std::path::Path) -> LocalArgs {
+        LocalArgs {
+            db: dir.join("console.db"),
+            boards: dir.join("boards"),
+            no_png: true,
+            quiet: false,
+            lang: Some("en".to_owned()),
+        }
+    }
+
     /// Ctrl-D at the prompt ended the session on the prompt's line, where the shell's own prompt
     /// then followed ("you> $ ").
     #[test]
     fn the_end_of_input_at_the_prompt_ends_its_line() {
         let dir = tempfile::tempdir().expect("a scratch folder");
-        let args = LocalArgs {
-            db: dir.path().join("console.db"),
-            boards: dir.path().join("boards"),
-            no_png: true,
-            quiet: false,
-            lang: Some("en".to_owned()),
-        };
+        let args = english_console(dir.path());
         let mut out = Vec::new();
         run_with(&args, &mut &b"/games\n"[..], &mut out, true).expect("a session");
         let out = String::from_utf8(out).expect("UTF-8");
@@ -379,13 +384,7 @@ mod tests {
     #[test]
     fn a_command_ended_without_a_newline_is_answered_on_a_line_of_its_own() {
         let dir = tempfile::tempdir().expect("a scratch folder");
-        let args = LocalArgs {
-            db: dir.path().join("console.db"),
-            boards: dir.path().join("boards"),
-            no_png: true,
-            quiet: false,
-            lang: Some("en".to_owned()),
-        };
+        let args = english_console(dir.path());
         let mut out = Vec::new();
         run_with(&args, &mut &b"/moves"[..], &mut out, true).expect("a session");
         let out = String::from_utf8(out).expect("UTF-8");
