@@ -294,6 +294,14 @@ pub fn parse_rules_and_first_side(input: &str) -> Result<(Rules, Side), ParseErr
         if normalise(stop_list) != "K" {
             return Err(err(format!("cens:{} lets pieces other than the king stop on the throne", shorten(stop_list))));
         }
+        // OpenTafl counts an empty throne against a king taken on every side only when it is
+        // hostile to the defenders (`T` in `cenhe`); here such a king always has it against him.
+        if king_capture != KingCapture::Weak && !normalise(hostile_empty_list).contains('T') {
+            return Err(err(format!(
+                "cenhe:{} keeps the empty throne from helping to capture the king, which this bot does not play",
+                shorten(hostile_empty_list)
+            )));
+        }
         let pass = match normalise(pass_list).as_str() {
             "K" => ThronePass::KingOnly,
             "KTt" => ThronePass::Everyone,

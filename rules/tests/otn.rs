@@ -77,10 +77,30 @@ fn rules_strings_this_bot_cannot_play_are_refused_by_name() {
             "cens: asks for a king who may not stop on the throne, nor come back to it",
         ),
         (format!("dim:7 cens:KT {start}"), "cens:KT lets pieces other than the king stop on the throne"),
+        // OpenTafl counts an empty throne against a king taken on every side only when it is
+        // hostile to the defenders; here it always counts (the protocol review).
+        (format!("dim:7 ks:s cenhe:t {start}"), "cenhe:t keeps the empty throne from helping to capture the king"),
+        (format!("dim:7 ks:m cenhe: {start}"), "cenhe: keeps the empty throne from helping"),
+        (format!("dim:7 ks:c cenhe:tcnk {start}"), "cenhe:tcnk keeps the empty throne from helping"),
     ];
     for (text, expected) in cases {
         let err = parse_rules(&text).expect_err(&text).to_string();
         assert!(err.contains(expected), "{text}: {err}");
+    }
+}
+
+/// A weak king is taken as a man is, by the throne's hostility to the defenders: `OpenTafl`'s
+/// Brandubh (`ks:w cenhe:`) is played, and so is a strong king whose empty throne is hostile
+/// to the defenders, as by `OpenTafl`'s default `cenhe`.
+#[test]
+fn a_throne_friendly_to_the_defenders_is_played_with_a_weak_king() {
+    let start = "start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
+    for text in [
+        format!("dim:7 ks:w cenh: cenhe: {start}"),
+        format!("dim:7 ks:s {start}"),
+        format!("dim:7 ks:s cenhe:tT {start}"),
+    ] {
+        parse_rules(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
     }
 }
 
