@@ -163,19 +163,20 @@ impl Fonts {
         self.face_of(Weight::Regular, c).is_some() && self.face_of(Weight::Bold, c).is_some()
     }
 
-    /// `c`, or the letters it stands for when no face has it but every character of its NFKC
-    /// compatibility form is drawn: Discord users write names in "fancy" letters (mathematical
-    /// bold 𝕯𝖆𝖗𝖐, script 𝓐𝓷𝓷, double-struck 𝔸𝕟𝕟, circled ⓐ), which no bundled face
-    /// has and which would otherwise all be lost; their compatibility forms are plain Latin,
-    /// Greek or digits. A character a face has keeps its own look (a full-width Ａ stays
-    /// full-width), and one whose form would still not draw stays as it was, to be left out.
-    fn drawable_form(&self, c: char) -> Vec<char> {
+    /// The letters `c` stands for, when no face has it but every character of its NFKC
+    /// compatibility form is drawn; `None` to keep `c` as it is. Discord users write names in
+    /// "fancy" letters (mathematical bold 𝕯𝖆𝖗𝖐, script 𝓐𝓷𝓷, double-struck 𝔸𝕟𝕟, circled ⓐ),
+    /// which no bundled face has and which would otherwise all be lost; their compatibility
+    /// forms are plain Latin, Greek or digits. A character a face has keeps its own look (a
+    /// full-width Ａ stays full-width), and one whose form would still not draw stays as it was,
+    /// to be left out. `None` allocates nothing: names are cleaned at every board drawn.
+    fn compatibility_form(&self, c: char) -> Option<Vec<char>> {
         use unicode_normalization::UnicodeNormalization as _;
-        if c.is_whitespace() || c.is_control() || is_invisible(c) || self.drawable(c) {
-            return vec![c];
+        if c.is_ascii() || c.is_whitespace() || c.is_control() || is_invisible(c) || self.drawable(c) {
+            return None;
         }
         let form: Vec<char> = std::iter::once(c).nfkc().collect();
-        if form != [c] && form.iter().all(|&d| d.is_whitespace() || self.drawable(d)) { form } else { vec![c] }
+        (form != [c] && form.iter().all(|&d| d.is_whitespace() || self.drawable(d))).then_some(form)
     }
 
     /// [`Fonts::clean`], but each run of characters no face has (an emoji sequence is several
@@ -195,7 +196,12 @@ impl Fonts {
         // Whether the last character was left out or marked: a joiner after it glued an emoji
         // sequence, not letters.
         let mut after_missing = false;
-        for c in text.chars().take(MAX_CHARS * 4).flat_map(|c| self.drawable_form(c)) {
+        let chars = text.chars().take(MAX_CHARS * 4).flat_map(|c| {
+            let form = self.compatibility_form(c);
+            let keep = form.is_none().then_some(c);
+            form.into_iter().flatten().chain(keep)
+        });
+        for c in chars {
             let c = if c.is_whitespace() { ' ' } else { c };
             let joiner = matches!(c, '\u{200C}' | '\u{200D}');
             if c.is_control() || (is_invisible(c) && !(shaped && joiner)) {
