@@ -278,6 +278,54 @@ async fn a_postgres_database_that_takes_no_writes_is_told_as_a_disk_that_cannot_
     a_database_that_takes_no_writes_is_told_as_a_disk_that_cannot_be_written(&database.url, read_only).await;
 }
 
+/// A database whose encoding cannot hold every name is refused by name before a migration writes
+/// to it: under LATIN1, migration 28 failed on the "…" of its comment and left the database
+/// half-migrated, blaming the migration; under WIN1252 everything ran until a player named with an
+/// emoji could do nothing at all.
+#[tokio::test]
+async fn a_postgres_database_not_encoded_in_utf8_is_refused_before_anything_is_written() {
+    use sqlx::Connection;
+    for encoding in ["LATIN1", "WIN1252"] {
+        let Some(database) = support::postgres::database_encoded(encoding).await else { return };
+        let Err(error) = Db::open(&database.url).await else { panic!("a {encoding} database opened") };
+        let said = error.to_string();
+        assert!(
+            said.starts_with(&format!("the PostgreSQL database {} is encoded as {encoding}, ", database.name))
+                && said.contains("ENCODING 'UTF8'"),
+            "{said}"
+        );
+        let mut own = sqlx::PgConnection::connect(&database.url).await.unwrap();
+        let migrated: bool =
+            sqlx::query_scalar("SELECT to_regclass('_sqlx_migrations') IS NOT NULL").fetch_one(&mut own).await.unwrap();
+        own.close().await.unwrap();
+        assert!(!migrated, "nothing was written to the {encoding} database");
+    }
+}
+
+/// A role given only what the bot does with rows (as an owner grants an application, without the
+/// right to create tables) starts the bot on a database already at this schema: sqlx's migrator,
+/// whose first statement creates its table if it is missing, is not run when nothing is pending.
+#[tokio::test]
+async fn a_role_with_rights_on_rows_only_opens_an_up_to_date_postgres_database() {
+    let Some(database) = support::postgres::database().await else { return };
+    Db::open(&database.url).await.unwrap().close().await;
+    let Some(role) = database
+        .role(
+            "GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO ROLE; \
+             GRANT USAGE, SELECT, UPDATE ON ALL SEQUENCES IN SCHEMA public TO ROLE; \
+             REVOKE CREATE ON SCHEMA public FROM PUBLIC",
+        )
+        .await
+    else {
+        return;
+    };
+    let host = Host::new(Db::open(&role.url).await.expect("the bot starts with rights on rows only"));
+    let g = game(&host, "brandubh").await;
+    assert_eq!(host.show(g.id).await.unwrap().ply, 0);
+    host.db().close().await;
+    role.drop_role().await;
+}
+
 /// The migrations run without the bot's statement timeout, which bounds its own statements
 /// only: a database migrates even when every statement of the bot may take a millisecond,
 /// and may then not take longer.

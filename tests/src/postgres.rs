@@ -86,6 +86,45 @@ pub struct TestDatabase {
     admin_url: String,
 }
 
+impl TestDatabase {
+    /// A login role of the test's own (`<database>_app`), given `grants` (SQL in which `ROLE`
+    /// stands for its name) by the database's owner, and the URL that connects to this database
+    /// as it; `None`, after one line, when the server's user may not create roles (a shared
+    /// `TEST_DATABASE_URL` server), except under `CI=true`, where that fails the test.
+    pub async fn role(&self, grants: &str) -> Option<TestRole> {
+        let name = format!("{}_app", self.name);
+        let mut conn = PgConnection::connect(&self.url).await.unwrap();
+        if let Err(error) = conn.execute(sqlx::AssertSqlSafe(format!("CREATE ROLE {name} LOGIN"))).await {
+            assert!(!under_ci(), "the test cluster creates roles: {error}");
+            println!("skipped: the server's user may not create roles ({error})");
+            return None;
+        }
+        conn.execute(sqlx::AssertSqlSafe(grants.replace("ROLE", &name))).await.unwrap();
+        let _ = conn.close().await;
+        let user_at = self.url.find('@').expect("a database URL names its user");
+        let url = format!("postgres://{name}{}", &self.url[user_at..]);
+        Some(TestRole { url, name, admin_url: self.url.clone() })
+    }
+}
+
+/// A role made by [`TestDatabase::role`]; [`TestRole::drop_role`] drops it with whatever it owns
+/// (a role outlives its database, so a test that forgets it leaves it on the server).
+#[derive(Debug)]
+pub struct TestRole {
+    /// The test database's URL, connecting as this role.
+    pub url: String,
+    pub name: String,
+    admin_url: String,
+}
+
+impl TestRole {
+    pub async fn drop_role(self) {
+        let mut conn = PgConnection::connect(&self.admin_url).await.unwrap();
+        conn.execute(sqlx::AssertSqlSafe(format!("DROP OWNED BY {0}; DROP ROLE {0}", self.name))).await.unwrap();
+        let _ = conn.close().await;
+    }
+}
+
 impl Drop for TestDatabase {
     fn drop(&mut self) {
         // Drop runs inside the test's runtime (maybe while it unwinds), where nothing can be
@@ -184,13 +223,26 @@ pub async fn database() -> Option<TestDatabase> {
 
 /// A fresh, empty database on `server` (one of [`server`] or [`durable_server`]).
 pub async fn database_on(server: &Server) -> TestDatabase {
+    create_on(server, "").await
+}
+
+/// A fresh, empty database on [`server`] encoded in `encoding` (`LATIN1`, `WIN1252`: what a
+/// server set up for a Western European language may give), with the C locale, which every
+/// encoding accepts.
+pub async fn database_encoded(encoding: &str) -> Option<TestDatabase> {
+    let options = format!(" ENCODING '{encoding}' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0");
+    Some(create_on(server()?, &options).await)
+}
+
+/// A fresh database on `server`, created with `options` after its name.
+async fn create_on(server: &Server, options: &str) -> TestDatabase {
     static NEXT: AtomicUsize = AtomicUsize::new(0);
     let name = format!("tafl_test_{}_{}", std::process::id(), NEXT.fetch_add(1, Ordering::Relaxed));
     let mut admin = PgConnection::connect(&server.admin_url)
         .await
         .unwrap_or_else(|e| panic!("cannot connect to the test PostgreSQL server: {e}"));
     admin
-        .execute(sqlx::AssertSqlSafe(format!("CREATE DATABASE \"{name}\"")))
+        .execute(sqlx::AssertSqlSafe(format!("CREATE DATABASE \"{name}\"{options}")))
         .await
         .unwrap_or_else(|e| panic!("cannot create the test database {name}: {e}"));
     let _ = admin.close().await;

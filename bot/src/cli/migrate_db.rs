@@ -130,6 +130,8 @@ pub enum MigrateDbError {
     IdAtMaximum { table: String, column: String },
     #[error("cannot connect to the PostgreSQL database of --to: {reason}")]
     TargetUnreachable { reason: String },
+    #[error(transparent)]
+    TargetNotUtf8(#[from] crate::store::postgres::NotUtf8),
     #[error(
         "the target database was written by a newer tafl-bot (schema version {found}; this one knows up to {known}); run migrate-db from that version"
     )]
@@ -140,10 +142,8 @@ pub enum MigrateDbError {
         "the source and target schemas differ ({differences}), so the copy would leave data behind; both were migrated by this tafl-bot, so one was changed by hand"
     )]
     SchemaDiffers { differences: String },
-    #[error(
-        "the role {role} may not read, insert and delete rows of the target's tables {tables}; grant it SELECT, INSERT and DELETE on them, or run migrate-db as their owner"
-    )]
-    TargetDenied { role: String, tables: String },
+    #[error("{}", denied(role, tables, sequences))]
+    TargetDenied { role: String, tables: Vec<String>, sequences: Vec<String> },
     #[error("column {table}.{column} has the PostgreSQL type {ty}, which migrate-db does not know how to fill")]
     UnknownType { table: String, column: String, ty: String },
     #[error("the foreign keys of tables {tables} form a cycle, so no table of them can be copied first")]
@@ -175,6 +175,23 @@ pub enum MigrateDbError {
     Target { doing: String, reason: String },
     #[error("reading the source database failed, so nothing was written to the target: {reason}")]
     Source { reason: String },
+}
+
+/// [`MigrateDbError::TargetDenied`]'s sentence: the tables whose rows `role` may not read, insert
+/// and delete, and the id sequences it may not set past the copied ids (`setval` needs UPDATE).
+fn denied(role: &str, tables: &[String], sequences: &[String]) -> String {
+    let (tables, sequences) = (tables.join(", "), sequences.join(", "));
+    match (tables.is_empty(), sequences.is_empty()) {
+        (false, true) => format!(
+            "the role {role} may not read, insert and delete rows of the target's tables {tables}; grant it SELECT, INSERT and DELETE on them, or run migrate-db as their owner"
+        ),
+        (true, _) => format!(
+            "the role {role} may not set the target's id sequences {sequences} past the copied ids; grant it UPDATE on them, or run migrate-db as their owner"
+        ),
+        (false, false) => format!(
+            "the role {role} may not read, insert and delete rows of the target's tables {tables}, nor set its id sequences {sequences} past the copied ids; grant it SELECT, INSERT and DELETE on those tables and UPDATE on those sequences, or run migrate-db as their owner"
+        ),
+    }
 }
 
 /// What was copied: rows per table in copy order, and how long the copy took.
@@ -632,7 +649,12 @@ async fn connect_target(options: PgConnectOptions) -> Result<PgConnection, Migra
     let mut conn = crate::store::postgres::connect(&options)
         .await
         .map_err(|e| MigrateDbError::TargetUnreachable { reason: said(&e) })?;
-    if let Err(error) = may_migrate(&mut conn).await {
+    let checked = match crate::store::postgres::check_encoding(&mut conn).await {
+        Ok(Ok(())) => may_migrate(&mut conn).await,
+        Ok(Err(not_utf8)) => Err(not_utf8.into()),
+        Err(e) => Err(MigrateDbError::Target { doing: "reading the target's encoding".to_owned(), reason: said(&e) }),
+    };
+    if let Err(error) = checked {
         let _ = conn.close().await;
         return Err(error);
     }
@@ -733,20 +755,26 @@ async fn plan(source: &SqlitePool, target: &mut PgConnection) -> Result<Vec<Tabl
 
     // `information_schema` shows only the tables this role may use: one it may not would read as
     // a table missing on PostgreSQL's side, so those are named first. DELETE also allows the
-    // copy's LOCK TABLE.
-    let (role, denied): (String, Vec<String>) = sqlx::query_as(
-        "SELECT current_user::text, coalesce(array_agg(c.relname::text ORDER BY c.relname), '{}')
-         FROM pg_class c
-         WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind IN ('r', 'p') AND c.relname <> $1
-           AND NOT (has_table_privilege(c.oid, 'SELECT') AND has_table_privilege(c.oid, 'INSERT')
-                    AND has_table_privilege(c.oid, 'DELETE'))",
+    // copy's LOCK TABLE. The identity sequences are set past the copied ids at the end of the
+    // copy, which needs UPDATE on them: checked now, not after hours of copying.
+    let (role, tables, sequences): (String, Vec<String>, Vec<String>) = sqlx::query_as(
+        "SELECT current_user::text,
+           coalesce((SELECT array_agg(c.relname::text ORDER BY c.relname) FROM pg_class c
+             WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind IN ('r', 'p') AND c.relname <> $1
+               AND NOT (has_table_privilege(c.oid, 'SELECT') AND has_table_privilege(c.oid, 'INSERT')
+                        AND has_table_privilege(c.oid, 'DELETE'))), '{}'),
+           coalesce((SELECT array_agg(s.relname::text ORDER BY s.relname) FROM pg_class s
+             WHERE s.relnamespace = current_schema()::regnamespace
+               -- CASE, because the order of AND is the planner's, and a table is not a sequence.
+               AND CASE WHEN s.relkind = 'S' THEN NOT has_sequence_privilege(s.oid, 'UPDATE') ELSE false END),
+             '{}')",
     )
     .bind(HISTORY_TABLE)
     .fetch_one(&mut *target)
     .await
     .map_err(read_target)?;
-    if !denied.is_empty() {
-        return Err(MigrateDbError::TargetDenied { role, tables: denied.join(", ") });
+    if !tables.is_empty() || !sequences.is_empty() {
+        return Err(MigrateDbError::TargetDenied { role, tables, sequences });
     }
     let rows: Vec<(String, String, String, bool)> = sqlx::query_as(
         "SELECT c.table_name::text, c.column_name::text, c.data_type::text, c.is_identity = 'YES'

@@ -167,8 +167,13 @@ async fn run_on(conn: &mut SqliteConnection, backup_first: Backup) -> Result<(),
 /// or the refusal its migration would meet (a newer tafl-bot's, a changed file, a failed run):
 /// judged without writing.
 pub(crate) fn is_current(applied: &[Applied]) -> Result<bool, MigrateError> {
-    check_applied(&MIGRATOR, applied)?;
-    Ok(migrations().all(|m| applied.iter().any(|a| a.version == m.version)))
+    is_current_for(&MIGRATOR, applied)
+}
+
+/// [`is_current`] for the migrations `ours` of either backend.
+pub(crate) fn is_current_for(ours: &Migrator, applied: &[Applied]) -> Result<bool, MigrateError> {
+    check_applied(ours, applied)?;
+    Ok(up_migrations(ours).all(|m| applied.iter().any(|a| a.version == m.version)))
 }
 
 /// Refuses a history `ours` (this binary's migrations of one backend) does not continue: a

@@ -338,6 +338,8 @@ pub enum OpenError {
     /// [`unencoded_in_password`]).
     #[error("DATABASE_URL {}", unencoded_password_advice(*character))]
     UnencodedPassword { character: char },
+    #[error(transparent)]
+    NotUtf8(#[from] postgres::NotUtf8),
     #[error("{}", describe(.0))]
     Database(#[from] sqlx::Error),
 }

@@ -74,6 +74,9 @@ fn missing_tls_file(options: &PgConnectOptions, error: sqlx::Error) -> sqlx::Err
 /// that is not `Send` for every lifetime, and `tafl-bot run` opens its database in a spawned
 /// task. A one-connection pool keeps the migrations on one session.
 pub async fn migrate(pool: &PgPool) -> Result<(), MigrateError> {
+    if is_current(&mut *pool.acquire().await?).await? {
+        return Ok(());
+    }
     let Err(error) = MIGRATOR.run(pool).await else { return Ok(()) };
     if !refuses_history(&error) {
         return Err(failure(error));
@@ -84,11 +87,53 @@ pub async fn migrate(pool: &PgPool) -> Result<(), MigrateError> {
 
 /// [`migrate`] on one connection, for tools that go on using it (`tafl-bot migrate-db`).
 pub async fn migrate_connection(conn: &mut PgConnection) -> Result<(), MigrateError> {
+    if is_current(conn).await? {
+        return Ok(());
+    }
     let Err(error) = MIGRATOR.run(&mut *conn).await else { return Ok(()) };
     if !refuses_history(&error) {
         return Err(failure(error));
     }
     Err(history_refusal(error, conn).await)
+}
+
+/// Whether the database behind `conn` is already at [`latest_version`], judged by reading alone.
+/// Then the migrator is not run at all: its first statement, `CREATE TABLE IF NOT EXISTS
+/// _sqlx_migrations`, needs the right to create tables in the schema even when the table is there,
+/// and a role given only the rights the bot uses on rows (SELECT, INSERT, UPDATE and DELETE, as a
+/// careful owner grants an application) could not start the bot on an up-to-date database. A
+/// history the check refuses is left to the migrator, which says why in [`migrate`]'s words.
+async fn is_current(conn: &mut PgConnection) -> Result<bool, MigrateError> {
+    let recorded: bool =
+        sqlx::query_scalar("SELECT to_regclass('_sqlx_migrations') IS NOT NULL").fetch_one(&mut *conn).await?;
+    if !recorded {
+        return Ok(false);
+    }
+    let applied: Vec<Applied> = sqlx::query_as(sqlite_migrate::APPLIED_SQL).fetch_all(&mut *conn).await?;
+    Ok(sqlite_migrate::is_current_for(&MIGRATOR, &applied).unwrap_or(false))
+}
+
+/// A database whose encoding is not UTF8: players' names come in every script, and the
+/// migrations themselves hold characters outside ASCII. Under LATIN1 migration 28 failed on the
+/// "…" of its comment and left the database half-migrated, blaming the migration; under WIN1252
+/// everything ran until a player named with an emoji could do nothing at all.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "the PostgreSQL database {database} is encoded as {encoding}, but tafl-bot keeps players' names in every script, which only UTF8 holds; create a database with CREATE DATABASE … ENCODING 'UTF8' TEMPLATE template0 (or createdb -E UTF8 -T template0 …) and use that one"
+)]
+pub struct NotUtf8 {
+    pub database: String,
+    pub encoding: String,
+}
+
+/// Refuses the database behind `conn` unless it is encoded in UTF8 ([`NotUtf8`]), before anything
+/// is written to it.
+pub async fn check_encoding(conn: &mut PgConnection) -> Result<Result<(), NotUtf8>, sqlx::Error> {
+    let (database, encoding): (String, String) =
+        sqlx::query_as("SELECT current_database()::text, current_setting('server_encoding')")
+            .fetch_one(&mut *conn)
+            .await?;
+    Ok(if encoding == "UTF8" { Ok(()) } else { Err(NotUtf8 { database, encoding }) })
 }
 
 /// Whether sqlx refused the history recorded in the database: a migration it does not have,
@@ -133,8 +178,12 @@ fn failure(error: sqlx::migrate::MigrateError) -> MigrateError {
 pub async fn open(url: &str, settings: &PoolSettings) -> Result<PgPool, OpenError> {
     let options: PgConnectOptions = url.parse()?;
     let options = options.application_name("tafl-bot");
-    // Only to learn why the server cannot be reached, if it cannot (see [`connect`]).
-    connect(&options).await?.close().await?;
+    // To learn why the server cannot be reached, if it cannot (see [`connect`]), and to refuse
+    // a database that cannot hold every name before a migration writes to it.
+    let mut probe = connect(&options).await?;
+    let encoding = check_encoding(&mut probe).await;
+    probe.close().await?;
+    encoding??;
     // The migrations run on a connection of their own, without the bot's statement timeout: a
     // migration may rightly take longer than any statement of the bot (an index built on a
     // large table), and so may the wait for the advisory lock another process holds while it
