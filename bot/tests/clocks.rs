@@ -7,6 +7,7 @@ mod support;
 use std::sync::Arc;
 
 use support::{Backend, NOW, PLACE, alice, bob, carol, host, move_at, request, run, snapshot, stored, temp_path};
+use tafl_bot::host::outbox::Show;
 use tafl_bot::host::scheduler::{CLAIM_WARNING, MAX_DIGEST_GAMES};
 use tafl_bot::host::{
     Awaiting, CLAIM_AFTER, ChallengeState, Claimable, Clock, Conclusion, Due, EndReason, Ending, GameId, GameView,
@@ -687,7 +688,7 @@ support::both! {
         host.tick(NOW).await.unwrap();
         let g = hour_game_in(&host, PLACE.guild, NOW).await; // alice's turn, out at NOW + 62 min
         let deadline = NOW + 62 * MINUTE;
-        let stands = |kind, ply, at| host.reminder_stands(g.id, kind, ply, at);
+        let stands = |kind, ply, at| host.reminder_stands(g.id, kind, (ply, None), at);
         let found = run(&host, NOW + MINUTE, NOW + 40 * MINUTE, MINUTE).await;
         assert_eq!(reminders(&found).len(), 1, "{found:?}");
         assert_eq!(stands(ReminderKind::Halfway, 2, NOW + 40 * MINUTE).await.unwrap(), Some(deadline), "still true");
@@ -719,9 +720,81 @@ support::both! {
         assert_eq!(recorded, Some(since + CLAIM_AFTER), "{found:?}");
         let back = since + CLAIM_AFTER + DAY;
         host.tick(back).await.unwrap();
-        let stood = host.reminder_stands(game.id, ReminderKind::ClaimWarning, 2, back).await.unwrap();
+        let stood = host.reminder_stands(game.id, ReminderKind::ClaimWarning, (2, None), back).await.unwrap();
         assert_eq!(stood, Some(back + HOUR), "the claim's moment after the grace");
-        assert_eq!(host.reminder_stands(game.id, ReminderKind::ClaimWarning, 2, back + HOUR).await.unwrap(), None);
+        assert_eq!(host.reminder_stands(game.id, ReminderKind::ClaimWarning, (2, None), back + HOUR).await.unwrap(), None);
+    }
+}
+
+/// The turn each reminder or claim notice of `game` in the outbox was recorded for, by kind:
+/// `(kind, ply, turn)`, with `None` as the kind of a claim notice.
+async fn recorded_turns(host: &Host, game: GameId, now: i64) -> Vec<(Option<ReminderKind>, usize, Option<i64>)> {
+    support::drain(host, now)
+        .await
+        .into_iter()
+        .filter_map(|show| match show {
+            Show::Reminder { game: g, reminder, ply, turn, .. } if g == game => Some((Some(reminder), ply, turn)),
+            Show::Claimable { game: g, ply, turn, .. } if g == game => Some((None, ply, turn)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Alice takes back Bob's turn at ply 1 (with his consent) at `at` and plays again a minute
+/// later: the game is back at ply 1, in a new turn of Bob's.
+async fn take_back_and_move_again(host: &Host, game: GameId, at: i64) -> GameView {
+    host.takeback(game, alice().id, OfferAction::Offer, None, at).await.unwrap();
+    let outcome = host.takeback(game, bob().id, OfferAction::Accept, None, at).await.unwrap();
+    assert!(matches!(outcome, OfferOutcome::Accepted { plies_taken_back: 1, .. }), "{outcome:?}");
+    let again = move_at(host, game, at + MINUTE).await;
+    assert_eq!(again.ply, 1);
+    again
+}
+
+support::both! {
+    /// A takeback and a new move bring a game back to the same ply in a new turn with all its
+    /// time: a halfway reminder or last warning of the old turn, held up in the outbox (Discord
+    /// failing, the lane's process dead), told Bob half his time was gone on a full hour.
+    async fn a_reminder_of_a_turn_taken_back_does_not_stand_for_the_next_turn_at_the_same_ply() {
+        for (kind, reminded_by) in [(ReminderKind::Halfway, 32), (ReminderKind::LastWarning, 56)] {
+            let host = host().await.with_grace(1000 * DAY, HOUR);
+            host.tick(NOW).await.unwrap();
+            let g = timed_game(&host, "1h", NOW).await;
+            move_at(&host, g.id, NOW + MINUTE).await; // Bob's turn at ply 1, out at NOW + 61 min
+            run(&host, NOW + 2 * MINUTE, NOW + reminded_by * MINUTE, MINUTE).await;
+            let recorded = recorded_turns(&host, g.id, NOW + reminded_by * MINUTE).await;
+            let old_turn = recorded.iter().find(|(k, ..)| *k == Some(kind)).map(|(_, ply, turn)| (*ply, *turn));
+            assert_eq!(old_turn, Some((1, Some(NOW + MINUTE))), "{recorded:?}");
+            let at = NOW + (reminded_by + 1) * MINUTE;
+            let again = take_back_and_move_again(&host, g.id, at).await;
+            assert_eq!(again.deadline_at, Some(at + MINUTE + HOUR), "a full hour");
+            let stands = host.reminder_stands(g.id, kind, old_turn.unwrap(), at + MINUTE).await.unwrap();
+            assert_eq!(stands, None, "the {kind:?} of the turn taken back");
+            let new_turn = (1, Some(at + MINUTE));
+            let stands = host.reminder_stands(g.id, kind, new_turn, at + MINUTE).await.unwrap();
+            assert_eq!(stands, Some(at + MINUTE + HOUR), "one of the new turn would stand");
+        }
+    }
+}
+
+support::both! {
+    /// The same for the notice that an untimed game may be claimed: held up and posted after a
+    /// takeback and a new move, it told Alice she could claim a game `/tafl claim` refused.
+    async fn a_claim_notice_of_a_turn_taken_back_does_not_stand_for_the_next_turn_at_the_same_ply() {
+        let host = host().await.with_grace(1000 * DAY, HOUR);
+        host.tick(NOW).await.unwrap();
+        let g = timed_game(&host, "none", NOW).await;
+        move_at(&host, g.id, NOW + MINUTE).await; // Bob's untimed turn at ply 1
+        run(&host, NOW + 2 * MINUTE, NOW + 15 * DAY, DAY).await;
+        let recorded = recorded_turns(&host, g.id, NOW + 15 * DAY).await;
+        let notice = recorded.iter().find(|(k, ..)| k.is_none()).map(|(_, ply, turn)| (*ply, *turn));
+        assert_eq!(notice, Some((1, Some(NOW + MINUTE))), "{recorded:?}");
+        assert!(host.claim_notice_stands(g.id, notice.unwrap()).await.unwrap(), "before the takeback");
+        let at = NOW + 15 * DAY + HOUR;
+        take_back_and_move_again(&host, g.id, at).await;
+        assert!(!host.claim_notice_stands(g.id, notice.unwrap()).await.unwrap(), "the notice of the old turn");
+        let claim = host.claim(g.id, alice().id, at + 2 * MINUTE).await;
+        assert!(matches!(claim, Err(HostError::ClaimTooSoon { .. })), "{claim:?}");
     }
 }
 

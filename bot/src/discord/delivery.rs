@@ -804,14 +804,14 @@ async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(),
             data.host.delivered(item.id, Some(message_id(&sent)), now()).await?;
             Ok(())
         }
-        Show::Reminder { game, reminder, ply, dm, .. } => {
+        Show::Reminder { game, reminder, ply, dm, turn, .. } => {
             let view = data.host.show(*game).await?;
             // The moment as it stands: the downtime grace may have moved it since the reminder
             // was recorded (a reminder held up by the downtime would name the old one, passed).
             // One that no longer applies is dropped, among them a halfway reminder held up until
             // the turn's last warning was recorded: two pings at once, one saying half the time
             // is left.
-            let standing = data.host.reminder_stands(*game, *reminder, *ply, now()).await?;
+            let standing = data.host.reminder_stands(*game, *reminder, (*ply, *turn), now()).await?;
             let Some((player, deadline_at)) = view.player_to_move().zip(standing) else {
                 return obsolete(http, data, item, *game, game_channel(&view), 'r').await;
             };
@@ -834,9 +834,9 @@ async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(),
             let (to, dm) = (player.id, dm.then_some('d'));
             notice(http, data, item, &view, Notice { content, to, parts: ('r', dm), what: "a reminder" }).await
         }
-        Show::Claimable { game, ply, dm } => {
+        Show::Claimable { game, ply, dm, turn } => {
             let view = data.host.show(*game).await?;
-            if view.ply != *ply || view.is_over() {
+            if view.is_over() || !data.host.claim_notice_stands(*game, (*ply, *turn)).await? {
                 return obsolete(http, data, item, *game, game_channel(&view), 'c').await;
             }
             let lang = server_lang(data, view.place.guild).await;

@@ -75,11 +75,28 @@ pub enum Show {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         made: Option<i64>,
     },
-    /// A reminder to the player to move at `ply`, whose time runs out at `deadline_at`.
-    Reminder { game: GameId, reminder: ReminderKind, ply: usize, deadline_at: i64, dm: bool },
+    /// A reminder to the player to move at `ply`, whose time runs out at `deadline_at`, in the
+    /// turn that began at `turn` (`None` for items recorded before it was kept): a takeback and
+    /// a new move bring the game back to the same ply in a new turn, with all its time.
+    Reminder {
+        game: GameId,
+        reminder: ReminderKind,
+        ply: usize,
+        deadline_at: i64,
+        dm: bool,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        turn: Option<i64>,
+    },
     /// Tell the person waiting for a move at `ply` that the player to move has left the untimed
     /// game long enough for them to claim it; nothing once the game moved on.
-    Claimable { game: GameId, ply: usize, dm: bool },
+    Claimable {
+        game: GameId,
+        ply: usize,
+        dm: bool,
+        /// When the turn began (`None` for items recorded before it was kept), as for a reminder.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        turn: Option<i64>,
+    },
     /// An older board message, replaced by a newer one: its controls go.
     RetireBoard { game: GameId, channel: i64, message: i64 },
     /// A message to remove: the previous "your move" notice of a game.
@@ -1064,8 +1081,24 @@ mod tests {
                 notify: vec![6],
                 made: Some(12),
             },
-            Show::Reminder { game: 3, reminder: ReminderKind::LastWarning, ply: 4, deadline_at: 99, dm: true },
-            Show::Claimable { game: 3, ply: 4, dm: false },
+            Show::Reminder {
+                game: 3,
+                reminder: ReminderKind::LastWarning,
+                ply: 4,
+                deadline_at: 99,
+                dm: true,
+                turn: None,
+            },
+            Show::Reminder {
+                game: 3,
+                reminder: ReminderKind::Halfway,
+                ply: 4,
+                deadline_at: 99,
+                dm: false,
+                turn: Some(50),
+            },
+            Show::Claimable { game: 3, ply: 4, dm: false, turn: None },
+            Show::Claimable { game: 3, ply: 4, dm: true, turn: Some(50) },
             Show::ChallengeClosed { challenge: 9, by: 5 },
             Show::Digest { user: 5 },
             Show::PausedGames { user: 5, guild: 77 },

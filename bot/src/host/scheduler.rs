@@ -267,16 +267,25 @@ impl Host {
     /// recorded (a halfway reminder held up until the last warning would ping the player twice,
     /// saying half their time is left), or the moment passed. For the delivery of a reminder
     /// held up in the outbox.
+    ///
+    /// `turn` is when the reminder's turn began, if it was recorded: a halfway reminder or last
+    /// warning of a turn taken back stands no more for the new turn at the same ply, which has all
+    /// its time. Not for a claim warning, whose turn start the grace after downtime moves (see
+    /// [`store::games::extend_claims`]) and whose moment is read from the game as it stands.
     pub async fn reminder_stands(
         &self,
         game: GameId,
         kind: ReminderKind,
-        ply: usize,
+        (ply, turn): (usize, Option<i64>),
         now: i64,
     ) -> Result<Option<i64>, HostError> {
         let mut tx = self.db.begin_read().await?;
         let Some(row) = store::games::find(&mut tx, game).await? else { return Ok(None) };
         if row.status != "ongoing" || usize::try_from(row.ply).ok() != Some(ply) {
+            return Ok(None);
+        }
+        let timed = matches!(kind, ReminderKind::Halfway | ReminderKind::LastWarning);
+        if timed && !same_turn(&row, turn) {
             return Ok(None);
         }
         let moment = match kind {
@@ -285,6 +294,20 @@ impl Host {
             ReminderKind::ClaimWarning => row.turn_started_at.map(|start| start.saturating_add(CLAIM_AFTER)),
         };
         Ok(moment.filter(|&moment| moment > now))
+    }
+
+    /// Whether a notice that `game` may be claimed, recorded at `ply` in the turn that began at
+    /// `turn`, stands: the game is still at that turn. A takeback and a new move bring it back to
+    /// the same ply in a fresh turn, which may not be claimed yet; the grace after downtime moves
+    /// the turn's start too, and the game comes due again when it may be claimed.
+    pub async fn claim_notice_stands(
+        &self,
+        game: GameId,
+        (ply, turn): (usize, Option<i64>),
+    ) -> Result<bool, HostError> {
+        let mut tx = self.db.begin_read().await?;
+        let Some(row) = store::games::find(&mut tx, game).await? else { return Ok(false) };
+        Ok(row.status == "ongoing" && usize::try_from(row.ply).ok() == Some(ply) && same_turn(&row, turn))
     }
 
     /// Finds and marks done everything due at `now` (see the module docs): first the downtime
@@ -596,7 +619,8 @@ impl Host {
         };
         let dm = wants_dm(conn, player_id).await?;
         let ply = usize::try_from(row.ply).unwrap_or(0);
-        let show = super::Show::Reminder { game: row.id, reminder: kind, ply, deadline_at: deadline, dm };
+        let turn = row.turn_started_at;
+        let show = super::Show::Reminder { game: row.id, reminder: kind, ply, deadline_at: deadline, dm, turn };
         super::outbox::record(conn, &show, now).await?;
         Ok(Due::Reminder(Reminder {
             game: row.id,
@@ -650,7 +674,8 @@ impl Host {
         };
         let dm = wants_dm(conn, waiting).await?;
         let ply = usize::try_from(row.ply).unwrap_or(0);
-        super::outbox::record(conn, &super::Show::Claimable { game: row.id, ply, dm }, now).await?;
+        let turn = row.turn_started_at;
+        super::outbox::record(conn, &super::Show::Claimable { game: row.id, ply, dm, turn }, now).await?;
         Ok(Some(Due::Claimable(Claimable {
             game: row.id,
             claimant: User { id: waiting, name: waiting_name.clone() },
@@ -771,6 +796,12 @@ pub(super) async fn end_for_absence(
 }
 
 /// The side to move in a stored game, from its ply count and first mover.
+/// Whether `row`'s turn is the one that began at `turn`; an item recorded before turns were kept
+/// (`None`) is judged by its ply alone.
+fn same_turn(row: &GameRow, turn: Option<i64>) -> bool {
+    turn.is_none() || row.turn_started_at == turn
+}
+
 pub(super) fn to_move(row: &GameRow) -> Side {
     let first = row.start_to_move.as_deref().and_then(Side::from_name).unwrap_or(Side::Attackers);
     if row.ply % 2 == 0 { first } else { first.opponent() }
