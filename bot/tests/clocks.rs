@@ -752,6 +752,30 @@ async fn take_back_and_move_again(host: &Host, game: GameId, at: i64) -> GameVie
 }
 
 support::both! {
+    /// Processes must run with one shard count: under two, the servers of some shards fall on no
+    /// process (nobody's scheduler times their games out) and are served by nobody without a
+    /// word. Each process sees the other's count once it has ticked, until it is 10 minutes old.
+    async fn processes_with_different_shard_counts_see_each_others_count() {
+        let (first, second) = support::two_dbs().await;
+        let two = Host::new(first).with_shards(0, 0, 2);
+        let three = Host::new(second).with_shards(1, 2, 3);
+        assert_eq!(two.other_shard_counts(NOW).await.unwrap(), Vec::<i64>::new(), "nobody ticked yet");
+        two.tick(NOW).await.unwrap();
+        assert_eq!(three.other_shard_counts(NOW).await.unwrap(), [2]);
+        assert_eq!(two.other_shard_counts(NOW).await.unwrap(), Vec::<i64>::new(), "its own count");
+        three.tick(NOW + MINUTE).await.unwrap();
+        assert_eq!(two.other_shard_counts(NOW + MINUTE).await.unwrap(), [3]);
+        let same = Host::new(support::db().await).with_shards(1, 1, 2);
+        assert_eq!(same.other_shard_counts(NOW).await.unwrap(), Vec::<i64>::new(), "another database");
+        let later = NOW + MINUTE + 11 * MINUTE;
+        two.tick(later).await.unwrap();
+        assert_eq!(two.other_shard_counts(later).await.unwrap(), Vec::<i64>::new(), "the other count stopped");
+        assert_eq!(three.other_shard_counts(later).await.unwrap(), [2], "while the first goes on");
+        assert_eq!(Host::new(support::db().await).other_shard_counts(NOW).await.unwrap(), Vec::<i64>::new());
+    }
+}
+
+support::both! {
     /// A takeback and a new move bring a game back to the same ply in a new turn with all its
     /// time: a halfway reminder or last warning of the old turn, held up in the outbox (Discord
     /// failing, the lane's process dead), told Bob half his time was gone on a full hour.

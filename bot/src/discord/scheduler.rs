@@ -76,6 +76,18 @@ pub async fn run(data: Data, interval: Duration, gateway: super::health::Gateway
         data.delivery.wake();
         if pruned_at.is_none_or(|at| at.elapsed() >= PRUNE_EVERY) {
             pruned_at = Some(Instant::now());
+            // At the first tick (a deployment's mistake shows at once) and then hourly.
+            match data.host.other_shard_counts(now()).await {
+                Ok(others) if !others.is_empty() => tracing::error!(
+                    ?others,
+                    "another process ran in the last 10 minutes with another DISCORD_SHARD_COUNT than this one's; \
+                     every process must have the same count, or the servers of some shards are served by no \
+                     process (their games never time out, their clicks go unanswered) and others by two \
+                     (expected only while the count is being changed)"
+                ),
+                Ok(_) => {}
+                Err(error) => tracing::warn!(%error, "could not compare the shard counts of the processes"),
+            }
             if let Err(error) = data.host.prune_outbox(now()).await {
                 tracing::warn!(%error, "could not delete old delivered outbox items; trying again in an hour");
             }

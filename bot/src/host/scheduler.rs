@@ -310,6 +310,18 @@ impl Host {
         Ok(row.status == "ongoing" && usize::try_from(row.ply).ok() == Some(ply) && same_turn(&row, turn))
     }
 
+    /// The shard counts other than this process's under which a shard ticked in the last
+    /// [`DOWNTIME`] (`PostgreSQL` shared by processes with shard ranges): another process runs
+    /// with another `DISCORD_SHARD_COUNT`. Every process must run with the same count: under two
+    /// counts some servers fall on no process's range (nobody's scheduler times their games out,
+    /// and Discord sends their clicks to nobody) and others on two. Empty without shards, and
+    /// for a moment while the count is being changed.
+    pub async fn other_shard_counts(&self, now: i64) -> Result<Vec<i64>, HostError> {
+        let Some(served) = self.shards else { return Ok(Vec::new()) };
+        let mut tx = self.db.begin_read().await?;
+        Ok(store::scheduler::other_shard_counts(&mut tx, served.count, now.saturating_sub(DOWNTIME)).await?)
+    }
+
     /// Finds and marks done everything due at `now` (see the module docs): first the downtime
     /// check, then the due games, expired challenges, digests and paused-games notices in small
     /// batches, each its own transaction that marks its items done before it commits.

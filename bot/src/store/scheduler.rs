@@ -77,6 +77,18 @@ pub async fn shard_ticks(
     .await
 }
 
+/// The shard counts other than `count` under which some shard ticked at or after `since`, in
+/// order: another process running with another `DISCORD_SHARD_COUNT`.
+pub async fn other_shard_counts(conn: &mut AnyConnection, count: u32, since: i64) -> Result<Vec<i64>, sqlx::Error> {
+    sqlx::query_scalar(
+        "SELECT DISTINCT shard_count FROM shard_ticks WHERE shard_count <> $1 AND last_tick_at >= $2 ORDER BY shard_count",
+    )
+    .bind(i64::from(count))
+    .bind(since)
+    .fetch_all(conn)
+    .await
+}
+
 /// Records a tick at `now` for the shards `first..=last` of `count`, never moving one back (a
 /// process whose clock runs behind another's must not make the other see a gap). One statement
 /// for the shards that ticked before; one insert for each that did not.
