@@ -807,13 +807,13 @@ pub(super) async fn end_for_absence(
     finish_in(conn, loaded, ending, Some(loser_id), now).await
 }
 
-/// The side to move in a stored game, from its ply count and first mover.
 /// Whether `row`'s turn is the one that began at `turn`; an item recorded before turns were kept
 /// (`None`) is judged by its ply alone.
 fn same_turn(row: &GameRow, turn: Option<i64>) -> bool {
     turn.is_none() || row.turn_started_at == turn
 }
 
+/// The side to move in a stored game, from its ply count and first mover.
 pub(super) fn to_move(row: &GameRow) -> Side {
     let first = row.start_to_move.as_deref().and_then(Side::from_name).unwrap_or(Side::Attackers);
     if row.ply % 2 == 0 { first } else { first.opponent() }
