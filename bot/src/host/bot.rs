@@ -63,6 +63,11 @@ pub const DRAW_MARGIN: i32 = 200;
 /// outbox's 15 s: a turn may wait in its process's queue behind other games' searches of
 /// seconds each, and a turn searched by two processes costs a whole search twice (the second
 /// move is refused as stale).
+///
+/// It is also how long the claim of the process that takes such a turn over lasts
+/// ([`Host::take_bot_turn`]): a search is seconds, and the bot player takes over at most as many
+/// turns at a time as its pool has threads, so its claim outlasts the wait and the search; if it
+/// dies, the turn waits one grace more, as it did for its own process.
 pub const FOREIGN_TURN_GRACE: Duration = Duration::from_mins(1);
 
 /// How many games against the bot one person may have going at once. Every turn of the bot's
@@ -87,6 +92,9 @@ pub struct BotTurn {
     pub ply: usize,
     pub moves: String,
     pub game: Game,
+    /// Whether the game is of a server on another process's shards, a turn this process takes
+    /// over: it must claim it first ([`Host::take_bot_turn`]).
+    pub foreign: bool,
 }
 
 /// The level playing `side` of a game row, if the bot plays it.
@@ -248,7 +256,8 @@ impl Host {
 
     /// The games where the bot must move, the longest waiting first, at most `limit`; with
     /// shards ([`Host::with_shards`]), those of this process's servers and any waiting longer
-    /// than [`FOREIGN_TURN_GRACE`].
+    /// than [`FOREIGN_TURN_GRACE`] that no other process has taken over
+    /// ([`Host::take_bot_turn`]).
     pub async fn bot_turns(&self, limit: usize) -> Result<Vec<BotTurn>, HostError> {
         self.bot_turns_except(limit, &HashSet::new()).await
     }
@@ -259,8 +268,9 @@ impl Host {
     pub async fn bot_turns_except(&self, limit: usize, skip: &HashSet<GameId>) -> Result<Vec<BotTurn>, HostError> {
         let mut tx = self.db.begin_read().await?;
         let grace = i64::try_from(FOREIGN_TURN_GRACE.as_secs()).unwrap_or(i64::MAX);
-        let served = self.shards.map(|shards| (shards, now_secs().saturating_sub(grace)));
-        let due = store::games::bot_turns(&mut tx, limit as i64, served).await?;
+        let now = now_secs();
+        let served = self.shards.map(|shards| (shards, now.saturating_sub(grace)));
+        let due = store::games::bot_turns(&mut tx, limit as i64, served, (&self.process, now)).await?;
         let mut turns = Vec::with_capacity(due.len());
         for (game_id, since) in due.into_iter().filter(|(game_id, _)| !skip.contains(game_id)) {
             // A game that cannot be rebuilt (logged by `load`) must not stop the others.
@@ -277,9 +287,31 @@ impl Host {
                 ply: loaded.game.ply(),
                 moves: super::movetext(&loaded.game),
                 game: loaded.game,
+                foreign: self.shards.is_some_and(|shards| !shards.serves(loaded.row.guild_id)),
             });
         }
         Ok(turns)
+    }
+
+    /// Takes `turn` on at `now`: true when this process may search it. A turn of this
+    /// process's own servers (or of no server) is always its own, without a statement; a
+    /// foreign one ([`BotTurn::foreign`]) is claimed for this process until
+    /// [`FOREIGN_TURN_GRACE`] after `now`, so that the other processes, which list it too once
+    /// its grace has passed, leave it alone; false when another process holds it or the turn is
+    /// over. Taking a turn this process holds renews its claim. The claim ends with the turn
+    /// (the move, a takeback, the game's end) or when it runs out.
+    pub async fn take_bot_turn(&self, turn: &BotTurn, now: i64) -> Result<bool, HostError> {
+        if !turn.foreign {
+            return Ok(true);
+        }
+        let until = now.saturating_add(i64::try_from(FOREIGN_TURN_GRACE.as_secs()).unwrap_or(i64::MAX));
+        let taken = transaction!(self.db.begin_write(), |tx| {
+            Ok(store::games::take_bot_turn(&mut tx, turn.game_id, turn.since, &self.process, until, now).await?)
+        })?;
+        if taken {
+            tracing::info!(game = turn.game_id, "took over the bot's turn in a game of another process's shards");
+        }
+        Ok(taken)
     }
 
     /// Of the games `ids`, those where the bot must move now, with the ply and the moment its
@@ -384,6 +416,8 @@ struct Flight {
     since: i64,
     number: u64,
     state: FlightState,
+    /// A turn of another process's shards, taken over ([`Host::take_bot_turn`]).
+    foreign: bool,
 }
 
 enum FlightState {
@@ -495,12 +529,26 @@ impl BotPlayer {
     /// Cancels the searches of turns that are over, ends the rests that have passed, then
     /// submits a search for every game where the bot must move and none runs or rests yet;
     /// returns how many were started.
+    ///
+    /// A turn of another process's shards ([`BotTurn::foreign`]) is claimed first
+    /// ([`Host::take_bot_turn`]) and left alone when another process holds it; and at most as
+    /// many as the pool has threads are taken over at a time, so that the processes that are
+    /// up share another's backlog among them instead of the first to look claiming all of it.
     pub async fn start_searches(&self) -> Result<usize, HostError> {
         self.drop_finished_turns().await?;
-        let busy: HashSet<GameId> = self.flights().keys().copied().collect();
+        let (busy, mut foreign): (HashSet<GameId>, usize) = {
+            let flights = self.flights();
+            (flights.keys().copied().collect(), flights.values().filter(|flight| flight.foreign).count())
+        };
         let turns = self.host.bot_turns_except(BATCH, &busy).await?;
         let mut started = 0;
         for turn in turns {
+            if turn.foreign {
+                if foreign >= self.pool.size() || !self.host.take_bot_turn(&turn, now_secs()).await? {
+                    continue;
+                }
+                foreign += 1;
+            }
             let (cancel, cancelled) = oneshot::channel();
             let number = self.next_flight.fetch_add(1, Ordering::Relaxed);
             {
@@ -509,7 +557,8 @@ impl BotPlayer {
                     continue;
                 }
                 let state = FlightState::Searching { _cancel: cancel };
-                flights.insert(turn.game_id, Flight { ply: turn.ply, since: turn.since, number, state });
+                let flight = Flight { ply: turn.ply, since: turn.since, number, state, foreign: turn.foreign };
+                flights.insert(turn.game_id, flight);
             }
             started += 1;
             let receiver = self.pool.submit(turn.since, turn.job());
@@ -605,6 +654,9 @@ impl BotPlayer {
             }
             let mut any = false;
             for turn in turns {
+                if !self.host.take_bot_turn(&turn, now).await? {
+                    continue;
+                }
                 let Ok(Some(analysis)) = self.pool.search(turn.since, turn.job()).await else { continue };
                 if let Ok(p) = self.host.play_bot(&turn, analysis.best, now).await {
                     (self.on_move)(&p);

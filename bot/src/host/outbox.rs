@@ -419,9 +419,10 @@ impl Host {
     /// (see `discord::delivery`). Its bot player likewise searches the bot's turns in those
     /// servers' games, and another's once [`super::bot::FOREIGN_TURN_GRACE`] has passed, and
     /// its review loop reviews those games (another's after
-    /// [`super::review::FOREIGN_REVIEW_GRACE`]), so that processes do not all do the same
-    /// searches. Its scheduler handles those servers' due games only, and gives the grace after
-    /// downtime per shard (see [`super::scheduler`]).
+    /// [`super::review::FOREIGN_REVIEW_GRACE`]), each such turn or review claimed by the one
+    /// process that takes it over ([`Host::take_bot_turn`], [`Host::review_game`]), so that
+    /// processes do not all do the same searches. Its scheduler handles those servers' due
+    /// games only, and gives the grace after downtime per shard (see [`super::scheduler`]).
     #[must_use]
     pub fn with_shards(mut self, first: u32, last: u32, count: u32) -> Host {
         self.shards = Some(store::outbox::ServedShards { first, last, count });

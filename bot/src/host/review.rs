@@ -13,7 +13,7 @@
 //! with an outbox item ([`Show::Review`]) in one transaction, and the front end edits the game's
 //! summary to show it: the turning point in words and the evaluation chart on the card.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use tafl_rules::engine::{self, Draws, Limits, Searcher, WIN_BOUND};
 use tafl_rules::{Game, Move, Side, Status};
@@ -56,6 +56,12 @@ const BATCH: i64 = 20;
 /// process before this one reviews it too (its own may be down). Every process used to review
 /// every game, all but one of them for nothing; a review waits behind the others of its
 /// process, and nobody waits for it, so the grace is long.
+///
+/// It is also how long the claim of the process that takes such a review over lasts
+/// ([`Host::review_game`]), renewed as the review goes on once half of it has passed: a review
+/// takes seconds to minutes (its positions wait behind the bot's moves), so most are never
+/// renewed, a long one is not lost half-way, and if its process dies the review waits one
+/// grace more, as it did for its own process.
 pub const FOREIGN_REVIEW_GRACE: Duration = Duration::from_mins(10);
 
 /// The ply where the game turned.
@@ -249,25 +255,56 @@ fn clamp(score: i32) -> i32 {
 
 impl Host {
     /// The games whose review is pending, oldest first; with shards ([`Host::with_shards`]),
-    /// those of this process's servers and any asked for more than [`FOREIGN_REVIEW_GRACE`] ago.
+    /// those of this process's servers and any asked for more than [`FOREIGN_REVIEW_GRACE`] ago
+    /// that no other process has taken over (see [`Host::review_game`]).
     pub async fn pending_reviews(&self) -> Result<Vec<GameId>, HostError> {
         let grace = i64::try_from(FOREIGN_REVIEW_GRACE.as_secs()).unwrap_or(i64::MAX);
-        let served = self.shards.map(|shards| (shards, now().saturating_sub(grace)));
+        let now = now();
+        let served = self.shards.map(|shards| (shards, now.saturating_sub(grace)));
         let mut tx = self.db.begin_read().await?;
-        Ok(store::reviews::pending(&mut tx, BATCH, served).await?)
+        Ok(store::reviews::pending(&mut tx, BATCH, served, (&self.process, now)).await?)
+    }
+
+    /// Claims the review of `game`, a game of another process's shards, for this process until
+    /// [`FOREIGN_REVIEW_GRACE`] after `now` (or renews its claim): false when another process
+    /// holds it or the review is no longer pending.
+    async fn take_review(&self, game: GameId, now: i64) -> Result<bool, HostError> {
+        let until = now.saturating_add(i64::try_from(FOREIGN_REVIEW_GRACE.as_secs()).unwrap_or(i64::MAX));
+        transaction!(self.db.begin_write(), |tx| {
+            Ok(store::reviews::take(&mut tx, game, &self.process, until, now).await?)
+        })
     }
 
     /// Reviews one game whose review is pending, within [`PLY_LIMITS`] per position, on `pool`
     /// at [`Priority::Review`], and records the finding with the outbox item that edits its
     /// summary. Returns the review, or `None` when there was nothing to do (not pending, already
-    /// done by another process).
+    /// done by another process, or being reviewed by another).
+    ///
+    /// With shards ([`Host::with_shards`]), the review of a game of another process's servers is
+    /// claimed first, at `now`, and left alone when another process holds it; the claim is
+    /// renewed as the review goes on (see [`FOREIGN_REVIEW_GRACE`]) and ends when the finding
+    /// or a failed try is recorded. The reviews of this process's own servers, and every review
+    /// of a process without shards, take no claim.
     pub async fn review_game(&self, game: GameId, pool: &SearchPool, now: i64) -> Result<Option<Review>, HostError> {
-        {
+        let foreign = {
             let mut tx = self.db.begin_read().await?;
             match store::reviews::find(&mut tx, game).await? {
                 Some(row) if row.state == "pending" => {}
                 _ => return Ok(None),
             }
+            match self.shards {
+                Some(shards) => !shards.serves(store::games::guild(&mut tx, game).await?.unwrap_or(0)),
+                None => false,
+            }
+        };
+        let mut hold = None;
+        if foreign {
+            if !self.take_review(game, now).await? {
+                tracing::debug!(game, "another process reviews this game");
+                return Ok(None);
+            }
+            tracing::info!(game, "took over the review of a game of another process's shards");
+            hold = Some(Hold { host: self, game, now, started: Instant::now(), renewed: Duration::ZERO });
         }
         let record = match self.history(game).await {
             Ok((_, record)) => record,
@@ -280,9 +317,16 @@ impl Host {
                 return Err(error);
             }
         };
-        let Some(found) = review_on(pool, game, record).await else {
-            self.review_failed(game, "the search failed", now).await?;
-            return Err(HostError::Internal);
+        let found = match review_on(pool, game, record, hold.as_mut()).await {
+            Ok(found) => found,
+            Err(Stopped::Lost) => {
+                tracing::info!(game, "another process took this review over; it is left to that one");
+                return Ok(None);
+            }
+            Err(Stopped::SearchFailed) => {
+                self.review_failed(game, "the search failed", now).await?;
+                return Err(HostError::Internal);
+            }
         };
         let evaluation = serde_json::to_string(&found.evaluation).map_err(|_| HostError::Internal)?;
         let turning = found.turning_point.as_ref();
@@ -335,9 +379,57 @@ impl Host {
     }
 }
 
+/// The claim of a review of another process's game, renewed as the review goes on.
+struct Hold<'a> {
+    host: &'a Host,
+    game: GameId,
+    /// When it was taken, on the caller's clock, and on the machine's.
+    now: i64,
+    started: Instant,
+    /// How long after `started` it was last renewed.
+    renewed: Duration,
+}
+
+impl Hold<'_> {
+    /// Renews the claim once half of it has passed since it was taken or last renewed; false
+    /// when another process has taken the review over meanwhile (this one's claim ran out while
+    /// its positions waited). A renewal the database cannot answer keeps the review going: the
+    /// claim still runs, and the next position tries again.
+    async fn keep(&mut self) -> bool {
+        let elapsed = self.started.elapsed();
+        if elapsed < self.renewed + FOREIGN_REVIEW_GRACE / 2 {
+            return true;
+        }
+        let now = self.now.saturating_add(i64::try_from(elapsed.as_secs()).unwrap_or(i64::MAX));
+        match self.host.take_review(self.game, now).await {
+            Ok(kept) => {
+                self.renewed = elapsed;
+                kept
+            }
+            Err(error) => {
+                tracing::warn!(game = self.game, %error, "a review's claim could not be renewed; trying again");
+                true
+            }
+        }
+    }
+}
+
+/// Why [`review_on`] stopped without a review.
+enum Stopped {
+    /// A search failed.
+    SearchFailed,
+    /// Another process took the review over ([`Hold::keep`]).
+    Lost,
+}
+
 /// Reviews `record` on `pool`, one position per job at [`Priority::Review`] keyed by the game
-/// (older games first); `None` if a search failed.
-async fn review_on(pool: &SearchPool, game: GameId, record: Game) -> Option<Review> {
+/// (older games first), keeping `hold` (a review of another process's game) between positions.
+async fn review_on(
+    pool: &SearchPool,
+    game: GameId,
+    record: Game,
+    mut hold: Option<&mut Hold<'_>>,
+) -> Result<Review, Stopped> {
     let mut reviewing = Box::new(Reviewing::new(record));
     loop {
         let step = pool.run(Priority::Review, game, move |_: &mut Searcher| {
@@ -346,11 +438,16 @@ async fn review_on(pool: &SearchPool, game: GameId, record: Game) -> Option<Revi
         });
         match step.await {
             Ok((back, true)) => reviewing = back,
-            Ok((back, false)) => return Some(back.finish()),
+            Ok((back, false)) => return Ok(back.finish()),
             Err(error) => {
                 tracing::error!(game, %error, "a review's search failed");
-                return None;
+                return Err(Stopped::SearchFailed);
             }
+        }
+        if let Some(hold) = hold.as_deref_mut()
+            && !hold.keep().await
+        {
+            return Err(Stopped::Lost);
         }
     }
 }

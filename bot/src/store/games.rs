@@ -416,7 +416,8 @@ pub async fn finish(
 ) -> Result<(), sqlx::Error> {
     sqlx::query(
         "UPDATE games SET status = $1, reason = $2, loser_id = $3, updated_at = $4, finished_at = $5, \
-         deadline_at = NULL, next_due_at = NULL, bot_turn_at = NULL WHERE id = $6 AND status = 'ongoing'",
+         deadline_at = NULL, next_due_at = NULL, bot_turn_at = NULL, bot_turn_taken_by = NULL, bot_turn_taken_until = NULL \
+         WHERE id = $6 AND status = 'ongoing'",
     )
     .bind(status)
     .bind(reason)
@@ -638,26 +639,79 @@ pub async fn finished_in_guild_since(
     sqlx::query_as(FINISHED_IN_GUILD_SINCE_SQL).bind(guild).bind(since).bind(since).fetch_all(conn).await
 }
 
-/// Records whether the bot must move in a game, and since when (`None`: it need not).
+/// Records whether the bot must move in a game, and since when (`None`: it need not). A
+/// takeover of the turn before ([`take_bot_turn`]) ends with it: a new turn is nobody's.
 pub async fn set_bot_turn(conn: &mut AnyConnection, id: i64, since: Option<i64>) -> Result<(), sqlx::Error> {
-    sqlx::query("UPDATE games SET bot_turn_at = $1 WHERE id = $2").bind(since).bind(id).execute(conn).await?;
+    sqlx::query(
+        "UPDATE games SET bot_turn_at = $1, bot_turn_taken_by = NULL, bot_turn_taken_until = NULL WHERE id = $2",
+    )
+    .bind(since)
+    .bind(id)
+    .execute(conn)
+    .await?;
     Ok(())
+}
+
+/// Claims for process `by`, until `until` (unix seconds), the bot's turn that began at `since`
+/// in game `id`, a game of another process's shards (see migration 0035): true when the turn is
+/// still that one and nobody holds it at `now` but `by` (no claim, or one that ran out), false
+/// when another process holds it or the turn is over. One conditional update of the game's
+/// row: two processes claiming at once are serialised by the row, and the second finds the
+/// first's claim.
+pub async fn take_bot_turn(
+    conn: &mut AnyConnection,
+    id: i64,
+    since: i64,
+    by: &str,
+    until: i64,
+    now: i64,
+) -> Result<bool, sqlx::Error> {
+    let taken = sqlx::query(
+        "UPDATE games SET bot_turn_taken_by = $1, bot_turn_taken_until = $2 \
+         WHERE id = $3 AND bot_turn_at = $4 AND status = 'ongoing' \
+         AND (bot_turn_taken_until IS NULL OR bot_turn_taken_until <= $5 OR bot_turn_taken_by = $6)",
+    )
+    .bind(by)
+    .bind(until)
+    .bind(id)
+    .bind(since)
+    .bind(now)
+    .bind(by)
+    .execute(conn)
+    .await?;
+    Ok(taken.rows_affected() == 1)
+}
+
+/// Who holds a claim on the bot's turn in a game, and until when (tests and operators).
+pub async fn bot_turn_taken(conn: &mut AnyConnection, id: i64) -> Result<Option<(String, i64)>, sqlx::Error> {
+    let row: Option<(Option<String>, Option<i64>)> =
+        sqlx::query_as("SELECT bot_turn_taken_by, bot_turn_taken_until FROM games WHERE id = $1")
+            .bind(id)
+            .fetch_optional(conn)
+            .await?;
+    Ok(row.and_then(|(by, until)| by.zip(until)))
 }
 
 /// The ongoing games where the bot must move, the longest waiting first: `(game, since)`, at
 /// most `limit`; not those of a server the bot left (paused, see migration 0017). With `shards`,
 /// only the games of servers on those shards, of no server, or whose turn began at or before
 /// `foreign_after` (unix seconds: a turn the process of its shard has not played by then,
-/// perhaps because it is down, is anyone's), as the outbox does.
+/// perhaps because it is down, is anyone's), as the outbox does; of the last, only those no
+/// other process has taken over ([`take_bot_turn`]) with a claim still running at
+/// `taken.1` (unix seconds): `taken.0` is this process's id.
 pub async fn bot_turns(
     conn: &mut AnyConnection,
     limit: i64,
     shards: Option<(super::outbox::ServedShards, i64)>,
+    taken: (&str, i64),
 ) -> Result<Vec<(i64, i64)>, sqlx::Error> {
     let (count, first, last, foreign_after) = super::outbox::ServedShards::bound(shards);
+    let (process, now) = taken;
     sqlx::query_as(
         "SELECT id, bot_turn_at FROM games WHERE bot_turn_at IS NOT NULL AND status = 'ongoing' \
-         AND (guild_id = 0 OR (guild_id >> 22) % $2 BETWEEN $3 AND $4 OR bot_turn_at <= $5) \
+         AND (guild_id = 0 OR (guild_id >> 22) % $2 BETWEEN $3 AND $4 \
+              OR (bot_turn_at <= $5 AND (bot_turn_taken_until IS NULL OR bot_turn_taken_until <= $6 \
+                                         OR bot_turn_taken_by = $7))) \
          AND guild_id NOT IN (SELECT id FROM servers WHERE left_at IS NOT NULL) \
          ORDER BY bot_turn_at, id LIMIT $1",
     )
@@ -666,6 +720,8 @@ pub async fn bot_turns(
     .bind(first)
     .bind(last)
     .bind(foreign_after)
+    .bind(now)
+    .bind(process)
     .fetch_all(conn)
     .await
 }

@@ -424,6 +424,14 @@ impl ServedShards {
         let (served, foreign_after) = shards.unwrap_or((ServedShards::ALL, 0));
         (i64::from(served.count.max(1)), i64::from(served.first), i64::from(served.last), foreign_after)
     }
+
+    /// Whether the work of server `guild` is these shards' own: a server on one of them (on
+    /// shard `(guild >> 22) % count`, as the queries work it out), or no server (0).
+    #[must_use]
+    pub fn serves(&self, guild: i64) -> bool {
+        let shard = (guild >> 22) % i64::from(self.count.max(1));
+        guild == 0 || (i64::from(self.first)..=i64::from(self.last)).contains(&shard)
+    }
 }
 
 /// The first pending item of every lane that is due at `now_ms` and not claimed by a process

@@ -39,16 +39,21 @@ pub async fn enqueue(conn: &mut AnyConnection, game: i64, now: i64) -> Result<()
 
 /// The games waiting for their review, oldest first. With `shards`, only the games of servers
 /// on those shards, of no server, or asked for at or before `foreign_after` (unix seconds), as
-/// the outbox and the bot's turns are shared out.
+/// the outbox and the bot's turns are shared out; of the last, only those no other process has
+/// taken over ([`take`]) with a claim still running at `taken.1` (unix seconds): `taken.0` is
+/// this process's id.
 pub async fn pending(
     conn: &mut AnyConnection,
     limit: i64,
     shards: Option<(super::outbox::ServedShards, i64)>,
+    taken: (&str, i64),
 ) -> Result<Vec<i64>, sqlx::Error> {
     let (count, first, last, foreign_after) = super::outbox::ServedShards::bound(shards);
+    let (process, now) = taken;
     sqlx::query_scalar(
         "SELECT r.game_id FROM reviews r JOIN games g ON g.id = r.game_id WHERE r.state = 'pending' \
-         AND (g.guild_id = 0 OR (g.guild_id >> 22) % $2 BETWEEN $3 AND $4 OR r.created_at <= $5) \
+         AND (g.guild_id = 0 OR (g.guild_id >> 22) % $2 BETWEEN $3 AND $4 \
+              OR (r.created_at <= $5 AND (r.taken_until IS NULL OR r.taken_until <= $6 OR r.taken_by = $7))) \
          ORDER BY r.game_id LIMIT $1",
     )
     .bind(limit)
@@ -56,8 +61,41 @@ pub async fn pending(
     .bind(first)
     .bind(last)
     .bind(foreign_after)
+    .bind(now)
+    .bind(process)
     .fetch_all(conn)
     .await
+}
+
+/// Claims for process `by`, until `until` (unix seconds), the pending review of game `game`, a
+/// game of another process's shards (see migration 0035); renews the claim when it is `by`'s
+/// already. True when the review is pending and nobody but `by` holds it at `now` (no claim, or
+/// one that ran out); false when another process holds it or the review is no longer pending.
+/// One conditional update of the review's row, so that of two processes claiming at once only
+/// one succeeds.
+pub async fn take(conn: &mut AnyConnection, game: i64, by: &str, until: i64, now: i64) -> Result<bool, sqlx::Error> {
+    let taken = sqlx::query(
+        "UPDATE reviews SET taken_by = $1, taken_until = $2 WHERE game_id = $3 AND state = 'pending' \
+         AND (taken_until IS NULL OR taken_until <= $4 OR taken_by = $5)",
+    )
+    .bind(by)
+    .bind(until)
+    .bind(game)
+    .bind(now)
+    .bind(by)
+    .execute(conn)
+    .await?;
+    Ok(taken.rows_affected() == 1)
+}
+
+/// Who holds a claim on a game's review, and until when (tests and operators).
+pub async fn taken(conn: &mut AnyConnection, game: i64) -> Result<Option<(String, i64)>, sqlx::Error> {
+    let row: Option<(Option<String>, Option<i64>)> =
+        sqlx::query_as("SELECT taken_by, taken_until FROM reviews WHERE game_id = $1")
+            .bind(game)
+            .fetch_optional(conn)
+            .await?;
+    Ok(row.and_then(|(by, until)| by.zip(until)))
 }
 
 pub async fn find(conn: &mut AnyConnection, game: i64) -> Result<Option<ReviewRow>, sqlx::Error> {
@@ -69,12 +107,12 @@ pub async fn find(conn: &mut AnyConnection, game: i64) -> Result<Option<ReviewRo
     .await
 }
 
-/// Records the finding of a pending review; false when it was not pending (another process, or
-/// an earlier try whose answer was lost, finished it first).
+/// Records the finding of a pending review, ending any claim on it; false when it was not
+/// pending (another process, or an earlier try whose answer was lost, finished it first).
 pub async fn finish(conn: &mut AnyConnection, game: i64, finding: &Finding<'_>, now: i64) -> Result<bool, sqlx::Error> {
     let done = sqlx::query(
         "UPDATE reviews SET state = 'done', evaluation = $1, turning_ply = $2, swing = $3, played = $4, better = $5, \
-         finished_at = $6 WHERE game_id = $7 AND state = 'pending'",
+         finished_at = $6, taken_by = NULL, taken_until = NULL WHERE game_id = $7 AND state = 'pending'",
     )
     .bind(finding.evaluation)
     .bind(finding.turning_ply)
@@ -89,7 +127,8 @@ pub async fn finish(conn: &mut AnyConnection, game: i64, finding: &Finding<'_>, 
 }
 
 /// Counts a failed try; after `max_attempts` the review is marked `failed` (kept, not retried).
-/// Returns the tries so far, or `None` when the review was not pending.
+/// Returns the tries so far, or `None` when the review was not pending. A claim on the review
+/// ends with the try: the next may be any process's.
 pub async fn failed(
     conn: &mut AnyConnection,
     game: i64,
@@ -98,7 +137,7 @@ pub async fn failed(
     now: i64,
 ) -> Result<Option<i64>, sqlx::Error> {
     sqlx::query_scalar(
-        "UPDATE reviews SET attempts = attempts + 1, last_error = $1, \
+        "UPDATE reviews SET attempts = attempts + 1, last_error = $1, taken_by = NULL, taken_until = NULL, \
          state = CASE WHEN attempts + 1 >= $2 THEN 'failed' ELSE state END, \
          finished_at = CASE WHEN attempts + 1 >= $3 THEN $4 ELSE finished_at END \
          WHERE game_id = $5 AND state = 'pending' RETURNING attempts",
