@@ -143,8 +143,15 @@ fn a_level_two_opening_move_does_not_depend_on_another_games_search_on_its_threa
         let mut thread = Searcher::new();
         let _ = Job { game: start.clone(), budget: Budget::Limits(Limits::depth(4)) }.run(&mut thread);
         for game_id in 1..=10i64 {
-            let turn =
-                BotTurn { game_id, level: level(2), since: NOW, ply: 0, moves: String::new(), game: start.clone() };
+            let turn = BotTurn {
+                game_id,
+                level: level(2),
+                since: NOW,
+                ply: 0,
+                moves: String::new(),
+                game: start.clone(),
+                foreign: false,
+            };
             let after_other = turn.job().run(&mut thread).expect("a move");
             let restarted = turn.job().run(&mut Searcher::new()).expect("a move");
             if after_other.best != restarted.best {
@@ -824,4 +831,151 @@ support::both! { multi_thread
         assert_eq!(*answers.lock().unwrap(), [], "the bot played in a paused game");
         assert_eq!(host.show(game.id).await.unwrap().ply, 0);
     }
+}
+
+// ----- several processes on one PostgreSQL database: turns of another's shards taken over -----
+
+fn real_now() -> i64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() as i64
+}
+
+/// Bob's game against the bot (level 1, the bot opens) in server `guild`, its first turn begun
+/// at `now`.
+async fn bot_game(host: &Host, guild: i64, now: i64) -> i64 {
+    let mut req = request(&bob(), None, "brandubh", SideChoice::Defenders);
+    req.place = Place { guild, channel: 2, thread: None };
+    host.challenge_bot(&req, 1, true, now).await.unwrap().id
+}
+
+/// Three processes on one database, "owner", "one" and "two", serving shards 0, 1 and 2 of 3;
+/// `None` when `PostgreSQL` tests are skipped here.
+async fn three_processes() -> Option<(support::postgres::TestDatabase, [Host; 3])> {
+    let database = support::postgres::database().await?;
+    let mut hosts = Vec::new();
+    for (shard, id) in ["owner", "one", "two"].into_iter().enumerate() {
+        let db = Db::open(&database.url).await.unwrap();
+        hosts.push(Host::new(db).with_process_id(id).with_shards(shard as u32, shard as u32, 3));
+    }
+    let hosts: [Host; 3] = hosts.try_into().unwrap();
+    Some((database, hosts))
+}
+
+async fn turn_ids(host: &Host) -> Vec<i64> {
+    host.bot_turns(10).await.unwrap().iter().map(|turn| turn.game_id).collect()
+}
+
+async fn turn_of(host: &Host, game: i64) -> tafl_bot::host::bot::BotTurn {
+    host.bot_turns(10).await.unwrap().into_iter().find(|turn| turn.game_id == game).expect("the turn is listed")
+}
+
+async fn turn_taken(host: &Host, game: i64) -> Option<String> {
+    let mut conn = host.db().pool().acquire().await.unwrap();
+    tafl_bot::store::games::bot_turn_taken(&mut conn, game).await.unwrap().map(|(by, _)| by)
+}
+
+#[tokio::test]
+async fn a_foreign_turn_taken_over_by_one_process_is_left_alone_by_the_others() {
+    let Some((_database, [owner, one, two])) = three_processes().await else { return };
+    // Server 1 is on shard 0, the owner's, which is down: its turns waited past the grace.
+    let older = bot_game(&owner, 1, real_now() - 180).await;
+    let newer = bot_game(&owner, 1, real_now() - 120).await;
+    let own = bot_game(&one, 1 << 22, real_now() - 10).await;
+    assert_eq!(turn_ids(&one).await, [older, newer, own]);
+    assert_eq!(turn_ids(&two).await, [older, newer], "both see the owner's turns");
+
+    let turn = turn_of(&one, older).await;
+    assert!(turn.foreign);
+    assert!(!turn_of(&one, own).await.foreign, "one's own server's turn");
+    assert!(one.take_bot_turn(&turn, real_now()).await.unwrap(), "one takes the older turn over");
+    assert_eq!(turn_taken(&one, older).await.as_deref(), Some("one"));
+    assert_eq!(turn_ids(&two).await, [newer], "two leaves the older turn to one");
+    assert_eq!(turn_ids(&one).await, [older, newer, own], "one still has its claim's turn");
+    assert_eq!(turn_ids(&owner).await, [older, newer], "its own process lists it whatever the claim");
+    assert!(!two.take_bot_turn(&turn, real_now()).await.unwrap(), "two cannot take it from one");
+    assert!(one.take_bot_turn(&turn, real_now()).await.unwrap(), "one renews its own claim");
+    assert!(two.take_bot_turn(&turn_of(&two, newer).await, real_now()).await.unwrap(), "two takes the newer");
+    assert_eq!(turn_ids(&one).await, [older, own]);
+    // A turn of its own server takes no claim.
+    assert!(one.take_bot_turn(&turn_of(&one, own).await, real_now()).await.unwrap());
+    assert_eq!(turn_taken(&one, own).await, None);
+}
+
+#[tokio::test]
+async fn a_foreign_turn_whose_claim_ran_out_is_anyones_again() {
+    let Some((_database, [owner, one, two])) = three_processes().await else { return };
+    let older = bot_game(&owner, 1, real_now() - 300).await;
+    let newer = bot_game(&owner, 1, real_now() - 120).await;
+    let grace = tafl_bot::host::bot::FOREIGN_TURN_GRACE.as_secs() as i64;
+    // One took the turn over two graces ago and died: its claim ran out a grace ago.
+    assert!(one.take_bot_turn(&turn_of(&one, older).await, real_now() - 2 * grace).await.unwrap());
+    assert_eq!(turn_taken(&one, older).await.as_deref(), Some("one"));
+    assert_eq!(turn_ids(&two).await, [older, newer], "the claim that ran out holds nothing");
+    assert!(two.take_bot_turn(&turn_of(&two, older).await, real_now()).await.unwrap(), "two takes it over");
+    assert_eq!(turn_taken(&two, older).await.as_deref(), Some("two"));
+    assert_eq!(turn_ids(&one).await, [newer], "and one, back, leaves it to two");
+}
+
+#[tokio::test]
+async fn a_new_bot_turn_in_a_game_is_not_held_by_the_claim_on_the_last_one() {
+    let Some((_database, [owner, one, two])) = three_processes().await else { return };
+    let game = bot_game(&owner, 1, real_now() - 300).await;
+    let turn = turn_of(&one, game).await;
+    assert!(one.take_bot_turn(&turn, real_now()).await.unwrap());
+    assert!(turn_ids(&two).await.is_empty(), "one holds the bot's first turn");
+
+    // One plays the bot's move, and bob answers long enough ago for the new turn to be anyone's.
+    let mv = turn.game.position().legal_moves()[0];
+    one.play_bot(&turn, mv, real_now() - 200).await.unwrap();
+    assert_eq!(turn_taken(&one, game).await, None, "the claim ends with its turn");
+    let answer = owner.legal_moves(game, bob().id, "", 1).await.unwrap()[0].notation.clone();
+    owner.play(game, bob().id, &answer, Some(1), real_now() - 100).await.unwrap();
+    assert_eq!(turn_ids(&two).await, [game], "the new turn is nobody's");
+    let new_turn = turn_of(&two, game).await;
+    assert_eq!(new_turn.ply, 2);
+    assert!(two.take_bot_turn(&new_turn, real_now()).await.unwrap(), "two takes the new turn over");
+    // The claim on a turn holds that turn only: one's listing of the first turn cannot take it.
+    assert!(!one.take_bot_turn(&turn, real_now()).await.unwrap(), "the old turn is over");
+    assert_eq!(turn_taken(&two, game).await.as_deref(), Some("two"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_bot_players_of_the_processes_still_up_share_out_another_ones_turns() {
+    let Some((_database, [owner, one, two])) = three_processes().await else { return };
+    let older = bot_game(&owner, 1, real_now() - 180).await;
+    let newer = bot_game(&owner, 1, real_now() - 120).await;
+    // Each player's one thread is held, so its searches wait in its queue.
+    let mut releases = Vec::new();
+    let mut players = Vec::new();
+    for host in [&one, &two] {
+        let pool = SearchPool::new(1);
+        let (release, held) = std::sync::mpsc::channel::<()>();
+        let blocker = pool.submit_work(Priority::Move, i64::MIN, move |_| held.recv().is_ok());
+        until("the blocker to start", || pool.waiting() == 0).await;
+        releases.push((release, blocker));
+        players.push(player_on(host, pool));
+    }
+    assert_eq!(players[0].start_searches().await.unwrap(), 1, "one takes over as many turns as it has threads");
+    assert_eq!(turn_taken(&one, older).await.as_deref(), Some("one"), "the oldest, claimed as it is queued");
+    assert_eq!(turn_taken(&one, newer).await, None);
+    assert_eq!(players[1].start_searches().await.unwrap(), 1, "two takes the other");
+    assert_eq!(turn_taken(&two, newer).await.as_deref(), Some("two"));
+    assert_eq!(players[0].start_searches().await.unwrap(), 0, "nothing is left to one");
+    assert_eq!(players[1].start_searches().await.unwrap(), 0);
+
+    for (release, blocker) in releases {
+        release.send(()).unwrap();
+        assert_eq!(blocker.await.unwrap(), Ok(true));
+    }
+    for game in [older, newer] {
+        let start = std::time::Instant::now();
+        while owner.show(game).await.unwrap().ply == 0 {
+            assert!(start.elapsed() < Duration::from_secs(30), "the bot's move in game {game}");
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        assert_eq!(turn_taken(&owner, game).await, None, "the claim ends with the move");
+    }
+}
+
+fn player_on(host: &Host, pool: SearchPool) -> BotPlayer {
+    BotPlayer::new(host.clone(), pool, Arc::new(|_| {}))
 }

@@ -279,7 +279,7 @@ support::both! { multi_thread
             let pool = pool.clone();
             move |_| pool.waiting()
         });
-        release.send(()).unwrap();
+        drop(release);
         running.await.unwrap().unwrap();
         assert_eq!(bot_move.await.unwrap(), Ok(1), "the bot's move ran while the review's position still waited");
 
@@ -335,4 +335,116 @@ fn a_game_lost_by_repetition_is_turned_at_the_move_that_repeated_for_the_third_t
     );
     let turning = found.turning_point.clone().expect("the game was lost by a move");
     assert_eq!((turning.ply, turning.side, turning.played.as_str()), (8, Side::Defenders, "d7-d6"), "{found:?}");
+}
+
+// ----- several processes on one PostgreSQL database: reviews of another's shards taken over -----
+
+fn real_now() -> i64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() as i64
+}
+
+/// Three processes on one database, "owner", "one" and "two", serving shards 0, 1 and 2 of 3,
+/// and two games that ended in server 1 (on shard 0, the owner's) whose reviews were asked for
+/// long ago; `None` when `PostgreSQL` tests are skipped here.
+async fn three_processes_and_two_reviews() -> Option<(support::postgres::TestDatabase, [Host; 3], [i64; 2])> {
+    let database = support::postgres::database().await?;
+    let mut hosts = Vec::new();
+    for (shard, id) in ["owner", "one", "two"].into_iter().enumerate() {
+        let db = Db::open(&database.url).await.unwrap();
+        hosts.push(Host::new(db).with_process_id(id).with_shards(shard as u32, shard as u32, 3));
+    }
+    let hosts: [Host; 3] = hosts.try_into().unwrap();
+    let moves = find_game(Variant::Brandubh, Reason::KingEscaped, 60);
+    let mut games = Vec::new();
+    for _ in 0..2 {
+        let id = game(&hosts[0], "brandubh").await.id;
+        play_all(&hosts[0], id, &moves).await;
+        games.push(id);
+    }
+    // The owner is down: the reviews waited past the grace.
+    sqlx::query("UPDATE reviews SET created_at = 0").execute(hosts[0].db().pool()).await.unwrap();
+    Some((database, hosts, games.try_into().unwrap()))
+}
+
+async fn review_taken(host: &Host, game: i64) -> Option<String> {
+    let mut conn = host.db().pool().acquire().await.unwrap();
+    tafl_bot::store::reviews::taken(&mut conn, game).await.unwrap().map(|(by, _)| by)
+}
+
+/// What holds a pool's thread, and lets it go when dropped.
+type Holder =
+    (std::sync::mpsc::Sender<()>, tokio::sync::oneshot::Receiver<Result<bool, tafl_bot::host::search_pool::PoolError>>);
+
+/// A pool whose one thread is held until the holder is dropped, so that a review on it waits at
+/// its first position.
+async fn held_pool() -> (SearchPool, Holder) {
+    let pool = SearchPool::new(1);
+    let (release, held) = std::sync::mpsc::channel::<()>();
+    let blocker = pool.submit_work(Priority::Move, i64::MIN, move |_| held.recv().is_ok());
+    let start = std::time::Instant::now();
+    while pool.waiting() > 0 {
+        assert!(start.elapsed() < Duration::from_secs(30), "the pool's thread is held");
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    (pool, (release, blocker))
+}
+
+/// Reviews `game` on `host` at `now` in a task of its own, once it holds the review's claim.
+async fn reviewing(
+    host: &Host,
+    game: i64,
+    pool: &SearchPool,
+    now: i64,
+) -> tokio::task::JoinHandle<Result<Option<review::Review>, tafl_bot::host::HostError>> {
+    let task = tokio::spawn({
+        let (host, pool) = (host.clone(), pool.clone());
+        async move { host.review_game(game, &pool, now).await }
+    });
+    let start = std::time::Instant::now();
+    while review_taken(host, game).await.as_deref() != Some(host.process_id()) {
+        assert!(start.elapsed() < Duration::from_secs(30), "the review is claimed as it is taken on");
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    task
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_foreign_review_taken_over_by_one_process_is_left_alone_by_the_others() {
+    let Some((_database, [owner, one, two], [first, second])) = three_processes_and_two_reviews().await else {
+        return;
+    };
+    assert_eq!(one.pending_reviews().await.unwrap(), [first, second]);
+    assert_eq!(two.pending_reviews().await.unwrap(), [first, second], "both see the owner's reviews");
+
+    let (pool, release) = held_pool().await;
+    let task = reviewing(&one, first, &pool, real_now()).await;
+    assert_eq!(two.pending_reviews().await.unwrap(), [second], "two leaves the first review to one");
+    assert_eq!(one.pending_reviews().await.unwrap(), [first, second], "one still has its claim's review");
+    assert_eq!(owner.pending_reviews().await.unwrap(), [first, second], "its own process lists it whatever the claim");
+    assert_eq!(two.review_game(first, &SearchPool::new(1), real_now()).await.unwrap(), None, "nor reviews it");
+    assert_eq!(review_taken(&two, first).await.as_deref(), Some("one"));
+
+    drop(release);
+    assert!(task.await.unwrap().unwrap().is_some(), "one reviews it");
+    assert_eq!(review_taken(&one, first).await, None, "the claim ends with the review");
+    assert_eq!(two.pending_reviews().await.unwrap(), [second]);
+    assert!(two.review_game(second, &SearchPool::new(1), real_now()).await.unwrap().is_some());
+    assert!(owner.pending_reviews().await.unwrap().is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_foreign_review_whose_claim_ran_out_is_anyones_again() {
+    let Some((_database, [_owner, one, two], [first, second])) = three_processes_and_two_reviews().await else {
+        return;
+    };
+    // One took the review on two graces ago and stalled (or died): its claim ran out a grace ago.
+    let grace = review::FOREIGN_REVIEW_GRACE.as_secs() as i64;
+    let (pool, release) = held_pool().await;
+    let task = reviewing(&one, first, &pool, real_now() - 2 * grace).await;
+    assert_eq!(two.pending_reviews().await.unwrap(), [first, second], "the claim that ran out holds nothing");
+    assert!(two.review_game(first, &SearchPool::new(1), real_now()).await.unwrap().is_some(), "two reviews it");
+
+    drop(release);
+    assert_eq!(task.await.unwrap().unwrap(), None, "one's review comes too late to be recorded");
+    assert_eq!(items(&two, first, "review").await, 1, "the summary is edited once");
 }
