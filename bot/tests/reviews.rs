@@ -440,11 +440,15 @@ async fn a_foreign_review_whose_claim_ran_out_is_anyones_again() {
     // One took the review on two graces ago and stalled (or died): its claim ran out a grace ago.
     let grace = review::FOREIGN_REVIEW_GRACE.as_secs() as i64;
     let (pool, release) = held_pool().await;
-    let task = reviewing(&one, first, &pool, real_now() - 2 * grace).await;
+    let stalled = reviewing(&one, first, &pool, real_now() - 2 * grace).await;
     assert_eq!(two.pending_reviews().await.unwrap(), [first, second], "the claim that ran out holds nothing");
-    assert!(two.review_game(first, &SearchPool::new(1), real_now()).await.unwrap().is_some(), "two reviews it");
+    let (pool_two, release_two) = held_pool().await;
+    let taken_over = reviewing(&two, first, &pool_two, real_now()).await;
+    assert_eq!(one.pending_reviews().await.unwrap(), [second], "and one, back, leaves it to two");
 
+    drop(release_two);
+    assert!(taken_over.await.unwrap().unwrap().is_some(), "two reviews it");
     drop(release);
-    assert_eq!(task.await.unwrap().unwrap(), None, "one's review comes too late to be recorded");
+    assert_eq!(stalled.await.unwrap().unwrap(), None, "one's review comes too late to be recorded");
     assert_eq!(items(&two, first, "review").await, 1, "the summary is edited once");
 }
