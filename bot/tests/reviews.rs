@@ -279,7 +279,7 @@ support::both! { multi_thread
             let pool = pool.clone();
             move |_| pool.waiting()
         });
-        drop(release);
+        release.send(()).unwrap();
         running.await.unwrap().unwrap();
         assert_eq!(bot_move.await.unwrap(), Ok(1), "the bot's move ran while the review's position still waited");
 
