@@ -847,19 +847,6 @@ async fn bot_game(host: &Host, guild: i64, now: i64) -> i64 {
     host.challenge_bot(&req, 1, true, now).await.unwrap().id
 }
 
-/// Three processes on one database, "owner", "one" and "two", serving shards 0, 1 and 2 of 3;
-/// `None` when `PostgreSQL` tests are skipped here.
-async fn three_processes() -> Option<(support::postgres::TestDatabase, [Host; 3])> {
-    let database = support::postgres::database().await?;
-    let mut hosts = Vec::new();
-    for (shard, id) in ["owner", "one", "two"].into_iter().enumerate() {
-        let db = Db::open(&database.url).await.unwrap();
-        hosts.push(Host::new(db).with_process_id(id).with_shards(shard as u32, shard as u32, 3));
-    }
-    let hosts: [Host; 3] = hosts.try_into().unwrap();
-    Some((database, hosts))
-}
-
 async fn turn_ids(host: &Host) -> Vec<i64> {
     host.bot_turns(10).await.unwrap().iter().map(|turn| turn.game_id).collect()
 }
@@ -875,7 +862,7 @@ async fn turn_taken(host: &Host, game: i64) -> Option<String> {
 
 #[tokio::test]
 async fn a_foreign_turn_taken_over_by_one_process_is_left_alone_by_the_others() {
-    let Some((_database, [owner, one, two])) = three_processes().await else { return };
+    let Some((_database, [owner, one, two])) = support::three_processes().await else { return };
     // Server 1 is on shard 0, the owner's, which is down: its turns waited past the grace.
     let older = bot_game(&owner, 1, real_now() - 180).await;
     let newer = bot_game(&owner, 1, real_now() - 120).await;
@@ -902,7 +889,7 @@ async fn a_foreign_turn_taken_over_by_one_process_is_left_alone_by_the_others() 
 
 #[tokio::test]
 async fn a_foreign_turn_whose_claim_ran_out_is_anyones_again() {
-    let Some((_database, [owner, one, two])) = three_processes().await else { return };
+    let Some((_database, [owner, one, two])) = support::three_processes().await else { return };
     let older = bot_game(&owner, 1, real_now() - 300).await;
     let newer = bot_game(&owner, 1, real_now() - 120).await;
     let grace = tafl_bot::host::bot::FOREIGN_TURN_GRACE.as_secs() as i64;
@@ -917,7 +904,7 @@ async fn a_foreign_turn_whose_claim_ran_out_is_anyones_again() {
 
 #[tokio::test]
 async fn a_new_bot_turn_in_a_game_is_not_held_by_the_claim_on_the_last_one() {
-    let Some((_database, [owner, one, two])) = three_processes().await else { return };
+    let Some((_database, [owner, one, two])) = support::three_processes().await else { return };
     let game = bot_game(&owner, 1, real_now() - 300).await;
     let turn = turn_of(&one, game).await;
     assert!(one.take_bot_turn(&turn, real_now()).await.unwrap());
@@ -940,7 +927,7 @@ async fn a_new_bot_turn_in_a_game_is_not_held_by_the_claim_on_the_last_one() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_bot_players_of_the_processes_still_up_share_out_another_ones_turns() {
-    let Some((_database, [owner, one, two])) = three_processes().await else { return };
+    let Some((_database, [owner, one, two])) = support::three_processes().await else { return };
     let older = bot_game(&owner, 1, real_now() - 180).await;
     let newer = bot_game(&owner, 1, real_now() - 120).await;
     // Each player's one thread is held, so its searches wait in its queue.

@@ -347,13 +347,7 @@ fn real_now() -> i64 {
 /// and two games that ended in server 1 (on shard 0, the owner's) whose reviews were asked for
 /// long ago; `None` when `PostgreSQL` tests are skipped here.
 async fn three_processes_and_two_reviews() -> Option<(support::postgres::TestDatabase, [Host; 3], [i64; 2])> {
-    let database = support::postgres::database().await?;
-    let mut hosts = Vec::new();
-    for (shard, id) in ["owner", "one", "two"].into_iter().enumerate() {
-        let db = Db::open(&database.url).await.unwrap();
-        hosts.push(Host::new(db).with_process_id(id).with_shards(shard as u32, shard as u32, 3));
-    }
-    let hosts: [Host; 3] = hosts.try_into().unwrap();
+    let (database, hosts) = support::three_processes().await?;
     let moves = find_game(Variant::Brandubh, Reason::KingEscaped, 60);
     let mut games = Vec::new();
     for _ in 0..2 {

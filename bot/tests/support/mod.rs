@@ -140,6 +140,19 @@ pub async fn two_dbs() -> (Db, Db) {
     }
 }
 
+/// Three processes on one fresh `PostgreSQL` database, "owner", "one" and "two", serving shards 0,
+/// 1 and 2 of 3; `None` when `PostgreSQL` tests are skipped here.
+pub async fn three_processes() -> Option<(postgres::TestDatabase, [Host; 3])> {
+    let database = postgres::database().await?;
+    let mut hosts = Vec::new();
+    for (shard, id) in ["owner", "one", "two"].into_iter().enumerate() {
+        let db = Db::open(&database.url).await.unwrap();
+        hosts.push(Host::new(db).with_process_id(id).with_shards(shard as u32, shard as u32, 3));
+    }
+    let hosts: [Host; 3] = hosts.try_into().unwrap_or_else(|_| unreachable!("three hosts were made"));
+    Some((database, hosts))
+}
+
 /// A host on a fresh database of the running test's backend.
 pub async fn host() -> Host {
     Host::new(db().await)
