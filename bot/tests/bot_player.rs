@@ -990,3 +990,42 @@ async fn the_bot_players_of_the_processes_still_up_share_out_another_ones_turns(
 fn player_on(host: &Host, pool: SearchPool) -> BotPlayer {
     BotPlayer::new(host.clone(), pool, Arc::new(|_| {}))
 }
+
+/// A resignation in a game against the bot wakes the bot player, whose look drops the search of
+/// the bot's turn there while it still waits in the queue. It used to wait for the player's next
+/// tick (5 s), and when a thread came free first, the search of a game already over ran to the
+/// end (a whole level-5 search) while another player's bot move waited behind it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_resignation_drops_the_bots_queued_search_at_once() {
+    let host = host().await;
+    let pool = SearchPool::new(1);
+    let bots = BotPlayer::new(host.clone(), pool.clone(), Arc::new(|_: &Played| {}));
+    let (release, held) = std::sync::mpsc::channel::<()>();
+    let blocker = pool.submit_work(Priority::Move, i64::MIN, move |_| held.recv().is_ok());
+    let waiting_for = |count: usize, within: Duration| {
+        let pool = pool.clone();
+        async move {
+            let start = std::time::Instant::now();
+            while pool.waiting() != count && start.elapsed() < within {
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }
+            pool.waiting()
+        }
+    };
+    assert_eq!(waiting_for(0, Duration::from_secs(3)).await, 0, "the blocker runs");
+    let player = tokio::spawn(bots.clone().run());
+    // The bot opens both games; both turns queue behind the blocker.
+    let resigned = host
+        .challenge_bot(&request(&alice(), None, "copenhagen", SideChoice::Defenders), 5, false, NOW)
+        .await
+        .unwrap();
+    host.challenge_bot(&request(&bob(), None, "brandubh", SideChoice::Defenders), 1, false, NOW + 1).await.unwrap();
+    assert_eq!(waiting_for(2, Duration::from_secs(3)).await, 2, "both turns queued");
+    host.resign(resigned.id, alice().id, None, NOW + 2).await.unwrap();
+    // Well within the player's 5 s tick: only a wake makes it look this soon.
+    let waiting = waiting_for(1, BotPlayer::TICK / 2).await;
+    release.send(()).unwrap();
+    assert_eq!(blocker.await.unwrap(), Ok(true));
+    player.abort();
+    assert_eq!(waiting, 1, "the resigned game's search still waits in the queue");
+}

@@ -686,7 +686,7 @@ impl Host {
         expected_ply: Option<usize>,
         now: i64,
     ) -> Result<Finished, HostError> {
-        transaction!(self.db.begin_write(), |tx| {
+        let finished = transaction!(self.db.begin_write(), |tx| {
             let loaded = self.load_for_update(&mut tx, game_id).await?;
             let sides = player_side(&loaded, user)?;
             ensure_ongoing(&loaded)?;
@@ -696,7 +696,20 @@ impl Host {
             let ending = Ending { winner: Some(side.opponent()), reason: EndReason::Resignation };
             let finished = finish_in(&mut tx, loaded, ending, Some(user), now).await?;
             Ok(finished)
-        })
+        })?;
+        self.wake_bot_after(&finished.game);
+        Ok(finished)
+    }
+
+    /// Wakes the bot player after a change that may have ended a turn of the bot it is searching
+    /// or waiting to search (a resignation, a claim, a draw or a takeback in a game against it):
+    /// its next look drops that search. Without this, the look came at the player's next tick
+    /// (5 s), and a search waiting in the queue meanwhile ran to the end when a thread came
+    /// free, seconds of a thread that other players' bot moves waited for.
+    fn wake_bot_after(&self, game: &GameView) {
+        if is_bot(game.attacker.id) || is_bot(game.defender.id) {
+            self.bot_signal.notify_one();
+        }
     }
 
     /// Claims `user`'s untimed game that their opponent has left: once the opponent's turn has
@@ -711,7 +724,10 @@ impl Host {
     /// [`CLAIM_AFTER`], either player may end such a game, timed or not:
     /// without a result and unrated ([`EndReason::BotRemoved`]).
     pub async fn claim(&self, game_id: GameId, user: UserId, now: i64) -> Result<Finished, HostError> {
-        transaction!(self.db.begin_write(), |tx| { self.claim_in(&mut tx, game_id, user, now).await })
+        let finished =
+            transaction!(self.db.begin_write(), |tx| { self.claim_in(&mut tx, game_id, user, now).await })?;
+        self.wake_bot_after(&finished.game);
+        Ok(finished)
     }
 
     /// [`Host::claim`] in `tx`, which the caller commits when it succeeds.
@@ -818,7 +834,7 @@ impl Host {
         expected_ply: Option<usize>,
         now: i64,
     ) -> Result<OfferOutcome, HostError> {
-        transaction!(self.db.begin_write(), |tx| {
+        let outcome = transaction!(self.db.begin_write(), |tx| {
             let loaded = self.load_for_update(&mut tx, game_id).await?;
             player_side(&loaded, user)?;
             ensure_ongoing(&loaded)?;
@@ -864,7 +880,11 @@ impl Host {
                 (OfferAction::Decline, Some(offer)) => decline(&mut tx, &loaded, &offer, user, opponent, now).await?,
             };
             Ok(outcome)
-        })
+        })?;
+        if matches!(outcome, OfferOutcome::Accepted { .. }) {
+            self.wake_bot_after(outcome.game());
+        }
+        Ok(outcome)
     }
 
     /// Requests, accepts or declines a takeback. Accepting takes back moves until it is the
@@ -877,7 +897,7 @@ impl Host {
         expected_ply: Option<usize>,
         now: i64,
     ) -> Result<OfferOutcome, HostError> {
-        transaction!(self.db.begin_write(), |tx| {
+        let outcome = transaction!(self.db.begin_write(), |tx| {
             let mut loaded = self.load_for_update(&mut tx, game_id).await?;
             player_side(&loaded, user)?;
             ensure_ongoing(&loaded)?;
@@ -921,7 +941,11 @@ impl Host {
                 (OfferAction::Decline, Some(offer)) => decline(&mut tx, &loaded, &offer, user, opponent, now).await?,
             };
             Ok(outcome)
-        })
+        })?;
+        if matches!(outcome, OfferOutcome::Accepted { .. }) {
+            self.wake_bot_after(outcome.game());
+        }
+        Ok(outcome)
     }
 
     // ----- reading -----
