@@ -1015,10 +1015,8 @@ async fn a_resignation_drops_the_bots_queued_search_at_once() {
     assert_eq!(waiting_for(0, Duration::from_secs(3)).await, 0, "the blocker runs");
     let player = tokio::spawn(bots.clone().run());
     // The bot opens both games; both turns queue behind the blocker.
-    let resigned = host
-        .challenge_bot(&request(&alice(), None, "copenhagen", SideChoice::Defenders), 5, false, NOW)
-        .await
-        .unwrap();
+    let resigned =
+        host.challenge_bot(&request(&alice(), None, "copenhagen", SideChoice::Defenders), 5, false, NOW).await.unwrap();
     host.challenge_bot(&request(&bob(), None, "brandubh", SideChoice::Defenders), 1, false, NOW + 1).await.unwrap();
     assert_eq!(waiting_for(2, Duration::from_secs(3)).await, 2, "both turns queued");
     host.resign(resigned.id, alice().id, None, NOW + 2).await.unwrap();

@@ -724,8 +724,7 @@ impl Host {
     /// [`CLAIM_AFTER`], either player may end such a game, timed or not:
     /// without a result and unrated ([`EndReason::BotRemoved`]).
     pub async fn claim(&self, game_id: GameId, user: UserId, now: i64) -> Result<Finished, HostError> {
-        let finished =
-            transaction!(self.db.begin_write(), |tx| { self.claim_in(&mut tx, game_id, user, now).await })?;
+        let finished = transaction!(self.db.begin_write(), |tx| { self.claim_in(&mut tx, game_id, user, now).await })?;
         self.wake_bot_after(&finished.game);
         Ok(finished)
     }
