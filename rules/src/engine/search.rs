@@ -121,9 +121,6 @@ pub(crate) struct Searcher {
     /// That move's score in the current iteration, once its search is complete: an interrupted
     /// iteration returns 0, not this.
     root_first_score: Option<i32>,
-    /// The best root move of the current iteration whose search is complete, with its score:
-    /// the move an interrupted iteration plays when the last best turned out to lose by force.
-    root_best: Option<(Packed, i32)>,
     /// How drawn repetitions are scored.
     draws: Draws,
     /// The drawn repetition's score (attackers' view) that the table's entries were searched
@@ -187,7 +184,6 @@ impl Searcher {
             pv: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
             root_first: 0,
             root_first_score: None,
-            root_best: None,
             draws: Draws::Contempt,
             draw: 0,
         }
@@ -206,7 +202,6 @@ impl Searcher {
         self.history.fill(0);
         self.root_first = 0;
         self.root_first_score = None;
-        self.root_best = None;
     }
 
     pub(crate) fn set_draws(&mut self, draws: Draws) {
@@ -290,7 +285,6 @@ impl Searcher {
             run.may_stop = depth > 1;
             self.root_first = best.as_ref().map_or(0, |b| b.best);
             self.root_first_score = None;
-            self.root_best = None;
             let score = self.negamax(&mut run, depth as i32, 0, -INFINITY, INFINITY, true);
             let pv = self.pv[0].clone();
             if run.stopped {
@@ -300,24 +294,20 @@ impl Searcher {
                 // searched first, and once its search at this depth is complete its score is
                 // more exact than the last iteration's (a forced win found one ply deeper).
                 // `score` itself is the stop's 0.
-                if let (Some(new_score), Some(prev)) = (self.root_first_score, best.as_mut()) {
-                    match self.root_best {
-                        // The last best loses by force, and a move searched after it does not:
-                        // that one is played, whatever the moves not yet searched hold.
-                        Some((m, better)) if new_score <= -WIN_BOUND && better > new_score && m != prev.best => {
-                            *prev = RootResult { best: m, score: better, depth: prev.depth, nodes: prev.nodes, pv };
-                        }
-                        // The last best alone is known to lose by force; the other moves are not
-                        // searched yet, so the position is not known lost: its score stays the last
-                        // complete iteration's. (Taken as the position's, a 2,000-node search
-                        // had level 5 accept a draw in a Copenhagen position it stood better in.)
-                        _ if new_score <= -WIN_BOUND => {}
-                        _ => {
-                            prev.score = new_score;
-                            if pv.first() == Some(&prev.best) {
-                                prev.pv = pv;
-                            }
-                        }
+                //
+                // A forced loss is that move's alone: the other moves, not searched to the end at
+                // this depth, may hold, so the position is not known lost, and its score stays
+                // the last complete iteration's. (Taken as the position's, a 2,000-node search
+                // had level 5 accept a draw in a Copenhagen position it stood better in.) The
+                // move stays too: playing instead a move searched to the end after it with a
+                // better score did worse in matches (Brandubh, level 5 at its node budget, 200
+                // games: three fewer points, none more).
+                if let (Some(new_score), Some(prev)) = (self.root_first_score, best.as_mut())
+                    && new_score > -WIN_BOUND
+                {
+                    prev.score = new_score;
+                    if pv.first() == Some(&prev.best) {
+                        prev.pv = pv;
                     }
                 }
                 break;
@@ -546,9 +536,6 @@ impl Searcher {
                 best_score = score;
                 best_move = m;
                 if score > alpha {
-                    if ply == 0 {
-                        self.root_best = Some((m, score));
-                    }
                     alpha = score;
                     let (head, tail) = self.pv.split_at_mut(ply + 1);
                     head[ply].clear();
