@@ -881,7 +881,7 @@ async fn turn_of(host: &Host, game: i64) -> tafl_bot::host::bot::BotTurn {
 
 async fn turn_taken(host: &Host, game: i64) -> Option<String> {
     let mut conn = host.db().pool().acquire().await.unwrap();
-    tafl_bot::store::games::bot_turn_taken(&mut conn, game).await.unwrap().map(|(by, _)| by)
+    tafl_bot::store::games::bot_turn_taken(&mut conn, game).await.unwrap()
 }
 
 #[tokio::test]

@@ -362,7 +362,7 @@ async fn three_processes_and_two_reviews() -> Option<(support::postgres::TestDat
 
 async fn review_taken(host: &Host, game: i64) -> Option<String> {
     let mut conn = host.db().pool().acquire().await.unwrap();
-    tafl_bot::store::reviews::taken(&mut conn, game).await.unwrap().map(|(by, _)| by)
+    tafl_bot::store::reviews::taken(&mut conn, game).await.unwrap()
 }
 
 /// What holds a pool's thread, and lets it go when dropped.

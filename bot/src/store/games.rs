@@ -682,14 +682,11 @@ pub async fn take_bot_turn(
     Ok(taken.rows_affected() == 1)
 }
 
-/// Who holds a claim on the bot's turn in a game, and until when (tests and operators).
-pub async fn bot_turn_taken(conn: &mut AnyConnection, id: i64) -> Result<Option<(String, i64)>, sqlx::Error> {
-    let row: Option<(Option<String>, Option<i64>)> =
-        sqlx::query_as("SELECT bot_turn_taken_by, bot_turn_taken_until FROM games WHERE id = $1")
-            .bind(id)
-            .fetch_optional(conn)
-            .await?;
-    Ok(row.and_then(|(by, until)| by.zip(until)))
+/// The process that holds a claim on the bot's turn in a game, if any, run out or not (for the tests).
+pub async fn bot_turn_taken(conn: &mut AnyConnection, id: i64) -> Result<Option<String>, sqlx::Error> {
+    let by: Option<Option<String>> =
+        sqlx::query_scalar("SELECT bot_turn_taken_by FROM games WHERE id = $1").bind(id).fetch_optional(conn).await?;
+    Ok(by.flatten())
 }
 
 /// The ongoing games where the bot must move, the longest waiting first: `(game, since)`, at

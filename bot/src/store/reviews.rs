@@ -88,14 +88,11 @@ pub async fn take(conn: &mut AnyConnection, game: i64, by: &str, until: i64, now
     Ok(taken.rows_affected() == 1)
 }
 
-/// Who holds a claim on a game's review, and until when (tests and operators).
-pub async fn taken(conn: &mut AnyConnection, game: i64) -> Result<Option<(String, i64)>, sqlx::Error> {
-    let row: Option<(Option<String>, Option<i64>)> =
-        sqlx::query_as("SELECT taken_by, taken_until FROM reviews WHERE game_id = $1")
-            .bind(game)
-            .fetch_optional(conn)
-            .await?;
-    Ok(row.and_then(|(by, until)| by.zip(until)))
+/// The process that holds a claim on a game's review, if any, run out or not (for the tests).
+pub async fn taken(conn: &mut AnyConnection, game: i64) -> Result<Option<String>, sqlx::Error> {
+    let by: Option<Option<String>> =
+        sqlx::query_scalar("SELECT taken_by FROM reviews WHERE game_id = $1").bind(game).fetch_optional(conn).await?;
+    Ok(by.flatten())
 }
 
 pub async fn find(conn: &mut AnyConnection, game: i64) -> Result<Option<ReviewRow>, sqlx::Error> {
