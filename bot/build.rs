@@ -1,6 +1,7 @@
 //! Embeds every `locales/<language>/*.ftl` file in the binary, so that the bot needs no files
 //! beside it and adding a language is adding a directory: no Rust changes, only a rebuild (this
-//! script asks Cargo to rerun when anything under `locales/` changes).
+//! script asks Cargo to rerun when anything under `locales/` changes, or under `migrations/`,
+//! which `sqlx::migrate!` embeds).
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -9,6 +10,9 @@ use std::{env, fs};
 fn main() {
     let root = Path::new(&env::var("CARGO_MANIFEST_DIR").expect("Cargo sets CARGO_MANIFEST_DIR")).join("locales");
     println!("cargo:rerun-if-changed={}", root.display());
+    // `sqlx::migrate!` reads `migrations/` when the crate compiles, but Cargo does not know it:
+    // without this, a new migration alone (no Rust changed beside it) left a binary without it.
+    println!("cargo:rerun-if-changed=../migrations");
     let mut languages: Vec<_> = fs::read_dir(&root)
         .expect("bot/locales exists")
         .filter_map(Result::ok)

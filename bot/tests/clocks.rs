@@ -775,6 +775,62 @@ support::both! {
     }
 }
 
+/// Ticks `hosts` in turn, 20 s apart each round (a few seconds between them), from `from` up to
+/// `to`; returns the first moment each was found serving a shard another process serves too.
+async fn tick_rounds(hosts: &[&Host], from: i64, to: i64) -> Vec<Option<(i64, Vec<u32>, i64)>> {
+    let mut reported = vec![None; hosts.len()];
+    for round in (from..=to).step_by(20) {
+        for (i, host) in hosts.iter().enumerate() {
+            let at = round + 7 * i as i64;
+            host.tick(at).await.unwrap();
+            if reported[i].is_none() {
+                reported[i] = host.shards_served_twice(at).map(|(shards, since)| (at, shards, since));
+            }
+        }
+    }
+    reported
+}
+
+support::both! {
+    /// Shard ranges must not overlap: a shard served by two processes has its bot turns searched
+    /// and its games reviewed by both, and nothing else shows it. A process reports a shard of
+    /// its range that another process ticked too at each of its ticks for 10 minutes, and not
+    /// the moment's overlap of a rolling deployment.
+    async fn a_shard_ticked_by_two_processes_for_ten_minutes_is_reported_and_a_deployments_overlap_is_not() {
+        let (first, second) = support::two_dbs().await;
+        let zero = Host::new(first.clone()).with_shards(0, 0, 2).with_process_id("zero");
+        let one = Host::new(second.clone()).with_shards(1, 1, 2).with_process_id("one");
+        let quiet = tick_rounds(&[&zero, &one], NOW, NOW + 20 * MINUTE).await;
+        assert_eq!(quiet, [None, None], "ranges of their own");
+
+        // A process for shards 0-1 joins, for good.
+        let start = NOW + 21 * MINUTE;
+        let both = Host::new(second.clone()).with_shards(0, 1, 2).with_process_id("both");
+        let found = tick_rounds(&[&zero, &both, &one], start, start + 15 * MINUTE).await;
+        // `zero` first sees `both`'s name at its second tick of the overlap, `both` (which had
+        // never ticked before) at its second tick too: ten minutes after, each reports it.
+        assert_eq!(found[0], Some((start + 20 + 10 * MINUTE, vec![0], start + 20)));
+        assert_eq!(found[1], Some((start + 27 + 10 * MINUTE, vec![0, 1], start + 27)));
+        assert!(found[2].is_some(), "{found:?}");
+
+        // `both` stops: `zero`'s next tick still finds its name from its last tick; the one
+        // after finds `zero`'s own, and the report ends.
+        let after = start + 16 * MINUTE;
+        let over = tick_rounds(&[&zero, &one], after, after + 20).await;
+        assert_eq!(over[0], Some((after, vec![0], start + 20)));
+        assert_eq!(zero.shards_served_twice(after + 20), None);
+
+        // A rolling deployment of `zero`: the new process runs beside the old one for five
+        // minutes, then alone. Neither reports anything.
+        let deploy = after + 2 * MINUTE;
+        let new = Host::new(first).with_shards(0, 0, 2).with_process_id("zero, deployed again");
+        let moment = tick_rounds(&[&zero, &new, &one], deploy, deploy + 5 * MINUTE).await;
+        assert_eq!(moment, [None, None, None]);
+        let alone = tick_rounds(&[&new, &one], deploy + 5 * MINUTE + 20, deploy + 30 * MINUTE).await;
+        assert_eq!(alone, [None, None]);
+    }
+}
+
 support::both! {
     /// A takeback and a new move bring a game back to the same ply in a new turn with all its
     /// time: a halfway reminder or last warning of the old turn, held up in the outbox (Discord

@@ -27,6 +27,8 @@ pub async fn run(data: Data, interval: Duration, gateway: super::health::Gateway
     let mut watch = tokio::time::interval(GATEWAY_WATCH.min(interval));
     watch.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let mut pruned_at: Option<Instant> = None;
+    // When an overlap of shard ranges was last logged, while it goes on.
+    let mut overlap_told_at: Option<Instant> = None;
     // The first READY is always handled after the loop starts: no warning for that.
     let mut was_ready = false;
     loop {
@@ -65,6 +67,21 @@ pub async fn run(data: Data, interval: Duration, gateway: super::health::Gateway
         if let Err(error) = data.host.tick(now()).await {
             tracing::warn!(%error, "the scheduler's tick failed; trying again at the next one");
             continue;
+        }
+        match data.host.shards_served_twice(now()) {
+            // Once when the overlap has lasted long enough to be no deployment's, then hourly.
+            Some((shards, since)) if overlap_told_at.is_none_or(|at| at.elapsed() >= PRUNE_EVERY) => {
+                overlap_told_at = Some(Instant::now());
+                tracing::error!(
+                    ?shards,
+                    since,
+                    "another process has been ticking these shards of this process's too for over 10 minutes: \
+                     the DISCORD_SHARDS ranges of the processes overlap. Both search the bot's turns and review \
+                     the finished games of those shards' servers; give each shard to one process"
+                );
+            }
+            Some(_) => {}
+            None => overlap_told_at = None,
         }
         if let Err(error) = data.host.redraw_stale_boards(now()).await {
             tracing::warn!(%error, "could not look for boards behind their games");

@@ -157,6 +157,8 @@ pub struct Host {
     /// This process's last tick (see [`scheduler::OwnTick`]), which vouches for the time since
     /// when the recorded last tick lies in the clock's future.
     own_tick: Arc<scheduler::OwnTick>,
+    /// The shards another process ticks too, and since when (see [`Host::shards_served_twice`]).
+    served_twice: Arc<scheduler::ServedTwice>,
     /// Locales last written and servers' languages last read (see [`locales::LanguageCache`]).
     languages: Arc<Mutex<locales::LanguageCache>>,
     /// How long a name or locale written here is trusted to be the database's (see
@@ -197,6 +199,7 @@ impl Host {
             downtime: scheduler::DOWNTIME,
             grace: scheduler::GRACE,
             own_tick: Arc::default(),
+            served_twice: Arc::default(),
             languages: Arc::default(),
             noted_ttl: locales::NOTED_TTL,
             bot_signal: Arc::default(),

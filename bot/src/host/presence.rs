@@ -70,7 +70,10 @@ impl Host {
             let mut tx = self.db.begin_read().await?;
             let playing = store::games::guilds_playing(&mut tx, shard, count).await?;
             let away = store::servers::left_of_shard(&mut tx, shard, count).await?;
-            let shard_tick = store::scheduler::shard_ticks(&mut tx, count, shard, shard).await?.first().map(|t| t.1);
+            let shard_tick = store::scheduler::shard_ticks(&mut tx, count, shard, shard)
+                .await?
+                .first()
+                .map(|tick| tick.last_tick_at);
             (playing, away, shard_tick.or(store::scheduler::last_tick(&mut tx).await?))
         };
         let present: std::collections::HashSet<i64> = present.iter().copied().collect();

@@ -83,6 +83,11 @@ use crate::store::{self, GameRow};
 
 /// A gap between ticks longer than this means the bot was down.
 pub const DOWNTIME: i64 = 10 * 60;
+
+/// How long another process must have ticked a shard of this one's too before the overlap is
+/// reported (see [`Host::shards_served_twice`]): longer than a rolling deployment's overlap.
+pub const OVERLAP_REPORTED_AFTER: i64 = 10 * 60;
+
 /// After downtime, no deadline falls sooner than this after the first tick.
 pub const GRACE: i64 = 60 * 60;
 /// A last tick recorded later than the clock by more than this lies in the clock's future: the
@@ -322,6 +327,18 @@ impl Host {
         Ok(store::scheduler::other_shard_counts(&mut tx, served.count, now.saturating_sub(DOWNTIME)).await?)
     }
 
+    /// The shards of this process's range that another process has ticked too at every tick
+    /// of this one for at least [`OVERLAP_REPORTED_AFTER`] by `now`, with the moment this began: the
+    /// processes' `DISCORD_SHARDS` ranges overlap. Both then search the bot's turns and review
+    /// the finished games of those shards' servers (a process's own shards' work takes no
+    /// claim), and Discord may send their interactions to both. A rolling deployment overlaps
+    /// for a moment, which is why a shorter overlap is not reported. `None` without shards.
+    #[must_use]
+    pub fn shards_served_twice(&self, now: i64) -> Option<(Vec<u32>, i64)> {
+        let (since, shards) = self.served_twice.get()?;
+        (now.saturating_sub(since) >= OVERLAP_REPORTED_AFTER).then_some((shards, since))
+    }
+
     /// Finds and marks done everything due at `now` (see the module docs): first the downtime
     /// check, then the due games, expired challenges, digests and paused-games notices in small
     /// batches, each its own transaction that marks its items done before it commits.
@@ -346,8 +363,9 @@ impl Host {
     /// processes take turns here only (`PostgreSQL`: an advisory lock held by this short
     /// transaction), so the grace is given once, before any process's tick looks for due games.
     async fn tick_begins(&self, now: i64) -> Result<Option<Due>, HostError> {
-        let grace = transaction!(self.db.begin_write(), |tx| {
+        let (grace, twice) = transaction!(self.db.begin_write(), |tx| {
             store::scheduler::lock(&mut tx).await?;
+            let mut twice = Vec::new();
             let own = self.own_tick.get();
             let last = store::scheduler::last_tick(&mut tx).await?;
             let bot = last_run(last, own, now, self.downtime);
@@ -364,7 +382,17 @@ impl Host {
                 None => {}
                 Some(served) => {
                     let known = store::scheduler::shard_ticks(&mut tx, served.count, served.first, served.last).await?;
-                    let ticked: std::collections::HashMap<i64, i64> = known.iter().copied().collect();
+                    let ticked: std::collections::HashMap<i64, i64> =
+                        known.iter().map(|tick| (tick.shard, tick.last_tick_at)).collect();
+                    // Another process's name on a shard this process ticked before: it ticked
+                    // the shard since (at a first tick, the name is a predecessor's).
+                    if own.is_some() {
+                        twice = known
+                            .iter()
+                            .filter(|tick| tick.ticked_by.as_deref().is_some_and(|by| by != &*self.process))
+                            .filter_map(|tick| u32::try_from(tick.shard).ok())
+                            .collect();
+                    }
                     for shard in served.first..=served.last {
                         if last_run(ticked.get(&i64::from(shard)).copied(), own, now, self.downtime) == LastRun::Recent
                         {
@@ -377,8 +405,8 @@ impl Host {
                             _ => late.push(ServedShards { first: shard, last: shard, count: served.count }),
                         }
                     }
-                    store::scheduler::set_shard_ticks(&mut tx, served.count, served.first, served.last, &known, now)
-                        .await?;
+                    let range = (served.count, served.first, served.last);
+                    store::scheduler::set_shard_ticks(&mut tx, range, &known, &self.process, now).await?;
                     if let Some(after) = back_after {
                         store::scheduler::move_shard_ticks_back(
                             &mut tx,
@@ -423,9 +451,10 @@ impl Host {
                 _ => last.map_or(now, |last| last.max(now)),
             };
             store::scheduler::set_last_tick(&mut tx, recorded).await?;
-            Ok(grace)
+            Ok((grace, twice))
         })?;
         self.own_tick.set(now);
+        self.served_twice.saw(twice, now);
         Ok(grace)
     }
 
@@ -457,7 +486,7 @@ impl Host {
                 // shard 0's.
                 let shard = u32::try_from((guild >> 22).rem_euclid(i64::from(served.count.max(1)))).unwrap_or(0);
                 let ticks = store::scheduler::shard_ticks(conn, served.count, shard, shard).await?;
-                (ticks.first().map(|&(_, at)| at), (served.first..=served.last).contains(&shard))
+                (ticks.first().map(|tick| tick.last_tick_at), (served.first..=served.last).contains(&shard))
             }
         };
         // A shard that never ticked under this count (the bot ran without shards, or with
@@ -710,6 +739,29 @@ impl OwnTick {
 
     fn set(&self, now: i64) {
         *self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(now);
+    }
+}
+
+/// The shards of this process that another process ticked too, at every tick since `since`
+/// (see [`Host::shards_served_twice`]).
+#[derive(Debug, Default)]
+pub(super) struct ServedTwice(std::sync::Mutex<Option<(i64, Vec<u32>)>>);
+
+impl ServedTwice {
+    /// A tick at `now` found `shards` ticked by another process since this one's last: the
+    /// overlap goes on (or begins), or, with none, it is over.
+    fn saw(&self, shards: Vec<u32>, now: i64) {
+        let mut seen = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        *seen = if shards.is_empty() {
+            None
+        } else {
+            let since = seen.as_ref().map_or(now, |&(since, _)| since);
+            Some((since, shards))
+        };
+    }
+
+    fn get(&self) -> Option<(i64, Vec<u32>)> {
+        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone()
     }
 }
 

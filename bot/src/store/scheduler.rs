@@ -59,16 +59,27 @@ pub async fn set_last_tick(conn: &mut AnyConnection, now: i64) -> Result<(), sql
     Ok(())
 }
 
+/// A shard's last tick as recorded (migration 0018).
+#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
+pub struct ShardTick {
+    pub shard: i64,
+    /// Unix seconds.
+    pub last_tick_at: i64,
+    /// The process that recorded it (migration 0036); `None` before that migration.
+    pub ticked_by: Option<String>,
+}
+
 /// When the scheduler last ticked for each of the shards `first..=last` of `count` that has
-/// ticked (migration 0018), as `(shard, last_tick_at)`.
+/// ticked, and which process recorded it, in shard order.
 pub async fn shard_ticks(
     conn: &mut AnyConnection,
     count: u32,
     first: u32,
     last: u32,
-) -> Result<Vec<(i64, i64)>, sqlx::Error> {
+) -> Result<Vec<ShardTick>, sqlx::Error> {
     sqlx::query_as(
-        "SELECT shard, last_tick_at FROM shard_ticks WHERE shard_count = $1 AND shard BETWEEN $2 AND $3 ORDER BY shard",
+        "SELECT shard, last_tick_at, ticked_by FROM shard_ticks \
+         WHERE shard_count = $1 AND shard BETWEEN $2 AND $3 ORDER BY shard",
     )
     .bind(i64::from(count))
     .bind(i64::from(first))
@@ -89,37 +100,40 @@ pub async fn other_shard_counts(conn: &mut AnyConnection, count: u32, since: i64
     .await
 }
 
-/// Records a tick at `now` for the shards `first..=last` of `count`, never moving one back (a
-/// process whose clock runs behind another's must not make the other see a gap). One statement
-/// for the shards that ticked before; one insert for each that did not.
+/// Records a tick at `now` by process `by` for the shards `first..=last` of `count`, never
+/// moving one back (a process whose clock runs behind another's must not make the other see a
+/// gap), but always naming `by` as the last to tick, so that a process finding another's name at
+/// its next tick knows the shard was ticked by another meanwhile, whichever clock runs ahead.
+/// One statement for the shards that ticked before; one insert for each that did not.
 pub async fn set_shard_ticks(
     conn: &mut AnyConnection,
-    count: u32,
-    first: u32,
-    last: u32,
-    known: &[(i64, i64)],
+    (count, first, last): (u32, u32, u32),
+    known: &[ShardTick],
+    by: &str,
     now: i64,
 ) -> Result<(), sqlx::Error> {
     sqlx::query(
-        "UPDATE shard_ticks SET last_tick_at = $1 \
-         WHERE shard_count = $2 AND shard BETWEEN $3 AND $4 AND last_tick_at < $5",
+        "UPDATE shard_ticks SET last_tick_at = CASE WHEN last_tick_at < $1 THEN $2 ELSE last_tick_at END, \
+         ticked_by = $3 WHERE shard_count = $4 AND shard BETWEEN $5 AND $6",
     )
     .bind(now)
+    .bind(now)
+    .bind(by)
     .bind(i64::from(count))
     .bind(i64::from(first))
     .bind(i64::from(last))
-    .bind(now)
     .execute(&mut *conn)
     .await?;
-    let known: std::collections::HashSet<i64> = known.iter().map(|(shard, _)| *shard).collect();
+    let known: std::collections::HashSet<i64> = known.iter().map(|tick| tick.shard).collect();
     for shard in (first..=last).map(i64::from).filter(|shard| !known.contains(shard)) {
         sqlx::query(
-            "INSERT INTO shard_ticks (shard_count, shard, last_tick_at) VALUES ($1, $2, $3) \
+            "INSERT INTO shard_ticks (shard_count, shard, last_tick_at, ticked_by) VALUES ($1, $2, $3, $4) \
              ON CONFLICT (shard_count, shard) DO NOTHING",
         )
         .bind(i64::from(count))
         .bind(shard)
         .bind(now)
+        .bind(by)
         .execute(&mut *conn)
         .await?;
     }
