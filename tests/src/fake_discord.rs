@@ -79,6 +79,8 @@ pub struct Recorded {
     pub host: Option<String>,
     /// Without the query, e.g. `/api/v10/interactions/7/tok/callback`.
     pub path: String,
+    /// The query, e.g. `after=12&limit=100`; empty without one.
+    pub query: String,
     /// The JSON body, or the `payload_json` part of a multipart body.
     pub json: Option<Value>,
     /// The parts of a `multipart/form-data` body (attachments), in order.
@@ -869,6 +871,13 @@ impl FakeDiscord {
         lock(&self.shared.store).threads.clone()
     }
 
+    /// Forgets every nonce seen so far, as Discord does a few minutes after a message was made
+    /// with one ("checked for uniqueness in the past few minutes"): a create repeated after
+    /// that makes a second message.
+    pub fn forget_nonces(&self) {
+        lock(&self.shared.store).nonces.clear();
+    }
+
     /// Deletes a channel or thread of [`GUILD`], as a moderator would: from now on a message
     /// posted there is refused with Discord's "Unknown Channel" (10003), and a connected bot is
     /// told by `THREAD_DELETE` (a thread the bot made) or `CHANNEL_DELETE` (any other).
@@ -1417,6 +1426,7 @@ async fn handle_rest(shared: &Shared, request: Request<Incoming>) -> Response<Fu
     let method = request.method().to_string();
     let host = request.headers().get(hyper::header::HOST).and_then(|v| v.to_str().ok()).map(str::to_owned);
     let path = request.uri().path().to_owned();
+    let query = request.uri().query().unwrap_or_default().to_owned();
     let content_type =
         request.headers().get(hyper::header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).map(str::to_owned);
     let body = match request.into_body().collect().await {
@@ -1432,7 +1442,7 @@ async fn handle_rest(shared: &Shared, request: Request<Incoming>) -> Response<Fu
         }
         _ => (serde_json::from_slice(&body).ok(), Vec::new()),
     };
-    let mut recorded = Recorded { method, host, path, json, parts, status: 0, response: Value::Null };
+    let mut recorded = Recorded { method, host, path, query, json, parts, status: 0, response: Value::Null };
     let mut fault = scripted_fault(shared, &recorded);
     if let Some(Fault::Slow { millis }) = fault {
         shared.slow_arrived.fetch_add(1, Ordering::Relaxed);
@@ -1613,6 +1623,14 @@ fn respond(shared: &Shared, request: &Recorded) -> Answer {
                 _ => unknown_route(),
             }
         }
+        ("GET", ["channels", channel]) => match id(channel) {
+            Some(channel) => get_channel(shared, channel),
+            None => unknown_route(),
+        },
+        ("GET", ["channels", channel, "messages"]) => match id(channel) {
+            Some(channel) => list_messages(shared, channel, &request.query),
+            None => unknown_route(),
+        },
         ("PATCH", ["channels", channel]) => match id(channel) {
             Some(channel) => modify_thread(shared, channel, &body),
             None => unknown_route(),
@@ -1923,6 +1941,71 @@ fn modify_thread(shared: &Shared, channel: u64, body: &Value) -> Answer {
             },
         }),
     )
+}
+
+/// `GET /channels/{id}`: a thread the fake knows, or else a text channel of [`GUILD`] (a DM
+/// channel for one the fake opened); Discord's "Unknown Channel" for a deleted one.
+fn get_channel(shared: &Shared, channel: u64) -> Answer {
+    let store = lock(&shared.store);
+    if store.deleted_channels.contains(&channel) {
+        return discord_error(StatusCode::NOT_FOUND, "Unknown Channel", 10_003);
+    }
+    if let Some(thread) = store.threads.iter().find(|t| t.id == channel) {
+        let guild = store.guild_of(channel).unwrap_or(GUILD);
+        return (
+            StatusCode::OK,
+            json!({
+                "id": channel.to_string(), "type": thread.kind, "guild_id": guild.to_string(),
+                "parent_id": thread.parent_id.to_string(), "name": thread.name,
+                "owner_id": APPLICATION_ID.to_string(), "rate_limit_per_user": 0, "flags": 0,
+                "thread_metadata": {
+                    "archived": store.archived.contains(&channel), "auto_archive_duration": 10_080,
+                    "archive_timestamp": TIMESTAMP, "locked": store.locked.contains(&channel),
+                },
+            }),
+        );
+    }
+    if let Some((&user, _)) = store.dms.iter().find(|&(_, &dm)| dm == channel) {
+        let recipient = user_json(user, &format!("player{user}"), false);
+        return (
+            StatusCode::OK,
+            json!({ "id": channel.to_string(), "type": 1, "flags": 0, "recipients": [recipient] }),
+        );
+    }
+    let guild = store.guild_of(channel).unwrap_or(GUILD);
+    (
+        StatusCode::OK,
+        json!({
+            "id": channel.to_string(), "guild_id": guild.to_string(), "type": 0, "name": "games",
+            "position": 0, "permission_overwrites": [], "nsfw": false, "parent_id": null,
+        }),
+    )
+}
+
+/// `GET /channels/{id}/messages` with Discord's `limit` (default 50, at most 100) and one of
+/// `after` (the messages just after that id) or `before`; newest first, as Discord lists them.
+/// Deleted and ephemeral messages are not listed.
+fn list_messages(shared: &Shared, channel: u64, query: &str) -> Answer {
+    let store = lock(&shared.store);
+    if store.deleted_channels.contains(&channel) {
+        return discord_error(StatusCode::NOT_FOUND, "Unknown Channel", 10_003);
+    }
+    let param =
+        |name: &str| query.split('&').find_map(|pair| pair.strip_prefix(name)?.strip_prefix('=')?.parse::<u64>().ok());
+    let limit = param("limit").unwrap_or(50).clamp(1, 100) as usize;
+    let mut listed: Vec<&StoredMessage> =
+        store.messages.iter().filter(|m| m.channel_id == channel && !m.deleted && !m.is_ephemeral()).collect();
+    listed.sort_by_key(|m| m.id);
+    let listed: Vec<&StoredMessage> = match (param("after"), param("before")) {
+        (Some(after), _) => listed.into_iter().filter(|m| m.id > after).take(limit).collect(),
+        (None, Some(before)) => {
+            let older: Vec<_> = listed.into_iter().filter(|m| m.id < before).collect();
+            older[older.len().saturating_sub(limit)..].to_vec()
+        }
+        (None, None) => listed[listed.len().saturating_sub(limit)..].to_vec(),
+    };
+    let rendered: Vec<Value> = listed.into_iter().rev().map(|m| store.render(m)).collect();
+    (StatusCode::OK, Value::Array(rendered))
 }
 
 fn open_dm(shared: &Shared, user: u64) -> Answer {

@@ -249,6 +249,46 @@ async fn threads_from_a_message_and_without_one_are_guild_channels() {
 }
 
 #[tokio::test]
+async fn channels_and_their_messages_are_read_as_discord_lists_them() {
+    let fake = FakeDiscord::start().await;
+    let http = http(&fake);
+    let posted: Vec<u64> = {
+        let mut posted = Vec::new();
+        for text in ["one", "two", "three", "four"] {
+            posted.push(ChannelId::new(CHANNEL).say(&http, text).await.expect("posted").id.get());
+        }
+        posted
+    };
+    let channel = ChannelId::new(CHANNEL).to_channel(&http).await.expect("serenity parses the channel");
+    assert_eq!(channel.guild().map(|c| (c.kind, c.guild_id.get())), Some((ChannelType::Text, GUILD)));
+    let board = post_board(&fake, &http, CHANNEL).await;
+    let thread = ChannelId::new(CHANNEL)
+        .create_thread_from_message(&http, MessageId::new(board.id), CreateThread::new("Game 1"))
+        .await
+        .expect("a thread");
+    let read = thread.id.to_channel(&http).await.expect("serenity parses the thread").guild().expect("a thread");
+    assert_eq!((read.kind, read.parent_id), (ChannelType::PublicThread, Some(ChannelId::new(CHANNEL))));
+    let dm = UserId::new(42).create_dm_channel(&http).await.expect("a DM channel");
+    assert!(dm.id.to_channel(&http).await.expect("serenity parses the DM channel").private().is_some());
+
+    // Newest first; `after` lists the messages just after an id, `before` those just before.
+    let ids = |listed: Vec<serenity::Message>| listed.into_iter().map(|m| m.id.get()).collect::<Vec<_>>();
+    let after = serenity::GetMessages::new().after(MessageId::new(posted[0])).limit(2);
+    assert_eq!(ids(ChannelId::new(CHANNEL).messages(&http, after).await.expect("listed")), [posted[2], posted[1]]);
+    let before = serenity::GetMessages::new().before(MessageId::new(posted[3])).limit(2);
+    assert_eq!(ids(ChannelId::new(CHANNEL).messages(&http, before).await.expect("listed")), [posted[2], posted[1]]);
+    let newest = ids(ChannelId::new(CHANNEL).messages(&http, serenity::GetMessages::new().limit(2)).await.unwrap());
+    assert_eq!(newest, [board.id, posted[3]]);
+    ChannelId::new(CHANNEL).delete_message(&http, MessageId::new(posted[1])).await.expect("deleted");
+    let after = serenity::GetMessages::new().after(MessageId::new(posted[0])).limit(2);
+    assert_eq!(ids(ChannelId::new(CHANNEL).messages(&http, after).await.unwrap()), [posted[3], posted[2]]);
+
+    fake.delete_channel(CHANNEL);
+    let gone = ChannelId::new(CHANNEL).to_channel(&http).await.expect_err("deleted");
+    assert_eq!(discord_code(&gone), Some(10_003));
+}
+
+#[tokio::test]
 async fn a_dm_channel_is_one_per_user_and_takes_messages() {
     let fake = FakeDiscord::start().await;
     let http = http(&fake);

@@ -374,10 +374,24 @@ async fn deliver(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(
     // thread is judged where it is made (`left_for_channel`).
     if let (BotError::Discord(refused), Some(game)) = (&error, item.show.game())
         && let Some(gone) = thread_refused(discord_code(refused), &item.show)
-        && data.host.leave_thread(game, !gone, now()).await?
     {
-        tracing::info!(game, %text, "the game's thread is gone or closed to the bot; it goes on in its channel");
-        return data.host.delivery_failed(item.id, &text, now_ms()).await.map(|_| ());
+        match channel_answers(http, data, game).await {
+            Ok(true) => {
+                if data.host.leave_thread(game, !gone, now()).await? {
+                    tracing::info!(game, %text, "the game's thread is gone or closed to the bot; it goes on in its channel");
+                    return data.host.delivery_failed(item.id, &text, now_ms()).await.map(|_| ());
+                }
+            }
+            // Refused below, as the server refuses everything.
+            Ok(false) => {}
+            Err(BotError::Host(error)) => return Err(error),
+            // Whose refusal it was is unknown until Discord answers: tried again.
+            Err(probe) => {
+                let text = format!("{text}; the game's channel did not answer: {probe}");
+                let retry_at = now_ms() + pause(Failure::Outage, attempts).as_millis() as i64;
+                return data.host.delivery_failed(item.id, &text, retry_at).await.map(|_| ());
+            }
+        }
     }
     // A channel Discord no longer knows was deleted, perhaps while the bot was down, so that no
     // CHANNEL_DELETE came: its games are marked as having none and their players told, as the
@@ -398,6 +412,27 @@ async fn deliver(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(
             tracing::info!(item = item.id, attempts, retry_in_ms = pause.as_millis(), error = %text, "delivery failed; retrying");
             data.host.delivery_failed(item.id, &text, now_ms() + pause.as_millis() as i64).await.map(|_| ())
         }
+    }
+}
+
+/// Whether Discord shows the bot the channel of `game` (the thread's parent), asked when a post
+/// into the game's thread was refused: only then is the refusal the thread's own. A server that
+/// removed the bot refuses everything in it, the thread and its channel alike (403 "Missing
+/// Access", before the bot hears of the removal: its gateway away, or the event not come yet);
+/// taking the game out of its thread for that sent its notices to the channel for good once the
+/// bot was back. A channel that refuses too keeps the thread, and the item fails as refused (a
+/// notice is told again after its rest, and a server that takes the bot back shows its games
+/// again). An error of another kind (Discord down) is the item's, tried again.
+async fn channel_answers(http: &serenity::Http, data: &Data, game: GameId) -> Result<bool, BotError> {
+    let view = data.host.show(game).await?;
+    match serenity::ChannelId::new(view.place.channel.max(1) as u64).to_channel(http).await {
+        // An answer whose channel serenity could not read is an answer all the same.
+        Ok(_) | Err(serenity::Error::Json(_)) => Ok(true),
+        Err(error) if refused_for_good(&error) => {
+            tracing::info!(game, error = %causes(&error), "the game's channel refuses the bot too; the game keeps its thread");
+            Ok(false)
+        }
+        Err(error) => Err(error.into()),
     }
 }
 
@@ -1181,7 +1216,7 @@ async fn deliver_board(http: &serenity::Http, data: &Data, item: &Pending, game:
             Err(error) if is_gone(&error) => {
                 tracing::info!(game, "the board message is gone; posting a new one");
             }
-            Err(error) if left_for_channel(data, &state, stored.channel_id, &error).await? => {
+            Err(error) if left_for_channel(http, data, &state, stored.channel_id, &error).await? => {
                 tracing::info!(game, error = %causes(&error), "the board's thread is closed to the bot; posting a new board in the game's channel");
                 // Drawn again: the game's place changed, and so does what the board says of it.
                 state = data.host.board_state(game).await?;
@@ -1204,7 +1239,11 @@ async fn deliver_board(http: &serenity::Http, data: &Data, item: &Pending, game:
 /// the game and its board go back to its channel; a game that already left it (a notice was
 /// refused first) only needs the board. A thread people opened keeps its game (README, "Settings
 /// and threads"): the edit stays refused, and the board catches up when the thread reopens.
+///
+/// Only when the game's channel answers ([`channel_answers`]): a server that removed the bot
+/// refuses the thread and the channel alike, and the game stays in its thread.
 async fn left_for_channel(
+    http: &serenity::Http,
     data: &Data,
     state: &crate::host::BoardState,
     board_channel: i64,
@@ -1212,6 +1251,9 @@ async fn left_for_channel(
 ) -> Result<bool, BotError> {
     let place = &state.game.place;
     if board_channel == place.channel || !closes_thread(discord_code(error)) {
+        return Ok(false);
+    }
+    if !channel_answers(http, data, state.game.id).await? {
         return Ok(false);
     }
     if place.thread == Some(board_channel) {
