@@ -258,6 +258,9 @@ pub struct StoredMessage {
     /// The `allowed_mentions` that came with its content (see [`StoredMessage::pings`]); `None`
     /// when the body had none, and Discord parsed every mention in the content.
     pub allowed_mentions: Option<Value>,
+    /// When it was made, in unix milliseconds: its `timestamp`, and what a snowflake of a moment
+    /// given as `after` in a listing is compared with (Discord's ids count time; the fake's do not).
+    pub created_ms: i64,
 }
 
 /// Whom a message notifies ([`StoredMessage::pings`]).
@@ -1753,6 +1756,7 @@ fn create_message(
         deleted: false,
         interaction,
         allowed_mentions: body.get("allowed_mentions").cloned(),
+        created_ms: unix_ms(),
     };
     store.index.insert(message.id, store.messages.len());
     store.messages.push(message.clone());
@@ -1983,8 +1987,9 @@ fn get_channel(shared: &Shared, channel: u64) -> Answer {
 }
 
 /// `GET /channels/{id}/messages` with Discord's `limit` (default 50, at most 100) and one of
-/// `after` (the messages just after that id) or `before`; newest first, as Discord lists them.
-/// Deleted and ephemeral messages are not listed.
+/// `after` (the messages just after that id, or made after the moment of a snowflake that is no
+/// id of the fake's) or `before`; newest first, as Discord lists them. Deleted and ephemeral
+/// messages are not listed.
 fn list_messages(shared: &Shared, channel: u64, query: &str) -> Answer {
     let store = lock(&shared.store);
     if store.deleted_channels.contains(&channel) {
@@ -1996,8 +2001,15 @@ fn list_messages(shared: &Shared, channel: u64, query: &str) -> Answer {
     let mut listed: Vec<&StoredMessage> =
         store.messages.iter().filter(|m| m.channel_id == channel && !m.deleted && !m.is_ephemeral()).collect();
     listed.sort_by_key(|m| m.id);
+    // An id the fake made is compared as an id; any other as the snowflake of a moment (what
+    // Discord's ids are), compared with when each message was made.
+    let known = |id: u64| store.index.contains_key(&id);
     let listed: Vec<&StoredMessage> = match (param("after"), param("before")) {
-        (Some(after), _) => listed.into_iter().filter(|m| m.id > after).take(limit).collect(),
+        (Some(after), _) if known(after) => listed.into_iter().filter(|m| m.id > after).take(limit).collect(),
+        (Some(after), _) => {
+            let since_ms = (after >> 22) as i64 + DISCORD_EPOCH_MS;
+            listed.into_iter().filter(|m| m.created_ms > since_ms).take(limit).collect()
+        }
         (None, Some(before)) => {
             let older: Vec<_> = listed.into_iter().filter(|m| m.id < before).collect();
             older[older.len().saturating_sub(limit)..].to_vec()
@@ -2025,6 +2037,19 @@ fn open_dm(shared: &Shared, user: u64) -> Answer {
 }
 
 const TIMESTAMP: &str = "2026-01-01T00:00:00.000000+00:00";
+
+/// Discord's epoch (the first second of 2015) in unix milliseconds, from which snowflakes count.
+const DISCORD_EPOCH_MS: i64 = 1_420_070_400_000;
+
+fn unix_ms() -> i64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
+}
+
+/// `ms` (unix milliseconds) as Discord writes a message's `timestamp`.
+fn timestamp(ms: i64) -> String {
+    tafl_bot::discord::serenity::Timestamp::from_unix_timestamp(ms / 1000)
+        .map_or_else(|_| TIMESTAMP.to_owned(), |at| at.to_string())
+}
 
 /// A message as Discord returns it.
 fn message_json(message: &StoredMessage, metadata: Option<&Value>) -> Value {
@@ -2054,7 +2079,7 @@ fn message_json(message: &StoredMessage, metadata: Option<&Value>) -> Value {
         "channel_id": message.channel_id.to_string(),
         "author": bot_user(),
         "content": message.content,
-        "timestamp": TIMESTAMP,
+        "timestamp": timestamp(message.created_ms),
         "edited_timestamp": if message.edits > 0 { json!("2026-01-01T00:00:01.000000+00:00") } else { Value::Null },
         "tts": false,
         "mention_everyone": false,
@@ -2308,6 +2333,7 @@ mod tests {
             deleted: false,
             interaction: None,
             allowed_mentions,
+            created_ms: 0,
         }
     }
 

@@ -1,5 +1,6 @@
 //! Discord failing around the bot's own posts: a server that removes the bot while its gateway
-//! is away does not take its games out of their threads.
+//! is away does not take its games out of their threads, and a message Discord made just before
+//! an outage longer than its nonce window is not posted a second time after it.
 
 use std::time::Duration;
 
@@ -92,4 +93,70 @@ async fn a_server_that_removes_the_bot_does_not_take_its_games_out_of_their_thre
         "the game left its thread because the server had removed the bot for a while (the notice was \
          then tried in the channel: {moved_to_channel})"
     );
+}
+
+/// The delivery relies on `enforce_nonce` for a create whose reply was lost, but Discord
+/// remembers a nonce only for "the past few minutes", while an item failing with 5xx is retried
+/// for over six hours (pauses doubling to a minute). A notice that Discord made just before an
+/// outage of a few minutes (its reply lost) was made a second time when Discord came back: the
+/// player was pinged twice, and the first copy, never recorded, was never deleted with the old
+/// notices. Now a try after one that may have made the message looks for it among the channel's
+/// messages first; and a notice Discord did not make before the outage is posted once after it.
+/// The fake forgets its nonces here as Discord does after those minutes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_notice_made_just_before_a_discord_outage_is_not_posted_twice_after_it() {
+    for made in [true, false] {
+        let (fake, bot, _dir) = served(if made { "nonce-window-made" } else { "nonce-window-not-made" }).await;
+        let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
+        start_game(&table).await;
+        fake.wait_for_message("Alice's first notice", |m| m.content.contains("your move: game #1")).await;
+        let messages = format!("/api/v10/channels/{CHANNEL}/messages");
+        let post = {
+            let messages = messages.clone();
+            move |r: &Recorded| r.method == "POST" && r.path == messages
+        };
+        // Bob's notice is made and its reply lost (or not made at all); then Discord fails
+        // every request in the channel for a while.
+        let first = if made { Fault::AppliedThenServerError(500) } else { Fault::ServerError(500) };
+        fake.fail_next(post.clone(), 1, first);
+        let in_channel = {
+            let messages = messages.clone();
+            move |r: &Recorded| r.path == messages
+        };
+        fake.fail_next(in_channel, 10_000, Fault::ServerError(503));
+        let played = table.command(ALICE, "move", &json!({ "notation": "d2-c2" }), &[]);
+        assert!(private_answer(&fake, &played).await.starts_with("You played"));
+        for _ in 0..100 {
+            if fake.requests().iter().filter(|r| r.path == messages && r.status == 503).count() >= 4 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        // Minutes of outage go by: Discord no longer remembers the nonce. Then it is back.
+        fake.forget_nonces();
+        fake.clear_faults();
+        let back = fake.requests().len();
+        let bobs = format!("<@{}>, your move in game #1", BOB.id);
+        let for_bob = |m: &StoredMessage| !m.deleted && m.content.starts_with(&bobs);
+        // The notice's next try: it finds the message made before the outage, or posts one.
+        let mut tried = false;
+        for _ in 0..200 {
+            tried = fake.requests()[back..].iter().any(|r| r.path == messages && r.status == 200);
+            if tried && fake.all_messages().iter().any(for_bob) {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        // Time for a second post, if one were to come.
+        tokio::time::sleep(Duration::from_millis(1500)).await;
+        let notices: Vec<u64> = fake.all_messages().into_iter().filter(|m| for_bob(m)).map(|m| m.id).collect();
+        bot.stop().await;
+        assert!(tried, "made before the outage: {made}");
+        assert_eq!(
+            notices.len(),
+            1,
+            "made before the outage: {made}; Bob's notice is shown (and pings him) {} times",
+            notices.len()
+        );
+    }
 }

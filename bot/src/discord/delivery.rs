@@ -21,7 +21,9 @@
 //!   recorded before it read the game.
 //! - Every message created carries a nonce derived from its item with `enforce_nonce`, so a retry
 //!   after a lost answer gets the message Discord already made instead of a second one; the
-//!   message id is recorded with the item.
+//!   message id is recorded with the item. Discord remembers a nonce for a few minutes only, so a
+//!   try after one that may have made the message first looks for it among the channel's
+//!   messages since the item was recorded ([`post`]).
 //! - A failure is tried again with backoff (longer after a 429); a deleted board (Discord's
 //!   10008) gets a fresh board; an edit in a thread Discord archived for want of activity
 //!   reopens the thread and is made ([`edit_message`]); a board in a thread the game had to
@@ -83,6 +85,8 @@ const HEADS: i64 = 50;
 #[derive(Debug, Default)]
 pub struct Delivery {
     wake: tokio::sync::Notify,
+    /// The bot's own user, asked of Discord once, to know its messages among a channel's.
+    me: tokio::sync::OnceCell<serenity::UserId>,
     /// Told when a pen is put down.
     pen_free: tokio::sync::Notify,
     lanes: Mutex<Lanes>,
@@ -642,6 +646,125 @@ fn create(item: &Pending, part: char) -> serenity::CreateMessage {
     serenity::CreateMessage::new().nonce(serenity::Nonce::String(item.nonce(part))).enforce_nonce(true)
 }
 
+/// How long before an item was recorded a message made for it may be dated: the clocks of
+/// this machine and Discord's may differ by this much.
+const CLOCK_SLACK_MS: i64 = 60_000;
+
+/// Discord's epoch (the first second of 2015) in unix milliseconds, from which snowflakes count.
+const DISCORD_EPOCH_MS: i64 = 1_420_070_400_000;
+
+/// Posts `message`, a message of `item`, in `channel`. When an earlier try of the item may have
+/// made it (a try failed after Discord may have acted, or the process died after trying), the
+/// nonce finds that message only while Discord remembers it, "a few minutes", and an item fails
+/// for hours while Discord is down: tried again after that, a notice made just before an outage
+/// was posted a second time, pinging its player twice, and a board left a second board with live
+/// controls. So such a try first looks for the message among the channel's messages since the
+/// item was recorded ([`made_before`]), and takes it when found.
+async fn post(
+    http: &serenity::Http,
+    data: &Data,
+    channel: serenity::ChannelId,
+    item: &Pending,
+    message: serenity::CreateMessage,
+) -> Result<serenity::Message, serenity::Error> {
+    if (item.tried || item.attempts > 0)
+        && let Some(made) = made_before(http, data, channel, item, &message).await?
+    {
+        tracing::info!(
+            item = item.id,
+            message = made.id.get(),
+            "a message an earlier try made is found; not posted again"
+        );
+        return Ok(made);
+    }
+    channel.send_message(http, message).await
+}
+
+/// [`post`] by DM to `to`.
+async fn post_dm(
+    http: &serenity::Http,
+    data: &Data,
+    to: UserId,
+    item: &Pending,
+    message: serenity::CreateMessage,
+) -> Result<serenity::Message, serenity::Error> {
+    let channel = serenity::UserId::new(to.max(1) as u64).create_dm_channel(http).await?;
+    post(http, data, channel.id, item, message).await
+}
+
+/// The message the bot made in `channel` since `item` was recorded that says what `message`
+/// says (the same words, embeds' titles and texts, and components), the first if several; `None`
+/// when there is none, or when Discord does not let the bot read the channel's history (then
+/// the nonce is all there is). The 100 messages after the item's recording are looked at: the
+/// message was made at a try soon after it, or the nonce would have found it.
+async fn made_before(
+    http: &serenity::Http,
+    data: &Data,
+    channel: serenity::ChannelId,
+    item: &Pending,
+    message: &serenity::CreateMessage,
+) -> Result<Option<serenity::Message>, serenity::Error> {
+    let me = *data
+        .delivery
+        .me
+        .get_or_try_init(|| async { Ok::<_, serenity::Error>(http.get_current_user().await?.id) })
+        .await?;
+    let since_ms = item.created_at().saturating_mul(1000).saturating_sub(CLOCK_SLACK_MS);
+    let after = serenity::MessageId::new(((since_ms - DISCORD_EPOCH_MS).max(1) as u64) << 22);
+    let listed = match channel.messages(http, serenity::GetMessages::new().after(after).limit(100)).await {
+        Ok(listed) => listed,
+        Err(error) if refused_for_good(&error) => {
+            tracing::info!(item = item.id, error = %causes(&error), "the channel's history cannot be read; the item's nonce alone keeps it from being posted twice");
+            return Ok(None);
+        }
+        Err(error) => return Err(error),
+    };
+    let wanted = serde_json::to_value(message).map(|json| Said::of(&json));
+    let Ok(wanted) = wanted else { return Ok(None) };
+    // Newest first as Discord lists them: the oldest match is the first try's.
+    Ok(listed
+        .into_iter()
+        .rev()
+        .find(|made| made.author.id == me && serde_json::to_value(made).is_ok_and(|json| Said::of(&json) == wanted)))
+}
+
+/// What a message says, as far as telling one of the bot's messages from another goes: its
+/// words, its embeds' titles and texts, and its components' ids (a board's name its game and ply).
+#[derive(Debug, PartialEq, Eq)]
+struct Said {
+    content: String,
+    embeds: Vec<(String, String)>,
+    custom_ids: Vec<String>,
+}
+
+impl Said {
+    /// From a message as JSON: the builder the bot sends, or the message Discord returns.
+    fn of(json: &serde_json::Value) -> Said {
+        let text = |value: &serde_json::Value| value.as_str().unwrap_or_default().trim().to_owned();
+        let embeds = json["embeds"].as_array().map_or_else(Vec::new, |embeds| {
+            embeds.iter().map(|embed| (text(&embed["title"]), text(&embed["description"]))).collect()
+        });
+        let mut custom_ids = Vec::new();
+        collect_custom_ids(&json["components"], &mut custom_ids);
+        Said { content: text(&json["content"]), embeds, custom_ids }
+    }
+}
+
+fn collect_custom_ids(json: &serde_json::Value, into: &mut Vec<String>) {
+    match json {
+        serde_json::Value::Array(items) => items.iter().for_each(|item| collect_custom_ids(item, into)),
+        serde_json::Value::Object(fields) => {
+            if let Some(id) = fields.get("custom_id").and_then(serde_json::Value::as_str) {
+                into.push(id.to_owned());
+            }
+            if let Some(inner) = fields.get("components") {
+                collect_custom_ids(inner, into);
+            }
+        }
+        _ => {}
+    }
+}
+
 /// A DM to `to`: like a channel's post, it pings its reader alone, whatever its words quote (a
 /// mention of the other player, a name that reads `@everyone`).
 fn direct(item: &Pending, part: char, to: UserId) -> serenity::CreateMessage {
@@ -690,7 +813,7 @@ async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(),
             }
             // Drawn as the player who asked for it likes, now and at every later edit.
             let board = board::build_styled(data, &state, Menu::Pieces(0), lang, style.board_style()).await?;
-            let sent = post_board(http, item, &board).await?;
+            let sent = post_board(http, data, item, &board).await?;
             let channel = game_channel(&board.game).get() as i64;
             let (shown, covers) = posted_shows(&sent, &board, state.covers);
             data.host.replace_board(*game, channel, message_id(&sent), shown, covers, board.style, now()).await?;
@@ -757,7 +880,7 @@ async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(),
                 .add_files(summary.files)
                 .allowed_mentions(mentioning(&players));
             let channel = game_channel(&view);
-            let sent = channel.send_message(http, message).await?;
+            let sent = post(http, data, channel, item, message).await?;
             data.host.notice_posted(item.id, *game, channel.get() as i64, message_id(&sent), None, now()).await?;
             Ok(())
         }
@@ -978,7 +1101,7 @@ async fn deliver_channel_gone(
             }
             let lang = Lang::discord(data.host.user_locale(player).await?.as_deref());
             let message = direct(item, part, player).content(text::channel_gone(game, lang));
-            match serenity::UserId::new(player.max(1) as u64).direct_message(http, message).await {
+            match post_dm(http, data, player, item, message).await {
                 Ok(_) => {}
                 Err(error) if refused_for_good(&error) => {
                     tracing::info!(user = player, %error, "could not tell a player by DM that their game's channel was deleted");
@@ -1002,8 +1125,7 @@ async fn deliver_digest(http: &serenity::Http, data: &Data, item: &Pending, user
     let lang = Lang::discord(data.host.user_locale(user).await?.as_deref());
     let list = text::game_list(&awaiting.games, awaiting.total, now(), text::Whose::Reader, lang);
     let embed = serenity::CreateEmbed::new().title(text::digest_title(awaiting.total, lang)).description(list);
-    let sent =
-        serenity::UserId::new(user.max(1) as u64).direct_message(http, direct(item, 'g', user).embed(embed)).await?;
+    let sent = post_dm(http, data, user, item, direct(item, 'g', user).embed(embed)).await?;
     data.host.delivered(item.id, Some(message_id(&sent)), now()).await?;
     Ok(())
 }
@@ -1029,7 +1151,7 @@ async fn deliver_paused_games(
     let list = text::game_list(&games, games.len(), now, text::Whose::Reader, lang);
     let embed = serenity::CreateEmbed::new().title(text::paused_games_title(games.len(), lang)).description(list);
     let message = direct(item, 'p', user).content(text::paused_games_intro(games.len(), since, lang)).embed(embed);
-    let sent = serenity::UserId::new(user.max(1) as u64).direct_message(http, message).await?;
+    let sent = post_dm(http, data, user, item, message).await?;
     data.host.delivered(item.id, Some(message_id(&sent)), now).await?;
     Ok(())
 }
@@ -1104,8 +1226,7 @@ async fn post_with_dm(
     if view.channel_gone {
         if let Some(Dm { to, part, content, what }) = dm {
             // No link: the channel is gone, and the player was told how the game goes on.
-            let user = serenity::UserId::new(to.max(1) as u64);
-            match user.direct_message(http, direct(item, part, to).content(content)).await {
+            match post_dm(http, data, to, item, direct(item, part, to).content(content)).await {
                 Ok(_) => {}
                 Err(error) if refused_for_good(&error) => {
                     tracing::info!(user = to, %error, "could not send {what} by DM");
@@ -1119,7 +1240,7 @@ async fn post_with_dm(
         return Ok(None);
     }
     let channel = game_channel(view);
-    let sent = channel.send_message(http, message).await;
+    let sent = post(http, data, channel, item, message).await;
     let Some(Dm { to, part, content, what }) = dm else { return Ok(Some(sent?)) };
     let refused = match &sent {
         Ok(_) => None,
@@ -1139,10 +1260,9 @@ async fn post_with_dm(
             return Ok(Some(sent?));
         }
     }
-    let user = serenity::UserId::new(to.max(1) as u64);
     let link = format!("https://discord.com/channels/{}/{}", view.place.guild, channel.get());
     let dm = direct(item, part, to).content(format!("{content}\n{link}"));
-    match user.direct_message(http, dm).await {
+    match post_dm(http, data, to, item, dm).await {
         Ok(_) => {}
         Err(error) if refused.is_some() && !refused_for_good(&error) => {
             tracing::info!(user = to, error = %causes(&error), "could not send {what} by DM, the one way left; trying again");
@@ -1225,7 +1345,7 @@ async fn deliver_board(http: &serenity::Http, data: &Data, item: &Pending, game:
             Err(error) => return Err(error.into()),
         }
     }
-    let sent = post_board(http, item, &board).await?;
+    let sent = post_board(http, data, item, &board).await?;
     let channel = game_channel(&board.game).get() as i64;
     let (shown, covers) = posted_shows(&sent, &board, state.covers);
     data.host.replace_board(game, channel, message_id(&sent), shown, covers, board.style, now()).await?;
@@ -1281,6 +1401,7 @@ fn posted_shows(sent: &serenity::Message, board: &board::Board, covers: Option<i
 /// Posts `board` as a new message in its game's channel, with `item`'s nonce.
 async fn post_board(
     http: &serenity::Http,
+    data: &Data,
     item: &Pending,
     board: &board::Board,
 ) -> Result<serenity::Message, serenity::Error> {
@@ -1289,7 +1410,7 @@ async fn post_board(
         .components(board.components.clone())
         .add_file(serenity::CreateAttachment::bytes(board.png.clone(), board.file_name.clone()))
         .allowed_mentions(serenity::CreateAllowedMentions::new());
-    game_channel(&board.game).send_message(http, message).await
+    post(http, data, game_channel(&board.game), item, message).await
 }
 
 #[cfg(test)]

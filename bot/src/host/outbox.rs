@@ -239,6 +239,12 @@ impl Pending {
         let nonce = format!("{part}{}.{}", self.id, self.created_at);
         nonce.chars().take(25).collect()
     }
+
+    /// When the item was recorded, in unix seconds: no message of it can be older.
+    #[must_use]
+    pub fn created_at(&self) -> i64 {
+        self.created_at
+    }
 }
 
 /// Records `show` in the transaction `conn`, to be delivered after it commits.
