@@ -497,7 +497,7 @@ fn write_table(out: &mut dyn Write, args: &MatchArgs, att: Tally, def: Tally, sc
         // Every game drawn: even, as far as these games tell.
         return w(out, format!("A scores {score:.1}%; Elo difference A - B: +0 (every game drawn)"));
     }
-    if (high - low).abs() < f64::EPSILON {
+    if scores.iter().all(|&s| (s - scores[0]).abs() < f64::EPSILON) {
         // Every game won by one player: no spread, so only a bound can be given.
         let bound = if score > 50.0 { "at least" } else { "at most" };
         return w(
@@ -505,7 +505,18 @@ fn write_table(out: &mut dyn Write, args: &MatchArgs, att: Tally, def: Tally, sc
             format!("A scores {score:.1}%; Elo difference A - B: {bound} {elo:+.0} (no spread to estimate from)"),
         );
     }
-    w(out, format!("A scores {score:.1}%; Elo difference A - B: {elo:+.0} (95% interval {low:+.0} to {high:+.0})"))
+    let (low, high) = (elo_bound(low), elo_bound(high));
+    w(out, format!("A scores {score:.1}%; Elo difference A - B: {elo:+.0} (95% interval {low} to {high})"))
+}
+
+/// An interval's bound as the table prints it: `+315`, or `+∞` (`-∞`) when the bound's score
+/// reaches a perfect (nil) score, which no finite Elo difference expects.
+fn elo_bound(bound: f64) -> String {
+    if bound.is_infinite() {
+        if bound > 0.0 { "+∞".to_owned() } else { "-∞".to_owned() }
+    } else {
+        format!("{bound:+.0}")
+    }
 }
 
 fn mean(scores: &[f64]) -> f64 {
@@ -514,17 +525,20 @@ fn mean(scores: &[f64]) -> f64 {
 
 /// The Elo difference that expects the mean score, with a 95% interval from the scores'
 /// standard error. A perfect (or nil) score has no finite estimate: it is taken as half a game
-/// short of perfect, so the figure is a lower (or upper) bound.
+/// short of perfect, so the figure is a lower (or upper) bound. The interval's bounds are not
+/// clamped so: a bound whose score reaches 1 (or 0) is infinite, as no finite difference
+/// expects it (clamped, the upper bound of a near-perfect score was the clamped figure itself,
+/// an interval ending at its own estimate).
 #[must_use]
 pub fn elo(scores: &[f64]) -> (f64, f64, f64) {
     let n = scores.len() as f64;
     let p = mean(scores);
     let variance = scores.iter().map(|s| (s - p).powi(2)).sum::<f64>() / n;
     let margin = 1.96 * (variance / n).sqrt();
-    let clamp = |x: f64| x.clamp(0.5 / n, 1.0 - 0.5 / n);
-    // `+ 0.0` turns the -0 of an even score into 0, which prints as "+0".
-    let to_elo = |x: f64| -400.0 * (1.0 / clamp(x) - 1.0).log10() + 0.0;
-    (to_elo(p), to_elo(p - margin), to_elo(p + margin))
+    // `+ 0.0` turns the -0 of an even score into 0, which prints as "+0"; a score of 1 (0)
+    // gives +∞ (-∞).
+    let to_elo = |x: f64| -400.0 * (1.0 / x.clamp(0.0, 1.0) - 1.0).log10() + 0.0;
+    (to_elo(p.clamp(0.5 / n, 1.0 - 0.5 / n)), to_elo(p - margin), to_elo(p + margin))
 }
 
 /// A stateless mix of a seed into a well-spread number (`SplitMix64`'s finaliser), for the
@@ -547,6 +561,30 @@ mod tests {
         let (e, low, high) = elo(&[1.0, 1.0, 1.0, 0.0]);
         assert!((e - 190.8).abs() < 0.5, "75% is about +191 Elo, not {e}");
         assert!(low < e && e < high);
+    }
+
+    /// The bounds are not clamped as the estimate is: 39 wins and a draw in 40 games is +759
+    /// (half a game short of perfect), and its upper bound is unbounded rather than +759 again.
+    #[test]
+    fn a_near_perfect_score_has_an_unbounded_upper_bound_above_its_estimate() {
+        let mut scores = vec![1.0; 39];
+        scores.push(0.5);
+        let (e, low, high) = elo(&scores);
+        assert!((e - 759.0).abs() < 1.0, "half a game short of 40 out of 40 is about +759, not {e}");
+        assert!(low < e && low.is_finite(), "{low}");
+        assert!(high.is_infinite() && high > 0.0, "{high}");
+        assert_eq!(elo_bound(high), "+∞");
+        // The mirror: a near-nil score has no lower bound.
+        let (e, low, high) = elo(&scores.iter().map(|s| 1.0 - s).collect::<Vec<_>>());
+        assert!((e + 759.0).abs() < 1.0 && high.is_finite(), "{e} {high}");
+        assert_eq!(elo_bound(low), "-∞");
+        // 92.5% of 40 (35 wins, 4 draws, a loss): +436, whose upper bound is +803, not the
+        // +759 of the clamp.
+        let mut scores = vec![1.0; 35];
+        scores.extend([0.5, 0.5, 0.5, 0.5, 0.0]);
+        let (e, low, high) = elo(&scores);
+        assert!((e - 436.0).abs() < 1.0 && (low - 315.0).abs() < 1.0, "{e} {low}");
+        assert_eq!(elo_bound(high), "+803");
     }
 
     /// A match of `games` games of Brandubh between levels 1 and 2.
@@ -619,7 +657,9 @@ mod tests {
             elo_line(&[0.0, 0.0]),
             "A scores 0.0%; Elo difference A - B: at most -191 (no spread to estimate from)"
         );
-        assert_eq!(elo_line(&[1.0, 0.0]), "A scores 50.0%; Elo difference A - B: +0 (95% interval -191 to +191)");
+        // Two games tell nothing either way: the interval has no bound (it printed -191 to +191,
+        // the clamp of the estimate).
+        assert_eq!(elo_line(&[1.0, 0.0]), "A scores 50.0%; Elo difference A - B: +0 (95% interval -∞ to +∞)");
     }
 
     #[test]
