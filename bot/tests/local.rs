@@ -512,7 +512,11 @@ fn an_exported_game_imports_back_from_a_file() {
     // Without names, the record's own [attackers:ann] [defenders:ben] say who played.
     let tagged = format!("(Brandubh, {} plies); attackers: @ann, defenders: @ben.", moves.len());
     assert!(out.contains(&format!("imported as game #3 {tagged}")), "{out}");
-    // @you played none of them: /summary, which reads finished games, asks for a number.
+    // /summary, which reads anyone's game, reads the one just imported, though @you played in
+    // none of them.
+    assert!(out.lines().any(|l| l.starts_with("Game #3")), "{out}");
+    // In a session that played nothing, it asks for a number.
+    let out = local(&db, &["--no-png", "--quiet"], "/summary\n");
     assert!(
         out.contains("error: you have played no game; name one by its number, which /games @user all lists"),
         "{out}"

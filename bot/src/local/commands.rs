@@ -467,8 +467,6 @@ impl Session {
         Ok(out)
     }
 
-    /// The game a command means: `game:N` (or a bare number for /board and /export), else the
-    /// game last played in this session if the user plays in it, else their newest ongoing game.
     /// The one thing a command names (a game, a challenge, a person), if it names one: a second
     /// word (`/resign 1 2`) is refused rather than left unread, as a command that ends or
     /// answers something must not guess.
@@ -480,13 +478,22 @@ impl Session {
         }
     }
 
+    /// The game a command that acts in one (`/move`, `/resign`, an offer) means: `game:N` or
+    /// the number typed, else the game last played in this session if the user plays in it and
+    /// it is going on, else their newest ongoing game.
     async fn pick_game(&self, explicit: Option<&str>, user: &User) -> Result<GameId, String> {
         self.pick_game_of(explicit, user, false).await
     }
 
-    /// As [`Session::pick_game`], for commands that also read finished games (`/board`,
-    /// `/export`): the game last played here counts even when it is over.
-    async fn pick_game_of(&self, explicit: Option<&str>, user: &User, finished_ok: bool) -> Result<GameId, String> {
+    /// As [`Session::pick_game`], for commands that only read a game (`/board`, `/export`,
+    /// `/summary`), which may read anyone's, finished or not: the game last played here counts
+    /// whoever plays it (after `/import FILE @ann @ben`, a bare `/summary` is about that game),
+    /// else the user's newest game.
+    async fn pick_game_to_read(&self, explicit: Option<&str>, user: &User) -> Result<GameId, String> {
+        self.pick_game_of(explicit, user, true).await
+    }
+
+    async fn pick_game_of(&self, explicit: Option<&str>, user: &User, reading: bool) -> Result<GameId, String> {
         if let Some(text) = explicit {
             return parse_id(
                 text.trim_start_matches("game:").trim_start_matches('#'),
@@ -496,14 +503,13 @@ impl Session {
         }
         if let Some(id) = self.last_game
             && let Ok(game) = self.host.show(id).await
-            && game.players().contains(&user.id)
-            && (finished_ok || !game.is_over())
+            && (reading || (game.players().contains(&user.id) && !game.is_over()))
         {
             return Ok(id);
         }
-        let games = self.host.games(user.id, finished_ok).await.map_err(self.refusal())?;
+        let games = self.host.games(user.id, reading).await.map_err(self.refusal())?;
         // A command that reads finished games is not asking for a game going.
-        let none = if finished_ok { "console-no-game-of-yours" } else { "console-no-game" };
+        let none = if reading { "console-no-game-of-yours" } else { "console-no-game" };
         games.first().map(|g| g.id).ok_or_else(|| tr!(self.lang, none))
     }
 
@@ -550,7 +556,7 @@ impl Session {
 
     async fn board(&mut self, args: &[&str]) -> Result<String, String> {
         let me = self.me().await?;
-        let id = self.pick_game_of(self.one_arg(args, "board")?, &me, true).await?;
+        let id = self.pick_game_to_read(self.one_arg(args, "board")?, &me).await?;
         let game = self.host.show(id).await.map_err(self.refusal())?;
         Ok(self.show(&game))
     }
@@ -682,13 +688,13 @@ impl Session {
 
     async fn export(&mut self, args: &[&str]) -> Result<String, String> {
         let me = self.me().await?;
-        let id = self.pick_game_of(self.one_arg(args, "export")?, &me, true).await?;
+        let id = self.pick_game_to_read(self.one_arg(args, "export")?, &me).await?;
         self.host.export(id).await.map_err(self.refusal())
     }
 
     async fn summary(&mut self, args: &[&str]) -> Result<String, String> {
         let me = self.me().await?;
-        let id = self.pick_game_of(self.one_arg(args, "summary")?, &me, true).await?;
+        let id = self.pick_game_to_read(self.one_arg(args, "summary")?, &me).await?;
         // The console has no message to edit later, so a finished game's pending review is run
         // here, before the summary is read: a few seconds at most, and the summary then names
         // the turning point. Should it fail, the summary is shown without it.
