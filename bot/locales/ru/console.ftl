@@ -85,6 +85,7 @@ console-bad-side = «{ $input }» — не сторона; выберите atta
 console-bad-challenge-option = «{ $input }» — не параметр вызова; см. /help
 console-two-opponents = вызов адресуется одному сопернику; укажите { $first } или { $second }, но не обоих (или никого, чтобы вызвать любого желающего)
 console-two-levels = выберите один уровень движка: { $first } или { $second }, но не оба
+console-two-games = укажите одну партию: { $first } или { $second }, но не обе
 console-bad-level = «{ $input }» — не уровень; выберите уровень от 1 до 5, например level:3
 console-bad-flag = «{ $input }»: напишите { $option }:true или { $option }:false
 console-bad-option = «{ $input }» — не параметр /{ $command }; см. /help

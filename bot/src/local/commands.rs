@@ -513,9 +513,21 @@ impl Session {
         games.first().map(|g| g.id).ok_or_else(|| tr!(self.lang, none))
     }
 
+    /// The `game:N` among a command's words, if any: a second one is refused, as a command that
+    /// plays must not guess which game was meant.
+    fn game_option<'a>(&self, args: &[&'a str]) -> Result<Option<&'a str>, String> {
+        let mut games = args.iter().filter(|a| a.starts_with("game:"));
+        match (games.next(), games.next()) {
+            (Some(first), Some(second)) => {
+                Err(tr!(self.lang, "console-two-games", first = shorten(first), second = shorten(second)))
+            }
+            (first, _) => Ok(first.copied()),
+        }
+    }
+
     async fn play(&mut self, args: &[&str]) -> Result<String, String> {
         let me = self.me().await?;
-        let game_arg = args.iter().find(|a| a.starts_with("game:")).copied();
+        let game_arg = self.game_option(args)?;
         let notation: Vec<&str> = args.iter().filter(|a| !a.starts_with("game:")).copied().collect();
         if notation.is_empty() {
             return Err(tr!(self.lang, "console-move-usage"));
@@ -536,7 +548,7 @@ impl Session {
 
     async fn moves(&mut self, args: &[&str]) -> Result<String, String> {
         let me = self.me().await?;
-        let game_arg = args.iter().find(|a| a.starts_with("game:")).copied();
+        let game_arg = self.game_option(args)?;
         let prefix: String = args.iter().filter(|a| !a.starts_with("game:")).copied().collect();
         let id = self.pick_game(game_arg, &me).await?;
         let choices = self.host.legal_moves(id, me.id, &prefix, usize::MAX).await.map_err(self.refusal())?;
