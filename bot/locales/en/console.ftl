@@ -82,6 +82,7 @@ console-bad-challenge-option = "{ $input }" is not a challenge option; type /hel
 console-two-opponents = a challenge goes to one opponent; name { $first } or { $second }, not both (or no one, to challenge anyone)
 console-two-levels = choose one level for the engine: { $first } or { $second }, not both
 console-two-games = name one game: { $first } or { $second }, not both
+console-games-two-players = /games lists one player's games: name { $first } or { $second }, not both
 console-bad-level = "{ $input }" is not a level; choose a level from 1 to 5, like level:3
 console-bad-flag = "{ $input }": write { $option }:true or { $option }:false
 console-bad-option = "{ $input }" is not an option of /{ $command }; type /help

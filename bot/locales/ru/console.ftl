@@ -86,6 +86,7 @@ console-bad-challenge-option = «{ $input }» — не параметр вызо
 console-two-opponents = вызов адресуется одному сопернику; укажите { $first } или { $second }, но не обоих (или никого, чтобы вызвать любого желающего)
 console-two-levels = выберите один уровень движка: { $first } или { $second }, но не оба
 console-two-games = укажите одну партию: { $first } или { $second }, но не обе
+console-games-two-players = /games показывает партии одного игрока: укажите { $first } или { $second }, но не обоих
 console-bad-level = «{ $input }» — не уровень; выберите уровень от 1 до 5, например level:3
 console-bad-flag = «{ $input }»: напишите { $option }:true или { $option }:false
 console-bad-option = «{ $input }» — не параметр /{ $command }; см. /help

@@ -589,10 +589,27 @@ impl Session {
         Ok(out)
     }
 
+    /// `/games [@user] [all]`. Every word is read: `all` in any case, and one player, named
+    /// with or without the `@` as `/profile` reads them (`/games bob` listed the typer's own
+    /// games, as if they were bob's); an option or a second player is refused.
     async fn games(&mut self, args: &[&str]) -> Result<String, String> {
-        let all = args.contains(&"all");
-        let user = match args.iter().find(|a| a.starts_with('@')) {
-            Some(name) if is_the_engine(name) => return Err(text::host_error(&HostError::TheBotHasLevels, self.lang)),
+        let mut all = false;
+        let mut named: Option<&str> = None;
+        for &arg in args {
+            if arg.eq_ignore_ascii_case("all") {
+                all = true;
+            } else if arg.contains([':', '=']) {
+                return Err(tr!(self.lang, "console-bad-option", input = shorten(arg), command = "games"));
+            } else if let Some(first) = named {
+                return Err(tr!(self.lang, "console-games-two-players", first = shorten(first), second = shorten(arg)));
+            } else {
+                named = Some(arg);
+            }
+        }
+        let user = match named {
+            Some(name) if is_the_engine(&format!("@{}", name.trim_start_matches('@'))) => {
+                return Err(text::host_error(&HostError::TheBotHasLevels, self.lang));
+            }
             Some(name) => self.named_player(name).await?,
             None => self.me().await?,
         };
