@@ -759,7 +759,7 @@ impl Session {
             }
         }
         let typed = words.join(" ");
-        let typed = typed.trim_matches(|c| matches!(c, '"' | '«' | '»'));
+        let typed = unquote(&typed);
         let variant = text::typed_family(if typed.is_empty() { "copenhagen" } else { typed }, self.lang);
         let family = if against_bot { crate::host::in_bot_pool(&variant) } else { variant };
         let board = self.host.leaderboard(&family, None, 20, self.now()).await.map_err(|error| match error {
@@ -886,7 +886,7 @@ impl Session {
         if args.is_empty() {
             return Err(tr!(lang, "console-rules-usage"));
         }
-        let typed = text::typed_variant(&args.join(" "), lang);
+        let typed = text::typed_variant(unquote(&args.join(" ")), lang);
         let variant = typed.parse::<Variant>().map_err(|e| text::host_error(&HostError::BadSetup(e), lang))?;
         let name = text::variant_name(variant.id(), lang);
         let mut out = format!("{name}\n{}", markup::plain(&text::rules_description(variant, lang)));
@@ -1250,6 +1250,12 @@ fn narrower(prefix: &str, listed: &str) -> String {
 /// not one of those ("\"0\" is not a number like 12" said otherwise).
 fn parse_id(text: &str, refusal: &str, lang: Lang) -> Result<i64, String> {
     text.parse::<i64>().ok().filter(|n| *n > 0).ok_or_else(|| tr!(lang, refusal, input = shorten(text)))
+}
+
+/// A name typed in quotes, as a title shows it (`"Sea Battle 9x9"`, «Таблут»), without them:
+/// how `/rules` and `/leaderboard` read a variant's or a family's name.
+fn unquote(typed: &str) -> &str {
+    typed.trim().trim_matches(|c| matches!(c, '"' | '«' | '»' | '“' | '”' | '„')).trim()
 }
 
 /// At most 32 characters of what someone typed, control characters escaped.
