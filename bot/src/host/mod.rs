@@ -1056,19 +1056,7 @@ impl Host {
         place: Place,
         now: i64,
     ) -> Result<GameView, HostError> {
-        let parsed = GameRecord::parse(record).map_err(|e| HostError::BadRecord(RecordFault::Unreadable(e)))?;
-        if parsed.moves.len() > crate::limits::MAX_PLIES {
-            return Err(HostError::BadRecord(RecordFault::TooLong { plies: parsed.moves.len() }));
-        }
-        let game = parsed.replay().map_err(|(ply, e)| {
-            HostError::BadRecord(match e {
-                tafl_rules::otn::RecordError::Rules(why) => RecordFault::Rules(why),
-                tafl_rules::otn::RecordError::Move(source) => RecordFault::Move { ply, source },
-            })
-        })?;
-        let ending = recorded_ending(&game, &parsed)
-            .map_err(HostError::BadRecord)?
-            .ok_or(HostError::BadRecord(RecordFault::NoResult))?;
+        let (parsed, game, ending) = read_import(record)?;
         let rules_text = otn::rules_string(&parsed.rules);
         let (variant, options) = recorded_variant(&parsed, &rules_text);
         let start_position = parsed.start.as_ref().map(|(setup, _)| setup.to_string());
@@ -1110,6 +1098,36 @@ impl Host {
             Ok(view(&loaded))
         })
     }
+}
+
+/// Whether [`Host::import`] takes `record`: every refusal it can give but the storage's, checked
+/// without storing anything, so that a caller can look before it stores the players.
+pub fn check_import(record: &str) -> Result<(), HostError> {
+    read_import(record).map(|_| ())
+}
+
+/// Whether a challenge may be made with `variant` and `options` (the rules crate's checks that
+/// [`Host::challenge`] and [`Host::challenge_bot`] make first), without storing anything.
+pub fn check_setup(variant: &str, options: &[String]) -> Result<(), HostError> {
+    validate_setup(variant, options).map(|_| ())
+}
+
+/// The record `/import` reads, replayed, and how it ended; refused as [`Host::import`] refuses.
+fn read_import(record: &str) -> Result<(GameRecord, Game, Ending), HostError> {
+    let parsed = GameRecord::parse(record).map_err(|e| HostError::BadRecord(RecordFault::Unreadable(e)))?;
+    if parsed.moves.len() > crate::limits::MAX_PLIES {
+        return Err(HostError::BadRecord(RecordFault::TooLong { plies: parsed.moves.len() }));
+    }
+    let game = parsed.replay().map_err(|(ply, e)| {
+        HostError::BadRecord(match e {
+            tafl_rules::otn::RecordError::Rules(why) => RecordFault::Rules(why),
+            tafl_rules::otn::RecordError::Move(source) => RecordFault::Move { ply, source },
+        })
+    })?;
+    let ending = recorded_ending(&game, &parsed)
+        .map_err(HostError::BadRecord)?
+        .ok_or(HostError::BadRecord(RecordFault::NoResult))?;
+    Ok((parsed, game, ending))
 }
 
 // ----- helpers shared by the operations -----

@@ -281,79 +281,42 @@ impl Session {
 
     async fn challenge(&mut self, args: &[&str]) -> Result<String, String> {
         let me = self.me().await?;
-        let mut opponent = None;
-        let mut variant = None;
-        let mut side = SideChoice::Random;
-        let mut clock = Clock::UNTIMED;
-        let mut options = Vec::new();
-        let mut level = None;
-        let mut rated = true;
-        let mut against_bot = false;
-        // The opponent and the level as typed: a second one is refused, as a second variant is,
-        // rather than silently taking the place of the first (`/challenge @bob @carol` went to
-        // @carol alone).
-        let mut opponent_named: Option<&str> = None;
-        let mut level_named: Option<&str> = None;
-        for arg in args {
-            let is_opponent = arg.starts_with('@') || arg.starts_with("opponent:");
-            if is_opponent && let Some(first) = opponent_named {
-                return Err(tr!(self.lang, "console-two-opponents", first = shorten(first), second = shorten(arg)));
-            }
-            if arg.starts_with("level:")
-                && let Some(first) = level_named
-            {
-                return Err(tr!(self.lang, "console-two-levels", first = shorten(first), second = shorten(arg)));
-            }
-            if is_the_engine(arg.strip_prefix("opponent:").unwrap_or(arg)) {
-                against_bot = true;
-                opponent_named = Some(arg);
-            } else if let Some(value) = arg.strip_prefix("level:") {
-                // A number out of range is the host's to refuse; anything else is no number.
-                level = Some(
-                    value.parse::<i64>().map_err(|_| tr!(self.lang, "console-bad-level", input = shorten(value)))?,
-                );
-                level_named = Some(arg);
-            } else if let Some(value) = arg.strip_prefix("rated:") {
-                rated = flag(arg, "rated", value, self.lang)?;
-            } else if is_opponent {
-                let name = parse_name(arg.trim_start_matches("opponent:"), self.lang)?;
-                opponent = Some(self.user(&name).await?);
-                opponent_named = Some(arg);
-            } else if let Some(value) = arg.strip_prefix("side:") {
-                side = value.parse().map_err(|_| tr!(self.lang, "console-bad-side", input = shorten(value)))?;
-            } else if let Some(value) = arg.strip_prefix("clock:") {
-                clock = value.parse().map_err(|e| text::clock_error(&e, self.lang))?;
-            } else if let Some(value) = arg.strip_prefix("variant:") {
-                variant = Some(value.to_owned());
-            } else if let Some(value) = arg.strip_prefix("opt:") {
-                options.push(value.to_owned());
-            } else if arg.contains('=') {
-                options.push((*arg).to_owned());
-            } else if variant.is_none() {
-                variant = Some((*arg).to_owned());
-            } else {
-                return Err(tr!(self.lang, "console-bad-challenge-option", input = shorten(arg)));
-            }
+        let lang = self.lang;
+        let typed = ChallengeArgs::parse(args, lang)?;
+        let against_bot = typed.against_bot || typed.level.is_some();
+        // A refused challenge adds no player: what would refuse it is checked before the
+        // opponent is stored. A person with a level or unrated is refused here, as the host
+        // words it; the variant and options by the host's own check.
+        if against_bot && typed.opponent.is_some() {
+            return Err(text::host_error(&HostError::LevelWithPerson, lang));
         }
+        if !against_bot && !typed.rated {
+            return Err(text::host_error(&HostError::UnratedWithPerson, lang));
+        }
+        let variant = typed.variant.unwrap_or_else(|| "copenhagen".to_owned());
+        let opponent = match &typed.opponent {
+            Some(name) => {
+                crate::host::check_setup(&variant, &typed.options).map_err(self.refusal())?;
+                Some(self.user(name).await?)
+            }
+            None => None,
+        };
         let request = ChallengeRequest {
             challenger: me,
             opponent,
-            variant: variant.unwrap_or_else(|| "copenhagen".to_owned()),
-            options,
-            side,
-            clock: Some(clock),
+            variant,
+            options: typed.options,
+            side: typed.side,
+            clock: Some(typed.clock),
             place: PLACE,
         };
-        let lang = self.lang;
-        if against_bot || level.is_some() {
+        let (level, rated) = (typed.level, typed.rated);
+        if against_bot {
             let level = level.unwrap_or(crate::host::bot::DEFAULT_LEVEL);
             let game = self.host.challenge_bot(&request, level, rated, self.now()).await.map_err(self.refusal())?;
             self.last_game = Some(game.id);
             let bot = if is_bot(game.attacker.id) { &game.attacker } else { &game.defender };
             return Ok(format!("{}\n{}", text::bot_game_started(&game, bot, lang), self.show(&game)));
-        }
-        if !rated {
-            return Err(text::host_error(&HostError::UnratedWithPerson, lang));
         }
         let c = self.host.challenge(&request, self.now()).await.map_err(self.refusal())?;
         let to = c.opponent.as_ref().map_or_else(|| tr!(lang, "console-anyone"), |o| self.at(o));
@@ -830,7 +793,8 @@ impl Session {
             }
         })?;
         // Players named on the command line, else the record's own [attackers:…] and
-        // [defenders:…] tags, else the one typing.
+        // [defenders:…] tags, else the one typing. Every name is read, and the record checked
+        // as the host will check it, before anyone is stored: a refused import adds no player.
         let tags = tafl_rules::otn::GameRecord::parse(&record).map(|r| r.tags).unwrap_or_default();
         let tag = |key: &str| tags.iter().find(|(k, _)| k == key).map(|(_, v)| v.trim().to_owned());
         let mut players = Vec::with_capacity(2);
@@ -842,7 +806,7 @@ impl Session {
                     // `/export` names the bot as it is stored ("Tafl bot (level 3)"): its game
                     // comes back as a game against that level.
                     if let Some(bot) = self.bot_named(&tagged).await? {
-                        players.push(bot);
+                        players.push(ImportPlayer::Bot(bot));
                         continue;
                     }
                     parse_name(&tagged, lang).map_err(|e| {
@@ -851,9 +815,17 @@ impl Session {
                 }
                 (None, None) => self.current.clone(),
             };
-            players.push(self.user(&name).await?);
+            players.push(ImportPlayer::Named(name));
         }
-        let (attacker, defender) = (players[0].clone(), players[1].clone());
+        crate::host::check_import(&record).map_err(self.refusal())?;
+        let mut users = Vec::with_capacity(2);
+        for player in players {
+            users.push(match player {
+                ImportPlayer::Bot(bot) => bot,
+                ImportPlayer::Named(name) => self.user(&name).await?,
+            });
+        }
+        let (attacker, defender) = (users[0].clone(), users[1].clone());
         let game = self.host.import(&record, &attacker, &defender, PLACE, self.now()).await.map_err(self.refusal())?;
         self.last_game = Some(game.id);
         let line = tr!(
@@ -1162,6 +1134,101 @@ impl Session {
     }
 }
 
+/// A `/challenge` line as typed, read without looking anything up: the opponent is a name, not
+/// yet a stored player.
+#[derive(Debug, PartialEq)]
+struct ChallengeArgs {
+    /// The person challenged (never the engine); `None` for anyone, or for the engine.
+    opponent: Option<String>,
+    /// `@ai` (or `opponent:@ai`) was named.
+    against_bot: bool,
+    level: Option<i64>,
+    variant: Option<String>,
+    options: Vec<String>,
+    side: SideChoice,
+    clock: Clock,
+    rated: bool,
+}
+
+impl ChallengeArgs {
+    /// Reads the words after `/challenge`. Each thing a challenge takes once (the opponent, the
+    /// level, the variant, the side, the clock, whether it is rated) is refused when given a
+    /// second time, naming both as typed, rather than silently taking the place of the first
+    /// (`/challenge @bob @carol` went to @carol alone, and `rated:false rated:true` against the
+    /// engine started a rated game).
+    fn parse(args: &[&str], lang: Lang) -> Result<ChallengeArgs, String> {
+        let mut typed = ChallengeArgs {
+            opponent: None,
+            against_bot: false,
+            level: None,
+            variant: None,
+            options: Vec::new(),
+            side: SideChoice::Random,
+            clock: Clock::UNTIMED,
+            rated: true,
+        };
+        // What was typed for each option taken once, to name in the refusal of a second.
+        let (mut opponent, mut level, mut variant, mut side, mut clock, mut rated) =
+            (None, None, None, None, None, None);
+        for &arg in args {
+            let is_opponent = arg.starts_with('@') || arg.starts_with("opponent:");
+            if is_opponent {
+                given_once(&mut opponent, arg, "console-two-opponents", lang)?;
+                let name = arg.strip_prefix("opponent:").unwrap_or(arg);
+                if is_the_engine(name) {
+                    typed.against_bot = true;
+                } else {
+                    typed.opponent = Some(parse_name(name, lang)?);
+                }
+            } else if let Some(value) = arg.strip_prefix("level:") {
+                given_once(&mut level, arg, "console-two-levels", lang)?;
+                // A number out of range is the host's to refuse; anything else is no number.
+                typed.level =
+                    Some(value.parse::<i64>().map_err(|_| tr!(lang, "console-bad-level", input = shorten(value)))?);
+            } else if let Some(value) = arg.strip_prefix("rated:") {
+                given_once(&mut rated, arg, "console-two-rated", lang)?;
+                typed.rated = flag(arg, "rated", value, lang)?;
+            } else if let Some(value) = arg.strip_prefix("side:") {
+                given_once(&mut side, arg, "console-two-sides", lang)?;
+                typed.side = value.parse().map_err(|_| tr!(lang, "console-bad-side", input = shorten(value)))?;
+            } else if let Some(value) = arg.strip_prefix("clock:") {
+                given_once(&mut clock, arg, "console-two-clocks", lang)?;
+                typed.clock = value.parse().map_err(|e| text::clock_error(&e, lang))?;
+            } else if let Some(value) = arg.strip_prefix("variant:") {
+                given_once(&mut variant, arg, "console-two-variants", lang)?;
+                typed.variant = Some(value.to_owned());
+            } else if let Some(value) = arg.strip_prefix("opt:") {
+                typed.options.push(value.to_owned());
+            } else if arg.contains('=') {
+                typed.options.push(arg.to_owned());
+            } else if variant.is_none() {
+                variant = Some(arg);
+                typed.variant = Some(arg.to_owned());
+            } else {
+                return Err(tr!(lang, "console-bad-challenge-option", input = shorten(arg)));
+            }
+        }
+        Ok(typed)
+    }
+}
+
+/// Notes that `arg` gives an option taken once, whose earlier word is `seen`: a second is
+/// refused with the message `key`, naming both as typed.
+fn given_once<'a>(seen: &mut Option<&'a str>, arg: &'a str, key: &str, lang: Lang) -> Result<(), String> {
+    if let Some(first) = seen {
+        return Err(tr!(lang, key, first = shorten(first), second = shorten(arg)));
+    }
+    *seen = Some(arg);
+    Ok(())
+}
+
+/// A player `/import` names: a bot's level, stored already, or a person's name, stored only once
+/// the record is taken.
+enum ImportPlayer {
+    Bot(User),
+    Named(String),
+}
+
 /// The value of a yes-or-no option (`rated:false`), or the sentence that says how to write it.
 fn flag(arg: &str, option: &str, value: &str, lang: Lang) -> Result<bool, String> {
     match value.to_ascii_lowercase().as_str() {
@@ -1266,4 +1333,57 @@ fn shorten(text: &str) -> String {
 /// The current time in unix seconds.
 fn now() -> i64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn english() -> Lang {
+        Lang::console("en")
+    }
+
+    #[test]
+    fn a_challenge_reads_each_option_once_and_names_both_of_two() {
+        let lang = english();
+        let read = ChallengeArgs::parse(&["@bob", "brandubh", "side:defenders", "clock:1d", "king_armed=false"], lang)
+            .expect("a challenge");
+        assert_eq!(read.opponent.as_deref(), Some("bob"));
+        assert_eq!(read.variant.as_deref(), Some("brandubh"));
+        assert_eq!((read.side, read.rated, read.against_bot), (SideChoice::Defenders, true, false));
+        assert_eq!(read.options, ["king_armed=false"]);
+        let refusal = |args: &[&str]| ChallengeArgs::parse(args, lang).expect_err("refused");
+        assert_eq!(
+            refusal(&["brandubh", "variant:tablut"]),
+            "choose one variant: brandubh or variant:tablut, not both"
+        );
+        assert_eq!(
+            refusal(&["variant:tablut", "variant:tablut"]),
+            "choose one variant: variant:tablut or variant:tablut, not both"
+        );
+        assert_eq!(
+            refusal(&["side:attackers", "side:defenders"]),
+            "choose one side: side:attackers or side:defenders, not both"
+        );
+        assert_eq!(refusal(&["clock:1d", "clock:3d"]), "choose one clock: clock:1d or clock:3d, not both");
+        assert_eq!(
+            refusal(&["@ai", "rated:false", "rated:true"]),
+            "say once whether the game is rated: rated:false or rated:true, not both"
+        );
+        assert!(
+            refusal(&["@bob", "opponent:@carol"])
+                .starts_with("a challenge goes to one opponent; name @bob or opponent:@carol")
+        );
+        assert!(refusal(&["@ai", "@bob"]).starts_with("a challenge goes to one opponent"));
+        // A bare word after the variant is read as a mistyped option, as before.
+        assert_eq!(refusal(&["brandubh", "tablut"]), "\"tablut\" is not a challenge option; type /help");
+    }
+
+    #[test]
+    fn quotes_around_a_name_are_stripped() {
+        assert_eq!(unquote("\"Sea Battle 9x9\""), "Sea Battle 9x9");
+        assert_eq!(unquote("«Морской бой»"), "Морской бой");
+        assert_eq!(unquote("“Tablut”"), "Tablut");
+        assert_eq!(unquote("tablut"), "tablut");
+    }
 }
