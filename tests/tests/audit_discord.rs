@@ -343,8 +343,8 @@ async fn random_races_on_one_board_answer_everyone_once_and_leave_the_board_as_t
                 m.id == board_id && board_shows(m, id, ply, true)
             })
             .await;
-        let moves = game.position().legal_moves();
-        let mv = moves[rng.below(moves.len())];
+        let legal = game.position().legal_moves();
+        let mv = legal[rng.below(legal.len())];
         let from = mv.to_string().split('-').next().unwrap().to_owned();
         // The mover opens the destinations of the piece.
         let Ok(open) = table.try_click(mover, &shown, &format!("tafl:piece:{id}:{ply}"), Some(&from)) else {
@@ -381,7 +381,7 @@ async fn random_races_on_one_board_answer_everyone_once_and_leave_the_board_as_t
                     payloads.push((format!("{} picks {another}", mover.name), pick(mover, &another)));
                 }
                 2 => {
-                    let typed = moves[rng.below(moves.len())].to_string();
+                    let typed = legal[rng.below(legal.len())].to_string();
                     let mut payload =
                         table.command_payload(mover, "move", &json!({ "notation": typed, "game": id }), &[]);
                     payload["guild_locale"] = json!("en-US");
@@ -644,8 +644,8 @@ async fn a_notice_made_just_before_a_discord_outage_is_not_posted_twice_after_it
     assert_eq!(notices.len(), 1, "Bob's notice is shown (and pings him) {} times: {notices:?}", notices.len());
 }
 
-/// Checked and sound (passes): huge and odd option values get a private answer within
-/// Discord's limits, change nothing, and panic nothing.
+/// Huge and odd option values get a private answer within Discord's limits, change nothing, and
+/// panic nothing.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn huge_and_odd_command_options_are_refused_privately() {
     let (fake, bot, dir) = served("audit-odd-options").await;
