@@ -37,14 +37,13 @@ fn about(payload: &Value) -> impl Fn(&Recorded) -> bool + Clone + Send + Sync + 
     move |r: &Recorded| r.path.starts_with(&id) || (r.path.starts_with("/api/v10/webhooks/") && r.path.contains(&token))
 }
 
-/// Finding 1. The challenge card is the command's answer; the bot then reads it back with one
-/// `GET …/messages/@original` (poise's `ReplyHandle::message`, not retried) to record which
-/// message it is. One server error on that read, and the card is never recorded: when the
-/// challenge expires a day later, its "closed" edit has no message to go to, and the card keeps
-/// offering Accept and Decline as an open challenge for good (commands.rs, `challenge`: the
-/// `Ok(handle) => handle.message()` arm).
+/// The challenge card is the command's answer; the bot then reads it back
+/// (`GET …/messages/@original`) to record which message it is, and that read is retried as
+/// every answer is. One server error on it still leaves the card recorded, so that when the
+/// challenge expires a day later the card says so and loses its buttons. Read once (poise's
+/// `ReplyHandle::message`), the card was never recorded and offered Accept and Decline for good.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_card_whose_read_back_fails_once_is_still_closed_when_its_challenge_expires() {
+async fn a_challenge_card_whose_read_back_fails_once_is_closed_when_its_challenge_expires() {
     let (fake, bot, dir) = served("audit-card-read-back").await;
     let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
     let payload =

@@ -462,7 +462,9 @@ pub async fn challenge(
         .components(vec![serenity::CreateActionRow::Buttons(buttons)])
         .allowed_mentions(play::mentioning(&invited));
     let card = match with_retries(|| ctx.send(reply.clone())).await {
-        Ok(handle) => handle.message().await.map(std::borrow::Cow::into_owned),
+        // Read back with retries, as after a lost answer: a card left unrecorded by one failed
+        // read is never closed when its challenge ends, and offers Accept and Decline for good.
+        Ok(_) => original_response(ctx).await,
         // A first try reached Discord and only its answer was lost: the card is there.
         Err(error) if is_already_acknowledged(&error) => original_response(ctx).await,
         // The last try may have failed after Discord showed the card (a timeout, a 5xx on the
