@@ -83,12 +83,12 @@ async fn a_challenge_card_whose_read_back_fails_once_is_closed_when_its_challeng
     );
 }
 
-/// Finding 2. `/tafl board` (and `/tafl settings`) change something, then answer with
-/// `with_retries(ctx.send)` and `?`: when Discord refuses every try of the answer (three 500s),
-/// the error reaches `on_error`, which tells the player "Something went wrong on our side;
-/// please try again" once Discord is back, although the new board was asked for (and is posted)
-/// and the settings were saved. `/tafl move` has `send_after_change` for exactly this
-/// (commands.rs: `board`, settings.rs: the last lines of the command).
+/// `/tafl board` (by a player) and `/tafl settings` (with changes) change something, then
+/// answer. When Discord refuses every try of that answer (three 500s), the change stands (the
+/// new board is posted, the settings are saved) and the player is not told "Something went
+/// wrong on our side; please try again" once Discord is back: the answer is left unsaid and
+/// logged, as `/tafl move`'s is (`send_after_change`). Answered with `?`, the refusal reached
+/// `on_error`, which called the change a failure.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_board_or_settings_change_whose_answer_discord_refuses_is_not_called_a_failure() {
     let (fake, bot, _dir) = served("audit-board-unanswered").await;

@@ -174,7 +174,7 @@ async fn answer_change(ctx: Context<'_>, game: &crate::host::GameView, words: St
 }
 
 /// Sends `reply`, the answer to a change already recorded (see [`BotError::after_change`]).
-async fn send_after_change(ctx: Context<'_>, reply: CreateReply) -> Result<(), BotError> {
+pub(super) async fn send_after_change(ctx: Context<'_>, reply: CreateReply) -> Result<(), BotError> {
     BotError::after_change(with_retries(|| ctx.send(reply.clone())).await.map(drop).map_err(BotError::from))
 }
 
@@ -665,8 +665,8 @@ pub async fn board(ctx: Context<'_>, #[autocomplete = "autocomplete_game"] game:
             }
         };
         let reply = CreateReply::default().content(words).ephemeral(true);
-        with_retries(|| ctx.send(reply.clone())).await?;
-        return Ok(());
+        // The board is asked for, and comes from the delivery: "try again" would be false.
+        return send_after_change(ctx, reply).await;
     }
     // A finished game's board has no controls: shown here, for everyone. A game going on is
     // shown so to someone who does not play it, privately: only its players may post its board

@@ -265,6 +265,10 @@ pub async fn settings(
     };
     let server = server.as_ref().map(|(settings, language)| (settings, language));
     let reply = CreateReply::default().content(shown(personal, server, saved, lang)).ephemeral(true);
+    if saved {
+        // Saved: an answer Discord does not take is no reason to say "try again".
+        return super::commands::send_after_change(ctx, reply).await;
+    }
     with_retries(|| ctx.send(reply.clone())).await?;
     Ok(())
 }
