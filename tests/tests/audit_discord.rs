@@ -136,14 +136,14 @@ async fn a_board_or_settings_change_whose_answer_discord_refuses_is_not_called_a
     assert!(said.is_empty(), "a change that was made is called a failure: {said:?}");
 }
 
-/// Finding 3. A click kept waiting for the board is acknowledged, and its refusal is a
-/// follow-up (`Click::follow_up`, `with_retries(create_followup)`). A follow-up is a new message
-/// every time it is sent: when Discord makes it and its reply is lost (a 500 on the way back),
-/// the retry makes a second one, and the player reads the same refusal twice. Edits and
-/// callbacks are safe to retry (a callback retried is refused as already acknowledged); a
-/// follow-up is not (retry.rs's doc says every answer is).
+/// A click kept waiting for the board is acknowledged, and its refusal is a follow-up
+/// (`Click::follow_up`). A follow-up is a new message every time Discord takes it, so when
+/// Discord makes it and its reply is lost (a 500 on the way back), it is not sent again: the
+/// player reads the refusal once. Edits and callbacks are retried (a callback retried is refused
+/// as already acknowledged); a follow-up only when it never reached Discord. Retried on the 500,
+/// it was shown twice.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_follow_up_whose_reply_is_lost_is_not_sent_twice() {
+async fn a_follow_up_whose_reply_is_lost_is_shown_once() {
     let (fake, bot, _dir) = served("audit-follow-up-twice").await;
     let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
     let board = start_game(&table).await;

@@ -19,7 +19,7 @@ use super::causes::causes;
 use super::delivery::Hold;
 use super::ids::{Control, PageValue, Target};
 use super::play::now;
-use super::retry::{is_already_acknowledged, with_retries};
+use super::retry::{is_already_acknowledged, with_retries, with_retries_if_unsent};
 use super::{BotError, Data};
 use crate::host::{
     self, BoardState, ChallengeState, Drawn, GameId, HostError, OfferAction, OfferKind, SeenBoard, User,
@@ -476,9 +476,16 @@ impl Click<'_> {
     }
 
     /// A private message after the click's answer. Best effort: the click was answered.
+    ///
+    /// Tried again only when it never reached Discord ([`with_retries_if_unsent`]): a follow-up
+    /// retried after a server error that Discord had made anyway (its reply lost) is the same
+    /// sentence twice. An edit of the click's original response would be safe to retry, but after
+    /// a deferred update that response is the board itself, and the follow-up is the one private
+    /// answer left; so a refusal Discord fails to make is not shown, rather than shown twice.
     async fn follow_up(&self, message: String) {
         let followup = serenity::CreateInteractionResponseFollowup::new().content(message).ephemeral(true);
-        if let Err(error) = with_retries(|| self.component.create_followup(self.http, followup.clone())).await {
+        if let Err(error) = with_retries_if_unsent(|| self.component.create_followup(self.http, followup.clone())).await
+        {
             tracing::warn!(error = %causes(&error), "could not answer a control");
         }
     }

@@ -2,8 +2,12 @@
 //! `Retry-After`), but a 5xx or a refused connection comes straight back as an error, and one
 //! bad second at Discord would otherwise cost a player their answer.
 //!
-//! Retrying is safe for interaction answers: if a first attempt did reach Discord, the second is
-//! refused as "already acknowledged" and nothing is shown twice.
+//! Retrying is safe for an interaction's first answer (its callback): if a first attempt did
+//! reach Discord, the second is refused as "already acknowledged" and nothing is shown twice. It
+//! is safe for edits, which a second time change nothing more. It is not for a follow-up, which
+//! is a new message each time Discord takes it: after a server error or a timeout Discord may have
+//! made it and only its reply was lost, and a retry would show it twice. A follow-up is tried
+//! again only when it never reached Discord ([`with_retries_if_unsent`]).
 
 use std::future::Future;
 use std::time::Duration;
@@ -23,6 +27,19 @@ where
     Fut: Future<Output = Result<T, serenity::Error>>,
 {
     retry_while(is_transient, FIRST_PAUSE, attempt).await
+}
+
+/// Runs `attempt`, a request that makes a new message each time Discord carries it out (a
+/// follow-up), again only when it failed before it reached Discord: no connection could be made.
+/// After a server error or a timeout Discord may have made the message and lost only its reply,
+/// and nothing tells whether it did (Discord lists no follow-ups, and takes no nonce for them):
+/// the player gets the message once, or, when Discord failed before making it, not at all, but
+/// never twice. A 429 made nothing, and serenity's ratelimiter retries it already.
+pub async fn with_retries_if_unsent<T, Fut>(attempt: impl FnMut() -> Fut) -> Result<T, serenity::Error>
+where
+    Fut: Future<Output = Result<T, serenity::Error>>,
+{
+    retry_while(is_unsent, FIRST_PAUSE, attempt).await
 }
 
 /// Runs `attempt` until it succeeds, fails with an error `transient` does not accept, or has
@@ -60,6 +77,11 @@ fn is_transient(error: &serenity::Error) -> bool {
         serenity::Error::Http(serenity::HttpError::Request(request)) => request.is_connect() || request.is_timeout(),
         _ => false,
     }
+}
+
+/// A request that never reached Discord: the connection could not be made.
+fn is_unsent(error: &serenity::Error) -> bool {
+    matches!(error, serenity::Error::Http(serenity::HttpError::Request(request)) if request.is_connect())
 }
 
 /// Discord's "Unknown Message" (10008): the message is not there (any more).
