@@ -781,10 +781,31 @@ fn on_error(error: poise::FrameworkError<'_, Data, BotError>) -> poise::BoxFutur
         if !take_back_public_thinking(ctx).await {
             return;
         }
-        if let Err(error) = ctx.send(CreateReply::default().content(message).ephemeral(true)).await {
+        if let Err(error) = send_refusal(ctx, message).await {
             tracing::warn!(%command, error = %causes::causes(&error), "could not send the error message");
         }
     })
+}
+
+/// Sends `message`, a command's refusal or error, privately. As the command's first answer, it
+/// is retried as every answer is (tried once, one server error left the player with "the
+/// application did not respond"), and a retry refused as "already acknowledged" is a first try
+/// that reached Discord and lost its reply: the answer given. After a deferral it is a follow-up,
+/// tried again only when it never reached Discord ([`retry::with_retries_if_unsent`]).
+async fn send_refusal(ctx: Context<'_>, message: String) -> Result<(), serenity::Error> {
+    let reply = CreateReply::default().content(message).ephemeral(true);
+    let first_answer = match ctx {
+        poise::Context::Application(app) => !app.has_sent_initial_response.load(std::sync::atomic::Ordering::SeqCst),
+        poise::Context::Prefix(_) => false,
+    };
+    if !first_answer {
+        return retry::with_retries_if_unsent(|| ctx.send(reply.clone())).await.map(drop);
+    }
+    match retry::with_retries(|| ctx.send(reply.clone())).await {
+        Ok(_) => Ok(()),
+        Err(error) if retry::is_already_acknowledged(&error) => Ok(()),
+        Err(error) => Err(error),
+    }
 }
 
 /// Before an error is answered: deletes the public "thinking" answer of a command that deferred
