@@ -100,3 +100,82 @@ pub fn discord_code(error: &serenity::Error) -> Option<isize> {
 pub fn is_already_acknowledged(error: &serenity::Error) -> bool {
     discord_code(error) == Some(40_060)
 }
+
+#[cfg(test)]
+mod tests {
+    use std::io::{Read, Write};
+    use std::sync::atomic::{AtomicU32, Ordering};
+    use std::time::Duration;
+
+    use poise::serenity_prelude as serenity;
+
+    use super::{with_retries, with_retries_if_unsent};
+
+    /// One POST to `url`, its failure as serenity reports it.
+    async fn post(client: &reqwest::Client, url: &str, tries: &AtomicU32) -> Result<(), serenity::Error> {
+        tries.fetch_add(1, Ordering::SeqCst);
+        let response = client
+            .post(url)
+            .send()
+            .await
+            .map_err(|error| serenity::Error::Http(serenity::HttpError::Request(error)))?;
+        if response.status().is_success() {
+            return Ok(());
+        }
+        let error = ::serenity::http::ErrorResponse::from_response(response, reqwest::Method::POST).await;
+        Err(serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(error)))
+    }
+
+    /// A server that answers every request with a 500, as Discord does when it made a follow-up
+    /// and lost the reply, or failed before making it: the bot cannot tell which.
+    fn failing_server() -> String {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let address = listener.local_addr().unwrap();
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                let Ok(mut stream) = stream else { return };
+                let mut request = [0u8; 4096];
+                let _ = stream.read(&mut request);
+                let body = r#"{"code":0,"message":"500: Internal Server Error"}"#;
+                let _ = write!(
+                    stream,
+                    "HTTP/1.1 500 Internal Server Error\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                    body.len()
+                );
+            }
+        });
+        format!("http://{address}/api/v10/webhooks/1/token")
+    }
+
+    #[tokio::test]
+    async fn a_follow_up_is_sent_again_only_when_it_never_reached_discord() {
+        let client = reqwest::Client::builder().timeout(Duration::from_millis(300)).build().unwrap();
+        let client = &client;
+        let tries = AtomicU32::new(0);
+        let tries = &tries;
+
+        // Refused: nothing was sent, nothing made; tried again (three tries in all).
+        let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap();
+        let closed = format!("http://{closed}/api/v10/webhooks/1/token");
+        let closed = closed.as_str();
+        assert!(with_retries_if_unsent(|| post(client, closed, tries)).await.is_err());
+        assert_eq!(tries.swap(0, Ordering::SeqCst), 3, "a refused connection is tried again");
+
+        // A server error: Discord may have made the follow-up. An answer or an edit is tried
+        // again; a follow-up is not.
+        let failing = failing_server();
+        let failing = failing.as_str();
+        assert!(with_retries(|| post(client, failing, tries)).await.is_err());
+        assert_eq!(tries.swap(0, Ordering::SeqCst), 3, "an answer is tried again after a server error");
+        assert!(with_retries_if_unsent(|| post(client, failing, tries)).await.is_err());
+        assert_eq!(tries.swap(0, Ordering::SeqCst), 1, "a follow-up is not tried again after a server error");
+
+        // Sent, and no reply in time: the same.
+        let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let url = format!("http://{}/api/v10/webhooks/1/token", silent.local_addr().unwrap());
+        let url = url.as_str();
+        assert!(with_retries_if_unsent(|| post(client, url, tries)).await.is_err());
+        assert_eq!(tries.swap(0, Ordering::SeqCst), 1, "a follow-up is not tried again after a timeout");
+        drop(silent);
+    }
+}
