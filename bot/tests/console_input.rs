@@ -3,10 +3,7 @@
 //! behaviour a player expects: a command that cannot tell what was meant refuses in one sentence,
 //! and a refused command changes nothing.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
-const BIN: &str = env!("CARGO_BIN_EXE_tafl-bot");
+mod support;
 
 /// Runs an English `tafl-bot local` session on a fresh database with `script` piped in, and
 /// returns its stdout (the echoed commands and the replies).
@@ -16,29 +13,7 @@ fn session(script: &str) -> String {
 
 /// [`session`] in the language `lang`.
 fn session_in(lang: &str, script: &str) -> String {
-    let dir = tempfile::tempdir().expect("a scratch folder");
-    let mut child = Command::new(BIN)
-        .arg("local")
-        .arg("--db")
-        .arg(dir.path().join("audit.db"))
-        .arg("--no-png")
-        .args(["--lang", lang])
-        .env("LANG", "C.UTF-8")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("tafl-bot starts");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let input = script.to_owned();
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(input.as_bytes());
-    });
-    let output = child.wait_with_output().expect("the session ends");
-    writer.join().expect("written");
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(!stderr.contains("panicked"), "{stderr}");
-    String::from_utf8(output.stdout).expect("UTF-8")
+    support::local(&support::temp_path("console"), &["--no-png", "--lang", lang], script)
 }
 
 /// The reply to the command echoed as `you> {command}`: the lines after it, up to the next

@@ -224,6 +224,20 @@ impl Table<'_> {
         if self.is_english() { english } else { russian }
     }
 
+    /// Alice challenges Bob to Brandubh as the attackers here and Bob accepts with the card's
+    /// Accept button: returns the board (the card, turned into the board by the click's answer).
+    pub async fn start_brandubh(&self) -> StoredMessage {
+        let options = json!({ "opponent": BOB.id, "variant": "brandubh", "side": 0 });
+        let challenge = self.command(ALICE, "challenge", &options, &[BOB]);
+        let card = self.fake.wait_for_original(&challenge).await;
+        let accept = self.says("Accept", "Принять");
+        let accept = card.button_labels().into_iter().find(|(label, _)| label == accept).expect("an Accept button").1;
+        let click = self.click(BOB, &card, &accept, None);
+        let board = self.fake.wait_for_answer(&click).await;
+        assert_eq!(board.id, card.id, "the card becomes the board");
+        board
+    }
+
     /// Checks that nothing the bot showed anyone here has English prose in it, unless the table
     /// speaks English. `names` are the Latin words that belong (people's names, typed input).
     pub fn assert_no_english(&self, names: &[&str]) {
@@ -587,4 +601,19 @@ pub fn exit_within(mut child: std::process::Child, limit: Duration) -> (Option<s
         std::thread::sleep(Duration::from_millis(20));
     };
     (status, reader.map(|r| r.join().unwrap()).unwrap_or_default())
+}
+
+/// A small seeded random number generator (xorshift), so that a randomized test's failing run
+/// can be repeated from its printed seed.
+#[derive(Debug)]
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// A number below `n` (0 for `n` 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n.max(1) as u64) as usize
+    }
 }

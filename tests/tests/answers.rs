@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 use tafl_e2e::fake_discord::{Fault, Recorded, StoredMessage};
-use tafl_e2e::harness::{ALICE, BOB, CHANNEL, Table, private_answer, served};
+use tafl_e2e::harness::{ALICE, BOB, CHANNEL, Rng, Table, private_answer, served};
 
 /// The bot's one-sentence "something went wrong; please try again", in `locale`.
 fn internal_refusal(locale: &str) -> String {
@@ -17,19 +17,6 @@ fn internal_refusal(locale: &str) -> String {
 
 async fn db(dir: &std::path::Path) -> tafl_bot::store::Db {
     tafl_bot::store::Db::open(&format!("sqlite://{}", dir.join("tafl.db").display())).await.unwrap()
-}
-
-/// Alice (attackers) challenges Bob to Brandubh and Bob accepts with the card's button: the board.
-async fn start_game(table: &Table<'_>) -> StoredMessage {
-    let fake = table.fake;
-    let options = json!({ "opponent": BOB.id, "variant": "brandubh", "side": 0 });
-    let challenge = table.command(ALICE, "challenge", &options, &[BOB]);
-    let card = fake.wait_for_original(&challenge).await;
-    let accept = card.custom_ids().into_iter().find(|id| id.starts_with("tafl:accept:")).expect("an Accept button");
-    let click = table.click(BOB, &card, &accept, None);
-    let board = fake.wait_for_answer(&click).await;
-    assert_eq!(board.id, card.id);
-    board
 }
 
 /// Matches every request about the interaction of `payload` (its callback, its webhook).
@@ -95,7 +82,7 @@ async fn a_challenge_card_whose_read_back_fails_once_is_closed_when_its_challeng
 async fn a_board_or_settings_change_whose_answer_discord_refuses_is_not_called_a_failure() {
     let (fake, bot, _dir) = served("audit-board-unanswered").await;
     let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
-    let board = start_game(&table).await;
+    let board = table.start_brandubh().await;
     let refused_every_try = |answer: &dyn Fn(&Recorded) -> bool| {
         let tries: Vec<u16> = fake.requests().iter().filter(|r| answer(r)).map(|r| r.status).collect();
         tries.len() >= 3 && tries[..3].iter().all(|&status| status == 500)
@@ -148,7 +135,7 @@ async fn a_board_or_settings_change_whose_answer_discord_refuses_is_not_called_a
 async fn a_follow_up_whose_reply_is_lost_is_shown_once() {
     let (fake, bot, _dir) = served("audit-follow-up-twice").await;
     let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
-    let board = start_game(&table).await;
+    let board = table.start_brandubh().await;
     let click = table.click(ALICE, &board, "tafl:piece:1:0", Some("d2"));
     let menu = fake.wait_for_answer(&click).await;
 
@@ -176,18 +163,6 @@ async fn a_follow_up_whose_reply_is_lost_is_shown_once() {
         .collect();
     bot.stop().await;
     assert_eq!(refusals.len(), 1, "the second press is refused once: {refusals:#?}");
-}
-
-/// A small seeded random number generator (xorshift), so that a failing run can be repeated.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n.max(1) as u64) as usize
-    }
 }
 
 /// What one racing interaction was, for the failure messages.
@@ -260,7 +235,7 @@ async fn random_races_on_one_board_answer_everyone_once_and_leave_the_board_as_t
             }
         }
         if board.is_none() {
-            board = Some(start_game(&table).await);
+            board = Some(table.start_brandubh().await);
             games += 1;
         }
         let id = games;
@@ -509,7 +484,7 @@ async fn random_races_on_one_board_answer_everyone_once_and_leave_the_board_as_t
 async fn a_refused_command_is_answered_after_one_server_error() {
     let (fake, bot, _dir) = served("audit-refusal-retried").await;
     let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
-    start_game(&table).await;
+    table.start_brandubh().await;
     let payload = table.command_payload(ALICE, "move", &json!({ "notation": "zz-top" }), &[]);
     let path = tafl_e2e::fake_discord::callback_path_of(&payload);
     let callback = path.clone();
@@ -534,7 +509,7 @@ async fn a_refused_command_is_answered_after_one_server_error() {
 async fn huge_and_odd_command_options_are_refused_privately() {
     let (fake, bot, dir) = served("audit-odd-options").await;
     let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
-    start_game(&table).await;
+    table.start_brandubh().await;
     let huge = "\u{202e}x\u{0}y`@everyone <@&1>".repeat(300);
     let cases = [
         ("move", json!({ "notation": huge.clone() })),

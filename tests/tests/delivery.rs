@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 use tafl_e2e::fake_discord::{EPHEMERAL, FakeDiscord, Fault, LOADING, Recorded, StoredMessage};
-use tafl_e2e::harness::{ALICE, BOB, BotProcess, CHANNEL, Player, Table, TestBot, temp_dir};
+use tafl_e2e::harness::{ALICE, BOB, BotProcess, CHANNEL, Player, Rng, Table, TestBot, temp_dir};
 use tafl_e2e::in_english_and_russian;
 use tafl_rules::{Game, Position, Variant};
 
@@ -45,7 +45,7 @@ async fn a_takeback_request_that_lapsed_before_its_notice_is_not_announced(local
         let bot = TestBot::start(&fake, &dir);
         fake.wait_until_ready().await;
         let table = Table { fake: &fake, channel: CHANNEL, locale };
-        start_game(&table).await;
+        table.start_brandubh().await;
         let play = |player: Player, mv: &'static str| {
             let table = &table;
             async move {
@@ -130,7 +130,7 @@ async fn a_late_offer_notice_asks_for_an_answer_only_while_its_own_offer_is_open
     let bot = TestBot::start(&fake, &dir);
     fake.wait_until_ready().await;
     let table = Table { fake: &fake, channel: CHANNEL, locale };
-    start_game(&table).await;
+    table.start_brandubh().await;
     let command = |player: Player, name: &'static str, options: Value, said: (&'static str, &'static str)| {
         let table = &table;
         async move {
@@ -183,7 +183,7 @@ async fn a_request_discord_never_answers_holds_its_game_up_only_until_the_timeou
     let bot = TestBot::start(&fake, &dir);
     fake.wait_until_ready().await;
     let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
-    let board = start_game(&table).await;
+    let board = table.start_brandubh().await;
     let hangs = move |r: &Recorded| r.method == "PATCH" && r.path.ends_with(&format!("/messages/{}", board.id));
     fake.fail_next(hangs, 1, Fault::Slow { millis: 600_000 });
     let started = std::time::Instant::now();
@@ -210,7 +210,7 @@ async fn a_move_whose_answer_discord_refuses_is_not_called_a_failure(locale: &'s
     let bot = TestBot::start(&fake, &dir);
     fake.wait_until_ready().await;
     let table = Table { fake: &fake, channel: CHANNEL, locale };
-    let board = start_game(&table).await;
+    let board = table.start_brandubh().await;
     let answer_of = |payload: &serde_json::Value| {
         let prefix = format!("/api/v10/interactions/{}/", payload["id"].as_str().expect("an id"));
         move |r: &Recorded| r.path.starts_with(&prefix)
@@ -281,24 +281,6 @@ async fn a_move_whose_answer_discord_refuses_is_not_called_a_failure(locale: &'s
     let _ = fake.push_interaction(payload);
     fake.wait_for("an answer after the failed ones", |r| confirmed(r) && r.status < 300).await;
     bot.stop().await;
-}
-
-/// Alice challenges Bob to Brandubh as the attackers and Bob accepts: the board message.
-async fn start_game(table: &Table<'_>) -> StoredMessage {
-    let fake = table.fake;
-    let challenge = table.command(
-        ALICE,
-        "challenge",
-        &json!({ "opponent": BOB.id, "variant": Variant::Brandubh.id(), "side": 0 }),
-        &[BOB],
-    );
-    let card = fake.wait_for_original(&challenge).await;
-    let accept = card.button_labels().into_iter().find(|(label, _)| label == table.says("Accept", "Принять"));
-    let accept = accept.expect("an Accept button").1;
-    let click = table.click(BOB, &card, &accept, None);
-    let board = fake.wait_for_answer(&click).await;
-    assert_eq!(board.id, card.id, "the card becomes the board");
-    board
 }
 
 /// Whether `message` is the board of game `game` at `ply` with its controls.
@@ -403,7 +385,7 @@ async fn a_bot_killed_between_a_move_and_its_board_edit_catches_up_after_a_resta
     let bot = BotProcess::spawn(Path::new(BINARY), &fake, &dir);
     fake.wait_until_ready().await;
     let table = Table { fake: &fake, channel: CHANNEL, locale };
-    let board = start_game(&table).await;
+    let board = table.start_brandubh().await;
     fake.wait_for_message("the first notice", |m| is_notice_for(m, 1, ALICE)).await;
 
     // Every edit of the board fails from now on; the move is saved and answered all the same.
@@ -446,7 +428,7 @@ async fn board_racing_a_move_leaves_one_board_with_controls_at_the_current_ply(l
     let bot = TestBot::start(&fake, &dir);
     fake.wait_until_ready().await;
     let table = Table { fake: &fake, channel: CHANNEL, locale };
-    let first = start_game(&table).await;
+    let first = table.start_brandubh().await;
     // Bob asks for a new board while Alice moves.
     let shown = table.command(BOB, "board", &json!({}), &[]);
     let played = table.command(ALICE, "move", &json!({ "notation": "d2-c2" }), &[]);
@@ -470,7 +452,7 @@ async fn an_answer_lost_after_the_notice_or_summary_was_made_leaves_no_duplicate
     let bot = TestBot::start(&fake, &dir);
     fake.wait_until_ready().await;
     let table = Table { fake: &fake, channel: CHANNEL, locale };
-    start_game(&table).await;
+    table.start_brandubh().await;
     fake.wait_for_message("the first notice", |m| is_notice_for(m, 1, ALICE)).await;
 
     // The notice for Bob is created, and Discord's answer is lost twice.
@@ -529,7 +511,7 @@ async fn a_new_board_found_by_its_nonce_after_a_takeback_at_its_ply_is_brought_u
     let bot = TestBot::start(&fake, &dir);
     fake.wait_until_ready().await;
     let table = Table { fake: &fake, channel: CHANNEL, locale };
-    let first = start_game(&table).await;
+    let first = table.start_brandubh().await;
     let mut game = Game::new(Position::new(Variant::Brandubh.rules()).unwrap());
     let play = |player: Player, mv: &'static str| {
         let table = &table;
@@ -592,7 +574,7 @@ async fn a_daily_digest_comes_by_dm_once_even_when_discords_answer_is_lost(local
     let bot = TestBot::start(&fake, &dir);
     fake.wait_until_ready().await;
     let table = Table { fake: &fake, channel: CHANNEL, locale };
-    start_game(&table).await;
+    table.start_brandubh().await;
     let asked = table.command(ALICE, "settings", &json!({ "digest": true }), &[]);
     let digest_on = table.says("Daily digest: on", "Ежедневная сводка: вкл.");
     assert!(fake.wait_for_original(&asked).await.content.contains(digest_on));
@@ -694,7 +676,7 @@ async fn a_summary_that_fails_after_its_public_thinking_answer_says_so_privately
     let bot = TestBot::start(&fake, &dir);
     fake.wait_until_ready().await;
     let table = Table { fake: &fake, channel: CHANNEL, locale };
-    start_game(&table).await;
+    table.start_brandubh().await;
     let payload = table.command_payload(ALICE, "summary", &json!({ "game": 1 }), &[]);
     // The deferral is held on its way, so that the database fails between it and the read.
     let (id, token) = (payload["id"].as_str().unwrap(), payload["token"].as_str().unwrap());
@@ -746,7 +728,7 @@ async fn a_summary_whose_thinking_answer_discord_fails_or_loses_is_still_shown()
     let bot = TestBot::start(&fake, &dir);
     fake.wait_until_ready().await;
     let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
-    start_game(&table).await;
+    table.start_brandubh().await;
     for (fault, statuses) in [(Fault::AppliedThenServerError(500), [500, 400]), (Fault::ServerError(503), [503, 204])] {
         let payload = table.command_payload(ALICE, "summary", &json!({ "game": 1 }), &[]);
         let deferral = tafl_e2e::fake_discord::callback_path_of(&payload);
@@ -780,18 +762,6 @@ enum Step {
     Takeback,
 }
 
-/// A small, seeded random number generator (xorshift), so that a failing run can be repeated.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
-}
-
 async fn through_random_moves_boards_restarts_and_faults_every_game_ends_up_shown_right(locale: &'static str) {
     let seed = std::env::var("TAFL_FAULT_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or_else(|| {
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos() as u64
@@ -810,7 +780,7 @@ async fn through_random_moves_boards_restarts_and_faults_every_game_ends_up_show
     let mut games: Vec<Game> = Vec::new();
     let mut resigned = Vec::new();
     for _ in 0..3 {
-        start_game(&table).await;
+        table.start_brandubh().await;
         games.push(Game::new(Position::new(Variant::Brandubh.rules()).unwrap()));
         resigned.push(false);
     }

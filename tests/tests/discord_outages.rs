@@ -12,19 +12,6 @@ async fn db(dir: &std::path::Path) -> tafl_bot::store::Db {
     tafl_bot::store::Db::open(&format!("sqlite://{}", dir.join("tafl.db").display())).await.unwrap()
 }
 
-/// Alice (attackers) challenges Bob to Brandubh and Bob accepts with the card's button: the board.
-async fn start_game(table: &Table<'_>) -> StoredMessage {
-    let fake = table.fake;
-    let options = json!({ "opponent": BOB.id, "variant": "brandubh", "side": 0 });
-    let challenge = table.command(ALICE, "challenge", &options, &[BOB]);
-    let card = fake.wait_for_original(&challenge).await;
-    let accept = card.custom_ids().into_iter().find(|id| id.starts_with("tafl:accept:")).expect("an Accept button");
-    let click = table.click(BOB, &card, &accept, None);
-    let board = fake.wait_for_answer(&click).await;
-    assert_eq!(board.id, card.id);
-    board
-}
-
 /// The bot is removed from a server while its gateway is away (or before the
 /// `GUILD_DELETE` reaches it): Discord refuses every request in that server with 403 "Missing
 /// Access" (50001). A "your move" notice then refused in the thread the bot opened for the game
@@ -38,7 +25,7 @@ async fn a_server_that_removes_the_bot_does_not_take_its_games_out_of_their_thre
     let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
     let threads = table.manager_command(ALICE, "settings", &json!({ "threads": true }));
     assert!(private_answer(&fake, &threads).await.starts_with("Saved."));
-    let board = start_game(&table).await;
+    let board = table.start_brandubh().await;
     let begun = fake.wait_for_message("Alice's first notice", |m| m.content.contains("your move: game #1")).await;
     let thread = fake.threads()[0].id;
     assert_eq!(begun.channel_id, thread);
@@ -108,7 +95,7 @@ async fn a_notice_made_just_before_a_discord_outage_is_not_posted_twice_after_it
     for made in [true, false] {
         let (fake, bot, _dir) = served(if made { "nonce-window-made" } else { "nonce-window-not-made" }).await;
         let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
-        start_game(&table).await;
+        table.start_brandubh().await;
         fake.wait_for_message("Alice's first notice", |m| m.content.contains("your move: game #1")).await;
         let messages = format!("/api/v10/channels/{CHANNEL}/messages");
         let post = {

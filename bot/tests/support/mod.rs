@@ -353,3 +353,52 @@ pub async fn drain(host: &Host, now: i64) -> Vec<tafl_bot::host::outbox::Show> {
     }
     all
 }
+
+/// Runs `tafl-bot local` on a database file with `script` on stdin; returns stdout.
+pub fn local(db: &std::path::Path, extra: &[&str], script: &str) -> String {
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_tafl-bot"))
+        .arg("local")
+        .arg("--db")
+        .arg(db)
+        .args(extra)
+        // English unless a test asks for another language: the terminal's LANG must not matter.
+        .env("LANG", "C.UTF-8")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("tafl-bot starts");
+    let mut stdin = child.stdin.take().unwrap();
+    let input = script.to_owned();
+    let writer = std::thread::spawn(move || {
+        let _ = std::io::Write::write_all(&mut stdin, input.as_bytes());
+    });
+    let output = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    // A piped session ends with status 1 exactly when one of its commands failed, and says how
+    // many did, in the session's language.
+    let english = stdout.lines().filter(|l| l.starts_with("error:")).count();
+    let russian = stdout.lines().filter(|l| l.starts_with("ошибка:")).count();
+    let failures = english + russian;
+    if failures == 0 {
+        assert!(output.status.success(), "tafl-bot local failed: {stderr}\n{stdout}");
+    } else {
+        assert_eq!(output.status.code(), Some(1), "{failures} failures: {stderr}\n{stdout}");
+        let said = if russian == 0 {
+            format!("error: {failures} of the session's commands failed (see the error lines above)")
+        } else {
+            assert_eq!(english, 0, "one language a session: {stdout}");
+            let commands = match (failures % 10, failures % 100) {
+                (1, n) if n != 11 => "команда сеанса не выполнена",
+                (2..=4, n) if !(12..=14).contains(&n) => "команды сеанса не выполнены",
+                _ => "команд сеанса не выполнено",
+            };
+            format!("ошибка: {failures} {commands} (см. строки с ошибками выше)")
+        };
+        assert_eq!(stderr.trim_end().lines().last(), Some(&*said), "{stderr}");
+    }
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    stdout
+}
