@@ -255,6 +255,9 @@ fn framework(
             event_handler: |framework, event| {
                 Box::pin(events::on_event(framework.serenity_context, event, framework.user_data))
             },
+            // No owner-only commands: the start-up request for the application's owners would
+            // only be one more wait on Discord.
+            initialize_owners: false,
             ..Default::default()
         })
         .setup(move |ctx, ready, framework| {
@@ -431,9 +434,24 @@ pub async fn serve(config: Config, shutdown: impl Future<Output = ()> + Send + '
         ready: Arc::new(scheduler::ReadyShards::new(served.clone().count())),
     };
     let (started, on_started) = tokio::sync::oneshot::channel::<SetupOutcome>();
-    let mut client = serenity::ClientBuilder::new_with_http(http, serenity::GatewayIntents::GUILDS)
-        .framework(framework(data, config.guild_id, config.tick_interval, served.clone(), started))
-        .await?;
+    // Building the client asks Discord for the gateway's address (and poise for the
+    // application's owners), each request waiting up to a minute when Discord hangs: a stop
+    // request meanwhile ends the run at once, as during the steps above.
+    let building = serenity::ClientBuilder::new_with_http(http, serenity::GatewayIntents::GUILDS).framework(framework(
+        data,
+        config.guild_id,
+        config.tick_interval,
+        served.clone(),
+        started,
+    ));
+    let mut client = tokio::select! {
+        client = building => client?,
+        () = stopped(stop.clone()) => {
+            watcher.abort();
+            db.close().await;
+            return Ok(());
+        }
+    };
     let shard_manager = client.shard_manager.clone();
     // The loops start once the commands are registered; a registration that failed for good
     // stops the bot.
@@ -534,7 +552,7 @@ const SHUTDOWN_GRACE: std::time::Duration = std::time::Duration::from_secs(3);
 /// Ctrl-C or SIGTERM.
 pub fn run_from_env() -> Result<(), RunError> {
     let config = Config::from_env()?;
-    init_logging();
+    let _logging = init_logging();
     // One process per SQLite file, for as long as this one runs (see `store::file`).
     let _lock = crate::store::file::sqlite_file(&config.database_url)
         .map(|file| crate::store::file::lock(&file, "tafl-bot run"))
@@ -574,25 +592,38 @@ fn log_filter(value: Option<&str>) -> (tracing_subscriber::EnvFilter, Option<Str
     }
 }
 
-/// Logs to stderr, filtered as `RUST_LOG` says ([`log_filter`]).
-fn init_logging() {
+/// Logs to stderr, filtered as `RUST_LOG` says ([`log_filter`]). The lines are written by a
+/// thread of their own and dropped when more than [`LOG_BACKLOG`] wait: a stderr pipe nobody
+/// reads (a stuck log shipper) blocks its writer, and written from the threads that log, it
+/// stopped every one of them, the whole bot and its stop. The guard, kept until the process
+/// ends, writes what waits (for at most a second) when it is dropped.
+fn init_logging() -> tracing_appender::non_blocking::WorkerGuard {
     let value = std::env::var("RUST_LOG").ok();
     let (filter, unreadable) = log_filter(value.as_deref());
     // Colours only on a terminal: logs piped to a file or journald stay plain text.
     let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let (writer, guard) = tracing_appender::non_blocking::NonBlockingBuilder::default()
+        .buffered_lines_limit(LOG_BACKLOG)
+        .lossy(true)
+        .thread_name("tafl-log")
+        .finish(std::io::stderr());
     // A second initialisation (e.g. in a test process) keeps the first subscriber.
     // A log line that cannot be written (stderr on a full disk, a closed pipe) is dropped: by
     // default tracing-subscriber reports the failure with `eprintln!`, which panics.
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_ansi(ansi)
-        .with_writer(std::io::stderr)
+        .with_writer(writer)
         .log_internal_errors(false)
         .try_init();
     if let Some(unreadable) = unreadable {
         tracing::warn!("{unreadable}");
     }
+    guard
 }
+
+/// How many log lines may wait for stderr before new ones are dropped.
+const LOG_BACKLOG: usize = 10_000;
 
 /// A future that completes on Ctrl-C, or on SIGTERM (what `docker stop` and systemd send).
 /// The handlers are installed now, not on first poll, so a signal that arrives while the bot is

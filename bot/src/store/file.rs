@@ -90,7 +90,31 @@ pub fn sqlite_file(url: &str) -> Option<PathBuf> {
         return None;
     }
     let options = super::sqlite_options(url).ok()?;
-    Some(options.get_filename().to_owned())
+    let name = options.get_filename();
+    // SQLite opens a `file:` URI (sqlx allows them) as the file of its path: the lock and every
+    // word about the file must name that file, not a file called `file:…` (a second run through
+    // `sqlite://file:DIR/tafl.db` took another lock and served the same file).
+    Some(name.to_str().and_then(uri_path).unwrap_or_else(|| name.to_owned()))
+}
+
+/// The file an `SQLite` URI (`file:data.db`, `file:/srv/tafl.db?mode=rwc`, `file:///srv/tafl.db`,
+/// `file://localhost/srv/tafl.db`) names, its path percent-decoded; `None` for a name that is no
+/// URI, or whose authority is another host (`SQLite` refuses those).
+fn uri_path(name: &str) -> Option<PathBuf> {
+    let rest = name.strip_prefix("file:")?;
+    let rest = rest.split(['?', '#']).next().unwrap_or_default();
+    let path = match rest.strip_prefix("//") {
+        Some(authority_and_path) => {
+            let (authority, path) = authority_and_path.split_at(authority_and_path.find('/')?);
+            if !(authority.is_empty() || authority == "localhost") {
+                return None;
+            }
+            path
+        }
+        None => rest,
+    };
+    let decoded = percent_encoding::percent_decode_str(path).decode_utf8().ok()?;
+    Some(PathBuf::from(decoded.into_owned()))
 }
 
 /// Takes the lock of the `SQLite` database `file` for `holder` (`tafl-bot run`), or says why not:
@@ -198,6 +222,18 @@ pub(crate) fn why_not_writable(file: &Path) -> Option<OpenError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_file_uri_names_the_file_of_its_path() {
+        assert_eq!(uri_path("file:data.db"), Some(PathBuf::from("data.db")));
+        assert_eq!(uri_path("file:/srv/tafl.db?mode=rwc"), Some(PathBuf::from("/srv/tafl.db")));
+        assert_eq!(uri_path("file:///srv/t%20afl.db"), Some(PathBuf::from("/srv/t afl.db")));
+        assert_eq!(uri_path("file://localhost/srv/tafl.db#x"), Some(PathBuf::from("/srv/tafl.db")));
+        assert_eq!(uri_path("file://elsewhere/srv/tafl.db"), None);
+        assert_eq!(uri_path("/srv/tafl.db"), None);
+        assert_eq!(sqlite_file("sqlite://file:/srv/tafl.db"), Some(PathBuf::from("/srv/tafl.db")));
+        assert_eq!(sqlite_file("sqlite:///srv/tafl.db"), Some(PathBuf::from("/srv/tafl.db")));
+    }
 
     #[test]
     fn a_second_lock_on_one_file_is_refused_naming_the_first_holder() {

@@ -1024,15 +1024,30 @@ impl Db {
         &self.pool
     }
 
-    /// Closes every connection (on `SQLite`, flushing the WAL).
+    /// Closes every connection (on `SQLite`, flushing the WAL), waiting at most [`CLOSE_WAIT`]:
+    /// sqlx waits for every connection taken out to come back, and one whose statement waits on
+    /// a server gone silent (a paused machine, a cut network) held a stopping bot for as long as
+    /// TCP took to give up. What is committed is saved either way (the WAL is durable, and
+    /// `PostgreSQL` rolls back what its connection left open).
     pub async fn close(&self) {
-        self.pool.close().await;
-        self.background_pool.close().await;
-        if let Some(leases) = &self.leases {
-            leases.close().await;
+        let close = async {
+            self.pool.close().await;
+            self.background_pool.close().await;
+            if let Some(leases) = &self.leases {
+                leases.close().await;
+            }
+        };
+        if tokio::time::timeout(CLOSE_WAIT, close).await.is_err() {
+            tracing::warn!(
+                "the database's connections did not all come back within {} s; stopping without them",
+                CLOSE_WAIT.as_secs()
+            );
         }
     }
 }
+
+/// How long [`Db::close`] waits for the connections to come back.
+const CLOSE_WAIT: Duration = Duration::from_secs(3);
 
 /// How the bot's pools are built: `max_connections` connections (`DATABASE_MAX_CONNECTIONS`),
 /// and `reusable` checked on every release.
