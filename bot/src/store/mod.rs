@@ -1391,9 +1391,10 @@ fn file_name_names_no_file(name: &str) -> bool {
     }
 }
 
-/// Whether URL parameters (`a=1&mode=memory`) ask for an in-memory database.
+/// Whether URL parameters (`a=1&mode=memory`, or `vfs=memdb`, `SQLite`'s in-memory file
+/// system) ask for an in-memory database.
 fn asks_for_memory(params: &str) -> bool {
-    params.split('&').any(|param| param.split_once('=') == Some(("mode", "memory")))
+    params.split('&').any(|param| matches!(param.split_once('='), Some(("mode", "memory") | ("vfs", "memdb"))))
 }
 
 /// The `Any` driver's URL of the `SQLite` file `filename`. `SQLite` percent-decodes the file
@@ -1567,6 +1568,10 @@ mod tests {
             "sqlite:x.db?cache=shared&mode=memory",
             "sqlite://file::memory:",
             "sqlite://file:x.db?mode=memory",
+            // SQLite's in-memory file system: migrations went into memory, the pool (which
+            // reopens the file by its name) to a file without tables.
+            "sqlite://vf.db?vfs=memdb",
+            "sqlite://file:vf.db?vfs=memdb",
         ] {
             assert!(sqlite_names_no_file(url), "{url}");
         }
@@ -1576,6 +1581,7 @@ mod tests {
             "sqlite:///abs/tafl.db?mode=rwc",
             "sqlite://memory.db",
             "sqlite://file:x.db",
+            "sqlite://x.db?vfs=unix-dotfile",
             "postgres://u@h/db",
             "tafl.db",
         ] {
