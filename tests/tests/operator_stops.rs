@@ -1,5 +1,5 @@
 //! `tafl-bot run` as an operator meets it (found by an operator's review): a stop that comes
-//! while Discord or the database hangs, a stderr nobody reads, and one process per `SQLite` file
+//! while Discord or the database hangs, a stderr nobody reads, `/healthz` while it starts, and one process per `SQLite` file
 //! however its URL names the file. Each test runs the real binary against the fake Discord. Each
 //! comment quotes what the README promises and tells how the code broke it when the test was
 //! written (each failed then); the fixes are in the commit that brought the tests.
@@ -285,4 +285,63 @@ async fn a_second_run_on_the_same_file_through_a_file_uri_is_refused() {
         db.display(),
         refused.is_none()
     );
+}
+
+/// README: `TAFL_HEALTH_ADDR` "serves GET /healthz: 200 … or 503 unavailable … while a shard is
+/// not connected, the database does not answer within 2 s …; at most 16 connections at once,
+/// each closed after one answer or 5 s". The port is bound before the database is opened
+/// (`serve`, bot/src/discord/mod.rs: "a port in use is a mistake to report at once"), but it is
+/// served only once the database is open, the token checked and serenity's client built: for
+/// all that time (a migration waiting for another process's lock, a `PostgreSQL` server that does
+/// not answer, a Discord that hangs: up to minutes) a probe's connection is accepted by the
+/// kernel and then neither answered nor closed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn healthz_answers_or_closes_within_5_s_while_the_database_is_being_opened() {
+    use std::io::{Read as _, Write as _};
+    let silent = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let db_addr = silent.local_addr().unwrap();
+    let _held = tokio::spawn(async move {
+        let mut kept = Vec::new();
+        while let Ok((stream, _)) = silent.accept().await {
+            kept.push(stream);
+        }
+    });
+    let health = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap();
+    let dir = temp_dir("healthz-while-opening");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tafl-bot-e2e"))
+        .arg("run")
+        .current_dir(&dir)
+        .env("DISCORD_TOKEN", "t")
+        .env("DATABASE_URL", format!("postgres://tafl@{db_addr}/tafl?sslmode=disable"))
+        .env("DISCORD_API_BASE", "http://127.0.0.1:1")
+        .env("TAFL_HEALTH_ADDR", health.to_string())
+        .env_remove("DISCORD_API_RESOLVE")
+        .env_remove("DISCORD_SHARDS")
+        .env_remove("DISCORD_SHARD_COUNT")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let probe = tokio::task::spawn_blocking(move || {
+        let started = Instant::now();
+        let mut stream = std::net::TcpStream::connect(health).expect("the health port is bound");
+        stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        stream.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
+        let mut answer = Vec::new();
+        let read = stream.read_to_end(&mut answer);
+        (started.elapsed(), read.is_ok(), String::from_utf8_lossy(&answer).into_owned())
+    })
+    .await
+    .unwrap();
+    sigterm(&child);
+    let _ = exited_within(&mut child, Duration::from_secs(10)).await;
+    let _ = std::fs::remove_dir_all(&dir);
+    let (took, closed, answer) = probe;
+    assert!(
+        closed && took < Duration::from_secs(6),
+        "/healthz neither answered nor closed the connection for {took:?} (answer: {answer:?})"
+    );
+    assert!(answer.starts_with("HTTP/1.1 503"), "{answer}");
+    assert!(answer.contains("unavailable: starting"), "{answer}");
 }

@@ -61,29 +61,45 @@ impl Gateway {
     }
 }
 
-/// What `/healthz` looks at.
-#[derive(Clone, Debug)]
+/// What `/healthz` looks at: nothing yet while `run` starts (the database being opened, the
+/// token checked, the client built, each of which may wait minutes on a server that does not
+/// answer), then the gateway and the database. Served from the start, so that a probe meanwhile
+/// gets its 503 rather than a connection nobody answers.
+#[derive(Clone, Debug, Default)]
 pub struct Probe {
-    pub gateway: Gateway,
-    pub db: Db,
+    started: Arc<std::sync::OnceLock<Started>>,
+}
+
+#[derive(Debug)]
+struct Started {
+    gateway: Gateway,
+    db: Db,
 }
 
 impl Probe {
+    /// From now on the probe looks at `gateway` and `db`.
+    pub fn started(&self, gateway: Gateway, db: Db) {
+        let _ = self.started.set(Started { gateway, db });
+    }
+
     /// `Ok` with a line for 200, `Err` with the reason for 503.
     pub async fn check(&self) -> Result<String, String> {
+        let Some(Started { gateway, db }) = self.started.get() else {
+            return Err("unavailable: starting (opening the database, reaching Discord)\n".to_owned());
+        };
         let mut problems: Vec<String> =
-            self.gateway.away().await.into_iter().map(|(shard, why)| format!("shard {shard} {why}")).collect();
-        let database = tokio::time::timeout(DATABASE_PATIENCE, sqlx::query("SELECT 1").execute(self.db.pool())).await;
+            gateway.away().await.into_iter().map(|(shard, why)| format!("shard {shard} {why}")).collect();
+        let database = tokio::time::timeout(DATABASE_PATIENCE, sqlx::query("SELECT 1").execute(db.pool())).await;
         match database {
             Ok(Ok(_)) => {}
             Ok(Err(error)) => problems.push(format!("the database fails: {error}")),
             Err(_) => problems.push(format!("the database did not answer within {} s", DATABASE_PATIENCE.as_secs())),
         }
         // Reads answering is not enough: moves are writes.
-        if let Some((why, ago)) = self.db.refused_write() {
+        if let Some((why, ago)) = db.refused_write() {
             problems.push(format!("the last write, {} s ago, was not saved: {why}", ago.as_secs()));
         }
-        let shards = format!("shards {}-{}", self.gateway.shards.start(), self.gateway.shards.end());
+        let shards = format!("shards {}-{}", gateway.shards.start(), gateway.shards.end());
         if problems.is_empty() {
             Ok(format!("ok: {shards} connected, database answers and saves\n"))
         } else {

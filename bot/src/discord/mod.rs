@@ -333,10 +333,14 @@ pub async fn serve(config: Config, shutdown: impl Future<Output = ()> + Send + '
         let _ = stop.wait_for(|stopped| *stopped).await;
     };
     // The health port before anything connects: a port in use is a mistake to report at once.
+    // Served from now on, "starting" until the client is built.
+    let probe = health::Probe::default();
     let health = match config.health_addr {
         None => None,
         Some(addr) => {
-            Some(tokio::net::TcpListener::bind(addr).await.map_err(|source| RunError::Health { addr, source })?)
+            let listener =
+                tokio::net::TcpListener::bind(addr).await.map_err(|source| RunError::Health { addr, source })?;
+            Some(tokio::spawn(health::serve(listener, probe.clone())))
         }
     };
     // The database first: a URL this build cannot use is refused before anything else. Opening
@@ -481,11 +485,7 @@ pub async fn serve(config: Config, shutdown: impl Future<Output = ()> + Send + '
         tokio::time::sleep(SHUTDOWN_GRACE).await;
         tracing::warn!("the gateway did not close in time; stopping anyway");
     };
-    let health = health.map(|listener| {
-        let gateway = health::Gateway { shard_manager: client.shard_manager.clone(), shards: served.clone() };
-        let probe = health::Probe { gateway, db: db.clone() };
-        tokio::spawn(health::serve(listener, probe))
-    });
+    probe.started(health::Gateway { shard_manager: client.shard_manager.clone(), shards: served.clone() }, db.clone());
     let connection = async {
         match &shards {
             None => {
