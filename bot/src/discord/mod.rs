@@ -575,12 +575,24 @@ pub fn run_from_env() -> Result<(), RunError> {
 /// libraries.
 const DEFAULT_LOG: &str = "warn,tafl_bot=info";
 
-/// The log filter `RUST_LOG` (`value`) sets, and why it was not used when it could not be read.
-/// Unset, empty or blank is the default, as for the bot's own variables: `RUST_LOG=` in an
-/// environment file means "nothing set", and read as a filter it allowed nothing but errors.
-fn log_filter(value: Option<&str>) -> (tracing_subscriber::EnvFilter, Option<String>) {
+/// The log filter `RUST_LOG` (`value`, as `std::env::var` reads it) sets, and why it was not
+/// used when it could not be read. Unset, empty or blank is the default, as for the bot's own
+/// variables: `RUST_LOG=` in an environment file means "nothing set", and read as a filter it
+/// allowed nothing but errors. A value that is not UTF-8 text was taken for unset, unsaid.
+fn log_filter(value: Result<String, std::env::VarError>) -> (tracing_subscriber::EnvFilter, Option<String>) {
     use tracing_subscriber::EnvFilter;
-    match value.map(str::trim).filter(|v| !v.is_empty()) {
+    let value = match value {
+        Ok(value) => Some(value),
+        Err(std::env::VarError::NotPresent) => None,
+        Err(std::env::VarError::NotUnicode(raw)) => {
+            let said = format!(
+                "RUST_LOG={} cannot be read (it is not UTF-8 text); logging as by default",
+                printable(&raw.to_string_lossy())
+            );
+            return (EnvFilter::new(DEFAULT_LOG), Some(said));
+        }
+    };
+    match value.as_deref().map(str::trim).filter(|v| !v.is_empty()) {
         None => (EnvFilter::new(DEFAULT_LOG), None),
         Some(value) => match EnvFilter::builder().parse(value) {
             Ok(filter) => (filter, None),
@@ -598,8 +610,7 @@ fn log_filter(value: Option<&str>) -> (tracing_subscriber::EnvFilter, Option<Str
 /// stopped every one of them, the whole bot and its stop. The guard, kept until the process
 /// ends, writes what waits (for at most a second) when it is dropped.
 fn init_logging() -> tracing_appender::non_blocking::WorkerGuard {
-    let value = std::env::var("RUST_LOG").ok();
-    let (filter, unreadable) = log_filter(value.as_deref());
+    let (filter, unreadable) = log_filter(std::env::var("RUST_LOG"));
     // Colours only on a terminal: logs piped to a file or journald stay plain text.
     let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
     let (writer, guard) = tracing_appender::non_blocking::NonBlockingBuilder::default()
@@ -873,16 +884,22 @@ mod tests {
 
     #[test]
     fn an_empty_rust_log_is_the_default_filter() {
-        let default = super::log_filter(None).0.to_string();
+        let set = |value: &str| Ok(value.to_owned());
+        let default = super::log_filter(Err(std::env::VarError::NotPresent)).0.to_string();
         for empty in ["", "  ", "\t"] {
-            let (filter, unreadable) = super::log_filter(Some(empty));
+            let (filter, unreadable) = super::log_filter(set(empty));
             assert_eq!(filter.to_string(), default, "{empty:?}");
             assert!(unreadable.is_none());
         }
-        assert_eq!(super::log_filter(Some("debug")).0.to_string(), "debug");
-        let (filter, unreadable) = super::log_filter(Some("tafl_bot=loud"));
+        assert_eq!(super::log_filter(set("debug")).0.to_string(), "debug");
+        let (filter, unreadable) = super::log_filter(set("tafl_bot=loud"));
         assert_eq!(filter.to_string(), default);
         assert!(unreadable.is_some_and(|said| said.starts_with("RUST_LOG=tafl_bot=loud cannot be read")));
+        // Not UTF-8: said, and the default used, rather than taken for unset without a word.
+        let raw = std::os::unix::ffi::OsStringExt::from_vec(b"debug\xff".to_vec());
+        let (filter, unreadable) = super::log_filter(Err(std::env::VarError::NotUnicode(raw)));
+        assert_eq!(filter.to_string(), default);
+        assert!(unreadable.is_some_and(|said| said.contains("not UTF-8")), "said");
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
