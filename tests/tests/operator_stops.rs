@@ -19,19 +19,29 @@ fn temp_dir(name: &str) -> std::path::PathBuf {
     dir
 }
 
-fn run_against(fake: &FakeDiscord, dir: &std::path::Path, log: &str, stderr: Stdio) -> std::process::Child {
-    Command::new(env!("CARGO_BIN_EXE_tafl-bot-e2e"))
+/// `tafl-bot run` on `database_url` against the Discord at `api_base`, with none of the
+/// environment's sharding, health or name-resolution settings, its output discarded: each test
+/// adds what it needs.
+fn run_command(database_url: &str, api_base: &str) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_tafl-bot-e2e"));
+    command
         .arg("run")
         .env("DISCORD_TOKEN", "process-secret-token")
-        .env("DATABASE_URL", format!("sqlite://{}", dir.join("tafl.db").display()))
-        .env("DISCORD_API_BASE", fake.api_base())
+        .env("DATABASE_URL", database_url)
+        .env("DISCORD_API_BASE", api_base)
         .env_remove("DISCORD_API_RESOLVE")
         .env_remove("DISCORD_SHARDS")
         .env_remove("DISCORD_SHARD_COUNT")
         .env_remove("TAFL_HEALTH_ADDR")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    command
+}
+
+fn run_against(fake: &FakeDiscord, dir: &std::path::Path, log: &str, stderr: Stdio) -> std::process::Child {
+    run_command(&format!("sqlite://{}", dir.join("tafl.db").display()), &fake.api_base())
         .env("DISCORD_GUILD_ID", "77")
         .env("RUST_LOG", log)
-        .stdout(Stdio::null())
         .stderr(stderr)
         .spawn()
         .expect("start tafl-bot run")
@@ -202,18 +212,9 @@ async fn sigterm_while_a_command_waits_on_a_silent_postgres_stops_run_within_sec
     let url = format!("{scheme_user}@{}/{path}", relay.addr);
     let fake = FakeDiscord::start().await;
     let dir = temp_dir("silent-postgres-stop");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tafl-bot-e2e"))
-        .arg("run")
-        .env("DISCORD_TOKEN", "process-secret-token")
-        .env("DATABASE_URL", &url)
-        .env("DISCORD_API_BASE", fake.api_base())
-        .env_remove("DISCORD_API_RESOLVE")
-        .env_remove("DISCORD_SHARDS")
-        .env_remove("DISCORD_SHARD_COUNT")
-        .env_remove("TAFL_HEALTH_ADDR")
+    let mut child = run_command(&url, &fake.api_base())
         .env("DISCORD_GUILD_ID", "77")
         .env("RUST_LOG", "info")
-        .stdout(Stdio::null())
         .stderr(std::fs::File::create(dir.join("bot.log")).unwrap())
         .spawn()
         .expect("start tafl-bot run");
@@ -255,22 +256,7 @@ async fn sigterm_while_a_command_waits_on_a_silent_postgres_stops_run_within_sec
 async fn a_second_run_on_the_same_file_through_a_file_uri_is_refused() {
     let dir = temp_dir("file-uri-lock");
     let db = dir.join("tafl.db");
-    let spawn = |url: String| {
-        Command::new(env!("CARGO_BIN_EXE_tafl-bot-e2e"))
-            .arg("run")
-            .current_dir(&dir)
-            .env("DISCORD_TOKEN", "t")
-            .env("DATABASE_URL", url)
-            .env("DISCORD_API_BASE", "http://127.0.0.1:1")
-            .env_remove("DISCORD_API_RESOLVE")
-            .env_remove("DISCORD_SHARDS")
-            .env_remove("DISCORD_SHARD_COUNT")
-            .env_remove("TAFL_HEALTH_ADDR")
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap()
-    };
+    let spawn = |url: String| run_command(&url, "http://127.0.0.1:1").current_dir(&dir).spawn().unwrap();
     let mut first = spawn(format!("sqlite://{}", db.display()));
     assert!(within(Duration::from_secs(20), || dir.join("tafl.db.lock").exists() && db.exists()).await);
     tokio::time::sleep(Duration::from_secs(2)).await;
@@ -308,18 +294,9 @@ async fn healthz_answers_or_closes_within_5_s_while_the_database_is_being_opened
     });
     let health = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap();
     let dir = temp_dir("healthz-while-opening");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tafl-bot-e2e"))
-        .arg("run")
+    let mut child = run_command(&format!("postgres://tafl@{db_addr}/tafl?sslmode=disable"), "http://127.0.0.1:1")
         .current_dir(&dir)
-        .env("DISCORD_TOKEN", "t")
-        .env("DATABASE_URL", format!("postgres://tafl@{db_addr}/tafl?sslmode=disable"))
-        .env("DISCORD_API_BASE", "http://127.0.0.1:1")
         .env("TAFL_HEALTH_ADDR", health.to_string())
-        .env_remove("DISCORD_API_RESOLVE")
-        .env_remove("DISCORD_SHARDS")
-        .env_remove("DISCORD_SHARD_COUNT")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
         .spawn()
         .unwrap();
     tokio::time::sleep(Duration::from_secs(2)).await;
