@@ -64,13 +64,17 @@ fn http_get(addr: SocketAddr, path: &str) -> Option<(u16, String)> {
     Some((status, body))
 }
 
-/// Waits (at most 15 s) until `/healthz` answers `status`; the last answer.
+/// Waits (at most 15 s) until `/healthz` answers `status` once `run` has started; the last
+/// answer.
 async fn health_becomes(addr: SocketAddr, status: u16) -> (u16, String) {
     let deadline = std::time::Instant::now() + Duration::from_secs(15);
     loop {
         let answer = tokio::task::spawn_blocking(move || http_get(addr, "/healthz")).await.unwrap();
+        // "starting" comes first, while `run` opens the database and builds its client: the
+        // state it is in once started is the one waited for.
+        let started = answer.as_ref().is_some_and(|(_, body)| !body.starts_with("unavailable: starting"));
         if let Some(answer) = &answer
-            && (answer.0 == status || std::time::Instant::now() > deadline)
+            && ((answer.0 == status && started) || std::time::Instant::now() > deadline)
         {
             return answer.clone();
         }
