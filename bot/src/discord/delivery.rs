@@ -721,11 +721,16 @@ async fn made_before(
     };
     let wanted = serde_json::to_value(message).map(|json| Said::of(&json));
     let Ok(wanted) = wanted else { return Ok(None) };
-    // Newest first as Discord lists them: the oldest match is the first try's.
-    Ok(listed
-        .into_iter()
-        .rev()
-        .find(|made| made.author.id == me && serde_json::to_value(made).is_ok_and(|json| Said::of(&json) == wanted)))
+    // Newest first as Discord lists them: the oldest match is the first try's. Never an edited
+    // message: a try that failed recorded nothing, so nothing edited what it made, while the
+    // game's live board, edited to the state about to be posted anew (`/tafl board`), says the
+    // same, and taken for the new board it left the message the first try made with live
+    // controls nobody would ever take away (found by the randomized fault test).
+    Ok(listed.into_iter().rev().find(|made| {
+        made.author.id == me
+            && made.edited_timestamp.is_none()
+            && serde_json::to_value(made).is_ok_and(|json| Said::of(&json) == wanted)
+    }))
 }
 
 /// What a message says, as far as telling one of the bot's messages from another goes: its
