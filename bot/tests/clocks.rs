@@ -11,8 +11,8 @@ use tafl_bot::host::outbox::Show;
 use tafl_bot::host::scheduler::{CLAIM_WARNING, MAX_DIGEST_GAMES};
 use tafl_bot::host::{
     Awaiting, CLAIM_AFTER, ChallengeState, Claimable, Clock, Conclusion, Due, EndReason, Ending, GameId, GameView,
-    Host, HostError, OfferAction, OfferOutcome, Place, ReminderKind, ServerChange, ServerSettings, SideChoice, UserId,
-    UserSettings,
+    Host, HostError, OfferAction, OfferOutcome, Place, ReminderKind, ServerChange, ServerSettings, SettingsInForce,
+    SettingsPlace, SideChoice, UserId, UserSettings,
 };
 use tafl_bot::local::Session;
 use tafl_bot::store::Db;
@@ -46,23 +46,25 @@ support::both! {
         let host = host().await;
         let guild = PLACE.guild;
         let server = |language: Option<Option<String>>, refuse: bool| {
-            Some(ServerChange {
+            SettingsPlace::Server {
                 guild,
-                change: move |current: &ServerSettings| {
-                    if refuse {
-                        return Err("refused".to_owned());
-                    }
-                    Ok(ServerSettings { threads: !current.threads, channels: vec![9, 7, 9], ..current.clone() })
-                },
-                language,
-            })
+                change: Some(ServerChange {
+                    change: move |current: &ServerSettings| {
+                        if refuse {
+                            return Err("refused".to_owned());
+                        }
+                        Ok(ServerSettings { threads: !current.threads, channels: vec![9, 7, 9], ..current.clone() })
+                    },
+                    language,
+                }),
+            }
         };
         let digest_on = |current: UserSettings| UserSettings { digest: true, ..current };
         let alice = alice();
 
         // A refusal of the server's change saves nothing, the person's change included.
         let before = snapshot(&host).await;
-        let refused = host.change_settings(server(Some(Some("ru".into())), true), Some((&alice, digest_on)), NOW);
+        let refused = host.change_settings(&alice, server(Some(Some("ru".into())), true), Some(digest_on), NOW);
         let refused = refused.await.unwrap();
         assert_eq!(refused, Err("refused".to_owned()));
         support::no_lock_left(&host, &refused).await;
@@ -85,7 +87,7 @@ support::both! {
         // The server's row must exist for the UPDATE (the upsert's conflict path) to fire.
         host.set_server_settings(guild, &ServerSettings::default(), NOW).await.unwrap();
         let before = snapshot(&host).await;
-        let failed = host.change_settings(server(Some(Some("ru".into())), false), Some((&alice, digest_on)), NOW + 1);
+        let failed = host.change_settings(&alice, server(Some(Some("ru".into())), false), Some(digest_on), NOW + 1);
         let failed = failed.await.expect_err("the trigger fails the change");
         support::no_lock_left(&host, &failed).await;
         assert_eq!(snapshot(&host).await, before, "a failure part way changes nothing");
@@ -95,29 +97,39 @@ support::both! {
         };
         sqlx::query(drop).execute(host.db().pool()).await.unwrap();
 
-        // Then all of it is saved together.
-        let (server_now, person_now) = host
-            .change_settings(server(Some(Some("ru".into())), false), Some((&alice, digest_on)), NOW + 2)
+        // Then all of it is saved together, and what the answer shows is read in the same
+        // transaction.
+        let shown = host
+            .change_settings(&alice, server(Some(Some("ru".into())), false), Some(digest_on), NOW + 2)
             .await
             .unwrap()
             .unwrap();
-        let server_now = server_now.unwrap();
+        let (server_now, language_now) = shown.server.clone().expect("used in a server");
         assert_eq!((server_now.threads, server_now.channels.clone()), (true, vec![7, 9]), "sorted, no repeats");
         assert_eq!(host.server_settings(guild).await.unwrap(), server_now);
-        assert_eq!(host.server_language(guild).await.unwrap().chosen.as_deref(), Some("ru"));
-        assert!(person_now.unwrap().digest && host.user_settings(alice.id).await.unwrap().digest);
+        assert_eq!(language_now.chosen.as_deref(), Some("ru"));
+        assert_eq!(host.server_language(guild).await.unwrap(), language_now);
+        assert!(shown.personal.digest && host.user_settings(alice.id).await.unwrap().digest);
         assert_eq!(stored_user(&host, alice.id, "digest_due_at").await, Some(NOW + 2 + DAY));
+        // Asking nothing shows the same.
+        let unchanged = SettingsPlace::Server { guild, change: None::<ServerChange<Refused>> };
+        let viewed = host.change_settings(&alice, unchanged, None::<Unchanged>, NOW + 3).await.unwrap().unwrap();
+        assert_eq!(viewed, shown);
         // Back to the server's own language, the person's settings left alone.
-        let (_, person_now) = host
-            .change_settings(server(Some(None), false), None::<(&tafl_bot::host::User, Unchanged)>, NOW + 3)
-            .await
-            .unwrap()
-            .unwrap();
-        assert_eq!(person_now, None);
+        let shown = host.change_settings(&alice, server(Some(None), false), None::<Unchanged>, NOW + 4);
+        let shown = shown.await.unwrap().unwrap();
+        assert_eq!(shown.server.expect("used in a server").1.chosen, None);
         assert_eq!(host.server_language(guild).await.unwrap().chosen, None);
-        assert!(host.user_settings(alice.id).await.unwrap().digest);
+        assert!(shown.personal.digest && host.user_settings(alice.id).await.unwrap().digest);
+        // In direct messages only the person's settings are shown.
+        let dm = SettingsPlace::Dm::<Refused>;
+        let in_dm = host.change_settings(&alice, dm, None::<Unchanged>, NOW + 5).await.unwrap().unwrap();
+        assert_eq!(in_dm, SettingsInForce { personal: shown.personal, server: None });
     }
 }
+
+/// A server's change of settings, where none is given.
+type Refused = fn(&ServerSettings) -> Result<ServerSettings, String>;
 
 /// A person's change of settings, where none is given.
 type Unchanged = fn(UserSettings) -> UserSettings;

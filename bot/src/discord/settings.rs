@@ -13,7 +13,9 @@ use tafl_render::{Orientation, Theme};
 use super::play::now;
 use super::retry::with_retries;
 use super::{BotError, Context};
-use crate::host::{Clock, ServerChange, ServerLanguage, ServerSettings, User, UserSettings};
+use crate::host::{
+    Clock, ServerChange, ServerLanguage, ServerSettings, SettingsInForce, SettingsPlace, User, UserSettings,
+};
 use crate::present::text;
 use crate::present::{Lang, Locales, Markup, tr};
 
@@ -232,37 +234,27 @@ pub async fn settings(
     let guild = ctx.guild_id().map(|g| g.get() as i64);
     // Every change is read and written in one transaction of the host's: two at once cannot
     // undo each other, and a refusal or a failure part way saves none of them.
-    let server_change = if changes.server() {
-        let Some(guild) = guild else { return Err(BotError::User(words(lang, Words::NotInServer))) };
-        if !is_manager(ctx) {
-            return Err(BotError::User(words(lang, Words::NotManager)));
+    let place = match guild {
+        Some(guild) if changes.server() => {
+            if !is_manager(ctx) {
+                return Err(BotError::User(words(lang, Words::NotManager)));
+            }
+            let language = match changes.language(lang).map_err(BotError::User)? {
+                LanguageChange::Keep => None,
+                LanguageChange::ServersOwn => Some(None),
+                LanguageChange::To(code) => Some(Some(code)),
+            };
+            let change = |current: &ServerSettings| changes.apply_server(current, lang);
+            SettingsPlace::Server { guild, change: Some(ServerChange { change, language }) }
         }
-        let language = match changes.language(lang).map_err(BotError::User)? {
-            LanguageChange::Keep => None,
-            LanguageChange::ServersOwn => Some(None),
-            LanguageChange::To(code) => Some(Some(code)),
-        };
-        Some(ServerChange { guild, change: |current: &ServerSettings| changes.apply_server(current, lang), language })
-    } else {
-        None
+        Some(guild) => SettingsPlace::Server { guild, change: None },
+        None if changes.server() => return Err(BotError::User(words(lang, Words::NotInServer))),
+        None => SettingsPlace::Dm,
     };
-    let person_change = changes.personal().then_some((&user, |current: UserSettings| changes.apply_personal(current)));
-    let (server, personal) =
-        host.change_settings(server_change, person_change, now()).await?.map_err(BotError::User)?;
-    let server = match (server, guild) {
-        (Some(settings), _) => Some(settings),
-        (None, Some(guild)) => Some(host.server_settings(guild).await?),
-        (None, None) => None,
-    };
-    let personal = match personal {
-        Some(settings) => settings,
-        None => host.user_settings(user.id).await?,
-    };
+    let person_change = changes.personal().then_some(|current: UserSettings| changes.apply_personal(current));
+    let SettingsInForce { personal, server } =
+        host.change_settings(&user, place, person_change, now()).await?.map_err(BotError::User)?;
     let saved = changes.personal() || changes.server();
-    let server = match (server, guild) {
-        (Some(settings), Some(guild)) => Some((settings, host.server_language(guild).await?)),
-        _ => None,
-    };
     let server = server.as_ref().map(|(settings, language)| (settings, language));
     let reply = CreateReply::default().content(shown(personal, server, saved, lang)).ephemeral(true);
     if saved {

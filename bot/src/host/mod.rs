@@ -116,7 +116,7 @@ pub use presence::Listed;
 pub use ratings::{BOT_POOL, MAX_LEADERBOARD, in_bot_pool, rating_families, rating_family, split_pool};
 pub use review::{Review, ReviewState, Reviewing, TurningPoint};
 pub use scheduler::{Claimable, Digest, Due, PausedGames, Reminder, ReminderKind};
-pub use settings::{BoardStyle, ServerChange, ServerSettings, UserSettings};
+pub use settings::{BoardStyle, ServerChange, ServerSettings, SettingsInForce, SettingsPlace, UserSettings};
 pub use summary::captures_by_side;
 pub use types::{
     Accepted, Awaiting, CLAIM_AFTER, Challenge, ChallengeId, ChallengeRequest, ChallengeState, Conclusion, EndReason,

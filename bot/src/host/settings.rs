@@ -8,7 +8,7 @@
 use serde::{Deserialize, Serialize};
 use tafl_render::{Orientation, Theme};
 
-use super::locales::clean;
+use super::locales::{ServerLanguage, clean};
 use super::{Clock, Host, HostError, User, UserId, clean_name};
 use crate::store;
 
@@ -225,59 +225,102 @@ impl Host {
 
     /// What one `/tafl settings` asks: a server's settings and language (its managers'), and the
     /// caller's own settings, saved in one transaction, all or nothing, so that a refusal or a
-    /// failure part way leaves every setting as it was. Returns the settings now in force (the
-    /// server's when `server` was given, the person's when `person` was), or the server change's
-    /// refusal.
+    /// failure part way leaves every setting as it was. Returns every setting the answer shows,
+    /// read in that same transaction (a read after the commit could fail and leave a saved
+    /// change answered as a failure), or the server change's refusal. Asking no change reads
+    /// them in a read transaction.
     pub async fn change_settings<E>(
         &self,
-        server: Option<ServerChange<impl Fn(&ServerSettings) -> Result<ServerSettings, E>>>,
-        person: Option<(&User, impl Fn(UserSettings) -> UserSettings)>,
+        user: &User,
+        place: SettingsPlace<impl Fn(&ServerSettings) -> Result<ServerSettings, E>>,
+        person: Option<impl Fn(UserSettings) -> UserSettings>,
         now: i64,
-    ) -> Result<Result<(Option<ServerSettings>, Option<UserSettings>), E>, HostError> {
+    ) -> Result<Result<SettingsInForce, E>, HostError> {
+        let (guild, server) = match &place {
+            SettingsPlace::Dm => (None, None),
+            SettingsPlace::Server { guild, change } => (Some(*guild), change.as_ref()),
+        };
+        if server.is_none() && person.is_none() {
+            let mut tx = self.db.begin_read().await?;
+            return Ok(Ok(settings_in(&mut tx, user.id, guild).await?));
+        }
         let changed = transaction!(
             self.db.begin_write(),
             |tx| {
-                let mut server_now = None;
-                if let Some(server) = &server {
-                    match change_server_in(&mut tx, server.guild, now, &server.change).await? {
-                        Ok(settings) => server_now = Some(settings),
-                        Err(refusal) => return Ok(Err(refusal)),
+                if let (Some(guild), Some(server)) = (guild, server) {
+                    if let Err(refusal) = change_server_in(&mut tx, guild, now, &server.change).await? {
+                        return Ok(Err(refusal));
                     }
                     if let Some(language) = &server.language {
-                        store::servers::set_language(&mut tx, server.guild, language.as_deref().and_then(clean), now)
-                            .await?;
+                        store::servers::set_language(&mut tx, guild, language.as_deref().and_then(clean), now).await?;
                     }
                 }
-                let person_now = match &person {
-                    Some((user, change)) => Some(change_user_in(&mut tx, user, now, change).await?),
-                    None => None,
-                };
-                Ok(Ok((server_now, person_now)))
+                if let Some(change) = &person {
+                    change_user_in(&mut tx, user, now, change).await?;
+                }
+                Ok(Ok(settings_in(&mut tx, user.id, guild).await?))
             },
             commit_if(Result::is_ok)
         );
-        if let (Ok(Ok(_)), Some(ServerChange { guild, language: Some(_), .. })) = (&changed, &server) {
-            self.forget_server_language(*guild);
+        if let (Ok(Ok(_)), Some(guild), Some(ServerChange { language: Some(_), .. })) = (&changed, guild, server) {
+            self.forget_server_language(guild);
         }
         changed
     }
+}
+
+/// Where `/tafl settings` was used, with the server's change its managers asked there.
+pub enum SettingsPlace<S> {
+    /// In direct messages: only the caller's own settings exist there.
+    Dm,
+    /// In a server, with a change to its settings when one was asked.
+    Server { guild: i64, change: Option<ServerChange<S>> },
+}
+
+impl<S> std::fmt::Debug for SettingsPlace<S> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SettingsPlace::Dm => f.write_str("Dm"),
+            SettingsPlace::Server { guild, change } => {
+                f.debug_struct("Server").field("guild", guild).field("change", change).finish()
+            }
+        }
+    }
+}
+
+/// Every setting `/tafl settings` shows: the caller's, and the server's where it was used.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SettingsInForce {
+    pub personal: UserSettings,
+    pub server: Option<(ServerSettings, ServerLanguage)>,
+}
+
+/// The settings in force for `user`, and for `guild`'s server when given, as `tx` sees them.
+async fn settings_in(tx: &mut super::Conn, user: UserId, guild: Option<i64>) -> Result<SettingsInForce, HostError> {
+    let personal =
+        store::users::find(tx, user).await?.map_or_else(UserSettings::default, |row| read(&row.settings, "user", user));
+    let server = match guild {
+        Some(guild) => {
+            let settings = read(&store::servers::settings(tx, guild).await?, "server", guild);
+            let (discord, chosen) = store::servers::language(tx, guild).await?;
+            Some((settings, ServerLanguage { discord, chosen }))
+        }
+        None => None,
+    };
+    Ok(SettingsInForce { personal, server })
 }
 
 /// A server's part of [`Host::change_settings`]: its settings as `change` makes them, and its
 /// language when `language` is given (`Some(None)`: follow the server's own locale again; the
 /// caller checks the code is a language the bot speaks).
 pub struct ServerChange<S> {
-    pub guild: i64,
     pub change: S,
     pub language: Option<Option<String>>,
 }
 
 impl<S> std::fmt::Debug for ServerChange<S> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ServerChange")
-            .field("guild", &self.guild)
-            .field("language", &self.language)
-            .finish_non_exhaustive()
+        f.debug_struct("ServerChange").field("language", &self.language).finish_non_exhaustive()
     }
 }
 
