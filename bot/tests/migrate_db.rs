@@ -221,7 +221,7 @@ async fn realistic_database() -> PathBuf {
     let heads = host.outbox_heads(NOW + 100).await.unwrap();
     assert!(heads.len() >= 3, "several lanes wait: {}", heads.len());
     host.delivered(heads[0].id, Some(900_003), NOW + 100).await.unwrap();
-    host.trying(&heads[1]).await.unwrap();
+    host.trying(&heads[1], Some(r#"{"content":"your move"}"#), (NOW + 100) * 1000).await.unwrap();
     host.delivery_failed(heads[1].id, "500 Internal Server Error", (NOW + 100) * 1000 + 500).await.unwrap();
     host.give_up(heads[2].id, "403 Missing Permissions", NOW + 101).await.unwrap();
     // A lane claimed by the process that was delivering when the bot stopped.

@@ -213,7 +213,7 @@ support::both! {
         // Another process took the lane over and delivered the item; the first one's try then
         // fails, late, and it reports so.
         host.delivered(head.id, Some(900), NOW).await.unwrap();
-        host.trying(&head).await.unwrap();
+        host.trying(&head, Some("{}"), NOW * 1000).await.unwrap();
         assert_eq!(host.delivery_failed(head.id, "500", NOW * 1000 + 100).await.unwrap(), 0);
         host.give_up(head.id, "403 Missing Permissions", NOW).await.unwrap();
         let row: (String, i64, i64, Option<String>) =
@@ -223,6 +223,32 @@ support::both! {
                 .await
                 .unwrap();
         assert_eq!(row, ("done".to_owned(), 0, 0, None));
+    }
+}
+
+support::both! {
+    async fn a_try_keeps_what_it_said_and_when_it_was_first_made_and_messages_know_their_items() {
+        let host = host().await;
+        let g = game(&host, "brandubh").await;
+        let lane = format!("game:{}", g.id);
+        let head = host.outbox_head(&lane, NOW).await.unwrap().unwrap();
+        assert_eq!((head.tried, head.tried_said.clone(), head.tried_at_ms), (false, None, None));
+        host.trying(&head, Some("first words"), NOW * 1000).await.unwrap();
+        let tried = host.outbox_head(&lane, NOW).await.unwrap().unwrap();
+        assert_eq!((tried.tried, tried.tried_said.as_deref(), tried.tried_at_ms), (true, Some("first words"), Some(NOW * 1000)));
+        // A later try that says something else keeps its words, and the first try's time: no
+        // message of the item is older.
+        host.trying(&tried, Some("other words"), NOW * 1000 + 500).await.unwrap();
+        let again = host.outbox_head(&lane, NOW).await.unwrap().unwrap();
+        assert_eq!((again.tried_said.as_deref(), again.tried_at_ms), (Some("other words"), Some(NOW * 1000)));
+
+        // A message recorded for one item is another's to every other item.
+        host.delivered(head.id, Some(900), NOW).await.unwrap();
+        let next = host.outbox_head(&lane, NOW).await.unwrap().unwrap();
+        assert_ne!(next.id, head.id);
+        assert!(host.message_of_another(&next, 900).await.unwrap());
+        assert!(!host.message_of_another(&head, 900).await.unwrap(), "its own");
+        assert!(!host.message_of_another(&next, 901).await.unwrap(), "nobody's");
     }
 }
 

@@ -147,3 +147,74 @@ async fn a_notice_made_just_before_a_discord_outage_is_not_posted_twice_after_it
         );
     }
 }
+
+/// A notice that no longer applies when it is tried again (the game moved on while Discord was
+/// down) is completed by deleting whatever an earlier try made. That message used to be looked
+/// for by a "…" probe posted under the item's nonce, which finds nothing once Discord has
+/// forgotten the nonce: the made notice stayed, pinging Bob for a turn long gone, and the probe
+/// itself was posted and deleted. Now the words the try sent are kept with the item, and the
+/// message is found by them: deleted when made, and nothing posted when not.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_notice_overtaken_during_an_outage_longer_than_the_nonce_window_is_deleted_if_made() {
+    for made in [true, false] {
+        let (fake, bot, _dir) = served(if made { "obsolete-made" } else { "obsolete-not-made" }).await;
+        let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
+        table.start_brandubh().await;
+        fake.wait_for_message("Alice's first notice", |m| m.content.contains("your move: game #1")).await;
+        let messages = format!("/api/v10/channels/{CHANNEL}/messages");
+        let post = {
+            let messages = messages.clone();
+            move |r: &Recorded| r.method == "POST" && r.path == messages
+        };
+        // Bob's notice is made and its reply lost (or not made at all); then Discord fails every
+        // request about the channel's messages for a while, but for the board's edits.
+        let first = if made { Fault::AppliedThenServerError(500) } else { Fault::ServerError(500) };
+        fake.fail_next(post, 1, first);
+        let in_channel = {
+            let messages = messages.clone();
+            move |r: &Recorded| r.path.starts_with(&messages) && r.method != "PATCH"
+        };
+        fake.fail_next(in_channel.clone(), 10_000, Fault::ServerError(503));
+        let played = table.command(ALICE, "move", &json!({ "notation": "d2-c2" }), &[]);
+        assert!(private_answer(&fake, &played).await.starts_with("You played"));
+        let failed = |count: usize| {
+            let in_channel = in_channel.clone();
+            move |requests: &[Recorded]| requests.iter().filter(|r| in_channel(r) && r.status == 503).count() >= count
+        };
+        wait_until(&fake, failed(2)).await;
+        // Bob moves meanwhile: his notice no longer applies.
+        let played = table.command(BOB, "move", &json!({ "notation": "d3-c3" }), &[]);
+        assert!(private_answer(&fake, &played).await.starts_with("You played"));
+        let since_bobs_move = fake.requests().len();
+        wait_until(&fake, move |requests: &[Recorded]| failed(1)(&requests[since_bobs_move..])).await;
+        // Minutes of outage go by: Discord no longer remembers the nonce. Then it is back.
+        fake.forget_nonces();
+        fake.clear_faults();
+        let alices = format!("<@{}>, your move in game #1", ALICE.id);
+        fake.wait_for_message("Alice's notice after Bob's move", |m| m.content.starts_with(&alices)).await;
+        // Time for anything else the delivery would do.
+        tokio::time::sleep(Duration::from_millis(1500)).await;
+        let all = fake.all_messages();
+        bot.stop().await;
+        let bobs = format!("<@{}>, your move in game #1", BOB.id);
+        let standing: Vec<&StoredMessage> = all.iter().filter(|m| !m.deleted && m.content.starts_with(&bobs)).collect();
+        assert!(standing.is_empty(), "made before the outage: {made}; Bob's old notice stands: {standing:?}");
+        let made_for_bob = all.iter().filter(|m| m.content.starts_with(&bobs)).count();
+        assert_eq!(made_for_bob, usize::from(made), "made before the outage: {made}");
+        let probes: Vec<&StoredMessage> = all.iter().filter(|m| m.content == "…").collect();
+        assert!(probes.is_empty(), "made before the outage: {made}; a probe was posted: {probes:?}");
+        let for_alice = all.iter().filter(|m| !m.deleted && m.content.starts_with(&alices)).count();
+        assert_eq!(for_alice, 1, "made before the outage: {made}");
+    }
+}
+
+/// Waits (10 s at most) until the requests Discord has seen satisfy `done`.
+async fn wait_until(fake: &tafl_e2e::fake_discord::FakeDiscord, done: impl Fn(&[Recorded]) -> bool) {
+    for _ in 0..200 {
+        if done(&fake.requests()) {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("Discord never saw the requests waited for");
+}

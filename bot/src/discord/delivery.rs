@@ -659,7 +659,7 @@ const DISCORD_EPOCH_MS: i64 = 1_420_070_400_000;
 /// for hours while Discord is down: tried again after that, a notice made just before an outage
 /// was posted a second time, pinging its player twice, and a board left a second board with live
 /// controls. So such a try first looks for the message among the channel's messages since the
-/// item was recorded ([`made_before`]), and takes it when found.
+/// item was first tried ([`made_before`]), and takes it when found.
 async fn post(
     http: &serenity::Http,
     data: &Data,
@@ -668,7 +668,8 @@ async fn post(
     message: serenity::CreateMessage,
 ) -> Result<serenity::Message, serenity::Error> {
     if (item.tried || item.attempts > 0)
-        && let Some(made) = made_before(http, data, channel, item, &message).await?
+        && let Some(wanted) = Said::of_create(&message)
+        && let Some(made) = made_before(http, data, channel, item, &wanted).await?.made()
     {
         tracing::info!(
             item = item.id,
@@ -692,50 +693,81 @@ async fn post_dm(
     post(http, data, channel.id, item, message).await
 }
 
-/// The message the bot made in `channel` since `item` was recorded that says what `message`
-/// says (the same words, embeds' titles and texts, and components), the first if several; `None`
-/// when there is none, or when Discord does not let the bot read the channel's history (then
-/// the nonce is all there is). The 100 messages after the item's recording are looked at: the
-/// message was made at a try soon after it, or the nonce would have found it.
+/// What [`made_before`] found.
+enum Found {
+    /// The message an earlier try made (boxed: a message is large).
+    Made(Box<serenity::Message>),
+    /// No such message: the channel's history was read, and no earlier try made one.
+    NotMade,
+    /// Discord does not let the bot read the channel's history: only the nonce can tell.
+    Unreadable,
+}
+
+impl Found {
+    fn made(self) -> Option<serenity::Message> {
+        match self {
+            Found::Made(made) => Some(*made),
+            Found::NotMade | Found::Unreadable => None,
+        }
+    }
+}
+
+/// The message the bot made in `channel` for `item` that says what `wanted` says (the same
+/// words, embeds' titles and texts, and components), the first if several. The 100 messages
+/// after the item's first try (or its recording, when that time is not known) are looked at:
+/// the message was made at a try soon after it, or the nonce would have found it.
 async fn made_before(
     http: &serenity::Http,
     data: &Data,
     channel: serenity::ChannelId,
     item: &Pending,
-    message: &serenity::CreateMessage,
-) -> Result<Option<serenity::Message>, serenity::Error> {
+    wanted: &Said,
+) -> Result<Found, serenity::Error> {
     let me = *data
         .delivery
         .me
         .get_or_try_init(|| async { Ok::<_, serenity::Error>(http.get_current_user().await?.id) })
         .await?;
-    let since_ms = item.created_at().saturating_mul(1000).saturating_sub(CLOCK_SLACK_MS);
+    let since_ms = item.tried_at_ms.unwrap_or(item.created_at().saturating_mul(1000)).saturating_sub(CLOCK_SLACK_MS);
     let after = serenity::MessageId::new(((since_ms - DISCORD_EPOCH_MS).max(1) as u64) << 22);
     let listed = match channel.messages(http, serenity::GetMessages::new().after(after).limit(100)).await {
         Ok(listed) => listed,
         Err(error) if refused_for_good(&error) => {
             tracing::info!(item = item.id, error = %causes(&error), "the channel's history cannot be read; the item's nonce alone keeps it from being posted twice");
-            return Ok(None);
+            return Ok(Found::Unreadable);
         }
         Err(error) => return Err(error),
     };
-    let wanted = serde_json::to_value(message).map(|json| Said::of(&json));
-    let Ok(wanted) = wanted else { return Ok(None) };
     // Newest first as Discord lists them: the oldest match is the first try's. Never an edited
     // message: a try that failed recorded nothing, so nothing edited what it made, while the
     // game's live board, edited to the state about to be posted anew (`/tafl board`), says the
     // same, and taken for the new board it left the message the first try made with live
     // controls nobody would ever take away (found by the randomized fault test).
-    Ok(listed.into_iter().rev().find(|made| {
+    let said_so = listed.into_iter().rev().filter(|made| {
         made.author.id == me
             && made.edited_timestamp.is_none()
-            && serde_json::to_value(made).is_ok_and(|json| Said::of(&json) == wanted)
-    }))
+            && serde_json::to_value(made).is_ok_and(|json| Said::of(&json) == *wanted)
+    });
+    // One recorded for another item is that item's, which said the same (a second takeback's
+    // notice says what the first one's did): taken, this item would go unshown, or delete it.
+    for made in said_so {
+        // The callers tell Discord's refusals apart by serenity's error, so a failure to read
+        // the outbox is logged here and fails the try as an error of no request.
+        let another = data.host.message_of_another(item, message_id(&made)).await.map_err(|error| {
+            tracing::warn!(item = item.id, %error, "could not read whose message a message is");
+            serenity::Error::Other("the outbox could not be read")
+        })?;
+        if !another {
+            return Ok(Found::Made(Box::new(made)));
+        }
+    }
+    Ok(Found::NotMade)
 }
 
 /// What a message says, as far as telling one of the bot's messages from another goes: its
 /// words, its embeds' titles and texts, and its components' ids (a board's name its game and ply).
-#[derive(Debug, PartialEq, Eq)]
+/// Kept with an item at each try ([`Pending::tried_said`]), as JSON.
+#[derive(Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 struct Said {
     content: String,
     embeds: Vec<(String, String)>,
@@ -752,6 +784,16 @@ impl Said {
         let mut custom_ids = Vec::new();
         collect_custom_ids(&json["components"], &mut custom_ids);
         Said { content: text(&json["content"]), embeds, custom_ids }
+    }
+
+    /// What a message the bot is about to send says.
+    fn of_create(message: &serenity::CreateMessage) -> Option<Said> {
+        serde_json::to_value(message).ok().map(|json| Said::of(&json))
+    }
+
+    /// [`Said::of_create`] as kept with the item.
+    fn text_of(message: &serenity::CreateMessage) -> Option<String> {
+        Said::of_create(message).and_then(|said| serde_json::to_string(&said).ok())
     }
 }
 
@@ -858,7 +900,7 @@ async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(),
                 content,
                 what: "a your-move notice",
             });
-            data.host.trying(item).await?;
+            data.host.trying(item, Said::text_of(&message).as_deref(), now_ms()).await?;
             let Some(sent) = post_with_dm(http, data, item, &view, message, dm).await? else {
                 return channel_gone(data, item).await;
             };
@@ -960,7 +1002,7 @@ async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(),
                 content,
                 what: "an offer",
             });
-            data.host.trying(item).await?;
+            data.host.trying(item, Said::text_of(&message).as_deref(), now_ms()).await?;
             let Some(sent) = post_with_dm(http, data, item, &view, message, dm).await? else {
                 return channel_gone(data, item).await;
             };
@@ -1186,7 +1228,7 @@ async fn notice(
 ) -> Result<(), BotError> {
     let Notice { content, to, parts: (part, dm), what } = notice;
     let message = create(item, part).content(content.clone()).allowed_mentions(mentioning(&[to]));
-    data.host.trying(item).await?;
+    data.host.trying(item, Said::text_of(&message).as_deref(), now_ms()).await?;
     let dm = dm.map(|part| Dm { to, part, content, what });
     let Some(sent) = post_with_dm(http, data, item, view, message, dm).await? else {
         return channel_gone(data, item).await;
@@ -1293,21 +1335,39 @@ async fn obsolete(
         data.host.delivered(item.id, None, now()).await?;
         return Ok(());
     }
-    // A try that failed may have made the message or not (a 500 says neither): posted again
-    // under its nonce, Discord returns the message if it made it, and otherwise makes this one,
-    // which nobody is to be notified of, and which is deleted at once.
-    let probe = create(item, part)
-        .content("…")
-        .allowed_mentions(serenity::CreateAllowedMentions::new())
-        .flags(serenity::MessageFlags::SUPPRESS_NOTIFICATIONS);
-    let found = channel.send_message(http, probe).await?;
-    match channel.delete_message(http, found.id).await {
+    // The message is looked for by what the try said: the nonce is remembered for minutes only,
+    // and an item fails for hours while Discord is down.
+    let said = item.tried_said.as_deref().and_then(|said| serde_json::from_str::<Said>(said).ok());
+    let found = match said {
+        Some(said) => made_before(http, data, channel, item, &said).await?,
+        None => Found::Unreadable,
+    };
+    let made = match found {
+        Found::Made(made) => *made,
+        Found::NotMade => {
+            data.host.delivered(item.id, None, now()).await?;
+            return Ok(());
+        }
+        // Tried before its words were kept, or the channel's history is closed to the bot: a
+        // try that failed may have made the message or not (a 500 says neither). Posted again
+        // under its nonce, Discord returns the message if it made it (within its window), and
+        // otherwise makes this one, which nobody is to be notified of, and which is deleted at
+        // once.
+        Found::Unreadable => {
+            let probe = create(item, part)
+                .content("…")
+                .allowed_mentions(serenity::CreateAllowedMentions::new())
+                .flags(serenity::MessageFlags::SUPPRESS_NOTIFICATIONS);
+            channel.send_message(http, probe).await?
+        }
+    };
+    match channel.delete_message(http, made.id).await {
         Ok(()) => data.host.delivered(item.id, None, now()).await?,
         Err(error) if is_gone(&error) => data.host.delivered(item.id, None, now()).await?,
         // Deleted later, from an item of its own, however long Discord takes.
         Err(error) => {
             tracing::info!(error = %causes(&error), "could not delete an out-of-date message at once");
-            data.host.retract(item.id, game, channel.get() as i64, message_id(&found), now()).await?;
+            data.host.retract(item.id, game, channel.get() as i64, message_id(&made), now()).await?;
         }
     }
     Ok(())

@@ -225,6 +225,11 @@ pub struct Pending {
     pub attempts: u32,
     /// A create of it may have reached Discord (see [`Host::trying`]).
     pub tried: bool,
+    /// What the message of its latest try said, as the front end wrote it (see
+    /// [`Host::trying`]); `None` before any try, and for items tried before this was kept.
+    pub tried_said: Option<String>,
+    /// Unix milliseconds of its first try, when known: no message of it is older.
+    pub tried_at_ms: Option<i64>,
     /// Unix milliseconds before which it must not be tried (backoff).
     pub not_before_ms: i64,
     created_at: i64,
@@ -631,16 +636,26 @@ impl Host {
         })
     }
 
-    /// Records that a message of item `id` is about to be created, once: should the process die
-    /// before the item is done, the next one knows that a message may exist.
-    pub async fn trying(&self, item: &Pending) -> Result<(), HostError> {
-        if item.tried {
+    /// Records that a message of item `id` is about to be created, saying `said` (the front
+    /// end's words for it): should the process die before the item is done, the next one knows
+    /// that a message may exist, and what it says, to find it by when the item no longer
+    /// applies (Discord forgets the nonce within minutes). Written at the first try, and again
+    /// only when a later try's words differ.
+    pub async fn trying(&self, item: &Pending, said: Option<&str>, now_ms: i64) -> Result<(), HostError> {
+        if item.tried && item.tried_said.as_deref() == said {
             return Ok(());
         }
         transaction!(self.db.begin_write(), |tx| {
-            store::outbox::tried(&mut tx, item.id).await?;
+            store::outbox::tried(&mut tx, item.id, said, now_ms).await?;
             Ok(())
         })
+    }
+
+    /// Whether `message` is another item's than `item`'s: found by its words, a message may be
+    /// an earlier item's that said the same.
+    pub async fn message_of_another(&self, item: &Pending, message: i64) -> Result<bool, HostError> {
+        let mut tx = self.db.begin_read().await?;
+        Ok(store::outbox::message_of_another(&mut tx, item.id, message).await?)
     }
 
     /// Counts a failed try of an item, to be tried again from `not_before_ms`; returns the
@@ -1051,6 +1066,8 @@ fn parse(row: &OutboxRow) -> Option<Pending> {
             show,
             attempts: u32::try_from(row.attempts).unwrap_or(u32::MAX),
             tried: row.tried,
+            tried_said: row.tried_said.clone(),
+            tried_at_ms: row.tried_at_ms,
             not_before_ms: row.not_before_ms,
             created_at: row.created_at,
         }),
@@ -1135,6 +1152,8 @@ mod tests {
             show: Show::Summary { game: 1 },
             attempts: 0,
             tried: false,
+            tried_said: None,
+            tried_at_ms: None,
             not_before_ms: 0,
             created_at: 1_764_590_000,
         };

@@ -15,6 +15,8 @@ pub struct OutboxRow {
     pub attempts: i64,
     #[sqlx(try_from = "super::Flag")]
     pub tried: bool,
+    pub tried_said: Option<String>,
+    pub tried_at_ms: Option<i64>,
     pub not_before_ms: i64,
     pub created_at: i64,
 }
@@ -66,7 +68,7 @@ pub async fn insert(
 /// its head, so that its items are applied in order.
 pub async fn heads(conn: &mut AnyConnection, limit: i64) -> Result<Vec<OutboxRow>, sqlx::Error> {
     sqlx::query_as(
-        "SELECT id, lane, kind, item, attempts, tried, not_before_ms, created_at FROM outbox WHERE id IN \
+        "SELECT id, lane, kind, item, attempts, tried, tried_said, tried_at_ms, not_before_ms, created_at FROM outbox WHERE id IN \
          (SELECT min(id) FROM outbox WHERE state = 'pending' GROUP BY lane) ORDER BY id LIMIT $1",
     )
     .bind(limit)
@@ -77,7 +79,7 @@ pub async fn heads(conn: &mut AnyConnection, limit: i64) -> Result<Vec<OutboxRow
 /// The first pending item of one lane.
 pub async fn head(conn: &mut AnyConnection, lane: &str) -> Result<Option<OutboxRow>, sqlx::Error> {
     sqlx::query_as(
-        "SELECT id, lane, kind, item, attempts, tried, not_before_ms, created_at FROM outbox \
+        "SELECT id, lane, kind, item, attempts, tried, tried_said, tried_at_ms, not_before_ms, created_at FROM outbox \
          WHERE lane = $1 AND state = 'pending' ORDER BY id LIMIT 1",
     )
     .bind(lane)
@@ -170,10 +172,29 @@ pub async fn done_up_to(
 // delivered into a failed or given-up one. A given-up summary would be shown a second time at
 // a server's return, and its review would find no message to edit.
 
-/// Marks that a create of the item is about to be sent (see the `tried` column).
-pub async fn tried(conn: &mut AnyConnection, id: i64) -> Result<(), sqlx::Error> {
-    sqlx::query("UPDATE outbox SET tried = TRUE WHERE id = $1 AND state = 'pending'").bind(id).execute(conn).await?;
+/// Marks that a create of the item, saying `said`, is about to be sent at `now_ms` (see the
+/// `tried` and `tried_said` columns); the time of the first such try is kept.
+pub async fn tried(conn: &mut AnyConnection, id: i64, said: Option<&str>, now_ms: i64) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "UPDATE outbox SET tried_at_ms = CASE WHEN tried THEN tried_at_ms ELSE $3 END, tried = TRUE, \
+         tried_said = $2 WHERE id = $1 AND state = 'pending'",
+    )
+    .bind(id)
+    .bind(said)
+    .bind(now_ms)
+    .execute(conn)
+    .await?;
     Ok(())
+}
+
+/// Whether `message` is recorded as the message of an outbox item other than `id`.
+pub async fn message_of_another(conn: &mut AnyConnection, id: i64, message: i64) -> Result<bool, sqlx::Error> {
+    sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM outbox WHERE message_id = $1 AND id <> $2)")
+        .bind(message)
+        .bind(id)
+        .fetch_one(conn)
+        .await
+        .map(|super::Flag(exists)| exists)
 }
 
 /// Counts a failed try and sets when the next one may come; returns the tries so far, `None`
@@ -392,7 +413,7 @@ pub async fn counts(conn: &mut AnyConnection) -> Result<Vec<(String, i64)>, sqlx
 /// inside a write transaction. The expression leaves it the pending items' index (0.09 ms).
 macro_rules! claimable_sql {
     () => {
-        "SELECT o.id, o.lane, o.kind, o.item, o.attempts, o.tried, o.not_before_ms, o.created_at \
+        "SELECT o.id, o.lane, o.kind, o.item, o.attempts, o.tried, o.tried_said, o.tried_at_ms, o.not_before_ms, o.created_at \
          FROM outbox o WHERE o.state = 'pending' AND o.not_before_ms <= $1 \
          AND NOT EXISTS (SELECT 1 FROM outbox e WHERE e.lane = o.lane AND e.state = 'pending' AND e.id < o.id) \
          AND NOT EXISTS (SELECT 1 FROM outbox_claims c WHERE c.lane = o.lane AND c.lease_until_ms > $2) \
