@@ -29,7 +29,8 @@
 //! - the gateway is sharded as Discord shards it: `GET /gateway/bot` recommends
 //!   [`FakeDiscord::set_shard_count`] shards (1 by default), each session is the shard its
 //!   Identify names (`"shard": [id, count]`, `[0, 1]` without one; an id outside the count is
-//!   closed with 4010 Invalid shard), and an interaction from a guild goes only to the sessions of
+//!   closed with 4010 Invalid shard, fewer shards in all than [`FakeDiscord::require_shards`]
+//!   with 4011 Sharding required), and an interaction from a guild goes only to the sessions of
 //!   shard `(guild_id >> 22) % count`, one from a DM only to shard 0's.
 
 use std::collections::{HashMap, HashSet, VecDeque};
@@ -213,6 +214,9 @@ struct Shared {
     store: Mutex<Store>,
     /// Close every Identify with 4004 (Authentication failed), as Discord does for a bad token.
     reject_identify: std::sync::atomic::AtomicBool,
+    /// Close every Identify that names fewer shards in all with 4011 (Sharding required), as
+    /// Discord does for a bot in too many servers for its shards; 0: none.
+    shards_required: AtomicU64,
     /// The gateway is unreachable ([`FakeDiscord::take_gateway_away`]): connections are dropped
     /// as they come.
     gateway_away: std::sync::atomic::AtomicBool,
@@ -1063,6 +1067,14 @@ impl FakeDiscord {
     /// does not accept.
     pub fn reject_identify(&self) {
         self.shared.reject_identify.store(true, Ordering::Relaxed);
+    }
+
+    /// From now on, closes the gateway with code 4011 (Sharding required) on an Identify that
+    /// names fewer than `count` shards in all (none: one), as Discord does when the bot is in
+    /// too many servers for its shards; `GET /gateway/bot` recommends `count`.
+    pub fn require_shards(&self, count: u64) {
+        self.shared.shards_required.store(count, Ordering::Relaxed);
+        self.set_shard_count(count);
     }
 
     /// Answers the next `times` requests that `matches` with `fault` instead of the normal
@@ -2238,6 +2250,12 @@ async fn gateway_session(stream: TcpStream, shared: Arc<Shared>) {
                             // As Discord answers a shard that is not one of the count.
                             shared.identifies.fetch_add(1, Ordering::Relaxed);
                             close(&mut sink, &mut source, 4010, "Invalid shard.").await;
+                            shared.changed.notify_waiters();
+                            break;
+                        }
+                        if count < shared.shards_required.load(Ordering::Relaxed) {
+                            shared.identifies.fetch_add(1, Ordering::Relaxed);
+                            close(&mut sink, &mut source, 4011, "Sharding required.").await;
                             shared.changed.notify_waiters();
                             break;
                         }

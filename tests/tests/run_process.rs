@@ -98,6 +98,16 @@ async fn sigterm_stops_tafl_bot_run_even_while_the_gateway_is_unreachable() {
 
 /// Starts `tafl-bot run` against `fake` (proxy mode) with `stderr` as its stderr.
 fn run_against(fake: &FakeDiscord, dir: &std::path::Path, stderr: Stdio) -> std::process::Child {
+    run_against_with(fake, dir, stderr, &[])
+}
+
+/// [`run_against`] with more variables set.
+fn run_against_with(
+    fake: &FakeDiscord,
+    dir: &std::path::Path,
+    stderr: Stdio,
+    vars: &[(&str, &str)],
+) -> std::process::Child {
     Command::new(env!("CARGO_BIN_EXE_tafl-bot-e2e"))
         .arg("run")
         .env("DISCORD_TOKEN", "process-secret-token")
@@ -106,6 +116,7 @@ fn run_against(fake: &FakeDiscord, dir: &std::path::Path, stderr: Stdio) -> std:
         .env_remove("DISCORD_API_RESOLVE")
         .env("DISCORD_GUILD_ID", "77")
         .env("RUST_LOG", "debug")
+        .envs(vars.iter().copied())
         .stdout(Stdio::null())
         .stderr(stderr)
         .spawn()
@@ -178,6 +189,54 @@ async fn a_gateway_closing_with_4004_stops_run_with_one_sentence() {
     let (status, stderr) = exit_of(child).await;
     assert_token_rejected(status, &stderr);
     assert!(fake.identifies() >= 1, "the gateway saw the token");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Discord closes the gateway with 4011 ("Sharding required") when the bot is in too many
+/// servers for the shards it runs. serenity only logs it, and identifies again and again (each
+/// identify one of the bot's daily 1,000): `run` stayed up, disconnected, for good. It now stops
+/// with one sentence naming `DISCORD_SHARD_COUNT` and Discord's recommendation, and with
+/// `DISCORD_SHARD_COUNT=auto` the same bot connects.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_gateway_requiring_more_shards_stops_run_with_what_to_set() {
+    let fake = FakeDiscord::start().await;
+    fake.require_shards(2);
+    let dir = temp_dir("4011");
+    // Whatever the log shows: serenity's line is seen even when RUST_LOG silences it.
+    for log in ["debug", "off"] {
+        let child = run_against_with(&fake, &dir, Stdio::piped(), &[("RUST_LOG", log)]);
+        let (status, stderr) = exit_of(child).await;
+        assert_eq!(status.code(), Some(1), "stderr: {stderr}");
+        assert_eq!(
+            stderr.lines().last().unwrap_or_default(),
+            "error: Discord closed the gateway with 4011 (sharding required): the bot is in too many servers for 1 \
+             shard; set DISCORD_SHARD_COUNT to at least 2 (Discord's recommendation) in every process, or to auto where \
+             one process serves every shard",
+            "RUST_LOG={log}: {stderr}"
+        );
+    }
+    assert!(fake.identifies() >= 2, "the gateway was asked");
+    // Two processes serving one shard each of too few.
+    let child = run_against_with(
+        &fake,
+        &dir,
+        Stdio::piped(),
+        &[("DISCORD_SHARD_COUNT", "1"), ("DISCORD_SHARDS", "0"), ("RUST_LOG", "off")],
+    );
+    let (status, stderr) = exit_of(child).await;
+    assert_eq!(status.code(), Some(1), "stderr: {stderr}");
+    assert!(
+        stderr.ends_with("for 1 shard; set DISCORD_SHARD_COUNT to at least 2 (Discord's recommendation) in every process, or to auto where one process serves every shard\n"),
+        "{stderr}"
+    );
+
+    // As the sentence says.
+    let mut child = run_against_with(&fake, &dir, Stdio::null(), &[("DISCORD_SHARD_COUNT", "auto")]);
+    fake.wait_until_ready().await;
+    let interaction = fake.push_interaction(fake.slash_command("tafl", "variants", &json!([]), 42, "en-US"));
+    fake.wait_for("the answer to /tafl variants", |r| r.path == interaction.callback_path()).await;
+    let _ = child.kill();
+    let _ = child.wait();
     let _ = std::fs::remove_dir_all(&dir);
 }
 

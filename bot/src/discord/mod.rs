@@ -17,6 +17,7 @@ pub mod components;
 pub mod config;
 pub mod delivery;
 pub mod events;
+pub mod gateway_log;
 pub mod health;
 pub mod ids;
 pub mod permissions;
@@ -187,6 +188,14 @@ pub enum RunError {
         "Discord refused to register the slash commands in the server DISCORD_GUILD_ID={guild} names ({last}): the bot is not in that server, or was added without the applications.commands scope; add it there with both scopes, or unset DISCORD_GUILD_ID to register the commands in every server"
     )]
     GuildRefused { guild: u64, last: String },
+    /// The gateway's 4011: the bot is in too many servers for its shards (2,500 a shard).
+    #[error(
+        "Discord closed the gateway with 4011 (sharding required): the bot is in too many servers for {shard_count} \
+         shard{}; set DISCORD_SHARD_COUNT to {} in every process, or to auto where one process serves every shard",
+        if *shard_count == 1 { "" } else { "s" },
+        recommended.map_or_else(|| "a larger number".to_owned(), |count| format!("at least {count} (Discord's recommendation)"))
+    )]
+    ShardingRequired { shard_count: u32, recommended: Option<u32> },
     #[error("cannot serve /healthz on TAFL_HEALTH_ADDR={addr}: {source}")]
     Health { addr: std::net::SocketAddr, source: std::io::Error },
 }
@@ -486,6 +495,15 @@ pub async fn serve(config: Config, shutdown: impl Future<Output = ()> + Send + '
         tracing::warn!("the gateway did not close in time; stopping anyway");
     };
     probe.started(health::Gateway { shard_manager: client.shard_manager.clone(), shards: served.clone() }, db.clone());
+    // serenity only logs a gateway closed with 4011, and identifies again for ever.
+    let refused = {
+        let (http, shard_manager) = (client.http.clone(), client.shard_manager.clone());
+        let shard_count = shards.as_ref().map_or(1, |(_, count)| *count);
+        async move {
+            gateway_log::sharding_required().await;
+            sharding_required(&http, shard_manager, shard_count).await
+        }
+    };
     let connection = async {
         match &shards {
             None => {
@@ -504,6 +522,7 @@ pub async fn serve(config: Config, shutdown: impl Future<Output = ()> + Send + '
         result = connection => result.map_err(RunError::from),
         () = stopping => Ok(()),
         Ok(error) = on_failed => Err(error),
+        error = refused => Err(error),
     };
     watcher.abort();
     setup.abort();
@@ -521,6 +540,22 @@ pub async fn serve(config: Config, shutdown: impl Future<Output = ()> + Send + '
     }
     db.close().await;
     result
+}
+
+/// Discord closed the gateway with 4011: the bot is in too many servers for its `shard_count`
+/// shards, and no identify will ever be accepted. The shards are stopped, and the run ends with
+/// Discord's recommendation when it answers within a few seconds.
+async fn sharding_required(
+    http: &serenity::Http,
+    shard_manager: Arc<serenity::ShardManager>,
+    shard_count: u32,
+) -> RunError {
+    tokio::spawn(async move { shard_manager.shutdown_all().await });
+    let recommended = match tokio::time::timeout(std::time::Duration::from_secs(5), http.get_bot_gateway()).await {
+        Ok(Ok(gateway)) if gateway.shards > shard_count => Some(gateway.shards),
+        _ => None,
+    };
+    RunError::ShardingRequired { shard_count, recommended }
 }
 
 /// Discord's recommended number of shards (`GET /gateway/bot`), asked until it answers: a
@@ -610,6 +645,7 @@ fn log_filter(value: Result<String, std::env::VarError>) -> (tracing_subscriber:
 /// stopped every one of them, the whole bot and its stop. The guard, kept until the process
 /// ends, writes what waits (for at most a second) when it is dropped.
 fn init_logging() -> tracing_appender::non_blocking::WorkerGuard {
+    use tracing_subscriber::prelude::*;
     let (filter, unreadable) = log_filter(std::env::var("RUST_LOG"));
     // Colours only on a terminal: logs piped to a file or journald stay plain text.
     let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
@@ -621,12 +657,12 @@ fn init_logging() -> tracing_appender::non_blocking::WorkerGuard {
     // A second initialisation (e.g. in a test process) keeps the first subscriber.
     // A log line that cannot be written (stderr on a full disk, a closed pipe) is dropped: by
     // default tracing-subscriber reports the failure with `eprintln!`, which panics.
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
+    let log = tracing_subscriber::fmt::layer()
         .with_ansi(ansi)
         .with_writer(writer)
         .log_internal_errors(false)
-        .try_init();
+        .with_filter(filter);
+    let _ = tracing_subscriber::registry().with(log).with(gateway_log::layer()).try_init();
     if let Some(unreadable) = unreadable {
         tracing::warn!("{unreadable}");
     }
