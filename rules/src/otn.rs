@@ -266,9 +266,18 @@ pub fn parse_rules_and_first_side(input: &str) -> Result<(Rules, Side), ParseErr
         return Err(err(format!("dim:{dim} does not match the {0}x{0} starting position", start.size())));
     }
     let corners_default = corners.is_none_or(|value| value == "default" || is_default_corner_list(value, dim));
+    let corners_none = corners.is_some_and(|value| value.split(',').all(str::is_empty));
     if escape == Escape::Edge && corners_default {
         // OTN's default keeps the corner squares; this bot's edge escape has none.
         return Err(err("edge escape with corner squares is not supported; write cor: to remove them".into()));
+    }
+    if escape == Escape::Edge && !corners_none {
+        // Any other list names squares only the king may stop on: dropped, the game played would
+        // be another than the writer's.
+        return Err(err(format!(
+            "cor:{} names special squares, which edge escape does not have here; write cor: to remove them",
+            shorten(corners.unwrap_or_default())
+        )));
     }
     if escape == Escape::Corner && !corners_default {
         return Err(err("corner escape needs the four corner squares".into()));
@@ -428,7 +437,7 @@ impl GameRecord {
             if !in_moves {
                 if line.starts_with('[') {
                     for (key, value) in tags_of_line(line).map_err(err)? {
-                        header.add(&unescape(key.trim()), &unescape(value.trim()), line_no)?;
+                        header.add(&unescape(unpadded(key)), &unescape(unpadded(value)), line_no)?;
                     }
                     continue;
                 }
@@ -656,21 +665,30 @@ fn tags_of_line(line: &str) -> Result<Vec<(&str, &str)>, String> {
     }
 }
 
+/// A tag's key or value without the padding around it. Padding is ASCII white space: a value's
+/// own (a line separator, a no-break space) is kept, and its spaces at the ends were escaped.
+fn unpadded(text: &str) -> &str {
+    text.trim_matches(|c: char| c.is_ascii_whitespace())
+}
+
 /// The characters of a tag written as `%` and two hex digits: `[` and `]` (a `]` ends the tag
 /// for `OpenTafl`), `%` itself, line breaks and other ASCII control characters, and `:` in a key.
 /// A `.` after a digit and before a space is written so too: `OpenTafl` starts reading moves at
-/// the first `1. ` anywhere in the record, tags included.
+/// the first `1. ` anywhere in the record, tags included. Spaces at either end are written so
+/// as well: a reader takes those around a key or value for padding (`[event: Bob ]`).
 fn escape(text: &str, key: bool) -> Cow<'_, str> {
     let mut out = String::new();
     // How much of `text` is in `out`: `out` stays empty until a character needs escaping.
     let mut copied = 0;
     let mut after_digit = false;
+    let inner = text.len() - text.trim_start_matches(' ').len()..text.trim_end_matches(' ').len();
     let mut chars = text.char_indices().peekable();
     while let Some((at, c)) = chars.next() {
         let next = chars.peek().map(|&(_, next)| next);
         let escaped = matches!(c, '%' | '[' | ']')
             || c.is_ascii_control()
             || (key && c == ':')
+            || (c == ' ' && !inner.contains(&at))
             || (c == '.' && after_digit && next.is_some_and(char::is_whitespace));
         if escaped {
             out.push_str(&text[copied..at]);
@@ -698,7 +716,7 @@ fn unescape(text: &str) -> Cow<'_, str> {
         out.push_str(before);
         let code = after.get(..2).and_then(|hex| u8::from_str_radix(hex, 16).ok()).map(char::from);
         match code {
-            Some(c) if c.is_ascii_control() || matches!(c, '%' | '[' | ']' | '.' | ':') => {
+            Some(c) if c.is_ascii_control() || matches!(c, '%' | '[' | ']' | '.' | ':' | ' ') => {
                 out.push(c);
                 rest = &after[2..];
             }

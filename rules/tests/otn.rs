@@ -59,6 +59,12 @@ fn rules_strings_this_bot_cannot_play_are_refused_by_name() {
         (format!("dim:7 ka:h {start}"), "only as the moving"),
         (format!("dim:7 ber:c {start}"), "berserk"),
         (format!("dim:7 esc:e {start}"), "corner squares"),
+        // Under edge escape any other list named squares only the king may stop on, and they
+        // were dropped: another game than the writer's (the rules review).
+        (format!("dim:7 esc:e cor:a1 {start}"), "cor:a1 names special squares"),
+        (format!("dim:7 esc:e cor:a1,g7 {start}"), "cor:a1,g7 names special squares"),
+        (format!("dim:7 esc:e cor:b2,f6 {start}"), "cor:b2,f6 names special squares"),
+        (format!("dim:7 esc:e cor:zz {start}"), "cor:zz names special squares"),
         (format!("dim:7 zz:y {start}"), "not a rules key"),
         (format!("dim:9 {start}"), "does not match"),
         ("dim:7".to_owned(), "start: (the starting position) is missing"),
@@ -407,6 +413,15 @@ fn tag_values_are_written_so_that_opentafl_reads_them_and_read_back_whole() {
         "{text}"
     );
     assert_eq!(GameRecord::parse(&text), Ok(record));
+    // White space at the ends of a value is its own, not padding (the rules review): spaces there
+    // are escaped, and other white space is not trimmed.
+    for value in [" Bob", "Bob  ", "\u{2028}Bob", "Bob\u{a0}", " "] {
+        let record = GameRecord::from_game(&game, vec![("event".to_owned(), value.to_owned())]);
+        let text = record.to_string();
+        assert_eq!(GameRecord::parse(&text).unwrap().tags, record.tags, "{value:?} in\n{text}");
+    }
+    let padded = GameRecord::parse(&format!("[event:  Bob ]\n[rules:{BRANDUBH_RULES}]\n")).unwrap();
+    assert_eq!(padded.tag("event"), Some("Bob"), "another tool's padding");
     let older = format!("[attackers:Ann [the] first]\n[event:100% %41]\n[rules:{BRANDUBH_RULES}]\n");
     let read = GameRecord::parse(&older).unwrap();
     assert_eq!(read.tag("attackers"), Some("Ann [the] first"));
