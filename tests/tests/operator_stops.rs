@@ -140,6 +140,31 @@ async fn a_stderr_pipe_nobody_reads_neither_freezes_the_bot_nor_its_stop() {
     );
 }
 
+/// An error exit ends with its one sentence on stderr, written by the failing thread itself: to a
+/// pipe nobody reads, already full (a stuck log shipper), that write blocked, and `run` never
+/// exited, its error never seen either. The sentence now waits for stderr a moment at most.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_error_exit_with_a_full_stderr_pipe_nobody_reads_still_exits() {
+    use std::io::Write;
+    let fake = FakeDiscord::start().await;
+    fake.fail_next(|_| true, usize::MAX, Fault::Unauthorized);
+    let dir = temp_dir("error-exit-full-pipe");
+    let (unread, writer) = std::io::pipe().expect("a pipe");
+    let mut filler = writer.try_clone().expect("a second writer");
+    // Fills the pipe, then blocks until `unread` is dropped.
+    let filling = std::thread::spawn(move || filler.write_all(&vec![b'.'; 1 << 20]));
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert!(!filling.is_finished(), "the pipe is full");
+    // No log lines: the refusal is the only thing written.
+    let mut child = run_against(&fake, &dir, "off", Stdio::from(writer));
+    let status = exited_within(&mut child, Duration::from_secs(10)).await;
+    drop(unread);
+    let _ = filling.join();
+    let _ = std::fs::remove_dir_all(&dir);
+    let status = status.expect("tafl-bot run exited within 10 s of its error");
+    assert_eq!(status.code(), Some(1), "{status:?}");
+}
+
 /// A TCP relay to `target` that can be frozen: once [`Relay::freeze`] is called, every byte in
 /// either direction is held (the connections stay open), as when the database machine is paused
 /// or the network between them is cut without a reset.

@@ -232,10 +232,31 @@ fn command_of(mut args: impl Iterator<Item = std::ffi::OsString>) -> String {
 }
 
 /// Writes one line to stderr. A stderr that cannot be written (`2>/dev/full`, a closed pipe) is
-/// not worth a panic: the exit status still tells what happened.
+/// not worth a panic: the exit status still tells what happened. Nor is one that does not take
+/// the line (a full pipe nobody reads, as a stuck log shipper leaves it): the line is written by
+/// a thread of its own and waited for [`STDERR_WAIT`] at most, so that an error exit still
+/// exits (written from the failing thread, the line blocked `tafl-bot run` for good).
 pub(crate) fn complain(line: &str) {
-    let _ = writeln!(io::stderr(), "{line}");
+    let line = format!("{line}\n");
+    let (written, done) = std::sync::mpsc::channel();
+    let to_write = line.clone();
+    let writer = std::thread::Builder::new().name("tafl-stderr".to_owned()).spawn(move || {
+        let _ = io::stderr().write_all(to_write.as_bytes());
+        let _ = written.send(());
+    });
+    match writer {
+        Ok(_) => {
+            let _ = done.recv_timeout(STDERR_WAIT);
+        }
+        // No thread to be had: written here, as before.
+        Err(_) => {
+            let _ = io::stderr().write_all(line.as_bytes());
+        }
+    }
 }
+
+/// How long [`complain`] waits for stderr to take a line.
+const STDERR_WAIT: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// Clap's first paragraph on one line: `error: the following required arguments were not
 /// provided:\n  --variant <ID>` becomes `the following required arguments were not provided: --variant <ID>`.
