@@ -500,6 +500,8 @@ struct Store {
     modals: HashMap<u64, Value>,
     /// The `interaction_metadata` of the messages each interaction creates.
     metadata: HashMap<u64, Value>,
+    /// Channels where the bot lacks Read Message History ([`FakeDiscord::deny_history`]).
+    history_denied: HashSet<u64>,
 }
 
 impl Store {
@@ -883,6 +885,13 @@ impl FakeDiscord {
     /// that makes a second message.
     pub fn forget_nonces(&self) {
         lock(&self.shared.store).nonces.clear();
+    }
+
+    /// Takes Read Message History from the bot in `channel`: as Discord documents for
+    /// `GET /channels/{id}/messages`, "if the current user is missing the `READ_MESSAGE_HISTORY`
+    /// permission in the channel, then no messages will be returned" (an empty list, no error).
+    pub fn deny_history(&self, channel: u64) {
+        lock(&self.shared.store).history_denied.insert(channel);
     }
 
     /// Deletes a channel or thread of [`GUILD`], as a moderator would: from now on a message
@@ -2010,6 +2019,9 @@ fn list_messages(shared: &Shared, channel: u64, query: &str) -> Answer {
     let param =
         |name: &str| query.split('&').find_map(|pair| pair.strip_prefix(name)?.strip_prefix('=')?.parse::<u64>().ok());
     let limit = param("limit").unwrap_or(50).clamp(1, 100) as usize;
+    if store.history_denied.contains(&channel) {
+        return (StatusCode::OK, Value::Array(Vec::new()));
+    }
     let mut listed: Vec<&StoredMessage> =
         store.messages.iter().filter(|m| m.channel_id == channel && !m.deleted && !m.is_ephemeral()).collect();
     listed.sort_by_key(|m| m.id);

@@ -118,8 +118,8 @@ async fn a_takeback_request_that_lapsed_before_its_notice_is_not_announced(local
         // makes the probe, which notifies nobody and is deleted before the lane goes on (it
         // stayed up, notifying the channel, until the game's later items were out).
         let probes: Vec<StoredMessage> = fake.all_messages().into_iter().filter(|m| m.content == "…").collect();
-        let probed = !history && matches!(fault, Fault::ServerError(_));
-        assert_eq!(probes.len(), usize::from(probed), "{case}: {probes:#?}");
+        let by_nonce = !history && matches!(fault, Fault::ServerError(_));
+        assert_eq!(probes.len(), usize::from(by_nonce), "{case}: {probes:#?}");
         for probe in &probes {
             assert!(probe.deleted && probe.flags & 4096 != 0, "{case}: {probe:#?}");
             let requests = fake.requests();

@@ -669,7 +669,7 @@ async fn post(
 ) -> Result<serenity::Message, serenity::Error> {
     if (item.tried || item.attempts > 0)
         && let Some(wanted) = Said::of_create(&message)
-        && let Some(made) = made_before(http, data, channel, item, &wanted).await?.made()
+        && let Some(made) = made_before(http, data, channel, item, std::slice::from_ref(&wanted)).await?.made()
     {
         tracing::info!(
             item = item.id,
@@ -699,7 +699,8 @@ enum Found {
     Made(Box<serenity::Message>),
     /// No such message: the channel's history was read, and no earlier try made one.
     NotMade,
-    /// Discord does not let the bot read the channel's history: only the nonce can tell.
+    /// The channel's history could not be read, not all of it (a busy channel), or it may be
+    /// hidden from the bot: only the nonce can tell.
     Unreadable,
 }
 
@@ -712,16 +713,17 @@ impl Found {
     }
 }
 
-/// The message the bot made in `channel` for `item` that says what `wanted` says (the same
-/// words, embeds' titles and texts, and components), the first if several. The 100 messages
-/// after the item's first try (or its recording, when that time is not known) are looked at:
-/// the message was made at a try soon after it, or the nonce would have found it.
+/// The message the bot made in `channel` for `item` that says one of the things in `wanted`
+/// (the same words, embeds' titles and texts, and components), the first if several. The
+/// channel's messages since the item's first try (or its recording, when that time is not
+/// known) are read to the end, [`PAGES`] pages at most: a look that cannot read them all, or
+/// cannot tell a quiet channel from a hidden history, says so ([`Found::Unreadable`]).
 async fn made_before(
     http: &serenity::Http,
     data: &Data,
     channel: serenity::ChannelId,
     item: &Pending,
-    wanted: &Said,
+    wanted: &[Said],
 ) -> Result<Found, serenity::Error> {
     let me = *data
         .delivery
@@ -729,44 +731,111 @@ async fn made_before(
         .get_or_try_init(|| async { Ok::<_, serenity::Error>(http.get_current_user().await?.id) })
         .await?;
     let since_ms = item.tried_at_ms.unwrap_or(item.created_at().saturating_mul(1000)).saturating_sub(CLOCK_SLACK_MS);
-    let after = serenity::MessageId::new(((since_ms - DISCORD_EPOCH_MS).max(1) as u64) << 22);
-    let listed = match channel.messages(http, serenity::GetMessages::new().after(after).limit(100)).await {
-        Ok(listed) => listed,
-        Err(error) if refused_for_good(&error) => {
-            tracing::info!(item = item.id, error = %causes(&error), "the channel's history cannot be read; the item's nonce alone keeps it from being posted twice");
+    let mut after = serenity::MessageId::new(((since_ms - DISCORD_EPOCH_MS).max(1) as u64) << 22);
+    for page in 0..PAGES {
+        let Some(listed) = history(http, channel, serenity::GetMessages::new().after(after).limit(100), item).await?
+        else {
             return Ok(Found::Unreadable);
+        };
+        if listed.is_empty() && page == 0 {
+            // Without Read Message History Discord lists nothing rather than refusing: the
+            // channel's last message tells a quiet stretch from a hidden one.
+            let last = history(http, channel, serenity::GetMessages::new().limit(1), item).await?;
+            return Ok(if last.is_some_and(|last| !last.is_empty()) { Found::NotMade } else { Found::Unreadable });
         }
-        Err(error) => return Err(error),
-    };
-    // Newest first as Discord lists them: the oldest match is the first try's. Never an edited
-    // message: a try that failed recorded nothing, so nothing edited what it made, while the
-    // game's live board, edited to the state about to be posted anew (`/tafl board`), says the
-    // same, and taken for the new board it left the message the first try made with live
-    // controls nobody would ever take away (found by the randomized fault test).
-    let said_so = listed.into_iter().rev().filter(|made| {
-        made.author.id == me
-            && made.edited_timestamp.is_none()
-            && serde_json::to_value(made).is_ok_and(|json| Said::of(&json) == *wanted)
-    });
-    // One recorded for another item is that item's, which said the same (a second takeback's
-    // notice says what the first one's did): taken, this item would go unshown, or delete it.
-    for made in said_so {
-        // The callers tell Discord's refusals apart by serenity's error, so a failure to read
-        // the outbox is logged here and fails the try as an error of no request.
-        let another = data.host.message_of_another(item, message_id(&made)).await.map_err(|error| {
-            tracing::warn!(item = item.id, %error, "could not read whose message a message is");
-            serenity::Error::Other("the outbox could not be read")
-        })?;
-        if !another {
-            return Ok(Found::Made(Box::new(made)));
+        let whole_page = listed.len() == 100;
+        let newest = listed.iter().map(|message| message.id).max();
+        // Newest first as Discord lists them: the oldest match is the first try's. Never an
+        // edited message: a try that failed recorded nothing, so nothing edited what it made,
+        // while the game's live board, edited to the state about to be posted anew (`/tafl
+        // board`), says the same, and taken for the new board it left the message the first try
+        // made with live controls nobody would ever take away (found by the randomized fault
+        // test).
+        let said_so = listed.into_iter().rev().filter(|made| {
+            made.author.id == me
+                && made.edited_timestamp.is_none()
+                && serde_json::to_value(made).is_ok_and(|json| wanted.contains(&Said::of(&json)))
+        });
+        // One recorded for another item is that item's, which said the same (a second
+        // takeback's notice says what the first one's did): taken, this item would go unshown,
+        // or delete it.
+        for made in said_so {
+            // The callers tell Discord's refusals apart by serenity's error, so a failure to read
+            // the outbox is logged here and fails the try as an error of no request.
+            let another = data.host.message_of_another(item, message_id(&made)).await.map_err(|error| {
+                tracing::warn!(item = item.id, %error, "could not read whose message a message is");
+                serenity::Error::Other("the outbox could not be read")
+            })?;
+            if !another {
+                return Ok(Found::Made(Box::new(made)));
+            }
+        }
+        match newest {
+            Some(newest) if whole_page => after = newest,
+            _ => return Ok(Found::NotMade),
         }
     }
-    Ok(Found::NotMade)
+    Ok(Found::Unreadable)
+}
+
+/// How many pages of a channel's messages [`made_before`] reads at most: a busy channel's
+/// chatter since the first try, 500 messages, is beyond what a look for one message should
+/// cost, and the nonce is left to tell.
+const PAGES: usize = 5;
+
+/// A page of `channel`'s messages; `None` when Discord refuses the bot its history.
+async fn history(
+    http: &serenity::Http,
+    channel: serenity::ChannelId,
+    page: serenity::GetMessages,
+    item: &Pending,
+) -> Result<Option<Vec<serenity::Message>>, serenity::Error> {
+    match channel.messages(http, page).await {
+        Ok(listed) => Ok(Some(listed)),
+        Err(error) if refused_for_good(&error) => {
+            tracing::info!(item = item.id, error = %causes(&error), "the channel's history cannot be read; the item's nonce alone keeps it from being posted twice");
+            Ok(None)
+        }
+        Err(error) => Err(error),
+    }
+}
+
+/// Every distinct thing the tries of an item said, kept with it (as JSON, in
+/// [`Pending::tried_said`]): its words can change between tries (a server's language, a
+/// player's name, a reminder's deadline moved), and a message that no longer applies is looked
+/// for by any of them.
+#[derive(Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+struct Tried(Vec<Said>);
+
+impl Tried {
+    /// How many wordings are kept, the latest: more than an item's words ever change.
+    const KEPT: usize = 8;
+
+    /// What the item's tries said so far; nothing for one tried before this was kept.
+    fn of(item: &Pending) -> Tried {
+        item.tried_said.as_deref().and_then(|tried| serde_json::from_str(tried).ok()).unwrap_or_default()
+    }
+
+    /// What to keep with `item` as a try is about to send `message`, as JSON.
+    fn after_try(item: &Pending, message: &serenity::CreateMessage) -> Option<String> {
+        let said = Said::of_create(message)?;
+        serde_json::to_string(&Tried::of(item).with(said)).ok()
+    }
+
+    /// These and `said`, the latest [`Tried::KEPT`].
+    fn with(mut self, said: Said) -> Tried {
+        if !self.0.contains(&said) {
+            self.0.push(said);
+        }
+        let excess = self.0.len().saturating_sub(Tried::KEPT);
+        self.0.drain(..excess);
+        self
+    }
 }
 
 /// What a message says, as far as telling one of the bot's messages from another goes: its
 /// words, its embeds' titles and texts, and its components' ids (a board's name its game and ply).
-/// Kept with an item at each try ([`Pending::tried_said`]), as JSON.
+/// Kept with an item at each try ([`Tried`]).
 #[derive(Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 struct Said {
     content: String,
@@ -789,11 +858,6 @@ impl Said {
     /// What a message the bot is about to send says.
     fn of_create(message: &serenity::CreateMessage) -> Option<Said> {
         serde_json::to_value(message).ok().map(|json| Said::of(&json))
-    }
-
-    /// [`Said::of_create`] as kept with the item.
-    fn text_of(message: &serenity::CreateMessage) -> Option<String> {
-        Said::of_create(message).and_then(|said| serde_json::to_string(&said).ok())
     }
 }
 
@@ -900,7 +964,7 @@ async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(),
                 content,
                 what: "a your-move notice",
             });
-            data.host.trying(item, Said::text_of(&message).as_deref(), now_ms()).await?;
+            data.host.trying(item, Tried::after_try(item, &message).as_deref(), now_ms()).await?;
             let Some(sent) = post_with_dm(http, data, item, &view, message, dm).await? else {
                 return channel_gone(data, item).await;
             };
@@ -1002,7 +1066,7 @@ async fn apply(http: &serenity::Http, data: &Data, item: &Pending) -> Result<(),
                 content,
                 what: "an offer",
             });
-            data.host.trying(item, Said::text_of(&message).as_deref(), now_ms()).await?;
+            data.host.trying(item, Tried::after_try(item, &message).as_deref(), now_ms()).await?;
             let Some(sent) = post_with_dm(http, data, item, &view, message, dm).await? else {
                 return channel_gone(data, item).await;
             };
@@ -1228,7 +1292,7 @@ async fn notice(
 ) -> Result<(), BotError> {
     let Notice { content, to, parts: (part, dm), what } = notice;
     let message = create(item, part).content(content.clone()).allowed_mentions(mentioning(&[to]));
-    data.host.trying(item, Said::text_of(&message).as_deref(), now_ms()).await?;
+    data.host.trying(item, Tried::after_try(item, &message).as_deref(), now_ms()).await?;
     let dm = dm.map(|part| Dm { to, part, content, what });
     let Some(sent) = post_with_dm(http, data, item, view, message, dm).await? else {
         return channel_gone(data, item).await;
@@ -1337,19 +1401,18 @@ async fn obsolete(
     }
     // The message is looked for by what the try said: the nonce is remembered for minutes only,
     // and an item fails for hours while Discord is down.
-    let said = item.tried_said.as_deref().and_then(|said| serde_json::from_str::<Said>(said).ok());
-    let found = match said {
-        Some(said) => made_before(http, data, channel, item, &said).await?,
-        None => Found::Unreadable,
-    };
+    let tried = Tried::of(item);
+    let found =
+        if tried.0.is_empty() { Found::Unreadable } else { made_before(http, data, channel, item, &tried.0).await? };
     let made = match found {
         Found::Made(made) => *made,
         Found::NotMade => {
             data.host.delivered(item.id, None, now()).await?;
             return Ok(());
         }
-        // Tried before its words were kept, or the channel's history is closed to the bot: a
-        // try that failed may have made the message or not (a 500 says neither). Posted again
+        // Tried before its words were kept, or the channel's history is closed to the bot (or
+        // too long to read): a try that failed may have made the message or not (a 500 says
+        // neither). Posted again
         // under its nonce, Discord returns the message if it made it (within its window), and
         // otherwise makes this one, which nobody is to be notified of, and which is deleted at
         // once.
@@ -1484,7 +1547,7 @@ mod tests {
 
     use std::time::Duration;
 
-    use super::{Delivery, Failure, HEADS, failure, given_up_message, pause, take_lanes, thread_refused};
+    use super::{Delivery, Failure, HEADS, Said, Tried, failure, given_up_message, pause, take_lanes, thread_refused};
     use crate::discord::BotError;
     use crate::discord::Data;
     use crate::host::search_pool::SearchPool;
@@ -1495,6 +1558,25 @@ mod tests {
     /// The time an item is tried for before it is given up.
     fn tried_for(kind: Failure) -> Duration {
         (1..kind.patience()).map(|attempts| pause(kind, attempts)).sum()
+    }
+
+    #[test]
+    fn every_wording_tried_is_kept_once_the_latest_eight() {
+        let said = |n: usize| Said::of(&serde_json::json!({ "content": format!("words {n}") }));
+        let tried = Tried::default().with(said(1)).with(said(2)).with(said(1));
+        assert_eq!(tried, Tried(vec![said(1), said(2)]), "each once, in the order first tried");
+        let tried = (3..=12).fold(tried, |tried, n| tried.with(said(n)));
+        assert_eq!(tried, Tried((5..=12).map(said).collect()));
+        let json = serde_json::to_string(&tried).unwrap();
+        assert_eq!(serde_json::from_str::<Tried>(&json).unwrap(), tried, "kept as JSON and read back");
+        // The same words with their embeds and buttons are told apart by them.
+        let board = Said::of(&serde_json::json!({
+            "content": "words 1",
+            "embeds": [{ "title": "Game #1", "description": "ply 3" }],
+            "components": [{ "components": [{ "custom_id": "g1:3:move" }] }],
+        }));
+        assert_ne!(board, said(1));
+        assert_eq!(board.custom_ids, ["g1:3:move"]);
     }
 
     #[test]
