@@ -195,40 +195,31 @@ async fn a_gateway_closing_with_4004_stops_run_with_one_sentence() {
 /// Discord closes the gateway with 4011 ("Sharding required") when the bot is in too many
 /// servers for the shards it runs. serenity only logs it, and identifies again and again (each
 /// identify one of the bot's daily 1,000): `run` stayed up, disconnected, for good. It now stops
-/// with one sentence naming `DISCORD_SHARD_COUNT` and Discord's recommendation, and with
-/// `DISCORD_SHARD_COUNT=auto` the same bot connects.
+/// with one sentence naming `DISCORD_SHARD_COUNT`, and with `DISCORD_SHARD_COUNT=auto` the same
+/// bot connects.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_gateway_requiring_more_shards_stops_run_with_what_to_set() {
     let fake = FakeDiscord::start().await;
     fake.require_shards(2);
     let dir = temp_dir("4011");
-    // Whatever the log shows: serenity's line is seen even when RUST_LOG silences it.
-    for log in ["debug", "off"] {
-        let child = run_against_with(&fake, &dir, Stdio::piped(), &[("RUST_LOG", log)]);
+    let sentence = "error: Discord closed the gateway with 4011 (sharding required): the bot is in too many servers \
+                    for the shards it runs; set DISCORD_SHARD_COUNT to a larger number in every process (GET \
+                    /gateway/bot recommends one), or to auto where one process serves every shard";
+    // Whatever the log shows (serenity's line is seen even when RUST_LOG silences it), and one
+    // process of several serving a range of too few shards alike. A few times: serenity spins a
+    // runtime worker after the close, and that held the stop now and then.
+    let runs = [
+        [("RUST_LOG", "debug"), ("DISCORD_SHARD_COUNT", ""), ("DISCORD_SHARDS", "")],
+        [("RUST_LOG", "off"), ("DISCORD_SHARD_COUNT", ""), ("DISCORD_SHARDS", "")],
+        [("RUST_LOG", "off"), ("DISCORD_SHARD_COUNT", "1"), ("DISCORD_SHARDS", "0")],
+    ];
+    for vars in runs.iter().cycle().take(9) {
+        let child = run_against_with(&fake, &dir, Stdio::piped(), vars);
         let (status, stderr) = exit_of(child).await;
-        assert_eq!(status.code(), Some(1), "stderr: {stderr}");
-        assert_eq!(
-            stderr.lines().last().unwrap_or_default(),
-            "error: Discord closed the gateway with 4011 (sharding required): the bot is in too many servers for 1 \
-             shard; set DISCORD_SHARD_COUNT to at least 2 (Discord's recommendation) in every process, or to auto where \
-             one process serves every shard",
-            "RUST_LOG={log}: {stderr}"
-        );
+        assert_eq!(status.code(), Some(1), "{vars:?}: {stderr}");
+        assert!(stderr.lines().any(|line| line == sentence), "{vars:?}: {stderr}");
     }
-    assert!(fake.identifies() >= 2, "the gateway was asked");
-    // Two processes serving one shard each of too few.
-    let child = run_against_with(
-        &fake,
-        &dir,
-        Stdio::piped(),
-        &[("DISCORD_SHARD_COUNT", "1"), ("DISCORD_SHARDS", "0"), ("RUST_LOG", "off")],
-    );
-    let (status, stderr) = exit_of(child).await;
-    assert_eq!(status.code(), Some(1), "stderr: {stderr}");
-    assert!(
-        stderr.ends_with("for 1 shard; set DISCORD_SHARD_COUNT to at least 2 (Discord's recommendation) in every process, or to auto where one process serves every shard\n"),
-        "{stderr}"
-    );
+    assert!(fake.identifies() >= 9, "the gateway was asked");
 
     // As the sentence says.
     let mut child = run_against_with(&fake, &dir, Stdio::null(), &[("DISCORD_SHARD_COUNT", "auto")]);

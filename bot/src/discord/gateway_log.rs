@@ -1,29 +1,48 @@
 //! What serenity tells of the gateway only in its log.
 //!
 //! Discord closes the gateway with 4011 ("Sharding required") when the bot is in too many
-//! servers for the shards it runs (2,500 a shard). serenity 0.12 ends its client only for a
-//! rejected token and refused intents; for 4011 its shard logs an error and identifies again,
-//! over and over, each identify one of the bot's daily 1,000, while `tafl-bot run` stays up and
-//! serves nothing. Its log line is the only trace, so a layer of the log watches for it, and
-//! `serve` stops the run with a sentence saying what to set ([`sharding_required`]).
+//! servers for the shards it runs (2,500 a shard). serenity 0.12.5 ends its client only for a
+//! rejected token and refused intents. For 4011 its shard logs an error and goes on reading the
+//! closed connection in a loop that never yields: `tafl-bot run` stayed up serving nothing, one
+//! runtime worker spun for good, and the runtime could no longer be relied on to end the run
+//! (a shutdown of that shard spins the same way). Its log line is the only trace, so a layer of
+//! the log watches for it, and a thread of its own, outside the runtime, says what to set and
+//! ends the process with status 1 ([`exit_on_sharding_required`]). Ending so is as safe as a
+//! kill, which every write of the bot survives, and no gateway session was open to close.
 //!
 //! The layer is installed with the log (`run_from_env`), and with its own filter: `RUST_LOG`
 //! may silence serenity's lines without blinding it.
 
-use tokio::sync::Notify;
+use std::sync::OnceLock;
+use std::sync::mpsc::{SyncSender, sync_channel};
+
 use tracing::field::{Field, Visit};
 use tracing::{Event, Level, Subscriber};
 use tracing_subscriber::filter::Targets;
 use tracing_subscriber::layer::{Context, Filter, Layer};
 use tracing_subscriber::registry::LookupSpan;
 
-/// Told when serenity reports a gateway closed with 4011; a permit waits for `serve` if it is
-/// not listening yet. Process-wide, as the log it watches is.
-static SHARDING_REQUIRED: Notify = Notify::const_new();
+use super::RunError;
 
-/// Completes once serenity has reported a gateway closed with 4011 ("Sharding required").
-pub async fn sharding_required() {
-    SHARDING_REQUIRED.notified().await;
+/// Told when serenity reports a gateway closed with 4011, once the exit thread listens.
+static SHARDING_REQUIRED: OnceLock<SyncSender<()>> = OnceLock::new();
+
+/// Starts the thread that ends the process, with [`RunError::ShardingRequired`]'s sentence and
+/// status 1, once serenity reports a gateway closed with 4011. Once per process.
+pub fn exit_on_sharding_required() {
+    let (told, told_of) = sync_channel::<()>(1);
+    if SHARDING_REQUIRED.set(told).is_err() {
+        return;
+    }
+    let watching = std::thread::Builder::new().name("tafl-4011".to_owned()).spawn(move || {
+        if told_of.recv().is_ok() {
+            crate::cli::complain(&format!("error: {}", RunError::ShardingRequired));
+            std::process::exit(1);
+        }
+    });
+    if let Err(error) = watching {
+        tracing::warn!(%error, "cannot watch for Discord's 4011 (sharding required); it would go unsaid");
+    }
 }
 
 /// The log layer that watches serenity's gateway errors; see the module's comment.
@@ -43,8 +62,11 @@ impl<S: Subscriber> Layer<S> for ShardingRequired {
     fn on_event(&self, event: &Event<'_>, _: Context<'_, S>) {
         let mut message = Message(String::new());
         event.record(&mut message);
-        if says_sharding_required(&message.0) {
-            SHARDING_REQUIRED.notify_one();
+        if says_sharding_required(&message.0)
+            && let Some(told) = SHARDING_REQUIRED.get()
+        {
+            // Full: told already.
+            let _ = told.try_send(());
         }
     }
 }

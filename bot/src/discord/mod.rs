@@ -188,14 +188,14 @@ pub enum RunError {
         "Discord refused to register the slash commands in the server DISCORD_GUILD_ID={guild} names ({last}): the bot is not in that server, or was added without the applications.commands scope; add it there with both scopes, or unset DISCORD_GUILD_ID to register the commands in every server"
     )]
     GuildRefused { guild: u64, last: String },
-    /// The gateway's 4011: the bot is in too many servers for its shards (2,500 a shard).
+    /// The gateway's 4011: the bot is in too many servers for its shards (2,500 a shard). Said
+    /// by [`gateway_log`], which ends the process.
     #[error(
-        "Discord closed the gateway with 4011 (sharding required): the bot is in too many servers for {shard_count} \
-         shard{}; set DISCORD_SHARD_COUNT to {} in every process, or to auto where one process serves every shard",
-        if *shard_count == 1 { "" } else { "s" },
-        recommended.map_or_else(|| "a larger number".to_owned(), |count| format!("at least {count} (Discord's recommendation)"))
+        "Discord closed the gateway with 4011 (sharding required): the bot is in too many servers for the shards it \
+         runs; set DISCORD_SHARD_COUNT to a larger number in every process (GET /gateway/bot recommends one), or to \
+         auto where one process serves every shard"
     )]
-    ShardingRequired { shard_count: u32, recommended: Option<u32> },
+    ShardingRequired,
     #[error("cannot serve /healthz on TAFL_HEALTH_ADDR={addr}: {source}")]
     Health { addr: std::net::SocketAddr, source: std::io::Error },
 }
@@ -495,15 +495,6 @@ pub async fn serve(config: Config, shutdown: impl Future<Output = ()> + Send + '
         tracing::warn!("the gateway did not close in time; stopping anyway");
     };
     probe.started(health::Gateway { shard_manager: client.shard_manager.clone(), shards: served.clone() }, db.clone());
-    // serenity only logs a gateway closed with 4011, and identifies again for ever.
-    let refused = {
-        let (http, shard_manager) = (client.http.clone(), client.shard_manager.clone());
-        let shard_count = shards.as_ref().map_or(1, |(_, count)| *count);
-        async move {
-            gateway_log::sharding_required().await;
-            sharding_required(&http, shard_manager, shard_count).await
-        }
-    };
     let connection = async {
         match &shards {
             None => {
@@ -522,7 +513,6 @@ pub async fn serve(config: Config, shutdown: impl Future<Output = ()> + Send + '
         result = connection => result.map_err(RunError::from),
         () = stopping => Ok(()),
         Ok(error) = on_failed => Err(error),
-        error = refused => Err(error),
     };
     watcher.abort();
     setup.abort();
@@ -540,22 +530,6 @@ pub async fn serve(config: Config, shutdown: impl Future<Output = ()> + Send + '
     }
     db.close().await;
     result
-}
-
-/// Discord closed the gateway with 4011: the bot is in too many servers for its `shard_count`
-/// shards, and no identify will ever be accepted. The shards are stopped, and the run ends with
-/// Discord's recommendation when it answers within a few seconds.
-async fn sharding_required(
-    http: &serenity::Http,
-    shard_manager: Arc<serenity::ShardManager>,
-    shard_count: u32,
-) -> RunError {
-    tokio::spawn(async move { shard_manager.shutdown_all().await });
-    let recommended = match tokio::time::timeout(std::time::Duration::from_secs(5), http.get_bot_gateway()).await {
-        Ok(Ok(gateway)) if gateway.shards > shard_count => Some(gateway.shards),
-        _ => None,
-    };
-    RunError::ShardingRequired { shard_count, recommended }
 }
 
 /// Discord's recommended number of shards (`GET /gateway/bot`), asked until it answers: a
@@ -588,6 +562,7 @@ const SHUTDOWN_GRACE: std::time::Duration = std::time::Duration::from_secs(3);
 pub fn run_from_env() -> Result<(), RunError> {
     let config = Config::from_env()?;
     let _logging = init_logging();
+    gateway_log::exit_on_sharding_required();
     // One process per SQLite file, for as long as this one runs (see `store::file`).
     let _lock = crate::store::file::sqlite_file(&config.database_url)
         .map(|file| crate::store::file::lock(&file, "tafl-bot run"))
