@@ -1057,6 +1057,22 @@ async fn bad_inputs_are_one_sentence_each_and_touch_nothing() {
         pool.execute("CREATE TABLE accounts (id INTEGER PRIMARY KEY)").await.unwrap();
         pool.close().await;
     }
+    // Another sqlx program's: its history, numbered by date, is no newer tafl-bot's.
+    let other_history = dir.with_extension("other-history.db");
+    {
+        let pool = SqlitePool::connect(&format!("sqlite://{}?mode=rwc", other_history.display())).await.unwrap();
+        pool.execute(
+            "CREATE TABLE _sqlx_migrations (version BIGINT PRIMARY KEY, description TEXT NOT NULL, \
+             installed_on TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP, success BOOLEAN NOT NULL, \
+             checksum BLOB NOT NULL, execution_time BIGINT NOT NULL); \
+             INSERT INTO _sqlx_migrations (version, description, success, checksum, execution_time) \
+             VALUES (20240105093000, 'create accounts', TRUE, x'0102', 1); \
+             CREATE TABLE accounts (id INTEGER PRIMARY KEY)",
+        )
+        .await
+        .unwrap();
+        pool.close().await;
+    }
     let good = realistic_database().await;
     let good_url = format!("sqlite://{}", good.display());
     let closed_port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
@@ -1083,6 +1099,15 @@ async fn bad_inputs_are_one_sentence_each_and_touch_nothing() {
             format!(
                 "the source {} is an SQLite database but not tafl-bot's (it has no _sqlx_migrations table)",
                 foreign.display()
+            ),
+        ),
+        (
+            format!("sqlite://{}", other_history.display()),
+            target.url.clone(),
+            format!(
+                "the source {} is an SQLite database but not tafl-bot's (its _sqlx_migrations table records another \
+                 program's migrations)",
+                other_history.display()
             ),
         ),
         (

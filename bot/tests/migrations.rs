@@ -635,3 +635,95 @@ fn migration_files() -> Vec<i64> {
     assert_eq!(versions.last().copied(), Some(tafl_bot::store::migrate::latest_version()));
     versions
 }
+
+/// A database of another program that keeps its history with sqlx too, named by mistake (a
+/// shared `data/` folder, a copied unit file): its history, numbered by date, was called a newer
+/// tafl-bot's ("run that newer version, or restore a backup"), advice that sends the operator
+/// looking for a release that does not exist. The same for a history whose first migration is
+/// not ours. Either is refused as not tafl-bot's, and left as it was.
+#[tokio::test]
+async fn another_sqlx_programs_database_is_refused_as_not_tafl_bots_and_left_as_it_was() {
+    let path = temp_path("foreign-sqlx-app");
+    let pool = raw_pool(&path).await;
+    for statement in [
+        // sqlx's own table, as every sqlx program creates it.
+        "CREATE TABLE _sqlx_migrations (version BIGINT PRIMARY KEY, description TEXT NOT NULL, \
+         installed_on TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP, success BOOLEAN NOT NULL, \
+         checksum BLOB NOT NULL, execution_time BIGINT NOT NULL)",
+        "INSERT INTO _sqlx_migrations (version, description, success, checksum, execution_time) \
+         VALUES (20240105093000, 'create todos', TRUE, x'0102', 1)",
+        "CREATE TABLE todos (id INTEGER PRIMARY KEY, title TEXT NOT NULL)",
+        "INSERT INTO todos (title) VALUES ('buy milk')",
+    ] {
+        sqlx::query(statement).execute(&pool).await.unwrap();
+    }
+    pool.close().await;
+    let refused = "it holds tables but is not tafl-bot's database (its _sqlx_migrations table records another \
+                   program's migrations); name tafl-bot's own database, or a new one";
+    let before = std::fs::read(&path).unwrap();
+    let error = Db::open_file(&path).await.expect_err("another program's database is refused").to_string();
+    assert_eq!(error, refused);
+    assert_eq!(std::fs::read(&path).unwrap(), before, "the file is as it was");
+
+    // Numbered as ours, but a first migration of its own.
+    let pool = raw_pool(&path).await;
+    sqlx::query("UPDATE _sqlx_migrations SET version = 1").execute(&pool).await.unwrap();
+    pool.close().await;
+    let error = Db::open_file(&path).await.expect_err("another program's database is refused").to_string();
+    assert_eq!(error, refused);
+}
+
+/// The same mistake with a program that keeps no sqlx history (most do not): the file was taken
+/// for a new database, and tafl-bot's whole schema written into the other program's data,
+/// without a word. A database with tables but no history is refused, and not a byte of it
+/// changes: no `_sqlx_migrations` left behind, not even its journal mode switched to WAL.
+#[tokio::test]
+async fn another_programs_database_without_a_history_is_refused_and_left_as_it_was() {
+    let path = temp_path("foreign-app");
+    let pool = raw_pool(&path).await;
+    sqlx::query("CREATE TABLE todos (id INTEGER PRIMARY KEY, title TEXT NOT NULL)").execute(&pool).await.unwrap();
+    sqlx::query("INSERT INTO todos (title) VALUES ('buy milk')").execute(&pool).await.unwrap();
+    pool.close().await;
+    let before = std::fs::read(&path).unwrap();
+    let error = Db::open_file(&path).await.expect_err("another program's database is refused").to_string();
+    assert_eq!(
+        error,
+        "it holds tables but is not tafl-bot's database (it has no _sqlx_migrations table); name tafl-bot's own \
+         database, or a new one"
+    );
+    assert_eq!(std::fs::read(&path).unwrap(), before, "the file is as it was");
+    let pool = raw_pool(&path).await;
+    let tables: Vec<String> = sqlx::query_scalar("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        .fetch_all(&pool)
+        .await
+        .unwrap();
+    pool.close().await;
+    assert_eq!(tables, ["todos"]);
+}
+
+/// What is not another program's still opens: an empty file (created by hand, or by `touch`), and
+/// a database a start was killed in after it created the history table and before migration 1
+/// committed.
+#[tokio::test]
+async fn an_empty_file_and_a_database_with_only_an_empty_history_open_as_new_ones() {
+    let empty = temp_path("empty-file");
+    std::fs::write(&empty, b"").unwrap();
+    let db = Db::open_file(&empty).await.expect("an empty file is a new database");
+    db.close().await;
+    let killed = temp_path("history-only");
+    let pool = raw_pool(&killed).await;
+    sqlx::query(
+        "CREATE TABLE _sqlx_migrations (version BIGINT PRIMARY KEY, description TEXT NOT NULL, \
+         installed_on TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP, success BOOLEAN NOT NULL, \
+         checksum BLOB NOT NULL, execution_time BIGINT NOT NULL)",
+    )
+    .execute(&pool)
+    .await
+    .unwrap();
+    pool.close().await;
+    let db = Db::open_file(&killed).await.expect("a history alone is a new database");
+    let version: i64 =
+        sqlx::query_scalar("SELECT max(version) FROM _sqlx_migrations").fetch_one(db.pool()).await.unwrap();
+    assert_eq!(version, tafl_bot::store::migrate::latest_version());
+    db.close().await;
+}

@@ -105,8 +105,8 @@ pub enum MigrateDbError {
     SourceUnreadable { path: PathBuf, reason: String },
     #[error("the source {path} is not an SQLite database")]
     SourceNotSqlite { path: PathBuf },
-    #[error("the source {path} is an SQLite database but not tafl-bot's (it has no _sqlx_migrations table)")]
-    SourceNotOurs { path: PathBuf },
+    #[error("the source {path} is an SQLite database but not tafl-bot's ({why})")]
+    SourceNotOurs { path: PathBuf, why: crate::store::migrate::NotOurs },
     #[error(
         "the source database {path} was written by a newer tafl-bot (schema version {found}; this one knows up to {known}); run migrate-db from that version"
     )]
@@ -473,7 +473,10 @@ async fn snapshot_if_older(pool: &SqlitePool, path: &Path) -> Result<Option<Scra
             .await
             .map_err(failed)?;
     if !ours {
-        return Err(MigrateDbError::SourceNotOurs { path: path.to_owned() });
+        return Err(MigrateDbError::SourceNotOurs {
+            path: path.to_owned(),
+            why: crate::store::migrate::NotOurs::NoHistory,
+        });
     }
     let applied = sqlx::query_as(crate::store::migrate::APPLIED_SQL).fetch_all(pool).await.map_err(failed)?;
     if crate::store::migrate::is_current(&applied).map_err(|e| source_migrate_error(path, e))? {
@@ -510,6 +513,7 @@ const SCRATCH_NAME: &str = "source.db";
 /// Why the source's schema is refused, or could not be brought up to date.
 fn source_migrate_error(path: &Path, error: MigrateError) -> MigrateDbError {
     match error {
+        MigrateError::NotOurs(why) => MigrateDbError::SourceNotOurs { path: path.to_owned(), why },
         MigrateError::Newer { found, known } => MigrateDbError::SourceNewer { path: path.to_owned(), found, known },
         MigrateError::Database(e) => source_error(path, &e),
         other => MigrateDbError::SourceMigrate { path: path.to_owned(), reason: one_line(&other.to_string()) },

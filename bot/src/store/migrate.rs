@@ -27,6 +27,9 @@
 //! * **A database from a newer binary is refused** with one sentence naming both versions,
 //!   before anything is written, instead of sqlx's "migration 7 was previously applied but is
 //!   missing".
+//! * **Another program's database is refused** ([`NotOurs`]), before anything is written to
+//!   it: one with tables but no migration history would otherwise get every migration, and
+//!   another sqlx program's history would be called a newer tafl-bot's.
 //! * **A backup comes first.** Before the first pending migration runs on a database that holds
 //!   games, `VACUUM INTO` writes a consistent copy beside the file
 //!   (`tafl.db.v5-backup-<unix time>`), through a temporary name, so a kill mid-copy never leaves
@@ -53,10 +56,29 @@ const LEGACY_UNRECORDED: &[(i64, &str)] = &[(
     "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'scheduler')",
 )];
 
+/// Why a database holding tables is taken for another program's rather than an older or newer
+/// tafl-bot's: said in these words both when the bot opens its database and when `tafl-bot
+/// migrate-db` reads its source.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NotOurs {
+    /// Every tafl-bot database, since the first, has its migration history: a start writes that
+    /// table before anything else.
+    #[error("it has no _sqlx_migrations table")]
+    NoHistory,
+    /// sqlx keeps every program's history in a table of this name: another program's shares no
+    /// version with ours, or records a different first migration.
+    #[error("its _sqlx_migrations table records another program's migrations")]
+    OtherHistory,
+}
+
 /// Why a database could not be brought up to date. Every variant leaves the database as it was
 /// before the failing step (migrations are atomic), and reads as one sentence.
 #[derive(Debug, thiserror::Error)]
 pub enum MigrateError {
+    /// Another program's database, named by mistake: refused before anything is written to it,
+    /// rather than given tafl-bot's tables or called a newer tafl-bot's.
+    #[error("it holds tables but is not tafl-bot's database ({0}); name tafl-bot's own database, or a new one")]
+    NotOurs(NotOurs),
     #[error(
         "the database was written by a newer tafl-bot (schema version {found}; this one knows up to {known}); run that newer version, or restore a backup made before the upgrade"
     )]
@@ -134,6 +156,7 @@ pub(crate) async fn run(pool: &sqlx::SqlitePool) -> Result<(), MigrateError> {
 }
 
 async fn run_on(conn: &mut SqliteConnection, backup_first: Backup) -> Result<(), MigrateError> {
+    refuse_foreign(conn).await?;
     // sqlx's table, exactly as sqlx creates it.
     conn.execute(
         "CREATE TABLE IF NOT EXISTS _sqlx_migrations (
@@ -163,6 +186,29 @@ async fn run_on(conn: &mut SqliteConnection, backup_first: Backup) -> Result<(),
     Ok(())
 }
 
+/// Refuses another program's database ([`NotOurs`]) without writing to it; a database with no
+/// tables at all is a new one. Its history, when it has one, is judged as [`check_applied`]
+/// judges it.
+pub(crate) async fn refuse_foreign(conn: &mut SqliteConnection) -> Result<(), MigrateError> {
+    let recorded: bool = sqlx::query_scalar(
+        "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_sqlx_migrations')",
+    )
+    .fetch_one(&mut *conn)
+    .await?;
+    let applied: Vec<Applied> =
+        if recorded { sqlx::query_as(APPLIED_SQL).fetch_all(&mut *conn).await? } else { Vec::new() };
+    if applied.is_empty() {
+        // A start killed between creating the history table and committing migration 1 leaves
+        // that table alone (with the index of its key): anything else is another program's.
+        let tables: bool =
+            sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE tbl_name <> '_sqlx_migrations')")
+                .fetch_one(&mut *conn)
+                .await?;
+        return if tables { Err(MigrateError::NotOurs(NotOurs::NoHistory)) } else { Ok(()) };
+    }
+    check_applied(&MIGRATOR, &applied)
+}
+
 /// Whether a database whose history is `applied` is at this binary's schema, nothing pending,
 /// or the refusal its migration would meet (a newer tafl-bot's, a changed file, a failed run):
 /// judged without writing.
@@ -176,9 +222,20 @@ pub(crate) fn is_current_for(ours: &Migrator, applied: &[Applied]) -> Result<boo
     Ok(up_migrations(ours).all(|m| applied.iter().any(|a| a.version == m.version)))
 }
 
-/// Refuses a history `ours` (this binary's migrations of one backend) does not continue: a
-/// newer one, a changed file, or a failed run.
+/// Refuses a history `ours` (this binary's migrations of one backend) does not continue:
+/// another program's, a newer one, a changed file, or a failed run.
 pub(crate) fn check_applied(ours: &Migrator, applied: &[Applied]) -> Result<(), MigrateError> {
+    // Every tafl-bot's history starts with the same migration 1: a history that shares no
+    // version with ours, or records another migration 1, is no newer or different tafl-bot's,
+    // and the advice given for those would not apply.
+    let first = up_migrations(ours).min_by_key(|m| m.version);
+    let same_first = first.and_then(|first| {
+        applied.iter().find(|a| a.version == first.version).map(|a| a.checksum.as_slice() == &*first.checksum)
+    });
+    let shares_any = applied.iter().any(|a| up_migrations(ours).any(|m| m.version == a.version));
+    if !applied.is_empty() && (!shares_any || same_first == Some(false)) {
+        return Err(MigrateError::NotOurs(NotOurs::OtherHistory));
+    }
     let known = up_migrations(ours).map(|m| m.version).max().unwrap_or(0);
     if let Some(found) =
         applied.iter().map(|a| a.version).filter(|v| !up_migrations(ours).any(|m| m.version == *v)).max()

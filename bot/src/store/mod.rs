@@ -77,7 +77,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions, AnyTypeInfo, AnyTypeInfoKind, AnyValueRef};
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqliteSynchronous};
+use sqlx::sqlite::{SqliteConnectOptions, SqliteSynchronous};
 use sqlx::{Any, AnyConnection, AnyPool, Connection, Executor, Transaction, ValueRef};
 
 pub use challenges::ChallengeRow;
@@ -706,9 +706,9 @@ impl Db {
     /// `SQLite`: migrates through a connection of the migrator's own (typed: the migrator uses
     /// `SQLite`'s pragmas and backups), then opens the bot's pool on the same file.
     async fn open_sqlite(options: SqliteConnectOptions, settings: &PoolSettings) -> Result<Db, OpenError> {
+        // WAL is set below, once the file is known to be tafl-bot's or new.
         let options = options
             .create_if_missing(true)
-            .journal_mode(SqliteJournalMode::Wal)
             .synchronous(SqliteSynchronous::Normal)
             .busy_timeout(settings.statement_timeout)
             .foreign_keys(true);
@@ -726,12 +726,17 @@ impl Db {
                 });
             }
         };
-        // Before migrating: a file `SQLite` could open only read-only opens without a word, and a
-        // bot on it would fail every change players make.
-        let migrated = match probe_write(&mut conn).await {
-            Ok(()) => migrate::run_on_connection(&mut conn).await.map_err(|error| explained_migration(error, &file)),
-            Err(error) => Err(explained(error, &file)),
-        };
+        let migrated = async {
+            // Another program's database is refused before anything is written to it: even
+            // switching it to WAL would rewrite its header.
+            migrate::refuse_foreign(&mut conn).await.map_err(|error| explained_migration(error, &file))?;
+            conn.execute("PRAGMA journal_mode = WAL").await.map_err(|error| explained(error, &file))?;
+            // Before migrating: a file `SQLite` could open only read-only opens without a word,
+            // and a bot on it would fail every change players make.
+            probe_write(&mut conn).await.map_err(|error| explained(error, &file))?;
+            migrate::run_on_connection(&mut conn).await.map_err(|error| explained_migration(error, &file))
+        }
+        .await;
         // Closing also ends a transaction a failed migration left open.
         let closed = conn.close().await;
         migrated?;
