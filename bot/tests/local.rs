@@ -827,6 +827,41 @@ fn a_database_the_console_cannot_open_is_said_in_the_sessions_language() {
     }
 }
 
+/// A text file, or a truncated copy of a database, got sqlx's "(code: 26) file is not a
+/// database" in English inside the Russian sentence. It is one sentence naming the file, in the
+/// session's language, and the file is left as it was.
+#[tokio::test]
+async fn a_file_that_is_not_a_database_is_refused_in_the_sessions_language() {
+    let text = temp_path("local-not-a-database");
+    std::fs::write(&text, "These are my notes, not a database. ".repeat(40)).unwrap();
+    // The first 3000 bytes of a database: its header, and part of its first page.
+    let whole = temp_path("local-whole-database");
+    tafl_bot::store::Db::open_file(&whole).await.unwrap().close().await;
+    let truncated = temp_path("local-truncated-database");
+    std::fs::write(&truncated, &std::fs::read(&whole).unwrap()[..3000]).unwrap();
+    for file in [&text, &truncated] {
+        let before = std::fs::read(file).unwrap();
+        let shown = file.display();
+        assert_eq!(
+            console_refusing("en", file),
+            format!(
+                "error: cannot open the database {shown}: the file {shown} is not an SQLite database, or is a \
+                 damaged one; name tafl-bot's database file (restored from a backup if it was damaged), or a file \
+                 that does not exist yet to start a new database\n"
+            )
+        );
+        assert_eq!(
+            console_refusing("ru", file),
+            format!(
+                "ошибка: не удаётся открыть базу данных {shown}: файл {shown} — не база данных SQLite или \
+                 повреждённая база; укажите файл базы tafl-bot (если он повреждён, восстановите его из резервной \
+                 копии) или ещё не существующий файл, чтобы начать новую базу\n"
+            )
+        );
+        assert_eq!(std::fs::read(file).unwrap(), before, "{shown} is as it was");
+    }
+}
+
 /// The console empties the outbox after every command and moves the scheduler's clock ahead
 /// with `/wait`: on a Discord bot's database it would throw away what players are still to be
 /// shown, and time their games out early. It refuses such a database, changing nothing.

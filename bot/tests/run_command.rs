@@ -103,3 +103,45 @@ fn run_with_a_database_url_without_a_scheme_says_so() {
         "error: DATABASE_URL starts with no kind of database before its colon; use sqlite://FILE (e.g. sqlite://tafl.db) or postgres://USER@HOST/DATABASE\n"
     );
 }
+
+/// `DATABASE_URL` naming a file that is not tafl-bot's database: a text file got sqlx's
+/// "(code: 26) file is not a database", and another program's database with no migration
+/// history got tafl-bot's whole schema written into it. Each is refused in one sentence that
+/// names what the file is, and left as it was.
+#[tokio::test]
+async fn run_on_a_file_that_is_not_tafl_bots_database_says_what_it_is_and_changes_nothing() {
+    let dir = tempfile::tempdir().expect("a scratch folder");
+    let notes = dir.path().join("notes.db");
+    std::fs::write(&notes, "These are my notes, not a database. ".repeat(40)).unwrap();
+    let other = dir.path().join("other.db");
+    let options = sqlx::sqlite::SqliteConnectOptions::new().filename(&other).create_if_missing(true);
+    let pool = sqlx::sqlite::SqlitePoolOptions::new().max_connections(1).connect_with(options).await.unwrap();
+    sqlx::query("CREATE TABLE todos (id INTEGER PRIMARY KEY, title TEXT NOT NULL)").execute(&pool).await.unwrap();
+    pool.close().await;
+    for (file, why) in [
+        (
+            &notes,
+            format!(
+                "the file {} is not an SQLite database, or is a damaged one; name tafl-bot's database file \
+                 (restored from a backup if it was damaged), or a file that does not exist yet to start a new database",
+                notes.display()
+            ),
+        ),
+        (
+            &other,
+            "it holds tables but is not tafl-bot's database (it has no _sqlx_migrations table); name tafl-bot's own \
+             database, or a new one"
+                .to_owned(),
+        ),
+    ] {
+        let before = std::fs::read(file).unwrap();
+        let url = format!("sqlite://{}", file.display());
+        let output = run_with_database(&url, dir.path());
+        assert_eq!(output.status.code(), Some(1));
+        assert_eq!(
+            String::from_utf8(output.stderr).unwrap(),
+            format!("error: cannot open the database {url}: {why}\n")
+        );
+        assert_eq!(std::fs::read(file).unwrap(), before, "{} is as it was", file.display());
+    }
+}

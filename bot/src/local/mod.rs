@@ -298,6 +298,9 @@ fn refusal(lang: Lang, name: &str, error: &OpenError) -> String {
         OpenError::UnencodedPassword { character } => {
             tr!(lang, "console-db-unencoded-password", name = name, character = character.to_string())
         }
+        OpenError::NotADatabase { file } => {
+            tr!(lang, "console-db-not-a-database", name = name, file = file.display().to_string())
+        }
         _ => tr!(lang, "console-db-unavailable", name = name, error = error.to_string()),
     }
 }

@@ -328,6 +328,13 @@ pub enum OpenError {
         file.display()
     )]
     DiskFull { file: std::path::PathBuf },
+    /// A text file, or a truncated or damaged copy (`SQLITE_NOTADB`, `SQLITE_CORRUPT`): sqlx
+    /// says only "(code: 26) file is not a database".
+    #[error(
+        "the file {} is not an SQLite database, or is a damaged one; name tafl-bot's database file (restored from a backup if it was damaged), or a file that does not exist yet to start a new database",
+        file.display()
+    )]
+    NotADatabase { file: std::path::PathBuf },
     /// A password-like URL parameter this build does not read (`sslpassword`): sqlx would log
     /// its value as an unknown parameter, and the connection would go on without it.
     #[error(
@@ -1300,6 +1307,8 @@ pub fn explained(error: sqlx::Error, file: &std::path::Path) -> OpenError {
     }
     match sqlite_code(&error).map(|code| code & 0xff) {
         Some(8 | 14) => file::why_not_writable(file).unwrap_or(OpenError::Database(error)),
+        // SQLITE_CORRUPT and SQLITE_NOTADB.
+        Some(11 | 26) => OpenError::NotADatabase { file: file::absolute(file) },
         _ => OpenError::Database(error),
     }
 }
