@@ -59,6 +59,7 @@ console-db-file-not-writable = cannot open the database { $name }: the file { $f
        *[other] { $error }; make it writable, or name a file elsewhere
     }
 console-db-disk-full = cannot open the database { $name }: the disk that holds { $file } is full, so SQLite cannot write the database or its -wal and -shm files; free space there and start again
+console-db-backup-disk-full = cannot open the database { $name }: the disk that holds { $file } is full: upgrading the database first backs it up beside itself, which takes about as much free space as the database ({ $size } MB); free space there and start again
 console-db-not-a-database = cannot open the database { $name }: the file { $file } is not an SQLite database, or is a damaged one; name tafl-bot's database file (restored from a backup if it was damaged), or a file that does not exist yet to start a new database
 console-session-failed = { $failures } of the session's commands failed (see the error lines above)
 console-as-inside-as = as { $player } runs one command as { $player }; to switch for good, type /as on its own, like /as @bob

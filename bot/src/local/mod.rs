@@ -298,6 +298,11 @@ fn refusal(lang: Lang, name: &str, error: &OpenError) -> String {
         OpenError::UnencodedPassword { character } => {
             tr!(lang, "console-db-unencoded-password", name = name, character = character.to_string())
         }
+        OpenError::BackupDiskFull { file, size } => {
+            let file = file.display().to_string();
+            let size = crate::store::megabytes(*size).to_string();
+            tr!(lang, "console-db-backup-disk-full", name = name, file = file, size = size)
+        }
         OpenError::NotADatabase { file } => {
             tr!(lang, "console-db-not-a-database", name = name, file = file.display().to_string())
         }

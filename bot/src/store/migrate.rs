@@ -410,6 +410,9 @@ async fn backup(conn: &mut SqliteConnection, version: i64) -> Result<(), Migrate
     let copied = sqlx::query("VACUUM INTO ?").bind(partial.to_string_lossy().into_owned()).execute(&mut *conn).await;
     if let Err(error) = copied {
         let _ = std::fs::remove_file(&partial);
+        // A copy that failed part way (a full disk) leaves its rollback journal too; a service
+        // manager restarting the bot in a loop would otherwise leave one more at every start.
+        let _ = std::fs::remove_file(with_suffix(&partial, "-journal"));
         return Err(MigrateError::Backup(error));
     }
     if let Err(error) = std::fs::rename(&partial, &target) {

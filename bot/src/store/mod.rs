@@ -328,6 +328,14 @@ pub enum OpenError {
         file.display()
     )]
     DiskFull { file: std::path::PathBuf },
+    /// The disk is full for the copy an upgrade makes first (see [`migrate`]): the database
+    /// itself fits, so the general sentence above would not say what takes the room.
+    #[error(
+        "the disk that holds {} is full: upgrading the database first backs it up beside itself, which takes about as much free space as the database ({} MB); free space there and start again",
+        file.display(),
+        megabytes(*size)
+    )]
+    BackupDiskFull { file: std::path::PathBuf, size: u64 },
     /// A text file, or a truncated or damaged copy (`SQLITE_NOTADB`, `SQLITE_CORRUPT`): sqlx
     /// says only "(code: 26) file is not a database".
     #[error(
@@ -349,6 +357,12 @@ pub enum OpenError {
     NotUtf8(#[from] postgres::NotUtf8),
     #[error("{}", describe(.0))]
     Database(#[from] sqlx::Error),
+}
+
+/// `bytes` in whole megabytes, rounded up: a backup of a few kilobytes still needs room.
+#[must_use]
+pub fn megabytes(bytes: u64) -> u64 {
+    bytes.div_ceil(1_000_000)
 }
 
 /// [`OpenError::NoFolder`]'s sentence.
@@ -1321,6 +1335,15 @@ fn explained_migration(error: migrate::MigrateError, file: &std::path::Path) -> 
         migrate::MigrateError::Failed { ref source, .. } if disk_full(source) => {
             OpenError::DiskFull { file: file::absolute(file) }
         }
+        // The copy is as large as the database, so on a nearly full disk it is the step of an
+        // upgrade that fails first.
+        migrate::MigrateError::Backup(ref source)
+            if disk_full(source)
+                || matches!(source, sqlx::Error::Io(io) if io.kind() == std::io::ErrorKind::StorageFull) =>
+        {
+            let size = std::fs::metadata(file).map_or(0, |m| m.len());
+            OpenError::BackupDiskFull { file: file::absolute(file), size }
+        }
         error => OpenError::Migrate(error),
     }
 }
@@ -1434,6 +1457,37 @@ fn encoded_file_name(filename: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The backup before an upgrade is as large as the database, so on a nearly full disk it is
+    /// the step that fails first: it was said in sqlx's words, "(code: 13) database or disk is
+    /// full". A full disk needs root to make (a small file system); the error is `SQLite`'s own
+    /// `SQLITE_FULL`, from a database not allowed to grow, as `VACUUM INTO` returns it.
+    #[tokio::test]
+    async fn a_backup_that_meets_a_full_disk_says_it_needs_room_for_a_copy() {
+        let mut conn = sqlx::SqliteConnection::connect("sqlite::memory:").await.unwrap();
+        conn.execute("PRAGMA max_page_count = 2; CREATE TABLE t (x)").await.unwrap();
+        let full = sqlx::query("INSERT INTO t VALUES (randomblob(100000))").execute(&mut conn).await.unwrap_err();
+        assert_eq!(sqlite_code(&full), Some(13), "{full}");
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("tafl.db");
+        std::fs::write(&file, vec![0u8; 2_500_000]).unwrap();
+        assert_eq!(
+            explained_migration(migrate::MigrateError::Backup(full), &file).to_string(),
+            format!(
+                "the disk that holds {} is full: upgrading the database first backs it up beside itself, which \
+                 takes about as much free space as the database (3 MB); free space there and start again",
+                file.display()
+            )
+        );
+        // Creating the copy's file on a full disk fails in the operating system's words.
+        let no_room = sqlx::Error::Io(std::io::Error::from(std::io::ErrorKind::StorageFull));
+        let said = explained_migration(migrate::MigrateError::Backup(no_room), &file);
+        assert!(matches!(said, OpenError::BackupDiskFull { size: 2_500_000, .. }), "{said:?}");
+        // Any other failure of the backup keeps its own words.
+        let other = sqlx::Error::Io(std::io::Error::from(std::io::ErrorKind::PermissionDenied));
+        let said = explained_migration(migrate::MigrateError::Backup(other), &file);
+        assert!(matches!(said, OpenError::Migrate(migrate::MigrateError::Backup(_))), "{said:?}");
+    }
 
     #[test]
     fn the_backend_is_the_urls_scheme() {
