@@ -862,6 +862,83 @@ async fn a_file_that_is_not_a_database_is_refused_in_the_sessions_language() {
     }
 }
 
+/// The migrator's refusals are tafl-bot's own sentences, yet reached a Russian player in English
+/// ("ошибка: не удаётся открыть базу данных …: the database was written by a newer tafl-bot …"):
+/// a newer tafl-bot's database, a changed migration, an unfinished one, another program's.
+#[tokio::test]
+async fn the_migrators_refusals_are_said_in_the_sessions_language() {
+    let path = temp_path("local-migration-refused");
+    let db = tafl_bot::store::Db::open_file(&path).await.unwrap();
+    db.close().await;
+    let shown = path.display().to_string();
+    let latest = tafl_bot::store::migrate::latest_version();
+    let next = latest + 1;
+    let edit = |sql: String| {
+        let path = path.clone();
+        async move {
+            let options = sqlx::sqlite::SqliteConnectOptions::new().filename(&path);
+            let pool = sqlx::sqlite::SqlitePoolOptions::new().max_connections(1).connect_with(options).await.unwrap();
+            sqlx::query(sqlx::AssertSqlSafe(sql)).execute(&pool).await.unwrap();
+            pool.close().await;
+        }
+    };
+    edit(format!(
+        "INSERT INTO _sqlx_migrations (version, description, success, checksum, execution_time) \
+         VALUES ({next}, 'from the future', TRUE, x'00', 0)"
+    ))
+    .await;
+    assert_eq!(
+        console_refusing("ru", &path),
+        format!(
+            "ошибка: не удаётся открыть базу данных {shown}: её записала более новая версия tafl-bot (версия схемы \
+             {next}, а эта версия знает только версии до {latest}); запустите ту, более новую версию или \
+             восстановите резервную копию, сделанную до обновления\n"
+        )
+    );
+    assert_eq!(
+        console_refusing("en", &path),
+        format!(
+            "error: cannot open the database {shown}: the database was written by a newer tafl-bot (schema version \
+             {next}; this one knows up to {latest}); run that newer version, or restore a backup made before the \
+             upgrade\n"
+        )
+    );
+    edit(format!("DELETE FROM _sqlx_migrations WHERE version = {next}")).await;
+    edit("UPDATE _sqlx_migrations SET checksum = x'00' WHERE version = 2".to_owned()).await;
+    assert_eq!(
+        console_refusing("ru", &path),
+        format!(
+            "ошибка: не удаётся открыть базу данных {shown}: миграция 2, записанная в базе, отличается от миграции \
+             этой версии tafl-bot; базу создала другая сборка tafl-bot, поэтому запустите ту сборку или \
+             восстановите резервную копию, сделанную до неё\n"
+        )
+    );
+    edit("UPDATE _sqlx_migrations SET success = FALSE WHERE version = 2".to_owned()).await;
+    assert_eq!(
+        console_refusing("ru", &path),
+        format!(
+            "ошибка: не удаётся открыть базу данных {shown}: миграцию 2 не завершила другая программа; \
+             восстановите базу из резервной копии\n"
+        )
+    );
+    edit("UPDATE _sqlx_migrations SET checksum = x'00' WHERE version = 1".to_owned()).await;
+    assert_eq!(
+        console_refusing("ru", &path),
+        format!(
+            "ошибка: не удаётся открыть базу данных {shown}: в ней есть таблицы, но это не база tafl-bot (её \
+             таблица _sqlx_migrations хранит миграции другой программы); укажите базу самого tafl-bot или новую\n"
+        )
+    );
+    edit("DROP TABLE _sqlx_migrations".to_owned()).await;
+    assert_eq!(
+        console_refusing("ru", &path),
+        format!(
+            "ошибка: не удаётся открыть базу данных {shown}: в ней есть таблицы, но это не база tafl-bot (в ней нет \
+             таблицы _sqlx_migrations); укажите базу самого tafl-bot или новую\n"
+        )
+    );
+}
+
 /// The console empties the outbox after every command and moves the scheduler's clock ahead
 /// with `/wait`: on a Discord bot's database it would throw away what players are still to be
 /// shown, and time their games out early. It refuses such a database, changing nothing.

@@ -61,6 +61,16 @@ console-db-file-not-writable = cannot open the database { $name }: the file { $f
 console-db-disk-full = cannot open the database { $name }: the disk that holds { $file } is full, so SQLite cannot write the database or its -wal and -shm files; free space there and start again
 console-db-backup-disk-full = cannot open the database { $name }: the disk that holds { $file } is full: upgrading the database first backs it up beside itself, which takes about as much free space as the database ({ $size } MB); free space there and start again
 console-db-not-a-database = cannot open the database { $name }: the file { $file } is not an SQLite database, or is a damaged one; name tafl-bot's database file (restored from a backup if it was damaged), or a file that does not exist yet to start a new database
+console-db-not-ours = cannot open the database { $name }: it holds tables but is not tafl-bot's database ({ $why ->
+        [no-history] it has no _sqlx_migrations table
+       *[other-history] its _sqlx_migrations table records another program's migrations
+    }); name tafl-bot's own database, or a new one
+console-db-newer = cannot open the database { $name }: the database was written by a newer tafl-bot (schema version { $found }; this one knows up to { $known }); run that newer version, or restore a backup made before the upgrade
+console-db-migration-changed = cannot open the database { $name }: migration { $version } recorded in the database differs from this tafl-bot's own; the database was made by a different build of tafl-bot, so run that build, or restore a backup made before it
+console-db-migration-unfinished = cannot open the database { $name }: migration { $version } was left unfinished by another program; restore a backup of the database
+console-db-backup-failed = cannot open the database { $name }: cannot back up the database before migrating it: { $error }
+console-db-migration-failed = cannot open the database { $name }: migration { $version } ({ $description }) failed and was rolled back: { $error }
+console-db-migrations-failed = cannot open the database { $name }: the migrations failed: { $error }
 console-session-failed = { $failures } of the session's commands failed (see the error lines above)
 console-as-inside-as = as { $player } runs one command as { $player }; to switch for good, type /as on its own, like /as @bob
 console-moves-cut = { $shown } of { $total }; type more to narrow, like /moves { $prefix }

@@ -23,6 +23,7 @@ use crate::printable::printable;
 use crate::store::Db;
 use crate::store::OpenError;
 use crate::store::file::WriteCause;
+use crate::store::migrate::{MigrateError, NotOurs};
 
 /// Arguments of `tafl-bot local`.
 #[derive(Debug, Args)]
@@ -306,7 +307,46 @@ fn refusal(lang: Lang, name: &str, error: &OpenError) -> String {
         OpenError::NotADatabase { file } => {
             tr!(lang, "console-db-not-a-database", name = name, file = file.display().to_string())
         }
+        OpenError::Migrate(error) => migration_refusal(lang, name, error),
         _ => tr!(lang, "console-db-unavailable", name = name, error = error.to_string()),
+    }
+}
+
+/// [`refusal`] for the migrator's: each is tafl-bot's own sentence, so each is translated; only
+/// the database's words inside them stay as they were. Versions go as text: a number would be
+/// formatted as one (20240105093000 with separators in some languages).
+fn migration_refusal(lang: Lang, name: &str, error: &MigrateError) -> String {
+    use crate::store::describe;
+    match error {
+        MigrateError::NotOurs(why) => {
+            let why = match why {
+                NotOurs::NoHistory => "no-history",
+                NotOurs::OtherHistory => "other-history",
+            };
+            tr!(lang, "console-db-not-ours", name = name, why = why)
+        }
+        MigrateError::Newer { found, known } => {
+            tr!(lang, "console-db-newer", name = name, found = found.to_string(), known = known.to_string())
+        }
+        MigrateError::Changed { version } => {
+            tr!(lang, "console-db-migration-changed", name = name, version = version.to_string())
+        }
+        MigrateError::Dirty { version } => {
+            tr!(lang, "console-db-migration-unfinished", name = name, version = version.to_string())
+        }
+        MigrateError::Backup(error) => tr!(lang, "console-db-backup-failed", name = name, error = describe(error)),
+        MigrateError::Failed { version, description, source } => tr!(
+            lang,
+            "console-db-migration-failed",
+            name = name,
+            version = version.to_string(),
+            description = description,
+            error = describe(source)
+        ),
+        MigrateError::Migrator(error) => {
+            tr!(lang, "console-db-migrations-failed", name = name, error = error.to_string())
+        }
+        MigrateError::Database(error) => tr!(lang, "console-db-unavailable", name = name, error = describe(error)),
     }
 }
 
@@ -352,6 +392,41 @@ fn read_line(input: &mut dyn BufRead, line: &mut String) -> io::Result<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every refusal of the migrator is the console's sentence in the session's language, the
+    /// English one `run` gives: only the database's own words inside (sqlx's) stay as they were
+    /// said.
+    #[test]
+    fn the_migrators_refusals_are_translated() {
+        let quoted = || sqlx::Error::Protocol("сбой".to_owned());
+        let refusals = [
+            MigrateError::NotOurs(NotOurs::NoHistory),
+            MigrateError::NotOurs(NotOurs::OtherHistory),
+            MigrateError::Newer { found: 20_240_105_093_000, known: 37 },
+            MigrateError::Changed { version: 2 },
+            MigrateError::Dirty { version: 2 },
+            MigrateError::Backup(quoted()),
+            MigrateError::Failed { version: 3, description: "часы".to_owned(), source: quoted() },
+            MigrateError::Database(quoted()),
+        ];
+        let (en, ru) = (Lang::console("en"), Lang::console("ru"));
+        for error in refusals {
+            let english = error.to_string();
+            let error = OpenError::Migrate(error);
+            assert_eq!(refusal(en, "tafl.db", &error), format!("cannot open the database tafl.db: {english}"));
+            let russian = refusal(ru, "tafl.db", &error);
+            assert!(russian.starts_with("не удаётся открыть базу данных tafl.db: "), "{russian}");
+            // sqlx's words about the database stay as it said them.
+            let ours = russian.replace(&crate::store::describe(&quoted()), "");
+            let english_words: Vec<&str> = ours
+                .split(|c: char| !c.is_ascii_alphabetic())
+                .filter(|word| word.len() > 2 && !["tafl", "bot", "sqlx", "migrations", "SQLite"].contains(word))
+                .collect();
+            assert!(english_words.is_empty(), "{russian}");
+            // A version is written as it is, without a number's separators.
+            assert!(!russian.contains("20 240") && !russian.contains('\u{a0}'), "{russian}");
+        }
+    }
 
     /// An English console on a database in `dir`, without pictures.
     fn english_console(dir: &std::path::Path) -> LocalArgs {
