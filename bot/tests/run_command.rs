@@ -145,3 +145,40 @@ async fn run_on_a_file_that_is_not_tafl_bots_database_says_what_it_is_and_change
         assert_eq!(std::fs::read(file).unwrap(), before, "{} is as it was", file.display());
     }
 }
+
+/// Another program holding the database's write lock (an `sqlite3` shell left in a
+/// transaction, a backup tool) stopped `run` with sqlx's "(code: 5) database is locked" after
+/// the busy timeout, and no word of what to do. It is one sentence naming the file and what
+/// holds it.
+#[tokio::test]
+async fn run_on_a_database_another_program_holds_locked_says_so() {
+    let dir = tempfile::tempdir().expect("a scratch folder");
+    let file = dir.path().join("tafl.db");
+    tafl_bot::store::Db::open_file(&file).await.unwrap().close().await;
+    // Another program writing, its transaction left open.
+    let options = sqlx::sqlite::SqliteConnectOptions::new().filename(&file);
+    let mut other = sqlx::ConnectOptions::connect(&options).await.unwrap();
+    sqlx::query("BEGIN EXCLUSIVE").execute(&mut other).await.unwrap();
+    let url = format!("sqlite://{}", file.display());
+    let output = Command::new(env!("CARGO_BIN_EXE_tafl-bot"))
+        .arg("run")
+        .current_dir(dir.path())
+        .env("DISCORD_TOKEN", "secret-token-value")
+        .env("DATABASE_URL", &url)
+        .env("DATABASE_STATEMENT_TIMEOUT_MS", "300")
+        .env_remove("DISCORD_GUILD_ID")
+        .env_remove("TAFL_HEALTH_ADDR")
+        .env_remove("RUST_LOG")
+        .output()
+        .expect("run tafl-bot");
+    sqlx::query("ROLLBACK").execute(&mut other).await.unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8(output.stderr).unwrap(),
+        format!(
+            "error: cannot open the database {url}: another program holds {} locked (SQLite's \"database is \
+             locked\"); end that program's transaction, or stop it, and start again\n",
+            file.display()
+        )
+    );
+}

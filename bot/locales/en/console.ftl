@@ -60,6 +60,7 @@ console-db-file-not-writable = cannot open the database { $name }: the file { $f
     }
 console-db-disk-full = cannot open the database { $name }: the disk that holds { $file } is full, so SQLite cannot write the database or its -wal and -shm files; free space there and start again
 console-db-backup-disk-full = cannot open the database { $name }: the disk that holds { $file } is full: upgrading the database first backs it up beside itself, which takes about as much free space as the database ({ $size } MB); free space there and start again
+console-db-locked = cannot open the database { $name }: another program holds { $file } locked (SQLite's "database is locked"); end that program's transaction, or stop it, and start again
 console-db-not-a-database = cannot open the database { $name }: the file { $file } is not an SQLite database, or is a damaged one; name tafl-bot's database file (restored from a backup if it was damaged), or a file that does not exist yet to start a new database
 console-db-not-ours = cannot open the database { $name }: it holds tables but is not tafl-bot's database ({ $why ->
         [no-history] it has no _sqlx_migrations table

@@ -307,6 +307,7 @@ fn refusal(lang: Lang, name: &str, error: &OpenError) -> String {
         OpenError::NotADatabase { file } => {
             tr!(lang, "console-db-not-a-database", name = name, file = file.display().to_string())
         }
+        OpenError::Locked { file } => tr!(lang, "console-db-locked", name = name, file = file.display().to_string()),
         OpenError::Migrate(error) => migration_refusal(lang, name, error),
         _ => tr!(lang, "console-db-unavailable", name = name, error = error.to_string()),
     }
@@ -426,6 +427,18 @@ mod tests {
             // A version is written as it is, without a number's separators.
             assert!(!russian.contains("20 240") && !russian.contains('\u{a0}'), "{russian}");
         }
+    }
+
+    #[test]
+    fn a_database_another_program_holds_locked_is_said_in_both_languages() {
+        let error = OpenError::Locked { file: "/srv/tafl.db".into() };
+        let (en, ru) = (Lang::console("en"), Lang::console("ru"));
+        assert_eq!(refusal(en, "tafl.db", &error), format!("cannot open the database tafl.db: {error}"));
+        assert_eq!(
+            refusal(ru, "tafl.db", &error),
+            "не удаётся открыть базу данных tafl.db: другая программа держит /srv/tafl.db заблокированной (SQLite \
+             отвечает «database is locked»); завершите её транзакцию или остановите её и запустите консоль снова"
+        );
     }
 
     /// An English console on a database in `dir`, without pictures.

@@ -336,6 +336,13 @@ pub enum OpenError {
         megabytes(*size)
     )]
     BackupDiskFull { file: std::path::PathBuf, size: u64 },
+    /// Another program holds the file's write lock past the busy timeout (an `sqlite3` shell
+    /// left in a transaction, a backup tool): sqlx says only "(code: 5) database is locked".
+    #[error(
+        "another program holds {} locked (SQLite's \"database is locked\"); end that program's transaction, or stop it, and start again",
+        file.display()
+    )]
+    Locked { file: std::path::PathBuf },
     /// A text file, or a truncated or damaged copy (`SQLITE_NOTADB`, `SQLITE_CORRUPT`): sqlx
     /// says only "(code: 26) file is not a database".
     #[error(
@@ -1321,6 +1328,8 @@ pub fn explained(error: sqlx::Error, file: &std::path::Path) -> OpenError {
     }
     match sqlite_code(&error).map(|code| code & 0xff) {
         Some(8 | 14) => file::why_not_writable(file).unwrap_or(OpenError::Database(error)),
+        // SQLITE_BUSY, past the busy timeout.
+        Some(5) => OpenError::Locked { file: file::absolute(file) },
         // SQLITE_CORRUPT and SQLITE_NOTADB.
         Some(11 | 26) => OpenError::NotADatabase { file: file::absolute(file) },
         _ => OpenError::Database(error),
