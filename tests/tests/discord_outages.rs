@@ -163,51 +163,131 @@ async fn a_notice_overtaken_during_an_outage_longer_than_the_nonce_window_is_del
         let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
         table.start_brandubh().await;
         fake.wait_for_message("Alice's first notice", |m| m.content.contains("your move: game #1")).await;
-        let messages = format!("/api/v10/channels/{CHANNEL}/messages");
-        let post = {
-            let messages = messages.clone();
-            move |r: &Recorded| r.method == "POST" && r.path == messages
-        };
-        // Bob's notice is made and its reply lost (or not made at all); then Discord fails every
-        // request about the channel's messages for a while, but for the board's edits.
-        let first = if made { Fault::AppliedThenServerError(500) } else { Fault::ServerError(500) };
-        fake.fail_next(post, 1, first);
-        let in_channel = {
-            let messages = messages.clone();
-            move |r: &Recorded| r.path.starts_with(&messages) && r.method != "PATCH"
-        };
-        fake.fail_next(in_channel.clone(), 10_000, Fault::ServerError(503));
-        let played = table.command(ALICE, "move", &json!({ "notation": "d2-c2" }), &[]);
-        assert!(private_answer(&fake, &played).await.starts_with("You played"));
-        let failed = |count: usize| {
-            let in_channel = in_channel.clone();
-            move |requests: &[Recorded]| requests.iter().filter(|r| in_channel(r) && r.status == 503).count() >= count
-        };
-        wait_until(&fake, failed(2)).await;
-        // Bob moves meanwhile: his notice no longer applies.
-        let played = table.command(BOB, "move", &json!({ "notation": "d3-c3" }), &[]);
-        assert!(private_answer(&fake, &played).await.starts_with("You played"));
-        let since_bobs_move = fake.requests().len();
-        wait_until(&fake, move |requests: &[Recorded]| failed(1)(&requests[since_bobs_move..])).await;
+        overtake_bobs_notice(&table, made, None).await;
         // Minutes of outage go by: Discord no longer remembers the nonce. Then it is back.
         fake.forget_nonces();
-        fake.clear_faults();
-        let alices = format!("<@{}>, your move in game #1", ALICE.id);
-        fake.wait_for_message("Alice's notice after Bob's move", |m| m.content.starts_with(&alices)).await;
-        // Time for anything else the delivery would do.
-        tokio::time::sleep(Duration::from_millis(1500)).await;
-        let all = fake.all_messages();
+        let all = back(&table).await;
         bot.stop().await;
-        let bobs = format!("<@{}>, your move in game #1", BOB.id);
-        let standing: Vec<&StoredMessage> = all.iter().filter(|m| !m.deleted && m.content.starts_with(&bobs)).collect();
-        assert!(standing.is_empty(), "made before the outage: {made}; Bob's old notice stands: {standing:?}");
-        let made_for_bob = all.iter().filter(|m| m.content.starts_with(&bobs)).count();
-        assert_eq!(made_for_bob, usize::from(made), "made before the outage: {made}");
+        assert_bobs_notice_gone(&all, made);
         let probes: Vec<&StoredMessage> = all.iter().filter(|m| m.content == "…").collect();
         assert!(probes.is_empty(), "made before the outage: {made}; a probe was posted: {probes:?}");
+        let alices = format!("<@{}>, your move in game #1", ALICE.id);
         let for_alice = all.iter().filter(|m| !m.deleted && m.content.starts_with(&alices)).count();
         assert_eq!(for_alice, 1, "made before the outage: {made}");
     }
+}
+
+/// An item's words can change between its tries (here the server's language; equally a
+/// reminder's deadline moved by the downtime grace, or a player's name in a claim notice). A
+/// notice made by a try whose answer was lost, retried in other words, and then overtaken, was
+/// looked for by the later words only, and left standing (found by the review of the change that
+/// looks for messages by their words). Every wording tried is kept now.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_notice_retried_in_other_words_then_overtaken_is_still_deleted() {
+    let (fake, bot, _dir) = served("obsolete-other-words").await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
+    table.start_brandubh().await;
+    fake.wait_for_message("Alice's first notice", |m| m.content.contains("your move: game #1")).await;
+    overtake_bobs_notice(&table, true, Some("ru")).await;
+    let all = back(&table).await;
+    bot.stop().await;
+    assert_bobs_notice_gone(&all, true);
+}
+
+/// A look for the message an earlier try made read one page, the 100 messages after the item's
+/// first try (less the clock slack), and took "no match on that page" for "not made". In a
+/// channel where 100 messages came in between (here within the minute of slack before the try;
+/// equally chatter between the first try and a later one that made the message), the notice
+/// an earlier try made was past the page, and stayed (found by the review). The channel is now
+/// read to the end, and past 500 messages the nonce decides.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_notice_overtaken_in_a_busy_channel_is_still_deleted() {
+    let (fake, bot, _dir) = served("obsolete-busy").await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
+    table.start_brandubh().await;
+    fake.wait_for_message("Alice's first notice", |m| m.content.contains("your move: game #1")).await;
+    chatter(&fake, CHANNEL, 100).await;
+    overtake_bobs_notice(&table, true, None).await;
+    let all = back(&table).await;
+    bot.stop().await;
+    assert_bobs_notice_gone(&all, true);
+}
+
+/// Discord answers `GET /channels/{id}/messages` with an empty list, not a 403, when the bot
+/// lacks Read Message History in the channel (its documentation: "then no messages will be
+/// returned"), and the bot does not ask for that permission. An empty list was taken for "not
+/// made", and the overtaken notice its first try made was left standing (found by the review).
+/// An empty list is now checked against the channel's last message, and the nonce decides
+/// when that is hidden too.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_notice_overtaken_where_the_bot_cannot_read_history_is_still_deleted() {
+    let (fake, bot, _dir) = served("obsolete-no-history").await;
+    let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
+    table.start_brandubh().await;
+    fake.wait_for_message("Alice's first notice", |m| m.content.contains("your move: game #1")).await;
+    fake.deny_history(CHANNEL);
+    overtake_bobs_notice(&table, true, None).await;
+    let all = back(&table).await;
+    bot.stop().await;
+    assert_bobs_notice_gone(&all, true);
+}
+
+/// Alice moves in the Brandubh game `table` started, and Bob's "your move" notice is made by its
+/// first try with Discord's answer lost (or, without `made`, not made at all); then Discord
+/// fails every request about the channel's messages but the board's edits. A manager switches
+/// the server to `language` meanwhile, when given, and the notice is tried again in its words.
+/// Then Bob moves, which overtakes his notice, and a try after that fails too.
+async fn overtake_bobs_notice(table: &Table<'_>, made: bool, language: Option<&str>) {
+    let fake = table.fake;
+    let messages = format!("/api/v10/channels/{CHANNEL}/messages");
+    let post = {
+        let messages = messages.clone();
+        move |r: &Recorded| r.method == "POST" && r.path == messages
+    };
+    let first = if made { Fault::AppliedThenServerError(500) } else { Fault::ServerError(500) };
+    fake.fail_next(post, 1, first);
+    let in_channel = move |r: &Recorded| r.path.starts_with(&messages) && r.method != "PATCH";
+    fake.fail_next(in_channel.clone(), 10_000, Fault::ServerError(503));
+    let failed_since = |since: usize| {
+        let in_channel = in_channel.clone();
+        move |requests: &[Recorded]| requests[since..].iter().any(|r| in_channel(r) && r.status >= 500)
+    };
+    let played = table.command(ALICE, "move", &json!({ "notation": "d2-c2" }), &[]);
+    assert!(private_answer(fake, &played).await.starts_with("You played"));
+    wait_until(fake, failed_since(0)).await;
+    if let Some(language) = language {
+        let settings = table.manager_command(ALICE, "settings", &json!({ "language": language }));
+        let _ = private_answer(fake, &settings).await;
+        wait_until(fake, failed_since(fake.requests().len())).await;
+    }
+    let played = table.command(BOB, "move", &json!({ "notation": "d3-c3" }), &[]);
+    let _ = private_answer(fake, &played).await;
+    wait_until(fake, failed_since(fake.requests().len())).await;
+}
+
+/// Discord is back: waits for the notice of Bob's move to Alice, and a moment more for anything
+/// else the delivery would do; every message Discord holds then.
+async fn back(table: &Table<'_>) -> Vec<StoredMessage> {
+    let fake = table.fake;
+    fake.clear_faults();
+    let alices = format!("<@{}>, ", ALICE.id);
+    // In whichever language the server speaks by now.
+    let moved = |m: &StoredMessage| {
+        m.content.starts_with(&alices)
+            && (m.content.contains("your move in game #1") || m.content.contains("ваш ход в партии №1"))
+    };
+    fake.wait_for_message("Alice's notice after Bob's move", moved).await;
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    fake.all_messages()
+}
+
+/// Bob's overtaken notice is not shown: deleted when its first try made it (`made`).
+fn assert_bobs_notice_gone(all: &[StoredMessage], made: bool) {
+    let bobs = format!("<@{}>, your move in game #1", BOB.id);
+    let made_for_bob = all.iter().filter(|m| m.content.starts_with(&bobs)).count();
+    assert_eq!(made_for_bob, usize::from(made), "made by the first try: {made}");
+    let standing: Vec<&StoredMessage> = all.iter().filter(|m| !m.deleted && m.content.starts_with(&bobs)).collect();
+    assert!(standing.is_empty(), "Bob's old notice stands: {standing:?}");
 }
 
 /// Waits (10 s at most) until the requests Discord has seen satisfy `done`.
@@ -219,63 +299,6 @@ async fn wait_until(fake: &tafl_e2e::fake_discord::FakeDiscord, done: impl Fn(&[
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     panic!("Discord never saw the requests waited for");
-}
-
-/// An item's words can change between its tries (here the server's language; equally a
-/// reminder's deadline moved by the downtime grace, or a player's name in a claim notice). A
-/// notice made by a try whose answer was lost, retried in other words, and then overtaken, was
-/// looked for by the later words only, and left standing (found by the review of the change that
-/// looks for messages by their words). Every wording tried is kept now.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_notice_retried_in_other_words_then_overtaken_is_still_deleted() {
-    let (fake, bot, dir) = served("audit-obsolete-other-words").await;
-    let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
-    table.start_brandubh().await;
-    fake.wait_for_message("Alice's first notice", |m| m.content.contains("your move: game #1")).await;
-    let messages = format!("/api/v10/channels/{CHANNEL}/messages");
-    let post = {
-        let messages = messages.clone();
-        move |r: &Recorded| r.method == "POST" && r.path == messages
-    };
-    // Bob's notice is made and its reply lost; then Discord fails the channel's messages for a
-    // while, but for the board's edits.
-    fake.fail_next(post.clone(), 1, Fault::AppliedThenServerError(500));
-    let in_channel = {
-        let messages = messages.clone();
-        move |r: &Recorded| r.path.starts_with(&messages) && r.method != "PATCH"
-    };
-    fake.fail_next(in_channel.clone(), 10_000, Fault::ServerError(503));
-    let played = table.command(ALICE, "move", &json!({ "notation": "d2-c2" }), &[]);
-    assert!(private_answer(&fake, &played).await.starts_with("You played"));
-    wait_until(&fake, move |requests: &[Recorded]| requests.iter().any(|r| post(r) && r.status == 500)).await;
-    // A manager switches the server to Russian: the notice's next try says it in Russian.
-    let settings = table.manager_command(ALICE, "settings", &json!({ "language": "ru" }));
-    let _ = private_answer(&fake, &settings).await;
-    let since_settings = fake.requests().len();
-    let failed = |count: usize| {
-        let in_channel = in_channel.clone();
-        move |requests: &[Recorded]| requests.iter().filter(|r| in_channel(r) && r.status == 503).count() >= count
-    };
-    let failed_after = failed(1);
-    wait_until(&fake, move |requests: &[Recorded]| failed_after(&requests[since_settings..])).await;
-    // Bob moves meanwhile: his notice no longer applies.
-    let played = table.command(BOB, "move", &json!({ "notation": "d3-c3" }), &[]);
-    let _ = private_answer(&fake, &played).await;
-    let since_bobs_move = fake.requests().len();
-    let failed_after = failed(1);
-    wait_until(&fake, move |requests: &[Recorded]| failed_after(&requests[since_bobs_move..])).await;
-    // Discord is back within its nonce window.
-    fake.clear_faults();
-    tokio::time::sleep(Duration::from_secs(4)).await;
-    let all = fake.all_messages();
-    bot.stop().await;
-    let db = db(&dir).await;
-    let said: Vec<(i64, String, Option<String>)> =
-        sqlx::query_as("SELECT id, kind, tried_said FROM outbox WHERE tried").fetch_all(db.pool()).await.unwrap();
-    db.close().await;
-    let bobs = format!("<@{}>, your move in game #1", BOB.id);
-    let standing: Vec<&StoredMessage> = all.iter().filter(|m| !m.deleted && m.content.starts_with(&bobs)).collect();
-    assert!(standing.is_empty(), "Bob's old notice stands: {standing:?}\ntried items: {said:?}");
 }
 
 /// Posts `count` plain messages in `channel` straight to the fake's API, as a busy channel's
@@ -295,106 +318,4 @@ async fn chatter(fake: &tafl_e2e::fake_discord::FakeDiscord, channel: u64, count
         stream.read_to_end(&mut answer).await.unwrap();
         assert!(answer.starts_with(b"HTTP/1.1 200"), "{}", String::from_utf8_lossy(&answer));
     }
-}
-
-/// A look for the message an earlier try made read one page, the 100 messages after the item's
-/// first try (less the clock slack), and took "no match on that page" for "not made". In a
-/// channel where 100 messages came in between (here within the minute of slack before the try;
-/// equally chatter between the first try and a later one that made the message), the notice
-/// an earlier try made was past the page, and stayed (found by the review). The channel is now
-/// read to the end, and past 500 messages the nonce decides.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_notice_overtaken_in_a_busy_channel_is_still_deleted() {
-    let (fake, bot, _dir) = served("audit-obsolete-busy").await;
-    let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
-    table.start_brandubh().await;
-    fake.wait_for_message("Alice's first notice", |m| m.content.contains("your move: game #1")).await;
-    chatter(&fake, CHANNEL, 100).await;
-    let messages = format!("/api/v10/channels/{CHANNEL}/messages");
-    let post = {
-        let messages = messages.clone();
-        move |r: &Recorded| r.method == "POST" && r.path == messages
-    };
-    fake.fail_next(post, 1, Fault::AppliedThenServerError(500));
-    let in_channel = {
-        let messages = messages.clone();
-        move |r: &Recorded| r.path.starts_with(&messages) && r.method != "PATCH"
-    };
-    fake.fail_next(in_channel.clone(), 10_000, Fault::ServerError(503));
-    let played = table.command(ALICE, "move", &json!({ "notation": "d2-c2" }), &[]);
-    assert!(private_answer(&fake, &played).await.starts_with("You played"));
-    let failed = |count: usize| {
-        let in_channel = in_channel.clone();
-        move |requests: &[Recorded]| requests.iter().filter(|r| in_channel(r) && r.status == 503).count() >= count
-    };
-    wait_until(&fake, failed(1)).await;
-    let played = table.command(BOB, "move", &json!({ "notation": "d3-c3" }), &[]);
-    let _ = private_answer(&fake, &played).await;
-    let since_bobs_move = fake.requests().len();
-    let failed_after = failed(1);
-    wait_until(&fake, move |requests: &[Recorded]| failed_after(&requests[since_bobs_move..])).await;
-    // Discord is back within its nonce window.
-    fake.clear_faults();
-    let alices = format!("<@{}>, your move in game #1", ALICE.id);
-    let first_alice = fake.all_messages().iter().filter(|m| m.content.starts_with(&alices)).count();
-    for _ in 0..200 {
-        if fake.all_messages().iter().filter(|m| m.content.starts_with(&alices)).count() > first_alice {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    tokio::time::sleep(Duration::from_millis(1500)).await;
-    let all = fake.all_messages();
-    bot.stop().await;
-    let bobs = format!("<@{}>, your move in game #1", BOB.id);
-    assert_eq!(all.iter().filter(|m| m.content.starts_with(&bobs)).count(), 1, "the first try made Bob's notice");
-    let standing: Vec<&StoredMessage> = all.iter().filter(|m| !m.deleted && m.content.starts_with(&bobs)).collect();
-    assert!(standing.is_empty(), "Bob's old notice stands: {standing:?}");
-}
-
-/// Discord answers `GET /channels/{id}/messages` with an empty list, not a 403, when the bot
-/// lacks Read Message History in the channel (its documentation: "then no messages will be
-/// returned"), and the bot does not ask for that permission. An empty list was taken for "not
-/// made", and the overtaken notice its first try made was left standing (found by the review).
-/// An empty list is now checked against the channel's last message, and the nonce decides
-/// when that is hidden too.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_notice_overtaken_where_the_bot_cannot_read_history_is_still_deleted() {
-    let (fake, bot, _dir) = served("audit-obsolete-no-history").await;
-    let table = Table { fake: &fake, channel: CHANNEL, locale: "en-US" };
-    table.start_brandubh().await;
-    fake.wait_for_message("Alice's first notice", |m| m.content.contains("your move: game #1")).await;
-    fake.deny_history(CHANNEL);
-    let messages = format!("/api/v10/channels/{CHANNEL}/messages");
-    let post = {
-        let messages = messages.clone();
-        move |r: &Recorded| r.method == "POST" && r.path == messages
-    };
-    fake.fail_next(post, 1, Fault::AppliedThenServerError(500));
-    let in_channel = {
-        let messages = messages.clone();
-        move |r: &Recorded| r.path.starts_with(&messages) && r.method != "PATCH"
-    };
-    fake.fail_next(in_channel.clone(), 10_000, Fault::ServerError(503));
-    let played = table.command(ALICE, "move", &json!({ "notation": "d2-c2" }), &[]);
-    assert!(private_answer(&fake, &played).await.starts_with("You played"));
-    let failed = |count: usize| {
-        let in_channel = in_channel.clone();
-        move |requests: &[Recorded]| requests.iter().filter(|r| in_channel(r) && r.status == 503).count() >= count
-    };
-    wait_until(&fake, failed(1)).await;
-    let played = table.command(BOB, "move", &json!({ "notation": "d3-c3" }), &[]);
-    let _ = private_answer(&fake, &played).await;
-    let since_bobs_move = fake.requests().len();
-    let failed_after = failed(1);
-    wait_until(&fake, move |requests: &[Recorded]| failed_after(&requests[since_bobs_move..])).await;
-    // Discord is back within its nonce window.
-    fake.clear_faults();
-    tokio::time::sleep(Duration::from_secs(3)).await;
-    let all = fake.all_messages();
-    bot.stop().await;
-    let bobs = format!("<@{}>, your move in game #1", BOB.id);
-    assert_eq!(all.iter().filter(|m| m.content.starts_with(&bobs)).count(), 1, "the first try made Bob's notice");
-    let standing: Vec<&StoredMessage> = all.iter().filter(|m| !m.deleted && m.content.starts_with(&bobs)).collect();
-    assert!(standing.is_empty(), "Bob's old notice stands: {standing:?}");
 }
