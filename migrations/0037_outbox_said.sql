@@ -6,8 +6,9 @@
 -- item would render now, so they are kept here, and the channel's messages are searched for
 -- them instead.
 --
--- outbox.tried_said: the words of the message the latest try sent (`Said` in the Discord front
---   end, as JSON); NULL before any try, and for items tried before this migration.
+-- outbox.tried_said: every distinct wording the item's tries sent (`Tried` in the Discord front
+--   end, as JSON: words can change between tries); NULL before any try, and for items tried
+--   before this migration.
 -- outbox.tried_at_ms: unix milliseconds of the first try; no message of the item is older.
 -- outbox_messages: which item a message is recorded for. A message found by its words may be
 --   an earlier item's that said the same (a second takeback's notice says what the first one's

@@ -1412,10 +1412,9 @@ async fn obsolete(
         }
         // Tried before its words were kept, or the channel's history is closed to the bot (or
         // too long to read): a try that failed may have made the message or not (a 500 says
-        // neither). Posted again
-        // under its nonce, Discord returns the message if it made it (within its window), and
-        // otherwise makes this one, which nobody is to be notified of, and which is deleted at
-        // once.
+        // neither). Posted again under its nonce, Discord returns the message if it made it
+        // (within its window), and otherwise makes this one, which nobody is to be notified of,
+        // and which is deleted at once.
         Found::Unreadable => {
             let probe = create(item, part)
                 .content("…")

@@ -225,8 +225,8 @@ pub struct Pending {
     pub attempts: u32,
     /// A create of it may have reached Discord (see [`Host::trying`]).
     pub tried: bool,
-    /// What the message of its latest try said, as the front end wrote it (see
-    /// [`Host::trying`]); `None` before any try, and for items tried before this was kept.
+    /// What the messages of its tries said, as the front end keeps it (see [`Host::trying`]);
+    /// `None` before any try, and for items tried before this was kept.
     pub tried_said: Option<String>,
     /// Unix milliseconds of its first try, when known: no message of it is older.
     pub tried_at_ms: Option<i64>,
@@ -636,11 +636,11 @@ impl Host {
         })
     }
 
-    /// Records that a message of item `id` is about to be created, saying `said` (the front
-    /// end's words for it): should the process die before the item is done, the next one knows
-    /// that a message may exist, and what it says, to find it by when the item no longer
-    /// applies (Discord forgets the nonce within minutes). Written at the first try, and again
-    /// only when a later try's words differ.
+    /// Records that a message of item `id` is about to be created, with `said`, what the front
+    /// end keeps of its tries' words: should the process die before the item is done, the next
+    /// one knows that a message may exist, and what it may say, to find it by when the item no
+    /// longer applies (Discord forgets the nonce within minutes). Written at the first try, and
+    /// again only when `said` changes.
     pub async fn trying(&self, item: &Pending, said: Option<&str>, now_ms: i64) -> Result<(), HostError> {
         if item.tried && item.tried_said.as_deref() == said {
             return Ok(());
